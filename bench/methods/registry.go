@@ -1,0 +1,304 @@
+// Package methods is the registry through which the harness knows learners:
+// each method has a name, a typed parameter schema with defaults and
+// validation, named grids of configurations, and a constructor. Adding a
+// learner is one package plus one registration file here; the runner never
+// switches on learner types.
+package methods
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/fgrtbench/fgrtbench/learn"
+)
+
+// Kind is the type of a parameter value.
+type Kind int
+
+// Parameter kinds.
+const (
+	Int Kind = iota
+	Float
+	Bool
+	Enum
+)
+
+func (k Kind) String() string {
+	return [...]string{"int", "float", "bool", "enum"}[k]
+}
+
+// Param declares one hyperparameter.
+type Param struct {
+	Name    string
+	Kind    Kind
+	Default string
+	// Values lists the allowed values of an Enum parameter.
+	Values []string
+	// Min and Max bound Int and Float parameters (inclusive) when HasMin /
+	// HasMax are set.
+	Min, Max       float64
+	HasMin, HasMax bool
+	Doc            string
+}
+
+// Check validates a value for the parameter.
+func (p Param) Check(v string) error {
+	switch p.Kind {
+	case Int:
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return fmt.Errorf("parameter %s: %q is not an integer", p.Name, v)
+		}
+		return p.bounds(float64(n), v)
+	case Float:
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return fmt.Errorf("parameter %s: %q is not a number", p.Name, v)
+		}
+		if f != f {
+			return fmt.Errorf("parameter %s: NaN is not allowed", p.Name)
+		}
+		return p.bounds(f, v)
+	case Bool:
+		if _, err := strconv.ParseBool(v); err != nil {
+			return fmt.Errorf("parameter %s: %q is not true or false", p.Name, v)
+		}
+	case Enum:
+		for _, a := range p.Values {
+			if a == v {
+				return nil
+			}
+		}
+		return fmt.Errorf("parameter %s: %q is not one of %s", p.Name, v, strings.Join(p.Values, ", "))
+	}
+	return nil
+}
+
+func (p Param) bounds(f float64, v string) error {
+	if p.HasMin && f < p.Min {
+		return fmt.Errorf("parameter %s: %s is below the minimum %v", p.Name, v, p.Min)
+	}
+	if p.HasMax && f > p.Max {
+		return fmt.Errorf("parameter %s: %s is above the maximum %v", p.Name, v, p.Max)
+	}
+	return nil
+}
+
+// Config is a complete assignment of parameter values, keyed by name.
+type Config map[string]string
+
+// String renders the config canonically: name=value pairs sorted by name,
+// joined with ';'.
+func (c Config) String() string {
+	names := make([]string, 0, len(c))
+	for k := range c {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	parts := make([]string, len(names))
+	for i, k := range names {
+		parts[i] = k + "=" + c[k]
+	}
+	return strings.Join(parts, ";")
+}
+
+// ParseConfig parses the canonical form produced by String.
+func ParseConfig(s string) (Config, error) {
+	c := Config{}
+	if s == "" {
+		return c, nil
+	}
+	for _, part := range strings.Split(s, ";") {
+		k, v, ok := strings.Cut(part, "=")
+		if !ok || k == "" {
+			return nil, fmt.Errorf("config %q: %q is not name=value", s, part)
+		}
+		c[k] = v
+	}
+	return c, nil
+}
+
+// Int returns an integer parameter; the config must have been validated.
+func (c Config) Int(name string) int { n, _ := strconv.Atoi(c[name]); return n }
+
+// Float returns a float parameter; the config must have been validated.
+func (c Config) Float(name string) float64 { f, _ := strconv.ParseFloat(c[name], 64); return f }
+
+// Bool returns a boolean parameter; the config must have been validated.
+func (c Config) Bool(name string) bool { b, _ := strconv.ParseBool(c[name]); return b }
+
+// Str returns a parameter's raw value.
+func (c Config) Str(name string) string { return c[name] }
+
+// Grid is an ordered list of partial configurations; each point is merged
+// over the method's defaults. Order matters: test-selection ties resolve to
+// the earliest point, as in the authors' code.
+type Grid []map[string]string
+
+// Method is one registered learner.
+type Method struct {
+	Name string
+	Doc  string
+	// Params declares every hyperparameter with its default.
+	Params []Param
+	// Grids names the configuration lists a study can use. Every method has
+	// a "default" grid; a single-point grid means a fixed configuration.
+	Grids map[string]Grid
+	// Stochastic methods depend on the unit's seed beyond their parameters.
+	Stochastic bool
+	// New builds a trainer for a validated config. seed is the work unit's
+	// seed; deterministic methods may ignore it.
+	New func(cfg Config, seed int64) (learn.Trainer, error)
+}
+
+// Param returns the declaration of a parameter.
+func (m *Method) Param(name string) (Param, bool) {
+	for _, p := range m.Params {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return Param{}, false
+}
+
+// Defaults returns the default configuration.
+func (m *Method) Defaults() Config {
+	c := Config{}
+	for _, p := range m.Params {
+		c[p.Name] = p.Default
+	}
+	return c
+}
+
+// Resolve merges overrides over the defaults and validates the result.
+// Unknown parameter names are errors that list the valid ones.
+func (m *Method) Resolve(overrides map[string]string) (Config, error) {
+	c := m.Defaults()
+	for k, v := range overrides {
+		p, ok := m.Param(k)
+		if !ok {
+			return nil, fmt.Errorf("method %s has no parameter %q (valid: %s)", m.Name, k, strings.Join(m.ParamNames(), ", "))
+		}
+		if err := p.Check(v); err != nil {
+			return nil, fmt.Errorf("method %s: %v", m.Name, err)
+		}
+		c[k] = v
+	}
+	return c, nil
+}
+
+// ParamNames lists the parameter names in declaration order.
+func (m *Method) ParamNames() []string {
+	out := make([]string, len(m.Params))
+	for i, p := range m.Params {
+		out[i] = p.Name
+	}
+	return out
+}
+
+// GridNames lists the method's grid names, sorted.
+func (m *Method) GridNames() []string {
+	var out []string
+	for k := range m.Grids {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Expand resolves every point of a named grid, with extra overrides applied
+// on top of each point (they win over the grid's values).
+func (m *Method) Expand(grid string, extra map[string]string) ([]Config, error) {
+	g, ok := m.Grids[grid]
+	if !ok {
+		return nil, fmt.Errorf("method %s has no grid %q (valid: %s)", m.Name, grid, strings.Join(m.GridNames(), ", "))
+	}
+	if len(g) == 0 {
+		g = Grid{{}}
+	}
+	out := make([]Config, 0, len(g))
+	for _, point := range g {
+		merged := map[string]string{}
+		for k, v := range point {
+			merged[k] = v
+		}
+		for k, v := range extra {
+			merged[k] = v
+		}
+		c, err := m.Resolve(merged)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+var (
+	mu       sync.RWMutex
+	registry = map[string]*Method{}
+)
+
+// Register adds a method. It panics on a duplicate name or an invalid
+// declaration, which are programming errors caught by the package tests.
+func Register(m *Method) {
+	mu.Lock()
+	defer mu.Unlock()
+	if _, dup := registry[m.Name]; dup {
+		panic("methods: duplicate registration of " + m.Name)
+	}
+	for _, p := range m.Params {
+		if err := p.Check(p.Default); err != nil {
+			panic("methods: " + m.Name + ": bad default: " + err.Error())
+		}
+	}
+	if _, ok := m.Grids["default"]; !ok {
+		if m.Grids == nil {
+			m.Grids = map[string]Grid{}
+		}
+		m.Grids["default"] = Grid{{}}
+	}
+	registry[m.Name] = m
+}
+
+// Lookup finds a method by name; the error lists the registered names.
+func Lookup(name string) (*Method, error) {
+	mu.RLock()
+	defer mu.RUnlock()
+	if m, ok := registry[name]; ok {
+		return m, nil
+	}
+	return nil, fmt.Errorf("unknown method %q (registered: %s)", name, strings.Join(namesLocked(), ", "))
+}
+
+// Names lists the registered methods in a fixed presentation order: the
+// paper's columns first, then any others alphabetically.
+func Names() []string {
+	mu.RLock()
+	defer mu.RUnlock()
+	return namesLocked()
+}
+
+var presentation = []string{"fgrt", "fgrt-opt", "cart", "c45-entropy", "c45", "ripper", "fga"}
+
+func namesLocked() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, n := range presentation {
+		if _, ok := registry[n]; ok {
+			out = append(out, n)
+			seen[n] = true
+		}
+	}
+	var rest []string
+	for n := range registry {
+		if !seen[n] {
+			rest = append(rest, n)
+		}
+	}
+	sort.Strings(rest)
+	return append(out, rest...)
+}

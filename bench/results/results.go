@@ -1,0 +1,240 @@
+// Package results defines results.csv, the contract between running
+// experiments and reporting on them: one row per (work unit, configuration).
+//
+// The runner appends rows; reports, plots, merge and check read them. Nothing
+// downstream reads runner state, so a fresh run, a resumed run and merged
+// shards are reported the same way.
+package results
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Header is the column list of results.csv, in order.
+var Header = []string{
+	"protocol", "dataset", "method", "config", "config_index", "selected", "selection", "repeat", "fold", "seed",
+	"n_train", "n_test", "correct", "accuracy", "balanced_accuracy",
+	"rules", "antecedents", "rulebase_size", "leaves", "internal_nodes",
+	"fit_seconds", "predict_seconds", "key",
+}
+
+// TimingColumns are the columns that legitimately differ between two runs of
+// the same work; everything else must be byte-identical.
+var TimingColumns = []string{"fit_seconds", "predict_seconds"}
+
+// Record is one row of results.csv.
+type Record struct {
+	Protocol string // "paper" or "clean"
+	Dataset  string
+	Method   string // registry name, e.g. "fgrt", "cart"
+	// Config is the canonical configuration: "name=value" pairs sorted by
+	// name and joined with ';' (empty for a method without parameters).
+	Config string
+	// ConfigIndex is the position of Config in the method's grid, in list
+	// order (0 for a fixed configuration). Ties in test-selection resolve to
+	// the lowest index, as in the authors' code.
+	ConfigIndex int
+	// Selected marks the configuration whose accuracy is the reported number
+	// of this (protocol, dataset, method, repeat, fold).
+	Selected bool
+	// Selection says how the selected configuration was chosen: "fixed" (one
+	// configuration), "test" (best test accuracy: the paper's optimistic
+	// rule), or "inner-cv" (inner cross-validation on the training fold).
+	Selection string
+	Repeat    int
+	Fold      int
+	Seed      int64
+	NTrain    int
+	NTest     int
+	Correct   int
+	Accuracy  float64
+	// BalancedAccuracy is the mean per-class recall on the test fold.
+	BalancedAccuracy float64
+	Rules            int
+	Antecedents      int
+	RulebaseSize     int
+	Leaves           int
+	InternalNodes    int
+	FitSeconds       float64
+	PredictSeconds   float64
+	// Key identifies the work unit (protocol, dataset, method, method
+	// variant, repeat, fold, seed); rows of one unit share it.
+	Key string
+}
+
+// MeanAntecedents returns antecedents per rule.
+func (r Record) MeanAntecedents() float64 {
+	if r.Rules == 0 {
+		return 0
+	}
+	return float64(r.Antecedents) / float64(r.Rules)
+}
+
+func formatFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// Fields renders the record as CSV fields in Header order.
+func (r Record) Fields() []string {
+	return []string{
+		r.Protocol, r.Dataset, r.Method, r.Config, strconv.Itoa(r.ConfigIndex), strconv.FormatBool(r.Selected), r.Selection,
+		strconv.Itoa(r.Repeat), strconv.Itoa(r.Fold), strconv.FormatInt(r.Seed, 10),
+		strconv.Itoa(r.NTrain), strconv.Itoa(r.NTest), strconv.Itoa(r.Correct),
+		formatFloat(r.Accuracy), formatFloat(r.BalancedAccuracy),
+		strconv.Itoa(r.Rules), strconv.Itoa(r.Antecedents), strconv.Itoa(r.RulebaseSize),
+		strconv.Itoa(r.Leaves), strconv.Itoa(r.InternalNodes),
+		strconv.FormatFloat(r.FitSeconds, 'f', 6, 64), strconv.FormatFloat(r.PredictSeconds, 'f', 6, 64),
+		r.Key,
+	}
+}
+
+// Parse builds a record from CSV fields in Header order.
+func Parse(f []string) (Record, error) {
+	if len(f) != len(Header) {
+		return Record{}, fmt.Errorf("results: %d fields, want %d", len(f), len(Header))
+	}
+	var r Record
+	var err error
+	get := func(i int, dst *int) {
+		if err == nil {
+			var v int
+			v, err = strconv.Atoi(f[i])
+			if err != nil {
+				err = fmt.Errorf("results: column %s: %v", Header[i], err)
+			}
+			*dst = v
+		}
+	}
+	getF := func(i int, dst *float64) {
+		if err == nil {
+			var v float64
+			v, err = strconv.ParseFloat(f[i], 64)
+			if err != nil {
+				err = fmt.Errorf("results: column %s: %v", Header[i], err)
+			}
+			*dst = v
+		}
+	}
+	r.Protocol, r.Dataset, r.Method, r.Config = f[0], f[1], f[2], f[3]
+	get(4, &r.ConfigIndex)
+	if err != nil {
+		return r, err
+	}
+	r.Selected, err = strconv.ParseBool(f[5])
+	if err != nil {
+		return r, fmt.Errorf("results: column selected: %v", err)
+	}
+	r.Selection = f[6]
+	get(7, &r.Repeat)
+	get(8, &r.Fold)
+	if err == nil {
+		r.Seed, err = strconv.ParseInt(f[9], 10, 64)
+	}
+	get(10, &r.NTrain)
+	get(11, &r.NTest)
+	get(12, &r.Correct)
+	getF(13, &r.Accuracy)
+	getF(14, &r.BalancedAccuracy)
+	get(15, &r.Rules)
+	get(16, &r.Antecedents)
+	get(17, &r.RulebaseSize)
+	get(18, &r.Leaves)
+	get(19, &r.InternalNodes)
+	getF(20, &r.FitSeconds)
+	getF(21, &r.PredictSeconds)
+	r.Key = f[22]
+	return r, err
+}
+
+// Read parses a whole results.csv stream. A final line without its newline
+// (a write cut short by a crash) is reported as truncated and dropped, so
+// that a resumed run redoes that unit; any other malformed line is an error.
+func Read(rd io.Reader) (recs []Record, truncated bool, err error) {
+	data, err := io.ReadAll(rd)
+	if err != nil {
+		return nil, false, err
+	}
+	text := string(data)
+	if text != "" && !strings.HasSuffix(text, "\n") {
+		cut := strings.LastIndexByte(text, '\n')
+		text = text[:cut+1]
+		truncated = true
+	}
+	cr := csv.NewReader(strings.NewReader(text))
+	cr.FieldsPerRecord = -1
+	rows, err := cr.ReadAll()
+	if err != nil {
+		return nil, truncated, fmt.Errorf("results: %v", err)
+	}
+	if len(rows) == 0 {
+		return nil, truncated, nil
+	}
+	if strings.Join(rows[0], ",") != strings.Join(Header, ",") {
+		return nil, truncated, fmt.Errorf("results: unexpected header %q", strings.Join(rows[0], ","))
+	}
+	for i, row := range rows[1:] {
+		r, err := Parse(row)
+		if err != nil {
+			return nil, truncated, fmt.Errorf("line %d: %v", i+2, err)
+		}
+		recs = append(recs, r)
+	}
+	return recs, truncated, nil
+}
+
+// ReadFile reads results.csv from a path.
+func ReadFile(path string) ([]Record, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	recs, _, err := Read(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return recs, nil
+}
+
+// Sort orders records canonically: by protocol, dataset, method, key,
+// repeat, fold, config index. The runner writes files in this order at the end of a
+// run so that output does not depend on worker scheduling.
+func Sort(recs []Record) {
+	sort.SliceStable(recs, func(i, j int) bool {
+		a, b := recs[i], recs[j]
+		switch {
+		case a.Protocol != b.Protocol:
+			return a.Protocol < b.Protocol
+		case a.Dataset != b.Dataset:
+			return a.Dataset < b.Dataset
+		case a.Method != b.Method:
+			return a.Method < b.Method
+		case a.Key != b.Key:
+			return a.Key < b.Key
+		case a.Repeat != b.Repeat:
+			return a.Repeat < b.Repeat
+		case a.Fold != b.Fold:
+			return a.Fold < b.Fold
+		}
+		return a.ConfigIndex < b.ConfigIndex
+	})
+}
+
+// Write writes a header and the records as CSV.
+func Write(w io.Writer, recs []Record) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(Header); err != nil {
+		return err
+	}
+	for _, r := range recs {
+		if err := cw.Write(r.Fields()); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}

@@ -1,0 +1,209 @@
+// Package learn defines the small contract between learners and the harness.
+//
+// Learners (package fgrt and the packages under baselines) take plain Go values:
+// a row-major float64 matrix, class indices 0..C-1 and a Schema describing the
+// columns. They return a Model that predicts, prints its rules and reports its
+// complexity. Nothing here knows about datasets, protocols or result files, so
+// every learner can be used as a library on its own.
+package learn
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// Feature describes one input column.
+type Feature struct {
+	Name string
+	// Nominal reports whether the column holds category codes rather than
+	// measurements. Codes are stored as float64 integers 0..len(Categories)-1
+	// (or whatever integer coding the caller chose; learners must not assume
+	// contiguity beyond "distinct values are distinct categories").
+	Nominal bool
+	// Categories names the codes of a nominal column: Categories[k] is the
+	// label of code k. Empty for numeric columns.
+	Categories []string
+}
+
+// Schema describes the columns and the classes of a training matrix.
+type Schema struct {
+	Features []Feature
+	// Classes names the class indices: Classes[k] is the label of class k.
+	Classes []string
+}
+
+// NumFeatures returns the number of input columns.
+func (s Schema) NumFeatures() int { return len(s.Features) }
+
+// NumClasses returns the number of classes.
+func (s Schema) NumClasses() int { return len(s.Classes) }
+
+// NominalMask returns a slice telling, per column, whether it is nominal.
+func (s Schema) NominalMask() []bool {
+	m := make([]bool, len(s.Features))
+	for j, f := range s.Features {
+		m[j] = f.Nominal
+	}
+	return m
+}
+
+// FeatureName returns the name of column j, or "x<j>" when it has none.
+func (s Schema) FeatureName(j int) string {
+	if j >= 0 && j < len(s.Features) && s.Features[j].Name != "" {
+		return s.Features[j].Name
+	}
+	return fmt.Sprintf("x%d", j)
+}
+
+// ClassName returns the label of class k, or its index when it has none.
+func (s Schema) ClassName(k int) string {
+	if k >= 0 && k < len(s.Classes) && s.Classes[k] != "" {
+		return s.Classes[k]
+	}
+	return fmt.Sprintf("%d", k)
+}
+
+// Complexity counts what a model asks a reader to understand.
+//
+// Rules and Antecedents are counted as a reader counts them: one rule per
+// leaf (or per rule in a rule list), one antecedent per condition in it.
+// Leaves and InternalNodes are the counts the authors' experiment driver
+// records for trees (its N_Rules and N_Unique_Conditions columns); rule
+// learners report Leaves = Rules and InternalNodes = 0.
+type Complexity struct {
+	Rules         int
+	Antecedents   int
+	Leaves        int
+	InternalNodes int
+}
+
+// MeanAntecedents returns the mean number of antecedents per rule (0 for no rules).
+func (c Complexity) MeanAntecedents() float64 {
+	if c.Rules == 0 {
+		return 0
+	}
+	return float64(c.Antecedents) / float64(c.Rules)
+}
+
+// RulebaseSize is the total number of antecedents over all rules.
+func (c Complexity) RulebaseSize() int { return c.Antecedents }
+
+// InternalPerLeaf is the authors' "N_Conditions" column: internal nodes per leaf.
+func (c Complexity) InternalPerLeaf() float64 {
+	if c.Leaves == 0 {
+		return 0
+	}
+	return float64(c.InternalNodes) / float64(c.Leaves)
+}
+
+// Model is a fitted classifier.
+type Model interface {
+	// Predict returns one class index per row of X. A model may return -1
+	// for a row only where its reference implementation does (FGRT's stale
+	// root quirk); the harness counts such rows as errors.
+	Predict(X [][]float64) []int
+	// Complexity reports the size of the fitted model.
+	Complexity() Complexity
+	// Rules renders the model as human-readable rules using the schema's
+	// feature and class names.
+	Rules(s Schema) string
+}
+
+// Trainer fits a Model. Implementations are configured before Fit is called
+// and must not keep state between calls, so one Trainer may fit many folds
+// concurrently.
+type Trainer interface {
+	Fit(X [][]float64, y []int, s Schema) (Model, error)
+}
+
+// ErrNoRows is returned when a training set is empty.
+var ErrNoRows = errors.New("learn: no training rows")
+
+// CheckXY validates the shape of a training set against a schema: equal
+// lengths, rows of the schema's width, class indices in range and, unless
+// allowNaN, no NaN in any cell. It returns a descriptive error.
+func CheckXY(X [][]float64, y []int, s Schema, allowNaN bool) error {
+	if len(X) == 0 {
+		return ErrNoRows
+	}
+	if len(X) != len(y) {
+		return fmt.Errorf("learn: %d rows but %d labels", len(X), len(y))
+	}
+	d := len(s.Features)
+	c := len(s.Classes)
+	if c == 0 {
+		return errors.New("learn: schema has no classes")
+	}
+	for i, row := range X {
+		if len(row) != d {
+			return fmt.Errorf("learn: row %d has %d columns, schema has %d", i, len(row), d)
+		}
+		if y[i] < 0 || y[i] >= c {
+			return fmt.Errorf("learn: row %d has class index %d, want 0..%d", i, y[i], c-1)
+		}
+		if !allowNaN {
+			for j, v := range row {
+				if math.IsNaN(v) {
+					return fmt.Errorf("learn: row %d column %d (%s) is missing (NaN)", i, j, s.FeatureName(j))
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// Accuracy returns the fraction of positions where pred equals truth.
+func Accuracy(truth, pred []int) float64 {
+	if len(truth) == 0 {
+		return 0
+	}
+	ok := 0
+	for i, t := range truth {
+		if pred[i] == t {
+			ok++
+		}
+	}
+	return float64(ok) / float64(len(truth))
+}
+
+// BalancedAccuracy returns the mean per-class recall over the classes present
+// in truth (scikit-learn's balanced_accuracy_score without adjustment).
+func BalancedAccuracy(truth, pred []int, nClasses int) float64 {
+	if len(truth) == 0 || nClasses <= 0 {
+		return 0
+	}
+	support := make([]int, nClasses)
+	hit := make([]int, nClasses)
+	for i, t := range truth {
+		if t < 0 || t >= nClasses {
+			continue
+		}
+		support[t]++
+		if pred[i] == t {
+			hit[t]++
+		}
+	}
+	sum, n := 0.0, 0
+	for k := range support {
+		if support[k] > 0 {
+			sum += float64(hit[k]) / float64(support[k])
+			n++
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	return sum / float64(n)
+}
+
+// Preparer is implemented by trainers with data-dependent preprocessing of
+// their own (FGRT's fuzzy partitions and FGRT*'s partition optimisation).
+// Prepare fits that preprocessing on the given rows and returns a Trainer
+// that reuses it for every later Fit. A protocol decides which rows: the
+// paper protocol prepares on all rows of a dataset (test rows included, as
+// the authors' code does); the clean protocol never calls Prepare, and the
+// trainer then fits its preprocessing on each training set inside Fit.
+type Preparer interface {
+	Prepare(X [][]float64, y []int, s Schema) (Trainer, error)
+}
