@@ -1,0 +1,50 @@
+// Package fuzzy holds the fuzzy-set code shared by FGRT and the genetic fuzzy
+// classifier: trapezoidal membership functions evaluated exactly as the
+// ex-fuzzy library evaluates them, crisp category sets, and linguistic
+// variables (named terms over one feature).
+package fuzzy
+
+// Eps is ex-fuzzy's membership epsilon (written 10E-5 in its source, the same
+// double as 1e-4). It widens degenerate shoulders so no division by zero occurs.
+const Eps = 1e-4
+
+// Trapezoid is a trapezoidal fuzzy set with corners A <= B <= C <= D.
+type Trapezoid struct {
+	A, B, C, D float64
+}
+
+// Membership evaluates the set at x with ex-fuzzy's rules (fuzzy_sets.py at
+// the paper's commit): a set with A == D is the indicator of x == A; a
+// vertical left shoulder (A == B) is moved to B = A + Eps and a vertical right
+// shoulder (C == D) to D = C + Eps before the usual min of the two ramps,
+// clipped to [0, 1]. Outer shoulders are therefore closed: Low is 0 just
+// below its A and High is 0 from D + Eps on.
+func (t Trapezoid) Membership(x float64) float64 {
+	a, b, c, d := t.A, t.B, t.C, t.D
+	if a == d {
+		if x == a {
+			return 1
+		}
+		return 0
+	}
+	if b == a {
+		b = b + Eps
+	}
+	if c == d {
+		d = d + Eps
+	}
+	// Keep each quotient a separate rounding step, as numpy evaluates it.
+	left := float64(x-a) / float64(b-a)
+	right := float64(d-x) / float64(d-c)
+	m := left
+	if right < m {
+		m = right
+	}
+	if m < 0 {
+		return 0
+	}
+	if m > 1 {
+		return 1
+	}
+	return m
+}
