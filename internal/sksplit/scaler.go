@@ -1,0 +1,169 @@
+package sksplit
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// pairwiseBlock is numpy's PW_BLOCKSIZE; reduceChunk is the ufunc reduce
+// buffer size that splits long contiguous reductions.
+const (
+	pairwiseBlock = 128
+	reduceChunk   = 8192
+)
+
+// PairwiseSum sums a contiguous float64 run exactly as numpy's np.sum does
+// for a contiguous axis: +0.0 plus the pairwise sum of each 8192-element
+// chunk in turn. The order of additions, and therefore every rounding, is
+// numpy's (pairwise_sum_DOUBLE).
+func PairwiseSum(a []float64) float64 {
+	acc := 0.0
+	for len(a) > 0 {
+		m := min(len(a), reduceChunk)
+		acc += pairwise(a[:m])
+		a = a[m:]
+	}
+	return acc
+}
+
+func pairwise(a []float64) float64 {
+	n := len(a)
+	switch {
+	case n < 8:
+		res := math.Copysign(0, -1) // numpy starts at -0.0 to preserve -0.0 sums
+		for _, v := range a {
+			res += v
+		}
+		return res
+	case n <= pairwiseBlock:
+		var r [8]float64
+		copy(r[:], a[:8])
+		i := 8
+		for ; i < n-n%8; i += 8 {
+			r[0] += a[i]
+			r[1] += a[i+1]
+			r[2] += a[i+2]
+			r[3] += a[i+3]
+			r[4] += a[i+4]
+			r[5] += a[i+5]
+			r[6] += a[i+6]
+			r[7] += a[i+7]
+		}
+		res := ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+		for ; i < n; i++ {
+			res += a[i]
+		}
+		return res
+	default:
+		n2 := n / 2
+		n2 -= n2 % 8
+		return pairwise(a[:n2]) + pairwise(a[n2:])
+	}
+}
+
+// StandardScaler is sklearn's StandardScaler (with_mean, with_std, no sample
+// weights) restricted to a subset of columns of a row-major matrix. The
+// fitted statistics are computed per column in numpy's column-major pairwise
+// order, so they match sklearn fitted on DataFrame.values[:, cols] bit for
+// bit.
+type StandardScaler struct {
+	Cols  []int     // columns scaled, in the order given to Fit
+	Mean  []float64 // per entry of Cols
+	Var   []float64 // population variance (ddof 0)
+	Scale []float64 // sqrt(Var), or 1 for a (numerically) constant column
+	N     int       // number of rows fitted
+}
+
+// Fit computes mean, variance and scale of the columns cols of X.
+// It returns an error for empty X, ragged rows, out-of-range columns or NaN
+// values (sklearn's NaN handling is not reproduced).
+func (s *StandardScaler) Fit(X [][]float64, cols []int) error {
+	n := len(X)
+	if n == 0 {
+		return errors.New("StandardScaler: no rows to fit")
+	}
+	for _, j := range cols {
+		for i, row := range X {
+			if j < 0 || j >= len(row) {
+				return fmt.Errorf("StandardScaler: column %d out of range in row %d (width %d)", j, i, len(row))
+			}
+			if math.IsNaN(row[j]) {
+				return fmt.Errorf("StandardScaler: NaN in row %d column %d", i, j)
+			}
+		}
+	}
+	s.Cols = append([]int(nil), cols...)
+	s.Mean = make([]float64, len(cols))
+	s.Var = make([]float64, len(cols))
+	s.Scale = make([]float64, len(cols))
+	s.N = n
+	nf := float64(n)
+	const eps = 2.220446049250313e-16
+	col := make([]float64, n)
+	tmp := make([]float64, n)
+	for c, j := range cols {
+		for i, row := range X {
+			col[i] = row[j]
+		}
+		sum := PairwiseSum(col)
+		// _incremental_mean_and_var on a first call: T = new_sum / count
+		// centres the data; the stored mean is (last_sum + new_sum) / count
+		// with last_sum = 0.0 (identical except for the sign of a zero).
+		t := sum / nf
+		for i, v := range col {
+			tmp[i] = v - t
+		}
+		correction := PairwiseSum(tmp)
+		for i, v := range tmp {
+			tmp[i] = v * v
+		}
+		q := PairwiseSum(tmp)
+		unnorm := q - correction*correction/nf
+		mean := (0.0 + sum) / nf
+		variance := unnorm / nf
+		s.Mean[c] = mean
+		s.Var[c] = variance
+		// _is_constant_feature: var <= n*eps*var + (n*mean*eps)**2, evaluated
+		// left to right as numpy does.
+		nm := nf * mean * eps
+		upper := float64(nf*eps*variance) + float64(nm*nm)
+		if variance <= upper {
+			s.Scale[c] = 1
+		} else {
+			s.Scale[c] = math.Sqrt(variance)
+		}
+	}
+	return nil
+}
+
+// TransformInPlace replaces X[i][Cols[c]] by (x - Mean[c]) / Scale[c]
+// (subtract, then divide: two roundings, as numpy's in-place ops).
+func (s *StandardScaler) TransformInPlace(X [][]float64) error {
+	for i, row := range X {
+		for _, j := range s.Cols {
+			if j >= len(row) {
+				return fmt.Errorf("StandardScaler: row %d has width %d, column %d missing", i, len(row), j)
+			}
+		}
+	}
+	for _, row := range X {
+		for c, j := range s.Cols {
+			d := row[j] - s.Mean[c]
+			row[j] = d / s.Scale[c]
+		}
+	}
+	return nil
+}
+
+// Transform returns a scaled copy of X; X itself is not modified.
+func (s *StandardScaler) Transform(X [][]float64) ([][]float64, error) {
+	out := make([][]float64, len(X))
+	for i, row := range X {
+		out[i] = append([]float64(nil), row...)
+	}
+	if err := s.TransformInPlace(out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
