@@ -156,14 +156,36 @@ func (s *StandardScaler) TransformInPlace(X [][]float64) error {
 	return nil
 }
 
-// Transform returns a scaled copy of X; X itself is not modified.
-func (s *StandardScaler) Transform(X [][]float64) ([][]float64, error) {
+// Transform returns a scaled copy of X; X itself is not modified. A row too
+// short to hold a scaled column keeps its values (TransformInPlace reports
+// that case as an error).
+func (s *StandardScaler) Transform(X [][]float64) [][]float64 {
 	out := make([][]float64, len(X))
 	for i, row := range X {
 		out[i] = append([]float64(nil), row...)
+		for c, j := range s.Cols {
+			if j < len(row) {
+				out[i][j] = (row[j] - s.Mean[c]) / s.Scale[c]
+			}
+		}
 	}
-	if err := s.TransformInPlace(out); err != nil {
-		return nil, err
+	return out
+}
+
+// FitScaler is Fit for callers that have already validated X (no NaN, rows
+// wide enough). On invalid input it returns the identity scaler over cols
+// (mean 0, scale 1) instead of failing; call Fit to get the error.
+func FitScaler(X [][]float64, cols []int) *StandardScaler {
+	s := &StandardScaler{}
+	if err := s.Fit(X, cols); err != nil {
+		s.Cols = append([]int(nil), cols...)
+		s.Mean = make([]float64, len(cols))
+		s.Var = make([]float64, len(cols))
+		s.Scale = make([]float64, len(cols))
+		for c := range s.Scale {
+			s.Scale[c] = 1
+		}
+		s.N = len(X)
 	}
-	return out, nil
+	return s
 }

@@ -177,13 +177,20 @@ func checkScaler(t *testing.T, sv scalerVector) {
 			t.Errorf("column %d: mean/var/scale %v %v %v, want %v %v %v", j, s.Mean[j], s.Var[j], s.Scale[j], sv.Mean[j], sv.Var[j], sv.Scale[j])
 		}
 	}
-	got, err := s.Transform(sv.X)
-	if err != nil {
+	got := s.Transform(sv.X)
+	inPlace := make([][]float64, len(sv.X))
+	for i := range inPlace {
+		inPlace[i] = slices.Clone(sv.X[i])
+	}
+	if err := s.TransformInPlace(inPlace); err != nil {
 		t.Fatal(err)
+	}
+	if got := FitScaler(sv.X, cols); !slices.Equal(got.Scale, s.Scale) || !slices.Equal(got.Mean, s.Mean) {
+		t.Fatal("FitScaler differs from Fit")
 	}
 	for i := range got {
 		for j := range got[i] {
-			if math.Float64bits(got[i][j]) != math.Float64bits(sv.XScaled[i][j]) {
+			if math.Float64bits(got[i][j]) != math.Float64bits(sv.XScaled[i][j]) || math.Float64bits(inPlace[i][j]) != math.Float64bits(got[i][j]) {
 				t.Fatalf("X_scaled[%d][%d] = %v, want %v", i, j, got[i][j], sv.XScaled[i][j])
 			}
 		}
