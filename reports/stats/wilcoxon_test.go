@@ -1,0 +1,169 @@
+package stats
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestWilcoxonScipyExample is the example of scipy.stats.wilcoxon's
+// documentation: 15 differences without ties or zeros, exact two-sided
+// p = 0.041259765625 (= 1352/2^15); W- = 10 + 14 = 24, W+ = 96.
+func TestWilcoxonScipyExample(t *testing.T) {
+	d := []float64{6, 8, 14, 16, 23, 24, 28, 29, 41, -48, 49, 56, 60, -67, 75}
+	res, err := WilcoxonDiffs(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Exact || res.N != 15 || res.Zeros != 0 {
+		t.Fatalf("exact=%v n=%d zeros=%d, want exact, 15, 0", res.Exact, res.N, res.Zeros)
+	}
+	if res.WPlus != 96 || res.WMinus != 24 || res.Statistic != 24 {
+		t.Errorf("W+=%v W-=%v T=%v, want 96, 24, 24", res.WPlus, res.WMinus, res.Statistic)
+	}
+	if res.P != 0.041259765625 {
+		t.Errorf("p = %.15g, want 0.041259765625", res.P)
+	}
+	// Swapping the sign of every difference does not change a two-sided test.
+	neg := make([]float64, len(d))
+	for i, v := range d {
+		neg[i] = -v
+	}
+	res2, _ := WilcoxonDiffs(neg)
+	if res2.P != res.P {
+		t.Errorf("p after sign flip %v != %v", res2.P, res.P)
+	}
+}
+
+// TestWilcoxonDemsarTiesAndZeros uses C4.5+m minus C4.5 from Demšar (2006)
+// Table 6 (his Table 2 example). Two differences are zero and dropped
+// (zero_method "wilcox"), leaving 12; |0.005| appears twice (ranks 1.5), so
+// the normal approximation applies. By hand: W- = 1.5 (iris) + 5 (breast
+// cancer) = 6.5, W+ = 71.5; mean 39, variance 162.5 − (2³−2)/48 = 162.375;
+// z = (6.5 − 39 + 0.5)/√162.375 = −2.51125; p = 2Φ(z) ≈ 0.01203.
+func TestWilcoxonDemsarTiesAndZeros(t *testing.T) {
+	x := make([]float64, len(demsarTable6))
+	y := make([]float64, len(demsarTable6))
+	for i, row := range demsarTable6 {
+		x[i], y[i] = row[1], row[0]
+	}
+	res, err := Wilcoxon(x, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Exact || !res.Ties || res.N != 12 || res.Zeros != 2 {
+		t.Fatalf("exact=%v ties=%v n=%d zeros=%d", res.Exact, res.Ties, res.N, res.Zeros)
+	}
+	near(t, "W+", res.WPlus, 71.5, 1e-9)
+	near(t, "W-", res.WMinus, 6.5, 1e-9)
+	near(t, "z", res.Z, -32/math.Sqrt(162.375), 1e-12)
+	near(t, "p", res.P, 0.01203, 0.00002)
+}
+
+func TestWilcoxonExactTailProperties(t *testing.T) {
+	for n := 1; n <= ExactMaxN; n++ {
+		max := n * (n + 1) / 2
+		if got := exactLowerTail(n, max); got != 1 {
+			t.Fatalf("n=%d: P(W<=max) = %v, want 1", n, got)
+		}
+		// Symmetry: P(W <= w) = P(W >= max-w) = 1 - P(W <= max-w-1).
+		for w := 0; w < max; w++ {
+			a := exactLowerTail(n, w)
+			b := 1 - exactLowerTail(n, max-w-1)
+			if math.Abs(a-b) > 1e-12 {
+				t.Fatalf("n=%d w=%d: asymmetric tail %v vs %v", n, w, a, b)
+			}
+		}
+	}
+	// n=5: only the empty sign pattern gives W=0: P = 1/32.
+	if got := exactLowerTail(5, 0); got != 1.0/32 {
+		t.Errorf("P(W<=0 | n=5) = %v, want 1/32", got)
+	}
+}
+
+func TestWilcoxonLargeSampleUsesNormal(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	d := make([]float64, 40)
+	for i := range d {
+		d[i] = rng.NormFloat64() + 0.5
+	}
+	res, err := WilcoxonDiffs(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Exact || res.P <= 0 || res.P >= 1 {
+		t.Errorf("n=40: exact=%v p=%v", res.Exact, res.P)
+	}
+}
+
+func TestWilcoxonEdgeCases(t *testing.T) {
+	if _, err := Wilcoxon([]float64{1, 2}, []float64{1}); err == nil {
+		t.Error("mismatched lengths: no error")
+	}
+	if _, err := WilcoxonDiffs(nil); err == nil {
+		t.Error("empty: no error")
+	}
+	if _, err := WilcoxonDiffs([]float64{1, math.NaN()}); err == nil {
+		t.Error("NaN: no error")
+	}
+	res, err := WilcoxonDiffs([]float64{0, 0, 0})
+	if err != nil || res.P != 1 || res.N != 0 || res.Zeros != 3 {
+		t.Errorf("all zero: %+v %v", res, err)
+	}
+	// A single positive difference: exact p = 2·P(W<=0) = 2·1/2 = 1.
+	res, _ = WilcoxonDiffs([]float64{0.3})
+	if res.P != 1 {
+		t.Errorf("one difference: p = %v, want 1", res.P)
+	}
+}
+
+// TestHolmHandExample: p = (0.01, 0.04, 0.03, 0.005); sorted 0.005·4 = 0.02,
+// 0.01·3 = 0.03, 0.03·2 = 0.06, 0.04·1 = 0.04 → running max 0.06.
+func TestHolmHandExample(t *testing.T) {
+	cases := []struct {
+		in, want []float64
+	}{
+		{[]float64{0.01, 0.04, 0.03, 0.005}, []float64{0.03, 0.06, 0.06, 0.02}},
+		{[]float64{0.5, 0.5}, []float64{1, 1}},
+		{[]float64{0.2}, []float64{0.2}},
+		{nil, []float64{}},
+	}
+	for _, c := range cases {
+		got, err := Holm(c.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(c.want) {
+			t.Fatalf("Holm(%v) = %v", c.in, got)
+		}
+		for i := range got {
+			near(t, "holm", got[i], c.want[i], 1e-15)
+		}
+	}
+	if _, err := Holm([]float64{0.1, 1.5}); err == nil {
+		t.Error("p > 1: no error")
+	}
+}
+
+// TestHolmMonotone: adjusted p-values are ≥ raw ones and keep the order of
+// the raw p-values.
+func TestHolmMonotone(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := 0; trial < 100; trial++ {
+		p := make([]float64, 1+rng.IntN(8))
+		for i := range p {
+			p[i] = rng.Float64()
+		}
+		adj, _ := Holm(p)
+		for i := range p {
+			if adj[i] < p[i] || adj[i] > 1 {
+				t.Fatalf("adj %v < raw %v", adj[i], p[i])
+			}
+			for j := range p {
+				if p[i] < p[j] && adj[i] > adj[j] {
+					t.Fatalf("order broken: %v %v -> %v %v", p[i], p[j], adj[i], adj[j])
+				}
+			}
+		}
+	}
+}
