@@ -1,0 +1,207 @@
+package cart
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/fgrtbench/fgrtbench/learn"
+)
+
+// Sentinels of sklearn's tree arrays.
+const (
+	// Leaf marks a missing child (sklearn's TREE_LEAF).
+	Leaf = -1
+	// Undefined is the feature of a leaf (sklearn's TREE_UNDEFINED).
+	Undefined = -2
+	// leafThreshold is the threshold stored for a leaf.
+	leafThreshold = -2.0
+)
+
+// Tree is a fitted tree in sklearn's array layout: node ids are pre-order
+// with the left subtree first, node 0 is the root.
+type Tree struct {
+	ChildrenLeft  []int
+	ChildrenRight []int
+	// Feature is the split column of each internal node (Undefined for leaves).
+	Feature []int
+	// Threshold: rows with float64(float32(x[Feature])) <= Threshold go left
+	// (-2 for leaves).
+	Threshold []float64
+	// Impurity of each node under the training criterion.
+	Impurity []float64
+	// NodeSamples is the number of training rows reaching each node.
+	NodeSamples []int
+	// Value holds the class counts of every node (internal nodes too),
+	// NumClasses per node: Value[i*NumClasses+k].
+	Value      []float64
+	NumClasses int
+	// MaxDepth is the depth of the deepest node (root = 0).
+	MaxDepth int
+}
+
+// NodeCount is sklearn's tree_.node_count.
+func (t *Tree) NodeCount() int { return len(t.Feature) }
+
+// IsLeaf reports whether node i is a leaf.
+func (t *Tree) IsLeaf(i int) bool { return t.ChildrenLeft[i] == Leaf && t.ChildrenRight[i] == Leaf }
+
+// NLeaves is sklearn's get_n_leaves().
+func (t *Tree) NLeaves() int {
+	n := 0
+	for i := range t.ChildrenLeft {
+		if t.IsLeaf(i) {
+			n++
+		}
+	}
+	return n
+}
+
+// Depth is sklearn's get_depth().
+func (t *Tree) Depth() int { return t.MaxDepth }
+
+// NodeValue returns the class counts of node i (a view, do not modify).
+func (t *Tree) NodeValue(i int) []float64 {
+	return t.Value[i*t.NumClasses : (i+1)*t.NumClasses]
+}
+
+// NodeClass is the class predicted at node i: the first class with the
+// largest count (numpy argmax).
+func (t *Tree) NodeClass(i int) int {
+	v := t.NodeValue(i)
+	best := 0
+	for k := 1; k < len(v); k++ {
+		if v[k] > v[best] {
+			best = k
+		}
+	}
+	return best
+}
+
+// addNode appends a node as sklearn's Tree._add_node does and returns its id.
+func (t *Tree) addNode(parent int, isLeft, isLeaf bool, feature int, threshold, impurity float64, samples int, value []float64) int {
+	id := len(t.Feature)
+	if parent >= 0 {
+		if isLeft {
+			t.ChildrenLeft[parent] = id
+		} else {
+			t.ChildrenRight[parent] = id
+		}
+	}
+	if isLeaf {
+		feature, threshold = Undefined, leafThreshold
+	}
+	t.ChildrenLeft = append(t.ChildrenLeft, Leaf)
+	t.ChildrenRight = append(t.ChildrenRight, Leaf)
+	t.Feature = append(t.Feature, feature)
+	t.Threshold = append(t.Threshold, threshold)
+	t.Impurity = append(t.Impurity, impurity)
+	t.NodeSamples = append(t.NodeSamples, samples)
+	t.Value = append(t.Value, value...)
+	return id
+}
+
+// Apply returns the leaf reached by row x (sklearn's apply). The row is
+// rounded to float32 first, as sklearn converts X to float32.
+func (t *Tree) Apply(x []float64) int {
+	node := 0
+	for t.ChildrenLeft[node] != Leaf {
+		if float64(float32(x[t.Feature[node]])) <= t.Threshold[node] {
+			node = t.ChildrenLeft[node]
+		} else {
+			node = t.ChildrenRight[node]
+		}
+	}
+	return node
+}
+
+// Predict returns the class of each row (learn.Model).
+func (t *Tree) Predict(X [][]float64) []int {
+	out := make([]int, len(X))
+	for i, x := range X {
+		out[i] = t.NodeClass(t.Apply(x))
+	}
+	return out
+}
+
+// PredictProba returns, per row, the class fractions of the leaf reached.
+func (t *Tree) PredictProba(X [][]float64) [][]float64 {
+	out := make([][]float64, len(X))
+	flat := make([]float64, len(X)*t.NumClasses)
+	for i, x := range X {
+		v := t.NodeValue(t.Apply(x))
+		sum := 0.0
+		for _, c := range v {
+			sum += c
+		}
+		p := flat[i*t.NumClasses : (i+1)*t.NumClasses : (i+1)*t.NumClasses]
+		for k, c := range v {
+			p[k] = c / sum
+		}
+		out[i] = p
+	}
+	return out
+}
+
+// Complexity counts one rule per leaf with one antecedent per node on the
+// path to it; Leaves and InternalNodes are get_n_leaves() and
+// node_count - leaves, as the authors' driver records them.
+func (t *Tree) Complexity() learn.Complexity {
+	depth := t.nodeDepths()
+	var c learn.Complexity
+	for i := range t.Feature {
+		if t.IsLeaf(i) {
+			c.Leaves++
+			c.Antecedents += depth[i]
+		}
+	}
+	c.Rules = c.Leaves
+	c.InternalNodes = t.NodeCount() - c.Leaves
+	return c
+}
+
+// nodeDepths returns the depth of every node; parents precede children in
+// pre-order ids, so one forward pass suffices.
+func (t *Tree) nodeDepths() []int {
+	depth := make([]int, t.NodeCount())
+	for i := range t.Feature {
+		if !t.IsLeaf(i) {
+			depth[t.ChildrenLeft[i]] = depth[i] + 1
+			depth[t.ChildrenRight[i]] = depth[i] + 1
+		}
+	}
+	return depth
+}
+
+// Rules renders one rule per leaf, in node order:
+//
+//	IF petal_width <= 0.8 AND petal_length > 4.95 THEN class virginica
+//
+// Thresholds are printed with up to 6 significant digits; the root-only tree
+// prints "IF TRUE THEN class ...".
+func (t *Tree) Rules(s learn.Schema) string {
+	var b strings.Builder
+	var conds []string
+	var walk func(node int)
+	walk = func(node int) {
+		if t.IsLeaf(node) {
+			b.WriteString("IF ")
+			if len(conds) == 0 {
+				b.WriteString("TRUE")
+			} else {
+				b.WriteString(strings.Join(conds, " AND "))
+			}
+			fmt.Fprintf(&b, " THEN class %s\n", s.ClassName(t.NodeClass(node)))
+			return
+		}
+		name := s.FeatureName(t.Feature[node])
+		thr := strconv.FormatFloat(t.Threshold[node], 'g', 6, 64)
+		conds = append(conds, name+" <= "+thr)
+		walk(t.ChildrenLeft[node])
+		conds[len(conds)-1] = name + " > " + thr
+		walk(t.ChildrenRight[node])
+		conds = conds[:len(conds)-1]
+	}
+	walk(0)
+	return b.String()
+}
