@@ -1,0 +1,302 @@
+package fuzzy
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Category is a crisp set: membership 1 for exactly one category code.
+type Category struct {
+	Value float64
+}
+
+// Membership is 1 when x equals the category code and 0 otherwise.
+func (c Category) Membership(x float64) float64 {
+	if x == c.Value {
+		return 1
+	}
+	return 0
+}
+
+// Term is one named fuzzy set of a linguistic variable: either a trapezoid
+// (numeric features) or a crisp category (nominal features).
+type Term struct {
+	Name string
+	// Crisp selects Category instead of Shape.
+	Crisp    bool
+	Category Category
+	Shape    Trapezoid
+}
+
+// Membership evaluates the term at x.
+func (t Term) Membership(x float64) float64 {
+	if t.Crisp {
+		return t.Category.Membership(x)
+	}
+	return t.Shape.Membership(x)
+}
+
+// Numeric term names, in term-index order (0 = Low, 1 = Medium, 2 = High).
+var NumericTermNames = [3]string{"Low", "Medium", "High"}
+
+// Partition is the linguistic variable of one feature: an ordered list of
+// named terms. Numeric features have three trapezoids (Low, Medium, High);
+// nominal features have one crisp term per distinct value, ascending.
+// Min and Max are the range of the (non-missing) values the partition was
+// fitted on; they are used to clamp out-of-range inputs when asked to.
+type Partition struct {
+	Nominal  bool
+	Terms    []Term
+	Min, Max float64
+}
+
+// NumTerms returns the number of terms.
+func (p Partition) NumTerms() int { return len(p.Terms) }
+
+// TermIndex finds a term by name; unknown names are an error.
+func (p Partition) TermIndex(name string) (int, error) {
+	for i, t := range p.Terms {
+		if t.Name == name {
+			return i, nil
+		}
+	}
+	names := make([]string, len(p.Terms))
+	for i, t := range p.Terms {
+		names[i] = t.Name
+	}
+	return -1, fmt.Errorf("fuzzy: unknown term %q (terms: %s)", name, strings.Join(names, ", "))
+}
+
+// Membership evaluates term t at x. A missing value (NaN) has membership 1
+// in every term, as the reference predict treats unobserved features.
+func (p Partition) Membership(t int, x float64) float64 {
+	if math.IsNaN(x) {
+		return 1
+	}
+	return p.Terms[t].Membership(x)
+}
+
+// Clamp moves x into [Min, Max] for numeric partitions; NaN and nominal
+// values are returned unchanged.
+func (p Partition) Clamp(x float64) float64 {
+	if p.Nominal || math.IsNaN(x) {
+		return x
+	}
+	if x < p.Min {
+		return p.Min
+	}
+	if x > p.Max {
+		return p.Max
+	}
+	return x
+}
+
+// Style selects how numeric partitions are built from quantiles.
+type Style int
+
+const (
+	// QuantileStyle is what the authors' experiments run (ex-fuzzy
+	// construct_partitions): percentiles 0/20/40/60/80/100,
+	// Low (q0-eps, q0-eps, q20, q40), Medium (q20, q40, q60, q80),
+	// High (q60, q80, q100+eps, q100+eps).
+	QuantileStyle Style = iota
+	// PaperStyle is the shape the paper's text describes, with the five
+	// quantile points Q0..Q4 taken at percentiles 0/25/50/75/100 (the
+	// quantile-space search of partition_optimization.py starts from
+	// [0, Q1, Q2, Q3, 100]; the paper does not say which percentiles, this
+	// is our choice): Low (Q0, Q0, Q1, Q2), Medium (Q1, (Q1+Q2)/2,
+	// (Q2+Q3)/2, Q3), High (Q2, Q3, Q4, Q4).
+	PaperStyle
+)
+
+// ParseStyle maps "quantile" and "paper" to a Style.
+func ParseStyle(s string) (Style, error) {
+	switch s {
+	case "quantile", "":
+		return QuantileStyle, nil
+	case "paper":
+		return PaperStyle, nil
+	}
+	return 0, fmt.Errorf("fuzzy: unknown partition style %q (quantile, paper)", s)
+}
+
+func (s Style) String() string {
+	if s == PaperStyle {
+		return "paper"
+	}
+	return "quantile"
+}
+
+// Percentile returns numpy's default ('linear') percentile p in [0, 100] of
+// sorted (ascending, no NaN, non-empty), including numpy's two-branch
+// linear interpolation (_lerp), which decides the last bit.
+func Percentile(sorted []float64, p float64) float64 {
+	n := len(sorted)
+	vi := float64(n-1) * (p / 100.0)
+	lo := math.Floor(vi)
+	loI := int(lo)
+	hiI := loI + 1
+	if hiI > n-1 {
+		hiI = n - 1
+	}
+	g := vi - lo
+	a, b := sorted[loI], sorted[hiI]
+	d := b - a
+	if g >= 0.5 {
+		return b - float64(d*(1-g))
+	}
+	return a + float64(d*g)
+}
+
+// ErrNoValues is returned when a column has no non-missing value.
+var ErrNoValues = errors.New("fuzzy: column has no non-missing values")
+
+// sortedFinite returns the non-NaN values of col, sorted ascending.
+func sortedFinite(col []float64) []float64 {
+	s := make([]float64, 0, len(col))
+	for _, v := range col {
+		if !math.IsNaN(v) {
+			s = append(s, v)
+		}
+	}
+	sort.Float64s(s)
+	return s
+}
+
+// NumericPartition builds the Low/Medium/High partition of one numeric
+// column. Missing values (NaN) are ignored, as numpy.nanpercentile does; a
+// column with no value at all is an error. Infinite values are an error.
+func NumericPartition(col []float64, style Style) (Partition, error) {
+	s := sortedFinite(col)
+	if len(s) == 0 {
+		return Partition{}, ErrNoValues
+	}
+	if math.IsInf(s[0], 0) || math.IsInf(s[len(s)-1], 0) {
+		return Partition{}, errors.New("fuzzy: column has infinite values")
+	}
+	var sets [3]Trapezoid
+	switch style {
+	case QuantileStyle:
+		var q [6]float64
+		for i := range q {
+			q[i] = Percentile(s, float64(20*i))
+		}
+		sets[0] = Trapezoid{q[0] - Eps, q[0] - Eps, q[1], q[2]}
+		sets[1] = Trapezoid{q[1], q[2], q[3], q[4]}
+		sets[2] = Trapezoid{q[3], q[4], q[5] + Eps, q[5] + Eps}
+	case PaperStyle:
+		var q [5]float64
+		for i := range q {
+			q[i] = Percentile(s, float64(25*i))
+		}
+		sets[0] = Trapezoid{q[0], q[0], q[1], q[2]}
+		sets[1] = Trapezoid{q[1], (q[1] + q[2]) / 2, (q[2] + q[3]) / 2, q[3]}
+		sets[2] = Trapezoid{q[2], q[3], q[4], q[4]}
+	default:
+		return Partition{}, fmt.Errorf("fuzzy: unknown partition style %d", style)
+	}
+	return NumericFromSets(sets, s[0], s[len(s)-1]), nil
+}
+
+// NumericFromSets wraps three trapezoids as a Low/Medium/High partition
+// fitted on the range [lo, hi].
+func NumericFromSets(sets [3]Trapezoid, lo, hi float64) Partition {
+	p := Partition{Terms: make([]Term, 3), Min: lo, Max: hi}
+	for i := range sets {
+		p.Terms[i] = Term{Name: NumericTermNames[i], Shape: sets[i]}
+	}
+	return p
+}
+
+// Trapezoids returns the three shapes of a numeric partition.
+func (p Partition) Trapezoids() ([3]Trapezoid, error) {
+	var out [3]Trapezoid
+	if p.Nominal || len(p.Terms) != 3 {
+		return out, errors.New("fuzzy: not a three-term numeric partition")
+	}
+	for i, t := range p.Terms {
+		out[i] = t.Shape
+	}
+	return out, nil
+}
+
+// CategoricalPartition builds one crisp term per distinct non-missing value
+// of col, in ascending value order. Term names are the codes themselves;
+// callers with category labels may rename them.
+func CategoricalPartition(col []float64) (Partition, error) {
+	s := sortedFinite(col)
+	if len(s) == 0 {
+		return Partition{}, ErrNoValues
+	}
+	p := Partition{Nominal: true, Min: s[0], Max: s[len(s)-1]}
+	for i, v := range s {
+		if i > 0 && v == s[i-1] {
+			continue
+		}
+		p.Terms = append(p.Terms, Term{
+			Name:     strconv.FormatFloat(v, 'g', -1, 64),
+			Crisp:    true,
+			Category: Category{Value: v},
+		})
+	}
+	return p, nil
+}
+
+// FitPartitions builds one partition per column of the row-major matrix X:
+// crisp categorical partitions for the columns flagged in nominal, numeric
+// partitions of the given style for the others.
+func FitPartitions(X [][]float64, nominal []bool, style Style) ([]Partition, error) {
+	if len(X) == 0 {
+		return nil, errors.New("fuzzy: no rows to fit partitions on")
+	}
+	d := len(nominal)
+	col := make([]float64, len(X))
+	parts := make([]Partition, d)
+	for j := 0; j < d; j++ {
+		for i, row := range X {
+			if len(row) != d {
+				return nil, fmt.Errorf("fuzzy: row %d has %d columns, want %d", i, len(row), d)
+			}
+			col[i] = row[j]
+		}
+		var err error
+		if nominal[j] {
+			parts[j], err = CategoricalPartition(col)
+		} else {
+			parts[j], err = NumericPartition(col, style)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("column %d: %w", j, err)
+		}
+	}
+	return parts, nil
+}
+
+// Describe prints the partitions, one line per term with its corners (or
+// its category code), using names[j] as the feature name when given.
+func Describe(parts []Partition, names []string) string {
+	var b strings.Builder
+	for j, p := range parts {
+		name := fmt.Sprintf("x%d", j)
+		if j < len(names) && names[j] != "" {
+			name = names[j]
+		}
+		kind := "numeric"
+		if p.Nominal {
+			kind = "nominal"
+		}
+		fmt.Fprintf(&b, "%s (%s, range [%g, %g])\n", name, kind, p.Min, p.Max)
+		for _, t := range p.Terms {
+			if t.Crisp {
+				fmt.Fprintf(&b, "  %-8s = %g\n", t.Name, t.Category.Value)
+			} else {
+				fmt.Fprintf(&b, "  %-8s [%.6g, %.6g, %.6g, %.6g]\n", t.Name, t.Shape.A, t.Shape.B, t.Shape.C, t.Shape.D)
+			}
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,266 @@
+package fgrt
+
+import (
+	"math"
+	"sort"
+
+	"github.com/fgrtbench/fgrtbench/fgrt/fuzzy"
+	"github.com/fgrtbench/fgrtbench/learn"
+)
+
+// Node is one rule of a fitted tree. Nodes are stored in creation order;
+// Nodes[0] is the root. A node's rule is the conjunction of the conditions
+// on its path from the root.
+type Node struct {
+	// Feature and Term give the node's own condition "Feature IS Term";
+	// both are -1 at the root.
+	Feature int `json:"feature"`
+	Term    int `json:"term"`
+	// Parent is the index of the parent node (-1 at the root).
+	Parent   int   `json:"parent"`
+	Children []int `json:"children,omitempty"`
+	Depth    int   `json:"depth"`
+	// Class is the node's stored class: the membership-weighted majority of
+	// its training rows (for the root, the unweighted majority).
+	Class int `json:"class"`
+	// Coverage is the node's membership mass divided by the training rows.
+	Coverage float64 `json:"coverage"`
+	// Gain is Gini(parent) - Gini(node) when the node was created (NaN at
+	// the root; written as null in JSON).
+	Gain float64 `json:"-"`
+	// ClassWeights is the membership mass of each class in the node.
+	ClassWeights []float64 `json:"class_weights"`
+}
+
+// IsLeaf reports whether the node has no children.
+func (n Node) IsLeaf() bool { return len(n.Children) == 0 }
+
+// Confidence is the share of the node's stored class in its membership mass.
+func (n Node) Confidence() float64 {
+	t := 0.0
+	for _, w := range n.ClassWeights {
+		t += w
+	}
+	if t == 0 || n.Class < 0 || n.Class >= len(n.ClassWeights) {
+		return 0
+	}
+	return n.ClassWeights[n.Class] / t
+}
+
+// Model is a fitted FGRT tree with the partitions it was grown on.
+type Model struct {
+	Partitions []fuzzy.Partition
+	Nodes      []Node
+	NumClasses int
+	// RootPrediction is the class the root predicts at inference: its
+	// majority class, or -1 when growth ended by a break and quirk Q2 is
+	// emulated.
+	RootPrediction int
+	// EndedByBreak reports that growth stopped on patience or for lack of a
+	// candidate rather than on max_rules or coverage.
+	EndedByBreak bool
+	// Clamp moves out-of-range test values to the partition's fitted range
+	// before evaluating memberships.
+	Clamp bool
+
+	leafOrder, internalOrder []int
+}
+
+var _ learn.Model = (*Model)(nil)
+
+// FitTree grows a tree on the given partitions. X must be complete (no NaN);
+// y holds class indices 0..nClasses-1.
+func FitTree(X [][]float64, y []int, nClasses int, parts []fuzzy.Partition, opt GrowOptions) (*Model, error) {
+	return fitTree(X, y, nClasses, parts, opt, false)
+}
+
+func fitTree(X [][]float64, y []int, nClasses int, parts []fuzzy.Partition, opt GrowOptions, slow bool) (*Model, error) {
+	g, err := newGrower(X, y, nClasses, parts, opt)
+	if err != nil {
+		return nil, err
+	}
+	g.slow = slow
+	brk := g.grow()
+	m := &Model{Partitions: parts, NumClasses: nClasses, EndedByBreak: brk}
+	m.Nodes = make([]Node, len(g.nodes))
+	for i, nd := range g.nodes {
+		f, t := -1, -1
+		if nd.cond >= 0 {
+			f, t = g.cands[nd.cond].feature, g.cands[nd.cond].term
+		}
+		m.Nodes[i] = Node{Feature: f, Term: t, Parent: nd.parent, Children: nd.children,
+			Depth: nd.depth, Class: nd.pred, Coverage: nd.coverage, Gain: nd.gain, ClassWeights: nd.weights}
+	}
+	// Root class: unweighted majority of the training labels (first on ties).
+	counts := make([]float64, nClasses)
+	for _, k := range y {
+		counts[k]++
+	}
+	m.Nodes[0].Class = argmaxFirst(counts)
+	m.RootPrediction = m.Nodes[0].Class
+	if brk && !opt.FixQ2 {
+		m.RootPrediction = -1
+	}
+	m.index()
+	return m, nil
+}
+
+// index precomputes the evaluation orders of predict (fgrt.md 4.1): leaves
+// by depth then pre-order; internal nodes by depth descending, pre-order
+// within a depth.
+func (m *Model) index() {
+	var pre []int
+	var walk func(int)
+	walk = func(i int) {
+		pre = append(pre, i)
+		for _, c := range m.Nodes[i].Children {
+			walk(c)
+		}
+	}
+	walk(0)
+	sort.SliceStable(pre, func(a, b int) bool { return m.Nodes[pre[a]].Depth < m.Nodes[pre[b]].Depth })
+	m.leafOrder, m.internalOrder = nil, nil
+	for _, i := range pre {
+		if m.Nodes[i].IsLeaf() {
+			m.leafOrder = append(m.leafOrder, i)
+		} else {
+			m.internalOrder = append(m.internalOrder, i)
+		}
+	}
+	sort.SliceStable(m.internalOrder, func(a, b int) bool {
+		return m.Nodes[m.internalOrder[a]].Depth > m.Nodes[m.internalOrder[b]].Depth
+	})
+}
+
+// nodeClass returns the class a node predicts at inference.
+func (m *Model) nodeClass(i int) int {
+	if i == 0 {
+		return m.RootPrediction
+	}
+	return m.Nodes[i].Class
+}
+
+// firing fills act with every node's firing strength on row x (creation
+// order puts parents first). A missing feature has membership 1.
+func (m *Model) firing(x []float64, act []float64) {
+	act[0] = 1
+	for i := 1; i < len(m.Nodes); i++ {
+		nd := &m.Nodes[i]
+		p := m.Partitions[nd.Feature]
+		v := x[nd.Feature]
+		if m.Clamp {
+			v = p.Clamp(v)
+		}
+		act[i] = act[nd.Parent] * p.Membership(nd.Term, v)
+	}
+}
+
+// fallbackMembership is the internal node's eligible membership: its own
+// firing strength when every direct child fires at most 1e-6, else 0.
+func (m *Model) fallbackMembership(i int, act []float64) float64 {
+	for _, c := range m.Nodes[i].Children {
+		if act[c] > 1e-6 {
+			return 0
+		}
+	}
+	return act[i]
+}
+
+// Predict returns the class of the most strongly firing leaf for each row,
+// or of an internal node whose children all (nearly) fail to fire
+// (fgrt.md 4.1). Rows must have the width of the partitions.
+func (m *Model) Predict(X [][]float64) []int {
+	out := make([]int, len(X))
+	act := make([]float64, len(m.Nodes))
+	for r, x := range X {
+		m.firing(x, act)
+		best, cls := -1.0, -1
+		for _, i := range m.leafOrder {
+			if act[i] > best {
+				best, cls = act[i], m.nodeClass(i)
+			}
+		}
+		for _, i := range m.internalOrder {
+			if v := m.fallbackMembership(i, act); v > best {
+				best, cls = v, m.nodeClass(i)
+			}
+		}
+		if best < 0 {
+			cls = m.RootPrediction
+		}
+		out[r] = cls
+	}
+	return out
+}
+
+// PredictProba returns per-row class distributions (fgrt.md 4.2): every
+// leaf adds its firing strength to its class, every internal node its
+// fallback membership; rows are normalised, and rows with no mass get the
+// uniform distribution. A root predicting -1 (quirk Q2) adds nothing.
+func (m *Model) PredictProba(X [][]float64) [][]float64 {
+	out := make([][]float64, len(X))
+	act := make([]float64, len(m.Nodes))
+	flat := make([]float64, len(X)*m.NumClasses)
+	for r, x := range X {
+		p := flat[r*m.NumClasses : (r+1)*m.NumClasses]
+		m.firing(x, act)
+		for _, i := range m.leafOrder {
+			if c := m.nodeClass(i); c >= 0 {
+				p[c] += act[i]
+			}
+		}
+		for _, i := range m.internalOrder {
+			if c := m.nodeClass(i); c >= 0 {
+				p[c] += m.fallbackMembership(i, act)
+			}
+		}
+		t := 0.0
+		for _, v := range p {
+			t += v
+		}
+		for k := range p {
+			if t > 0 {
+				p[k] /= t
+			} else {
+				p[k] = 1 / float64(len(p))
+			}
+		}
+		out[r] = p
+	}
+	return out
+}
+
+// Leaves returns the number of leaves (the reference's rule count).
+func (m *Model) Leaves() int { return len(m.leafOrder) }
+
+// InternalNodes returns the number of nodes with children, root included.
+func (m *Model) InternalNodes() int { return len(m.internalOrder) }
+
+// Depth returns the largest node depth.
+func (m *Model) Depth() int {
+	d := 0
+	for _, n := range m.Nodes {
+		if n.Depth > d {
+			d = n.Depth
+		}
+	}
+	return d
+}
+
+// Complexity counts rules as a reader does (one per leaf, antecedents =
+// the leaf's depth) and as the authors' driver does (leaves, internal nodes).
+func (m *Model) Complexity() learn.Complexity {
+	ants := 0
+	for _, i := range m.leafOrder {
+		ants += m.Nodes[i].Depth
+	}
+	return learn.Complexity{Rules: m.Leaves(), Antecedents: ants, Leaves: m.Leaves(), InternalNodes: m.InternalNodes()}
+}
+
+// gainOrNaN keeps JSON free of NaN.
+func gainOrNil(g float64) *float64 {
+	if math.IsNaN(g) || math.IsInf(g, 0) {
+		return nil
+	}
+	return &g
+}

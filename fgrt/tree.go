@@ -1,0 +1,364 @@
+package fgrt
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/fgrtbench/fgrtbench/fgrt/fuzzy"
+)
+
+// GrowOptions are the tree-growth settings (fgrt.md section 3).
+type GrowOptions struct {
+	// MaxRules stops growth once the tree has this many leaves (>= 1).
+	MaxRules int
+	// CoverageThreshold filters candidates whose coverage (membership mass /
+	// training rows) is below it, and ends growth when no leaf can reach it.
+	CoverageThreshold float64
+	// MinImprovement is the reference's soft stop: an iteration whose best
+	// gain is <= MinImprovement is a "bad cut"; the Patience-th bad cut
+	// (cumulative) ends growth before splitting.
+	MinImprovement float64
+	Patience       int
+	// FixQ1 splits the node that actually holds the best candidate instead
+	// of its depth-1 ancestor (the reference behaviour, quirk Q1).
+	FixQ1 bool
+	// FixQ2 gives the root its majority class at inference even when growth
+	// ended by a break (the reference predicts -1 there, quirk Q2).
+	FixQ2 bool
+}
+
+// Validate reports invalid settings.
+func (o GrowOptions) Validate() error {
+	switch {
+	case o.MaxRules < 1:
+		return fmt.Errorf("fgrt: max_rules must be >= 1, got %d", o.MaxRules)
+	case o.Patience < 1:
+		return fmt.Errorf("fgrt: patience must be >= 1, got %d", o.Patience)
+	case math.IsNaN(o.CoverageThreshold) || o.CoverageThreshold < 0:
+		return fmt.Errorf("fgrt: coverage_threshold must be >= 0, got %v", o.CoverageThreshold)
+	case math.IsNaN(o.MinImprovement) || o.MinImprovement < 0:
+		return fmt.Errorf("fgrt: min_improvement must be >= 0, got %v", o.MinImprovement)
+	}
+	return nil
+}
+
+// node is one rule of the growing tree. Its firing strengths m and its
+// candidate bookkeeping live only during growth.
+type node struct {
+	parent   int
+	cond     int // candidate index (feature, term) of the condition; -1 at the root
+	depth    int
+	children []int
+	m        []float64 // firing strength per training row (class-grouped order)
+	allowed  []bool    // per candidate: still usable below this node (father_path)
+	used     []bool    // per candidate: already used for a child of this node
+	pred     int
+	coverage float64
+	gain     float64 // gain of the candidate that created this node
+	weights  []float64
+
+	// Cached best candidate (valid while evaluated is true).
+	evaluated bool
+	bestK     int
+	bestGain  float64
+	bestCls   int
+
+	// Cached "best possible coverage of this leaf reaches the threshold":
+	// 0 unknown, 1 yes, 2 no.
+	covReach int8
+}
+
+// grower holds the precomputed training data of one fit.
+type grower struct {
+	opt      GrowOptions
+	n        int
+	nClasses int
+	// Rows are reordered so each class is contiguous: class k occupies
+	// [start[k], start[k+1]). All per-row slices use this order.
+	start []int
+	// cands lists every (feature, term); mu[k*n:(k+1)*n] is its membership.
+	cands []cand
+	mu    []float64
+	nodes []*node
+	// slow disables the candidate cache (every node is re-evaluated each
+	// iteration, as the reference does); used by tests to check the cache.
+	slow bool
+	// evaluations counts bestCandidate calls (for tests).
+	evaluations int
+}
+
+type cand struct{ feature, term int }
+
+// errEmpty etc. are input errors.
+var errNoPartitions = errors.New("fgrt: no partitions")
+
+// newGrower validates inputs and precomputes memberships.
+func newGrower(X [][]float64, y []int, nClasses int, parts []fuzzy.Partition, opt GrowOptions) (*grower, error) {
+	if err := opt.Validate(); err != nil {
+		return nil, err
+	}
+	n := len(X)
+	if n == 0 {
+		return nil, errors.New("fgrt: no training rows")
+	}
+	if len(y) != n {
+		return nil, fmt.Errorf("fgrt: %d rows but %d labels", n, len(y))
+	}
+	if len(parts) == 0 {
+		return nil, errNoPartitions
+	}
+	if nClasses < 1 {
+		return nil, errors.New("fgrt: need at least one class")
+	}
+	d := len(parts)
+	for i, row := range X {
+		if len(row) != d {
+			return nil, fmt.Errorf("fgrt: row %d has %d columns, partitions cover %d", i, len(row), d)
+		}
+		if y[i] < 0 || y[i] >= nClasses {
+			return nil, fmt.Errorf("fgrt: row %d has class %d, want 0..%d", i, y[i], nClasses-1)
+		}
+		for j, v := range row {
+			if math.IsNaN(v) {
+				return nil, fmt.Errorf("fgrt: row %d column %d is missing (NaN); training rows must be complete", i, j)
+			}
+		}
+	}
+	for j, p := range parts {
+		if len(p.Terms) == 0 {
+			return nil, fmt.Errorf("fgrt: partition of column %d has no terms", j)
+		}
+	}
+	g := &grower{opt: opt, n: n, nClasses: nClasses}
+	// Stable counting sort of the rows by class.
+	g.start = make([]int, nClasses+1)
+	for _, k := range y {
+		g.start[k+1]++
+	}
+	for k := 0; k < nClasses; k++ {
+		g.start[k+1] += g.start[k]
+	}
+	order := make([]int, n)
+	next := append([]int(nil), g.start[:nClasses]...)
+	for i, k := range y {
+		order[next[k]] = i
+		next[k]++
+	}
+	for f, p := range parts {
+		for t := range p.Terms {
+			g.cands = append(g.cands, cand{f, t})
+		}
+	}
+	g.mu = make([]float64, len(g.cands)*n)
+	for k, c := range g.cands {
+		term := parts[c.feature].Terms[c.term]
+		row := g.mu[k*n : (k+1)*n]
+		for pos, i := range order {
+			row[pos] = term.Membership(X[i][c.feature])
+		}
+	}
+	return g, nil
+}
+
+func (g *grower) muOf(k int) []float64 { return g.mu[k*g.n : (k+1)*g.n] }
+
+// classSums fills w with the per-class sums of a*b and returns their total.
+func (g *grower) classSums(a, b []float64, w []float64) float64 {
+	total := 0.0
+	for k := 0; k < g.nClasses; k++ {
+		lo, hi := g.start[k], g.start[k+1]
+		if b == nil {
+			w[k] = pairwiseSum(a[lo:hi])
+		} else {
+			w[k] = pairwiseDot(a[lo:hi], b[lo:hi])
+		}
+		total += w[k]
+	}
+	return total
+}
+
+// gini is the fuzzy Gini index of class weights w with the given total
+// (+Inf for an empty set): 1 - sum_k (w_k/total)^2.
+func gini(w []float64, total float64) float64 {
+	if total == 0 {
+		return math.Inf(1)
+	}
+	s := 0.0
+	for _, v := range w {
+		p := v / total
+		s += float64(p * p)
+	}
+	return 1.0 - s
+}
+
+// argmaxFirst returns the index of the largest value, the first on ties.
+func argmaxFirst(w []float64) int {
+	best := 0
+	for k := 1; k < len(w); k++ {
+		if w[k] > w[best] {
+			best = k
+		}
+	}
+	return best
+}
+
+// evaluate computes the node's best single-child candidate (fgrt.md 3.3).
+func (g *grower) evaluate(nd *node, w []float64) {
+	g.evaluations++
+	nd.evaluated = true
+	nd.bestK, nd.bestGain, nd.bestCls = -1, math.Inf(-1), -1
+	thr := g.opt.CoverageThreshold
+	nf := float64(g.n)
+	total := g.classSums(nd.m, nil, w)
+	father := math.Inf(1)
+	if total != 0 && !(total/nf < thr) {
+		father = gini(w, total)
+	}
+	if math.IsInf(father, 1) {
+		// Every child has coverage below the threshold or zero mass: all
+		// gains are -Inf or NaN, so no candidate can be selected.
+		return
+	}
+	for k := range g.cands {
+		if !nd.allowed[k] || nd.used[k] {
+			continue
+		}
+		ct := g.classSums(nd.m, g.muOf(k), w)
+		if ct/nf < thr {
+			continue
+		}
+		gain := father - gini(w, ct)
+		if gain > nd.bestGain {
+			nd.bestGain, nd.bestK, nd.bestCls = gain, k, argmaxFirst(w)
+		}
+	}
+}
+
+// search is the reference's global best-first search (fgrt.md 3.4).
+func (g *grower) search(id int, w []float64) (float64, int) {
+	nd := g.nodes[id]
+	if g.slow || !nd.evaluated {
+		g.evaluate(nd, w)
+	}
+	bestG, bestN := nd.bestGain, id
+	for _, ch := range nd.children {
+		cg, cn := g.search(ch, w)
+		if cg > bestG {
+			bestG = cg
+			if g.opt.FixQ1 {
+				bestN = cn
+			} else {
+				bestN = ch
+			}
+		}
+	}
+	return bestG, bestN
+}
+
+// split adds the node's cached candidate as a new child (fgrt.md 3.6).
+func (g *grower) split(id int, leaves *int) {
+	p := g.nodes[id]
+	k := p.bestK
+	p.used[k] = true
+	if len(p.children) > 0 {
+		*leaves++
+	}
+	n := g.n
+	ch := &node{parent: id, cond: k, depth: p.depth + 1, pred: p.bestCls, gain: p.bestGain}
+	ch.m = make([]float64, n)
+	mu := g.muOf(k)
+	for i := range ch.m {
+		ch.m[i] = p.m[i] * mu[i]
+	}
+	ch.allowed = append([]bool(nil), p.allowed...)
+	ch.allowed[k] = false
+	ch.used = make([]bool, len(g.cands))
+	ch.weights = make([]float64, g.nClasses)
+	ch.coverage = g.classSums(ch.m, nil, ch.weights) / float64(n)
+	p.children = append(p.children, len(g.nodes))
+	p.evaluated = false // its used set changed
+	g.nodes = append(g.nodes, ch)
+}
+
+// leafReaches reports whether the leaf's "best possible coverage" is at
+// least the threshold: over the rows where the leaf's path product exceeds
+// 1e-10, the mean membership of some term of some feature (fgrt.md 3.5).
+func (g *grower) leafReaches(nd *node) bool {
+	if nd.covReach != 0 {
+		return nd.covReach == 1
+	}
+	thr := g.opt.CoverageThreshold
+	nd.covReach = 2
+	var rows []int
+	for i, v := range nd.m {
+		if v > 1e-10 {
+			rows = append(rows, i)
+		}
+	}
+	if len(rows) == 0 {
+		return false
+	}
+	for k := range g.cands {
+		mu := g.muOf(k)
+		s := 0.0
+		for _, i := range rows {
+			s += mu[i]
+		}
+		if s/float64(len(rows)) >= thr {
+			nd.covReach = 1
+			return true
+		}
+	}
+	return false
+}
+
+// bestCoverageReaches reports whether bestPossibleCoverage() >= threshold.
+func (g *grower) bestCoverageReaches() bool {
+	if g.opt.CoverageThreshold <= 0 {
+		return true // the maximum is >= 0 always
+	}
+	for _, nd := range g.nodes {
+		if len(nd.children) == 0 && g.leafReaches(nd) {
+			return true
+		}
+	}
+	return false
+}
+
+// grow runs the main loop (fgrt.md 3.5) and returns whether it ended by a
+// break (patience exhausted or no candidate).
+func (g *grower) grow() (endedByBreak bool) {
+	nc := len(g.cands)
+	root := &node{parent: -1, cond: -1, pred: -1, coverage: 1, gain: math.NaN()}
+	root.m = make([]float64, g.n)
+	for i := range root.m {
+		root.m[i] = 1
+	}
+	root.allowed = make([]bool, nc)
+	for k := range root.allowed {
+		root.allowed[k] = true
+	}
+	root.used = make([]bool, nc)
+	root.weights = make([]float64, g.nClasses)
+	g.classSums(root.m, nil, root.weights)
+	g.nodes = []*node{root}
+	w := make([]float64, g.nClasses)
+	leaves, bad := 1, 0
+	covOK := true
+	for leaves < g.opt.MaxRules && covOK {
+		gain, id := g.search(0, w)
+		if gain <= g.opt.MinImprovement {
+			bad++
+			if bad >= g.opt.Patience {
+				return true
+			}
+		}
+		if g.nodes[id].bestK < 0 {
+			return true
+		}
+		g.split(id, &leaves)
+		covOK = g.bestCoverageReaches()
+	}
+	return false
+}
