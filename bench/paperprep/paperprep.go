@@ -1,0 +1,221 @@
+// Package paperprep reproduces the FGRT paper's data preparation bit for bit
+// (paper-protocol.md sections 1-3, sklearn-splits.md sections 1, 3.5, 4, 6
+// and 7): drop rows with a missing input, factorize nominal inputs by first
+// appearance, two stratified train_test_split calls with random_state 33
+// (64/16/20), a StandardScaler fitted on the 64% part for the numeric
+// columns, the integer-matrix truncation pandas causes when every input
+// column is integer typed, the three parts stacked back (train, validation,
+// test), and StratifiedKFold(5, shuffle=True, random_state=42) on the
+// stacked rows.
+//
+// The pieces are exported (Split, Folds, IntegerMatrix, PrepareWith with an
+// Options value) so a clean protocol can reuse the exact splitting without
+// the paper's leakage choices.
+package paperprep
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/fgrtbench/fgrtbench/datasets"
+	"github.com/fgrtbench/fgrtbench/internal/sksplit"
+	"github.com/fgrtbench/fgrtbench/learn"
+)
+
+// Options parameterise the preparation. PaperOptions returns the authors'
+// values; the zero value is not valid.
+type Options struct {
+	// TrainProportion is the share kept by the first split; its test size is
+	// computed as 1 - TrainProportion in float64 (0.19999999999999996 for
+	// 0.8), exactly as the authors' code does.
+	TrainProportion float64
+	// ValTestSize is the test_size of the second split (0.2).
+	ValTestSize float64
+	// SplitSeed is the random_state of both train_test_split calls (33).
+	SplitSeed uint32
+	// K and FoldSeed configure the StratifiedKFold on the stacked rows (5, 42).
+	K        int
+	FoldSeed uint32
+	// Truncate applies the pandas int64 truncation of scaled values when
+	// every input column is integer typed (the authors' quirk). A clean
+	// protocol turns it off.
+	Truncate bool
+}
+
+// PaperOptions returns the authors' settings.
+func PaperOptions() Options {
+	return Options{TrainProportion: 0.8, ValTestSize: 0.2, SplitSeed: 33, K: 5, FoldSeed: 42, Truncate: true}
+}
+
+// Prepared is the stacked, preprocessed dataset and its fold assignment.
+type Prepared struct {
+	// X holds the stacked rows: first NTrain rows (the scaler's fitting
+	// set), then NVal validation rows, then NTest test rows.
+	X [][]float64
+	Y []int
+	// SrcRow[r] is the 0-based index, among ALL data rows of the source file
+	// (dropped rows included), of stacked row r.
+	SrcRow []int
+	// Fold[r] is the test fold of stacked row r.
+	Fold []int
+	// Categorical[j] reports whether input j is nominal (first-appearance codes, unscaled).
+	Categorical []bool
+	// Schema names nominal codes by first-appearance order and the classes
+	// by the header's class list.
+	Schema learn.Schema
+	// NTrain, NVal, NTest are the sizes of the 64/16/20 parts.
+	NTrain, NVal, NTest int
+	// Dropped lists the source rows removed for a missing input.
+	Dropped []int
+	// Truncated reports whether the integer-matrix truncation was applied.
+	Truncated bool
+	// Scaler is the fitted scaler (nil when no column is numeric).
+	Scaler *sksplit.StandardScaler
+	// Notes are human-readable facts about the preparation.
+	Notes []string
+}
+
+// Prepare runs the paper's preprocessing on d with PaperOptions.
+func Prepare(d *datasets.Dataset) (*Prepared, error) {
+	return PrepareWith(d, PaperOptions())
+}
+
+// IntegerMatrix reports whether pandas would hold the input matrix as int64:
+// every input is nominal (factorize codes) or a numeric column written only
+// with integer literals. Attribute.IntegerLiterals is computed over all
+// non-missing cells of the file, dropped rows included; for the ten KEEL
+// files this equals the rule over the kept rows.
+func IntegerMatrix(inputs []datasets.Attribute) bool {
+	for _, a := range inputs {
+		if !a.Nominal() && !a.IntegerLiterals {
+			return false
+		}
+	}
+	return len(inputs) > 0
+}
+
+// Split is the two-stage stratified split of sklearn-splits.md 3.5: the
+// first train_test_split (test size 1 - trainProportion) and the second on
+// its training part (test size valTestSize), both with seed. rowOrder lists,
+// for every stacked row, its position in y: the second split's train part,
+// its test part (validation), then the first split's test part.
+func Split(y []int, trainProportion, valTestSize float64, seed uint32) (rowOrder []int, nTrain, nVal, nTest int, err error) {
+	one := 1.0
+	tr1, te1, err := sksplit.TrainTestSplit(y, one-trainProportion, seed)
+	if err != nil {
+		return nil, 0, 0, 0, fmt.Errorf("first split: %w", err)
+	}
+	ytv := make([]int, len(tr1))
+	for i, r := range tr1 {
+		ytv[i] = y[r]
+	}
+	tr2, te2, err := sksplit.TrainTestSplit(ytv, valTestSize, seed)
+	if err != nil {
+		return nil, 0, 0, 0, fmt.Errorf("second split: %w", err)
+	}
+	rowOrder = make([]int, 0, len(y))
+	for _, p := range tr2 {
+		rowOrder = append(rowOrder, tr1[p])
+	}
+	for _, p := range te2 {
+		rowOrder = append(rowOrder, tr1[p])
+	}
+	rowOrder = append(rowOrder, te1...)
+	return rowOrder, len(tr2), len(te2), len(te1), nil
+}
+
+// Folds is StratifiedKFold(k, shuffle=True, random_state=seed): the test
+// fold of every row of y.
+func Folds(y []int, k int, seed uint32) ([]int, error) {
+	return sksplit.StratifiedKFold(y, k, true, seed)
+}
+
+// PrepareWith runs the preprocessing with explicit options.
+func PrepareWith(d *datasets.Dataset, o Options) (*Prepared, error) {
+	if d == nil {
+		return nil, errors.New("paperprep: nil dataset")
+	}
+	if err := d.Validate(); err != nil {
+		return nil, fmt.Errorf("paperprep: %w", err)
+	}
+	if !(o.TrainProportion > 0 && o.TrainProportion < 1) || !(o.ValTestSize > 0 && o.ValTestSize < 1) || o.K < 2 {
+		return nil, fmt.Errorf("paperprep: invalid options %+v", o)
+	}
+	complete, kept := d.CompleteRows()
+	if complete.Rows() == 0 {
+		return nil, fmt.Errorf("paperprep: %s has no row without missing inputs", d.Name)
+	}
+	codes, categories := complete.FirstAppearanceCodes()
+
+	order, nTrain, nVal, nTest, err := Split(complete.Y, o.TrainProportion, o.ValTestSize, o.SplitSeed)
+	if err != nil {
+		return nil, fmt.Errorf("paperprep: %s: %w", d.Name, err)
+	}
+	p := &Prepared{
+		X:           make([][]float64, len(order)),
+		Y:           make([]int, len(order)),
+		SrcRow:      make([]int, len(order)),
+		Categorical: make([]bool, len(d.Inputs)),
+		NTrain:      nTrain,
+		NVal:        nVal,
+		NTest:       nTest,
+		Dropped:     d.MissingRows(),
+	}
+	width := len(d.Inputs)
+	flat := make([]float64, len(order)*width)
+	for r, i := range order {
+		p.X[r] = flat[r*width : (r+1)*width : (r+1)*width]
+		copy(p.X[r], codes[i])
+		p.Y[r] = complete.Y[i]
+		p.SrcRow[r] = kept[i]
+	}
+
+	p.Schema = learn.Schema{Features: make([]learn.Feature, width), Classes: append([]string(nil), d.Classes...)}
+	var numeric []int
+	for j, a := range d.Inputs {
+		p.Categorical[j] = a.Nominal()
+		p.Schema.Features[j] = learn.Feature{Name: a.Name, Nominal: a.Nominal()}
+		if a.Nominal() {
+			p.Schema.Features[j].Categories = append([]string(nil), categories[j]...)
+		} else {
+			numeric = append(numeric, j)
+		}
+	}
+
+	if len(numeric) > 0 {
+		sc := &sksplit.StandardScaler{}
+		if err := sc.Fit(p.X[:nTrain], numeric); err != nil {
+			return nil, fmt.Errorf("paperprep: %s: %w", d.Name, err)
+		}
+		if err := sc.TransformInPlace(p.X); err != nil {
+			return nil, fmt.Errorf("paperprep: %s: %w", d.Name, err)
+		}
+		p.Scaler = sc
+		if o.Truncate && IntegerMatrix(d.Inputs) {
+			// Assigning float64 z-scores into pandas' int64 matrix truncates
+			// them toward zero.
+			for _, row := range p.X {
+				for _, j := range numeric {
+					row[j] = float64(int64(row[j]))
+				}
+			}
+			p.Truncated = true
+		}
+	}
+
+	p.Fold, err = Folds(p.Y, o.K, o.FoldSeed)
+	if err != nil {
+		return nil, fmt.Errorf("paperprep: %s: %w", d.Name, err)
+	}
+
+	if len(p.Dropped) > 0 {
+		p.Notes = append(p.Notes, fmt.Sprintf("dropped %d of %d rows with a missing input (file order kept)", len(p.Dropped), d.Rows()))
+	}
+	if p.Truncated {
+		p.Notes = append(p.Notes, "all inputs are integer typed: scaled values truncated toward zero (pandas int64 matrix), as in the authors' run")
+	}
+	if sksplit.FewerThanK(p.Y, o.K) {
+		p.Notes = append(p.Notes, fmt.Sprintf("a class has fewer than %d rows: some folds lack it (sklearn warns)", o.K))
+	}
+	return p, nil
+}
