@@ -1,0 +1,385 @@
+// Package ripper is RIPPER as the Python package wittgenstein (v0.3.x) runs
+// it, wrapped for multiclass data the way scikit-learn's
+// OneVsRestClassifier(RIPPER()) does.
+//
+// Pipeline of one Fit (spec: /work/shared/reference/baselines.md §1):
+//   - numeric columns with more than n_discretize_bins distinct values are cut
+//     into at most that many equal-frequency bins (pandas qcut, edges rounded
+//     as pandas labels them, empty bins dropped, outer edges ±Inf); other
+//     columns keep their values. Conditions are equalities feature == bin or
+//     feature == value, listed per column in order of first appearance.
+//   - per positive class: IREP* growth (Laplace FOIL gain, prune metric
+//     (p−n+1)/(p+n+1), DL stop with an allowance of dl_allowance bits),
+//     k optimisation passes (replacement / revision, accuracy pruning, DL
+//     choice), a cover pass over all training examples, best-subset DL
+//     simplification, duplicate removal, and smoothed rule probabilities.
+//   - classes: two present classes fit one rule set for the later class and
+//     predict it when its probability exceeds 0.5; three or more fit one rule
+//     set per class and predict the highest positive probability, ties going
+//     to the last class; a single present class is always predicted.
+//
+// Randomness: wittgenstein shuffles before every grow/prune split with
+// Python's random, reseeded from the OS when random_state is None (the
+// default the paper names). Here every split draws a fresh Fisher–Yates
+// shuffle from one math/rand/v2 PCG stream per binary problem, seeded by the
+// trainer's seed and the class index: same seed, same model; the same
+// distribution as independent shuffles, not Python's bit stream.
+//
+// Missing values (NaN) match no condition, as a pandas NaN equals nothing;
+// like wittgenstein, a column holding NaN still lists one (never satisfied)
+// NaN condition, which counts towards the theory bits' condition total.
+package ripper
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+
+	"github.com/fgrtbench/fgrtbench/learn"
+)
+
+// Config holds RIPPER's hyperparameters; Default returns wittgenstein's.
+type Config struct {
+	// K is the number of optimisation passes.
+	K int
+	// PruneSize is the share of the remaining examples held out for pruning
+	// at each rule, in (0, 1).
+	PruneSize float64
+	// DLAllowance stops rule-set growth once the description length exceeds
+	// the smallest seen so far by more than this many bits.
+	DLAllowance float64
+	// NBins is the maximum number of equal-frequency bins per numeric column.
+	NBins int
+	// MaxRules and MaxRuleConds are early stops; 0 means no limit.
+	MaxRules     int
+	MaxRuleConds int
+	// Alpha is the additive smoothing of the rule probabilities.
+	Alpha float64
+	// Seed seeds the grow/prune splits.
+	Seed int64
+}
+
+// Default returns wittgenstein's defaults (k=2, prune_size=0.33,
+// dl_allowance=64, n_discretize_bins=10, alpha=1, no limits).
+func Default() Config {
+	return Config{K: 2, PruneSize: 0.33, DLAllowance: 64, NBins: 10, Alpha: 1}
+}
+
+// Validate reports the first invalid setting.
+func (c Config) Validate() error {
+	switch {
+	case c.K < 0:
+		return fmt.Errorf("ripper: k = %d, want >= 0", c.K)
+	case !(c.PruneSize > 0 && c.PruneSize < 1):
+		return fmt.Errorf("ripper: prune_size = %v, want in (0, 1)", c.PruneSize)
+	case math.IsNaN(c.DLAllowance) || c.DLAllowance < 0:
+		return fmt.Errorf("ripper: dl_allowance = %v, want >= 0", c.DLAllowance)
+	case c.NBins < 1:
+		return fmt.Errorf("ripper: n_discretize_bins = %d, want >= 1", c.NBins)
+	case c.MaxRules < 0:
+		return fmt.Errorf("ripper: max_rules = %d, want >= 0 (0 = no limit)", c.MaxRules)
+	case c.MaxRuleConds < 0:
+		return fmt.Errorf("ripper: max_rule_conds = %d, want >= 0 (0 = no limit)", c.MaxRuleConds)
+	case math.IsNaN(c.Alpha) || c.Alpha <= 0:
+		return fmt.Errorf("ripper: alpha = %v, want > 0", c.Alpha)
+	}
+	return nil
+}
+
+// Trainer fits RIPPER models. It keeps no state between Fit calls.
+type Trainer struct {
+	cfg Config
+}
+
+// New validates cfg and returns a Trainer.
+func New(cfg Config) (*Trainer, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return &Trainer{cfg: cfg}, nil
+}
+
+// Model is a fitted one-vs-rest RIPPER classifier.
+type Model struct {
+	columns []*column
+	conds   []cond
+	// present lists the class indices seen in training, ascending.
+	present []int
+	// estimators[e] is the rule set whose positive class is positives[e].
+	estimators []binaryModel
+	positives  []int
+}
+
+// Fit learns a model. NaN cells are allowed (they match no condition);
+// infinite cells are rejected.
+func (t *Trainer) Fit(X [][]float64, y []int, s learn.Schema) (learn.Model, error) {
+	if err := learn.CheckXY(X, y, s, true); err != nil {
+		return nil, err
+	}
+	for i, row := range X {
+		for j, v := range row {
+			if math.IsInf(v, 0) {
+				return nil, fmt.Errorf("ripper: row %d column %d (%s) is infinite", i, j, s.FeatureName(j))
+			}
+		}
+	}
+	return t.fit(X, y, s), nil
+}
+
+func (t *Trainer) fit(X [][]float64, y []int, s learn.Schema) *Model {
+	n, d := len(X), s.NumFeatures()
+	m := &Model{columns: make([]*column, d)}
+	sp := &space{nRows: n, all: newBitset(n), lg: newLog2Table(n)}
+	for i := 0; i < n; i++ {
+		sp.all.set(i)
+	}
+	vals := make([]float64, n)
+	codes := make([]int, n)
+	for j := 0; j < d; j++ {
+		for i := range X {
+			vals[i] = X[i][j]
+		}
+		col := fitColumn(vals, s.Features[j].Nominal, t.cfg.NBins)
+		m.columns[j] = col
+		// conditions in order of first appearance; the missing code gets
+		// one (empty) condition too
+		seen := make([]bool, col.numCodes()+1) // index 0 = missing
+		var order []int
+		for i, v := range vals {
+			c := col.code(v)
+			codes[i] = c
+			if !seen[c+1] {
+				seen[c+1] = true
+				order = append(order, c)
+			}
+		}
+		for _, c := range order {
+			cov := newBitset(n)
+			if c != missingCode {
+				for i, ci := range codes {
+					if ci == c {
+						cov.set(i)
+					}
+				}
+			}
+			sp.conds = append(sp.conds, cond{feature: j, code: c})
+			sp.cover = append(sp.cover, cov)
+		}
+	}
+	m.conds = sp.conds
+
+	counts := make([]int, s.NumClasses())
+	for _, c := range y {
+		counts[c]++
+	}
+	for c, k := range counts {
+		if k > 0 {
+			m.present = append(m.present, c)
+		}
+	}
+	var positives []int
+	switch len(m.present) {
+	case 1:
+		// one class: scikit-learn predicts it for every row
+	case 2:
+		positives = m.present[1:]
+	default:
+		positives = m.present
+	}
+	p := binaryParams{
+		k: t.cfg.K, pruneSize: t.cfg.PruneSize, dlAllowance: t.cfg.DLAllowance,
+		maxRules: t.cfg.MaxRules, maxRuleConds: t.cfg.MaxRuleConds, alpha: t.cfg.Alpha,
+	}
+	for _, cls := range positives {
+		pos := newBitset(n)
+		for i, c := range y {
+			if c == cls {
+				pos.set(i)
+			}
+		}
+		rng := rand.New(rand.NewPCG(uint64(t.cfg.Seed), 0x9e3779b97f4a7c15^uint64(cls)))
+		m.estimators = append(m.estimators, newBinaryRipper(sp, p, pos, rng).fit())
+		m.positives = append(m.positives, cls)
+	}
+	return m
+}
+
+// encode maps a raw row to condition codes.
+func (m *Model) encode(row []float64, dst []int) {
+	for j, col := range m.columns {
+		dst[j] = col.code(row[j])
+	}
+}
+
+func (m *Model) covers(r rule, codes []int) bool {
+	for _, c := range r {
+		cd := m.conds[c]
+		if cd.code == missingCode || codes[cd.feature] != cd.code {
+			return false
+		}
+	}
+	return true
+}
+
+// positiveProba is wittgenstein's predict_proba(...)[:, 1] for one row: the
+// uncovered rate when no rule fires, else the pooled (neg, pos) rates of the
+// firing rules, pos / (neg + pos) with numpy's summation order.
+func (m *Model) positiveProba(e int, codes []int, scratch *[]float64) float64 {
+	est := &m.estimators[e]
+	buf := (*scratch)[:0]
+	defer func() { *scratch = buf }()
+	var colNeg, colPos float64
+	for i, r := range est.rules {
+		if m.covers(r, codes) {
+			pr := est.ruleProb[i]
+			if len(buf) == 0 {
+				colNeg, colPos = pr[0], pr[1]
+			} else {
+				colNeg += pr[0]
+				colPos += pr[1]
+			}
+			buf = append(buf, pr[0], pr[1])
+		}
+	}
+	if len(buf) == 0 {
+		u := est.uncovered
+		return u[1] / pairwiseSum([]float64{u[0], u[1]})
+	}
+	return colPos / pairwiseSum(buf)
+}
+
+// pairwiseSum is numpy's summation of a contiguous float64 array.
+func pairwiseSum(a []float64) float64 {
+	n := len(a)
+	switch {
+	case n < 8:
+		res := math.Copysign(0, -1)
+		for _, v := range a {
+			res += v
+		}
+		return res
+	case n <= 128:
+		var r [8]float64
+		copy(r[:], a[:8])
+		i := 8
+		for ; i < n-n%8; i += 8 {
+			for k := 0; k < 8; k++ {
+				r[k] += a[i+k]
+			}
+		}
+		res := ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+		for ; i < n; i++ {
+			res += a[i]
+		}
+		return res
+	default:
+		n2 := n / 2
+		n2 -= n2 % 8
+		return pairwiseSum(a[:n2]) + pairwiseSum(a[n2:])
+	}
+}
+
+// Predict returns one class index per row.
+func (m *Model) Predict(X [][]float64) []int {
+	out := make([]int, len(X))
+	codes := make([]int, len(m.columns))
+	var buf []float64
+	for i, row := range X {
+		if len(row) != len(m.columns) {
+			out[i] = -1
+			continue
+		}
+		m.encode(row, codes)
+		switch {
+		case len(m.present) == 1:
+			out[i] = m.present[0]
+		case len(m.present) == 2:
+			if m.positiveProba(0, codes, &buf) > 0.5 {
+				out[i] = m.present[1]
+			} else {
+				out[i] = m.present[0]
+			}
+		default:
+			best, arg := math.Inf(-1), 0
+			for e := range m.estimators {
+				if s := m.positiveProba(e, codes, &buf); s >= best {
+					best, arg = s, e
+				}
+			}
+			out[i] = m.positives[arg]
+		}
+	}
+	return out
+}
+
+// Complexity counts the rules and conditions of all rule sets (no default
+// rule).
+func (m *Model) Complexity() learn.Complexity {
+	var c learn.Complexity
+	for _, e := range m.estimators {
+		c.Rules += len(e.rules)
+		for _, r := range e.rules {
+			c.Antecedents += len(r)
+		}
+	}
+	c.Leaves = c.Rules
+	return c
+}
+
+// condString renders "feature=value" with bins as right-closed ranges and
+// nominal codes by their category names.
+func (m *Model) condString(c cond, s learn.Schema) string {
+	name := s.FeatureName(c.feature)
+	col := m.columns[c.feature]
+	if c.code == missingCode {
+		return name + "=nan"
+	}
+	if col.binned {
+		return name + "=" + col.binLabel(c.code)
+	}
+	v := col.values[c.code]
+	if c.feature < len(s.Features) && s.Features[c.feature].Nominal {
+		cats := s.Features[c.feature].Categories
+		if k := int(v); float64(k) == v && k >= 0 && k < len(cats) {
+			return name + "=" + cats[k]
+		}
+	}
+	return name + "=" + strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// Rules renders each rule set as IF ... THEN lines, followed by how the rule
+// sets combine into a prediction.
+func (m *Model) Rules(s learn.Schema) string {
+	var b strings.Builder
+	if len(m.present) == 1 {
+		fmt.Fprintf(&b, "IF TRUE THEN class %s\n", s.ClassName(m.present[0]))
+		return b.String()
+	}
+	var probs []string
+	for e, est := range m.estimators {
+		cls := s.ClassName(m.positives[e])
+		for i, r := range est.rules {
+			parts := make([]string, len(r))
+			for k, c := range r {
+				parts[k] = m.condString(m.conds[c], s)
+			}
+			ante := "TRUE"
+			if len(parts) > 0 {
+				ante = strings.Join(parts, " AND ")
+			}
+			fmt.Fprintf(&b, "IF %s THEN class %s\n", ante, cls)
+			probs = append(probs, fmt.Sprintf("%.3f", est.ruleProb[i][1]))
+		}
+		fmt.Fprintf(&b, "# p(class %s) per rule above: [%s]; when none fires: %.3f\n", cls, strings.Join(probs, " "), est.uncovered[1])
+		probs = probs[:0]
+	}
+	if len(m.present) == 2 {
+		fmt.Fprintf(&b, "# predict class %s when the mean p of its firing rules > 0.5, else class %s\n",
+			s.ClassName(m.present[1]), s.ClassName(m.present[0]))
+	} else {
+		b.WriteString("# predict the class of highest p (mean over firing rules; ties: later class)\n")
+	}
+	return b.String()
+}

@@ -1,0 +1,37 @@
+package methods
+
+import (
+	"github.com/fgrtbench/fgrtbench/baselines/ripper"
+	"github.com/fgrtbench/fgrtbench/learn"
+)
+
+// ripper: RIPPER as wittgenstein v0.3.x runs it, multiclass through
+// scikit-learn's one-vs-rest. The unit seed seeds the grow/prune splits
+// (wittgenstein's default random_state=None makes them random per run).
+func init() {
+	Register(&Method{
+		Name: "ripper",
+		Doc:  "RIPPER (wittgenstein v0.3 semantics: quantile bins, IREP*, k optimisation passes, DL pruning; one-vs-rest as scikit-learn)",
+		Params: []Param{
+			{Name: "k", Kind: Int, Default: "2", Min: 0, HasMin: true, Doc: "optimisation passes"},
+			{Name: "prune_size", Kind: Float, Default: "0.33", Min: 0.0001, Max: 0.9999, HasMin: true, HasMax: true, Doc: "share of remaining examples held out for pruning, in (0,1)"},
+			{Name: "dl_allowance", Kind: Int, Default: "64", Min: 0, HasMin: true, Doc: "bits above the best description length before rule growth stops"},
+			{Name: "n_discretize_bins", Kind: Int, Default: "10", Min: 1, HasMin: true, Doc: "maximum equal-frequency bins per numeric column"},
+			{Name: "max_rules", Kind: Int, Default: "0", Min: 0, HasMin: true, Doc: "maximum rules per rule set (0 = no limit)"},
+			{Name: "max_rule_conds", Kind: Int, Default: "0", Min: 0, HasMin: true, Doc: "maximum conditions per rule (0 = no limit)"},
+		},
+		Grids:      map[string]Grid{"default": {{}}},
+		Stochastic: true,
+		New: func(cfg Config, seed int64) (learn.Trainer, error) {
+			c := ripper.Default()
+			c.K = cfg.Int("k")
+			c.PruneSize = cfg.Float("prune_size")
+			c.DLAllowance = float64(cfg.Int("dl_allowance"))
+			c.NBins = cfg.Int("n_discretize_bins")
+			c.MaxRules = cfg.Int("max_rules")
+			c.MaxRuleConds = cfg.Int("max_rule_conds")
+			c.Seed = seed
+			return ripper.New(c)
+		},
+	})
+}
