@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/fgrtbench/fgrtbench/fgrt/fuzzy"
+	"github.com/fgrtbench/fgrtbench/fgrt/internal/npsum"
 )
 
 // GrowOptions are the tree-growth settings (fgrt.md section 3).
@@ -169,9 +170,9 @@ func (g *grower) classSums(a, b []float64, w []float64) float64 {
 	for k := 0; k < g.nClasses; k++ {
 		lo, hi := g.start[k], g.start[k+1]
 		if b == nil {
-			w[k] = pairwiseSum(a[lo:hi])
+			w[k] = npsum.Sum(a[lo:hi])
 		} else {
-			w[k] = pairwiseDot(a[lo:hi], b[lo:hi])
+			w[k] = npsum.Dot(a[lo:hi], b[lo:hi])
 		}
 		total += w[k]
 	}

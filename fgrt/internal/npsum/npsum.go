@@ -1,11 +1,13 @@
-package fgrt
+// Package npsum reproduces numpy's pairwise summation (np.sum of a float64
+// array), so sums of memberships round as they do in the reference code.
+package npsum
 
-// pairwiseDot returns sum_i a[i]*b[i] with numpy's pairwise summation of
+// Dot returns sum_i a[i]*b[i] with numpy's pairwise summation of
 // the product array (np.sum(a*b)): blocks of up to 128 elements use eight
 // interleaved accumulators, longer runs are split in halves at a multiple of
 // eight. The reference sums memberships with numpy, so this keeps our sums
 // close to its rounding while being much faster than one serial chain.
-func pairwiseDot(a, b []float64) float64 {
+func Dot(a, b []float64) float64 {
 	n := len(a)
 	if n < 8 {
 		res := 0.0
@@ -43,11 +45,11 @@ func pairwiseDot(a, b []float64) float64 {
 	}
 	n2 := n / 2
 	n2 -= n2 % 8
-	return pairwiseDot(a[:n2], b[:n2]) + pairwiseDot(a[n2:], b[n2:])
+	return Dot(a[:n2], b[:n2]) + Dot(a[n2:], b[n2:])
 }
 
-// pairwiseSum is numpy's pairwise sum of a.
-func pairwiseSum(a []float64) float64 {
+// Sum is numpy's pairwise sum of a.
+func Sum(a []float64) float64 {
 	n := len(a)
 	if n < 8 {
 		res := 0.0
@@ -77,5 +79,5 @@ func pairwiseSum(a []float64) float64 {
 	}
 	n2 := n / 2
 	n2 -= n2 % 8
-	return pairwiseSum(a[:n2]) + pairwiseSum(a[n2:])
+	return Sum(a[:n2]) + Sum(a[n2:])
 }
