@@ -1,0 +1,373 @@
+package c45
+
+import (
+	"cmp"
+	"math"
+	"slices"
+)
+
+// node is one J48 tree node. An internal node's dist is its split's
+// distribution (one bag per branch, unknowns spread proportionally); a
+// leaf's dist holds the class weights that reached it (its bags unused).
+type node struct {
+	leaf bool
+	// empty marks a leaf that received no training weight when grown; it
+	// then predicts from its parent's bag (Weka's m_isEmpty).
+	empty     bool
+	attr      int
+	nominal   bool
+	threshold float64
+	// branches is the number of children of a split (set before they exist).
+	branches int
+	dist     *distribution
+	children []*node
+	// ids and w are the training rows (with their fractional weights) that
+	// reached the node, kept for pruning (Weka's m_train).
+	ids []int32
+	w   []float64
+}
+
+func sortByValue(idx []int32, col []float64) {
+	slices.SortStableFunc(idx, func(a, b int32) int { return cmp.Compare(col[a], col[b]) })
+}
+
+// classDistribution returns the one-bag distribution of the given rows.
+func (b *builder) classDistribution(ids []int32, w []float64) *distribution {
+	d := newDistribution(1, b.nc)
+	for i, id := range ids {
+		d.add(0, int(b.y[id]), w[i])
+	}
+	return d
+}
+
+// grow is ClassifierTree.buildTree with C45ModelSelection.selectModel.
+func (b *builder) grow(ids []int32, w []float64) *node {
+	nd := &node{ids: ids, w: w}
+	cd := b.classDistribution(ids, w)
+	if sm(cd.total, 2*b.minObj) || eq(cd.total, cd.perClass[cd.maxClass()]) {
+		return b.makeLeaf(nd, cd)
+	}
+	attr, ok := b.selectAttribute(ids, w, cd.total)
+	if !ok {
+		return b.makeLeaf(nd, cd)
+	}
+	nd.attr = attr
+	nd.nominal = b.nominal[attr]
+	nd.branches = 2
+	if nd.nominal {
+		nd.branches = b.numValues[attr]
+	} else {
+		nd.threshold = b.snap(attr, b.cand[attr].threshold)
+	}
+	nd.dist = b.splitDistribution(nd, ids, w)
+	childIDs, childW := b.partition(nd, nd.dist, ids, w)
+	nd.children = make([]*node, len(childIDs))
+	for k := range childIDs {
+		nd.children[k] = b.grow(childIDs[k], childW[k])
+	}
+	return nd
+}
+
+func (b *builder) makeLeaf(nd *node, cd *distribution) *node {
+	nd.leaf = true
+	nd.dist = cd
+	nd.empty = eq(cd.total, 0)
+	return nd
+}
+
+// selectAttribute evaluates every attribute and applies J48's rule: the
+// largest gain ratio among valid splits whose information gain is at least
+// the average (minus 1e-3), first attribute on ties; none if that ratio is 0.
+func (b *builder) selectAttribute(ids []int32, w []float64, total float64) (int, bool) {
+	for i, id := range ids {
+		b.posInNode[id] = int32(i + 1)
+	}
+	sum, valid := 0.0, 0
+	for j := 0; j < b.d; j++ {
+		if b.nominal[j] {
+			b.cand[j] = b.evalNominal(j, ids, w, total)
+		} else {
+			b.cand[j] = b.evalNumeric(j, ids, w, total)
+		}
+		if b.cand[j].valid && (!b.manyValues[j] || b.allManyValues) {
+			sum += b.cand[j].infoGain
+			valid++
+		}
+	}
+	for _, id := range ids {
+		b.posInNode[id] = 0
+	}
+	if valid == 0 {
+		return -1, false
+	}
+	avg := sum / float64(valid)
+	best, bestAttr := 0.0, -1
+	for j := 0; j < b.d; j++ {
+		c := b.cand[j]
+		if c.valid && c.infoGain >= avg-1e-3 && gr(c.gainRatio, best) {
+			best, bestAttr = c.gainRatio, j
+		}
+	}
+	if eq(best, 0) || bestAttr < 0 {
+		return -1, false
+	}
+	return bestAttr, true
+}
+
+// evalNominal is C45Split.handleEnumeratedAttribute: one bag per value,
+// valid when two bags hold at least MinObj.
+func (b *builder) evalNominal(j int, ids []int32, w []float64, total float64) candidate {
+	d := b.nomDist[j]
+	clear(d.perBag)
+	clear(d.perClass)
+	clear(d.perClassPerBag)
+	d.total = 0
+	col := b.cols[j*b.n : (j+1)*b.n]
+	for i, id := range ids {
+		v := col[id]
+		if math.IsNaN(v) {
+			continue
+		}
+		d.add(int(v), int(b.y[id]), w[i])
+	}
+	if !d.check(b.minObj) {
+		return candidate{}
+	}
+	ig := infoGainFrom(b.lt.oldEnt(d), b.lt.newEnt(d), d.total, total)
+	return candidate{valid: true, infoGain: ig, gainRatio: b.lt.gainRatio(d, total, ig)}
+}
+
+// sortNode fills sv/sw/sc with the node's known values of numeric column j
+// in ascending order. Large nodes filter the presorted column; small ones
+// sort their own ranks.
+func (b *builder) sortNode(j int, ids []int32, w []float64) {
+	order := b.order[j]
+	b.sortedPos = b.sortedPos[:0]
+	if len(ids)*16 >= len(order) {
+		for _, id := range order {
+			if p := b.posInNode[id]; p > 0 {
+				b.sortedPos = append(b.sortedPos, p-1)
+			}
+		}
+	} else {
+		rank := b.rank[j*b.n : (j+1)*b.n]
+		b.keys = b.keys[:0]
+		for i, id := range ids {
+			if r := rank[id]; r >= 0 {
+				b.keys = append(b.keys, uint64(r)<<32|uint64(i))
+			}
+		}
+		slices.Sort(b.keys)
+		for _, k := range b.keys {
+			b.sortedPos = append(b.sortedPos, int32(uint32(k)))
+		}
+	}
+	col := b.cols[j*b.n : (j+1)*b.n]
+	b.sv, b.sw, b.sc = b.sv[:0], b.sw[:0], b.sc[:0]
+	for _, p := range b.sortedPos {
+		id := ids[p]
+		b.sv = append(b.sv, col[id])
+		b.sw = append(b.sw, w[p])
+		b.sc = append(b.sc, b.y[id])
+	}
+}
+
+// evalNumeric is C45Split.handleNumericAttribute: the best binary cut by
+// information gain among cut points leaving minSplit weight on both sides,
+// MDL-corrected by log2(#admissible cuts)/node weight.
+func (b *builder) evalNumeric(j int, ids []int32, w []float64, total float64) candidate {
+	b.sortNode(j, ids, w)
+	sv, sw, sc := b.sv, b.sw, b.sc
+	nK := len(sv)
+	left, right := b.left, b.right
+	clear(left)
+	clear(right)
+	known := 0.0
+	for k := 0; k < nK; k++ {
+		right[sc[k]] += sw[k]
+		known += sw[k]
+	}
+	minSplit := 0.1 * known / float64(b.nc)
+	if smOrEq(minSplit, b.minObj) {
+		minSplit = b.minObj
+	} else if gr(minSplit, 25) {
+		minSplit = 25
+	}
+	if sm(float64(nK), 2*minSplit) {
+		return candidate{}
+	}
+	lt := b.lt
+	oldEnt := 0.0
+	for _, v := range right {
+		oldEnt += lt.lnFunc(v)
+	}
+	oldEnt = (lt.lnFunc(known) - oldEnt) / math.Ln2
+	leftTot, rightTot := 0.0, known
+	best, splitIdx, admissible, last := 0.0, -1, 0, 0
+	for next := 1; next < nK; next++ {
+		if !(sv[next-1]+1e-5 < sv[next]) {
+			continue
+		}
+		for i := last; i < next; i++ {
+			c, wi := sc[i], sw[i]
+			right[c] -= wi
+			left[c] += wi
+			rightTot -= wi
+			leftTot += wi
+		}
+		last = next
+		if !grOrEq(leftTot, minSplit) || !grOrEq(rightTot, minSplit) {
+			continue
+		}
+		s := 0.0
+		for _, v := range left {
+			s += lt.lnFunc(v)
+		}
+		s -= lt.lnFunc(leftTot)
+		for _, v := range right {
+			s += lt.lnFunc(v)
+		}
+		s -= lt.lnFunc(rightTot)
+		g := infoGainFrom(oldEnt, -s/math.Ln2, known, total)
+		if gr(g, best) {
+			best, splitIdx = g, next-1
+		}
+		admissible++
+	}
+	if admissible == 0 {
+		return candidate{}
+	}
+	ig := best - math.Log(float64(admissible))/math.Ln2/total
+	if smOrEq(ig, 0) || splitIdx < 0 {
+		return candidate{}
+	}
+	thr := (sv[splitIdx+1] + sv[splitIdx]) / 2
+	if thr == sv[splitIdx+1] { // midpoint rounded up onto the right value
+		thr = sv[splitIdx]
+	}
+	d := b.numDist
+	clear(d.perBag)
+	clear(d.perClass)
+	clear(d.perClassPerBag)
+	d.total = 0
+	for k := 0; k < nK; k++ {
+		bag := 1
+		if k <= splitIdx {
+			bag = 0
+		}
+		d.add(bag, int(sc[k]), sw[k])
+	}
+	return candidate{valid: true, infoGain: ig, gainRatio: lt.gainRatio(d, total, ig), threshold: thr}
+}
+
+// snap is C45Split.setSplitPoint: the threshold becomes the largest value
+// of the column in the whole training set that is <= the midpoint (Weka's
+// tolerant comparisons, first such value in row order).
+func (b *builder) snap(j int, thr float64) float64 {
+	best := -math.MaxFloat64
+	for _, v := range b.cols[j*b.n : (j+1)*b.n] {
+		if !math.IsNaN(v) && gr(v, best) && smOrEq(v, thr) {
+			best = v
+		}
+	}
+	return best
+}
+
+// subset is C45Split.whichSubset: the branch of a value, -1 when missing
+// (or, at prediction, a nominal code the tree has no branch for).
+func (nd *node) subset(v float64) int {
+	if math.IsNaN(v) {
+		return -1
+	}
+	if nd.nominal {
+		if v < 0 || v != math.Trunc(v) || v >= float64(nd.branches) {
+			return -1
+		}
+		return int(v)
+	}
+	if smOrEq(v, nd.threshold) {
+		return 0
+	}
+	return 1
+}
+
+// splitDistribution builds the node's split distribution from the given
+// rows: known rows into their bags, then (Distribution.addInstWithUnknown)
+// each row with a missing value spread over the bags in proportion to the
+// known bag weights (uniformly if there are none).
+func (b *builder) splitDistribution(nd *node, ids []int32, w []float64) *distribution {
+	nBags := nd.branches
+	d := newDistribution(nBags, b.nc)
+	col := b.cols[nd.attr*b.n : (nd.attr+1)*b.n]
+	for i, id := range ids {
+		if s := nd.subset(col[id]); s >= 0 {
+			d.add(s, int(b.y[id]), w[i])
+		}
+	}
+	probs := make([]float64, nBags)
+	for k := range probs {
+		if eq(d.total, 0) {
+			probs[k] = 1 / float64(nBags)
+		} else {
+			probs[k] = d.perBag[k] / d.total
+		}
+	}
+	for i, id := range ids {
+		if !math.IsNaN(col[id]) {
+			continue
+		}
+		c := int(b.y[id])
+		d.perClass[c] += w[i]
+		d.total += w[i]
+		for k, p := range probs {
+			nw := p * w[i]
+			d.perClassPerBag[k*b.nc+c] += nw
+			d.perBag[k] += nw
+		}
+	}
+	return d
+}
+
+// partition is ClassifierSplitModel.split: known rows go to their branch;
+// a row with a missing value goes to every branch k with a positive share
+// p_k = bag_k/total of d, with its weight multiplied by p_k.
+func (b *builder) partition(nd *node, d *distribution, ids []int32, w []float64) ([][]int32, [][]float64) {
+	nBags := len(d.perBag)
+	col := b.cols[nd.attr*b.n : (nd.attr+1)*b.n]
+	counts := make([]int, nBags)
+	missing := 0
+	for _, id := range ids {
+		if s := nd.subset(col[id]); s >= 0 {
+			counts[s]++
+		} else {
+			missing++
+		}
+	}
+	share := make([]float64, nBags)
+	for k := range share {
+		share[k] = d.bagWeight(k)
+		if missing > 0 && gr(share[k], 0) {
+			counts[k] += missing
+		}
+	}
+	childIDs := make([][]int32, nBags)
+	childW := make([][]float64, nBags)
+	for k := range childIDs {
+		childIDs[k] = make([]int32, 0, counts[k])
+		childW[k] = make([]float64, 0, counts[k])
+	}
+	for i, id := range ids {
+		if s := nd.subset(col[id]); s >= 0 {
+			childIDs[s] = append(childIDs[s], id)
+			childW[s] = append(childW[s], w[i])
+			continue
+		}
+		for k, p := range share {
+			if gr(p, 0) {
+				childIDs[k] = append(childIDs[k], id)
+				childW[k] = append(childW[k], w[i]*p)
+			}
+		}
+	}
+	return childIDs, childW
+}

@@ -1,0 +1,141 @@
+package c45
+
+import "math"
+
+// trainingErrors sums the training errors of the subtree's leaves.
+func trainingErrors(nd *node) float64 {
+	if nd.leaf {
+		return nd.dist.numIncorrect()
+	}
+	s := 0.0
+	for _, ch := range nd.children {
+		s += trainingErrors(ch)
+	}
+	return s
+}
+
+// collapse is C45PruneableClassifierTree.collapse: top-down, a subtree
+// whose leaves make (almost) as many training errors as the node would
+// alone becomes a leaf.
+func collapse(nd *node) {
+	if nd.leaf {
+		return
+	}
+	if trainingErrors(nd) >= nd.dist.numIncorrect()-1e-3 {
+		nd.leaf = true
+		nd.children = nil
+		return
+	}
+	for _, ch := range nd.children {
+		collapse(ch)
+	}
+}
+
+// pruner carries the data needed to re-send training rows through
+// subtrees during subtree raising.
+type pruner struct {
+	b     *builder
+	cf    float64
+	raise bool
+}
+
+func (p *pruner) estimated(d *distribution) float64 {
+	return estimatedErrors(d.total, d.numIncorrect(), p.cf)
+}
+
+// estimatedTree is getEstimatedErrors: the leaves' pessimistic errors.
+func (p *pruner) estimatedTree(nd *node) float64 {
+	if nd.leaf {
+		return p.estimated(nd.dist)
+	}
+	s := 0.0
+	for _, ch := range nd.children {
+		s += p.estimatedTree(ch)
+	}
+	return s
+}
+
+// prune is C45PruneableClassifierTree.prune: bottom-up, replace the node
+// by a leaf when that is not (0.1) worse than the subtree and than its
+// largest branch; otherwise, with subtree raising, replace it by its
+// largest branch when that is not worse than the subtree, re-send the
+// node's rows through it and prune again.
+func (p *pruner) prune(nd *node) {
+	if nd.leaf {
+		return
+	}
+	for _, ch := range nd.children {
+		p.prune(ch)
+	}
+	largest := nd.dist.maxBag()
+	errLargest := math.MaxFloat64
+	if p.raise && largest >= 0 {
+		errLargest = p.estimatedBranch(nd.children[largest], nd.ids, nd.w)
+	}
+	errLeaf := p.estimated(nd.dist)
+	errTree := p.estimatedTree(nd)
+	if smOrEq(errLeaf, errTree+0.1) && smOrEq(errLeaf, errLargest+0.1) {
+		nd.leaf = true
+		nd.children = nil
+		return
+	}
+	if smOrEq(errLargest, errTree+0.1) {
+		br := nd.children[largest]
+		nd.children = br.children
+		nd.leaf = br.leaf
+		nd.attr, nd.nominal, nd.threshold, nd.branches = br.attr, br.nominal, br.threshold, br.branches
+		nd.dist = br.dist
+		p.redistribute(nd, nd.ids, nd.w)
+		p.prune(nd)
+	}
+}
+
+// resetDistribution rebuilds a node's distribution from new rows
+// (C45Split.resetDistribution / NoSplit's plain class distribution).
+func (p *pruner) resetDistribution(nd *node, ids []int32, w []float64) *distribution {
+	if nd.leaf {
+		return p.b.classDistribution(ids, w)
+	}
+	return p.b.splitDistribution(nd, ids, w)
+}
+
+// estimatedBranch is getEstimatedErrorsForBranch: the pessimistic errors of
+// the subtree if the given rows were sent through it, without changing it.
+func (p *pruner) estimatedBranch(nd *node, ids []int32, w []float64) float64 {
+	d := p.resetDistribution(nd, ids, w)
+	if nd.leaf {
+		return p.estimated(d)
+	}
+	childIDs, childW := p.b.partition(nd, d, ids, w)
+	s := 0.0
+	for k, ch := range nd.children {
+		s += p.estimatedBranch(ch, childIDs[k], childW[k])
+	}
+	return s
+}
+
+// redistribute is newDistribution: the subtree adopts the given rows as its
+// training data. A leaf that now receives weight stops being empty; one
+// that loses all weight keeps its flag, as in Weka.
+func (p *pruner) redistribute(nd *node, ids []int32, w []float64) {
+	nd.dist = p.resetDistribution(nd, ids, w)
+	nd.ids, nd.w = ids, w
+	if nd.leaf {
+		if !eq(nd.dist.total, 0) {
+			nd.empty = false
+		}
+		return
+	}
+	childIDs, childW := p.b.partition(nd, nd.dist, ids, w)
+	for k, ch := range nd.children {
+		p.redistribute(ch, childIDs[k], childW[k])
+	}
+}
+
+// releaseTrainingData drops the rows kept for pruning from the final tree.
+func releaseTrainingData(nd *node) {
+	nd.ids, nd.w = nil, nil
+	for _, ch := range nd.children {
+		releaseTrainingData(ch)
+	}
+}
