@@ -1,0 +1,54 @@
+package fga
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/fgrtbench/fgrtbench/learn"
+)
+
+// ringLike builds a data set shaped like KEEL's ring (Delve "ringnorm"):
+// class 0 ~ N(0, 4 I), class 1 ~ N(a, I) with a = 2/sqrt(d).
+func ringLike(n, d int, seed uint64) ([][]float64, []int, learn.Schema) {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	X := make([][]float64, n)
+	y := make([]int, n)
+	a := 2 / math.Sqrt(float64(d))
+	for i := range X {
+		X[i] = make([]float64, d)
+		y[i] = i % 2
+		for j := range X[i] {
+			if y[i] == 0 {
+				X[i][j] = 2 * rng.NormFloat64()
+			} else {
+				X[i][j] = a + rng.NormFloat64()
+			}
+		}
+	}
+	s := learn.Schema{Classes: []string{"a", "b"}}
+	for j := 0; j < d; j++ {
+		s.Features = append(s.Features, learn.Feature{Name: fmt.Sprintf("x%d", j+1)})
+	}
+	return X, y, s
+}
+
+// BenchmarkFit fits with the paper's settings on a ring-sized training set
+// (5 920 x 20, 2 classes). Workers = GOMAXPROCS, so -cpu 1 and -cpu 2
+// measure the serial time and the parallel speed-up.
+func BenchmarkFit(b *testing.B) {
+	X, y, s := ringLike(5920, 20, 1)
+	o := Defaults()
+	o.Seed = 42
+	tr, err := New(o)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := tr.Fit(X, y, s); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

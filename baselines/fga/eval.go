@@ -1,0 +1,240 @@
+package fga
+
+import (
+	"math"
+)
+
+// ruleStats caches what a rule contributes to the fitness and depends only
+// on its antecedents and their features' membership genes: its firing
+// strength on every training row and the per-class sums of those strengths.
+type ruleStats struct {
+	phi      []float64 // firing strength per training row
+	classSum []float64 // sum of phi over the rows of each present class
+	total    float64   // sum of phi over all rows
+}
+
+// computeRuleStats fills st for rule spec of chromosome genes. Firing is the
+// product of the antecedents' memberships in ascending feature order (the
+// product t-norm; don't-cares contribute 1). A feature whose partition
+// decodes to nothing (decodePartition's ok = false) has membership 0.
+func computeRuleStats(p *problem, genes []int32, spec *ruleSpec, st *ruleStats) {
+	phi := st.phi
+	for k, a := range spec.ants {
+		col := p.cols[a.feat*p.n : (a.feat+1)*p.n]
+		sets, ok := decodePartition(p.lay.mfGenes(genes, a.feat), p.lay.labels, p.xmin[a.feat], p.xmax[a.feat])
+		if !ok {
+			clear(phi)
+			break
+		}
+		t := sets[a.label]
+		if k == 0 {
+			for i, v := range col {
+				phi[i] = t.Membership(v)
+			}
+		} else {
+			for i, v := range col {
+				phi[i] *= t.Membership(v)
+			}
+		}
+	}
+	clear(st.classSum)
+	total := 0.0
+	for i, v := range phi {
+		st.classSum[p.y[i]] += v
+		total += v
+	}
+	st.total = total
+}
+
+// dominanceScore is support * confidence of a rule of class k on the
+// training set (baselines.md 2.5).
+func dominanceScore(st *ruleStats, k, n int) float64 {
+	s := st.classSum[k] / float64(n)
+	if st.total == 0 {
+		return 0
+	}
+	return s * (st.classSum[k] / st.total)
+}
+
+// scratch is one worker's reusable buffers for evaluating a rule base.
+type scratch struct {
+	win       []int32
+	ds        []float64
+	wins      []int
+	correct   []int
+	keep      []int
+	phis      [][]float64
+	classes   []int
+	confusion []int
+	bestv     []float64
+}
+
+func newScratch(p *problem) *scratch {
+	return &scratch{win: make([]int32, p.n), confusion: make([]int, p.nClasses*p.nClasses)}
+}
+
+// evaluation is the outcome of scoring one rule base.
+type evaluation struct {
+	mcc  float64
+	keep []int     // indices (into the rule list) of the rules left by the purge
+	ds   []float64 // dominance score of every rule of the list
+}
+
+// evaluate scores a decoded rule base as ex-fuzzy's slow path does: dominance
+// scores, winner rule per training row (first maximum of DS * firing; rule 0
+// when nothing fires), per-rule accuracy over the rows it wins, purge of
+// rules with DS < tolerance or accuracy 0, then the MCC of the purged rule
+// base's winner predictions. stats[r] belongs to rules[r]. When withDetail is
+// false the returned keep and ds alias the scratch buffers.
+func evaluate(p *problem, rules []ruleSpec, stats []*ruleStats, sc *scratch, withDetail bool) evaluation {
+	nr := len(rules)
+	if nr == 0 {
+		return evaluation{}
+	}
+	sc.ds = sc.ds[:0]
+	sc.phis = sc.phis[:0]
+	sc.classes = sc.classes[:0]
+	for r := range rules {
+		sc.ds = append(sc.ds, dominanceScore(stats[r], rules[r].class, p.n))
+		sc.phis = append(sc.phis, stats[r].phi)
+		sc.classes = append(sc.classes, rules[r].class)
+	}
+	sc.wins = resize(sc.wins, nr)
+	sc.correct = resize(sc.correct, nr)
+	all := sc.keep[:0]
+	for r := 0; r < nr; r++ {
+		all = append(all, r)
+	}
+	sc.keep = all
+	winners(p, sc, all)
+	for _, r := range all {
+		sc.wins[r], sc.correct[r] = 0, 0
+	}
+	for i, w := range sc.win {
+		sc.wins[w]++
+		if int32(sc.classes[w]) == p.y[i] {
+			sc.correct[w]++
+		}
+	}
+	keep := sc.keep[:0]
+	purgedWinner := false
+	for r := 0; r < nr; r++ {
+		if sc.ds[r] < p.tol || sc.correct[r] == 0 {
+			if sc.wins[r] > 0 {
+				purgedWinner = true
+			}
+			continue
+		}
+		keep = append(keep, r)
+	}
+	sc.keep = keep
+	ev := evaluation{keep: keep, ds: sc.ds}
+	if withDetail {
+		ev.keep = append([]int(nil), keep...)
+		ev.ds = append([]float64(nil), sc.ds...)
+	}
+	if len(keep) == 0 {
+		return ev
+	}
+	// A purged rule that won no row cannot change any winner: the first
+	// maximum over all rules is still the first maximum over the survivors.
+	if purgedWinner {
+		winners(p, sc, keep)
+	}
+	clear(sc.confusion)
+	c := p.nClasses
+	for i, w := range sc.win {
+		sc.confusion[int(p.y[i])*c+sc.classes[w]]++
+	}
+	ev.mcc = mccFromConfusion(sc.confusion, c)
+	return ev
+}
+
+// winners writes into sc.win the first rule (among cand, in order) with the
+// largest association degree DS * firing for every training row.
+func winners(p *problem, sc *scratch, cand []int) {
+	first := cand[0]
+	phi0, ds0 := sc.phis[first], sc.ds[first]
+	bv := bestBuf(sc, p.n)
+	for i := range bv {
+		bv[i] = ds0 * phi0[i]
+		sc.win[i] = int32(first)
+	}
+	// Rule by rule over all rows keeps each firing column streaming; the
+	// strict > keeps the first maximum, as np.argmax does.
+	for _, r := range cand[1:] {
+		phi, ds := sc.phis[r], sc.ds[r]
+		for i, v := range phi {
+			if a := ds * v; a > bv[i] {
+				bv[i] = a
+				sc.win[i] = int32(r)
+			}
+		}
+	}
+}
+
+func bestBuf(sc *scratch, n int) []float64 {
+	if cap(sc.bestv) < n {
+		sc.bestv = make([]float64, n)
+	}
+	return sc.bestv[:n]
+}
+
+func resize(s []int, n int) []int {
+	if cap(s) < n {
+		return make([]int, n)
+	}
+	return s[:n]
+}
+
+// MCC returns the Matthews correlation coefficient of predictions against
+// the truth, with scikit-learn's multiclass formula (matthews_corrcoef): 0
+// when either marginal is constant. Labels are class indices 0..nClasses-1;
+// other values count as a class of their own.
+func MCC(truth, pred []int, nClasses int) float64 {
+	if len(truth) == 0 {
+		return 0
+	}
+	// Map every label seen to a dense index; extra labels (e.g. -1) get
+	// their own row and column.
+	idx := map[int]int{}
+	for k := 0; k < nClasses; k++ {
+		idx[k] = k
+	}
+	for _, v := range append(append([]int(nil), truth...), pred...) {
+		if _, ok := idx[v]; !ok {
+			idx[v] = len(idx)
+		}
+	}
+	c := len(idx)
+	conf := make([]int, c*c)
+	for i, t := range truth {
+		conf[idx[t]*c+idx[pred[i]]]++
+	}
+	return mccFromConfusion(conf, c)
+}
+
+// mccFromConfusion evaluates sklearn's formula on a c x c confusion matrix
+// (rows = truth, columns = prediction).
+func mccFromConfusion(conf []int, c int) float64 {
+	var nCorrect, nSamples, sumTP, sumPP, sumTT float64
+	for k := 0; k < c; k++ {
+		var t, pk float64
+		for j := 0; j < c; j++ {
+			t += float64(conf[k*c+j])
+			pk += float64(conf[j*c+k])
+		}
+		nCorrect += float64(conf[k*c+k])
+		nSamples += pk
+		sumTP += t * pk
+		sumPP += pk * pk
+		sumTT += t * t
+	}
+	covYtYp := nCorrect*nSamples - sumTP
+	covYpYp := nSamples*nSamples - sumPP
+	covYtYt := nSamples*nSamples - sumTT
+	if covYpYp*covYtYt == 0 {
+		return 0
+	}
+	return covYtYp / math.Sqrt(covYtYt*covYpYp)
+}
