@@ -1,0 +1,269 @@
+// Package check compares results with a committed baseline: the
+// regression-of-results gate. Deterministic methods must match exactly;
+// methods whose baseline declares a tolerance may move within it; timing is
+// compared only on request and only against a generous ratio.
+package check
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/fgrtbench/fgrtbench/bench/results"
+	"github.com/fgrtbench/fgrtbench/bench/runner"
+)
+
+// Tolerance is what a method may move by without counting as a regression.
+type Tolerance struct {
+	// Accuracy is the largest allowed absolute change of a fold accuracy.
+	Accuracy float64 `json:"accuracy"`
+	// Rules is the largest allowed absolute change of rules and antecedents.
+	Rules int `json:"rules"`
+	// Why explains the tolerance (which source of variation it covers).
+	Why string `json:"why"`
+}
+
+// Row is the part of a result row a baseline pins.
+type Row struct {
+	Protocol      string  `json:"protocol"`
+	Dataset       string  `json:"dataset"`
+	Method        string  `json:"method"`
+	Repeat        int     `json:"repeat"`
+	Fold          int     `json:"fold"`
+	ConfigIndex   int     `json:"config_index"`
+	Config        string  `json:"config"`
+	Selected      bool    `json:"selected"`
+	NTest         int     `json:"n_test"`
+	Correct       int     `json:"correct"`
+	Accuracy      float64 `json:"accuracy"`
+	Rules         int     `json:"rules"`
+	Antecedents   int     `json:"antecedents"`
+	Leaves        int     `json:"leaves"`
+	InternalNodes int     `json:"internal_nodes"`
+	FitSeconds    float64 `json:"fit_seconds"`
+}
+
+func (r Row) id() string {
+	return fmt.Sprintf("%s/%s/%s/r%d/f%d/c%d", r.Protocol, r.Dataset, r.Method, r.Repeat, r.Fold, r.ConfigIndex)
+}
+
+// FromRecord extracts the pinned columns of a result row.
+func FromRecord(r results.Record) Row {
+	return Row{
+		Protocol: r.Protocol, Dataset: r.Dataset, Method: r.Method, Repeat: r.Repeat, Fold: r.Fold,
+		ConfigIndex: r.ConfigIndex, Config: r.Config, Selected: r.Selected, NTest: r.NTest, Correct: r.Correct,
+		Accuracy: r.Accuracy, Rules: r.Rules, Antecedents: r.Antecedents, Leaves: r.Leaves,
+		InternalNodes: r.InternalNodes, FitSeconds: r.FitSeconds,
+	}
+}
+
+// Baseline is a committed set of expected results with the study that
+// produces them.
+type Baseline struct {
+	Description string `json:"description"`
+	// Study is run by 'fgrtbench check' when no results are given.
+	Study runner.Study `json:"study"`
+	// Tolerances per method label; methods not listed must match exactly.
+	Tolerances map[string]Tolerance `json:"tolerances,omitempty"`
+	// PaperNotes explains accepted differences from the authors' published
+	// numbers, keyed "method/dataset" (see the paper check).
+	PaperNotes map[string]string `json:"paper_notes,omitempty"`
+	Rows       []Row             `json:"rows"`
+}
+
+// Load reads a baseline file.
+func Load(path string) (*Baseline, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var b Baseline
+	if err := json.Unmarshal(data, &b); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return &b, nil
+}
+
+// Save writes a baseline file atomically with stable formatting, so an
+// update shows as a reviewable diff.
+func (b *Baseline) Save(path string) error {
+	sort.SliceStable(b.Rows, func(i, j int) bool { return b.Rows[i].id() < b.Rows[j].id() })
+	data, err := json.MarshalIndent(b, "", " ")
+	if err != nil {
+		return err
+	}
+	return runner.WriteFileAtomic(path, append(data, '\n'))
+}
+
+// Update replaces the baseline's rows with the given results.
+func (b *Baseline) Update(recs []results.Record) {
+	b.Rows = b.Rows[:0]
+	for _, r := range recs {
+		b.Rows = append(b.Rows, FromRecord(r))
+	}
+	sort.SliceStable(b.Rows, func(i, j int) bool { return b.Rows[i].id() < b.Rows[j].id() })
+}
+
+// Diff is one difference between a baseline row and a result.
+type Diff struct {
+	ID       string
+	Field    string
+	Baseline string
+	Result   string
+	Delta    string
+	// Regression is false for differences within a declared tolerance.
+	Regression bool
+}
+
+// Options tune a comparison.
+type Options struct {
+	// TimingRatio, when > 0, flags a (dataset, method) whose summed fit time
+	// exceeds the baseline's by more than this factor.
+	TimingRatio float64
+}
+
+// Compare returns the differences between a baseline and results.
+func Compare(b *Baseline, recs []results.Record, o Options) []Diff {
+	got := map[string]Row{}
+	for _, r := range recs {
+		row := FromRecord(r)
+		got[row.id()] = row
+	}
+	var diffs []Diff
+	seen := map[string]bool{}
+	type timeKey struct{ dataset, method string }
+	baseT, gotT := map[timeKey]float64{}, map[timeKey]float64{}
+	for _, want := range b.Rows {
+		id := want.id()
+		seen[id] = true
+		have, ok := got[id]
+		if !ok {
+			diffs = append(diffs, Diff{ID: id, Field: "row", Baseline: "present", Result: "missing", Regression: true})
+			continue
+		}
+		tol := b.Tolerances[want.Method]
+		add := func(field, bv, rv, delta string, within bool) {
+			diffs = append(diffs, Diff{ID: id, Field: field, Baseline: bv, Result: rv, Delta: delta, Regression: !within})
+		}
+		if want.Config != have.Config {
+			add("config", want.Config, have.Config, "", false)
+		}
+		if want.Selected != have.Selected {
+			add("selected", fmt.Sprint(want.Selected), fmt.Sprint(have.Selected), "", tol.Accuracy > 0)
+		}
+		if want.NTest != have.NTest {
+			add("n_test", fmt.Sprint(want.NTest), fmt.Sprint(have.NTest), "", false)
+		}
+		if d := have.Accuracy - want.Accuracy; want.Correct != have.Correct || d != 0 {
+			add("accuracy", fmtF(want.Accuracy), fmtF(have.Accuracy), fmt.Sprintf("%+.4f", d), math.Abs(d) <= tol.Accuracy+1e-12)
+		}
+		for _, f := range []struct {
+			name string
+			a, b int
+		}{{"rules", want.Rules, have.Rules}, {"antecedents", want.Antecedents, have.Antecedents}, {"leaves", want.Leaves, have.Leaves}, {"internal_nodes", want.InternalNodes, have.InternalNodes}} {
+			if f.a != f.b {
+				d := f.b - f.a
+				add(f.name, fmt.Sprint(f.a), fmt.Sprint(f.b), fmt.Sprintf("%+d", d), abs(d) <= tol.Rules)
+			}
+		}
+		k := timeKey{want.Dataset, want.Method}
+		baseT[k] += want.FitSeconds
+		gotT[k] += have.FitSeconds
+	}
+	var extra []string
+	for id := range got {
+		if !seen[id] {
+			extra = append(extra, id)
+		}
+	}
+	sort.Strings(extra)
+	for _, id := range extra {
+		diffs = append(diffs, Diff{ID: id, Field: "row", Baseline: "absent", Result: "new", Regression: true})
+	}
+	if o.TimingRatio > 0 {
+		var keys []timeKey
+		for k := range baseT {
+			keys = append(keys, k)
+		}
+		sort.Slice(keys, func(i, j int) bool {
+			if keys[i].dataset != keys[j].dataset {
+				return keys[i].dataset < keys[j].dataset
+			}
+			return keys[i].method < keys[j].method
+		})
+		for _, k := range keys {
+			bt, gt := baseT[k], gotT[k]
+			// Below 50 ms of summed fit time, timer noise dominates.
+			if bt > 0.05 && gt > bt*o.TimingRatio {
+				diffs = append(diffs, Diff{ID: k.dataset + "/" + k.method, Field: "fit_seconds", Baseline: fmtF(bt), Result: fmtF(gt), Delta: fmt.Sprintf("x%.1f", gt/bt), Regression: true})
+			}
+		}
+	}
+	return diffs
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func fmtF(v float64) string { return fmt.Sprintf("%.6g", v) }
+
+// Regressions counts the differences that are regressions.
+func Regressions(ds []Diff) int {
+	n := 0
+	for _, d := range ds {
+		if d.Regression {
+			n++
+		}
+	}
+	return n
+}
+
+// WriteTable prints differences as a compact aligned table, at most limit
+// rows (0 = all), regressions first.
+func WriteTable(w io.Writer, ds []Diff, limit int) {
+	sorted := append([]Diff(nil), ds...)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Regression && !sorted[j].Regression })
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "status\tunit (protocol/dataset/method/repeat/fold/config)\tfield\tbaseline\tresult\tdelta")
+	for i, d := range sorted {
+		if limit > 0 && i == limit {
+			fmt.Fprintf(tw, "...\t%d more\t\t\t\t\n", len(sorted)-limit)
+			break
+		}
+		status := "REGRESSION"
+		if !d.Regression {
+			status = "within-tol"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", status, d.ID, d.Field, d.Baseline, d.Result, d.Delta)
+	}
+	tw.Flush()
+}
+
+// Summary is a one-line account of a comparison.
+func Summary(b *Baseline, ds []Diff) string {
+	r := Regressions(ds)
+	if r == 0 {
+		return fmt.Sprintf("ok: %d baseline rows match (%d differences within declared tolerances)", len(b.Rows), len(ds))
+	}
+	fields := map[string]int{}
+	for _, d := range ds {
+		if d.Regression {
+			fields[d.Field]++
+		}
+	}
+	var parts []string
+	for f, n := range fields {
+		parts = append(parts, fmt.Sprintf("%s %d", f, n))
+	}
+	sort.Strings(parts)
+	return fmt.Sprintf("FAIL: %d regressions against %d baseline rows (%s)", r, len(b.Rows), strings.Join(parts, ", "))
+}

@@ -1,0 +1,107 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/fgrtbench/fgrtbench/bench/check"
+	"github.com/fgrtbench/fgrtbench/bench/results"
+	"github.com/fgrtbench/fgrtbench/bench/runner"
+	"github.com/fgrtbench/fgrtbench/bench/spec"
+)
+
+func init() {
+	c := &command{name: "check", summary: "compare results with a committed baseline (and the authors' numbers); non-zero exit on regression",
+		usage: "--baseline FILE [--results DIR | --spec FILE] [--update] [--paper] [flags]"}
+	c.run = func(ctx context.Context, env *Env, args []string) error {
+		fs := newFlags(env, c)
+		var rf runFlags
+		rf.add(fs, "")
+		baselinePath := fs.String("baseline", "", "baseline JSON file")
+		resultsDir := fs.String("results", "", "read results from this directory instead of running the baseline's study")
+		specPath := fs.String("spec", "", "run this study instead of the baseline's own")
+		update := fs.Bool("update", false, "rewrite the baseline's rows from the results (review the diff before committing)")
+		paper := fs.Bool("paper", false, "also compare paper-protocol FGRT, FGRT*, CART and C4.5 with the authors' published numbers")
+		timing := fs.Float64("timing-ratio", 0, "also flag fit times above this multiple of the baseline's (0 = ignore timing)")
+		limit := fs.Int("limit", 40, "print at most this many differences (0 = all)")
+		if err := parse(env, c, fs, args); err != nil {
+			return err
+		}
+		if *baselinePath == "" {
+			fmt.Fprintln(env.Stderr, "fgrtbench check: --baseline is required (see 'fgrtbench check -h')")
+			return errUsage
+		}
+		b, err := check.Load(*baselinePath)
+		if err != nil {
+			if !*update || !os.IsNotExist(err) {
+				return err
+			}
+			b = &check.Baseline{}
+		}
+		var recs []results.Record
+		if *resultsDir != "" {
+			recs, err = results.ReadFile(filepath.Join(*resultsDir, runner.ResultsFile))
+			if err != nil {
+				return err
+			}
+		} else {
+			study := b.Study
+			if *specPath != "" {
+				if study, err = spec.Load(*specPath); err != nil {
+					return err
+				}
+				b.Study = study
+			}
+			if len(study.Methods) == 0 {
+				return fmt.Errorf("%s has no study to run; give --results or --spec", *baselinePath)
+			}
+			if rf.out == "" {
+				dir, err := os.MkdirTemp("", "fgrtbench-check-*")
+				if err != nil {
+					return err
+				}
+				defer os.RemoveAll(dir)
+				rf.out = dir
+			}
+			if _, err := execute(ctx, env, &rf, study); err != nil {
+				return err
+			}
+			if recs, err = results.ReadFile(filepath.Join(rf.out, runner.ResultsFile)); err != nil {
+				return err
+			}
+		}
+		if *update {
+			b.Update(recs)
+			if err := b.Save(*baselinePath); err != nil {
+				return err
+			}
+			fmt.Fprintf(env.Stdout, "updated %s with %d rows; review 'git diff %s' before committing\n", *baselinePath, len(b.Rows), *baselinePath)
+			return nil
+		}
+		diffs := check.Compare(b, recs, check.Options{TimingRatio: *timing})
+		failed := check.Regressions(diffs) > 0
+		if len(diffs) > 0 {
+			check.WriteTable(env.Stdout, diffs, *limit)
+		}
+		fmt.Fprintln(env.Stdout, check.Summary(b, diffs))
+		if *paper {
+			pd := check.PaperCompare(recs, b.PaperNotes)
+			if len(pd) == 0 {
+				return fmt.Errorf("--paper: the results hold no paper-protocol rows of fgrt, fgrt-opt, cart or c45-entropy")
+			}
+			check.WritePaperTable(env.Stdout, pd)
+			for _, d := range pd {
+				if !d.Explained {
+					failed = true
+				}
+			}
+		}
+		if failed {
+			return fmt.Errorf("results moved; see the table above (update a baseline deliberately with --update)")
+		}
+		return nil
+	}
+	register(c)
+}

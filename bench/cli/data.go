@@ -1,0 +1,103 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"time"
+
+	"github.com/fgrtbench/fgrtbench/datasets"
+)
+
+// dataFlags are the flags every command that reads datasets shares.
+type dataFlags struct {
+	cache, mirror string
+	timeout       time.Duration
+}
+
+func (d *dataFlags) add(fs *flag.FlagSet) {
+	fs.StringVar(&d.cache, "cache", "", "dataset cache directory (default $FGRT_CACHE_DIR or the user cache dir)")
+	fs.StringVar(&d.mirror, "mirror", "", "directory of <name>.dat files to use instead of downloading (default $FGRT_DATA_MIRROR)")
+	fs.DurationVar(&d.timeout, "timeout", 2*time.Minute, "timeout per download")
+}
+
+func (d *dataFlags) fetcher(env *Env) *datasets.Fetcher {
+	f := datasets.NewFetcherFromEnv()
+	if d.cache != "" {
+		f.CacheDir = d.cache
+	}
+	if d.mirror != "" {
+		f.Mirror = d.mirror
+	}
+	f.Timeout = d.timeout
+	f.Log = env.Stderr
+	return f
+}
+
+func init() {
+	c := &command{name: "fetch", summary: "download (or copy from a mirror), verify and cache datasets", usage: "[flags] [dataset ...]"}
+	c.run = func(ctx context.Context, env *Env, args []string) error {
+		fs := newFlags(env, c)
+		var df dataFlags
+		df.add(fs)
+		if err := parse(env, c, fs, args); err != nil {
+			return err
+		}
+		names := fs.Args()
+		if len(names) == 0 {
+			names = datasets.Names()
+		}
+		for _, n := range names {
+			if _, err := datasets.Lookup(n); err != nil {
+				return err
+			}
+		}
+		f := df.fetcher(env)
+		for _, n := range names {
+			path, err := f.Fetch(ctx, n)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(env.Stdout, "%-13s ok  %s\n", n, path)
+		}
+		return nil
+	}
+	register(c)
+
+	d := &command{name: "datasets", summary: "print the dataset table computed from the verified files", usage: "[flags] [dataset ...]"}
+	d.run = func(ctx context.Context, env *Env, args []string) error {
+		fs := newFlags(env, d)
+		var df dataFlags
+		df.add(fs)
+		if err := parse(env, d, fs, args); err != nil {
+			return err
+		}
+		rows, err := datasetSummaries(ctx, df.fetcher(env), fs.Args())
+		if err != nil {
+			return err
+		}
+		datasets.WriteSummaryTable(env.Stdout, rows)
+		return nil
+	}
+	register(d)
+}
+
+// datasetSummaries loads and summarises the named datasets (all when none).
+func datasetSummaries(ctx context.Context, f *datasets.Fetcher, names []string) ([]datasets.Summary, error) {
+	if len(names) == 0 {
+		names = datasets.Names()
+	}
+	var rows []datasets.Summary
+	for _, n := range names {
+		info, err := datasets.Lookup(n)
+		if err != nil {
+			return nil, err
+		}
+		ds, err := f.Load(ctx, n)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, datasets.Summarize(ds, info))
+	}
+	return rows, nil
+}

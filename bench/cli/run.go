@@ -1,0 +1,202 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+
+	"github.com/fgrtbench/fgrtbench/bench/manifest"
+	"github.com/fgrtbench/fgrtbench/bench/runner"
+	"github.com/fgrtbench/fgrtbench/bench/spec"
+	"github.com/fgrtbench/fgrtbench/datasets"
+)
+
+// runFlags are shared by run and reproduce.
+type runFlags struct {
+	data       dataFlags
+	out        string
+	jobs       int
+	shard      string
+	shardCount int
+	failFast   bool
+}
+
+func (r *runFlags) add(fs *flag.FlagSet, defaultOut string) {
+	r.data.add(fs)
+	fs.StringVar(&r.out, "out", defaultOut, "output directory (results.csv, manifest.json, report/)")
+	fs.IntVar(&r.jobs, "j", runtime.NumCPU(), "parallel work units; results do not depend on it")
+	fs.StringVar(&r.shard, "shard", "", "run only shard i/N of the units (default: detected from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX, else all)")
+	fs.IntVar(&r.shardCount, "shard-count", 0, "number of shards when JOB_COMPLETION_INDEX (Kubernetes Indexed Job) gives the index")
+	fs.BoolVar(&r.failFast, "fail-fast", false, "stop at the first failing unit")
+}
+
+func (r *runFlags) resolveShard(env *Env) (runner.Shard, error) {
+	if r.shard != "" {
+		return runner.ParseShard(r.shard)
+	}
+	s, _, err := runner.ShardFromEnv(env.Getenv, r.shardCount)
+	return s, err
+}
+
+// execute runs a study with progress and a manifest.
+func execute(ctx context.Context, env *Env, rf *runFlags, study runner.Study) (runner.Summary, error) {
+	shard, err := rf.resolveShard(env)
+	if err != nil {
+		return runner.Summary{}, err
+	}
+	if err := os.MkdirAll(rf.out, 0o755); err != nil {
+		return runner.Summary{}, err
+	}
+	fetcher := rf.data.fetcher(env)
+	man := manifest.New(study, rf.jobs, shard.String())
+	loader := &recordingLoader{f: fetcher}
+	r := &runner.Runner{Load: loader.load, OutDir: rf.out, Jobs: rf.jobs, Shard: shard, FailFast: rf.failFast}
+	if env.StderrIsTerminal {
+		r.Progress = &barProgress{w: env.Stderr}
+	}
+	if err := man.Write(rf.out); err != nil {
+		return runner.Summary{}, err
+	}
+	start := time.Now()
+	sum, runErr := r.Run(ctx, study)
+	man.End = time.Now().UTC()
+	man.Datasets = loader.list()
+	man.Units, man.Ran, man.Skipped, man.Failed, man.Errors = sum.Units, sum.Ran, sum.Skipped, sum.Failed, sum.Errors
+	if err := man.Write(rf.out); err != nil && runErr == nil {
+		runErr = err
+	}
+	fmt.Fprintf(env.Stderr, "fgrtbench: %d units (%d run, %d resumed, %d failed) in %.1fs, shard %s -> %s\n",
+		sum.Units, sum.Ran, sum.Skipped, sum.Failed, time.Since(start).Seconds(), shard, sum.ResultsPath)
+	return sum, runErr
+}
+
+// recordingLoader loads datasets through the fetcher and remembers their
+// checksums for the manifest.
+type recordingLoader struct {
+	f    *datasets.Fetcher
+	mu   sync.Mutex
+	seen map[string]manifest.Dataset
+}
+
+func (l *recordingLoader) load(ctx context.Context, name string) (*datasets.Dataset, error) {
+	path, err := l.f.Fetch(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	ds, err := l.f.Load(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.seen == nil {
+		l.seen = map[string]manifest.Dataset{}
+	}
+	l.seen[name] = manifest.Dataset{Name: name, Path: path, NormalizedSHA256: datasets.NormalizedSHA256(data), Rows: ds.Rows()}
+	return ds, nil
+}
+
+func (l *recordingLoader) list() []manifest.Dataset {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []manifest.Dataset
+	for _, n := range datasets.Names() {
+		if d, ok := l.seen[n]; ok {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// barProgress draws a progress bar on a terminal's stderr.
+type barProgress struct {
+	w   io.Writer
+	bar *progressbar.ProgressBar
+}
+
+func (p *barProgress) Start(total int) {
+	p.bar = progressbar.NewOptions(total,
+		progressbar.OptionSetWriter(p.w),
+		progressbar.OptionSetDescription("units"),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionClearOnFinish(),
+		progressbar.OptionThrottle(100*time.Millisecond),
+	)
+}
+
+func (p *barProgress) Done(u runner.Unit, err error) {
+	p.bar.Describe(u.Dataset + " " + u.Label)
+	_ = p.bar.Add(1)
+}
+
+func (p *barProgress) Finish() { _ = p.bar.Finish() }
+
+func init() {
+	c := &command{name: "run", summary: "run a study from a spec file (JSON or YAML): datasets, protocols, methods, grids", usage: "--spec FILE [flags]"}
+	c.run = func(ctx context.Context, env *Env, args []string) error {
+		fs := newFlags(env, c)
+		var rf runFlags
+		rf.add(fs, "results")
+		specPath := fs.String("spec", "", "study specification (.json, .yaml or .yml)")
+		if err := parse(env, c, fs, args); err != nil {
+			return err
+		}
+		if *specPath == "" {
+			fmt.Fprintln(env.Stderr, "fgrtbench run: --spec is required (see 'fgrtbench run -h')")
+			return errUsage
+		}
+		study, err := spec.Load(*specPath)
+		if err != nil {
+			return err
+		}
+		_, err = execute(ctx, env, &rf, study)
+		return err
+	}
+	register(c)
+
+	m := &command{name: "merge", summary: "merge results.csv files of shards; rejects conflicting rows", usage: "--out FILE results.csv [results.csv ...]"}
+	m.run = func(ctx context.Context, env *Env, args []string) error {
+		fs := newFlags(env, m)
+		out := fs.String("out", "", "merged results file to write")
+		if err := parse(env, m, fs, args); err != nil {
+			return err
+		}
+		if *out == "" || fs.NArg() == 0 {
+			fmt.Fprintln(env.Stderr, "fgrtbench merge: need --out and at least one input (see 'fgrtbench merge -h')")
+			return errUsage
+		}
+		var inputs []string
+		for _, in := range fs.Args() {
+			if st, err := os.Stat(in); err == nil && st.IsDir() {
+				in = filepath.Join(in, runner.ResultsFile)
+			}
+			inputs = append(inputs, in)
+		}
+		n, err := runner.Merge(*out, inputs)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stdout, "merged %d rows from %d files into %s\n", n, len(inputs), *out)
+		return nil
+	}
+	register(m)
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+var errNotYet = errors.New("not available in this build")

@@ -1,0 +1,202 @@
+package protocol
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/fgrtbench/fgrtbench/bench/paperprep"
+	"github.com/fgrtbench/fgrtbench/datasets"
+	"github.com/fgrtbench/fgrtbench/internal/sksplit"
+	"github.com/fgrtbench/fgrtbench/learn"
+)
+
+// Assignment is a dataset's rows with their test fold under a protocol,
+// for export to other tools.
+type Assignment struct {
+	Dataset string
+	Schema  learn.Schema
+	// Row is the 0-based index of each row among the data rows of the
+	// source file, counting every data row (dropped ones included).
+	Row  []int
+	X    [][]float64
+	Y    []int
+	Fold []int
+}
+
+// Assign returns the fold assignment of repeat 0: for "paper" the stacked,
+// preprocessed matrix the authors' learners saw; for "clean" the raw
+// complete rows in file order with the fold seed of opts.
+func Assign(d *datasets.Dataset, protocolName string, opts Options) (*Assignment, error) {
+	switch protocolName {
+	case "paper":
+		p, err := paperprep.Prepare(d)
+		if err != nil {
+			return nil, err
+		}
+		return &Assignment{Dataset: d.Name, Schema: p.Schema, Row: p.SrcRow, X: p.X, Y: p.Y, Fold: p.Fold}, nil
+	case "clean":
+		if err := opts.Validate(); err != nil {
+			return nil, err
+		}
+		full, kept := d.CompleteRows()
+		fold, err := sksplit.StratifiedKFold(full.Y, opts.Folds, true, uint32(opts.Seed))
+		if err != nil {
+			return nil, err
+		}
+		return &Assignment{Dataset: d.Name, Schema: full.Schema(), Row: kept, X: full.X, Y: full.Y, Fold: fold}, nil
+	}
+	_, err := Lookup(protocolName)
+	return nil, err
+}
+
+func formatCell(v float64, f learn.Feature) string {
+	if math.IsNaN(v) {
+		return "?"
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// WriteCSV writes row, fold, the features and class (as its label).
+func (a *Assignment) WriteCSV(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	cols := []string{"row", "fold"}
+	for j := range a.Schema.Features {
+		cols = append(cols, csvName(a.Schema.FeatureName(j)))
+	}
+	cols = append(cols, "class")
+	fmt.Fprintln(bw, strings.Join(cols, ","))
+	for i, row := range a.X {
+		fmt.Fprintf(bw, "%d,%d", a.Row[i], a.Fold[i])
+		for j, v := range row {
+			bw.WriteByte(',')
+			bw.WriteString(formatCell(v, a.Schema.Features[j]))
+		}
+		fmt.Fprintf(bw, ",%s\n", csvName(a.Schema.ClassName(a.Y[i])))
+	}
+	return bw.Flush()
+}
+
+func csvName(s string) string {
+	if strings.ContainsAny(s, ",\"\n") {
+		return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+	}
+	return s
+}
+
+func arffName(s string) string {
+	if s == "" || strings.ContainsAny(s, " ,'\"{}%\t") {
+		return "'" + strings.ReplaceAll(s, "'", `\'`) + "'"
+	}
+	return s
+}
+
+// WriteARFF writes the rows with the given fold membership (test when
+// test is true, training otherwise) as ARFF. Nominal inputs are written as
+// their integer codes declared as nominal values, so Weka treats them as
+// categories exactly as the codes the learners here see.
+func (a *Assignment) WriteARFF(w io.Writer, fold int, test bool) error {
+	bw := bufio.NewWriter(w)
+	part := "train"
+	if test {
+		part = "test"
+	}
+	fmt.Fprintf(bw, "@relation %s\n\n", arffName(fmt.Sprintf("%s-fold%d-%s", a.Dataset, fold, part)))
+	codes := make([][]string, len(a.Schema.Features))
+	for j, f := range a.Schema.Features {
+		if f.Nominal {
+			seen := map[float64]bool{}
+			var vals []float64
+			for _, row := range a.X {
+				if v := row[j]; !math.IsNaN(v) && !seen[v] {
+					seen[v] = true
+					vals = append(vals, v)
+				}
+			}
+			for k := 0; k < len(vals); k++ { // insertion sort: few categories
+				for m := k; m > 0 && vals[m] < vals[m-1]; m-- {
+					vals[m], vals[m-1] = vals[m-1], vals[m]
+				}
+			}
+			for _, v := range vals {
+				codes[j] = append(codes[j], strconv.FormatFloat(v, 'g', -1, 64))
+			}
+			fmt.Fprintf(bw, "@attribute %s {%s}\n", arffName(a.Schema.FeatureName(j)), strings.Join(codes[j], ","))
+		} else {
+			fmt.Fprintf(bw, "@attribute %s numeric\n", arffName(a.Schema.FeatureName(j)))
+		}
+	}
+	var cls []string
+	for k := range a.Schema.Classes {
+		cls = append(cls, arffName(a.Schema.ClassName(k)))
+	}
+	fmt.Fprintf(bw, "@attribute class {%s}\n\n@data\n", strings.Join(cls, ","))
+	for i, row := range a.X {
+		if (a.Fold[i] == fold) != test {
+			continue
+		}
+		for j, v := range row {
+			if j > 0 {
+				bw.WriteByte(',')
+			}
+			bw.WriteString(formatCell(v, a.Schema.Features[j]))
+		}
+		fmt.Fprintf(bw, ",%s\n", arffName(a.Schema.ClassName(a.Y[i])))
+	}
+	return bw.Flush()
+}
+
+// Export writes <dir>/<dataset>-<protocol>-folds.csv and, per fold,
+// <dataset>-<protocol>-fold<k>-{train,test}.arff.
+func (a *Assignment) Export(dir, protocolName string) ([]string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	var written []string
+	write := func(name string, fn func(io.Writer) error) error {
+		path := filepath.Join(dir, name)
+		tmp, err := os.CreateTemp(dir, "."+name+".tmp-*")
+		if err != nil {
+			return err
+		}
+		if err := fn(tmp); err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+			return err
+		}
+		if err := tmp.Close(); err != nil {
+			os.Remove(tmp.Name())
+			return err
+		}
+		written = append(written, path)
+		return os.Rename(tmp.Name(), path)
+	}
+	base := a.Dataset + "-" + protocolName
+	if err := write(base+"-folds.csv", a.WriteCSV); err != nil {
+		return written, err
+	}
+	maxFold := 0
+	for _, f := range a.Fold {
+		if f > maxFold {
+			maxFold = f
+		}
+	}
+	for k := 0; k <= maxFold; k++ {
+		for _, test := range []bool{false, true} {
+			part := "train"
+			if test {
+				part = "test"
+			}
+			k, test := k, test
+			if err := write(fmt.Sprintf("%s-fold%d-%s.arff", base, k, part), func(w io.Writer) error { return a.WriteARFF(w, k, test) }); err != nil {
+				return written, err
+			}
+		}
+	}
+	return written, nil
+}

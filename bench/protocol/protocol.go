@@ -1,0 +1,155 @@
+// Package protocol turns a dataset into the folds a study evaluates on: which
+// rows train, which rows test, how they are preprocessed, on which rows a
+// learner's own preprocessing (fuzzy partitions) is fitted, and how a
+// configuration is chosen from a grid.
+//
+// Two protocols exist. Paper reproduces the authors' experiment exactly,
+// leakage included, so its numbers can be compared with the published ones.
+// Clean fits every data-dependent step on training rows only and selects
+// hyperparameters by an inner cross-validation, touching each test fold once.
+package protocol
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/fgrtbench/fgrtbench/datasets"
+	"github.com/fgrtbench/fgrtbench/learn"
+)
+
+// Selection rules for choosing one configuration of a grid per fold.
+const (
+	// SelectFixed: the grid has one point; it is the reported number.
+	SelectFixed = "fixed"
+	// SelectTest: the configuration with the best TEST accuracy is reported
+	// (first in list order on ties) — the authors' optimistic rule.
+	SelectTest = "test"
+	// SelectInnerCV: the configuration with the best mean accuracy of an
+	// inner stratified cross-validation on the training fold is refitted on
+	// the whole training fold and evaluated once on the test fold.
+	SelectInnerCV = "inner-cv"
+	// SelectSweep: every configuration is evaluated on the test fold and
+	// reported as its own point (hyperparameter sweeps, ablations); none is
+	// marked as selected.
+	SelectSweep = "sweep"
+)
+
+// Fold is one train/test split, already preprocessed.
+type Fold struct {
+	Repeat int
+	Index  int
+	// Seed is the seed of the fold assignment this fold belongs to.
+	Seed   int64
+	XTrain [][]float64
+	YTrain []int
+	XTest  [][]float64
+	YTest  []int
+	// Inner holds the inner folds of the training rows (clean protocol
+	// only): InnerFold[i] is the inner test fold of training row i.
+	InnerFold []int
+	// Rescale refits the protocol's scaling on a subset of the training
+	// rows (inner cross-validation). Nil when the protocol does not scale
+	// per fold.
+	Rescale func(trainIdx, testIdx []int) (xtr, xte [][]float64)
+}
+
+// Plan is everything a runner needs to evaluate methods on one dataset
+// under one protocol.
+type Plan struct {
+	Protocol string
+	Dataset  string
+	Schema   learn.Schema
+	Folds    []Fold
+	// PrepareX and PrepareY are the rows on which learners implementing
+	// learn.Preparer fit their own preprocessing before any fold is
+	// trained. Nil means "fit it on each training set" (clean).
+	PrepareX [][]float64
+	PrepareY []int
+	// GridSelection is the selection rule for grids of more than one point.
+	GridSelection string
+	// InnerK is the number of inner folds for SelectInnerCV.
+	InnerK int
+	// Rows is the number of rows used (after dropping incomplete rows).
+	Rows int
+	// Notes records facts a reader of the results needs (dropped rows,
+	// integer truncation...).
+	Notes []string
+}
+
+// Options parameterise a protocol.
+type Options struct {
+	// Folds is the number of outer folds (paper: 5, fixed).
+	Folds int `json:"folds" yaml:"folds"`
+	// Repeats is the number of repetitions with different fold seeds
+	// (clean only).
+	Repeats int `json:"repeats" yaml:"repeats"`
+	// Seed is the fold seed of repeat 0 (clean; the paper fixes 42).
+	Seed int64 `json:"seed" yaml:"seed"`
+	// InnerFolds is the number of inner folds for model selection (clean).
+	InnerFolds int `json:"inner_folds" yaml:"inner_folds"`
+}
+
+// DefaultOptions are the defaults of the clean protocol.
+func DefaultOptions() Options {
+	return Options{Folds: 5, Repeats: 1, Seed: 42, InnerFolds: 5}
+}
+
+// Validate checks the options.
+func (o Options) Validate() error {
+	if o.Folds < 2 {
+		return fmt.Errorf("protocol: folds must be at least 2, got %d", o.Folds)
+	}
+	if o.Repeats < 1 {
+		return fmt.Errorf("protocol: repeats must be at least 1, got %d", o.Repeats)
+	}
+	if o.InnerFolds < 2 {
+		return fmt.Errorf("protocol: inner folds must be at least 2, got %d", o.InnerFolds)
+	}
+	if o.Seed < 0 || o.Seed > 1<<32-1 {
+		return fmt.Errorf("protocol: seed must be in 0..4294967295 (numpy's legacy seed range), got %d", o.Seed)
+	}
+	return nil
+}
+
+// Protocol builds plans.
+type Protocol interface {
+	Name() string
+	Plan(d *datasets.Dataset, o Options) (*Plan, error)
+}
+
+// Names lists the protocols.
+func Names() []string { return []string{"paper", "clean"} }
+
+// Lookup returns a protocol by name.
+func Lookup(name string) (Protocol, error) {
+	switch name {
+	case "paper":
+		return Paper{}, nil
+	case "clean":
+		return Clean{}, nil
+	}
+	return nil, fmt.Errorf("unknown protocol %q (valid: %s)", name, strings.Join(Names(), ", "))
+}
+
+// split gathers rows of X and y by fold membership.
+func split(X [][]float64, y []int, fold []int, k int) (xtr [][]float64, ytr []int, xte [][]float64, yte []int) {
+	for i, f := range fold {
+		if f == k {
+			xte = append(xte, X[i])
+			yte = append(yte, y[i])
+		} else {
+			xtr = append(xtr, X[i])
+			ytr = append(ytr, y[i])
+		}
+	}
+	return
+}
+
+// checkFoldClasses reports a fold whose training part misses a class that
+// its test part has, or whose either part is empty.
+func checkFoldClasses(dataset string, f Fold, nClasses int) error {
+	if len(f.XTrain) == 0 || len(f.XTest) == 0 {
+		return fmt.Errorf("%s: fold %d of repeat %d has %d training and %d test rows; need fewer folds or more rows", dataset, f.Index, f.Repeat, len(f.XTrain), len(f.XTest))
+	}
+	return nil
+}

@@ -1,0 +1,222 @@
+package runner
+
+import (
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/fgrtbench/fgrtbench/bench/methods"
+	"github.com/fgrtbench/fgrtbench/bench/protocol"
+	"github.com/fgrtbench/fgrtbench/bench/results"
+	"github.com/fgrtbench/fgrtbench/learn"
+)
+
+// preparedCache shares learn.Preparer results between the folds of a plan:
+// the paper protocol fits partitions (and FGRT*'s optimisation) once per
+// dataset and configuration, as the authors' code does.
+type preparedCache struct {
+	mu sync.Mutex
+	m  map[string]*preparedEntry
+}
+
+type preparedEntry struct {
+	once    sync.Once
+	trainer learn.Trainer
+	err     error
+}
+
+func (c *preparedCache) get(key string, build func() (learn.Trainer, error)) (learn.Trainer, error) {
+	c.mu.Lock()
+	if c.m == nil {
+		c.m = map[string]*preparedEntry{}
+	}
+	e, ok := c.m[key]
+	if !ok {
+		e = &preparedEntry{}
+		c.m[key] = e
+	}
+	c.mu.Unlock()
+	e.once.Do(func() { e.trainer, e.err = build() })
+	return e.trainer, e.err
+}
+
+// outcome is the evaluation of one configuration on one fold.
+type outcome struct {
+	correct     int
+	acc, balAcc float64
+	cx          learn.Complexity
+	fitS, predS float64
+}
+
+type executor struct {
+	cache preparedCache
+}
+
+// trainer builds the trainer of a configuration for a unit, prepared on the
+// plan's preparation rows when the protocol asks for it.
+func (e *executor) trainer(plan *protocol.Plan, m resolvedMethod, cfg methods.Config, seed int64) (learn.Trainer, error) {
+	t, err := m.Method.New(cfg, seed)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", m.Label, cfg, err)
+	}
+	p, ok := t.(learn.Preparer)
+	if !ok || plan.PrepareX == nil {
+		return t, nil
+	}
+	key := fmt.Sprintf("%s|%s|%s|%s", plan.Protocol, plan.Dataset, m.Method.Name, cfg)
+	if m.Method.Stochastic {
+		key += fmt.Sprintf("|%d", seed)
+	}
+	return e.cache.get(key, func() (learn.Trainer, error) {
+		pt, err := p.Prepare(plan.PrepareX, plan.PrepareY, plan.Schema)
+		if err != nil {
+			return nil, fmt.Errorf("%s %s: preparing on all rows: %w", m.Label, cfg, err)
+		}
+		return pt, nil
+	})
+}
+
+func evaluate(t learn.Trainer, s learn.Schema, xtr [][]float64, ytr []int, xte [][]float64, yte []int) (outcome, error) {
+	t0 := time.Now()
+	model, err := t.Fit(xtr, ytr, s)
+	fit := time.Since(t0).Seconds()
+	if err != nil {
+		return outcome{}, err
+	}
+	t1 := time.Now()
+	pred := model.Predict(xte)
+	predS := time.Since(t1).Seconds()
+	if len(pred) != len(yte) {
+		return outcome{}, fmt.Errorf("model returned %d predictions for %d rows", len(pred), len(yte))
+	}
+	o := outcome{cx: model.Complexity(), fitS: fit, predS: predS}
+	for i, y := range yte {
+		if pred[i] == y {
+			o.correct++
+		}
+	}
+	o.acc = float64(o.correct) / float64(len(yte))
+	o.balAcc = learn.BalancedAccuracy(yte, pred, len(s.Classes))
+	return o, nil
+}
+
+// run evaluates one unit and returns its rows.
+func (e *executor) run(u Unit, plan *protocol.Plan, m resolvedMethod, nFolds int) ([]results.Record, error) {
+	fi := u.Repeat*nFolds + u.Fold
+	if fi >= len(plan.Folds) {
+		return nil, fmt.Errorf("%s: plan has %d folds, unit wants %d", u.Key, len(plan.Folds), fi)
+	}
+	f := plan.Folds[fi]
+	seed := learnerSeed(u)
+	sel := m.selectionFor(plan)
+	row := func(ci int, o outcome, selected bool) results.Record {
+		return results.Record{
+			Protocol: u.Protocol, Dataset: u.Dataset, Method: u.Label,
+			Config: m.Configs[ci].String(), ConfigIndex: ci, Selected: selected, Selection: sel,
+			Repeat: u.Repeat, Fold: u.Fold, Seed: u.Seed,
+			NTrain: len(f.XTrain), NTest: len(f.XTest), Correct: o.correct,
+			Accuracy: o.acc, BalancedAccuracy: o.balAcc,
+			Rules: o.cx.Rules, Antecedents: o.cx.Antecedents, RulebaseSize: o.cx.RulebaseSize(),
+			Leaves: o.cx.Leaves, InternalNodes: o.cx.InternalNodes,
+			FitSeconds: o.fitS, PredictSeconds: o.predS, Key: u.Key,
+		}
+	}
+	if sel == protocol.SelectInnerCV {
+		ci, err := e.innerSelect(plan, f, m, seed)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", u.Key, err)
+		}
+		t, err := m.Method.New(m.Configs[ci], seed)
+		if err != nil {
+			return nil, err
+		}
+		o, err := evaluate(t, plan.Schema, f.XTrain, f.YTrain, f.XTest, f.YTest)
+		if err != nil {
+			return nil, fmt.Errorf("%s %s: %w", u.Key, m.Configs[ci], err)
+		}
+		return []results.Record{row(ci, o, true)}, nil
+	}
+	out := make([]results.Record, 0, len(m.Configs))
+	best, bestAcc := -1, -1.0
+	for ci, cfg := range m.Configs {
+		t, err := e.trainer(plan, m, cfg, seed)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", u.Key, err)
+		}
+		o, err := evaluate(t, plan.Schema, f.XTrain, f.YTrain, f.XTest, f.YTest)
+		if err != nil {
+			return nil, fmt.Errorf("%s %s: %w", u.Key, cfg, err)
+		}
+		// Strict '>' keeps the first configuration in list order on ties,
+		// as the authors' selection loop does.
+		if o.acc > bestAcc {
+			best, bestAcc = ci, o.acc
+		}
+		out = append(out, row(ci, o, false))
+	}
+	if sel != protocol.SelectSweep {
+		out[best].Selected = true
+	}
+	return out, nil
+}
+
+// innerSelect returns the index of the configuration with the best mean
+// accuracy over the inner folds of the training rows (first on ties).
+func (e *executor) innerSelect(plan *protocol.Plan, f protocol.Fold, m resolvedMethod, seed int64) (int, error) {
+	k := plan.InnerK
+	type split struct {
+		xtr, xte [][]float64
+		ytr, yte []int
+	}
+	splits := make([]split, k)
+	for j := 0; j < k; j++ {
+		var tr, te []int
+		for i, g := range f.InnerFold {
+			if g == j {
+				te = append(te, i)
+			} else {
+				tr = append(tr, i)
+			}
+		}
+		s := split{}
+		if f.Rescale != nil {
+			s.xtr, s.xte = f.Rescale(tr, te)
+		} else {
+			for _, i := range tr {
+				s.xtr = append(s.xtr, f.XTrain[i])
+			}
+			for _, i := range te {
+				s.xte = append(s.xte, f.XTrain[i])
+			}
+		}
+		for _, i := range tr {
+			s.ytr = append(s.ytr, f.YTrain[i])
+		}
+		for _, i := range te {
+			s.yte = append(s.yte, f.YTrain[i])
+		}
+		splits[j] = s
+	}
+	best, bestScore := 0, -1.0
+	for ci, cfg := range m.Configs {
+		sum := 0.0
+		for j, s := range splits {
+			if len(s.yte) == 0 || len(s.ytr) == 0 {
+				continue
+			}
+			t, err := m.Method.New(cfg, seed+int64(j)+1)
+			if err != nil {
+				return 0, err
+			}
+			o, err := evaluate(t, plan.Schema, s.xtr, s.ytr, s.xte, s.yte)
+			if err != nil {
+				return 0, fmt.Errorf("inner fold %d, %s: %w", j, cfg, err)
+			}
+			sum += o.acc
+		}
+		if score := sum / float64(k); score > bestScore {
+			best, bestScore = ci, score
+		}
+	}
+	return best, nil
+}

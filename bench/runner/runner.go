@@ -1,0 +1,430 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/fgrtbench/fgrtbench/bench/protocol"
+	"github.com/fgrtbench/fgrtbench/bench/results"
+	"github.com/fgrtbench/fgrtbench/datasets"
+)
+
+// ResultsFile is the name of the results file inside an output directory.
+const ResultsFile = "results.csv"
+
+// Loader returns a dataset by name.
+type Loader func(ctx context.Context, name string) (*datasets.Dataset, error)
+
+// Progress receives one call per finished unit. It must be safe for
+// concurrent use; the runner calls it from its writer goroutine only.
+type Progress interface {
+	Start(total int)
+	Done(u Unit, err error)
+	Finish()
+}
+
+// Runner executes a study into an output directory.
+type Runner struct {
+	Load     Loader
+	OutDir   string
+	Jobs     int   // worker count; <= 0 means runtime.NumCPU()
+	Shard    Shard // zero value = all units
+	Progress Progress
+	// FailFast stops at the first failing unit instead of running the rest.
+	FailFast bool
+	// afterUnit is a test hook called after each unit's rows are on disk.
+	afterUnit func(done int)
+}
+
+// Summary tells what a run did.
+type Summary struct {
+	Units, Skipped, Ran, Failed int
+	Errors                      []string
+	ResultsPath                 string
+}
+
+// UnitsOf lists the units a study expands to, in canonical order; the
+// number of units is what a shard count divides.
+func UnitsOf(s Study) ([]Unit, error) {
+	ms, err := s.resolve()
+	if err != nil {
+		return nil, err
+	}
+	return s.units(ms), nil
+}
+
+// Run executes every unit of the study that is in the shard and not yet in
+// results.csv, then rewrites results.csv in canonical order.
+func (r *Runner) Run(ctx context.Context, s Study) (Summary, error) {
+	ms, err := s.resolve()
+	if err != nil {
+		return Summary{}, err
+	}
+	if err := os.MkdirAll(r.OutDir, 0o755); err != nil {
+		return Summary{}, err
+	}
+	path := filepath.Join(r.OutDir, ResultsFile)
+	sum := Summary{ResultsPath: path}
+
+	all := s.units(ms)
+	var todo []Unit
+	for i, u := range all {
+		if r.Shard.Contains(i) {
+			todo = append(todo, u)
+		}
+	}
+	sum.Units = len(todo)
+
+	plans := &planCache{load: r.Load, opts: s.Options}
+	expected := func(u Unit) (int, error) {
+		m := ms[u.Method]
+		if len(m.Configs) == 1 && m.Selection != protocol.SelectSweep {
+			return 1, nil
+		}
+		sel := m.Selection
+		if sel == "" {
+			if u.Protocol == "paper" {
+				sel = protocol.SelectTest
+			} else {
+				sel = protocol.SelectInnerCV
+			}
+		}
+		return m.expectedRows(sel), nil
+	}
+	done, err := resume(path, todo, expected)
+	if err != nil {
+		return sum, err
+	}
+	var pending []Unit
+	for _, u := range todo {
+		if !done[u.Key] {
+			pending = append(pending, u)
+		}
+	}
+	sum.Skipped = len(todo) - len(pending)
+
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return sum, err
+	}
+	defer f.Close()
+	if st, _ := f.Stat(); st != nil && st.Size() == 0 {
+		if err := writeHeader(f); err != nil {
+			return sum, err
+		}
+	}
+
+	if r.Progress != nil {
+		r.Progress.Start(len(pending))
+	}
+	jobs := r.Jobs
+	if jobs <= 0 {
+		jobs = runtime.NumCPU()
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	type result struct {
+		u    Unit
+		rows []results.Record
+		err  error
+	}
+	work := make(chan Unit)
+	out := make(chan result)
+	ex := &executor{}
+	var wg sync.WaitGroup
+	for w := 0; w < jobs; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for u := range work {
+				if ctx.Err() != nil {
+					out <- result{u: u, err: ctx.Err()}
+					continue
+				}
+				plan, err := plans.get(ctx, u.Protocol, u.Dataset)
+				var rows []results.Record
+				if err == nil {
+					nFolds := s.Options.Folds
+					if u.Protocol == "paper" {
+						nFolds = 5
+					}
+					rows, err = ex.run(u, plan, ms[u.Method], nFolds)
+				}
+				out <- result{u: u, rows: rows, err: err}
+			}
+		}()
+	}
+	go func() {
+		defer close(work)
+		for _, u := range pending {
+			select {
+			case work <- u:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(out) }()
+
+	var writeErr error
+	for res := range out {
+		if res.err != nil {
+			if !errors.Is(res.err, context.Canceled) {
+				sum.Failed++
+				sum.Errors = append(sum.Errors, res.err.Error())
+				if r.FailFast {
+					cancel()
+				}
+			}
+		} else if writeErr == nil {
+			if err := appendRows(f, res.rows); err != nil {
+				writeErr = err
+				cancel()
+			} else {
+				sum.Ran++
+				if r.afterUnit != nil {
+					r.afterUnit(sum.Ran)
+				}
+			}
+		}
+		if r.Progress != nil {
+			r.Progress.Done(res.u, res.err)
+		}
+	}
+	if r.Progress != nil {
+		r.Progress.Finish()
+	}
+	if writeErr != nil {
+		return sum, writeErr
+	}
+	if err := f.Close(); err != nil {
+		return sum, err
+	}
+	if err := Canonicalize(path); err != nil {
+		return sum, err
+	}
+	sort.Strings(sum.Errors)
+	if ctx.Err() != nil && sum.Failed == 0 && len(pending) > sum.Ran {
+		return sum, ctx.Err()
+	}
+	if sum.Failed > 0 {
+		return sum, fmt.Errorf("%d of %d units failed; first: %s", sum.Failed, len(pending), sum.Errors[0])
+	}
+	return sum, nil
+}
+
+func writeHeader(w io.Writer) error {
+	var b bytes.Buffer
+	if err := results.Write(&b, nil); err != nil {
+		return err
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// appendRows writes all rows of one unit with a single write and syncs, so
+// that a crash leaves either the whole unit, or a prefix of it that resume
+// discards.
+func appendRows(f *os.File, rows []results.Record) error {
+	var b bytes.Buffer
+	if err := results.Write(&b, rows); err != nil {
+		return err
+	}
+	data := b.Bytes()
+	data = data[bytes.IndexByte(data, '\n')+1:] // drop the header Write adds
+	if _, err := f.Write(data); err != nil {
+		return err
+	}
+	return f.Sync()
+}
+
+// resume reads an existing results file, keeps the rows of complete units
+// (and of units outside this study, which may belong to another shard or
+// study writing the same directory), drops incomplete units and a torn last
+// line, rewrites the file if it dropped anything, and returns the keys of
+// the complete units.
+func resume(path string, todo []Unit, expected func(Unit) (int, error)) (map[string]bool, error) {
+	done := map[string]bool{}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) || (err == nil && len(data) == 0) {
+		return done, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	recs, truncated, err := results.Read(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("%s: cannot resume: %v (move the file away to start over)", path, err)
+	}
+	count := map[string]int{}
+	for _, rec := range recs {
+		count[rec.Key]++
+	}
+	want := map[string]int{}
+	for _, u := range todo {
+		n, err := expected(u)
+		if err != nil {
+			return nil, err
+		}
+		want[u.Key] = n
+	}
+	var keep []results.Record
+	dropped := truncated
+	for _, rec := range recs {
+		if n, ours := want[rec.Key]; ours && count[rec.Key] != n {
+			dropped = true
+			continue
+		}
+		keep = append(keep, rec)
+	}
+	for k, n := range want {
+		if count[k] == n {
+			done[k] = true
+		}
+	}
+	if dropped {
+		if err := writeAtomic(path, keep); err != nil {
+			return nil, err
+		}
+	}
+	return done, nil
+}
+
+// Canonicalize rewrites a results file sorted canonically (atomically).
+func Canonicalize(path string) error {
+	recs, err := results.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	results.Sort(recs)
+	return writeAtomic(path, recs)
+}
+
+// writeAtomic writes records to a temporary file in the same directory and
+// renames it over path, so readers never see a half-written file.
+func writeAtomic(path string, recs []results.Record) error {
+	var b bytes.Buffer
+	if err := results.Write(&b, recs); err != nil {
+		return err
+	}
+	return WriteFileAtomic(path, b.Bytes())
+}
+
+// WriteFileAtomic writes data to path through a synced temporary file and a
+// rename.
+func WriteFileAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	name := tmp.Name()
+	_, werr := tmp.Write(data)
+	serr := tmp.Sync()
+	cerr := tmp.Close()
+	if err := errors.Join(werr, serr, cerr); err != nil {
+		os.Remove(name)
+		return err
+	}
+	if err := os.Rename(name, path); err != nil {
+		os.Remove(name)
+		return err
+	}
+	return nil
+}
+
+// planCache builds each (protocol, dataset) plan once.
+type planCache struct {
+	load Loader
+	opts protocol.Options
+	mu   sync.Mutex
+	m    map[string]*planEntry
+}
+
+type planEntry struct {
+	once sync.Once
+	plan *protocol.Plan
+	err  error
+}
+
+func (c *planCache) get(ctx context.Context, proto, dataset string) (*protocol.Plan, error) {
+	key := proto + "/" + dataset
+	c.mu.Lock()
+	if c.m == nil {
+		c.m = map[string]*planEntry{}
+	}
+	e, ok := c.m[key]
+	if !ok {
+		e = &planEntry{}
+		c.m[key] = e
+	}
+	c.mu.Unlock()
+	e.once.Do(func() {
+		p, err := protocol.Lookup(proto)
+		if err != nil {
+			e.err = err
+			return
+		}
+		d, err := c.load(ctx, dataset)
+		if err != nil {
+			e.err = err
+			return
+		}
+		e.plan, e.err = p.Plan(d, c.opts)
+	})
+	return e.plan, e.err
+}
+
+// Merge combines results files (shards of one study, or resumed pieces):
+// rows are de-duplicated by (key, config index); two rows with the same
+// identity that differ outside the timing columns are a conflict and an
+// error. The merged file is written canonically sorted.
+func Merge(out string, inputs []string) (int, error) {
+	type id struct {
+		key string
+		ci  int
+	}
+	seen := map[id]results.Record{}
+	var all []results.Record
+	for _, in := range inputs {
+		recs, err := results.ReadFile(in)
+		if err != nil {
+			return 0, err
+		}
+		for _, rec := range recs {
+			k := id{rec.Key, rec.ConfigIndex}
+			if prev, ok := seen[k]; ok {
+				if !SameOutsideTiming(prev, rec) {
+					return 0, fmt.Errorf("conflict for unit %s config %d between inputs: %s vs %s", rec.Key, rec.ConfigIndex,
+						strings.Join(prev.Fields(), ","), strings.Join(rec.Fields(), ","))
+				}
+				continue
+			}
+			seen[k] = rec
+			all = append(all, rec)
+		}
+	}
+	results.Sort(all)
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		return 0, err
+	}
+	return len(all), writeAtomic(out, all)
+}
+
+// SameOutsideTiming reports whether two records agree on every column but
+// the timing ones.
+func SameOutsideTiming(a, b results.Record) bool {
+	a.FitSeconds, a.PredictSeconds = 0, 0
+	b.FitSeconds, b.PredictSeconds = 0, 0
+	return a == b
+}

@@ -1,0 +1,245 @@
+// Package runner executes studies: it expands a study into work units
+// (protocol, dataset, method, repeat, fold, seed), runs them on a worker
+// pool, appends their rows to results.csv as they finish, resumes an
+// interrupted run, runs one shard of a study, and finally rewrites
+// results.csv in canonical order so that its content does not depend on
+// scheduling, worker count, interruptions or sharding.
+package runner
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/fgrtbench/fgrtbench/bench/methods"
+	"github.com/fgrtbench/fgrtbench/bench/protocol"
+)
+
+// MethodSpec selects a registered method, one of its grids, and parameter
+// overrides applied to every grid point.
+type MethodSpec struct {
+	Name string `json:"name" yaml:"name"`
+	// Grid names a grid of the method ("default" when empty).
+	Grid string `json:"grid,omitempty" yaml:"grid,omitempty"`
+	// Params override parameters at every grid point.
+	Params map[string]string `json:"params,omitempty" yaml:"params,omitempty"`
+	// Sweep lists values per parameter; their cartesian product (parameters
+	// in sorted name order, values in the given order) replaces the named
+	// grid. Use it for hyperparameter sweeps.
+	Sweep map[string][]string `json:"sweep,omitempty" yaml:"sweep,omitempty"`
+	// Selection overrides the protocol's selection rule for grids with more
+	// than one point: "test", "inner-cv" or "sweep".
+	Selection string `json:"selection,omitempty" yaml:"selection,omitempty"`
+	// Label is the method column written to results.csv. Default: Name, or
+	// Name@Grid for a non-default grid.
+	Label string `json:"label,omitempty" yaml:"label,omitempty"`
+}
+
+// label returns the results.csv method column of the spec.
+func (m MethodSpec) label() string {
+	if m.Label != "" {
+		return m.Label
+	}
+	if m.Grid != "" && m.Grid != "default" {
+		return m.Name + "@" + m.Grid
+	}
+	return m.Name
+}
+
+// Study is a set of protocols, datasets and methods to evaluate.
+type Study struct {
+	Name      string           `json:"name,omitempty" yaml:"name,omitempty"`
+	Protocols []string         `json:"protocols" yaml:"protocols"`
+	Datasets  []string         `json:"datasets" yaml:"datasets"`
+	Methods   []MethodSpec     `json:"methods" yaml:"methods"`
+	Options   protocol.Options `json:"options" yaml:"options"`
+}
+
+// resolvedMethod is a method spec with its configurations expanded.
+type resolvedMethod struct {
+	Spec      MethodSpec
+	Label     string
+	Method    *methods.Method
+	Configs   []methods.Config
+	Selection string // "" = protocol default
+	Hash      string // identifies the configuration list, for unit keys
+}
+
+func (m resolvedMethod) selectionFor(p *protocol.Plan) string {
+	if len(m.Configs) == 1 && m.Selection != protocol.SelectSweep {
+		return protocol.SelectFixed
+	}
+	if m.Selection != "" {
+		return m.Selection
+	}
+	return p.GridSelection
+}
+
+// expectedRows is how many result rows a finished unit of this method has.
+func (m resolvedMethod) expectedRows(sel string) int {
+	if sel == protocol.SelectInnerCV {
+		return 1
+	}
+	return len(m.Configs)
+}
+
+func resolveMethod(s MethodSpec) (resolvedMethod, error) {
+	m, err := methods.Lookup(s.Name)
+	if err != nil {
+		return resolvedMethod{}, err
+	}
+	var cfgs []methods.Config
+	if len(s.Sweep) > 0 {
+		if s.Grid != "" {
+			return resolvedMethod{}, fmt.Errorf("method %s: give either grid or sweep, not both", s.Name)
+		}
+		for _, point := range cartesian(s.Sweep) {
+			for k, v := range s.Params {
+				if _, swept := s.Sweep[k]; !swept {
+					point[k] = v
+				}
+			}
+			c, err := m.Resolve(point)
+			if err != nil {
+				return resolvedMethod{}, err
+			}
+			cfgs = append(cfgs, c)
+		}
+	} else {
+		grid := s.Grid
+		if grid == "" {
+			grid = "default"
+		}
+		cfgs, err = m.Expand(grid, s.Params)
+		if err != nil {
+			return resolvedMethod{}, err
+		}
+	}
+	switch s.Selection {
+	case "", protocol.SelectTest, protocol.SelectInnerCV, protocol.SelectSweep:
+	default:
+		return resolvedMethod{}, fmt.Errorf("method %s: unknown selection %q (valid: test, inner-cv, sweep)", s.Name, s.Selection)
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\n%s\n", s.Name, s.Selection)
+	for _, c := range cfgs {
+		fmt.Fprintln(h, c.String())
+	}
+	return resolvedMethod{
+		Spec: s, Label: s.label(), Method: m, Configs: cfgs, Selection: s.Selection,
+		Hash: hex.EncodeToString(h.Sum(nil))[:10],
+	}, nil
+}
+
+// cartesian expands a sweep into points; parameters vary in sorted name
+// order with the last name varying fastest.
+func cartesian(sweep map[string][]string) []map[string]string {
+	names := make([]string, 0, len(sweep))
+	for k := range sweep {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	points := []map[string]string{{}}
+	for _, n := range names {
+		var next []map[string]string
+		for _, p := range points {
+			for _, v := range sweep[n] {
+				q := make(map[string]string, len(p)+1)
+				for k, x := range p {
+					q[k] = x
+				}
+				q[n] = v
+				next = append(next, q)
+			}
+		}
+		points = next
+	}
+	return points
+}
+
+// Unit is one work unit: one method evaluated on one fold.
+type Unit struct {
+	Protocol string
+	Dataset  string
+	Method   int // index into the resolved methods
+	Label    string
+	Repeat   int
+	Fold     int
+	Seed     int64
+	Key      string
+}
+
+func unitKey(protocolName, dataset string, m resolvedMethod, repeat, fold int, seed int64) string {
+	return fmt.Sprintf("%s/%s/%s#%s/r%d/f%d/s%d", protocolName, dataset, m.Label, m.Hash, repeat, fold, seed)
+}
+
+// validate checks the study and resolves its methods.
+func (s Study) resolve() ([]resolvedMethod, error) {
+	if len(s.Protocols) == 0 || len(s.Datasets) == 0 || len(s.Methods) == 0 {
+		return nil, fmt.Errorf("study needs at least one protocol, dataset and method")
+	}
+	for _, p := range s.Protocols {
+		if _, err := protocol.Lookup(p); err != nil {
+			return nil, err
+		}
+	}
+	if err := s.Options.Validate(); err != nil {
+		return nil, err
+	}
+	var out []resolvedMethod
+	seen := map[string]bool{}
+	for _, ms := range s.Methods {
+		rm, err := resolveMethod(ms)
+		if err != nil {
+			return nil, err
+		}
+		if seen[rm.Label] {
+			return nil, fmt.Errorf("two methods of the study write the label %q; give one a distinct label", rm.Label)
+		}
+		if strings.ContainsAny(rm.Label, ",\n/#") {
+			return nil, fmt.Errorf("method label %q may not contain ',', '/', '#' or newlines", rm.Label)
+		}
+		seen[rm.Label] = true
+		out = append(out, rm)
+	}
+	return out, nil
+}
+
+// units enumerates the study's work units in canonical order.
+func (s Study) units(ms []resolvedMethod) []Unit {
+	var out []Unit
+	for _, p := range s.Protocols {
+		folds, repeats := s.Options.Folds, s.Options.Repeats
+		seedOf := func(r int) int64 { return s.Options.Seed + int64(r) }
+		if p == "paper" {
+			folds, repeats = 5, 1
+			seedOf = func(int) int64 { return protocol.PaperSeed }
+		}
+		for _, d := range s.Datasets {
+			for mi, m := range ms {
+				for r := 0; r < repeats; r++ {
+					for f := 0; f < folds; f++ {
+						out = append(out, Unit{
+							Protocol: p, Dataset: d, Method: mi, Label: m.Label,
+							Repeat: r, Fold: f, Seed: seedOf(r),
+							Key: unitKey(p, d, m, r, f, seedOf(r)),
+						})
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// learnerSeed derives the seed a stochastic learner gets for one unit, so
+// that folds and repeats get independent streams.
+func learnerSeed(u Unit) int64 {
+	x := uint64(u.Seed)*0x9E3779B97F4A7C15 ^ uint64(u.Repeat+1)*0xBF58476D1CE4E5B9 ^ uint64(u.Fold+1)*0x94D049BB133111EB
+	x ^= x >> 31
+	x *= 0xD6E8FEB86659FD93
+	x ^= x >> 29
+	return int64(x >> 1)
+}
