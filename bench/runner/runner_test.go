@@ -330,7 +330,9 @@ func TestStudyErrors(t *testing.T) {
 		want   string
 	}{
 		{"unknown method", func(s *Study) { s.Methods = []MethodSpec{{Name: "nope"}} }, "unknown method"},
-		{"unknown param", func(s *Study) { s.Methods = []MethodSpec{{Name: "test-centroid", Params: map[string]string{"zz": "1"}}} }, "no parameter"},
+		{"unknown param", func(s *Study) {
+			s.Methods = []MethodSpec{{Name: "test-centroid", Params: map[string]string{"zz": "1"}}}
+		}, "no parameter"},
 		{"bad value", func(s *Study) { s.Methods = []MethodSpec{{Name: "test-centroid", Params: map[string]string{"k": "0"}}} }, "below the minimum"},
 		{"unknown grid", func(s *Study) { s.Methods = []MethodSpec{{Name: "test-centroid", Grid: "zz"}} }, "no grid"},
 		{"duplicate label", func(s *Study) { s.Methods = []MethodSpec{{Name: "test-centroid"}, {Name: "test-centroid"}} }, "label"},
