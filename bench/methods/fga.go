@@ -1,0 +1,45 @@
+package methods
+
+import (
+	"github.com/fgrtbench/fgrtbench/baselines/fga"
+	"github.com/fgrtbench/fgrtbench/learn"
+)
+
+// fga: ex-fuzzy's genetic fuzzy rule classifier (evolved type-1 partitions,
+// dominance-score winner rule, training-MCC fitness) under pymoo's GA. The
+// unit seed seeds every random stream; workers only parallelises the
+// population's evaluation and never changes a result.
+func init() {
+	Register(&Method{
+		Name: "fga",
+		Doc:  "genetic fuzzy rule classifier (ex-fuzzy BaseFuzzyRulesClassifier, slow-path MCC fitness, pymoo GA with SBX + polynomial mutation)",
+		Params: []Param{
+			{Name: "n_rules", Kind: Int, Default: "15", Min: 1, HasMin: true, Doc: "rule slots per chromosome (nRules)"},
+			{Name: "n_ants", Kind: Int, Default: "3", Min: 1, HasMin: true, Doc: "antecedent slots per rule (nAnts, capped at the number of features)"},
+			{Name: "n_labels", Kind: Int, Default: "3", Min: 2, Max: 100, HasMin: true, HasMax: true, Doc: "linguistic labels per feature"},
+			{Name: "tolerance", Kind: Float, Default: "0.01", Min: 0, HasMin: true, Doc: "dominance-score threshold of the rule purge"},
+			{Name: "generations", Kind: Int, Default: "100", Min: 1, HasMin: true, Doc: "GA generations (n_gen; the first evaluates the initial population)"},
+			{Name: "population", Kind: Int, Default: "50", Min: 2, HasMin: true, Doc: "population size (pop_size)"},
+			{Name: "crossover_prob", Kind: Float, Default: "0.3", Min: 0, Max: 1, HasMin: true, HasMax: true, Doc: "per-mating SBX probability (var_prob)"},
+			{Name: "workers", Kind: Int, Default: "0", Min: 0, HasMin: true, Doc: "goroutines evaluating the population (0 = GOMAXPROCS); does not change results"},
+		},
+		Grids: map[string]Grid{
+			"default": {{}},
+			"small":   {{"generations": "20", "population": "20"}},
+		},
+		Stochastic: true,
+		New: func(cfg Config, seed int64) (learn.Trainer, error) {
+			o := fga.Defaults()
+			o.Rules = cfg.Int("n_rules")
+			o.Antecedents = cfg.Int("n_ants")
+			o.Labels = cfg.Int("n_labels")
+			o.Tolerance = cfg.Float("tolerance")
+			o.Generations = cfg.Int("generations")
+			o.Population = cfg.Int("population")
+			o.CrossoverProb = cfg.Float("crossover_prob")
+			o.Workers = cfg.Int("workers")
+			o.Seed = uint64(seed)
+			return fga.New(o)
+		},
+	})
+}
