@@ -134,4 +134,3 @@ func TestGoldenAblation(t *testing.T) {
 		})
 	}
 }
-
