@@ -1,0 +1,301 @@
+package reports
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/fgrtbench/fgrtbench/bench/results"
+	"github.com/fgrtbench/fgrtbench/reports/paper"
+)
+
+// Cell aggregates the selected rows of one (protocol, dataset, method): the
+// rows with Selected set, one per repeat and fold. Accuracies are fractions;
+// standard deviations are population ones (ddof 0) over folds and repeats.
+// Complexity figures are means over the same rows.
+type Cell struct {
+	Protocol, Dataset, Method string
+	// N is the number of selected rows (folds × repeats).
+	N                   int
+	Accuracy            float64
+	AccuracyStd         float64
+	BalancedAccuracy    float64
+	BalancedAccuracyStd float64
+	// Rules and Antecedents are counted as a reader counts them;
+	// AntecedentsPerRule is the mean over folds of each fold's ratio.
+	Rules              float64
+	AntecedentsPerRule float64
+	RulebaseSize       float64
+	// Leaves and InternalNodes are the counts of the authors' driver.
+	Leaves        float64
+	InternalNodes float64
+	FitSeconds    float64
+	// Selection lists the selection rules of the rows ("fixed", "test",
+	// "inner-cv"), sorted and joined by '+' (normally a single rule).
+	Selection string
+}
+
+// TestSelected reports whether some of the cell's numbers come from the
+// paper's optimistic rule of choosing the configuration by test accuracy.
+func (c Cell) TestSelected() bool {
+	for _, s := range strings.Split(c.Selection, "+") {
+		if s == "test" {
+			return true
+		}
+	}
+	return false
+}
+
+type cellKey struct{ protocol, dataset, method string }
+
+func (k cellKey) less(o cellKey) bool {
+	if k.protocol != o.protocol {
+		return k.protocol < o.protocol
+	}
+	if k.dataset != o.dataset {
+		return k.dataset < o.dataset
+	}
+	return k.method < o.method
+}
+
+// Aggregate reduces results records to one Cell per (protocol, dataset,
+// method), using only selected rows. Cells come back sorted by protocol,
+// dataset and method name. Two selected rows for the same repeat and fold
+// of a cell are an error (a corrupt or double-merged results file).
+func Aggregate(recs []results.Record) ([]Cell, error) {
+	var sel []results.Record
+	for _, r := range recs {
+		if r.Selected {
+			sel = append(sel, r)
+		}
+	}
+	// Canonical order first, so means are reduced in the same order however
+	// the records were shuffled.
+	sort.SliceStable(sel, func(i, j int) bool {
+		a, b := sel[i], sel[j]
+		ka, kb := cellKey{a.Protocol, a.Dataset, a.Method}, cellKey{b.Protocol, b.Dataset, b.Method}
+		if ka != kb {
+			return ka.less(kb)
+		}
+		if a.Repeat != b.Repeat {
+			return a.Repeat < b.Repeat
+		}
+		if a.Fold != b.Fold {
+			return a.Fold < b.Fold
+		}
+		return a.Key < b.Key
+	})
+	var keys []cellKey
+	group := make([]int, len(sel))
+	selections := map[cellKey]map[string]bool{}
+	for i, r := range sel {
+		k := cellKey{r.Protocol, r.Dataset, r.Method}
+		if len(keys) == 0 || keys[len(keys)-1] != k {
+			keys = append(keys, k)
+			selections[k] = map[string]bool{}
+		} else if p := sel[i-1]; p.Repeat == r.Repeat && p.Fold == r.Fold {
+			return nil, fmt.Errorf("reports: %s/%s/%s has two selected rows for repeat %d fold %d", r.Protocol, r.Dataset, r.Method, r.Repeat, r.Fold)
+		}
+		group[i] = len(keys) - 1
+		selections[k][r.Selection] = true
+	}
+	const (
+		colAcc = iota
+		colBal
+		colRules
+		colAntPerRule
+		colSize
+		colLeaves
+		colInternal
+		colFit
+		nCols
+	)
+	columns := make([][]float64, nCols)
+	for c := range columns {
+		columns[c] = make([]float64, len(sel))
+	}
+	for i, r := range sel {
+		columns[colAcc][i] = r.Accuracy
+		columns[colBal][i] = r.BalancedAccuracy
+		columns[colRules][i] = float64(r.Rules)
+		columns[colAntPerRule][i] = r.MeanAntecedents()
+		columns[colSize][i] = float64(r.RulebaseSize)
+		columns[colLeaves][i] = float64(r.Leaves)
+		columns[colInternal][i] = float64(r.InternalNodes)
+		columns[colFit][i] = r.FitSeconds
+	}
+	sums, err := groupMeanStd(group, columns)
+	if err != nil {
+		return nil, err
+	}
+	if len(sums) != len(keys) {
+		return nil, fmt.Errorf("reports: aggregation returned %d groups for %d cells", len(sums), len(keys))
+	}
+	cells := make([]Cell, len(keys))
+	for i, g := range sums {
+		k := keys[g.Group]
+		cells[i] = Cell{
+			Protocol: k.protocol, Dataset: k.dataset, Method: k.method, N: g.N,
+			Accuracy: g.Mean[colAcc], AccuracyStd: g.Std[colAcc],
+			BalancedAccuracy: g.Mean[colBal], BalancedAccuracyStd: g.Std[colBal],
+			Rules: g.Mean[colRules], AntecedentsPerRule: g.Mean[colAntPerRule], RulebaseSize: g.Mean[colSize],
+			Leaves: g.Mean[colLeaves], InternalNodes: g.Mean[colInternal], FitSeconds: g.Mean[colFit],
+			Selection: strings.Join(sortedKeys(selections[k]), "+"),
+		}
+	}
+	return cells, nil
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// methodOrder is the display order of known methods; others follow sorted.
+var methodOrder = []string{"fgrt", "fgrt-opt", "cart", "c45-entropy", "c45", "ripper", "fga"}
+
+var methodNames = map[string]string{
+	"fgrt":        "FGRT",
+	"fgrt-opt":    "FGRT*",
+	"cart":        "CART",
+	"c45-entropy": "C4.5 (entropy, paper)",
+	"c45":         "C4.5 (J48)",
+	"ripper":      "RIPPER",
+	"fga":         "FGA",
+}
+
+// splitVariant splits "cart@text" into ("cart", "text").
+func splitVariant(method string) (base, variant string) {
+	if i := strings.IndexByte(method, '@'); i >= 0 {
+		return method[:i], method[i+1:]
+	}
+	return method, ""
+}
+
+// DisplayName returns the name a table shows for a registry method name:
+// fgrt → FGRT, fgrt-opt → FGRT*, cart → CART, c45-entropy → "C4.5
+// (entropy, paper)", c45 → "C4.5 (J48)", ripper → RIPPER, fga → FGA. A
+// variant keeps its suffix ("cart@text" → "CART@text"); unknown methods are
+// shown as they are.
+func DisplayName(method string) string {
+	base, variant := splitVariant(method)
+	name, ok := methodNames[base]
+	if !ok {
+		name = base
+	}
+	if variant != "" {
+		return name + "@" + variant
+	}
+	return name
+}
+
+// paperColumn returns the paper column a method (variant or not) is compared with.
+func paperColumn(method string) (string, bool) {
+	base, _ := splitVariant(method)
+	return paper.ColumnForMethod(base)
+}
+
+func rankOf(list []string, s string) int {
+	for i, v := range list {
+		if v == s {
+			return i
+		}
+	}
+	return len(list)
+}
+
+// sortMethods orders methods: known bases in methodOrder, unknown bases
+// alphabetically after them, each base followed by its variants sorted.
+func sortMethods(ms []string) {
+	sort.SliceStable(ms, func(i, j int) bool {
+		bi, vi := splitVariant(ms[i])
+		bj, vj := splitVariant(ms[j])
+		ri, rj := rankOf(methodOrder, bi), rankOf(methodOrder, bj)
+		if ri != rj {
+			return ri < rj
+		}
+		if bi != bj {
+			return bi < bj
+		}
+		return vi < vj
+	})
+}
+
+// sortDatasets orders datasets: the paper's ten in its order, others
+// alphabetically after them.
+func sortDatasets(ds []string) {
+	sort.SliceStable(ds, func(i, j int) bool {
+		ri, rj := rankOf(paper.Datasets, ds[i]), rankOf(paper.Datasets, ds[j])
+		if ri != rj {
+			return ri < rj
+		}
+		return ds[i] < ds[j]
+	})
+}
+
+// cellIndex gives access to cells by key plus the sorted key sets.
+type cellIndex struct {
+	cells map[cellKey]Cell
+}
+
+func newCellIndex(cells []Cell) cellIndex {
+	ix := cellIndex{cells: map[cellKey]Cell{}}
+	for _, c := range cells {
+		ix.cells[cellKey{c.Protocol, c.Dataset, c.Method}] = c
+	}
+	return ix
+}
+
+func (ix cellIndex) get(protocol, dataset, method string) (Cell, bool) {
+	c, ok := ix.cells[cellKey{protocol, dataset, method}]
+	return c, ok
+}
+
+func uniqueSorted(cells []Cell, field func(Cell) string, order func([]string)) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, c := range cells {
+		v := field(c)
+		if !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	order(out)
+	return out
+}
+
+// protocolsOf lists the protocols present: "paper" first, "clean" second, others sorted.
+func protocolsOf(cells []Cell) []string {
+	return uniqueSorted(cells, func(c Cell) string { return c.Protocol }, func(s []string) {
+		sort.SliceStable(s, func(i, j int) bool {
+			ri, rj := rankOf([]string{"paper", "clean"}, s[i]), rankOf([]string{"paper", "clean"}, s[j])
+			if ri != rj {
+				return ri < rj
+			}
+			return s[i] < s[j]
+		})
+	})
+}
+
+func filterProtocol(cells []Cell, protocol string) []Cell {
+	var out []Cell
+	for _, c := range cells {
+		if c.Protocol == protocol {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func datasetsOf(cells []Cell) []string {
+	return uniqueSorted(cells, func(c Cell) string { return c.Dataset }, sortDatasets)
+}
+
+func methodsOf(cells []Cell) []string {
+	return uniqueSorted(cells, func(c Cell) string { return c.Method }, sortMethods)
+}

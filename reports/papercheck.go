@@ -1,0 +1,100 @@
+package reports
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/fgrtbench/fgrtbench/reports/paper"
+)
+
+// PaperCheckRow compares one reproduced paper-protocol cell with the
+// authors' committed mean (fuzzy_cart_results.csv).
+type PaperCheckRow struct {
+	Dataset, Method string
+	// Have is false when the results hold no paper-protocol cell for it.
+	Have bool
+	// Ours and Authors are accuracies as fractions; Diff = Ours − Authors.
+	Ours, OursStd, Authors, AuthorsStd, Diff float64
+	// Leaves and InternalNodes (ours) against the authors' N_Rules and
+	// N_Unique_Conditions.
+	Leaves, AuthorsLeaves, InternalNodes, AuthorsInternal float64
+}
+
+// PaperCheck lists every (dataset, method) of the authors' committed results
+// (fgrt, fgrt-opt, cart, c45-entropy on the ten datasets), in the paper's
+// dataset order, with the reproduced paper-protocol values where present.
+func PaperCheck(cells []Cell) []PaperCheckRow {
+	ix := newCellIndex(cells)
+	var out []PaperCheckRow
+	for _, ds := range paper.Datasets {
+		for _, m := range paper.AuthorsMethods {
+			a, _ := paper.Authors(ds, m)
+			r := PaperCheckRow{Dataset: ds, Method: m, Authors: a.Accuracy, AuthorsStd: a.AccuracyStd,
+				AuthorsLeaves: a.NRules, AuthorsInternal: a.NUniqueConditions}
+			if c, ok := ix.get("paper", ds, m); ok {
+				r.Have = true
+				r.Ours, r.OursStd, r.Diff = c.Accuracy, c.AccuracyStd, c.Accuracy-a.Accuracy
+				r.Leaves, r.InternalNodes = c.Leaves, c.InternalNodes
+			}
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// PaperMismatches returns the rows present in the results whose accuracy
+// differs from the authors' by more than tol (a fraction: 1e-9 demands
+// equality up to rounding, 0.0001 is 0.01 percentage points).
+func PaperMismatches(rows []PaperCheckRow, tol float64) []PaperCheckRow {
+	var out []PaperCheckRow
+	for _, r := range rows {
+		if r.Have && math.Abs(r.Diff) > tol {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// PaperMissing returns the rows the results do not cover.
+func PaperMissing(rows []PaperCheckRow) []PaperCheckRow {
+	var out []PaperCheckRow
+	for _, r := range rows {
+		if !r.Have {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// PaperCheckTable renders the comparison; rows beyond tol are in bold.
+func PaperCheckTable(rows []PaperCheckRow, tol float64) Table {
+	t := Table{
+		Name:      "paper-check",
+		Title:     "Reproduction check: paper protocol against the authors' committed means",
+		Header:    []string{"Dataset", "Method", "Ours (%)", "Authors (%)", "Δ (pp)", "Std ours", "Std authors", "Leaves ours", "Leaves authors", "Internal ours", "Internal authors"},
+		Align:     "llrrrrrrrrr",
+		CSVHeader: []string{"dataset", "method", "have", "ours", "authors", "diff", "ours_std", "authors_std", "leaves", "authors_leaves", "internal_nodes", "authors_internal_nodes", "within_tolerance"},
+	}
+	for _, r := range rows {
+		authors := []string{pct(r.Authors), pct(r.AuthorsStd), fixed(r.AuthorsLeaves, 2), fixed(r.AuthorsInternal, 2)}
+		if !r.Have {
+			t.Rows = append(t.Rows, []Entry{{Text: r.Dataset}, {Text: DisplayName(r.Method)}, {Text: "—"}, {Text: authors[0]}, {Text: "—"},
+				{Text: "—"}, {Text: authors[1]}, {Text: "—"}, {Text: authors[2]}, {Text: "—"}, {Text: authors[3]}})
+			t.CSVRows = append(t.CSVRows, []string{r.Dataset, r.Method, "false", "", fmt.Sprintf("%.17g", r.Authors), "", "", fmt.Sprintf("%.17g", r.AuthorsStd),
+				"", csvNum(r.AuthorsLeaves), "", csvNum(r.AuthorsInternal), ""})
+			continue
+		}
+		off := math.Abs(r.Diff) > tol
+		t.Rows = append(t.Rows, []Entry{{Text: r.Dataset}, {Text: DisplayName(r.Method)}, {Text: pct(r.Ours)}, {Text: authors[0]},
+			{Text: signed(r.Diff*100, 2), Bold: off}, {Text: pct(r.OursStd)}, {Text: authors[1]},
+			{Text: fixed(r.Leaves, 2)}, {Text: authors[2]}, {Text: fixed(r.InternalNodes, 2)}, {Text: authors[3]}})
+		t.CSVRows = append(t.CSVRows, []string{r.Dataset, r.Method, "true", fmt.Sprintf("%.17g", r.Ours), fmt.Sprintf("%.17g", r.Authors),
+			fmt.Sprintf("%.17g", r.Diff), fmt.Sprintf("%.17g", r.OursStd), fmt.Sprintf("%.17g", r.AuthorsStd),
+			csvNum(r.Leaves), csvNum(r.AuthorsLeaves), csvNum(r.InternalNodes), csvNum(r.AuthorsInternal), fmt.Sprint(!off)})
+	}
+	t.Notes = []string{
+		fmt.Sprintf("Authors: results/fuzzy_cart_results.csv of the authors' repository (means over 5 folds, std with ddof 0). Bold: |Δ| above the tolerance %s (fraction).", fmt.Sprintf("%g", tol)),
+		"Leaves and internal nodes are the authors' N_Rules and N_Unique_Conditions (fold means).",
+	}
+	return t
+}

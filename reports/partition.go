@@ -1,0 +1,69 @@
+package reports
+
+import (
+	"fmt"
+
+	"github.com/fgrtbench/fgrtbench/reports/paper"
+)
+
+// samePP is the distance (percentage points) under which FGRT and FGRT*
+// count as unchanged: the paper compares values printed with two decimals.
+const samePP = 0.005
+
+// PartitionTable compares FGRT with FGRT* (optimised partitions) per
+// dataset, ours and the paper's, with a count of datasets improved,
+// unchanged and worse.
+func PartitionTable(cells []Cell, protocol string) Table {
+	cells = filterProtocol(cells, protocol)
+	ix := newCellIndex(cells)
+	t := Table{
+		Name:      "partition-" + protocol,
+		Title:     fmt.Sprintf("Effect of partition optimisation (FGRT* − FGRT), %s protocol", protocol),
+		Header:    []string{"Dataset", "FGRT", "FGRT*", "Δ", "Paper FGRT", "Paper FGRT*", "Paper Δ"},
+		Align:     "lrrrrrr",
+		CSVHeader: []string{"protocol", "dataset", "fgrt", "fgrt_opt", "diff", "paper_fgrt", "paper_fgrt_opt", "paper_diff"},
+	}
+	var ours, theirs [3]int // improved, unchanged, worse
+	tally := func(c *[3]int, d float64) {
+		switch {
+		case d > samePP:
+			c[0]++
+		case d < -samePP:
+			c[2]++
+		default:
+			c[1]++
+		}
+	}
+	n := 0
+	for _, ds := range datasetsOf(cells) {
+		a, okA := ix.get(protocol, ds, "fgrt")
+		b, okB := ix.get(protocol, ds, "fgrt-opt")
+		if !okA || !okB {
+			continue
+		}
+		n++
+		d := (b.Accuracy - a.Accuracy) * 100
+		tally(&ours, d)
+		row := []Entry{{Text: ds}, {Text: pct(a.Accuracy)}, {Text: pct(b.Accuracy)}, {Text: signed(d, 2), Bold: d > samePP}}
+		csvRow := []string{protocol, ds, csvNum(a.Accuracy * 100), csvNum(b.Accuracy * 100), csvNum(d)}
+		pa, okPA := paper.Accuracy(ds, paper.FGRT)
+		pb, okPB := paper.Accuracy(ds, paper.FGRTStar)
+		if okPA && okPB {
+			pd := pb - pa
+			tally(&theirs, pd)
+			row = append(row, Entry{Text: fixed(pa, 2)}, Entry{Text: fixed(pb, 2)}, Entry{Text: signed(pd, 2), Bold: pd > samePP})
+			csvRow = append(csvRow, fixed(pa, 2), fixed(pb, 2), fixed(pd, 2))
+		} else {
+			row = append(row, Entry{Text: "—"}, Entry{Text: "—"}, Entry{Text: "—"})
+			csvRow = append(csvRow, "", "", "")
+		}
+		t.Rows = append(t.Rows, row)
+		t.CSVRows = append(t.CSVRows, csvRow)
+	}
+	t.Notes = []string{
+		fmt.Sprintf("Ours: FGRT* better on %d, unchanged on %d (|Δ| < %.3f pp), worse on %d of %d datasets. Paper (on the same datasets): better on %d, unchanged on %d, worse on %d.",
+			ours[0], ours[1], samePP, ours[2], n, theirs[0], theirs[1], theirs[2]),
+		"Accuracies in percent; Δ in percentage points; improvements in bold.",
+	}
+	return t
+}

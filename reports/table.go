@@ -1,0 +1,182 @@
+package reports
+
+import (
+	"bytes"
+	"encoding/csv"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Entry is one displayed table cell: a main text, an optional second line in
+// small print (the paper's value and the difference), and bold.
+type Entry struct {
+	Text string
+	Sub  string
+	Bold bool
+}
+
+// Table is one rendered table: a display grid (Markdown, LaTeX) and a tidy
+// machine-readable form (CSV). Texts may use the symbols ± † Δ × − ≠ —,
+// which the LaTeX writer translates.
+type Table struct {
+	// Name is the file stem: <Name>.md, <Name>.tex, <Name>.csv.
+	Name  string
+	Title string
+	// Header and Align ('l', 'r' or 'c' per column) describe the grid.
+	Header []string
+	Align  string
+	Rows   [][]Entry
+	Notes  []string
+	// CSVHeader and CSVRows are the tidy form: one row per value, numbers
+	// in fixed formats.
+	CSVHeader []string
+	CSVRows   [][]string
+}
+
+// Markdown renders the table as a Markdown section (title, grid, notes).
+func (t Table) Markdown() []byte {
+	var b bytes.Buffer
+	b.WriteString("### " + mdEscape(t.Title) + "\n\n")
+	b.WriteString("|")
+	for _, h := range t.Header {
+		b.WriteString(" " + mdEscape(h) + " |")
+	}
+	b.WriteString("\n|")
+	for i := range t.Header {
+		switch t.align(i) {
+		case 'r':
+			b.WriteString("---:|")
+		case 'c':
+			b.WriteString(":---:|")
+		default:
+			b.WriteString("---|")
+		}
+	}
+	b.WriteString("\n")
+	for _, row := range t.Rows {
+		b.WriteString("|")
+		for _, e := range row {
+			text := mdEscape(e.Text)
+			if e.Bold && text != "" {
+				text = "**" + text + "**"
+			}
+			if e.Sub != "" {
+				text += "<br><sub>" + mdEscape(e.Sub) + "</sub>"
+			}
+			b.WriteString(" " + text + " |")
+		}
+		b.WriteString("\n")
+	}
+	if len(t.Notes) > 0 {
+		b.WriteString("\n")
+		for _, n := range t.Notes {
+			b.WriteString("- " + mdEscape(n) + "\n")
+		}
+	}
+	return b.Bytes()
+}
+
+func (t Table) align(i int) byte {
+	if i < len(t.Align) {
+		return t.Align[i]
+	}
+	return 'l'
+}
+
+// LaTeX renders the table as a booktabs table environment.
+func (t Table) LaTeX() []byte {
+	var b bytes.Buffer
+	b.WriteString("% requires \\usepackage{booktabs}\n")
+	b.WriteString("\\begin{table}[htbp]\n\\centering\n")
+	b.WriteString("\\caption{" + texEscape(t.Title) + "}\n")
+	b.WriteString("\\label{tab:" + t.Name + "}\n")
+	b.WriteString("\\begin{tabular}{")
+	for i := range t.Header {
+		b.WriteByte(t.align(i))
+	}
+	b.WriteString("}\n\\toprule\n")
+	for i, h := range t.Header {
+		if i > 0 {
+			b.WriteString(" & ")
+		}
+		b.WriteString(texEscape(h))
+	}
+	b.WriteString(" \\\\\n\\midrule\n")
+	for _, row := range t.Rows {
+		for i, e := range row {
+			if i > 0 {
+				b.WriteString(" & ")
+			}
+			text := texEscape(e.Text)
+			if e.Bold && text != "" {
+				text = "\\textbf{" + text + "}"
+			}
+			if e.Sub != "" {
+				text = "\\begin{tabular}[t]{@{}" + string(t.align(i)) + "@{}}" + text + "\\\\ {\\scriptsize " + texEscape(e.Sub) + "}\\end{tabular}"
+			}
+			b.WriteString(text)
+		}
+		b.WriteString(" \\\\\n")
+	}
+	b.WriteString("\\bottomrule\n\\end{tabular}\n")
+	if len(t.Notes) > 0 {
+		b.WriteString("\\par\\smallskip\n{\\footnotesize\n")
+		for _, n := range t.Notes {
+			b.WriteString(texEscape(n) + "\\par\n")
+		}
+		b.WriteString("}\n")
+	}
+	b.WriteString("\\end{table}\n")
+	return b.Bytes()
+}
+
+// CSV renders the tidy form.
+func (t Table) CSV() []byte {
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	_ = w.Write(t.CSVHeader)
+	_ = w.WriteAll(t.CSVRows) // writes to a buffer cannot fail
+	return b.Bytes()
+}
+
+var mdReplacer = strings.NewReplacer("|", "\\|", "*", "\\*", "_", "\\_", "<", "&lt;", ">", "&gt;")
+
+func mdEscape(s string) string { return mdReplacer.Replace(s) }
+
+var texReplacer = strings.NewReplacer(
+	"\\", "\\textbackslash{}", "&", "\\&", "%", "\\%", "$", "\\$", "#", "\\#", "_", "\\_",
+	"{", "\\{", "}", "\\}", "~", "\\textasciitilde{}", "^", "\\textasciicircum{}",
+	"±", "$\\pm$", "†", "$^{\\dagger}$", "Δ", "$\\Delta$", "×", "$\\times$", "−", "$-$",
+	"≠", "$\\neq$", "—", "---", "χ²", "$\\chi^2$", "α", "$\\alpha$", "≤", "$\\leq$", "≥", "$\\geq$",
+	"*", "$^{*}$",
+)
+
+func texEscape(s string) string { return texReplacer.Replace(s) }
+
+// pct formats a fraction as a percentage with two decimals.
+func pct(v float64) string { return fixed(v*100, 2) }
+
+// fixed formats v with dec decimals, never printing a negative zero.
+func fixed(v float64, dec int) string {
+	if math.IsNaN(v) {
+		return "NaN"
+	}
+	s := strconv.FormatFloat(v, 'f', dec, 64)
+	if strings.Trim(s, "-0.") == "" {
+		s = strings.TrimPrefix(s, "-")
+	}
+	return s
+}
+
+// signed formats v with an explicit sign ("+0.00" for zero).
+func signed(v float64, dec int) string {
+	s := fixed(v, dec)
+	if !strings.HasPrefix(s, "-") {
+		s = "+" + s
+	}
+	return s
+}
+
+// csvNum formats a number for CSV output: six decimals.
+func csvNum(v float64) string { return fixed(v, 6) }
