@@ -1,0 +1,111 @@
+package methods
+
+import (
+	"testing"
+
+	"github.com/fgrtbench/fgrtbench/fgrt"
+	"github.com/fgrtbench/fgrtbench/fgrt/partopt"
+)
+
+func TestFGRTRegistration(t *testing.T) {
+	cases := []struct {
+		method, grid string
+		points       int
+	}{
+		{"fgrt", "default", 16}, {"fgrt", "ofat", 14}, {"fgrt", "fixed", 1},
+		{"fgrt-opt", "default", 16}, {"fgrt-opt", "ofat", 14}, {"fgrt-opt", "fixed", 1},
+	}
+	for _, tc := range cases {
+		t.Run(tc.method+"/"+tc.grid, func(t *testing.T) {
+			m, err := Lookup(tc.method)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfgs, err := m.Expand(tc.grid, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(cfgs) != tc.points {
+				t.Fatalf("%d points, want %d", len(cfgs), tc.points)
+			}
+			seen := map[string]bool{}
+			for _, cfg := range cfgs {
+				if seen[cfg.String()] {
+					t.Errorf("duplicate point %s", cfg)
+				}
+				seen[cfg.String()] = true
+				tr, err := m.New(cfg, 1)
+				if err != nil {
+					t.Fatal(err)
+				}
+				o := tr.(*fgrt.Trainer).Options()
+				if o.MaxRules != cfg.Int("max_rules") || o.CoverageThreshold != cfg.Float("coverage_threshold") ||
+					o.MinImprovement != cfg.Float("min_improvement") || o.Patience != 3 || o.FixQ1 || o.FixQ2 || o.FixQ3 || o.Clamp {
+					t.Errorf("config %s gives %+v", cfg, o)
+				}
+				if o.Optimize != (tc.method == "fgrt-opt") || o.Strategy != partopt.Grid {
+					t.Errorf("config %s: optimize %v strategy %v", cfg, o.Optimize, o.Strategy)
+				}
+			}
+		})
+	}
+}
+
+func TestFGRTPaperGridOrder(t *testing.T) {
+	m, _ := Lookup("fgrt")
+	cfgs, err := m.Expand("default", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [16][3]float64{
+		{5, 0.01, 0.01}, {10, 0.01, 0.01}, {15, 0.01, 0.01}, {20, 0.01, 0.01}, {30, 0.01, 0.01},
+		{15, 0, 0.01}, {15, 0.03, 0.01}, {15, 0.05, 0.01}, {15, 0.10, 0.01},
+		{15, 0.01, 0}, {15, 0.01, 0.005}, {15, 0.01, 0.02}, {15, 0.01, 0.05},
+		{20, 0.03, 0.01}, {10, 0.05, 0.005}, {25, 0.01, 0.005},
+	}
+	for i, c := range cfgs {
+		got := [3]float64{float64(c.Int("max_rules")), c.Float("coverage_threshold"), c.Float("min_improvement")}
+		if got != want[i] {
+			t.Errorf("point %d: %v, want %v", i, got, want[i])
+		}
+	}
+}
+
+func TestFGRTParamErrors(t *testing.T) {
+	m, _ := Lookup("fgrt-opt")
+	bad := []map[string]string{
+		{"max_rule": "5"},
+		{"max_rules": "0"},
+		{"coverage_threshold": "-0.1"},
+		{"min_improvement": "-1"},
+		{"patience": "0"},
+		{"partition": "cuts"},
+		{"strategy": "anneal"},
+		{"out_of_range": "wrap"},
+		{"fix_q1": "maybe"},
+	}
+	for _, o := range bad {
+		if _, err := m.Resolve(o); err == nil {
+			t.Errorf("%v: no error", o)
+		}
+	}
+	if _, err := Lookup("fgrt"); err != nil {
+		t.Fatal(err)
+	}
+	plain, _ := Lookup("fgrt")
+	if _, err := plain.Resolve(map[string]string{"strategy": "grid"}); err == nil {
+		t.Error("fgrt accepts strategy")
+	}
+	cfg, err := m.Resolve(map[string]string{"strategy": "hybrid", "fix_q3": "true", "out_of_range": "clamp", "partition": "paper"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := m.New(cfg, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := tr.(*fgrt.Trainer).Options()
+	if o.Strategy != partopt.Hybrid || !o.FixQ3 || !o.Clamp || o.Style.String() != "paper" {
+		t.Errorf("options %+v", o)
+	}
+}
