@@ -1,0 +1,139 @@
+package ripper
+
+import (
+	"math"
+	"testing"
+)
+
+func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
+
+func TestFoilGain(t *testing.T) {
+	cases := []struct {
+		name           string
+		p0, n0, p1, n1 int
+		want           float64
+	}{
+		// 6·(log2(7/8) − log2(11/21)) = 6·(−0.192645 + 0.932886) = 4.441444
+		{"refine", 10, 10, 6, 1, 4.441444357194403},
+		// 3·(log2(4/5) − log2(4/7)) = 3·log2(7/5) = 3·0.485427 = 1.456280
+		{"from empty", 3, 3, 3, 1, 1.4562804815107255},
+		// adding a condition that changes nothing: p1·0 = 0
+		{"no change", 3, 1, 3, 1, 0},
+		// covering no positive: 0·(...) = 0
+		{"no positive", 5, 5, 0, 3, 0},
+		// 2·(log2(3/3) − log2(4/5)) = 2·0.321928 = 0.643856
+		{"pure", 3, 1, 2, 0, 0.6438561897747246},
+	}
+	for _, c := range cases {
+		if got := foilGain(c.p0, c.n0, c.p1, c.n1); !near(got, c.want, 1e-12) {
+			t.Errorf("%s: foilGain = %.15g, want %.15g", c.name, got, c.want)
+		}
+	}
+}
+
+func TestPruneMetrics(t *testing.T) {
+	grow := []struct {
+		p, n int
+		want float64
+	}{
+		{5, 2, 0.5},  // (5−2+1)/(5+2+1) = 4/8
+		{1, 3, -0.2}, // (1−3+1)/(1+3+1) = −1/5
+		{0, 0, 1},    // (0+1)/(0+1): the Laplace term avoids 0/0
+	}
+	for _, c := range grow {
+		if got := growPruneValue(c.p, c.n); got != c.want {
+			t.Errorf("growPruneValue(%d,%d) = %v, want %v", c.p, c.n, got, c.want)
+		}
+	}
+	acc := []struct {
+		p, n, P, N int
+		want       float64
+	}{
+		{4, 1, 5, 5, 0.8}, // TP 4 + TN (5−1) = 8 of 10
+		{0, 0, 3, 7, 0.7}, // empty coverage: all 7 negatives right
+		{3, 7, 3, 7, 0.3}, // covers everything: the 3 positives right
+	}
+	for _, c := range acc {
+		if got := accuracyPruneValue(c.p, c.n, c.P, c.N); got != c.want {
+			t.Errorf("accuracyPruneValue(%d,%d,%d,%d) = %v, want %v", c.p, c.n, c.P, c.N, got, c.want)
+		}
+	}
+}
+
+func TestTheoryBits(t *testing.T) {
+	cases := []struct {
+		k, n int
+		want float64
+	}{
+		// pr = 2/20 = 0.1; S = 2·log2(10) + 18·log2(1/0.9) = 6.643856 + 2.736063 = 9.379919;
+		// 0.5·(log2 2 + S) = 0.5·10.379919 = 5.189956
+		{2, 20, 5.1899559358928125},
+		// k = 1: S = log2(20) + 19·log2(1/0.95) = 4.321928 + 1.406011 = 5.727939; 0.5·(0 + S) = 2.863970
+		{1, 20, 2.8639695711595605},
+		// the empty rule is charged as one condition
+		{0, 20, 2.8639695711595605},
+		// pr = 3/200: S = 3·log2(66.67) + 197·log2(1/0.985) = 18.175 + 4.297; 0.5·(log2 3 + S) = 12.028552
+		{3, 200, 12.028552260298241},
+		// pr = 1/2: S = 1 + 1 = 2; 0.5·(0 + 2) = 1 → max(1, 1) = 1
+		{1, 2, 1},
+		// k = n: wittgenstein divides by zero; here the (n−k) term is 0 → 0.5·0 → floor of 1 bit
+		{1, 1, 1},
+	}
+	for _, c := range cases {
+		if got := theoryBits(c.k, c.n); !near(got, c.want, 1e-12) {
+			t.Errorf("theoryBits(%d,%d) = %.15g, want %.15g", c.k, c.n, got, c.want)
+		}
+	}
+}
+
+func TestLog2Binomial(t *testing.T) {
+	lg := newLog2Table(5000)
+	cases := []struct {
+		n, r int
+		want float64
+		tol  float64
+	}{
+		{10, 3, 6.906890595608519, 1e-12},      // C(10,3) = 120, log2 120
+		{52, 5, 21.309502999115157, 1e-12},     // C(52,5) = 2598960
+		{5, 0, 0, 0},                           // C(5,0) = 1
+		{5, 5, 0, 0},                           // C(5,5) = 1
+		{0, 0, 0, 0},                           // C(0,0) = 1
+		{7, 1, math.Log2(7), 1e-12},            // C(7,1) = 7
+		{5000, 1234, 4024.5777126573444, 1e-9}, // Python: math.log2(math.comb(5000, 1234))
+	}
+	for _, c := range cases {
+		if got := lg.binom(c.n, c.r); !near(got, c.want, c.tol) {
+			t.Errorf("log2 C(%d,%d) = %.15g, want %.15g", c.n, c.r, got, c.want)
+		}
+	}
+	// N = 20 examples, 8 covered of which fp = 2 negatives, fn = 3 uncovered
+	// positives: log2 C(8,2) + log2 C(12,3) = log2 28 + log2 220 = 4.807355 + 7.781360
+	if got := lg.exceptionBits(20, 8, 2, 3); !near(got, 12.588714635582264, 1e-12) {
+		t.Errorf("exceptionBits = %.15g, want 12.588714635582264", got)
+	}
+}
+
+func TestPairwiseSumMatchesNumpyOrder(t *testing.T) {
+	// below 8 elements numpy adds left to right from -0.0
+	x, y, z := 0.1, 0.2, 0.3 // variables: Go constant arithmetic would be exact
+	if got := pairwiseSum([]float64{x, y, z}); got != (x+y)+z {
+		t.Errorf("small sum = %v", got)
+	}
+	// 8..128 elements: eight running sums combined as a tree
+	a := make([]float64, 20)
+	for i := range a {
+		a[i] = 1 / float64(i+1)
+	}
+	var r [8]float64
+	copy(r[:], a[:8])
+	for k := 0; k < 8; k++ {
+		r[k] += a[8+k]
+	}
+	want := ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+	for i := 16; i < 20; i++ {
+		want += a[i]
+	}
+	if got := pairwiseSum(a); got != want {
+		t.Errorf("pairwise sum = %v, want %v", got, want)
+	}
+}
