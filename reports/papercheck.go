@@ -3,6 +3,7 @@ package reports
 import (
 	"fmt"
 	"math"
+	"strconv"
 
 	"github.com/fgrtbench/fgrtbench/reports/paper"
 )
@@ -66,6 +67,9 @@ func PaperMissing(rows []PaperCheckRow) []PaperCheckRow {
 	return out
 }
 
+// exact formats a float with the fewest digits that read back identically.
+func exact(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
 // PaperCheckTable renders the comparison; rows beyond tol are in bold.
 func PaperCheckTable(rows []PaperCheckRow, tol float64) Table {
 	t := Table{
@@ -80,7 +84,7 @@ func PaperCheckTable(rows []PaperCheckRow, tol float64) Table {
 		if !r.Have {
 			t.Rows = append(t.Rows, []Entry{{Text: r.Dataset}, {Text: DisplayName(r.Method)}, {Text: "—"}, {Text: authors[0]}, {Text: "—"},
 				{Text: "—"}, {Text: authors[1]}, {Text: "—"}, {Text: authors[2]}, {Text: "—"}, {Text: authors[3]}})
-			t.CSVRows = append(t.CSVRows, []string{r.Dataset, r.Method, "false", "", fmt.Sprintf("%.17g", r.Authors), "", "", fmt.Sprintf("%.17g", r.AuthorsStd),
+			t.CSVRows = append(t.CSVRows, []string{r.Dataset, r.Method, "false", "", exact(r.Authors), "", "", exact(r.AuthorsStd),
 				"", csvNum(r.AuthorsLeaves), "", csvNum(r.AuthorsInternal), ""})
 			continue
 		}
@@ -88,8 +92,8 @@ func PaperCheckTable(rows []PaperCheckRow, tol float64) Table {
 		t.Rows = append(t.Rows, []Entry{{Text: r.Dataset}, {Text: DisplayName(r.Method)}, {Text: pct(r.Ours)}, {Text: authors[0]},
 			{Text: signed(r.Diff*100, 2), Bold: off}, {Text: pct(r.OursStd)}, {Text: authors[1]},
 			{Text: fixed(r.Leaves, 2)}, {Text: authors[2]}, {Text: fixed(r.InternalNodes, 2)}, {Text: authors[3]}})
-		t.CSVRows = append(t.CSVRows, []string{r.Dataset, r.Method, "true", fmt.Sprintf("%.17g", r.Ours), fmt.Sprintf("%.17g", r.Authors),
-			fmt.Sprintf("%.17g", r.Diff), fmt.Sprintf("%.17g", r.OursStd), fmt.Sprintf("%.17g", r.AuthorsStd),
+		t.CSVRows = append(t.CSVRows, []string{r.Dataset, r.Method, "true", exact(r.Ours), exact(r.Authors),
+			exact(r.Diff), exact(r.OursStd), exact(r.AuthorsStd),
 			csvNum(r.Leaves), csvNum(r.AuthorsLeaves), csvNum(r.InternalNodes), csvNum(r.AuthorsInternal), fmt.Sprint(!off)})
 	}
 	t.Notes = []string{

@@ -149,7 +149,7 @@ var texReplacer = strings.NewReplacer(
 	"{", "\\{", "}", "\\}", "~", "\\textasciitilde{}", "^", "\\textasciicircum{}",
 	"±", "$\\pm$", "†", "$^{\\dagger}$", "Δ", "$\\Delta$", "×", "$\\times$", "−", "$-$",
 	"≠", "$\\neq$", "—", "---", "χ²", "$\\chi^2$", "α", "$\\alpha$", "≤", "$\\leq$", "≥", "$\\geq$",
-	"*", "$^{*}$",
+	"*", "$^{*}$", "–", "--", "š", "\\v{s}", "²", "$^2$",
 )
 
 func texEscape(s string) string { return texReplacer.Replace(s) }

@@ -1,0 +1,359 @@
+// Package reports turns results.csv records into the tables of a benchmark
+// report — accuracy, complexity, datasets, partition optimisation, protocol
+// gap, statistics and the reproduction check against the authors' committed
+// numbers — each written as Markdown, LaTeX (booktabs) and CSV, and a
+// REPORT.md that shows them all with the figures the caller supplies.
+//
+// Output is byte-deterministic: records are put in canonical order before
+// aggregation, floats use fixed formats, and every list is sorted (no map
+// order reaches a file). Aggregation (group-by mean and standard deviation)
+// goes through one file, aggregate_gota.go, the only user of the gota data
+// frame library.
+package reports
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/fgrtbench/fgrtbench/bench/results"
+	"github.com/fgrtbench/fgrtbench/reports/paper"
+)
+
+// DefaultTolerance is the accuracy difference (fraction) above which a
+// reproduced paper-protocol mean counts as differing from the authors'
+// committed mean: loose enough for summation-order noise only.
+const DefaultTolerance = 1e-6
+
+// Fact is one free-form fact about the run (from the manifest), shown in
+// the given order.
+type Fact struct{ Key, Value string }
+
+// Figure is an image file to embed in REPORT.md. A relative Path is taken
+// relative to Options.Dir.
+type Figure struct{ Path, Caption string }
+
+// Options configure a report.
+type Options struct {
+	// Dir is the run directory; the report is written to Dir/report/.
+	Dir     string
+	Title   string // default "fgrtbench report"
+	Records []results.Record
+	Facts   []Fact
+	// Datasets feeds the dataset table (omitted when empty).
+	Datasets []DatasetInfo
+	Figures  []Figure
+	// Tolerance for the reproduction check (fraction); 0 means DefaultTolerance.
+	Tolerance float64
+}
+
+// Report is a built report.
+type Report struct {
+	// Dir is the directory the report is (or will be) written to.
+	Dir    string
+	Cells  []Cell
+	Tables []Table
+	// Stats holds the statistical comparison of each protocol that allowed one.
+	Stats []StatsResult
+	// PaperCheck compares the paper protocol with the authors' means;
+	// Mismatches are its rows beyond the tolerance. Both are empty when the
+	// records hold no paper-protocol row.
+	PaperCheck []PaperCheckRow
+	Mismatches []PaperCheckRow
+	// Markdown is the content of REPORT.md.
+	Markdown []byte
+	// Files lists the written file names (relative to Dir), sorted.
+	Files []string
+}
+
+// Render builds the report and writes it to opts.Dir/report/.
+func Render(opts Options) (*Report, error) {
+	r, err := Build(opts)
+	if err != nil {
+		return nil, err
+	}
+	return r, r.Write()
+}
+
+var protocolText = map[string]string{
+	"paper": "reproduces the authors' experiment, leakage included: one stratified 5-fold split (seed 42) of the rows as the authors' loader stacks them, the scaler fitted on the loader's first 64% split, fuzzy partitions and the FGRT* partition optimisation fitted on all rows (test labels included), FGRT and FGRT* reporting per fold the best of 16 configurations by test-fold accuracy (marked †), CART and C4.5 (entropy) with the fixed settings of the authors' code.",
+	"clean": "fits every data-dependent step (scaling, fuzzy partitions, FGRT* optimisation) on the training folds only and chooses hyper-parameters by an inner cross-validation on the training fold, so each test fold is used once, for the final score.",
+}
+
+// Build computes every table and REPORT.md without writing anything.
+func Build(opts Options) (*Report, error) {
+	if opts.Dir == "" {
+		return nil, errors.New("reports: no output directory")
+	}
+	tol := opts.Tolerance
+	if tol == 0 {
+		tol = DefaultTolerance
+	}
+	if tol < 0 || math.IsNaN(tol) {
+		return nil, fmt.Errorf("reports: tolerance %v must be positive", tol)
+	}
+	title := opts.Title
+	if title == "" {
+		title = "fgrtbench report"
+	}
+	cells, err := Aggregate(opts.Records)
+	if err != nil {
+		return nil, err
+	}
+	if len(cells) == 0 {
+		return nil, errors.New("reports: no selected rows in the results")
+	}
+	rep := &Report{Dir: filepath.Join(opts.Dir, "report"), Cells: cells}
+	protocols := protocolsOf(cells)
+
+	var md bytes.Buffer
+	fmt.Fprintf(&md, "# %s\n\n", mdEscape(title))
+	md.WriteString("## Protocols\n\n")
+	for _, p := range protocols {
+		pc := filterProtocol(cells, p)
+		text, ok := protocolText[p]
+		if !ok {
+			text = "(no description of this protocol)"
+		}
+		minN, maxN := pc[0].N, pc[0].N
+		sel := map[string]bool{}
+		for _, c := range pc {
+			minN, maxN = min(minN, c.N), max(maxN, c.N)
+			for _, s := range strings.Split(c.Selection, "+") {
+				sel[s] = true
+			}
+		}
+		rows := fmt.Sprintf("%d", minN)
+		if minN != maxN {
+			rows = fmt.Sprintf("%d–%d", minN, maxN)
+		}
+		fmt.Fprintf(&md, "- **%s** %s %d datasets, %d methods (%s), %s selected rows (folds × repeats) per dataset and method; selection rules: %s.\n",
+			mdEscape(p), mdEscape(text), len(datasetsOf(pc)), len(methodsOf(pc)), mdEscape(displayList(methodsOf(pc))), rows, strings.Join(sortedKeys(sel), ", "))
+	}
+	md.WriteString("\n")
+
+	if len(opts.Facts) > 0 {
+		md.WriteString("## Run\n\n| Fact | Value |\n|---|---|\n")
+		for _, f := range opts.Facts {
+			fmt.Fprintf(&md, "| %s | %s |\n", mdEscape(f.Key), mdEscape(strings.ReplaceAll(f.Value, "\n", " ")))
+		}
+		md.WriteString("\n")
+	}
+
+	if hasProtocol(protocols, "paper") {
+		rep.PaperCheck = PaperCheck(cells)
+		rep.Mismatches = PaperMismatches(rep.PaperCheck, tol)
+	}
+	md.Write(differencesSection(rep, cells, tol))
+
+	// Tables.
+	if len(opts.Datasets) > 0 {
+		rep.Tables = append(rep.Tables, DatasetsTable(opts.Datasets))
+	}
+	var statNotes []string
+	for _, p := range protocols {
+		rep.Tables = append(rep.Tables, AccuracyTable(cells, p), ComplexityTable(cells, p))
+		pt := PartitionTable(cells, p)
+		if len(pt.Rows) > 0 {
+			rep.Tables = append(rep.Tables, pt)
+		}
+		sr, err := Statistics(cells, p)
+		if err != nil {
+			statNotes = append(statNotes, fmt.Sprintf("No statistics for the %s protocol: %v.", p, err))
+			continue
+		}
+		rep.Stats = append(rep.Stats, sr)
+		rep.Tables = append(rep.Tables, StatisticsTables(sr)...)
+	}
+	if gt, ok := ProtocolGapTable(cells); ok {
+		rep.Tables = append(rep.Tables, gt)
+	}
+	if rep.PaperCheck != nil {
+		rep.Tables = append(rep.Tables, PaperCheckTable(rep.PaperCheck, tol))
+	}
+	md.WriteString("## Tables\n\n")
+	md.WriteString("Each table is also written as LaTeX (booktabs) and CSV beside this file.\n\n")
+	for _, n := range statNotes {
+		md.WriteString("- " + mdEscape(n) + "\n")
+	}
+	if len(statNotes) > 0 {
+		md.WriteString("\n")
+	}
+	for _, t := range rep.Tables {
+		md.Write(t.Markdown())
+		fmt.Fprintf(&md, "\nFiles: [%s.md](%s.md), [%s.tex](%s.tex), [%s.csv](%s.csv)\n\n", t.Name, t.Name, t.Name, t.Name, t.Name, t.Name)
+	}
+
+	if len(opts.Figures) > 0 {
+		md.WriteString("## Figures\n\n")
+		for i, f := range opts.Figures {
+			rel := figureLink(opts.Dir, f.Path)
+			fmt.Fprintf(&md, "![Figure %d: %s](%s)\n\n*Figure %d.* %s\n\n", i+1, mdEscape(f.Caption), rel, i+1, mdEscape(f.Caption))
+		}
+	}
+	rep.Markdown = md.Bytes()
+	return rep, nil
+}
+
+// figureLink returns the link REPORT.md (in dir/report) uses for a figure:
+// relative for files inside dir (a relative path is taken as inside dir),
+// the absolute path as given otherwise, so the link does not depend on
+// where dir itself lives.
+func figureLink(dir, path string) string {
+	if !filepath.IsAbs(path) {
+		return filepath.ToSlash(filepath.Join("..", path))
+	}
+	rel, err := filepath.Rel(dir, path)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return filepath.ToSlash(path)
+	}
+	return filepath.ToSlash(filepath.Join("..", rel))
+}
+
+func hasProtocol(ps []string, p string) bool { return rankOf(ps, p) < len(ps) }
+
+func displayList(ms []string) string {
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = DisplayName(m)
+	}
+	return strings.Join(out, ", ")
+}
+
+// differencesSection lists where the reproduction differs from the paper:
+// cells beyond the tolerance against the authors' committed means, cells
+// the results lack, and every paper-protocol cell whose rounded accuracy
+// differs from the paper's printed value.
+func differencesSection(rep *Report, cells []Cell, tol float64) []byte {
+	var b bytes.Buffer
+	b.WriteString("## Where the numbers differ from the paper\n\n")
+	if rep.PaperCheck == nil {
+		b.WriteString("No paper-protocol results: nothing to compare with the paper.\n\n")
+		return b.Bytes()
+	}
+	have := len(rep.PaperCheck) - len(PaperMissing(rep.PaperCheck))
+	fmt.Fprintf(&b, "Against the authors' committed means (FGRT, FGRT\\*, CART, C4.5 (entropy) × ten datasets): %d of %d cells reproduced, %d differ by more than %g (fraction)",
+		have, len(rep.PaperCheck), len(rep.Mismatches), tol)
+	if len(rep.Mismatches) == 0 {
+		b.WriteString(".\n\n")
+	} else {
+		b.WriteString(":\n\n")
+		for _, m := range rep.Mismatches {
+			fmt.Fprintf(&b, "- %s / %s: ours %s, authors %s (Δ %s pp)\n", m.Dataset, mdEscape(DisplayName(m.Method)), pct(m.Ours), pct(m.Authors), signed(m.Diff*100, 4))
+		}
+		b.WriteString("\n")
+	}
+	if miss := PaperMissing(rep.PaperCheck); len(miss) > 0 && len(miss) < len(rep.PaperCheck) {
+		var names []string
+		for _, m := range miss {
+			names = append(names, m.Dataset+"/"+DisplayName(m.Method))
+		}
+		fmt.Fprintf(&b, "Not in these results: %s.\n\n", mdEscape(strings.Join(names, ", ")))
+	}
+	b.WriteString("Paper-protocol cells whose accuracy, rounded to two decimals, differs from the paper's printed table:\n\n")
+	ix := newCellIndex(cells)
+	var lines []string
+	for _, ds := range datasetsOf(filterProtocol(cells, "paper")) {
+		for _, m := range methodsOf(filterProtocol(cells, "paper")) {
+			c, _ := ix.get("paper", ds, m)
+			if _, ok := ix.get("paper", ds, m); !ok {
+				continue
+			}
+			_, p, diff, ok := paperSub(m, ds, c.Accuracy)
+			if !ok || pct(c.Accuracy) == fixed(p, 2) {
+				continue
+			}
+			lines = append(lines, fmt.Sprintf("| %s | %s | %s | %s | %s |", ds, mdEscape(DisplayName(m)), pct(c.Accuracy), fixed(p, 2), signed(diff, 2)))
+		}
+	}
+	if len(lines) == 0 {
+		b.WriteString("none.\n\n")
+	} else {
+		b.WriteString("| Dataset | Method | Ours | Paper | Δ (pp) |\n|---|---|---:|---:|---:|\n")
+		b.WriteString(strings.Join(lines, "\n") + "\n\n")
+	}
+	for _, d := range paper.Discrepancies {
+		fmt.Fprintf(&b, "Known inconsistency in the paper: %s.\n\n", mdEscape(d.Note))
+	}
+	b.WriteString("RIPPER, FGA and a J48-style C4.5 are compared with the paper's RIPPER, FGA and C4.5 columns, for which the authors published no code; FRR is shown from the paper only.\n\n")
+	return b.Bytes()
+}
+
+// Write writes every table (three formats) and REPORT.md to r.Dir, each
+// through a temporary file and a rename, and removes table files a previous
+// report left there that this one no longer produces.
+func (r *Report) Write() error {
+	if err := os.MkdirAll(r.Dir, 0o755); err != nil {
+		return err
+	}
+	files := map[string][]byte{"REPORT.md": r.Markdown}
+	for _, t := range r.Tables {
+		if _, dup := files[t.Name+".md"]; dup {
+			return fmt.Errorf("reports: two tables named %s", t.Name)
+		}
+		files[t.Name+".md"] = t.Markdown()
+		files[t.Name+".tex"] = t.LaTeX()
+		files[t.Name+".csv"] = t.CSV()
+	}
+	names := sortedNames(files)
+	for _, n := range names {
+		if err := writeAtomic(filepath.Join(r.Dir, n), files[n]); err != nil {
+			return err
+		}
+	}
+	entries, err := os.ReadDir(r.Dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		ext := filepath.Ext(e.Name())
+		if _, ours := files[e.Name()]; ours || e.IsDir() || (ext != ".md" && ext != ".tex" && ext != ".csv") {
+			continue
+		}
+		if err := os.Remove(filepath.Join(r.Dir, e.Name())); err != nil {
+			return err
+		}
+	}
+	r.Files = names
+	return nil
+}
+
+func sortedNames(m map[string][]byte) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// writeAtomic writes data to path via a temporary file in the same
+// directory, so a reader never sees a half-written file.
+func writeAtomic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, werr := f.Write(data)
+	cerr := f.Close()
+	if werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Chmod(tmp, 0o644)
+	}
+	if werr == nil {
+		werr = os.Rename(tmp, path)
+	}
+	if werr != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("reports: writing %s: %v", path, werr)
+	}
+	return nil
+}

@@ -1,0 +1,302 @@
+package reports
+
+import (
+	"bytes"
+	"flag"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fgrtbench/fgrtbench/bench/results"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
+
+func TestGroupMeanStdSeam(t *testing.T) {
+	// Group 0: 1, 3 → mean 2, population std 1. Group 7: 2, 4, 9 → mean 5,
+	// population std √(26/3). Group 3: a single row → std 0.
+	group := []int{7, 0, 7, 0, 3, 7}
+	col := []float64{2, 1, 4, 3, 5, 9}
+	got, err := groupMeanStd(group, [][]float64{col, col})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []groupSummary{{0, 2, []float64{2, 2}, []float64{1, 1}}, {3, 1, []float64{5, 5}, []float64{0, 0}}, {7, 3, []float64{5, 5}, []float64{math.Sqrt(26.0 / 3), math.Sqrt(26.0 / 3)}}}
+	if len(got) != len(want) {
+		t.Fatalf("got %d groups, want %d: %+v", len(got), len(want), got)
+	}
+	for i := range want {
+		g, w := got[i], want[i]
+		if g.Group != w.Group || g.N != w.N {
+			t.Fatalf("group %d: %+v, want %+v", i, g, w)
+		}
+		for c := range w.Mean {
+			if math.Abs(g.Mean[c]-w.Mean[c]) > 1e-12 || math.Abs(g.Std[c]-w.Std[c]) > 1e-12 {
+				t.Errorf("group %d col %d: mean %v std %v, want %v %v", g.Group, c, g.Mean[c], g.Std[c], w.Mean[c], w.Std[c])
+			}
+		}
+	}
+	if _, err := groupMeanStd([]int{1, 2}, [][]float64{{1}}); err == nil {
+		t.Error("mismatched column: no error")
+	}
+	if out, err := groupMeanStd(nil, nil); err != nil || out != nil {
+		t.Errorf("empty: %v %v", out, err)
+	}
+}
+
+func TestAggregateSelectsAndChecks(t *testing.T) {
+	cells, err := Aggregate(fixtureRecords())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix := newCellIndex(cells)
+	c, ok := ix.get("paper", "wine", "fgrt")
+	if !ok {
+		t.Fatal("no paper/wine/fgrt cell")
+	}
+	// Folds 0.95, 0.9, 1: mean 0.95, population std √(0.005/3).
+	if c.N != 3 || math.Abs(c.Accuracy-0.95) > 1e-12 || math.Abs(c.AccuracyStd-math.Sqrt(0.005/3)) > 1e-12 || c.Rules != 6 || c.AntecedentsPerRule != 1.5 {
+		t.Errorf("paper/wine/fgrt = %+v", c)
+	}
+	if !c.TestSelected() || c.Selection != "test" {
+		t.Errorf("selection %q", c.Selection)
+	}
+	if _, ok := ix.get("paper", "wine", "fga"); ok {
+		t.Error("unselected sweep row produced a cell")
+	}
+	if c, _ := ix.get("paper", "wine", "cart"); c.Accuracy != 0.8987301587301587 || c.AccuracyStd != 0 {
+		t.Errorf("two equal folds: mean %v std %v", c.Accuracy, c.AccuracyStd)
+	}
+	dup := append(fixtureRecords(), results.Record{Protocol: "paper", Dataset: "wine", Method: "cart", Selected: true, Fold: 1, Accuracy: 0.5})
+	if _, err := Aggregate(dup); err == nil || !strings.Contains(err.Error(), "two selected rows") {
+		t.Errorf("duplicate selected row: %v", err)
+	}
+	if cells, err := Aggregate(nil); err != nil || len(cells) != 0 {
+		t.Errorf("no records: %v %v", cells, err)
+	}
+}
+
+func TestDisplayNamesAndOrder(t *testing.T) {
+	cases := map[string]string{
+		"fgrt": "FGRT", "fgrt-opt": "FGRT*", "cart": "CART", "c45-entropy": "C4.5 (entropy, paper)", "c45": "C4.5 (J48)",
+		"ripper": "RIPPER", "fga": "FGA", "cart@text": "CART@text", "knn": "knn", "knn@k3": "knn@k3",
+	}
+	for in, want := range cases {
+		if got := DisplayName(in); got != want {
+			t.Errorf("DisplayName(%q) = %q, want %q", in, got, want)
+		}
+	}
+	ms := []string{"knn", "cart@text", "fga", "fgrt-opt", "c45", "cart", "fgrt", "aaa", "c45-entropy"}
+	sortMethods(ms)
+	if got := strings.Join(ms, " "); got != "fgrt fgrt-opt cart cart@text c45-entropy c45 fga aaa knn" {
+		t.Errorf("method order: %s", got)
+	}
+}
+
+func TestStatisticsOnCells(t *testing.T) {
+	cells, _ := Aggregate(fixtureRecords())
+	sr, err := Statistics(cells, "paper")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sr.Datasets) != 4 || len(sr.Methods) != 6 || len(sr.Excluded) != 0 {
+		t.Fatalf("datasets %v methods %v excluded %v", sr.Datasets, sr.Methods, sr.Excluded)
+	}
+	// FGRT vs 5 others, FGRT* vs 4 others (FGRT* vs FGRT is not repeated).
+	if len(sr.Pairs) != 9 {
+		t.Fatalf("%d pairs, want 9", len(sr.Pairs))
+	}
+	seen := map[string]bool{}
+	for _, p := range sr.Pairs {
+		key := p.A + "|" + p.B
+		rev := p.B + "|" + p.A
+		if seen[key] || seen[rev] {
+			t.Errorf("pair %s twice", key)
+		}
+		seen[key] = true
+		if p.PHolm < p.Wilcoxon.P {
+			t.Errorf("%s: Holm p %v below raw %v", key, p.PHolm, p.Wilcoxon.P)
+		}
+	}
+	// Clean has 3 methods on 3 datasets.
+	if sr, err := Statistics(cells, "clean"); err != nil || sr.Friedman.K != 3 || sr.Friedman.N != 3 {
+		t.Errorf("clean: %+v %v", sr.Friedman, err)
+	}
+	if _, err := Statistics(cells, "nope"); err == nil {
+		t.Error("unknown protocol: no error")
+	}
+}
+
+func TestPaperCheck(t *testing.T) {
+	cells, _ := Aggregate(fixtureRecords())
+	rows := PaperCheck(cells)
+	if len(rows) != 40 {
+		t.Fatalf("%d rows, want 40", len(rows))
+	}
+	if miss := PaperMissing(rows); len(miss) != 40-12 {
+		t.Errorf("%d missing, want 28", len(miss))
+	}
+	bad := PaperMismatches(rows, DefaultTolerance)
+	// 12 cells present (3 datasets × 4 methods); wine/cart reproduces exactly.
+	if len(bad) != 11 {
+		t.Errorf("%d mismatches, want 11", len(bad))
+	}
+	for _, b := range bad {
+		if b.Dataset == "wine" && b.Method == "cart" {
+			t.Error("wine/cart listed as mismatch")
+		}
+	}
+	if n := len(PaperMismatches(rows, 1)); n != 0 {
+		t.Errorf("tolerance 1: %d mismatches", n)
+	}
+}
+
+func TestBuildErrors(t *testing.T) {
+	if _, err := Build(Options{Records: fixtureRecords()}); err == nil {
+		t.Error("no dir: no error")
+	}
+	if _, err := Build(Options{Dir: t.TempDir()}); err == nil {
+		t.Error("no records: no error")
+	}
+	if _, err := Build(Options{Dir: t.TempDir(), Records: fixtureRecords(), Tolerance: -1}); err == nil {
+		t.Error("negative tolerance: no error")
+	}
+}
+
+func renderFixture(t *testing.T, recs []results.Record) (string, *Report) {
+	t.Helper()
+	dir := t.TempDir()
+	rep, err := Render(Options{Dir: dir, Title: "Fixture report", Records: recs, Facts: fixtureFacts, Datasets: fixtureDatasets, Figures: fixtureFigures})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Join(dir, "report"), rep
+}
+
+// TestGolden renders the fixture and compares every file with
+// testdata/golden (regenerate with go test ./reports/... -update).
+func TestGolden(t *testing.T) {
+	out, rep := renderFixture(t, fixtureRecords())
+	golden := filepath.Join("testdata", "golden")
+	if *update {
+		if err := os.RemoveAll(golden); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(golden, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, name := range rep.Files {
+		got, err := os.ReadFile(filepath.Join(out, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		gp := filepath.Join(golden, name)
+		if *update {
+			if err := os.WriteFile(gp, got, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(gp)
+		if err != nil {
+			t.Errorf("%s: %v (run go test ./reports/... -update)", name, err)
+			continue
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s differs from the golden file (run go test ./reports/... -update and review the diff)", name)
+		}
+	}
+	entries, _ := os.ReadDir(golden)
+	if !*update && len(entries) != len(rep.Files) {
+		t.Errorf("golden has %d files, report %d", len(entries), len(rep.Files))
+	}
+	want := []string{"REPORT.md", "accuracy-paper.csv", "accuracy-clean.tex", "complexity-paper.md", "datasets.csv", "partition-clean.md",
+		"ranks-paper.csv", "friedman-clean.tex", "wilcoxon-paper.md", "protocol-gap.csv", "paper-check.tex"}
+	for _, w := range want {
+		if rankOf(rep.Files, w) == len(rep.Files) {
+			t.Errorf("no %s among %v", w, rep.Files)
+		}
+	}
+}
+
+// TestDeterministic: rendering twice, the second time from shuffled
+// records, gives byte-identical files.
+func TestDeterministic(t *testing.T) {
+	a, repA := renderFixture(t, fixtureRecords())
+	recs := fixtureRecords()
+	rng := rand.New(rand.NewPCG(11, 12))
+	rng.Shuffle(len(recs), func(i, j int) { recs[i], recs[j] = recs[j], recs[i] })
+	b, repB := renderFixture(t, recs)
+	if strings.Join(repA.Files, ",") != strings.Join(repB.Files, ",") {
+		t.Fatalf("file lists differ: %v vs %v", repA.Files, repB.Files)
+	}
+	for _, name := range repA.Files {
+		x, _ := os.ReadFile(filepath.Join(a, name))
+		y, _ := os.ReadFile(filepath.Join(b, name))
+		if !bytes.Equal(x, y) {
+			t.Errorf("%s differs between renders", name)
+		}
+	}
+}
+
+func TestReportContent(t *testing.T) {
+	out, rep := renderFixture(t, fixtureRecords())
+	md := string(rep.Markdown)
+	for _, want := range []string{
+		"## Protocols", "**paper**", "**clean**", "| seed | 42 |",
+		"![Figure 1: Accuracy per dataset](../figures/accuracy.svg)",
+		"## Where the numbers differ from the paper", "12 of 40 cells reproduced, 11 differ",
+		"paper 94.41 (Δ +0.59)", "FRR (paper only)", "84.74", "†",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("REPORT.md lacks %q", want)
+		}
+	}
+	// Every table appears in REPORT.md.
+	for _, tb := range rep.Tables {
+		if !strings.Contains(md, "### "+mdEscape(tb.Title)) {
+			t.Errorf("REPORT.md lacks table %s", tb.Name)
+		}
+	}
+	// No temporary files left behind; a stale table file is removed.
+	stale := filepath.Join(out, "old-table.csv")
+	os.WriteFile(stale, []byte("x"), 0o644)
+	keep := filepath.Join(out, "notes.txt")
+	os.WriteFile(keep, []byte("x"), 0o644)
+	if err := rep.Write(); err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := os.ReadDir(out)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".") {
+			t.Errorf("temporary file %s left", e.Name())
+		}
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Error("stale table file not removed")
+	}
+	if _, err := os.Stat(keep); err != nil {
+		t.Error("unrelated file removed")
+	}
+}
+
+func TestFormatting(t *testing.T) {
+	cases := []struct{ got, want string }{
+		{fixed(-0.0001, 2), "0.00"},
+		{signed(-0.0001, 2), "+0.00"},
+		{signed(1.234, 2), "+1.23"},
+		{signed(-1.235, 2), "-1.24"},
+		{pct(0.8021645021645021), "80.22"},
+		{texEscape("FGRT* 80 ± 1 † a_b 5%"), "FGRT$^{*}$ 80 $\\pm$ 1 $^{\\dagger}$ a\\_b 5\\%"},
+		{mdEscape("FGRT* | x"), "FGRT\\* \\| x"},
+	}
+	for _, c := range cases {
+		if c.got != c.want {
+			t.Errorf("got %q, want %q", c.got, c.want)
+		}
+	}
+}
