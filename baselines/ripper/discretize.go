@@ -2,6 +2,7 @@ package ripper
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -62,23 +63,21 @@ func (c *column) numCodes() int {
 // undiscretised. Everything else (nominal columns, numeric ones with few
 // values) keeps its raw values, one code per distinct value.
 func fitColumn(vals []float64, nominal bool, nBins int) *column {
-	distinct := map[float64]struct{}{}
+	finite := make([]float64, 0, len(vals))
 	hasNaN := false
-	var finite []float64
 	for _, v := range vals {
 		if math.IsNaN(v) {
 			hasNaN = true
 			continue
 		}
-		distinct[v] = struct{}{}
 		finite = append(finite, v)
 	}
-	nDistinct := len(distinct)
+	sort.Float64s(finite)
+	nDistinct := len(uniqueSorted(slices.Clone(finite)))
 	if hasNaN {
 		nDistinct++
 	}
 	if !nominal && nDistinct > nBins && len(finite) > 0 {
-		sort.Float64s(finite)
 		if lefts, rights := binEdges(finite, nBins); len(rights) >= 2 {
 			return &column{binned: true, lefts: lefts, rights: rights}
 		}

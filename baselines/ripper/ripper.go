@@ -155,17 +155,16 @@ func (t *Trainer) fit(X [][]float64, y []int, s learn.Schema) *Model {
 				order = append(order, c)
 			}
 		}
+		condOf := make([]int, col.numCodes()+1) // code+1 → condition index
 		for _, c := range order {
-			cov := newBitset(n)
-			if c != missingCode {
-				for i, ci := range codes {
-					if ci == c {
-						cov.set(i)
-					}
-				}
-			}
+			condOf[c+1] = len(sp.conds)
 			sp.conds = append(sp.conds, cond{feature: j, code: c})
-			sp.cover = append(sp.cover, cov)
+			sp.cover = append(sp.cover, newBitset(n))
+		}
+		for i, c := range codes {
+			if c != missingCode {
+				sp.cover[condOf[c+1]].set(i)
+			}
 		}
 	}
 	m.conds = sp.conds
