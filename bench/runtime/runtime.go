@@ -1,0 +1,462 @@
+// Package runtime is the training-time study of the FGRT paper
+// (paper-protocol.md section 11, performance_analysis.py): registered methods
+// are fitted on synthetic noise data of growing size (samples study: n rows
+// of d = 10 features; features study: d features of n = 1000 rows), and
+// optionally on subsamples of real datasets, and the wall time of each Fit is
+// written to runtime.csv.
+//
+// As in the authors' script, the data of one size is the same for every
+// trial (np.random.seed(42) on every call); trial t fits on the 80% training
+// part of train_test_split(test_size=0.2, random_state=42+t).
+//
+// Differences from the script, on purpose: times are raw (the script
+// multiplies an FGRT time by 10 when the tree has at most one rule); the
+// timer covers Fit only (the script's samples study also times tracemalloc);
+// FGRT runs with the registry's parameters (max_rules=15,
+// coverage_threshold=0.01, min_improvement=0.01 by default), because the Go
+// FGRT has no early_stop_threshold (the script sets 0.05, which only matters
+// in the library's CCI mode and does not exist in the purity mode it runs).
+package runtime
+
+import (
+	"context"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/fgrtbench/fgrtbench/bench/methods"
+	"github.com/fgrtbench/fgrtbench/learn"
+)
+
+// Study names in runtime.csv. Real-data studies are named RealPrefix+dataset.
+const (
+	StudySamples  = "samples"
+	StudyFeatures = "features"
+	RealPrefix    = "real/"
+)
+
+// Header is the column list of runtime.csv.
+var Header = []string{"study", "method", "n_samples", "n_features", "trial", "fit_seconds"}
+
+// Row is one timed fit. NSamples is the size of the whole generated (or
+// subsampled) data set, as the authors' plots use it; the fit itself sees
+// its 80% training part.
+type Row struct {
+	Study      string
+	Method     string
+	NSamples   int
+	NFeatures  int
+	Trial      int
+	FitSeconds float64
+}
+
+// DefaultMethods are the methods the study times when none are named: the
+// paper's columns and the extra baselines.
+var DefaultMethods = []string{"fgrt", "cart", "c45-entropy", "c45", "ripper", "fga"}
+
+// Options configure a study.
+type Options struct {
+	// Methods are registry names (or "name@label" is not supported: use
+	// Params to vary a method). Empty means DefaultMethods.
+	Methods []string
+	// Params override parameters per method name.
+	Params map[string]map[string]string
+	// Samples are the sizes n of the samples study (features fixed to
+	// SamplesFeatures); empty skips the study.
+	Samples         []int
+	SamplesFeatures int
+	// Features are the sizes d of the features study (samples fixed to
+	// FeaturesSamples); empty skips the study.
+	Features        []int
+	FeaturesSamples int
+	// Trials per size (each with its own train/test split).
+	Trials int
+	// MaxSamples caps the number of samples per method: larger sizes are
+	// not run for that method (no row is written). FGA's genetic search is
+	// slow at large n; cap it here instead of dropping it.
+	MaxSamples map[string]int
+	// MaxSecondsPerFit, when positive, stops growing a method in a study
+	// once one of its fits took longer: the larger sizes of that study are
+	// skipped for it (a Fit cannot be interrupted).
+	MaxSecondsPerFit float64
+	// Log, when set, receives one line per size and method.
+	Log io.Writer
+	// now is the clock (tests may replace it).
+	now func() time.Time
+}
+
+// DefaultOptions are the authors' study sizes (paper-protocol.md section
+// 11): samples {100, 500, 1000, 2000, 5000} at d = 10, features
+// {5, 10, 20, 30} at n = 1000, three trials; FGA capped at 1000 samples.
+func DefaultOptions() Options {
+	return Options{
+		Samples:         []int{100, 500, 1000, 2000, 5000},
+		SamplesFeatures: 10,
+		Features:        []int{5, 10, 20, 30},
+		FeaturesSamples: 1000,
+		Trials:          3,
+		MaxSamples:      map[string]int{"fga": 1000},
+	}
+}
+
+func (o *Options) validate() error {
+	if o.Trials < 1 {
+		return fmt.Errorf("runtime: trials must be at least 1, got %d", o.Trials)
+	}
+	for _, n := range o.Samples {
+		if n < 10 {
+			return fmt.Errorf("runtime: sample size %d is below 10", n)
+		}
+	}
+	for _, d := range o.Features {
+		if d < 1 {
+			return fmt.Errorf("runtime: feature count %d is below 1", d)
+		}
+	}
+	if len(o.Samples) > 0 && o.SamplesFeatures < 1 {
+		return fmt.Errorf("runtime: samples study needs a feature count >= 1, got %d", o.SamplesFeatures)
+	}
+	if len(o.Features) > 0 && o.FeaturesSamples < 10 {
+		return fmt.Errorf("runtime: features study needs at least 10 samples, got %d", o.FeaturesSamples)
+	}
+	if o.MaxSecondsPerFit < 0 || math.IsNaN(o.MaxSecondsPerFit) {
+		return fmt.Errorf("runtime: max seconds per fit must be >= 0")
+	}
+	return nil
+}
+
+// method is a resolved method of the study.
+type method struct {
+	name string
+	m    *methods.Method
+	cfg  methods.Config
+}
+
+func (o *Options) resolve() ([]method, error) {
+	names := o.Methods
+	if len(names) == 0 {
+		names = DefaultMethods
+	}
+	var out []method
+	seen := map[string]bool{}
+	for _, n := range names {
+		if seen[n] {
+			return nil, fmt.Errorf("runtime: method %s named twice", n)
+		}
+		seen[n] = true
+		m, err := methods.Lookup(n)
+		if err != nil {
+			return nil, fmt.Errorf("runtime: %v", err)
+		}
+		cfg, err := m.Resolve(o.Params[n])
+		if err != nil {
+			return nil, fmt.Errorf("runtime: %v", err)
+		}
+		out = append(out, method{name: n, m: m, cfg: cfg})
+	}
+	for n := range o.Params {
+		if !seen[n] {
+			return nil, fmt.Errorf("runtime: parameters given for %s, which is not in the study", n)
+		}
+	}
+	return out, nil
+}
+
+// dataset is one data set of a study: X, y and its schema.
+type dataset struct {
+	X [][]float64
+	y []int
+	s learn.Schema
+}
+
+func syntheticSchema(d int) learn.Schema {
+	s := learn.Schema{Features: make([]learn.Feature, d), Classes: []string{"0", "1", "2"}}
+	for j := range s.Features {
+		s.Features[j] = learn.Feature{Name: "x" + strconv.Itoa(j)}
+	}
+	return s
+}
+
+// point is one size of a study.
+type point struct {
+	n, d int
+	data func() (dataset, error)
+}
+
+// Run times the synthetic samples and features studies.
+func Run(ctx context.Context, o Options) ([]Row, error) {
+	if err := o.validate(); err != nil {
+		return nil, err
+	}
+	ms, err := o.resolve()
+	if err != nil {
+		return nil, err
+	}
+	synth := func(n, d int) point {
+		return point{n: n, d: d, data: func() (dataset, error) {
+			X, y := Synthetic(n, d)
+			return dataset{X, y, syntheticSchema(d)}, nil
+		}}
+	}
+	var rows []Row
+	var pts []point
+	for _, n := range sortedCopy(o.Samples) {
+		pts = append(pts, synth(n, o.SamplesFeatures))
+	}
+	r, err := o.runStudy(ctx, StudySamples, ms, pts)
+	rows = append(rows, r...)
+	if err != nil {
+		return rows, err
+	}
+	pts = nil
+	for _, d := range sortedCopy(o.Features) {
+		pts = append(pts, synth(o.FeaturesSamples, d))
+	}
+	r, err = o.runStudy(ctx, StudyFeatures, ms, pts)
+	return append(rows, r...), err
+}
+
+// Loader returns a complete (no missing value) real data set.
+type Loader func(ctx context.Context, name string) (X [][]float64, y []int, s learn.Schema, err error)
+
+// RunReal times the methods on subsamples of real data sets: for each size
+// of o.Samples below the data set's row count, and for the whole data set,
+// trial t draws the subsample with RandomState(42+t).permutation and fits on
+// its 80% training part. Study names are RealPrefix+name.
+func RunReal(ctx context.Context, load Loader, names []string, o Options) ([]Row, error) {
+	// The synthetic studies' shapes do not apply to real data.
+	o.SamplesFeatures, o.Features = 1, nil
+	if err := o.validate(); err != nil {
+		return nil, err
+	}
+	ms, err := o.resolve()
+	if err != nil {
+		return nil, err
+	}
+	var rows []Row
+	for _, name := range names {
+		X, y, s, err := load(ctx, name)
+		if err != nil {
+			return rows, err
+		}
+		if err := learn.CheckXY(X, y, s, false); err != nil {
+			return rows, fmt.Errorf("runtime: dataset %s: %v", name, err)
+		}
+		var sizes []int
+		for _, n := range sortedCopy(o.Samples) {
+			if n < len(X) {
+				sizes = append(sizes, n)
+			}
+		}
+		sizes = append(sizes, len(X))
+		var pts []point
+		for _, n := range sizes {
+			n := n
+			pts = append(pts, point{n: n, d: s.NumFeatures(), data: func() (dataset, error) {
+				return dataset{X, y, s}, nil
+			}})
+		}
+		r, err := o.runStudy(ctx, RealPrefix+name, ms, pts)
+		rows = append(rows, r...)
+		if err != nil {
+			return rows, err
+		}
+	}
+	return rows, nil
+}
+
+// runStudy times every method at every point, in increasing size.
+func (o *Options) runStudy(ctx context.Context, study string, ms []method, pts []point) ([]Row, error) {
+	now := o.now
+	if now == nil {
+		now = time.Now
+	}
+	real := strings.HasPrefix(study, RealPrefix)
+	stopped := map[string]bool{}
+	var rows []Row
+	for _, p := range pts {
+		data, err := p.data()
+		if err != nil {
+			return rows, err
+		}
+		for _, m := range ms {
+			if stopped[m.name] {
+				continue
+			}
+			if limit, ok := o.MaxSamples[m.name]; ok && p.n > limit {
+				continue
+			}
+			var slowest float64
+			for t := 0; t < o.Trials; t++ {
+				if err := ctx.Err(); err != nil {
+					return rows, err
+				}
+				seed := uint32(42 + t)
+				rowsIdx := trainRows(p.n, seed)
+				if real {
+					// Subsample first (n of the data set's rows), then split.
+					sub := subsample(len(data.X), p.n, seed)
+					for i, r := range rowsIdx {
+						rowsIdx[i] = sub[r]
+					}
+				}
+				Xtr := make([][]float64, len(rowsIdx))
+				ytr := make([]int, len(rowsIdx))
+				for i, r := range rowsIdx {
+					Xtr[i], ytr[i] = data.X[r], data.y[r]
+				}
+				tr, err := m.m.New(m.cfg, int64(seed))
+				if err != nil {
+					return rows, fmt.Errorf("runtime: %s: %v", m.name, err)
+				}
+				start := now()
+				_, err = tr.Fit(Xtr, ytr, data.s)
+				secs := now().Sub(start).Seconds()
+				if err != nil {
+					return rows, fmt.Errorf("runtime: %s %s n=%d d=%d trial %d: %v", study, m.name, p.n, p.d, t, err)
+				}
+				rows = append(rows, Row{Study: study, Method: m.name, NSamples: p.n, NFeatures: p.d, Trial: t, FitSeconds: secs})
+				slowest = math.Max(slowest, secs)
+			}
+			if o.Log != nil {
+				fmt.Fprintf(o.Log, "runtime: %-14s %-12s n=%-6d d=%-4d max %.3fs\n", study, m.name, p.n, p.d, slowest)
+			}
+			if o.MaxSecondsPerFit > 0 && slowest > o.MaxSecondsPerFit {
+				stopped[m.name] = true
+				if o.Log != nil {
+					fmt.Fprintf(o.Log, "runtime: %s: %s took over %gs; larger sizes skipped\n", study, m.name, o.MaxSecondsPerFit)
+				}
+			}
+		}
+	}
+	return rows, nil
+}
+
+// subsample returns the first n rows of RandomState(seed).permutation(total),
+// the rows of a subsample of size n.
+func subsample(total, n int, seed uint32) []int {
+	if n >= total {
+		out := make([]int, total)
+		for i := range out {
+			out[i] = i
+		}
+		return out
+	}
+	return permutation(total, seed)[:n]
+}
+
+func sortedCopy(v []int) []int {
+	out := append([]int(nil), v...)
+	sort.Ints(out)
+	return out
+}
+
+// Write writes runtime.csv rows with the header. Times are written with
+// microsecond resolution.
+func Write(w io.Writer, rows []Row) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(Header); err != nil {
+		return err
+	}
+	for _, r := range rows {
+		rec := []string{r.Study, r.Method, strconv.Itoa(r.NSamples), strconv.Itoa(r.NFeatures), strconv.Itoa(r.Trial),
+			strconv.FormatFloat(r.FitSeconds, 'f', 6, 64)}
+		if err := cw.Write(rec); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// WriteFile writes runtime.csv through a temporary file and a rename.
+func WriteFile(path string, rows []Row) error {
+	if dir := filepath.Dir(path); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	if err := Write(f, rows); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Chmod(tmp, 0o644); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
+}
+
+// Read parses runtime.csv.
+func Read(r io.Reader) ([]Row, error) {
+	cr := csv.NewReader(r)
+	recs, err := cr.ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("runtime.csv: %v", err)
+	}
+	if len(recs) == 0 {
+		return nil, fmt.Errorf("runtime.csv: empty file")
+	}
+	if strings.Join(recs[0], ",") != strings.Join(Header, ",") {
+		return nil, fmt.Errorf("runtime.csv: unexpected header %q", strings.Join(recs[0], ","))
+	}
+	var rows []Row
+	for i, rec := range recs[1:] {
+		line := i + 2
+		if len(rec) != len(Header) {
+			return nil, fmt.Errorf("runtime.csv:%d: %d fields, want %d", line, len(rec), len(Header))
+		}
+		var row Row
+		row.Study, row.Method = rec[0], rec[1]
+		ints := []*int{&row.NSamples, &row.NFeatures, &row.Trial}
+		for k, dst := range ints {
+			v, err := strconv.Atoi(rec[2+k])
+			if err != nil {
+				return nil, fmt.Errorf("runtime.csv:%d: column %s: %v", line, Header[2+k], err)
+			}
+			*dst = v
+		}
+		v, err := strconv.ParseFloat(rec[5], 64)
+		if err != nil || v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("runtime.csv:%d: column fit_seconds: %q is not a non-negative time", line, rec[5])
+		}
+		row.FitSeconds = v
+		rows = append(rows, row)
+	}
+	return rows, nil
+}
+
+// ReadFile reads runtime.csv from a path.
+func ReadFile(path string) ([]Row, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	rows, err := Read(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return rows, nil
+}
