@@ -300,3 +300,57 @@ func TestFormatting(t *testing.T) {
 		}
 	}
 }
+
+// TestSparseResults: one protocol, one method, one dataset — no partition,
+// statistics or gap tables, but a report all the same, with the reason the
+// statistics are missing.
+func TestSparseResults(t *testing.T) {
+	recs := []results.Record{
+		{Protocol: "clean", Dataset: "wine", Method: "c45", Selected: true, Selection: "fixed", Fold: 0, Accuracy: 0.9, Rules: 5, Antecedents: 10},
+		{Protocol: "clean", Dataset: "wine", Method: "c45", Selected: true, Selection: "fixed", Fold: 1, Accuracy: 0.8, Rules: 0, Antecedents: 0},
+	}
+	rep, err := Render(Options{Dir: t.TempDir(), Records: recs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tb := range rep.Tables {
+		names = append(names, tb.Name)
+	}
+	if got := strings.Join(names, ","); got != "accuracy-clean,complexity-clean" {
+		t.Errorf("tables %s", got)
+	}
+	md := string(rep.Markdown)
+	for _, want := range []string{"No statistics for the clean protocol", "No paper-protocol results", "C4.5 (J48)", "85.00 ± 5.00"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("REPORT.md lacks %q", want)
+		}
+	}
+	if rep.PaperCheck != nil || rep.Mismatches != nil {
+		t.Error("paper check without paper-protocol rows")
+	}
+}
+
+func BenchmarkAggregate(b *testing.B) {
+	// 40 repeats of the fixture: about 6,000 rows, 4,000 of them selected.
+	var recs []results.Record
+	for rep := 0; rep < 40; rep++ {
+		for _, r := range fixtureRecords() {
+			r.Repeat = rep
+			recs = append(recs, r)
+		}
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := Aggregate(recs); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func TestFactsFromMap(t *testing.T) {
+	got := FactsFromMap(map[string]string{"b": "2", "a": "1", "c": "3"})
+	if len(got) != 3 || got[0] != (Fact{"a", "1"}) || got[2] != (Fact{"c", "3"}) {
+		t.Errorf("FactsFromMap = %v", got)
+	}
+}
