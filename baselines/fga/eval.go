@@ -2,6 +2,8 @@ package fga
 
 import (
 	"math"
+
+	"github.com/fgrtbench/fgrtbench/fgrt/fuzzy"
 )
 
 // ruleStats caches what a rule contributes to the fitness and depends only
@@ -20,22 +22,12 @@ type ruleStats struct {
 func computeRuleStats(p *problem, genes []int32, spec *ruleSpec, st *ruleStats) {
 	phi := st.phi
 	for k, a := range spec.ants {
-		col := p.cols[a.feat*p.n : (a.feat+1)*p.n]
 		sets, ok := decodePartition(p.lay.mfGenes(genes, a.feat), p.lay.labels, p.xmin[a.feat], p.xmax[a.feat])
 		if !ok {
 			clear(phi)
 			break
 		}
-		t := sets[a.label]
-		if k == 0 {
-			for i, v := range col {
-				phi[i] = t.Membership(v)
-			}
-		} else {
-			for i, v := range col {
-				phi[i] *= t.Membership(v)
-			}
-		}
+		p.applyMembership(a.feat, sets[a.label], phi, k == 0)
 	}
 	clear(st.classSum)
 	total := 0.0
@@ -44,6 +36,98 @@ func computeRuleStats(p *problem, genes []int32, spec *ruleSpec, st *ruleStats) 
 		total += v
 	}
 	st.total = total
+}
+
+// applyMembership sets (first) or multiplies phi by the membership of every
+// training row of feature f in t. The value is always fuzzy.Trapezoid's;
+// the sorted column only skips the rows where that value is provably 0 (at
+// or left of A, at or right of the shifted D) or 1 (between the shifted B
+// and C), so only the rows on the ramps call Membership.
+func (p *problem) applyMembership(f int, t fuzzy.Trapezoid, phi []float64, first bool) {
+	col := p.cols[f*p.n : (f+1)*p.n]
+	b, d := t.B, t.D
+	if t.A == b {
+		b += fuzzy.Eps
+	}
+	if t.C == d {
+		d += fuzzy.Eps
+	}
+	if t.A == t.D || b == t.A || d == t.C {
+		// Degenerate sets (indicators, or shifts lost to rounding): the
+		// plain row-by-row evaluation.
+		for i, x := range col {
+			if first {
+				phi[i] = t.Membership(x)
+			} else {
+				phi[i] *= t.Membership(x)
+			}
+		}
+		return
+	}
+	sorted := p.sorted[f*p.n : (f+1)*p.n]
+	order := p.order[f*p.n : (f+1)*p.n]
+	iA := searchAbove(sorted, 0, t.A)  // rows with x <= A: 0
+	iD := searchAtLeast(sorted, iA, d) // rows with x >= D': 0
+	iB := max(iA, min(searchAtLeast(sorted, iA, b), iD))
+	iC := max(iB, min(searchAbove(sorted, iB, t.C), iD)) // [iB, iC): 1
+	if first {
+		for _, r := range order[:iA] {
+			phi[r] = 0
+		}
+		for _, r := range order[iD:] {
+			phi[r] = 0
+		}
+		for k := iA; k < iB; k++ {
+			phi[order[k]] = t.Membership(sorted[k])
+		}
+		for _, r := range order[iB:iC] {
+			phi[r] = 1
+		}
+		for k := iC; k < iD; k++ {
+			phi[order[k]] = t.Membership(sorted[k])
+		}
+		return
+	}
+	for _, r := range order[:iA] {
+		phi[r] = 0
+	}
+	for _, r := range order[iD:] {
+		phi[r] = 0
+	}
+	for k := iA; k < iB; k++ {
+		phi[order[k]] *= t.Membership(sorted[k])
+	}
+	for k := iC; k < iD; k++ {
+		phi[order[k]] *= t.Membership(sorted[k])
+	}
+}
+
+// searchAbove returns the first index >= from whose value is > v.
+func searchAbove(sorted []float64, from int, v float64) int {
+	lo, hi := from, len(sorted)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if sorted[m] > v {
+			hi = m
+		} else {
+			lo = m + 1
+		}
+	}
+	return lo
+}
+
+// searchAtLeast returns the first index >= from whose value is >= v.
+func searchAtLeast(sorted []float64, from int, v float64) int {
+	lo, hi := from, len(sorted)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if sorted[m] >= v {
+			hi = m
+		} else {
+			lo = m + 1
+		}
+	}
+	return lo
 }
 
 // dominanceScore is support * confidence of a rule of class k on the
@@ -164,6 +248,9 @@ func winners(p *problem, sc *scratch, cand []int) {
 	// strict > keeps the first maximum, as np.argmax does.
 	for _, r := range cand[1:] {
 		phi, ds := sc.phis[r], sc.ds[r]
+		if ds == 0 {
+			continue // its association is 0 everywhere: never strictly larger
+		}
 		for i, v := range phi {
 			if a := ds * v; a > bv[i] {
 				bv[i] = a

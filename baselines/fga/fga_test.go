@@ -438,3 +438,54 @@ func TestPatienceStopsEarly(t *testing.T) {
 		t.Errorf("MCC %v != fitness %v", got, m.Fitness())
 	}
 }
+
+// TestApplyMembershipMatchesTrapezoid checks that the sorted-column kernel
+// gives, bit for bit, fuzzy.Trapezoid.Membership's values and products,
+// including degenerate sets, ties in the data and corners on data values.
+func TestApplyMembershipMatchesTrapezoid(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	const n = 300
+	X := make([][]float64, n)
+	for i := range X {
+		X[i] = []float64{float64(rng.IntN(20)) / 4, rng.NormFloat64() * 1e6}
+	}
+	y := make([]int, n)
+	p := newProblem(X, y, 1, Defaults())
+	for trial := 0; trial < 3000; trial++ {
+		f := trial % 2
+		pick := func() float64 {
+			if rng.IntN(3) == 0 {
+				return X[rng.IntN(n)][f]
+			}
+			return p.xmin[f] + (p.xmax[f]-p.xmin[f])*(1.2*rng.Float64()-0.1)
+		}
+		c := []float64{pick(), pick(), pick(), pick()}
+		slices.Sort(c)
+		switch trial % 7 {
+		case 0:
+			c[1] = c[0]
+		case 1:
+			c[3] = c[2]
+		case 2:
+			c[1], c[2], c[3] = c[0], c[0], c[0]
+		case 3:
+			c[2] = c[1]
+		}
+		tr := fuzzy.Trapezoid{A: c[0], B: c[1], C: c[2], D: c[3]}
+		phi := make([]float64, n)
+		p.applyMembership(f, tr, phi, true)
+		for i := range phi {
+			if want := tr.Membership(X[i][f]); math.Float64bits(phi[i]) != math.Float64bits(want) {
+				t.Fatalf("%+v at %v: kernel %v, Membership %v", tr, X[i][f], phi[i], want)
+			}
+		}
+		prev := slices.Clone(phi)
+		tr2 := fuzzy.Trapezoid{A: tr.A - 0.5, B: tr.B, C: tr.C + 0.25, D: tr.D + 1}
+		p.applyMembership(f, tr2, phi, false)
+		for i := range phi {
+			if want := prev[i] * tr2.Membership(X[i][f]); math.Float64bits(phi[i]) != math.Float64bits(want) {
+				t.Fatalf("product at row %d: kernel %v, want %v", i, phi[i], want)
+			}
+		}
+	}
+}

@@ -374,3 +374,4 @@ func parallelFor(n, workers int, fn func(worker, i int)) {
 	}
 	wg.Wait()
 }
+

@@ -1,6 +1,7 @@
 package fga
 
 import (
+	"cmp"
 	"math"
 	"slices"
 
@@ -17,6 +18,8 @@ const mfGeneMax = 99
 type problem struct {
 	n, nFeat int
 	cols     []float64 // cols[f*n+i] = X[i][f]
+	sorted   []float64 // sorted[f*n+k] = k-th smallest value of feature f
+	order    []int32   // order[f*n+k] = row holding sorted[f*n+k]
 	y        []int32   // class among the present ones, 0..nClasses-1
 	nClasses int       // classes present in y (ex-fuzzy's len(unique(y)))
 	classOf  []int     // present class -> schema class index
@@ -67,7 +70,8 @@ func (l *layout) mfGenes(genes []int32, f int) []int32 {
 func newProblem(X [][]float64, y []int, nSchemaClasses int, o Options) *problem {
 	n, d := len(X), len(X[0])
 	p := &problem{n: n, nFeat: d, cols: make([]float64, n*d), y: make([]int32, n),
-		xmin: make([]float64, d), xmax: make([]float64, d), tol: o.Tolerance}
+		xmin: make([]float64, d), xmax: make([]float64, d), tol: o.Tolerance,
+		sorted: make([]float64, n*d), order: make([]int32, n*d)}
 	for f := 0; f < d; f++ {
 		col := p.cols[f*n : (f+1)*n]
 		lo, hi := math.Inf(1), math.Inf(-1)
@@ -78,6 +82,14 @@ func newProblem(X [][]float64, y []int, nSchemaClasses int, o Options) *problem 
 			hi = math.Max(hi, v)
 		}
 		p.xmin[f], p.xmax[f] = lo, hi
+		ord := p.order[f*n : (f+1)*n]
+		for i := range ord {
+			ord[i] = int32(i)
+		}
+		slices.SortStableFunc(ord, func(a, b int32) int { return cmp.Compare(col[a], col[b]) })
+		for k, r := range ord {
+			p.sorted[f*n+k] = col[r]
+		}
 	}
 	present := make([]int, nSchemaClasses)
 	for i := range present {
