@@ -374,4 +374,3 @@ func parallelFor(n, workers int, fn func(worker, i int)) {
 	}
 	wg.Wait()
 }
-
