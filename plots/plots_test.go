@@ -1,0 +1,154 @@
+package plots
+
+import (
+	"bytes"
+	"flag"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/fgrtbench/fgrtbench/bench/runtime"
+)
+
+var (
+	update = flag.Bool("update", false, "rewrite the golden SVG files in testdata/")
+	keep   = flag.String("keep", "", "also copy every rendered figure into this directory (for looking at them)")
+)
+
+// checkFigure renders a figure twice into fresh directories, requires the two
+// renderings (SVG and PNG) to be byte-identical, and compares the SVG with
+// testdata/<name>.svg (rewritten with -update).
+func checkFigure(t *testing.T, name string, render func(dir, name string) error) {
+	t.Helper()
+	var outs [2][2][]byte
+	for i := range outs {
+		dir := t.TempDir()
+		if err := render(dir, name); err != nil {
+			t.Fatalf("render %s: %v", name, err)
+		}
+		for k, ext := range []string{".svg", ".png"} {
+			b, err := os.ReadFile(filepath.Join(dir, name+ext))
+			if err != nil {
+				t.Fatal(err)
+			}
+			outs[i][k] = b
+			if *keep != "" && i == 0 {
+				if err := os.MkdirAll(*keep, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(*keep, name+ext), b, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		entries, _ := os.ReadDir(dir)
+		if len(entries) != 2 {
+			t.Errorf("%s: directory holds %d entries, want the two figures only (temporary files left?)", name, len(entries))
+		}
+	}
+	if !bytes.Equal(outs[0][0], outs[1][0]) {
+		t.Errorf("%s.svg differs between two renderings", name)
+	}
+	if !bytes.Equal(outs[0][1], outs[1][1]) {
+		t.Errorf("%s.png differs between two renderings", name)
+	}
+	if !bytes.HasPrefix(outs[0][1], []byte("\x89PNG")) {
+		t.Errorf("%s.png is not a PNG", name)
+	}
+	golden := filepath.Join("testdata", name+".svg")
+	if *update {
+		if err := os.WriteFile(golden, outs[0][0], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test ./plots/... -update to create it)", err)
+	}
+	if !bytes.Equal(outs[0][0], want) {
+		t.Errorf("%s.svg differs from %s (run with -update after checking the PNG)", name, golden)
+	}
+}
+
+func TestFitLogLogRecoversExponent(t *testing.T) {
+	var x, y []float64
+	for _, v := range []float64{1, 2, 5, 10, 100, 1000} {
+		x = append(x, v)
+		y = append(y, 3*math.Pow(v, 1.5))
+	}
+	slope, icept, err := FitLogLog(x, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(slope-1.5) > 1e-9 || math.Abs(icept-math.Log10(3)) > 1e-9 {
+		t.Errorf("slope %v intercept %v, want 1.5 and log10(3)", slope, icept)
+	}
+}
+
+func TestFitLogLogErrors(t *testing.T) {
+	cases := map[string][2][]float64{
+		"length":      {{1, 2}, {1}},
+		"zero x":      {{0, 2}, {1, 2}},
+		"negative y":  {{1, 2}, {1, -2}},
+		"one x value": {{3, 3}, {1, 2}},
+		"infinite":    {{1, math.Inf(1)}, {1, 2}},
+		"empty":       {nil, nil},
+	}
+	for name, c := range cases {
+		if _, _, err := FitLogLog(c[0], c[1]); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}
+
+// runtimeRows is a hand-made runtime.csv: two methods with known exponents
+// (1 and 2 in samples, 1 and 0.5 in features) and a +-10% trial spread.
+func runtimeRows() []runtime.Row {
+	var rows []runtime.Row
+	add := func(study, m string, n, d int, base float64) {
+		for t, f := range []float64{0.9, 1.0, 1.1} {
+			rows = append(rows, runtime.Row{Study: study, Method: m, NSamples: n, NFeatures: d, Trial: t, FitSeconds: base * f})
+		}
+	}
+	for _, n := range []int{100, 500, 1000, 5000} {
+		add(runtime.StudySamples, "fast", n, 10, 1e-5*float64(n))
+		add(runtime.StudySamples, "slow", n, 10, 1e-7*float64(n)*float64(n))
+	}
+	for _, d := range []int{5, 10, 20, 30} {
+		add(runtime.StudyFeatures, "fast", 1000, d, 1e-3*float64(d))
+		add(runtime.StudyFeatures, "slow", 1000, d, 1e-2*math.Sqrt(float64(d)))
+	}
+	return rows
+}
+
+func TestScalingSeriesExponents(t *testing.T) {
+	rows := runtimeRows()
+	ss, err := ScalingSeriesOf(rows[:24], func(r runtime.Row) int { return r.NSamples })
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]float64{"fast": 1, "slow": 2}
+	if len(ss) != 2 {
+		t.Fatalf("%d series", len(ss))
+	}
+	for _, s := range ss {
+		if !s.HasFit || math.Abs(s.Exponent-want[s.Method]) > 1e-9 {
+			t.Errorf("%s: exponent %v, want %v", s.Method, s.Exponent, want[s.Method])
+		}
+		if len(s.Sizes) != 4 || s.Min[0] >= s.Mean[0] || s.Mean[0] >= s.Max[0] {
+			t.Errorf("%s: band %v %v %v", s.Method, s.Min, s.Mean, s.Max)
+		}
+	}
+}
+
+func TestRuntimeScalingGolden(t *testing.T) {
+	checkFigure(t, "runtime_scaling", func(dir, name string) error { return RuntimeScaling(dir, name, runtimeRows()) })
+}
+
+func TestRuntimeScalingNoData(t *testing.T) {
+	if err := RuntimeScaling(t.TempDir(), "x", nil); err != ErrNoData {
+		t.Errorf("err %v, want ErrNoData", err)
+	}
+}

@@ -1,0 +1,259 @@
+package plots
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/fgrtbench/fgrtbench/bench/runtime"
+)
+
+// ErrNoData is returned by a figure function whose input holds nothing it
+// can draw; RenderAll skips such figures.
+var ErrNoData = errors.New("plots: no data for this figure")
+
+// minSeconds floors fit times before taking logarithms: a fit timed at 0
+// (below the clock's resolution) would otherwise have no logarithm.
+const minSeconds = 1e-6
+
+// ScalingSeries is one method's timings along one size axis.
+type ScalingSeries struct {
+	Method string
+	// Sizes are the distinct sizes, ascending; Min, Mean, Max the fit time
+	// over trials at each size.
+	Sizes          []float64
+	Min, Mean, Max []float64
+	// Exponent and Intercept are the least-squares fit of log10(time) on
+	// log10(size) over every trial (HasFit is false with fewer than two
+	// sizes).
+	Exponent, Intercept float64
+	HasFit              bool
+}
+
+// ScalingSeriesOf groups rows of one study by method (in order of first
+// appearance) and size (sizeOf picks the axis), and fits each method's
+// scaling exponent through FitLogLog.
+func ScalingSeriesOf(rows []runtime.Row, sizeOf func(runtime.Row) int) ([]ScalingSeries, error) {
+	var order []string
+	times := map[string]map[int][]float64{}
+	for _, r := range rows {
+		if times[r.Method] == nil {
+			times[r.Method] = map[int][]float64{}
+			order = append(order, r.Method)
+		}
+		times[r.Method][sizeOf(r)] = append(times[r.Method][sizeOf(r)], math.Max(r.FitSeconds, minSeconds))
+	}
+	var out []ScalingSeries
+	for _, m := range order {
+		s := ScalingSeries{Method: m}
+		var sizes []int
+		for n := range times[m] {
+			sizes = append(sizes, n)
+		}
+		sort.Ints(sizes)
+		var fx, fy []float64
+		for _, n := range sizes {
+			ts := times[m][n]
+			lo, hi, sum := math.Inf(1), math.Inf(-1), 0.0
+			for _, t := range ts {
+				lo, hi, sum = math.Min(lo, t), math.Max(hi, t), sum+t
+				fx, fy = append(fx, float64(n)), append(fy, t)
+			}
+			s.Sizes = append(s.Sizes, float64(n))
+			s.Min, s.Max, s.Mean = append(s.Min, lo), append(s.Max, hi), append(s.Mean, sum/float64(len(ts)))
+		}
+		if len(sizes) >= 2 {
+			slope, icept, err := FitLogLog(fx, fy)
+			if err != nil {
+				return nil, fmt.Errorf("plots: %s: %v", m, err)
+			}
+			s.Exponent, s.Intercept, s.HasFit = slope, icept, true
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// scalingPanel draws one log-log panel: a min-max band and a mean line per
+// method, the fitted exponent in the legend.
+func scalingPanel(title, xlabel string, series []ScalingSeries, colorIndex map[string]int) (*plot.Plot, error) {
+	p := newPlot(title, xlabel, "training time (s)")
+	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
+	p.Y.Tick.Marker = logTicks125{}
+	p.Legend.Left = true
+	sizeSet := map[float64]bool{}
+	for _, s := range series {
+		c := colorOf(colorIndex[s.Method])
+		band := make(plotter.XYs, 0, 2*len(s.Sizes))
+		for i := range s.Sizes {
+			band = append(band, plotter.XY{X: s.Sizes[i], Y: s.Max[i]})
+			sizeSet[s.Sizes[i]] = true
+		}
+		for i := len(s.Sizes) - 1; i >= 0; i-- {
+			band = append(band, plotter.XY{X: s.Sizes[i], Y: s.Min[i]})
+		}
+		if len(s.Sizes) >= 2 {
+			poly, err := plotter.NewPolygon(band)
+			if err != nil {
+				return nil, err
+			}
+			poly.Color = withAlpha(c, 60)
+			poly.LineStyle.Width = 0
+			p.Add(poly)
+		}
+		mean := make(plotter.XYs, len(s.Sizes))
+		for i := range s.Sizes {
+			mean[i] = plotter.XY{X: s.Sizes[i], Y: s.Mean[i]}
+		}
+		line, pts, err := plotter.NewLinePoints(mean)
+		if err != nil {
+			return nil, err
+		}
+		line.Color, line.Width = c, vg.Points(1.5)
+		pts.Color, pts.Shape, pts.Radius = c, draw.CircleGlyph{}, vg.Points(2.5)
+		p.Add(line, pts)
+		label := s.Method
+		if s.HasFit {
+			label += fmt.Sprintf("  (slope %.2f)", s.Exponent)
+		}
+		p.Legend.Add(label, line, pts)
+	}
+	var ticks []plot.Tick
+	for x := range sizeSet {
+		ticks = append(ticks, plot.Tick{Value: x, Label: strconv.FormatFloat(x, 'f', -1, 64)})
+	}
+	sort.Slice(ticks, func(i, j int) bool { return ticks[i].Value < ticks[j].Value })
+	p.X.Tick.Marker = plot.ConstantTicks(ticks)
+	return p, nil
+}
+
+// methodColors gives each method a stable colour across the panels of a
+// figure, in order of first appearance.
+func methodColors(rows []runtime.Row) map[string]int {
+	idx := map[string]int{}
+	for _, r := range rows {
+		if _, ok := idx[r.Method]; !ok {
+			idx[r.Method] = len(idx)
+		}
+	}
+	return idx
+}
+
+// RuntimeScaling draws the paper's two-panel runtime figure from runtime.csv
+// rows: training time against the number of samples (study "samples") and
+// against the number of features (study "features"), log-log, a mean line
+// and a min-max band over trials per method, and the fitted scaling exponent
+// (slope of log time on log size) in the legend. A study without rows is left
+// out; with neither, ErrNoData.
+func RuntimeScaling(dir, name string, rows []runtime.Row) error {
+	colors := methodColors(rows)
+	var samples, features []runtime.Row
+	for _, r := range rows {
+		switch r.Study {
+		case runtime.StudySamples:
+			samples = append(samples, r)
+		case runtime.StudyFeatures:
+			features = append(features, r)
+		}
+	}
+	var panels []*plot.Plot
+	if len(samples) > 0 {
+		ss, err := ScalingSeriesOf(samples, func(r runtime.Row) int { return r.NSamples })
+		if err != nil {
+			return err
+		}
+		p, err := scalingPanel(fmt.Sprintf("(a) vs samples (%d features)", samples[0].NFeatures), "number of samples", ss, colors)
+		if err != nil {
+			return err
+		}
+		panels = append(panels, p)
+	}
+	if len(features) > 0 {
+		ss, err := ScalingSeriesOf(features, func(r runtime.Row) int { return r.NFeatures })
+		if err != nil {
+			return err
+		}
+		p, err := scalingPanel(fmt.Sprintf("(b) vs features (%d samples)", features[0].NSamples), "number of features", ss, colors)
+		if err != nil {
+			return err
+		}
+		panels = append(panels, p)
+	}
+	if len(panels) == 0 {
+		return ErrNoData
+	}
+	return saveGrid(dir, name, vg.Length(len(panels))*11*vg.Centimeter, 10*vg.Centimeter, 1, len(panels), [][]*plot.Plot{panels})
+}
+
+// RuntimeReal draws training time against subsample size on real data sets
+// (studies "real/<dataset>"), pooling the data sets: one mean line and
+// min-max band per method over every data set and trial at a size, with the
+// fitted exponent in the legend.
+func RuntimeReal(dir, name string, rows []runtime.Row) error {
+	var real []runtime.Row
+	var names []string
+	seen := map[string]bool{}
+	for _, r := range rows {
+		if strings.HasPrefix(r.Study, runtime.RealPrefix) {
+			real = append(real, r)
+			if d := strings.TrimPrefix(r.Study, runtime.RealPrefix); !seen[d] {
+				seen[d] = true
+				names = append(names, d)
+			}
+		}
+	}
+	if len(real) == 0 {
+		return ErrNoData
+	}
+	ss, err := ScalingSeriesOf(real, func(r runtime.Row) int { return r.NSamples })
+	if err != nil {
+		return err
+	}
+	p, err := scalingPanel("real data, subsampled ("+strings.Join(names, ", ")+")", "number of samples", ss, methodColors(real))
+	if err != nil {
+		return err
+	}
+	p.X.Tick.Marker = logTicks125{}
+	return savePlot(dir, name, 14*vg.Centimeter, 10*vg.Centimeter, p)
+}
+
+// logTicks125 labels a log axis at 1, 2 and 5 times powers of ten when it
+// spans less than three decades (plain LogTicks would leave a narrow axis
+// with one label), and at powers of ten otherwise.
+type logTicks125 struct{}
+
+func (logTicks125) Ticks(min, max float64) []plot.Tick {
+	if !(min > 0) || !(max > min) {
+		return plot.LogTicks{Prec: -1}.Ticks(min, max)
+	}
+	lo, hi := math.Floor(math.Log10(min)), math.Ceil(math.Log10(max))
+	mults := []float64{1, 2, 5}
+	if hi-lo > 3 {
+		mults = []float64{1}
+	}
+	var ticks []plot.Tick
+	for e := lo; e <= hi; e++ {
+		for m := 1.0; m < 10; m++ {
+			v := m * math.Pow(10, e)
+			if v < min*(1-1e-9) || v > max*(1+1e-9) {
+				continue
+			}
+			label := ""
+			for _, k := range mults {
+				if m == k {
+					label = strconv.FormatFloat(v, 'g', -1, 64)
+				}
+			}
+			ticks = append(ticks, plot.Tick{Value: v, Label: label})
+		}
+	}
+	return ticks
+}
