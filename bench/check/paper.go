@@ -4,80 +4,48 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"sort"
 	"text/tabwriter"
 
 	"github.com/fgrtbench/fgrtbench/bench/results"
-	"github.com/fgrtbench/fgrtbench/reports/paper"
+	"github.com/fgrtbench/fgrtbench/reports"
 )
 
-// PaperDiff compares one reproduced paper-protocol mean with the authors'
-// committed value.
+// PaperDiff is one reproduced paper-protocol cell against the authors'
+// committed mean, with the gate's verdict.
 type PaperDiff struct {
-	Method, Dataset       string
-	Folds                 int
-	Ours, Authors         float64 // mean fold accuracy
-	OursLeaves, AuthLeave float64 // mean leaves (N_Rules)
-	OursInt, AuthInt      float64 // mean internal nodes (N_Unique_Conditions)
-	Match                 bool
-	Note                  string // from the baseline's PaperNotes
-	Explained             bool   // Match, or a note explains the difference
+	reports.PaperCheckRow
+	// Match: accuracy, leaves and internal nodes all equal the authors'.
+	Match bool
+	// Note is the baseline's explanation of an accepted difference.
+	Note string
+	// Explained is Match, or a note explains the difference.
+	Explained bool
 }
 
 // paperTol absorbs the last-digit rounding of a mean of five fractions.
 const paperTol = 1e-9
 
-// PaperCompare computes, for every method whose code the authors published
-// (fgrt, fgrt-opt, cart, c45-entropy) and every dataset present in the
-// paper-protocol results, the mean over folds of the selected rows and
-// compares it with the authors' committed number.
-func PaperCompare(recs []results.Record, notes map[string]string) []PaperDiff {
-	type key struct{ method, dataset string }
-	type acc struct {
-		n                   int
-		sum, leaves, intern float64
-	}
-	m := map[key]*acc{}
-	for _, r := range recs {
-		if r.Protocol != "paper" || !r.Selected || r.Repeat != 0 {
-			continue
-		}
-		k := key{r.Method, r.Dataset}
-		a := m[k]
-		if a == nil {
-			a = &acc{}
-			m[k] = a
-		}
-		a.n++
-		a.sum += r.Accuracy
-		a.leaves += float64(r.Leaves)
-		a.intern += float64(r.InternalNodes)
+// PaperCompare compares every (method, dataset) of the authors' committed
+// results that the records cover (fgrt, fgrt-opt, cart, c45-entropy under
+// the paper protocol) with the authors' numbers. notes are keyed
+// "method/dataset".
+func PaperCompare(recs []results.Record, notes map[string]string) ([]PaperDiff, error) {
+	cells, err := reports.Aggregate(recs)
+	if err != nil {
+		return nil, err
 	}
 	var out []PaperDiff
-	for _, method := range paper.AuthorsMethods {
-		for _, ds := range paper.Datasets {
-			a := m[key{method, ds}]
-			auth, ok := paper.Authors(ds, method)
-			if a == nil || !ok {
-				continue
-			}
-			n := float64(a.n)
-			d := PaperDiff{Method: method, Dataset: ds, Folds: a.n, Ours: a.sum / n, Authors: auth.Accuracy,
-				OursLeaves: a.leaves / n, AuthLeave: auth.NRules, OursInt: a.intern / n, AuthInt: auth.NUniqueConditions}
-			d.Match = a.n == 5 && math.Abs(d.Ours-d.Authors) <= paperTol &&
-				math.Abs(d.OursLeaves-d.AuthLeave) <= paperTol && math.Abs(d.OursInt-d.AuthInt) <= paperTol
-			d.Note = notes[method+"/"+ds]
-			d.Explained = d.Match || d.Note != ""
-			out = append(out, d)
+	for _, r := range reports.PaperCheck(cells) {
+		if !r.Have {
+			continue
 		}
+		d := PaperDiff{PaperCheckRow: r, Note: notes[r.Method+"/"+r.Dataset]}
+		d.Match = math.Abs(r.Diff) <= paperTol && math.Abs(r.Leaves-r.AuthorsLeaves) <= paperTol &&
+			math.Abs(r.InternalNodes-r.AuthorsInternal) <= paperTol
+		d.Explained = d.Match || d.Note != ""
+		out = append(out, d)
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].Method != out[j].Method {
-			return false
-		}
-		return out[i].Dataset < out[j].Dataset
-	})
-	return out
+	return out, nil
 }
 
 // WritePaperTable prints the paper comparison.
@@ -96,7 +64,7 @@ func WritePaperTable(w io.Writer, ds []PaperDiff) {
 			status = "DRIFT"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%.6f\t%.6f\t%+.2f\t%.1f/%.1f\t%.1f/%.1f\t%s\n", d.Method, d.Dataset, d.Ours, d.Authors,
-			100*(d.Ours-d.Authors), d.OursLeaves, d.AuthLeave, d.OursInt, d.AuthInt, status)
+			100*d.Diff, d.Leaves, d.AuthorsLeaves, d.InternalNodes, d.AuthorsInternal, status)
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "paper check: %d of %d (method, dataset) means equal the authors' committed numbers\n", matched, len(ds))

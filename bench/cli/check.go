@@ -87,7 +87,10 @@ func init() {
 		}
 		fmt.Fprintln(env.Stdout, check.Summary(b, diffs))
 		if *paper {
-			pd := check.PaperCompare(recs, b.PaperNotes)
+			pd, err := check.PaperCompare(recs, b.PaperNotes)
+			if err != nil {
+				return err
+			}
 			if len(pd) == 0 {
 				return fmt.Errorf("--paper: the results hold no paper-protocol rows of fgrt, fgrt-opt, cart or c45-entropy")
 			}

