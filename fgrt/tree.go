@@ -59,11 +59,17 @@ type node struct {
 	gain     float64 // gain of the candidate that created this node
 	weights  []float64
 
-	// Cached best candidate (valid while evaluated is true).
+	// Cached evaluation: the gain and the class of every candidate child
+	// (-Inf where illegal or filtered). A node's firing strengths and legal
+	// set never change, so after one of its candidates is used only the
+	// choice among the others has to be redone (pick), not the sums.
 	evaluated bool
-	bestK     int
-	bestGain  float64
-	bestCls   int
+	gains     []float64
+	classes   []int32
+	// Current best candidate among the unused ones.
+	bestK    int
+	bestGain float64
+	bestCls  int
 
 	// Cached "best possible coverage of this leaf reaches the threshold":
 	// 0 unknown, 1 yes, 2 no.
@@ -152,11 +158,15 @@ func newGrower(X [][]float64, y []int, nClasses int, parts []fuzzy.Partition, op
 		}
 	}
 	g.mu = make([]float64, len(g.cands)*n)
-	for k, c := range g.cands {
-		term := parts[c.feature].Terms[c.term]
-		row := g.mu[k*n : (k+1)*n]
+	col := make([]float64, n)
+	k := 0
+	for f, p := range parts {
 		for pos, i := range order {
-			row[pos] = term.Membership(X[i][c.feature])
+			col[pos] = X[i][f]
+		}
+		for _, term := range p.Terms {
+			term.MembershipInto(g.mu[k*n:(k+1)*n], col)
+			k++
 		}
 	}
 	return g, nil
@@ -204,11 +214,16 @@ func argmaxFirst(w []float64) int {
 	return best
 }
 
-// evaluate computes the node's best single-child candidate (fgrt.md 3.3).
+// evaluate computes the gain of every candidate child of the node
+// (fgrt.md 3.3) and picks the best.
 func (g *grower) evaluate(nd *node, w []float64) {
 	g.evaluations++
 	nd.evaluated = true
-	nd.bestK, nd.bestGain, nd.bestCls = -1, math.Inf(-1), -1
+	nc := len(g.cands)
+	if nd.gains == nil {
+		nd.gains = make([]float64, nc)
+		nd.classes = make([]int32, nc)
+	}
 	thr := g.opt.CoverageThreshold
 	nf := float64(g.n)
 	total := g.classSums(nd.m, nil, w)
@@ -216,22 +231,31 @@ func (g *grower) evaluate(nd *node, w []float64) {
 	if total != 0 && !(total/nf < thr) {
 		father = gini(w, total)
 	}
-	if math.IsInf(father, 1) {
-		// Every child has coverage below the threshold or zero mass: all
-		// gains are -Inf or NaN, so no candidate can be selected.
-		return
-	}
 	for k := range g.cands {
-		if !nd.allowed[k] || nd.used[k] {
+		nd.gains[k], nd.classes[k] = math.Inf(-1), -1
+		// With father = +Inf (coverage below the threshold or no mass)
+		// every child is filtered or has gain -Inf or NaN: none can win.
+		if math.IsInf(father, 1) || !nd.allowed[k] || nd.used[k] {
 			continue
 		}
 		ct := g.classSums(nd.m, g.muOf(k), w)
 		if ct/nf < thr {
 			continue
 		}
-		gain := father - gini(w, ct)
-		if gain > nd.bestGain {
-			nd.bestGain, nd.bestK, nd.bestCls = gain, k, argmaxFirst(w)
+		if gain := father - gini(w, ct); gain > math.Inf(-1) {
+			nd.gains[k], nd.classes[k] = gain, int32(argmaxFirst(w))
+		}
+	}
+	g.pick(nd)
+}
+
+// pick selects the node's best unused candidate from its cached gains:
+// the first in (feature, term) order with the largest gain (strict >).
+func (g *grower) pick(nd *node) {
+	nd.bestK, nd.bestGain, nd.bestCls = -1, math.Inf(-1), -1
+	for k, gain := range nd.gains {
+		if !nd.used[k] && gain > nd.bestGain {
+			nd.bestK, nd.bestGain, nd.bestCls = k, gain, int(nd.classes[k])
 		}
 	}
 }
@@ -278,7 +302,7 @@ func (g *grower) split(id int, leaves *int) {
 	ch.weights = make([]float64, g.nClasses)
 	ch.coverage = g.classSums(ch.m, nil, ch.weights) / float64(n)
 	p.children = append(p.children, len(g.nodes))
-	p.evaluated = false // its used set changed
+	g.pick(p) // its used set changed; its gains did not
 	g.nodes = append(g.nodes, ch)
 }
 

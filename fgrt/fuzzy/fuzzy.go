@@ -33,6 +33,11 @@ func (t Trapezoid) Membership(x float64) float64 {
 	if c == d {
 		d = d + Eps
 	}
+	// Outside (a, d) one ramp is <= 0, so the clipped minimum is 0; this
+	// skips both divisions for most rows without changing any result.
+	if a < b && c < d && (x <= a || x >= d) {
+		return 0
+	}
 	// Keep each quotient a separate rounding step, as numpy evaluates it.
 	left := float64(x-a) / float64(b-a)
 	right := float64(d-x) / float64(d-c)
@@ -47,4 +52,33 @@ func (t Trapezoid) Membership(x float64) float64 {
 		return 1
 	}
 	return m
+}
+
+// MembershipInto writes Membership(xs[i]) to dst[i] for every i (dst must
+// be at least as long as xs). Results are bit-identical to Membership; the
+// loop hoists the shoulder adjustments out of the per-value work.
+func (t Trapezoid) MembershipInto(dst, xs []float64) {
+	a, b, c, d := t.A, t.B, t.C, t.D
+	if b == a {
+		b = b + Eps
+	}
+	if c == d {
+		d = d + Eps
+	}
+	if t.A == t.D || !(a < b && c < d) {
+		for i, x := range xs {
+			dst[i] = t.Membership(x)
+		}
+		return
+	}
+	ba, dc := b-a, d-c
+	dst = dst[:len(xs)]
+	for i, x := range xs {
+		// Branch-free (the min/max builtins compile to MINSD/MAXSD
+		// sequences): data-dependent branches mispredict on real columns.
+		// Same values as Membership, up to the sign of a zero.
+		l := float64(x-a) / ba
+		r := float64(d-x) / dc
+		dst[i] = min(max(min(l, r), 0), 1)
+	}
 }

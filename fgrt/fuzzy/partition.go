@@ -40,6 +40,17 @@ func (t Term) Membership(x float64) float64 {
 	return t.Shape.Membership(x)
 }
 
+// MembershipInto writes the term's membership of every xs[i] to dst[i].
+func (t Term) MembershipInto(dst, xs []float64) {
+	if t.Crisp {
+		for i, x := range xs {
+			dst[i] = t.Category.Membership(x)
+		}
+		return
+	}
+	t.Shape.MembershipInto(dst, xs)
+}
+
 // Numeric term names, in term-index order (0 = Low, 1 = Medium, 2 = High).
 var NumericTermNames = [3]string{"Low", "Medium", "High"}
 

@@ -2,7 +2,6 @@ package partopt
 
 import (
 	"math"
-	"slices"
 	"sort"
 
 	"github.com/fgrtbench/fgrtbench/fgrt/fuzzy"
@@ -21,11 +20,17 @@ type workspace struct {
 	// cnt[k*(n+1)+i] and sz[k*(n+1)+i] are the number and the sum of
 	// (x - xmin) of class-k rows among the first i sorted values.
 	pairs []valueClass
-	xs    []float64
-	cnt   []float64
-	sz    []float64
+	// radix-sort scratch
+	keys, tmpKeys []uint64
+	idx, tmpIdx   []int32
+	xs            []float64
+	cnt           []float64
+	sz            []float64
 
 	mu, buf []float64
+
+	// countExact, when set, counts exact evaluations (tests).
+	countExact *int
 }
 
 type valueClass struct {
@@ -33,15 +38,67 @@ type valueClass struct {
 	k int
 }
 
+// orderedKey maps a float64 to a uint64 whose unsigned order is the
+// numeric order (negative values reversed, sign bit flipped).
+func orderedKey(v float64) uint64 {
+	b := math.Float64bits(v)
+	if b>>63 == 1 {
+		return ^b
+	}
+	return b | 1<<63
+}
+
+// sortColumn fills ws.pairs with (value, class) sorted by value using an
+// LSD radix sort on the ordered bit pattern (8-bit digits, skipping digits
+// all keys share): a few linear passes instead of O(n log n) comparisons.
+func (ws *workspace) sortColumn(col []float64, y []int) {
+	n := len(col)
+	keys, tmpK := ws.keys[:n], ws.tmpKeys[:n]
+	idx, tmpI := ws.idx[:n], ws.tmpIdx[:n]
+	for i, v := range col {
+		keys[i] = orderedKey(v)
+		idx[i] = int32(i)
+	}
+	var count [256]int
+	for shift := uint(0); shift < 64; shift += 8 {
+		count = [256]int{}
+		for _, k := range keys {
+			count[(k>>shift)&0xff]++
+		}
+		if count[(keys[0]>>shift)&0xff] == n {
+			continue // every key has the same digit here
+		}
+		pos := 0
+		for d := range count {
+			c := count[d]
+			count[d] = pos
+			pos += c
+		}
+		for i, k := range keys {
+			d := (k >> shift) & 0xff
+			tmpK[count[d]] = k
+			tmpI[count[d]] = idx[i]
+			count[d]++
+		}
+		keys, tmpK = tmpK, keys
+		idx, tmpI = tmpI, idx
+	}
+	for p, i := range idx {
+		ws.pairs[p] = valueClass{col[i], y[i]}
+	}
+}
+
 func newWorkspace(n, nClasses int) *workspace {
 	return &workspace{
 		n: n, nClasses: nClasses,
 		pairs: make([]valueClass, n),
-		xs:    make([]float64, n),
-		cnt:   make([]float64, nClasses*(n+1)),
-		sz:    make([]float64, nClasses*(n+1)),
-		mu:    make([]float64, n),
-		buf:   make([]float64, n),
+		keys:  make([]uint64, n), tmpKeys: make([]uint64, n),
+		idx: make([]int32, n), tmpIdx: make([]int32, n),
+		xs:  make([]float64, n),
+		cnt: make([]float64, nClasses*(n+1)),
+		sz:  make([]float64, nClasses*(n+1)),
+		mu:  make([]float64, n),
+		buf: make([]float64, n),
 	}
 }
 
@@ -49,18 +106,7 @@ func newWorkspace(n, nClasses int) *workspace {
 func (ws *workspace) load(col []float64, y []int) {
 	n := ws.n
 	ws.x, ws.y = col, y
-	for i, v := range col {
-		ws.pairs[i] = valueClass{v, y[i]}
-	}
-	slices.SortFunc(ws.pairs, func(a, b valueClass) int {
-		switch {
-		case a.x < b.x:
-			return -1
-		case a.x > b.x:
-			return 1
-		}
-		return 0
-	})
+	ws.sortColumn(col, y)
 	ws.xmin, ws.xmax = ws.pairs[0].x, ws.pairs[n-1].x
 	for i, p := range ws.pairs {
 		ws.xs[i] = p.x
@@ -84,6 +130,9 @@ func (ws *workspace) load(col []float64, y []int) {
 // memberships of every row in row order, np.sum of membership times class
 // indicator (pairwise, zeros included), squared, over np.sum + 1e-10.
 func (ws *workspace) exact(sets [3]fuzzy.Trapezoid) float64 {
+	if ws.countExact != nil {
+		*ws.countExact++
+	}
 	total := 0.0
 	for _, s := range sets {
 		for i, v := range ws.x {
@@ -188,17 +237,20 @@ func upper(xs []float64, v float64) int {
 	return lo
 }
 
-// grid is the reference's 216-point grid. Each point is screened with the
-// fast approximation; only points that can be the (first) maximum are
-// evaluated exactly, and the first exact maximum in loop order wins, the
-// decoded initial partition winning ties, exactly as the reference's
-// sequential strict-> scan.
-func (ws *workspace) grid(enc0 Encoding, initS, r float64) (Encoding, float64, int) {
-	const npts = len(gridSteps) * len(gridSteps) * len(gridSteps)
+// grid is the reference's 216-point grid. Each point, and the decoded
+// initial partition, is screened with the fast approximation; only those
+// that can be the maximum are evaluated exactly, and the first exact
+// maximum in the reference's order (initial first, then loop order) wins,
+// which is what the reference's sequential strict-> scan returns. It
+// returns the best encoding, its score, the initial score and the
+// reference's evaluation count.
+func (ws *workspace) grid(enc0 Encoding, r float64) (Encoding, float64, float64, int) {
+	const npts = len(gridSteps)*len(gridSteps)*len(gridSteps) + 1
 	var encs [npts]Encoding
 	var val, bound [npts]float64
-	lower := initS
-	p := 0
+	lower := math.Inf(-1)
+	encs[0] = enc0
+	p := 1
 	for _, a := range gridSteps {
 		for _, b := range gridSteps {
 			for _, c := range gridSteps {
@@ -206,22 +258,29 @@ func (ws *workspace) grid(enc0 Encoding, initS, r float64) (Encoding, float64, i
 				t[2], t[4], t[6] = a*r, b*r, c*r
 				t.clampIncrements()
 				encs[p] = t
-				val[p], bound[p] = ws.approx(Decode(t, ws.xmin, ws.xmax))
-				if l := val[p] - bound[p]; l > lower {
-					lower = l
-				}
 				p++
 			}
 		}
 	}
-	best, bestS := enc0, initS
+	for i := range encs {
+		val[i], bound[i] = ws.approx(Decode(encs[i], ws.xmin, ws.xmax))
+		if l := val[i] - bound[i]; l > lower {
+			lower = l
+		}
+	}
+	initS := val[0]
+	best, bestS := -1, math.Inf(-1)
 	for i := 0; i < npts; i++ {
 		if val[i]+bound[i] < lower {
 			continue // certainly below the maximum
 		}
-		if s := ws.exact(Decode(encs[i], ws.xmin, ws.xmax)); s > bestS {
-			best, bestS = encs[i], s
+		s := ws.exact(Decode(encs[i], ws.xmin, ws.xmax))
+		if i == 0 {
+			initS = s
+		}
+		if s > bestS {
+			best, bestS = i, s
 		}
 	}
-	return best, bestS, npts + 1
+	return encs[best], bestS, initS, npts
 }
