@@ -31,6 +31,14 @@ type Schema struct {
 	Features []Feature
 	// Classes names the class indices: Classes[k] is the label of class k.
 	Classes []string
+	// IntegerMatrix reports that the reference implementation held this
+	// matrix as int64 (pandas' dtype when every input column is integer
+	// typed; after the paper protocol's scaling the values are truncated
+	// integers). Reference-faithful learners use it to emulate integer
+	// arithmetic where the reference's code inherited the dtype (FGRT*'s
+	// optimiser allocates its membership arrays with np.zeros_like(X)).
+	// Other learners ignore it.
+	IntegerMatrix bool
 }
 
 // NumFeatures returns the number of input columns.

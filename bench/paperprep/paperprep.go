@@ -203,6 +203,10 @@ func PrepareWith(d *datasets.Dataset, o Options) (*Prepared, error) {
 		}
 	}
 
+	// The reference's matrix is int64 whenever every input is integer
+	// typed, with or without a numeric column to truncate (zoo).
+	p.Schema.IntegerMatrix = o.Truncate && IntegerMatrix(d.Inputs)
+
 	p.Fold, err = Folds(p.Y, o.K, o.FoldSeed)
 	if err != nil {
 		return nil, fmt.Errorf("paperprep: %s: %w", d.Name, err)
