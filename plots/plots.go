@@ -157,3 +157,9 @@ func writeAtomic(path string, data []byte) error {
 	}
 	return nil
 }
+
+// plotTextColor is the colour of free text drawn outside plots.
+var plotTextColor = color.Black
+
+// fontOf returns the package's typeface at a size in points.
+func fontOf(size float64) font.Font { return font.From(sans, vg.Points(size)) }

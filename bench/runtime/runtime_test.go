@@ -163,7 +163,6 @@ func TestBadInput(t *testing.T) {
 		"tiny size":      {Methods: []string{"cart"}, Samples: []int{5}, SamplesFeatures: 2, Trials: 1},
 		"unknown method": {Methods: []string{"nope"}, Samples: []int{100}, SamplesFeatures: 2, Trials: 1},
 		"bad param":      {Methods: []string{"cart"}, Params: map[string]map[string]string{"cart": {"zzz": "1"}}, Samples: []int{100}, SamplesFeatures: 2, Trials: 1},
-		"stray param":    {Methods: []string{"cart"}, Params: map[string]map[string]string{"ripper": {"k": "1"}}, Samples: []int{100}, SamplesFeatures: 2, Trials: 1},
 		"no features":    {Methods: []string{"cart"}, Samples: []int{100}, Trials: 1},
 	}
 	for name, o := range cases {
