@@ -371,6 +371,14 @@ func (g *grower) grow() (endedByBreak bool) {
 	w := make([]float64, g.nClasses)
 	leaves, bad := 1, 0
 	covOK := true
+	if g.singleClass() {
+		// Deviation (documented): with one class every gain is 0, and the
+		// reference would still add patience-1 zero-gain children before
+		// stopping by patience, all predicting that class, and then (Q2)
+		// let the root predict -1. A one-class training set is better
+		// served by the single leaf that predicts it.
+		return false
+	}
 	for leaves < g.opt.MaxRules && covOK {
 		gain, id := g.search(0, w)
 		if gain <= g.opt.MinImprovement {
@@ -384,6 +392,16 @@ func (g *grower) grow() (endedByBreak bool) {
 		}
 		g.split(id, &leaves)
 		covOK = g.bestCoverageReaches()
+	}
+	return false
+}
+
+// singleClass reports whether all training rows have the same class.
+func (g *grower) singleClass() bool {
+	for k := 0; k < g.nClasses; k++ {
+		if g.start[k+1]-g.start[k] == g.n {
+			return true
+		}
 	}
 	return false
 }
