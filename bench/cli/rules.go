@@ -1,0 +1,119 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/fgrtbench/fgrtbench/bench/methods"
+	"github.com/fgrtbench/fgrtbench/bench/paperprep"
+	"github.com/fgrtbench/fgrtbench/fgrt"
+	"github.com/fgrtbench/fgrtbench/learn"
+)
+
+// setFlags collects repeated --set name=value flags.
+type setFlags map[string]string
+
+func (s setFlags) String() string { return fmt.Sprint(map[string]string(s)) }
+
+func (s setFlags) Set(v string) error {
+	k, val, ok := strings.Cut(v, "=")
+	if !ok || k == "" {
+		return fmt.Errorf("want name=value, got %q", v)
+	}
+	s[k] = val
+	return nil
+}
+
+func init() {
+	c := &command{name: "rules", summary: "fit FGRT (or FGRT* with --optimized) on a whole dataset and print its rules and partitions",
+		usage: "--dataset NAME [--optimized] [--max-rules N] [--set name=value ...] [--json]"}
+	c.run = func(ctx context.Context, env *Env, args []string) error {
+		fs := newFlags(env, c)
+		var df dataFlags
+		df.add(fs)
+		name := fs.String("dataset", "", "dataset name")
+		optimized := fs.Bool("optimized", false, "FGRT*: optimise the partitions (grid search on the dataset's labels)")
+		maxRules := fs.Int("max-rules", 15, "rule budget (leaves)")
+		coverage := fs.Float64("coverage", 0.01, "coverage threshold")
+		minImp := fs.Float64("min-improvement", 0.01, "minimum improvement (soft, patience 3)")
+		paperPrep := fs.Bool("paper-preprocessing", false, "use the paper protocol's standardised matrix instead of raw values")
+		asJSON := fs.Bool("json", false, "print the model as JSON")
+		sets := setFlags{}
+		fs.Var(sets, "set", "any other FGRT parameter as name=value (repeatable; see 'fgrtbench rules -h' and the registry)")
+		if err := parse(env, c, fs, args); err != nil {
+			return err
+		}
+		if *name == "" {
+			fmt.Fprintln(env.Stderr, "fgrtbench rules: --dataset is required (see 'fgrtbench rules -h')")
+			return errUsage
+		}
+		methodName := "fgrt"
+		if *optimized {
+			methodName = "fgrt-opt"
+		}
+		m, err := methods.Lookup(methodName)
+		if err != nil {
+			return err
+		}
+		overrides := map[string]string{
+			"max_rules":          strconv.Itoa(*maxRules),
+			"coverage_threshold": strconv.FormatFloat(*coverage, 'g', -1, 64),
+			"min_improvement":    strconv.FormatFloat(*minImp, 'g', -1, 64),
+		}
+		for k, v := range sets {
+			overrides[k] = v
+		}
+		cfg, err := m.Resolve(overrides)
+		if err != nil {
+			return err
+		}
+		ds, err := df.fetcher(env).Load(ctx, *name)
+		if err != nil {
+			return err
+		}
+		var X [][]float64
+		var y []int
+		var schema learn.Schema
+		if *paperPrep {
+			p, err := paperprep.Prepare(ds)
+			if err != nil {
+				return err
+			}
+			X, y, schema = p.X, p.Y, p.Schema
+		} else {
+			full, _ := ds.CompleteRows()
+			X, y, schema = full.X, full.Y, full.Schema()
+		}
+		tr, err := m.New(cfg, 0)
+		if err != nil {
+			return err
+		}
+		model, err := tr.Fit(X, y, schema)
+		if err != nil {
+			return err
+		}
+		fm, ok := model.(*fgrt.Model)
+		if !ok {
+			return fmt.Errorf("method %s did not return an FGRT model", methodName)
+		}
+		if *asJSON {
+			data, err := fm.JSON(schema)
+			if err != nil {
+				return err
+			}
+			_, err = env.Stdout.Write(append(data, '\n'))
+			return err
+		}
+		cx := fm.Complexity()
+		fmt.Fprintf(env.Stdout, "%s on %s (%d rows, %s)\n%s\n\n", methodName, *name, len(X), cfg, strings.Repeat("=", 60))
+		fmt.Fprintln(env.Stdout, fm.Rules(schema))
+		fmt.Fprintf(env.Stdout, "\n%d rules, %d antecedents (%.2f per rule); reference counts: %d leaves, %d internal nodes\n",
+			cx.Rules, cx.Antecedents, cx.MeanAntecedents(), cx.Leaves, cx.InternalNodes)
+		fmt.Fprintf(env.Stdout, "training accuracy %.4f\n\nPartitions\n%s\n", learn.Accuracy(y, fm.Predict(X)), strings.Repeat("=", 60))
+		fmt.Fprintln(env.Stdout, fm.DescribePartitions(schema))
+		return nil
+	}
+	register(c)
+}
