@@ -22,7 +22,7 @@ type ruleStats struct {
 func computeRuleStats(p *problem, genes []int32, spec *ruleSpec, st *ruleStats) {
 	phi := st.phi
 	for k, a := range spec.ants {
-		sets, ok := decodePartition(p.lay.mfGenes(genes, a.feat), p.lay.labels, p.xmin[a.feat], p.xmax[a.feat])
+		sets, ok := decodePartition(p.lay.mfGenes(genes, a.feat), p.lay.labels, p.xmin[a.feat], p.xmax[a.feat], p.headEps)
 		if !ok {
 			clear(phi)
 			break

@@ -64,6 +64,12 @@ type Options struct {
 	// 2026-04). 0 runs every generation, as the paper-era library did.
 	Patience int
 	MinDelta float64
+	// HeadTrapezoid evaluates memberships as ex-fuzzy since 2026-06
+	// (commit 0583589): a vertical left shoulder (A == B) moves A left by
+	// fuzzy.Eps instead of moving B right, so the first label is 1 at the
+	// feature's training minimum. The default (false) is the paper-era
+	// trapezoid of fuzzy.Trapezoid, where that value is 0.
+	HeadTrapezoid bool
 	// Workers evaluates the population with that many goroutines; 0 means
 	// GOMAXPROCS. It never changes the result.
 	Workers int

@@ -72,7 +72,7 @@ func TestDecodePartition(t *testing.T) {
 	// High = [45,60,70,70]; gene 10 is never read. Rescaled from [10,70]
 	// to [0,6]: v' = (v-10)/60*6.
 	genes := []int32{10, 5, 5, 10, 5, 5, 5, 5, 10, 10, 77}
-	sets, ok := decodePartition(genes, 3, 0, 6)
+	sets, ok := decodePartition(genes, 3, 0, 6, false)
 	if !ok {
 		t.Fatal("partition rejected")
 	}
@@ -84,7 +84,19 @@ func TestDecodePartition(t *testing.T) {
 			}
 		}
 	}
-	if _, ok := decodePartition([]int32{40, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9}, 3, 0, 1); ok {
+	// The first label's vertical left shoulder: 0 at the minimum in the
+	// paper-era trapezoid, 1 with ex-fuzzy's 2026-06 epsilon (HeadTrapezoid).
+	if got := sets[0].Membership(0); got != 0 {
+		t.Errorf("paper-era Low(xmin) = %v, want 0", got)
+	}
+	head, _ := decodePartition(genes, 3, 0, 6, true)
+	if got := head[0].Membership(0); got != 1 {
+		t.Errorf("head Low(xmin) = %v, want 1", got)
+	}
+	if head[1] != sets[1] || head[2] != sets[2] {
+		t.Errorf("head mode changed sets without a vertical left shoulder: %+v", head)
+	}
+	if _, ok := decodePartition([]int32{40, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9}, 3, 0, 1, false); ok {
 		t.Error("zero-width partition accepted")
 	}
 }

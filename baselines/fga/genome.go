@@ -27,6 +27,7 @@ type problem struct {
 	xmax     []float64
 	lay      layout
 	tol      float64
+	headEps  bool // Options.HeadTrapezoid
 }
 
 // layout is the gene layout of a chromosome (baselines.md 2.2).
@@ -70,7 +71,7 @@ func (l *layout) mfGenes(genes []int32, f int) []int32 {
 func newProblem(X [][]float64, y []int, nSchemaClasses int, o Options) *problem {
 	n, d := len(X), len(X[0])
 	p := &problem{n: n, nFeat: d, cols: make([]float64, n*d), y: make([]int32, n),
-		xmin: make([]float64, d), xmax: make([]float64, d), tol: o.Tolerance,
+		xmin: make([]float64, d), xmax: make([]float64, d), tol: o.Tolerance, headEps: o.HeadTrapezoid,
 		sorted: make([]float64, n*d), order: make([]int32, n*d)}
 	for f := 0; f < d; f++ {
 		col := p.cols[f*n : (f+1)*n]
@@ -198,7 +199,8 @@ func ruleKey(l *layout, genes []int32, ants []antecedent) string {
 // trapezoids, rescaled to [xmin, xmax] (baselines.md 2.3). ok is false when
 // the decoded parameters span no width (every gene but the first is 0):
 // ex-fuzzy then divides 0 by 0, and such a partition has no membership.
-func decodePartition(genes []int32, labels int, xmin, xmax float64) (sets []fuzzy.Trapezoid, ok bool) {
+// headEps selects Options.HeadTrapezoid.
+func decodePartition(genes []int32, labels int, xmin, xmax float64, headEps bool) (sets []fuzzy.Trapezoid, ok bool) {
 	raw := make([]float64, 0, 4*labels)
 	p := 0
 	var nextA, prevD float64
@@ -239,7 +241,14 @@ func decodePartition(genes []int32, labels int, xmin, xmax float64) (sets []fuzz
 	}
 	sets = make([]fuzzy.Trapezoid, labels)
 	for lx := range sets {
-		sets[lx] = fuzzy.Trapezoid{A: raw[4*lx], B: raw[4*lx+1], C: raw[4*lx+2], D: raw[4*lx+3]}
+		t := fuzzy.Trapezoid{A: raw[4*lx], B: raw[4*lx+1], C: raw[4*lx+2], D: raw[4*lx+3]}
+		if headEps && t.A == t.B && t.A != t.D {
+			// ex-fuzzy >= 2026-06 shifts A left; with A != B the shared
+			// Membership then leaves the shoulder alone and evaluates the
+			// same quotients as that version.
+			t.A -= fuzzy.Eps
+		}
+		sets[lx] = t
 	}
 	return sets, true
 }

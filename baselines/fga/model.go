@@ -43,7 +43,7 @@ func buildModel(p *problem, res gaResult) *Model {
 	m := &Model{labels: l.labels, history: res.history, fitness: res.bestMCC}
 	m.partitions = make([][]fuzzy.Trapezoid, p.nFeat)
 	for f := 0; f < p.nFeat; f++ {
-		if sets, ok := decodePartition(l.mfGenes(res.best, f), l.labels, p.xmin[f], p.xmax[f]); ok {
+		if sets, ok := decodePartition(l.mfGenes(res.best, f), l.labels, p.xmin[f], p.xmax[f], p.headEps); ok {
 			m.partitions[f] = sets
 		}
 	}

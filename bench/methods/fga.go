@@ -21,6 +21,7 @@ func init() {
 			{Name: "generations", Kind: Int, Default: "100", Min: 1, HasMin: true, Doc: "GA generations (n_gen; the first evaluates the initial population)"},
 			{Name: "population", Kind: Int, Default: "50", Min: 2, HasMin: true, Doc: "population size (pop_size)"},
 			{Name: "crossover_prob", Kind: Float, Default: "0.3", Min: 0, Max: 1, HasMin: true, HasMax: true, Doc: "per-mating SBX probability (var_prob)"},
+			{Name: "trapezoid", Kind: Enum, Default: "paper", Values: []string{"paper", "head"}, Doc: "membership epsilon: paper-era ex-fuzzy (first label 0 at the training minimum) or ex-fuzzy >= 2026-06 (1 there)"},
 			{Name: "workers", Kind: Int, Default: "0", Min: 0, HasMin: true, Doc: "goroutines evaluating the population (0 = GOMAXPROCS); does not change results"},
 		},
 		Grids: map[string]Grid{
@@ -37,6 +38,7 @@ func init() {
 			o.Generations = cfg.Int("generations")
 			o.Population = cfg.Int("population")
 			o.CrossoverProb = cfg.Float("crossover_prob")
+			o.HeadTrapezoid = cfg.Str("trapezoid") == "head"
 			o.Workers = cfg.Int("workers")
 			o.Seed = uint64(seed)
 			return fga.New(o)
