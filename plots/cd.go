@@ -1,0 +1,217 @@
+package plots
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/fgrtbench/fgrtbench/bench/results"
+	"github.com/fgrtbench/fgrtbench/reports/stats"
+)
+
+// CDData is the input of a critical-difference diagram.
+type CDData struct {
+	Methods  []string
+	AvgRanks []float64 // 1 = best
+	// CD is the Nemenyi critical difference at Alpha over NDatasets.
+	CD        float64
+	Alpha     float64
+	NDatasets int
+	// FriedmanP is the Friedman test's p-value (shown in the title when
+	// positive or zero; NaN hides it).
+	FriedmanP float64
+}
+
+// CDFromRecords builds the Friedman/Nemenyi analysis of the selected rows
+// of one protocol: the mean accuracy over folds per (data set, method),
+// data sets that have every method, average ranks (higher accuracy = rank
+// 1), Friedman's tie-corrected p-value and the Nemenyi CD at alpha. methods
+// selects and orders the method labels; empty means every label with
+// selected rows except sweeps and grid variants (labels containing '@').
+func CDFromRecords(recs []results.Record, protocol string, methods []string, alpha float64) (CDData, error) {
+	if len(methods) == 0 {
+		seen := map[string]bool{}
+		for _, r := range recs {
+			if r.Protocol == protocol && r.Selected && r.Selection != "sweep" && !strings.Contains(r.Method, "@") && !seen[r.Method] {
+				seen[r.Method] = true
+				methods = append(methods, r.Method)
+			}
+		}
+		sort.Strings(methods)
+	}
+	if len(methods) < 2 {
+		return CDData{}, ErrNoData
+	}
+	means := make([]map[string]float64, len(methods))
+	for i, m := range methods {
+		means[i] = meanSelected(recs, m, protocol)
+	}
+	var datasets []string
+	for d := range means[0] {
+		all := true
+		for _, mm := range means[1:] {
+			if _, ok := mm[d]; !ok {
+				all = false
+			}
+		}
+		if all {
+			datasets = append(datasets, d)
+		}
+	}
+	sort.Strings(datasets)
+	if len(datasets) < 2 {
+		return CDData{}, ErrNoData
+	}
+	m := make([][]float64, len(datasets))
+	for i, d := range datasets {
+		m[i] = make([]float64, len(methods))
+		for j := range methods {
+			m[i][j] = means[j][d]
+		}
+	}
+	fr, err := stats.Friedman(m, true)
+	if err != nil {
+		return CDData{}, fmt.Errorf("plots: Friedman: %v", err)
+	}
+	cd, err := stats.NemenyiCD(alpha, len(methods), len(datasets))
+	if err != nil {
+		return CDData{}, fmt.Errorf("plots: Nemenyi CD: %v", err)
+	}
+	return CDData{Methods: methods, AvgRanks: fr.AvgRanks, CD: cd, Alpha: alpha, NDatasets: len(datasets), FriedmanP: fr.PTieCorrected}, nil
+}
+
+// Cliques returns the maximal groups of methods (as index ranges [lo, hi]
+// into the rank-sorted order) whose average ranks span less than cd: the
+// methods a Nemenyi test cannot tell apart. Single methods are not cliques.
+func Cliques(sortedRanks []float64, cd float64) [][2]int {
+	var out [][2]int
+	lastHi := -1
+	for i := range sortedRanks {
+		j := i
+		for j+1 < len(sortedRanks) && sortedRanks[j+1]-sortedRanks[i] < cd {
+			j++
+		}
+		if j > i && j > lastHi {
+			out = append(out, [2]int{i, j})
+			lastHi = j
+		}
+	}
+	return out
+}
+
+// CDFigure draws Demšar's critical-difference diagram: an axis of average
+// ranks (1, the best, on the left), every method's name and rank joined to
+// its position (better half on the left, the rest on the right), the CD
+// interval above the axis, and thick bars joining methods whose ranks differ
+// by less than CD.
+func CDFigure(dir, name string, d CDData) error {
+	k := len(d.Methods)
+	if k < 2 || len(d.AvgRanks) != k {
+		if k < 2 {
+			return ErrNoData
+		}
+		return fmt.Errorf("plots: CD diagram: %d methods but %d ranks", k, len(d.AvgRanks))
+	}
+	for i, r := range d.AvgRanks {
+		if !(r >= 1 && r <= float64(k)) {
+			return fmt.Errorf("plots: CD diagram: rank %v of %s is outside [1, %d]", r, d.Methods[i], k)
+		}
+	}
+	if !(d.CD > 0) {
+		return fmt.Errorf("plots: CD diagram: critical difference %v is not positive", d.CD)
+	}
+	order := make([]int, k)
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return d.AvgRanks[order[a]] < d.AvgRanks[order[b]] })
+	sorted := make([]float64, k)
+	for i, o := range order {
+		sorted[i] = d.AvgRanks[o]
+	}
+	cliques := Cliques(sorted, d.CD)
+	nLeft := (k + 1) / 2
+	rowsPerSide := nLeft
+	row := 5 * vg.Millimeter
+	height := 30*vg.Millimeter + vg.Length(len(cliques))*2.5*vg.Millimeter + vg.Length(rowsPerSide)*row + 8*vg.Millimeter
+	width := 18 * vg.Centimeter
+	return save(dir, name, width, height, func(c draw.Canvas) error {
+		text := func(size float64, xa draw.XAlignment, ya draw.YAlignment) draw.TextStyle {
+			return draw.TextStyle{Color: plotTextColor, Font: fontOf(size), Handler: plot.DefaultTextHandler, XAlign: xa, YAlign: ya}
+		}
+		thin := draw.LineStyle{Color: plotTextColor, Width: vg.Points(0.8)}
+		margin := 45 * vg.Millimeter
+		x0, x1 := c.Min.X+margin, c.Max.X-margin
+		xOf := func(rank float64) vg.Length {
+			return x0 + (x1-x0)*vg.Length((rank-1)/float64(k-1))
+		}
+		top := c.Max.Y - 4*vg.Millimeter
+		title := fmt.Sprintf("Nemenyi critical difference (alpha = %g, %d data sets, %d methods)", d.Alpha, d.NDatasets, k)
+		if !math.IsNaN(d.FriedmanP) {
+			title += fmt.Sprintf("; Friedman p = %.3g", d.FriedmanP)
+		}
+		c.FillText(text(10, draw.XCenter, draw.YTop), vg.Point{X: (c.Min.X + c.Max.X) / 2, Y: top}, title)
+		// CD interval.
+		cdY := top - 10*vg.Millimeter
+		cdEnd := math.Min(1+d.CD, float64(k))
+		c.StrokeLine2(thin, xOf(1), cdY, xOf(cdEnd), cdY)
+		c.StrokeLine2(thin, xOf(1), cdY-vg.Millimeter, xOf(1), cdY+vg.Millimeter)
+		c.StrokeLine2(thin, xOf(cdEnd), cdY-vg.Millimeter, xOf(cdEnd), cdY+vg.Millimeter)
+		c.FillText(text(8, draw.XCenter, draw.YBottom), vg.Point{X: (xOf(1) + xOf(cdEnd)) / 2, Y: cdY + 1.2*vg.Millimeter},
+			"CD = "+strconv.FormatFloat(d.CD, 'f', 3, 64))
+		// Rank axis with ticks at integers and half ranks.
+		axisY := cdY - 10*vg.Millimeter
+		c.StrokeLine2(thin, x0, axisY, x1, axisY)
+		for r := 1.0; r <= float64(k)+1e-9; r += 0.5 {
+			tick := vg.Millimeter
+			if r == math.Trunc(r) {
+				tick = 2 * vg.Millimeter
+				c.FillText(text(8, draw.XCenter, draw.YBottom), vg.Point{X: xOf(r), Y: axisY + tick + 0.5*vg.Millimeter}, strconv.Itoa(int(r)))
+			}
+			c.StrokeLine2(thin, xOf(r), axisY, xOf(r), axisY+tick)
+		}
+		c.FillText(text(7, draw.XLeft, draw.YCenter), vg.Point{X: x1 + 3*vg.Millimeter, Y: axisY}, "average rank")
+		c.FillText(text(7, draw.XRight, draw.YCenter), vg.Point{X: x0 - 3*vg.Millimeter, Y: axisY}, "best")
+		// Cliques: thick bars under the axis, slightly widened so a clique
+		// of tied methods still shows.
+		bar := draw.LineStyle{Color: plotTextColor, Width: vg.Points(2.5)}
+		y := axisY - 3*vg.Millimeter
+		for _, cl := range cliques {
+			c.StrokeLine2(bar, xOf(sorted[cl[0]])-vg.Millimeter, y, xOf(sorted[cl[1]])+vg.Millimeter, y)
+			y -= 2.5 * vg.Millimeter
+		}
+		// Method labels: elbows from the axis to the left or right margin.
+		y -= 3 * vg.Millimeter
+		for i, o := range order {
+			label := fmt.Sprintf("%s (%.2f)", d.Methods[o], d.AvgRanks[o])
+			x := xOf(d.AvgRanks[o])
+			var ly vg.Length
+			if i < nLeft {
+				ly = y - vg.Length(i)*row
+				c.StrokeLines(thin, []vg.Point{{X: x, Y: axisY}, {X: x, Y: ly}, {X: x0 - 5*vg.Millimeter, Y: ly}})
+				c.FillText(text(9, draw.XRight, draw.YCenter), vg.Point{X: x0 - 6*vg.Millimeter, Y: ly}, label)
+			} else {
+				ly = y - vg.Length(k-1-i)*row
+				c.StrokeLines(thin, []vg.Point{{X: x, Y: axisY}, {X: x, Y: ly}, {X: x1 + 5*vg.Millimeter, Y: ly}})
+				c.FillText(text(9, draw.XLeft, draw.YCenter), vg.Point{X: x1 + 6*vg.Millimeter, Y: ly}, label)
+			}
+		}
+		return nil
+	})
+}
+
+// CriticalDifference draws the CD diagram of one protocol's selected rows
+// at alpha = 0.05 (every main method; see CDFromRecords).
+func CriticalDifference(dir, name string, recs []results.Record, protocol string) (CDData, error) {
+	d, err := CDFromRecords(recs, protocol, nil, 0.05)
+	if err != nil {
+		return d, err
+	}
+	return d, CDFigure(dir, name, d)
+}

@@ -1,0 +1,123 @@
+package plots
+
+import (
+	"math"
+	"reflect"
+	"testing"
+
+	"github.com/fgrtbench/fgrtbench/bench/results"
+)
+
+// comparisonRecords: five data sets, two folds, methods whose accuracy order
+// is fixed (fgrt-opt > fgrt > cart > ripper) except on data set "e", where
+// fgrt beats fgrt-opt.
+func comparisonRecords() []results.Record {
+	base := map[string]float64{"fgrt-opt": 0.80, "fgrt": 0.78, "cart": 0.70, "ripper": 0.60}
+	var recs []results.Record
+	for di, d := range []string{"a", "b", "c", "d", "e"} {
+		for m, acc := range base {
+			if d == "e" && m == "fgrt-opt" {
+				acc = 0.75
+			}
+			for f := 0; f < 2; f++ {
+				recs = append(recs, results.Record{Protocol: "paper", Dataset: d, Method: m, Selected: true, Selection: "test",
+					Fold: f, Accuracy: acc + 0.01*float64(di) + 0.002*float64(f)})
+				// An unselected configuration must not count.
+				recs = append(recs, results.Record{Protocol: "paper", Dataset: d, Method: m, Selected: false, Selection: "test",
+					Fold: f, Accuracy: 0})
+			}
+		}
+	}
+	results.Sort(recs)
+	return recs
+}
+
+func TestPartitionImpactRows(t *testing.T) {
+	rows := PartitionImpactRows(comparisonRecords(), "paper")
+	if len(rows) != 5 || rows[0].Dataset != "a" || rows[4].Dataset != "e" {
+		t.Fatalf("rows %+v", rows)
+	}
+	if math.Abs(rows[0].Default-0.781) > 1e-12 || math.Abs(rows[0].Optimised-0.801) > 1e-12 {
+		t.Errorf("a: %+v, want 0.781 and 0.801 (mean of the selected folds)", rows[0])
+	}
+	if rows[4].Optimised >= rows[4].Default {
+		t.Errorf("e: %+v, want a loss", rows[4])
+	}
+	if len(PartitionImpactRows(comparisonRecords(), "clean")) != 0 {
+		t.Error("rows for a protocol without records")
+	}
+}
+
+func TestPartitionImpactGolden(t *testing.T) {
+	checkFigure(t, "partition_impact", func(dir, name string) error {
+		return PartitionImpact(dir, name, comparisonRecords(), "paper")
+	})
+	if err := PartitionImpact(t.TempDir(), "x", nil, "paper"); err != ErrNoData {
+		t.Errorf("err %v, want ErrNoData", err)
+	}
+}
+
+func TestCliques(t *testing.T) {
+	tests := []struct {
+		ranks []float64
+		cd    float64
+		want  [][2]int
+	}{
+		{[]float64{1, 2, 3, 4}, 0.5, nil},
+		{[]float64{1, 1.2, 3, 3.1}, 0.5, [][2]int{{0, 1}, {2, 3}}},
+		{[]float64{1, 1.5, 2, 2.5}, 1.1, [][2]int{{0, 2}, {1, 3}}},
+		{[]float64{1, 2, 3, 4}, 5, [][2]int{{0, 3}}},
+	}
+	for _, tc := range tests {
+		if got := Cliques(tc.ranks, tc.cd); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("Cliques(%v, %v) = %v, want %v", tc.ranks, tc.cd, got, tc.want)
+		}
+	}
+}
+
+func TestCDFromRecords(t *testing.T) {
+	d, err := CDFromRecords(comparisonRecords(), "paper", nil, 0.05)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(d.Methods, []string{"cart", "fgrt", "fgrt-opt", "ripper"}) || d.NDatasets != 5 {
+		t.Fatalf("methods %v over %d data sets", d.Methods, d.NDatasets)
+	}
+	// fgrt-opt first on four data sets, second on one: (4*1+2)/5 = 1.2.
+	want := []float64{3, 1.8, 1.2, 4}
+	for i := range want {
+		if math.Abs(d.AvgRanks[i]-want[i]) > 1e-12 {
+			t.Errorf("rank of %s = %v, want %v", d.Methods[i], d.AvgRanks[i], want[i])
+		}
+	}
+	// Demšar (2006) q_0.05 for k=4 is 2.569: CD = 2.569*sqrt(4*5/(6*5)).
+	if math.Abs(d.CD-2.569*math.Sqrt(20.0/30)) > 1e-3 {
+		t.Errorf("CD %v", d.CD)
+	}
+	if _, err := CDFromRecords(comparisonRecords(), "clean", nil, 0.05); err != ErrNoData {
+		t.Errorf("empty protocol: err %v, want ErrNoData", err)
+	}
+}
+
+func TestCDGolden(t *testing.T) {
+	checkFigure(t, "cd_diagram", func(dir, name string) error {
+		_, err := CriticalDifference(dir, name, comparisonRecords(), "paper")
+		return err
+	})
+	seven := CDData{Methods: []string{"fgrt", "fgrt-opt", "cart", "c45-entropy", "c45", "ripper", "fga"},
+		AvgRanks: []float64{2.9, 2.2, 4.1, 4.3, 3.6, 5.2, 5.7}, CD: 2.85, Alpha: 0.05, NDatasets: 10, FriedmanP: math.NaN()}
+	checkFigure(t, "cd_diagram_seven", func(dir, name string) error { return CDFigure(dir, name, seven) })
+}
+
+func TestCDFigureBadInput(t *testing.T) {
+	cases := map[string]CDData{
+		"mismatch":   {Methods: []string{"a", "b"}, AvgRanks: []float64{1}, CD: 1},
+		"rank range": {Methods: []string{"a", "b"}, AvgRanks: []float64{0.5, 2}, CD: 1},
+		"cd":         {Methods: []string{"a", "b"}, AvgRanks: []float64{1, 2}, CD: 0},
+	}
+	for name, d := range cases {
+		if err := CDFigure(t.TempDir(), "x", d); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}

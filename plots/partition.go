@@ -1,0 +1,142 @@
+package plots
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/fgrtbench/fgrtbench/bench/results"
+)
+
+// PartitionImpactRow is one data set's mean test accuracy (selected rows,
+// mean over folds and repeats) with the default quantile partitions (fgrt)
+// and the optimised ones (fgrt-opt).
+type PartitionImpactRow struct {
+	Dataset            string
+	Default, Optimised float64
+}
+
+// meanSelected returns the mean accuracy of the selected rows per data set
+// for one method and protocol.
+func meanSelected(recs []results.Record, method, protocol string) map[string]float64 {
+	sum, n := map[string]float64{}, map[string]int{}
+	for _, r := range recs {
+		if r.Selected && r.Method == method && r.Protocol == protocol {
+			sum[r.Dataset] += r.Accuracy
+			n[r.Dataset]++
+		}
+	}
+	out := map[string]float64{}
+	for d, s := range sum {
+		out[d] = s / float64(n[d])
+	}
+	return out
+}
+
+// PartitionImpactRows pairs fgrt and fgrt-opt per data set (data sets with
+// both, sorted by name).
+func PartitionImpactRows(recs []results.Record, protocol string) []PartitionImpactRow {
+	def := meanSelected(recs, "fgrt", protocol)
+	opt := meanSelected(recs, "fgrt-opt", protocol)
+	var out []PartitionImpactRow
+	for d, a := range def {
+		if b, ok := opt[d]; ok {
+			out = append(out, PartitionImpactRow{Dataset: d, Default: a, Optimised: b})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Dataset < out[j].Dataset })
+	return out
+}
+
+// PartitionImpactFigure draws grouped bars of the default and optimised
+// accuracy per data set (top) and their difference, optimised minus default
+// (bottom, positive = the optimisation helped).
+func PartitionImpactFigure(dir, name, title string, rows []PartitionImpactRow) error {
+	if len(rows) == 0 {
+		return ErrNoData
+	}
+	names := make([]string, len(rows))
+	def, opt, gain, loss := make(plotter.Values, len(rows)), make(plotter.Values, len(rows)), make(plotter.Values, len(rows)), make(plotter.Values, len(rows))
+	var meanDiff float64
+	for i, r := range rows {
+		names[i] = r.Dataset
+		def[i], opt[i] = r.Default, r.Optimised
+		d := r.Optimised - r.Default
+		meanDiff += d / float64(len(rows))
+		if d >= 0 {
+			gain[i] = d
+		} else {
+			loss[i] = d
+		}
+	}
+	width := vg.Points(9)
+	top := newPlot(title, "", "mean test accuracy")
+	bd, err := plotter.NewBarChart(def, width)
+	if err != nil {
+		return err
+	}
+	bd.Color, bd.LineStyle.Width, bd.Offset = colorOf(0), 0, -width/2
+	bo, err := plotter.NewBarChart(opt, width)
+	if err != nil {
+		return err
+	}
+	bo.Color, bo.LineStyle.Width, bo.Offset = colorOf(1), 0, width/2
+	top.Add(bd, bo)
+	top.Legend.Add("default partitions (fgrt)", bd)
+	top.Legend.Add("optimised partitions (fgrt-opt)", bo)
+	top.Legend.Top, top.Legend.Left = true, false
+	top.Y.Min, top.Y.Max = 0, 1.15
+	top.NominalX(names...)
+	top.Add(plotter.NewGrid())
+
+	bottom := newPlot("", "", "optimised - default")
+	bg, err := plotter.NewBarChart(gain, 2*width)
+	if err != nil {
+		return err
+	}
+	bg.Color, bg.LineStyle.Width = colorOf(2), 0
+	bl, err := plotter.NewBarChart(loss, 2*width)
+	if err != nil {
+		return err
+	}
+	bl.Color, bl.LineStyle.Width = colorOf(1), 0
+	zero, err := plotter.NewLine(plotter.XYs{{X: -0.5, Y: 0}, {X: float64(len(rows)) - 0.5, Y: 0}})
+	if err != nil {
+		return err
+	}
+	zero.Color = colorOf(6)
+	meanLine, err := plotter.NewLine(plotter.XYs{{X: -0.5, Y: meanDiff}, {X: float64(len(rows)) - 0.5, Y: meanDiff}})
+	if err != nil {
+		return err
+	}
+	meanLine.Color, meanLine.Dashes = colorOf(6), []vg.Length{vg.Points(4), vg.Points(3)}
+	bottom.Add(bg, bl, zero, meanLine)
+	bottom.Legend.Add(fmt.Sprintf("mean difference %+.4f", meanDiff), meanLine)
+	bottom.Legend.Top = true
+	bottom.NominalX(names...)
+	lo, hi := 0.0, 0.0
+	for i := range rows {
+		lo, hi = math.Min(lo, loss[i]), math.Max(hi, gain[i])
+	}
+	pad := math.Max(hi-lo, 0.01) * 0.25
+	bottom.Y.Min, bottom.Y.Max = lo-pad, hi+pad
+	for _, p := range []*plot.Plot{top, bottom} {
+		p.X.Min, p.X.Max = -0.6, float64(len(rows))-0.4
+		p.X.Tick.Label.Rotation = math.Pi / 6
+		p.X.Tick.Label.XAlign = draw.XRight
+		p.X.Tick.Label.YAlign = draw.YCenter
+	}
+	w := vg.Length(math.Max(14, 1.6*float64(len(rows))+4)) * vg.Centimeter
+	return saveGrid(dir, name, w, 16*vg.Centimeter, 2, 1, [][]*plot.Plot{{top}, {bottom}})
+}
+
+// PartitionImpact draws the partition-optimisation figure from results.csv
+// records of one protocol.
+func PartitionImpact(dir, name string, recs []results.Record, protocol string) error {
+	return PartitionImpactFigure(dir, name, "Partition optimisation: FGRT vs FGRT* ("+protocol+" protocol)", PartitionImpactRows(recs, protocol))
+}
