@@ -256,7 +256,10 @@ func TestMissingAtPredict(t *testing.T) {
 	if p[0] < 0 || p[0] > 1 {
 		t.Errorf("prediction %d", p[0])
 	}
-	pr := m.PredictProba([][]float64{{math.NaN(), 0, 1}, X[0]})
+	if p := m.Predict([][]float64{{1, 2}}); p[0] != -1 {
+		t.Errorf("short row predicted %d, want -1", p[0])
+	}
+	pr := m.PredictProba([][]float64{{math.NaN(), 0, 1}, X[0], {1}})
 	for _, row := range pr {
 		s := 0.0
 		for _, v := range row {

@@ -168,11 +168,16 @@ func (m *Model) fallbackMembership(i int, act []float64) float64 {
 
 // Predict returns the class of the most strongly firing leaf for each row,
 // or of an internal node whose children all (nearly) fail to fire
-// (fgrt.md 4.1). Rows must have the width of the partitions.
+// (fgrt.md 4.1). A row whose width differs from the partitions' gets -1
+// (the harness counts it as an error) instead of a panic.
 func (m *Model) Predict(X [][]float64) []int {
 	out := make([]int, len(X))
 	act := make([]float64, len(m.Nodes))
 	for r, x := range X {
+		if len(x) != len(m.Partitions) {
+			out[r] = -1
+			continue
+		}
 		m.firing(x, act)
 		best, cls := -1.0, -1
 		for _, i := range m.leafOrder {
@@ -196,13 +201,21 @@ func (m *Model) Predict(X [][]float64) []int {
 // PredictProba returns per-row class distributions (fgrt.md 4.2): every
 // leaf adds its firing strength to its class, every internal node its
 // fallback membership; rows are normalised, and rows with no mass get the
-// uniform distribution. A root predicting -1 (quirk Q2) adds nothing.
+// uniform distribution. A root predicting -1 (quirk Q2) adds nothing; a
+// row of the wrong width gets the uniform distribution.
 func (m *Model) PredictProba(X [][]float64) [][]float64 {
 	out := make([][]float64, len(X))
 	act := make([]float64, len(m.Nodes))
 	flat := make([]float64, len(X)*m.NumClasses)
 	for r, x := range X {
 		p := flat[r*m.NumClasses : (r+1)*m.NumClasses]
+		if len(x) != len(m.Partitions) {
+			for k := range p {
+				p[k] = 1 / float64(len(p))
+			}
+			out[r] = p
+			continue
+		}
 		m.firing(x, act)
 		for _, i := range m.leafOrder {
 			if c := m.nodeClass(i); c >= 0 {
