@@ -54,6 +54,9 @@ func TestCacheMatchesReference(t *testing.T) {
 			FixQ1:             r.IntN(2) == 0,
 			FixQ2:             r.IntN(2) == 0,
 		}
+		if trial%4 == 3 {
+			opt.EarlyStopThreshold = 0.05
+		}
 		fast, err := fitTree(X, y, c, parts, opt, false)
 		if err != nil {
 			t.Fatal(err)
@@ -195,6 +198,7 @@ func TestBadInput(t *testing.T) {
 		func(o *Options) { o.MinImprovement = -1 },
 		func(o *Options) { o.MinImprovement = math.NaN() },
 		func(o *Options) { o.Patience = 0 },
+		func(o *Options) { o.EarlyStopThreshold = -1 },
 		func(o *Options) { o.Style = 7 },
 		func(o *Options) { o.Strategy = 9 },
 	}
@@ -382,5 +386,26 @@ func TestNominalFeatures(t *testing.T) {
 	}
 	if acc := learn.Accuracy(y, m.Predict(X)); acc != 1 {
 		t.Errorf("accuracy %v on a crisp concept", acc)
+	}
+}
+
+// TestEarlyStop: with an early-stop threshold the chosen child of the root
+// is the first (feature, term) whose gain reaches it, not the best one.
+func TestEarlyStop(t *testing.T) {
+	X, y := randomData(12, 300, 5, 2)
+	parts, _ := fuzzy.FitPartitions(X, make([]bool, 5), fuzzy.QuantileStyle)
+	opt := GrowOptions{MaxRules: 2, Patience: 3, MinImprovement: 0}
+	full, _ := FitTree(X, y, 2, parts, opt)
+	opt.EarlyStopThreshold = 1e-9
+	early, _ := FitTree(X, y, 2, parts, opt)
+	// Feature 0 drives the label, so some early feature's Low or High has
+	// positive gain; the early stop takes the first such candidate.
+	if early.Nodes[1].Feature > full.Nodes[1].Feature ||
+		(early.Nodes[1].Feature == full.Nodes[1].Feature && early.Nodes[1].Term > full.Nodes[1].Term) {
+		t.Errorf("early stop chose (%d,%d) after the best (%d,%d)", early.Nodes[1].Feature, early.Nodes[1].Term,
+			full.Nodes[1].Feature, full.Nodes[1].Term)
+	}
+	if early.Nodes[1].Gain < 1e-9 {
+		t.Errorf("early gain %v below the threshold", early.Nodes[1].Gain)
 	}
 }

@@ -27,6 +27,10 @@ type GrowOptions struct {
 	// FixQ2 gives the root its majority class at inference even when growth
 	// ended by a break (the reference predicts -1 there, quirk Q2).
 	FixQ2 bool
+	// EarlyStopThreshold > 0 reproduces the reference's early_stop_threshold
+	// (used only in its runtime study): a node's scan of candidates stops at
+	// the first one that sets a new best with gain >= the threshold.
+	EarlyStopThreshold float64
 }
 
 // Validate reports invalid settings.
@@ -40,6 +44,8 @@ func (o GrowOptions) Validate() error {
 		return fmt.Errorf("fgrt: coverage_threshold must be >= 0, got %v", o.CoverageThreshold)
 	case math.IsNaN(o.MinImprovement) || o.MinImprovement < 0:
 		return fmt.Errorf("fgrt: min_improvement must be >= 0, got %v", o.MinImprovement)
+	case math.IsNaN(o.EarlyStopThreshold) || o.EarlyStopThreshold < 0:
+		return fmt.Errorf("fgrt: early_stop_threshold must be >= 0, got %v", o.EarlyStopThreshold)
 	}
 	return nil
 }
@@ -250,12 +256,17 @@ func (g *grower) evaluate(nd *node, w []float64) {
 }
 
 // pick selects the node's best unused candidate from its cached gains:
-// the first in (feature, term) order with the largest gain (strict >).
+// the first in (feature, term) order with the largest gain (strict >), or,
+// with an early-stop threshold, the first new best that reaches it.
 func (g *grower) pick(nd *node) {
 	nd.bestK, nd.bestGain, nd.bestCls = -1, math.Inf(-1), -1
+	early := g.opt.EarlyStopThreshold
 	for k, gain := range nd.gains {
 		if !nd.used[k] && gain > nd.bestGain {
 			nd.bestK, nd.bestGain, nd.bestCls = k, gain, int(nd.classes[k])
+			if early > 0 && gain >= early {
+				return
+			}
 		}
 	}
 }

@@ -30,6 +30,8 @@ func fgrtParams(optimized bool) []Param {
 			Doc: "root predicts its majority class even after a break (reference: -1, quirk Q2)"},
 		{Name: "fix_q3", Kind: Bool, Default: "false",
 			Doc: "FGRT*: optimised Low starts at xmin-1e-4 so the column minimum is Low (quirk Q3)"},
+		{Name: "early_stop_threshold", Kind: Float, Default: "0", Min: 0, HasMin: true,
+			Doc: "reference option used only in its runtime study (0.05 there): stop a node's candidate scan at the first new best with gain >= this; 0 = off"},
 		{Name: "out_of_range", Kind: Enum, Default: "reference", Values: []string{"reference", "clamp"},
 			Doc: "test values outside the fitted range: reference = membership 0 in every term, clamp = move to the range"},
 	}
@@ -96,6 +98,7 @@ func newFGRT(optimized bool) func(Config, int64) (learn.Trainer, error) {
 		o.CoverageThreshold = cfg.Float("coverage_threshold")
 		o.MinImprovement = cfg.Float("min_improvement")
 		o.Patience = cfg.Int("patience")
+		o.EarlyStopThreshold = cfg.Float("early_stop_threshold")
 		o.FixQ1 = cfg.Bool("fix_q1")
 		o.FixQ2 = cfg.Bool("fix_q2")
 		o.FixQ3 = cfg.Bool("fix_q3")
