@@ -11,6 +11,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/fgrt/fuzzy"
 	"github.com/fgrtbench/fgrtbench/fgrt/partopt"
 	"github.com/fgrtbench/fgrtbench/internal/sharedtest"
+	"github.com/fgrtbench/fgrtbench/learn"
 )
 
 // goldenTable is a parsed golden CSV: named columns of float64.
@@ -151,7 +152,7 @@ func runWineSetting(t *testing.T, g goldenTable, gj goldenJSON, setting string, 
 	sum := gj.Summary[setting]
 	opt := GrowOptions{MaxRules: maxRules, CoverageThreshold: 0.01, MinImprovement: 0.01, Patience: 3}
 	for k := 0; k < 5; k++ {
-		Xtr, ytr, Xte, _, idx := splitFold(X, y, fold, k)
+		Xtr, ytr, Xte, yte, idx := splitFold(X, y, fold, k)
 		m, err := FitTree(Xtr, ytr, 3, parts, opt)
 		if err != nil {
 			t.Fatal(err)
@@ -164,6 +165,9 @@ func runWineSetting(t *testing.T, g goldenTable, gj goldenJSON, setting string, 
 			} else if total-agree < 5 {
 				t.Errorf("%s fold %d row %d: got %d want %d", setting, k, i, pred[j], int(want[i]))
 			}
+		}
+		if acc := learn.Accuracy(yte, pred); math.Abs(acc-sum.FoldAcc[k]) > 1e-12 {
+			t.Errorf("%s fold %d: accuracy %v, want %v", setting, k, acc, sum.FoldAcc[k])
 		}
 		if m.Leaves() != sum.Leaves[k] || m.InternalNodes() != sum.Internal[k] || m.Depth() != sum.Depth[k] {
 			t.Errorf("%s fold %d: leaves/internal/depth %d/%d/%d, want %d/%d/%d", setting, k,
