@@ -129,9 +129,12 @@ type builder struct {
 	sc        []int32
 	left      []float64
 	right     []float64
-	numDist   *distribution
-	nomDist   []*distribution
-	cand      []candidate
+	counts    []int
+	// unitWeights is set per node when every row has weight 1.
+	unitWeights bool
+	numDist     *distribution
+	nomDist     []*distribution
+	cand        []candidate
 }
 
 type candidate struct {
@@ -162,6 +165,7 @@ func newBuilder(cfg Config, X [][]float64, y []int, s learn.Schema) (*builder, e
 		sc:         make([]int32, 0, n),
 		left:       make([]float64, nc),
 		right:      make([]float64, nc),
+		counts:     make([]int, 2*nc),
 		numDist:    newDistribution(2, nc),
 		nomDist:    make([]*distribution, d),
 		cand:       make([]candidate, d),
@@ -245,3 +249,6 @@ func sortedKnown(col []float64) []int32 {
 	sortByValue(idx, col)
 	return idx
 }
+
+// Config returns the trainer's configuration.
+func (t *Trainer) Config() Config { return t.cfg }

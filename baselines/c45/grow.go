@@ -27,8 +27,25 @@ type node struct {
 	w   []float64
 }
 
+// sortByValue orders row indices by column value, ties by row index.
 func sortByValue(idx []int32, col []float64) {
-	slices.SortStableFunc(idx, func(a, b int32) int { return cmp.Compare(col[a], col[b]) })
+	type pair struct {
+		v float64
+		i int32
+	}
+	ps := make([]pair, len(idx))
+	for k, i := range idx {
+		ps[k] = pair{col[i], i}
+	}
+	slices.SortFunc(ps, func(a, b pair) int {
+		if c := cmp.Compare(a.v, b.v); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.i, b.i)
+	})
+	for k, p := range ps {
+		idx[k] = p.i
+	}
 }
 
 // classDistribution returns the one-bag distribution of the given rows.
@@ -79,8 +96,12 @@ func (b *builder) makeLeaf(nd *node, cd *distribution) *node {
 // largest gain ratio among valid splits whose information gain is at least
 // the average (minus 1e-3), first attribute on ties; none if that ratio is 0.
 func (b *builder) selectAttribute(ids []int32, w []float64, total float64) (int, bool) {
+	b.unitWeights = true
 	for i, id := range ids {
 		b.posInNode[id] = int32(i + 1)
+		if w[i] != 1 {
+			b.unitWeights = false
+		}
 	}
 	sum, valid := 0.0, 0
 	for j := 0; j < b.d; j++ {
@@ -196,43 +217,17 @@ func (b *builder) evalNumeric(j int, ids []int32, w []float64, total float64) ca
 	if sm(float64(nK), 2*minSplit) {
 		return candidate{}
 	}
-	lt := b.lt
 	oldEnt := 0.0
 	for _, v := range right {
-		oldEnt += lt.lnFunc(v)
+		oldEnt += b.lt.lnFunc(v)
 	}
-	oldEnt = (lt.lnFunc(known) - oldEnt) / math.Ln2
-	leftTot, rightTot := 0.0, known
-	best, splitIdx, admissible, last := 0.0, -1, 0, 0
-	for next := 1; next < nK; next++ {
-		if !(sv[next-1]+1e-5 < sv[next]) {
-			continue
-		}
-		for i := last; i < next; i++ {
-			c, wi := sc[i], sw[i]
-			right[c] -= wi
-			left[c] += wi
-			rightTot -= wi
-			leftTot += wi
-		}
-		last = next
-		if !grOrEq(leftTot, minSplit) || !grOrEq(rightTot, minSplit) {
-			continue
-		}
-		s := 0.0
-		for _, v := range left {
-			s += lt.lnFunc(v)
-		}
-		s -= lt.lnFunc(leftTot)
-		for _, v := range right {
-			s += lt.lnFunc(v)
-		}
-		s -= lt.lnFunc(rightTot)
-		g := infoGainFrom(oldEnt, -s/math.Ln2, known, total)
-		if gr(g, best) {
-			best, splitIdx = g, next-1
-		}
-		admissible++
+	oldEnt = (b.lt.lnFunc(known) - oldEnt) / math.Ln2
+	var best float64
+	var splitIdx, admissible int
+	if b.unitWeights {
+		best, splitIdx, admissible = b.scanUnit(oldEnt, known, total, minSplit)
+	} else {
+		best, splitIdx, admissible = b.scanWeighted(oldEnt, known, total, minSplit)
 	}
 	if admissible == 0 {
 		return candidate{}
@@ -257,7 +252,99 @@ func (b *builder) evalNumeric(j int, ids []int32, w []float64, total float64) ca
 		}
 		d.add(bag, int(sc[k]), sw[k])
 	}
-	return candidate{valid: true, infoGain: ig, gainRatio: lt.gainRatio(d, total, ig), threshold: thr}
+	return candidate{valid: true, infoGain: ig, gainRatio: b.lt.gainRatio(d, total, ig), threshold: thr}
+}
+
+// scanWeighted walks the cut points of the sorted known values (sv, sw,
+// sc), moving instances from the right bag to the left one, and returns the
+// best information gain, the index of the last instance left of the best
+// cut, and the number of admissible cuts (both sides >= minSplit).
+func (b *builder) scanWeighted(oldEnt, known, total, minSplit float64) (best float64, splitIdx, admissible int) {
+	sv, sw, sc, lt := b.sv, b.sw, b.sc, b.lt
+	left, right := b.left, b.right
+	leftTot, rightTot := 0.0, known
+	splitIdx = -1
+	last := 0
+	for next := 1; next < len(sv); next++ {
+		if !(sv[next-1]+1e-5 < sv[next]) {
+			continue
+		}
+		for i := last; i < next; i++ {
+			c, wi := sc[i], sw[i]
+			right[c] -= wi
+			left[c] += wi
+			rightTot -= wi
+			leftTot += wi
+		}
+		last = next
+		if !grOrEq(leftTot, minSplit) || !grOrEq(rightTot, minSplit) {
+			continue
+		}
+		s := 0.0
+		for _, v := range left {
+			s += lt.lnFunc(v)
+		}
+		s -= lt.lnFunc(leftTot)
+		for _, v := range right {
+			s += lt.lnFunc(v)
+		}
+		s -= lt.lnFunc(rightTot)
+		// infoGainFrom's "0 when eq(gain, 0)" never wins gr(g, best >= 0),
+		// so the raw value is compared directly.
+		g := (1 - (total-known)/total) * (oldEnt + s/math.Ln2) / known
+		if gr(g, best) {
+			best, splitIdx = g, next-1
+		}
+		admissible++
+	}
+	return best, splitIdx, admissible
+}
+
+// scanUnit is scanWeighted for nodes where every weight is 1: counts are
+// integers and x*ln(x) comes from the table, with results identical to the
+// weighted path.
+func (b *builder) scanUnit(oldEnt, known, total, minSplit float64) (best float64, splitIdx, admissible int) {
+	sv, sc, lt := b.sv, b.sc, b.lt
+	nc := b.nc
+	cnt := b.counts[:2*nc] // left counts then right counts
+	clear(cnt)
+	for _, c := range sc {
+		cnt[nc+int(c)]++
+	}
+	nK := len(sv)
+	scale := 1 - (total-known)/total
+	splitIdx = -1
+	last := 0
+	for next := 1; next < nK; next++ {
+		if !(sv[next-1]+1e-5 < sv[next]) {
+			continue
+		}
+		for i := last; i < next; i++ {
+			c := int(sc[i])
+			cnt[nc+c]--
+			cnt[c]++
+		}
+		last = next
+		leftTot, rightTot := float64(next), float64(nK-next)
+		if !grOrEq(leftTot, minSplit) || !grOrEq(rightTot, minSplit) {
+			continue
+		}
+		s := 0.0
+		for _, k := range cnt[:nc] {
+			s += lt[k]
+		}
+		s -= lt[next]
+		for _, k := range cnt[nc:] {
+			s += lt[k]
+		}
+		s -= lt[nK-next]
+		g := scale * (oldEnt + s/math.Ln2) / known
+		if gr(g, best) {
+			best, splitIdx = g, next-1
+		}
+		admissible++
+	}
+	return best, splitIdx, admissible
 }
 
 // snap is C45Split.setSplitPoint: the threshold becomes the largest value

@@ -1,0 +1,57 @@
+package c45
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/fgrtbench/fgrtbench/learn"
+)
+
+// ringLike draws a two-class set shaped like KEEL's ring (Breiman's
+// ringnorm): class 0 ~ N(0, 4I), class 1 ~ N(a, I) with a = 2/sqrt(20).
+func ringLike(n, d int, seed uint64) ([][]float64, []int, learn.Schema) {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	a := 2 / math.Sqrt(float64(d))
+	X := make([][]float64, n)
+	y := make([]int, n)
+	for i := range X {
+		row := make([]float64, d)
+		y[i] = i % 2
+		for j := range row {
+			if y[i] == 0 {
+				row[j] = 2 * rng.NormFloat64()
+			} else {
+				row[j] = a + rng.NormFloat64()
+			}
+			// KEEL stores four decimals; ties matter for cut-point counts.
+			row[j] = math.Round(row[j]*1e4) / 1e4
+		}
+		X[i] = row
+	}
+	s := learn.Schema{Features: make([]learn.Feature, d), Classes: []string{"0", "1"}}
+	return X, y, s
+}
+
+func BenchmarkFitRing(b *testing.B) {
+	X, y, s := ringLike(5920, 20, 1)
+	tr := New(DefaultConfig())
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := tr.Fit(X, y, s); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkPredictRing(b *testing.B) {
+	X, y, s := ringLike(5920, 20, 1)
+	m, err := New(DefaultConfig()).Fit(X, y, s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		m.Predict(X)
+	}
+}
