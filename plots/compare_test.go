@@ -19,11 +19,15 @@ func comparisonRecords() []results.Record {
 			if d == "e" && m == "fgrt-opt" {
 				acc = 0.75
 			}
+			cfg := ""
+			if m == "fgrt" || m == "fgrt-opt" {
+				cfg = "coverage_threshold=0.01;max_rules=15;min_improvement=0.01"
+			}
 			for f := 0; f < 2; f++ {
-				recs = append(recs, results.Record{Protocol: "paper", Dataset: d, Method: m, Selected: true, Selection: "test",
+				recs = append(recs, results.Record{Protocol: "paper", Dataset: d, Method: m, Config: cfg, Selected: true, Selection: "test",
 					Fold: f, Accuracy: acc + 0.01*float64(di) + 0.002*float64(f)})
 				// An unselected configuration must not count.
-				recs = append(recs, results.Record{Protocol: "paper", Dataset: d, Method: m, Selected: false, Selection: "test",
+				recs = append(recs, results.Record{Protocol: "paper", Dataset: d, Method: m, Config: cfg, Selected: false, Selection: "test",
 					Fold: f, Accuracy: 0})
 			}
 		}

@@ -1,0 +1,218 @@
+package plots
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/fgrtbench/fgrtbench/bench/results"
+	"github.com/fgrtbench/fgrtbench/bench/runtime"
+	"github.com/fgrtbench/fgrtbench/fgrt"
+	"github.com/fgrtbench/fgrtbench/fgrt/partopt"
+	"github.com/fgrtbench/fgrtbench/learn"
+)
+
+// File names RenderAll reads in the results directory.
+const (
+	ResultsFile = "results.csv"
+	RuntimeFile = "runtime.csv"
+)
+
+// RenderAll renders every figure the data in resultsDir supports into
+// outDir (usually <resultsDir>/report/figures): from results.csv the pooled
+// and one-factor ablations, the partition-optimisation impact and the
+// critical-difference diagram of each protocol present; from runtime.csv,
+// when it exists, the runtime scaling figures. Figures without data are
+// skipped. It returns the PNG files with captions, their paths relative to
+// outDir's parent (e.g. "figures/ablation_pooled.png").
+func RenderAll(resultsDir, outDir string) ([]Figure, error) {
+	var recs []results.Record
+	haveResults := false
+	if path := filepath.Join(resultsDir, ResultsFile); fileExists(path) {
+		r, err := results.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		recs, haveResults = r, true
+	}
+	var rt []runtime.Row
+	haveRuntime := false
+	if path := filepath.Join(resultsDir, RuntimeFile); fileExists(path) {
+		r, err := runtime.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		rt, haveRuntime = r, true
+	}
+	if !haveResults && !haveRuntime {
+		return nil, fmt.Errorf("plots: %s has neither %s nor %s", resultsDir, ResultsFile, RuntimeFile)
+	}
+	rel := filepath.Base(outDir)
+	var figs []Figure
+	// add runs one figure, recording it unless it had no data.
+	add := func(name, caption string, render func() error) error {
+		err := render()
+		if errors.Is(err, ErrNoData) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		figs = append(figs, Figure{Path: filepath.ToSlash(filepath.Join(rel, name+".png")), Caption: caption})
+		return nil
+	}
+	protocols := protocolsOf(recs)
+	steps := []struct {
+		name, caption string
+		render        func() error
+	}{
+		{"ablation_pooled",
+			"Hyper-parameter ablation as the paper draws it: every row of the 16-configuration grid (paper protocol) grouped by one " +
+				"parameter value, pooling all configurations that share it (groups differ in size and the other parameters vary); " +
+				"mean +- std (ddof 1) of test accuracy (top) and rule count (bottom). 'fgrt' keeps the reference quirks, " +
+				"'fgrt-fixed' fixes them: the accuracy drop at max_rules = 30 comes from the stale root prediction (quirk Q2).",
+			func() error { return AblationPooled(outDir, "ablation_pooled", recs) }},
+	}
+	for _, s := range steps {
+		if err := add(s.name, s.caption, s.render); err != nil {
+			return figs, err
+		}
+	}
+	for _, p := range protocols {
+		p := p
+		if err := add("ablation_ofat_"+p,
+			"One-factor-at-a-time sweep ("+p+" protocol): each parameter varies with the other two at their baseline "+
+				"(max_rules 15, coverage 0.01, min_improvement 0.01 in the registry's ofat grid); mean over data sets and folds, "+
+				"error bars = std over folds of the data-set mean. Reference quirks ('fgrt@ofat') against fixed ('fgrt-fixed@ofat') where run.",
+			func() error { return AblationOFAT(outDir, "ablation_ofat_"+p, recs, p) }); err != nil {
+			return figs, err
+		}
+	}
+	for _, p := range protocols {
+		p := p
+		if err := add("partition_impact_"+p,
+			"Partition optimisation ("+p+" protocol): mean test accuracy of the selected configuration over folds with the default "+
+				"quantile partitions (fgrt) and the optimised ones (fgrt-opt) per data set (top), and the difference (bottom).",
+			func() error { return PartitionImpact(outDir, "partition_impact_"+p, recs, p) }); err != nil {
+			return figs, err
+		}
+	}
+	for _, p := range protocols {
+		p := p
+		var cd CDData
+		caption := func() string {
+			return fmt.Sprintf("Critical-difference diagram (%s protocol): average ranks of the methods' mean accuracy over %d data sets "+
+				"(1 = best); methods joined by a bar are not significantly different by the Nemenyi test at alpha = 0.05 "+
+				"(CD = %.3f; Friedman p = %.3g, tie-corrected).", p, cd.NDatasets, cd.CD, cd.FriedmanP)
+		}
+		name := "cd_" + p
+		var err error
+		render := func() error { cd, err = CriticalDifference(outDir, name, recs, p); return err }
+		if err := render(); errors.Is(err, ErrNoData) {
+			continue
+		} else if err != nil {
+			return figs, err
+		}
+		figs = append(figs, Figure{Path: filepath.ToSlash(filepath.Join(rel, name+".png")), Caption: caption()})
+	}
+	if err := add("runtime_scaling",
+		"Training time against the number of samples (a) and of features (b) on the authors' synthetic noise data, log-log; "+
+			"lines are means and bands min-max over trials; the legend gives each method's fitted scaling exponent "+
+			"(least-squares slope of log time on log size over all trials).",
+		func() error { return RuntimeScaling(outDir, "runtime_scaling", rt) }); err != nil {
+		return figs, err
+	}
+	if err := add("runtime_real",
+		"Training time against subsample size on real data sets (pooled over data sets), log-log, with fitted scaling exponents.",
+		func() error { return RuntimeReal(outDir, "runtime_real", rt) }); err != nil {
+		return figs, err
+	}
+	return figs, nil
+}
+
+func fileExists(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && !st.IsDir()
+}
+
+// protocolsOf lists the protocols of the records, "paper" first.
+func protocolsOf(recs []results.Record) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, r := range recs {
+		if !seen[r.Protocol] {
+			seen[r.Protocol] = true
+			out = append(out, r.Protocol)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if (out[i] == "paper") != (out[j] == "paper") {
+			return out[i] == "paper"
+		}
+		return out[i] < out[j]
+	})
+	return out
+}
+
+// FeaturePartitions computes the data of MembershipFigure for one numeric
+// feature: FGRT's default quantile partition and FGRT*'s grid-optimised one
+// (the reference settings, quirk Q3 included), both fitted on all the given
+// rows as the paper protocol does, and the feature's values.
+func FeaturePartitions(X [][]float64, y []int, s learn.Schema, feature string) (MembershipData, error) {
+	j := -1
+	var names []string
+	for i, f := range s.Features {
+		names = append(names, f.Name)
+		if f.Name == feature {
+			j = i
+		}
+	}
+	if j < 0 {
+		return MembershipData{}, fmt.Errorf("plots: no feature %q (features: %s)", feature, strings.Join(names, ", "))
+	}
+	if s.Features[j].Nominal {
+		return MembershipData{}, fmt.Errorf("plots: feature %q is nominal: its crisp categories have no membership functions to draw", feature)
+	}
+	corners := func(o fgrt.Options) ([][4]float64, []string, error) {
+		tr, err := fgrt.NewTrainer(o)
+		if err != nil {
+			return nil, nil, err
+		}
+		parts, _, err := tr.Partitions(X, y, s)
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(parts) != s.NumFeatures() {
+			return nil, nil, fmt.Errorf("plots: %d partitions for %d features", len(parts), s.NumFeatures())
+		}
+		var out [][4]float64
+		var terms []string
+		for _, t := range parts[j].Terms {
+			out = append(out, [4]float64{t.Shape.A, t.Shape.B, t.Shape.C, t.Shape.D})
+			terms = append(terms, t.Name)
+		}
+		return out, terms, nil
+	}
+	def, terms, err := corners(fgrt.DefaultOptions())
+	if err != nil {
+		return MembershipData{}, err
+	}
+	o := fgrt.DefaultOptions()
+	o.Optimize, o.Strategy = true, partopt.Grid
+	opt, _, err := corners(o)
+	if err != nil {
+		return MembershipData{}, err
+	}
+	vals := make([]float64, len(X))
+	for i := range X {
+		vals[i] = X[i][j]
+	}
+	return MembershipData{
+		Feature: feature, Terms: terms, Default: def, Optimised: opt, Values: vals,
+		DefaultTitle:   feature + ": default quantile partition (FGRT)",
+		OptimisedTitle: feature + ": grid-optimised partition (FGRT*)",
+	}, nil
+}

@@ -1,0 +1,94 @@
+package plots
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/fgrtbench/fgrtbench/bench/results"
+	"github.com/fgrtbench/fgrtbench/bench/runtime"
+	"github.com/fgrtbench/fgrtbench/learn"
+)
+
+func writeResults(t *testing.T, dir string, recs []results.Record) {
+	t.Helper()
+	f, err := os.Create(filepath.Join(dir, ResultsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := results.Write(f, recs); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestRenderAll(t *testing.T) {
+	dir := t.TempDir()
+	recs := append(comparisonRecords(), ablationRecords("fgrt@ofat", "sweep")...)
+	writeResults(t, dir, recs)
+	out := filepath.Join(dir, "report", "figures")
+	figs, err := RenderAll(dir, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, f := range figs {
+		paths = append(paths, f.Path)
+		if f.Caption == "" {
+			t.Errorf("%s has no caption", f.Path)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "report", f.Path)); err != nil {
+			t.Error(err)
+		}
+	}
+	// ablationRecords holds one stray clean-protocol sweep row, hence a clean OFAT figure.
+	want := []string{"figures/ablation_pooled.png", "figures/ablation_ofat_paper.png", "figures/ablation_ofat_clean.png", "figures/partition_impact_paper.png", "figures/cd_paper.png"}
+	if !reflect.DeepEqual(paths, want) {
+		t.Errorf("figures %v, want %v", paths, want)
+	}
+	if err := runtime.WriteFile(filepath.Join(dir, RuntimeFile), runtimeRows()); err != nil {
+		t.Fatal(err)
+	}
+	figs, err = RenderAll(dir, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if last := figs[len(figs)-1].Path; last != "figures/runtime_scaling.png" {
+		t.Errorf("last figure %s, want the runtime figure", last)
+	}
+	if _, err := RenderAll(t.TempDir(), out); err == nil {
+		t.Error("empty directory: no error")
+	}
+}
+
+func TestFeaturePartitions(t *testing.T) {
+	// Three classes along x0; x1 is nominal.
+	var X [][]float64
+	var y []int
+	for i := 0; i < 90; i++ {
+		X = append(X, []float64{float64(i) + 0.5*math.Sin(float64(i)), float64(i % 2)})
+		y = append(y, i/30)
+	}
+	s := learn.Schema{Features: []learn.Feature{{Name: "v"}, {Name: "flag", Nominal: true, Categories: []string{"a", "b"}}}, Classes: []string{"p", "q", "r"}}
+	d, err := FeaturePartitions(X, y, s, "v")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(d.Terms, []string{"Low", "Medium", "High"}) || len(d.Default) != 3 || len(d.Optimised) != 3 || len(d.Values) != 90 {
+		t.Fatalf("%+v", d)
+	}
+	if d.Default[0] == d.Optimised[0] && d.Default[1] == d.Optimised[1] {
+		t.Error("optimised partition equals the default one")
+	}
+	if err := MembershipFigure(t.TempDir(), "m", d); err != nil {
+		t.Error(err)
+	}
+	if _, err := FeaturePartitions(X, y, s, "flag"); err == nil {
+		t.Error("nominal feature: no error")
+	}
+	if _, err := FeaturePartitions(X, y, s, "nope"); err == nil {
+		t.Error("unknown feature: no error")
+	}
+}
