@@ -29,11 +29,15 @@ func computeRuleStats(p *problem, genes []int32, spec *ruleSpec, st *ruleStats) 
 		}
 		p.applyMembership(a.feat, sets[a.label], phi, k == 0)
 	}
-	clear(st.classSum)
-	total := 0.0
-	for i, v := range phi {
-		st.classSum[p.y[i]] += v
-		total += v
+	total, from := 0.0, 0
+	for k, end := range p.classEnd {
+		sum := 0.0
+		for _, v := range phi[from:end] {
+			sum += v
+		}
+		st.classSum[k] = sum
+		total += sum
+		from = end
 	}
 	st.total = total
 }
@@ -251,10 +255,12 @@ func winners(p *problem, sc *scratch, cand []int) {
 		if ds == 0 {
 			continue // its association is 0 everywhere: never strictly larger
 		}
+		win := sc.win[:len(phi)]
+		bv := bv[:len(phi)]
 		for i, v := range phi {
 			if a := ds * v; a > bv[i] {
 				bv[i] = a
-				sc.win[i] = int32(r)
+				win[i] = int32(r)
 			}
 		}
 	}

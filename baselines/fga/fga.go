@@ -167,13 +167,13 @@ func (t *Trainer) FitModel(X [][]float64, y []int, s learn.Schema) (*Model, erro
 			}
 		}
 	}
-	p := newProblem(X, y, s.NumClasses(), t.opts)
-	if p.nClasses < 2 {
-		return nil, ErrOneClass
-	}
 	workers := t.opts.Workers
 	if workers == 0 {
 		workers = runtime.GOMAXPROCS(0)
+	}
+	p := newProblem(X, y, s.NumClasses(), t.opts, workers)
+	if p.nClasses < 2 {
+		return nil, ErrOneClass
 	}
 	res := runGA(p, t.opts, workers)
 	return buildModel(p, res), nil

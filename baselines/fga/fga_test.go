@@ -462,7 +462,7 @@ func TestApplyMembershipMatchesTrapezoid(t *testing.T) {
 		X[i] = []float64{float64(rng.IntN(20)) / 4, rng.NormFloat64() * 1e6}
 	}
 	y := make([]int, n)
-	p := newProblem(X, y, 1, Defaults())
+	p := newProblem(X, y, 1, Defaults(), 2)
 	for trial := 0; trial < 3000; trial++ {
 		f := trial % 2
 		pick := func() float64 {

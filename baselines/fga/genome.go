@@ -21,6 +21,7 @@ type problem struct {
 	sorted   []float64 // sorted[f*n+k] = k-th smallest value of feature f
 	order    []int32   // order[f*n+k] = row holding sorted[f*n+k]
 	y        []int32   // class among the present ones, 0..nClasses-1
+	classEnd []int     // rows of present class k are [classEnd[k-1], classEnd[k])
 	nClasses int       // classes present in y (ex-fuzzy's len(unique(y)))
 	classOf  []int     // present class -> schema class index
 	xmin     []float64
@@ -68,30 +69,14 @@ func (l *layout) mfGenes(genes []int32, f int) []int32 {
 	return genes[o : o+l.mfPerFeat]
 }
 
-func newProblem(X [][]float64, y []int, nSchemaClasses int, o Options) *problem {
+// newProblem precomputes a fit's data. Rows are stored grouped by class
+// (stably), so the per-class sums of a rule's firing strengths are sums over
+// contiguous ranges; nothing else depends on the row order.
+func newProblem(X [][]float64, y []int, nSchemaClasses int, o Options, workers int) *problem {
 	n, d := len(X), len(X[0])
 	p := &problem{n: n, nFeat: d, cols: make([]float64, n*d), y: make([]int32, n),
 		xmin: make([]float64, d), xmax: make([]float64, d), tol: o.Tolerance, headEps: o.HeadTrapezoid,
 		sorted: make([]float64, n*d), order: make([]int32, n*d)}
-	for f := 0; f < d; f++ {
-		col := p.cols[f*n : (f+1)*n]
-		lo, hi := math.Inf(1), math.Inf(-1)
-		for i, row := range X {
-			v := row[f]
-			col[i] = v
-			lo = math.Min(lo, v)
-			hi = math.Max(hi, v)
-		}
-		p.xmin[f], p.xmax[f] = lo, hi
-		ord := p.order[f*n : (f+1)*n]
-		for i := range ord {
-			ord[i] = int32(i)
-		}
-		slices.SortStableFunc(ord, func(a, b int32) int { return cmp.Compare(col[a], col[b]) })
-		for k, r := range ord {
-			p.sorted[f*n+k] = col[r]
-		}
-	}
 	present := make([]int, nSchemaClasses)
 	for i := range present {
 		present[i] = -1
@@ -106,9 +91,36 @@ func newProblem(X [][]float64, y []int, nSchemaClasses int, o Options) *problem 
 		}
 	}
 	p.nClasses = len(p.classOf)
-	for i, c := range y {
-		p.y[i] = int32(present[c])
+	rows := make([]int, n)
+	for i := range rows {
+		rows[i] = i
 	}
+	slices.SortStableFunc(rows, func(a, b int) int { return cmp.Compare(y[a], y[b]) })
+	p.classEnd = make([]int, p.nClasses)
+	for i, r := range rows {
+		k := present[y[r]]
+		p.y[i] = int32(k)
+		p.classEnd[k] = i + 1
+	}
+	parallelFor(d, workers, func(_, f int) {
+		col := p.cols[f*n : (f+1)*n]
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for i, r := range rows {
+			v := X[r][f]
+			col[i] = v
+			lo = math.Min(lo, v)
+			hi = math.Max(hi, v)
+		}
+		p.xmin[f], p.xmax[f] = lo, hi
+		ord := p.order[f*n : (f+1)*n]
+		for i := range ord {
+			ord[i] = int32(i)
+		}
+		slices.SortStableFunc(ord, func(a, b int32) int { return cmp.Compare(col[a], col[b]) })
+		for k, r := range ord {
+			p.sorted[f*n+k] = col[r]
+		}
+	})
 	ants := min(o.Antecedents, d) // ex-fuzzy caps nAnts at the number of features
 	p.lay = newLayout(o.Rules, ants, o.Labels, d, max(p.nClasses, 1))
 	return p
