@@ -150,6 +150,9 @@ func LabelName(k, labels int) string {
 // "IF x1 IS High AND x3 IS Low THEN class 2 (dominance score 0.41)".
 func (m *Model) Rules(s learn.Schema) string {
 	var b strings.Builder
+	if len(m.rules) == 0 {
+		return "(no rule survived the purge: every row is predicted -1)\n"
+	}
 	for _, r := range m.rules {
 		b.WriteString("IF ")
 		for k, c := range r.Antecedents {
