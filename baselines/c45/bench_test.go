@@ -37,11 +37,13 @@ func BenchmarkFitRing(b *testing.B) {
 	X, y, s := ringLike(5920, 20, 1)
 	tr := New(DefaultConfig())
 	b.ReportAllocs()
+	cpu0 := processCPU()
 	for b.Loop() {
 		if _, err := tr.Fit(X, y, s); err != nil {
 			b.Fatal(err)
 		}
 	}
+	b.ReportMetric(float64(processCPU()-cpu0)/float64(b.N)/1e6, "cpu-ms/op")
 }
 
 func BenchmarkPredictRing(b *testing.B) {

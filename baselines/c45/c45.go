@@ -89,7 +89,7 @@ func (t *Trainer) FitTree(X [][]float64, y []int, s learn.Schema) (*Model, error
 		ids[i] = int32(i)
 		w[i] = 1
 	}
-	root := b.grow(ids, w)
+	root := b.grow(ids, w, b.rootRows())
 	p := pruner{b: b, cf: t.cfg.Confidence, raise: t.cfg.SubtreeRaising}
 	if t.cfg.Collapse {
 		collapse(root)
@@ -115,26 +115,40 @@ type builder struct {
 	// leaves out of the average gain unless every attribute is such.
 	manyValues    []bool
 	allManyValues bool
-	// order[j] lists the rows with a known value of numeric column j in
-	// ascending value order; rank[j*n+i] is row i's position there (-1 if
-	// missing). Nodes sort by rank instead of by value.
-	order [][]int32
-	rank  []int32
-	lt    lnTable
+	// slot[j] is numeric column j's index in the presorted row lists (see
+	// sortedRows); -1 for nominal columns.
+	slot   []int
+	numNum int
+	lt     lnTable
 
-	posInNode []int32 // row -> position in the current node + 1, 0 = absent
-	keys      []uint64
-	sortedPos []int32
-	sv, sw    []float64
-	sc        []int32
-	left      []float64
-	right     []float64
-	counts    []int
+	rowW    []float64 // row -> weight in the node being evaluated
+	childOf []int32   // row -> child during an in-place partition
+	tmp     []int32
+	sv, sw  []float64
+	sc      []int32
+	left    []float64
+	right   []float64
+	counts  []int
+	numDist *distribution
+	nomDist []*distribution
+	cand    []candidate
 	// unitWeights is set per node when every row has weight 1.
 	unitWeights bool
-	numDist     *distribution
-	nomDist     []*distribution
-	cand        []candidate
+}
+
+// sortedRows holds, for every numeric column, a node's rows ordered by
+// that column's value with missing values last: column slot s's list is
+// store[s*stride+lo : s*stride+lo+n]. Children of a split that sends every
+// row to at most one branch reuse the parent's store (partitioned stably in
+// place), so no node ever sorts.
+type sortedRows struct {
+	store         []int32
+	stride, lo, n int
+}
+
+func (r sortedRows) list(slot int) []int32 {
+	o := slot*r.stride + r.lo
+	return r.store[o : o+r.n]
 }
 
 type candidate struct {
@@ -154,12 +168,12 @@ func newBuilder(cfg Config, X [][]float64, y []int, s learn.Schema) (*builder, e
 		y:          make([]int32, n),
 		nominal:    s.NominalMask(),
 		numValues:  make([]int, d),
-		order:      make([][]int32, d),
-		rank:       make([]int32, n*d),
+		manyValues: make([]bool, d),
+		slot:       make([]int, d),
 		lt:         newLnTable(n),
-		posInNode:  make([]int32, n),
-		keys:       make([]uint64, 0, n),
-		sortedPos:  make([]int32, 0, n),
+		rowW:       make([]float64, n),
+		childOf:    make([]int32, n),
+		tmp:        make([]int32, n),
 		sv:         make([]float64, 0, n),
 		sw:         make([]float64, 0, n),
 		sc:         make([]int32, 0, n),
@@ -169,7 +183,6 @@ func newBuilder(cfg Config, X [][]float64, y []int, s learn.Schema) (*builder, e
 		numDist:    newDistribution(2, nc),
 		nomDist:    make([]*distribution, d),
 		cand:       make([]candidate, d),
-		manyValues: make([]bool, d),
 	}
 	for i, row := range X {
 		b.y[i] = int32(y[i])
@@ -182,32 +195,37 @@ func newBuilder(cfg Config, X [][]float64, y []int, s learn.Schema) (*builder, e
 	}
 	b.allManyValues = true
 	for j := 0; j < d; j++ {
-		col := b.cols[j*n : (j+1)*n]
-		if b.nominal[j] {
-			nv, err := nominalValues(col, s.Features[j], s.FeatureName(j))
-			if err != nil {
-				return nil, err
-			}
-			b.numValues[j] = nv
-			b.nomDist[j] = newDistribution(nv, nc)
-			if sm(float64(nv), 0.3*float64(n)) {
-				b.allManyValues = false
-			} else {
-				b.manyValues[j] = true
-			}
+		b.slot[j] = -1
+		if !b.nominal[j] {
+			b.allManyValues = false
+			b.slot[j] = b.numNum
+			b.numNum++
 			continue
 		}
-		b.allManyValues = false
-		b.order[j] = sortedKnown(col)
-		r := b.rank[j*n : (j+1)*n]
-		for i := range r {
-			r[i] = -1
+		nv, err := nominalValues(b.cols[j*n:(j+1)*n], s.Features[j], s.FeatureName(j))
+		if err != nil {
+			return nil, err
 		}
-		for pos, i := range b.order[j] {
-			r[i] = int32(pos)
+		b.numValues[j] = nv
+		b.nomDist[j] = newDistribution(nv, nc)
+		if sm(float64(nv), 0.3*float64(n)) {
+			b.allManyValues = false
+		} else {
+			b.manyValues[j] = true
 		}
 	}
 	return b, nil
+}
+
+// rootRows presorts every numeric column once for the whole training set.
+func (b *builder) rootRows() sortedRows {
+	r := sortedRows{store: make([]int32, b.numNum*b.n), stride: b.n, n: b.n}
+	for j := 0; j < b.d; j++ {
+		if s := b.slot[j]; s >= 0 {
+			sortByValue(r.list(s), b.cols[j*b.n:(j+1)*b.n])
+		}
+	}
+	return r
 }
 
 // nominalValues validates a nominal column's codes and returns its number
@@ -236,19 +254,3 @@ func nominalValues(col []float64, f learn.Feature, name string) (int, error) {
 	}
 	return maxCode + 1, nil
 }
-
-// sortedKnown returns the rows with a known value in ascending value order
-// (ties by row index).
-func sortedKnown(col []float64) []int32 {
-	idx := make([]int32, 0, len(col))
-	for i, v := range col {
-		if !math.IsNaN(v) {
-			idx = append(idx, int32(i))
-		}
-	}
-	sortByValue(idx, col)
-	return idx
-}
-
-// Config returns the trainer's configuration.
-func (t *Trainer) Config() Config { return t.cfg }

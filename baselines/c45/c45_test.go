@@ -85,7 +85,7 @@ func TestRootCandidates(t *testing.T) {
 		t.Fatal(err)
 	}
 	ids, w := allRows(b.n)
-	attr, ok := b.selectAttribute(ids, w, 14)
+	attr, ok := b.selectAttribute(ids, w, 14, b.rootRows())
 	if !ok || attr != 0 {
 		t.Fatalf("root attribute = %d, %v; want outlook", attr, ok)
 	}
@@ -130,10 +130,10 @@ func TestNumericMDLWithMissing(t *testing.T) {
 		t.Fatal(err)
 	}
 	ids, w := allRows(b.n)
-	for i, id := range ids { // evalNumeric's sort reads the node's membership marks
-		b.posInNode[id] = int32(i + 1)
+	for i, id := range ids { // evalNumeric reads the node's weights by row
+		b.rowW[id] = w[i]
 	}
-	c := b.evalNumeric(0, ids, w, 8)
+	c := b.evalNumeric(0, b.rootRows().list(0), 8)
 	wantIG := 0.75 - math.Log2(3)/8
 	splitInfo := -(2*(3.0/8)*math.Log2(3.0/8) + (2.0/8)*math.Log2(2.0/8))
 	if !c.valid || math.Abs(c.infoGain-wantIG) > 1e-12 || math.Abs(c.gainRatio-wantIG/splitInfo) > 1e-12 || c.threshold != 3.5 {
@@ -247,7 +247,7 @@ func TestFractionalWeightsConserved(t *testing.T) {
 			t.Fatal(err)
 		}
 		ids, w := allRows(b.n)
-		root := b.grow(ids, w)
+		root := b.grow(ids, w, b.rootRows())
 		var check func(nd *node)
 		internal := 0
 		check = func(nd *node) {

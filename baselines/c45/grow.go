@@ -27,19 +27,29 @@ type node struct {
 	w   []float64
 }
 
-// sortByValue orders row indices by column value, ties by row index.
+// sortByValue fills idx with the rows 0..len(idx)-1 ordered by column
+// value, missing (NaN) last, ties by row index.
 func sortByValue(idx []int32, col []float64) {
 	type pair struct {
 		v float64
 		i int32
 	}
 	ps := make([]pair, len(idx))
-	for k, i := range idx {
-		ps[k] = pair{col[i], i}
+	for i := range ps {
+		ps[i] = pair{col[i], int32(i)}
 	}
 	slices.SortFunc(ps, func(a, b pair) int {
-		if c := cmp.Compare(a.v, b.v); c != 0 {
-			return c
+		an, bn := math.IsNaN(a.v), math.IsNaN(b.v)
+		switch {
+		case an != bn:
+			if an {
+				return 1
+			}
+			return -1
+		case !an:
+			if c := cmp.Compare(a.v, b.v); c != 0 {
+				return c
+			}
 		}
 		return cmp.Compare(a.i, b.i)
 	})
@@ -58,13 +68,15 @@ func (b *builder) classDistribution(ids []int32, w []float64) *distribution {
 }
 
 // grow is ClassifierTree.buildTree with C45ModelSelection.selectModel.
-func (b *builder) grow(ids []int32, w []float64) *node {
+// ids and w are the node's rows and weights; rows holds the same rows
+// presorted per numeric column.
+func (b *builder) grow(ids []int32, w []float64, rows sortedRows) *node {
 	nd := &node{ids: ids, w: w}
 	cd := b.classDistribution(ids, w)
 	if sm(cd.total, 2*b.minObj) || eq(cd.total, cd.perClass[cd.maxClass()]) {
 		return b.makeLeaf(nd, cd)
 	}
-	attr, ok := b.selectAttribute(ids, w, cd.total)
+	attr, ok := b.selectAttribute(ids, w, cd.total, rows)
 	if !ok {
 		return b.makeLeaf(nd, cd)
 	}
@@ -78,11 +90,86 @@ func (b *builder) grow(ids []int32, w []float64) *node {
 	}
 	nd.dist = b.splitDistribution(nd, ids, w)
 	childIDs, childW := b.partition(nd, nd.dist, ids, w)
+	childRows := b.partitionRows(nd, rows, childIDs)
 	nd.children = make([]*node, len(childIDs))
 	for k := range childIDs {
-		nd.children[k] = b.grow(childIDs[k], childW[k])
+		nd.children[k] = b.grow(childIDs[k], childW[k], childRows[k])
 	}
 	return nd
+}
+
+// partitionRows gives each child its presorted rows. When every row goes
+// to at most one child, the parent's lists are partitioned stably in place
+// (children get consecutive sub-ranges); when rows with a missing split
+// value go down several branches, the children get a fresh store filled by
+// order-preserving filtering.
+func (b *builder) partitionRows(nd *node, rows sortedRows, childIDs [][]int32) []sortedRows {
+	out := make([]sortedRows, len(childIDs))
+	total := 0
+	for _, c := range childIDs {
+		total += len(c)
+	}
+	if b.numNum == 0 {
+		return out
+	}
+	if total <= rows.n {
+		for _, id := range rows.list(0) {
+			b.childOf[id] = -1
+		}
+		offset := make([]int, len(childIDs))
+		lo := 0
+		for k, c := range childIDs {
+			for _, id := range c {
+				b.childOf[id] = int32(k)
+			}
+			out[k] = sortedRows{store: rows.store, stride: rows.stride, lo: rows.lo + lo, n: len(c)}
+			offset[k] = lo
+			lo += len(c)
+		}
+		start := slices.Clone(offset)
+		tmp := b.tmp[:total]
+		for s := 0; s < b.numNum; s++ {
+			copy(offset, start)
+			list := rows.list(s)
+			for _, id := range list {
+				if c := b.childOf[id]; c >= 0 {
+					tmp[offset[c]] = id
+					offset[c]++
+				}
+			}
+			copy(list, tmp)
+		}
+		return out
+	}
+	store := make([]int32, b.numNum*total)
+	lo := 0
+	for k, c := range childIDs {
+		out[k] = sortedRows{store: store, stride: total, lo: lo, n: len(c)}
+		lo += len(c)
+	}
+	col := b.cols[nd.attr*b.n : (nd.attr+1)*b.n]
+	takesMissing := make([]bool, len(childIDs))
+	for k := range takesMissing {
+		takesMissing[k] = gr(nd.dist.bagWeight(k), 0)
+	}
+	fill := make([]int, len(childIDs))
+	for s := 0; s < b.numNum; s++ {
+		clear(fill)
+		for _, id := range rows.list(s) {
+			if sub := nd.subset(col[id]); sub >= 0 {
+				out[sub].list(s)[fill[sub]] = id
+				fill[sub]++
+				continue
+			}
+			for k, ok := range takesMissing {
+				if ok {
+					out[k].list(s)[fill[k]] = id
+					fill[k]++
+				}
+			}
+		}
+	}
+	return out
 }
 
 func (b *builder) makeLeaf(nd *node, cd *distribution) *node {
@@ -95,10 +182,10 @@ func (b *builder) makeLeaf(nd *node, cd *distribution) *node {
 // selectAttribute evaluates every attribute and applies J48's rule: the
 // largest gain ratio among valid splits whose information gain is at least
 // the average (minus 1e-3), first attribute on ties; none if that ratio is 0.
-func (b *builder) selectAttribute(ids []int32, w []float64, total float64) (int, bool) {
+func (b *builder) selectAttribute(ids []int32, w []float64, total float64, rows sortedRows) (int, bool) {
 	b.unitWeights = true
 	for i, id := range ids {
-		b.posInNode[id] = int32(i + 1)
+		b.rowW[id] = w[i]
 		if w[i] != 1 {
 			b.unitWeights = false
 		}
@@ -108,15 +195,12 @@ func (b *builder) selectAttribute(ids []int32, w []float64, total float64) (int,
 		if b.nominal[j] {
 			b.cand[j] = b.evalNominal(j, ids, w, total)
 		} else {
-			b.cand[j] = b.evalNumeric(j, ids, w, total)
+			b.cand[j] = b.evalNumeric(j, rows.list(b.slot[j]), total)
 		}
 		if b.cand[j].valid && (!b.manyValues[j] || b.allManyValues) {
 			sum += b.cand[j].infoGain
 			valid++
 		}
-	}
-	for _, id := range ids {
-		b.posInNode[id] = 0
 	}
 	if valid == 0 {
 		return -1, false
@@ -158,37 +242,18 @@ func (b *builder) evalNominal(j int, ids []int32, w []float64, total float64) ca
 	return candidate{valid: true, infoGain: ig, gainRatio: b.lt.gainRatio(d, total, ig)}
 }
 
-// sortNode fills sv/sw/sc with the node's known values of numeric column j
-// in ascending order. Large nodes filter the presorted column; small ones
-// sort their own ranks.
-func (b *builder) sortNode(j int, ids []int32, w []float64) {
-	order := b.order[j]
-	b.sortedPos = b.sortedPos[:0]
-	if len(ids)*16 >= len(order) {
-		for _, id := range order {
-			if p := b.posInNode[id]; p > 0 {
-				b.sortedPos = append(b.sortedPos, p-1)
-			}
-		}
-	} else {
-		rank := b.rank[j*b.n : (j+1)*b.n]
-		b.keys = b.keys[:0]
-		for i, id := range ids {
-			if r := rank[id]; r >= 0 {
-				b.keys = append(b.keys, uint64(r)<<32|uint64(i))
-			}
-		}
-		slices.Sort(b.keys)
-		for _, k := range b.keys {
-			b.sortedPos = append(b.sortedPos, int32(uint32(k)))
-		}
-	}
+// gather fills sv/sw/sc with the values, weights and classes of the known
+// rows of a presorted list (missing values come last).
+func (b *builder) gather(j int, list []int32) {
 	col := b.cols[j*b.n : (j+1)*b.n]
 	b.sv, b.sw, b.sc = b.sv[:0], b.sw[:0], b.sc[:0]
-	for _, p := range b.sortedPos {
-		id := ids[p]
-		b.sv = append(b.sv, col[id])
-		b.sw = append(b.sw, w[p])
+	for _, id := range list {
+		v := col[id]
+		if math.IsNaN(v) {
+			break
+		}
+		b.sv = append(b.sv, v)
+		b.sw = append(b.sw, b.rowW[id])
 		b.sc = append(b.sc, b.y[id])
 	}
 }
@@ -196,8 +261,8 @@ func (b *builder) sortNode(j int, ids []int32, w []float64) {
 // evalNumeric is C45Split.handleNumericAttribute: the best binary cut by
 // information gain among cut points leaving minSplit weight on both sides,
 // MDL-corrected by log2(#admissible cuts)/node weight.
-func (b *builder) evalNumeric(j int, ids []int32, w []float64, total float64) candidate {
-	b.sortNode(j, ids, w)
+func (b *builder) evalNumeric(j int, list []int32, total float64) candidate {
+	b.gather(j, list)
 	sv, sw, sc := b.sv, b.sw, b.sc
 	nK := len(sv)
 	left, right := b.left, b.right

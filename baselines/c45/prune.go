@@ -37,6 +37,11 @@ type pruner struct {
 	b     *builder
 	cf    float64
 	raise bool
+	// Stacks reused by estimatedBranch for the rows sent down a branch and
+	// for per-node distributions.
+	ids    []int32
+	w      []float64
+	fstack []float64
 }
 
 func (p *pruner) estimated(d *distribution) float64 {
@@ -101,17 +106,85 @@ func (p *pruner) resetDistribution(nd *node, ids []int32, w []float64) *distribu
 
 // estimatedBranch is getEstimatedErrorsForBranch: the pessimistic errors of
 // the subtree if the given rows were sent through it, without changing it.
+// Like Weka it re-derives each split's branch shares for missing values
+// from the rows sent (C45Split.resetDistribution); the rows reaching each
+// child are built one child at a time on a reusable stack, not allocated.
 func (p *pruner) estimatedBranch(nd *node, ids []int32, w []float64) float64 {
-	d := p.resetDistribution(nd, ids, w)
+	b := p.b
 	if nd.leaf {
-		return p.estimated(d)
+		mark := len(p.fstack)
+		p.fstack = append(p.fstack, make([]float64, b.nc)...)
+		perClass := p.fstack[mark:]
+		total := 0.0
+		for i, id := range ids {
+			perClass[b.y[id]] += w[i]
+			total += w[i]
+		}
+		best, maxClass := 0.0, 0
+		for k, v := range perClass {
+			if gr(v, best) {
+				best, maxClass = v, k
+			}
+		}
+		e := estimatedErrors(total, total-perClass[maxClass], p.cf)
+		p.fstack = p.fstack[:mark]
+		return e
 	}
-	childIDs, childW := p.b.partition(nd, d, ids, w)
-	s := 0.0
+	col := b.cols[nd.attr*b.n : (nd.attr+1)*b.n]
+	nb := nd.branches
+	mark := len(p.fstack)
+	p.fstack = append(p.fstack, make([]float64, 2*nb)...)
+	bags, share := p.fstack[mark:mark+nb], p.fstack[mark+nb:mark+2*nb]
+	known := 0.0
+	missing := false
+	for i, id := range ids {
+		if s := nd.subset(col[id]); s >= 0 {
+			bags[s] += w[i]
+			known += w[i]
+		} else {
+			missing = true
+		}
+	}
+	if missing {
+		// addInstWithUnknown on the re-sent rows, then weights = bag/total.
+		total := known
+		copy(share, bags)
+		for i, id := range ids {
+			if nd.subset(col[id]) >= 0 {
+				continue
+			}
+			total += w[i]
+			for k := range share {
+				prob := 1 / float64(nb)
+				if !eq(known, 0) {
+					prob = bags[k] / known
+				}
+				share[k] += prob * w[i]
+			}
+		}
+		for k := range share {
+			share[k] /= total
+		}
+	}
+	sum := 0.0
 	for k, ch := range nd.children {
-		s += p.estimatedBranch(ch, childIDs[k], childW[k])
+		base := len(p.ids)
+		for i, id := range ids {
+			s := nd.subset(col[id])
+			switch {
+			case s == k:
+				p.ids = append(p.ids, id)
+				p.w = append(p.w, w[i])
+			case s < 0 && gr(share[k], 0):
+				p.ids = append(p.ids, id)
+				p.w = append(p.w, w[i]*share[k])
+			}
+		}
+		sum += p.estimatedBranch(ch, p.ids[base:], p.w[base:])
+		p.ids, p.w = p.ids[:base], p.w[:base]
 	}
-	return s
+	p.fstack = p.fstack[:mark]
+	return sum
 }
 
 // redistribute is newDistribution: the subtree adopts the given rows as its
