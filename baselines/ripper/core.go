@@ -89,6 +89,7 @@ type binaryParams struct {
 	maxRules     int // 0 = no limit
 	maxRuleConds int // 0 = no limit
 	alpha        float64
+	unshuffled   bool
 }
 
 // binaryRipper learns the rules of one positive class against the rest.
@@ -164,7 +165,7 @@ func (b *binaryRipper) fit() binaryModel {
 func (b *binaryRipper) split(set bitset) (grow, prune bitset) {
 	b.idx = set.indices(b.idx[:0])
 	idx := b.idx
-	for i := len(idx) - 1; i > 0; i-- {
+	for i := len(idx) - 1; i > 0 && !b.p.unshuffled; i-- {
 		j := b.rng.IntN(i + 1)
 		idx[i], idx[j] = idx[j], idx[i]
 	}

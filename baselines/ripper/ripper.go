@@ -59,6 +59,11 @@ type Config struct {
 	Alpha float64
 	// Seed seeds the grow/prune splits.
 	Seed int64
+	// Unshuffled makes every grow/prune split take the rows in index order
+	// instead of shuffling them (grow set = the first int(n·(1−PruneSize))).
+	// It exists to compare the learner step by step with a reference run
+	// whose splits are fixed the same way; it is not a modelling option.
+	Unshuffled bool
 }
 
 // Default returns wittgenstein's defaults (k=2, prune_size=0.33,
@@ -190,6 +195,7 @@ func (t *Trainer) fit(X [][]float64, y []int, s learn.Schema) *Model {
 	p := binaryParams{
 		k: t.cfg.K, pruneSize: t.cfg.PruneSize, dlAllowance: t.cfg.DLAllowance,
 		maxRules: t.cfg.MaxRules, maxRuleConds: t.cfg.MaxRuleConds, alpha: t.cfg.Alpha,
+		unshuffled: t.cfg.Unshuffled,
 	}
 	for _, cls := range positives {
 		pos := newBitset(n)
@@ -381,4 +387,19 @@ func (m *Model) Rules(s learn.Schema) string {
 		b.WriteString("# predict the class of highest p (mean over firing rules; ties: later class)\n")
 	}
 	return b.String()
+}
+
+// BinLabels returns the interval labels of a discretised feature in bin
+// order ("<5.1", "5.1-5.8", ">6.4"; intervals are right-closed), or nil when
+// the feature kept its raw values.
+func (m *Model) BinLabels(feature int) []string {
+	if feature < 0 || feature >= len(m.columns) || !m.columns[feature].binned {
+		return nil
+	}
+	col := m.columns[feature]
+	out := make([]string, len(col.rights))
+	for k := range out {
+		out[k] = col.binLabel(k)
+	}
+	return out
 }
