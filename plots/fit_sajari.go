@@ -11,9 +11,13 @@ import (
 	"github.com/sajari/regression"
 )
 
+// MinFitPoints is the fewest points FitLogLog accepts.
+const MinFitPoints = 3
+
 // FitLogLog fits log10(y) = intercept + slope*log10(x) by least squares and
 // returns slope (the scaling exponent: y ~ x^slope) and intercept. Every x
-// and y must be positive and finite; at least two distinct x are needed.
+// and y must be positive and finite; at least three points (the regression
+// library's minimum) with two distinct x are needed.
 func FitLogLog(x, y []float64) (slope, intercept float64, err error) {
 	if len(x) != len(y) {
 		return 0, 0, fmt.Errorf("plots: FitLogLog: %d x values but %d y values", len(x), len(y))
@@ -28,6 +32,9 @@ func FitLogLog(x, y []float64) (slope, intercept float64, err error) {
 		}
 		distinct[x[i]] = true
 		r.Train(regression.DataPoint(math.Log10(y[i]), []float64{math.Log10(x[i])}))
+	}
+	if len(x) < MinFitPoints {
+		return 0, 0, fmt.Errorf("plots: FitLogLog: need at least %d points, have %d", MinFitPoints, len(x))
 	}
 	if len(distinct) < 2 {
 		return 0, 0, fmt.Errorf("plots: FitLogLog: need at least two distinct x values, have %d", len(distinct))

@@ -95,6 +95,7 @@ func TestFitLogLogErrors(t *testing.T) {
 		"one x value": {{3, 3}, {1, 2}},
 		"infinite":    {{1, math.Inf(1)}, {1, 2}},
 		"empty":       {nil, nil},
+		"two points":  {{1, 2}, {1, 2}},
 	}
 	for name, c := range cases {
 		if _, _, err := FitLogLog(c[0], c[1]); err == nil {

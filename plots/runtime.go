@@ -33,7 +33,7 @@ type ScalingSeries struct {
 	Min, Mean, Max []float64
 	// Exponent and Intercept are the least-squares fit of log10(time) on
 	// log10(size) over every trial (HasFit is false with fewer than two
-	// sizes).
+	// sizes or fewer than MinFitPoints timings).
 	Exponent, Intercept float64
 	HasFit              bool
 }
@@ -70,7 +70,7 @@ func ScalingSeriesOf(rows []runtime.Row, sizeOf func(runtime.Row) int) ([]Scalin
 			s.Sizes = append(s.Sizes, float64(n))
 			s.Min, s.Max, s.Mean = append(s.Min, lo), append(s.Max, hi), append(s.Mean, sum/float64(len(ts)))
 		}
-		if len(sizes) >= 2 {
+		if len(sizes) >= 2 && len(fx) >= MinFitPoints {
 			slope, icept, err := FitLogLog(fx, fy)
 			if err != nil {
 				return nil, fmt.Errorf("plots: %s: %v", m, err)
@@ -125,6 +125,20 @@ func scalingPanel(title, xlabel string, series []ScalingSeries, colorIndex map[s
 			label += fmt.Sprintf("  (slope %.2f)", s.Exponent)
 		}
 		p.Legend.Add(label, line, pts)
+	}
+	// Headroom above the data for the legend (top left): the data keep
+	// the lower part of the log axis.
+	ylo, yhi := math.Inf(1), math.Inf(-1)
+	for _, s := range series {
+		for i := range s.Sizes {
+			ylo, yhi = math.Min(ylo, s.Min[i]), math.Max(yhi, s.Max[i])
+		}
+	}
+	if len(series) > 0 && ylo > 0 {
+		decades := math.Max(math.Log10(yhi/ylo), 0.5)
+		legend := math.Min(0.045*float64(len(series))+0.04, 0.6)
+		p.Y.Min = ylo / math.Pow(10, 0.05*decades)
+		p.Y.Max = ylo * math.Pow(10, decades/(1-legend))
 	}
 	var ticks []plot.Tick
 	for x := range sizeSet {
