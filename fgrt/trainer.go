@@ -22,6 +22,7 @@ package fgrt
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/fgrtbench/fgrtbench/fgrt/fuzzy"
 	"github.com/fgrtbench/fgrtbench/fgrt/partopt"
@@ -43,6 +44,13 @@ type Options struct {
 	// Clamp moves out-of-range test values into the fitted range (the
 	// reference gives them membership 0 in every term of the feature).
 	Clamp bool
+	// FixIntMatrix turns off the emulation of the reference's int64 quirk
+	// in FGRT*: when every cell of the matrix the partitions are optimised
+	// on is an integer, the reference holds it as int64 and its optimiser
+	// truncates ramp memberships to 0 (only plateaus count). By default we
+	// emulate that whenever all cells are integral (dermatology in the
+	// paper protocol); with the fix, ramps always count.
+	FixIntMatrix bool
 }
 
 // DefaultOptions are the reference constructor's defaults.
@@ -118,7 +126,21 @@ func (t *Trainer) Partitions(X [][]float64, y []int, s learn.Schema) ([]fuzzy.Pa
 	if err := learn.CheckXY(X, y, s, false); err != nil {
 		return nil, 0, err
 	}
-	return partopt.Optimize(X, y, parts, partopt.Options{Strategy: t.opts.Strategy, ExtendLow: t.opts.FixQ3})
+	return partopt.Optimize(X, y, parts, partopt.Options{Strategy: t.opts.Strategy, ExtendLow: t.opts.FixQ3,
+		IntegerMemberships: !t.opts.FixIntMatrix && allIntegral(X)})
+}
+
+// allIntegral reports whether every cell of X is a finite integer, the
+// closest Go analogue of the reference's int64 matrix.
+func allIntegral(X [][]float64) bool {
+	for _, row := range X {
+		for _, v := range row {
+			if v != math.Trunc(v) || math.IsInf(v, 0) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // Prepare fits the partitions (and for FGRT* their optimisation, using y)

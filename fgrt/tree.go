@@ -249,10 +249,32 @@ func (g *grower) evaluate(nd *node, w []float64) {
 			continue
 		}
 		if gain := father - gini(w, ct); gain > math.Inf(-1) {
-			nd.gains[k], nd.classes[k] = gain, int32(argmaxFirst(w))
+			nd.gains[k], nd.classes[k] = gain, classPending
 		}
 	}
 	g.pick(nd)
+}
+
+// classPending marks a candidate whose class has not been computed yet.
+const classPending = -2
+
+// childClass is the reference's _majority_class of a prospective child:
+// np.bincount with weights, i.e. per-class sums accumulated sequentially
+// in row order (not numpy's pairwise sum), then the first maximum. The
+// summation order matters when two classes have equal weight in exact
+// arithmetic, as happens on discrete data.
+func (g *grower) childClass(m, mu []float64) int {
+	best, bestW := 0, math.Inf(-1)
+	for k := 0; k < g.nClasses; k++ {
+		s := 0.0
+		for i := g.start[k]; i < g.start[k+1]; i++ {
+			s += m[i] * mu[i]
+		}
+		if s > bestW {
+			best, bestW = k, s
+		}
+	}
+	return best
 }
 
 // pick selects the node's best unused candidate from its cached gains:
@@ -263,11 +285,17 @@ func (g *grower) pick(nd *node) {
 	early := g.opt.EarlyStopThreshold
 	for k, gain := range nd.gains {
 		if !nd.used[k] && gain > nd.bestGain {
-			nd.bestK, nd.bestGain, nd.bestCls = k, gain, int(nd.classes[k])
+			nd.bestK, nd.bestGain = k, gain
 			if early > 0 && gain >= early {
-				return
+				break
 			}
 		}
+	}
+	if k := nd.bestK; k >= 0 {
+		if nd.classes[k] == classPending {
+			nd.classes[k] = int32(g.childClass(nd.m, g.muOf(k)))
+		}
+		nd.bestCls = int(nd.classes[k])
 	}
 }
 

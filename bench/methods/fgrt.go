@@ -37,7 +37,9 @@ func fgrtParams(optimized bool) []Param {
 	}
 	if optimized {
 		ps = append(ps, Param{Name: "strategy", Kind: Enum, Default: "grid", Values: []string{"grid", "coordinate", "hybrid"},
-			Doc: "partition search: grid = committed FGRT* results, coordinate = paper text, hybrid = library default"})
+			Doc: "partition search: grid = committed FGRT* results, coordinate = paper text, hybrid = library default"},
+			Param{Name: "fix_int_matrix", Kind: Bool, Default: "false",
+				Doc: "do not emulate the reference's int64 matrix quirk (on an all-integer matrix its optimiser truncates ramp memberships to 0)"})
 	}
 	return ps
 }
@@ -109,6 +111,7 @@ func newFGRT(optimized bool) func(Config, int64) (learn.Trainer, error) {
 			if o.Strategy, err = partopt.ParseStrategy(cfg.Str("strategy")); err != nil {
 				return nil, err
 			}
+			o.FixIntMatrix = cfg.Bool("fix_int_matrix")
 		}
 		return fgrt.NewTrainer(o)
 	}

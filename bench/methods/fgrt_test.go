@@ -40,7 +40,7 @@ func TestFGRTRegistration(t *testing.T) {
 				}
 				o := tr.(*fgrt.Trainer).Options()
 				if o.MaxRules != cfg.Int("max_rules") || o.CoverageThreshold != cfg.Float("coverage_threshold") ||
-					o.MinImprovement != cfg.Float("min_improvement") || o.Patience != 3 || o.EarlyStopThreshold != 0 || o.FixQ1 || o.FixQ2 || o.FixQ3 || o.Clamp {
+					o.MinImprovement != cfg.Float("min_improvement") || o.Patience != 3 || o.EarlyStopThreshold != 0 || o.FixQ1 || o.FixQ2 || o.FixQ3 || o.Clamp || o.FixIntMatrix {
 					t.Errorf("config %s gives %+v", cfg, o)
 				}
 				if o.Optimize != (tc.method == "fgrt-opt") || o.Strategy != partopt.Grid {
@@ -84,6 +84,7 @@ func TestFGRTParamErrors(t *testing.T) {
 		{"out_of_range": "wrap"},
 		{"fix_q1": "maybe"},
 		{"early_stop_threshold": "-0.5"},
+		{"fix_int_matrix": "2"},
 	}
 	for _, o := range bad {
 		if _, err := m.Resolve(o); err == nil {

@@ -29,6 +29,10 @@ type workspace struct {
 
 	mu, buf []float64
 
+	// truncate stores memberships as integers (the int64 quirk, see
+	// Options.IntegerMemberships).
+	truncate bool
+
 	// countExact, when set, counts exact evaluations (tests).
 	countExact *int
 }
@@ -137,6 +141,9 @@ func (ws *workspace) exact(sets [3]fuzzy.Trapezoid) float64 {
 	for _, s := range sets {
 		for i, v := range ws.x {
 			ws.mu[i] = Membership(v, s)
+			if ws.truncate {
+				ws.mu[i] = math.Trunc(ws.mu[i])
+			}
 		}
 		den := npsum.Sum(ws.mu) + 1e-10
 		for k := 0; k < ws.nClasses; k++ {
@@ -263,6 +270,12 @@ func (ws *workspace) grid(enc0 Encoding, r float64) (Encoding, float64, float64,
 		}
 	}
 	for i := range encs {
+		if ws.truncate {
+			// The prefix-sum model has no truncated ramps: evaluate every
+			// point exactly (integer matrices are small in practice).
+			val[i], bound[i] = 0, math.Inf(1)
+			continue
+		}
 		val[i], bound[i] = ws.approx(Decode(encs[i], ws.xmin, ws.xmax))
 		if l := val[i] - bound[i]; l > lower {
 			lower = l

@@ -145,6 +145,13 @@ type Options struct {
 	// ex-fuzzy trapezoid used by FGRT gives the column minimum membership 1
 	// (the fix of quirk Q3). Off reproduces the reference.
 	ExtendLow bool
+	// IntegerMemberships reproduces the reference on an integer-typed
+	// (int64) matrix: its membership array is np.zeros_like(X), so ramp
+	// memberships are truncated toward zero when stored and only plateaus
+	// count (the reference's dermatology FGRT* results depend on it). Go
+	// matrices carry no dtype; the caller decides (fgrt.Trainer does so by
+	// checking that every cell is an integer).
+	IntegerMemberships bool
 }
 
 // Result reports one optimised feature.
@@ -199,6 +206,7 @@ func Optimize(X [][]float64, y []int, parts []fuzzy.Partition, opt Options) ([]f
 			}
 			col[i] = v
 		}
+		ws.truncate = opt.IntegerMemberships
 		res := ws.optimizeFeature(col, y, init, opt.Strategy)
 		total += res.Evaluations
 		sets := res.Sets

@@ -244,3 +244,36 @@ func TestOptimizeErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestIntegerMemberships: with the int64 emulation, ramp memberships are
+// truncated to 0, so only plateau rows count in the separability index,
+// and the grid evaluates every point exactly.
+func TestIntegerMemberships(t *testing.T) {
+	col := []float64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}
+	y := []int{0, 0, 0, 0, 1, 1, 1, 1, 1, 1}
+	sets := [3]fuzzy.Trapezoid{{A: 0, B: 2, C: 3, D: 5}, {A: 3, B: 5, C: 6, D: 8}, {A: 6, B: 8, C: 9, D: 9}}
+	ws := newWorkspace(len(col), 2)
+	ws.load(col, y)
+	float := ws.exact(sets)
+	ws.truncate = true
+	trunc := ws.exact(sets)
+	// Plateaus: Low {2,3} class 0; Medium {5,6} class 1; High {8,9} class 1.
+	want := 4/(2+1e-10) + 4/(2+1e-10) + 4/(2+1e-10)
+	if trunc != want {
+		t.Errorf("truncated SI %v, want %v", trunc, want)
+	}
+	if float == trunc {
+		t.Error("truncation changed nothing")
+	}
+	X := make([][]float64, len(col))
+	for i, v := range col {
+		X[i] = []float64{v}
+	}
+	parts, _ := fuzzy.FitPartitions(X, []bool{false}, fuzzy.QuantileStyle)
+	a, _, err := Optimize(X, y, parts, Options{IntegerMemberships: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _, _ := Optimize(X, y, parts, Options{})
+	t.Logf("int64 emulation: %+v; float: %+v", a[0].Terms, b[0].Terms)
+}
