@@ -160,7 +160,8 @@ func protocolsOf(recs []results.Record) []string {
 // FeaturePartitions computes the data of MembershipFigure for one numeric
 // feature: FGRT's default quantile partition and FGRT*'s grid-optimised one
 // (the reference settings, quirk Q3 included), both fitted on all the given
-// rows as the paper protocol does, and the feature's values.
+// rows as the paper protocol does, and the feature's values. The feature is
+// matched by name, case-insensitively when that is unambiguous.
 func FeaturePartitions(X [][]float64, y []int, s learn.Schema, feature string) (MembershipData, error) {
 	j := -1
 	var names []string
@@ -168,6 +169,21 @@ func FeaturePartitions(X [][]float64, y []int, s learn.Schema, feature string) (
 		names = append(names, f.Name)
 		if f.Name == feature {
 			j = i
+		}
+	}
+	if j < 0 {
+		// Accept a unique case-insensitive match (KEEL writes "Proline").
+		for i, f := range s.Features {
+			if strings.EqualFold(f.Name, feature) {
+				if j >= 0 {
+					j = -1
+					break
+				}
+				j = i
+			}
+		}
+		if j >= 0 {
+			feature = s.Features[j].Name
 		}
 	}
 	if j < 0 {

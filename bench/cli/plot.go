@@ -84,17 +84,17 @@ func plotPartitions(ctx context.Context, env *Env, c *command, args []string) er
 		if d, err = plots.FeaturePartitions(prep.X, prep.Y, prep.Schema, *feature); err != nil {
 			return err
 		}
-		d.XLabel = *feature + " (paper protocol: standardised on the 64% training part)"
+		d.XLabel = d.Feature + " (paper protocol: standardised on the 64% training part)"
 	case "raw":
 		complete, _ := ds.CompleteRows()
 		if d, err = plots.FeaturePartitions(complete.X, complete.Y, complete.Schema(), *feature); err != nil {
 			return err
 		}
-		d.XLabel = *feature + " (raw values, complete rows)"
+		d.XLabel = d.Feature + " (raw values, complete rows)"
 	default:
 		return fmt.Errorf("--protocol: %q is not paper or raw", *protocol)
 	}
-	name := "partitions_" + *dataset + "_" + *feature
+	name := "partitions_" + *dataset + "_" + d.Feature
 	if err := plots.MembershipFigure(*out, name, d); err != nil {
 		return err
 	}

@@ -1,0 +1,60 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fgrtbench/fgrtbench/internal/sharedtest"
+)
+
+func TestRuntimeThenPlotAll(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errOut := runCLI("runtime", "--out", dir, "--methods", "cart,c45-entropy", "--samples", "20,40,80",
+		"--features", "2,3,4", "--features-samples", "30", "--trials", "1")
+	if code != 0 {
+		t.Fatalf("runtime exited %d: %s", code, errOut)
+	}
+	for _, f := range []string{"runtime.csv", "runtime_scaling.png", "runtime_scaling.svg"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("%s: %v (stdout %q)", f, err, out)
+		}
+	}
+	csv, _ := os.ReadFile(filepath.Join(dir, "runtime.csv"))
+	if n := strings.Count(string(csv), "\n"); n != 1+2*3+2*3 {
+		t.Errorf("runtime.csv has %d lines:\n%s", n, csv)
+	}
+	code, out, errOut = runCLI("plot", "all", "--results", dir)
+	if code != 0 || !strings.Contains(out, filepath.Join(dir, "report", "figures", "runtime_scaling.png")) {
+		t.Errorf("plot all: %d %q %q", code, out, errOut)
+	}
+}
+
+func TestPlotUsageErrors(t *testing.T) {
+	cases := [][]string{
+		{"plot"},
+		{"plot", "frobnicate"},
+		{"plot", "all"},
+		{"plot", "partitions", "--dataset", "wine"},
+		{"runtime", "--samples", "ten"},
+	}
+	for _, args := range cases {
+		if code, _, _ := runCLI(args...); code == 0 {
+			t.Errorf("%v exited 0", args)
+		}
+	}
+}
+
+func TestPlotPartitionsWine(t *testing.T) {
+	sharedtest.Require(t, "datasets/raw/wine.dat")
+	dir := t.TempDir()
+	code, out, errOut := runCLI("plot", "partitions", "--dataset", "wine", "--feature", "proline",
+		"--mirror", sharedtest.Mirror(), "--cache", t.TempDir(), "--out", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s %s", code, out, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "partitions_wine_Proline.png")); err != nil {
+		t.Error(err)
+	}
+}
