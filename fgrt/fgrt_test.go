@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/fgrtbench/fgrtbench/fgrt/fuzzy"
+	"github.com/fgrtbench/fgrtbench/fgrt/partopt"
 	"github.com/fgrtbench/fgrtbench/learn"
 )
 
@@ -407,5 +408,42 @@ func TestEarlyStop(t *testing.T) {
 	}
 	if early.Nodes[1].Gain < 1e-9 {
 		t.Errorf("early gain %v below the threshold", early.Nodes[1].Gain)
+	}
+}
+
+// TestDegenerateData: constant columns, a single row and tiny sets must
+// fit and predict without panics, for FGRT and FGRT* with every strategy.
+func TestDegenerateData(t *testing.T) {
+	s := learn.Schema{Features: make([]learn.Feature, 3), Classes: []string{"a", "b"}}
+	sets := map[string]struct {
+		X [][]float64
+		y []int
+	}{
+		"constant columns": {[][]float64{{1, 5, 0}, {1, 5, 0}, {1, 5, 0}, {1, 5, 0}}, []int{0, 1, 0, 1}},
+		"single row":       {[][]float64{{1, 2, 3}}, []int{1}},
+		"two rows":         {[][]float64{{1, 2, 3}, {4, 5, 6}}, []int{0, 1}},
+	}
+	for name, d := range sets {
+		for _, optimize := range []bool{false, true} {
+			for _, strat := range []partopt.Strategy{partopt.Grid, partopt.Coordinate, partopt.Hybrid} {
+				o := DefaultOptions()
+				o.Optimize, o.Strategy = optimize, strat
+				tr, _ := NewTrainer(o)
+				func() {
+					defer func() {
+						if r := recover(); r != nil {
+							t.Fatalf("%s optimize=%v %v: panic %v", name, optimize, strat, r)
+						}
+					}()
+					m, err := tr.FitModel(d.X, d.y, s)
+					if err != nil {
+						t.Fatalf("%s: %v", name, err)
+					}
+					m.Predict(d.X)
+					m.PredictProba(d.X)
+					_ = m.Rules(s)
+				}()
+			}
+		}
 	}
 }
