@@ -75,6 +75,9 @@ func runPaperGrid(t *testing.T, X [][]float64, y, fold []int, nClasses int, opti
 		t.Fatal(err)
 	}
 	parts := prepared.(*Trainer).PreparedPartitions()
+	if want := 217 * len(X[0]); optimize && prepared.(*Trainer).PreparedEvaluations() != want {
+		t.Errorf("FGRT* evaluations %d, want %d", prepared.(*Trainer).PreparedEvaluations(), want)
+	}
 	for k := 0; k < 5; k++ {
 		Xtr, ytr, Xte, yte, _ := splitFold(X, y, fold, k)
 		best := 0.0

@@ -172,6 +172,10 @@ func (t *Trainer) Prepare(X [][]float64, y []int, s learn.Schema) (learn.Trainer
 // PreparedPartitions returns the partitions set by Prepare (nil if none).
 func (t *Trainer) PreparedPartitions() []fuzzy.Partition { return t.parts }
 
+// PreparedEvaluations returns the separability evaluations the reference
+// would have made for Prepare's partition optimisation (0 for FGRT).
+func (t *Trainer) PreparedEvaluations() int { return t.evaluations }
+
 // Fit grows a tree. Without Prepare, the partitions are fitted on the
 // training rows themselves.
 func (t *Trainer) Fit(X [][]float64, y []int, s learn.Schema) (learn.Model, error) {
