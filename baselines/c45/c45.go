@@ -220,9 +220,10 @@ func newBuilder(cfg Config, X [][]float64, y []int, s learn.Schema) (*builder, e
 // rootRows presorts every numeric column once for the whole training set.
 func (b *builder) rootRows() sortedRows {
 	r := sortedRows{store: make([]int32, b.numNum*b.n), stride: b.n, n: b.n}
+	keys := make([]uint64, 2*b.n)
 	for j := 0; j < b.d; j++ {
 		if s := b.slot[j]; s >= 0 {
-			sortByValue(r.list(s), b.cols[j*b.n:(j+1)*b.n])
+			sortByValue(r.list(s), b.cols[j*b.n:(j+1)*b.n], keys[:b.n], keys[b.n:], b.tmp)
 		}
 	}
 	return r

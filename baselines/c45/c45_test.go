@@ -445,3 +445,49 @@ func FuzzFit(f *testing.F) {
 		m.Rules(s)
 	})
 }
+
+// TestSortByValue checks the radix presort against a plain comparison sort
+// on values with negatives, zeros of both signs, ties and missing values.
+func TestSortByValue(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for trial := 0; trial < 50; trial++ {
+		n := rng.IntN(300)
+		col := make([]float64, n)
+		for i := range col {
+			switch rng.IntN(6) {
+			case 0:
+				col[i] = math.NaN()
+			case 1:
+				col[i] = float64(rng.IntN(5) - 2)
+			case 2:
+				col[i] = math.Copysign(0, -1)
+			default:
+				col[i] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(12)-6))
+			}
+		}
+		idx := make([]int32, n)
+		sortByValue(idx, col, make([]uint64, n), make([]uint64, n), make([]int32, n))
+		seen := make([]bool, n)
+		for k, i := range idx {
+			if seen[i] {
+				t.Fatalf("row %d twice", i)
+			}
+			seen[i] = true
+			if k == 0 {
+				continue
+			}
+			a, b := col[idx[k-1]], col[i]
+			switch {
+			case math.IsNaN(a):
+				if !math.IsNaN(b) {
+					t.Fatalf("known value after missing")
+				}
+			case math.IsNaN(b):
+			case a > b:
+				t.Fatalf("out of order: %v before %v", a, b)
+			case a == b && a != 0 && idx[k-1] > i:
+				t.Fatalf("tie not in row order")
+			}
+		}
+	}
+}

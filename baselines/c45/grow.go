@@ -1,7 +1,6 @@
 package c45
 
 import (
-	"cmp"
 	"math"
 	"slices"
 )
@@ -28,33 +27,58 @@ type node struct {
 }
 
 // sortByValue fills idx with the rows 0..len(idx)-1 ordered by column
-// value, missing (NaN) last, ties by row index.
-func sortByValue(idx []int32, col []float64) {
-	type pair struct {
-		v float64
-		i int32
-	}
-	ps := make([]pair, len(idx))
-	for i := range ps {
-		ps[i] = pair{col[i], int32(i)}
-	}
-	slices.SortFunc(ps, func(a, b pair) int {
-		an, bn := math.IsNaN(a.v), math.IsNaN(b.v)
-		switch {
-		case an != bn:
-			if an {
-				return 1
-			}
-			return -1
-		case !an:
-			if c := cmp.Compare(a.v, b.v); c != 0 {
-				return c
-			}
+// value, missing (NaN) last, ties by row index. It is a stable LSD radix
+// sort on order-preserving 64-bit keys; keys and scratch are caller-owned
+// buffers of len(idx), so presorting every column allocates nothing.
+func sortByValue(idx []int32, col []float64, keys, keysTmp []uint64, idxTmp []int32) {
+	n := 0
+	for i, v := range col[:len(idx)] {
+		if math.IsNaN(v) {
+			continue
 		}
-		return cmp.Compare(a.i, b.i)
-	})
-	for k, p := range ps {
-		idx[k] = p.i
+		bits := math.Float64bits(v)
+		if bits>>63 == 1 {
+			bits = ^bits
+		} else {
+			bits |= 1 << 63
+		}
+		keys[n], idx[n] = bits, int32(i)
+		n++
+	}
+	missing := n
+	for i, v := range col[:len(idx)] {
+		if math.IsNaN(v) {
+			idx[missing] = int32(i)
+			missing++
+		}
+	}
+	src, dst := keys[:n], keysTmp[:n]
+	srcIdx, dstIdx := idx[:n], idxTmp[:n]
+	var count [256]int
+	for shift := uint(0); shift < 64; shift += 8 {
+		clear(count[:])
+		for _, k := range src {
+			count[byte(k>>shift)]++
+		}
+		if n == 0 || count[byte(src[0]>>shift)] == n {
+			continue // every key has this digit: the pass would not move anything
+		}
+		pos := 0
+		for d, c := range count {
+			count[d] = pos
+			pos += c
+		}
+		for i, k := range src {
+			d := byte(k >> shift)
+			dst[count[d]] = k
+			dstIdx[count[d]] = srcIdx[i]
+			count[d]++
+		}
+		src, dst = dst, src
+		srcIdx, dstIdx = dstIdx, srcIdx
+	}
+	if n > 0 && &srcIdx[0] != &idx[0] {
+		copy(idx[:n], srcIdx)
 	}
 }
 
@@ -305,17 +329,17 @@ func (b *builder) evalNumeric(j int, list []int32, total float64) candidate {
 	if thr == sv[splitIdx+1] { // midpoint rounded up onto the right value
 		thr = sv[splitIdx]
 	}
+	// The gain ratio's split information needs only the bag weights of the
+	// best cut (C45Split rebuilds the distribution with addRange).
 	d := b.numDist
-	clear(d.perBag)
-	clear(d.perClass)
-	clear(d.perClassPerBag)
-	d.total = 0
-	for k := 0; k < nK; k++ {
-		bag := 1
+	d.perBag[0], d.perBag[1], d.total = 0, 0, 0
+	for k, wk := range sw {
 		if k <= splitIdx {
-			bag = 0
+			d.perBag[0] += wk
+		} else {
+			d.perBag[1] += wk
 		}
-		d.add(bag, int(sc[k]), sw[k])
+		d.total += wk
 	}
 	return candidate{valid: true, infoGain: ig, gainRatio: b.lt.gainRatio(d, total, ig), threshold: thr}
 }
@@ -394,15 +418,20 @@ func (b *builder) scanUnit(oldEnt, known, total, minSplit float64) (best float64
 		if !grOrEq(leftTot, minSplit) || !grOrEq(rightTot, minSplit) {
 			continue
 		}
-		s := 0.0
-		for _, k := range cnt[:nc] {
-			s += lt[k]
+		var s float64
+		if nc == 2 {
+			// Same summation order as the general loop below.
+			s = lt[cnt[0]] + lt[cnt[1]] - lt[next] + lt[cnt[2]] + lt[cnt[3]] - lt[nK-next]
+		} else {
+			for _, k := range cnt[:nc] {
+				s += lt[k]
+			}
+			s -= lt[next]
+			for _, k := range cnt[nc:] {
+				s += lt[k]
+			}
+			s -= lt[nK-next]
 		}
-		s -= lt[next]
-		for _, k := range cnt[nc:] {
-			s += lt[k]
-		}
-		s -= lt[nK-next]
 		g := scale * (oldEnt + s/math.Ln2) / known
 		if gr(g, best) {
 			best, splitIdx = g, next-1
