@@ -254,6 +254,11 @@ func AblationFigure(dir, name, title string, groups []AblationGroup) error {
 		}
 	}
 	panels := make([][]*plot.Plot, 2)
+	// One legend for the whole figure, drawn under the title, so it never
+	// hides a panel's data.
+	legend := plot.NewLegend()
+	legend.TextStyle.Font = fontOf(9)
+	legend.Top, legend.Left = true, false
 	for pi, param := range AblationParams {
 		// Union of the values over methods, numerically sorted.
 		var vals []string
@@ -328,23 +333,23 @@ func AblationFigure(dir, name, title string, groups []AblationGroup) error {
 				eb.CapWidth = vg.Points(4)
 				p.Add(eb, line, pts)
 				if row == 0 && pi == 0 {
-					p.Legend.Add(methodLegend(m), line, pts)
+					legend.Add(methodLegend(m), line, pts)
 				}
-			}
-			if row == 0 && pi == 0 {
-				p.Legend.Left = true
-				p.Legend.Top = false
 			}
 			panels[row] = append(panels[row], p)
 		}
 	}
-	return save(dir, name, 30*vg.Centimeter, 16*vg.Centimeter, func(c draw.Canvas) error {
+	return save(dir, name, 30*vg.Centimeter, 17*vg.Centimeter, func(c draw.Canvas) error {
 		top := c
 		if title != "" {
 			sty := draw.TextStyle{Color: plotTextColor, Font: fontOf(11), Handler: plot.DefaultTextHandler, XAlign: draw.XCenter, YAlign: draw.YTop}
 			c.FillText(sty, vg.Point{X: (c.Min.X + c.Max.X) / 2, Y: c.Max.Y - vg.Millimeter*2}, title)
-			top.Max.Y -= vg.Millimeter * 9
+			top.Max.Y -= vg.Millimeter * 8
 		}
+		strip := top
+		strip.Max.X -= vg.Millimeter * 4
+		legend.Draw(strip)
+		top.Max.Y -= vg.Length(len(order))*4*vg.Millimeter + vg.Millimeter
 		t := draw.Tiles{Rows: 2, Cols: 3, PadX: vg.Millimeter * 5, PadY: vg.Millimeter * 4,
 			PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 3}
 		cs := plot.Align(panels, t, top)

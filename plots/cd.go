@@ -139,7 +139,7 @@ func CDFigure(dir, name string, d CDData) error {
 	nLeft := (k + 1) / 2
 	rowsPerSide := nLeft
 	row := 5 * vg.Millimeter
-	height := 30*vg.Millimeter + vg.Length(len(cliques))*2.5*vg.Millimeter + vg.Length(rowsPerSide)*row + 8*vg.Millimeter
+	height := 30*vg.Millimeter + vg.Length(len(cliques))*2.5*vg.Millimeter + vg.Length(rowsPerSide)*row + 2*vg.Millimeter
 	width := 18 * vg.Centimeter
 	return save(dir, name, width, height, func(c draw.Canvas) error {
 		text := func(size float64, xa draw.XAlignment, ya draw.YAlignment) draw.TextStyle {
