@@ -21,9 +21,10 @@
 //
 // Fidelity details beyond the specification, found while reproducing all
 // ten datasets: a prospective child's class comes from np.bincount (class
-// sums accumulated sequentially in row order), and on an all-integer
-// matrix (dermatology, held as int64 by the reference) the FGRT* optimiser
-// truncates ramp memberships to 0 (Options.FixIntMatrix turns that off).
+// sums accumulated sequentially in row order), and on a matrix the
+// reference holds as int64 (learn.Schema.IntegerMatrix: dermatology in the
+// paper protocol) the FGRT* optimiser truncates ramp memberships to 0
+// (Options.FixIntMatrix turns that off).
 //
 // Deliberate deviations: a training set with a single class yields one
 // leaf (the reference would add zero-gain children and, by Q2, let the
@@ -37,7 +38,6 @@ package fgrt
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/fgrtbench/fgrtbench/fgrt/fuzzy"
 	"github.com/fgrtbench/fgrtbench/fgrt/partopt"
@@ -60,11 +60,12 @@ type Options struct {
 	// reference gives them membership 0 in every term of the feature).
 	Clamp bool
 	// FixIntMatrix turns off the emulation of the reference's int64 quirk
-	// in FGRT*: when every cell of the matrix the partitions are optimised
-	// on is an integer, the reference holds it as int64 and its optimiser
+	// in FGRT*: when the reference holds the matrix as int64 (the schema's
+	// IntegerMatrix, set by the paper protocol for dermatology), its
+	// optimiser allocates memberships with np.zeros_like(X) and so
 	// truncates ramp memberships to 0 (only plateaus count). By default we
-	// emulate that whenever all cells are integral (dermatology in the
-	// paper protocol); with the fix, ramps always count.
+	// emulate that whenever the schema says so; with the fix, ramps always
+	// count.
 	FixIntMatrix bool
 }
 
@@ -142,20 +143,7 @@ func (t *Trainer) Partitions(X [][]float64, y []int, s learn.Schema) ([]fuzzy.Pa
 		return nil, 0, err
 	}
 	return partopt.Optimize(X, y, parts, partopt.Options{Strategy: t.opts.Strategy, ExtendLow: t.opts.FixQ3,
-		IntegerMemberships: !t.opts.FixIntMatrix && allIntegral(X)})
-}
-
-// allIntegral reports whether every cell of X is a finite integer, the
-// closest Go analogue of the reference's int64 matrix.
-func allIntegral(X [][]float64) bool {
-	for _, row := range X {
-		for _, v := range row {
-			if v != math.Trunc(v) || math.IsInf(v, 0) {
-				return false
-			}
-		}
-	}
-	return true
+		IntegerMemberships: !t.opts.FixIntMatrix && s.IntegerMatrix})
 }
 
 // Prepare fits the partitions (and for FGRT* their optimisation, using y)
