@@ -1,0 +1,59 @@
+package methods
+
+import (
+	"testing"
+
+	"github.com/fgrtbench/fgrtbench/baselines/fga"
+)
+
+func TestFGARegistration(t *testing.T) {
+	m, err := Lookup("fga")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !m.Stochastic {
+		t.Error("fga must be stochastic")
+	}
+	cases := []struct {
+		grid              string
+		generations, pop  int
+		rules, ants, labs int
+	}{
+		{"default", 100, 50, 15, 3, 3},
+		{"small", 20, 20, 15, 3, 3},
+	}
+	for _, tc := range cases {
+		cfgs, err := m.Expand(tc.grid, nil)
+		if err != nil || len(cfgs) != 1 {
+			t.Fatalf("grid %s: %v, %d points", tc.grid, err, len(cfgs))
+		}
+		tr, err := m.New(cfgs[0], 77)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := tr.(*fga.Trainer).Options()
+		if o.Generations != tc.generations || o.Population != tc.pop || o.Rules != tc.rules ||
+			o.Antecedents != tc.ants || o.Labels != tc.labs || o.Tolerance != 0.01 ||
+			o.CrossoverProb != 0.3 || o.Seed != 77 || o.Workers != 0 || o.HeadTrapezoid {
+			t.Errorf("grid %s gives %+v", tc.grid, o)
+		}
+	}
+	for _, bad := range []map[string]string{
+		{"n_labels": "1"}, {"population": "1"}, {"crossover_prob": "2"}, {"trapezoid": "new"}, {"workers": "-1"}, {"nope": "1"},
+	} {
+		if _, err := m.Resolve(bad); err == nil {
+			t.Errorf("override %v accepted", bad)
+		}
+	}
+	cfg, err := m.Resolve(map[string]string{"trapezoid": "head", "workers": "3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := m.New(cfg, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := tr.(*fga.Trainer).Options(); !o.HeadTrapezoid || o.Workers != 3 {
+		t.Errorf("overrides not applied: %+v", o)
+	}
+}
