@@ -153,3 +153,21 @@ func TestRuntimeScalingNoData(t *testing.T) {
 		t.Errorf("err %v, want ErrNoData", err)
 	}
 }
+
+func TestRuntimeRealGolden(t *testing.T) {
+	var rows []runtime.Row
+	for di, d := range []string{"wine", "pima", "saheart", "ring"} {
+		for _, n := range []int{100, 200, 500} {
+			for tr := 0; tr < 2; tr++ {
+				for mi, m := range []string{"fgrt", "cart"} {
+					rows = append(rows, runtime.Row{Study: runtime.RealPrefix + d, Method: m, NSamples: n, NFeatures: 8 + di,
+						Trial: tr, FitSeconds: 1e-5 * float64(n*(mi+1)) * (1 + 0.1*float64(tr))})
+				}
+			}
+		}
+	}
+	checkFigure(t, "runtime_real", func(dir, name string) error { return RuntimeReal(dir, name, rows) })
+	if err := RuntimeReal(t.TempDir(), "x", runtimeRows()); err != ErrNoData {
+		t.Errorf("no real rows: %v", err)
+	}
+}

@@ -121,12 +121,14 @@ func RenderAll(resultsDir, outDir string) ([]Figure, error) {
 	if err := add("runtime_scaling",
 		"Training time against the number of samples (a) and of features (b) on the authors' synthetic noise data, log-log; "+
 			"lines are means and bands min-max over trials; the legend gives each method's fitted scaling exponent "+
-			"(least-squares slope of log time on log size over all trials).",
+			"(least-squares slope of log time on log size over all trials). The labels are independent of the features (pure noise), "+
+			"so rule learners can stop early; FGA is capped in size (see runtime.Options.MaxSamples).",
 		func() error { return RuntimeScaling(outDir, "runtime_scaling", rt) }); err != nil {
 		return figs, err
 	}
 	if err := add("runtime_real",
-		"Training time against subsample size on real data sets (pooled over data sets), log-log, with fitted scaling exponents.",
+		"Training time against subsample size on real data sets (one panel per data set; random subsamples of the complete "+
+			"rows, 80% used for training, plus the whole data set), log-log, mean line and min-max band over trials, fitted scaling exponents.",
 		func() error { return RuntimeReal(outDir, "runtime_real", rt) }); err != nil {
 		return figs, err
 	}

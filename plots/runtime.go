@@ -208,35 +208,50 @@ func RuntimeScaling(dir, name string, rows []runtime.Row) error {
 }
 
 // RuntimeReal draws training time against subsample size on real data sets
-// (studies "real/<dataset>"), pooling the data sets: one mean line and
-// min-max band per method over every data set and trial at a size, with the
-// fitted exponent in the legend.
+// (studies "real/<dataset>"), one log-log panel per data set (three per
+// row), with a mean line and min-max band per method and the fitted
+// exponent in each panel's legend. Data sets are not pooled: their widths
+// and sizes differ, and pooling would mix them differently at every size.
 func RuntimeReal(dir, name string, rows []runtime.Row) error {
-	var real []runtime.Row
 	var names []string
-	seen := map[string]bool{}
+	byData := map[string][]runtime.Row{}
+	var real []runtime.Row
 	for _, r := range rows {
-		if strings.HasPrefix(r.Study, runtime.RealPrefix) {
-			real = append(real, r)
-			if d := strings.TrimPrefix(r.Study, runtime.RealPrefix); !seen[d] {
-				seen[d] = true
-				names = append(names, d)
-			}
+		if !strings.HasPrefix(r.Study, runtime.RealPrefix) {
+			continue
 		}
+		d := strings.TrimPrefix(r.Study, runtime.RealPrefix)
+		if _, ok := byData[d]; !ok {
+			names = append(names, d)
+		}
+		byData[d] = append(byData[d], r)
+		real = append(real, r)
 	}
-	if len(real) == 0 {
+	if len(names) == 0 {
 		return ErrNoData
 	}
-	ss, err := ScalingSeriesOf(real, func(r runtime.Row) int { return r.NSamples })
-	if err != nil {
-		return err
+	colors := methodColors(real)
+	cols := 3
+	if len(names) < cols {
+		cols = len(names)
 	}
-	p, err := scalingPanel("real data, subsampled ("+strings.Join(names, ", ")+")", "number of samples", ss, methodColors(real))
-	if err != nil {
-		return err
+	nrows := (len(names) + cols - 1) / cols
+	grid := make([][]*plot.Plot, nrows)
+	for i := range grid {
+		grid[i] = make([]*plot.Plot, cols)
 	}
-	p.X.Tick.Marker = logTicks125{}
-	return savePlot(dir, name, 14*vg.Centimeter, 10*vg.Centimeter, p)
+	for i, d := range names {
+		ss, err := ScalingSeriesOf(byData[d], func(r runtime.Row) int { return r.NSamples })
+		if err != nil {
+			return err
+		}
+		p, err := scalingPanel(fmt.Sprintf("%s (%d features)", d, byData[d][0].NFeatures), "number of samples", ss, colors)
+		if err != nil {
+			return err
+		}
+		grid[i/cols][i%cols] = p
+	}
+	return saveGrid(dir, name, vg.Length(cols)*10*vg.Centimeter, vg.Length(nrows)*9*vg.Centimeter, nrows, cols, grid)
 }
 
 // logTicks125 labels a log axis at 1, 2 and 5 times powers of ten when it
