@@ -2,7 +2,9 @@ package plots
 
 import (
 	"math"
+	"math/rand/v2"
 	"reflect"
+	"sort"
 	"testing"
 
 	"github.com/fgrtbench/fgrtbench/bench/results"
@@ -122,6 +124,46 @@ func TestCDFigureBadInput(t *testing.T) {
 	for name, d := range cases {
 		if err := CDFigure(t.TempDir(), "x", d); err == nil {
 			t.Errorf("%s: no error", name)
+		}
+	}
+}
+
+// Property: cliques span less than CD, cover every pair closer than CD,
+// and none contains another.
+func TestCliquesProperties(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for trial := 0; trial < 500; trial++ {
+		k := 2 + rng.IntN(9)
+		ranks := make([]float64, k)
+		for i := range ranks {
+			ranks[i] = 1 + rng.Float64()*float64(k-1)
+		}
+		sort.Float64s(ranks)
+		cd := 0.2 + rng.Float64()*3
+		cl := Cliques(ranks, cd)
+		for a, c := range cl {
+			if ranks[c[1]]-ranks[c[0]] >= cd {
+				t.Fatalf("clique %v spans %v >= cd %v", c, ranks[c[1]]-ranks[c[0]], cd)
+			}
+			for b, o := range cl {
+				if a != b && o[0] <= c[0] && c[1] <= o[1] {
+					t.Fatalf("clique %v inside %v", c, o)
+				}
+			}
+		}
+		for i := 0; i < k; i++ {
+			for j := i + 1; j < k; j++ {
+				if ranks[j]-ranks[i] >= cd {
+					continue
+				}
+				covered := false
+				for _, c := range cl {
+					covered = covered || (c[0] <= i && j <= c[1])
+				}
+				if !covered {
+					t.Fatalf("ranks %v cd %v: pair %d,%d not in any clique %v", ranks, cd, i, j, cl)
+				}
+			}
 		}
 	}
 }
