@@ -98,7 +98,7 @@ func (t *Trainer) FitTree(X [][]float64, y []int, s learn.Schema) (*Model, error
 		p.prune(root)
 	}
 	releaseTrainingData(root)
-	return &Model{root: root, nClasses: b.nc, nFeatures: b.d, nominal: b.nominal, numValues: b.numValues}, nil
+	return &Model{root: root, nClasses: b.nc}, nil
 }
 
 // builder holds one Fit's data in column-major form plus scratch buffers
@@ -255,3 +255,6 @@ func nominalValues(col []float64, f learn.Feature, name string) (int, error) {
 	}
 	return maxCode + 1, nil
 }
+
+// Config returns the trainer's configuration.
+func (t *Trainer) Config() Config { return t.cfg }

@@ -11,11 +11,8 @@ import (
 
 // Model is a fitted J48 tree.
 type Model struct {
-	root      *node
-	nClasses  int
-	nFeatures int
-	nominal   []bool
-	numValues []int
+	root     *node
+	nClasses int
 }
 
 // Probabilities returns J48's class distribution for one row
