@@ -13,18 +13,24 @@ type ruleStats struct {
 	phi      []float64 // firing strength per training row
 	classSum []float64 // sum of phi over the rows of each present class
 	total    float64   // sum of phi over all rows
+	// nan marks a rule that reads a feature whose partition decodes to
+	// nothing: ex-fuzzy's parameters are then NaN (0/0 in the rescaling),
+	// and so are the rule's firing strengths and dominance score.
+	nan bool
 }
 
 // computeRuleStats fills st for rule spec of chromosome genes. Firing is the
 // product of the antecedents' memberships in ascending feature order (the
-// product t-norm; don't-cares contribute 1). A feature whose partition
-// decodes to nothing (decodePartition's ok = false) has membership 0.
+// product t-norm; don't-cares contribute 1). A rule reading a feature whose
+// partition decodes to nothing (decodePartition's ok = false) is marked nan.
 func computeRuleStats(p *problem, genes []int32, spec *ruleSpec, st *ruleStats) {
 	phi := st.phi
+	st.nan = false
 	for k, a := range spec.ants {
 		sets, ok := decodePartition(p.lay.mfGenes(genes, a.feat), p.lay.labels, p.xmin[a.feat], p.xmax[a.feat], p.headEps)
 		if !ok {
 			clear(phi)
+			st.nan = true
 			break
 		}
 		p.applyMembership(a.feat, sets[a.label], phi, k == 0)
@@ -137,6 +143,9 @@ func searchAtLeast(sorted []float64, from int, v float64) int {
 // dominanceScore is support * confidence of a rule of class k on the
 // training set (baselines.md 2.5).
 func dominanceScore(st *ruleStats, k, n int) float64 {
+	if st.nan {
+		return math.NaN()
+	}
 	s := st.classSum[k] / float64(n)
 	if st.total == 0 {
 		return 0
@@ -187,6 +196,11 @@ func evaluate(p *problem, rules []ruleSpec, stats []*ruleStats, sc *scratch, wit
 		sc.phis = append(sc.phis, stats[r].phi)
 		sc.classes = append(sc.classes, rules[r].class)
 	}
+	for r := range rules {
+		if stats[r].nan {
+			return nanRuleBase(sc, r, withDetail)
+		}
+	}
 	sc.wins = resize(sc.wins, nr)
 	sc.correct = resize(sc.correct, nr)
 	all := sc.keep[:0]
@@ -235,6 +249,21 @@ func evaluate(p *problem, rules []ruleSpec, stats []*ruleStats, sc *scratch, wit
 		sc.confusion[int(p.y[i])*c+sc.classes[w]]++
 	}
 	ev.mcc = mccFromConfusion(sc.confusion, c)
+	return ev
+}
+
+// nanRuleBase is ex-fuzzy's outcome when rule first is the first rule with
+// NaN firing strengths: np.argmax returns the first NaN, so that rule wins
+// every row; it keeps a non-zero accuracy and survives the purge (NaN <
+// tolerance is false) while every other rule wins nothing and is purged. The
+// purged rule base predicts one class everywhere: MCC 0.
+func nanRuleBase(sc *scratch, first int, withDetail bool) evaluation {
+	ev := evaluation{keep: append(sc.keep[:0], first), ds: sc.ds}
+	sc.keep = ev.keep
+	if withDetail {
+		ev.keep = []int{first}
+		ev.ds = append([]float64(nil), sc.ds...)
+	}
 	return ev
 }
 

@@ -15,8 +15,11 @@ type Model struct {
 	rules      []Rule
 	partitions [][]fuzzy.Trapezoid // per feature; nil when the genes decode to nothing
 	labels     int
-	history    []float64
-	fitness    float64
+	// lo and hi are each feature's training range, ex-fuzzy's fuzzy
+	// variable domain: inputs are clipped to it before any membership.
+	lo, hi  []float64
+	history []float64
+	fitness float64
 }
 
 // Rule is one fuzzy rule "IF feature IS label AND ... THEN class".
@@ -33,14 +36,16 @@ type Rule struct {
 type Condition struct {
 	Feature, Label int
 	Set            fuzzy.Trapezoid
-	// Valid is false when the feature's partition decoded to nothing; the
-	// condition then never fires.
+	// Valid is false when the feature's partition decoded to nothing. As in
+	// ex-fuzzy (NaN parameters), the rule's dominance score is then NaN and
+	// the rule wins every row.
 	Valid bool
 }
 
 func buildModel(p *problem, res gaResult) *Model {
 	l := &p.lay
-	m := &Model{labels: l.labels, history: res.history, fitness: res.bestMCC}
+	m := &Model{labels: l.labels, history: res.history, fitness: res.bestMCC,
+		lo: append([]float64(nil), p.xmin...), hi: append([]float64(nil), p.xmax...)}
 	m.partitions = make([][]fuzzy.Trapezoid, p.nFeat)
 	for f := 0; f < p.nFeat; f++ {
 		if sets, ok := decodePartition(l.mfGenes(res.best, f), l.labels, p.xmin[f], p.xmax[f], p.headEps); ok {
@@ -70,9 +75,13 @@ func buildModel(p *problem, res gaResult) *Model {
 
 // Predict returns, per row, the class of the winner rule: the first rule with
 // the largest dominance score * firing strength (the first rule when none
-// fires). A model whose purge left no rule predicts -1 for every row, as
+// fires). As ex-fuzzy's fuzzyVariable.compute_memberships does, every value
+// is first clipped to the feature's training range, so a value beyond the
+// range gets the memberships of the range's end. A model whose purge left no rule predicts -1 for every row, as
 // ex-fuzzy's winning_rule_predict does for an empty rule base. A missing
-// value (NaN) has membership 0 in every label.
+// value (NaN) has membership 0 in every label (ex-fuzzy would propagate
+// NaN; the benchmark drops incomplete rows, so this only matters for callers
+// predicting on rows with gaps).
 func (m *Model) Predict(X [][]float64) []int {
 	out := make([]int, len(X))
 	for i, row := range X {
@@ -91,13 +100,17 @@ func (m *Model) predictRow(row []float64) int {
 		for _, c := range rule.Antecedents {
 			mu := 0.0
 			if c.Valid {
-				if v := c.Set.Membership(row[c.Feature]); !math.IsNaN(v) {
+				x := min(max(row[c.Feature], m.lo[c.Feature]), m.hi[c.Feature])
+				if v := c.Set.Membership(x); !math.IsNaN(v) {
 					mu = v
 				}
 			}
 			phi *= mu
 		}
 		a := rule.DominanceScore * phi
+		if math.IsNaN(a) {
+			return rule.Class // np.argmax: the first NaN wins
+		}
 		if r == 0 || a > bestV {
 			best, bestV = r, a
 		}
