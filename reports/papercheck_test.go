@@ -81,6 +81,8 @@ func TestFigureLink(t *testing.T) {
 		{"/run", "/run/figures/b.png", "../figures/b.png"},
 		{"/run", "/elsewhere/c.png", "/elsewhere/c.png"},
 		{"/run", "/run2/c.png", "/run2/c.png"},
+		{"/run", "report/figures/d.png", "figures/d.png"},
+		{"/run", "/run/report/figures/e.png", "figures/e.png"},
 	}
 	for _, c := range cases {
 		if got := figureLink(c.dir, c.path); got != c.want {

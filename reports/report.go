@@ -221,13 +221,19 @@ func Build(opts Options) (*Report, error) {
 // where dir itself lives.
 func figureLink(dir, path string) string {
 	if !filepath.IsAbs(path) {
-		return filepath.ToSlash(filepath.Join("..", path))
+		path = filepath.Join(dir, path)
 	}
-	rel, err := filepath.Rel(dir, path)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	// Figures outside the run directory keep their absolute path, so the
+	// report does not depend on where the run directory lives.
+	inside, err := filepath.Rel(dir, path)
+	if err != nil || inside == ".." || strings.HasPrefix(inside, ".."+string(filepath.Separator)) {
 		return filepath.ToSlash(path)
 	}
-	return filepath.ToSlash(filepath.Join("..", rel))
+	rel, err := filepath.Rel(filepath.Join(dir, "report"), path)
+	if err != nil {
+		return filepath.ToSlash(path)
+	}
+	return filepath.ToSlash(rel)
 }
 
 func hasProtocol(ps []string, p string) bool { return rankOf(ps, p) < len(ps) }

@@ -11,6 +11,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/results"
 	"github.com/fgrtbench/fgrtbench/bench/runner"
 	"github.com/fgrtbench/fgrtbench/datasets"
+	"github.com/fgrtbench/fgrtbench/plots"
 	"github.com/fgrtbench/fgrtbench/reports"
 )
 
@@ -115,7 +116,13 @@ func revision(m *manifest.Manifest) string {
 	return "revision " + r
 }
 
-// renderFigures draws the figures the results support into DIR/report/figures.
+// renderFigures draws the figures the results support into
+// DIR/report/figures; paths come back relative to DIR/report.
 func renderFigures(dir string) ([]reports.Figure, error) {
-	return nil, nil
+	figs, err := plots.RenderAll(dir, filepath.Join(dir, "report", "figures"))
+	out := make([]reports.Figure, 0, len(figs))
+	for _, f := range figs {
+		out = append(out, reports.Figure{Path: filepath.Join("report", f.Path), Caption: f.Caption})
+	}
+	return out, err
 }
