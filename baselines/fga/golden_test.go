@@ -11,7 +11,9 @@ import (
 
 // goldenFile holds reference outputs of ex-fuzzy at the paper-era commit
 // c0ffdcf (slow path, evolved memberships, nRules 15, nAnts 3, 3 labels,
-// tolerance 0.01) on a small data set made for this test: for each
+// tolerance 0.01), or of _evaluate_slow at 96f0cf2 (whose trapezoid moves A
+// left for a vertical left shoulder), on a small data set made for this test
+// by testdata/gen_exfuzzy_golden.py: for each
 // chromosome the fitness F = 1 - MCC of FitRuleBase._evaluate, and the
 // winner-rule predictions and dominance scores of the rule base after the
 // purge that fit() applies to the returned chromosome.
@@ -29,7 +31,20 @@ type goldenFile struct {
 }
 
 func TestGoldenExFuzzySlowPath(t *testing.T) {
-	raw, err := os.ReadFile("testdata/exfuzzy_slowpath.json")
+	tests := []struct {
+		file string
+		head bool
+	}{
+		{"testdata/exfuzzy_slowpath.json", false},     // c0ffdcf, paper era
+		{"testdata/exfuzzy_head_slowpath.json", true}, // 96f0cf2 _evaluate_slow, a -= eps
+	}
+	for _, tc := range tests {
+		t.Run(tc.file, func(t *testing.T) { checkGolden(t, tc.file, tc.head) })
+	}
+}
+
+func checkGolden(t *testing.T, file string, head bool) {
+	raw, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +56,9 @@ func TestGoldenExFuzzySlowPath(t *testing.T) {
 	for range g.X[0] {
 		s.Features = append(s.Features, learn.Feature{})
 	}
-	p := newProblem(g.X, g.Y, 3, Defaults(), 1)
+	o := Defaults()
+	o.HeadTrapezoid = head
+	p := newProblem(g.X, g.Y, 3, o, 1)
 	sc := newScratch(p)
 	mismatch := 0
 	for k, c := range g.Cases {

@@ -7,6 +7,10 @@
 #
 #   PYTHONPATH=<stubs>:<ex-fuzzy>/ex_fuzzy/ex_fuzzy python3 gen_exfuzzy_golden.py exfuzzy_slowpath.json
 #
+# exfuzzy_head_slowpath.json is the same run against ex-fuzzy 96f0cf2 with
+# prob._evaluate(g, out) replaced by prob._evaluate_slow(g, out) (HEAD's
+# _evaluate takes the fast path, section 2.9 of baselines.md).
+#
 # where <stubs> holds pymoo/core/problem.py (a Problem class keeping xl, xu),
 # pymoo/core/variable.py (Integer), empty GA/minimize/operator classes and an
 # empty matplotlib/pyplot.py.
