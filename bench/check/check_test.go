@@ -1,0 +1,156 @@
+package check
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fgrtbench/fgrtbench/bench/protocol"
+	"github.com/fgrtbench/fgrtbench/bench/results"
+	"github.com/fgrtbench/fgrtbench/bench/runner"
+	"github.com/fgrtbench/fgrtbench/datasets"
+)
+
+func synthetic(name string) *datasets.Dataset {
+	rng := rand.New(rand.NewPCG(3, 4))
+	d := &datasets.Dataset{Name: name, Classes: []string{"no", "yes"}}
+	for j := 0; j < 5; j++ {
+		d.Inputs = append(d.Inputs, datasets.Attribute{Name: fmt.Sprintf("x%d", j), Type: "real", Min: math.NaN(), Max: math.NaN()})
+	}
+	for i := 0; i < 150; i++ {
+		row := make([]float64, 5)
+		for j := range row {
+			row[j] = rng.NormFloat64()
+		}
+		c := 0
+		if row[0]*row[0]+row[1] > 0.8+0.3*rng.NormFloat64() {
+			c = 1
+		}
+		d.X = append(d.X, row)
+		d.Y = append(d.Y, c)
+	}
+	return d
+}
+
+// run executes a small study of real learners and returns its records.
+func run(t *testing.T, ms []runner.MethodSpec) []results.Record {
+	t.Helper()
+	dir := t.TempDir()
+	study := runner.Study{Protocols: []string{"clean"}, Datasets: []string{"synth"}, Methods: ms, Options: protocol.DefaultOptions()}
+	r := &runner.Runner{Load: func(context.Context, string) (*datasets.Dataset, error) { return synthetic("synth"), nil }, OutDir: dir, Jobs: 2}
+	if _, err := r.Run(context.Background(), study); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := results.ReadFile(filepath.Join(dir, runner.ResultsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
+
+func baselineOf(recs []results.Record) *Baseline {
+	b := &Baseline{}
+	b.Update(recs)
+	return b
+}
+
+func TestIdenticalRunPasses(t *testing.T) {
+	ms := []runner.MethodSpec{{Name: "cart"}, {Name: "fgrt", Grid: "fixed"}}
+	b := baselineOf(run(t, ms))
+	diffs := Compare(b, run(t, ms), Options{})
+	if n := Regressions(diffs); n != 0 {
+		var buf bytes.Buffer
+		WriteTable(&buf, diffs, 0)
+		t.Fatalf("identical runs differ:\n%s", buf.String())
+	}
+	if !strings.HasPrefix(Summary(b, diffs), "ok:") {
+		t.Fatal(Summary(b, diffs))
+	}
+}
+
+// TestPerturbedLearnerFails changes one learner parameter behind the same
+// method label, as a code change to a learner would, and requires the gate
+// to report it.
+func TestPerturbedLearnerFails(t *testing.T) {
+	cases := []struct {
+		name      string
+		base, alt runner.MethodSpec
+	}{
+		{"cart min_samples_leaf", runner.MethodSpec{Name: "cart"}, runner.MethodSpec{Name: "cart", Label: "cart", Params: map[string]string{"min_samples_leaf": "9"}}},
+		{"fgrt max_rules", runner.MethodSpec{Name: "fgrt", Grid: "fixed", Label: "fgrt"}, runner.MethodSpec{Name: "fgrt", Grid: "fixed", Label: "fgrt", Params: map[string]string{"max_rules": "4"}}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			b := baselineOf(run(t, []runner.MethodSpec{c.base}))
+			diffs := Compare(b, run(t, []runner.MethodSpec{c.alt}), Options{})
+			if Regressions(diffs) == 0 {
+				t.Fatal("a changed learner passed the gate")
+			}
+			var buf bytes.Buffer
+			WriteTable(&buf, diffs, 5)
+			if !strings.Contains(buf.String(), "REGRESSION") {
+				t.Fatalf("table does not flag the regression:\n%s", buf.String())
+			}
+		})
+	}
+}
+
+func TestTolerance(t *testing.T) {
+	base := []results.Record{{Protocol: "clean", Dataset: "d", Method: "fga", Fold: 0, NTest: 50, Correct: 40, Accuracy: 0.8, Rules: 10, Config: "a=1"}}
+	moved := []results.Record{base[0]}
+	moved[0].Correct, moved[0].Accuracy, moved[0].Rules = 41, 0.82, 11
+	b := baselineOf(base)
+	if Regressions(Compare(b, moved, Options{})) == 0 {
+		t.Fatal("without a tolerance any move is a regression")
+	}
+	b.Tolerances = map[string]Tolerance{"fga": {Accuracy: 0.02, Rules: 1}}
+	diffs := Compare(b, moved, Options{})
+	if len(diffs) != 2 || Regressions(diffs) != 0 {
+		t.Fatalf("within tolerance: %+v", diffs)
+	}
+	moved[0].Accuracy, moved[0].Correct = 0.9, 45
+	if Regressions(Compare(b, moved, Options{})) != 1 {
+		t.Fatal("beyond tolerance must regress")
+	}
+}
+
+func TestMissingAndNewRowsAndTiming(t *testing.T) {
+	a := results.Record{Protocol: "paper", Dataset: "d", Method: "m", NTest: 10, Correct: 5, Accuracy: 0.5, FitSeconds: 1}
+	b := baselineOf([]results.Record{a})
+	other := a
+	other.Fold = 1
+	diffs := Compare(b, []results.Record{other}, Options{})
+	if Regressions(diffs) != 2 {
+		t.Fatalf("want a missing and a new row: %+v", diffs)
+	}
+	slow := a
+	slow.FitSeconds = 5
+	if Regressions(Compare(b, []results.Record{slow}, Options{})) != 0 {
+		t.Fatal("timing is ignored unless asked")
+	}
+	if Regressions(Compare(b, []results.Record{slow}, Options{TimingRatio: 3})) != 1 {
+		t.Fatal("5x slower must fail a 3x timing ratio")
+	}
+}
+
+func TestSaveLoadRoundTrip(t *testing.T) {
+	b := baselineOf([]results.Record{{Protocol: "paper", Dataset: "d", Method: "m", NTest: 10, Correct: 5, Accuracy: 0.5}})
+	b.Description = "x"
+	b.Tolerances = map[string]Tolerance{"m": {Accuracy: 0.1, Why: "test"}}
+	path := filepath.Join(t.TempDir(), "b.json")
+	if err := b.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Description != "x" || len(got.Rows) != 1 || got.Tolerances["m"].Accuracy != 0.1 || got.Rows[0] != b.Rows[0] {
+		t.Fatalf("round trip: %+v", got)
+	}
+}
