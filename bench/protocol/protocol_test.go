@@ -1,0 +1,224 @@
+package protocol
+
+import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/fgrtbench/fgrtbench/datasets"
+	"github.com/fgrtbench/fgrtbench/internal/sharedtest"
+)
+
+// synthetic builds a dataset with numeric and nominal inputs, a few
+// missing cells and three classes.
+func synthetic(n int) *datasets.Dataset {
+	rng := rand.New(rand.NewPCG(11, 12))
+	d := &datasets.Dataset{Name: "synth", Classes: []string{"a", "b", "c"}}
+	d.Inputs = []datasets.Attribute{
+		{Name: "x0", Type: "real", Min: math.NaN(), Max: math.NaN()},
+		{Name: "x1", Type: "real", Min: math.NaN(), Max: math.NaN()},
+		{Name: "colour", Type: "nominal", Domain: []string{"red", "green", "blue"}, Min: math.NaN(), Max: math.NaN()},
+	}
+	for i := 0; i < n; i++ {
+		c := i % 3
+		row := []float64{10 + 3*rng.NormFloat64() + float64(c), 100 * rng.Float64(), float64(rng.IntN(3))}
+		if i%17 == 5 {
+			row[1] = math.NaN()
+		}
+		d.X = append(d.X, row)
+		d.Y = append(d.Y, c)
+	}
+	return d
+}
+
+func TestCleanFitsScalingOnTrainingFoldOnly(t *testing.T) {
+	d := synthetic(120)
+	o := DefaultOptions()
+	o.Repeats = 2
+	p, err := Clean{}.Plan(d, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	complete := 120 - len(d.MissingRows())
+	if p.Rows != complete || len(p.Folds) != 10 || p.GridSelection != SelectInnerCV || p.PrepareX != nil {
+		t.Fatalf("plan: rows %d folds %d selection %s prepare %v", p.Rows, len(p.Folds), p.GridSelection, p.PrepareX != nil)
+	}
+	for _, f := range p.Folds {
+		if len(f.XTrain)+len(f.XTest) != complete {
+			t.Fatalf("fold %d/%d covers %d rows", f.Repeat, f.Index, len(f.XTrain)+len(f.XTest))
+		}
+		// Standardised on the training fold: mean 0 there, nominal codes untouched.
+		for _, j := range []int{0, 1} {
+			sum := 0.0
+			for _, row := range f.XTrain {
+				sum += row[j]
+			}
+			if m := sum / float64(len(f.XTrain)); math.Abs(m) > 1e-9 {
+				t.Fatalf("fold %d column %d: training mean %v", f.Index, j, m)
+			}
+		}
+		for _, row := range append(append([][]float64{}, f.XTrain...), f.XTest...) {
+			if v := row[2]; v != 0 && v != 1 && v != 2 {
+				t.Fatalf("nominal code %v was scaled", v)
+			}
+		}
+		if len(f.InnerFold) != len(f.XTrain) || f.Rescale == nil {
+			t.Fatal("inner folds missing")
+		}
+		// Inner rescaling fits on the inner training rows only.
+		var tr, te []int
+		for i, g := range f.InnerFold {
+			if g == 0 {
+				te = append(te, i)
+			} else {
+				tr = append(tr, i)
+			}
+		}
+		xtr, xte := f.Rescale(tr, te)
+		sum := 0.0
+		for _, row := range xtr {
+			sum += row[0]
+		}
+		if len(xtr) != len(tr) || len(xte) != len(te) || math.Abs(sum/float64(len(xtr))) > 1e-9 {
+			t.Fatal("inner rescaling is not fitted on the inner training rows")
+		}
+	}
+	// Repeats use different fold seeds.
+	if p.Folds[0].Seed == p.Folds[5].Seed {
+		t.Fatal("repeats share a seed")
+	}
+}
+
+func TestCleanErrors(t *testing.T) {
+	d := synthetic(4)
+	if _, err := (Clean{}).Plan(d, DefaultOptions()); err == nil || !strings.Contains(err.Error(), "folds") {
+		t.Fatalf("fewer rows than folds: %v", err)
+	}
+	o := DefaultOptions()
+	o.Seed = -1
+	if _, err := (Clean{}).Plan(synthetic(60), o); err == nil {
+		t.Fatal("negative seed accepted")
+	}
+	if _, err := Lookup("nope"); err == nil || !strings.Contains(err.Error(), "paper, clean") {
+		t.Fatalf("unknown protocol: %v", err)
+	}
+}
+
+func TestPaperPlanMatchesGoldenFolds(t *testing.T) {
+	mirror := sharedtest.Mirror()
+	golden := sharedtest.Require(t, "reference/golden/wine_folds.csv")
+	if mirror == "" {
+		t.Skip("KEEL mirror not found")
+	}
+	d, err := datasets.ReadKEELFile(filepath.Join(mirror, "wine.dat"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Paper{}.Plan(d, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.GridSelection != SelectTest || len(p.PrepareX) != 178 || len(p.Folds) != 5 {
+		t.Fatalf("paper plan: %s %d %d", p.GridSelection, len(p.PrepareX), len(p.Folds))
+	}
+	a, err := Assign(d, "paper", DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, _ := os.Open(golden)
+	defer f.Close()
+	rows, _ := csv.NewReader(f).ReadAll()
+	for i, r := range rows[1:] {
+		src, _ := strconv.Atoi(r[0])
+		fold, _ := strconv.Atoi(r[len(r)-1])
+		if a.Row[i] != src || a.Fold[i] != fold {
+			t.Fatalf("row %d: src %d fold %d, golden %d %d", i, a.Row[i], a.Fold[i], src, fold)
+		}
+	}
+	// Each plan fold's test rows are the assignment's rows of that fold.
+	for k, fo := range p.Folds {
+		n := 0
+		for _, g := range a.Fold {
+			if g == k {
+				n++
+			}
+		}
+		if len(fo.XTest) != n {
+			t.Fatalf("fold %d: %d test rows, assignment has %d", k, len(fo.XTest), n)
+		}
+	}
+}
+
+// TestExportRoundTrip writes the fold files and reads the ARFF back with the
+// project's own reader: every value and class must survive.
+func TestExportRoundTrip(t *testing.T) {
+	d := synthetic(60)
+	a, err := Assign(d, "clean", DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	files, err := a.Export(dir, "clean")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != 1+2*5 {
+		t.Fatalf("%d files", len(files))
+	}
+	var csvBuf bytes.Buffer
+	if err := a.WriteCSV(&csvBuf); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(csvBuf.String()), "\n")
+	if lines[0] != "row,fold,x0,x1,colour,class" || len(lines) != len(a.X)+1 {
+		t.Fatalf("csv header %q, %d lines", lines[0], len(lines))
+	}
+	total := 0
+	for k := 0; k < 5; k++ {
+		path := filepath.Join(dir, fmt.Sprintf("synth-clean-fold%d-test.arff", k))
+		fh, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := datasets.ReadARFF(fh, "synth", path, "class")
+		fh.Close()
+		if err != nil {
+			t.Fatalf("reading back %s: %v", path, err)
+		}
+		var want [][]float64
+		var wantY []int
+		for i, g := range a.Fold {
+			if g == k {
+				want = append(want, a.X[i])
+				wantY = append(wantY, a.Y[i])
+			}
+		}
+		if len(back.X) != len(want) {
+			t.Fatalf("fold %d: %d rows back, want %d", k, len(back.X), len(want))
+		}
+		for i := range want {
+			if back.Classes[back.Y[i]] != a.Schema.ClassName(wantY[i]) {
+				t.Fatalf("fold %d row %d: class %s", k, i, back.Classes[back.Y[i]])
+			}
+			for j := 0; j < 2; j++ {
+				if back.X[i][j] != want[i][j] {
+					t.Fatalf("fold %d row %d col %d: %v != %v", k, i, j, back.X[i][j], want[i][j])
+				}
+			}
+			if got := back.Inputs[2].Domain[int(back.X[i][2])]; got != strconv.Itoa(int(want[i][2])) {
+				t.Fatalf("nominal code %s != %v", got, want[i][2])
+			}
+		}
+		total += len(want)
+	}
+	if total != len(a.X) {
+		t.Fatalf("test folds cover %d of %d rows", total, len(a.X))
+	}
+}
