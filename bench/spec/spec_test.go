@@ -1,0 +1,117 @@
+package spec
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fgrtbench/fgrtbench/bench/runner"
+)
+
+const yamlSpec = `
+name: sweep
+protocols: [clean]
+datasets: [wine, zoo]
+folds: 3
+repeats: 2
+seed: 7
+inner_folds: 4
+methods:
+  - name: fgrt
+    sweep: {max_rules: ["5", "10"], coverage_threshold: ["0", "0.05"]}
+    selection: sweep
+  - name: cart
+    grid: text
+`
+
+const jsonSpec = `{"name": "j", "protocols": ["paper"], "datasets": ["wine"],
+ "methods": [{"name": "fgrt", "params": {"fix_q2": "true"}, "label": "fgrt-q2"}]}`
+
+func TestParseYAMLAndJSON(t *testing.T) {
+	s, err := Parse([]byte(yamlSpec), "yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Options.Folds != 3 || s.Options.Repeats != 2 || s.Options.Seed != 7 || s.Options.InnerFolds != 4 {
+		t.Fatalf("options %+v", s.Options)
+	}
+	units, err := runner.UnitsOf(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 2 datasets x 2 methods x 2 repeats x 3 folds.
+	if len(units) != 24 {
+		t.Fatalf("%d units", len(units))
+	}
+	if units[0].Label != "fgrt" || units[6].Label != "cart@text" {
+		t.Fatalf("labels %s %s", units[0].Label, units[6].Label)
+	}
+	j, err := Parse([]byte(jsonSpec), "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j.Options.Folds != 5 || j.Methods[0].Label != "fgrt-q2" {
+		t.Fatalf("json defaults %+v", j)
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	cases := map[string]string{
+		"unknown field":   "protocols: [clean]\nmethods: [{name: fgrt}]\nfoldz: 3\n",
+		"unknown dataset": "datasets: [nope]\nmethods: [{name: fgrt}]\n",
+		"unknown method":  "methods: [{name: nope}]\n",
+		"unknown param":   "methods: [{name: fgrt, params: {max_rulez: '3'}}]\n",
+		"bad value":       "methods: [{name: fgrt, sweep: {max_rules: ['0']}}]\n",
+		"grid and sweep":  "methods: [{name: fgrt, grid: ofat, sweep: {max_rules: ['3']}}]\n",
+		"no methods":      "datasets: [wine]\n",
+	}
+	for name, text := range cases {
+		if _, err := Parse([]byte(text), "yaml"); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+	if _, err := Parse([]byte(`{"methods":[{"name":"fgrt"}],"extra":1}`), "json"); err == nil {
+		t.Error("json unknown field accepted")
+	}
+}
+
+func TestLoadByExtension(t *testing.T) {
+	dir := t.TempDir()
+	y := filepath.Join(dir, "s.yml")
+	j := filepath.Join(dir, "s.json")
+	os.WriteFile(y, []byte(yamlSpec), 0o644)
+	os.WriteFile(j, []byte(jsonSpec), 0o644)
+	if _, err := Load(y); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(j); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(j, []byte("{"), 0o644)
+	if _, err := Load(j); err == nil || !strings.Contains(err.Error(), "s.json") {
+		t.Fatalf("error must name the file: %v", err)
+	}
+}
+
+func TestPaperStudy(t *testing.T) {
+	s, err := Paper(nil, nil, nil, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	labels := map[string]bool{}
+	for _, m := range s.Methods {
+		labels[m.Name+"|"+m.Label+"|"+m.Grid] = true
+	}
+	for _, want := range []string{"fgrt||", "fgrt-opt||", "cart||", "cart||text", "c45-entropy||text", "fgrt|fgrt-fixed|", "fgrt||ofat", "fgrt|fgrt-fixed@ofat|ofat"} {
+		if !labels[want] {
+			t.Errorf("paper study lacks %s (has %v)", want, labels)
+		}
+	}
+	if len(s.Datasets) != 10 || len(s.Protocols) != 2 {
+		t.Fatalf("datasets %d protocols %d", len(s.Datasets), len(s.Protocols))
+	}
+	if _, err := Paper([]string{"paper"}, []string{"wine"}, []string{"nope"}, false); err == nil {
+		t.Fatal("unknown method accepted")
+	}
+}
