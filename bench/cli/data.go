@@ -11,13 +11,14 @@ import (
 
 // dataFlags are the flags every command that reads datasets shares.
 type dataFlags struct {
-	cache, mirror string
-	timeout       time.Duration
+	cache, mirror, baseURL string
+	timeout                time.Duration
 }
 
 func (d *dataFlags) add(fs *flag.FlagSet) {
 	fs.StringVar(&d.cache, "cache", "", "dataset cache directory (default $FGRT_CACHE_DIR or the user cache dir)")
 	fs.StringVar(&d.mirror, "mirror", "", "directory of <name>.dat files to use instead of downloading (default $FGRT_DATA_MIRROR)")
+	fs.StringVar(&d.baseURL, "base-url", "", "download <base-url>/<name>.zip instead of from KEEL (an institutional mirror of the archives)")
 	fs.DurationVar(&d.timeout, "timeout", 2*time.Minute, "timeout per download")
 }
 
@@ -28,6 +29,9 @@ func (d *dataFlags) fetcher(env *Env) *datasets.Fetcher {
 	}
 	if d.mirror != "" {
 		f.Mirror = d.mirror
+	}
+	if d.baseURL != "" {
+		f.BaseURL = d.baseURL
 	}
 	f.Timeout = d.timeout
 	f.Log = env.Stderr
