@@ -34,7 +34,6 @@ func (d *dataFlags) fetcher(env *Env) *datasets.Fetcher {
 		f.BaseURL = d.baseURL
 	}
 	f.Timeout = d.timeout
-	f.Log = env.Stderr
 	return f
 }
 
@@ -57,6 +56,7 @@ func init() {
 			}
 		}
 		f := df.fetcher(env)
+		f.Log = env.Stderr // the fetch command reports every cache hit, copy and download
 		for _, n := range names {
 			path, err := f.Fetch(ctx, n)
 			if err != nil {
