@@ -25,6 +25,10 @@
 // trainer's seed and the class index: same seed, same model; the same
 // distribution as independent shuffles, not Python's bit stream.
 //
+// Verification: with Config.Unshuffled both sides' splits can be fixed; the
+// golden test then reproduces wittgenstein's rule sets and predictions
+// exactly (testdata/make_golden.py).
+//
 // Missing values (NaN) match no condition, as a pandas NaN equals nothing;
 // like wittgenstein, a column holding NaN still lists one (never satisfied)
 // NaN condition, which counts towards the theory bits' condition total.
@@ -92,6 +96,11 @@ func (c Config) Validate() error {
 	}
 	return nil
 }
+
+var (
+	_ learn.Trainer = (*Trainer)(nil)
+	_ learn.Model   = (*Model)(nil)
+)
 
 // Trainer fits RIPPER models. It keeps no state between Fit calls.
 type Trainer struct {
@@ -286,7 +295,8 @@ func pairwiseSum(a []float64) float64 {
 	}
 }
 
-// Predict returns one class index per row.
+// Predict returns one class index per row (-1 for a row whose width does
+// not match the training schema).
 func (m *Model) Predict(X [][]float64) []int {
 	out := make([]int, len(X))
 	codes := make([]int, len(m.columns))
