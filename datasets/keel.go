@@ -328,7 +328,7 @@ func splitFields(dst []string, text string) []string {
 }
 
 // attributeName reads the attribute name at the start of s: a bare word
-// ending at a blank, '{' or '[', or a name in single or double quotes.
+// ending at a blank or '{', or a name in single or double quotes.
 func attributeName(s string) (name, rest string, err error) {
 	if s == "" {
 		return "", "", errors.New("@attribute without a name")
