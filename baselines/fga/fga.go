@@ -1,10 +1,7 @@
 // Package fga is the genetic fuzzy rule-based classifier of the FGRT paper's
 // baselines: ex-fuzzy's BaseFuzzyRulesClassifier (type-1 fuzzy sets, evolved
 // membership functions, dominance-score winner-rule inference) optimised by
-// pymoo's single-objective GA.
-//
-// What it reproduces (see the package's README-style notes in the report and
-// baselines.md section 2):
+// pymoo's single-objective GA (baselines.md section 2).
 //
 //   - An integer chromosome: per rule nAnts feature genes and nAnts label genes
 //     (-1 = don't care), per feature (L-1)*4+3 membership genes in [0, 99]
@@ -13,11 +10,17 @@
 //   - Fitness = training Matthews correlation coefficient of the winner-rule
 //     predictions after the tolerance purge (ex-fuzzy's slow path, which is
 //     what the returned model does at prediction time), minimised as 1 - MCC.
+//     Checked against ex-fuzzy itself (testdata, golden_test.go).
 //   - pymoo's GA: uniform integer sampling, binary tournament (ties broken at
 //     random), SBX (eta 3, per-mating probability 0.3, per-variable 0.5,
 //     exchange 0.5), polynomial mutation (eta 7, per-individual 0.9,
-//     per-gene min(0.5, 1/n_var)), rounding repair and (mu+lambda) elitist
-//     truncation, for a fixed number of generations.
+//     per-gene min(0.5, 1/n_var)) and (mu+lambda) elitist truncation, for a
+//     fixed number of generations. pymoo stores SBX children in the integer
+//     offspring array, so they are truncated toward zero; mutated genes are
+//     rounded half to even (RoundingRepair).
+//   - Prediction clips every value to the feature's training range first
+//     (ex-fuzzy's fuzzy-variable domain), then the first rule with the largest
+//     dominance score * firing strength wins (the first rule when none fires).
 //
 // The random stream is not pymoo's: every operation draws from its own PCG
 // stream derived from the seed, the generation and the individual, so a fit
@@ -26,7 +29,9 @@
 //
 // Nominal features are treated like numeric ones (their codes get evolved
 // membership functions), which is what ex-fuzzy does when no categorical mask
-// is passed, as in the paper's runtime study.
+// is passed, as in the paper's runtime study. Labels are recoded to the
+// classes present in the training set (ex-fuzzy does so only for string
+// labels).
 package fga
 
 import (
