@@ -5,6 +5,7 @@
 package check
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -45,7 +46,10 @@ type Row struct {
 	Antecedents   int     `json:"antecedents"`
 	Leaves        int     `json:"leaves"`
 	InternalNodes int     `json:"internal_nodes"`
-	FitSeconds    float64 `json:"fit_seconds"`
+	// FitSeconds is kept in memory for the timing comparison; baselines
+	// store timing summed per (dataset, method) instead, so that updates
+	// do not rewrite every row.
+	FitSeconds float64 `json:"-"`
 }
 
 func (r Row) id() string {
@@ -73,7 +77,10 @@ type Baseline struct {
 	// PaperNotes explains accepted differences from the authors' published
 	// numbers, keyed "method/dataset" (see the paper check).
 	PaperNotes map[string]string `json:"paper_notes,omitempty"`
-	Rows       []Row             `json:"rows"`
+	// FitSeconds sums fit time per "dataset/method" (rounded to ms) for the
+	// optional timing comparison.
+	FitSeconds map[string]float64 `json:"fit_seconds,omitempty"`
+	Rows       []Row              `json:"rows"`
 }
 
 // Load reads a baseline file.
@@ -89,22 +96,50 @@ func Load(path string) (*Baseline, error) {
 	return &b, nil
 }
 
-// Save writes a baseline file atomically with stable formatting, so an
-// update shows as a reviewable diff.
+// Save writes a baseline file atomically with stable formatting: one row
+// per line, so an update shows as a reviewable line diff.
 func (b *Baseline) Save(path string) error {
 	sort.SliceStable(b.Rows, func(i, j int) bool { return b.Rows[i].id() < b.Rows[j].id() })
-	data, err := json.MarshalIndent(b, "", " ")
+	head := *b
+	head.Rows = nil
+	data, err := json.MarshalIndent(head, "", " ")
 	if err != nil {
 		return err
 	}
-	return runner.WriteFileAtomic(path, append(data, '\n'))
+	// Replace the empty rows array with one compact row per line.
+	data = bytes.TrimSuffix(bytes.TrimRight(data, "\n}"), []byte(`"rows": null`))
+	var out bytes.Buffer
+	out.Write(data)
+	out.WriteString("\"rows\": [\n")
+	for i, r := range b.Rows {
+		line, err := json.Marshal(r)
+		if err != nil {
+			return err
+		}
+		out.WriteString("  ")
+		out.Write(line)
+		if i < len(b.Rows)-1 {
+			out.WriteByte(',')
+		}
+		out.WriteByte('\n')
+	}
+	out.WriteString(" ]\n}\n")
+	if !json.Valid(out.Bytes()) {
+		return fmt.Errorf("baseline: internal error: invalid JSON written for %s", path)
+	}
+	return runner.WriteFileAtomic(path, out.Bytes())
 }
 
 // Update replaces the baseline's rows with the given results.
 func (b *Baseline) Update(recs []results.Record) {
 	b.Rows = b.Rows[:0]
+	b.FitSeconds = map[string]float64{}
 	for _, r := range recs {
 		b.Rows = append(b.Rows, FromRecord(r))
+		b.FitSeconds[r.Dataset+"/"+r.Method] += r.FitSeconds
+	}
+	for k, v := range b.FitSeconds {
+		b.FitSeconds[k] = math.Round(v*1000) / 1000
 	}
 	sort.SliceStable(b.Rows, func(i, j int) bool { return b.Rows[i].id() < b.Rows[j].id() })
 }
@@ -136,8 +171,6 @@ func Compare(b *Baseline, recs []results.Record, o Options) []Diff {
 	}
 	var diffs []Diff
 	seen := map[string]bool{}
-	type timeKey struct{ dataset, method string }
-	baseT, gotT := map[timeKey]float64{}, map[timeKey]float64{}
 	for _, want := range b.Rows {
 		id := want.id()
 		seen[id] = true
@@ -171,9 +204,6 @@ func Compare(b *Baseline, recs []results.Record, o Options) []Diff {
 				add(f.name, fmt.Sprint(f.a), fmt.Sprint(f.b), fmt.Sprintf("%+d", d), abs(d) <= tol.Rules)
 			}
 		}
-		k := timeKey{want.Dataset, want.Method}
-		baseT[k] += want.FitSeconds
-		gotT[k] += have.FitSeconds
 	}
 	var extra []string
 	for id := range got {
@@ -186,21 +216,20 @@ func Compare(b *Baseline, recs []results.Record, o Options) []Diff {
 		diffs = append(diffs, Diff{ID: id, Field: "row", Baseline: "absent", Result: "new", Regression: true})
 	}
 	if o.TimingRatio > 0 {
-		var keys []timeKey
-		for k := range baseT {
+		got := map[string]float64{}
+		for _, r := range recs {
+			got[r.Dataset+"/"+r.Method] += r.FitSeconds
+		}
+		keys := make([]string, 0, len(b.FitSeconds))
+		for k := range b.FitSeconds {
 			keys = append(keys, k)
 		}
-		sort.Slice(keys, func(i, j int) bool {
-			if keys[i].dataset != keys[j].dataset {
-				return keys[i].dataset < keys[j].dataset
-			}
-			return keys[i].method < keys[j].method
-		})
+		sort.Strings(keys)
 		for _, k := range keys {
-			bt, gt := baseT[k], gotT[k]
+			bt, gt := b.FitSeconds[k], got[k]
 			// Below 50 ms of summed fit time, timer noise dominates.
 			if bt > 0.05 && gt > bt*o.TimingRatio {
-				diffs = append(diffs, Diff{ID: k.dataset + "/" + k.method, Field: "fit_seconds", Baseline: fmtF(bt), Result: fmtF(gt), Delta: fmt.Sprintf("x%.1f", gt/bt), Regression: true})
+				diffs = append(diffs, Diff{ID: k, Field: "fit_seconds", Baseline: fmtF(bt), Result: fmtF(gt), Delta: fmt.Sprintf("x%.1f", gt/bt), Regression: true})
 			}
 		}
 	}

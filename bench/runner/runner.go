@@ -329,10 +329,12 @@ func WriteFileAtomic(path string, data []byte) error {
 		return err
 	}
 	name := tmp.Name()
+	// CreateTemp makes the file 0600; results are meant to be shared.
+	cherr := tmp.Chmod(0o644)
 	_, werr := tmp.Write(data)
 	serr := tmp.Sync()
 	cerr := tmp.Close()
-	if err := errors.Join(werr, serr, cerr); err != nil {
+	if err := errors.Join(cherr, werr, serr, cerr); err != nil {
 		os.Remove(name)
 		return err
 	}
