@@ -2,11 +2,13 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 
 	"github.com/fgrtbench/fgrtbench/bench/check"
+	"github.com/fgrtbench/fgrtbench/bench/manifest"
 	"github.com/fgrtbench/fgrtbench/bench/results"
 	"github.com/fgrtbench/fgrtbench/bench/runner"
 	"github.com/fgrtbench/fgrtbench/bench/spec"
@@ -73,6 +75,13 @@ func init() {
 			}
 		}
 		if *update {
+			if *resultsDir != "" && *specPath == "" {
+				// Keep the study that produced the results, so the baseline
+				// can re-run itself.
+				if study, err := studyFromManifest(*resultsDir); err == nil {
+					b.Study = study
+				}
+			}
 			b.Update(recs)
 			if err := b.Save(*baselinePath); err != nil {
 				return err
@@ -107,4 +116,19 @@ func init() {
 		return nil
 	}
 	register(c)
+}
+
+// studyFromManifest recovers the study recorded in a run's manifest.
+func studyFromManifest(dir string) (runner.Study, error) {
+	var s runner.Study
+	m, err := manifest.Read(dir)
+	if err != nil {
+		return s, err
+	}
+	data, err := json.Marshal(m.Study)
+	if err != nil {
+		return s, err
+	}
+	err = json.Unmarshal(data, &s)
+	return s, err
 }
