@@ -166,6 +166,8 @@ var methodNames = map[string]string{
 	"c45":         "C4.5 (J48)",
 	"ripper":      "RIPPER",
 	"fga":         "FGA",
+	// The FGRT variant the reproduction adds, with quirks Q1 and Q2 fixed.
+	"fgrt-fixed": "FGRT (Q1+Q2 fixed)",
 }
 
 // splitVariant splits "cart@text" into ("cart", "text").
