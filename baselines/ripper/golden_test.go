@@ -73,7 +73,7 @@ func readCSV(t *testing.T, path string) ([][]float64, []int, learn.Schema) {
 	return X, y, s
 }
 
-// goldenLines renders a model like make_golden.py does: one line per rule,
+// goldenLines renders a model in the golden files' layout: one line per rule,
 // "class<TAB>sorted conditions", sorted, then the training predictions.
 func goldenLines(m *Model, s learn.Schema, pred []int) []string {
 	var lines []string
@@ -113,7 +113,14 @@ func goldenLines(m *Model, s learn.Schema, pred []int) []string {
 
 // TestGoldenAgainstWittgenstein compares with rule sets and predictions
 // produced by wittgenstein v0.3.5 + scikit-learn 1.2.1 OneVsRestClassifier
-// with the grow/prune splits fixed to index order (testdata/make_golden.py).
+// with the grow/prune splits fixed to index order. They were recorded by
+// running that reference once on the two CSV files here (wittgenstein's
+// random_split and set_shuffled_split replaced by a split that keeps the
+// first fraction of the rows in index order, then RIPPER() per class via
+// OneVsRestClassifier). Each .golden holds one line per rule,
+// "class<TAB>cond;cond" with the conditions sorted, and a final PRED line
+// with the predictions on the training rows. The generating script is not
+// kept in the repository because it drives the reference's code.
 // With the randomness removed, the port must reproduce them exactly: bins,
 // candidate order, FOIL gain, pruning, DL stops, optimisation, cover pass,
 // best subset, probabilities and the one-vs-rest decision.
