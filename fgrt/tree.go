@@ -6,7 +6,7 @@ import (
 	"math"
 
 	"github.com/fgrtbench/fgrtbench/fgrt/fuzzy"
-	"github.com/fgrtbench/fgrtbench/fgrt/internal/npsum"
+	"github.com/fgrtbench/fgrtbench/internal/npsum"
 )
 
 // GrowOptions are the tree-growth settings (fgrt.md section 3).

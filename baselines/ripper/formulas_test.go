@@ -112,28 +112,3 @@ func TestLog2Binomial(t *testing.T) {
 		t.Errorf("exceptionBits = %.15g, want 12.588714635582264", got)
 	}
 }
-
-func TestPairwiseSumMatchesNumpyOrder(t *testing.T) {
-	// below 8 elements numpy adds left to right from -0.0
-	x, y, z := 0.1, 0.2, 0.3 // variables: Go constant arithmetic would be exact
-	if got := pairwiseSum([]float64{x, y, z}); got != (x+y)+z {
-		t.Errorf("small sum = %v", got)
-	}
-	// 8..128 elements: eight running sums combined as a tree
-	a := make([]float64, 20)
-	for i := range a {
-		a[i] = 1 / float64(i+1)
-	}
-	var r [8]float64
-	copy(r[:], a[:8])
-	for k := 0; k < 8; k++ {
-		r[k] += a[8+k]
-	}
-	want := ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
-	for i := 16; i < 20; i++ {
-		want += a[i]
-	}
-	if got := pairwiseSum(a); got != want {
-		t.Errorf("pairwise sum = %v, want %v", got, want)
-	}
-}

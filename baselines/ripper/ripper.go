@@ -41,6 +41,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fgrtbench/fgrtbench/internal/npsum"
 	"github.com/fgrtbench/fgrtbench/learn"
 )
 
@@ -259,40 +260,9 @@ func (m *Model) positiveProba(e int, codes []int, scratch *[]float64) float64 {
 	}
 	if len(buf) == 0 {
 		u := est.uncovered
-		return u[1] / pairwiseSum([]float64{u[0], u[1]})
+		return u[1] / npsum.Sum([]float64{u[0], u[1]})
 	}
-	return colPos / pairwiseSum(buf)
-}
-
-// pairwiseSum is numpy's summation of a contiguous float64 array.
-func pairwiseSum(a []float64) float64 {
-	n := len(a)
-	switch {
-	case n < 8:
-		res := math.Copysign(0, -1)
-		for _, v := range a {
-			res += v
-		}
-		return res
-	case n <= 128:
-		var r [8]float64
-		copy(r[:], a[:8])
-		i := 8
-		for ; i < n-n%8; i += 8 {
-			for k := 0; k < 8; k++ {
-				r[k] += a[i+k]
-			}
-		}
-		res := ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
-		for ; i < n; i++ {
-			res += a[i]
-		}
-		return res
-	default:
-		n2 := n / 2
-		n2 -= n2 % 8
-		return pairwiseSum(a[:n2]) + pairwiseSum(a[n2:])
-	}
+	return colPos / npsum.Sum(buf)
 }
 
 // Predict returns one class index per row (-1 for a row whose width does

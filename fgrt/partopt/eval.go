@@ -5,7 +5,7 @@ import (
 	"sort"
 
 	"github.com/fgrtbench/fgrtbench/fgrt/fuzzy"
-	"github.com/fgrtbench/fgrtbench/fgrt/internal/npsum"
+	"github.com/fgrtbench/fgrtbench/internal/npsum"
 )
 
 // workspace holds one column's precomputed data and scratch buffers; it is

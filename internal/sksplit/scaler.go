@@ -4,63 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/fgrtbench/fgrtbench/internal/npsum"
 )
-
-// pairwiseBlock is numpy's PW_BLOCKSIZE; reduceChunk is the ufunc reduce
-// buffer size that splits long contiguous reductions.
-const (
-	pairwiseBlock = 128
-	reduceChunk   = 8192
-)
-
-// PairwiseSum sums a contiguous float64 run exactly as numpy's np.sum does
-// for a contiguous axis: +0.0 plus the pairwise sum of each 8192-element
-// chunk in turn. The order of additions, and therefore every rounding, is
-// numpy's (pairwise_sum_DOUBLE).
-func PairwiseSum(a []float64) float64 {
-	acc := 0.0
-	for len(a) > 0 {
-		m := min(len(a), reduceChunk)
-		acc += pairwise(a[:m])
-		a = a[m:]
-	}
-	return acc
-}
-
-func pairwise(a []float64) float64 {
-	n := len(a)
-	switch {
-	case n < 8:
-		res := math.Copysign(0, -1) // numpy starts at -0.0 to preserve -0.0 sums
-		for _, v := range a {
-			res += v
-		}
-		return res
-	case n <= pairwiseBlock:
-		var r [8]float64
-		copy(r[:], a[:8])
-		i := 8
-		for ; i < n-n%8; i += 8 {
-			r[0] += a[i]
-			r[1] += a[i+1]
-			r[2] += a[i+2]
-			r[3] += a[i+3]
-			r[4] += a[i+4]
-			r[5] += a[i+5]
-			r[6] += a[i+6]
-			r[7] += a[i+7]
-		}
-		res := ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
-		for ; i < n; i++ {
-			res += a[i]
-		}
-		return res
-	default:
-		n2 := n / 2
-		n2 -= n2 % 8
-		return pairwise(a[:n2]) + pairwise(a[n2:])
-	}
-}
 
 // StandardScaler is sklearn's StandardScaler (with_mean, with_std, no sample
 // weights) restricted to a subset of columns of a row-major matrix. The
@@ -106,7 +52,7 @@ func (s *StandardScaler) Fit(X [][]float64, cols []int) error {
 		for i, row := range X {
 			col[i] = row[j]
 		}
-		sum := PairwiseSum(col)
+		sum := npsum.Sum(col)
 		// _incremental_mean_and_var on a first call: T = new_sum / count
 		// centres the data; the stored mean is (last_sum + new_sum) / count
 		// with last_sum = 0.0 (identical except for the sign of a zero).
@@ -114,11 +60,11 @@ func (s *StandardScaler) Fit(X [][]float64, cols []int) error {
 		for i, v := range col {
 			tmp[i] = v - t
 		}
-		correction := PairwiseSum(tmp)
+		correction := npsum.Sum(tmp)
 		for i, v := range tmp {
 			tmp[i] = v * v
 		}
-		q := PairwiseSum(tmp)
+		q := npsum.Sum(tmp)
 		unnorm := q - correction*correction/nf
 		mean := (0.0 + sum) / nf
 		variance := unnorm / nf

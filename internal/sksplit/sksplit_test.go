@@ -319,20 +319,6 @@ func TestTrainTestSplitProperties(t *testing.T) {
 	}
 }
 
-func TestPairwiseSumMatchesExactForSmallIntegers(t *testing.T) {
-	for _, n := range []int{0, 1, 7, 8, 9, 127, 128, 129, 1000, 9000, 20000} {
-		a := make([]float64, n)
-		want := 0.0
-		for i := range a {
-			a[i] = float64(i%97 - 40)
-			want += a[i]
-		}
-		if got := PairwiseSum(a); got != want {
-			t.Fatalf("n=%d: %v, want %v", n, got, want)
-		}
-	}
-}
-
 func TestScalerBadInput(t *testing.T) {
 	var s StandardScaler
 	if err := s.Fit(nil, []int{0}); err == nil {

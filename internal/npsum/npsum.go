@@ -1,16 +1,51 @@
-// Package npsum reproduces numpy's pairwise summation (np.sum of a float64
-// array), so sums of memberships round as they do in the reference code.
+// Package npsum reproduces numpy's summation of a contiguous float64 array
+// (np.sum, numpy 1.24), so that sums round exactly as they do in the
+// reference code: the reduction runs over buffers of 8192 elements, each
+// summed pairwise (pairwise_sum_DOUBLE: fewer than 8 elements serially from
+// -0.0, up to 128 with eight interleaved accumulators, longer runs split in
+// halves at a multiple of eight), and the buffer sums are added in turn to
+// the reduction's initial +0.0.
 package npsum
 
-// Dot returns sum_i a[i]*b[i] with numpy's pairwise summation of
+import "math"
+
+// reduceChunk is numpy's ufunc buffer size: pairwise summation only runs
+// within a buffer.
+const reduceChunk = 8192
+
+// Sum is np.sum(a).
+func Sum(a []float64) float64 {
+	acc := 0.0
+	for len(a) > 0 {
+		m := min(len(a), reduceChunk)
+		acc += pairwise(a[:m])
+		a = a[m:]
+	}
+	return acc
+}
+
+// Dot is np.sum(a*b) for equal-length a and b, without materialising the
+// product array.
+func Dot(a, b []float64) float64 {
+	b = b[:len(a)]
+	acc := 0.0
+	for len(a) > 0 {
+		m := min(len(a), reduceChunk)
+		acc += pairwiseDot(a[:m], b[:m])
+		a, b = a[m:], b[m:]
+	}
+	return acc
+}
+
+// pairwiseDot returns sum_i a[i]*b[i] with numpy's pairwise summation of
 // the product array (np.sum(a*b)): blocks of up to 128 elements use eight
 // interleaved accumulators, longer runs are split in halves at a multiple of
 // eight. The reference sums memberships with numpy, so this keeps our sums
 // close to its rounding while being much faster than one serial chain.
-func Dot(a, b []float64) float64 {
+func pairwiseDot(a, b []float64) float64 {
 	n := len(a)
 	if n < 8 {
-		res := 0.0
+		res := math.Copysign(0, -1)
 		for i := 0; i < n; i++ {
 			res += float64(a[i] * b[i])
 		}
@@ -45,14 +80,14 @@ func Dot(a, b []float64) float64 {
 	}
 	n2 := n / 2
 	n2 -= n2 % 8
-	return Dot(a[:n2], b[:n2]) + Dot(a[n2:], b[n2:])
+	return pairwiseDot(a[:n2], b[:n2]) + pairwiseDot(a[n2:], b[n2:])
 }
 
-// Sum is numpy's pairwise sum of a.
-func Sum(a []float64) float64 {
+// pairwise is numpy's pairwise_sum_DOUBLE over one buffer.
+func pairwise(a []float64) float64 {
 	n := len(a)
 	if n < 8 {
-		res := 0.0
+		res := math.Copysign(0, -1) // numpy starts at -0.0 so that -0.0 sums survive
 		for i := 0; i < n; i++ {
 			res += a[i]
 		}
@@ -79,5 +114,5 @@ func Sum(a []float64) float64 {
 	}
 	n2 := n / 2
 	n2 -= n2 % 8
-	return Sum(a[:n2]) + Sum(a[n2:])
+	return pairwise(a[:n2]) + pairwise(a[n2:])
 }
