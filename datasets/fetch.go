@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/fgrtbench/fgrtbench/internal/atomicfile"
 )
 
 // Environment variables read by DefaultCacheDir and NewFetcherFromEnv.
@@ -136,7 +138,7 @@ func (f *Fetcher) Fetch(ctx context.Context, name string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := writeAtomic(dst, data); err != nil {
+	if err := writeFile(dst, data); err != nil {
 		return "", fmt.Errorf("dataset %s: writing cache file: %v (check that %s is writable or set %s)", name, err, filepath.Dir(dst), EnvCacheDir)
 	}
 	return dst, nil
@@ -310,39 +312,6 @@ func extractDat(archive []byte, name string) ([]byte, error) {
 	return nil, fmt.Errorf("archive has no %s (members: %s)", want, clip(strings.Join(members, ", ")))
 }
 
-// writeAtomic writes data to dst through a temporary file in the same
-// directory and a rename, so readers see either the old file or the
-// complete new one.
-func writeAtomic(dst string, data []byte) (err error) {
-	dir := filepath.Dir(dst)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(dst)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err = tmp.Write(data); err != nil {
-		return err
-	}
-	if err = tmp.Sync(); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	if err = os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), dst)
-}
-
 func short(hash string) string {
 	if len(hash) > 12 {
 		return hash[:12] + "…"
@@ -351,3 +320,11 @@ func short(hash string) string {
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// writeFile stores data at dst atomically, creating the cache directory.
+func writeFile(dst string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(dst, data)
+}

@@ -24,6 +24,8 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/fgrtbench/fgrtbench/internal/atomicfile"
 )
 
 // Figure is one rendered figure: Path is relative to the report directory
@@ -99,10 +101,10 @@ func save(dir, name string, w, h vg.Length, fn drawFunc) error {
 	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(&pb); err != nil {
 		return fmt.Errorf("plots: %s.png: %w", name, err)
 	}
-	if err := writeAtomic(filepath.Join(dir, name+".svg"), sb.Bytes()); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(dir, name+".svg"), sb.Bytes()); err != nil {
 		return err
 	}
-	return writeAtomic(filepath.Join(dir, name+".png"), pb.Bytes())
+	return atomicfile.WriteFile(filepath.Join(dir, name+".png"), pb.Bytes())
 }
 
 // savePlot renders one plot as a whole figure.
@@ -128,34 +130,6 @@ func saveGrid(dir, name string, w, h vg.Length, rows, cols int, ps [][]*plot.Plo
 		}
 		return nil
 	})
-}
-
-// writeAtomic writes data to path through a temporary file in the same
-// directory and a rename.
-func writeAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Chmod(tmp, 0o644); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return nil
 }
 
 // plotTextColor is the colour of free text drawn outside plots.

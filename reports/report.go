@@ -22,6 +22,7 @@ import (
 	"strings"
 
 	"github.com/fgrtbench/fgrtbench/bench/results"
+	"github.com/fgrtbench/fgrtbench/internal/atomicfile"
 	"github.com/fgrtbench/fgrtbench/reports/paper"
 )
 
@@ -323,7 +324,7 @@ func (r *Report) Write() error {
 	}
 	names := sortedNames(files)
 	for _, n := range names {
-		if err := writeAtomic(filepath.Join(r.Dir, n), files[n]); err != nil {
+		if err := atomicfile.WriteFile(filepath.Join(r.Dir, n), files[n]); err != nil {
 			return err
 		}
 	}
@@ -351,30 +352,4 @@ func sortedNames(m map[string][]byte) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// writeAtomic writes data to path via a temporary file in the same
-// directory, so a reader never sees a half-written file.
-func writeAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, werr := f.Write(data)
-	cerr := f.Close()
-	if werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Chmod(tmp, 0o644)
-	}
-	if werr == nil {
-		werr = os.Rename(tmp, path)
-	}
-	if werr != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("reports: writing %s: %v", path, werr)
-	}
-	return nil
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/bench/results"
 	"github.com/fgrtbench/fgrtbench/bench/runner"
+	"github.com/fgrtbench/fgrtbench/internal/atomicfile"
 )
 
 // Tolerance is what a method may move by without counting as a regression.
@@ -127,7 +128,7 @@ func (b *Baseline) Save(path string) error {
 	if !json.Valid(out.Bytes()) {
 		return fmt.Errorf("baseline: internal error: invalid JSON written for %s", path)
 	}
-	return runner.WriteFileAtomic(path, out.Bytes())
+	return atomicfile.WriteFile(path, out.Bytes())
 }
 
 // Update replaces the baseline's rows with the given results.

@@ -12,6 +12,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"time"
+
+	"github.com/fgrtbench/fgrtbench/internal/atomicfile"
 )
 
 // FileName is the manifest's name inside an output directory.
@@ -99,21 +101,7 @@ func (m *Manifest) Write(dir string) error {
 		return err
 	}
 	data = append(data, '\n')
-	path := filepath.Join(dir, FileName)
-	tmp, err := os.CreateTemp(dir, ".manifest-*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return atomicfile.WriteFile(filepath.Join(dir, FileName), data)
 }
 
 // Read loads a manifest from dir.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/bench/paperprep"
 	"github.com/fgrtbench/fgrtbench/datasets"
+	"github.com/fgrtbench/fgrtbench/internal/atomicfile"
 	"github.com/fgrtbench/fgrtbench/internal/sksplit"
 	"github.com/fgrtbench/fgrtbench/learn"
 )
@@ -160,22 +161,13 @@ func (a *Assignment) Export(dir, protocolName string) ([]string, error) {
 	var written []string
 	write := func(name string, fn func(io.Writer) error) error {
 		path := filepath.Join(dir, name)
-		tmp, err := os.CreateTemp(dir, "."+name+".tmp-*")
-		if err != nil {
-			return err
-		}
-		if err := fn(tmp); err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-			return err
-		}
-		if err := tmp.Close(); err != nil {
-			os.Remove(tmp.Name())
+		if err := atomicfile.Write(path, fn); err != nil {
 			return err
 		}
 		written = append(written, path)
-		return os.Rename(tmp.Name(), path)
+		return nil
 	}
+
 	base := a.Dataset + "-" + protocolName
 	if err := write(base+"-folds.csv", a.WriteCSV); err != nil {
 		return written, err

@@ -16,6 +16,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
 	"github.com/fgrtbench/fgrtbench/bench/results"
 	"github.com/fgrtbench/fgrtbench/datasets"
+	"github.com/fgrtbench/fgrtbench/internal/atomicfile"
 )
 
 // ResultsFile is the name of the results file inside an output directory.
@@ -317,32 +318,7 @@ func writeAtomic(path string, recs []results.Record) error {
 	if err := results.Write(&b, recs); err != nil {
 		return err
 	}
-	return WriteFileAtomic(path, b.Bytes())
-}
-
-// WriteFileAtomic writes data to path through a synced temporary file and a
-// rename.
-func WriteFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	// CreateTemp makes the file 0600; results are meant to be shared.
-	cherr := tmp.Chmod(0o644)
-	_, werr := tmp.Write(data)
-	serr := tmp.Sync()
-	cerr := tmp.Close()
-	if err := errors.Join(cherr, werr, serr, cerr); err != nil {
-		os.Remove(name)
-		return err
-	}
-	if err := os.Rename(name, path); err != nil {
-		os.Remove(name)
-		return err
-	}
-	return nil
+	return atomicfile.WriteFile(path, b.Bytes())
 }
 
 // planCache builds each (protocol, dataset) plan once.
