@@ -180,6 +180,6 @@ func (t *Trainer) FitModel(X [][]float64, y []int, s learn.Schema) (*Model, erro
 	if p.nClasses < 2 {
 		return nil, ErrOneClass
 	}
-	res := runGA(p, t.opts, workers)
+	res := runGA(&p.lay, t.opts, newEvaluator(p, workers))
 	return buildModel(p, res), nil
 }

@@ -36,10 +36,16 @@ func rngFor(seed uint64, gen, kind, idx int) *rand.Rand {
 	return rand.New(rand.NewPCG(seed, uint64(gen)<<32|uint64(kind)<<24|uint64(idx)))
 }
 
-// runGA runs pymoo's GA (baselines.md 2.7) for o.Generations generations.
-func runGA(p *problem, o Options, workers int) gaResult {
-	l := &p.lay
-	ev := newEvaluator(p, workers)
+// scorer sets the fitness of individuals and may keep state about the
+// current population (the evaluator's caches).
+type scorer interface {
+	evaluate(batch []*individual)
+	retain(pop []*individual)
+}
+
+// runGA runs pymoo's GA (baselines.md 2.7) over the chromosomes of layout l
+// for o.Generations generations.
+func runGA(l *layout, o Options, ev scorer) gaResult {
 	pop := make([]*individual, o.Population)
 	for i := range pop {
 		rng := rngFor(o.Seed, 0, streamInit, i)
