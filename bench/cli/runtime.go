@@ -57,7 +57,7 @@ func init() {
 		featuresSamples := fs.Int("features-samples", def.FeaturesSamples, "samples in the features study")
 		trials := fs.Int("trials", def.Trials, "trials per size (split random_state 42+trial)")
 		maxSec := fs.Float64("max-seconds-per-fit", 0, "after a fit slower than this, skip the larger sizes of that study for that method (0 = no limit)")
-		caps := fs.String("cap", "fga=2000", "per-method maximum number of samples, e.g. fga=1000,ripper=5000 (larger sizes are not run for it)")
+		caps := fs.String("cap", "", "per-method maximum number of samples, e.g. fga=1000,ripper=5000 (larger sizes are not run for it)")
 		real := fs.String("datasets", "", "also time subsamples (sizes from --samples, plus the whole set) of these datasets (complete rows)")
 		if err := parse(env, c, fs, args); err != nil {
 			return err
