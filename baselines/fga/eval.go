@@ -272,24 +272,31 @@ func nanRuleBase(sc *scratch, first int, withDetail bool) evaluation {
 func winners(p *problem, sc *scratch, cand []int) {
 	first := cand[0]
 	phi0, ds0 := sc.phis[first], sc.ds[first]
-	bv := bestBuf(sc, p.n)
-	for i := range bv {
-		bv[i] = ds0 * phi0[i]
-		sc.win[i] = int32(first)
-	}
-	// Rule by rule over all rows keeps each firing column streaming; the
-	// strict > keeps the first maximum, as np.argmax does.
-	for _, r := range cand[1:] {
-		phi, ds := sc.phis[r], sc.ds[r]
-		if ds == 0 {
-			continue // its association is 0 everywhere: never strictly larger
+	bestAll := bestBuf(sc, p.n)
+	// Rows are processed in blocks so the running maxima and winners stay in
+	// L1 while every rule's firing column streams through once. Within a
+	// block rules are visited in order and the strict > keeps the first
+	// maximum, as np.argmax does.
+	const block = 1024
+	for b0 := 0; b0 < p.n; b0 += block {
+		b1 := min(p.n, b0+block)
+		bv, win := bestAll[b0:b1], sc.win[b0:b1]
+		for i, v := range phi0[b0:b1] {
+			bv[i] = ds0 * v
+			win[i] = int32(first)
 		}
-		win := sc.win[:len(phi)]
-		bv := bv[:len(phi)]
-		for i, v := range phi {
-			if a := ds * v; a > bv[i] {
-				bv[i] = a
-				win[i] = int32(r)
+		for _, r := range cand[1:] {
+			ds := sc.ds[r]
+			if ds == 0 {
+				continue // its association is 0 everywhere: never strictly larger
+			}
+			phi := sc.phis[r][b0:b1]
+			bv, win := bv[:len(phi)], win[:len(phi)]
+			for i, v := range phi {
+				if a := ds * v; a > bv[i] {
+					bv[i] = a
+					win[i] = int32(r)
+				}
 			}
 		}
 	}
