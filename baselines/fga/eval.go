@@ -2,6 +2,7 @@ package fga
 
 import (
 	"math"
+	"sync"
 
 	"github.com/fgrtbench/fgrtbench/fgrt/fuzzy"
 )
@@ -17,6 +18,12 @@ type ruleStats struct {
 	// nothing: ex-fuzzy's parameters are then NaN (0/0 in the rescaling),
 	// and so are the rule's firing strengths and dominance score.
 	nan bool
+
+	// once guards the lazy computation of a cache entry from the chromosome
+	// and rule that first needed it (dropped once computed).
+	once     sync.Once
+	srcGenes []int32
+	srcSpec  *ruleSpec
 }
 
 // computeRuleStats fills st for rule spec of chromosome genes. Firing is the

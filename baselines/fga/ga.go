@@ -270,19 +270,18 @@ func (e *evaluator) genomeKey(g []int32) string {
 	return string(b)
 }
 
-type pendingRule struct {
-	genes []int32
-	spec  *ruleSpec
-	st    *ruleStats
-}
-
-// evaluate sets f for every individual of batch.
+// evaluate sets f for every individual of batch. Rule statistics missing
+// from the cache are registered serially and computed lazily, exactly once
+// each, by whichever worker first needs them, so one parallel phase covers
+// both the rule statistics and the fitness of every individual.
 func (e *evaluator) evaluate(batch []*individual) {
 	p := e.p
+	parallelFor(len(batch), e.workers, func(_, i int) {
+		batch[i].rules = decodeRules(&p.lay, batch[i].genes)
+	})
 	var todo []*individual
 	var todoKeys []string
 	for _, ind := range batch {
-		ind.rules = decodeRules(&p.lay, ind.genes)
 		k := e.genomeKey(ind.genes)
 		if mcc, ok := e.fitness[k]; ok {
 			ind.mcc, ind.f = mcc, 1-mcc
@@ -290,31 +289,27 @@ func (e *evaluator) evaluate(batch []*individual) {
 		}
 		todo = append(todo, ind)
 		todoKeys = append(todoKeys, k)
-	}
-	var pending []pendingRule
-	for _, ind := range todo {
 		for r := range ind.rules {
 			spec := &ind.rules[r]
-			if _, ok := e.stats[spec.key]; ok {
-				continue
+			if _, ok := e.stats[spec.key]; !ok {
+				e.stats[spec.key] = &ruleStats{phi: e.takeBuf(), classSum: make([]float64, p.nClasses),
+					srcGenes: ind.genes, srcSpec: spec}
 			}
-			st := &ruleStats{phi: e.takeBuf(), classSum: make([]float64, p.nClasses)}
-			e.stats[spec.key] = st
-			pending = append(pending, pendingRule{genes: ind.genes, spec: spec, st: st})
 		}
 	}
-	parallelFor(len(pending), e.workers, func(_, i int) {
-		pr := pending[i]
-		computeRuleStats(p, pr.genes, pr.spec, pr.st)
-	})
 	// Duplicated chromosomes within the batch are evaluated once each time
 	// they occur; that is cheap (their rule statistics are shared) and keeps
-	// the bookkeeping simple.
+	// the bookkeeping simple. The stats map is only read in this phase.
 	parallelFor(len(todo), e.workers, func(w, i int) {
 		ind := todo[i]
 		sts := make([]*ruleStats, len(ind.rules))
 		for r := range ind.rules {
-			sts[r] = e.stats[ind.rules[r].key]
+			st := e.stats[ind.rules[r].key]
+			st.once.Do(func() {
+				computeRuleStats(p, st.srcGenes, st.srcSpec, st)
+				st.srcGenes, st.srcSpec = nil, nil
+			})
+			sts[r] = st
 		}
 		ind.mcc = evaluate(p, ind.rules, sts, e.scratch[w], false).mcc
 		ind.f = 1 - ind.mcc
