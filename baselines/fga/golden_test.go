@@ -12,8 +12,12 @@ import (
 // goldenFile holds reference outputs of ex-fuzzy at the paper-era commit
 // c0ffdcf (slow path, evolved memberships, nRules 15, nAnts 3, 3 labels,
 // tolerance 0.01), or of _evaluate_slow at 96f0cf2 (whose trapezoid moves A
-// left for a vertical left shoulder), on a small data set made for this test
-// by testdata/gen_exfuzzy_golden.py: for each
+// left for a vertical left shoulder), on a small synthetic data set made for
+// this test (90 rows, 3 classes: a class-shifted normal column, a binary
+// column, integers with ties, a skewed column; 60 random chromosomes within
+// the problem's bounds, a third of them with fewer don't-cares). The outputs
+// were recorded once by running the reference; the driver script is not kept
+// in the repository because it runs the reference's code. For each
 // chromosome the fitness F = 1 - MCC of FitRuleBase._evaluate, and the
 // winner-rule predictions and dominance scores of the rule base after the
 // purge that fit() applies to the returned chromosome.
@@ -117,8 +121,8 @@ func equalInts(a, b []int) bool {
 }
 
 // TestGoldenPymooOperators compares SBX and polynomial mutation, draw by
-// draw, with pymoo 0.6.1.6's cross_sbx and mut_pm (testdata written by
-// testdata/gen_pymoo_operators.py with scripted uniform draws). Go's math.Pow
+// draw, with pymoo 0.6.1.6's cross_sbx and mut_pm (outputs recorded once
+// from pymoo with scripted uniform draws, the draws stored beside them). Go's math.Pow
 // and numpy's pow may differ in the last bit, so values are compared to
 // 1e-9 and the integer genes the GA keeps (truncation after SBX, round half
 // to even after mutation) exactly.
