@@ -2,10 +2,8 @@ package nprand
 
 import (
 	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"hash/fnv"
-	"os"
 	"testing"
 
 	"github.com/fgrtbench/fgrtbench/internal/sharedtest"
@@ -81,15 +79,8 @@ type vectors struct {
 
 func loadVectors(t *testing.T) *vectors {
 	t.Helper()
-	p := sharedtest.Require(t, "reference/sklearn-vectors.json")
-	raw, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var v vectors
-	if err := json.Unmarshal(raw, &v); err != nil {
-		t.Fatal(err)
-	}
+	sharedtest.ReadJSON(t, "reference/sklearn-vectors.json", &v)
 	return &v
 }
 

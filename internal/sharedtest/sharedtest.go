@@ -7,6 +7,7 @@
 package sharedtest
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -66,3 +67,16 @@ func Require(tb testing.TB, rel string) string {
 
 // Mirror returns the directory of the raw KEEL .dat files, or "" when absent.
 func Mirror() string { return Path("datasets/raw") }
+
+// ReadJSON decodes the JSON file rel of the shared directory into v, or
+// skips the test when the file is absent.
+func ReadJSON(tb testing.TB, rel string, v any) {
+	tb.Helper()
+	raw, err := os.ReadFile(Require(tb, rel))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		tb.Fatalf("%s: %v", rel, err)
+	}
+}

@@ -1,10 +1,8 @@
 package sksplit
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
-	"os"
 	"slices"
 	"testing"
 
@@ -61,15 +59,8 @@ type vectors struct {
 
 func loadVectors(t *testing.T) *vectors {
 	t.Helper()
-	p := sharedtest.Require(t, "reference/sklearn-vectors.json")
-	raw, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var v vectors
-	if err := json.Unmarshal(raw, &v); err != nil {
-		t.Fatal(err)
-	}
+	sharedtest.ReadJSON(t, "reference/sklearn-vectors.json", &v)
 	return &v
 }
 
