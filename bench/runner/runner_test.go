@@ -339,6 +339,10 @@ func TestStudyErrors(t *testing.T) {
 		{"unknown protocol", func(s *Study) { s.Protocols = []string{"x"} }, "unknown protocol"},
 		{"bad selection", func(s *Study) { s.Methods = []MethodSpec{{Name: "test-centroid", Selection: "best"}} }, "selection"},
 		{"one fold", func(s *Study) { s.Options.Folds = 1 }, "folds"},
+		{"inner-cv under paper", func(s *Study) {
+			s.Protocols = []string{"paper"}
+			s.Methods = []MethodSpec{{Name: "test-centroid", Selection: protocol.SelectInnerCV}}
+		}, "needs the clean protocol"},
 	}
 	for _, c := range cases {
 		s := base

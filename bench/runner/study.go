@@ -195,6 +195,13 @@ func (s Study) resolve() ([]resolvedMethod, error) {
 		if err != nil {
 			return nil, err
 		}
+		if rm.Selection == protocol.SelectInnerCV {
+			for _, p := range s.Protocols {
+				if p == "paper" {
+					return nil, fmt.Errorf("method %s: selection inner-cv needs the clean protocol (the paper protocol has no inner folds; it selects by test accuracy)", rm.Label)
+				}
+			}
+		}
 		if seen[rm.Label] {
 			return nil, fmt.Errorf("two methods of the study write the label %q; give one a distinct label", rm.Label)
 		}
