@@ -40,7 +40,7 @@ echo "== reproduce (paper and clean protocols, all methods)"
 ./fgrtbench reproduce --out "$OUT" -j "$JOBS"
 
 echo "== runtime study"
-./fgrtbench runtime --out "$OUT"
+./fgrtbench runtime --out "$OUT" --datasets pima,ring,spambase,wine
 
 echo "== report"
 ./fgrtbench report --results "$OUT"
