@@ -1,0 +1,112 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/fgrtbench/fgrtbench/bench/manifest"
+	"github.com/fgrtbench/fgrtbench/bench/methods"
+)
+
+func init() {
+	c := &command{name: "methods", summary: "list the registered methods with their parameters, defaults and grids", usage: "[method ...]"}
+	c.run = func(ctx context.Context, env *Env, args []string) error {
+		fs := newFlags(env, c)
+		if err := parse(env, c, fs, args); err != nil {
+			return err
+		}
+		names := fs.Args()
+		if len(names) == 0 {
+			names = methods.Names()
+		}
+		for i, n := range names {
+			m, err := methods.Lookup(n)
+			if err != nil {
+				return err
+			}
+			if i > 0 {
+				fmt.Fprintln(env.Stdout)
+			}
+			describeMethod(env.Stdout, m)
+		}
+		return nil
+	}
+	register(c)
+
+	v := &command{name: "version", summary: "print the module version, VCS revision and Go version", usage: ""}
+	v.run = func(ctx context.Context, env *Env, args []string) error {
+		fs := newFlags(env, v)
+		if err := parse(env, v, fs, args); err != nil {
+			return err
+		}
+		m := manifest.New(nil, 0, "")
+		rev := m.VCSRevision
+		if rev == "" {
+			rev = "unknown revision"
+		}
+		if m.VCSModified {
+			rev += " (modified)"
+		}
+		fmt.Fprintf(env.Stdout, "fgrtbench %s %s, %s %s/%s\n", m.Version, rev, m.GoVersion, m.GOOS, m.GOARCH)
+		return nil
+	}
+	register(v)
+}
+
+func describeMethod(w io.Writer, m *methods.Method) {
+	stochastic := ""
+	if m.Stochastic {
+		stochastic = " (stochastic: uses the unit seed)"
+	}
+	fmt.Fprintf(w, "%s%s\n", m.Name, stochastic)
+	if m.Doc != "" {
+		fmt.Fprintf(w, "  %s\n", m.Doc)
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "  parameter\ttype\tdefault\tallowed\tmeaning")
+	for _, p := range m.Params {
+		allowed := ""
+		switch {
+		case p.Kind == methods.Enum:
+			allowed = strings.Join(p.Values, "|")
+		case p.HasMin && p.HasMax:
+			allowed = fmt.Sprintf("[%g, %g]", p.Min, p.Max)
+		case p.HasMin:
+			allowed = fmt.Sprintf(">= %g", p.Min)
+		case p.HasMax:
+			allowed = fmt.Sprintf("<= %g", p.Max)
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", p.Name, p.Kind, p.Default, allowed, p.Doc)
+	}
+	tw.Flush()
+	for _, g := range m.GridNames() {
+		cfgs, err := m.Expand(g, nil)
+		if err != nil {
+			fmt.Fprintf(w, "  grid %s: %v\n", g, err)
+			continue
+		}
+		fmt.Fprintf(w, "  grid %s (%d points):", g, len(cfgs))
+		// Show only what each point changes from the defaults.
+		def := m.Defaults()
+		for i, c := range cfgs {
+			var diff []string
+			for _, p := range m.Params {
+				if c[p.Name] != def[p.Name] {
+					diff = append(diff, p.Name+"="+c[p.Name])
+				}
+			}
+			if len(diff) == 0 {
+				diff = []string{"defaults"}
+			}
+			sep := " "
+			if i > 0 {
+				sep = "; "
+			}
+			fmt.Fprintf(w, "%s%s", sep, strings.Join(diff, ","))
+		}
+		fmt.Fprintln(w)
+	}
+}
