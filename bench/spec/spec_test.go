@@ -115,3 +115,25 @@ func TestPaperStudy(t *testing.T) {
 		t.Fatal("unknown method accepted")
 	}
 }
+
+// TestREADMEExampleParses keeps the sweep example of the README valid.
+func TestREADMEExampleParses(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(readme)
+	start := strings.Index(text, "# sweep.yaml")
+	if start < 0 {
+		t.Fatal("README has no sweep.yaml example")
+	}
+	end := strings.Index(text[start:], "```")
+	example := text[start : start+end]
+	s, err := Parse([]byte(example), "yaml")
+	if err != nil {
+		t.Fatalf("README example: %v", err)
+	}
+	if _, err := runner.UnitsOf(s); err != nil {
+		t.Fatal(err)
+	}
+}
