@@ -14,7 +14,7 @@ func init() {
 		fs := newFlags(env, c)
 		var df dataFlags
 		df.add(fs)
-		name := fs.String("dataset", "", "dataset name")
+		name := fs.String("dataset", "", "dataset name, or the path of a .dat, .arff or .csv file")
 		proto := fs.String("protocol", "paper", "paper (preprocessed as the authors' code) or clean (raw rows)")
 		seed := fs.Int64("seed", protocol.DefaultOptions().Seed, "fold seed (clean protocol)")
 		k := fs.Int("folds", 5, "number of folds (clean protocol)")
@@ -26,13 +26,13 @@ func init() {
 			fmt.Fprintln(env.Stderr, "fgrtbench folds: --dataset is required (see 'fgrtbench folds -h')")
 			return errUsage
 		}
-		if _, err := datasets.Lookup(*name); err != nil {
+		if err := datasets.CheckName(*name); err != nil {
 			return err
 		}
 		if _, err := protocol.Lookup(*proto); err != nil {
 			return err
 		}
-		ds, err := df.fetcher(env).Load(ctx, *name)
+		ds, _, err := loadDataset(ctx, df.fetcher(env), *name)
 		if err != nil {
 			return err
 		}

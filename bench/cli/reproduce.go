@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
@@ -17,7 +18,7 @@ func init() {
 		rf.add(fs, "out")
 		proto := fs.String("protocol", "both", "paper, clean or both")
 		methodList := fs.String("methods", "", "comma-separated methods (default: all registered)")
-		datasetList := fs.String("datasets", "", "comma-separated datasets (default: all ten)")
+		datasetList := fs.String("datasets", "", "comma-separated datasets: registry names or paths of .dat, .arff or .csv files (default: the ten of the paper)")
 		noVariants := fs.Bool("no-variants", false, "skip the variants (CART/C4.5 paper-text grids, FGRT with quirks fixed, OFAT sweeps)")
 		noReport := fs.Bool("no-report", false, "do not render the report after running")
 		repeats := fs.Int("repeats", 1, "repetitions of the clean protocol's k-fold (different fold seeds)")
@@ -41,18 +42,19 @@ func init() {
 		}
 		study.Options.Repeats = *repeats
 		study.Options.Seed = *seed
-		if _, err := execute(ctx, env, &rf, study); err != nil {
-			return err
+		sum, runErr := execute(ctx, env, &rf, study)
+		if *noReport || sum.Ran+sum.Skipped == 0 || ctx.Err() != nil {
+			return runErr
 		}
-		if *noReport {
-			return nil
-		}
+		// Report whatever finished, even when some units failed: the
+		// failures are listed in the manifest and the exit status stays
+		// non-zero.
 		path, err := renderReport(ctx, env, rf.out, &rf.data)
 		if err != nil {
-			return fmt.Errorf("results are in %s, but the report failed: %w", rf.out, err)
+			return errors.Join(runErr, fmt.Errorf("results are in %s, but the report failed: %w", rf.out, err))
 		}
 		fmt.Fprintf(env.Stdout, "report: %s\n", path)
-		return nil
+		return runErr
 	}
 	register(c)
 }

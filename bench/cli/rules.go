@@ -33,7 +33,7 @@ func init() {
 		fs := newFlags(env, c)
 		var df dataFlags
 		df.add(fs)
-		name := fs.String("dataset", "", "dataset name")
+		name := fs.String("dataset", "", "dataset name, or the path of a .dat, .arff or .csv file")
 		optimized := fs.Bool("optimized", false, "FGRT*: optimise the partitions (grid search on the dataset's labels)")
 		maxRules := fs.Int("max-rules", 15, "rule budget (leaves)")
 		coverage := fs.Float64("coverage", 0.01, "coverage threshold")
@@ -69,7 +69,7 @@ func init() {
 		if err != nil {
 			return err
 		}
-		ds, err := df.fetcher(env).Load(ctx, *name)
+		ds, _, err := loadDataset(ctx, df.fetcher(env), *name)
 		if err != nil {
 			return err
 		}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"sync"
 	"time"
 
@@ -87,11 +88,7 @@ type recordingLoader struct {
 }
 
 func (l *recordingLoader) load(ctx context.Context, name string) (*datasets.Dataset, error) {
-	ds, err := l.f.Load(ctx, name)
-	if err != nil {
-		return nil, err
-	}
-	info, err := datasets.Lookup(name)
+	ds, rec, err := loadDataset(ctx, l.f, name)
 	if err != nil {
 		return nil, err
 	}
@@ -100,20 +97,46 @@ func (l *recordingLoader) load(ctx context.Context, name string) (*datasets.Data
 	if l.seen == nil {
 		l.seen = map[string]manifest.Dataset{}
 	}
-	// Load verified the file against the registry's checksum.
-	l.seen[name] = manifest.Dataset{Name: name, Path: l.f.CachePath(name), NormalizedSHA256: info.NormalizedSHA256, Rows: ds.Rows()}
+	l.seen[name] = rec
 	return ds, nil
+}
+
+// loadDataset loads a registry dataset through the fetcher (verified
+// against the registry's checksum) or a data file of the user's own, and
+// describes it for the manifest.
+func loadDataset(ctx context.Context, f *datasets.Fetcher, name string) (*datasets.Dataset, manifest.Dataset, error) {
+	if datasets.IsDataFile(name) {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			return nil, manifest.Dataset{}, err
+		}
+		ds, err := datasets.ReadFile(name, "")
+		if err != nil {
+			return nil, manifest.Dataset{}, err
+		}
+		ds.Name = name
+		return ds, manifest.Dataset{Name: name, Path: name, NormalizedSHA256: datasets.NormalizedSHA256(data), Rows: ds.Rows()}, nil
+	}
+	ds, err := f.Load(ctx, name)
+	if err != nil {
+		return nil, manifest.Dataset{}, err
+	}
+	info, err := datasets.Lookup(name)
+	if err != nil {
+		return nil, manifest.Dataset{}, err
+	}
+	// Load verified the file against the registry's checksum.
+	return ds, manifest.Dataset{Name: name, Path: f.CachePath(name), NormalizedSHA256: info.NormalizedSHA256, Rows: ds.Rows()}, nil
 }
 
 func (l *recordingLoader) list() []manifest.Dataset {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	var out []manifest.Dataset
-	for _, n := range datasets.Names() {
-		if d, ok := l.seen[n]; ok {
-			out = append(out, d)
-		}
+	for _, d := range l.seen {
+		out = append(out, d)
 	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
 }
 

@@ -70,7 +70,7 @@ func Parse(data []byte, format string) (runner.Study, error) {
 		s.Options.InnerFolds = f.InnerFolds
 	}
 	for _, d := range s.Datasets {
-		if _, err := datasets.Lookup(d); err != nil {
+		if err := datasets.CheckName(d); err != nil {
 			return runner.Study{}, fmt.Errorf("spec: %v", err)
 		}
 	}
@@ -148,7 +148,7 @@ func Paper(protocols, datasetNames, methodNames []string, variants bool) (runner
 		datasetNames = datasets.Names()
 	}
 	for _, d := range datasetNames {
-		if _, err := datasets.Lookup(d); err != nil {
+		if err := datasets.CheckName(d); err != nil {
 			return runner.Study{}, err
 		}
 	}
