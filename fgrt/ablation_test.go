@@ -1,9 +1,7 @@
 package fgrt
 
 import (
-	"encoding/csv"
 	"math"
-	"os"
 	"strconv"
 	"testing"
 
@@ -28,15 +26,7 @@ type ablationRow struct {
 
 func readAblation(t *testing.T, dataset string) []ablationRow {
 	t.Helper()
-	f, err := os.Open(sharedtest.Require(t, "reference/authors-results/fuzzy_cart_ablation_all_configs.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := sharedtest.ReadCSV(t, "reference/authors-results/fuzzy_cart_ablation_all_configs.csv")
 	var rows []ablationRow
 	for _, r := range recs[1:] {
 		if r[0] != dataset {

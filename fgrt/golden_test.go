@@ -1,7 +1,6 @@
 package fgrt
 
 import (
-	"encoding/csv"
 	"encoding/json"
 	"math"
 	"os"
@@ -22,15 +21,7 @@ type goldenTable struct {
 
 func readGoldenCSV(t *testing.T, rel string) goldenTable {
 	t.Helper()
-	f, err := os.Open(sharedtest.Require(t, rel))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := sharedtest.ReadCSV(t, rel)
 	g := goldenTable{cols: map[string][]float64{}, n: len(recs) - 1}
 	for j, name := range recs[0] {
 		col := make([]float64, g.n)

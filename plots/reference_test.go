@@ -1,9 +1,7 @@
 package plots
 
 import (
-	"encoding/csv"
 	"math"
-	"os"
 	"strconv"
 	"testing"
 
@@ -14,16 +12,7 @@ import (
 // The authors' 800 ablation rows, grouped the paper's way, must give the
 // group sizes and means of paper-protocol.md section 10.
 func TestPooledAblationMatchesAuthorsTable(t *testing.T) {
-	path := sharedtest.Require(t, "reference/authors-results/fuzzy_cart_ablation_all_configs.csv")
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := sharedtest.ReadCSV(t, "reference/authors-results/fuzzy_cart_ablation_all_configs.csv")
 	norm := func(s string) string {
 		v, err := strconv.ParseFloat(s, 64)
 		if err != nil {

@@ -1,9 +1,7 @@
 package cart
 
 import (
-	"encoding/csv"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -22,15 +20,7 @@ type foldMatrix struct {
 
 func readFoldMatrix(t *testing.T, rel string) foldMatrix {
 	t.Helper()
-	f, err := os.Open(sharedtest.Require(t, rel))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := sharedtest.ReadCSV(t, rel)
 	header := recs[0]
 	var m foldMatrix
 	for _, rec := range recs[1:] {

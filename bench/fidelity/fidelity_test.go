@@ -2,7 +2,6 @@ package fidelity
 
 import (
 	"context"
-	"encoding/csv"
 	"fmt"
 	"math"
 	"os"
@@ -30,16 +29,7 @@ type authorsRow struct {
 }
 
 func readAblation(t *testing.T) []authorsRow {
-	path := sharedtest.Require(t, "reference/authors-results/fuzzy_cart_ablation_all_configs.csv")
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := sharedtest.ReadCSV(t, "reference/authors-results/fuzzy_cart_ablation_all_configs.csv")
 	col := map[string]int{}
 	for i, h := range rows[0] {
 		col[h] = i

@@ -2,12 +2,9 @@ package paperprep
 
 import (
 	"encoding/binary"
-	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"hash/fnv"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -69,14 +66,8 @@ type vectors struct {
 
 func loadVectors(t *testing.T) *vectors {
 	t.Helper()
-	raw, err := os.ReadFile(sharedtest.Require(t, "reference/sklearn-vectors.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var v vectors
-	if err := json.Unmarshal(raw, &v); err != nil {
-		t.Fatal(err)
-	}
+	sharedtest.ReadJSON(t, "reference/sklearn-vectors.json", &v)
 	return &v
 }
 
@@ -170,15 +161,7 @@ func TestKEELPipelineVectors(t *testing.T) {
 func TestGoldenFoldMatrices(t *testing.T) {
 	for _, name := range []string{"wine", "appendicitis"} {
 		t.Run(name, func(t *testing.T) {
-			f, err := os.Open(sharedtest.Require(t, "reference/golden/"+name+"_folds.csv"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			recs, err := csv.NewReader(f).ReadAll()
-			if err != nil {
-				t.Fatal(err)
-			}
+			recs := sharedtest.ReadCSV(t, "reference/golden/"+name+"_folds.csv")
 			p, err := Prepare(readMirror(t, name))
 			if err != nil {
 				t.Fatal(err)

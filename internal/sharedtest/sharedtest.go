@@ -7,6 +7,7 @@
 package sharedtest
 
 import (
+	"encoding/csv"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -79,4 +80,20 @@ func ReadJSON(tb testing.TB, rel string, v any) {
 	if err := json.Unmarshal(raw, v); err != nil {
 		tb.Fatalf("%s: %v", rel, err)
 	}
+}
+
+// ReadCSV parses the CSV file rel of the shared directory (header row
+// included), or skips the test when the file is absent.
+func ReadCSV(tb testing.TB, rel string) [][]string {
+	tb.Helper()
+	f, err := os.Open(Require(tb, rel))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		tb.Fatalf("%s: %v", rel, err)
+	}
+	return rows
 }

@@ -1,9 +1,7 @@
 package paper
 
 import (
-	"encoding/csv"
 	"math"
-	"os"
 	"strconv"
 	"testing"
 
@@ -12,17 +10,7 @@ import (
 
 func readCSV(t *testing.T, rel string) [][]string {
 	t.Helper()
-	path := sharedtest.Require(t, rel)
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rows
+	return sharedtest.ReadCSV(t, rel)
 }
 
 func num(t *testing.T, s string) float64 {
