@@ -21,6 +21,11 @@ const (
 	RuntimeFile = "runtime.csv"
 )
 
+// NothingToDraw says what the figures of RenderAll need, for a caller that
+// got none.
+const NothingToDraw = "the figures need per-fold rows in " + ResultsFile + " (FGRT's 16-configuration grid, sweep points, fgrt and fgrt-opt, " +
+	"or methods with rulebase sizes) or timings in " + RuntimeFile
+
 // RenderAll renders every figure the data in resultsDir supports into
 // outDir (usually <resultsDir>/report/figures): from results.csv the pooled
 // and one-factor ablations, the partition-optimisation impact and the

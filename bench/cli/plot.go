@@ -49,6 +49,9 @@ func plotAll(env *Env, c *command, args []string) error {
 	for _, f := range figs {
 		fmt.Fprintf(env.Stdout, "%s\t%s\n", filepath.Join(filepath.Dir(target), f.Path), f.Caption)
 	}
+	if err == nil && len(figs) == 0 {
+		return fmt.Errorf("plot all: nothing to draw from %s: %s", *dir, plots.NothingToDraw)
+	}
 	return err
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fgrtbench/fgrtbench/bench/results"
 	"github.com/fgrtbench/fgrtbench/internal/sharedtest"
 )
 
@@ -56,5 +57,16 @@ func TestPlotPartitionsWine(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "partitions_wine_Proline.png")); err != nil {
 		t.Error(err)
+	}
+}
+
+func TestPlotAllWithNothingToDrawFails(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "results.csv"), []byte(strings.Join(results.Header, ",")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCLI("plot", "all", "--results", dir)
+	if code != 1 || !strings.Contains(errOut, "nothing to draw") || out != "" {
+		t.Errorf("plot all on an empty results file: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
+	"github.com/fgrtbench/fgrtbench/bench/runner"
 	"github.com/fgrtbench/fgrtbench/bench/spec"
 )
 
@@ -43,18 +44,25 @@ func init() {
 		study.Options.Repeats = *repeats
 		study.Options.Seed = *seed
 		sum, runErr := execute(ctx, env, &rf, study)
-		if *noReport || sum.Ran+sum.Skipped == 0 || ctx.Err() != nil {
+		if *noReport {
 			return runErr
 		}
-		// Report whatever finished, even when some units failed: the
-		// failures are listed in the manifest and the exit status stays
-		// non-zero.
-		path, err := renderReport(ctx, env, rf.out, &rf.data)
-		if err != nil {
-			return errors.Join(runErr, fmt.Errorf("results are in %s, but the report failed: %w", rf.out, err))
-		}
-		fmt.Fprintf(env.Stdout, "report: %s\n", path)
-		return runErr
+		return reportAfterRun(ctx, env, &rf, sum, runErr)
 	}
 	register(c)
+}
+
+// reportAfterRun renders DIR/report after run or reproduce. It reports
+// whatever finished, even when some units failed: the failures are listed
+// in the manifest and the exit status stays non-zero (runErr is returned).
+func reportAfterRun(ctx context.Context, env *Env, rf *runFlags, sum runner.Summary, runErr error) error {
+	if sum.Ran+sum.Skipped == 0 || ctx.Err() != nil {
+		return runErr
+	}
+	path, err := renderReport(ctx, env, rf.out, &rf.data)
+	if err != nil {
+		return errors.Join(runErr, fmt.Errorf("results are in %s, but the report failed: %w", rf.out, err))
+	}
+	fmt.Fprintf(env.Stdout, "report: %s\n", path)
+	return runErr
 }

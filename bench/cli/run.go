@@ -62,6 +62,8 @@ func execute(ctx context.Context, env *Env, rf *runFlags, study runner.Study) (r
 	r := &runner.Runner{Load: loader.load, OutDir: rf.out, Jobs: rf.jobs, Shard: shard, FailFast: rf.failFast}
 	if env.StderrIsTerminal {
 		r.Progress = &barProgress{w: env.Stderr}
+	} else {
+		r.Progress = &lineProgress{w: env.Stderr}
 	}
 	if err := man.Write(rf.out); err != nil {
 		return runner.Summary{}, err
@@ -171,6 +173,7 @@ func init() {
 		var rf runFlags
 		rf.add(fs, "results")
 		specPath := fs.String("spec", "", "study specification (.json, .yaml or .yml)")
+		noReport := fs.Bool("no-report", false, "do not render the report after running")
 		if err := parse(env, c, fs, args); err != nil {
 			return err
 		}
@@ -182,8 +185,11 @@ func init() {
 		if err != nil {
 			return err
 		}
-		_, err = execute(ctx, env, &rf, study)
-		return err
+		sum, runErr := execute(ctx, env, &rf, study)
+		if *noReport {
+			return runErr
+		}
+		return reportAfterRun(ctx, env, &rf, sum, runErr)
 	}
 	register(c)
 

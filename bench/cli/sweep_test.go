@@ -1,0 +1,70 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// writeToyData writes a two-class CSV of the user's own kind (no mirror
+// needed): two informative numeric features and one noise feature.
+func writeToyData(t *testing.T, dir string) string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("a,b,noise,class\n")
+	for i := 0; i < 120; i++ {
+		a := float64(i%40) / 4
+		bv := float64((i*7)%30) / 3
+		cls := "neg"
+		if a+bv > 9 {
+			cls = "pos"
+		}
+		fmt.Fprintf(&b, "%g,%g,%d,%s\n", a, bv, (i*13)%17, cls)
+	}
+	path := filepath.Join(dir, "toy.csv")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestRunWritesReportWithSweep(t *testing.T) {
+	dir := t.TempDir()
+	data := writeToyData(t, dir)
+	spec := filepath.Join(dir, "sweep.yaml")
+	if err := os.WriteFile(spec, []byte(`name: toy-sweep
+protocols: [clean]
+datasets: [`+data+`]
+folds: 3
+repeats: 2
+methods:
+  - name: fgrt
+    sweep: {max_rules: ["2", "4", "8", "16", "32"]}
+    selection: sweep
+  - name: fgrt
+    label: fgrt-fixed
+    params: {fix_q1: "true", fix_q2: "true"}
+  - name: cart
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	code, stdout, stderr := runCLI("run", "--spec", spec, "--out", out, "-j", "2")
+	if code != 0 {
+		t.Fatalf("run exited %d: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "units (100%)") {
+		t.Errorf("no progress line on a non-terminal stderr:\n%s", stderr)
+	}
+	report := filepath.Join(out, "report", "REPORT.md")
+	if !strings.Contains(stdout, "report: "+report) {
+		t.Errorf("stdout %q does not name the report", stdout)
+	}
+	md, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = md
+}
