@@ -42,6 +42,14 @@ func init() {
 			}
 			b = &check.Baseline{}
 		}
+		if *update && *resultsDir == "" {
+			// A baseline is the whole study: refuse before running a slice of it.
+			if shard, err := rf.resolveShard(env); err != nil {
+				return err
+			} else if !shard.All() {
+				return fmt.Errorf("check --update: this is shard %s of the study; a baseline must hold every unit: run it unsharded (--shard 0/1), or merge the shards and use --results", shard)
+			}
+		}
 		var recs []results.Record
 		if *resultsDir != "" {
 			recs, err = results.ReadFile(filepath.Join(*resultsDir, runner.ResultsFile))
@@ -81,6 +89,13 @@ func init() {
 				if study, err := studyFromManifest(*resultsDir); err == nil {
 					b.Study = study
 				}
+			} else if *resultsDir != "" {
+				if b.Study, err = spec.Load(*specPath); err != nil {
+					return err
+				}
+			}
+			if err := checkComplete(b.Study, recs, *resultsDir); err != nil {
+				return err
 			}
 			b.Update(recs)
 			if err := b.Save(*baselinePath); err != nil {
@@ -131,4 +146,26 @@ func studyFromManifest(dir string) (runner.Study, error) {
 	}
 	err = json.Unmarshal(data, &s)
 	return s, err
+}
+
+// checkComplete refuses to write a baseline from results that miss units of
+// the study the baseline will re-run (a shard, a partial merge, failures).
+func checkComplete(study runner.Study, recs []results.Record, dir string) error {
+	if len(study.Methods) == 0 {
+		return fmt.Errorf("check --update: cannot tell whether %s holds the whole study (no study in its manifest.json); give --spec", dir)
+	}
+	missing, err := runner.MissingUnits(study, recs)
+	if err != nil {
+		return err
+	}
+	if len(missing) > 0 {
+		units, _ := runner.UnitsOf(study)
+		where := ""
+		if m, err := manifest.Read(dir); dir != "" && err == nil && m.Shard != "" && m.Shard != "all" {
+			where = " (" + dir + " is shard " + m.Shard + ")"
+		}
+		return fmt.Errorf("check --update: the results hold %d of the study's %d units%s, e.g. %s is missing; a baseline must be complete: merge every shard (or re-run the failed units) first",
+			len(units)-len(missing), len(units), where, missing[0].Key)
+	}
+	return nil
 }

@@ -45,6 +45,9 @@ func renderReport(ctx context.Context, env *Env, dir string, df *dataFlags) (str
 	opts := reports.Options{Dir: dir, Title: "fgrtbench: A Fast Interpretable Fuzzy Tree Learner, reproduced", Records: recs}
 	if m, err := manifest.Read(dir); err == nil {
 		opts.Facts = manifestFacts(m)
+		if m.Shard != "" && m.Shard != "all" {
+			fmt.Fprintf(env.Stderr, "fgrtbench report: %s holds shard %s only; the report says so (merge the shards for the study's results)\n", dir, m.Shard)
+		}
 	} else {
 		opts.Facts = []reports.Fact{{Key: "manifest", Value: "absent (" + err.Error() + ")"}}
 	}
@@ -84,13 +87,17 @@ func datasetRows(recs []results.Record) []reports.DatasetInfo {
 }
 
 func manifestFacts(m *manifest.Manifest) []reports.Fact {
-	facts := []reports.Fact{
+	var facts []reports.Fact
+	if m.Shard != "" && m.Shard != "all" {
+		facts = append(facts, reports.Fact{Key: "PARTIAL", Value: fmt.Sprintf("these results are shard %s of the study only, not the study's results; merge every shard and report the merged directory", m.Shard)})
+	}
+	facts = append(facts, []reports.Fact{
 		{Key: "tool", Value: fmt.Sprintf("%s %s (%s)", m.Module, m.Version, revision(m))},
 		{Key: "go", Value: fmt.Sprintf("%s %s/%s, %d CPUs, -j %d", m.GoVersion, m.GOOS, m.GOARCH, m.NumCPU, m.Jobs)},
 		{Key: "command", Value: strings.Join(m.Command, " ")},
 		{Key: "run", Value: fmt.Sprintf("%s to %s; %d units (%d run, %d resumed, %d failed), shard %s",
 			m.Start.Format("2006-01-02 15:04:05Z"), m.End.Format("15:04:05Z"), m.Units, m.Ran, m.Skipped, m.Failed, m.Shard)},
-	}
+	}...)
 	var ds []string
 	for _, d := range m.Datasets {
 		ds = append(ds, fmt.Sprintf("%s %s… (%d rows)", d.Name, d.NormalizedSHA256[:min(16, len(d.NormalizedSHA256))], d.Rows))

@@ -56,7 +56,7 @@ func init() {
 // whatever finished, even when some units failed: the failures are listed
 // in the manifest and the exit status stays non-zero (runErr is returned).
 func reportAfterRun(ctx context.Context, env *Env, rf *runFlags, sum runner.Summary, runErr error) error {
-	if sum.Ran+sum.Skipped == 0 || ctx.Err() != nil {
+	if sum.Ran+sum.Skipped == 0 || ctx.Err() != nil || !rf.wholeStudy(env) {
 		return runErr
 	}
 	path, err := renderReport(ctx, env, rf.out, &rf.data)

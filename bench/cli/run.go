@@ -34,17 +34,32 @@ func (r *runFlags) add(fs *flag.FlagSet, defaultOut string) {
 	r.data.add(fs)
 	fs.StringVar(&r.out, "out", defaultOut, "output directory (results.csv, manifest.json, report/)")
 	fs.IntVar(&r.jobs, "j", runtime.NumCPU(), "parallel work units; results do not depend on it")
-	fs.StringVar(&r.shard, "shard", "", "run only shard i/N of the units (default: detected from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX, else all)")
-	fs.IntVar(&r.shardCount, "shard-count", 0, "number of shards when JOB_COMPLETION_INDEX (Kubernetes Indexed Job) gives the index")
+	fs.StringVar(&r.shard, "shard", "", "run only shard i/N of the units (0/1 = all; default: all, or --shard-count with the job array's index)")
+	fs.IntVar(&r.shardCount, "shard-count", 0, "number of shards N in a Slurm job array or Kubernetes Indexed Job: the shard index is SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX (required there)")
 	fs.BoolVar(&r.failFast, "fail-fast", false, "stop at the first failing unit")
 }
 
 func (r *runFlags) resolveShard(env *Env) (runner.Shard, error) {
 	if r.shard != "" {
-		return runner.ParseShard(r.shard)
+		s, err := runner.ParseShard(r.shard)
+		if err == nil && r.shardCount != 0 && r.shardCount != s.Count {
+			err = fmt.Errorf("--shard %s and --shard-count %d disagree", r.shard, r.shardCount)
+		}
+		return s, err
 	}
 	s, _, err := runner.ShardFromEnv(env.Getenv, r.shardCount)
 	return s, err
+}
+
+// wholeStudy reports whether the run covers every unit; a shard says on
+// stderr why it writes no report (a report of one shard would pass for the
+// study's results).
+func (r *runFlags) wholeStudy(env *Env) bool {
+	s, err := r.resolveShard(env)
+	if err == nil && !s.All() {
+		fmt.Fprintf(env.Stderr, "fgrtbench: shard %s holds part of the study, so no report: merge the shards, then run 'fgrtbench report' on the merged results\n", s)
+	}
+	return err == nil && s.All()
 }
 
 // execute runs a study with progress and a manifest.

@@ -367,33 +367,3 @@ func TestUnknownDatasetFailsCleanly(t *testing.T) {
 		t.Fatalf("ran %d failed %d, want 30/30", sum.Ran, sum.Failed)
 	}
 }
-
-func TestShardParsing(t *testing.T) {
-	if s, err := ParseShard("2/5"); err != nil || s != (Shard{2, 5}) {
-		t.Fatalf("%v %v", s, err)
-	}
-	for _, bad := range []string{"5/5", "-1/3", "a/b", "3", "0/0"} {
-		if _, err := ParseShard(bad); err == nil {
-			t.Errorf("ParseShard(%q) accepted", bad)
-		}
-	}
-	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
-	s, ok, err := ShardFromEnv(env(map[string]string{"SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_COUNT": "4"}), 0)
-	if err != nil || !ok || s != (Shard{3, 4}) {
-		t.Fatalf("slurm: %v %v %v", s, ok, err)
-	}
-	s, ok, err = ShardFromEnv(env(map[string]string{"SLURM_ARRAY_TASK_ID": "11", "SLURM_ARRAY_TASK_MIN": "10", "SLURM_ARRAY_TASK_MAX": "13"}), 0)
-	if err != nil || !ok || s != (Shard{1, 4}) {
-		t.Fatalf("slurm min/max: %v %v %v", s, ok, err)
-	}
-	s, ok, err = ShardFromEnv(env(map[string]string{"JOB_COMPLETION_INDEX": "2"}), 3)
-	if err != nil || !ok || s != (Shard{2, 3}) {
-		t.Fatalf("k8s: %v %v %v", s, ok, err)
-	}
-	if _, _, err = ShardFromEnv(env(map[string]string{"JOB_COMPLETION_INDEX": "2"}), 0); err == nil {
-		t.Fatal("k8s without count accepted")
-	}
-	if _, ok, _ = ShardFromEnv(env(nil), 0); ok {
-		t.Fatal("no scheduler detected a shard")
-	}
-}

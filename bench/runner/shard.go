@@ -5,6 +5,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/fgrtbench/fgrtbench/bench/results"
 )
 
 // Shard selects a deterministic slice of a study's units: unit number u (in
@@ -26,7 +28,7 @@ func (s Shard) String() string {
 	return fmt.Sprintf("%d/%d", s.Index, s.Count)
 }
 
-// ParseShard parses "i/N" with 0 <= i < N.
+// ParseShard parses "i/N" with 0 <= i < N ("0/1" is the whole study).
 func ParseShard(v string) (Shard, error) {
 	a, b, ok := strings.Cut(v, "/")
 	i, err1 := strconv.Atoi(a)
@@ -37,54 +39,73 @@ func ParseShard(v string) (Shard, error) {
 	return Shard{Index: i, Count: n}, nil
 }
 
-// ShardFromEnv detects a shard from a batch scheduler's environment:
-// Slurm job arrays (SLURM_ARRAY_TASK_ID with SLURM_ARRAY_TASK_COUNT, or
-// SLURM_ARRAY_TASK_MIN/MAX when the count is absent) and Kubernetes Indexed
-// Jobs (JOB_COMPLETION_INDEX, with the count given by k8sCount because the
-// pod does not see the Job's completions). It returns ok=false when no
-// scheduler variables are set.
-func ShardFromEnv(getenv func(string) string, k8sCount int) (Shard, bool, error) {
+// indexVars are the variables through which batch schedulers hand a task
+// its index: Slurm job arrays and Kubernetes Indexed Jobs.
+var indexVars = []string{"SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"}
+
+// ShardFromEnv forms the shard of a batch-scheduler task: the index is
+// SLURM_ARRAY_TASK_ID (Slurm job array) or JOB_COMPLETION_INDEX (Kubernetes
+// Indexed Job) as it stands, and the count is the caller's (--shard-count).
+//
+// The count is never inferred. Neither scheduler exposes one that is stable:
+// a Slurm index resubmitted alone (--array=2) sees SLURM_ARRAY_TASK_COUNT=1,
+// a stepped array (--array=0-6:2) has fewer tasks than shards, and a pod does
+// not see its Job's completions. Inferring it would silently run the wrong
+// slice, so a task index without a count is an error, and so is a count
+// without a task index. It returns ok=false when neither is set.
+func ShardFromEnv(getenv func(string) string, count int) (Shard, bool, error) {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	if id := getenv("SLURM_ARRAY_TASK_ID"); id != "" {
-		i, err := strconv.Atoi(id)
-		if err != nil {
-			return Shard{}, false, fmt.Errorf("SLURM_ARRAY_TASK_ID=%q is not an integer", id)
-		}
-		n := 0
-		if c := getenv("SLURM_ARRAY_TASK_COUNT"); c != "" {
-			if n, err = strconv.Atoi(c); err != nil {
-				return Shard{}, false, fmt.Errorf("SLURM_ARRAY_TASK_COUNT=%q is not an integer", c)
+	if count < 0 {
+		return Shard{}, false, fmt.Errorf("--shard-count %d: want a positive number of shards", count)
+	}
+	name, id := "", ""
+	for _, v := range indexVars {
+		if x := getenv(v); x != "" {
+			if name != "" && x != id {
+				return Shard{}, false, fmt.Errorf("both %s=%s and %s=%s are set; pass --shard i/N to say which shard this is", name, id, v, x)
+			}
+			if name == "" {
+				name, id = v, x
 			}
 		}
-		if lo, hi := getenv("SLURM_ARRAY_TASK_MIN"), getenv("SLURM_ARRAY_TASK_MAX"); lo != "" && hi != "" {
-			l, e1 := strconv.Atoi(lo)
-			h, e2 := strconv.Atoi(hi)
-			if e1 == nil && e2 == nil {
-				i -= l
-				if n == 0 {
-					n = h - l + 1
-				}
-			}
-		}
-		if n < 1 || i < 0 || i >= n {
-			return Shard{}, false, fmt.Errorf("slurm array task %s of %d: cannot form a shard; set --shard explicitly", id, n)
-		}
-		return Shard{Index: i, Count: n}, true, nil
 	}
-	if id := getenv("JOB_COMPLETION_INDEX"); id != "" {
-		i, err := strconv.Atoi(id)
-		if err != nil {
-			return Shard{}, false, fmt.Errorf("JOB_COMPLETION_INDEX=%q is not an integer", id)
+	if name == "" {
+		if count > 0 {
+			return Shard{}, false, fmt.Errorf("--shard-count %d but neither SLURM_ARRAY_TASK_ID nor JOB_COMPLETION_INDEX is set; outside a job array pass --shard i/%d", count, count)
 		}
-		if k8sCount < 1 {
-			return Shard{}, false, fmt.Errorf("JOB_COMPLETION_INDEX is set but the shard count is not: pass --shard-count (the Job's completions)")
-		}
-		if i < 0 || i >= k8sCount {
-			return Shard{}, false, fmt.Errorf("JOB_COMPLETION_INDEX=%d is outside 0..%d", i, k8sCount-1)
-		}
-		return Shard{Index: i, Count: k8sCount}, true, nil
+		return Shard{}, false, nil
 	}
-	return Shard{}, false, nil
+	i, err := strconv.Atoi(id)
+	if err != nil {
+		return Shard{}, false, fmt.Errorf("%s=%q is not an integer", name, id)
+	}
+	if count == 0 {
+		return Shard{}, false, fmt.Errorf("%s=%d is set but the number of shards is not: pass --shard-count N (the same N in every task and resubmit; the index is %s itself), or --shard 0/1 to run the whole study", name, i, name)
+	}
+	if i < 0 || i >= count {
+		return Shard{}, false, fmt.Errorf("%s=%d is outside the shards 0..%d of --shard-count %d", name, i, count-1, count)
+	}
+	return Shard{Index: i, Count: count}, true, nil
+}
+
+// MissingUnits lists the units of the study that have no row in recs: what a
+// baseline or a final report made from recs would silently leave out.
+func MissingUnits(s Study, recs []results.Record) ([]Unit, error) {
+	units, err := UnitsOf(s)
+	if err != nil {
+		return nil, err
+	}
+	have := make(map[string]bool, len(recs))
+	for _, r := range recs {
+		have[r.Key] = true
+	}
+	var missing []Unit
+	for _, u := range units {
+		if !have[u.Key] {
+			missing = append(missing, u)
+		}
+	}
+	return missing, nil
 }
