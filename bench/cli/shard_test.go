@@ -115,27 +115,29 @@ func TestPartialShardMakesNoBaselineOrSilentReport(t *testing.T) {
 	task := map[string]string{"SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_COUNT": "2"}
 	baseline := filepath.Join(t.TempDir(), "baseline.json")
 
-	// check --update inside an array task: refused before anything runs.
-	code, _, stderr := runCLIEnv(task, "check", "--baseline", baseline, "--spec", spec, "--update", "--shard-count", "2", "-j", "1")
-	if code == 0 || !strings.Contains(stderr, "this is shard 0/2 of the study; a baseline must hold every unit") {
-		t.Fatalf("check --update in a shard: exit %d, %q", code, stderr)
+	refused := func(env map[string]string, want string, args ...string) {
+		t.Helper()
+		args = append([]string{"check", "--baseline", baseline, "--update"}, args...)
+		code, _, stderr := runCLIEnv(env, args...)
+		if code == 0 || !strings.Contains(stderr, want) {
+			t.Fatalf("%v: exit %d, %q; want %q", args, code, stderr, want)
+		}
+		if _, err := os.Stat(baseline); !os.IsNotExist(err) {
+			t.Fatalf("%v wrote a baseline from a shard", args)
+		}
 	}
-	if _, err := os.Stat(baseline); !os.IsNotExist(err) {
-		t.Fatal("a shard wrote a baseline")
-	}
+	// Inside an array task: refused before anything runs.
+	refused(task, "this is shard 0/2 of the study; a baseline must hold every unit", "--spec", spec, "--shard-count", "2", "-j", "1")
 
-	// check --update from a shard's results directory: refused too.
+	// From a shard's results directory: refused too.
 	shardDir := filepath.Join(t.TempDir(), "shard0")
 	if code, _, stderr := runCLIEnv(task, "run", "--spec", spec, "--out", shardDir, "--shard-count", "2", "-j", "1"); code != 0 {
 		t.Fatalf("shard run: %s", stderr)
 	}
-	code, _, stderr = runCLIEnv(nil, "check", "--baseline", baseline, "--results", shardDir, "--update")
-	if code == 0 || !strings.Contains(stderr, "the results hold 2 of the study's 4 units ("+shardDir+" is shard 0/2)") {
-		t.Fatalf("check --update --results shard: exit %d, %q", code, stderr)
+	if _, err := os.Stat(filepath.Join(shardDir, "report")); !os.IsNotExist(err) {
+		t.Fatal("run rendered a report for a shard")
 	}
-	if _, err := os.Stat(baseline); !os.IsNotExist(err) {
-		t.Fatal("a shard's results became a baseline")
-	}
+	refused(nil, "the results hold 2 of the study's 4 units ("+shardDir+" is shard 0/2)", "--results", shardDir)
 
 	// Both shards merged (with the study from a spec) make a baseline.
 	shard1 := filepath.Join(t.TempDir(), "shard1")
@@ -151,7 +153,7 @@ func TestPartialShardMakesNoBaselineOrSilentReport(t *testing.T) {
 	}
 
 	// A report of a shard directory is marked partial.
-	code, _, stderr = runCLIEnv(nil, "report", "--results", shardDir)
+	code, _, stderr := runCLIEnv(nil, "report", "--results", shardDir)
 	if code != 0 || !strings.Contains(stderr, "holds shard 0/2 only") {
 		t.Fatalf("report of a shard: exit %d, %q", code, stderr)
 	}
