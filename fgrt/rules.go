@@ -53,11 +53,12 @@ func (m *Model) Rules(s learn.Schema) string {
 		if c := m.nodeClass(i); c >= 0 {
 			cls = "class " + s.ClassName(c)
 		}
-		fmt.Fprintf(&b, "IF %s THEN %s  [coverage %.3f, confidence %.3f]", ante, cls, n.Coverage, n.Confidence())
+		// Fallback lines are not among the rules Complexity counts (the
+		// authors count leaves), so they do not start with "IF".
 		if fallback {
-			b.WriteString("  (fallback: only when no child fires above 1e-6)")
+			b.WriteString("fallback when no child fires above 1e-6: ")
 		}
-		b.WriteByte('\n')
+		fmt.Fprintf(&b, "IF %s THEN %s  [coverage %.3f, confidence %.3f]\n", ante, cls, n.Coverage, n.Confidence())
 	}
 	for _, i := range m.leafOrder {
 		line(i, false)

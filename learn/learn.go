@@ -114,7 +114,10 @@ type Model interface {
 	// Complexity reports the size of the fitted model.
 	Complexity() Complexity
 	// Rules renders the model as human-readable rules using the schema's
-	// feature and class names.
+	// feature and class names. Each rule that Complexity counts is one
+	// line "IF <antecedent> AND ... THEN ..." ("IF TRUE THEN ..." without
+	// antecedents); other lines (fallbacks, defaults, notes) do not start
+	// with "IF ". The conformance suite (package learntest) checks it.
 	Rules(s Schema) string
 }
 

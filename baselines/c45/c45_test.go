@@ -313,7 +313,7 @@ func TestDegenerate(t *testing.T) {
 					t.Fatalf("predictions %v, want all %d", pred, c.want)
 				}
 			}
-			if r := m.Rules(c.s); !strings.HasPrefix(r, "IF true THEN class ") {
+			if r := m.Rules(c.s); !strings.HasPrefix(r, "IF TRUE THEN class ") {
 				t.Fatalf("rules %q", r)
 			}
 		})

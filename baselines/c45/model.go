@@ -157,7 +157,7 @@ func (m *Model) Rules(s learn.Schema) string {
 	var walk func(parent *node, k int, nd *node, conds []string)
 	walk = func(parent *node, k int, nd *node, conds []string) {
 		if nd.leaf {
-			cond := "true"
+			cond := "TRUE"
 			if len(conds) > 0 {
 				cond = strings.Join(conds, " AND ")
 			}

@@ -39,6 +39,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 
 	"github.com/fgrtbench/fgrtbench/learn"
 )
@@ -147,10 +148,6 @@ func New(o Options) (*Trainer, error) {
 // Options returns the trainer's configuration.
 func (t *Trainer) Options() Options { return t.opts }
 
-// ErrOneClass is returned when the training labels hold a single class: the
-// MCC fitness is then 0 for every chromosome and the search is meaningless.
-var ErrOneClass = errors.New("fga: training set has a single class (MCC fitness is undefined)")
-
 // Fit runs the genetic algorithm and returns the purged rule base of the best
 // chromosome.
 func (t *Trainer) Fit(X [][]float64, y []int, s learn.Schema) (learn.Model, error) {
@@ -176,10 +173,13 @@ func (t *Trainer) FitModel(X [][]float64, y []int, s learn.Schema) (*Model, erro
 	if workers == 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	p := newProblem(X, y, s.NumClasses(), t.opts, workers)
-	if p.nClasses < 2 {
-		return nil, ErrOneClass
+	// A single class makes the MCC fitness 0 for every chromosome, so the
+	// search carries no information: the model is that class, without
+	// rules (ex-fuzzy would evolve an arbitrary rule base).
+	if single := y[0]; !slices.ContainsFunc(y, func(c int) bool { return c != single }) {
+		return &Model{single: true, class: single, labels: t.opts.Labels}, nil
 	}
+	p := newProblem(X, y, s.NumClasses(), t.opts, workers)
 	res := runGA(&p.lay, t.opts, newEvaluator(p, workers))
 	return buildModel(p, res), nil
 }

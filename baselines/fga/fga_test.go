@@ -1,7 +1,6 @@
 package fga
 
 import (
-	"errors"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -308,8 +307,17 @@ func TestDegenerateInputs(t *testing.T) {
 	t.Run("one class", func(t *testing.T) {
 		y1 := make([]int, len(y))
 		tr, _ := New(smallOptions(1))
-		if _, err := tr.Fit(X, y1, s); !errors.Is(err, ErrOneClass) {
-			t.Errorf("err = %v, want ErrOneClass", err)
+		m, err := tr.Fit(X, y1, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, p := range m.Predict(X) {
+			if p != 0 {
+				t.Fatalf("row %d predicted %d, want the only class 0", i, p)
+			}
+		}
+		if c := m.Complexity(); c != (learn.Complexity{}) {
+			t.Errorf("complexity %+v, want no rules", c)
 		}
 	})
 	t.Run("class absent", func(t *testing.T) {

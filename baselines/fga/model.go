@@ -20,6 +20,11 @@ type Model struct {
 	lo, hi  []float64
 	history []float64
 	fitness float64
+	// single is set when the training set held one class (index class):
+	// the model has no rules and predicts that class, as scikit-learn's
+	// classifiers do for a constant target.
+	single bool
+	class  int
 }
 
 // Rule is one fuzzy rule "IF feature IS label AND ... THEN class".
@@ -91,6 +96,9 @@ func (m *Model) Predict(X [][]float64) []int {
 }
 
 func (m *Model) predictRow(row []float64) int {
+	if m.single {
+		return m.class
+	}
 	if len(m.rules) == 0 {
 		return -1
 	}
@@ -163,6 +171,9 @@ func LabelName(k, labels int) string {
 // "IF x1 IS High AND x3 IS Low THEN class 2 (dominance score 0.41)".
 func (m *Model) Rules(s learn.Schema) string {
 	var b strings.Builder
+	if m.single {
+		return fmt.Sprintf("# the training set held one class: every row is predicted class %s\n", s.ClassName(m.class))
+	}
 	if len(m.rules) == 0 {
 		return "(no rule survived the purge: every row is predicted -1)\n"
 	}

@@ -339,7 +339,9 @@ func (m *Model) condString(c cond, s learn.Schema) string {
 func (m *Model) Rules(s learn.Schema) string {
 	var b strings.Builder
 	if len(m.present) == 1 {
-		fmt.Fprintf(&b, "IF TRUE THEN class %s\n", s.ClassName(m.present[0]))
+		// No rule (Complexity counts none): scikit-learn's one-vs-rest
+		// predicts the constant class.
+		fmt.Fprintf(&b, "# the training set held one class: every row is predicted class %s\n", s.ClassName(m.present[0]))
 		return b.String()
 	}
 	var probs []string

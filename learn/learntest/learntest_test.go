@@ -1,0 +1,138 @@
+package learntest
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/fgrtbench/fgrtbench/learn"
+)
+
+// majority is a minimal conforming learner: it predicts the training
+// set's most frequent class. Its fault field injects one violation.
+type majority struct {
+	fault string
+	calls *atomic.Int64
+}
+
+type majorityModel struct {
+	class int
+	fault string
+	calls *atomic.Int64
+}
+
+func (t majority) Fit(X [][]float64, y []int, s learn.Schema) (learn.Model, error) {
+	if err := learn.CheckXY(X, y, s, false); err != nil {
+		if t.fault == "panic-on-empty" {
+			panic("no rows")
+		}
+		return nil, err
+	}
+	count := make([]int, s.NumClasses())
+	for _, c := range y {
+		count[c]++
+	}
+	best := 0
+	for k, n := range count {
+		if n > count[best] {
+			best = k
+		}
+	}
+	if t.fault == "mutate" && t.calls.Add(1) == 1 { // only the first, sequential fit: no data race
+		X[0][0]++
+	}
+	if t.fault == "seed" {
+		best = int(t.calls.Add(1)) % s.NumClasses()
+	}
+	return &majorityModel{class: best, fault: t.fault, calls: t.calls}, nil
+}
+
+func (m *majorityModel) Predict(X [][]float64) []int {
+	out := make([]int, len(X))
+	for i := range out {
+		out[i] = m.class
+	}
+	switch m.fault {
+	case "short":
+		return out[:len(out)-1]
+	case "range":
+		out[0] = 99
+	}
+	return out
+}
+
+func (m *majorityModel) Complexity() learn.Complexity {
+	if m.fault == "complexity" {
+		return learn.Complexity{Rules: 2, Leaves: 2}
+	}
+	return learn.Complexity{Rules: 1, Leaves: 1}
+}
+
+func (m *majorityModel) Rules(s learn.Schema) string {
+	return fmt.Sprintf("IF TRUE THEN class %s\n", s.ClassName(m.class))
+}
+
+func subject(fault string) Subject {
+	calls := &atomic.Int64{}
+	return Subject{Name: "majority-" + fault, New: func(int64) (learn.Trainer, error) { return majority{fault: fault, calls: calls}, nil }}
+}
+
+func allErrors(s Subject) []error {
+	var errs []error
+	for _, d := range Problems() {
+		errs = append(errs, CheckData(s, d)...)
+	}
+	if err := CheckEmpty(s); err != nil {
+		errs = append(errs, err)
+	}
+	return errs
+}
+
+func TestConformingLearnerPasses(t *testing.T) {
+	Run(t, subject(""))
+}
+
+// TestSuiteCatchesFaults injects one contract violation per case and
+// checks that the suite reports it.
+func TestSuiteCatchesFaults(t *testing.T) {
+	cases := []struct{ fault, want string }{
+		{"mutate", "modified its input"},
+		{"seed", "same seed, different model"},
+		{"short", "predictions for"},
+		{"range", "predicted class 99"},
+		{"complexity", "printed rules show 1 rules"},
+		{"panic-on-empty", "panic"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.fault, func(t *testing.T) {
+			errs := allErrors(subject(tc.fault))
+			if len(errs) == 0 {
+				t.Fatal("suite found no violation")
+			}
+			if !strings.Contains(errors.Join(errs...).Error(), tc.want) {
+				t.Errorf("errors do not mention %q:\n%v", tc.want, errors.Join(errs...))
+			}
+		})
+	}
+}
+
+func TestCheckRulesText(t *testing.T) {
+	cases := []struct {
+		text string
+		cx   learn.Complexity
+		ok   bool
+	}{
+		{"IF a <= 1 AND b > 2 THEN class x\nIF TRUE THEN class y\n", learn.Complexity{Rules: 2, Antecedents: 2}, true},
+		{"# comment\nfallback: IF a IS Low THEN class x\nIF a IS High THEN class y\n", learn.Complexity{Rules: 1, Antecedents: 1}, true},
+		{"IF a <= 1 AND b > 2 THEN class x\n", learn.Complexity{Rules: 1, Antecedents: 1}, false},
+		{"IF a <= 1 class x\n", learn.Complexity{Rules: 1, Antecedents: 1}, false},
+		{"", learn.Complexity{}, true},
+	}
+	for i, tc := range cases {
+		if err := CheckRulesText(tc.text, tc.cx); (err == nil) != tc.ok {
+			t.Errorf("case %d: err = %v, want ok %v", i, err, tc.ok)
+		}
+	}
+}
