@@ -296,39 +296,20 @@ func CheckRulesText(rules string, cx learn.Complexity) error {
 
 // concurrentModel uses one fitted model from several goroutines.
 func concurrentModel(a fitted, d Data) []error {
-	const workers = 4
-	var wg sync.WaitGroup
-	errs := make(chan error, workers)
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			err := safely(func() error {
-				for rep := 0; rep < 3; rep++ {
-					if p := a.model.Predict(d.XTest); !reflect.DeepEqual(p, a.pred) {
-						return fmt.Errorf("concurrent Predict gave %v, sequential %v", p, a.pred)
-					}
-					if cx := a.model.Complexity(); cx != a.cx {
-						return fmt.Errorf("concurrent Complexity gave %+v, sequential %+v", cx, a.cx)
-					}
-					if r := a.model.Rules(d.Schema); r != a.rules {
-						return fmt.Errorf("concurrent Rules differ")
-					}
-				}
-				return nil
-			})
-			if err != nil {
-				errs <- err
+	return parallel(4, func() error {
+		for rep := 0; rep < 3; rep++ {
+			if p := a.model.Predict(d.XTest); !reflect.DeepEqual(p, a.pred) {
+				return fmt.Errorf("concurrent Predict gave %v, sequential %v", p, a.pred)
 			}
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	var out []error
-	for e := range errs {
-		out = append(out, e)
-	}
-	return out
+			if cx := a.model.Complexity(); cx != a.cx {
+				return fmt.Errorf("concurrent Complexity gave %+v, sequential %+v", cx, a.cx)
+			}
+			if r := a.model.Rules(d.Schema); r != a.rules {
+				return fmt.Errorf("concurrent Rules differ")
+			}
+		}
+		return nil
+	})
 }
 
 // concurrentTrainer fits one trainer from several goroutines at once.
@@ -337,24 +318,28 @@ func concurrentTrainer(s Subject, d Data, seed int64, want fitted) []error {
 	if err != nil {
 		return []error{err}
 	}
-	const workers = 3
+	return parallel(3, func() error {
+		m, err := tr.Fit(d.XTrain, d.YTrain, d.Schema)
+		if err != nil {
+			return err
+		}
+		if p := m.Predict(d.XTest); !reflect.DeepEqual(p, want.pred) {
+			return fmt.Errorf("trainer used from several goroutines: predictions differ from a sequential fit")
+		}
+		return nil
+	})
+}
+
+// parallel runs f on n goroutines at once and collects their errors
+// (panics included).
+func parallel(n int, f func() error) []error {
 	var wg sync.WaitGroup
-	errs := make(chan error, workers)
-	for w := 0; w < workers; w++ {
+	errs := make(chan error, n)
+	for w := 0; w < n; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			err := safely(func() error {
-				m, err := tr.Fit(d.XTrain, d.YTrain, d.Schema)
-				if err != nil {
-					return err
-				}
-				if p := m.Predict(d.XTest); !reflect.DeepEqual(p, want.pred) {
-					return fmt.Errorf("trainer used from several goroutines: predictions differ from a sequential fit")
-				}
-				return nil
-			})
-			if err != nil {
+			if err := safely(f); err != nil {
 				errs <- err
 			}
 		}()
