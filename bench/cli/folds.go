@@ -15,7 +15,7 @@ func init() {
 		var df dataFlags
 		df.add(fs)
 		name := fs.String("dataset", "", "dataset name, or the path of a .dat, .arff or .csv file")
-		proto := fs.String("protocol", "paper", "paper (preprocessed as the authors' code) or clean (raw rows)")
+		proto := fs.String("protocol", "paper", "paper (preprocessed as the authors' code), clean (raw rows) or holdout (the loader's 80/20 split: test part fold 0, training part -1)")
 		seed := fs.Int64("seed", protocol.DefaultOptions().Seed, "fold seed (clean protocol)")
 		k := fs.Int("folds", 5, "number of folds (clean protocol)")
 		out := fs.String("out", "folds", "output directory")

@@ -17,12 +17,12 @@ func init() {
 		fs := newFlags(env, c)
 		var rf runFlags
 		rf.add(fs, "out")
-		proto := fs.String("protocol", "both", "paper, clean or both")
+		proto := fs.String("protocol", "both", "paper, clean, holdout, or both (= paper and clean)")
 		methodList := fs.String("methods", "", "comma-separated methods (default: all registered)")
 		datasetList := fs.String("datasets", "", "comma-separated datasets: registry names or paths of .dat, .arff or .csv files (default: the ten of the paper)")
 		noVariants := fs.Bool("no-variants", false, "skip the variants (CART/C4.5 paper-text grids, FGRT with quirks fixed, OFAT sweeps)")
 		noReport := fs.Bool("no-report", false, "do not render the report after running")
-		repeats := fs.Int("repeats", 1, "repetitions of the clean protocol's k-fold (different fold seeds)")
+		repeats := fs.Int("repeats", 1, "repetitions: of the clean protocol's k-fold (different fold seeds), or learner seeds of the holdout split")
 		seed := fs.Int64("seed", protocol.DefaultOptions().Seed, "fold seed of the clean protocol's first repeat")
 		if err := parse(env, c, fs, args); err != nil {
 			return err
@@ -30,7 +30,7 @@ func init() {
 		var protocols []string
 		switch *proto {
 		case "both":
-			protocols = protocol.Names()
+			protocols = []string{"paper", "clean"}
 		default:
 			if _, err := protocol.Lookup(*proto); err != nil {
 				return err

@@ -21,6 +21,16 @@ type Clean struct{}
 // Name returns "clean".
 func (Clean) Name() string { return "clean" }
 
+// Layout: o.Folds folds per repeat, repeat r with fold seed o.Seed + r,
+// grids resolved by inner cross-validation.
+func (Clean) Layout(o Options) Layout {
+	l := Layout{Folds: o.Folds, Repeats: o.Repeats, GridSelection: SelectInnerCV, InnerCV: true}
+	for r := 0; r < o.Repeats; r++ {
+		l.Seeds = append(l.Seeds, o.Seed+int64(r))
+	}
+	return l
+}
+
 // Plan builds the clean protocol's folds.
 func (Clean) Plan(d *datasets.Dataset, o Options) (*Plan, error) {
 	if err := o.Validate(); err != nil {

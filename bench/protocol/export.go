@@ -32,7 +32,9 @@ type Assignment struct {
 
 // Assign returns the fold assignment of repeat 0: for "paper" the stacked,
 // preprocessed matrix the authors' learners saw; for "clean" the raw
-// complete rows in file order with the fold seed of opts.
+// complete rows in file order with the fold seed of opts; for "holdout" the
+// paper's stacked matrix with the 20 % test part as fold 0 and the 80 %
+// training part as fold -1.
 func Assign(d *datasets.Dataset, protocolName string, opts Options) (*Assignment, error) {
 	switch protocolName {
 	case "paper":
@@ -51,6 +53,21 @@ func Assign(d *datasets.Dataset, protocolName string, opts Options) (*Assignment
 			return nil, err
 		}
 		return &Assignment{Dataset: d.Name, Schema: full.Schema(), Row: kept, X: full.X, Y: full.Y, Fold: fold}, nil
+	case "holdout":
+		if opts.HoldoutTrain == HoldoutTrain64 {
+			return nil, fmt.Errorf("%s: fold export of the holdout protocol covers the 80 %% training part only (holdout_train 80)", d.Name)
+		}
+		p, err := paperprep.Prepare(d)
+		if err != nil {
+			return nil, err
+		}
+		fold := make([]int, len(p.Y))
+		for i := range fold {
+			if i < p.NTrain+p.NVal {
+				fold[i] = -1
+			}
+		}
+		return &Assignment{Dataset: d.Name, Schema: p.Schema, Row: p.SrcRow, X: p.X, Y: p.Y, Fold: fold}, nil
 	}
 	_, err := Lookup(protocolName)
 	return nil, err

@@ -21,6 +21,12 @@ type Paper struct{}
 // Name returns "paper".
 func (Paper) Name() string { return "paper" }
 
+// Layout: five folds of seed 42, one repeat, grids selected by test
+// accuracy, no inner folds.
+func (Paper) Layout(Options) Layout {
+	return Layout{Folds: 5, Repeats: 1, Seeds: []int64{PaperSeed}, GridSelection: SelectTest}
+}
+
 // Plan builds the paper protocol's folds.
 func (Paper) Plan(d *datasets.Dataset, _ Options) (*Plan, error) {
 	p, err := paperprep.Prepare(d)

@@ -3,10 +3,17 @@
 // learner's own preprocessing (fuzzy partitions) is fitted, and how a
 // configuration is chosen from a grid.
 //
-// Two protocols exist. Paper reproduces the authors' experiment exactly,
+// Three protocols exist. Paper reproduces the authors' experiment exactly,
 // leakage included, so its numbers can be compared with the published ones.
 // Clean fits every data-dependent step on training rows only and selects
 // hyperparameters by an inner cross-validation, touching each test fold once.
+// Holdout is the authors' loader split used as a single hold-out (the split
+// the paper's FGA, RIPPER and FRR columns were measured on), repeated over
+// learner seeds.
+//
+// A protocol is data for the runner: its Layout says how many folds and
+// repeats it has, which seed each repeat records, whether repeats only
+// re-seed the learners, and how grids are resolved.
 package protocol
 
 import (
@@ -87,6 +94,11 @@ type Options struct {
 	Seed int64 `json:"seed" yaml:"seed"`
 	// InnerFolds is the number of inner folds for model selection (clean).
 	InnerFolds int `json:"inner_folds" yaml:"inner_folds"`
+	// HoldoutTrain is the part of the authors' loader split the holdout
+	// protocol trains on: "80" (the 64 % and 16 % parts; the default, also
+	// when empty) or "64" (the scaler's part only). Repeats count learner
+	// seeds under holdout.
+	HoldoutTrain string `json:"holdout_train,omitempty" yaml:"holdout_train,omitempty"`
 }
 
 // DefaultOptions are the defaults of the clean protocol.
@@ -108,17 +120,46 @@ func (o Options) Validate() error {
 	if o.Seed < 0 || o.Seed > 1<<32-1 {
 		return fmt.Errorf("protocol: seed must be in 0..4294967295 (numpy's legacy seed range), got %d", o.Seed)
 	}
+	switch o.HoldoutTrain {
+	case "", HoldoutTrain80, HoldoutTrain64:
+	default:
+		return fmt.Errorf("protocol: holdout_train must be %q or %q, got %q", HoldoutTrain80, HoldoutTrain64, o.HoldoutTrain)
+	}
 	return nil
+}
+
+// Layout is how a protocol lays out a study's units. The runner reads it
+// instead of knowing protocols by name.
+type Layout struct {
+	// Folds is the number of test folds per repeat.
+	Folds int
+	// Repeats is the number of repeats.
+	Repeats int
+	// Seeds[r] is the seed recorded for repeat r (results.csv's seed
+	// column): the seed of that repeat's fold assignment.
+	Seeds []int64
+	// LearnerRepeats reports that repeats share one split and differ only
+	// in the learner seed; a deterministic method then runs repeat 0 only.
+	LearnerRepeats bool
+	// GridSelection resolves grids of more than one point when a method
+	// does not choose; "" means the protocol has no default and such a grid
+	// needs an explicit selection.
+	GridSelection string
+	// InnerCV reports whether folds carry inner folds, so that a method may
+	// use selection inner-cv.
+	InnerCV bool
 }
 
 // Protocol builds plans.
 type Protocol interface {
 	Name() string
+	// Layout returns the unit layout under options o (already validated).
+	Layout(o Options) Layout
 	Plan(d *datasets.Dataset, o Options) (*Plan, error)
 }
 
 // Names lists the protocols.
-func Names() []string { return []string{"paper", "clean"} }
+func Names() []string { return []string{"paper", "clean", "holdout"} }
 
 // Lookup returns a protocol by name.
 func Lookup(name string) (Protocol, error) {
@@ -127,6 +168,8 @@ func Lookup(name string) (Protocol, error) {
 		return Paper{}, nil
 	case "clean":
 		return Clean{}, nil
+	case "holdout":
+		return Holdout{}, nil
 	}
 	return nil, fmt.Errorf("unknown protocol %q (valid: %s)", name, strings.Join(Names(), ", "))
 }

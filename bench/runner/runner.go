@@ -93,11 +93,7 @@ func (r *Runner) Run(ctx context.Context, s Study) (Summary, error) {
 		}
 		sel := m.Selection
 		if sel == "" {
-			if u.Protocol == "paper" {
-				sel = protocol.SelectTest
-			} else {
-				sel = protocol.SelectInnerCV
-			}
+			sel = s.layout(u.Protocol).GridSelection
 		}
 		return m.expectedRows(sel), nil
 	}
@@ -155,11 +151,7 @@ func (r *Runner) Run(ctx context.Context, s Study) (Summary, error) {
 				plan, err := plans.get(ctx, u.Protocol, u.Dataset)
 				var rows []results.Record
 				if err == nil {
-					nFolds := s.Options.Folds
-					if u.Protocol == "paper" {
-						nFolds = 5
-					}
-					rows, err = ex.run(u, plan, ms[u.Method], nFolds)
+					rows, err = ex.run(u, plan, ms[u.Method], s.layout(u.Protocol).Folds)
 				}
 				out <- result{u: u, rows: rows, err: err}
 			}

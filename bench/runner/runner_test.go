@@ -342,7 +342,7 @@ func TestStudyErrors(t *testing.T) {
 		{"inner-cv under paper", func(s *Study) {
 			s.Protocols = []string{"paper"}
 			s.Methods = []MethodSpec{{Name: "test-centroid", Selection: protocol.SelectInnerCV}}
-		}, "needs the clean protocol"},
+		}, "needs inner folds"},
 	}
 	for _, c := range cases {
 		s := base

@@ -195,11 +195,9 @@ func (s Study) resolve() ([]resolvedMethod, error) {
 		if err != nil {
 			return nil, err
 		}
-		if rm.Selection == protocol.SelectInnerCV {
-			for _, p := range s.Protocols {
-				if p == "paper" {
-					return nil, fmt.Errorf("method %s: selection inner-cv needs the clean protocol (the paper protocol has no inner folds; it selects by test accuracy)", rm.Label)
-				}
+		for _, p := range s.Protocols {
+			if err := checkSelection(rm, p, s.layout(p)); err != nil {
+				return nil, err
 			}
 		}
 		if seen[rm.Label] {
@@ -214,24 +212,59 @@ func (s Study) resolve() ([]resolvedMethod, error) {
 	return out, nil
 }
 
-// units enumerates the study's work units in canonical order.
+// layout returns the unit layout of a protocol of the study (validated by
+// resolve).
+func (s Study) layout(name string) protocol.Layout {
+	p, err := protocol.Lookup(name)
+	if err != nil {
+		return protocol.Layout{}
+	}
+	return p.Layout(s.Options)
+}
+
+// checkSelection refuses a method whose grid cannot be resolved under a
+// protocol: inner-cv without inner folds, or a grid under a protocol with
+// no default selection.
+func checkSelection(m resolvedMethod, proto string, l protocol.Layout) error {
+	sel := m.Selection
+	if len(m.Configs) == 1 && sel != protocol.SelectSweep {
+		return nil
+	}
+	if sel == "" {
+		sel = l.GridSelection
+	}
+	switch {
+	case sel == "":
+		return fmt.Errorf("method %s: protocol %s has no default selection for a grid of %d points (holdout_train 64 leaves no validation rows); give selection test or sweep, or one configuration", m.Label, proto, len(m.Configs))
+	case sel == protocol.SelectInnerCV && !l.InnerCV:
+		return fmt.Errorf("method %s: selection inner-cv needs inner folds, which protocol %s has not (it selects by test accuracy or needs an explicit selection)", m.Label, proto)
+	}
+	return nil
+}
+
+// repeatsOf is how many repeats method m runs under layout l: a protocol
+// whose repeats only re-seed learners runs a deterministic method once.
+func repeatsOf(m resolvedMethod, l protocol.Layout) int {
+	if l.LearnerRepeats && !m.Method.Stochastic {
+		return 1
+	}
+	return l.Repeats
+}
+
+// units enumerates the study's work units in canonical order; each
+// protocol's Layout gives its folds, repeats and seeds.
 func (s Study) units(ms []resolvedMethod) []Unit {
 	var out []Unit
 	for _, p := range s.Protocols {
-		folds, repeats := s.Options.Folds, s.Options.Repeats
-		seedOf := func(r int) int64 { return s.Options.Seed + int64(r) }
-		if p == "paper" {
-			folds, repeats = 5, 1
-			seedOf = func(int) int64 { return protocol.PaperSeed }
-		}
+		l := s.layout(p)
 		for _, d := range s.Datasets {
 			for mi, m := range ms {
-				for r := 0; r < repeats; r++ {
-					for f := 0; f < folds; f++ {
+				for r := 0; r < repeatsOf(m, l); r++ {
+					for f := 0; f < l.Folds; f++ {
 						out = append(out, Unit{
 							Protocol: p, Dataset: d, Method: mi, Label: m.Label,
-							Repeat: r, Fold: f, Seed: seedOf(r),
-							Key: unitKey(p, d, m, r, f, seedOf(r)),
+							Repeat: r, Fold: f, Seed: l.Seeds[r],
+							Key: unitKey(p, d, m, r, f, l.Seeds[r]),
 						})
 					}
 				}

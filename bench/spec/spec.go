@@ -29,6 +29,8 @@ type file struct {
 	Repeats    int                 `json:"repeats" yaml:"repeats"`
 	Seed       *int64              `json:"seed" yaml:"seed"`
 	InnerFolds int                 `json:"inner_folds" yaml:"inner_folds"`
+	// HoldoutTrain is protocol.Options.HoldoutTrain ("80" or "64").
+	HoldoutTrain string `json:"holdout_train" yaml:"holdout_train"`
 }
 
 // Parse reads a spec; format is "json" or "yaml". Unknown fields are errors.
@@ -69,6 +71,7 @@ func Parse(data []byte, format string) (runner.Study, error) {
 	if f.InnerFolds != 0 {
 		s.Options.InnerFolds = f.InnerFolds
 	}
+	s.Options.HoldoutTrain = f.HoldoutTrain
 	for _, d := range s.Datasets {
 		if err := datasets.CheckName(d); err != nil {
 			return runner.Study{}, fmt.Errorf("spec: %v", err)
@@ -153,7 +156,7 @@ func Paper(protocols, datasetNames, methodNames []string, variants bool) (runner
 		}
 	}
 	if len(protocols) == 0 {
-		protocols = protocol.Names()
+		protocols = []string{"paper", "clean"}
 	}
 	s := runner.Study{Name: "paper", Protocols: protocols, Datasets: datasetNames, Methods: ms, Options: protocol.DefaultOptions()}
 	if _, err := runner.UnitsOf(s); err != nil {

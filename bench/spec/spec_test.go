@@ -137,3 +137,30 @@ func TestREADMEExampleParses(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestHoldoutSpec(t *testing.T) {
+	spec := `
+protocols: [holdout]
+datasets: [wine, zoo]
+repeats: 10
+holdout_train: "64"
+methods:
+  - name: fga
+  - name: cart
+`
+	s, err := Parse([]byte(spec), "yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	units, err := runner.UnitsOf(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 2 datasets x (10 learner seeds of fga + 1 run of the deterministic cart).
+	if len(units) != 22 || s.Options.HoldoutTrain != "64" {
+		t.Fatalf("%d units, options %+v", len(units), s.Options)
+	}
+	if _, err := Parse([]byte(strings.Replace(spec, `"64"`, `"50"`, 1)), "yaml"); err == nil || !strings.Contains(err.Error(), "holdout_train") {
+		t.Fatalf("holdout_train 50: %v", err)
+	}
+}

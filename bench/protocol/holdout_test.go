@@ -1,0 +1,141 @@
+package protocol
+
+import (
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/fgrtbench/fgrtbench/bench/paperprep"
+	"github.com/fgrtbench/fgrtbench/datasets"
+	"github.com/fgrtbench/fgrtbench/internal/sharedtest"
+)
+
+func TestLayouts(t *testing.T) {
+	o := DefaultOptions()
+	o.Repeats, o.Seed, o.Folds = 3, 7, 4
+	o64 := o
+	o64.HoldoutTrain = HoldoutTrain64
+	cases := []struct {
+		p    Protocol
+		o    Options
+		want Layout
+	}{
+		{Paper{}, o, Layout{Folds: 5, Repeats: 1, Seeds: []int64{42}, GridSelection: SelectTest}},
+		{Clean{}, o, Layout{Folds: 4, Repeats: 3, Seeds: []int64{7, 8, 9}, GridSelection: SelectInnerCV, InnerCV: true}},
+		{Holdout{}, o, Layout{Folds: 1, Repeats: 3, Seeds: []int64{33, 33, 33}, LearnerRepeats: true, GridSelection: SelectInnerCV, InnerCV: true}},
+		{Holdout{}, o64, Layout{Folds: 1, Repeats: 3, Seeds: []int64{33, 33, 33}, LearnerRepeats: true}},
+	}
+	for _, c := range cases {
+		if got := c.p.Layout(c.o); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s %+v: layout %+v, want %+v", c.p.Name(), c.o, got, c.want)
+		}
+	}
+	bad := o
+	bad.HoldoutTrain = "70"
+	if err := bad.Validate(); err == nil {
+		t.Error("holdout_train 70 accepted")
+	}
+}
+
+// TestHoldoutPlan: the hold-out fold is the loader's split, shared by every
+// repeat; the validation part marks the inner split.
+func TestHoldoutPlan(t *testing.T) {
+	d := synthetic(120)
+	pp, err := paperprep.Prepare(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, train := range []string{"", HoldoutTrain80, HoldoutTrain64} {
+		o := DefaultOptions()
+		o.Repeats, o.HoldoutTrain = 3, train
+		p, err := Holdout{}.Plan(d, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		nTrain := pp.NTrain + pp.NVal
+		if train == HoldoutTrain64 {
+			nTrain = pp.NTrain
+		}
+		if len(p.Folds) != 3 || p.PrepareX != nil || p.Rows != len(pp.X) {
+			t.Fatalf("train %q: %d folds, prepare %v, rows %d", train, len(p.Folds), p.PrepareX != nil, p.Rows)
+		}
+		for r, f := range p.Folds {
+			if f.Repeat != r || f.Index != 0 || f.Seed != HoldoutSeed {
+				t.Fatalf("fold %d: repeat %d index %d seed %d", r, f.Repeat, f.Index, f.Seed)
+			}
+			if !reflect.DeepEqual(f.XTrain, pp.X[:nTrain]) || !reflect.DeepEqual(f.YTrain, pp.Y[:nTrain]) ||
+				!reflect.DeepEqual(f.XTest, pp.X[pp.NTrain+pp.NVal:]) || !reflect.DeepEqual(f.YTest, pp.Y[pp.NTrain+pp.NVal:]) {
+				t.Fatalf("train %q repeat %d: not the loader's split", train, r)
+			}
+			if train == HoldoutTrain64 {
+				if f.InnerFold != nil || p.GridSelection != "" {
+					t.Fatal("64 % training has no validation split")
+				}
+				continue
+			}
+			val := 0
+			for i, g := range f.InnerFold {
+				if (g == 0) != (i >= pp.NTrain) {
+					t.Fatalf("inner fold of row %d = %d", i, g)
+				}
+				if g == 0 {
+					val++
+				}
+			}
+			if val != pp.NVal || p.InnerK != 1 || p.GridSelection != SelectInnerCV {
+				t.Fatalf("validation rows %d, want %d; inner k %d", val, pp.NVal, p.InnerK)
+			}
+		}
+	}
+}
+
+// TestHoldoutTestSizesArePaperFGADenominators: every value of the paper's
+// FGA column is an exact count on the loader's 20 % part; its denominators
+// are the sizes of the holdout protocol's test part.
+func TestHoldoutTestSizesArePaperFGADenominators(t *testing.T) {
+	mirror := sharedtest.Mirror()
+	if mirror == "" {
+		t.Skip("KEEL mirror not found (set FGRT_DATA_MIRROR)")
+	}
+	want := map[string]int{"appendicitis": 22, "hepatitis": 16, "pima": 154, "wine": 36, "zoo": 21,
+		"dermatology": 72, "spambase": 920, "ring": 1480, "saheart": 93, "australian": 138}
+	for name, n := range want {
+		d, err := datasets.ReadKEELFile(filepath.Join(mirror, name+".dat"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := Holdout{}.Plan(d, DefaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := len(p.Folds[0].XTest); got != n {
+			t.Errorf("%s: %d test rows, the paper's FGA column has %d", name, got, n)
+		}
+	}
+}
+
+func TestHoldoutAssignment(t *testing.T) {
+	d := synthetic(120)
+	pp, _ := paperprep.Prepare(d)
+	a, err := Assign(d, "holdout", DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	test := 0
+	for i, f := range a.Fold {
+		if (f == 0) != (i >= pp.NTrain+pp.NVal) || (f != 0 && f != -1) {
+			t.Fatalf("row %d: fold %d", i, f)
+		}
+		if f == 0 {
+			test++
+		}
+	}
+	if test != pp.NTest {
+		t.Fatalf("%d test rows, want %d", test, pp.NTest)
+	}
+	o := DefaultOptions()
+	o.HoldoutTrain = HoldoutTrain64
+	if _, err := Assign(d, "holdout", o); err == nil {
+		t.Fatal("64 % export accepted")
+	}
+}
