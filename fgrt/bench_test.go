@@ -3,10 +3,10 @@ package fgrt
 import (
 	"math/rand/v2"
 	"testing"
-	"time"
 
 	"github.com/fgrtbench/fgrtbench/fgrt/fuzzy"
 	"github.com/fgrtbench/fgrtbench/fgrt/partopt"
+	"github.com/fgrtbench/fgrtbench/internal/benchcpu"
 )
 
 // synthetic builds n rows of d Gaussian features with a ring-like two-class
@@ -31,21 +31,6 @@ func synthetic(seed uint64, n, d int) ([][]float64, []int) {
 	return X, y
 }
 
-// startCPU resets the timer and returns a function that reports the
-// process CPU time per op as "cpu-ns/op" (with -cpu 1 this excludes the
-// waiting that a loaded machine adds to ns/op; it includes GC work).
-func startCPU(b *testing.B) func() {
-	b.ReportAllocs()
-	b.ResetTimer()
-	c0 := processCPU()
-	return func() {
-		b.StopTimer()
-		if d := processCPU() - c0; d > 0 {
-			b.ReportMetric(float64(d/time.Nanosecond)/float64(b.N), "cpu-ns/op")
-		}
-	}
-}
-
 var benchGrow = GrowOptions{MaxRules: 15, CoverageThreshold: 0.01, MinImprovement: 0.01, Patience: 3}
 
 func BenchmarkFit(b *testing.B) {
@@ -54,7 +39,7 @@ func BenchmarkFit(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer startCPU(b)()
+	defer benchcpu.Start(b)()
 	for i := 0; i < b.N; i++ {
 		if _, err := FitTree(X, y, 2, parts, benchGrow); err != nil {
 			b.Fatal(err)
@@ -70,7 +55,7 @@ func BenchmarkPredict(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer startCPU(b)()
+	defer benchcpu.Start(b)()
 	for i := 0; i < b.N; i++ {
 		m.Predict(Xte)
 	}
@@ -79,7 +64,7 @@ func BenchmarkPredict(b *testing.B) {
 func BenchmarkGridOptimize(b *testing.B) {
 	X, y := synthetic(3, 3677, 57)
 	parts, _ := fuzzy.FitPartitions(X, make([]bool, 57), fuzzy.QuantileStyle)
-	defer startCPU(b)()
+	defer benchcpu.Start(b)()
 	for i := 0; i < b.N; i++ {
 		if _, _, err := partopt.Optimize(X, y, parts, partopt.Options{}); err != nil {
 			b.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/fgrtbench/fgrtbench/internal/benchcpu"
 	"github.com/fgrtbench/fgrtbench/learn"
 )
 
@@ -36,14 +37,12 @@ func ringLike(n, d int, seed uint64) ([][]float64, []int, learn.Schema) {
 func BenchmarkFitRing(b *testing.B) {
 	X, y, s := ringLike(5920, 20, 1)
 	tr := New(DefaultConfig())
-	b.ReportAllocs()
-	cpu0 := processCPU()
+	defer benchcpu.Start(b)()
 	for b.Loop() {
 		if _, err := tr.Fit(X, y, s); err != nil {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(processCPU()-cpu0)/float64(b.N)/1e6, "cpu-ms/op")
 }
 
 func BenchmarkPredictRing(b *testing.B) {
