@@ -193,18 +193,26 @@ func TestPresortMatchesNaive(t *testing.T) {
 		if rng.IntN(4) == 0 {
 			p.MinImpurityDecrease = rng.Float64() * 0.05
 		}
-		s := schemaFor(d, y)
-		for len(s.Classes) < c {
-			s.Classes = append(s.Classes, "absent")
-		}
-		data, err := prepare(X, y, s)
-		if err != nil {
-			t.Fatal(err)
-		}
+		data := prepareClasses(t, X, y, d, c)
 		got := build(data, p)
 		want := naiveBuild(data, p)
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("seed %d params %+v: presorted tree differs from the naive builder\n got %+v\nwant %+v", seed, p, got, want)
 		}
 	}
+}
+
+// prepareClasses prepares random test data for c classes, some of which may
+// not occur in y.
+func prepareClasses(t *testing.T, X [][]float64, y []int, d, c int) *dataset {
+	t.Helper()
+	s := schemaFor(d, y)
+	for len(s.Classes) < c {
+		s.Classes = append(s.Classes, "absent")
+	}
+	data, err := prepare(X, y, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }

@@ -29,14 +29,7 @@ func TestEntropyScreenKeepsTrees(t *testing.T) {
 			}
 		}
 		p := Params{Criterion: Entropy, MinSamplesSplit: 2 + rng.IntN(4), MinSamplesLeaf: 1 + rng.IntN(3), RandomState: rng.Uint32()}
-		s := schemaFor(d, y)
-		for len(s.Classes) < c {
-			s.Classes = append(s.Classes, "absent")
-		}
-		data, err := prepare(X, y, s)
-		if err != nil {
-			t.Fatal(err)
-		}
+		data := prepareClasses(t, X, y, d, c)
 		screened := build(data, p)
 		exact := newBuilder(data, p)
 		exact.xlogx = nil
