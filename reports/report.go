@@ -66,6 +66,10 @@ type Options struct {
 	Figures  []Figure
 	// Tolerance for the reproduction check (fraction); 0 means DefaultTolerance.
 	Tolerance float64
+	// MethodBase maps method labels to registry methods (from the
+	// manifest's study), so that a sweep is shown beside the selected
+	// variants of the same method; see Sweeps.
+	MethodBase map[string]string
 }
 
 // Report is a built report.
@@ -81,6 +85,8 @@ type Report struct {
 	// records hold no paper-protocol row.
 	PaperCheck []PaperCheckRow
 	Mismatches []PaperCheckRow
+	// Sweeps are the hyperparameter sweeps in the records (sweep.go).
+	Sweeps []Sweep
 	// Markdown is the content of REPORT.md.
 	Markdown []byte
 	// Files lists the written file names (relative to Dir), sorted.
@@ -122,10 +128,18 @@ func Build(opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(cells) == 0 {
-		return nil, errors.New("reports: no selected rows in the results")
+	points, err := Points(opts.Records)
+	if err != nil {
+		return nil, err
 	}
-	rep := &Report{Dir: filepath.Join(opts.Dir, "report"), Cells: cells}
+	sweeps, err := Sweeps(points, opts.MethodBase)
+	if err != nil {
+		return nil, err
+	}
+	if len(cells) == 0 && len(sweeps) == 0 {
+		return nil, errors.New("reports: no selected rows and no sweep in the results")
+	}
+	rep := &Report{Dir: filepath.Join(opts.Dir, "report"), Cells: cells, Sweeps: sweeps}
 	protocols := protocolsOf(cells)
 
 	var md bytes.Buffer
@@ -205,6 +219,8 @@ func Build(opts Options) (*Report, error) {
 		md.Write(t.Markdown())
 		fmt.Fprintf(&md, "\nFiles: [%s.md](%s.md), [%s.tex](%s.tex), [%s.csv](%s.csv)\n\n", t.Name, t.Name, t.Name, t.Name, t.Name, t.Name)
 	}
+
+	md.Write(sweepSection(rep, sweeps))
 
 	if len(opts.Figures) > 0 {
 		md.WriteString("## Figures\n\n")

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"sort"
@@ -48,6 +49,7 @@ func renderReport(ctx context.Context, env *Env, dir string, df *dataFlags) (str
 		if m.Shard != "" && m.Shard != "all" {
 			fmt.Fprintf(env.Stderr, "fgrtbench report: %s holds shard %s only; the report says so (merge the shards for the study's results)\n", dir, m.Shard)
 		}
+		opts.MethodBase = methodBases(m)
 	} else {
 		opts.Facts = []reports.Fact{{Key: "manifest", Value: "absent (" + err.Error() + ")"}}
 	}
@@ -132,4 +134,24 @@ func renderFigures(dir string) ([]reports.Figure, error) {
 		out = append(out, reports.Figure{Path: filepath.Join("report", f.Path), Caption: f.Caption})
 	}
 	return out, err
+}
+
+// methodBases maps each method label of the manifest's study to its
+// registry method (fgrt-fixed → fgrt), so the report can show a sweep
+// beside the selected variants of the same method. A manifest without a
+// readable study gives no map (labels then stand for themselves).
+func methodBases(m *manifest.Manifest) map[string]string {
+	raw, err := json.Marshal(m.Study)
+	if err != nil {
+		return nil
+	}
+	var study runner.Study
+	if json.Unmarshal(raw, &study) != nil {
+		return nil
+	}
+	out := map[string]string{}
+	for _, ms := range study.Methods {
+		out[ms.ResultLabel()] = ms.Name
+	}
+	return out
 }

@@ -66,5 +66,17 @@ methods:
 	if err != nil {
 		t.Fatal(err)
 	}
-	_ = md
+	for _, want := range []string{
+		"## Hyperparameter sweeps", "### Sweep of FGRT over max\\_rules, clean protocol",
+		"selected: FGRT (Q1+Q2 fixed) (inner-cv)", "| Pooled | 32 |",
+	} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("REPORT.md lacks %q", want)
+		}
+	}
+	for _, f := range []string{"sweep-clean-fgrt.md", "sweep-clean-fgrt.tex", "sweep-clean-fgrt.csv"} {
+		if _, err := os.Stat(filepath.Join(out, "report", f)); err != nil {
+			t.Error(err)
+		}
+	}
 }

@@ -48,6 +48,9 @@ func (m MethodSpec) label() string {
 	return m.Name
 }
 
+// ResultLabel is the method column the spec writes to results.csv.
+func (m MethodSpec) ResultLabel() string { return m.label() }
+
 // Study is a set of protocols, datasets and methods to evaluate.
 type Study struct {
 	Name      string           `json:"name,omitempty" yaml:"name,omitempty"`
