@@ -146,6 +146,21 @@ func parse(env *Env, c *command, fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
+// checkListFlags refuses list flags that were given but name nothing
+// ("--datasets=" or "--datasets ,"): only an absent flag means its default
+// (all datasets, all methods).
+func checkListFlags(fs *flag.FlagSet, names ...string) error {
+	var err error
+	fs.Visit(func(f *flag.Flag) {
+		for _, n := range names {
+			if f.Name == n && err == nil && len(splitList(f.Value.String())) == 0 {
+				err = fmt.Errorf("--%s is empty; name at least one, or omit the flag for all", n)
+			}
+		}
+	})
+	return err
+}
+
 // splitList splits a comma-separated flag value, dropping empty items.
 func splitList(v string) []string {
 	var out []string

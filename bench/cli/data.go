@@ -68,7 +68,7 @@ func init() {
 	}
 	register(c)
 
-	d := &command{name: "datasets", summary: "print the dataset table computed from the verified files", usage: "[flags] [dataset ...]"}
+	d := &command{name: "datasets", summary: "print the dataset table computed from the verified files (or from your own .dat/.arff/.csv files)", usage: "[flags] [dataset or file ...]"}
 	d.run = func(ctx context.Context, env *Env, args []string) error {
 		fs := newFlags(env, d)
 		var df dataFlags
@@ -87,12 +87,27 @@ func init() {
 }
 
 // datasetSummaries loads and summarises the named datasets (all when none).
+// A data file of the user's own is read as a study would read it, and its
+// row notes its normalised SHA-256, the checksum a run's manifest records.
 func datasetSummaries(ctx context.Context, f *datasets.Fetcher, names []string) ([]datasets.Summary, error) {
 	if len(names) == 0 {
 		names = datasets.Names()
 	}
 	var rows []datasets.Summary
 	for _, n := range names {
+		if err := datasets.CheckName(n); err != nil {
+			return nil, err
+		}
+		if datasets.IsDataFile(n) {
+			ds, rec, err := loadDataset(ctx, f, n)
+			if err != nil {
+				return nil, err
+			}
+			s := datasets.Summarize(ds, datasets.Info{})
+			s.Notes = append(s.Notes, "normalised SHA-256 "+rec.NormalizedSHA256)
+			rows = append(rows, s)
+			continue
+		}
 		info, err := datasets.Lookup(n)
 		if err != nil {
 			return nil, err

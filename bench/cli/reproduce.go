@@ -27,6 +27,9 @@ func init() {
 		if err := parse(env, c, fs, args); err != nil {
 			return err
 		}
+		if err := checkListFlags(fs, "datasets", "methods"); err != nil {
+			return err
+		}
 		var protocols []string
 		switch *proto {
 		case "both":

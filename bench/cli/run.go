@@ -33,7 +33,7 @@ type runFlags struct {
 func (r *runFlags) add(fs *flag.FlagSet, defaultOut string) {
 	r.data.add(fs)
 	fs.StringVar(&r.out, "out", defaultOut, "output directory (results.csv, manifest.json, report/)")
-	fs.IntVar(&r.jobs, "j", runtime.NumCPU(), "parallel work units; results do not depend on it")
+	fs.IntVar(&r.jobs, "j", runtime.NumCPU(), "parallel work units, at least 1 (default: the number of CPUs); results do not depend on it")
 	fs.StringVar(&r.shard, "shard", "", "run only shard i/N of the units (0/1 = all; default: all, or --shard-count with the job array's index)")
 	fs.IntVar(&r.shardCount, "shard-count", 0, "number of shards N in a Slurm job array or Kubernetes Indexed Job: the shard index is SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX (required there)")
 	fs.BoolVar(&r.failFast, "fail-fast", false, "stop at the first failing unit")
@@ -64,17 +64,25 @@ func (r *runFlags) wholeStudy(env *Env) bool {
 
 // execute runs a study with progress and a manifest.
 func execute(ctx context.Context, env *Env, rf *runFlags, study runner.Study) (runner.Summary, error) {
+	if rf.jobs < 1 {
+		return runner.Summary{}, fmt.Errorf("-j %d: need at least 1 parallel unit (the default is the number of CPUs, %d)", rf.jobs, runtime.NumCPU())
+	}
 	shard, err := rf.resolveShard(env)
 	if err != nil {
+		return runner.Summary{}, err
+	}
+	fetcher := rf.data.fetcher(env)
+	loader := &recordingLoader{f: fetcher}
+	r := &runner.Runner{Load: loader.load, OutDir: rf.out, Jobs: rf.jobs, Shard: shard, FailFast: rf.failFast}
+	// Everything that can be checked is checked before the output
+	// directory exists: a refused study leaves nothing behind.
+	if err := r.Validate(ctx, study); err != nil {
 		return runner.Summary{}, err
 	}
 	if err := os.MkdirAll(rf.out, 0o755); err != nil {
 		return runner.Summary{}, err
 	}
-	fetcher := rf.data.fetcher(env)
 	man := manifest.New(study, rf.jobs, shard.String())
-	loader := &recordingLoader{f: fetcher}
-	r := &runner.Runner{Load: loader.load, OutDir: rf.out, Jobs: rf.jobs, Shard: shard, FailFast: rf.failFast}
 	if env.StderrIsTerminal {
 		r.Progress = &barProgress{w: env.Stderr}
 	} else {

@@ -44,6 +44,7 @@ type Runner struct {
 	FailFast bool
 	// afterUnit is a test hook called after each unit's rows are on disk.
 	afterUnit func(done int)
+	plans     *planCache // built by Validate, used by Run
 }
 
 // Summary tells what a run did.
@@ -70,6 +71,9 @@ func (r *Runner) Run(ctx context.Context, s Study) (Summary, error) {
 	if err != nil {
 		return Summary{}, err
 	}
+	if err := r.Validate(ctx, s); err != nil {
+		return Summary{}, err
+	}
 	if err := os.MkdirAll(r.OutDir, 0o755); err != nil {
 		return Summary{}, err
 	}
@@ -85,7 +89,7 @@ func (r *Runner) Run(ctx context.Context, s Study) (Summary, error) {
 	}
 	sum.Units = len(todo)
 
-	plans := &planCache{load: r.Load, opts: s.Options}
+	plans := r.planCache(s.Options)
 	expected := func(u Unit) (int, error) {
 		m := ms[u.Method]
 		if len(m.Configs) == 1 && m.Selection != protocol.SelectSweep {
@@ -348,6 +352,9 @@ func (c *planCache) get(ctx context.Context, proto, dataset string) (*protocol.P
 		d, err := c.load(ctx, dataset)
 		if err != nil {
 			e.err = err
+			return
+		}
+		if e.err = CheckClasses(d, p.Layout(c.opts).Folds); e.err != nil {
 			return
 		}
 		e.plan, e.err = p.Plan(d, c.opts)

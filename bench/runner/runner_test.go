@@ -354,16 +354,3 @@ func TestStudyErrors(t *testing.T) {
 		}
 	}
 }
-
-func TestUnknownDatasetFailsCleanly(t *testing.T) {
-	s := testStudy()
-	s.Datasets = []string{"alpha", "missing"}
-	r := &Runner{Load: testLoader, OutDir: t.TempDir(), Jobs: 2}
-	sum, err := r.Run(context.Background(), s)
-	if err == nil || !strings.Contains(err.Error(), "unknown dataset") {
-		t.Fatalf("got %v", err)
-	}
-	if sum.Ran != 30 || sum.Failed != 30 {
-		t.Fatalf("ran %d failed %d, want 30/30", sum.Ran, sum.Failed)
-	}
-}

@@ -93,6 +93,9 @@ func resolveMethod(s MethodSpec) (resolvedMethod, error) {
 	if err != nil {
 		return resolvedMethod{}, err
 	}
+	if err := checkSweep(s); err != nil {
+		return resolvedMethod{}, err
+	}
 	var cfgs []methods.Config
 	if len(s.Sweep) > 0 {
 		if s.Grid != "" {

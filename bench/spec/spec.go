@@ -19,18 +19,94 @@ import (
 )
 
 // file is the on-disk form; options are optional and default to the clean
-// protocol's defaults.
+// protocol's defaults. Options are pointers so that an absent key (the
+// default) is told apart from an explicit value such as "folds: 0", which
+// is an error rather than the default.
 type file struct {
 	Name       string              `json:"name" yaml:"name"`
 	Protocols  []string            `json:"protocols" yaml:"protocols"`
 	Datasets   []string            `json:"datasets" yaml:"datasets"`
 	Methods    []runner.MethodSpec `json:"methods" yaml:"methods"`
-	Folds      int                 `json:"folds" yaml:"folds"`
-	Repeats    int                 `json:"repeats" yaml:"repeats"`
+	Folds      *int                `json:"folds" yaml:"folds"`
+	Repeats    *int                `json:"repeats" yaml:"repeats"`
 	Seed       *int64              `json:"seed" yaml:"seed"`
-	InnerFolds int                 `json:"inner_folds" yaml:"inner_folds"`
+	InnerFolds *int                `json:"inner_folds" yaml:"inner_folds"`
 	// HoldoutTrain is protocol.Options.HoldoutTrain ("80" or "64").
 	HoldoutTrain string `json:"holdout_train" yaml:"holdout_train"`
+}
+
+// checkPresent refuses keys that are present but say nothing: "datasets:
+// []" must not mean "all ten datasets", nor "folds:" (null) the default.
+// Only an absent key takes the default.
+func checkPresent(data []byte, format string) error {
+	present := map[string]bool{}
+	empty := map[string]bool{}
+	switch format {
+	case "json":
+		var raw map[string]json.RawMessage
+		if err := json.Unmarshal(data, &raw); err != nil {
+			return nil // the typed decode reports it
+		}
+		for k, v := range raw {
+			present[k] = true
+			t := strings.TrimSpace(string(v))
+			empty[k] = t == "null" || t == "[]" || t == "{}" || t == `""`
+		}
+	default:
+		var raw map[string]any
+		if err := yaml.Unmarshal(data, &raw); err != nil {
+			return nil
+		}
+		for k, v := range raw {
+			present[k] = true
+			switch x := v.(type) {
+			case nil:
+				empty[k] = true
+			case []any:
+				empty[k] = len(x) == 0
+			case map[string]any:
+				empty[k] = len(x) == 0
+			case string:
+				empty[k] = x == ""
+			}
+		}
+	}
+	for _, k := range []string{"name", "protocols", "datasets", "methods", "folds", "repeats", "seed", "inner_folds", "holdout_train"} {
+		if !present[k] || !empty[k] {
+			continue
+		}
+		if k == "datasets" {
+			return fmt.Errorf("spec: datasets is empty; list at least one dataset, or omit the key for the ten of the paper")
+		}
+		return fmt.Errorf("spec: %s is given but empty; give a value or omit the key for the default", k)
+	}
+	return nil
+}
+
+// checkUnusedOptions refuses protocol options that no protocol of the
+// study uses (the paper protocol fixes 5 folds, 1 repeat and seed 42; the
+// holdout protocol uses only repeats and holdout_train): they would be
+// silently ignored.
+func checkUnusedOptions(f file, protocols []string) error {
+	uses := map[string]bool{}
+	for _, p := range protocols {
+		switch p {
+		case "clean":
+			uses["folds"], uses["repeats"], uses["seed"], uses["inner_folds"] = true, true, true, true
+		case "holdout":
+			uses["repeats"], uses["holdout_train"] = true, true
+		}
+	}
+	given := []struct {
+		name string
+		set  bool
+	}{{"folds", f.Folds != nil}, {"repeats", f.Repeats != nil}, {"seed", f.Seed != nil}, {"inner_folds", f.InnerFolds != nil}, {"holdout_train", f.HoldoutTrain != ""}}
+	for _, g := range given {
+		if g.set && !uses[g.name] {
+			return fmt.Errorf("spec: %s is used by none of the study's protocols (%s); the paper protocol fixes 5 folds, 1 repeat and seed 42 (remove it, or add the protocol that uses it)", g.name, strings.Join(protocols, ", "))
+		}
+	}
+	return nil
 }
 
 // Parse reads a spec; format is "json" or "yaml". Unknown fields are errors.
@@ -52,6 +128,9 @@ func Parse(data []byte, format string) (runner.Study, error) {
 	default:
 		return runner.Study{}, fmt.Errorf("spec: unknown format %q (json or yaml)", format)
 	}
+	if err := checkPresent(data, format); err != nil {
+		return runner.Study{}, err
+	}
 	s := runner.Study{Name: f.Name, Protocols: f.Protocols, Datasets: f.Datasets, Methods: f.Methods, Options: protocol.DefaultOptions()}
 	if len(s.Protocols) == 0 {
 		s.Protocols = []string{"clean"}
@@ -59,17 +138,20 @@ func Parse(data []byte, format string) (runner.Study, error) {
 	if len(s.Datasets) == 0 {
 		s.Datasets = datasets.Names()
 	}
-	if f.Folds != 0 {
-		s.Options.Folds = f.Folds
+	if err := checkUnusedOptions(f, s.Protocols); err != nil {
+		return runner.Study{}, err
 	}
-	if f.Repeats != 0 {
-		s.Options.Repeats = f.Repeats
+	if f.Folds != nil {
+		s.Options.Folds = *f.Folds
+	}
+	if f.Repeats != nil {
+		s.Options.Repeats = *f.Repeats
 	}
 	if f.Seed != nil {
 		s.Options.Seed = *f.Seed
 	}
-	if f.InnerFolds != 0 {
-		s.Options.InnerFolds = f.InnerFolds
+	if f.InnerFolds != nil {
+		s.Options.InnerFolds = *f.InnerFolds
 	}
 	s.Options.HoldoutTrain = f.HoldoutTrain
 	for _, d := range s.Datasets {

@@ -1,0 +1,118 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fgrtbench/fgrtbench/datasets"
+)
+
+// writeFile writes a test file into dir and returns its path.
+func writeFile(t *testing.T, dir, name, text string) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// twoClassCSV is a learnable two-class CSV file with n rows per class.
+func twoClassCSV(n int) string {
+	var b strings.Builder
+	b.WriteString("x1,x2,class\n")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "%d,%d.5,a\n%d,%d.25,b\n", i, i%4, i+100, i%3)
+	}
+	return b.String()
+}
+
+// TestRefusedBeforeAnythingIsWritten runs the run and reproduce commands on
+// studies that cannot run: each must exit 1 with a one-line message, and
+// the output directory must not exist afterwards.
+func TestRefusedBeforeAnythingIsWritten(t *testing.T) {
+	dir := t.TempDir()
+	good := writeFile(t, dir, "good.csv", twoClassCSV(10))
+	empty := writeFile(t, dir, "empty.csv", "")
+	headerOnly := writeFile(t, dir, "header.csv", "x1,x2,class\n")
+	oneClass := writeFile(t, dir, "one.csv", "x1,x2,class\n1,2,a\n3,4,a\n5,6,a\n7,8,a\n9,1,a\n2,2,a\n")
+	fewRows := writeFile(t, dir, "few.csv", "x1,x2,class\n1,2,a\n3,4,a\n5,6,b\n7,8,b\n9,1,a\n2,2,b\n")
+	stringAttr := writeFile(t, dir, "s.arff", "@relation r\n@attribute name string\n@attribute x numeric\n@attribute class {a,b}\n@data\n'u',1,a\n")
+	spec := func(body string) string {
+		return writeFile(t, t.TempDir(), "s.yaml", body)
+	}
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"folds 0", []string{"run", "--spec", spec("datasets: [" + good + "]\nfolds: 0\nmethods: [{name: cart}]\n")}, "folds must be at least 2, got 0"},
+		{"inner folds 0", []string{"run", "--spec", spec("datasets: [" + good + "]\ninner_folds: 0\nmethods: [{name: cart}]\n")}, "inner folds must be at least 2"},
+		{"repeats 0", []string{"run", "--spec", spec("datasets: [" + good + "]\nrepeats: 0\nmethods: [{name: cart}]\n")}, "repeats must be at least 1"},
+		{"folds null", []string{"run", "--spec", spec("datasets: [" + good + "]\nfolds:\nmethods: [{name: cart}]\n")}, "folds is given but empty"},
+		{"datasets []", []string{"run", "--spec", spec("datasets: []\nmethods: [{name: cart}]\n")}, "datasets is empty"},
+		{"methods []", []string{"run", "--spec", spec("datasets: [" + good + "]\nmethods: []\n")}, "methods is given but empty"},
+		{"folds under paper only", []string{"run", "--spec", spec("protocols: [paper]\ndatasets: [" + good + "]\nfolds: 3\nmethods: [{name: cart}]\n")}, "used by none of the study's protocols"},
+		{"empty sweep list", []string{"run", "--spec", spec("datasets: [" + good + "]\nmethods: [{name: fgrt, sweep: {max_rules: []}}]\n")}, "lists no values"},
+		{"-j 0", []string{"reproduce", "--datasets", good, "--methods", "cart", "-j", "0"}, "-j 0: need at least 1"},
+		{"-j -1", []string{"reproduce", "--datasets", good, "--methods", "cart", "-j", "-1"}, "-j -1"},
+		{"-j -5", []string{"run", "-j", "-5", "--spec", spec("datasets: [" + good + "]\nmethods: [{name: cart}]\n")}, "-j -5"},
+		{"--datasets empty", []string{"reproduce", "--datasets=", "--methods", "cart"}, "--datasets is empty"},
+		{"--methods empty", []string{"reproduce", "--datasets", good, "--methods", ","}, "--methods is empty"},
+		{"--repeats 0", []string{"reproduce", "--datasets", good, "--methods", "cart", "--repeats", "0"}, "repeats must be at least 1"},
+		{"empty file", []string{"reproduce", "--datasets", empty, "--methods", "cart"}, "empty file"},
+		{"header only", []string{"reproduce", "--datasets", headerOnly, "--methods", "cart"}, "no data rows"},
+		{"one class", []string{"reproduce", "--datasets", good + "," + oneClass, "--methods", "cart"}, "single class"},
+		{"too few rows per class", []string{"reproduce", "--datasets", fewRows, "--methods", "cart"}, "needs a class with at least 5 complete rows; the largest has 3"},
+		{"string ARFF attribute", []string{"reproduce", "--datasets", stringAttr, "--methods", "cart"}, "type string is not supported"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "out")
+			code, stdout, stderr := runCLI(append(c.args, "--out", out)...)
+			if code != 1 {
+				t.Fatalf("exit %d, want 1 (stderr %q)", code, stderr)
+			}
+			if !strings.Contains(stderr, c.want) || strings.Count(stderr, "\n") != 1 {
+				t.Fatalf("want one line containing %q, got %q", c.want, stderr)
+			}
+			if stdout != "" {
+				t.Fatalf("stdout: %q", stdout)
+			}
+			if _, err := os.Stat(out); !os.IsNotExist(err) {
+				t.Fatalf("output directory exists after a refused run (%v)", err)
+			}
+		})
+	}
+}
+
+// TestDatasetsCommandReadsFiles: `fgrtbench datasets FILE` prints the
+// table row of a data file with its normalised checksum.
+func TestDatasetsCommandReadsFiles(t *testing.T) {
+	dir := t.TempDir()
+	path := writeFile(t, dir, "mine.csv", "x1,colour,class\n1,red,a\n2,?,b\n3,blue,a\n")
+	code, stdout, stderr := runCLI("datasets", path)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("want a header and one row, got %q", stdout)
+	}
+	// name, instances 3, features 2, nominal 1, classes 2, missing rows 1, cells 1.
+	fields := strings.Fields(lines[1])
+	if fields[0] != path || strings.Join(fields[1:7], " ") != "3 2 1 2 1 1" {
+		t.Fatalf("row %q", lines[1])
+	}
+	data, _ := os.ReadFile(path)
+	if !strings.Contains(lines[1], "normalised SHA-256 "+datasets.NormalizedSHA256(data)) {
+		t.Fatalf("row lacks the checksum: %q", lines[1])
+	}
+	code, _, stderr = runCLI("datasets", filepath.Join(dir, "absent.csv"))
+	if code != 1 || !strings.Contains(stderr, "absent.csv") {
+		t.Fatalf("absent file: %d %q", code, stderr)
+	}
+}

@@ -1,0 +1,164 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/fgrtbench/fgrtbench/bench/protocol"
+	"github.com/fgrtbench/fgrtbench/datasets"
+)
+
+// Validate checks everything about a study that can be known before the
+// first unit runs, so that a bad study or a bad data file is one error
+// before anything is written rather than a run whose units all fail:
+//
+//   - the study itself: protocols, options, methods, parameters, grids and
+//     sweeps (see UnitsOf);
+//   - every dataset of the study, in every shard (a shard must not succeed
+//     on a study another shard rejects): it loads, and its complete rows
+//     (the rows both protocols use) satisfy CheckClasses for the
+//     protocol's folds;
+//   - every (protocol, dataset) plan builds — including, under the clean
+//     protocol, the inner folds of every training fold — and holds finite
+//     numbers only, so that neither NaN nor ±Inf ever reaches a learner.
+//
+// The plans are kept for the run, so Run after Validate builds none twice.
+// Run calls Validate itself before it creates the output directory.
+func (r *Runner) Validate(ctx context.Context, s Study) error {
+	if _, err := s.resolve(); err != nil {
+		return err
+	}
+	plans := r.planCache(s.Options)
+	for _, d := range s.Datasets {
+		for _, p := range s.Protocols {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			plan, err := plans.get(ctx, p, d)
+			if err != nil {
+				return err // loaders, CheckClasses and plans name the dataset
+			}
+			if err := checkFinite(plan); err != nil {
+				return fmt.Errorf("dataset %s: %w", d, err)
+			}
+		}
+	}
+	return nil
+}
+
+// planCache returns the runner's plan cache for the given options, making a
+// new one when the options changed since the last call.
+func (r *Runner) planCache(o protocol.Options) *planCache {
+	if r.plans == nil || r.plans.opts != o {
+		r.plans = &planCache{load: r.Load, opts: o}
+	}
+	return r.plans
+}
+
+// CheckClasses refuses a dataset that stratified k-fold cross-validation
+// with k folds cannot evaluate honestly. It looks at the complete rows
+// (rows with a missing input are dropped by both protocols) and requires
+//
+//   - at least two classes (one class is nothing to classify);
+//   - at least two rows in every class present: with a single row, the fold
+//     that tests it trains on no example of its class;
+//   - at least k rows in the largest class, or no stratified k-fold exists
+//     (scikit-learn's StratifiedKFold raises the same error).
+//
+// A class with fewer than k rows (but at least two) is accepted, as
+// scikit-learn accepts it with a warning: some test folds then lack that
+// class. The paper's zoo (a class of 4 rows, 5 folds) is such a case.
+func CheckClasses(d *datasets.Dataset, k int) error {
+	full, _ := d.CompleteRows()
+	if len(full.Y) == 0 {
+		if d.Rows() == 0 {
+			return fmt.Errorf("%s has no data rows", d.Name)
+		}
+		return fmt.Errorf("%s: every one of its %d rows has a missing input, and both protocols use complete rows only", d.Name, d.Rows())
+	}
+	counts := make([]int, len(d.Classes))
+	for _, y := range full.Y {
+		counts[y]++
+	}
+	var present []string
+	largest := 0
+	for c, n := range counts {
+		if n == 0 {
+			continue
+		}
+		present = append(present, fmt.Sprintf("%s: %d", d.Classes[c], n))
+		largest = max(largest, n)
+	}
+	sizes := strings.Join(present, ", ")
+	switch {
+	case len(present) < 2:
+		return fmt.Errorf("%s has a single class among its %d complete rows (%s); classification needs at least two", d.Name, len(full.Y), sizes)
+	case largest < k:
+		return fmt.Errorf("%s: %d-fold stratified cross-validation needs a class with at least %d complete rows; the largest has %d (%s)", d.Name, k, k, largest, sizes)
+	}
+	for c, n := range counts {
+		if n == 1 {
+			return fmt.Errorf("%s: class %q has a single complete row; every class needs at least 2, or the fold that tests it never trains on its class (rows per class: %s)", d.Name, d.Classes[c], sizes)
+		}
+	}
+	return nil
+}
+
+// checkFinite reports a plan whose fold matrices hold a NaN or an infinity.
+// Readers turn missing cells into NaN and refuse infinities, protocols drop
+// incomplete rows, so this only fires when scaling overflows (values near
+// the float64 limit); it makes sure such numbers never reach a learner.
+func checkFinite(p *protocol.Plan) error {
+	bad := func(X [][]float64) (int, int, bool) {
+		for i, row := range X {
+			for j, v := range row {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					return i, j, true
+				}
+			}
+		}
+		return 0, 0, false
+	}
+	if i, j, ok := bad(p.PrepareX); ok {
+		return fmt.Errorf("%s protocol: preprocessed row %d, feature %d is %v (values too large to scale?)", p.Protocol, i, j, p.PrepareX[i][j])
+	}
+	for _, f := range p.Folds {
+		for _, part := range []struct {
+			name string
+			X    [][]float64
+		}{{"training", f.XTrain}, {"test", f.XTest}} {
+			if i, j, ok := bad(part.X); ok {
+				return fmt.Errorf("%s protocol: fold %d of repeat %d, %s row %d, feature %d is %v after preprocessing (values too large to scale?)",
+					p.Protocol, f.Index, f.Repeat, part.name, i, j, part.X[i][j])
+			}
+		}
+	}
+	return nil
+}
+
+// checkSweep refuses a sweep parameter without values: the cartesian product
+// would have no point, and a method without configurations has nothing to
+// run or report.
+func checkSweep(s MethodSpec) error {
+	if s.Sweep != nil && len(s.Sweep) == 0 {
+		return fmt.Errorf("method %s: sweep names no parameter (omit it to use a grid)", s.Name)
+	}
+	for _, name := range sortedKeys(s.Sweep) {
+		if len(s.Sweep[name]) == 0 {
+			return fmt.Errorf("method %s: sweep of %s lists no values", s.Name, name)
+		}
+	}
+	return nil
+}
+
+func sortedKeys(m map[string][]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
