@@ -3,8 +3,9 @@ package runner
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
@@ -146,19 +147,10 @@ func checkSweep(s MethodSpec) error {
 	if s.Sweep != nil && len(s.Sweep) == 0 {
 		return fmt.Errorf("method %s: sweep names no parameter (omit it to use a grid)", s.Name)
 	}
-	for _, name := range sortedKeys(s.Sweep) {
+	for _, name := range slices.Sorted(maps.Keys(s.Sweep)) {
 		if len(s.Sweep[name]) == 0 {
 			return fmt.Errorf("method %s: sweep of %s lists no values", s.Name, name)
 		}
 	}
 	return nil
-}
-
-func sortedKeys(m map[string][]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
