@@ -121,6 +121,40 @@ type Model interface {
 	Rules(s Schema) string
 }
 
+// CheckedPredictor is implemented by models whose prediction can fail for
+// reasons of their own: the external kind fits and predicts in another
+// process, which may exit with an error, time out or write malformed
+// output. PredictChecked returns the predictions or an error that explains
+// the failure, and the fitting time the method measured itself (negative
+// when it reports none). Callers use PredictChecked (the function).
+type CheckedPredictor interface {
+	PredictChecked(X [][]float64) (pred []int, fitSeconds float64, err error)
+}
+
+// PredictChecked predicts X with m, through CheckedPredictor when m
+// implements it, and checks that there is one class index (or -1) per row.
+// fitSeconds is the fitting time the model reports itself, or -1.
+func PredictChecked(m Model, X [][]float64, nClasses int) (pred []int, fitSeconds float64, err error) {
+	fitSeconds = -1
+	if c, ok := m.(CheckedPredictor); ok {
+		pred, fitSeconds, err = c.PredictChecked(X)
+		if err != nil {
+			return nil, 0, err
+		}
+	} else {
+		pred = m.Predict(X)
+	}
+	if len(pred) != len(X) {
+		return nil, 0, fmt.Errorf("model returned %d predictions for %d rows", len(pred), len(X))
+	}
+	for i, p := range pred {
+		if p < -1 || p >= nClasses {
+			return nil, 0, fmt.Errorf("model predicted class index %d for row %d, want 0..%d", p, i, nClasses-1)
+		}
+	}
+	return pred, fitSeconds, nil
+}
+
 // Trainer fits a Model. Implementations are configured before Fit is called
 // and must not keep state between calls, so one Trainer may fit many folds
 // concurrently.

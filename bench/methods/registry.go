@@ -24,10 +24,13 @@ const (
 	Float
 	Bool
 	Enum
+	// String accepts any value without ';' or newlines (parameters of
+	// external methods, whose meaning the harness does not know).
+	String
 )
 
 func (k Kind) String() string {
-	return [...]string{"int", "float", "bool", "enum"}[k]
+	return [...]string{"int", "float", "bool", "enum", "string"}[k]
 }
 
 // Param declares one hyperparameter.
@@ -73,6 +76,10 @@ func (p Param) Check(v string) error {
 			}
 		}
 		return fmt.Errorf("parameter %s: %q is not one of %s", p.Name, v, strings.Join(p.Values, ", "))
+	case String:
+		if strings.ContainsAny(v, ";\n") {
+			return fmt.Errorf("parameter %s: %q may not contain ';' or newlines", p.Name, v)
+		}
 	}
 	return nil
 }

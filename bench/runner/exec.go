@@ -84,10 +84,13 @@ func evaluate(t learn.Trainer, s learn.Schema, xtr [][]float64, ytr []int, xte [
 		return outcome{}, err
 	}
 	t1 := time.Now()
-	pred := model.Predict(xte)
+	pred, ownFit, err := learn.PredictChecked(model, xte, len(s.Classes))
 	predS := time.Since(t1).Seconds()
-	if len(pred) != len(yte) {
-		return outcome{}, fmt.Errorf("model returned %d predictions for %d rows", len(pred), len(yte))
+	if err != nil {
+		return outcome{}, err
+	}
+	if ownFit >= 0 { // a method that fits at prediction time (external) times itself
+		fit, predS = ownFit, max(0, predS-ownFit)
 	}
 	o := outcome{cx: model.Complexity(), fitS: fit, predS: predS}
 	for i, y := range yte {

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/fgrtbench/fgrtbench/bench/external"
 	"github.com/fgrtbench/fgrtbench/bench/methods"
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
 )
@@ -35,6 +36,9 @@ type MethodSpec struct {
 	// Label is the method column written to results.csv. Default: Name, or
 	// Name@Grid for a non-default grid.
 	Label string `json:"label,omitempty" yaml:"label,omitempty"`
+	// External declares the command of an external method (Name
+	// "external"): a learner in any language run on the unit's files.
+	External *external.Spec `json:"external,omitempty" yaml:"external,omitempty"`
 }
 
 // label returns the results.csv method column of the spec.
@@ -88,8 +92,25 @@ func (m resolvedMethod) expectedRows(sel string) int {
 	return len(m.Configs)
 }
 
+// lookupMethod finds a registered method, or builds an external one.
+func lookupMethod(s MethodSpec) (*methods.Method, error) {
+	switch {
+	case s.Name == external.Name && s.External == nil:
+		return nil, fmt.Errorf("method external needs an external: block with its command")
+	case s.External != nil && s.Name != external.Name:
+		return nil, fmt.Errorf("method %s: an external: block needs name: external", s.Name)
+	case s.External != nil:
+		m, err := s.External.Method()
+		if err != nil && s.Label != "" {
+			err = fmt.Errorf("%s: %w", s.Label, err)
+		}
+		return m, err
+	}
+	return methods.Lookup(s.Name)
+}
+
 func resolveMethod(s MethodSpec) (resolvedMethod, error) {
-	m, err := methods.Lookup(s.Name)
+	m, err := lookupMethod(s)
 	if err != nil {
 		return resolvedMethod{}, err
 	}

@@ -4,6 +4,7 @@ package spec
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -12,6 +13,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/fgrtbench/fgrtbench/bench/external"
 	"github.com/fgrtbench/fgrtbench/bench/methods"
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
 	"github.com/fgrtbench/fgrtbench/bench/runner"
@@ -157,6 +159,15 @@ func Parse(data []byte, format string) (runner.Study, error) {
 	for _, d := range s.Datasets {
 		if err := datasets.CheckName(d); err != nil {
 			return runner.Study{}, fmt.Errorf("spec: %v", err)
+		}
+	}
+	// Pin each external adapter's checksum into the study, so that the
+	// manifest records it and a changed adapter cannot join this study.
+	for _, m := range s.Methods {
+		if m.External != nil && m.Name == external.Name {
+			if err := m.External.Pin(); err != nil {
+				return runner.Study{}, fmt.Errorf("spec: method %s: %v", cmp.Or(m.Label, m.Name), err)
+			}
 		}
 	}
 	if _, err := runner.UnitsOf(s); err != nil {

@@ -1,11 +1,14 @@
 package spec
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/fgrtbench/fgrtbench/bench/external"
+	"github.com/fgrtbench/fgrtbench/bench/external/externaltest"
 	"github.com/fgrtbench/fgrtbench/bench/runner"
 )
 
@@ -162,5 +165,46 @@ methods:
 	}
 	if _, err := Parse([]byte(strings.Replace(spec, `"64"`, `"50"`, 1)), "yaml"); err == nil || !strings.Contains(err.Error(), "holdout_train") {
 		t.Fatalf("holdout_train 50: %v", err)
+	}
+}
+
+// TestExternalMethodSpec: an external method parses like any method (own
+// parameters, sweep, selection), and loading pins its adapter's checksum
+// into the study so the manifest records it.
+func TestExternalMethodSpec(t *testing.T) {
+	adapter := externaltest.GoAdapter(t)
+	yml := fmt.Sprintf(`
+protocols: [clean]
+datasets: [wine]
+methods:
+  - name: external
+    label: centroid
+    external:
+      command: %s {dir} {seed} {mode}
+      params: {mode: ok, k: "1"}
+      timeout: 30s
+    sweep: {k: ["1", "2"]}
+    selection: inner-cv
+`, adapter)
+	s, err := Parse([]byte(yml), "yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, _ := external.FileSHA256(adapter)
+	if got := s.Methods[0].External.AdapterSHA256; got != sum {
+		t.Errorf("pinned %q, want %q", got, sum)
+	}
+	units, err := runner.UnitsOf(s)
+	if err != nil || len(units) != 5 {
+		t.Fatalf("%d units, %v", len(units), err)
+	}
+	for _, bad := range []struct{ yml, want string }{
+		{"methods: [{name: external}]", "needs an external: block"},
+		{"methods: [{name: cart, external: {command: x}}]", "needs name: external"},
+		{"methods: [{name: external, external: {command: " + adapter + ", params: {a: \"1\"}}, params: {b: \"2\"}}]", `no parameter "b"`},
+	} {
+		if _, err := Parse([]byte("datasets: [wine]\n"+bad.yml), "yaml"); err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("%s: err = %v, want %q", bad.yml, err, bad.want)
+		}
 	}
 }

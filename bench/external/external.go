@@ -1,0 +1,323 @@
+// Package external runs learners written in any language as methods of a
+// study. A study names an external method by its command template; for each
+// fit the harness writes the training and test rows (after the protocol's
+// preprocessing), a schema, the fold's fuzzy partitions and the parameters
+// into a fresh directory, runs the command, and reads back one predicted
+// class per test row plus an optional result record (complexity, rules, the
+// method's own fit time). docs/external.md is the file contract.
+//
+// An external method is an ordinary learn.Trainer: inner cross-validation,
+// the paper protocol's preparation, shards and resume treat it like any
+// registered learner. The command template and the SHA-256 of the adapter
+// file are resolved parameters of every configuration, so they are part of
+// each unit's identity: changing the adapter makes a different study.
+package external
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/fgrtbench/fgrtbench/bench/methods"
+	"github.com/fgrtbench/fgrtbench/learn"
+)
+
+// Name is the method name that selects the external kind in a spec.
+const Name = "external"
+
+// DefaultTimeout limits one run of the command when the spec sets none.
+const DefaultTimeout = 10 * time.Minute
+
+// Parameter names every external configuration carries besides the user's.
+const (
+	ParamCommand = "command"
+	ParamAdapter = "adapter_sha256"
+)
+
+// Placeholders the command template may use besides the user's parameters.
+var placeholders = map[string]string{
+	"dir":         "the unit's directory (holds every file below)",
+	"train":       "train.csv: feature columns and the class (by name)",
+	"test":        "test.csv: feature columns only",
+	"schema":      "schema.json: features (numeric/nominal, categories) and classes",
+	"partitions":  "partitions.json: the fold's quantile fuzzy partitions, as FGRT uses them",
+	"params":      "params.json: the seed and the parameters",
+	"seed":        "the unit's learner seed (an integer)",
+	"predictions": "predictions.txt, to write: one class name per test row",
+	"result":      "result.json, to write (optional): complexity, rules, fit_seconds",
+}
+
+// Spec declares an external method in a study spec.
+type Spec struct {
+	// Command is the command template: words separated by blanks (single
+	// or double quotes group words; no shell is involved), with
+	// placeholders in braces, e.g. "python3 adapter.py {dir}".
+	Command string `json:"command" yaml:"command"`
+	// Adapter is the file whose SHA-256 identifies the method (a script, a
+	// binary). Default: the last word of the command that names an
+	// existing file.
+	Adapter string `json:"adapter,omitempty" yaml:"adapter,omitempty"`
+	// AdapterSHA256 pins the adapter's checksum. Filled in when the spec is
+	// loaded (so the manifest records it); a run refuses to start, and a
+	// unit fails, when the file no longer has it.
+	AdapterSHA256 string `json:"adapter_sha256,omitempty" yaml:"adapter_sha256,omitempty"`
+	// Params declares the method's own parameters with their defaults;
+	// params, sweep and grids of the method spec may only set these.
+	Params map[string]string `json:"params,omitempty" yaml:"params,omitempty"`
+	// Timeout limits one run of the command (a Go duration such as "90s";
+	// default 10m).
+	Timeout string `json:"timeout,omitempty" yaml:"timeout,omitempty"`
+}
+
+// template is a parsed command: each word is a list of literal and
+// placeholder pieces.
+type template [][]piece
+
+type piece struct {
+	text  string
+	isVar bool
+}
+
+// parseTemplate splits a command into words (blanks separate words; single
+// and double quotes group them; "{{" and "}}" are literal braces) and
+// checks that every placeholder is known.
+func parseTemplate(cmd string, params map[string]string) (template, error) {
+	var words template
+	var word []piece
+	var lit strings.Builder
+	inWord := false
+	flush := func() {
+		if lit.Len() > 0 {
+			word = append(word, piece{text: lit.String()})
+			lit.Reset()
+		}
+	}
+	endWord := func() {
+		flush()
+		if inWord {
+			words = append(words, word)
+		}
+		word, inWord = nil, false
+	}
+	var quote byte
+	for i := 0; i < len(cmd); i++ {
+		c := cmd[i]
+		switch {
+		case quote == 0 && (c == ' ' || c == '\t' || c == '\n'):
+			endWord()
+			continue
+		case quote == 0 && (c == '\'' || c == '"'):
+			quote, inWord = c, true
+			continue
+		case quote != 0 && c == quote:
+			quote = 0
+			continue
+		}
+		inWord = true
+		switch {
+		case c == '{' && strings.HasPrefix(cmd[i:], "{{"):
+			lit.WriteByte('{')
+			i++
+		case c == '}' && strings.HasPrefix(cmd[i:], "}}"):
+			lit.WriteByte('}')
+			i++
+		case c == '{':
+			end := strings.IndexByte(cmd[i:], '}')
+			if end < 0 {
+				return nil, fmt.Errorf("command %q: unclosed '{'", cmd)
+			}
+			name := cmd[i+1 : i+end]
+			if _, ok := placeholders[name]; !ok {
+				if _, ok := params[name]; !ok {
+					return nil, fmt.Errorf("command %q: unknown placeholder {%s} (valid: %s and the declared parameters)", cmd, name, strings.Join(placeholderNames(), ", "))
+				}
+			}
+			flush()
+			word = append(word, piece{text: name, isVar: true})
+			i += end
+		case c == '}':
+			return nil, fmt.Errorf("command %q: unmatched '}' (write '}}' for a literal brace)", cmd)
+		default:
+			lit.WriteByte(c)
+		}
+	}
+	if quote != 0 {
+		return nil, fmt.Errorf("command %q: unclosed quote", cmd)
+	}
+	endWord()
+	if len(words) == 0 {
+		return nil, errors.New("external method: empty command")
+	}
+	return words, nil
+}
+
+func placeholderNames() []string {
+	out := make([]string, 0, len(placeholders))
+	for k := range placeholders {
+		out = append(out, "{"+k+"}")
+	}
+	sort.Strings(out)
+	return out
+}
+
+// expand substitutes the placeholders.
+func (t template) expand(vars map[string]string) []string {
+	out := make([]string, len(t))
+	for i, w := range t {
+		var b strings.Builder
+		for _, p := range w {
+			if p.isVar {
+				b.WriteString(vars[p.text])
+			} else {
+				b.WriteString(p.text)
+			}
+		}
+		out[i] = b.String()
+	}
+	return out
+}
+
+// literal returns a word without placeholders, or false.
+func (t template) literal(i int) (string, bool) {
+	var b strings.Builder
+	for _, p := range t[i] {
+		if p.isVar {
+			return "", false
+		}
+		b.WriteString(p.text)
+	}
+	return b.String(), true
+}
+
+// FileSHA256 returns the hex SHA-256 of a file's bytes.
+func FileSHA256(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// adapterPath returns the adapter file: the spec's, or the last literal
+// word of the command naming an existing regular file.
+func (s *Spec) adapterPath(t template) (string, error) {
+	if s.Adapter != "" {
+		st, err := os.Stat(s.Adapter)
+		if err != nil {
+			return "", fmt.Errorf("external method: adapter: %v", err)
+		}
+		if !st.Mode().IsRegular() {
+			return "", fmt.Errorf("external method: adapter %s is not a regular file", s.Adapter)
+		}
+		return s.Adapter, nil
+	}
+	for i := len(t) - 1; i >= 0; i-- {
+		if w, ok := t.literal(i); ok {
+			if st, err := os.Stat(w); err == nil && st.Mode().IsRegular() {
+				return w, nil
+			}
+		}
+	}
+	return "", fmt.Errorf("external method %q: no word of the command names an existing file; give adapter: (the file whose SHA-256 identifies the method)", s.Command)
+}
+
+// Pin computes the adapter's checksum and records it in the spec, or, when
+// the spec already pins one, checks that the file still has it.
+func (s *Spec) Pin() error {
+	t, err := parseTemplate(s.Command, s.Params)
+	if err != nil {
+		return err
+	}
+	path, err := s.adapterPath(t)
+	if err != nil {
+		return err
+	}
+	sum, err := FileSHA256(path)
+	if err != nil {
+		return err
+	}
+	if s.AdapterSHA256 != "" && s.AdapterSHA256 != sum {
+		return fmt.Errorf("external adapter %s changed: its SHA-256 is %s, the study pins %s (a changed adapter is a different study: use a new --out)", path, sum, s.AdapterSHA256)
+	}
+	s.AdapterSHA256 = sum
+	return nil
+}
+
+// Method turns the spec into a method: the user's parameters (any string
+// value) plus the command template and the adapter's checksum, both fixed,
+// so that every configuration — and so every unit key — carries them.
+func (s Spec) Method() (*methods.Method, error) {
+	if strings.TrimSpace(s.Command) == "" {
+		return nil, errors.New("external method: command is required")
+	}
+	for name := range s.Params {
+		if _, reserved := placeholders[name]; reserved || name == ParamCommand || name == ParamAdapter {
+			return nil, fmt.Errorf("external method: parameter name %q is reserved", name)
+		}
+		if name == "" || strings.ContainsAny(name, "{}=; \t\n") {
+			return nil, fmt.Errorf("external method: parameter name %q may not be empty or contain braces, '=', ';' or blanks", name)
+		}
+		if strings.ContainsAny(s.Params[name], ";\n") {
+			return nil, fmt.Errorf("external method: parameter %s: value %q may not contain ';' or newlines", name, s.Params[name])
+		}
+	}
+	if strings.ContainsAny(s.Command, ";\n") {
+		return nil, fmt.Errorf("external method: command %q may not contain ';' or newlines (it is part of each configuration's canonical form; wrap shell pipelines in a script)", s.Command)
+	}
+	t, err := parseTemplate(s.Command, s.Params)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := exec.LookPath(t.expand(nil)[0]); err != nil {
+		return nil, fmt.Errorf("external method: %v", err)
+	}
+	timeout := DefaultTimeout
+	if s.Timeout != "" {
+		if timeout, err = time.ParseDuration(s.Timeout); err != nil || timeout <= 0 {
+			return nil, fmt.Errorf("external method: timeout %q is not a positive duration such as 90s or 10m", s.Timeout)
+		}
+	}
+	pinned := s
+	if err := pinned.Pin(); err != nil {
+		return nil, err
+	}
+	adapter, _ := pinned.adapterPath(t)
+	ps := []methods.Param{
+		{Name: ParamCommand, Kind: methods.Enum, Default: s.Command, Values: []string{s.Command}, Doc: "the command template"},
+		{Name: ParamAdapter, Kind: methods.Enum, Default: pinned.AdapterSHA256, Values: []string{pinned.AdapterSHA256}, Doc: "SHA-256 of " + adapter},
+	}
+	var names []string
+	for name := range s.Params {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		ps = append(ps, methods.Param{Name: name, Kind: methods.String, Default: s.Params[name], Doc: "declared by the spec"})
+	}
+	return &methods.Method{
+		Name:       Name,
+		Doc:        "external method: " + s.Command,
+		Params:     ps,
+		Grids:      map[string]methods.Grid{"default": {{}}},
+		Stochastic: true,
+		New: func(cfg methods.Config, seed int64) (learn.Trainer, error) {
+			user := map[string]string{}
+			for _, name := range names {
+				user[name] = cfg.Str(name)
+			}
+			return &Trainer{cmd: t, params: user, seed: seed, timeout: timeout, adapter: adapter, adapterSHA: pinned.AdapterSHA256}, nil
+		},
+	}, nil
+}

@@ -1,0 +1,60 @@
+// Package externaltest builds the Go adapter that tests of the external
+// kind run: a nearest-centroid classifier that needs nothing but Go, so the
+// file contract is exercised wherever the tests run (CI included). Its
+// mode argument injects the failures an adapter can have: exit (non-zero
+// status with a traceback on stderr), sleep (a minute), short (one
+// prediction missing), unknown (an unknown class label), badjson (a
+// malformed complexity record), fail-if-flag (exit 1 for every third seed
+// while the file named by parameter flag exists).
+package externaltest
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"testing"
+)
+
+var (
+	once  sync.Once
+	built string
+	err   error
+	log   []byte
+)
+
+// GoAdapter builds the adapter once per test binary and returns the path
+// of a private copy in the test's temporary directory, so a test may
+// modify it. The adapter is invoked as "ADAPTER {dir} {seed} {mode}".
+func GoAdapter(t testing.TB) string {
+	t.Helper()
+	once.Do(func() {
+		_, self, _, _ := runtime.Caller(0)
+		src := filepath.Join(filepath.Dir(self), "testdata", "goadapter")
+		var dir string
+		if dir, err = os.MkdirTemp("", "fgrtbench-goadapter-"); err != nil {
+			return
+		}
+		goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
+		if _, statErr := os.Stat(goBin); statErr != nil {
+			goBin = "go"
+		}
+		built = filepath.Join(dir, "goadapter")
+		cmd := exec.Command(goBin, "build", "-o", built, ".")
+		cmd.Dir = src
+		log, err = cmd.CombinedOutput()
+	})
+	if err != nil {
+		t.Fatalf("building the Go adapter: %v\n%s", err, log)
+	}
+	data, err := os.ReadFile(built)
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := filepath.Join(t.TempDir(), "goadapter")
+	if err := os.WriteFile(own, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return own
+}

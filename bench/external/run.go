@@ -1,0 +1,325 @@
+package external
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/fgrtbench/fgrtbench/fgrt"
+	"github.com/fgrtbench/fgrtbench/fgrt/fuzzy"
+	"github.com/fgrtbench/fgrtbench/learn"
+)
+
+// Trainer is an external method configured for one unit. Fit only records
+// the training rows: the command fits and predicts in one run, when the
+// model is asked to predict (learn.CheckedPredictor), so that the method
+// sees the test rows exactly once and never their labels.
+type Trainer struct {
+	cmd        template
+	params     map[string]string
+	seed       int64
+	timeout    time.Duration
+	adapter    string
+	adapterSHA string
+	// parts are partitions prepared on other rows (the paper protocol's
+	// all-rows preparation); nil means "fit them on the training rows".
+	parts []fuzzy.Partition
+}
+
+// partitions fits the quantile fuzzy partitions exactly as FGRT does.
+func partitions(X [][]float64, y []int, s learn.Schema) ([]fuzzy.Partition, error) {
+	t, err := fgrt.NewTrainer(fgrt.DefaultOptions())
+	if err != nil {
+		return nil, err
+	}
+	parts, _, err := t.Partitions(X, y, s)
+	return parts, err
+}
+
+// Prepare fits the fuzzy partitions on the given rows, as FGRT's Prepare
+// does, so that under the paper protocol an external fuzzy learner gets the
+// partitions FGRT gets.
+func (t *Trainer) Prepare(X [][]float64, y []int, s learn.Schema) (learn.Trainer, error) {
+	parts, err := partitions(X, y, s)
+	if err != nil {
+		return nil, fmt.Errorf("external: fuzzy partitions: %w", err)
+	}
+	c := *t
+	c.parts = parts
+	return &c, nil
+}
+
+// Fit validates and copies the training rows.
+func (t *Trainer) Fit(X [][]float64, y []int, s learn.Schema) (learn.Model, error) {
+	if err := learn.CheckXY(X, y, s, false); err != nil {
+		return nil, err
+	}
+	parts := t.parts
+	if parts == nil {
+		var err error
+		if parts, err = partitions(X, y, s); err != nil {
+			return nil, fmt.Errorf("external: fuzzy partitions: %w", err)
+		}
+	}
+	xtr := make([][]float64, len(X))
+	for i, row := range X {
+		xtr[i] = append([]float64(nil), row...)
+	}
+	return &Model{t: t, in: inputs{schema: s, xtr: xtr, ytr: append([]int(nil), y...), partitions: parts, seed: t.seed, params: t.params}}, nil
+}
+
+// Model runs the command when it predicts. Complexity and Rules describe
+// the most recent successful run (the same for every run of a
+// deterministic method).
+type Model struct {
+	t  *Trainer
+	in inputs
+
+	mu   sync.Mutex
+	last resultJSON
+}
+
+// resultJSON is the optional result record an adapter writes.
+type resultJSON struct {
+	FitSeconds *float64        `json:"fit_seconds"`
+	Complexity *complexityJSON `json:"complexity"`
+	Rules      string          `json:"rules"`
+}
+
+type complexityJSON struct {
+	Rules         int `json:"rules"`
+	Antecedents   int `json:"antecedents"`
+	Leaves        int `json:"leaves"`
+	InternalNodes int `json:"internal_nodes"`
+}
+
+// Predict runs the command; it returns nil when the run fails (the runner
+// uses PredictChecked, which says why).
+func (m *Model) Predict(X [][]float64) []int {
+	pred, _, err := m.PredictChecked(X)
+	if err != nil {
+		return nil
+	}
+	return pred
+}
+
+// Complexity reports the complexity record of the last run.
+func (m *Model) Complexity() learn.Complexity {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if c := m.last.Complexity; c != nil {
+		return learn.Complexity{Rules: c.Rules, Antecedents: c.Antecedents, Leaves: c.Leaves, InternalNodes: c.InternalNodes}
+	}
+	return learn.Complexity{}
+}
+
+// Rules returns the rules text of the last run.
+func (m *Model) Rules(learn.Schema) string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.last.Rules
+}
+
+// PredictChecked writes the unit's files into a fresh directory, runs the
+// command and reads its predictions and result record.
+func (m *Model) PredictChecked(X [][]float64) ([]int, float64, error) {
+	in := m.in
+	in.xte = X
+	if err := m.t.checkAdapter(); err != nil {
+		return nil, 0, err
+	}
+	dir, err := os.MkdirTemp("", "fgrtbench-external-")
+	if err != nil {
+		return nil, 0, err
+	}
+	defer os.RemoveAll(dir)
+	if err := in.write(dir); err != nil {
+		return nil, 0, fmt.Errorf("external: writing inputs: %w", err)
+	}
+	start := time.Now()
+	if err := m.t.run(dir); err != nil {
+		return nil, 0, err
+	}
+	wall := time.Since(start).Seconds()
+	pred, err := readPredictions(filepath.Join(dir, PredictionsFile), len(X), in.schema)
+	if err != nil {
+		return nil, 0, err
+	}
+	res, err := readResult(filepath.Join(dir, ResultFile))
+	if err != nil {
+		return nil, 0, err
+	}
+	fit := wall
+	if res.FitSeconds != nil {
+		fit = *res.FitSeconds
+	}
+	m.mu.Lock()
+	m.last = res
+	m.mu.Unlock()
+	return pred, fit, nil
+}
+
+// checkAdapter refuses to run an adapter that changed since the study
+// resolved it: its rows would belong to a different study.
+func (t *Trainer) checkAdapter() error {
+	sum, err := FileSHA256(t.adapter)
+	if err != nil {
+		return fmt.Errorf("external: adapter: %v", err)
+	}
+	if sum != t.adapterSHA {
+		return fmt.Errorf("external: adapter %s changed during the study (SHA-256 %s, the study pins %s)", t.adapter, sum[:12], t.adapterSHA[:12])
+	}
+	return nil
+}
+
+// run executes the command with the unit's placeholders and the timeout.
+func (t *Trainer) run(dir string) error {
+	vars := map[string]string{
+		"dir": dir, "seed": strconv.FormatInt(t.seed, 10),
+		"train": filepath.Join(dir, TrainFile), "test": filepath.Join(dir, TestFile),
+		"schema": filepath.Join(dir, SchemaFile), "partitions": filepath.Join(dir, PartitionsFile),
+		"params": filepath.Join(dir, ParamsFile), "predictions": filepath.Join(dir, PredictionsFile),
+		"result": filepath.Join(dir, ResultFile),
+	}
+	for k, v := range t.params {
+		vars[k] = v
+	}
+	args := t.cmd.expand(vars)
+	ctx, cancel := context.WithTimeout(context.Background(), t.timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
+	cmd.Env = append(os.Environ(), "FGRTBENCH_UNIT_DIR="+dir)
+	var stderr tailBuffer
+	cmd.Stdout, cmd.Stderr = &stderr, &stderr
+	cmd.WaitDelay = 5 * time.Second
+	err := cmd.Run()
+	switch {
+	case ctx.Err() == context.DeadlineExceeded:
+		return fmt.Errorf("external: %s timed out after %v%s", args[0], t.timeout, stderr.tail())
+	case err != nil:
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return fmt.Errorf("external: %s exited with status %d%s", args[0], ee.ExitCode(), stderr.tail())
+		}
+		return fmt.Errorf("external: %v", err)
+	}
+	return nil
+}
+
+// tailBuffer keeps the last few kilobytes a command printed.
+type tailBuffer struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+const tailKeep = 4096
+
+func (b *tailBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.buf = append(b.buf, p...)
+	if len(b.buf) > 2*tailKeep {
+		b.buf = append([]byte(nil), b.buf[len(b.buf)-tailKeep:]...)
+	}
+	return len(p), nil
+}
+
+// tail renders the last lines of output on one line: ": a | b | c".
+func (b *tailBuffer) tail() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var lines []string
+	for _, l := range strings.Split(string(b.buf), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) == 0 {
+		return " (no output)"
+	}
+	if len(lines) > 3 {
+		lines = lines[len(lines)-3:]
+	}
+	s := strings.Join(lines, " | ")
+	if len(s) > 400 {
+		s = "..." + s[len(s)-400:]
+	}
+	return ": " + s
+}
+
+// readPredictions reads one class name per line; it must have exactly n
+// lines, each a class of the schema.
+func readPredictions(path string, n int, s learn.Schema) ([]int, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("external: the command exited 0 but wrote no %s", PredictionsFile)
+	}
+	if err != nil {
+		return nil, err
+	}
+	index := map[string]int{}
+	for k := range s.Classes {
+		index[s.ClassName(k)] = k
+	}
+	pred := make([]int, 0, n)
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
+	for line := 1; sc.Scan(); line++ {
+		label := strings.TrimSuffix(sc.Text(), "\r")
+		k, ok := index[label]
+		if !ok {
+			return nil, fmt.Errorf("external: %s line %d: %q is not a class of the schema (%s)", PredictionsFile, line, label, strings.Join(classNames(s), ", "))
+		}
+		pred = append(pred, k)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("external: %s: %v", PredictionsFile, err)
+	}
+	if len(pred) != n {
+		return nil, fmt.Errorf("external: %s has %d predictions for %d test rows", PredictionsFile, len(pred), n)
+	}
+	return pred, nil
+}
+
+func classNames(s learn.Schema) []string {
+	out := make([]string, s.NumClasses())
+	for k := range out {
+		out[k] = s.ClassName(k)
+	}
+	return out
+}
+
+// readResult reads the optional result record; unknown fields, negative
+// counts and a negative fit time are errors.
+func readResult(path string) (resultJSON, error) {
+	var r resultJSON
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return r, nil
+	}
+	if err != nil {
+		return r, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&r); err != nil {
+		return r, fmt.Errorf("external: malformed %s: %v", ResultFile, err)
+	}
+	if c := r.Complexity; c != nil && (c.Rules < 0 || c.Antecedents < 0 || c.Leaves < 0 || c.InternalNodes < 0) {
+		return r, fmt.Errorf("external: malformed %s: negative count in complexity %+v", ResultFile, *c)
+	}
+	if f := r.FitSeconds; f != nil && !(*f >= 0) {
+		return r, fmt.Errorf("external: malformed %s: fit_seconds %v is negative", ResultFile, *f)
+	}
+	return r, nil
+}

@@ -1,0 +1,150 @@
+package runner
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fgrtbench/fgrtbench/bench/external"
+	"github.com/fgrtbench/fgrtbench/bench/external/externaltest"
+	"github.com/fgrtbench/fgrtbench/bench/protocol"
+	"github.com/fgrtbench/fgrtbench/bench/results"
+)
+
+// externalStudy evaluates the Go adapter under both protocols: a swept
+// parameter selected by inner CV (clean) or test accuracy (paper), and the
+// same sweep reported point by point.
+func externalStudy(adapter, flag string) Study {
+	o := protocol.DefaultOptions()
+	o.Folds, o.InnerFolds = 3, 2
+	spec := func() *external.Spec {
+		return &external.Spec{Command: adapter + " {dir} {seed} {mode}", Params: map[string]string{"mode": "fail-if-flag", "flag": flag, "k": "1"}}
+	}
+	return Study{
+		Protocols: []string{"clean", "paper"},
+		Datasets:  []string{"alpha"},
+		Methods: []MethodSpec{
+			{Name: "external", Label: "ext", External: spec(), Sweep: map[string][]string{"k": {"1", "2"}}},
+			{Name: "external", Label: "ext-sweep", External: spec(), Sweep: map[string][]string{"k": {"1", "2"}}, Selection: protocol.SelectSweep},
+		},
+		Options: o,
+	}
+}
+
+func runExternal(t *testing.T, dir string, s Study, shard Shard) (Summary, error) {
+	t.Helper()
+	r := &Runner{Load: testLoader, OutDir: dir, Jobs: 2, Shard: shard}
+	return r.Run(context.Background(), s)
+}
+
+// TestExternalMethodStudy: failing units of an external method are one-line
+// errors with the adapter's stderr, leave nothing in results.csv, and are
+// the only units a resume re-runs; the result equals an uninterrupted run
+// and the merge of shards.
+func TestExternalMethodStudy(t *testing.T) {
+	adapter := externaltest.GoAdapter(t)
+	flag := filepath.Join(t.TempDir(), "flag")
+	if err := os.WriteFile(flag, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := externalStudy(adapter, flag)
+	dir := t.TempDir()
+	first, err := runExternal(t, dir, s, Shard{})
+	if err == nil || first.Failed == 0 || first.Ran == 0 {
+		t.Fatalf("want some failed and some finished units, got %+v, %v", first, err)
+	}
+	t.Logf("first run: %d units, %d ran, %d failed; e.g. %s", first.Units, first.Ran, first.Failed, first.Errors[0])
+	for _, e := range first.Errors {
+		if strings.Contains(e, "\n") || !strings.Contains(e, "exited with status 1: goadapter: flag set") {
+			t.Errorf("failure %q is not one explaining line", e)
+		}
+	}
+	recs, err := results.ReadFile(filepath.Join(dir, ResultsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	perKey := map[string]int{}
+	for _, r := range recs {
+		perKey[r.Key]++
+		if !strings.Contains(r.Config, "adapter_sha256=") || !strings.Contains(r.Config, "command="+adapter) {
+			t.Fatalf("config %q lacks the command or the adapter checksum", r.Config)
+		}
+	}
+	if len(perKey) != first.Ran {
+		t.Errorf("%d units in results.csv, %d ran", len(perKey), first.Ran)
+	}
+	for k, n := range perKey {
+		if want := map[bool]int{true: 2, false: 1}[strings.Contains(k, "ext-sweep") || strings.HasPrefix(k, "paper/")]; n != want {
+			t.Errorf("unit %s has %d rows, want %d", k, n, want)
+		}
+	}
+
+	if err := os.Remove(flag); err != nil {
+		t.Fatal(err)
+	}
+	second, err := runExternal(t, dir, s, Shard{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if second.Ran != first.Failed || second.Skipped != first.Ran {
+		t.Errorf("resume ran %d and skipped %d, want the %d failed and %d finished", second.Ran, second.Skipped, first.Failed, first.Ran)
+	}
+	ref := t.TempDir()
+	if _, err := runExternal(t, ref, s, Shard{}); err != nil {
+		t.Fatal(err)
+	}
+	want := stripTiming(t, filepath.Join(ref, ResultsFile))
+	if got := stripTiming(t, filepath.Join(dir, ResultsFile)); got != want {
+		t.Error("resumed results differ from an uninterrupted run")
+	}
+	var inputs []string
+	for i := 0; i < 2; i++ {
+		sd := t.TempDir()
+		if _, err := runExternal(t, sd, s, Shard{Index: i, Count: 2}); err != nil {
+			t.Fatal(err)
+		}
+		inputs = append(inputs, filepath.Join(sd, ResultsFile))
+	}
+	merged := filepath.Join(t.TempDir(), "merged.csv")
+	if _, err := Merge(merged, inputs); err != nil {
+		t.Fatal(err)
+	}
+	if got := stripTiming(t, merged); got != want {
+		t.Error("merged shards differ from one run")
+	}
+}
+
+// TestExternalAdapterIsPartOfTheUnit: changing the adapter file changes
+// every unit key of the method, so its rows can never count as the old
+// study's.
+func TestExternalAdapterIsPartOfTheUnit(t *testing.T) {
+	adapter := externaltest.GoAdapter(t)
+	s := externalStudy(adapter, "/nonexistent")
+	before, err := UnitsOf(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(adapter, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write([]byte("changed"))
+	f.Close()
+	after, err := UnitsOf(externalStudy(adapter, "/nonexistent"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range before {
+		if before[i].Key == after[i].Key {
+			t.Fatalf("unit %s kept its key after the adapter changed", before[i].Key)
+		}
+	}
+	// A study whose spec pinned the old checksum refuses to resolve.
+	pinned := externalStudy(adapter, "/nonexistent")
+	pinned.Methods[0].External.AdapterSHA256 = strings.Repeat("a", 64)
+	if _, err := UnitsOf(pinned); err == nil || !strings.Contains(err.Error(), "changed") {
+		t.Errorf("pinned checksum not enforced: %v", err)
+	}
+}
