@@ -48,6 +48,11 @@ type Dataset struct {
 	Classes []string
 	X       [][]float64
 	Y       []int
+
+	// Checksum is the normalised SHA-256 (NormalizedSHA256) of the file the
+	// dataset was read from, set by loaders that verify or hash the file
+	// (Fetcher.Load); empty otherwise. Results identify their data by it.
+	Checksum string
 }
 
 // Rows returns the number of data rows.

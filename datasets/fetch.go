@@ -163,6 +163,8 @@ func (f *Fetcher) Load(ctx context.Context, name string) (*Dataset, error) {
 	if err := CheckShape(d, info); err != nil {
 		return nil, err
 	}
+	// Fetch verified the file against the registry's checksum.
+	d.Checksum = info.NormalizedSHA256
 	return d, nil
 }
 

@@ -165,7 +165,7 @@ func checkComplete(study runner.Study, recs []results.Record, dir string) error 
 			where = " (" + dir + " is shard " + m.Shard + ")"
 		}
 		return fmt.Errorf("check --update: the results hold %d of the study's %d units%s, e.g. %s is missing; a baseline must be complete: merge every shard (or re-run the failed units) first",
-			len(units)-len(missing), len(units), where, missing[0].Key)
+			len(units)-len(missing), len(units), where, missing[0])
 	}
 	return nil
 }

@@ -61,7 +61,7 @@ func describeMethod(w io.Writer, m *methods.Method) {
 	if m.Stochastic {
 		stochastic = " (stochastic: uses the unit seed)"
 	}
-	fmt.Fprintf(w, "%s%s\n", m.Name, stochastic)
+	fmt.Fprintf(w, "%s (version %d)%s\n", m.Name, m.Version, stochastic)
 	if m.Doc != "" {
 		fmt.Fprintf(w, "  %s\n", m.Doc)
 	}

@@ -8,8 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"sort"
-	"sync"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -28,6 +26,7 @@ type runFlags struct {
 	shard      string
 	shardCount int
 	failFast   bool
+	fresh      bool
 }
 
 func (r *runFlags) add(fs *flag.FlagSet, defaultOut string) {
@@ -37,6 +36,7 @@ func (r *runFlags) add(fs *flag.FlagSet, defaultOut string) {
 	fs.StringVar(&r.shard, "shard", "", "run only shard i/N of the units (0/1 = all; default: all, or --shard-count with the job array's index)")
 	fs.IntVar(&r.shardCount, "shard-count", 0, "number of shards N in a Slurm job array or Kubernetes Indexed Job: the shard index is SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX (required there)")
 	fs.BoolVar(&r.failFast, "fail-fast", false, "stop at the first failing unit")
+	fs.BoolVar(&r.fresh, "fresh", false, "start over: first move an existing --out directory aside (renamed to OUT.replaced-<time>; nothing is deleted)")
 }
 
 func (r *runFlags) resolveShard(env *Env) (runner.Shard, error) {
@@ -62,7 +62,7 @@ func (r *runFlags) wholeStudy(env *Env) bool {
 	return err == nil && s.All()
 }
 
-// execute runs a study with progress and a manifest.
+// execute runs a study with progress; the runner keeps the manifest.
 func execute(ctx context.Context, env *Env, rf *runFlags, study runner.Study) (runner.Summary, error) {
 	if rf.jobs < 1 {
 		return runner.Summary{}, fmt.Errorf("-j %d: need at least 1 parallel unit (the default is the number of CPUs, %d)", rf.jobs, runtime.NumCPU())
@@ -72,58 +72,39 @@ func execute(ctx context.Context, env *Env, rf *runFlags, study runner.Study) (r
 		return runner.Summary{}, err
 	}
 	fetcher := rf.data.fetcher(env)
-	loader := &recordingLoader{f: fetcher}
-	r := &runner.Runner{Load: loader.load, OutDir: rf.out, Jobs: rf.jobs, Shard: shard, FailFast: rf.failFast}
-	// Everything that can be checked is checked before the output
-	// directory exists: a refused study leaves nothing behind.
-	if err := r.Validate(ctx, study); err != nil {
-		return runner.Summary{}, err
+	load := func(ctx context.Context, name string) (*datasets.Dataset, error) {
+		ds, _, err := loadDataset(ctx, fetcher, name)
+		return ds, err
 	}
-	if err := os.MkdirAll(rf.out, 0o755); err != nil {
-		return runner.Summary{}, err
+	// Run checks everything that can be checked (the study, the data, the
+	// directory's own study) before it writes anything: a refused study
+	// leaves nothing behind.
+	r := &runner.Runner{Load: load, OutDir: rf.out, Jobs: rf.jobs, Shard: shard, FailFast: rf.failFast}
+	if rf.fresh {
+		if err := r.Validate(ctx, study); err != nil {
+			return runner.Summary{}, err
+		}
+		moved, err := runner.MoveAside(rf.out, time.Now())
+		if err != nil {
+			return runner.Summary{}, err
+		}
+		if moved != "" {
+			fmt.Fprintf(env.Stderr, "fgrtbench: --fresh: moved the previous contents of %s to %s\n", rf.out, moved)
+		}
 	}
-	man := manifest.New(study, rf.jobs, shard.String())
 	if env.StderrIsTerminal {
 		r.Progress = &barProgress{w: env.Stderr}
 	} else {
 		r.Progress = &lineProgress{w: env.Stderr}
 	}
-	if err := man.Write(rf.out); err != nil {
-		return runner.Summary{}, err
-	}
 	start := time.Now()
 	sum, runErr := r.Run(ctx, study)
-	man.End = time.Now().UTC()
-	man.Datasets = loader.list()
-	man.Units, man.Ran, man.Skipped, man.Failed, man.Errors = sum.Units, sum.Ran, sum.Skipped, sum.Failed, sum.Errors
-	if err := man.Write(rf.out); err != nil && runErr == nil {
-		runErr = err
+	if sum.Units == 0 && runErr != nil {
+		return sum, runErr // refused before any unit was considered
 	}
 	fmt.Fprintf(env.Stderr, "fgrtbench: %d units (%d run, %d resumed, %d failed) in %.1fs, shard %s -> %s\n",
 		sum.Units, sum.Ran, sum.Skipped, sum.Failed, time.Since(start).Seconds(), shard, sum.ResultsPath)
 	return sum, runErr
-}
-
-// recordingLoader loads datasets through the fetcher and remembers their
-// checksums for the manifest.
-type recordingLoader struct {
-	f    *datasets.Fetcher
-	mu   sync.Mutex
-	seen map[string]manifest.Dataset
-}
-
-func (l *recordingLoader) load(ctx context.Context, name string) (*datasets.Dataset, error) {
-	ds, rec, err := loadDataset(ctx, l.f, name)
-	if err != nil {
-		return nil, err
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.seen == nil {
-		l.seen = map[string]manifest.Dataset{}
-	}
-	l.seen[name] = rec
-	return ds, nil
 }
 
 // loadDataset loads a registry dataset through the fetcher (verified
@@ -140,6 +121,7 @@ func loadDataset(ctx context.Context, f *datasets.Fetcher, name string) (*datase
 			return nil, manifest.Dataset{}, err
 		}
 		ds.Name = name
+		ds.Checksum = datasets.NormalizedSHA256(data)
 		return ds, manifest.Dataset{Name: name, Path: name, NormalizedSHA256: datasets.NormalizedSHA256(data), Rows: ds.Rows()}, nil
 	}
 	ds, err := f.Load(ctx, name)
@@ -152,17 +134,6 @@ func loadDataset(ctx context.Context, f *datasets.Fetcher, name string) (*datase
 	}
 	// Load verified the file against the registry's checksum.
 	return ds, manifest.Dataset{Name: name, Path: f.CachePath(name), NormalizedSHA256: info.NormalizedSHA256, Rows: ds.Rows()}, nil
-}
-
-func (l *recordingLoader) list() []manifest.Dataset {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	var out []manifest.Dataset
-	for _, d := range l.seen {
-		out = append(out, d)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
 }
 
 // barProgress draws a progress bar on a terminal's stderr.

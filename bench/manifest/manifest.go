@@ -1,10 +1,17 @@
-// Package manifest records how a run was made: software versions, the
-// exact datasets (checksums), the study, seeds and the machine, so that a
-// reader can re-derive every number in its results.
+// Package manifest records how the results in an output directory were
+// made: software versions, the exact datasets (checksums), the study and its
+// identity (every unit key the directory may hold), seeds, the machine, and
+// a history of every invocation that wrote the directory, so that a reader
+// can re-derive every number in its results.
+//
+// The top-level run fields (command, start, end, counts) describe the latest
+// invocation; History lists them all, oldest first. A manifest survives any
+// resume with everything it had.
 package manifest
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +20,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fgrtbench/fgrtbench/bench/identity"
 	"github.com/fgrtbench/fgrtbench/internal/atomicfile"
 )
 
@@ -50,6 +58,93 @@ type Manifest struct {
 	Skipped     int       `json:"units_resumed"`
 	Failed      int       `json:"units_failed"`
 	Errors      []string  `json:"errors,omitempty"`
+	// Identity is the study's identity: every group of units (and so every
+	// unit key) the directory's results.csv may hold.
+	Identity *identity.Study `json:"identity,omitempty"`
+	// Partial is set when the results are knowingly incomplete (a merge
+	// with --allow-partial).
+	Partial *Partial `json:"partial,omitempty"`
+	// History lists every invocation that wrote the directory, oldest
+	// first; the last one is the run described above.
+	History []Invocation `json:"history"`
+}
+
+// Partial says how incomplete knowingly partial results are.
+type Partial struct {
+	ExpectedUnits int `json:"expected_units"`
+	PresentUnits  int `json:"present_units"`
+	// Missing names the absent units (at most a few hundred; MissingCount
+	// counts them all) and MissingShards the absent shards, "i/N".
+	Missing       []string `json:"missing_units,omitempty"`
+	MissingCount  int      `json:"missing_count"`
+	MissingShards []string `json:"missing_shards,omitempty"`
+}
+
+// Invocation is one command that wrote the directory.
+type Invocation struct {
+	Command     []string  `json:"command"`
+	Version     string    `json:"version"`
+	VCSRevision string    `json:"vcs_revision,omitempty"`
+	VCSModified bool      `json:"vcs_modified,omitempty"`
+	GoVersion   string    `json:"go_version"`
+	NumCPU      int       `json:"num_cpu"`
+	Jobs        int       `json:"jobs"`
+	Shard       string    `json:"shard"`
+	StudyHash   string    `json:"study_hash,omitempty"`
+	Start       time.Time `json:"start"`
+	// End is zero while the invocation runs (or when it was killed).
+	End      time.Time `json:"end,omitempty"`
+	Units    int       `json:"units"`
+	Ran      int       `json:"units_ran"`
+	Resumed  int       `json:"units_resumed"`
+	Failed   int       `json:"units_failed"`
+	Status   string    `json:"status"` // running, complete, failed, interrupted, merged
+	Hostname string    `json:"hostname,omitempty"`
+}
+
+// Current describes the manifest's latest run as an invocation.
+func (m *Manifest) Current() Invocation {
+	host, _ := os.Hostname()
+	hash := ""
+	if m.Identity != nil {
+		hash = m.Identity.Hash
+	}
+	return Invocation{
+		Command: m.Command, Version: m.Version, VCSRevision: m.VCSRevision, VCSModified: m.VCSModified,
+		GoVersion: m.GoVersion, NumCPU: m.NumCPU, Jobs: m.Jobs, Shard: m.Shard, StudyHash: hash,
+		Start: m.Start, End: m.End, Units: m.Units, Ran: m.Ran, Resumed: m.Skipped, Failed: m.Failed, Hostname: host,
+	}
+}
+
+// Continue makes m the next invocation of the directory prev describes:
+// it keeps prev's history (a manifest written before histories existed
+// contributes its single run) and appends m's run with the given status.
+// Call Record to update that last entry as the run progresses.
+func (m *Manifest) Continue(prev *Manifest, status string) {
+	m.History = nil
+	if prev != nil {
+		m.History = append(m.History, prev.History...)
+		if len(prev.History) == 0 && !prev.Start.IsZero() {
+			old := prev.Current()
+			old.Hostname = ""
+			old.Status = "unknown"
+			m.History = append(m.History, old)
+		}
+	}
+	cur := m.Current()
+	cur.Status = status
+	m.History = append(m.History, cur)
+}
+
+// Record refreshes the last history entry from the top-level run fields.
+func (m *Manifest) Record(status string) {
+	cur := m.Current()
+	cur.Status = status
+	if n := len(m.History); n > 0 {
+		m.History[n-1] = cur
+	} else {
+		m.History = append(m.History, cur)
+	}
 }
 
 // New fills the build and machine facts.
@@ -94,7 +189,8 @@ func BuildInfo() (module, version, revision string, modified bool) {
 	return
 }
 
-// Write stores the manifest in dir atomically.
+// Write stores the manifest in dir atomically (a reader sees the old or the
+// new manifest, never a mixture).
 func (m *Manifest) Write(dir string) error {
 	data, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
@@ -112,7 +208,7 @@ func Read(dir string) (*Manifest, error) {
 	}
 	var m Manifest
 	if err := json.Unmarshal(data, &m); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %v", filepath.Join(dir, FileName), err)
 	}
 	return &m, nil
 }

@@ -23,7 +23,8 @@ func newC45(cfg Config, _ int64) (learn.Trainer, error) {
 
 func init() {
 	Register(&Method{
-		Name: "c45",
+		Name:    "c45",
+		Version: 1,
 		Doc: "C4.5 release 8 as Weka 3.6 J48 runs it (gain ratio with the average-gain filter, MDL-corrected " +
 			"numeric thresholds snapped to training values, multiway nominal splits, fractional instances for " +
 			"missing values, collapsing, pessimistic pruning with subtree raising); default = J48 -C 0.25 -M 2. " +

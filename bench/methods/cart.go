@@ -50,7 +50,8 @@ func newCART(cfg Config, _ int64) (learn.Trainer, error) {
 
 func init() {
 	Register(&Method{
-		Name: "cart",
+		Name:    "cart",
+		Version: 1,
 		Doc: "CART: scikit-learn 1.2.1 DecisionTreeClassifier(criterion='gini', random_state=42, " +
 			"min_samples_split=5, min_samples_leaf=2), ported node for node. Grid \"text\" is the " +
 			"paper text's ccp_alpha grid, which the authors' code never ran.",
@@ -62,7 +63,8 @@ func init() {
 		New: newCART,
 	})
 	Register(&Method{
-		Name: "c45-entropy",
+		Name:    "c45-entropy",
+		Version: 1,
 		Doc: "The paper's \"C4.5\" as its code runs it: the same scikit-learn tree with " +
 			"criterion='entropy' (binary splits on information gain, no gain ratio, no pessimistic " +
 			"pruning). Grid \"text\" is the paper text's max_depth grid, which the code never ran.",

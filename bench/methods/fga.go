@@ -11,8 +11,9 @@ import (
 // population's evaluation and never changes a result.
 func init() {
 	Register(&Method{
-		Name: "fga",
-		Doc:  "genetic fuzzy rule classifier (ex-fuzzy BaseFuzzyRulesClassifier, slow-path MCC fitness, pymoo GA with SBX + polynomial mutation)",
+		Name:    "fga",
+		Version: 1,
+		Doc:     "genetic fuzzy rule classifier (ex-fuzzy BaseFuzzyRulesClassifier, slow-path MCC fitness, pymoo GA with SBX + polynomial mutation)",
 		Params: []Param{
 			{Name: "n_rules", Kind: Int, Default: "15", Min: 1, HasMin: true, Doc: "rule slots per chromosome (nRules)"},
 			{Name: "n_ants", Kind: Int, Default: "3", Min: 1, HasMin: true, Doc: "antecedent slots per rule (nAnts, capped at the number of features)"},

@@ -119,7 +119,8 @@ func newFGRT(optimized bool) func(Config, int64) (learn.Trainer, error) {
 
 func init() {
 	Register(&Method{
-		Name: "fgrt",
+		Name:    "fgrt",
+		Version: 1,
 		Doc: "FGRT (the authors' FuzzyCART, purity mode) on ex-fuzzy quantile partitions, bit-exact with " +
 			"the reference by default (quirks Q1-Q3 on; fix_q* switch them off). Prepare fits the " +
 			"partitions; grid \"default\" is the paper's 16 configurations, \"ofat\" a one-factor-at-a-time " +
@@ -129,7 +130,8 @@ func init() {
 		New:    newFGRT(false),
 	})
 	Register(&Method{
-		Name: "fgrt-opt",
+		Name:    "fgrt-opt",
+		Version: 1,
 		Doc: "FGRT*: FGRT on partitions optimised by the separability index (strategy grid = the " +
 			"committed results). Prepare optimises with the given rows' labels.",
 		Params: fgrtParams(true),

@@ -3,6 +3,17 @@
 // validation, named grids of configurations, and a constructor. Adding a
 // learner is one package plus one registration file here; the runner never
 // switches on learner types.
+//
+// Every method declares an implementation Version (1 or more). It is part of
+// each work unit's identity (package bench/identity), so results stored by an
+// earlier implementation are never resumed, merged or gated as if they were
+// current. The rule: bump Version in the same change that alters what the
+// learner computes for some input and configuration (predictions, the fitted
+// model, its complexity counts, how it uses the seed); leave it alone for
+// changes that cannot alter a result row (speed, refactoring, messages,
+// documentation). A new parameter whose default keeps the old behaviour needs
+// no bump either: the resolved configuration, which is also part of the
+// identity, changes by itself.
 package methods
 
 import (
@@ -149,6 +160,9 @@ type Grid []map[string]string
 type Method struct {
 	Name string
 	Doc  string
+	// Version is the implementation version (see the package doc for when to
+	// bump it). It must be at least 1.
+	Version int
 	// Params declares every hyperparameter with its default.
 	Params []Param
 	// Grids names the configuration lists a study can use. Every method has
@@ -256,6 +270,9 @@ func Register(m *Method) {
 	defer mu.Unlock()
 	if _, dup := registry[m.Name]; dup {
 		panic("methods: duplicate registration of " + m.Name)
+	}
+	if m.Version < 1 {
+		panic("methods: " + m.Name + ": Version must be at least 1 (the learner's implementation version)")
 	}
 	for _, p := range m.Params {
 		if err := p.Check(p.Default); err != nil {

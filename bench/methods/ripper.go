@@ -10,8 +10,9 @@ import (
 // (wittgenstein's default random_state=None makes them random per run).
 func init() {
 	Register(&Method{
-		Name: "ripper",
-		Doc:  "RIPPER (wittgenstein v0.3 semantics: quantile bins, IREP*, k optimisation passes, DL pruning; one-vs-rest as scikit-learn)",
+		Name:    "ripper",
+		Version: 1,
+		Doc:     "RIPPER (wittgenstein v0.3 semantics: quantile bins, IREP*, k optimisation passes, DL pruning; one-vs-rest as scikit-learn)",
 		Params: []Param{
 			{Name: "k", Kind: Int, Default: "2", Min: 0, HasMin: true, Doc: "optimisation passes"},
 			{Name: "prune_size", Kind: Float, Default: "0.33", Min: 0.0001, Max: 0.9999, HasMin: true, HasMax: true, Doc: "share of remaining examples held out for pruning, in (0,1)"},

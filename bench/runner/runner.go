@@ -12,7 +12,9 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
+	"github.com/fgrtbench/fgrtbench/bench/manifest"
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
 	"github.com/fgrtbench/fgrtbench/bench/results"
 	"github.com/fgrtbench/fgrtbench/datasets"
@@ -55,17 +57,27 @@ type Summary struct {
 }
 
 // UnitsOf lists the units a study expands to, in canonical order; the
-// number of units is what a shard count divides.
+// number of units is what a shard count divides. Their keys are empty: keys
+// identify the data too, which UnitsOf does not load.
 func UnitsOf(s Study) ([]Unit, error) {
 	ms, err := s.resolve()
 	if err != nil {
 		return nil, err
 	}
-	return s.units(ms), nil
+	_, units, err := s.identity(ms, nil)
+	for i := range units {
+		units[i].Key = ""
+	}
+	return units, err
 }
 
 // Run executes every unit of the study that is in the shard and not yet in
 // results.csv, then rewrites results.csv in canonical order.
+//
+// Before anything is written it loads every dataset, computes the study's
+// identity and refuses a directory that holds results of another study
+// (see CheckDir). It keeps OutDir/manifest.json up to date: the study, its
+// identity, the datasets and one history entry per invocation.
 func (r *Runner) Run(ctx context.Context, s Study) (Summary, error) {
 	ms, err := s.resolve()
 	if err != nil {
@@ -74,13 +86,22 @@ func (r *Runner) Run(ctx context.Context, s Study) (Summary, error) {
 	if err := r.Validate(ctx, s); err != nil {
 		return Summary{}, err
 	}
-	if err := os.MkdirAll(r.OutDir, 0o755); err != nil {
+	plans := r.planCache(s.Options)
+	checksums, records, err := plans.describe(ctx, s.Datasets)
+	if err != nil {
+		return Summary{}, err
+	}
+	id, all, err := s.identity(ms, checksums)
+	if err != nil {
 		return Summary{}, err
 	}
 	path := filepath.Join(r.OutDir, ResultsFile)
 	sum := Summary{ResultsPath: path}
+	prev, err := CheckDir(r.OutDir, id)
+	if err != nil {
+		return sum, err
+	}
 
-	all := s.units(ms)
 	var todo []Unit
 	for i, u := range all {
 		if r.Shard.Contains(i) {
@@ -89,7 +110,6 @@ func (r *Runner) Run(ctx context.Context, s Study) (Summary, error) {
 	}
 	sum.Units = len(todo)
 
-	plans := r.planCache(s.Options)
 	expected := func(u Unit) (int, error) {
 		m := ms[u.Method]
 		if len(m.Configs) == 1 && m.Selection != protocol.SelectSweep {
@@ -100,6 +120,9 @@ func (r *Runner) Run(ctx context.Context, s Study) (Summary, error) {
 			sel = s.layout(u.Protocol).GridSelection
 		}
 		return m.expectedRows(sel), nil
+	}
+	if err := os.MkdirAll(r.OutDir, 0o755); err != nil {
+		return sum, err
 	}
 	done, err := resume(path, todo, expected)
 	if err != nil {
@@ -113,6 +136,81 @@ func (r *Runner) Run(ctx context.Context, s Study) (Summary, error) {
 	}
 	sum.Skipped = len(todo) - len(pending)
 
+	man := manifest.New(s, r.Jobs, r.Shard.String())
+	man.Identity = &id
+	man.Datasets = mergeDatasets(prev, records)
+	man.Units, man.Skipped = sum.Units, sum.Skipped
+	man.Continue(prev, "running")
+	if err := man.Write(r.OutDir); err != nil {
+		return sum, err
+	}
+	sum, runErr := r.execute(ctx, s, ms, plans, path, pending, sum)
+	man.End = time.Now().UTC()
+	man.Ran, man.Failed, man.Errors = sum.Ran, sum.Failed, sum.Errors
+	status := "complete"
+	switch {
+	case sum.Failed > 0:
+		status = "failed"
+	case runErr != nil:
+		status = "interrupted"
+	}
+	man.Record(status)
+	if err := man.Write(r.OutDir); err != nil && runErr == nil {
+		runErr = err
+	}
+	return sum, runErr
+}
+
+// describe loads every dataset of the study (once, shared with the
+// plans) before any unit runs, and returns the checksum each is identified
+// by and its manifest record: the checksums are part of every unit's
+// identity.
+func (c *planCache) describe(ctx context.Context, names []string) (map[string]string, []manifest.Dataset, error) {
+	checksums := map[string]string{}
+	var records []manifest.Dataset
+	for _, name := range names {
+		if _, ok := checksums[name]; ok {
+			continue
+		}
+		d, err := c.dataset(ctx, name)
+		if err != nil {
+			return nil, nil, err
+		}
+		sum := datasetChecksum(d)
+		checksums[name] = sum
+		path := d.Path
+		if path == "" {
+			path = name
+		}
+		records = append(records, manifest.Dataset{Name: name, Path: path, NormalizedSHA256: sum, Rows: d.Rows()})
+	}
+	return checksums, records, nil
+}
+
+// mergeDatasets keeps the datasets a directory's manifest already lists and
+// adds (or refreshes) the ones this run loaded, sorted by name.
+func mergeDatasets(prev *manifest.Manifest, loaded []manifest.Dataset) []manifest.Dataset {
+	byName := map[string]manifest.Dataset{}
+	if prev != nil {
+		for _, d := range prev.Datasets {
+			byName[d.Name] = d
+		}
+	}
+	for _, d := range loaded {
+		byName[d.Name] = d
+	}
+	out := make([]manifest.Dataset, 0, len(byName))
+	for _, d := range byName {
+		out = append(out, d)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// execute runs the pending units on a worker pool, appending each unit's
+// rows to the results file as it finishes, and canonicalises the file.
+func (r *Runner) execute(ctx context.Context, s Study, ms []resolvedMethod, plans *planCache, path string,
+	pending []Unit, sum Summary) (Summary, error) {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return sum, err
@@ -317,18 +415,42 @@ func writeAtomic(path string, recs []results.Record) error {
 	return atomicfile.WriteFile(path, b.Bytes())
 }
 
-// planCache builds each (protocol, dataset) plan once.
+// planCache builds each (protocol, dataset) plan once, loading each
+// dataset once.
 type planCache struct {
-	load Loader
-	opts protocol.Options
-	mu   sync.Mutex
-	m    map[string]*planEntry
+	load     Loader
+	opts     protocol.Options
+	mu       sync.Mutex
+	m        map[string]*planEntry
+	datasets map[string]*datasetEntry
 }
 
 type planEntry struct {
 	once sync.Once
 	plan *protocol.Plan
 	err  error
+}
+
+type datasetEntry struct {
+	once sync.Once
+	d    *datasets.Dataset
+	err  error
+}
+
+// dataset loads a dataset once.
+func (c *planCache) dataset(ctx context.Context, name string) (*datasets.Dataset, error) {
+	c.mu.Lock()
+	if c.datasets == nil {
+		c.datasets = map[string]*datasetEntry{}
+	}
+	e, ok := c.datasets[name]
+	if !ok {
+		e = &datasetEntry{}
+		c.datasets[name] = e
+	}
+	c.mu.Unlock()
+	e.once.Do(func() { e.d, e.err = c.load(ctx, name) })
+	return e.d, e.err
 }
 
 func (c *planCache) get(ctx context.Context, proto, dataset string) (*protocol.Plan, error) {
@@ -349,7 +471,7 @@ func (c *planCache) get(ctx context.Context, proto, dataset string) (*protocol.P
 			e.err = err
 			return
 		}
-		d, err := c.load(ctx, dataset)
+		d, err := c.dataset(ctx, dataset)
 		if err != nil {
 			e.err = err
 			return

@@ -90,7 +90,8 @@ func (m *centroidModel) Rules(s learn.Schema) string { return "centroids" }
 
 func init() {
 	methods.Register(&methods.Method{
-		Name: "test-centroid",
+		Name:    "test-centroid",
+		Version: 1,
 		Params: []methods.Param{
 			{Name: "k", Kind: methods.Int, Default: "2", Min: 1, HasMin: true},
 			{Name: "jitter", Kind: methods.Float, Default: "0", Min: 0, HasMin: true},

@@ -91,7 +91,10 @@ func ShardFromEnv(getenv func(string) string, count int) (Shard, bool, error) {
 }
 
 // MissingUnits lists the units of the study that have no row in recs: what a
-// baseline or a final report made from recs would silently leave out.
+// shard, a partial merge or failed units leave out. It matches units by
+// their coordinates (protocol, dataset, method label, repeat, fold, seed);
+// whether rows belong to this study at all is the identity's question
+// (CheckDir, merge).
 func MissingUnits(s Study, recs []results.Record) ([]Unit, error) {
 	units, err := UnitsOf(s)
 	if err != nil {
@@ -99,13 +102,22 @@ func MissingUnits(s Study, recs []results.Record) ([]Unit, error) {
 	}
 	have := make(map[string]bool, len(recs))
 	for _, r := range recs {
-		have[r.Key] = true
+		have[coordinates(r.Protocol, r.Dataset, r.Method, r.Repeat, r.Fold, r.Seed)] = true
 	}
 	var missing []Unit
 	for _, u := range units {
-		if !have[u.Key] {
+		if !have[u.String()] {
 			missing = append(missing, u)
 		}
 	}
 	return missing, nil
+}
+
+// String names the unit by its coordinates, protocol/dataset/label/rR/fF/sS.
+func (u Unit) String() string {
+	return coordinates(u.Protocol, u.Dataset, u.Label, u.Repeat, u.Fold, u.Seed)
+}
+
+func coordinates(protocol, dataset, label string, repeat, fold int, seed int64) string {
+	return fmt.Sprintf("%s/%s/%s/r%d/f%d/s%d", protocol, dataset, label, repeat, fold, seed)
 }

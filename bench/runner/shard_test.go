@@ -110,7 +110,7 @@ func TestMissingUnits(t *testing.T) {
 	var recs []results.Record
 	for i, u := range units {
 		if (Shard{0, 3}).Contains(i) {
-			recs = append(recs, results.Record{Key: u.Key})
+			recs = append(recs, results.Record{Protocol: u.Protocol, Dataset: u.Dataset, Method: u.Label, Repeat: u.Repeat, Fold: u.Fold, Seed: u.Seed})
 		}
 	}
 	missing, err := MissingUnits(s, recs)
@@ -121,7 +121,7 @@ func TestMissingUnits(t *testing.T) {
 		t.Fatalf("%d missing + %d present != %d units", len(missing), len(recs), len(units))
 	}
 	for _, u := range units {
-		recs = append(recs, results.Record{Key: u.Key})
+		recs = append(recs, results.Record{Protocol: u.Protocol, Dataset: u.Dataset, Method: u.Label, Repeat: u.Repeat, Fold: u.Fold, Seed: u.Seed})
 	}
 	if missing, _ := MissingUnits(s, recs); len(missing) != 0 {
 		t.Fatalf("complete results miss %d units", len(missing))

@@ -7,8 +7,6 @@
 package runner
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"sort"
 	"strings"
@@ -71,7 +69,6 @@ type resolvedMethod struct {
 	Method    *methods.Method
 	Configs   []methods.Config
 	Selection string // "" = protocol default
-	Hash      string // identifies the configuration list, for unit keys
 }
 
 func (m resolvedMethod) selectionFor(p *protocol.Plan) string {
@@ -149,15 +146,7 @@ func resolveMethod(s MethodSpec) (resolvedMethod, error) {
 	default:
 		return resolvedMethod{}, fmt.Errorf("method %s: unknown selection %q (valid: test, inner-cv, sweep)", s.Name, s.Selection)
 	}
-	h := sha256.New()
-	fmt.Fprintf(h, "%s\n%s\n", s.Name, s.Selection)
-	for _, c := range cfgs {
-		fmt.Fprintln(h, c.String())
-	}
-	return resolvedMethod{
-		Spec: s, Label: s.label(), Method: m, Configs: cfgs, Selection: s.Selection,
-		Hash: hex.EncodeToString(h.Sum(nil))[:10],
-	}, nil
+	return resolvedMethod{Spec: s, Label: s.label(), Method: m, Configs: cfgs, Selection: s.Selection}, nil
 }
 
 // cartesian expands a sweep into points; parameters vary in sorted name
@@ -195,11 +184,9 @@ type Unit struct {
 	Repeat   int
 	Fold     int
 	Seed     int64
-	Key      string
-}
-
-func unitKey(protocolName, dataset string, m resolvedMethod, repeat, fold int, seed int64) string {
-	return fmt.Sprintf("%s/%s/%s#%s/r%d/f%d/s%d", protocolName, dataset, m.Label, m.Hash, repeat, fold, seed)
+	// Key is the unit's results.csv key (package identity); empty in
+	// UnitsOf, which runs without the datasets' checksums.
+	Key string
 }
 
 // validate checks the study and resolves its methods.
@@ -276,29 +263,6 @@ func repeatsOf(m resolvedMethod, l protocol.Layout) int {
 		return 1
 	}
 	return l.Repeats
-}
-
-// units enumerates the study's work units in canonical order; each
-// protocol's Layout gives its folds, repeats and seeds.
-func (s Study) units(ms []resolvedMethod) []Unit {
-	var out []Unit
-	for _, p := range s.Protocols {
-		l := s.layout(p)
-		for _, d := range s.Datasets {
-			for mi, m := range ms {
-				for r := 0; r < repeatsOf(m, l); r++ {
-					for f := 0; f < l.Folds; f++ {
-						out = append(out, Unit{
-							Protocol: p, Dataset: d, Method: mi, Label: m.Label,
-							Repeat: r, Fold: f, Seed: l.Seeds[r],
-							Key: unitKey(p, d, m, r, f, l.Seeds[r]),
-						})
-					}
-				}
-			}
-		}
-	}
-	return out
 }
 
 // learnerSeed derives the seed a stochastic learner gets for one unit, so

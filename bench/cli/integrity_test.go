@@ -1,0 +1,93 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fgrtbench/fgrtbench/bench/manifest"
+)
+
+// writeData writes a small two-class CSV data file; shift changes one cell
+// (an edited data file).
+func writeData(t *testing.T, path string, shift float64) {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("x1,x2,class\n")
+	for i := 0; i < 60; i++ {
+		x1 := float64(i%10) + float64(i%2)*3
+		if i == 5 {
+			x1 += shift
+		}
+		fmt.Fprintf(&b, "%g,%d,%s\n", x1, (i*7)%11, []string{"a", "b"}[i%2])
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func writeSpec(t *testing.T, path, data string, folds int) {
+	t.Helper()
+	spec := fmt.Sprintf("protocols: [clean]\ndatasets: [%s]\nfolds: %d\ninner_folds: 2\nmethods:\n  - name: cart\n", data, folds)
+	if err := os.WriteFile(path, []byte(spec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestCLIResumeRefusesChangedStudy is the first user-visible
+// failure: the same --out with a changed spec or an edited data file must
+// be refused with one line and exit 1, and --fresh must start over.
+func TestCLIResumeRefusesChangedStudy(t *testing.T) {
+	tmp := t.TempDir()
+	data, spec, out := filepath.Join(tmp, "mine.csv"), filepath.Join(tmp, "s.yaml"), filepath.Join(tmp, "X")
+	writeData(t, data, 0)
+	writeSpec(t, spec, data, 3)
+	if code, _, e := runCLI("run", "--spec", spec, "--out", out, "-j", "2"); code != 0 {
+		t.Fatalf("first run: %d %s", code, e)
+	}
+	before, _ := os.ReadFile(filepath.Join(out, "results.csv"))
+
+	writeSpec(t, spec, data, 5)
+	code, _, e := runCLI("run", "--spec", spec, "--out", out)
+	if code != 1 || strings.Count(strings.TrimSpace(e), "\n") != 0 || !strings.Contains(e, "folds=3; this study has folds=5") || !strings.Contains(e, "--fresh") {
+		t.Fatalf("changed folds: exit %d, %q", code, e)
+	}
+	writeSpec(t, spec, data, 3)
+	writeData(t, data, 0.5)
+	code, _, e = runCLI("run", "--spec", spec, "--out", out)
+	if code != 1 || !strings.Contains(e, "sha256=") {
+		t.Fatalf("edited data: exit %d, %q", code, e)
+	}
+	if after, _ := os.ReadFile(filepath.Join(out, "results.csv")); string(after) != string(before) {
+		t.Fatal("a refused run changed results.csv")
+	}
+
+	// Restoring the data resumes everything and keeps the provenance.
+	writeData(t, data, 0)
+	code, _, e = runCLI("run", "--spec", spec, "--out", out)
+	if code != 0 || !strings.Contains(e, "0 run, 3 resumed") {
+		t.Fatalf("resume: exit %d, %q", code, e)
+	}
+	m, err := manifest.Read(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Datasets) != 1 || m.Datasets[0].NormalizedSHA256 == "" || len(m.History) != 2 {
+		t.Fatalf("manifest after a full resume: datasets %+v, %d invocations", m.Datasets, len(m.History))
+	}
+
+	writeData(t, data, 0.5)
+	code, _, e = runCLI("run", "--spec", spec, "--out", out, "--fresh")
+	if code != 0 || !strings.Contains(e, "moved the previous contents") {
+		t.Fatalf("--fresh: exit %d, %q", code, e)
+	}
+	moved, _ := filepath.Glob(out + ".replaced-*")
+	if len(moved) != 1 {
+		t.Fatalf("moved aside: %v", moved)
+	}
+	if old, _ := os.ReadFile(filepath.Join(moved[0], "results.csv")); string(old) != string(before) {
+		t.Fatal("--fresh lost the old results")
+	}
+}

@@ -1,0 +1,108 @@
+package runner
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/fgrtbench/fgrtbench/bench/identity"
+	"github.com/fgrtbench/fgrtbench/bench/manifest"
+	"github.com/fgrtbench/fgrtbench/bench/results"
+)
+
+// Mismatch refuses an output directory that holds results of another
+// study: resuming into it would mix rows of two experiments.
+type Mismatch struct {
+	Dir    string
+	Reason string // what differs, e.g. "made with folds=3; this study has folds=5"
+}
+
+func (e *Mismatch) Error() string {
+	return e.Reason + "; use a new --out, or --fresh to move the old results aside"
+}
+
+// CheckDir decides whether a study may write into dir. A directory belongs
+// to the study its manifest records (its identity); results.csv rows carry
+// their unit's identity in their key. The study may resume the directory
+// when it includes every group of units the manifest records, unchanged
+// (it may add groups: a strict superset), and when every row of
+// results.csv is one of its units. Anything else is a *Mismatch naming the
+// first difference. CheckDir returns the directory's manifest (nil when
+// there is none) so that its provenance can be carried over.
+func CheckDir(dir string, id identity.Study) (*manifest.Manifest, error) {
+	prev, err := manifest.Read(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		prev = nil
+	case err != nil:
+		return nil, &Mismatch{Dir: dir, Reason: fmt.Sprintf("cannot tell which study %s holds: %v", dir, err)}
+	}
+	if prev != nil && prev.Identity != nil {
+		if err := prev.Identity.Verify(); err != nil {
+			return nil, &Mismatch{Dir: dir, Reason: fmt.Sprintf("%s: %v", filepath.Join(dir, manifest.FileName), err)}
+		}
+		if c := identity.Contains(id, *prev.Identity); c != nil {
+			var reason string
+			if c.Current == "" {
+				reason = fmt.Sprintf("%s holds results of %s, which this study does not include", dir, c.Slot)
+			} else {
+				reason = fmt.Sprintf("the results in %s were made with %s; this study has %s (%s)", dir, c.Stored, c.Current, c.Slot)
+			}
+			switch {
+			case c.More == 1:
+				reason += ", and 1 more group of units differs"
+			case c.More > 1:
+				reason += fmt.Sprintf(", and %d more groups of units differ", c.More)
+			}
+			return nil, &Mismatch{Dir: dir, Reason: reason}
+		}
+	}
+	path := filepath.Join(dir, ResultsFile)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return prev, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	recs, _, err := results.Read(bytes.NewReader(data))
+	if err != nil {
+		return nil, &Mismatch{Dir: dir, Reason: fmt.Sprintf("%s is not a results file this version can resume (%v)", path, err)}
+	}
+	keys := id.Keys()
+	for _, rec := range recs {
+		if !keys[rec.Key] {
+			return nil, &Mismatch{Dir: dir, Reason: fmt.Sprintf("%s holds rows of another study or an older fgrtbench (unit %s is not one of this study's)", path, rec.Key)}
+		}
+	}
+	return prev, nil
+}
+
+// MoveAside renames dir to a new sibling "dir.replaced-<UTC time>" so that
+// a fresh run starts empty while nothing of the old results is lost; the
+// rename is atomic. It returns the new name, or "" when dir does not exist.
+func MoveAside(dir string, now time.Time) (string, error) {
+	st, err := os.Lstat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	if !st.IsDir() {
+		return "", fmt.Errorf("%s is not a directory", dir)
+	}
+	clean := filepath.Clean(dir)
+	dst := clean + ".replaced-" + now.UTC().Format("20060102T150405Z")
+	if _, err := os.Lstat(dst); err == nil {
+		return "", fmt.Errorf("cannot move %s aside: %s already exists", dir, dst)
+	}
+	if err := os.Rename(clean, dst); err != nil {
+		return "", fmt.Errorf("cannot move %s aside (%v); choose a new --out instead", dir, err)
+	}
+	return dst, nil
+}

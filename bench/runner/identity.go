@@ -1,0 +1,94 @@
+package runner
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/fgrtbench/fgrtbench/bench/identity"
+	"github.com/fgrtbench/fgrtbench/datasets"
+)
+
+// identity computes the study's identity from its resolved methods and
+// the normalised checksum of each dataset, together with its units in
+// canonical order. It is the only place that decides what a unit is.
+func (s Study) identity(ms []resolvedMethod, checksums map[string]string) (identity.Study, []Unit, error) {
+	opts, err := identity.OptionsMap(s.Options)
+	if err != nil {
+		return identity.Study{}, nil, err
+	}
+	var groups []identity.Group
+	var methodOf []int
+	for _, p := range s.Protocols {
+		l := s.layout(p)
+		for _, d := range s.Datasets {
+			for mi, m := range ms {
+				repeats := repeatsOf(m, l)
+				cfgs := make([]string, len(m.Configs))
+				for i, c := range m.Configs {
+					cfgs[i] = c.String()
+				}
+				groups = append(groups, identity.Group{
+					Protocol: p, Options: opts, Dataset: d, DatasetSHA256: checksums[d],
+					Label: m.Label, Method: m.Method.Name, MethodVersion: m.Method.Version,
+					Selection: m.Selection, Configs: cfgs,
+					Repeats: repeats, Folds: l.Folds, Seeds: l.Seeds[:repeats],
+				})
+				methodOf = append(methodOf, mi)
+			}
+		}
+	}
+	id := identity.NewStudy(groups)
+	list := id.UnitList()
+	units := make([]Unit, len(list))
+	for i, u := range list {
+		g := id.Groups[u.Group]
+		units[i] = Unit{
+			Protocol: g.Protocol, Dataset: g.Dataset, Method: methodOf[u.Group], Label: g.Label,
+			Repeat: u.Repeat, Fold: u.Fold, Seed: u.Seed, Key: u.Key,
+		}
+	}
+	return id, units, nil
+}
+
+// datasetChecksum is the checksum a dataset is identified by: the
+// normalised SHA-256 of its file when the loader recorded it, else a
+// fingerprint of the parsed content (data built in memory).
+func datasetChecksum(d *datasets.Dataset) string {
+	if d.Checksum != "" {
+		return d.Checksum
+	}
+	h := sha256.New()
+	str := func(s string) { fmt.Fprintf(h, "%d:%s", len(s), s) }
+	attr := func(a datasets.Attribute) {
+		str(a.Name)
+		str(a.Type)
+		fmt.Fprintf(h, "%d %t", len(a.Domain), a.IntegerLiterals)
+		for _, v := range a.Domain {
+			str(v)
+		}
+	}
+	for _, a := range d.Inputs {
+		attr(a)
+	}
+	attr(d.Output)
+	for _, c := range d.Classes {
+		str(c)
+	}
+	var buf [8]byte
+	for i, row := range d.X {
+		for _, v := range row {
+			binary.LittleEndian.PutUint64(buf[:], math.Float64bits(v))
+			h.Write(buf[:])
+		}
+		if i < len(d.Y) {
+			binary.LittleEndian.PutUint64(buf[:], uint64(d.Y[i]))
+			h.Write(buf[:])
+		}
+	}
+	_, _ = io.WriteString(h, "end")
+	return "content:" + hex.EncodeToString(h.Sum(nil))
+}
