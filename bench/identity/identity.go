@@ -208,19 +208,7 @@ func Diff(a, b Group) (string, string) {
 			bs = append(bs, name+"="+ys)
 		}
 	}
-	keys := map[string]bool{}
-	for k := range a.Options {
-		keys[k] = true
-	}
-	for k := range b.Options {
-		keys[k] = true
-	}
-	names := make([]string, 0, len(keys))
-	for k := range keys {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	for _, k := range names {
+	for _, k := range unionKeys(a.Options, b.Options) {
 		add(k, optionValue(a.Options, k), optionValue(b.Options, k))
 	}
 	add("dataset "+a.Dataset+" sha256", short(a.DatasetSHA256), short(b.DatasetSHA256))
@@ -288,19 +276,7 @@ func short(h string) string {
 func configDiff(a, b string) (string, string) {
 	pa, pb := params(a), params(b)
 	var as, bs []string
-	names := map[string]bool{}
-	for k := range pa {
-		names[k] = true
-	}
-	for k := range pb {
-		names[k] = true
-	}
-	sorted := make([]string, 0, len(names))
-	for k := range names {
-		sorted = append(sorted, k)
-	}
-	sort.Strings(sorted)
-	for _, k := range sorted {
+	for _, k := range unionKeys(pa, pb) {
 		if pa[k] != pb[k] {
 			as = append(as, k+"="+pa[k])
 			bs = append(bs, k+"="+pb[k])
@@ -317,4 +293,20 @@ func params(c string) map[string]string {
 		}
 	}
 	return m
+}
+
+// unionKeys returns the keys of two maps, sorted.
+func unionKeys[V any](a, b map[string]V) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, m := range []map[string]V{a, b} {
+		for k := range m {
+			if !seen[k] {
+				seen[k] = true
+				out = append(out, k)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
 }
