@@ -420,68 +420,57 @@ func writeAtomic(path string, recs []results.Record) error {
 type planCache struct {
 	load     Loader
 	opts     protocol.Options
-	mu       sync.Mutex
-	m        map[string]*planEntry
-	datasets map[string]*datasetEntry
+	plans    memo[*protocol.Plan]
+	datasets memo[*datasets.Dataset]
 }
 
-type planEntry struct {
+// memo computes one value per key once, for concurrent callers.
+type memo[V any] struct {
+	mu sync.Mutex
+	m  map[string]*memoEntry[V]
+}
+
+type memoEntry[V any] struct {
 	once sync.Once
-	plan *protocol.Plan
+	v    V
 	err  error
 }
 
-type datasetEntry struct {
-	once sync.Once
-	d    *datasets.Dataset
-	err  error
+func (c *memo[V]) get(key string, build func() (V, error)) (V, error) {
+	c.mu.Lock()
+	if c.m == nil {
+		c.m = map[string]*memoEntry[V]{}
+	}
+	e, ok := c.m[key]
+	if !ok {
+		e = &memoEntry[V]{}
+		c.m[key] = e
+	}
+	c.mu.Unlock()
+	e.once.Do(func() { e.v, e.err = build() })
+	return e.v, e.err
 }
 
 // dataset loads a dataset once.
 func (c *planCache) dataset(ctx context.Context, name string) (*datasets.Dataset, error) {
-	c.mu.Lock()
-	if c.datasets == nil {
-		c.datasets = map[string]*datasetEntry{}
-	}
-	e, ok := c.datasets[name]
-	if !ok {
-		e = &datasetEntry{}
-		c.datasets[name] = e
-	}
-	c.mu.Unlock()
-	e.once.Do(func() { e.d, e.err = c.load(ctx, name) })
-	return e.d, e.err
+	return c.datasets.get(name, func() (*datasets.Dataset, error) { return c.load(ctx, name) })
 }
 
 func (c *planCache) get(ctx context.Context, proto, dataset string) (*protocol.Plan, error) {
-	key := proto + "/" + dataset
-	c.mu.Lock()
-	if c.m == nil {
-		c.m = map[string]*planEntry{}
-	}
-	e, ok := c.m[key]
-	if !ok {
-		e = &planEntry{}
-		c.m[key] = e
-	}
-	c.mu.Unlock()
-	e.once.Do(func() {
+	return c.plans.get(proto+"/"+dataset, func() (*protocol.Plan, error) {
 		p, err := protocol.Lookup(proto)
 		if err != nil {
-			e.err = err
-			return
+			return nil, err
 		}
 		d, err := c.dataset(ctx, dataset)
 		if err != nil {
-			e.err = err
-			return
+			return nil, err
 		}
-		if e.err = CheckClasses(d, p.Layout(c.opts).Folds); e.err != nil {
-			return
+		if err := CheckClasses(d, p.Layout(c.opts).Folds); err != nil {
+			return nil, err
 		}
-		e.plan, e.err = p.Plan(d, c.opts)
+		return p.Plan(d, c.opts)
 	})
-	return e.plan, e.err
 }
 
 // Merge combines results files (shards of one study, or resumed pieces):
