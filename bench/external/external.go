@@ -308,6 +308,7 @@ func (s Spec) Method() (*methods.Method, error) {
 	}
 	return &methods.Method{
 		Name:       Name,
+		Version:    1, // the adapter's SHA-256 is a parameter: a new adapter is a new identity
 		Doc:        "external method: " + s.Command,
 		Params:     ps,
 		Grids:      map[string]methods.Grid{"default": {{}}},
