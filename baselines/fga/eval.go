@@ -30,17 +30,31 @@ type ruleStats struct {
 // product of the antecedents' memberships in ascending feature order (the
 // product t-norm; don't-cares contribute 1). A rule reading a feature whose
 // partition decodes to nothing (decodePartition's ok = false) is marked nan.
+// With fixed partitions the memberships come from the precomputed columns.
 func computeRuleStats(p *problem, genes []int32, spec *ruleSpec, st *ruleStats) {
 	phi := st.phi
 	st.nan = false
-	for k, a := range spec.ants {
-		sets, ok := decodePartition(p.lay.mfGenes(genes, a.feat), p.lay.labels, p.xmin[a.feat], p.xmax[a.feat], p.headEps)
-		if !ok {
-			clear(phi)
-			st.nan = true
-			break
+	if p.mem != nil {
+		for k, a := range spec.ants {
+			m := p.memColumn(a.feat, a.label)
+			if k == 0 {
+				copy(phi, m)
+				continue
+			}
+			for i, v := range m {
+				phi[i] *= v
+			}
 		}
-		p.applyMembership(a.feat, sets[a.label], phi, k == 0)
+	} else {
+		for k, a := range spec.ants {
+			sets, ok := decodePartition(p.lay.mfGenes(genes, a.feat), p.lay.labels, p.xmin[a.feat], p.xmax[a.feat], p.headEps)
+			if !ok {
+				clear(phi)
+				st.nan = true
+				break
+			}
+			p.applyMembership(a.feat, sets[a.label], phi, k == 0)
+		}
 	}
 	total, from := 0.0, 0
 	for k, end := range p.classEnd {

@@ -41,6 +41,7 @@ import (
 	"runtime"
 	"slices"
 
+	"github.com/fgrtbench/fgrtbench/fgrt/fuzzy"
 	"github.com/fgrtbench/fgrtbench/learn"
 )
 
@@ -76,6 +77,15 @@ type Options struct {
 	// feature's training minimum. The default (false) is the paper-era
 	// trapezoid of fuzzy.Trapezoid, where that value is 0.
 	HeadTrapezoid bool
+	// Fixed selects ex-fuzzy's linguistic_variables path: the partitions
+	// are fixed before the search (quantile partitions of the training set,
+	// or of the rows given to Prepare) and the chromosome has no membership
+	// genes. False evolves the memberships (the authors' runtime script).
+	Fixed bool
+	// Style builds the fixed partitions: fuzzy.QuantileStyle is ex-fuzzy's
+	// utils.construct_partitions (any number of labels); fuzzy.PaperStyle
+	// is the paper text's quartile formula (3 labels only).
+	Style fuzzy.Style
 	// Workers evaluates the population with that many goroutines; 0 means
 	// GOMAXPROCS. It never changes the result.
 	Workers int
@@ -128,13 +138,23 @@ func (o Options) Validate() error {
 		return fmt.Errorf("fga: MinDelta = %v, want >= 0", o.MinDelta)
 	case o.Workers < 0:
 		return fmt.Errorf("fga: Workers = %d, want >= 0", o.Workers)
+	case o.Style != fuzzy.QuantileStyle && o.Style != fuzzy.PaperStyle:
+		return fmt.Errorf("fga: unknown partition style %d", o.Style)
+	case o.Style == fuzzy.PaperStyle && !o.Fixed:
+		return errors.New("fga: the paper's partition formula applies to fixed partitions only")
+	case o.Style == fuzzy.PaperStyle && o.Labels != 3:
+		return fmt.Errorf("fga: the paper's partition formula has 3 labels, not %d", o.Labels)
+	case o.Fixed && o.HeadTrapezoid:
+		return errors.New("fga: the head trapezoid option applies to evolved partitions only")
 	}
 	return nil
 }
 
-// Trainer fits FGA models. It keeps no state between fits.
+// Trainer fits FGA models. It keeps no state between fits; a trainer
+// returned by Prepare holds fixed partitions fitted once.
 type Trainer struct {
-	opts Options
+	opts  Options
+	fixed *fixedPartitions // nil: fitted on each training set
 }
 
 // New validates the options and returns a trainer.
@@ -179,7 +199,17 @@ func (t *Trainer) FitModel(X [][]float64, y []int, s learn.Schema) (*Model, erro
 	if single := y[0]; !slices.ContainsFunc(y, func(c int) bool { return c != single }) {
 		return &Model{single: true, class: single, labels: t.opts.Labels}, nil
 	}
-	p := newProblem(X, y, s.NumClasses(), t.opts, workers)
+	fixed := t.fixed
+	if t.opts.Fixed && fixed == nil {
+		var err error
+		if fixed, err = fitFixedPartitions(X, t.opts); err != nil {
+			return nil, err
+		}
+	}
+	if fixed != nil && len(fixed.sets) != s.NumFeatures() {
+		return nil, fmt.Errorf("fga: partitions prepared for %d features, training set has %d", len(fixed.sets), s.NumFeatures())
+	}
+	p := newProblem(X, y, s.NumClasses(), t.opts, workers, fixed)
 	res := runGA(&p.lay, t.opts, newEvaluator(p, workers))
 	return buildModel(p, res), nil
 }

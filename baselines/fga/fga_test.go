@@ -102,7 +102,7 @@ func TestDecodePartition(t *testing.T) {
 
 func TestDecodeRules(t *testing.T) {
 	// 3 features, 2 labels (mfPerFeat = 7), 3 classes, 4 rules of 2 slots.
-	l := newLayout(4, 2, 2, 3, 3)
+	l := newLayout(4, 2, 2, 3, 3, false)
 	g := make([]int32, l.nVar)
 	set := func(r int, f0, l0, f1, l1, cons int32) {
 		g[r*2], g[r*2+1] = f0, f1
@@ -157,7 +157,7 @@ func TestSBXStaysInBounds(t *testing.T) {
 		}
 	}
 	// Whole-chromosome operator on a real layout.
-	l := newLayout(15, 3, 3, 20, 2)
+	l := newLayout(15, 3, 3, 20, 2, false)
 	p1, p2 := make([]int32, l.nVar), make([]int32, l.nVar)
 	for trial := 0; trial < 500; trial++ {
 		for j := range p1 {
@@ -470,7 +470,7 @@ func TestApplyMembershipMatchesTrapezoid(t *testing.T) {
 		X[i] = []float64{float64(rng.IntN(20)) / 4, rng.NormFloat64() * 1e6}
 	}
 	y := make([]int, n)
-	p := newProblem(X, y, 1, Defaults(), 2)
+	p := newProblem(X, y, 1, Defaults(), 2, nil)
 	for trial := 0; trial < 3000; trial++ {
 		f := trial % 2
 		pick := func() float64 {

@@ -29,19 +29,26 @@ type problem struct {
 	lay      layout
 	tol      float64
 	headEps  bool // Options.HeadTrapezoid
+	// fixed holds the partitions of a fit with fixed partitions (nil when
+	// they are evolved); mem[(f*L+l)*n+i] is then the membership of row i
+	// in label l of feature f, computed once.
+	fixed *fixedPartitions
+	mem   []float64
 }
 
 // layout is the gene layout of a chromosome (baselines.md 2.2).
 type layout struct {
 	rules, ants, labels, nFeat, nClasses int
-	mfPerFeat                            int // (labels-1)*4 + 3
+	mfPerFeat                            int // (labels-1)*4 + 3, or 0 with fixed partitions
 	labelOff, mfOff, consOff, nVar       int
 	xl, xu                               []int32
 }
 
-func newLayout(rules, ants, labels, nFeat, nClasses int) layout {
+func newLayout(rules, ants, labels, nFeat, nClasses int, fixed bool) layout {
 	l := layout{rules: rules, ants: ants, labels: labels, nFeat: nFeat, nClasses: nClasses}
-	l.mfPerFeat = (labels-1)*4 + 3
+	if !fixed {
+		l.mfPerFeat = (labels-1)*4 + 3
+	}
 	l.labelOff = rules * ants
 	l.mfOff = 2 * rules * ants
 	l.consOff = l.mfOff + nFeat*l.mfPerFeat
@@ -69,10 +76,10 @@ func (l *layout) mfGenes(genes []int32, f int) []int32 {
 	return genes[o : o+l.mfPerFeat]
 }
 
-// newProblem precomputes a fit's data. Rows are stored grouped by class
+// newProblem precomputes a fit's data; fixed is nil for evolved partitions. Rows are stored grouped by class
 // (stably), so the per-class sums of a rule's firing strengths are sums over
 // contiguous ranges; nothing else depends on the row order.
-func newProblem(X [][]float64, y []int, nSchemaClasses int, o Options, workers int) *problem {
+func newProblem(X [][]float64, y []int, nSchemaClasses int, o Options, workers int, fixed *fixedPartitions) *problem {
 	n, d := len(X), len(X[0])
 	p := &problem{n: n, nFeat: d, cols: make([]float64, n*d), y: make([]int32, n),
 		xmin: make([]float64, d), xmax: make([]float64, d), tol: o.Tolerance, headEps: o.HeadTrapezoid,
@@ -122,7 +129,11 @@ func newProblem(X [][]float64, y []int, nSchemaClasses int, o Options, workers i
 		}
 	})
 	ants := min(o.Antecedents, d) // ex-fuzzy caps nAnts at the number of features
-	p.lay = newLayout(o.Rules, ants, o.Labels, d, max(p.nClasses, 1))
+	p.lay = newLayout(o.Rules, ants, o.Labels, d, max(p.nClasses, 1), fixed != nil)
+	if fixed != nil {
+		p.fixed = fixed
+		p.memberships(fixed)
+	}
 	return p
 }
 

@@ -62,7 +62,7 @@ func checkGolden(t *testing.T, file string, head bool) {
 	}
 	o := Defaults()
 	o.HeadTrapezoid = head
-	p := newProblem(g.X, g.Y, 3, o, 1)
+	p := newProblem(g.X, g.Y, 3, o, 1, nil)
 	sc := newScratch(p)
 	mismatch := 0
 	for k, c := range g.Cases {

@@ -52,7 +52,11 @@ func buildModel(p *problem, res gaResult) *Model {
 	m := &Model{labels: l.labels, history: res.history, fitness: res.bestMCC,
 		lo: append([]float64(nil), p.xmin...), hi: append([]float64(nil), p.xmax...)}
 	m.partitions = make([][]fuzzy.Trapezoid, p.nFeat)
-	for f := 0; f < p.nFeat; f++ {
+	if p.fixed != nil {
+		copy(m.partitions, p.fixed.sets)
+		m.lo, m.hi = append([]float64(nil), p.fixed.lo...), append([]float64(nil), p.fixed.hi...)
+	}
+	for f := 0; f < p.nFeat && p.fixed == nil; f++ {
 		if sets, ok := decodePartition(l.mfGenes(res.best, f), l.labels, p.xmin[f], p.xmax[f], p.headEps); ok {
 			m.partitions[f] = sets
 		}

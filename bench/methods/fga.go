@@ -2,11 +2,16 @@ package methods
 
 import (
 	"github.com/fgrtbench/fgrtbench/baselines/fga"
+	"github.com/fgrtbench/fgrtbench/fgrt/fuzzy"
 	"github.com/fgrtbench/fgrtbench/learn"
 )
 
-// fga: ex-fuzzy's genetic fuzzy rule classifier (evolved type-1 partitions,
-// dominance-score winner rule, training-MCC fitness) under pymoo's GA. The
+// fga: ex-fuzzy's genetic fuzzy rule classifier (evolved type-1 partitions
+// by default, or fixed quantile partitions with partitions=fixed;
+// dominance-score winner rule, training-MCC fitness) under pymoo's GA.
+// Every protocol defaults to evolved partitions, the setting of the
+// authors' runtime script; partitions=fixed is the setting the paper's
+// text describes and the one its FGA column matches on the holdout split. The
 // unit seed seeds every random stream; workers only parallelises the
 // population's evaluation and never changes a result.
 func init() {
@@ -23,6 +28,8 @@ func init() {
 			{Name: "population", Kind: Int, Default: "50", Min: 2, HasMin: true, Doc: "population size (pop_size)"},
 			{Name: "crossover_prob", Kind: Float, Default: "0.3", Min: 0, Max: 1, HasMin: true, HasMax: true, Doc: "per-mating SBX probability (var_prob)"},
 			{Name: "trapezoid", Kind: Enum, Default: "paper", Values: []string{"paper", "head"}, Doc: "membership epsilon: paper-era ex-fuzzy (first label 0 at the training minimum) or ex-fuzzy >= 2026-06 (1 there)"},
+			{Name: "partitions", Kind: Enum, Default: "evolved", Values: []string{"evolved", "fixed"}, Doc: "evolved = membership genes in the chromosome (the authors' runtime script); fixed = ex-fuzzy's linguistic_variables path: partitions built once (on all rows under the paper protocol, as FGRT's; on the training set otherwise), rule genes only"},
+			{Name: "partition", Kind: Enum, Default: "quantile", Values: []string{"quantile", "paper"}, Doc: "fixed partitions: quantile = ex-fuzzy construct_partitions (0/20/40/60/80/100 percentiles, FGRT's), paper = the paper text's quartile formula (3 labels)"},
 			{Name: "workers", Kind: Int, Default: "0", Min: 0, HasMin: true, Doc: "goroutines evaluating the population (0 = GOMAXPROCS); does not change results"},
 		},
 		Grids: map[string]Grid{
@@ -40,6 +47,12 @@ func init() {
 			o.Population = cfg.Int("population")
 			o.CrossoverProb = cfg.Float("crossover_prob")
 			o.HeadTrapezoid = cfg.Str("trapezoid") == "head"
+			o.Fixed = cfg.Str("partitions") == "fixed"
+			style, err := fuzzy.ParseStyle(cfg.Str("partition"))
+			if err != nil {
+				return nil, err
+			}
+			o.Style = style
 			o.Workers = cfg.Int("workers")
 			o.Seed = uint64(seed)
 			return fga.New(o)

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/fgrtbench/fgrtbench/baselines/fga"
+	"github.com/fgrtbench/fgrtbench/fgrt/fuzzy"
 )
 
 func TestFGARegistration(t *testing.T) {
@@ -55,5 +56,47 @@ func TestFGARegistration(t *testing.T) {
 	}
 	if o := tr.(*fga.Trainer).Options(); !o.HeadTrapezoid || o.Workers != 3 {
 		t.Errorf("overrides not applied: %+v", o)
+	}
+}
+
+// TestFGAPartitionModes: evolved is the default (of every protocol: the
+// runner adds no protocol-specific parameter), fixed and the paper's
+// formula are parameters, and contradictory settings are refused.
+func TestFGAPartitionModes(t *testing.T) {
+	m, _ := Lookup("fga")
+	cases := []struct {
+		params map[string]string
+		fixed  bool
+		style  fuzzy.Style
+		err    bool
+	}{
+		{nil, false, fuzzy.QuantileStyle, false},
+		{map[string]string{"partitions": "fixed"}, true, fuzzy.QuantileStyle, false},
+		{map[string]string{"partitions": "fixed", "partition": "paper"}, true, fuzzy.PaperStyle, false},
+		{map[string]string{"partitions": "fixed", "partition": "paper", "n_labels": "5"}, false, 0, true},
+		{map[string]string{"partition": "paper"}, false, 0, true},
+		{map[string]string{"partitions": "fixed", "trapezoid": "head"}, false, 0, true},
+	}
+	for _, c := range cases {
+		cfg, err := m.Resolve(c.params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, err := m.New(cfg, 1)
+		if c.err {
+			if err == nil {
+				t.Errorf("%v accepted", c.params)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%v: %v", c.params, err)
+		}
+		if o := tr.(*fga.Trainer).Options(); o.Fixed != c.fixed || o.Style != c.style {
+			t.Errorf("%v: fixed %v style %v", c.params, o.Fixed, o.Style)
+		}
+	}
+	if _, err := m.Resolve(map[string]string{"partitions": "learned"}); err == nil {
+		t.Error("partitions=learned accepted")
 	}
 }

@@ -149,6 +149,7 @@ repeats: 10
 holdout_train: "64"
 methods:
   - name: fga
+    params: {partitions: fixed}
   - name: cart
 `
 	s, err := Parse([]byte(spec), "yaml")
@@ -162,6 +163,9 @@ methods:
 	// 2 datasets x (10 learner seeds of fga + 1 run of the deterministic cart).
 	if len(units) != 22 || s.Options.HoldoutTrain != "64" {
 		t.Fatalf("%d units, options %+v", len(units), s.Options)
+	}
+	if s.Methods[0].Params["partitions"] != "fixed" {
+		t.Fatalf("fga params %v", s.Methods[0].Params)
 	}
 	if _, err := Parse([]byte(strings.Replace(spec, `"64"`, `"50"`, 1)), "yaml"); err == nil || !strings.Contains(err.Error(), "holdout_train") {
 		t.Fatalf("holdout_train 50: %v", err)
