@@ -1,9 +1,8 @@
 package fga
 
 import (
-	"encoding/json"
-	"math"
-	"os"
+	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/fgrtbench/fgrtbench/fgrt/fuzzy"
@@ -40,26 +39,22 @@ type fixedGolden struct {
 	} `json:"partitions"`
 	ByLabels    map[string][][][]float64 `json:"partitions_by_labels"`
 	Memberships [][][]float64            `json:"test_memberships"`
-	Cases       []struct {
-		Genes     []int32    `json:"genes"`
-		F         float64    `json:"F"`
-		TrainPred []int      `json:"train_pred"`
-		TestPred  []int      `json:"test_pred"`
-		DS        []*float64 `json:"ds"`
-	} `json:"cases"`
+	Cases       []goldenCase             `json:"cases"`
 }
 
-func readFixedGolden(t *testing.T) fixedGolden {
+// fixedFixture reads the golden file and builds the partitions of its
+// training rows with labels labels.
+func fixedFixture(t *testing.T, labels int) (fixedGolden, Options, *fixedPartitions) {
 	t.Helper()
-	raw, err := os.ReadFile("testdata/exfuzzy_fixed.json")
+	var g fixedGolden
+	readGolden(t, "testdata/exfuzzy_fixed.json", &g)
+	o := Defaults()
+	o.Fixed, o.Labels = true, labels
+	fp, err := fitFixedPartitions(g.X, o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var g fixedGolden
-	if err := json.Unmarshal(raw, &g); err != nil {
-		t.Fatal(err)
-	}
-	return g
+	return g, o, fp
 }
 
 func trapezoidParams(t fuzzy.Trapezoid) []float64 { return []float64{t.A, t.B, t.C, t.D} }
@@ -67,19 +62,13 @@ func trapezoidParams(t fuzzy.Trapezoid) []float64 { return []float64{t.A, t.B, t
 // TestGoldenFixedPartitions: the partitions, bit for bit, for 2 to 5
 // labels, and the clipped memberships of out-of-range test values.
 func TestGoldenFixedPartitions(t *testing.T) {
-	g := readFixedGolden(t)
-	o := Defaults()
-	o.Fixed = true
-	fp, err := fitFixedPartitions(g.X, o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, _, fp := fixedFixture(t, 3)
 	for f, want := range g.Partitions {
 		if fp.lo[f] != want.Domain[0] || fp.hi[f] != want.Domain[1] {
 			t.Errorf("feature %d: domain [%v, %v], ex-fuzzy %v", f, fp.lo[f], fp.hi[f], want.Domain)
 		}
 		for l, set := range fp.sets[f] {
-			if got := trapezoidParams(set); !equalFloats(got, want.Sets[l]) {
+			if got := trapezoidParams(set); !slices.Equal(got, want.Sets[l]) {
 				t.Errorf("feature %d label %d: %v, ex-fuzzy %v", f, l, got, want.Sets[l])
 			}
 		}
@@ -106,14 +95,10 @@ func TestGoldenFixedPartitions(t *testing.T) {
 		}
 	}
 	for _, labels := range []int{2, 4, 5} {
-		o.Labels = labels
-		fp, err := fitFixedPartitions(g.X, o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for f, want := range g.ByLabels[string(rune('0'+labels))] {
+		_, _, fp := fixedFixture(t, labels)
+		for f, want := range g.ByLabels[strconv.Itoa(labels)] {
 			for l := range want {
-				if got := trapezoidParams(fp.sets[f][l]); !equalFloats(got, want[l]) {
+				if got := trapezoidParams(fp.sets[f][l]); !slices.Equal(got, want[l]) {
 					t.Errorf("%d labels, feature %d label %d: %v, ex-fuzzy %v", labels, f, l, got, want[l])
 				}
 			}
@@ -124,55 +109,19 @@ func TestGoldenFixedPartitions(t *testing.T) {
 // TestGoldenFixedFitnessAndPredictions: fitness of given chromosomes,
 // predictions and dominance scores of their purged rule bases.
 func TestGoldenFixedFitnessAndPredictions(t *testing.T) {
-	g := readFixedGolden(t)
-	o := Defaults()
-	o.Fixed = true
-	fp, err := fitFixedPartitions(g.X, o)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, o, fp := fixedFixture(t, 3)
 	p := newProblem(g.X, g.Y, 3, o, 1, fp)
 	if want := 2*15*3 + 15; p.lay.nVar != want {
 		t.Fatalf("layout has %d genes, want %d (no membership genes)", p.lay.nVar, want)
 	}
 	sc := newScratch(p)
 	for k, c := range g.Cases {
-		if len(c.Genes) != p.lay.nVar {
-			t.Fatalf("case %d: %d genes, layout has %d", k, len(c.Genes), p.lay.nVar)
-		}
 		for j, v := range c.Genes {
 			if v < p.lay.xl[j] || v > p.lay.xu[j] {
 				t.Fatalf("case %d gene %d = %d outside [%d, %d]", k, j, v, p.lay.xl[j], p.lay.xu[j])
 			}
 		}
-		rules := decodeRules(&p.lay, c.Genes)
-		stats := make([]*ruleStats, len(rules))
-		for r := range rules {
-			stats[r] = &ruleStats{phi: make([]float64, p.n), classSum: make([]float64, p.nClasses)}
-			computeRuleStats(p, c.Genes, &rules[r], stats[r])
-		}
-		mcc := evaluate(p, rules, stats, sc, false).mcc
-		if math.Abs((1-mcc)-c.F) > 1e-12 {
-			t.Errorf("case %d: F = %v, ex-fuzzy %v", k, 1-mcc, c.F)
-			continue
-		}
-		m := buildModel(p, gaResult{best: c.Genes, bestMCC: mcc})
-		if got := m.Predict(g.X); !equalInts(got, c.TrainPred) {
-			t.Errorf("case %d: training predictions differ:\n got %v\nwant %v", k, got, c.TrainPred)
-		}
-		if got := m.Predict(g.XTest); !equalInts(got, c.TestPred) {
-			t.Errorf("case %d: test predictions differ:\n got %v\nwant %v", k, got, c.TestPred)
-		}
-		rl := m.RuleList()
-		if len(rl) != len(c.DS) {
-			t.Errorf("case %d: %d rules after the purge, ex-fuzzy %d", k, len(rl), len(c.DS))
-			continue
-		}
-		for r := range rl {
-			if c.DS[r] == nil || math.Abs(rl[r].DominanceScore-*c.DS[r]) > 1e-12 {
-				t.Errorf("case %d rule %d: DS %v, ex-fuzzy %v", k, r, rl[r].DominanceScore, c.DS[r])
-			}
-		}
+		checkCase(t, p, sc, k, c, g.X, g.XTest)
 	}
 }
 
@@ -180,13 +129,12 @@ func TestGoldenFixedFitnessAndPredictions(t *testing.T) {
 // their domain; a later fit on a subset keeps them, and a fit without
 // Prepare builds them from its own training set.
 func TestFixedTrainerUsesPreparedPartitions(t *testing.T) {
-	g := readFixedGolden(t)
+	g, o, _ := fixedFixture(t, 3)
 	s := learn.Schema{Classes: []string{"0", "1", "2"}}
 	for range g.X[0] {
 		s.Features = append(s.Features, learn.Feature{})
 	}
-	o := Defaults()
-	o.Fixed, o.Generations, o.Population, o.Workers = true, 5, 10, 1
+	o.Generations, o.Population, o.Workers = 5, 10, 1
 	tr, err := New(o)
 	if err != nil {
 		t.Fatal(err)
@@ -208,21 +156,9 @@ func TestFixedTrainerUsesPreparedPartitions(t *testing.T) {
 		}
 		fm := m.(*Model)
 		for f := range fm.partitions {
-			if fm.lo[f] != c.want.lo[f] || fm.hi[f] != c.want.hi[f] || !equalFloats(trapezoidParams(fm.partitions[f][1]), trapezoidParams(c.want.sets[f][1])) {
+			if fm.lo[f] != c.want.lo[f] || fm.hi[f] != c.want.hi[f] || !slices.Equal(fm.partitions[f], c.want.sets[f]) {
 				t.Fatalf("feature %d: model partitions are not the expected ones", f)
 			}
 		}
 	}
-}
-
-func equalFloats(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

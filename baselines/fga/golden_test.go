@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"os"
+	"slices"
 	"testing"
 
 	"github.com/fgrtbench/fgrtbench/learn"
@@ -22,16 +23,79 @@ import (
 // winner-rule predictions and dominance scores of the rule base after the
 // purge that fit() applies to the returned chromosome.
 type goldenFile struct {
-	X     [][]float64 `json:"X"`
-	Y     []int       `json:"y"`
-	XTest [][]float64 `json:"X_test"`
-	Cases []struct {
-		Genes     []int32    `json:"genes"`
-		F         float64    `json:"F"`
-		TrainPred []int      `json:"train_pred"`
-		TestPred  []int      `json:"test_pred"`
-		DS        []*float64 `json:"ds"` // null = NaN
-	} `json:"cases"`
+	X     [][]float64  `json:"X"`
+	Y     []int        `json:"y"`
+	XTest [][]float64  `json:"X_test"`
+	Cases []goldenCase `json:"cases"`
+}
+
+// goldenCase is one chromosome with ex-fuzzy's fitness, the predictions of
+// its purged rule base on the training and test rows, and the rules'
+// dominance scores.
+type goldenCase struct {
+	Genes     []int32    `json:"genes"`
+	F         float64    `json:"F"`
+	TrainPred []int      `json:"train_pred"`
+	TestPred  []int      `json:"test_pred"`
+	DS        []*float64 `json:"ds"` // null = NaN
+}
+
+// readGolden decodes a JSON file of testdata into v.
+func readGolden(t *testing.T, file string, v any) {
+	t.Helper()
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+}
+
+// checkCase compares FGA with ex-fuzzy on one chromosome: the fitness
+// F = 1 - MCC, the winner-rule predictions of the purged rule base on the
+// training rows X and the test rows XTest, and its dominance scores. It
+// reports whether the fitness matched.
+func checkCase(t *testing.T, p *problem, sc *scratch, k int, c goldenCase, X, XTest [][]float64) bool {
+	t.Helper()
+	if len(c.Genes) != p.lay.nVar {
+		t.Fatalf("case %d: %d genes, layout has %d", k, len(c.Genes), p.lay.nVar)
+	}
+	rules := decodeRules(&p.lay, c.Genes)
+	stats := make([]*ruleStats, len(rules))
+	for r := range rules {
+		stats[r] = &ruleStats{phi: make([]float64, p.n), classSum: make([]float64, p.nClasses)}
+		computeRuleStats(p, c.Genes, &rules[r], stats[r])
+	}
+	mcc := evaluate(p, rules, stats, sc, false).mcc
+	if math.Abs((1-mcc)-c.F) > 1e-9 {
+		t.Errorf("case %d: F = %v, ex-fuzzy %v", k, 1-mcc, c.F)
+		return false
+	}
+	m := buildModel(p, gaResult{best: c.Genes, bestMCC: mcc})
+	if got := m.Predict(X); !slices.Equal(got, c.TrainPred) {
+		t.Errorf("case %d: training predictions differ:\n got %v\nwant %v", k, got, c.TrainPred)
+	}
+	if got := m.Predict(XTest); !slices.Equal(got, c.TestPred) {
+		t.Errorf("case %d: test predictions differ:\n got %v\nwant %v", k, got, c.TestPred)
+	}
+	rl := m.RuleList()
+	if len(rl) != len(c.DS) {
+		t.Errorf("case %d: %d rules after the purge, ex-fuzzy %d", k, len(rl), len(c.DS))
+		return true
+	}
+	for r := range rl {
+		if c.DS[r] == nil {
+			if !math.IsNaN(rl[r].DominanceScore) {
+				t.Errorf("case %d rule %d: DS %v, ex-fuzzy NaN", k, r, rl[r].DominanceScore)
+			}
+			continue
+		}
+		if math.Abs(rl[r].DominanceScore-*c.DS[r]) > 1e-12 {
+			t.Errorf("case %d rule %d: DS %v, ex-fuzzy %v", k, r, rl[r].DominanceScore, c.DS[r])
+		}
+	}
+	return true
 }
 
 func TestGoldenExFuzzySlowPath(t *testing.T) {
@@ -48,14 +112,8 @@ func TestGoldenExFuzzySlowPath(t *testing.T) {
 }
 
 func checkGolden(t *testing.T, file string, head bool) {
-	raw, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var g goldenFile
-	if err := json.Unmarshal(raw, &g); err != nil {
-		t.Fatal(err)
-	}
+	readGolden(t, file, &g)
 	s := learn.Schema{Classes: []string{"0", "1", "2"}}
 	for range g.X[0] {
 		s.Features = append(s.Features, learn.Feature{})
@@ -66,58 +124,11 @@ func checkGolden(t *testing.T, file string, head bool) {
 	sc := newScratch(p)
 	mismatch := 0
 	for k, c := range g.Cases {
-		if len(c.Genes) != p.lay.nVar {
-			t.Fatalf("case %d: %d genes, layout has %d", k, len(c.Genes), p.lay.nVar)
-		}
-		rules := decodeRules(&p.lay, c.Genes)
-		stats := make([]*ruleStats, len(rules))
-		for r := range rules {
-			stats[r] = &ruleStats{phi: make([]float64, p.n), classSum: make([]float64, p.nClasses)}
-			computeRuleStats(p, c.Genes, &rules[r], stats[r])
-		}
-		mcc := evaluate(p, rules, stats, sc, false).mcc
-		if math.Abs((1-mcc)-c.F) > 1e-9 {
-			t.Errorf("case %d: F = %v, ex-fuzzy %v", k, 1-mcc, c.F)
+		if !checkCase(t, p, sc, k, c, g.X, g.XTest) {
 			mismatch++
-			continue
-		}
-		m := buildModel(p, gaResult{best: c.Genes, bestMCC: mcc})
-		if got := m.Predict(g.X); !equalInts(got, c.TrainPred) {
-			t.Errorf("case %d: training predictions differ:\n got %v\nwant %v", k, got, c.TrainPred)
-		}
-		if got := m.Predict(g.XTest); !equalInts(got, c.TestPred) {
-			t.Errorf("case %d: test predictions differ:\n got %v\nwant %v", k, got, c.TestPred)
-		}
-		rl := m.RuleList()
-		if len(rl) != len(c.DS) {
-			t.Errorf("case %d: %d rules after the purge, ex-fuzzy %d", k, len(rl), len(c.DS))
-			continue
-		}
-		for r := range rl {
-			if c.DS[r] == nil {
-				if !math.IsNaN(rl[r].DominanceScore) {
-					t.Errorf("case %d rule %d: DS %v, ex-fuzzy NaN", k, r, rl[r].DominanceScore)
-				}
-				continue
-			}
-			if math.Abs(rl[r].DominanceScore-*c.DS[r]) > 1e-12 {
-				t.Errorf("case %d rule %d: DS %v, ex-fuzzy %v", k, r, rl[r].DominanceScore, c.DS[r])
-			}
 		}
 	}
 	t.Logf("%d chromosomes compared, %d fitness mismatches", len(g.Cases), mismatch)
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestGoldenPymooOperators compares SBX and polynomial mutation, draw by

@@ -39,16 +39,7 @@ func TestHoldoutUnits(t *testing.T) {
 	if count["test-centroid"] != 2*3 || count["cart"] != 2 {
 		t.Fatalf("units per method %v, want 6 stochastic and 2 deterministic", count)
 	}
-	dir := t.TempDir()
-	r := &Runner{Load: testLoader, OutDir: dir, Jobs: 2}
-	sum, err := r.Run(context.Background(), s)
-	if err != nil || sum.Failed > 0 {
-		t.Fatalf("run: %v %v", err, sum.Errors)
-	}
-	recs, err := results.ReadFile(filepath.Join(dir, ResultsFile))
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := runAndRead(t, s)
 	nTest := map[string]int{}
 	for _, rec := range recs {
 		if rec.Protocol != "holdout" || rec.Seed != protocol.HoldoutSeed || !rec.Selected {
@@ -75,5 +66,55 @@ func TestHoldoutUnits(t *testing.T) {
 	s.Methods[0].Selection = protocol.SelectTest
 	if _, err := UnitsOf(s); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// runAndRead runs study s on the test datasets with two workers and returns
+// its rows; any failed unit fails the test.
+func runAndRead(t *testing.T, s Study) []results.Record {
+	t.Helper()
+	dir := t.TempDir()
+	sum, err := (&Runner{Load: testLoader, OutDir: dir, Jobs: 2}).Run(context.Background(), s)
+	if err != nil || sum.Failed > 0 {
+		t.Fatalf("run: %v %v", err, sum.Errors)
+	}
+	recs, err := results.ReadFile(filepath.Join(dir, ResultsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
+
+// TestFGAPartitionModeDefaults: FGA's default is evolved partitions under
+// every protocol, and every protocol (the paper's included) runs fixed ones
+// when asked.
+func TestFGAPartitionModeDefaults(t *testing.T) {
+	o := protocol.DefaultOptions()
+	o.Repeats = 2
+	small := map[string]string{"generations": "3", "population": "6", "workers": "1"}
+	fixed := map[string]string{"partitions": "fixed"}
+	for k, v := range small {
+		fixed[k] = v
+	}
+	s := Study{
+		Protocols: []string{"paper", "clean", "holdout"},
+		Datasets:  []string{"alpha"},
+		Methods:   []MethodSpec{{Name: "fga", Params: small}, {Name: "fga", Label: "fga-fixed", Params: fixed}},
+		Options:   o,
+	}
+	recs := runAndRead(t, s)
+	seen := map[string]bool{}
+	for _, r := range recs {
+		want := "partitions=evolved"
+		if r.Method == "fga-fixed" {
+			want = "partitions=fixed"
+		}
+		if !strings.Contains(r.Config, want) {
+			t.Fatalf("%s %s: config %s lacks %s", r.Protocol, r.Method, r.Config, want)
+		}
+		seen[r.Protocol+"/"+r.Method] = true
+	}
+	if len(seen) != 6 {
+		t.Fatalf("protocol/method pairs run: %v", seen)
 	}
 }
