@@ -39,6 +39,17 @@ func newColumn(a Attribute) *column {
 // appearance) rather than rejected: KEEL headers written by hand are not
 // always complete, and the declared values keep their codes either way.
 func (c *column) cell(field string) (float64, error) {
+	if !c.attr.Nominal() {
+		// Weka reads a NaN in a numeric ARFF column as a missing value; the
+		// three readers agree. Infinities are refused: they would reach
+		// scalers and learners as numbers.
+		if isNaNWord(field) {
+			return math.NaN(), nil
+		}
+		if isInfinity(field) {
+			return 0, fmt.Errorf("column %s is %s but the value %q is infinite; only finite numbers are allowed (missing values are ? or NaN)", c.attr.Name, c.attr.Type, field)
+		}
+	}
 	isNum, isInt := numberLiteral(field)
 	if !isInt {
 		c.attr.IntegerLiterals = false
@@ -62,8 +73,8 @@ func (c *column) cell(field string) (float64, error) {
 // digits with an optional fraction, optional exponent; ".28" and "5." are
 // allowed) and whether it is an integer literal (optional sign and digits
 // only, the pandas int64 rule). Words such as "nan", "inf" and hexadecimal
-// forms that strconv would accept are deliberately not numbers here: they do
-// not occur in KEEL data and "nan" would be confused with a missing value.
+// forms that strconv would accept are deliberately not numbers here: NaN is
+// a missing value (isNaNWord) and infinities are refused (isInfinity).
 func numberLiteral(s string) (isNumber, isInteger bool) {
 	i := 0
 	if i < len(s) && (s[i] == '+' || s[i] == '-') {
@@ -103,6 +114,20 @@ func numberLiteral(s string) (isNumber, isInteger bool) {
 		}
 	}
 	return i == len(s), false
+}
+
+// isNaNWord reports "NaN" in any case, the missing-value marker of numpy and
+// pandas (and Java's Double.toString, which Weka writes).
+func isNaNWord(s string) bool { return strings.EqualFold(s, "nan") }
+
+// isInfinity reports the spellings of an infinite value that numpy, pandas,
+// Java and strconv write or accept: inf and infinity, any case, with an
+// optional sign.
+func isInfinity(s string) bool {
+	if strings.HasPrefix(s, "+") || strings.HasPrefix(s, "-") {
+		s = s[1:]
+	}
+	return strings.EqualFold(s, "inf") || strings.EqualFold(s, "infinity")
 }
 
 // parseNumber parses a string already accepted by numberLiteral. Values

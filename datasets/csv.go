@@ -11,18 +11,48 @@ import (
 	"strings"
 )
 
-// ReadCSV reads a comma-separated file whose first row names the columns.
-// classCol names the class column (exact, else unique case-insensitive
-// match); empty means the last column. name names the dataset (derived from
-// path when empty); path is used in messages only.
+// CSVOptions are the choices ReadCSVWith leaves to the caller.
+type CSVOptions struct {
+	// Class names the class column (exact, else unique case-insensitive
+	// match); empty means the last column.
+	Class string
+	// Nominal names input columns to read as nominal whatever their cells
+	// look like (category codes such as 1, 2, 3). A header cell "name:nominal"
+	// declares the same inside the file, where the file's checksum covers it.
+	Nominal []string
+}
+
+// nominalSuffix marks a column as nominal in a CSV header ("zip:nominal").
+const nominalSuffix = ":nominal"
+
+// ReadCSV reads a comma-separated file whose first row names the columns,
+// with classCol as CSVOptions.Class; see ReadCSVWith.
+func ReadCSV(r io.Reader, name, path, classCol string) (*Dataset, error) {
+	return ReadCSVWith(r, name, path, CSVOptions{Class: classCol})
+}
+
+// ReadCSVWith reads a comma-separated file whose first row names the
+// columns. name names the dataset (derived from path when empty); path is
+// used in messages only.
 //
-// Column types are inferred: a column is numeric when every non-missing cell
-// is a decimal number, with Type "integer" when every such cell is an
-// integer literal and "real" otherwise; any other column is nominal with its
-// categories in order of first appearance. Empty cells and "?" are missing.
+// Cells: an empty cell, "?" and "NaN" (any case) are missing, in every
+// column. A number is a finite decimal literal (see numberLiteral).
+//
+// Column types: a column declared nominal (CSVOptions.Nominal, or a header
+// cell "name:nominal") is nominal. Any other column is numeric when its
+// non-missing cells are all numbers (or when every cell is missing), nominal
+// when none of them is a number, and an error when it mixes both: the message names the file, the line
+// and the column of the first cell of the rarer kind. A numeric column with
+// an infinite cell ("inf", "-Infinity", or a literal beyond the float64
+// range) is an error too. So a single edited cell never changes the type of
+// a column that has at least two non-missing cells: the file either reads
+// as before or is refused. Numeric columns have Type "integer" when every
+// cell is an integer literal, "real" otherwise; nominal columns list their
+// categories in order of first appearance.
+//
 // Class labels are sorted by value when all are numbers, otherwise kept in
 // order of first appearance; a missing class label is an error.
-func ReadCSV(r io.Reader, name, path, classCol string) (*Dataset, error) {
+func ReadCSVWith(r io.Reader, name, path string, o CSVOptions) (*Dataset, error) {
 	if name == "" && path != "" {
 		name = nameFromPath(path)
 	}
@@ -43,12 +73,24 @@ func ReadCSV(r io.Reader, name, path, classCol string) (*Dataset, error) {
 		return nil, errf(1, "header names %d column(s); need at least one input and the class", len(header))
 	}
 	attrs := make([]Attribute, len(header))
+	declared := make([]bool, len(header))
 	for k, h := range header {
-		attrs[k] = Attribute{Name: strings.TrimSpace(h)}
+		h = strings.TrimSpace(h)
+		if base, ok := strings.CutSuffix(h, nominalSuffix); ok && base != "" {
+			h, declared[k] = strings.TrimSpace(base), true
+		}
+		attrs[k] = Attribute{Name: h}
 	}
-	classK, err := findColumn(attrs, classCol)
+	classK, err := findColumn(attrs, o.Class)
 	if err != nil {
 		return nil, errf(1, "%v", err)
+	}
+	for _, n := range o.Nominal {
+		k, err := findColumn(attrs, n)
+		if err != nil {
+			return nil, errf(1, "nominal %v", err)
+		}
+		declared[k] = true
 	}
 	var records [][]string
 	var lines []int
@@ -71,13 +113,8 @@ func ReadCSV(r io.Reader, name, path, classCol string) (*Dataset, error) {
 		return nil, errf(1, "no data rows after the header")
 	}
 
-	// First pass: infer the type of every input column.
-	numeric := make([]bool, len(attrs))
-	integer := make([]bool, len(attrs))
-	for k := range attrs {
-		numeric[k], integer[k] = true, true
-	}
-	seen := make([]bool, len(attrs))
+	// First pass: what each input column's cells are.
+	kinds := make([]cellKinds, len(attrs))
 	var labels labelSet
 	for i, rec := range records {
 		for k, f := range rec {
@@ -88,18 +125,9 @@ func ReadCSV(r io.Reader, name, path, classCol string) (*Dataset, error) {
 				labels.add(f)
 				continue
 			}
-			if isCSVMissing(f) {
-				continue
+			if !isCSVMissing(f) && !declared[k] {
+				kinds[k].add(f, lines[i])
 			}
-			seen[k] = true
-			isNum, isInt := numberLiteral(f)
-			if isNum {
-				if _, err := parseNumber(f); err != nil {
-					isNum = false
-				}
-			}
-			numeric[k] = numeric[k] && isNum
-			integer[k] = integer[k] && isInt
 		}
 	}
 	cols := make([]*column, 0, len(attrs)-1)
@@ -107,14 +135,11 @@ func ReadCSV(r io.Reader, name, path, classCol string) (*Dataset, error) {
 		if k == classK {
 			continue
 		}
-		switch {
-		case !numeric[k]:
-			a.Type = "nominal"
-		case integer[k] && seen[k]:
-			a.Type = "integer"
-		default:
-			a.Type = "real"
+		typ, line, msg := kinds[k].columnType(declared[k])
+		if msg != "" {
+			return nil, errf(line, "column %d (%s): %s", k+1, a.Name, msg)
 		}
+		a.Type = typ
 		a.Min, a.Max = newNaNRange()
 		cols = append(cols, newColumn(a))
 	}
@@ -140,7 +165,7 @@ func ReadCSV(r io.Reader, name, path, classCol string) (*Dataset, error) {
 			} else {
 				v, err := cols[j].cell(f)
 				if err != nil {
-					return nil, errf(lines[i], "%v", err)
+					return nil, errf(lines[i], "column %d: %v", k+1, err)
 				}
 				row[j] = v
 			}
@@ -158,7 +183,69 @@ func ReadCSV(r io.Reader, name, path, classCol string) (*Dataset, error) {
 	return d, nil
 }
 
-func isCSVMissing(f string) bool { return f == "" || f == "?" }
+// cellKinds counts the non-missing cells of one undeclared CSV column by
+// kind, remembering the first cell of each kind for messages.
+type cellKinds struct {
+	numbers, texts, infinite     int
+	allInteger                   bool
+	firstNumber, firstText       cellAt
+	firstInfinite, firstOverflow cellAt
+}
+
+type cellAt struct {
+	value string
+	line  int
+}
+
+func (c *cellKinds) add(f string, line int) {
+	isNum, isInt := numberLiteral(f)
+	switch {
+	case isNum:
+		if c.numbers == 0 {
+			c.firstNumber, c.allInteger = cellAt{f, line}, true
+		}
+		c.numbers++
+		c.allInteger = c.allInteger && isInt
+		if _, err := parseNumber(f); err != nil && c.firstOverflow.line == 0 {
+			c.firstOverflow = cellAt{f, line}
+		}
+	case isInfinity(f):
+		if c.infinite == 0 {
+			c.firstInfinite = cellAt{f, line}
+		}
+		c.infinite++
+	default:
+		if c.texts == 0 {
+			c.firstText = cellAt{f, line}
+		}
+		c.texts++
+	}
+}
+
+// columnType decides a column's type from its cells, or explains on which
+// line and why the column cannot be read.
+func (c *cellKinds) columnType(declaredNominal bool) (typ string, line int, msg string) {
+	const fix = "missing values are empty, ? or NaN; a column of category codes is declared nominal as \"name:nominal\" in the header"
+	switch {
+	case declaredNominal || (c.numbers == 0 && c.texts+c.infinite > 0):
+		return "nominal", 0, ""
+	case c.texts > 0 && c.texts <= c.numbers:
+		return "", c.firstText.line, fmt.Sprintf("%q is not a number, but %d other cells of this column are (%s)", c.firstText.value, c.numbers, fix)
+	case c.texts > 0:
+		return "", c.firstNumber.line, fmt.Sprintf("%q is a number, but %d other cells of this column are text (%s)", c.firstNumber.value, c.texts, fix)
+	case c.infinite > 0:
+		return "", c.firstInfinite.line, fmt.Sprintf("%q is infinite; a numeric column holds finite numbers only (%s)", c.firstInfinite.value, fix)
+	case c.firstOverflow.line > 0:
+		return "", c.firstOverflow.line, fmt.Sprintf("%q is beyond the float64 range; a numeric column holds finite numbers only", c.firstOverflow.value)
+	case c.numbers > 0 && c.allInteger:
+		return "integer", 0, ""
+	}
+	return "real", 0, ""
+}
+
+// isCSVMissing reports a missing CSV cell: empty, "?" or NaN (any case,
+// as pandas and numpy write it).
+func isCSVMissing(f string) bool { return f == "" || f == "?" || isNaNWord(f) }
 
 // csvError turns an encoding/csv error into a file:line message.
 func csvError(path, name string, err error) error {
@@ -178,11 +265,21 @@ func csvError(path, name string, err error) error {
 // ARFF and CSV; for KEEL, where the header names the output, it must be
 // empty or equal to that name.
 func ReadFile(path, classCol string) (*Dataset, error) {
+	return ReadFileWith(path, CSVOptions{Class: classCol})
+}
+
+// ReadFileWith is ReadFile with CSV options; for KEEL and ARFF files, whose
+// headers declare every column's type, o.Nominal must be empty.
+func ReadFileWith(path string, o CSVOptions) (*Dataset, error) {
+	classCol := o.Class
 	ext := strings.ToLower(filepath.Ext(path))
 	switch ext {
 	case ".dat", ".arff", ".csv":
 	default:
 		return nil, fmt.Errorf("%s: unknown dataset format %q (expected .dat for KEEL, .arff or .csv)", path, ext)
+	}
+	if ext != ".csv" && len(o.Nominal) > 0 {
+		return nil, fmt.Errorf("%s: nominal columns can be declared for CSV files only; a %s header declares every column's type", path, ext)
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -203,6 +300,6 @@ func ReadFile(path, classCol string) (*Dataset, error) {
 	case ".arff":
 		return ReadARFF(f, name, path, classCol)
 	default:
-		return ReadCSV(f, name, path, classCol)
+		return ReadCSVWith(f, name, path, o)
 	}
 }

@@ -1,6 +1,15 @@
 // Package datasets knows the ten benchmark datasets of the FGRT paper: where
 // to get them, how to verify them, and how to read KEEL, ARFF and CSV files
 // into a Dataset.
+//
+// The three readers agree on cells: '?' (and KEEL's "<null>", CSV's empty
+// cell) and NaN in any case are missing values, stored as NaN; a numeric
+// cell is a finite decimal literal, and an infinity ("inf", "-Infinity",
+// "1e999") in a numeric column is an error naming file, line and column.
+// KEEL and ARFF headers declare column types. CSV types are inferred by a
+// rule that a single cell cannot flip (see ReadCSVWith): all numbers is
+// numeric, no number is nominal, a mix is an error; a column is declared
+// nominal by CSVOptions.Nominal or by "name:nominal" in the header.
 package datasets
 
 import (
@@ -151,7 +160,7 @@ func (d *Dataset) FirstAppearanceCodes() ([][]float64, [][]string) {
 
 // Validate checks the internal consistency of a dataset: rectangular X of
 // the declared width, class indices in range, nominal codes inside their
-// domains.
+// domains, no infinite value (NaN is a missing cell; ±Inf is never data).
 func (d *Dataset) Validate() error {
 	if len(d.X) != len(d.Y) {
 		return fmt.Errorf("%s: %d rows but %d labels", d.Name, len(d.X), len(d.Y))
@@ -164,6 +173,9 @@ func (d *Dataset) Validate() error {
 			return fmt.Errorf("%s: row %d has class index %d outside 0..%d", d.Name, i, d.Y[i], len(d.Classes)-1)
 		}
 		for j, v := range row {
+			if math.IsInf(v, 0) {
+				return fmt.Errorf("%s: row %d column %s is %v; only finite numbers and NaN (missing) are allowed", d.Name, i, d.Inputs[j].Name, v)
+			}
 			if d.Inputs[j].Nominal() && !math.IsNaN(v) && (v < 0 || int(v) >= len(d.Inputs[j].Domain) || v != math.Trunc(v)) {
 				return fmt.Errorf("%s: row %d column %s has code %v outside its domain", d.Name, i, d.Inputs[j].Name, v)
 			}

@@ -92,7 +92,8 @@ func TestReadKEELErrors(t *testing.T) {
 		{"missing data", head, "missing @data"},
 		{"field count", head + "@data\n1,p\n2\n", "t.dat:8: data row has 1 values, want 2"},
 		{"non-numeric", head + "@data\nabc,p\n", "t.dat:7: column a is real but the value \"abc\" is not a number"},
-		{"nan word", head + "@data\nnan,p\n", "not a number"},
+		{"infinite", head + "@data\n-inf,p\n", "t.dat:7: column a is real but the value \"-inf\" is infinite"},
+		{"infinity word", head + "@data\nInfinity,p\n", "infinite"},
 		{"overflow", head + "@data\n1e999,p\n", "outside the float64 range"},
 		{"unknown class", head + "@data\n1,r\n", "t.dat:7: unknown class label \"r\""},
 		{"missing class", head + "@data\n1,?\n", "missing class label"},
@@ -207,6 +208,7 @@ func TestReadARFFErrors(t *testing.T) {
 		{"unknown class", head + "@data\n1,z\n", "", "unknown class label"},
 		{"class not found", head + "@data\n1,x\n", "nope", "class column \"nope\" not found; columns are: a, c"},
 		{"non-numeric", head + "@data\nq,x\n", "", "not a number"},
+		{"infinite", head + "@data\n1,x\ninf,y\n", "", "r.arff:6: column a is real but the value \"inf\" is infinite"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

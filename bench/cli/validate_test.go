@@ -41,6 +41,8 @@ func TestRefusedBeforeAnythingIsWritten(t *testing.T) {
 	oneClass := writeFile(t, dir, "one.csv", "x1,x2,class\n1,2,a\n3,4,a\n5,6,a\n7,8,a\n9,1,a\n2,2,a\n")
 	fewRows := writeFile(t, dir, "few.csv", "x1,x2,class\n1,2,a\n3,4,a\n5,6,b\n7,8,b\n9,1,a\n2,2,b\n")
 	stringAttr := writeFile(t, dir, "s.arff", "@relation r\n@attribute name string\n@attribute x numeric\n@attribute class {a,b}\n@data\n'u',1,a\n")
+	badCell := writeFile(t, dir, "bad.csv", strings.Replace(twoClassCSV(10), "3,3.5,a", "3,abc,a", 1))
+	infCell := writeFile(t, dir, "inf.csv", strings.Replace(twoClassCSV(10), "3,3.5,a", "inf,3.5,a", 1))
 	spec := func(body string) string {
 		return writeFile(t, t.TempDir(), "s.yaml", body)
 	}
@@ -67,6 +69,8 @@ func TestRefusedBeforeAnythingIsWritten(t *testing.T) {
 		{"header only", []string{"reproduce", "--datasets", headerOnly, "--methods", "cart"}, "no data rows"},
 		{"one class", []string{"reproduce", "--datasets", good + "," + oneClass, "--methods", "cart"}, "single class"},
 		{"too few rows per class", []string{"reproduce", "--datasets", fewRows, "--methods", "cart"}, "needs a class with at least 5 complete rows; the largest has 3"},
+		{"bad cell", []string{"reproduce", "--datasets", badCell, "--methods", "cart"}, `bad.csv:8: column 2 (x2): "abc" is not a number`},
+		{"infinite cell", []string{"reproduce", "--datasets", infCell, "--methods", "cart"}, `inf.csv:8: column 1 (x1): "inf" is infinite`},
 		{"string ARFF attribute", []string{"reproduce", "--datasets", stringAttr, "--methods", "cart"}, "type string is not supported"},
 	}
 	for _, c := range cases {
