@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -66,6 +67,39 @@ func TestHoldoutUnits(t *testing.T) {
 	s.Methods[0].Selection = protocol.SelectTest
 	if _, err := UnitsOf(s); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestHoldoutIdentity: the holdout option and FGA's partition mode are part
+// of the unit identity, so a directory of one is never resumed as the other.
+func TestHoldoutIdentity(t *testing.T) {
+	study := func() Study {
+		o := protocol.DefaultOptions()
+		o.Repeats = 2
+		return Study{Protocols: []string{"holdout"}, Datasets: []string{"alpha"}, Options: o,
+			Methods: []MethodSpec{{Name: "fga", Params: map[string]string{"generations": "2", "population": "4"}}}}
+	}
+	base := t.TempDir()
+	if _, err := (&Runner{Load: testLoader, OutDir: base, Jobs: 2}).Run(context.Background(), study()); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name   string
+		mutate func(*Study)
+		want   string
+	}{
+		{"holdout_train", func(s *Study) { s.Options.HoldoutTrain = protocol.HoldoutTrain64 }, "holdout_train=64"},
+		{"partitions", func(s *Study) { s.Methods[0].Params["partitions"] = "fixed" }, "partitions=fixed"},
+	} {
+		s := study()
+		c.mutate(&s)
+		dir := t.TempDir()
+		copyDir(t, base, dir)
+		_, err := (&Runner{Load: testLoader, OutDir: dir, Jobs: 2}).Run(context.Background(), s)
+		var mm *Mismatch
+		if !errors.As(err, &mm) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: want a study mismatch naming %s, got %v", c.name, c.want, err)
+		}
 	}
 }
 
