@@ -70,6 +70,10 @@ type Options struct {
 	// manifest's study), so that a sweep is shown beside the selected
 	// variants of the same method; see Sweeps.
 	MethodBase map[string]string
+	// Stochastic lists the registry methods that draw from their seed
+	// (FGA, RIPPER): with several repeats their tables show the spread
+	// over seeds (SeedSpreads).
+	Stochastic map[string]bool
 }
 
 // Report is a built report.
@@ -140,6 +144,8 @@ func Build(opts Options) (*Report, error) {
 		return nil, errors.New("reports: no selected rows and no sweep in the results")
 	}
 	rep := &Report{Dir: filepath.Join(opts.Dir, "report"), Cells: cells, Sweeps: sweeps}
+	spreads := SeedSpreads(opts.Records, opts.MethodBase, opts.Stochastic)
+	seedIx := newSpreadIndex(spreads)
 	protocols := protocolsOf(cells)
 
 	var md bytes.Buffer
@@ -188,7 +194,10 @@ func Build(opts Options) (*Report, error) {
 	}
 	var statNotes []string
 	for _, p := range protocols {
-		rep.Tables = append(rep.Tables, AccuracyTable(cells, p), ComplexityTable(cells, p))
+		rep.Tables = append(rep.Tables, accuracyTable(cells, p, seedIx), ComplexityTable(cells, p))
+		if st := SeedTable(spreads, p); len(st.Rows) > 0 {
+			rep.Tables = append(rep.Tables, st)
+		}
 		pt := PartitionTable(cells, p)
 		if len(pt.Rows) > 0 {
 			rep.Tables = append(rep.Tables, pt)

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
+	"github.com/fgrtbench/fgrtbench/bench/methods"
 	"github.com/fgrtbench/fgrtbench/bench/results"
 	"github.com/fgrtbench/fgrtbench/bench/runner"
 	"github.com/fgrtbench/fgrtbench/datasets"
@@ -53,6 +54,7 @@ func renderReport(ctx context.Context, env *Env, dir string, df *dataFlags) (str
 	} else {
 		opts.Facts = []reports.Fact{{Key: "manifest", Value: "absent (" + err.Error() + ")"}}
 	}
+	opts.Stochastic = stochasticMethods()
 	opts.Datasets = datasetRows(recs)
 	figs, err := renderFigures(dir)
 	if err != nil {
@@ -152,6 +154,18 @@ func methodBases(m *manifest.Manifest) map[string]string {
 	out := map[string]string{}
 	for _, ms := range study.Methods {
 		out[ms.ResultLabel()] = ms.Name
+	}
+	return out
+}
+
+// stochasticMethods lists the registered methods whose results depend on
+// their seed.
+func stochasticMethods() map[string]bool {
+	out := map[string]bool{}
+	for _, n := range methods.Names() {
+		if m, err := methods.Lookup(n); err == nil && m.Stochastic {
+			out[n] = true
+		}
 	}
 	return out
 }

@@ -1,0 +1,84 @@
+package reports
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/fgrtbench/fgrtbench/bench/results"
+)
+
+// holdoutRecords: FGA (stochastic) on appendicitis with four seeds
+// (17, 19, 19, 20 of 22; the paper's 90.91 % is 20/22), RIPPER on wine with
+// two seeds (the paper's 86.20 is above both), and CART (deterministic)
+// with two repeats that must not count as seeds.
+func holdoutRecords() []results.Record {
+	var recs []results.Record
+	add := func(ds, m string, nTest int, correct ...int) {
+		for r, c := range correct {
+			recs = append(recs, results.Record{Protocol: "holdout", Dataset: ds, Method: m, Selected: true, Selection: "fixed",
+				Repeat: r, Seed: 33, NTest: nTest, Correct: c, Accuracy: float64(c) / float64(nTest),
+				Key: "k/" + ds + "/" + m + "/" + string(rune('0'+r))})
+		}
+	}
+	add("appendicitis", "fga", 22, 17, 19, 19, 20)
+	add("wine", "ripper", 36, 29, 30)
+	add("wine", "cart", 36, 32, 32)
+	return recs
+}
+
+func TestSeedSpreads(t *testing.T) {
+	stochastic := map[string]bool{"fga": true, "ripper": true}
+	sp := SeedSpreads(holdoutRecords(), nil, stochastic)
+	if len(sp) != 2 {
+		t.Fatalf("%d spreads, want 2 (CART is deterministic)", len(sp))
+	}
+	fga, rip := sp[0], sp[1]
+	if fga.Method != "fga" || rip.Method != "ripper" {
+		t.Fatalf("order %s, %s", fga.Method, rip.Method)
+	}
+	cases := []struct {
+		name      string
+		got, want float64
+	}{
+		{"fga mean", fga.Mean, 75.0 / 88},
+		{"fga min", fga.Min, 17.0 / 22},
+		{"fga median", fga.Median, 19.0 / 22},
+		{"fga max", fga.Max, 20.0 / 22},
+		{"fga paper", fga.Paper, 90.91},
+		{"fga percentile", fga.Percentile, 100 * 3.5 / 4}, // three below, one tie
+		{"ripper percentile", rip.Percentile, 100},
+	}
+	for _, c := range cases {
+		if d := c.got - c.want; d > 1e-12 || d < -1e-12 {
+			t.Errorf("%s = %v, want %v", c.name, c.got, c.want)
+		}
+	}
+	if !fga.Inside || rip.Inside {
+		t.Errorf("inside: fga %v (paper = max), ripper %v (paper above)", fga.Inside, rip.Inside)
+	}
+	if w := rip.Where(); w != "above our 2 seeds' range, percentile 100" {
+		t.Errorf("ripper: %q", w)
+	}
+	tab := SeedTable(sp, "holdout")
+	md := string(tab.Markdown())
+	for _, want := range []string{"86.36 (19/22)", "77.27 (17/22)", "inside our 4 seeds' range, percentile 88", "81.94 (29.5/36)"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("seed table lacks %q:\n%s", want, md)
+		}
+	}
+	if got := tab.CSVRows[0][9]; got != "17 19 19 20" {
+		t.Errorf("correct per seed %q", got)
+	}
+	// The accuracy table places the paper's value among the seeds instead
+	// of a bare difference, for stochastic methods only.
+	cells, err := Aggregate(holdoutRecords())
+	if err != nil {
+		t.Fatal(err)
+	}
+	acc := string(accuracyTable(cells, "holdout", newSpreadIndex(sp)).Markdown())
+	for _, want := range []string{"85.23 ± 4.95 ‡", "paper 90.91 (inside our 4 seeds' range, percentile 88)", "paper 89.87 (Δ -0.98)"} {
+		if !strings.Contains(acc, want) {
+			t.Errorf("accuracy table lacks %q:\n%s", want, acc)
+		}
+	}
+}
