@@ -6,10 +6,7 @@ import (
 	"sort"
 	"strconv"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/fgrtbench/fgrtbench/bench/methods"
 	"github.com/fgrtbench/fgrtbench/bench/results"
@@ -239,8 +236,10 @@ func methodLegend(m string) string {
 
 // AblationFigure draws accuracy (top row) and rule count (bottom row)
 // against each parameter (columns), one line with mean +- std error bars
-// per method label; parameter values are placed at equal spacing. groups is
-// the concatenation of PooledAblation or OFATAblation results.
+// per method label; parameter values are placed at equal spacing and the
+// panels of a row share their y range. groups is the concatenation of
+// PooledAblation or OFATAblation results. It is an instance of the panel
+// grid that also draws the sweep figures.
 func AblationFigure(dir, name, title string, groups []AblationGroup) error {
 	if len(groups) == 0 {
 		return ErrNoData
@@ -253,53 +252,32 @@ func AblationFigure(dir, name, title string, groups []AblationGroup) error {
 			order = append(order, g.Method)
 		}
 	}
-	panels := make([][]*plot.Plot, 2)
-	// One legend for the whole figure, drawn under the title, so it never
-	// hides a panel's data.
-	legend := plot.NewLegend()
-	legend.TextStyle.Font = fontOf(9)
-	legend.Top, legend.Left = true, false
+	var legend []legendEntry
+	for mi, m := range order {
+		legend = append(legend, legendEntry{Name: methodLegend(m), Color: colorOf(mi), Width: vg.Points(1.5)})
+	}
+	rows := make([][]*panel, 2)
 	for pi, param := range AblationParams {
-		// Union of the values over methods, numerically sorted.
 		var vals []string
-		have := map[string]bool{}
 		for _, g := range groups {
-			if g.Param == param && !have[g.Value] {
-				have[g.Value] = true
+			if g.Param == param {
 				vals = append(vals, g.Value)
 			}
 		}
-		sort.Slice(vals, func(i, j int) bool {
-			a, _ := strconv.ParseFloat(vals[i], 64)
-			b, _ := strconv.ParseFloat(vals[j], 64)
-			return a < b
-		})
-		pos := map[string]int{}
-		ticks := make([]plot.Tick, len(vals))
-		for i, v := range vals {
-			pos[v] = i
-			ticks[i] = plot.Tick{Value: float64(i), Label: v}
-		}
+		axis := newParamAxis(distinct(vals), true)
 		for row, metric := range []string{"accuracy", "rules"} {
-			ylabel := ""
+			pn := &panel{Axis: axis}
 			if pi == 0 {
-				ylabel = map[string]string{"accuracy": "test accuracy", "rules": "rules"}[metric]
+				pn.YLabel = map[string]string{"accuracy": "test accuracy", "rules": "rules"}[metric]
 			}
-			ptitle := ""
 			if row == 0 {
-				ptitle = param
+				pn.Title = param
+			} else {
+				pn.XLabel = param
 			}
-			p := newPlot(ptitle, "", ylabel)
-			p.Title.TextStyle.Font.Size = vg.Points(10)
-			if row == 1 {
-				p.X.Label.Text = param
-			}
-			p.X.Tick.Marker = plot.ConstantTicks(ticks)
-			p.X.Min, p.X.Max = -0.4, float64(len(vals))-0.6
 			for mi, m := range order {
-				var xys, errs plotter.XYs
-				var yerr plotter.YErrors
-				shift := (float64(mi) - float64(len(order)-1)/2) * 0.12
+				s := panelSeries{Name: m, Color: colorOf(mi), Width: vg.Points(1.5), ErrBars: true,
+					Shift: (float64(mi) - float64(len(order)-1)/2) * 0.12}
 				for _, g := range groups {
 					if g.Method != m || g.Param != param {
 						continue
@@ -308,58 +286,17 @@ func AblationFigure(dir, name, title string, groups []AblationGroup) error {
 					if metric == "rules" {
 						y, e = g.RulesMean, g.RulesStd
 					}
-					xys = append(xys, plotter.XY{X: float64(pos[g.Value]) + shift, Y: y})
-					errs = append(errs, plotter.XY{X: float64(pos[g.Value]) + shift, Y: y})
-					yerr = append(yerr, struct{ Low, High float64 }{e, e})
+					x, _ := axis.at(g.Value)
+					s.X, s.Y = append(s.X, x), append(s.Y, y)
+					s.Lo, s.Hi = append(s.Lo, y-e), append(s.Hi, y+e)
 				}
-				if len(xys) == 0 {
-					continue
-				}
-				c := colorOf(mi)
-				line, pts, err := plotter.NewLinePoints(xys)
-				if err != nil {
-					return err
-				}
-				line.Color, line.Width = c, vg.Points(1.5)
-				pts.Color, pts.Shape, pts.Radius = c, draw.CircleGlyph{}, vg.Points(2.5)
-				eb, err := plotter.NewYErrorBars(struct {
-					plotter.XYs
-					plotter.YErrors
-				}{errs, yerr})
-				if err != nil {
-					return err
-				}
-				eb.Color = c
-				eb.CapWidth = vg.Points(4)
-				p.Add(eb, line, pts)
-				if row == 0 && pi == 0 {
-					legend.Add(methodLegend(m), line, pts)
-				}
+				pn.Series = append(pn.Series, s)
 			}
-			panels[row] = append(panels[row], p)
+			rows[row] = append(rows[row], pn)
 		}
 	}
-	return save(dir, name, 30*vg.Centimeter, 17*vg.Centimeter, func(c draw.Canvas) error {
-		top := c
-		if title != "" {
-			sty := draw.TextStyle{Color: plotTextColor, Font: fontOf(11), Handler: plot.DefaultTextHandler, XAlign: draw.XCenter, YAlign: draw.YTop}
-			c.FillText(sty, vg.Point{X: (c.Min.X + c.Max.X) / 2, Y: c.Max.Y - vg.Millimeter*2}, title)
-			top.Max.Y -= vg.Millimeter * 8
-		}
-		strip := top
-		strip.Max.X -= vg.Millimeter * 4
-		legend.Draw(strip)
-		top.Max.Y -= vg.Length(len(order))*4*vg.Millimeter + vg.Millimeter
-		t := draw.Tiles{Rows: 2, Cols: 3, PadX: vg.Millimeter * 5, PadY: vg.Millimeter * 4,
-			PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 3}
-		cs := plot.Align(panels, t, top)
-		for i := range panels {
-			for j := range panels[i] {
-				panels[i][j].Draw(cs[i][j])
-			}
-		}
-		return nil
-	})
+	f := panelFigure{Title: title, Panels: rows, Legend: legend, ShareY: true, Width: 34 * vg.Centimeter, Height: 17 * vg.Centimeter}
+	return f.save(dir, name)
 }
 
 // ablationFigureFor draws the groups of every present variant.

@@ -29,7 +29,7 @@ func comparisonRecords() []results.Record {
 				recs = append(recs, results.Record{Protocol: "paper", Dataset: d, Method: m, Config: cfg, Selected: true, Selection: "test",
 					Fold: f, Accuracy: acc + 0.01*float64(di) + 0.002*float64(f)})
 				// An unselected configuration must not count.
-				recs = append(recs, results.Record{Protocol: "paper", Dataset: d, Method: m, Config: cfg, Selected: false, Selection: "test",
+				recs = append(recs, results.Record{Protocol: "paper", Dataset: d, Method: m, Config: "coverage_threshold=0.05;max_rules=5;min_improvement=0.01", ConfigIndex: 1, Selected: false, Selection: "test",
 					Fold: f, Accuracy: 0})
 			}
 		}

@@ -104,7 +104,9 @@ func PartitionImpactFigure(dir, name, title string, rows []PartitionImpactRow) e
 	if err != nil {
 		return err
 	}
-	bl.Color, bl.LineStyle.Width = colorOf(1), 0
+	// Losses get a colour of their own: the top panel's legend gives
+	// colorOf(1) to fgrt-opt, and a loss is not fgrt-opt's bar.
+	bl.Color, bl.LineStyle.Width = colorOf(3), 0
 	zero, err := plotter.NewLine(plotter.XYs{{X: -0.5, Y: 0}, {X: float64(len(rows)) - 0.5, Y: 0}})
 	if err != nil {
 		return err
@@ -116,6 +118,8 @@ func PartitionImpactFigure(dir, name, title string, rows []PartitionImpactRow) e
 	}
 	meanLine.Color, meanLine.Dashes = colorOf(6), []vg.Length{vg.Points(4), vg.Points(3)}
 	bottom.Add(bg, bl, zero, meanLine)
+	bottom.Legend.Add("optimised better", bg)
+	bottom.Legend.Add("optimised worse", bl)
 	bottom.Legend.Add(fmt.Sprintf("mean difference %+.4f", meanDiff), meanLine)
 	bottom.Legend.Top = true
 	bottom.NominalX(names...)
@@ -124,7 +128,8 @@ func PartitionImpactFigure(dir, name, title string, rows []PartitionImpactRow) e
 		lo, hi = math.Min(lo, loss[i]), math.Max(hi, gain[i])
 	}
 	pad := math.Max(hi-lo, 0.01) * 0.25
-	bottom.Y.Min, bottom.Y.Max = lo-pad, hi+pad
+	// Headroom for the three-line legend above the bars.
+	bottom.Y.Min, bottom.Y.Max = lo-pad, hi+2*pad
 	for _, p := range []*plot.Plot{top, bottom} {
 		p.X.Min, p.X.Max = -0.6, float64(len(rows))-0.4
 		p.X.Tick.Label.Rotation = math.Pi / 6

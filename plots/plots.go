@@ -118,16 +118,7 @@ func savePlot(dir, name string, w, h vg.Length, p *plot.Plot) error {
 // saveGrid renders plots side by side in rows x cols tiles.
 func saveGrid(dir, name string, w, h vg.Length, rows, cols int, ps [][]*plot.Plot) error {
 	return save(dir, name, w, h, func(c draw.Canvas) error {
-		t := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Millimeter * 4, PadY: vg.Millimeter * 4,
-			PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2}
-		canvases := plot.Align(ps, t, c)
-		for i := range ps {
-			for j := range ps[i] {
-				if ps[i][j] != nil {
-					ps[i][j].Draw(canvases[i][j])
-				}
-			}
-		}
+		drawGrid(c, ps, vg.Millimeter*4)
 		return nil
 	})
 }

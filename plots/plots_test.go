@@ -171,3 +171,25 @@ func TestRuntimeRealGolden(t *testing.T) {
 		t.Errorf("no real rows: %v", err)
 	}
 }
+
+// TestNoSlopeFromTwoSizes: any trials at two sizes lie near a line, so no
+// exponent is fitted from fewer than MinFitSizes sizes however many trials.
+func TestNoSlopeFromTwoSizes(t *testing.T) {
+	var rows []runtime.Row
+	for _, n := range []int{100, 178} {
+		for trial := 0; trial < 5; trial++ {
+			rows = append(rows, runtime.Row{Study: "real/wine", Method: "fgrt", NSamples: n, NFeatures: 13, Trial: trial, FitSeconds: 1e-4 * float64(n+trial)})
+		}
+	}
+	ss, err := ScalingSeriesOf(rows, func(r runtime.Row) int { return r.NSamples })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ss) != 1 || ss[0].HasFit {
+		t.Errorf("series %+v: a slope from two sizes", ss)
+	}
+	rows = append(rows, runtime.Row{Study: "real/wine", Method: "fgrt", NSamples: 50, NFeatures: 13, FitSeconds: 5e-3})
+	if ss, _ = ScalingSeriesOf(rows, func(r runtime.Row) int { return r.NSamples }); !ss[0].HasFit {
+		t.Error("no slope from three sizes")
+	}
+}

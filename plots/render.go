@@ -96,6 +96,23 @@ func RenderAll(resultsDir, outDir string) ([]Figure, error) {
 			return figs, err
 		}
 	}
+	points, sweeps, err := sweepsOf(recs)
+	if err != nil {
+		return figs, err
+	}
+	for _, sw := range sweeps {
+		sw := sw
+		name := SweepFigureName(sw)
+		if err := add(name, SweepCaption(sw), func() error { return SweepFigure(outDir, name, sw) }); err != nil {
+			return figs, err
+		}
+	}
+	for _, p := range protocols {
+		p := p
+		if err := add("front_"+p, FrontCaption(p), func() error { return Front(outDir, "front_"+p, points, p) }); err != nil {
+			return figs, err
+		}
+	}
 	for _, p := range protocols {
 		p := p
 		if err := add("partition_impact_"+p,
@@ -133,7 +150,8 @@ func RenderAll(resultsDir, outDir string) ([]Figure, error) {
 	}
 	if err := add("runtime_real",
 		"Training time against subsample size on real data sets (one panel per data set; random subsamples of the complete "+
-			"rows, 80% used for training, plus the whole data set), log-log, mean line and min-max band over trials, fitted scaling exponents.",
+			"rows, 80% used for training, plus the whole data set), log-log, mean line and min-max band over trials; scaling exponents "+
+			"fitted where a method has three sizes or more (two sizes give a line whatever the scaling), each panel's legend under it.",
 		func() error { return RuntimeReal(outDir, "runtime_real", rt) }); err != nil {
 		return figs, err
 	}

@@ -44,7 +44,11 @@ func TestRenderAll(t *testing.T) {
 		}
 	}
 	// ablationRecords holds one stray clean-protocol sweep row, hence a clean OFAT figure.
-	want := []string{"figures/ablation_pooled.png", "figures/ablation_ofat_paper.png", "figures/ablation_ofat_clean.png", "figures/partition_impact_paper.png", "figures/cd_paper.png"}
+	// The unselected grid points of the comparison records make test-selected
+	// sweeps of every method; the fgrt@ofat sweep varies three parameters.
+	want := []string{"figures/ablation_pooled.png", "figures/ablation_ofat_paper.png", "figures/ablation_ofat_clean.png",
+		"figures/sweep_paper_fgrt.png", "figures/sweep_paper_fgrt_ofat.png", "figures/sweep_paper_fgrt-opt.png", "figures/sweep_paper_cart.png", "figures/sweep_paper_ripper.png",
+		"figures/front_paper.png", "figures/front_clean.png", "figures/partition_impact_paper.png", "figures/cd_paper.png"}
 	if !reflect.DeepEqual(paths, want) {
 		t.Errorf("figures %v, want %v", paths, want)
 	}

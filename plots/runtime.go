@@ -32,11 +32,16 @@ type ScalingSeries struct {
 	Sizes          []float64
 	Min, Mean, Max []float64
 	// Exponent and Intercept are the least-squares fit of log10(time) on
-	// log10(size) over every trial (HasFit is false with fewer than two
-	// sizes or fewer than MinFitPoints timings).
+	// log10(size) over every trial (HasFit is false with fewer than
+	// MinFitSizes sizes or fewer than MinFitPoints timings).
 	Exponent, Intercept float64
 	HasFit              bool
 }
+
+// MinFitSizes is the fewest distinct sizes a scaling exponent is fitted
+// from: through two sizes any trials give a line, and its slope says
+// nothing about how time scales.
+const MinFitSizes = 3
 
 // ScalingSeriesOf groups rows of one study by method (in order of first
 // appearance) and size (sizeOf picks the axis), and fits each method's
@@ -70,7 +75,7 @@ func ScalingSeriesOf(rows []runtime.Row, sizeOf func(runtime.Row) int) ([]Scalin
 			s.Sizes = append(s.Sizes, float64(n))
 			s.Min, s.Max, s.Mean = append(s.Min, lo), append(s.Max, hi), append(s.Mean, sum/float64(len(ts)))
 		}
-		if len(sizes) >= 2 && len(fx) >= MinFitPoints {
+		if len(sizes) >= MinFitSizes && len(fx) >= MinFitPoints {
 			slope, icept, err := FitLogLog(fx, fy)
 			if err != nil {
 				return nil, fmt.Errorf("plots: %s: %v", m, err)
@@ -84,7 +89,7 @@ func ScalingSeriesOf(rows []runtime.Row, sizeOf func(runtime.Row) int) ([]Scalin
 
 // scalingPanel draws one log-log panel: a min-max band and a mean line per
 // method, the fitted exponent in the legend.
-func scalingPanel(title, xlabel string, series []ScalingSeries, colorIndex map[string]int) (*plot.Plot, error) {
+func scalingPanel(title, xlabel string, series []ScalingSeries, colorIndex map[string]int, headroom bool) (*plot.Plot, error) {
 	p := newPlot(title, xlabel, "training time (s)")
 	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
 	p.Y.Tick.Marker = logTicks125{}
@@ -121,8 +126,11 @@ func scalingPanel(title, xlabel string, series []ScalingSeries, colorIndex map[s
 		pts.Color, pts.Shape, pts.Radius = c, draw.CircleGlyph{}, vg.Points(2.5)
 		p.Add(line, pts)
 		label := s.Method
-		if s.HasFit {
+		switch {
+		case s.HasFit:
 			label += fmt.Sprintf("  (slope %.2f)", s.Exponent)
+		case len(s.Sizes) >= 2:
+			label += fmt.Sprintf("  (no slope: %d sizes)", len(s.Sizes))
 		}
 		p.Legend.Add(label, line, pts)
 	}
@@ -134,7 +142,7 @@ func scalingPanel(title, xlabel string, series []ScalingSeries, colorIndex map[s
 			ylo, yhi = math.Min(ylo, s.Min[i]), math.Max(yhi, s.Max[i])
 		}
 	}
-	if len(series) > 0 && ylo > 0 {
+	if headroom && len(series) > 0 && ylo > 0 {
 		decades := math.Max(math.Log10(yhi/ylo), 0.5)
 		legend := math.Min(0.045*float64(len(series))+0.04, 0.6)
 		p.Y.Min = ylo / math.Pow(10, 0.05*decades)
@@ -145,6 +153,19 @@ func scalingPanel(title, xlabel string, series []ScalingSeries, colorIndex map[s
 		ticks = append(ticks, plot.Tick{Value: x, Label: strconv.FormatFloat(x, 'f', -1, 64)})
 	}
 	sort.Slice(ticks, func(i, j int) bool { return ticks[i].Value < ticks[j].Value })
+	// Labels closer than a twelfth of the axis (in decades) would run into
+	// each other: keep the larger size's (the whole data set is the last).
+	if n := len(ticks); n >= 2 {
+		span := math.Log10(ticks[n-1].Value / ticks[0].Value)
+		kept := ticks[n-1].Value
+		for i := n - 2; i >= 0; i-- {
+			if math.Log10(kept/ticks[i].Value) < span/12 {
+				ticks[i].Label = ""
+			} else {
+				kept = ticks[i].Value
+			}
+		}
+	}
 	p.X.Tick.Marker = plot.ConstantTicks(ticks)
 	return p, nil
 }
@@ -184,7 +205,7 @@ func RuntimeScaling(dir, name string, rows []runtime.Row) error {
 		if err != nil {
 			return err
 		}
-		p, err := scalingPanel(fmt.Sprintf("(a) vs samples (%d features)", samples[0].NFeatures), "number of samples", ss, colors)
+		p, err := scalingPanel(fmt.Sprintf("(a) vs samples (%d features)", samples[0].NFeatures), "number of samples", ss, colors, true)
 		if err != nil {
 			return err
 		}
@@ -195,7 +216,7 @@ func RuntimeScaling(dir, name string, rows []runtime.Row) error {
 		if err != nil {
 			return err
 		}
-		p, err := scalingPanel(fmt.Sprintf("(b) vs features (%d samples)", features[0].NSamples), "number of features", ss, colors)
+		p, err := scalingPanel(fmt.Sprintf("(b) vs features (%d samples)", features[0].NSamples), "number of features", ss, colors, true)
 		if err != nil {
 			return err
 		}
@@ -236,22 +257,40 @@ func RuntimeReal(dir, name string, rows []runtime.Row) error {
 		cols = len(names)
 	}
 	nrows := (len(names) + cols - 1) / cols
-	grid := make([][]*plot.Plot, nrows)
-	for i := range grid {
-		grid[i] = make([]*plot.Plot, cols)
-	}
-	for i, d := range names {
+	var panels []*plot.Plot
+	var legends []*plot.Legend
+	for _, d := range names {
 		ss, err := ScalingSeriesOf(byData[d], func(r runtime.Row) int { return r.NSamples })
 		if err != nil {
 			return err
 		}
-		p, err := scalingPanel(fmt.Sprintf("%s (%d features)", d, byData[d][0].NFeatures), "number of samples", ss, colors)
+		p, err := scalingPanel(fmt.Sprintf("%s (%d features)", d, byData[d][0].NFeatures), "number of samples", ss, colors, false)
 		if err != nil {
 			return err
 		}
-		grid[i/cols][i%cols] = p
+		// Each panel's legend goes in a strip under the panel, where it
+		// cannot cover ticks or data.
+		leg := p.Legend
+		leg.Top, leg.Left = true, true
+		legends = append(legends, &leg)
+		p.Legend = plot.NewLegend()
+		panels = append(panels, p)
 	}
-	return saveGrid(dir, name, vg.Length(cols)*10*vg.Centimeter, vg.Length(nrows)*9*vg.Centimeter, nrows, cols, grid)
+	strip := vg.Length(len(colors))*3.6*vg.Millimeter + 2*vg.Millimeter
+	return save(dir, name, vg.Length(cols)*10*vg.Centimeter, vg.Length(nrows)*9*vg.Centimeter+vg.Length(nrows)*strip, func(c draw.Canvas) error {
+		t := draw.Tiles{Rows: nrows, Cols: cols, PadX: vg.Millimeter * 4, PadY: vg.Millimeter * 4,
+			PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 3}
+		for i, p := range panels {
+			tile := t.At(c, i%cols, i/cols)
+			legArea := tile
+			legArea.Max.Y = tile.Min.Y + strip
+			legArea.Min.X += vg.Millimeter * 10
+			tile.Min.Y += strip
+			p.Draw(tile)
+			legends[i].Draw(legArea)
+		}
+		return nil
+	})
 }
 
 // logTicks125 labels a log axis at 1, 2 and 5 times powers of ten when it

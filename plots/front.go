@@ -1,0 +1,257 @@
+package plots
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"sort"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/fgrtbench/fgrtbench/reports"
+)
+
+// The accuracy–interpretability front: every method's reported
+// configuration and every sweep point as (rulebase size, accuracy), per
+// dataset and pooled, with the Pareto-optimal points joined.
+
+// FrontPoint is one point of a front panel.
+type FrontPoint struct {
+	Method string
+	// Swept marks a sweep point (else the method's selected rows).
+	Swept  bool
+	Config string
+	// Size is the mean rulebase size, Accuracy the mean test accuracy.
+	Size, Accuracy float64
+}
+
+// minFrontSize is where a rulebase smaller than one condition is drawn on
+// the log axis (a model without rules has size 0).
+const minFrontSize = 1
+
+// FrontPanel is one dataset's (or the pooled) points.
+type FrontPanel struct {
+	Title  string
+	Points []FrontPoint
+}
+
+// Pareto returns the indices of the points no other point dominates (at
+// most as large and at least as accurate, one of them strictly), ordered
+// by size.
+func Pareto(pts []FrontPoint) []int {
+	var out []int
+	for i, p := range pts {
+		dominated := false
+		for j, q := range pts {
+			if j != i && q.Size <= p.Size && q.Accuracy >= p.Accuracy && (q.Size < p.Size || q.Accuracy > p.Accuracy) {
+				dominated = true
+				break
+			}
+		}
+		if !dominated {
+			out = append(out, i)
+		}
+	}
+	sort.SliceStable(out, func(a, b int) bool {
+		pa, pb := pts[out[a]], pts[out[b]]
+		if pa.Size != pb.Size {
+			return pa.Size < pb.Size
+		}
+		return pa.Accuracy < pb.Accuracy
+	})
+	return out
+}
+
+// FrontPanels builds the panels of one protocol from aggregated points: one
+// per dataset (in the points' order) and, with two datasets or more, a
+// pooled one holding the mean over datasets of each point present on all
+// of them.
+func FrontPanels(points []reports.Point, protocol string) []FrontPanel {
+	type id struct {
+		method, config string
+		swept          bool
+	}
+	var datasets []string
+	byDataset := map[string][]FrontPoint{}
+	sum := map[id]*FrontPoint{}
+	count := map[id]int{}
+	var order []id
+	for _, p := range points {
+		if p.Protocol != protocol || p.N == 0 {
+			continue
+		}
+		if _, ok := byDataset[p.Dataset]; !ok {
+			datasets = append(datasets, p.Dataset)
+		}
+		fp := FrontPoint{Method: p.Method, Swept: p.Swept, Config: p.Config, Size: p.RulebaseSize, Accuracy: p.Accuracy}
+		byDataset[p.Dataset] = append(byDataset[p.Dataset], fp)
+		k := id{p.Method, p.Config, p.Swept}
+		if sum[k] == nil {
+			sum[k] = &FrontPoint{Method: p.Method, Swept: p.Swept, Config: p.Config}
+			order = append(order, k)
+		}
+		sum[k].Size += p.RulebaseSize
+		sum[k].Accuracy += p.Accuracy
+		count[k]++
+	}
+	var out []FrontPanel
+	for _, d := range datasets {
+		out = append(out, FrontPanel{Title: d, Points: byDataset[d]})
+	}
+	if len(datasets) >= 2 {
+		pooled := FrontPanel{Title: fmt.Sprintf("pooled (mean over %d datasets)", len(datasets))}
+		n := float64(len(datasets))
+		for _, k := range order {
+			if count[k] == len(datasets) {
+				p := *sum[k]
+				p.Size, p.Accuracy = p.Size/n, p.Accuracy/n
+				pooled.Points = append(pooled.Points, p)
+			}
+		}
+		if len(pooled.Points) > 0 {
+			out = append(out, pooled)
+		}
+	}
+	return out
+}
+
+// frontMethods lists the methods of the panels, sorted, for colours.
+func frontMethods(panels []FrontPanel) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, pn := range panels {
+		for _, p := range pn.Points {
+			if !seen[p.Method] {
+				seen[p.Method] = true
+				out = append(out, p.Method)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// FrontCaption describes the front figure of a protocol.
+func FrontCaption(protocol string) string {
+	return "Accuracy–interpretability front (" + protocol + " protocol): mean test accuracy against mean rulebase size " +
+		"(conditions in the rulebase, log scale) of every method's reported configuration (filled) and of every sweep point " +
+		"(hollow), one panel per dataset and a pooled one (means over the datasets, for the points present on all of them). " +
+		"The black line joins the Pareto-optimal points: no other point is as small and at least as accurate. " +
+		"Under the paper protocol the reported configuration of a test-selected grid is chosen per fold on the test fold, an optimistic estimate."
+}
+
+// FrontFigure draws the panels in a grid (four per row) with one legend.
+func FrontFigure(dir, name, title string, panels []FrontPanel) error {
+	if len(panels) == 0 {
+		return ErrNoData
+	}
+	methods := frontMethods(panels)
+	colorIdx := map[string]int{}
+	for i, m := range methods {
+		colorIdx[m] = i
+	}
+	cols := min(len(panels), 4)
+	var ps []*plot.Plot
+	for i, pn := range panels {
+		p, err := frontPlot(pn, colorIdx, i%cols == 0, i+cols >= len(panels))
+		if err != nil {
+			return err
+		}
+		ps = append(ps, p)
+	}
+	grid := wrapGrid(ps, cols)
+	rows := len(grid)
+	var legend []legendEntry
+	for _, m := range methods {
+		legend = append(legend, legendEntry{Name: m, Color: colorOf(colorIdx[m]), Glyph: draw.CircleGlyph{}})
+	}
+	grey := color.NRGBA{90, 90, 90, 255}
+	legend = append(legend,
+		legendEntry{Name: "reported configuration", Color: grey, Glyph: draw.CircleGlyph{}},
+		legendEntry{Name: "sweep point", Color: grey, Glyph: draw.RingGlyph{}},
+		legendEntry{Name: "Pareto front", Color: color.Black, Width: vg.Points(1.2)})
+	w := vg.Length(cols)*8*vg.Centimeter + 5.2*vg.Centimeter
+	h := vg.Length(rows)*7*vg.Centimeter + vg.Centimeter
+	return save(dir, name, w, h, func(c draw.Canvas) error {
+		area := drawTitle(c, title)
+		leg := area
+		leg.Min.X = area.Max.X - 5.2*vg.Centimeter
+		drawLegendColumn(leg, legend)
+		area.Max.X -= 5.2 * vg.Centimeter
+		drawGrid(area, grid, vg.Millimeter*5)
+		return nil
+	})
+}
+
+func frontPlot(pn FrontPanel, colorIdx map[string]int, yLabel, xLabel bool) (*plot.Plot, error) {
+	p := newPlot(pn.Title, "", "")
+	p.Title.TextStyle.Font.Size = vg.Points(10)
+	if yLabel {
+		p.Y.Label.Text = "test accuracy"
+	}
+	if xLabel {
+		p.X.Label.Text = "rulebase size (log scale)"
+	}
+	p.X.Scale = plot.LogScale{}
+	p.X.Tick.Marker = logTicks125{}
+	p.Add(plotter.NewGrid())
+	pts := make([]FrontPoint, len(pn.Points))
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for i, q := range pn.Points {
+		q.Size = math.Max(q.Size, minFrontSize)
+		pts[i] = q
+		lo, hi = math.Min(lo, q.Size), math.Max(hi, q.Size)
+	}
+	if lo == hi {
+		lo, hi = lo/2, hi*2
+	}
+	pad := math.Pow(hi/lo, 0.05)
+	p.X.Min, p.X.Max = lo/pad, hi*pad
+	ylo, yhi := math.Inf(1), math.Inf(-1)
+	for _, q := range pts {
+		ylo, yhi = math.Min(ylo, q.Accuracy), math.Max(yhi, q.Accuracy)
+	}
+	ypad := math.Max(yhi-ylo, 0.01) * 0.08
+	p.Y.Min, p.Y.Max = ylo-ypad, yhi+ypad
+	// Sweep points first (hollow, small), reported ones on top.
+	for _, swept := range []bool{true, false} {
+		for _, q := range pts {
+			if q.Swept != swept {
+				continue
+			}
+			s, err := plotter.NewScatter(plotter.XYs{{X: q.Size, Y: q.Accuracy}})
+			if err != nil {
+				return nil, err
+			}
+			s.Color = colorOf(colorIdx[q.Method])
+			if swept {
+				s.Shape, s.Radius = draw.RingGlyph{}, vg.Points(2.6)
+			} else {
+				s.Shape, s.Radius = draw.CircleGlyph{}, vg.Points(3.4)
+			}
+			p.Add(s)
+		}
+	}
+	front := Pareto(pts)
+	if len(front) >= 1 {
+		xys := make(plotter.XYs, len(front))
+		for i, k := range front {
+			xys[i] = plotter.XY{X: pts[k].Size, Y: pts[k].Accuracy}
+		}
+		line, err := plotter.NewLine(xys)
+		if err != nil {
+			return nil, err
+		}
+		line.Color, line.Width = color.Black, vg.Points(1.2)
+		p.Add(line)
+	}
+	return p, nil
+}
+
+// Front draws the front figure of one protocol from aggregated points.
+func Front(dir, name string, points []reports.Point, protocol string) error {
+	return FrontFigure(dir, name, "Accuracy against rulebase size ("+protocol+" protocol)", FrontPanels(points, protocol))
+}

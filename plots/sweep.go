@@ -1,0 +1,451 @@
+package plots
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/fgrtbench/fgrtbench/bench/results"
+	"github.com/fgrtbench/fgrtbench/reports"
+)
+
+// Figures of hyperparameter sweeps (reports.Sweep, aggregated from
+// results.csv by package reports): one swept parameter gives curves, two
+// give heatmaps, more give one-factor-at-a-time panels around the best
+// pooled configuration.
+
+// sweepsOf aggregates the points and sweeps of results.csv records
+// (through package reports, so that figures and tables show the same
+// numbers).
+func sweepsOf(recs []results.Record) ([]reports.Point, []reports.Sweep, error) {
+	points, err := reports.Points(recs)
+	if err != nil {
+		return nil, nil, err
+	}
+	sweeps, err := reports.Sweeps(points, nil)
+	return points, sweeps, err
+}
+
+// SweepFigureName is the file stem of a sweep's figure.
+func SweepFigureName(s reports.Sweep) string {
+	clean := strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '.' {
+			return r
+		}
+		return '_'
+	}, s.Protocol+"_"+s.Method)
+	return "sweep_" + clean
+}
+
+// SweepCaption describes the figure SweepFigure draws for s.
+func SweepCaption(s reports.Sweep) string {
+	head := fmt.Sprintf("Sweep of %s (%s protocol, %d datasets): ", s.Method, s.Protocol, len(s.Datasets))
+	switch len(s.Params) {
+	case 0:
+		return head + "a single configuration; nothing varies."
+	case 1:
+		return head + fmt.Sprintf("mean test accuracy (left) and rulebase size (right) against %s, one line per dataset (mean over folds × repeats), "+
+			"the pooled mean over datasets in black with an approximate 95%% confidence band of it (datasets fixed, folds × repeats as samples)%s.", s.Params[0], logNote(s, 0))
+	case 2:
+		return head + fmt.Sprintf("mean test accuracy (%%, first line of each cell) and rulebase size (second line) for every %s × %s, one heatmap per dataset "+
+			"and one of the means over datasets; colours run from the panel's lowest accuracy (light) to its highest (dark), the best cell is framed; "+
+			"blank cells were not run.", s.Params[0], s.Params[1])
+	default:
+		return head + fmt.Sprintf("one factor at a time around the configuration with the best mean rank over datasets (%s): "+
+			"each column varies one parameter with the others held there; mean test accuracy (top) and rulebase size (bottom), "+
+			"one line per dataset, pooled mean in black with an approximate 95%% confidence band (datasets fixed, folds × repeats as samples).", centerText(s))
+	}
+}
+
+func logNote(s reports.Sweep, j int) string {
+	vals := make([]string, len(s.Configs))
+	for i := range s.Configs {
+		vals[i] = s.Values[i][j]
+	}
+	if newParamAxis(distinct(vals), false).Log {
+		return "; log x axis"
+	}
+	return ""
+}
+
+func distinct(vals []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, v := range vals {
+		if !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// center is the configuration the one-factor panels vary around: the best
+// mean rank over datasets, else the first configuration.
+func center(s reports.Sweep) int {
+	if b := s.PooledBest(); b >= 0 {
+		return b
+	}
+	return 0
+}
+
+func centerText(s reports.Sweep) string {
+	if len(s.Configs) == 0 {
+		return ""
+	}
+	return s.Label(center(s))
+}
+
+// SweepFigure draws the figure of one sweep (see SweepCaption); ErrNoData
+// for a sweep without points or without a swept parameter.
+func SweepFigure(dir, name string, s reports.Sweep) error {
+	if len(s.Configs) == 0 || len(s.Datasets) == 0 || len(s.Params) == 0 {
+		return ErrNoData
+	}
+	switch len(s.Params) {
+	case 1:
+		return sweepCurves(dir, name, s)
+	case 2:
+		return sweepHeatmaps(dir, name, s)
+	default:
+		return sweepOFAT(dir, name, s)
+	}
+}
+
+// datasetStyle gives dataset i its line: a palette colour, solid for the
+// first eight, dashed after.
+func datasetStyle(i int) (color.Color, []vg.Length) {
+	var dashes []vg.Length
+	if i >= len(palette) {
+		dashes = []vg.Length{vg.Points(4), vg.Points(2)}
+	}
+	return colorOf(i), dashes
+}
+
+var pooledColor = color.NRGBA{0, 0, 0, 255}
+
+// metric picks a value of a point.
+type metric struct {
+	label string
+	value func(reports.Point) float64
+	// spread is the population standard deviation over the point's rows.
+	spread func(reports.Point) float64
+	// lo and hi bound the metric's possible values; a confidence band is
+	// clipped to them.
+	lo, hi float64
+}
+
+var sweepMetrics = []metric{
+	{"test accuracy", func(p reports.Point) float64 { return p.Accuracy }, func(p reports.Point) float64 { return p.AccuracyStd }, 0, 1},
+	{"rulebase size", func(p reports.Point) float64 { return p.RulebaseSize }, func(p reports.Point) float64 { return p.RulebaseSizeStd }, 0, math.Inf(1)},
+}
+
+// pooledSeries is the mean over datasets of a metric along configs (indices
+// into s.Configs), with an approximate 95% confidence band of that mean:
+// the datasets are fixed, each dataset mean varies over its folds ×
+// repeats (sample variance sd²·n/(n-1) over n rows), so the pooled mean has
+// variance Σ sd_d²/(n_d-1) / k² and the band is ±1.96 of its root.
+// Configurations missing on some dataset are left out.
+func pooledSeries(s reports.Sweep, configs []int, xs []float64, m metric) panelSeries {
+	ps := panelSeries{Name: "pooled mean", Color: pooledColor, Width: vg.Points(2.2)}
+	k := float64(len(s.Datasets))
+	band := true
+	for n, i := range configs {
+		var mean, variance float64
+		complete := true
+		for d := range s.Datasets {
+			p := s.Points[d][i]
+			if p.N == 0 {
+				complete = false
+				break
+			}
+			mean += m.value(p) / k
+			if p.N < 2 {
+				band = false
+				continue
+			}
+			sd := m.spread(p)
+			variance += sd * sd / float64(p.N-1) / (k * k)
+		}
+		if !complete {
+			continue
+		}
+		half := 1.96 * math.Sqrt(variance)
+		ps.X, ps.Y = append(ps.X, xs[n]), append(ps.Y, mean)
+		ps.Lo, ps.Hi = append(ps.Lo, math.Max(mean-half, m.lo)), append(ps.Hi, math.Min(mean+half, m.hi))
+	}
+	if !band {
+		ps.Lo, ps.Hi = nil, nil
+	}
+	return ps
+}
+
+// datasetSeries is one dataset's metric along configs.
+func datasetSeries(s reports.Sweep, d int, configs []int, xs []float64, m metric) panelSeries {
+	c, dashes := datasetStyle(d)
+	ps := panelSeries{Name: s.Datasets[d], Color: c, Dashes: dashes, Width: vg.Points(1)}
+	for n, i := range configs {
+		if p := s.Points[d][i]; p.N > 0 {
+			ps.X, ps.Y = append(ps.X, xs[n]), append(ps.Y, m.value(p))
+		}
+	}
+	return ps
+}
+
+func sweepLegend(s reports.Sweep) []legendEntry {
+	var out []legendEntry
+	for d, ds := range s.Datasets {
+		c, dashes := datasetStyle(d)
+		out = append(out, legendEntry{Name: ds, Color: c, Dashes: dashes, Width: vg.Points(1)})
+	}
+	return append(out, legendEntry{Name: "pooled mean (95% CI)", Color: pooledColor, Width: vg.Points(2.2), Band: true})
+}
+
+// axisPanels builds the accuracy and size panels of one parameter varying
+// along the given configurations.
+func axisPanels(s reports.Sweep, param int, configs []int) (acc, size *panel) {
+	var vals []string
+	for _, i := range configs {
+		vals = append(vals, s.Values[i][param])
+	}
+	axis := newParamAxis(distinct(vals), false)
+	xs := make([]float64, len(configs))
+	for n, i := range configs {
+		xs[n], _ = axis.at(s.Values[i][param])
+	}
+	out := make([]*panel, 2)
+	for mi, m := range sweepMetrics {
+		pn := &panel{XLabel: s.Params[param], YLabel: m.label, Axis: axis}
+		if axis.Log {
+			pn.XLabel += " (log scale)"
+		}
+		// The pooled line first, so that a dataset on it stays visible.
+		pn.Series = append(pn.Series, pooledSeries(s, configs, xs, m))
+		for d := range s.Datasets {
+			pn.Series = append(pn.Series, datasetSeries(s, d, configs, xs, m))
+		}
+		out[mi] = pn
+	}
+	return out[0], out[1]
+}
+
+// sortedByValue orders configuration indices by the parameter's value on
+// its axis.
+func sortedByValue(s reports.Sweep, param int, configs []int) []int {
+	var vals []string
+	for _, i := range configs {
+		vals = append(vals, s.Values[i][param])
+	}
+	axis := newParamAxis(distinct(vals), false)
+	out := append([]int(nil), configs...)
+	pos := func(i int) float64 { x, _ := axis.at(s.Values[i][param]); return x }
+	for a := 1; a < len(out); a++ {
+		for b := a; b > 0 && pos(out[b]) < pos(out[b-1]); b-- {
+			out[b], out[b-1] = out[b-1], out[b]
+		}
+	}
+	return out
+}
+
+func sweepCurves(dir, name string, s reports.Sweep) error {
+	all := make([]int, len(s.Configs))
+	for i := range all {
+		all[i] = i
+	}
+	acc, size := axisPanels(s, 0, sortedByValue(s, 0, all))
+	acc.Title, size.Title = "accuracy", "rulebase size"
+	f := panelFigure{
+		Title:  fmt.Sprintf("%s: sweep of %s (%s protocol)", s.Method, s.Params[0], s.Protocol),
+		Panels: [][]*panel{{acc, size}}, Legend: sweepLegend(s),
+		Width: 29 * vg.Centimeter, Height: 11 * vg.Centimeter,
+	}
+	return f.save(dir, name)
+}
+
+func sweepOFAT(dir, name string, s reports.Sweep) error {
+	c := center(s)
+	var accRow, sizeRow []*panel
+	for j, p := range s.Params {
+		var configs []int
+		for i := range s.Configs {
+			same := true
+			for k := range s.Params {
+				if k != j && s.Values[i][k] != s.Values[c][k] {
+					same = false
+				}
+			}
+			if same {
+				configs = append(configs, i)
+			}
+		}
+		acc, size := axisPanels(s, j, sortedByValue(s, j, configs))
+		acc.Title = p
+		acc.XLabel = ""
+		accRow, sizeRow = append(accRow, acc), append(sizeRow, size)
+		if j > 0 {
+			acc.YLabel, size.YLabel = "", ""
+		}
+	}
+	f := panelFigure{
+		Title:  fmt.Sprintf("%s: one factor at a time around %s (%s protocol)", s.Method, centerText(s), s.Protocol),
+		Panels: [][]*panel{accRow, sizeRow}, Legend: sweepLegend(s), ShareY: true,
+		Width: vg.Length(9*len(s.Params)+6) * vg.Centimeter, Height: 17 * vg.Centimeter,
+	}
+	return f.save(dir, name)
+}
+
+// heatCell is one cell of a heatmap.
+type heatCell struct {
+	acc, size float64
+	ok        bool
+}
+
+// heatmapPlotter draws a grid of cells with their values written in, the
+// colour scaled between the panel's lowest and highest accuracy.
+type heatmapPlotter struct {
+	cells    [][]heatCell // [y][x]
+	lo, hi   float64
+	bestX    int
+	bestY    int
+	fontSize float64
+}
+
+// heatColor maps t in [0,1] from a light to a dark blue (sequential,
+// readable in greyscale).
+func heatColor(t float64) color.NRGBA {
+	t = math.Max(0, math.Min(1, t))
+	light := [3]float64{239, 243, 255}
+	dark := [3]float64{8, 69, 148}
+	var c [3]uint8
+	for i := range c {
+		c[i] = uint8(math.Round(light[i] + t*(dark[i]-light[i])))
+	}
+	return color.NRGBA{c[0], c[1], c[2], 255}
+}
+
+func (h heatmapPlotter) Plot(c draw.Canvas, plt *plot.Plot) {
+	trX, trY := plt.Transforms(&c)
+	for y, row := range h.cells {
+		for x, cell := range row {
+			if !cell.ok {
+				continue
+			}
+			min := vg.Point{X: trX(float64(x) - 0.5), Y: trY(float64(y) - 0.5)}
+			max := vg.Point{X: trX(float64(x) + 0.5), Y: trY(float64(y) + 0.5)}
+			t := 0.5
+			if h.hi > h.lo {
+				t = (cell.acc - h.lo) / (h.hi - h.lo)
+			}
+			fill := heatColor(0.1 + 0.8*t)
+			c.FillPolygon(fill, []vg.Point{min, {X: max.X, Y: min.Y}, max, {X: min.X, Y: max.Y}})
+			ink := color.Color(color.Black)
+			if t > 0.55 {
+				ink = color.White
+			}
+			sty := draw.TextStyle{Color: ink, Font: fontOf(h.fontSize), Handler: plot.DefaultTextHandler, XAlign: draw.XCenter, YAlign: draw.YCenter}
+			mid := vg.Point{X: (min.X + max.X) / 2, Y: (min.Y + max.Y) / 2}
+			gap := vg.Points(h.fontSize * 0.6)
+			c.FillText(sty, vg.Point{X: mid.X, Y: mid.Y + gap}, fmt.Sprintf("%.1f", cell.acc*100))
+			small := sty
+			small.Font = fontOf(h.fontSize * 0.8)
+			c.FillText(small, vg.Point{X: mid.X, Y: mid.Y - gap}, fmt.Sprintf("%.0f", cell.size))
+			if x == h.bestX && y == h.bestY {
+				c.StrokeLines(draw.LineStyle{Color: colorOf(1), Width: vg.Points(2.5)},
+					[]vg.Point{min, {X: max.X, Y: min.Y}, max, {X: min.X, Y: max.Y}, min})
+			}
+		}
+	}
+}
+
+// heatPanel builds one heatmap plot; values come from cell(xi, yi).
+func heatPanel(title, xlabel, ylabel string, xs, ys []string, cell func(xi, yi int) heatCell) *plot.Plot {
+	p := newPlot(title, xlabel, ylabel)
+	p.Title.TextStyle.Font.Size = vg.Points(10)
+	h := heatmapPlotter{lo: math.Inf(1), hi: math.Inf(-1), bestX: -1, bestY: -1, fontSize: 8}
+	if len(xs) > 6 || len(ys) > 6 {
+		h.fontSize = 6.5
+	}
+	best := math.Inf(-1)
+	for yi := range ys {
+		var row []heatCell
+		for xi := range xs {
+			c := cell(xi, yi)
+			row = append(row, c)
+			if c.ok {
+				h.lo, h.hi = math.Min(h.lo, c.acc), math.Max(h.hi, c.acc)
+				if c.acc > best+1e-12 {
+					best, h.bestX, h.bestY = c.acc, xi, yi
+				}
+			}
+		}
+		h.cells = append(h.cells, row)
+	}
+	p.Add(h)
+	tick := func(vals []string) plot.ConstantTicks {
+		t := make([]plot.Tick, len(vals))
+		for i, v := range vals {
+			t[i] = plot.Tick{Value: float64(i), Label: v}
+		}
+		return t
+	}
+	p.X.Tick.Marker, p.Y.Tick.Marker = tick(xs), tick(ys)
+	p.X.Min, p.X.Max = -0.5, float64(len(xs))-0.5
+	p.Y.Min, p.Y.Max = -0.5, float64(len(ys))-0.5
+	return p
+}
+
+func sweepHeatmaps(dir, name string, s reports.Sweep) error {
+	xvals, yvals := make([]string, 0), make([]string, 0)
+	for i := range s.Configs {
+		xvals, yvals = append(xvals, s.Values[i][0]), append(yvals, s.Values[i][1])
+	}
+	xa, ya := newParamAxis(distinct(xvals), true), newParamAxis(distinct(yvals), true)
+	index := map[[2]string]int{}
+	for i := range s.Configs {
+		index[[2]string{s.Values[i][0], s.Values[i][1]}] = i
+	}
+	pointAt := func(d, xi, yi int) (reports.Point, bool) {
+		i, ok := index[[2]string{xa.Values[xi], ya.Values[yi]}]
+		if !ok || s.Points[d][i].N == 0 {
+			return reports.Point{}, false
+		}
+		return s.Points[d][i], true
+	}
+	var panels []*plot.Plot
+	for d, ds := range s.Datasets {
+		panels = append(panels, heatPanel(ds, s.Params[0], s.Params[1], xa.Values, ya.Values, func(xi, yi int) heatCell {
+			p, ok := pointAt(d, xi, yi)
+			return heatCell{acc: p.Accuracy, size: p.RulebaseSize, ok: ok}
+		}))
+	}
+	if len(s.Datasets) > 1 {
+		panels = append(panels, heatPanel("mean over datasets", s.Params[0], s.Params[1], xa.Values, ya.Values, func(xi, yi int) heatCell {
+			var acc, size float64
+			for d := range s.Datasets {
+				p, ok := pointAt(d, xi, yi)
+				if !ok {
+					return heatCell{}
+				}
+				acc += p.Accuracy / float64(len(s.Datasets))
+				size += p.RulebaseSize / float64(len(s.Datasets))
+			}
+			return heatCell{acc: acc, size: size, ok: true}
+		}))
+	}
+	cols := min(len(panels), 3)
+	grid := wrapGrid(panels, cols)
+	rows := len(grid)
+	cell := vg.Length(math.Max(1.1, math.Min(1.8, 9.0/float64(len(xa.Values))))) * vg.Centimeter
+	w := max(vg.Length(cols)*(cell*vg.Length(len(xa.Values))+2.5*vg.Centimeter), 18*vg.Centimeter)
+	h := vg.Length(rows)*(cell*vg.Length(len(ya.Values))+2.6*vg.Centimeter) + vg.Centimeter
+	title := fmt.Sprintf("%s: accuracy (%%) and rulebase size over %s × %s (%s protocol)", s.Method, s.Params[0], s.Params[1], s.Protocol)
+	return save(dir, name, w, h, func(c draw.Canvas) error {
+		drawGrid(drawTitle(c, title), grid, vg.Millimeter*6)
+		return nil
+	})
+}

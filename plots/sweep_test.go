@@ -1,0 +1,207 @@
+package plots
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/fgrtbench/fgrtbench/bench/results"
+	"github.com/fgrtbench/fgrtbench/reports"
+)
+
+// sweepGridRecords builds a full-factorial sweep of "fgrt" over the given
+// parameters (names sorted, last varying fastest, as the runner expands a
+// sweep) on three datasets, two repeats × three folds, with accuracies and
+// rulebase sizes that are smooth in the parameters plus a fold wobble, a
+// selected variant "fgrt-fixed" and a fixed "cart".
+func sweepGridRecords(params map[string][]string) []results.Record {
+	names := make([]string, 0, len(params))
+	for k := range params {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	configs := [][]string{{}}
+	for _, n := range names {
+		var next [][]string
+		for _, c := range configs {
+			for _, v := range params[n] {
+				next = append(next, append(append([]string(nil), c...), n+"="+v))
+			}
+		}
+		configs = next
+	}
+	var recs []results.Record
+	for di, ds := range []string{"wine", "pima", "zoo"} {
+		for r := 0; r < 2; r++ {
+			for f := 0; f < 3; f++ {
+				key := fmt.Sprintf("clean/%s/fgrt/r%d/f%d", ds, r, f)
+				for ci, c := range configs {
+					size := 4 + 3*ci + di
+					acc := 0.6 + 0.1*float64(di) + 0.04*math.Sin(float64(ci)) + 0.01*float64(f) - 0.005*float64(r)
+					recs = append(recs, results.Record{Protocol: "clean", Dataset: ds, Method: "fgrt", Config: strings.Join(c, ";"),
+						ConfigIndex: ci, Selection: "sweep", Repeat: r, Fold: f, Seed: 42, NTest: 20, Accuracy: acc,
+						Rules: size / 2, Antecedents: size, RulebaseSize: size, Key: key})
+				}
+				for mi, m := range []string{"fgrt-fixed", "cart"} {
+					recs = append(recs, results.Record{Protocol: "clean", Dataset: ds, Method: m, Config: "x=1", Selected: true, Selection: "fixed",
+						Repeat: r, Fold: f, Seed: 42, NTest: 20, Accuracy: 0.62 + 0.1*float64(di) + 0.02*float64(mi), RulebaseSize: 12 + 40*mi,
+						Key: fmt.Sprintf("clean/%s/%s/r%d/f%d", ds, m, r, f)})
+				}
+			}
+		}
+	}
+	return recs
+}
+
+func sweepOf(t *testing.T, recs []results.Record) ([]reports.Point, reports.Sweep) {
+	t.Helper()
+	points, sweeps, err := sweepsOf(recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sweeps) != 1 {
+		t.Fatalf("%d sweeps", len(sweeps))
+	}
+	return points, sweeps[0]
+}
+
+var (
+	oneParam   = map[string][]string{"max_rules": {"5", "10", "20", "40", "80"}}
+	twoParams  = map[string][]string{"max_rules": {"5", "10", "20"}, "coverage_threshold": {"0", "0.01", "0.05", "0.1"}}
+	fourParams = map[string][]string{"max_rules": {"5", "20"}, "coverage_threshold": {"0", "0.05"}, "min_improvement": {"0", "0.01", "0.05"}, "partition": {"quantile", "paper"}}
+)
+
+func TestSweepFiguresGolden(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		params map[string][]string
+	}{{"sweep_curve", oneParam}, {"sweep_heatmap", twoParams}, {"sweep_ofat", fourParams}} {
+		_, s := sweepOf(t, sweepGridRecords(c.params))
+		checkFigure(t, c.name, func(dir, name string) error { return SweepFigure(dir, name, s) })
+	}
+}
+
+func TestFrontGolden(t *testing.T) {
+	points, _ := sweepOf(t, sweepGridRecords(oneParam))
+	checkFigure(t, "front", func(dir, name string) error { return Front(dir, name, points, "clean") })
+}
+
+// TestSweepFigureData checks what the figures are drawn from: the curve's
+// pooled line is the mean of the dataset means, the OFAT panels vary one
+// parameter around the best pooled point, the axes go log when the values
+// span a decade.
+func TestSweepFigureData(t *testing.T) {
+	_, s := sweepOf(t, sweepGridRecords(oneParam))
+	all := []int{0, 1, 2, 3, 4}
+	acc, size := axisPanels(s, 0, all)
+	if !acc.Axis.Log || len(acc.Series) != 4 || len(size.Series) != 4 {
+		t.Fatalf("curve panels: log %v, %d and %d series", acc.Axis.Log, len(acc.Series), len(size.Series))
+	}
+	pooled := acc.Series[0]
+	if len(pooled.Y) != 5 || len(pooled.Lo) != 5 {
+		t.Fatalf("pooled series %+v", pooled)
+	}
+	for n := range all {
+		var want float64
+		for d := range s.Datasets {
+			want += s.Points[d][n].Accuracy / 3
+		}
+		if math.Abs(pooled.Y[n]-want) > 1e-12 || !(pooled.Lo[n] < want && want < pooled.Hi[n]) {
+			t.Errorf("pooled point %d: %v (band %v..%v), want %v inside its band", n, pooled.Y[n], pooled.Lo[n], pooled.Hi[n], want)
+		}
+	}
+	for d := range s.Datasets {
+		if ds := acc.Series[d+1]; len(ds.Y) != 5 || ds.Y[2] != s.Points[d][2].Accuracy {
+			t.Errorf("dataset %s series %v", s.Datasets[d], ds.Y)
+		}
+	}
+
+	_, s4 := sweepOf(t, sweepGridRecords(fourParams))
+	if strings.Join(s4.Params, ",") != "coverage_threshold,max_rules,min_improvement,partition" {
+		t.Fatalf("params %v", s4.Params)
+	}
+	c := center(s4)
+	if c != s4.PooledBest() || c < 0 {
+		t.Fatalf("center %d, pooled best %d", c, s4.PooledBest())
+	}
+	// Each OFAT column holds the configurations equal to the centre in
+	// every other parameter: as many as the parameter has values.
+	for j, want := range []int{2, 2, 3, 2} {
+		n := 0
+		for i := range s4.Configs {
+			same := true
+			for k := range s4.Params {
+				if k != j && s4.Values[i][k] != s4.Values[c][k] {
+					same = false
+				}
+			}
+			if same {
+				n++
+			}
+		}
+		if n != want {
+			t.Errorf("%s: %d configurations around the centre, want %d", s4.Params[j], n, want)
+		}
+	}
+	if ax := newParamAxis([]string{"quantile", "paper"}, false); !ax.Categorical || ax.Log {
+		t.Errorf("enum axis %+v", ax)
+	}
+	if ax := newParamAxis([]string{"0.05", "0", "0.01"}, false); ax.Log || !reflect.DeepEqual(ax.Values, []string{"0", "0.01", "0.05"}) {
+		t.Errorf("axis with a zero %+v", ax)
+	}
+}
+
+func TestSweepAndFrontWithoutDataAreSkipped(t *testing.T) {
+	dir := t.TempDir()
+	if err := SweepFigure(dir, "x", reports.Sweep{}); !errors.Is(err, ErrNoData) {
+		t.Errorf("empty sweep: %v", err)
+	}
+	if err := Front(dir, "x", nil, "clean"); !errors.Is(err, ErrNoData) {
+		t.Errorf("empty front: %v", err)
+	}
+}
+
+func TestPareto(t *testing.T) {
+	pts := []FrontPoint{
+		{Size: 10, Accuracy: 0.8}, // front
+		{Size: 5, Accuracy: 0.7},  // front
+		{Size: 20, Accuracy: 0.8}, // dominated by the first (larger, not better)
+		{Size: 50, Accuracy: 0.9}, // front
+		{Size: 40, Accuracy: 0.6}, // dominated
+		{Size: 5, Accuracy: 0.65}, // dominated by the second
+	}
+	if got := Pareto(pts); !reflect.DeepEqual(got, []int{1, 0, 3}) {
+		t.Errorf("front %v, want [1 0 3]", got)
+	}
+}
+
+func TestFrontPanelsPoolOnlyCompletePoints(t *testing.T) {
+	recs := sweepGridRecords(oneParam)
+	// Drop cart on one dataset: it leaves the pooled panel.
+	var kept []results.Record
+	for _, r := range recs {
+		if !(r.Method == "cart" && r.Dataset == "zoo") {
+			kept = append(kept, r)
+		}
+	}
+	points, _ := sweepOf(t, kept)
+	panels := FrontPanels(points, "clean")
+	if len(panels) != 4 || !strings.HasPrefix(panels[3].Title, "pooled") {
+		t.Fatalf("panels %v", panels)
+	}
+	if n := len(panels[0].Points); n != 7 { // 5 sweep points + fgrt-fixed + cart
+		t.Errorf("wine panel has %d points, want 7", n)
+	}
+	for _, p := range panels[3].Points {
+		if p.Method == "cart" {
+			t.Error("pooled panel holds cart, which lacks a dataset")
+		}
+	}
+	if n := len(panels[3].Points); n != 6 {
+		t.Errorf("pooled panel has %d points, want 6", n)
+	}
+}
