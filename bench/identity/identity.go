@@ -48,6 +48,9 @@ type Group struct {
 	Folds   int      `json:"folds"`
 	// Seeds holds the fold seed of each repeat.
 	Seeds []int64 `json:"seeds"`
+	// RowsPerUnit is the number of results.csv rows a finished unit has
+	// (one per configuration, or one when a grid is selected by inner CV).
+	RowsPerUnit int `json:"rows_per_unit"`
 	// Hash identifies the group; it is computed from the fields above.
 	Hash string `json:"hash"`
 }
@@ -229,6 +232,7 @@ func Diff(a, b Group) (string, string) {
 	add("repeats", a.Repeats, b.Repeats)
 	add("folds", a.Folds, b.Folds)
 	add("seeds", a.Seeds, b.Seeds)
+	add("rows per unit", a.RowsPerUnit, b.RowsPerUnit)
 	if len(as) == 0 {
 		// Same content, different hash: a record written by another
 		// version of the identity rules.

@@ -17,7 +17,7 @@ func group() Group {
 	return Group{
 		Protocol: "clean", Options: opts, Dataset: "wine", DatasetSHA256: "ab12cd34ef56ab12cd34ef56",
 		Label: "fgrt", Method: "fgrt", MethodVersion: 1, Configs: []string{"max_rules=10;patience=3", "max_rules=20;patience=3"},
-		Repeats: 2, Folds: 5, Seeds: []int64{42, 43},
+		Repeats: 2, Folds: 5, Seeds: []int64{42, 43}, RowsPerUnit: 2,
 	}
 }
 
@@ -26,7 +26,7 @@ func group() Group {
 // fails, that is what the change does to users' results.
 func TestHashIsStable(t *testing.T) {
 	s := NewStudy([]Group{group()})
-	if got, want := s.Groups[0].Hash, "1717dd43b3b145cf"; got != want {
+	if got, want := s.Groups[0].Hash, "0bf44a9d3cd793df"; got != want {
 		t.Fatalf("group hash %s, want %s", got, want)
 	}
 	if s.Units != 10 {
@@ -62,6 +62,7 @@ func TestEveryFieldChangesTheHash(t *testing.T) {
 		"repeats":   func(g *Group) { g.Repeats = 1 },
 		"folds":     func(g *Group) { g.Folds = 4 },
 		"seeds":     func(g *Group) { g.Seeds = []int64{1, 2} },
+		"rows":      func(g *Group) { g.RowsPerUnit = 1 },
 	}
 	for name, m := range mutations {
 		g := group()

@@ -9,6 +9,7 @@ import (
 	"math"
 
 	"github.com/fgrtbench/fgrtbench/bench/identity"
+	"github.com/fgrtbench/fgrtbench/bench/protocol"
 	"github.com/fgrtbench/fgrtbench/datasets"
 )
 
@@ -27,6 +28,14 @@ func (s Study) identity(ms []resolvedMethod, checksums map[string]string) (ident
 		for _, d := range s.Datasets {
 			for mi, m := range ms {
 				repeats := repeatsOf(m, l)
+				rows := 1
+				if len(m.Configs) > 1 || m.Selection == protocol.SelectSweep {
+					sel := m.Selection
+					if sel == "" {
+						sel = l.GridSelection
+					}
+					rows = m.expectedRows(sel)
+				}
 				cfgs := make([]string, len(m.Configs))
 				for i, c := range m.Configs {
 					cfgs[i] = c.String()
@@ -35,7 +44,7 @@ func (s Study) identity(ms []resolvedMethod, checksums map[string]string) (ident
 					Protocol: p, Options: opts, Dataset: d, DatasetSHA256: checksums[d],
 					Label: m.Label, Method: m.Method.Name, MethodVersion: m.Method.Version,
 					Selection: m.Selection, Configs: cfgs,
-					Repeats: repeats, Folds: l.Folds, Seeds: l.Seeds[:repeats],
+					Repeats: repeats, Folds: l.Folds, Seeds: l.Seeds[:repeats], RowsPerUnit: rows,
 				})
 				methodOf = append(methodOf, mi)
 			}
@@ -48,7 +57,7 @@ func (s Study) identity(ms []resolvedMethod, checksums map[string]string) (ident
 		g := id.Groups[u.Group]
 		units[i] = Unit{
 			Protocol: g.Protocol, Dataset: g.Dataset, Method: methodOf[u.Group], Label: g.Label,
-			Repeat: u.Repeat, Fold: u.Fold, Seed: u.Seed, Key: u.Key,
+			Repeat: u.Repeat, Fold: u.Fold, Seed: u.Seed, Key: u.Key, Rows: g.RowsPerUnit,
 		}
 	}
 	return id, units, nil

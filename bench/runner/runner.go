@@ -110,21 +110,10 @@ func (r *Runner) Run(ctx context.Context, s Study) (Summary, error) {
 	}
 	sum.Units = len(todo)
 
-	expected := func(u Unit) (int, error) {
-		m := ms[u.Method]
-		if len(m.Configs) == 1 && m.Selection != protocol.SelectSweep {
-			return 1, nil
-		}
-		sel := m.Selection
-		if sel == "" {
-			sel = s.layout(u.Protocol).GridSelection
-		}
-		return m.expectedRows(sel), nil
-	}
 	if err := os.MkdirAll(r.OutDir, 0o755); err != nil {
 		return sum, err
 	}
-	done, err := resume(path, todo, expected)
+	done, err := resume(path, todo)
 	if err != nil {
 		return sum, err
 	}
@@ -348,7 +337,7 @@ func appendRows(f *os.File, rows []results.Record) error {
 // study writing the same directory), drops incomplete units and a torn last
 // line, rewrites the file if it dropped anything, and returns the keys of
 // the complete units.
-func resume(path string, todo []Unit, expected func(Unit) (int, error)) (map[string]bool, error) {
+func resume(path string, todo []Unit) (map[string]bool, error) {
 	done := map[string]bool{}
 	data, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) || (err == nil && len(data) == 0) {
@@ -367,11 +356,7 @@ func resume(path string, todo []Unit, expected func(Unit) (int, error)) (map[str
 	}
 	want := map[string]int{}
 	for _, u := range todo {
-		n, err := expected(u)
-		if err != nil {
-			return nil, err
-		}
-		want[u.Key] = n
+		want[u.Key] = u.Rows
 	}
 	var keep []results.Record
 	dropped := truncated

@@ -187,6 +187,8 @@ type Unit struct {
 	// Key is the unit's results.csv key (package identity); empty in
 	// UnitsOf, which runs without the datasets' checksums.
 	Key string
+	// Rows is the number of result rows the finished unit has.
+	Rows int
 }
 
 // validate checks the study and resolves its methods.
