@@ -7,6 +7,7 @@ package atomicfile
 import (
 	"bufio"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,7 +15,14 @@ import (
 
 // Write creates path with the content fn writes, atomically, mode 0644.
 // On any error the destination is untouched and no temporary file remains.
+// It replaces only a regular file (or a symbolic link, not its target): a
+// device node, directory, pipe or socket at path is an error, checked
+// before and again just before the rename, so that e.g. /dev/full is
+// never replaced by a file even when running as root.
 func Write(path string, fn func(w io.Writer) error) error {
+	if err := replaceable(path); err != nil {
+		return err
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return err
@@ -28,6 +36,9 @@ func Write(path string, fn func(w io.Writer) error) error {
 		tmp.Sync(),
 		tmp.Close(),
 	)
+	if err == nil {
+		err = replaceable(path)
+	}
 	if err == nil {
 		err = os.Rename(name, path)
 	}
@@ -44,4 +55,23 @@ func WriteFile(path string, data []byte) error {
 		_, err := w.Write(data)
 		return err
 	})
+}
+
+// replaceable reports an existing path that is not a regular file or a
+// symbolic link.
+func replaceable(path string) error {
+	st, err := os.Lstat(path)
+	if err != nil || st.Mode().IsRegular() || st.Mode()&os.ModeSymlink != 0 {
+		return nil
+	}
+	kind := "not a regular file"
+	switch {
+	case st.IsDir():
+		kind = "a directory"
+	case st.Mode()&os.ModeDevice != 0:
+		kind = "a device"
+	case st.Mode()&os.ModeNamedPipe != 0:
+		kind = "a named pipe"
+	}
+	return fmt.Errorf("%s is %s; refusing to replace it (write to a regular file or a new path)", path, kind)
 }

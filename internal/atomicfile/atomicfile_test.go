@@ -5,6 +5,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -47,5 +49,37 @@ func TestFailedWriteLeavesDestinationAndNoTemp(t *testing.T) {
 	}
 	if err := WriteFile(filepath.Join(dir, "missing", "x"), nil); err == nil {
 		t.Fatal("write into a missing directory succeeded")
+	}
+}
+
+func TestRefusesToReplaceNonRegularFiles(t *testing.T) {
+	dir := t.TempDir()
+	sub := filepath.Join(dir, "sub")
+	os.Mkdir(sub, 0o755)
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := map[string]string{sub: "a directory", fifo: "a named pipe"}
+	// A device node like /dev/full (char 1:7), made here rather than
+	// risking the real one; only root can make it.
+	full := filepath.Join(dir, "full")
+	if err := syscall.Mknod(full, syscall.S_IFCHR|0o666, 1<<8|7); err == nil {
+		cases[full] = "a device"
+	} else {
+		t.Logf("device case skipped: mknod: %v (needs root)", err)
+	}
+	for path, want := range cases {
+		err := WriteFile(path, []byte("x"))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: got %v, want an error saying %q", path, err, want)
+		}
+		if st, err := os.Lstat(path); err != nil || st.Mode().IsRegular() {
+			t.Errorf("%s was replaced by a regular file", path)
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != len(cases) {
+		t.Fatalf("temporary files left: %v", entries)
 	}
 }
