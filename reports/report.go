@@ -74,6 +74,10 @@ type Options struct {
 	// (FGA, RIPPER): with several repeats their tables show the spread
 	// over seeds (SeedSpreads).
 	Stochastic map[string]bool
+	// Partial, when set, says how the results are knowingly incomplete
+	// (e.g. "40 of 60 units; missing shards 2/3"); REPORT.md then opens
+	// with a banner saying so.
+	Partial string
 }
 
 // Report is a built report.
@@ -150,6 +154,9 @@ func Build(opts Options) (*Report, error) {
 
 	var md bytes.Buffer
 	fmt.Fprintf(&md, "# %s\n\n", mdEscape(title))
+	if opts.Partial != "" {
+		fmt.Fprintf(&md, "> **PARTIAL RESULTS: %s.** Every mean, rank and test below covers only the units present.\n\n", mdEscape(opts.Partial))
+	}
 	md.WriteString("## Protocols\n\n")
 	for _, p := range protocols {
 		pc := filterProtocol(cells, p)

@@ -91,3 +91,48 @@ func TestCLIResumeRefusesChangedStudy(t *testing.T) {
 		t.Fatal("--fresh lost the old results")
 	}
 }
+
+// TestCLIMergeKnowsTheStudy is the third failure: a missing shard
+// fails unless --allow-partial, which marks results, manifest and report.
+func TestCLIMergeKnowsTheStudy(t *testing.T) {
+	tmp := t.TempDir()
+	data, spec := filepath.Join(tmp, "mine.csv"), filepath.Join(tmp, "s.yaml")
+	writeData(t, data, 0)
+	writeSpec(t, spec, data, 3)
+	var shards []string
+	for i := 0; i < 3; i++ {
+		dir := filepath.Join(tmp, fmt.Sprintf("shard%d", i))
+		if code, _, e := runCLI("run", "--spec", spec, "--out", dir, "--shard", fmt.Sprintf("%d/3", i), "-j", "1"); code != 0 {
+			t.Fatalf("shard %d: %s", i, e)
+		}
+		shards = append(shards, dir)
+	}
+	merged := filepath.Join(tmp, "merged")
+	code, _, e := runCLI("merge", "--out", merged, shards[0], shards[2])
+	if code != 1 || !strings.Contains(e, "1 of the study's 3 units are missing (no input holds shard 1/3)") {
+		t.Fatalf("missing shard: exit %d, %q", code, e)
+	}
+	if _, err := os.Stat(merged); !os.IsNotExist(err) {
+		t.Fatal("a refused merge wrote its output")
+	}
+	code, out, e := runCLI("merge", "--out", merged, "--allow-partial", shards[0], shards[2])
+	if code != 0 || !strings.Contains(e, "PARTIAL: 2 of 3 units (missing shards 1/3)") || !strings.Contains(out, "(2 of 3 units)") {
+		t.Fatalf("--allow-partial: exit %d, %q %q", code, out, e)
+	}
+	if code, _, e := runCLI("report", "--results", merged); code != 0 {
+		t.Fatalf("report: %s", e)
+	}
+	rep, _ := os.ReadFile(filepath.Join(merged, "report", "REPORT.md"))
+	if !strings.Contains(string(rep), "PARTIAL RESULTS: 2 of the study's 3 units, merged without shard 1/3") {
+		t.Fatalf("REPORT.md has no partial banner:\n%.400s", rep)
+	}
+	// All shards: a complete merge, no banner.
+	if code, _, e := runCLI("merge", "--out", merged, shards[0], shards[1], filepath.Join(shards[2], "results.csv")); code != 0 {
+		t.Fatalf("complete merge: %s", e)
+	}
+	runCLI("report", "--results", merged)
+	rep, _ = os.ReadFile(filepath.Join(merged, "report", "REPORT.md"))
+	if strings.Contains(string(rep), "PARTIAL") {
+		t.Fatal("a complete merge is reported as partial")
+	}
+}

@@ -46,9 +46,10 @@ func renderReport(ctx context.Context, env *Env, dir string, df *dataFlags) (str
 	}
 	opts := reports.Options{Dir: dir, Title: "fgrtbench: A Fast Interpretable Fuzzy Tree Learner, reproduced", Records: recs}
 	if m, err := manifest.Read(dir); err == nil {
-		opts.Facts = manifestFacts(m)
-		if m.Shard != "" && m.Shard != "all" {
-			fmt.Fprintf(env.Stderr, "fgrtbench report: %s holds shard %s only; the report says so (merge the shards for the study's results)\n", dir, m.Shard)
+		opts.Partial = partialNote(m, recs)
+		opts.Facts = manifestFacts(m, opts.Partial)
+		if opts.Partial != "" {
+			fmt.Fprintf(env.Stderr, "fgrtbench report: %s holds %s; the report says so\n", dir, opts.Partial)
 		}
 		opts.MethodBase = methodBases(m)
 	} else {
@@ -90,10 +91,34 @@ func datasetRows(recs []results.Record) []reports.DatasetInfo {
 	return out
 }
 
-func manifestFacts(m *manifest.Manifest) []reports.Fact {
+// partialNote says how results fall short of their manifest's study ("" when
+// they hold every unit): a shard, a partial merge, failed or interrupted
+// units.
+func partialNote(m *manifest.Manifest, recs []results.Record) string {
+	var note string
+	switch {
+	case m.Identity != nil:
+		missing := runner.Missing(*m.Identity, recs)
+		if len(missing) == 0 {
+			return ""
+		}
+		note = fmt.Sprintf("%d of the study's %d units", m.Identity.Units-len(missing), m.Identity.Units)
+	case m.Shard == "" || m.Shard == "all":
+		return "" // an older manifest without identity: nothing to compare with
+	}
+	switch {
+	case m.Partial != nil && len(m.Partial.MissingShards) > 0:
+		note += ", merged without shard " + strings.Join(m.Partial.MissingShards, ", ")
+	case m.Shard != "" && m.Shard != "all" && m.Shard != "merged":
+		note += fmt.Sprintf(" (shard %s; merge every shard and report the merged directory)", m.Shard)
+	}
+	return strings.TrimPrefix(note, ", ")
+}
+
+func manifestFacts(m *manifest.Manifest, partial string) []reports.Fact {
 	var facts []reports.Fact
-	if m.Shard != "" && m.Shard != "all" {
-		facts = append(facts, reports.Fact{Key: "PARTIAL", Value: fmt.Sprintf("these results are shard %s of the study only, not the study's results; merge every shard and report the merged directory", m.Shard)})
+	if partial != "" {
+		facts = append(facts, reports.Fact{Key: "PARTIAL", Value: "these results hold " + partial + ", not the whole study"})
 	}
 	facts = append(facts, []reports.Fact{
 		{Key: "tool", Value: fmt.Sprintf("%s %s (%s)", m.Module, m.Version, revision(m))},

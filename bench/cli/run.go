@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -187,10 +187,12 @@ func init() {
 	}
 	register(c)
 
-	m := &command{name: "merge", summary: "merge results.csv files of shards; rejects conflicting rows", usage: "--out FILE results.csv [results.csv ...]"}
+	m := &command{name: "merge", summary: "merge the shards of one study (refuses missing units, other studies, conflicting rows)",
+		usage: "--out DIR|FILE [--allow-partial] SHARD_DIR|results.csv ..."}
 	m.run = func(ctx context.Context, env *Env, args []string) error {
 		fs := newFlags(env, m)
-		out := fs.String("out", "", "merged results file to write")
+		out := fs.String("out", "", "merged results: a directory (gets results.csv and manifest.json) or a results file (manifest.json goes beside it)")
+		partial := fs.Bool("allow-partial", false, "write the merge even when units are missing, marked as partial (results.csv, manifest, report)")
 		if err := parse(env, m, fs, args); err != nil {
 			return err
 		}
@@ -198,18 +200,15 @@ func init() {
 			fmt.Fprintln(env.Stderr, "fgrtbench merge: need --out and at least one input (see 'fgrtbench merge -h')")
 			return errUsage
 		}
-		var inputs []string
-		for _, in := range fs.Args() {
-			if st, err := os.Stat(in); err == nil && st.IsDir() {
-				in = filepath.Join(in, runner.ResultsFile)
-			}
-			inputs = append(inputs, in)
-		}
-		n, err := runner.Merge(*out, inputs)
+		sum, err := runner.Merge(*out, fs.Args(), runner.MergeOptions{AllowPartial: *partial})
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(env.Stdout, "merged %d rows from %d files into %s\n", n, len(inputs), *out)
+		if sum.Partial {
+			fmt.Fprintf(env.Stderr, "fgrtbench merge: PARTIAL: %d of %d units (missing shards %s); marked as partial in %s and %s\n",
+				sum.PresentUnits, sum.ExpectedUnits, strings.Join(sum.MissingShards, ", "), sum.ResultsPath, sum.ManifestPath)
+		}
+		fmt.Fprintf(env.Stdout, "merged %d rows (%d of %d units) from %d inputs into %s\n", sum.Rows, sum.PresentUnits, sum.ExpectedUnits, sum.Inputs, sum.ResultsPath)
 		return nil
 	}
 	register(m)

@@ -154,14 +154,14 @@ func TestPartialShardMakesNoBaselineOrSilentReport(t *testing.T) {
 
 	// A report of a shard directory is marked partial.
 	code, _, stderr := runCLIEnv(nil, "report", "--results", shardDir)
-	if code != 0 || !strings.Contains(stderr, "holds shard 0/2 only") {
+	if code != 0 || !strings.Contains(stderr, "holds 2 of the study's 4 units (shard 0/2;") {
 		t.Fatalf("report of a shard: exit %d, %q", code, stderr)
 	}
 	rep, err := os.ReadFile(filepath.Join(shardDir, "report", "REPORT.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(rep), "shard 0/2 of the study only") {
+	if !strings.Contains(string(rep), "PARTIAL RESULTS: 2 of the study's 4 units (shard 0/2;") {
 		t.Fatal("REPORT.md of a shard does not say it is partial")
 	}
 	recs, err := results.ReadFile(filepath.Join(shardDir, runner.ResultsFile))

@@ -24,6 +24,11 @@ var Header = []string{
 	"fit_seconds", "predict_seconds", "key",
 }
 
+// PartialMark starts the comment line that heads a knowingly partial
+// results file (merge --allow-partial): readers of this package skip it,
+// other CSV readers stumble on it instead of taking the file for complete.
+const PartialMark = "# partial:"
+
 // TimingColumns are the columns that legitimately differ between two runs of
 // the same work; everything else must be byte-identical.
 var TimingColumns = []string{"fit_seconds", "predict_seconds"}
@@ -166,6 +171,7 @@ func Read(rd io.Reader) (recs []Record, truncated bool, err error) {
 	}
 	cr := csv.NewReader(strings.NewReader(text))
 	cr.FieldsPerRecord = -1
+	cr.Comment = '#' // a PartialMark line
 	rows, err := cr.ReadAll()
 	if err != nil {
 		return nil, truncated, fmt.Errorf("results: %v", err)

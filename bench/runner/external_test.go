@@ -108,7 +108,7 @@ func TestExternalMethodStudy(t *testing.T) {
 		inputs = append(inputs, filepath.Join(sd, ResultsFile))
 	}
 	merged := filepath.Join(t.TempDir(), "merged.csv")
-	if _, err := Merge(merged, inputs); err != nil {
+	if _, err := Merge(merged, inputs, MergeOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if got := stripTiming(t, merged); got != want {

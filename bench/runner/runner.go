@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
-	"strings"
 	"sync"
 	"time"
 
@@ -456,42 +455,6 @@ func (c *planCache) get(ctx context.Context, proto, dataset string) (*protocol.P
 		}
 		return p.Plan(d, c.opts)
 	})
-}
-
-// Merge combines results files (shards of one study, or resumed pieces):
-// rows are de-duplicated by (key, config index); two rows with the same
-// identity that differ outside the timing columns are a conflict and an
-// error. The merged file is written canonically sorted.
-func Merge(out string, inputs []string) (int, error) {
-	type id struct {
-		key string
-		ci  int
-	}
-	seen := map[id]results.Record{}
-	var all []results.Record
-	for _, in := range inputs {
-		recs, err := results.ReadFile(in)
-		if err != nil {
-			return 0, err
-		}
-		for _, rec := range recs {
-			k := id{rec.Key, rec.ConfigIndex}
-			if prev, ok := seen[k]; ok {
-				if !SameOutsideTiming(prev, rec) {
-					return 0, fmt.Errorf("conflict for unit %s config %d between inputs: %s vs %s", rec.Key, rec.ConfigIndex,
-						strings.Join(prev.Fields(), ","), strings.Join(rec.Fields(), ","))
-				}
-				continue
-			}
-			seen[k] = rec
-			all = append(all, rec)
-		}
-	}
-	results.Sort(all)
-	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-		return 0, err
-	}
-	return len(all), writeAtomic(out, all)
 }
 
 // SameOutsideTiming reports whether two records agree on every column but

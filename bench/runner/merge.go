@@ -1,0 +1,380 @@
+package runner
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/fgrtbench/fgrtbench/bench/identity"
+	"github.com/fgrtbench/fgrtbench/bench/manifest"
+	"github.com/fgrtbench/fgrtbench/bench/results"
+	"github.com/fgrtbench/fgrtbench/internal/atomicfile"
+)
+
+// MergeOptions tune Merge.
+type MergeOptions struct {
+	// AllowPartial writes the merge even when units are missing, marked as
+	// partial in results.csv (a leading comment line), the manifest and
+	// the report.
+	AllowPartial bool
+}
+
+// MergeSummary tells what a merge found and wrote.
+type MergeSummary struct {
+	Inputs        int
+	Rows          int
+	ExpectedUnits int
+	PresentUnits  int
+	// Missing lists the missing units (protocol/dataset/label/rR/fF/sS) in
+	// canonical order; MissingShards the shards "i/N" they belong to.
+	Missing       []string
+	MissingShards []string
+	Partial       bool
+	ResultsPath   string
+	ManifestPath  string
+}
+
+// mergeInput is one shard output: its results file and the manifest beside
+// it.
+type mergeInput struct {
+	path   string // results file
+	man    *manifest.Manifest
+	shards []Shard
+}
+
+// Merge combines the results of the shards of one study into out (an
+// existing directory or a new path without the .csv extension gets
+// results.csv; otherwise out is the results file) and writes a merged
+// manifest beside it. It replaces only a regular file. Inputs are shard directories or results files with
+// their manifest.json beside them.
+//
+// The shards' manifests say which study they belong to (its identity) and
+// which shard i/N each ran; from them Merge knows every unit the merged
+// results must hold. It refuses, naming the problem, inputs without a
+// manifest, inputs of another study, shards of different shard counts,
+// rows that are not units of the study, and rows of one unit that differ
+// between inputs outside the timing columns; it refuses missing or
+// incomplete units (naming them and their shards) unless AllowPartial.
+// Nothing is written when it refuses.
+func Merge(out string, inputs []string, o MergeOptions) (MergeSummary, error) {
+	sum := MergeSummary{Inputs: len(inputs)}
+	if len(inputs) == 0 {
+		return sum, fmt.Errorf("merge: no inputs")
+	}
+	if st, err := os.Stat(out); (err == nil && st.IsDir()) || (err != nil && !strings.EqualFold(filepath.Ext(out), ".csv")) {
+		out = filepath.Join(out, ResultsFile)
+	}
+	sum.ResultsPath = out
+	sum.ManifestPath = filepath.Join(filepath.Dir(out), manifest.FileName)
+
+	var ins []mergeInput
+	for _, in := range inputs {
+		mi, err := readMergeInput(in)
+		if err != nil {
+			return sum, err
+		}
+		ins = append(ins, mi)
+	}
+	id := *ins[0].man.Identity
+	for _, mi := range ins[1:] {
+		if err := sameStudy(ins[0], mi); err != nil {
+			return sum, err
+		}
+	}
+	count, err := shardCount(ins)
+	if err != nil {
+		return sum, err
+	}
+
+	// Rows: every row must be a unit of the study; rows of one unit agree
+	// across inputs.
+	units := id.UnitList()
+	keys := make(map[string]int, len(units))
+	for i, u := range units {
+		keys[u.Key] = i
+	}
+	type rowID struct {
+		key string
+		ci  int
+	}
+	seen := map[rowID]int{} // index into all
+	var all []results.Record
+	from := map[rowID]string{}
+	for _, mi := range ins {
+		recs, err := results.ReadFile(mi.path)
+		if err != nil {
+			return sum, err
+		}
+		for _, rec := range recs {
+			if _, ok := keys[rec.Key]; !ok {
+				return sum, fmt.Errorf("merge: %s holds a row that is not a unit of its manifest's study (%s)", mi.path, rec.Key)
+			}
+			k := rowID{rec.Key, rec.ConfigIndex}
+			if at, ok := seen[k]; ok {
+				if !SameOutsideTiming(all[at], rec) {
+					return sum, fmt.Errorf("merge: unit %s config %d differs between %s and %s (%s); the inputs disagree, so neither can be trusted: re-run that unit",
+						rec.Key, rec.ConfigIndex, from[k], mi.path, firstDifference(all[at], rec))
+				}
+				continue
+			}
+			seen[k] = len(all)
+			from[k] = mi.path
+			all = append(all, rec)
+		}
+	}
+
+	missing := Missing(id, all)
+	missingShards := map[int]bool{}
+	complete := make(map[string]bool, len(units))
+	for _, u := range units {
+		complete[u.Key] = true
+	}
+	for _, i := range missing {
+		complete[units[i].Key] = false
+		sum.Missing = append(sum.Missing, UnitName(id, units[i]))
+		missingShards[i%count] = true
+	}
+	sum.ExpectedUnits, sum.PresentUnits = len(units), len(units)-len(sum.Missing)
+	for _, i := range sortedInts(missingShards) {
+		sum.MissingShards = append(sum.MissingShards, Shard{Index: i, Count: count}.String())
+	}
+	if len(sum.Missing) > 0 && !o.AllowPartial {
+		return sum, fmt.Errorf("merge: %d of the study's %d units are missing%s, e.g. %s; merge every shard (re-run failed ones), or pass --allow-partial to write results marked as partial",
+			len(sum.Missing), len(units), shardNote(sum.MissingShards, ins, count), sum.Missing[0])
+	}
+	sum.Partial = len(sum.Missing) > 0
+	var keep []results.Record
+	for _, rec := range all {
+		if complete[rec.Key] {
+			keep = append(keep, rec)
+		}
+	}
+	results.Sort(keep)
+	sum.Rows = len(keep)
+
+	man := mergedManifest(ins, id, sum)
+	if prev, err := manifest.Read(filepath.Dir(out)); err == nil {
+		if prev.Identity == nil || prev.Identity.Hash != id.Hash {
+			return sum, fmt.Errorf("merge: %s belongs to another study; merge into a new directory", sum.ManifestPath)
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return sum, fmt.Errorf("merge: %v; merge into a new directory", err)
+	}
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		return sum, err
+	}
+	var b bytes.Buffer
+	if sum.Partial {
+		fmt.Fprintf(&b, "%s %d of %d units (%d rows); missing shards %s; see %s\n", results.PartialMark,
+			sum.PresentUnits, sum.ExpectedUnits, sum.Rows, strings.Join(sum.MissingShards, ", "), manifest.FileName)
+	}
+	if err := results.Write(&b, keep); err != nil {
+		return sum, err
+	}
+	if err := atomicfile.WriteFile(out, b.Bytes()); err != nil {
+		return sum, fmt.Errorf("merge: writing %s: %w", out, err)
+	}
+	if err := man.Write(filepath.Dir(out)); err != nil {
+		return sum, fmt.Errorf("merge: writing %s: %w", sum.ManifestPath, err)
+	}
+	return sum, nil
+}
+
+// readMergeInput finds the results file and manifest of one input.
+func readMergeInput(in string) (mergeInput, error) {
+	path := in
+	if st, err := os.Stat(in); err == nil && st.IsDir() {
+		path = filepath.Join(in, ResultsFile)
+	}
+	dir := filepath.Dir(path)
+	m, err := manifest.Read(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return mergeInput{}, fmt.Errorf("merge: %s has no %s beside it, so which study and shard it holds is unknown; give the shard directories as the runs wrote them", path, manifest.FileName)
+	}
+	if err != nil {
+		return mergeInput{}, fmt.Errorf("merge: %v", err)
+	}
+	if m.Identity == nil {
+		return mergeInput{}, fmt.Errorf("merge: %s records no study identity (written by an older fgrtbench); re-run that shard", filepath.Join(dir, manifest.FileName))
+	}
+	if err := m.Identity.Verify(); err != nil {
+		return mergeInput{}, fmt.Errorf("merge: %s: %v", filepath.Join(dir, manifest.FileName), err)
+	}
+	mi := mergeInput{path: path, man: m}
+	seen := map[string]bool{}
+	runs := m.History
+	if len(runs) == 0 {
+		runs = []manifest.Invocation{m.Current()}
+	}
+	for _, h := range runs {
+		if seen[h.Shard] || h.Status == "merged" || h.Status == "merged-partial" {
+			continue
+		}
+		seen[h.Shard] = true
+		s := Shard{}
+		if h.Shard != "all" && h.Shard != "" {
+			if s, err = ParseShard(h.Shard); err != nil {
+				return mergeInput{}, fmt.Errorf("merge: %s: %v", filepath.Join(dir, manifest.FileName), err)
+			}
+		}
+		mi.shards = append(mi.shards, s)
+	}
+	return mi, nil
+}
+
+// sameStudy refuses an input of another study than the first, saying what
+// differs.
+func sameStudy(a, b mergeInput) error {
+	ia, ib := *a.man.Identity, *b.man.Identity
+	if ia.Hash == ib.Hash {
+		return nil
+	}
+	c := identity.Contains(ib, ia)
+	if c == nil {
+		c = identity.Contains(ia, ib)
+	}
+	what := "a different set of units"
+	if c != nil && c.Current != "" {
+		what = fmt.Sprintf("%s where %s has %s (%s)", c.Current, a.path, c.Stored, c.Slot)
+	} else if c != nil {
+		what = "no " + c.Slot
+	}
+	return fmt.Errorf("merge: %s is of another study than %s: it has %s; merge shards of one study only", b.path, a.path, what)
+}
+
+// shardCount returns the common shard count N of the inputs (1 when every
+// input ran the whole study), refusing inputs split with different counts.
+func shardCount(ins []mergeInput) (int, error) {
+	count, where := 0, ""
+	for _, mi := range ins {
+		for _, s := range mi.shards {
+			n := max(s.Count, 1)
+			if s.All() {
+				continue
+			}
+			if count != 0 && n != count {
+				return 0, fmt.Errorf("merge: %s ran shard %s but %s ran a shard of %d; shards of different splits do not add up: re-run with one --shard-count", mi.path, s, where, count)
+			}
+			count, where = n, mi.path
+		}
+	}
+	return max(count, 1), nil
+}
+
+// shardNote describes the missing shards for the refusal message.
+func shardNote(missing []string, ins []mergeInput, count int) string {
+	if count <= 1 || len(missing) == 0 {
+		return ""
+	}
+	present := map[string]bool{}
+	for _, mi := range ins {
+		for _, s := range mi.shards {
+			present[s.String()] = true
+		}
+	}
+	var absent, incomplete []string
+	for _, s := range missing {
+		if present[s] {
+			incomplete = append(incomplete, s)
+		} else {
+			absent = append(absent, s)
+		}
+	}
+	var parts []string
+	if len(absent) > 0 {
+		parts = append(parts, "no input holds shard "+strings.Join(absent, ", "))
+	}
+	if len(incomplete) > 0 {
+		parts = append(parts, "shard "+strings.Join(incomplete, ", ")+" incomplete")
+	}
+	return " (" + strings.Join(parts, "; ") + ")"
+}
+
+// mergedManifest describes the merge: the study and its identity, the
+// union of the inputs' datasets, every input's history, and the merge.
+func mergedManifest(ins []mergeInput, id identity.Study, sum MergeSummary) *manifest.Manifest {
+	first := ins[0].man
+	m := manifest.New(first.Study, 0, "merged")
+	m.Identity = &id
+	byName := map[string]manifest.Dataset{}
+	for _, mi := range ins {
+		for _, d := range mi.man.Datasets {
+			if _, ok := byName[d.Name]; !ok {
+				byName[d.Name] = d
+			}
+		}
+		m.History = append(m.History, mi.man.History...)
+	}
+	for _, d := range byName {
+		m.Datasets = append(m.Datasets, d)
+	}
+	sort.Slice(m.Datasets, func(i, j int) bool { return m.Datasets[i].Name < m.Datasets[j].Name })
+	m.End = time.Now().UTC()
+	m.Units, m.Skipped = sum.ExpectedUnits, sum.PresentUnits
+	status := "merged"
+	if sum.Partial {
+		status = "merged-partial"
+		n := min(len(sum.Missing), 200)
+		m.Partial = &manifest.Partial{ExpectedUnits: sum.ExpectedUnits, PresentUnits: sum.PresentUnits,
+			Missing: sum.Missing[:n], MissingCount: len(sum.Missing), MissingShards: sum.MissingShards}
+	}
+	cur := m.Current()
+	cur.Status = status
+	m.History = append(m.History, cur)
+	return m
+}
+
+// firstDifference names the first column (outside timing) where two rows
+// of one unit differ.
+func firstDifference(a, b results.Record) string {
+	fa, fb := a.Fields(), b.Fields()
+	timing := map[string]bool{}
+	for _, c := range results.TimingColumns {
+		timing[c] = true
+	}
+	for i, col := range results.Header {
+		if !timing[col] && fa[i] != fb[i] {
+			return fmt.Sprintf("%s %s vs %s", col, fa[i], fb[i])
+		}
+	}
+	return "no column"
+}
+
+func sortedInts(m map[int]bool) []int {
+	out := make([]int, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Ints(out)
+	return out
+}
+
+// Missing returns the canonical indices (in id.UnitList()) of the study's
+// units that recs do not hold completely: no row, or fewer rows than the
+// unit writes.
+func Missing(id identity.Study, recs []results.Record) []int {
+	rows := map[string]int{}
+	for _, r := range recs {
+		rows[r.Key]++
+	}
+	var out []int
+	for i, u := range id.UnitList() {
+		if rows[u.Key] != id.Groups[u.Group].RowsPerUnit {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// UnitName names a unit of a study by its coordinates,
+// protocol/dataset/label/rR/fF/sS.
+func UnitName(id identity.Study, u identity.Unit) string {
+	g := id.Groups[u.Group]
+	return coordinates(g.Protocol, g.Dataset, g.Label, u.Repeat, u.Fold, u.Seed)
+}

@@ -1,0 +1,163 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/fgrtbench/fgrtbench/bench/manifest"
+	"github.com/fgrtbench/fgrtbench/bench/results"
+)
+
+// shardDirs runs the test study as n shards into fresh directories.
+func shardDirs(t *testing.T, n int, s Study) []string {
+	t.Helper()
+	var dirs []string
+	for i := 0; i < n; i++ {
+		dir := t.TempDir()
+		r := &Runner{Load: testLoader, OutDir: dir, Jobs: 2, Shard: Shard{Index: i, Count: n}}
+		if _, err := r.Run(context.Background(), s); err != nil {
+			t.Fatal(err)
+		}
+		dirs = append(dirs, dir)
+	}
+	return dirs
+}
+
+func TestMergeRefuses(t *testing.T) {
+	dirs := shardDirs(t, 3, testStudy())
+	other := testStudy()
+	other.Options.Folds = 3
+	foreign := shardDirs(t, 3, other)
+	four := shardDirs(t, 4, testStudy())
+
+	// A copy of shard 1 whose row 3 says another number.
+	conflict := t.TempDir()
+	copyDir(t, dirs[1], conflict)
+	recs, err := results.ReadFile(filepath.Join(conflict, ResultsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs[3].Correct++
+	var b bytes.Buffer
+	results.Write(&b, recs)
+	os.WriteFile(filepath.Join(conflict, ResultsFile), b.Bytes(), 0o644)
+
+	// A results file without its manifest.
+	bare := t.TempDir()
+	data, _ := os.ReadFile(filepath.Join(dirs[2], ResultsFile))
+	os.WriteFile(filepath.Join(bare, "r.csv"), data, 0o644)
+
+	cases := []struct {
+		name   string
+		inputs []string
+		want   []string
+	}{
+		{"missing shard", dirs[:2], []string{"20 of the study's 60 units are missing", "no input holds shard 2/3", "--allow-partial"}},
+		{"foreign shard", []string{dirs[0], dirs[1], foreign[2]}, []string{"another study", "folds=3", "folds=5"}},
+		{"different split", []string{dirs[0], dirs[1], dirs[2], four[3]}, []string{"shard 3/4", "shard of 3"}},
+		{"conflicting rows", []string{dirs[0], dirs[1], dirs[2], conflict}, []string{"differs between", "correct"}},
+		{"no manifest", []string{dirs[0], dirs[1], filepath.Join(bare, "r.csv")}, []string{"has no manifest.json"}},
+	}
+	for _, c := range cases {
+		out := filepath.Join(t.TempDir(), "merged")
+		_, err := Merge(out, c.inputs, MergeOptions{})
+		if err == nil {
+			t.Errorf("%s: merge accepted", c.name)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: %q lacks %q", c.name, err, w)
+			}
+		}
+		if _, err := os.Stat(out); !os.IsNotExist(err) {
+			t.Errorf("%s: a refused merge wrote %s", c.name, out)
+		}
+	}
+}
+
+func TestMergeWritesManifest(t *testing.T) {
+	dirs := shardDirs(t, 3, testStudy())
+	out := t.TempDir()
+	// Inputs may be directories or results files; a duplicate is harmless.
+	sum, err := Merge(out, []string{dirs[0], filepath.Join(dirs[1], ResultsFile), dirs[2], dirs[0]}, MergeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Partial || sum.PresentUnits != 60 || sum.ExpectedUnits != 60 || sum.ResultsPath != filepath.Join(out, ResultsFile) {
+		t.Fatalf("summary %+v", sum)
+	}
+	m, err := manifest.Read(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shard0, _ := manifest.Read(dirs[0])
+	if m.Identity == nil || m.Identity.Hash != shard0.Identity.Hash || len(m.Datasets) != 2 || m.Partial != nil || m.Study == nil {
+		t.Fatalf("merged manifest: identity %v, datasets %v, partial %v", m.Identity, m.Datasets, m.Partial)
+	}
+	var shards []string
+	for _, h := range m.History {
+		shards = append(shards, h.Shard+":"+h.Status)
+	}
+	if got := strings.Join(shards, " "); got != "0/3:complete 1/3:complete 2/3:complete 0/3:complete merged:merged" {
+		t.Fatalf("history %s", got)
+	}
+	// The merged directory resumes as the whole study: nothing to run.
+	if s := runStudy(t, out, 2, Shard{}); s.Ran != 0 || s.Skipped != 60 {
+		t.Fatalf("resuming the merge ran %d", s.Ran)
+	}
+}
+
+func TestMergeAllowPartial(t *testing.T) {
+	dirs := shardDirs(t, 3, testStudy())
+	out := filepath.Join(t.TempDir(), "m")
+	sum, err := Merge(out, dirs[:2], MergeOptions{AllowPartial: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sum.Partial || sum.PresentUnits != 40 || len(sum.Missing) != 20 || strings.Join(sum.MissingShards, ",") != "2/3" {
+		t.Fatalf("summary %+v", sum)
+	}
+	data, _ := os.ReadFile(filepath.Join(out, ResultsFile))
+	if !strings.HasPrefix(string(data), results.PartialMark+" 40 of 60 units") {
+		t.Fatalf("results.csv is not marked partial: %.80q", data)
+	}
+	recs, err := results.ReadFile(filepath.Join(out, ResultsFile))
+	if err != nil || len(recs) != sum.Rows {
+		t.Fatalf("partial results read back: %d rows, %v", len(recs), err)
+	}
+	m, _ := manifest.Read(out)
+	if m.Partial == nil || m.Partial.MissingCount != 20 || m.Partial.PresentUnits != 40 || m.History[len(m.History)-1].Status != "merged-partial" {
+		t.Fatalf("manifest partial %+v", m.Partial)
+	}
+	// Completing the merge later replaces the partial one.
+	if sum, err := Merge(out, dirs, MergeOptions{}); err != nil || sum.Partial {
+		t.Fatalf("complete merge over the partial one: %+v %v", sum, err)
+	}
+	if m, _ := manifest.Read(out); m.Partial != nil {
+		t.Fatal("complete merge still marked partial")
+	}
+}
+
+// TestMergeIntoDeviceRefused: --out naming something that is not a regular
+// file (here a named pipe; /dev/full in the issue) is refused and left as
+// it was.
+func TestMergeIntoDeviceRefused(t *testing.T) {
+	dirs := shardDirs(t, 1, testStudy())
+	pipe := filepath.Join(t.TempDir(), "full.csv")
+	if err := syscall.Mkfifo(pipe, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Merge(pipe, dirs, MergeOptions{})
+	if err == nil || !strings.Contains(err.Error(), "refusing to replace") {
+		t.Fatalf("merge into a named pipe: %v", err)
+	}
+	if st, err := os.Lstat(pipe); err != nil || st.Mode()&os.ModeNamedPipe == 0 {
+		t.Fatal("the pipe was replaced")
+	}
+}
