@@ -18,6 +18,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -356,7 +357,10 @@ func (r *Report) Write() error {
 		files[t.Name+".csv"] = t.CSV()
 	}
 	names := sortedNames(files)
-	for _, n := range names {
+	// REPORT.md goes last: a report cut short by a write error (a full
+	// disk) never has a new REPORT.md that links to tables it lacks.
+	order := append(slices.DeleteFunc(slices.Clone(names), func(n string) bool { return n == "REPORT.md" }), "REPORT.md")
+	for _, n := range order {
 		if err := atomicfile.WriteFile(filepath.Join(r.Dir, n), files[n]); err != nil {
 			return err
 		}

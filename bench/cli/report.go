@@ -3,7 +3,9 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -58,6 +60,10 @@ func renderReport(ctx context.Context, env *Env, dir string, df *dataFlags) (str
 	opts.Stochastic = stochasticMethods()
 	opts.Datasets = datasetRows(recs)
 	figs, err := renderFigures(dir)
+	var pathErr *fs.PathError
+	if errors.As(err, &pathErr) {
+		return "", err // a write error (a full disk): stop here, with one message
+	}
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "fgrtbench report: figures: %v\n", err)
 	}

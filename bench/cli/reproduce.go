@@ -58,8 +58,10 @@ func init() {
 // reportAfterRun renders DIR/report after run or reproduce. It reports
 // whatever finished, even when some units failed: the failures are listed
 // in the manifest and the exit status stays non-zero (runErr is returned).
+// After a write error (a full disk) it renders nothing: the run stopped
+// with one message and the report could only fail or be partial.
 func reportAfterRun(ctx context.Context, env *Env, rf *runFlags, sum runner.Summary, runErr error) error {
-	if sum.Ran+sum.Skipped == 0 || ctx.Err() != nil || !rf.wholeStudy(env) {
+	if sum.Ran+sum.Skipped == 0 || ctx.Err() != nil || runner.IsWriteError(runErr) || !rf.wholeStudy(env) {
 		return runErr
 	}
 	path, err := renderReport(ctx, env, rf.out, &rf.data)

@@ -99,8 +99,10 @@ func execute(ctx context.Context, env *Env, rf *runFlags, study runner.Study) (r
 	}
 	start := time.Now()
 	sum, runErr := r.Run(ctx, study)
-	if sum.Units == 0 && runErr != nil {
-		return sum, runErr // refused before any unit was considered
+	if (sum.Units == 0 && runErr != nil) || runner.IsWriteError(runErr) {
+		// Refused before any unit was considered, or stopped by a write
+		// error: the error is the one message.
+		return sum, runErr
 	}
 	fmt.Fprintf(env.Stderr, "fgrtbench: %d units (%d run, %d resumed, %d failed) in %.1fs, shard %s -> %s\n",
 		sum.Units, sum.Ran, sum.Skipped, sum.Failed, time.Since(start).Seconds(), shard, sum.ResultsPath)

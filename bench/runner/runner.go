@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -45,7 +44,10 @@ type Runner struct {
 	FailFast bool
 	// afterUnit is a test hook called after each unit's rows are on disk.
 	afterUnit func(done int)
-	plans     *planCache // built by Validate, used by Run
+	// openResults opens results.csv for appending (nil: the file system);
+	// tests inject a file that fails like a full disk.
+	openResults func(path string) (appendFile, error)
+	plans       *planCache // built by Validate, used by Run
 }
 
 // Summary tells what a run did.
@@ -130,7 +132,7 @@ func (r *Runner) Run(ctx context.Context, s Study) (Summary, error) {
 	man.Units, man.Skipped = sum.Units, sum.Skipped
 	man.Continue(prev, "running")
 	if err := man.Write(r.OutDir); err != nil {
-		return sum, err
+		return sum, &WriteError{Path: filepath.Join(r.OutDir, manifest.FileName), Err: err}
 	}
 	sum, runErr := r.execute(ctx, s, ms, plans, path, pending, sum)
 	man.End = time.Now().UTC()
@@ -199,16 +201,15 @@ func mergeDatasets(prev *manifest.Manifest, loaded []manifest.Dataset) []manifes
 // rows to the results file as it finishes, and canonicalises the file.
 func (r *Runner) execute(ctx context.Context, s Study, ms []resolvedMethod, plans *planCache, path string,
 	pending []Unit, sum Summary) (Summary, error) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	open := r.openResults
+	if open == nil {
+		open = openResultsFile
+	}
+	f, err := openAppender(path, open)
 	if err != nil {
 		return sum, err
 	}
-	defer f.Close()
-	if st, _ := f.Stat(); st != nil && st.Size() == 0 {
-		if err := writeHeader(f); err != nil {
-			return sum, err
-		}
-	}
+	defer f.close()
 
 	if r.Progress != nil {
 		r.Progress.Start(len(pending))
@@ -269,15 +270,19 @@ func (r *Runner) execute(ctx context.Context, s Study, ms []resolvedMethod, plan
 					cancel()
 				}
 			}
-		} else if writeErr == nil {
-			if err := appendRows(f, res.rows); err != nil {
-				writeErr = err
-				cancel()
-			} else {
-				sum.Ran++
-				if r.afterUnit != nil {
-					r.afterUnit(sum.Ran)
+		} else if writeErr = f.appendUnit(res.rows); writeErr != nil {
+			// Stop at once: no further unit starts, the units in flight
+			// are abandoned (their workers finish into the drain below).
+			cancel()
+			go func() {
+				for range out {
 				}
+			}()
+			break
+		} else {
+			sum.Ran++
+			if r.afterUnit != nil {
+				r.afterUnit(sum.Ran)
 			}
 		}
 		if r.Progress != nil {
@@ -290,11 +295,11 @@ func (r *Runner) execute(ctx context.Context, s Study, ms []resolvedMethod, plan
 	if writeErr != nil {
 		return sum, writeErr
 	}
-	if err := f.Close(); err != nil {
+	if err := f.close(); err != nil {
 		return sum, err
 	}
 	if err := Canonicalize(path); err != nil {
-		return sum, err
+		return sum, &WriteError{Path: path, Err: fmt.Errorf("rewriting it in canonical order: %w", err)}
 	}
 	sort.Strings(sum.Errors)
 	if ctx.Err() != nil && sum.Failed == 0 && len(pending) > sum.Ran {
@@ -304,31 +309,6 @@ func (r *Runner) execute(ctx context.Context, s Study, ms []resolvedMethod, plan
 		return sum, fmt.Errorf("%d of %d units failed; first: %s", sum.Failed, len(pending), sum.Errors[0])
 	}
 	return sum, nil
-}
-
-func writeHeader(w io.Writer) error {
-	var b bytes.Buffer
-	if err := results.Write(&b, nil); err != nil {
-		return err
-	}
-	_, err := w.Write(b.Bytes())
-	return err
-}
-
-// appendRows writes all rows of one unit with a single write and syncs, so
-// that a crash leaves either the whole unit, or a prefix of it that resume
-// discards.
-func appendRows(f *os.File, rows []results.Record) error {
-	var b bytes.Buffer
-	if err := results.Write(&b, rows); err != nil {
-		return err
-	}
-	data := b.Bytes()
-	data = data[bytes.IndexByte(data, '\n')+1:] // drop the header Write adds
-	if _, err := f.Write(data); err != nil {
-		return err
-	}
-	return f.Sync()
 }
 
 // resume reads an existing results file, keeps the rows of complete units

@@ -6,7 +6,7 @@ package atomicfile
 
 import (
 	"bufio"
-	"errors"
+	"cmp"
 	"fmt"
 	"io"
 	"os"
@@ -29,7 +29,10 @@ func Write(path string, fn func(w io.Writer) error) error {
 	}
 	name := tmp.Name()
 	bw := bufio.NewWriter(tmp)
-	err = errors.Join(
+	// Every step runs (the file must be closed), but only the first failure
+	// is reported: the later ones are its echoes (a full disk fails the
+	// write, then the flush, with the same message), and errors are one line.
+	err = cmp.Or(
 		fn(bw),
 		bw.Flush(),
 		tmp.Chmod(0o644), // CreateTemp makes files 0600; outputs are meant to be shared
