@@ -217,7 +217,13 @@ func TestBadInput(t *testing.T) {
 		"empty":              func() error { _, err := tr.Fit(nil, nil, s); return err },
 		"short row":          func() error { _, err := tr.Fit([][]float64{{1, 2}}, []int{0}, s); return err },
 		"class out of range": func() error { _, err := tr.Fit(X[:2], []int{0, 5}, s); return err },
-		"NaN in training":    func() error { _, err := tr.Fit(nanX, []int{0, 1}, s); return err },
+		"NaN in training": func() error {
+			_, err := tr.Fit(nanX, []int{0, 1}, s)
+			if err != nil && !strings.Contains(err.Error(), "row 1 column 0") {
+				t.Errorf("NaN error %q does not name row 1 column 0", err)
+			}
+			return err
+		},
 		"prepared width": func() error {
 			p, err := tr.Prepare(X, y, s)
 			if err != nil {

@@ -75,11 +75,27 @@ func FitTree(X [][]float64, y []int, nClasses int, parts []fuzzy.Partition, opt 
 }
 
 func fitTree(X [][]float64, y []int, nClasses int, parts []fuzzy.Partition, opt GrowOptions, slow bool) (*Model, error) {
-	g, err := newGrower(X, y, nClasses, parts, opt)
+	g, err := newGrower(X, y, nClasses, parts, len(parts), nil, opt)
 	if err != nil {
 		return nil, err
 	}
 	g.slow = slow
+	return g.model(y, opt), nil
+}
+
+// fitTreeFitting grows a tree on d partitions that fit supplies, fitted on
+// the training columns as the grower reads them.
+func fitTreeFitting(X [][]float64, y []int, nClasses, d int, fit partitionFitter, opt GrowOptions) (*Model, error) {
+	g, err := newGrower(X, y, nClasses, nil, d, fit, opt)
+	if err != nil {
+		return nil, err
+	}
+	return g.model(y, opt), nil
+}
+
+// model grows the tree and returns it as a Model.
+func (g *grower) model(y []int, opt GrowOptions) *Model {
+	parts, nClasses := g.parts, g.nClasses
 	brk := g.grow()
 	m := &Model{Partitions: parts, NumClasses: nClasses, EndedByBreak: brk}
 	m.Nodes = make([]Node, len(g.nodes))
@@ -102,7 +118,7 @@ func fitTree(X [][]float64, y []int, nClasses int, parts []fuzzy.Partition, opt 
 		m.RootPrediction = -1
 	}
 	m.index()
-	return m, nil
+	return m
 }
 
 // index precomputes the evaluation orders of predict (fgrt.md 4.1): leaves

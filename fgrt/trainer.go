@@ -34,9 +34,16 @@
 // grouped by class, and every node caches the gain of every candidate child
 // (its firing strengths never change), so a split re-evaluates only the new
 // child; the result equals the reference's re-evaluate-everything loop.
+// On large data (over 16 MiB of memberships) the memberships are stored
+// encoded (a byte per value, fractional values apart) and decoded one
+// numpy reduction chunk at a time, partitions fitted inside Fit read only
+// the order statistics they need (no sort), and the training matrix is read
+// once per feature, so that a fit on 10^6 × 10 grows linearly and needs less
+// than twice the input's memory (bench/runtime's benchmarks).
 package fgrt
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/fgrtbench/fgrtbench/fgrt/fuzzy"
@@ -125,14 +132,7 @@ func (t *Trainer) Partitions(X [][]float64, y []int, s learn.Schema) ([]fuzzy.Pa
 		return nil, 0, err
 	}
 	for j, f := range s.Features {
-		if f.Nominal {
-			for k := range parts[j].Terms {
-				v := parts[j].Terms[k].Category.Value
-				if v == float64(int(v)) && int(v) >= 0 && int(v) < len(f.Categories) {
-					parts[j].Terms[k].Name = f.Categories[int(v)]
-				}
-			}
-		}
+		nameCategories(&parts[j], f)
 	}
 	if !t.opts.Optimize {
 		return parts, 0, nil
@@ -144,6 +144,20 @@ func (t *Trainer) Partitions(X [][]float64, y []int, s learn.Schema) ([]fuzzy.Pa
 	}
 	return partopt.Optimize(X, y, parts, partopt.Options{Strategy: t.opts.Strategy, ExtendLow: t.opts.FixQ3,
 		IntegerMemberships: !t.opts.FixIntMatrix && s.IntegerMatrix})
+}
+
+// nameCategories names the crisp terms of a nominal feature's partition
+// after the feature's categories (the codes are indices into them).
+func nameCategories(p *fuzzy.Partition, f learn.Feature) {
+	if !f.Nominal {
+		return
+	}
+	for k := range p.Terms {
+		v := p.Terms[k].Category.Value
+		if v == float64(int(v)) && int(v) >= 0 && int(v) < len(f.Categories) {
+			p.Terms[k].Name = f.Categories[int(v)]
+		}
+	}
 }
 
 // Prepare fits the partitions (and for FGRT* their optimisation, using y)
@@ -172,19 +186,44 @@ func (t *Trainer) Fit(X [][]float64, y []int, s learn.Schema) (learn.Model, erro
 
 // FitModel is Fit with the concrete model type.
 func (t *Trainer) FitModel(X [][]float64, y []int, s learn.Schema) (*Model, error) {
-	if err := learn.CheckXY(X, y, s, false); err != nil {
+	parts := t.parts
+	fitting := parts == nil && !t.opts.Optimize
+	// When fitting partitions the grower meets every value anyway; it
+	// reports a missing one, and CheckXY then names it.
+	if err := learn.CheckXY(X, y, s, fitting); err != nil {
 		return nil, err
 	}
-	parts := t.parts
-	if parts == nil {
-		var err error
+	var m *Model
+	var err error
+	switch {
+	case fitting:
+		// Fit the partitions on the columns the grower gathers anyway
+		// (the same partitions as Partitions, one pass less over X).
+		scratch := make([]float64, len(X))
+		fit := func(j int, col []float64) (fuzzy.Partition, error) {
+			p, err := fuzzy.FitColumn(append(scratch[:0], col...), s.Features[j].Nominal, t.opts.Style)
+			if err != nil {
+				return p, fmt.Errorf("column %d: %w", j, err)
+			}
+			nameCategories(&p, s.Features[j])
+			return p, nil
+		}
+		m, err = fitTreeFitting(X, y, s.NumClasses(), s.NumFeatures(), fit, t.opts.GrowOptions)
+		if errors.Is(err, errMissing) {
+			if e := learn.CheckXY(X, y, s, false); e != nil {
+				err = e
+			}
+		}
+	case parts == nil:
 		if parts, _, err = t.Partitions(X, y, s); err != nil {
 			return nil, err
 		}
-	} else if len(parts) != s.NumFeatures() {
+		m, err = FitTree(X, y, s.NumClasses(), parts, t.opts.GrowOptions)
+	case len(parts) != s.NumFeatures():
 		return nil, fmt.Errorf("fgrt: prepared partitions cover %d columns, schema has %d", len(parts), s.NumFeatures())
+	default:
+		m, err = FitTree(X, y, s.NumClasses(), parts, t.opts.GrowOptions)
 	}
-	m, err := FitTree(X, y, s.NumClasses(), parts, t.opts.GrowOptions)
 	if err != nil {
 		return nil, err
 	}

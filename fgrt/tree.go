@@ -90,9 +90,10 @@ type grower struct {
 	// Rows are reordered so each class is contiguous: class k occupies
 	// [start[k], start[k+1]). All per-row slices use this order.
 	start []int
-	// cands lists every (feature, term); mu[k*n:(k+1)*n] is its membership.
+	// cands lists every (feature, term); mu holds their memberships.
 	cands []cand
-	mu    []float64
+	mu    *memberships
+	parts []fuzzy.Partition
 	nodes []*node
 	// slow disables the candidate cache (every node is re-evaluated each
 	// iteration, as the reference does); used by tests to check the cache.
@@ -106,8 +107,14 @@ type cand struct{ feature, term int }
 // errEmpty etc. are input errors.
 var errNoPartitions = errors.New("fgrt: no partitions")
 
-// newGrower validates inputs and precomputes memberships.
-func newGrower(X [][]float64, y []int, nClasses int, parts []fuzzy.Partition, opt GrowOptions) (*grower, error) {
+// partitionFitter fits feature j's partition on the feature's training
+// values, given in no particular order (it must not keep or change them).
+type partitionFitter func(j int, col []float64) (fuzzy.Partition, error)
+
+// newGrower validates inputs and precomputes memberships. With parts nil,
+// fit supplies the d partitions, fitted on the columns the memberships are
+// computed from, so that the training matrix is read once per feature.
+func newGrower(X [][]float64, y []int, nClasses int, parts []fuzzy.Partition, d int, fit partitionFitter, opt GrowOptions) (*grower, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
 	}
@@ -118,24 +125,25 @@ func newGrower(X [][]float64, y []int, nClasses int, parts []fuzzy.Partition, op
 	if len(y) != n {
 		return nil, fmt.Errorf("fgrt: %d rows but %d labels", n, len(y))
 	}
-	if len(parts) == 0 {
+	terms := 3 * d // the usual number; only the storage choice depends on it
+	if parts != nil {
+		d, terms = len(parts), 0
+		for _, p := range parts {
+			terms += len(p.Terms)
+		}
+	}
+	if d == 0 {
 		return nil, errNoPartitions
 	}
 	if nClasses < 1 {
 		return nil, errors.New("fgrt: need at least one class")
 	}
-	d := len(parts)
 	for i, row := range X {
 		if len(row) != d {
 			return nil, fmt.Errorf("fgrt: row %d has %d columns, partitions cover %d", i, len(row), d)
 		}
 		if y[i] < 0 || y[i] >= nClasses {
 			return nil, fmt.Errorf("fgrt: row %d has class %d, want 0..%d", i, y[i], nClasses-1)
-		}
-		for j, v := range row {
-			if math.IsNaN(v) {
-				return nil, fmt.Errorf("fgrt: row %d column %d is missing (NaN); training rows must be complete", i, j)
-			}
 		}
 	}
 	for j, p := range parts {
@@ -158,37 +166,67 @@ func newGrower(X [][]float64, y []int, nClasses int, parts []fuzzy.Partition, op
 		order[next[k]] = i
 		next[k]++
 	}
-	for f, p := range parts {
-		for t := range p.Terms {
+	if parts == nil {
+		parts = make([]fuzzy.Partition, d)
+	} else {
+		fit = nil
+	}
+	g.parts = parts
+	g.mu = newMemberships(n, g.start, terms*n*8 > denseLimit)
+	col := make([]float64, n)
+	for f := range parts {
+		for pos, i := range order {
+			v := X[i][f]
+			if v != v {
+				return nil, firstMissing(X)
+			}
+			col[pos] = v
+		}
+		if fit != nil {
+			p, err := fit(f, col)
+			if err != nil {
+				return nil, err
+			}
+			if len(p.Terms) == 0 {
+				return nil, fmt.Errorf("fgrt: partition of column %d has no terms", f)
+			}
+			parts[f] = p
+		}
+		for t := range parts[f].Terms {
 			g.cands = append(g.cands, cand{f, t})
 		}
-	}
-	g.mu = make([]float64, len(g.cands)*n)
-	col := make([]float64, n)
-	k := 0
-	for f, p := range parts {
-		for pos, i := range order {
-			col[pos] = X[i][f]
-		}
-		for _, term := range p.Terms {
-			term.MembershipInto(g.mu[k*n:(k+1)*n], col)
-			k++
-		}
+		g.mu.addFeature(col, parts[f])
 	}
 	return g, nil
 }
 
-func (g *grower) muOf(k int) []float64 { return g.mu[k*g.n : (k+1)*g.n] }
+// errMissing marks the error of a missing training value.
+var errMissing = errors.New("training rows must be complete")
 
-// classSums fills w with the per-class sums of a*b and returns their total.
-func (g *grower) classSums(a, b []float64, w []float64) float64 {
+// firstMissing reports the first missing value (NaN) of X in row order.
+func firstMissing(X [][]float64) error {
+	for i, row := range X {
+		for j, v := range row {
+			if math.IsNaN(v) {
+				return fmt.Errorf("fgrt: row %d column %d is missing (NaN); %w", i, j, errMissing)
+			}
+		}
+	}
+	return nil
+}
+
+// muOf returns candidate k's memberships, valid until the next call.
+func (g *grower) muOf(k int) []float64 { return g.mu.of(k) }
+
+// classSums fills w with the per-class sums of a, or with cand >= 0 of a
+// times that candidate's memberships, and returns their total.
+func (g *grower) classSums(a []float64, cand int, w []float64) float64 {
 	total := 0.0
 	for k := 0; k < g.nClasses; k++ {
-		lo, hi := g.start[k], g.start[k+1]
-		if b == nil {
-			w[k] = npsum.Sum(a[lo:hi])
+		if cand < 0 {
+			w[k] = npsum.Sum(a[g.start[k]:g.start[k+1]])
 		} else {
-			w[k] = npsum.Dot(a[lo:hi], b[lo:hi])
+			w[k] = g.mu.dot(cand, a, k)
 		}
 		total += w[k]
 	}
@@ -232,7 +270,7 @@ func (g *grower) evaluate(nd *node, w []float64) {
 	}
 	thr := g.opt.CoverageThreshold
 	nf := float64(g.n)
-	total := g.classSums(nd.m, nil, w)
+	total := g.classSums(nd.m, -1, w)
 	father := math.Inf(1)
 	if total != 0 && !(total/nf < thr) {
 		father = gini(w, total)
@@ -244,7 +282,7 @@ func (g *grower) evaluate(nd *node, w []float64) {
 		if math.IsInf(father, 1) || !nd.allowed[k] || nd.used[k] {
 			continue
 		}
-		ct := g.classSums(nd.m, g.muOf(k), w)
+		ct := g.classSums(nd.m, k, w)
 		if ct/nf < thr {
 			continue
 		}
@@ -339,7 +377,7 @@ func (g *grower) split(id int, leaves *int) {
 	ch.allowed[k] = false
 	ch.used = make([]bool, len(g.cands))
 	ch.weights = make([]float64, g.nClasses)
-	ch.coverage = g.classSums(ch.m, nil, ch.weights) / float64(n)
+	ch.coverage = g.classSums(ch.m, -1, ch.weights) / float64(n)
 	p.children = append(p.children, len(g.nodes))
 	g.pick(p) // its used set changed; its gains did not
 	g.nodes = append(g.nodes, ch)
@@ -354,22 +392,12 @@ func (g *grower) leafReaches(nd *node) bool {
 	}
 	thr := g.opt.CoverageThreshold
 	nd.covReach = 2
-	var rows []int
-	for i, v := range nd.m {
-		if v > 1e-10 {
-			rows = append(rows, i)
-		}
-	}
-	if len(rows) == 0 {
-		return false
-	}
 	for k := range g.cands {
-		mu := g.muOf(k)
-		s := 0.0
-		for _, i := range rows {
-			s += mu[i]
+		s, rows := g.mu.sumWhere(k, nd.m, 1e-10)
+		if rows == 0 {
+			return false
 		}
-		if s/float64(len(rows)) >= thr {
+		if s/float64(rows) >= thr {
 			nd.covReach = 1
 			return true
 		}
@@ -405,7 +433,7 @@ func (g *grower) grow() (endedByBreak bool) {
 	}
 	root.used = make([]bool, nc)
 	root.weights = make([]float64, g.nClasses)
-	g.classSums(root.m, nil, root.weights)
+	g.classSums(root.m, -1, root.weights)
 	g.nodes = []*node{root}
 	w := make([]float64, g.nClasses)
 	leaves, bad := 1, 0

@@ -139,8 +139,10 @@ func TestNumericPartitionStyles(t *testing.T) {
 	if _, err := NumericPartition([]float64{math.NaN()}, QuantileStyle); err == nil {
 		t.Error("all-NaN column accepted")
 	}
-	if _, err := NumericPartition([]float64{1, math.Inf(1)}, QuantileStyle); err == nil {
-		t.Error("infinite column accepted")
+	for _, col := range [][]float64{{1, math.Inf(1)}, {math.Inf(1), 1, 2}, {3, math.Inf(-1), 2, 5}} {
+		if _, err := NumericPartition(col, QuantileStyle); err == nil {
+			t.Errorf("infinite column %v accepted", col)
+		}
 	}
 	if _, err := ParseStyle("cuts"); err == nil {
 		t.Error("unknown style accepted")

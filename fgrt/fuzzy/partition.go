@@ -143,19 +143,21 @@ func (s Style) String() string {
 }
 
 // Percentile returns numpy's default ('linear') percentile p in [0, 100] of
-// sorted (ascending, no NaN, non-empty), including numpy's two-branch
+// sorted (ascending, no NaN, non-empty; only the two order statistics of
+// percentileRanks need to be in place), including numpy's two-branch
 // linear interpolation (_lerp), which decides the last bit.
 func Percentile(sorted []float64, p float64) float64 {
-	n := len(sorted)
+	return percentileFrom(len(sorted), p, func(r int) float64 { return sorted[r] })
+}
+
+// percentileFrom is Percentile of n values given by their order
+// statistics: at(r) is the r-th smallest.
+func percentileFrom(n int, p float64, at func(r int) float64) float64 {
 	vi := float64(n-1) * (p / 100.0)
 	lo := math.Floor(vi)
-	loI := int(lo)
-	hiI := loI + 1
-	if hiI > n-1 {
-		hiI = n - 1
-	}
+	loI, hiI := percentileRanks(n, p)
 	g := vi - lo
-	a, b := sorted[loI], sorted[hiI]
+	a, b := at(loI), at(hiI)
 	d := b - a
 	if g >= 0.5 {
 		return b - float64(d*(1-g))
@@ -166,51 +168,58 @@ func Percentile(sorted []float64, p float64) float64 {
 // ErrNoValues is returned when a column has no non-missing value.
 var ErrNoValues = errors.New("fuzzy: column has no non-missing values")
 
-// sortedFinite returns the non-NaN values of col, sorted ascending.
-func sortedFinite(col []float64) []float64 {
-	s := make([]float64, 0, len(col))
+// appendFinite appends the non-NaN values of col to dst.
+func appendFinite(dst, col []float64) []float64 {
 	for _, v := range col {
 		if !math.IsNaN(v) {
-			s = append(s, v)
+			dst = append(dst, v)
 		}
 	}
-	sort.Float64s(s)
-	return s
+	return dst
 }
 
 // NumericPartition builds the Low/Medium/High partition of one numeric
 // column. Missing values (NaN) are ignored, as numpy.nanpercentile does; a
 // column with no value at all is an error. Infinite values are an error.
 func NumericPartition(col []float64, style Style) (Partition, error) {
-	s := sortedFinite(col)
+	return numericPartition(appendFinite(make([]float64, 0, len(col)), col), style)
+}
+
+// numericPartition is NumericPartition on the column's non-NaN values,
+// which it reorders.
+func numericPartition(s []float64, style Style) (Partition, error) {
 	if len(s) == 0 {
 		return Partition{}, ErrNoValues
 	}
-	if math.IsInf(s[0], 0) || math.IsInf(s[len(s)-1], 0) {
-		return Partition{}, errors.New("fuzzy: column has infinite values")
-	}
-	var sets [3]Trapezoid
+	var ps []float64
 	switch style {
 	case QuantileStyle:
-		var q [6]float64
-		for i := range q {
-			q[i] = Percentile(s, float64(20*i))
-		}
-		sets[0] = Trapezoid{q[0] - Eps, q[0] - Eps, q[1], q[2]}
-		sets[1] = Trapezoid{q[1], q[2], q[3], q[4]}
-		sets[2] = Trapezoid{q[3], q[4], q[5] + Eps, q[5] + Eps}
+		ps = []float64{0, 20, 40, 60, 80, 100}
 	case PaperStyle:
-		var q [5]float64
-		for i := range q {
-			q[i] = Percentile(s, float64(25*i))
-		}
-		sets[0] = Trapezoid{q[0], q[0], q[1], q[2]}
-		sets[1] = Trapezoid{q[1], (q[1] + q[2]) / 2, (q[2] + q[3]) / 2, q[3]}
-		sets[2] = Trapezoid{q[2], q[3], q[4], q[4]}
+		ps = []float64{0, 25, 50, 75, 100}
 	default:
 		return Partition{}, fmt.Errorf("fuzzy: unknown partition style %d", style)
 	}
-	return NumericFromSets(sets, s[0], s[len(s)-1]), nil
+	o := selectPercentiles(s, ps...)
+	lo, hi := o.at(0), o.at(len(s)-1)
+	if math.IsInf(lo, 0) || math.IsInf(hi, 0) {
+		return Partition{}, errors.New("fuzzy: column has infinite values")
+	}
+	q := make([]float64, len(ps))
+	for i, p := range ps {
+		q[i] = o.percentile(p)
+	}
+	var sets [3]Trapezoid
+	if style == QuantileStyle {
+		sets[0] = Trapezoid{q[0] - Eps, q[0] - Eps, q[1], q[2]}
+		sets[1] = Trapezoid{q[1], q[2], q[3], q[4]}
+		sets[2] = Trapezoid{q[3], q[4], q[5] + Eps, q[5] + Eps}
+	} else {
+		sets[0] = Trapezoid{q[0], q[0], q[1], q[2]}
+		sets[1] = Trapezoid{q[1], (q[1] + q[2]) / 2, (q[2] + q[3]) / 2, q[3]}
+		sets[2] = Trapezoid{q[2], q[3], q[4], q[4]}
+	}
+	return NumericFromSets(sets, lo, hi), nil
 }
 
 // NumericFromSets wraps three trapezoids as a Low/Medium/High partition
@@ -239,7 +248,13 @@ func (p Partition) Trapezoids() ([3]Trapezoid, error) {
 // of col, in ascending value order. Term names are the codes themselves;
 // callers with category labels may rename them.
 func CategoricalPartition(col []float64) (Partition, error) {
-	s := sortedFinite(col)
+	return categoricalPartition(appendFinite(make([]float64, 0, len(col)), col))
+}
+
+// categoricalPartition is CategoricalPartition on the column's non-NaN
+// values, which it sorts.
+func categoricalPartition(s []float64) (Partition, error) {
+	sort.Float64s(s)
 	if len(s) == 0 {
 		return Partition{}, ErrNoValues
 	}
@@ -257,6 +272,22 @@ func CategoricalPartition(col []float64) (Partition, error) {
 	return p, nil
 }
 
+// FitColumn builds the partition of one column, crisp categorical when
+// nominal, numeric of the given style otherwise, from the column's values
+// in any order (NaN ignored). It reorders vals and keeps no reference.
+func FitColumn(vals []float64, nominal bool, style Style) (Partition, error) {
+	s := vals[:0]
+	for _, v := range vals {
+		if !math.IsNaN(v) {
+			s = append(s, v)
+		}
+	}
+	if nominal {
+		return categoricalPartition(s)
+	}
+	return numericPartition(s, style)
+}
+
 // FitPartitions builds one partition per column of the row-major matrix X:
 // crisp categorical partitions for the columns flagged in nominal, numeric
 // partitions of the given style for the others.
@@ -265,22 +296,20 @@ func FitPartitions(X [][]float64, nominal []bool, style Style) ([]Partition, err
 		return nil, errors.New("fuzzy: no rows to fit partitions on")
 	}
 	d := len(nominal)
-	col := make([]float64, len(X))
+	for i, row := range X {
+		if len(row) != d {
+			return nil, fmt.Errorf("fuzzy: row %d has %d columns, want %d", i, len(row), d)
+		}
+	}
+	col := make([]float64, 0, len(X))
 	parts := make([]Partition, d)
 	for j := 0; j < d; j++ {
-		for i, row := range X {
-			if len(row) != d {
-				return nil, fmt.Errorf("fuzzy: row %d has %d columns, want %d", i, len(row), d)
-			}
-			col[i] = row[j]
+		col = col[:0]
+		for _, row := range X {
+			col = append(col, row[j])
 		}
 		var err error
-		if nominal[j] {
-			parts[j], err = CategoricalPartition(col)
-		} else {
-			parts[j], err = NumericPartition(col, style)
-		}
-		if err != nil {
+		if parts[j], err = FitColumn(col, nominal[j], style); err != nil {
 			return nil, fmt.Errorf("column %d: %w", j, err)
 		}
 	}

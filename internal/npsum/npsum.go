@@ -37,6 +37,26 @@ func Dot(a, b []float64) float64 {
 	return acc
 }
 
+// Chunk is the length of numpy's reduction buffers: DotFill asks for the
+// second operand at most this many values at a time.
+const Chunk = reduceChunk
+
+// DotFill is Dot(a, b) for a b that is produced on demand: fill(dst) must
+// write the next len(dst) values of b (consecutive chunks of at most Chunk
+// values, in order) into dst, a prefix of buf (len(buf) >= Chunk). It lets
+// a caller keep b compressed and expand it one cache-sized chunk at a time.
+func DotFill(a, buf []float64, fill func(dst []float64)) float64 {
+	acc := 0.0
+	for len(a) > 0 {
+		m := min(len(a), reduceChunk)
+		dst := buf[:m]
+		fill(dst)
+		acc += pairwiseDot(a[:m], dst)
+		a = a[m:]
+	}
+	return acc
+}
+
 // pairwiseDot returns sum_i a[i]*b[i] with numpy's pairwise summation of
 // the product array (np.sum(a*b)): blocks of up to 128 elements use eight
 // interleaved accumulators, longer runs are split in halves at a multiple of

@@ -130,3 +130,28 @@ func TestNegativeZero(t *testing.T) {
 		t.Fatal("np.sum of -0.0 values is +0.0")
 	}
 }
+
+// TestDotFill checks that producing the second operand chunk by chunk
+// gives Dot bit for bit, across the 8192-value chunk boundary.
+func TestDotFill(t *testing.T) {
+	r := rand.New(rand.NewPCG(2, 16))
+	buf := make([]float64, Chunk)
+	for _, n := range []int{0, 1, 9, 8191, 8192, 8193, 20000} {
+		a := make([]float64, n)
+		b := make([]float64, n)
+		for i := range a {
+			a[i], b[i] = r.Float64()*1e3, r.Float64()
+		}
+		next, chunks := b, 0
+		got := DotFill(a, buf, func(dst []float64) {
+			chunks++
+			next = next[copy(dst, next):]
+		})
+		if want := Dot(a, b); got != want || len(next) != 0 {
+			t.Errorf("n=%d: DotFill %v (%d values left), Dot %v", n, got, len(next), want)
+		}
+		if want := (n + Chunk - 1) / Chunk; chunks != want {
+			t.Errorf("n=%d: %d chunks, want %d", n, chunks, want)
+		}
+	}
+}

@@ -1,0 +1,73 @@
+package fgrt
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/fgrtbench/fgrtbench/fgrt/fuzzy"
+	"github.com/fgrtbench/fgrtbench/fgrt/partopt"
+	"github.com/fgrtbench/fgrtbench/learn"
+)
+
+// withEncodedMemberships runs f with every fit using the encoded
+// membership store, whatever the data size.
+func withEncodedMemberships(f func()) {
+	saved := denseLimit
+	denseLimit = -1
+	defer func() { denseLimit = saved }()
+	f()
+}
+
+// TestEncodedMembershipsMatchDense grows the same trees from the encoded
+// membership store as from the dense one, on quantile, paper-style and
+// optimised partitions, nominal columns and random growth settings.
+func TestEncodedMembershipsMatchDense(t *testing.T) {
+	r := rand.New(rand.NewPCG(16, 16))
+	for trial := 0; trial < 40; trial++ {
+		n, d, c := 30+r.IntN(400), 2+r.IntN(8), 2+r.IntN(3)
+		X, y := randomData(uint64(trial), n, d, c)
+		nominal := make([]bool, d)
+		if trial%5 == 4 {
+			nominal[d-1] = true // column d-1 holds four integer codes when d%3 == 0
+			for i := range X {
+				X[i][d-1] = float64(int(X[i][d-1]*10) % 4)
+			}
+		}
+		style := []fuzzy.Style{fuzzy.QuantileStyle, fuzzy.PaperStyle}[trial%2]
+		parts, err := fuzzy.FitPartitions(X, nominal, style)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if trial%3 == 2 {
+			if parts, _, err = partopt.Optimize(X, y, parts, partopt.Options{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		opt := GrowOptions{
+			MaxRules:          1 + r.IntN(30),
+			CoverageThreshold: []float64{0, 0.01, 0.05, 0.1}[r.IntN(4)],
+			MinImprovement:    []float64{0, 0.005, 0.01}[r.IntN(3)],
+			Patience:          1 + r.IntN(4),
+			FixQ1:             r.IntN(2) == 0,
+		}
+		dense, err := FitTree(X, y, c, parts, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var encoded *Model
+		withEncodedMemberships(func() { encoded, err = FitTree(X, y, c, parts, opt) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !sameNodes(dense.Nodes, encoded.Nodes) || dense.RootPrediction != encoded.RootPrediction || dense.EndedByBreak != encoded.EndedByBreak {
+			t.Fatalf("trial %d (%+v): encoded and dense memberships grow different trees:\n%s\nvs\n%s", trial, opt,
+				encoded.Tree(learn.Schema{}), dense.Tree(learn.Schema{}))
+		}
+	}
+}
+
+// TestEncodedMembershipsGoldenAblation reruns the authors' ablation rows
+// with the encoded store (the dense one serves the real data sets).
+func TestEncodedMembershipsGoldenAblation(t *testing.T) {
+	withEncodedMemberships(func() { TestGoldenAblation(t) })
+}
