@@ -1,6 +1,7 @@
 package datasets
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -145,6 +146,15 @@ func TestReadFileWithNominal(t *testing.T) {
 	}
 	if _, err := ReadFileWith(datPath, CSVOptions{Nominal: []string{"a"}}); err == nil || !strings.Contains(err.Error(), "CSV files only") {
 		t.Fatalf("KEEL with nominal option: %v", err)
+	}
+	// ParseFile reads given bytes exactly as ReadFileWith reads the file.
+	for _, p := range []string{csvPath, datPath} {
+		data, _ := os.ReadFile(p)
+		a, err1 := ReadFileWith(p, CSVOptions{})
+		b, err2 := ParseFile(p, data, CSVOptions{})
+		if err1 != nil || err2 != nil || fmt.Sprintf("%+v", a) != fmt.Sprintf("%+v", b) { // %v: NaN ranges compare equal
+			t.Fatalf("%s: ReadFileWith %v, ParseFile %v", p, err1, err2)
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package datasets
 
 import (
+	"bytes"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -271,35 +272,55 @@ func ReadFile(path, classCol string) (*Dataset, error) {
 // ReadFileWith is ReadFile with CSV options; for KEEL and ARFF files, whose
 // headers declare every column's type, o.Nominal must be empty.
 func ReadFileWith(path string, o CSVOptions) (*Dataset, error) {
-	classCol := o.Class
-	ext := strings.ToLower(filepath.Ext(path))
-	switch ext {
-	case ".dat", ".arff", ".csv":
-	default:
-		return nil, fmt.Errorf("%s: unknown dataset format %q (expected .dat for KEEL, .arff or .csv)", path, ext)
-	}
-	if ext != ".csv" && len(o.Nominal) > 0 {
-		return nil, fmt.Errorf("%s: nominal columns can be declared for CSV files only; a %s header declares every column's type", path, ext)
+	if err := checkFormat(path, o); err != nil {
+		return nil, err
 	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	name := nameFromPath(path)
+	return readFormat(f, path, o)
+}
+
+// ParseFile reads a dataset from data, the content of the file at path
+// (which chooses the format, names the dataset and appears in messages).
+// Callers that also checksum the file parse the very bytes they hashed.
+func ParseFile(path string, data []byte, o CSVOptions) (*Dataset, error) {
+	if err := checkFormat(path, o); err != nil {
+		return nil, err
+	}
+	return readFormat(bytes.NewReader(data), path, o)
+}
+
+func checkFormat(path string, o CSVOptions) error {
+	ext := strings.ToLower(filepath.Ext(path))
 	switch ext {
+	case ".dat", ".arff", ".csv":
+	default:
+		return fmt.Errorf("%s: unknown dataset format %q (expected .dat for KEEL, .arff or .csv)", path, ext)
+	}
+	if ext != ".csv" && len(o.Nominal) > 0 {
+		return fmt.Errorf("%s: nominal columns can be declared for CSV files only; a %s header declares every column's type", path, ext)
+	}
+	return nil
+}
+
+func readFormat(r io.Reader, path string, o CSVOptions) (*Dataset, error) {
+	name := nameFromPath(path)
+	switch strings.ToLower(filepath.Ext(path)) {
 	case ".dat":
-		d, err := ReadKEEL(f, name, path)
+		d, err := ReadKEEL(r, name, path)
 		if err != nil {
 			return nil, err
 		}
-		if classCol != "" && classCol != d.Output.Name {
-			return nil, fmt.Errorf("%s: class column %q requested, but the KEEL header declares output %q", path, classCol, d.Output.Name)
+		if o.Class != "" && o.Class != d.Output.Name {
+			return nil, fmt.Errorf("%s: class column %q requested, but the KEEL header declares output %q", path, o.Class, d.Output.Name)
 		}
 		return d, nil
 	case ".arff":
-		return ReadARFF(f, name, path, classCol)
+		return ReadARFF(r, name, path, o.Class)
 	default:
-		return ReadCSVWith(f, name, path, o)
+		return ReadCSVWith(r, name, path, o)
 	}
 }

@@ -118,7 +118,7 @@ func loadDataset(ctx context.Context, f *datasets.Fetcher, name string) (*datase
 		if err != nil {
 			return nil, manifest.Dataset{}, err
 		}
-		ds, err := datasets.ReadFile(name, "")
+		ds, err := datasets.ParseFile(name, data, datasets.CSVOptions{}) // the bytes the checksum covers
 		if err != nil {
 			return nil, manifest.Dataset{}, err
 		}
