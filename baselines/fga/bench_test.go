@@ -35,25 +35,33 @@ func ringLike(n, d int, seed uint64) ([][]float64, []int, learn.Schema) {
 }
 
 // BenchmarkFit fits with the paper's settings on a ring-sized training set
-// (5 920 x 20, 2 classes). Workers = GOMAXPROCS, so -cpu 1 and -cpu 2
-// measure the serial time and the parallel speed-up.
+// (5 920 x 20, 2 classes), with evolved and with fixed partitions. Workers
+// = GOMAXPROCS, so -cpu 1 and -cpu 2 measure the serial time and the
+// parallel speed-up. Target for fixed partitions: <= 0.5 s on one core.
 func BenchmarkFit(b *testing.B) {
 	X, y, s := ringLike(5920, 20, 1)
-	o := Defaults()
-	o.Seed = 42
-	tr, err := New(o)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.ResetTimer()
-	cpu0 := cpuTime()
-	for i := 0; i < b.N; i++ {
-		if _, err := tr.Fit(X, y, s); err != nil {
-			b.Fatal(err)
-		}
-	}
-	// The machine is shared: report process CPU seconds per fit as well.
-	if used := cpuTime() - cpu0; used > 0 {
-		b.ReportMetric(used.Seconds()/float64(b.N), "cpu-s/op")
+	for _, mode := range []struct {
+		name  string
+		fixed bool
+	}{{"evolved", false}, {"fixed", true}} {
+		b.Run(mode.name, func(b *testing.B) {
+			o := Defaults()
+			o.Seed, o.Fixed = 42, mode.fixed
+			tr, err := New(o)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			cpu0 := cpuTime()
+			for i := 0; i < b.N; i++ {
+				if _, err := tr.Fit(X, y, s); err != nil {
+					b.Fatal(err)
+				}
+			}
+			// The machine is shared: report process CPU seconds per fit as well.
+			if used := cpuTime() - cpu0; used > 0 {
+				b.ReportMetric(used.Seconds()/float64(b.N), "cpu-s/op")
+			}
+		})
 	}
 }

@@ -12,6 +12,7 @@ import (
 // strength on every training row and the per-class sums of those strengths.
 type ruleStats struct {
 	phi      []float64 // firing strength per training row
+	nz       []int32   // rows where phi is not zero, ascending
 	classSum []float64 // sum of phi over the rows of each present class
 	total    float64   // sum of phi over all rows
 	// nan marks a rule that reads a feature whose partition decodes to
@@ -54,6 +55,12 @@ func computeRuleStats(p *problem, genes []int32, spec *ruleSpec, st *ruleStats) 
 				break
 			}
 			p.applyMembership(a.feat, sets[a.label], phi, k == 0)
+		}
+	}
+	st.nz = st.nz[:0]
+	for i, v := range phi {
+		if v != 0 {
+			st.nz = append(st.nz, int32(i))
 		}
 	}
 	total, from := 0.0, 0
@@ -182,6 +189,7 @@ type scratch struct {
 	correct   []int
 	keep      []int
 	phis      [][]float64
+	nzs       [][]int32
 	classes   []int
 	confusion []int
 	bestv     []float64
@@ -211,10 +219,12 @@ func evaluate(p *problem, rules []ruleSpec, stats []*ruleStats, sc *scratch, wit
 	}
 	sc.ds = sc.ds[:0]
 	sc.phis = sc.phis[:0]
+	sc.nzs = sc.nzs[:0]
 	sc.classes = sc.classes[:0]
 	for r := range rules {
 		sc.ds = append(sc.ds, dominanceScore(stats[r], rules[r].class, p.n))
 		sc.phis = append(sc.phis, stats[r].phi)
+		sc.nzs = append(sc.nzs, stats[r].nz)
 		sc.classes = append(sc.classes, rules[r].class)
 	}
 	for r := range rules {
@@ -289,35 +299,33 @@ func nanRuleBase(sc *scratch, first int, withDetail bool) evaluation {
 }
 
 // winners writes into sc.win the first rule (among cand, in order) with the
-// largest association degree DS * firing for every training row.
+// largest association degree DS * firing for every training row. Only the
+// rows where a rule fires are visited: elsewhere its association is 0, which
+// never beats the running maximum (>= 0) under the strict >, so every row
+// keeps the first maximum, as np.argmax does, and a row no rule fires keeps
+// the first candidate.
 func winners(p *problem, sc *scratch, cand []int) {
 	first := cand[0]
+	bv := bestBuf(sc, p.n)
+	clear(bv)
+	win := sc.win[:p.n]
+	for i := range win {
+		win[i] = int32(first)
+	}
 	phi0, ds0 := sc.phis[first], sc.ds[first]
-	bestAll := bestBuf(sc, p.n)
-	// Rows are processed in blocks so the running maxima and winners stay in
-	// L1 while every rule's firing column streams through once. Within a
-	// block rules are visited in order and the strict > keeps the first
-	// maximum, as np.argmax does.
-	const block = 1024
-	for b0 := 0; b0 < p.n; b0 += block {
-		b1 := min(p.n, b0+block)
-		bv, win := bestAll[b0:b1], sc.win[b0:b1]
-		for i, v := range phi0[b0:b1] {
-			bv[i] = ds0 * v
-			win[i] = int32(first)
+	for _, i := range sc.nzs[first] {
+		bv[i] = ds0 * phi0[i]
+	}
+	for _, r := range cand[1:] {
+		ds := sc.ds[r]
+		if ds == 0 {
+			continue // its association is 0 everywhere: never strictly larger
 		}
-		for _, r := range cand[1:] {
-			ds := sc.ds[r]
-			if ds == 0 {
-				continue // its association is 0 everywhere: never strictly larger
-			}
-			phi := sc.phis[r][b0:b1]
-			bv, win := bv[:len(phi)], win[:len(phi)]
-			for i, v := range phi {
-				if a := ds * v; a > bv[i] {
-					bv[i] = a
-					win[i] = int32(r)
-				}
+		phi := sc.phis[r]
+		for _, i := range sc.nzs[r] {
+			if a := ds * phi[i]; a > bv[i] {
+				bv[i] = a
+				win[i] = int32(r)
 			}
 		}
 	}

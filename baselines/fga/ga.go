@@ -247,7 +247,7 @@ type evaluator struct {
 	workers int
 	stats   map[string]*ruleStats
 	fitness map[string]float64 // chromosome -> MCC
-	free    [][]float64
+	free    []*ruleStats       // dropped entries whose buffers newStats reuses
 	scratch []*scratch
 	keyBuf  []byte
 }
@@ -292,8 +292,9 @@ func (e *evaluator) evaluate(batch []*individual) {
 		for r := range ind.rules {
 			spec := &ind.rules[r]
 			if _, ok := e.stats[spec.key]; !ok {
-				e.stats[spec.key] = &ruleStats{phi: e.takeBuf(), classSum: make([]float64, p.nClasses),
-					srcGenes: ind.genes, srcSpec: spec}
+				st := e.newStats()
+				st.srcGenes, st.srcSpec = ind.genes, spec
+				e.stats[spec.key] = st
 			}
 		}
 	}
@@ -319,13 +320,16 @@ func (e *evaluator) evaluate(batch []*individual) {
 	}
 }
 
-func (e *evaluator) takeBuf() []float64 {
+// newStats returns an empty cache entry, reusing the buffers of one that
+// retain dropped.
+func (e *evaluator) newStats() *ruleStats {
 	if n := len(e.free); n > 0 {
-		b := e.free[n-1]
+		st := e.free[n-1]
 		e.free = e.free[:n-1]
-		return b
+		*st = ruleStats{phi: st.phi, nz: st.nz[:0], classSum: st.classSum}
+		return st
 	}
-	return make([]float64, e.p.n)
+	return &ruleStats{phi: make([]float64, e.p.n), classSum: make([]float64, e.p.nClasses)}
 }
 
 // retain drops the cached rule statistics no member of pop uses.
@@ -338,7 +342,7 @@ func (e *evaluator) retain(pop []*individual) {
 	}
 	for k, st := range e.stats {
 		if !live[k] {
-			e.free = append(e.free, st.phi)
+			e.free = append(e.free, st)
 			delete(e.stats, k)
 		}
 	}

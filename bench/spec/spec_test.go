@@ -119,25 +119,36 @@ func TestPaperStudy(t *testing.T) {
 	}
 }
 
-// TestREADMEExampleParses keeps the sweep example of the README valid.
+// TestREADMEExampleParses keeps the spec examples of the README valid.
 func TestREADMEExampleParses(t *testing.T) {
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	text := string(readme)
-	start := strings.Index(text, "# sweep.yaml")
-	if start < 0 {
-		t.Fatal("README has no sweep.yaml example")
-	}
-	end := strings.Index(text[start:], "```")
-	example := text[start : start+end]
-	s, err := Parse([]byte(example), "yaml")
-	if err != nil {
-		t.Fatalf("README example: %v", err)
-	}
-	if _, err := runner.UnitsOf(s); err != nil {
-		t.Fatal(err)
+	for _, c := range []struct {
+		marker string
+		units  int // 0: not checked
+	}{
+		{"# sweep.yaml", 0},
+		{"# fga-holdout.yaml", 100}, // ten datasets x ten seeds
+	} {
+		start := strings.Index(text, c.marker)
+		if start < 0 {
+			t.Fatalf("README has no %s example", c.marker)
+		}
+		end := strings.Index(text[start:], "```")
+		s, err := Parse([]byte(text[start:start+end]), "yaml")
+		if err != nil {
+			t.Fatalf("README example %s: %v", c.marker, err)
+		}
+		units, err := runner.UnitsOf(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.units != 0 && len(units) != c.units {
+			t.Errorf("%s: %d units, want %d", c.marker, len(units), c.units)
+		}
 	}
 }
 
