@@ -130,8 +130,18 @@ func frontMethods(panels []FrontPanel) []string {
 			}
 		}
 	}
-	sort.Strings(out)
+	reports.SortMethods(out)
 	return out
+}
+
+// frontGlyphs gives method i its marker: the palette's colour, a circle
+// for the first len(palette) methods and a square after, filled for the
+// reported configuration and hollow for sweep points.
+func frontGlyphs(i int) (reported, swept draw.GlyphDrawer) {
+	if i < len(palette) {
+		return draw.CircleGlyph{}, draw.RingGlyph{}
+	}
+	return draw.BoxGlyph{}, draw.SquareGlyph{}
 }
 
 // FrontCaption describes the front figure of a protocol.
@@ -166,12 +176,14 @@ func FrontFigure(dir, name, title string, panels []FrontPanel) error {
 	rows := len(grid)
 	var legend []legendEntry
 	for _, m := range methods {
-		legend = append(legend, legendEntry{Name: m, Color: colorOf(colorIdx[m]), Glyph: draw.CircleGlyph{}})
+		reported, _ := frontGlyphs(colorIdx[m])
+		legend = append(legend, legendEntry{Name: m, Color: colorOf(colorIdx[m]), Glyph: reported})
 	}
-	grey := color.NRGBA{90, 90, 90, 255}
+	// The marker key in black: grey is a method's colour.
+	grey := color.Black
 	legend = append(legend,
-		legendEntry{Name: "reported configuration", Color: grey, Glyph: draw.CircleGlyph{}},
-		legendEntry{Name: "sweep point", Color: grey, Glyph: draw.RingGlyph{}},
+		legendEntry{Name: "reported configuration (filled)", Color: grey, Glyph: draw.CircleGlyph{}},
+		legendEntry{Name: "sweep point (hollow)", Color: grey, Glyph: draw.RingGlyph{}},
 		legendEntry{Name: "Pareto front", Color: color.Black, Width: vg.Points(1.2)})
 	w := vg.Length(cols)*8*vg.Centimeter + 5.2*vg.Centimeter
 	h := vg.Length(rows)*7*vg.Centimeter + vg.Centimeter
@@ -227,10 +239,11 @@ func frontPlot(pn FrontPanel, colorIdx map[string]int, yLabel, xLabel bool) (*pl
 				return nil, err
 			}
 			s.Color = colorOf(colorIdx[q.Method])
+			reported, hollow := frontGlyphs(colorIdx[q.Method])
 			if swept {
-				s.Shape, s.Radius = draw.RingGlyph{}, vg.Points(2.6)
+				s.Shape, s.Radius = hollow, vg.Points(2.6)
 			} else {
-				s.Shape, s.Radius = draw.CircleGlyph{}, vg.Points(3.4)
+				s.Shape, s.Radius = reported, vg.Points(3.4)
 			}
 			p.Add(s)
 		}

@@ -50,7 +50,7 @@ var palette = []color.NRGBA{
 	{230, 159, 0, 255},   // orange
 	{86, 180, 233, 255},  // sky blue
 	{120, 120, 120, 255}, // grey
-	{240, 228, 66, 255},  // yellow
+	{190, 170, 0, 255},   // dark yellow (Okabe-Ito's yellow is too light for thin lines on white)
 }
 
 func colorOf(i int) color.NRGBA { return palette[i%len(palette)] }

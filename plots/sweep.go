@@ -56,7 +56,7 @@ func SweepCaption(s reports.Sweep) string {
 			"and one of the means over datasets; colours run from the panel's lowest accuracy (light) to its highest (dark), the best cell is framed; "+
 			"blank cells were not run.", s.Params[0], s.Params[1])
 	default:
-		return head + fmt.Sprintf("one factor at a time around the configuration with the best mean rank over datasets (%s): "+
+		return head + fmt.Sprintf("one factor at a time around %s (the configuration with the most one-parameter neighbours in the sweep, ties broken by the best mean rank over datasets): "+
 			"each column varies one parameter with the others held there; mean test accuracy (top) and rulebase size (bottom), "+
 			"one line per dataset, pooled mean in black with an approximate 95%% confidence band (datasets fixed, folds × repeats as samples).", centerText(s))
 	}
@@ -85,13 +85,36 @@ func distinct(vals []string) []string {
 	return out
 }
 
-// center is the configuration the one-factor panels vary around: the best
-// mean rank over datasets, else the first configuration.
+// center is the configuration the one-factor panels vary around: the one
+// with the most configurations that differ from it in one parameter only
+// (the hub of a grid that is not a full product, such as the paper's 16
+// configurations), ties broken by the best mean rank over datasets, then by
+// grid order.
 func center(s reports.Sweep) int {
-	if b := s.PooledBest(); b >= 0 {
-		return b
+	_, rank := s.Ranks()
+	best, bestN := 0, -1
+	for i := range s.Configs {
+		n := 0
+		for k := range s.Configs {
+			diff := 0
+			for j := range s.Params {
+				if s.Values[i][j] != s.Values[k][j] {
+					diff++
+				}
+			}
+			if diff == 1 {
+				n++
+			}
+		}
+		better := n > bestN
+		if n == bestN && !math.IsNaN(rank[i]) && (math.IsNaN(rank[best]) || rank[i] < rank[best]-1e-12) {
+			better = true
+		}
+		if better {
+			best, bestN = i, n
+		}
 	}
-	return 0
+	return best
 }
 
 func centerText(s reports.Sweep) string {

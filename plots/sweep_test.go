@@ -124,9 +124,19 @@ func TestSweepFigureData(t *testing.T) {
 	if strings.Join(s4.Params, ",") != "coverage_threshold,max_rules,min_improvement,partition" {
 		t.Fatalf("params %v", s4.Params)
 	}
+	// In a full product every configuration has the same neighbours: the
+	// centre is the best mean rank.
 	c := center(s4)
 	if c != s4.PooledBest() || c < 0 {
 		t.Fatalf("center %d, pooled best %d", c, s4.PooledBest())
+	}
+	// In a grid that is not a product the hub wins over a better-ranked
+	// corner: (b=1) has two neighbours, (a=2) only one.
+	hub := reports.Sweep{Params: []string{"a", "b"}, Configs: []string{"a=1;b=1", "a=2;b=1", "a=1;b=2", "a=2;b=2x"},
+		Values: [][]string{{"1", "1"}, {"2", "1"}, {"1", "2"}, {"3", "3"}}, Datasets: []string{"d"},
+		Points: [][]reports.Point{{{N: 1, Accuracy: 0.5}, {N: 1, Accuracy: 0.9}, {N: 1, Accuracy: 0.6}, {N: 1, Accuracy: 0.95}}}}
+	if got := center(hub); got != 0 {
+		t.Errorf("centre of a non-product grid: %d, want the hub 0", got)
 	}
 	// Each OFAT column holds the configurations equal to the centre in
 	// every other parameter: as many as the parameter has values.

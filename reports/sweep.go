@@ -203,6 +203,11 @@ func (k pointKey) less(o pointKey) bool {
 	return k.config < o.config
 }
 
+// SortMethods orders method labels as the report's tables do: the
+// paper's methods first (FGRT, FGRT*, CART, C4.5, RIPPER, FGA), each
+// followed by its variants, then the others alphabetically.
+func SortMethods(ms []string) { sortMethods(ms) }
+
 // Sweep is one method's sweep in one protocol.
 type Sweep struct {
 	Protocol, Method string
