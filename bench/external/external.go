@@ -74,6 +74,9 @@ type Spec struct {
 	// Timeout limits one run of the command (a Go duration such as "90s";
 	// default 10m).
 	Timeout string `json:"timeout,omitempty" yaml:"timeout,omitempty"`
+	// Deterministic declares that the method ignores the seed, so that a
+	// protocol may run it once where it would repeat a seeded method.
+	Deterministic bool `json:"deterministic,omitempty" yaml:"deterministic,omitempty"`
 }
 
 // template is a parsed command: each word is a list of literal and
@@ -312,7 +315,7 @@ func (s Spec) Method() (*methods.Method, error) {
 		Doc:        "external method: " + s.Command,
 		Params:     ps,
 		Grids:      map[string]methods.Grid{"default": {{}}},
-		Stochastic: true,
+		Stochastic: !s.Deterministic,
 		New: func(cfg methods.Config, seed int64) (learn.Trainer, error) {
 			user := map[string]string{}
 			for _, name := range names {

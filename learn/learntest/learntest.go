@@ -296,8 +296,8 @@ func CheckRulesText(rules string, cx learn.Complexity) error {
 
 // concurrentModel uses one fitted model from several goroutines.
 func concurrentModel(a fitted, d Data) []error {
-	return parallel(4, func() error {
-		for rep := 0; rep < 3; rep++ {
+	return parallel(3, func() error {
+		for rep := 0; rep < 2; rep++ {
 			if p := a.model.Predict(d.XTest); !reflect.DeepEqual(p, a.pred) {
 				return fmt.Errorf("concurrent Predict gave %v, sequential %v", p, a.pred)
 			}
@@ -318,7 +318,7 @@ func concurrentTrainer(s Subject, d Data, seed int64, want fitted) []error {
 	if err != nil {
 		return []error{err}
 	}
-	return parallel(3, func() error {
+	return parallel(2, func() error {
 		m, err := tr.Fit(d.XTrain, d.YTrain, d.Schema)
 		if err != nil {
 			return err

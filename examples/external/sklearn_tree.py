@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+"""fgrtbench external adapter: scikit-learn's DecisionTreeClassifier.
+
+Spec:   command: python3 examples/external/sklearn_tree.py {dir}
+Every parameter of the method goes to DecisionTreeClassifier unchanged
+(params.json gives numbers as numbers, "null" as None); random_state is
+the unit's seed unless a parameter sets it. Nominal columns arrive as
+category codes and are used as numbers, as the harness's own CART does.
+"""
+
+from sklearn.tree import DecisionTreeClassifier
+
+import fgrtbench_adapter as fa
+
+
+def rules_of(tree, unit):
+    """One "IF ... THEN class ..." line per leaf, conditions from the root."""
+    t = tree.tree_
+    lines, leaves, antecedents = [], 0, 0
+
+    def walk(node, conds):
+        nonlocal leaves, antecedents
+        if t.children_left[node] == -1:
+            cls = tree.classes_[t.value[node][0].argmax()]
+            lines.append("IF %s THEN class %s" % (" AND ".join(conds) or "TRUE", cls))
+            leaves += 1
+            antecedents += len(conds)
+            return
+        name, thr = unit.features[t.feature[node]], t.threshold[node]
+        walk(t.children_left[node], conds + ["%s <= %.6g" % (name, thr)])
+        walk(t.children_right[node], conds + ["%s > %.6g" % (name, thr)])
+
+    walk(0, [])
+    complexity = {"rules": leaves, "antecedents": antecedents, "leaves": leaves,
+                  "internal_nodes": t.node_count - leaves}
+    return "\n".join(lines) + "\n", complexity
+
+
+def fit_predict(unit):
+    params = dict(unit.params)
+    params.setdefault("random_state", unit.seed32())
+    tree = DecisionTreeClassifier(**params)
+    with fa.Timer() as timer:
+        tree.fit(unit.X_train, unit.y_train)
+    rules, complexity = rules_of(tree, unit)
+    return fa.Result(tree.predict(unit.X_test), timer.seconds, complexity, rules)
+
+
+if __name__ == "__main__":
+    fa.run(fit_predict)
