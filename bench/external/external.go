@@ -32,6 +32,11 @@ import (
 // Name is the method name that selects the external kind in a spec.
 const Name = "external"
 
+// Version is the implementation version of the external kind (part of each
+// unit's identity, like a registered learner's): bump it when the file
+// contract changes what an adapter sees or how its output is read.
+const Version = 1
+
 // DefaultTimeout limits one run of the command when the spec sets none.
 const DefaultTimeout = 10 * time.Minute
 

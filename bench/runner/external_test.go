@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -152,5 +153,42 @@ func TestExternalAdapterIsPartOfTheUnit(t *testing.T) {
 	pinned.Methods[0].External.AdapterSHA256 = strings.Repeat("a", 64)
 	if _, err := UnitsOf(pinned); err == nil || !strings.Contains(err.Error(), "changed") {
 		t.Errorf("pinned checksum not enforced: %v", err)
+	}
+}
+
+// TestExternalAdapterChangeRefusesResume: after the adapter changes, the
+// directory of the old study is refused (a different study), with one line
+// naming the checksums, and left as it was.
+func TestExternalAdapterChangeRefusesResume(t *testing.T) {
+	adapter := externaltest.GoAdapter(t)
+	s := externalStudy(adapter, "/nonexistent")
+	s.Protocols, s.Methods = []string{"clean"}, s.Methods[1:]
+	dir := t.TempDir()
+	if _, err := runExternal(t, dir, s, Shard{}); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(filepath.Join(dir, ResultsFile))
+	oldSum, _ := external.FileSHA256(adapter)
+	f, err := os.OpenFile(adapter, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write([]byte("changed"))
+	f.Close()
+	newSum, _ := external.FileSHA256(adapter)
+	s = externalStudy(adapter, "/nonexistent")
+	s.Protocols, s.Methods = []string{"clean"}, s.Methods[1:]
+	sum, err := runExternal(t, dir, s, Shard{})
+	var mm *Mismatch
+	if !errors.As(err, &mm) || sum.Ran != 0 {
+		t.Fatalf("want a refused directory, got %v (ran %d)", err, sum.Ran)
+	}
+	msg := err.Error()
+	t.Log(msg)
+	if !strings.Contains(msg, oldSum) || !strings.Contains(msg, newSum) || strings.Contains(msg, "\n") {
+		t.Errorf("message does not name both adapter checksums on one line: %s", msg)
+	}
+	if after, _ := os.ReadFile(filepath.Join(dir, ResultsFile)); string(after) != string(before) {
+		t.Error("the refused run changed results.csv")
 	}
 }
