@@ -666,7 +666,22 @@ func sweepValuesText(s Sweep) string {
 				vals = append(vals, v)
 			}
 		}
+		sortNumeric(vals)
 		parts = append(parts, p+" ∈ {"+strings.Join(vals, ", ")+"}")
 	}
 	return strings.Join(parts, ", ")
+}
+
+// sortNumeric sorts values numerically when every one is a number (else
+// leaves the grid's order).
+func sortNumeric(vals []string) {
+	nums := make(map[string]float64, len(vals))
+	for _, v := range vals {
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return
+		}
+		nums[v] = f
+	}
+	sort.SliceStable(vals, func(i, j int) bool { return nums[vals[i]] < nums[vals[j]] })
 }

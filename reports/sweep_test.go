@@ -283,3 +283,32 @@ func TestSweepOnlyResultsReport(t *testing.T) {
 		t.Errorf("tables %v", names)
 	}
 }
+
+func TestSweepValuesTextSortsNumbers(t *testing.T) {
+	s := Sweep{Params: []string{"max_rules", "partition"}, Configs: []string{"a", "b", "c", "d"},
+		Values: [][]string{{"15", "quantile"}, {"5", "paper"}, {"30", "quantile"}, {"25", "paper"}}}
+	if got, want := sweepValuesText(s), "max_rules ∈ {5, 15, 25, 30}, partition ∈ {quantile, paper}"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func BenchmarkPointsAndSweeps(b *testing.B) {
+	recs := sweepRecords()
+	for i := 0; i < 4; i++ { // 16 copies, 3,456 rows
+		recs = append(recs, recs...)
+	}
+	// Distinct keys per copy, so that the rows stay one per unit and config.
+	for i := range recs {
+		recs[i].Repeat += 10 * (i / (len(recs) / 16))
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		pts, err := Points(recs)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := Sweeps(pts, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

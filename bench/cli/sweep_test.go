@@ -81,9 +81,25 @@ methods:
 			t.Errorf("REPORT.md lacks %q", want)
 		}
 	}
-	for _, f := range []string{"sweep-clean-fgrt.md", "sweep-clean-fgrt.tex", "sweep-clean-fgrt.csv"} {
+	for _, f := range []string{"sweep-clean-fgrt.md", "sweep-clean-fgrt.tex", "sweep-clean-fgrt.csv",
+		"figures/sweep_clean_fgrt.svg", "figures/sweep_clean_fgrt-2d.svg", "figures/front_clean.svg"} {
 		if _, err := os.Stat(filepath.Join(out, "report", f)); err != nil {
 			t.Error(err)
 		}
+	}
+	// Re-rendering from the same results gives the same REPORT.md, byte for byte.
+	if code, _, stderr := runCLI("report", "--results", out); code != 0 {
+		t.Fatalf("report exited %d: %s", code, stderr)
+	}
+	again, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(again) != string(md) {
+		t.Error("REPORT.md differs after re-rendering the same results")
+	}
+	code, stdout, stderr = runCLI("plot", "all", "--results", out)
+	if code != 0 || !strings.Contains(stdout, "sweep_clean_fgrt-2d.png") || !strings.Contains(stdout, "front_clean.png") {
+		t.Errorf("plot all: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }
