@@ -15,6 +15,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/fgrtbench/fgrtbench/bench/methods"
 	"github.com/fgrtbench/fgrtbench/bench/results"
 	"github.com/fgrtbench/fgrtbench/bench/runner"
 	"github.com/fgrtbench/fgrtbench/internal/atomicfile"
@@ -30,23 +31,30 @@ type Tolerance struct {
 	Why string `json:"why"`
 }
 
-// Row is the part of a result row a baseline pins.
+// Row is the part of a result row a baseline pins: every stored column but
+// the timing ones and the key (the key's identity hash is checked by resume
+// and merge; a baseline pins values).
 type Row struct {
-	Protocol      string  `json:"protocol"`
-	Dataset       string  `json:"dataset"`
-	Method        string  `json:"method"`
-	Repeat        int     `json:"repeat"`
-	Fold          int     `json:"fold"`
-	ConfigIndex   int     `json:"config_index"`
-	Config        string  `json:"config"`
-	Selected      bool    `json:"selected"`
-	NTest         int     `json:"n_test"`
-	Correct       int     `json:"correct"`
-	Accuracy      float64 `json:"accuracy"`
-	Rules         int     `json:"rules"`
-	Antecedents   int     `json:"antecedents"`
-	Leaves        int     `json:"leaves"`
-	InternalNodes int     `json:"internal_nodes"`
+	Protocol         string  `json:"protocol"`
+	Dataset          string  `json:"dataset"`
+	Method           string  `json:"method"`
+	Repeat           int     `json:"repeat"`
+	Fold             int     `json:"fold"`
+	ConfigIndex      int     `json:"config_index"`
+	Config           string  `json:"config"`
+	Selected         bool    `json:"selected"`
+	Selection        string  `json:"selection,omitempty"`
+	Seed             int64   `json:"seed"`
+	NTrain           int     `json:"n_train"`
+	NTest            int     `json:"n_test"`
+	Correct          int     `json:"correct"`
+	Accuracy         float64 `json:"accuracy"`
+	BalancedAccuracy float64 `json:"balanced_accuracy"`
+	Rules            int     `json:"rules"`
+	Antecedents      int     `json:"antecedents"`
+	RulebaseSize     int     `json:"rulebase_size"`
+	Leaves           int     `json:"leaves"`
+	InternalNodes    int     `json:"internal_nodes"`
 	// FitSeconds is kept in memory for the timing comparison; baselines
 	// store timing summed per (dataset, method) instead, so that updates
 	// do not rewrite every row.
@@ -61,8 +69,9 @@ func (r Row) id() string {
 func FromRecord(r results.Record) Row {
 	return Row{
 		Protocol: r.Protocol, Dataset: r.Dataset, Method: r.Method, Repeat: r.Repeat, Fold: r.Fold,
-		ConfigIndex: r.ConfigIndex, Config: r.Config, Selected: r.Selected, NTest: r.NTest, Correct: r.Correct,
-		Accuracy: r.Accuracy, Rules: r.Rules, Antecedents: r.Antecedents, Leaves: r.Leaves,
+		ConfigIndex: r.ConfigIndex, Config: r.Config, Selected: r.Selected, Selection: r.Selection, Seed: r.Seed,
+		NTrain: r.NTrain, NTest: r.NTest, Correct: r.Correct, Accuracy: r.Accuracy, BalancedAccuracy: r.BalancedAccuracy,
+		Rules: r.Rules, Antecedents: r.Antecedents, RulebaseSize: r.RulebaseSize, Leaves: r.Leaves,
 		InternalNodes: r.InternalNodes, FitSeconds: r.FitSeconds,
 	}
 }
@@ -94,7 +103,25 @@ func Load(path string) (*Baseline, error) {
 	if err := json.Unmarshal(data, &b); err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
+	if err := b.Validate(); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
 	return &b, nil
+}
+
+// Validate refuses a tolerance declared for a deterministic method of the
+// baseline's study: deterministic methods must match exactly.
+func (b *Baseline) Validate() error {
+	for _, ms := range b.Study.Methods {
+		label := ms.ResultLabel()
+		if _, ok := b.Tolerances[label]; !ok {
+			continue
+		}
+		if m, err := methods.Lookup(ms.Name); err == nil && !m.Stochastic {
+			return fmt.Errorf("a tolerance is declared for %s, but %s is deterministic: it must match exactly (remove the tolerance)", label, ms.Name)
+		}
+	}
+	return nil
 }
 
 // Save writes a baseline file atomically with stable formatting: one row
@@ -181,29 +208,9 @@ func Compare(b *Baseline, recs []results.Record, o Options) []Diff {
 			continue
 		}
 		tol := b.Tolerances[want.Method]
-		add := func(field, bv, rv, delta string, within bool) {
-			diffs = append(diffs, Diff{ID: id, Field: field, Baseline: bv, Result: rv, Delta: delta, Regression: !within})
-		}
-		if want.Config != have.Config {
-			add("config", want.Config, have.Config, "", false)
-		}
-		if want.Selected != have.Selected {
-			add("selected", fmt.Sprint(want.Selected), fmt.Sprint(have.Selected), "", tol.Accuracy > 0)
-		}
-		if want.NTest != have.NTest {
-			add("n_test", fmt.Sprint(want.NTest), fmt.Sprint(have.NTest), "", false)
-		}
-		if d := have.Accuracy - want.Accuracy; want.Correct != have.Correct || d != 0 {
-			add("accuracy", fmtF(want.Accuracy), fmtF(have.Accuracy), fmt.Sprintf("%+.4f", d), math.Abs(d) <= tol.Accuracy+1e-12)
-		}
-		for _, f := range []struct {
-			name string
-			a, b int
-		}{{"rules", want.Rules, have.Rules}, {"antecedents", want.Antecedents, have.Antecedents}, {"leaves", want.Leaves, have.Leaves}, {"internal_nodes", want.InternalNodes, have.InternalNodes}} {
-			if f.a != f.b {
-				d := f.b - f.a
-				add(f.name, fmt.Sprint(f.a), fmt.Sprint(f.b), fmt.Sprintf("%+d", d), abs(d) <= tol.Rules)
-			}
+		for _, f := range compareRow(want, have, tol) {
+			f.ID = id
+			diffs = append(diffs, f)
 		}
 	}
 	var extra []string
@@ -235,6 +242,56 @@ func Compare(b *Baseline, recs []results.Record, o Options) []Diff {
 		}
 	}
 	return diffs
+}
+
+// compareRow compares every pinned field of two rows of one unit and
+// configuration, naming each field that moved. Fields fixed by the data and
+// the protocol (n_train, n_test, seed, config, selection) must always match;
+// scores and complexity counts may move within the method's tolerance (zero
+// unless the baseline declares one for a stochastic method).
+func compareRow(want, have Row, tol Tolerance) []Diff {
+	var out []Diff
+	add := func(field, bv, rv, delta string, within bool) {
+		out = append(out, Diff{Field: field, Baseline: bv, Result: rv, Delta: delta, Regression: !within})
+	}
+	exact := func(field string, a, b any) {
+		if a != b {
+			add(field, fmt.Sprint(a), fmt.Sprint(b), "", false)
+		}
+	}
+	exact("config", want.Config, have.Config)
+	exact("selection", want.Selection, have.Selection)
+	exact("seed", want.Seed, have.Seed)
+	exact("n_train", want.NTrain, have.NTrain)
+	exact("n_test", want.NTest, have.NTest)
+	if want.Selected != have.Selected {
+		add("selected", fmt.Sprint(want.Selected), fmt.Sprint(have.Selected), "", tol.Accuracy > 0)
+	}
+	score := func(field string, a, b float64) {
+		if d := b - a; d != 0 {
+			add(field, fmtF(a), fmtF(b), fmt.Sprintf("%+.4f", d), math.Abs(d) <= tol.Accuracy+1e-12)
+		}
+	}
+	if d := have.Correct - want.Correct; d != 0 {
+		// Within tolerance when the accuracy it amounts to is.
+		within := want.NTest > 0 && float64(abs(d))/float64(want.NTest) <= tol.Accuracy+1e-12
+		add("correct", fmt.Sprint(want.Correct), fmt.Sprint(have.Correct), fmt.Sprintf("%+d", d), within)
+	}
+	score("accuracy", want.Accuracy, have.Accuracy)
+	score("balanced_accuracy", want.BalancedAccuracy, have.BalancedAccuracy)
+	for _, f := range []struct {
+		name string
+		a, b int
+	}{
+		{"rules", want.Rules, have.Rules}, {"antecedents", want.Antecedents, have.Antecedents},
+		{"rulebase_size", want.RulebaseSize, have.RulebaseSize},
+		{"leaves", want.Leaves, have.Leaves}, {"internal_nodes", want.InternalNodes, have.InternalNodes},
+	} {
+		if d := f.b - f.a; d != 0 {
+			add(f.name, fmt.Sprint(f.a), fmt.Sprint(f.b), fmt.Sprintf("%+d", d), abs(d) <= tol.Rules)
+		}
+	}
+	return out
 }
 
 func abs(x int) int {

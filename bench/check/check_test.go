@@ -110,12 +110,67 @@ func TestTolerance(t *testing.T) {
 	}
 	b.Tolerances = map[string]Tolerance{"fga": {Accuracy: 0.02, Rules: 1}}
 	diffs := Compare(b, moved, Options{})
-	if len(diffs) != 2 || Regressions(diffs) != 0 {
+	if len(diffs) != 3 || Regressions(diffs) != 0 {
 		t.Fatalf("within tolerance: %+v", diffs)
 	}
 	moved[0].Accuracy, moved[0].Correct = 0.9, 45
-	if Regressions(Compare(b, moved, Options{})) != 1 {
-		t.Fatal("beyond tolerance must regress")
+	if Regressions(Compare(b, moved, Options{})) != 2 {
+		t.Fatal("beyond tolerance must regress (correct and accuracy)")
+	}
+}
+
+// TestEveryFieldIsCompared tampers with one stored field of a deterministic
+// method's baseline row at a time (the case: correct 157 of n_test
+// 60, accuracy unchanged) and requires a regression naming that field.
+func TestEveryFieldIsCompared(t *testing.T) {
+	base := results.Record{Protocol: "clean", Dataset: "d", Method: "cart", Config: "a=1", Selection: "fixed", Selected: true, Seed: 42,
+		NTrain: 200, NTest: 60, Correct: 53, Accuracy: 53.0 / 60, BalancedAccuracy: 0.8, Rules: 9, Antecedents: 30, RulebaseSize: 30, Leaves: 9, InternalNodes: 8}
+	tamper := map[string]func(*Row){
+		"correct":           func(r *Row) { r.Correct = 157 },
+		"n_test":            func(r *Row) { r.NTest = 61 },
+		"n_train":           func(r *Row) { r.NTrain = 199 },
+		"accuracy":          func(r *Row) { r.Accuracy = 0.9 },
+		"balanced_accuracy": func(r *Row) { r.BalancedAccuracy = 0.81 },
+		"rules":             func(r *Row) { r.Rules++ },
+		"antecedents":       func(r *Row) { r.Antecedents-- },
+		"rulebase_size":     func(r *Row) { r.RulebaseSize++ },
+		"leaves":            func(r *Row) { r.Leaves++ },
+		"internal_nodes":    func(r *Row) { r.InternalNodes++ },
+		"config":            func(r *Row) { r.Config = "a=2" },
+		"selected":          func(r *Row) { r.Selected = false },
+		"selection":         func(r *Row) { r.Selection = "test" },
+		"seed":              func(r *Row) { r.Seed = 7 },
+	}
+	if len(tamper) != len(results.Header)-len(results.TimingColumns)-7 {
+		// protocol, dataset, method, config_index, repeat, fold identify
+		// the row; key is checked by resume and merge.
+		t.Fatalf("%d fields tampered, but results.csv has %d value columns: a new column must be compared", len(tamper), len(results.Header)-len(results.TimingColumns)-7)
+	}
+	for field, f := range tamper {
+		b := baselineOf([]results.Record{base})
+		f(&b.Rows[0])
+		diffs := Compare(b, []results.Record{base}, Options{})
+		if len(diffs) != 1 || diffs[0].Field != field || !diffs[0].Regression {
+			t.Errorf("%s tampered: %+v", field, diffs)
+			continue
+		}
+		var buf bytes.Buffer
+		WriteTable(&buf, diffs, 0)
+		if !strings.Contains(buf.String(), "REGRESSION") || !strings.Contains(buf.String(), field) {
+			t.Errorf("%s: table does not name the field:\n%s", field, buf.String())
+		}
+	}
+}
+
+func TestToleranceOnlyForStochasticMethods(t *testing.T) {
+	b := &Baseline{Study: runner.Study{Methods: []runner.MethodSpec{{Name: "cart"}, {Name: "fga"}}},
+		Tolerances: map[string]Tolerance{"fga": {Accuracy: 0.03}}}
+	if err := b.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	b.Tolerances["cart"] = Tolerance{Accuracy: 0.01}
+	if err := b.Validate(); err == nil || !strings.Contains(err.Error(), "cart is deterministic") {
+		t.Fatalf("a tolerance on deterministic cart: %v", err)
 	}
 }
 
