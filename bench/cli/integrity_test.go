@@ -109,7 +109,7 @@ func TestCLIMergeKnowsTheStudy(t *testing.T) {
 	}
 	merged := filepath.Join(tmp, "merged")
 	code, _, e := runCLI("merge", "--out", merged, shards[0], shards[2])
-	if code != 1 || !strings.Contains(e, "1 of the study's 3 units are missing (no input holds shard 1/3)") {
+	if code != 1 || !strings.Contains(e, "1 of the study's 3 units is missing (no input holds shard 1/3)") {
 		t.Fatalf("missing shard: exit %d, %q", code, e)
 	}
 	if _, err := os.Stat(merged); !os.IsNotExist(err) {

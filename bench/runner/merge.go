@@ -65,7 +65,7 @@ type mergeInput struct {
 func Merge(out string, inputs []string, o MergeOptions) (MergeSummary, error) {
 	sum := MergeSummary{Inputs: len(inputs)}
 	if len(inputs) == 0 {
-		return sum, fmt.Errorf("merge: no inputs")
+		return sum, errors.New("no inputs")
 	}
 	if st, err := os.Stat(out); (err == nil && st.IsDir()) || (err != nil && !strings.EqualFold(filepath.Ext(out), ".csv")) {
 		out = filepath.Join(out, ResultsFile)
@@ -113,12 +113,12 @@ func Merge(out string, inputs []string, o MergeOptions) (MergeSummary, error) {
 		}
 		for _, rec := range recs {
 			if _, ok := keys[rec.Key]; !ok {
-				return sum, fmt.Errorf("merge: %s holds a row that is not a unit of its manifest's study (%s)", mi.path, rec.Key)
+				return sum, fmt.Errorf("%s holds a row that is not a unit of its manifest's study (%s)", mi.path, rec.Key)
 			}
 			k := rowID{rec.Key, rec.ConfigIndex}
 			if at, ok := seen[k]; ok {
 				if !SameOutsideTiming(all[at], rec) {
-					return sum, fmt.Errorf("merge: unit %s config %d differs between %s and %s (%s); the inputs disagree, so neither can be trusted: re-run that unit",
+					return sum, fmt.Errorf("unit %s config %d differs between %s and %s (%s); the inputs disagree, so neither can be trusted: re-run that unit",
 						rec.Key, rec.ConfigIndex, from[k], mi.path, firstDifference(all[at], rec))
 				}
 				continue
@@ -145,8 +145,12 @@ func Merge(out string, inputs []string, o MergeOptions) (MergeSummary, error) {
 		sum.MissingShards = append(sum.MissingShards, Shard{Index: i, Count: count}.String())
 	}
 	if len(sum.Missing) > 0 && !o.AllowPartial {
-		return sum, fmt.Errorf("merge: %d of the study's %d units are missing%s, e.g. %s; merge every shard (re-run failed ones), or pass --allow-partial to write results marked as partial",
-			len(sum.Missing), len(units), shardNote(sum.MissingShards, ins, count), sum.Missing[0])
+		verb := "are"
+		if len(sum.Missing) == 1 {
+			verb = "is"
+		}
+		return sum, fmt.Errorf("%d of the study's %d units %s missing%s, e.g. %s; merge every shard (re-run failed ones), or pass --allow-partial to write results marked as partial",
+			len(sum.Missing), len(units), verb, shardNote(sum.MissingShards, ins, count), sum.Missing[0])
 	}
 	sum.Partial = len(sum.Missing) > 0
 	var keep []results.Record
@@ -161,10 +165,10 @@ func Merge(out string, inputs []string, o MergeOptions) (MergeSummary, error) {
 	man := mergedManifest(ins, id, sum)
 	if prev, err := manifest.Read(filepath.Dir(out)); err == nil {
 		if prev.Identity == nil || prev.Identity.Hash != id.Hash {
-			return sum, fmt.Errorf("merge: %s belongs to another study; merge into a new directory", sum.ManifestPath)
+			return sum, fmt.Errorf("%s belongs to another study; merge into a new directory", sum.ManifestPath)
 		}
 	} else if !errors.Is(err, fs.ErrNotExist) {
-		return sum, fmt.Errorf("merge: %v; merge into a new directory", err)
+		return sum, fmt.Errorf("%v; merge into a new directory", err)
 	}
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 		return sum, err
@@ -178,10 +182,10 @@ func Merge(out string, inputs []string, o MergeOptions) (MergeSummary, error) {
 		return sum, err
 	}
 	if err := atomicfile.WriteFile(out, b.Bytes()); err != nil {
-		return sum, fmt.Errorf("merge: writing %s: %w", out, err)
+		return sum, fmt.Errorf("writing %s: %w", out, err)
 	}
 	if err := man.Write(filepath.Dir(out)); err != nil {
-		return sum, fmt.Errorf("merge: writing %s: %w", sum.ManifestPath, err)
+		return sum, fmt.Errorf("writing %s: %w", sum.ManifestPath, err)
 	}
 	return sum, nil
 }
@@ -195,16 +199,16 @@ func readMergeInput(in string) (mergeInput, error) {
 	dir := filepath.Dir(path)
 	m, err := manifest.Read(dir)
 	if errors.Is(err, fs.ErrNotExist) {
-		return mergeInput{}, fmt.Errorf("merge: %s has no %s beside it, so which study and shard it holds is unknown; give the shard directories as the runs wrote them", path, manifest.FileName)
+		return mergeInput{}, fmt.Errorf("%s has no %s beside it, so which study and shard it holds is unknown; give the shard directories as the runs wrote them", path, manifest.FileName)
 	}
 	if err != nil {
-		return mergeInput{}, fmt.Errorf("merge: %v", err)
+		return mergeInput{}, err
 	}
 	if m.Identity == nil {
-		return mergeInput{}, fmt.Errorf("merge: %s records no study identity (written by an older fgrtbench); re-run that shard", filepath.Join(dir, manifest.FileName))
+		return mergeInput{}, fmt.Errorf("%s records no study identity (written by an older fgrtbench); re-run that shard", filepath.Join(dir, manifest.FileName))
 	}
 	if err := m.Identity.Verify(); err != nil {
-		return mergeInput{}, fmt.Errorf("merge: %s: %v", filepath.Join(dir, manifest.FileName), err)
+		return mergeInput{}, fmt.Errorf("%s: %v", filepath.Join(dir, manifest.FileName), err)
 	}
 	mi := mergeInput{path: path, man: m}
 	seen := map[string]bool{}
@@ -220,7 +224,7 @@ func readMergeInput(in string) (mergeInput, error) {
 		s := Shard{}
 		if h.Shard != "all" && h.Shard != "" {
 			if s, err = ParseShard(h.Shard); err != nil {
-				return mergeInput{}, fmt.Errorf("merge: %s: %v", filepath.Join(dir, manifest.FileName), err)
+				return mergeInput{}, fmt.Errorf("%s: %v", filepath.Join(dir, manifest.FileName), err)
 			}
 		}
 		mi.shards = append(mi.shards, s)
@@ -245,7 +249,7 @@ func sameStudy(a, b mergeInput) error {
 	} else if c != nil {
 		what = "no " + c.Slot
 	}
-	return fmt.Errorf("merge: %s is of another study than %s: it has %s; merge shards of one study only", b.path, a.path, what)
+	return fmt.Errorf("%s is of another study than %s: it has %s; merge shards of one study only", b.path, a.path, what)
 }
 
 // shardCount returns the common shard count N of the inputs (1 when every
@@ -259,7 +263,7 @@ func shardCount(ins []mergeInput) (int, error) {
 				continue
 			}
 			if count != 0 && n != count {
-				return 0, fmt.Errorf("merge: %s ran shard %s but %s ran a shard of %d; shards of different splits do not add up: re-run with one --shard-count", mi.path, s, where, count)
+				return 0, fmt.Errorf("%s ran shard %s but %s ran a shard of %d; shards of different splits do not add up: re-run with one --shard-count", mi.path, s, where, count)
 			}
 			count, where = n, mi.path
 		}

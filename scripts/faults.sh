@@ -1,0 +1,186 @@
+#!/usr/bin/env bash
+# Fault injection: build fgrtbench, inject each fault a results archive can
+# suffer into a temporary directory, and check that the harness refuses it
+# with a one-line message and a non-zero exit status (or, for a crash, that
+# the next run repairs it). Needs no network and no dataset mirror: the
+# study runs CART on a small CSV file this script writes.
+#
+#   scripts/faults.sh            run every case
+#   scripts/faults.sh torn_row   run the named cases only
+#
+# To add a case, define a function case_<name> below; it is found by name.
+# Inside it, use fresh DIR names under "$work", the helpers spec/data/run,
+# and expect/expect_ok to state what must happen.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+work="$(mktemp -d)"
+trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
+bin="$work/fgrtbench"
+go build -o "$bin" ./cmd/fgrtbench || { echo "faults: build failed"; exit 1; }
+export FGRT_CACHE_DIR="$work/cache"
+
+passed=0
+failed=0
+
+# data FILE [SHIFT]: a two-class CSV of 60 rows; SHIFT edits one cell.
+data() {
+  awk -v shift="${2:-0}" 'BEGIN {
+    print "x1,x2,class"
+    for (i = 0; i < 60; i++) {
+      x1 = i % 10 + (i % 2) * 3; if (i == 5) x1 += shift
+      printf "%g,%d,%s\n", x1, (i * 7) % 11, (i % 2 ? "b" : "a")
+    }
+  }' > "$1"
+}
+
+# spec FILE DATA FOLDS: a clean-protocol study of CART on DATA.
+spec() {
+  printf 'protocols: [clean]\ndatasets: [%s]\nfolds: %s\ninner_folds: 2\nmethods:\n  - name: cart\n' "$2" "$3" > "$1"
+}
+
+# run ARGS...: fgrtbench quietly; output in $out, status in $status.
+run() {
+  out="$("$bin" "$@" 2>&1)"
+  status=$?
+}
+
+# expect NAME STATUS TEXT ARGS...: running fgrtbench ARGS must exit with
+# STATUS and print TEXT in a one-line error.
+expect() {
+  local name="$1" want="$2" text="$3"
+  shift 3
+  run "$@"
+  local msg
+  msg="$(printf '%s\n' "$out" | grep -m1 -F -- "$text")"
+  if [ "$status" = "$want" ] && [ -n "$msg" ]; then
+    passed=$((passed + 1))
+    printf 'ok    %-22s exit %s: %s\n' "$name" "$status" "${msg:0:160}"
+  else
+    failed=$((failed + 1))
+    printf 'FAIL  %-22s exit %s (want %s), output lacks %q:\n%s\n' "$name" "$status" "$want" "$text" "$out"
+  fi
+}
+
+# expect_ok NAME CONDITION-DESCRIPTION COMMAND...: COMMAND must succeed.
+expect_ok() {
+  local name="$1" what="$2"
+  shift 2
+  if "$@"; then
+    passed=$((passed + 1))
+    printf 'ok    %-22s %s\n' "$name" "$what"
+  else
+    failed=$((failed + 1))
+    printf 'FAIL  %-22s %s\n' "$name" "$what"
+  fi
+}
+
+# values FILE: results.csv without its timing columns.
+values() { grep -v '^#' "$1" | cut -d, -f1-20,23; }
+
+# A reference study and its shards, shared by the cases.
+base="$work/base"
+mkdir -p "$base"
+data "$base/mine.csv"
+spec "$base/s.yaml" "$base/mine.csv" 3
+"$bin" run --spec "$base/s.yaml" --out "$base/ref" -j 2 --no-report >/dev/null 2>&1 || { echo "faults: reference run failed"; exit 1; }
+for i in 0 1 2; do
+  "$bin" run --spec "$base/s.yaml" --out "$base/shard$i" --shard "$i/3" -j 1 >/dev/null 2>&1 || { echo "faults: shard $i failed"; exit 1; }
+done
+
+case_changed_spec() {
+  local d="$work/changed_spec"
+  cp -r "$base/ref" "$d"
+  spec "$work/s5.yaml" "$base/mine.csv" 5
+  expect changed_spec 1 "made with folds=3; this study has folds=5" run --spec "$work/s5.yaml" --out "$d"
+}
+
+case_edited_data() {
+  local d="$work/edited_data"
+  mkdir -p "$d"
+  data "$d/mine.csv"
+  spec "$d/s.yaml" "$d/mine.csv" 3
+  "$bin" run --spec "$d/s.yaml" --out "$d/out" --no-report >/dev/null 2>&1
+  data "$d/mine.csv" 0.5
+  expect edited_data 1 "sha256=" run --spec "$d/s.yaml" --out "$d/out"
+}
+
+case_missing_shard() {
+  expect missing_shard 1 "no input holds shard 1/3" merge --out "$work/missing_shard" "$base/shard0" "$base/shard2"
+}
+
+case_foreign_shard() {
+  local d="$work/foreign_shard"
+  spec "$work/s4.yaml" "$base/mine.csv" 4
+  "$bin" run --spec "$work/s4.yaml" --out "$d" --shard 2/3 >/dev/null 2>&1
+  expect foreign_shard 1 "is of another study" merge --out "$work/foreign_merged" "$base/shard0" "$base/shard1" "$d"
+}
+
+case_conflicting_rows() {
+  local d="$work/conflicting_rows"
+  cp -r "$base/shard1" "$d"
+  # Row 2 claims one more correct prediction.
+  awk -F, -v OFS=, 'NR == 2 { $13 = $13 + 1 } { print }' "$base/shard1/results.csv" > "$d/results.csv"
+  expect conflicting_rows 1 "differs between" merge --out "$work/conflict_merged" "$base/shard0" "$base/shard1" "$base/shard2" "$d"
+}
+
+case_torn_row() {
+  # A crash in the middle of appending a row: the next run repairs it and
+  # the results equal an uninterrupted run's.
+  local d="$work/torn_row"
+  cp -r "$base/ref" "$d"
+  local size
+  size=$(wc -c < "$d/results.csv")
+  truncate -s $((size - 40)) "$d/results.csv"
+  run run --spec "$base/s.yaml" --out "$d" --no-report
+  expect_ok torn_row "a torn last row is redone on resume (exit $status) and results match an uninterrupted run" \
+    test "$status" = 0 -a "$(values "$d/results.csv")" = "$(values "$base/ref/results.csv")"
+  # The same tear in a shard makes merge name the incomplete unit.
+  local s="$work/torn_shard"
+  cp -r "$base/shard2" "$s"
+  size=$(wc -c < "$s/results.csv")
+  truncate -s $((size - 40)) "$s/results.csv"
+  expect torn_shard 1 "shard 2/3 incomplete" merge --out "$work/torn_merged" "$base/shard0" "$base/shard1" "$s"
+}
+
+case_partial_merge_marked() {
+  local d="$work/partial_merge"
+  run merge --out "$d" --allow-partial "$base/shard0" "$base/shard2"
+  expect_ok partial_merge "--allow-partial exits $status and marks results.csv partial" \
+    grep -q '^# partial: 2 of 3 units' "$d/results.csv"
+}
+
+case_merge_onto_device() {
+  # merge --out /dev/full must not replace the device: a device node made
+  # here (root) or a named pipe (anyone) stands in for it.
+  local dev="$work/full.csv"
+  mknod "$dev" c 1 7 2>/dev/null || mkfifo "$dev"
+  expect merge_onto_device 1 "refusing to replace it" merge --out "$dev" "$base/shard0" "$base/shard1" "$base/shard2"
+  expect_ok merge_onto_device "the device node is still there" test ! -f "$dev"
+}
+
+case_tampered_baseline() {
+  local b="$work/baseline.json"
+  "$bin" check --baseline "$b" --spec "$base/s.yaml" --results "$base/ref" --update >/dev/null 2>&1
+  # The first row's correct count becomes 157 (of n_test 20): the accuracy
+  # column is left alone, as in the issue.
+  sed -i '0,/"correct":[0-9]*/s//"correct":157/' "$b"
+  expect tampered_baseline 1 "(correct 1)" check --baseline "$b" --results "$base/ref"
+}
+
+cases=()
+if [ $# -gt 0 ]; then
+  cases=("$@")
+else
+  while read -r _ _ fn; do
+    case "$fn" in case_*) cases+=("${fn#case_}") ;; esac
+  done < <(declare -F)
+fi
+for c in "${cases[@]}"; do
+  if ! declare -F "case_$c" >/dev/null; then
+    echo "faults: no case $c"; failed=$((failed + 1)); continue
+  fi
+  "case_$c"
+done
+echo "faults: $passed checks passed, $failed failed"
+[ "$failed" = 0 ]
