@@ -113,6 +113,8 @@ type panelSeries struct {
 	// Lo and Hi, when set (same length as Y), bound the spread.
 	Lo, Hi  []float64
 	ErrBars bool // draw Lo/Hi as error bars instead of a band
+	// NoPoints draws the line without markers (a reference level).
+	NoPoints bool
 	// Shift moves the series sideways by this fraction of the gap between
 	// two categorical positions, so that error bars do not overlap.
 	Shift float64
@@ -206,7 +208,11 @@ func (pn *panel) build() (*plot.Plot, error) {
 			eb.Color, eb.CapWidth = s.Color, vg.Points(4)
 			p.Add(eb)
 		}
-		p.Add(line, pts)
+		if s.NoPoints {
+			p.Add(line)
+		} else {
+			p.Add(line, pts)
+		}
 	}
 	return p, nil
 }
@@ -268,7 +274,7 @@ func (f panelFigure) save(dir, name string) error {
 	}
 	legendWidth := vg.Length(0)
 	if len(f.Legend) > 0 {
-		legendWidth = 5.2 * vg.Centimeter
+		legendWidth = legendColumnWidth(f.Legend)
 	}
 	return save(dir, name, f.Width, f.Height, func(c draw.Canvas) error {
 		area := drawTitle(c, f.Title)
@@ -281,6 +287,18 @@ func (f panelFigure) save(dir, name string) error {
 		drawGrid(area, plots, vg.Millimeter*5)
 		return nil
 	})
+}
+
+// legendColumnWidth is the width drawLegendColumn needs: the longest name
+// after the swatch, at least 5.2 cm.
+func legendColumnWidth(entries []legendEntry) vg.Length {
+	w := 5.2 * vg.Centimeter
+	f := fontOf(8)
+	face := plot.DefaultTextHandler.Cache().Lookup(f, f.Size)
+	for _, e := range entries {
+		w = max(w, face.Width(e.Name)+vg.Millimeter*12)
+	}
+	return w
 }
 
 // drawLegendColumn draws legend entries top-down in a column: a short line

@@ -34,6 +34,19 @@ const NothingToDraw = "the figures need per-fold rows in " + ResultsFile + " (FG
 // skipped. It returns the PNG files with captions, their paths relative to
 // outDir's parent (e.g. "figures/ablation_pooled.png").
 func RenderAll(resultsDir, outDir string) ([]Figure, error) {
+	return RenderAllWith(resultsDir, outDir, RenderOptions{})
+}
+
+// RenderOptions carry what the figures may take from the manifest.
+type RenderOptions struct {
+	// MethodBase maps method labels to registry methods (fgrt-fixed →
+	// fgrt), so that a sweep's figure shows the selected variants of its
+	// method beside it (see reports.Sweeps).
+	MethodBase map[string]string
+}
+
+// RenderAllWith is RenderAll with options.
+func RenderAllWith(resultsDir, outDir string, opts RenderOptions) ([]Figure, error) {
 	var recs []results.Record
 	haveResults := false
 	if path := filepath.Join(resultsDir, ResultsFile); fileExists(path) {
@@ -96,7 +109,7 @@ func RenderAll(resultsDir, outDir string) ([]Figure, error) {
 			return figs, err
 		}
 	}
-	points, sweeps, err := sweepsOf(recs)
+	points, sweeps, err := sweepsOf(recs, opts.MethodBase)
 	if err != nil {
 		return figs, err
 	}

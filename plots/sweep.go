@@ -22,12 +22,12 @@ import (
 // sweepsOf aggregates the points and sweeps of results.csv records
 // (through package reports, so that figures and tables show the same
 // numbers).
-func sweepsOf(recs []results.Record) ([]reports.Point, []reports.Sweep, error) {
+func sweepsOf(recs []results.Record, base map[string]string) ([]reports.Point, []reports.Sweep, error) {
 	points, err := reports.Points(recs)
 	if err != nil {
 		return nil, nil, err
 	}
-	sweeps, err := reports.Sweeps(points, nil)
+	sweeps, err := reports.Sweeps(points, base)
 	return points, sweeps, err
 }
 
@@ -50,7 +50,8 @@ func SweepCaption(s reports.Sweep) string {
 		return head + "a single configuration; nothing varies."
 	case 1:
 		return head + fmt.Sprintf("mean test accuracy (left) and rulebase size (right) against %s, one line per dataset (mean over folds × repeats), "+
-			"the pooled mean over datasets in black with an approximate 95%% confidence band of it (datasets fixed, folds × repeats as samples)%s.", s.Params[0], logNote(s, 0))
+			"the pooled mean over datasets in black with an approximate 95%% confidence band of it (datasets fixed, folds × repeats as samples)%s; "+
+			"dashed: the pooled mean of each selected variant of the method in these results, for comparison.", s.Params[0], logNote(s, 0))
 	case 2:
 		return head + fmt.Sprintf("mean test accuracy (%%, first line of each cell) and rulebase size (second line) for every %s × %s, one heatmap per dataset "+
 			"and one of the means over datasets; colours run from the panel's lowest accuracy (light) to its highest (dark), the best cell is framed; "+
@@ -58,7 +59,8 @@ func SweepCaption(s reports.Sweep) string {
 	default:
 		return head + fmt.Sprintf("one factor at a time around %s (the configuration with the most one-parameter neighbours in the sweep, ties broken by the best mean rank over datasets): "+
 			"each column varies one parameter with the others held there; mean test accuracy (top) and rulebase size (bottom), "+
-			"one line per dataset, pooled mean in black with an approximate 95%% confidence band (datasets fixed, folds × repeats as samples).", centerText(s))
+			"one line per dataset, pooled mean in black with an approximate 95%% confidence band (datasets fixed, folds × repeats as samples); "+
+			"dashed: the pooled mean of each selected variant of the method in these results.", centerText(s))
 	}
 }
 
@@ -220,13 +222,60 @@ func datasetSeries(s reports.Sweep, d int, configs []int, xs []float64, m metric
 	return ps
 }
 
+// selectedRef is a selected variant of the swept method, pooled over the
+// sweep's datasets.
+type selectedRef struct {
+	name   string
+	dashes []vg.Length
+	points []reports.Point
+}
+
+func (r selectedRef) value(m metric) float64 {
+	var sum float64
+	for _, p := range r.points {
+		sum += m.value(p)
+	}
+	return sum / float64(len(r.points))
+}
+
+// refColor draws the selected variants' references.
+var refColor = color.NRGBA{60, 60, 60, 255}
+
+// selectedRefs lists the selected variants present on every dataset of the
+// sweep (a mean over fewer datasets would not compare with the pooled
+// line), in the sweep's order, each with its own dash pattern.
+func selectedRefs(s reports.Sweep) []selectedRef {
+	var order []string
+	by := map[string][]reports.Point{}
+	for _, p := range s.Selected {
+		if _, ok := by[p.Method]; !ok {
+			order = append(order, p.Method)
+		}
+		by[p.Method] = append(by[p.Method], p)
+	}
+	patterns := [][]vg.Length{{vg.Points(5), vg.Points(3)}, {vg.Points(1.5), vg.Points(2)}, {vg.Points(8), vg.Points(2), vg.Points(2), vg.Points(2)}}
+	var out []selectedRef
+	for _, m := range order {
+		if len(by[m]) != len(s.Datasets) {
+			continue
+		}
+		sel := by[m][0].Selection
+		out = append(out, selectedRef{name: fmt.Sprintf("%s (%s), pooled mean", m, sel), dashes: patterns[len(out)%len(patterns)], points: by[m]})
+	}
+	return out
+}
+
 func sweepLegend(s reports.Sweep) []legendEntry {
 	var out []legendEntry
 	for d, ds := range s.Datasets {
 		c, dashes := datasetStyle(d)
 		out = append(out, legendEntry{Name: ds, Color: c, Dashes: dashes, Width: vg.Points(1)})
 	}
-	return append(out, legendEntry{Name: "pooled mean (95% CI)", Color: pooledColor, Width: vg.Points(2.2), Band: true})
+	out = append(out, legendEntry{Name: "pooled mean (95% CI)", Color: pooledColor, Width: vg.Points(2.2), Band: true})
+	for _, r := range selectedRefs(s) {
+		out = append(out, legendEntry{Name: r.name, Color: refColor, Width: vg.Points(1.2), Dashes: r.dashes})
+	}
+	return out
 }
 
 // axisPanels builds the accuracy and size panels of one parameter varying
@@ -247,7 +296,15 @@ func axisPanels(s reports.Sweep, param int, configs []int) (acc, size *panel) {
 		if axis.Log {
 			pn.XLabel += " (log scale)"
 		}
-		// The pooled line first, so that a dataset on it stays visible.
+		// The selected variants' pooled means as flat references, then the
+		// pooled line, so that a dataset on it stays visible.
+		for _, ref := range selectedRefs(s) {
+			if len(axis.Pos) > 0 {
+				v := ref.value(m)
+				pn.Series = append(pn.Series, panelSeries{Name: ref.name, Color: refColor, Width: vg.Points(1.2), Dashes: ref.dashes,
+					X: []float64{axis.Pos[0], axis.Pos[len(axis.Pos)-1]}, Y: []float64{v, v}, NoPoints: true})
+			}
+		}
 		pn.Series = append(pn.Series, pooledSeries(s, configs, xs, m))
 		for d := range s.Datasets {
 			pn.Series = append(pn.Series, datasetSeries(s, d, configs, xs, m))

@@ -59,7 +59,7 @@ func sweepGridRecords(params map[string][]string) []results.Record {
 
 func sweepOf(t *testing.T, recs []results.Record) ([]reports.Point, reports.Sweep) {
 	t.Helper()
-	points, sweeps, err := sweepsOf(recs)
+	points, sweeps, err := sweepsOf(recs, map[string]string{"fgrt-fixed": "fgrt", "fgrt": "fgrt", "cart": "cart"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,9 +98,23 @@ func TestSweepFigureData(t *testing.T) {
 	_, s := sweepOf(t, sweepGridRecords(oneParam))
 	all := []int{0, 1, 2, 3, 4}
 	acc, size := axisPanels(s, 0, all)
-	if !acc.Axis.Log || len(acc.Series) != 4 || len(size.Series) != 4 {
+	if !acc.Axis.Log || len(acc.Series) != 5 || len(size.Series) != 5 {
 		t.Fatalf("curve panels: log %v, %d and %d series", acc.Axis.Log, len(acc.Series), len(size.Series))
 	}
+	// The selected variant fgrt-fixed first, as a flat reference at its
+	// pooled mean.
+	refs := selectedRefs(s)
+	if len(refs) != 1 || !strings.HasPrefix(refs[0].name, "fgrt-fixed (fixed)") {
+		t.Fatalf("references %+v", refs)
+	}
+	var refWant float64
+	for d := range s.Datasets {
+		refWant += (0.62 + 0.1*float64(d)) / 3
+	}
+	if ref := acc.Series[0]; !ref.NoPoints || math.Abs(ref.Y[0]-refWant) > 1e-12 || ref.Y[1] != ref.Y[0] {
+		t.Errorf("reference series %+v, want flat at %v", ref, refWant)
+	}
+	acc.Series = acc.Series[1:]
 	pooled := acc.Series[0]
 	if len(pooled.Y) != 5 || len(pooled.Lo) != 5 {
 		t.Fatalf("pooled series %+v", pooled)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/fgrtbench/fgrtbench/bench/manifest"
 	"github.com/fgrtbench/fgrtbench/bench/paperprep"
 	"github.com/fgrtbench/fgrtbench/datasets"
 	"github.com/fgrtbench/fgrtbench/plots"
@@ -45,7 +46,11 @@ func plotAll(env *Env, c *command, args []string) error {
 	if target == "" {
 		target = filepath.Join(*dir, "report", "figures")
 	}
-	figs, err := plots.RenderAll(*dir, target)
+	var opts plots.RenderOptions
+	if m, err := manifest.Read(*dir); err == nil {
+		opts.MethodBase = methodBases(m)
+	}
+	figs, err := plots.RenderAllWith(*dir, target, opts)
 	for _, f := range figs {
 		fmt.Fprintf(env.Stdout, "%s\t%s\n", filepath.Join(filepath.Dir(target), f.Path), f.Caption)
 	}

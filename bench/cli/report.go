@@ -59,7 +59,7 @@ func renderReport(ctx context.Context, env *Env, dir string, df *dataFlags) (str
 	}
 	opts.Stochastic = stochasticMethods()
 	opts.Datasets = datasetRows(recs)
-	figs, err := renderFigures(dir)
+	figs, err := renderFigures(dir, opts.MethodBase)
 	var pathErr *fs.PathError
 	if errors.As(err, &pathErr) {
 		return "", err // a write error (a full disk): stop here, with one message
@@ -160,8 +160,8 @@ func revision(m *manifest.Manifest) string {
 
 // renderFigures draws the figures the results support into
 // DIR/report/figures; paths come back relative to DIR/report.
-func renderFigures(dir string) ([]reports.Figure, error) {
-	figs, err := plots.RenderAll(dir, filepath.Join(dir, "report", "figures"))
+func renderFigures(dir string, methodBase map[string]string) ([]reports.Figure, error) {
+	figs, err := plots.RenderAllWith(dir, filepath.Join(dir, "report", "figures"), plots.RenderOptions{MethodBase: methodBase})
 	out := make([]reports.Figure, 0, len(figs))
 	for _, f := range figs {
 		out = append(out, reports.Figure{Path: filepath.Join("report", f.Path), Caption: f.Caption})
