@@ -1,6 +1,7 @@
 // Package plots draws the benchmark's figures with gonum.org/v1/plot: runtime
-// scaling, hyper-parameter ablations (the paper's pooled grouping and a
-// one-factor-at-a-time sweep), the partition-optimisation impact, the
+// scaling, hyperparameter sweeps (curves, heatmaps, one-factor-at-a-time
+// panels) and the paper's ablations drawn by the same panel grid, the
+// accuracy–interpretability front, the partition-optimisation impact, the
 // Friedman/Nemenyi critical-difference diagram and the membership functions
 // of one feature.
 //

@@ -1,7 +1,7 @@
 // Package reports turns results.csv records into the tables of a benchmark
 // report — accuracy, complexity, datasets, partition optimisation, protocol
-// gap, statistics and the reproduction check against the authors' committed
-// numbers — each written as Markdown, LaTeX (booktabs) and CSV, and a
+// gap, statistics, hyperparameter sweeps (sweep.go) and the reproduction
+// check against the authors' committed numbers — each written as Markdown, LaTeX (booktabs) and CSV, and a
 // REPORT.md that shows them all with the figures the caller supplies.
 //
 // Output is byte-deterministic: records are put in canonical order before
