@@ -157,11 +157,27 @@ func New(study any, jobs int, shard string) *Manifest {
 	return m
 }
 
+// Set by the linker in builds made outside a Go VCS stamp's reach (the
+// container recipe in deploy/ builds from a copy without .git):
+//
+//	-ldflags "-X github.com/fgrtbench/fgrtbench/bench/manifest.linkVersion=v1.2.0
+//	          -X github.com/fgrtbench/fgrtbench/bench/manifest.linkRevision=$(git rev-parse HEAD)
+//	          -X github.com/fgrtbench/fgrtbench/bench/manifest.linkModified=false"
+var linkVersion, linkRevision, linkModified string
+
 // BuildInfo returns the module path, version and VCS revision of the
-// running binary. When the binary carries no VCS stamp (go run, go test),
-// it asks git in the working directory.
+// running binary: the linker-set values when present, else the binary's
+// VCS stamp, else (go run, go test) git in the working directory.
 func BuildInfo() (module, version, revision string, modified bool) {
 	module, version = "github.com/fgrtbench/fgrtbench", "(devel)"
+	defer func() {
+		if linkVersion != "" {
+			version = linkVersion
+		}
+	}()
+	if linkRevision != "" {
+		return module, version, linkRevision, linkModified == "true"
+	}
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		if bi.Main.Path != "" {
 			module = bi.Main.Path

@@ -25,3 +25,14 @@ func TestWriteReadRoundTrip(t *testing.T) {
 		t.Fatalf("start %v != %v", got.Start, m.Start)
 	}
 }
+
+// TestLinkerSetBuildInfoWins: a binary built with -ldflags -X names its
+// build even where neither a VCS stamp nor git is available.
+func TestLinkerSetBuildInfoWins(t *testing.T) {
+	defer func(v, r, m string) { linkVersion, linkRevision, linkModified = v, r, m }(linkVersion, linkRevision, linkModified)
+	linkVersion, linkRevision, linkModified = "v9.8.7", "0123456789abcdef0123456789abcdef01234567", "true"
+	m := New(nil, 1, "all")
+	if m.Version != "v9.8.7" || m.VCSRevision != linkRevision || !m.VCSModified {
+		t.Fatalf("version %q revision %q modified %v", m.Version, m.VCSRevision, m.VCSModified)
+	}
+}
