@@ -242,18 +242,25 @@ say "shard $victim has $victim_rows rows after the kill; merge job $merge_job $m
 say "resubmit index $victim alone and wait for the merge + report"
 deploy/slurm/submit.sh -n "$shards" --cpus 1 --time 10 --array "$victim" --wait "$tmp/sweep.yaml" "$tmp/study" |
   tee "$tmp/log/submit2.out" || fail "resubmitted index $victim or its merge failed; logs: $tmp/study/logs"
-resumed=$(sed -n 's/.*"units_resumed": \([0-9]*\).*/\1/p' "$tmp/study/shards/$victim/manifest.json")
-ran=$(sed -n 's/.*"units_ran": \([0-9]*\).*/\1/p' "$tmp/study/shards/$victim/manifest.json")
+# The manifest's top-level counts describe the latest invocation.
+resumed=$(sed -n 's/^  "units_resumed": \([0-9]*\).*/\1/p' "$tmp/study/shards/$victim/manifest.json")
+ran=$(sed -n 's/^  "units_ran": \([0-9]*\).*/\1/p' "$tmp/study/shards/$victim/manifest.json")
 [ "${resumed:-0}" -gt 0 ] || fail "the resubmitted shard resumed no units (ran $ran): finished units were run again"
-say "resubmitted shard $victim: $resumed units resumed, $ran run"
+final_rows=$(($(grep -c . "$victim_csv") - 1))
+[ "$victim_rows" -lt "$final_rows" ] || fail "the kill came too late: shard $victim already had all its $final_rows rows"
+say "resubmitted shard $victim: $resumed units resumed, $ran run ($victim_rows of $final_rows rows were there before)"
 
 # --- the merged results are the single-machine results ---------------------
 say "compare merged results with the single-machine run (timing columns aside)"
+# untimed FILE: the CSV file without its timing columns (any column whose
+# header names seconds), quoted fields kept as they are.
 untimed() {
-  grep -q '"' "$1" && fail "$1 has quoted fields; this comparison does not parse them"
-  local cols
-  cols=$(head -1 "$1" | tr ',' '\n' | grep -n '_seconds$' | cut -d: -f1 | paste -sd,)
-  if [ -n "$cols" ]; then cut -d, --complement -f"$cols" "$1"; else cat "$1"; fi
+  perl -ne '
+    chomp; my @f;
+    while (/\G("(?:[^"]|"")*"|[^,]*)(,|$)/g) { push @f, $1; last if $2 eq ""; }
+    @keep = grep { $f[$_] !~ /seconds/ } 0 .. $#f if $. == 1;
+    print join(",", @f[@keep]), "\n";
+  ' "$1"
 }
 merged="$tmp/study/merged/results.csv"
 [ -f "$merged" ] || fail "no merged results at $merged"
@@ -263,18 +270,19 @@ cmp -s "$tmp/single.untimed" "$tmp/merged.untimed" ||
   fail "merged results differ from the single-machine run: diff $tmp/single.untimed $tmp/merged.untimed"
 
 # Complete = the same tables as the single-machine run's report (timing
-# tables aside), every dataset named, and not marked partial.
+# columns aside), every dataset named, and not marked partial.
 report="$tmp/study/merged/report/REPORT.md"
 [ -s "$report" ] || fail "no report at $report"
 ! grep -qi 'partial' "$report" || fail "$report says it is partial: $(grep -i -m1 partial "$report")"
+! grep -q '"partial"' "$tmp/study/merged/manifest.json" || fail "the merged manifest is marked partial"
 "$FGRTBENCH" report --results "$tmp/single" >/dev/null 2>"$tmp/log/single-report.err" ||
   fail "report of the single-machine run: $(tail -1 "$tmp/log/single-report.err")"
 tables=0
 for f in "$tmp/single/report/"*.csv; do
   name=$(basename "$f")
-  case "$name" in *time*) continue ;; esac
-  cmp -s "$f" "$tmp/study/merged/report/$name" ||
-    fail "report table $name of the merged shards differs from the single-machine run's (or is missing)"
+  [ -f "$tmp/study/merged/report/$name" ] || fail "the merged report lacks the table $name"
+  cmp -s <(untimed "$f") <(untimed "$tmp/study/merged/report/$name") ||
+    fail "report table $name of the merged shards differs from the single-machine run's (timing columns aside)"
   tables=$((tables + 1))
 done
 [ "$tables" -gt 0 ] || fail "the single-machine report has no tables to compare"
