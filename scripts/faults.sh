@@ -88,6 +88,98 @@ for i in 0 1 2; do
   "$bin" run --spec "$base/s.yaml" --out "$base/shard$i" --shard "$i/3" -j 1 >/dev/null 2>&1 || { echo "faults: shard $i failed"; exit 1; }
 done
 
+# Cases of bad input (issue 12, items 6-8): each is refused before anything
+# is written, and a full disk leaves whole rows only.
+
+# refused NAME TEXT DIR ARGS...: fgrtbench ARGS must exit 1 with TEXT in a
+# one-line error before writing anything: DIR must not exist afterwards.
+refused() {
+  local name="$1" text="$2" dir="$3"
+  shift 3
+  expect "$name" 1 "$text" "$@"
+  expect_ok "$name" "nothing written ($(basename "$dir") absent)" test ! -e "$dir"
+}
+
+# cell FILE LINE COLUMN VALUE: the data file with one cell replaced.
+cell() {
+  data "$1.orig"
+  awk -F, -v OFS=, -v line="$2" -v col="$3" -v v="$4" 'NR == line { $col = v } { print }' "$1.orig" > "$1"
+}
+
+case_bad_cell() {
+  local d="$work/bad_cell"
+  mkdir -p "$d"
+  cell "$d/mine.csv" 8 2 abc
+  refused bad_cell 'mine.csv:8: column 2 (x2): "abc" is not a number' "$d/out" \
+    reproduce --datasets "$d/mine.csv" --methods cart --out "$d/out"
+  cell "$d/inf.csv" 9 1 -inf
+  refused infinite_cell 'inf.csv:9: column 1 (x1): "-inf" is infinite' "$d/out" \
+    reproduce --datasets "$d/inf.csv" --methods cart --out "$d/out"
+  # Declared nominal in the header, the same column reads.
+  sed '1s/x2/x2:nominal/' "$d/mine.csv" > "$d/declared.csv"
+  run datasets "$d/declared.csv"
+  expect_ok declared_nominal "x2:nominal makes the column nominal (exit $status)" \
+    test "$status" = 0 -a "$(printf '%s\n' "$out" | awk 'NR == 2 { print $4 }')" = 1
+}
+
+case_folds_0() {
+  local d="$work/folds_0"
+  mkdir -p "$d"
+  spec "$d/s.yaml" "$base/mine.csv" 0
+  refused folds_0 "folds must be at least 2, got 0" "$d/out" run --spec "$d/s.yaml" --out "$d/out"
+  printf 'datasets: []\nmethods: [{name: cart}]\n' > "$d/empty.yaml"
+  refused datasets_empty "datasets is empty" "$d/out" run --spec "$d/empty.yaml" --out "$d/out"
+  refused jobs_negative "-j -5: need at least 1" "$d/out" run --spec "$base/s.yaml" --out "$d/out" -j -5
+}
+
+case_empty_sweep() {
+  local d="$work/empty_sweep"
+  mkdir -p "$d"
+  printf 'datasets: [%s]\nmethods: [{name: cart, sweep: {ccp_alpha: []}}]\n' "$base/mine.csv" > "$d/s.yaml"
+  refused empty_sweep "sweep of ccp_alpha lists no values" "$d/out" run --spec "$d/s.yaml" --out "$d/out"
+}
+
+case_one_class() {
+  local d="$work/one_class"
+  mkdir -p "$d"
+  data "$d/all.csv"
+  sed '2,$s/,b$/,a/' "$d/all.csv" > "$d/one.csv"
+  refused one_class "single class" "$d/out" reproduce --datasets "$d/one.csv" --methods cart --out "$d/out"
+  head -7 "$d/all.csv" > "$d/few.csv"
+  refused too_few_rows "5-fold stratified cross-validation needs a class with at least 5 complete rows; the largest has 3" "$d/out" \
+    reproduce --datasets "$d/few.csv" --methods cart --out "$d/out"
+  printf '@relation r\n@attribute name string\n@attribute x numeric\n@attribute class {a,b}\n@data\n' > "$d/s.arff"
+  refused string_arff "type string is not supported" "$d/out" reproduce --datasets "$d/s.arff" --methods cart --out "$d/out"
+  : > "$d/empty.csv"
+  refused empty_file "empty file" "$d/out" reproduce --datasets "$d/empty.csv" --methods cart --out "$d/out"
+  expect datasets_file 0 "normalised SHA-256 $(sha256sum < "$base/mine.csv" | cut -d' ' -f1)" datasets "$base/mine.csv"
+}
+
+case_disk_full() {
+  # A real full disk: a 64 KB tmpfs (root only). The run must stop with one
+  # line, leave whole rows only and no report, and resume once there is
+  # room to exactly the results of a run that had room throughout.
+  local d="$work/disk_full" mnt="$work/disk_full/mnt"
+  mkdir -p "$mnt"
+  if [ "$(id -u)" != 0 ] || ! mount -t tmpfs -o size=64k tmpfs "$mnt" 2>/dev/null; then
+    echo "skip  disk_full              needs root and a tmpfs mount (the Go test TestDiskFullStopsAndResumes injects ENOSPC instead)"
+    return
+  fi
+  printf 'protocols: [clean]\ndatasets: [%s]\nfolds: 5\nrepeats: 4\ninner_folds: 2\nmethods:\n  - {name: cart, selection: sweep, sweep: {ccp_alpha: [0, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5]}}\n' \
+    "$base/mine.csv" > "$d/s.yaml"
+  "$bin" run --spec "$d/s.yaml" --out "$d/ref" --no-report >/dev/null 2>&1
+  expect disk_full 1 "no space left on device; the run stopped" run --spec "$d/s.yaml" --out "$mnt/out"
+  local rows=$(($(wc -l < "$mnt/out/results.csv") - 1))
+  expect_ok disk_full "one error line, no report, $rows whole rows kept and none torn" \
+    test "$(printf '%s\n' "$out" | grep -c 'fgrtbench run:')" = 1 -a ! -e "$mnt/out/report" -a "$rows" -gt 0 \
+    -a "$(tail -c 1 "$mnt/out/results.csv" | od -An -c | tr -d ' ')" = '\n'
+  mount -o remount,size=8m "$mnt"
+  run run --spec "$d/s.yaml" --out "$mnt/out" --no-report
+  expect_ok disk_full "with room, the same command resumes (exit $status) to the results of an uninterrupted run" \
+    test "$status" = 0 -a "$(values "$mnt/out/results.csv")" = "$(values "$d/ref/results.csv")"
+  umount "$mnt"
+}
+
 case_changed_spec() {
   local d="$work/changed_spec"
   cp -r "$base/ref" "$d"
