@@ -71,3 +71,48 @@ func TestEncodedMembershipsMatchDense(t *testing.T) {
 func TestEncodedMembershipsGoldenAblation(t *testing.T) {
 	withEncodedMemberships(func() { TestGoldenAblation(t) })
 }
+
+// TestSharedPreparationContract: preparing on the training rows and
+// fitting on them gives the unprepared fit's tree (the learn.SharedPreparer
+// contract the runner relies on), for trainers that share a preparation
+// while differing in growth options; mismatched keys are refused.
+func TestSharedPreparationContract(t *testing.T) {
+	X, y := randomData(7, 240, 6, 3)
+	s := schemaFor(6, 3)
+	for _, o := range []Options{DefaultOptions(), {GrowOptions: benchGrow, Style: fuzzy.PaperStyle}, {GrowOptions: benchGrow, Optimize: true}} {
+		preparer, err := NewTrainer(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prepared, err := preparer.Prepare(X, y, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, rules := range []int{3, 8, 20} {
+			o2 := o
+			o2.MaxRules = rules
+			tr, _ := NewTrainer(o2)
+			shared, err := tr.WithPreparation(prepared)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, err := shared.Fit(X, y, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := tr.Fit(X, y, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ma, mb := a.(*Model), b.(*Model); !sameNodes(ma.Nodes, mb.Nodes) || ma.RootPrediction != mb.RootPrediction {
+				t.Errorf("%+v max_rules %d: shared preparation grows another tree", o.GrowOptions, rules)
+			}
+		}
+		other := o
+		other.Style = 1 - o.Style
+		tr, _ := NewTrainer(other)
+		if _, err := tr.WithPreparation(prepared); err == nil {
+			t.Errorf("partitions of style %v accepted for style %v", o.Style, other.Style)
+		}
+	}
+}

@@ -106,8 +106,9 @@ type Trainer struct {
 }
 
 var (
-	_ learn.Trainer  = (*Trainer)(nil)
-	_ learn.Preparer = (*Trainer)(nil)
+	_ learn.Trainer        = (*Trainer)(nil)
+	_ learn.Preparer       = (*Trainer)(nil)
+	_ learn.SharedPreparer = (*Trainer)(nil)
 )
 
 // NewTrainer validates the options and returns a trainer.
@@ -169,6 +170,27 @@ func (t *Trainer) Prepare(X [][]float64, y []int, s learn.Schema) (learn.Trainer
 		return nil, err
 	}
 	return &Trainer{opts: t.opts, parts: parts, evaluations: evals}, nil
+}
+
+// PrepareKey renders the options the partitions depend on; trainers with
+// equal keys can share one Prepare (learn.SharedPreparer).
+func (t *Trainer) PrepareKey() string {
+	o := t.opts
+	return fmt.Sprintf("style=%v;optimize=%v;strategy=%v;fix_q3=%v;fix_int_matrix=%v",
+		o.Style, o.Optimize, o.Strategy, o.FixQ3, o.FixIntMatrix)
+}
+
+// WithPreparation returns a trainer with t's options and the partitions p
+// was prepared with; p must come from Prepare of a trainer with t's key.
+func (t *Trainer) WithPreparation(p learn.Trainer) (learn.Trainer, error) {
+	pt, ok := p.(*Trainer)
+	if !ok || pt.parts == nil {
+		return nil, fmt.Errorf("fgrt: %T is not a prepared FGRT trainer", p)
+	}
+	if pt.PrepareKey() != t.PrepareKey() {
+		return nil, fmt.Errorf("fgrt: partitions prepared with %s, trainer needs %s", pt.PrepareKey(), t.PrepareKey())
+	}
+	return &Trainer{opts: t.opts, parts: pt.parts, evaluations: pt.evaluations}, nil
 }
 
 // PreparedPartitions returns the partitions set by Prepare (nil if none).

@@ -252,3 +252,19 @@ func BalancedAccuracy(truth, pred []int, nClasses int) float64 {
 type Preparer interface {
 	Prepare(X [][]float64, y []int, s Schema) (Trainer, error)
 }
+
+// SharedPreparer is a Preparer whose preparation depends on only some of
+// its settings, so that trainers of one method that differ in the others
+// (FGRT's growth parameters) can share one preparation instead of
+// repeating it per configuration. PrepareKey renders the settings the
+// preparation depends on (equal keys, equal preparations); WithPreparation
+// returns a trainer with the receiver's settings and the preparation of p,
+// a trainer that Prepare returned for an equal key. Contract: preparing on
+// a training set and fitting on the same rows gives the model that an
+// unprepared Fit on those rows gives, so a harness may share a preparation
+// among configurations fitted on one training set.
+type SharedPreparer interface {
+	Preparer
+	PrepareKey() string
+	WithPreparation(p Trainer) (Trainer, error)
+}

@@ -63,17 +63,21 @@ func (e *executor) trainer(plan *protocol.Plan, m resolvedMethod, cfg methods.Co
 	if !ok || plan.PrepareX == nil {
 		return t, nil
 	}
-	key := fmt.Sprintf("%s|%s|%s|%s", plan.Protocol, plan.Dataset, m.Method.Name, cfg)
+	key := preparationKey(fmt.Sprintf("%s|%s|%s", plan.Protocol, plan.Dataset, m.Method.Name), t, cfg)
 	if m.Method.Stochastic {
 		key += fmt.Sprintf("|%d", seed)
 	}
-	return e.cache.get(key, func() (learn.Trainer, error) {
+	prepared, err := e.cache.get(key, func() (learn.Trainer, error) {
 		pt, err := p.Prepare(plan.PrepareX, plan.PrepareY, plan.Schema)
 		if err != nil {
 			return nil, fmt.Errorf("%s %s: preparing on all rows: %w", m.Label, cfg, err)
 		}
 		return pt, nil
 	})
+	if err != nil {
+		return nil, err
+	}
+	return withPreparation(t, prepared)
 }
 
 func evaluate(t learn.Trainer, s learn.Schema, xtr [][]float64, ytr []int, xte [][]float64, yte []int) (outcome, error) {
@@ -200,23 +204,31 @@ func (e *executor) innerSelect(plan *protocol.Plan, f protocol.Fold, m resolvedM
 		}
 		splits[j] = s
 	}
-	best, bestScore := 0, -1.0
-	for ci, cfg := range m.Configs {
-		sum := 0.0
-		for j, s := range splits {
-			if len(s.yte) == 0 || len(s.ytr) == 0 {
-				continue
-			}
+	// Split by split, so that configurations share preparations on each
+	// inner training set; every sum still adds the folds in order.
+	sums := make([]float64, len(m.Configs))
+	for j, s := range splits {
+		if len(s.yte) == 0 || len(s.ytr) == 0 {
+			continue
+		}
+		prep := foldPreparations{X: s.xtr, y: s.ytr, s: plan.Schema}
+		for ci, cfg := range m.Configs {
 			t, err := m.Method.New(cfg, seed+int64(j)+1)
 			if err != nil {
 				return 0, err
+			}
+			if t, err = prep.trainer(t); err != nil {
+				return 0, fmt.Errorf("inner fold %d, %s: %w", j, cfg, err)
 			}
 			o, err := evaluate(t, plan.Schema, s.xtr, s.ytr, s.xte, s.yte)
 			if err != nil {
 				return 0, fmt.Errorf("inner fold %d, %s: %w", j, cfg, err)
 			}
-			sum += o.acc
+			sums[ci] += o.acc
 		}
+	}
+	best, bestScore := 0, -1.0
+	for ci, sum := range sums {
 		if score := sum / float64(k); score > bestScore {
 			best, bestScore = ci, score
 		}
