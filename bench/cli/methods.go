@@ -7,6 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/fgrtbench/fgrtbench/bench/external"
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
 	"github.com/fgrtbench/fgrtbench/bench/methods"
 )
@@ -20,9 +21,16 @@ func init() {
 		}
 		names := fs.Args()
 		if len(names) == 0 {
-			names = methods.Names()
+			names = append(methods.Names(), external.Name)
 		}
 		for i, n := range names {
+			if n == external.Name {
+				if i > 0 {
+					fmt.Fprintln(env.Stdout)
+				}
+				fmt.Fprintln(env.Stdout, externalNote)
+				continue
+			}
 			m, err := methods.Lookup(n)
 			if err != nil {
 				return err
@@ -55,6 +63,11 @@ func init() {
 	}
 	register(v)
 }
+
+// externalNote describes the external kind, which has no fixed parameters.
+const externalNote = `external  (a learner in any language, run through files)
+  declared in a spec with an external: block (command template, parameters and their
+  defaults, timeout); see docs/external.md for the file contract`
 
 func describeMethod(w io.Writer, m *methods.Method) {
 	stochastic := ""

@@ -257,7 +257,7 @@ func (s *Spec) Pin() error {
 		return err
 	}
 	if s.AdapterSHA256 != "" && s.AdapterSHA256 != sum {
-		return fmt.Errorf("external adapter %s changed: its SHA-256 is %s, the study pins %s (a changed adapter is a different study: use a new --out)", path, sum, s.AdapterSHA256)
+		return fmt.Errorf("external adapter %s changed: its SHA-256 is %s, the study pins %s (a changed adapter makes a different study: use a new --out, or check --update to re-record a baseline)", path, sum, s.AdapterSHA256)
 	}
 	s.AdapterSHA256 = sum
 	return nil
