@@ -162,3 +162,29 @@ func TestFixedTrainerUsesPreparedPartitions(t *testing.T) {
 		}
 	}
 }
+
+// TestFixedPaperFormula: partition=paper gives the paper text's quartile
+// formula (FGRT's partition=paper), which differs from ex-fuzzy's.
+func TestFixedPaperFormula(t *testing.T) {
+	g, o, quantile := fixedFixture(t, 3)
+	o.Style = fuzzy.PaperStyle
+	fp, err := fitFixedPartitions(g.X, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := make([]float64, len(g.X))
+	for i, row := range g.X {
+		col[i] = row[0]
+	}
+	want, err := fuzzy.NumericPartition(col, fuzzy.PaperStyle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sets, _ := want.Trapezoids()
+	if !slices.Equal(fp.sets[0], sets[:]) {
+		t.Fatalf("paper formula %v, want %v", fp.sets[0], sets)
+	}
+	if slices.Equal(fp.sets[0], quantile.sets[0]) {
+		t.Fatal("the paper's formula equals ex-fuzzy's on a normal column")
+	}
+}

@@ -155,7 +155,11 @@ func Parse(data []byte, format string) (runner.Study, error) {
 	if f.InnerFolds != nil {
 		s.Options.InnerFolds = *f.InnerFolds
 	}
-	s.Options.HoldoutTrain = f.HoldoutTrain
+	// "80" is the default: stored as "" so that both spellings are one
+	// experiment (one unit identity).
+	if f.HoldoutTrain != protocol.HoldoutTrain80 {
+		s.Options.HoldoutTrain = f.HoldoutTrain
+	}
 	for _, d := range s.Datasets {
 		if err := datasets.CheckName(d); err != nil {
 			return runner.Study{}, fmt.Errorf("spec: %v", err)

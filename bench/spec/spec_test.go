@@ -178,6 +178,9 @@ methods:
 	if s.Methods[0].Params["partitions"] != "fixed" {
 		t.Fatalf("fga params %v", s.Methods[0].Params)
 	}
+	if s80, err := Parse([]byte(strings.Replace(spec, `"64"`, `"80"`, 1)), "yaml"); err != nil || s80.Options.HoldoutTrain != "" {
+		t.Fatalf("holdout_train 80 (the default) is stored as %q, %v; want \"\"", s80.Options.HoldoutTrain, err)
+	}
 	if _, err := Parse([]byte(strings.Replace(spec, `"64"`, `"50"`, 1)), "yaml"); err == nil || !strings.Contains(err.Error(), "holdout_train") {
 		t.Fatalf("holdout_train 50: %v", err)
 	}
