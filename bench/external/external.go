@@ -34,7 +34,8 @@ const Name = "external"
 
 // Version is the implementation version of the external kind (part of each
 // unit's identity, like a registered learner's): bump it when the file
-// contract changes what an adapter sees or how its output is read.
+// contract changes what an adapter sees or how its output is read. The
+// adapter itself is identified by its SHA-256, a resolved parameter.
 const Version = 1
 
 // DefaultTimeout limits one run of the command when the spec sets none.
@@ -316,7 +317,7 @@ func (s Spec) Method() (*methods.Method, error) {
 	}
 	return &methods.Method{
 		Name:       Name,
-		Version:    1, // the adapter's SHA-256 is a parameter: a new adapter is a new identity
+		Version:    Version, // the adapter's SHA-256 is a parameter: a new adapter is a new identity
 		Doc:        "external method: " + s.Command,
 		Params:     ps,
 		Grids:      map[string]methods.Grid{"default": {{}}},
