@@ -226,3 +226,34 @@ methods:
 		}
 	}
 }
+
+// TestPresentButEmpty: an absent key takes its default, a present one must
+// say something, in YAML and JSON alike, and an option no protocol of the
+// study uses is refused rather than ignored.
+func TestPresentButEmpty(t *testing.T) {
+	cases := []struct{ name, format, text, want string }{
+		{"folds 0", "yaml", "datasets: [wine]\nfolds: 0\nmethods: [{name: cart}]\n", "folds must be at least 2, got 0"},
+		{"folds null", "yaml", "datasets: [wine]\nfolds:\nmethods: [{name: cart}]\n", "folds is given but empty"},
+		{"inner folds 0", "yaml", "datasets: [wine]\ninner_folds: 0\nmethods: [{name: cart}]\n", "inner folds must be at least 2"},
+		{"repeats 0", "yaml", "datasets: [wine]\nrepeats: 0\nmethods: [{name: cart}]\n", "repeats must be at least 1"},
+		{"datasets []", "yaml", "datasets: []\nmethods: [{name: cart}]\n", "datasets is empty"},
+		{"protocols []", "yaml", "protocols: []\nmethods: [{name: cart}]\n", "protocols is given but empty"},
+		{"sweep {}", "yaml", "datasets: [wine]\nmethods: [{name: cart, sweep: {}}]\n", "sweep names no parameter"},
+		{"json folds 0", "json", `{"datasets":["wine"],"folds":0,"methods":[{"name":"cart"}]}`, "folds must be at least 2, got 0"},
+		{"json datasets []", "json", `{"datasets":[],"methods":[{"name":"cart"}]}`, "datasets is empty"},
+		{"json seed null", "json", `{"datasets":["wine"],"seed":null,"methods":[{"name":"cart"}]}`, "seed is given but empty"},
+		{"folds under paper", "yaml", "protocols: [paper]\ndatasets: [wine]\nfolds: 3\nmethods: [{name: cart}]\n", "folds is used by none"},
+		{"holdout_train under clean", "yaml", "datasets: [wine]\nholdout_train: \"64\"\nmethods: [{name: cart}]\n", "holdout_train is used by none"},
+	}
+	for _, c := range cases {
+		_, err := Parse([]byte(c.text), c.format)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want an error containing %q", c.name, err, c.want)
+		}
+	}
+	// Absent keys still take the defaults.
+	s, err := Parse([]byte("methods: [{name: cart}]\n"), "yaml")
+	if err != nil || len(s.Datasets) != 10 || s.Options.Folds != 5 {
+		t.Fatalf("defaults: %v %+v", err, s)
+	}
+}
