@@ -218,7 +218,11 @@ find_victim() {
   done
   return 1
 }
-has_rows() { [ "$(grep -c . "$victim_csv" 2>/dev/null || echo 0)" -ge 2 ]; }
+has_rows() {
+  local n
+  n=$(grep -c . "$victim_csv" 2>/dev/null) || true
+  [ "${n:-0}" -ge 2 ] # the header and a row
+}
 deadline=$(($(date +%s) + timeout_s))
 until [ -n "$victim_pid" ] && has_rows; do
   [ "$(date +%s)" -lt "$deadline" ] || fail "task ${array_job}_$victim did not start writing rows in ${timeout_s}s (logs: $tmp/study/logs)"
