@@ -260,6 +260,17 @@ case_tampered_baseline() {
   expect tampered_baseline 1 "(correct 1)" check --baseline "$b" --results "$base/ref"
 }
 
+case_interrupted_baseline() {
+  # A run killed while appending a unit of a 3-point sweep left 2 of its 3
+  # rows: no baseline may be written from it.
+  local d="$work/interrupted_baseline"
+  mkdir -p "$d"
+  printf 'protocols: [clean]\ndatasets: [%s]\nfolds: 3\ninner_folds: 2\nmethods:\n  - name: cart\n    grid: text\n    selection: sweep\n' "$base/mine.csv" > "$d/s.yaml"
+  "$bin" run --spec "$d/s.yaml" --out "$d/out" --no-report >/dev/null 2>&1
+  sed -i '4d' "$d/out/results.csv"
+  expect interrupted_baseline 1 "lacks some of its 3 rows" check --baseline "$d/b.json" --update --results "$d/out"
+}
+
 cases=()
 if [ $# -gt 0 ]; then
   cases=("$@")

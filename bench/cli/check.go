@@ -167,5 +167,20 @@ func checkComplete(study runner.Study, recs []results.Record, dir string) error 
 		return fmt.Errorf("check --update: the results hold %d of the study's %d units%s, e.g. %s is missing; a baseline must be complete: merge every shard (or re-run the failed units) first",
 			len(units)-len(missing), len(units), where, missing[0])
 	}
+	// A unit present with fewer rows than it writes (a run killed while
+	// appending it) is incomplete too; the identity knows its row count.
+	if m, err := manifest.Read(dir); dir != "" && err == nil && m.Identity != nil {
+		present := map[string]bool{}
+		for _, r := range recs {
+			present[r.Key] = true
+		}
+		units := m.Identity.UnitList()
+		for _, i := range runner.Missing(*m.Identity, recs) {
+			if u := units[i]; present[u.Key] {
+				return fmt.Errorf("check --update: unit %s in %s lacks some of its %d rows (an interrupted run: resume it first)",
+					runner.UnitName(*m.Identity, u), dir, m.Identity.Groups[u.Group].RowsPerUnit)
+			}
+		}
+	}
 	return nil
 }

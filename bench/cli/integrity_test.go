@@ -136,3 +136,39 @@ func TestCLIMergeKnowsTheStudy(t *testing.T) {
 		t.Fatal("a complete merge is reported as partial")
 	}
 }
+
+// TestCheckUpdateRefusesIncompleteUnit: a run killed while appending a
+// unit leaves some of its rows; a baseline must not be made from them.
+func TestCheckUpdateRefusesIncompleteUnit(t *testing.T) {
+	tmp := t.TempDir()
+	data, spec, out := filepath.Join(tmp, "mine.csv"), filepath.Join(tmp, "s.yaml"), filepath.Join(tmp, "X")
+	writeData(t, data, 0)
+	body := fmt.Sprintf("protocols: [clean]\ndatasets: [%s]\nfolds: 3\ninner_folds: 2\nmethods:\n  - name: cart\n    grid: text\n    selection: sweep\n", data)
+	if err := os.WriteFile(spec, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, e := runCLI("run", "--spec", spec, "--out", out, "--no-report"); code != 0 {
+		t.Fatalf("run: %s", e)
+	}
+	path := filepath.Join(out, "results.csv")
+	lines := strings.SplitAfter(string(must(os.ReadFile(path))), "\n")
+	// Drop the last row of the first unit (3 rows per unit).
+	if err := os.WriteFile(path, []byte(strings.Join(append(lines[:3:3], lines[4:]...), "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	baseline := filepath.Join(tmp, "b.json")
+	code, _, e := runCLI("check", "--baseline", baseline, "--update", "--results", out)
+	if code != 1 || !strings.Contains(e, "lacks some of its 3 rows") {
+		t.Fatalf("incomplete unit: exit %d, %q", code, e)
+	}
+	if _, err := os.Stat(baseline); !os.IsNotExist(err) {
+		t.Fatal("a baseline was written from an incomplete unit")
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
