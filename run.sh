@@ -7,16 +7,20 @@
 #   ./run.sh            reproduce into ./out
 #   ./run.sh --check    reproduce, then verify against the committed full baseline
 #                       and the authors' published numbers
+#   ./run.sh --fresh    move an existing $OUT aside first (e.g. results of an older
+#                       version, which reproduce refuses to mix with new ones)
 #   OUT=dir JOBS=n ./run.sh
 set -euo pipefail
 cd "$(dirname "$0")"
 
 check=0
+fresh=()
 for arg in "$@"; do
   case "$arg" in
     --check) check=1 ;;
-    -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
-    *) echo "run.sh: unknown argument $arg (use --check)" >&2; exit 2 ;;
+    --fresh) fresh=(--fresh) ;;
+    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    *) echo "run.sh: unknown argument $arg (use --check or --fresh)" >&2; exit 2 ;;
   esac
 done
 
@@ -37,7 +41,7 @@ echo "== dataset table"
 ./fgrtbench datasets
 
 echo "== reproduce (paper and clean protocols, all methods)"
-./fgrtbench reproduce --out "$OUT" -j "$JOBS"
+./fgrtbench reproduce --out "$OUT" -j "$JOBS" "${fresh[@]}"
 
 echo "== runtime study"
 ./fgrtbench runtime --out "$OUT" --datasets pima,ring,spambase,wine
