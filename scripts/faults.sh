@@ -271,6 +271,17 @@ case_interrupted_baseline() {
   expect interrupted_baseline 1 "lacks some of its 3 rows" check --baseline "$d/b.json" --update --results "$d/out"
 }
 
+case_baseline_of_other_study() {
+  # Results of a 4-fold study checked against the 3-fold baseline: a
+  # different experiment, refused as such rather than listed as moved rows.
+  local d="$work/baseline_other"
+  mkdir -p "$d"
+  "$bin" check --baseline "$d/b.json" --spec "$base/s.yaml" --results "$base/ref" --update >/dev/null 2>&1
+  spec "$d/s4.yaml" "$base/mine.csv" 4
+  "$bin" run --spec "$d/s4.yaml" --out "$d/out" --no-report >/dev/null 2>&1
+  expect baseline_other_study 1 "were made with folds=4; the baseline's study has folds=3" check --baseline "$d/b.json" --results "$d/out"
+}
+
 cases=()
 if [ $# -gt 0 ]; then
   cases=("$@")

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/fgrtbench/fgrtbench/bench/check"
+	"github.com/fgrtbench/fgrtbench/bench/identity"
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
 	"github.com/fgrtbench/fgrtbench/bench/results"
 	"github.com/fgrtbench/fgrtbench/bench/runner"
@@ -55,6 +56,11 @@ func init() {
 			recs, err = results.ReadFile(filepath.Join(*resultsDir, runner.ResultsFile))
 			if err != nil {
 				return err
+			}
+			if !*update {
+				if err := sameStudyAsBaseline(b, *resultsDir); err != nil {
+					return err
+				}
 			}
 		} else {
 			study := b.Study
@@ -181,6 +187,33 @@ func checkComplete(study runner.Study, recs []results.Record, dir string) error 
 					runner.UnitName(*m.Identity, u), dir, m.Identity.Groups[u.Group].RowsPerUnit)
 			}
 		}
+	}
+	return nil
+}
+
+// sameStudyAsBaseline refuses results made by another study than the
+// baseline's (other options, parameters, data or learner versions): their
+// rows would show as moved values when the experiment itself differs. The
+// baseline's identity is computed with the checksums of the data the
+// results' manifest records.
+func sameStudyAsBaseline(b *check.Baseline, dir string) error {
+	m, err := manifest.Read(dir)
+	if err != nil || m.Identity == nil || len(b.Study.Methods) == 0 {
+		return nil // nothing to compare with: the row comparison stands alone
+	}
+	checksums := map[string]string{}
+	for _, d := range m.Datasets {
+		checksums[d.Name] = d.NormalizedSHA256
+	}
+	want, err := runner.IdentityOf(b.Study, checksums)
+	if err != nil {
+		return err
+	}
+	if c := identity.Contains(*m.Identity, want); c != nil {
+		if c.Current == "" {
+			return fmt.Errorf("the results in %s do not include %s of the baseline's study; check them against a baseline of their own study", dir, c.Slot)
+		}
+		return fmt.Errorf("the results in %s were made with %s; the baseline's study has %s (%s): they are results of another experiment (update the baseline deliberately with --update)", dir, c.Current, c.Stored, c.Slot)
 	}
 	return nil
 }

@@ -172,3 +172,30 @@ func must[T any](v T, err error) T {
 	}
 	return v
 }
+
+// TestCheckRefusesResultsOfAnotherStudy: results made with other options
+// than the baseline's study are a different experiment, not moved values.
+func TestCheckRefusesResultsOfAnotherStudy(t *testing.T) {
+	tmp := t.TempDir()
+	data, spec := filepath.Join(tmp, "mine.csv"), filepath.Join(tmp, "s.yaml")
+	writeData(t, data, 0)
+	writeSpec(t, spec, data, 3)
+	baseline := filepath.Join(tmp, "b.json")
+	if code, _, e := runCLI("check", "--baseline", baseline, "--spec", spec, "--update"); code != 0 {
+		t.Fatalf("baseline: %s", e)
+	}
+	if code, out, e := runCLI("run", "--spec", spec, "--out", filepath.Join(tmp, "same"), "--no-report"); code != 0 {
+		t.Fatalf("run: %s %s", out, e)
+	}
+	if code, out, e := runCLI("check", "--baseline", baseline, "--results", filepath.Join(tmp, "same")); code != 0 {
+		t.Fatalf("results of the baseline's own study: exit %d %s %s", code, out, e)
+	}
+	writeSpec(t, spec, data, 4)
+	if code, _, e := runCLI("run", "--spec", spec, "--out", filepath.Join(tmp, "other"), "--no-report"); code != 0 {
+		t.Fatalf("run: %s", e)
+	}
+	code, _, e := runCLI("check", "--baseline", baseline, "--results", filepath.Join(tmp, "other"))
+	if code != 1 || !strings.Contains(e, "were made with folds=4; the baseline's study has folds=3") {
+		t.Fatalf("results of another study: exit %d, %q", code, e)
+	}
+}

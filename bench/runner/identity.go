@@ -63,6 +63,17 @@ func (s Study) identity(ms []resolvedMethod, checksums map[string]string) (ident
 	return id, units, nil
 }
 
+// IdentityOf computes a study's identity from the checksums of its
+// datasets (as a manifest records them), without loading any data.
+func IdentityOf(s Study, checksums map[string]string) (identity.Study, error) {
+	ms, err := s.resolve()
+	if err != nil {
+		return identity.Study{}, err
+	}
+	id, _, err := s.identity(ms, checksums)
+	return id, err
+}
+
 // datasetChecksum is the checksum a dataset is identified by: the
 // normalised SHA-256 of its file when the loader recorded it, else a
 // fingerprint of the parsed content (data built in memory).
