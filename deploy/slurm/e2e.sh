@@ -13,7 +13,8 @@
 #   3. kills one array task with SIGKILL while it runs, checks that the merge
 #      job was cancelled and no merged result exists;
 #   4. resubmits that index alone (submit.sh --array 1 --wait), checks that it
-#      resumed rather than re-ran its finished units;
+#      resumed rather than re-ran its finished units, and that a resubmission
+#      with another shard count is refused;
 #   5. checks that the merged results.csv equals the reference byte for byte
 #      (timing columns aside) and that REPORT.md covers every dataset and
 #      method and is not marked partial.
@@ -29,7 +30,6 @@
 # Environment: FGRT_E2E_TIMEOUT (seconds for each wait, default 120).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-repo=$(pwd)
 start=$(date +%s)
 
 install=0 keep=0
@@ -37,7 +37,7 @@ for a in "$@"; do
   case "$a" in
     --install) install=1 ;;
     --keep) keep=1 ;;
-    -h|--help) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) awk 'NR > 1 && !/^#/ {exit} NR > 1 {sub(/^# ?/, ""); print}' "$0"; exit 0 ;;
     *) echo "e2e.sh: unknown argument $a (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -253,6 +253,13 @@ ran=$(sed -n 's/^  "units_ran": \([0-9]*\).*/\1/p' "$tmp/study/shards/$victim/ma
 final_rows=$(($(grep -c . "$victim_csv") - 1))
 [ "$victim_rows" -lt "$final_rows" ] || fail "the kill came too late: shard $victim already had all its $final_rows rows"
 say "resubmitted shard $victim: $resumed units resumed, $ran run ($victim_rows of $final_rows rows were there before)"
+
+# A resubmission with another shard count would not add up: refused before
+# anything is queued.
+if deploy/slurm/submit.sh -n $((shards + 1)) --array 0 "$tmp/sweep.yaml" "$tmp/study" >"$tmp/log/submit3.out" 2>&1 ||
+  ! grep -q "first submitted with" "$tmp/log/submit3.out"; then
+  fail "submit.sh accepted a different shard count for $tmp/study: $(cat "$tmp/log/submit3.out")"
+fi
 
 # --- the merged results are the single-machine results ---------------------
 say "compare merged results with the single-machine run (timing columns aside)"

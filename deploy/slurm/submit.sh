@@ -22,7 +22,7 @@
 # FGRT_CACHE_DIR (exported to the jobs).
 set -euo pipefail
 
-usage() { sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { awk 'NR > 1 && !/^#/ {exit} NR > 1 {sub(/^# ?/, ""); print}' "$0"; }
 die() { echo "submit.sh: $*" >&2; exit 2; }
 
 shards=8 array="" cpus=2 time=02:00:00 wait=0
