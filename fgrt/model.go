@@ -1,6 +1,7 @@
 package fgrt
 
 import (
+	"fmt"
 	"math"
 	"sort"
 
@@ -80,41 +81,69 @@ func fitTree(X [][]float64, y []int, nClasses int, parts []fuzzy.Partition, opt 
 		return nil, err
 	}
 	g.slow = slow
-	return g.model(y, opt), nil
+	return g.models(y, []GrowOptions{opt})[0], nil
 }
 
-// fitTreeFitting grows a tree on d partitions that fit supplies, fitted on
-// the training columns as the grower reads them.
-func fitTreeFitting(X [][]float64, y []int, nClasses, d int, fit partitionFitter, opt GrowOptions) (*Model, error) {
-	g, err := newGrower(X, y, nClasses, nil, d, fit, opt)
-	if err != nil {
-		return nil, err
+// trajectoryKey renders the growth options that decide the growth itself;
+// configurations that agree on them share one growth (grow).
+func (o GrowOptions) trajectoryKey() string {
+	return fmt.Sprintf("%v|%v|%v", o.CoverageThreshold, o.FixQ1, o.EarlyStopThreshold)
+}
+
+// models grows one tree per option set on the grower's memberships,
+// sharing the growth among option sets with the same trajectory key.
+func (g *grower) models(y []int, opts []GrowOptions) []*Model {
+	out := make([]*Model, len(opts))
+	var order []string
+	groups := map[string][]int{}
+	for i, o := range opts {
+		k := o.trajectoryKey()
+		if _, ok := groups[k]; !ok {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], i)
 	}
-	return g.model(y, opt), nil
+	for _, k := range order {
+		idx := groups[k]
+		rules := make([]*stopRule, len(idx))
+		for j, i := range idx {
+			rules[j] = &stopRule{maxRules: opts[i].MaxRules, minImp: opts[i].MinImprovement, patience: opts[i].Patience}
+		}
+		run := *g
+		run.opt = opts[idx[0]]
+		run.grow(rules)
+		for j, i := range idx {
+			out[i] = run.model(y, rules[j], opts[i].FixQ2)
+		}
+	}
+	return out
 }
 
-// model grows the tree and returns it as a Model.
-func (g *grower) model(y []int, opt GrowOptions) *Model {
-	parts, nClasses := g.parts, g.nClasses
-	brk := g.grow()
-	m := &Model{Partitions: parts, NumClasses: nClasses, EndedByBreak: brk}
-	m.Nodes = make([]Node, len(g.nodes))
-	for i, nd := range g.nodes {
+// model builds the Model of the tree a stopping rule ended with.
+func (g *grower) model(y []int, r *stopRule, fixQ2 bool) *Model {
+	m := &Model{Partitions: g.parts, NumClasses: g.nClasses, EndedByBreak: r.brk}
+	m.Nodes = make([]Node, len(r.snap.children))
+	for i, nc := range r.snap.children {
+		nd := g.nodes[i]
 		f, t := -1, -1
 		if nd.cond >= 0 {
 			f, t = g.cands[nd.cond].feature, g.cands[nd.cond].term
 		}
-		m.Nodes[i] = Node{Feature: f, Term: t, Parent: nd.parent, Children: nd.children,
+		var children []int
+		if nc > 0 {
+			children = nd.children[:nc:nc]
+		}
+		m.Nodes[i] = Node{Feature: f, Term: t, Parent: nd.parent, Children: children,
 			Depth: nd.depth, Class: nd.pred, Coverage: nd.coverage, Gain: nd.gain, ClassWeights: nd.weights}
 	}
 	// Root class: unweighted majority of the training labels (first on ties).
-	counts := make([]float64, nClasses)
+	counts := make([]float64, g.nClasses)
 	for _, k := range y {
 		counts[k]++
 	}
 	m.Nodes[0].Class = argmaxFirst(counts)
 	m.RootPrediction = m.Nodes[0].Class
-	if brk && !opt.FixQ2 {
+	if r.brk && !fixQ2 {
 		m.RootPrediction = -1
 	}
 	m.index()

@@ -208,6 +208,60 @@ func (t *Trainer) Fit(X [][]float64, y []int, s learn.Schema) (learn.Model, erro
 
 // FitModel is Fit with the concrete model type.
 func (t *Trainer) FitModel(X [][]float64, y []int, s learn.Schema) (*Model, error) {
+	ms, err := t.fitModels(X, y, s, []*Trainer{t})
+	if err != nil {
+		return nil, err
+	}
+	return ms[0], nil
+}
+
+// FitGroup fits every trainer of ts on the same rows at once and returns
+// the models their own Fit calls would return (learn.GroupFitter). FGRT
+// trainers that share their partitions (equal PrepareKey, and the same
+// Prepare or none) share the memberships, and those that differ only in
+// when growth stops (max_rules, min_improvement, patience, fix_q2) share
+// one growth. Other trainers are fitted one by one.
+func (t *Trainer) FitGroup(ts []learn.Trainer, X [][]float64, y []int, s learn.Schema) ([]learn.Model, error) {
+	out := make([]learn.Model, len(ts))
+	var group []*Trainer
+	var at []int
+	for i, lt := range ts {
+		if tr, ok := lt.(*Trainer); ok && tr.sharesPartitions(t) {
+			group, at = append(group, tr), append(at, i)
+			continue
+		}
+		m, err := lt.Fit(X, y, s)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = m
+	}
+	if len(group) > 0 {
+		ms, err := t.fitModels(X, y, s, group)
+		if err != nil {
+			return nil, err
+		}
+		for j, i := range at {
+			out[i] = ms[j]
+		}
+	}
+	return out, nil
+}
+
+// sharesPartitions reports whether u fits the partitions t fits.
+func (t *Trainer) sharesPartitions(u *Trainer) bool {
+	if t.PrepareKey() != u.PrepareKey() || (t.parts == nil) != (u.parts == nil) {
+		return false
+	}
+	return t.parts == nil || &t.parts[0] == &u.parts[0] && len(t.parts) == len(u.parts)
+}
+
+var _ learn.GroupFitter = (*Trainer)(nil)
+
+// fitModels fits the models of trainers that share t's partitions: the
+// partitions (prepared, or fitted on X) and memberships once, and one
+// growth per trajectory.
+func (t *Trainer) fitModels(X [][]float64, y []int, s learn.Schema, ts []*Trainer) ([]*Model, error) {
 	parts := t.parts
 	fitting := parts == nil && !t.opts.Optimize
 	// When fitting partitions the grower meets every value anyway; it
@@ -215,7 +269,7 @@ func (t *Trainer) FitModel(X [][]float64, y []int, s learn.Schema) (*Model, erro
 	if err := learn.CheckXY(X, y, s, fitting); err != nil {
 		return nil, err
 	}
-	var m *Model
+	var g *grower
 	var err error
 	switch {
 	case fitting:
@@ -230,7 +284,7 @@ func (t *Trainer) FitModel(X [][]float64, y []int, s learn.Schema) (*Model, erro
 			nameCategories(&p, s.Features[j])
 			return p, nil
 		}
-		m, err = fitTreeFitting(X, y, s.NumClasses(), s.NumFeatures(), fit, t.opts.GrowOptions)
+		g, err = newGrower(X, y, s.NumClasses(), nil, s.NumFeatures(), fit, t.opts.GrowOptions)
 		if errors.Is(err, errMissing) {
 			if e := learn.CheckXY(X, y, s, false); e != nil {
 				err = e
@@ -240,15 +294,22 @@ func (t *Trainer) FitModel(X [][]float64, y []int, s learn.Schema) (*Model, erro
 		if parts, _, err = t.Partitions(X, y, s); err != nil {
 			return nil, err
 		}
-		m, err = FitTree(X, y, s.NumClasses(), parts, t.opts.GrowOptions)
+		g, err = newGrower(X, y, s.NumClasses(), parts, len(parts), nil, t.opts.GrowOptions)
 	case len(parts) != s.NumFeatures():
 		return nil, fmt.Errorf("fgrt: prepared partitions cover %d columns, schema has %d", len(parts), s.NumFeatures())
 	default:
-		m, err = FitTree(X, y, s.NumClasses(), parts, t.opts.GrowOptions)
+		g, err = newGrower(X, y, s.NumClasses(), parts, len(parts), nil, t.opts.GrowOptions)
 	}
 	if err != nil {
 		return nil, err
 	}
-	m.Clamp = t.opts.Clamp
-	return m, nil
+	opts := make([]GrowOptions, len(ts))
+	for i, u := range ts {
+		opts[i] = u.opts.GrowOptions
+	}
+	ms := g.models(y, opts)
+	for i, u := range ts {
+		ms[i].Clamp = u.opts.Clamp
+	}
+	return ms, nil
 }

@@ -418,9 +418,43 @@ func (g *grower) bestCoverageReaches() bool {
 	return false
 }
 
-// grow runs the main loop (fgrt.md 3.5) and returns whether it ended by a
-// break (patience exhausted or no candidate).
-func (g *grower) grow() (endedByBreak bool) {
+// stopRule is one configuration's stopping rule on a shared growth: the
+// settings that decide only when growth ends, never which split comes next
+// (max_rules, min_improvement, patience), its patience count, and where it
+// stopped.
+type stopRule struct {
+	maxRules int
+	minImp   float64
+	patience int
+
+	bad  int
+	done bool
+	brk  bool     // stopped by a break (patience exhausted or no candidate)
+	snap snapshot // the tree when it stopped
+}
+
+// snapshot is the tree grown so far: its first nodes and, per node, how
+// many children it had (nodes only ever gain children, at the end).
+type snapshot struct {
+	children []int
+}
+
+func (g *grower) snapshot() snapshot {
+	s := snapshot{children: make([]int, len(g.nodes))}
+	for i, nd := range g.nodes {
+		s.children[i] = len(nd.children)
+	}
+	return s
+}
+
+// grow runs the main loop (fgrt.md 3.5) once for several stopping rules:
+// the growth is the same for all of them (every choice depends on the
+// coverage threshold, Q1 and early stop, which they share), so each rule
+// takes the tree as it stands at the iteration where its own loop would
+// have ended, with the reference's end condition: max_rules leaves or no
+// leaf reaching the coverage threshold (not a break), the patience-th
+// low-gain iteration or no candidate (a break).
+func (g *grower) grow(rules []*stopRule) {
 	nc := len(g.cands)
 	root := &node{parent: -1, cond: -1, pred: -1, coverage: 1, gain: math.NaN()}
 	root.m = make([]float64, g.n)
@@ -435,32 +469,56 @@ func (g *grower) grow() (endedByBreak bool) {
 	root.weights = make([]float64, g.nClasses)
 	g.classSums(root.m, -1, root.weights)
 	g.nodes = []*node{root}
-	w := make([]float64, g.nClasses)
-	leaves, bad := 1, 0
-	covOK := true
+	active := len(rules)
+	stop := func(r *stopRule, brk bool) {
+		r.done, r.brk, r.snap = true, brk, g.snapshot()
+		active--
+	}
 	if g.singleClass() {
 		// Deviation (documented): with one class every gain is 0, and the
 		// reference would still add patience-1 zero-gain children before
 		// stopping by patience, all predicting that class, and then (Q2)
 		// let the root predict -1. A one-class training set is better
 		// served by the single leaf that predicts it.
-		return false
+		for _, r := range rules {
+			stop(r, false)
+		}
+		return
 	}
-	for leaves < g.opt.MaxRules && covOK {
-		gain, id := g.search(0, w)
-		if gain <= g.opt.MinImprovement {
-			bad++
-			if bad >= g.opt.Patience {
-				return true
+	w := make([]float64, g.nClasses)
+	leaves := 1
+	covOK := true
+	for {
+		for _, r := range rules {
+			if !r.done && !(leaves < r.maxRules && covOK) {
+				stop(r, false)
 			}
 		}
+		if active == 0 {
+			return
+		}
+		gain, id := g.search(0, w)
+		for _, r := range rules {
+			if !r.done && gain <= r.minImp {
+				if r.bad++; r.bad >= r.patience {
+					stop(r, true)
+				}
+			}
+		}
+		if active == 0 {
+			return
+		}
 		if g.nodes[id].bestK < 0 {
-			return true
+			for _, r := range rules {
+				if !r.done {
+					stop(r, true)
+				}
+			}
+			return
 		}
 		g.split(id, &leaves)
 		covOK = g.bestCoverageReaches()
 	}
-	return false
 }
 
 // singleClass reports whether all training rows have the same class.

@@ -253,6 +253,15 @@ type Preparer interface {
 	Prepare(X [][]float64, y []int, s Schema) (Trainer, error)
 }
 
+// GroupFitter is implemented by trainers that can fit several trainers of
+// their method on the same rows at once, sharing the work the fits have in
+// common (FGRT grows one tree for grid points that differ only in when
+// growth stops). FitGroup returns, in order, the models each trainer's own
+// Fit would return; trainers it cannot share work with it fits one by one.
+type GroupFitter interface {
+	FitGroup(ts []Trainer, X [][]float64, y []int, s Schema) ([]Model, error)
+}
+
 // SharedPreparer is a Preparer whose preparation depends on only some of
 // its settings, so that trainers of one method that differ in the others
 // (FGRT's growth parameters) can share one preparation instead of

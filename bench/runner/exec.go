@@ -87,6 +87,11 @@ func evaluate(t learn.Trainer, s learn.Schema, xtr [][]float64, ytr []int, xte [
 	if err != nil {
 		return outcome{}, err
 	}
+	return score(model, fit, s, xte, yte)
+}
+
+// score predicts the test rows with a fitted model (fit seconds given).
+func score(model learn.Model, fit float64, s learn.Schema, xte [][]float64, yte []int) (outcome, error) {
 	t1 := time.Now()
 	pred, ownFit, err := learn.PredictChecked(model, xte, len(s.Classes))
 	predS := time.Since(t1).Seconds()
@@ -212,17 +217,24 @@ func (e *executor) innerSelect(plan *protocol.Plan, f protocol.Fold, m resolvedM
 			continue
 		}
 		prep := foldPreparations{X: s.xtr, y: s.ytr, s: plan.Schema}
+		ts := make([]learn.Trainer, len(m.Configs))
 		for ci, cfg := range m.Configs {
 			t, err := m.Method.New(cfg, seed+int64(j)+1)
 			if err != nil {
 				return 0, err
 			}
-			if t, err = prep.trainer(t); err != nil {
+			if ts[ci], err = prep.trainer(t); err != nil {
 				return 0, fmt.Errorf("inner fold %d, %s: %w", j, cfg, err)
 			}
-			o, err := evaluate(t, plan.Schema, s.xtr, s.ytr, s.xte, s.yte)
+		}
+		models, err := fitAll(ts, m.Configs, s.xtr, s.ytr, plan.Schema)
+		if err != nil {
+			return 0, fmt.Errorf("inner fold %d: %w", j, err)
+		}
+		for ci, model := range models {
+			o, err := score(model, 0, plan.Schema, s.xte, s.yte)
 			if err != nil {
-				return 0, fmt.Errorf("inner fold %d, %s: %w", j, cfg, err)
+				return 0, fmt.Errorf("inner fold %d, %s: %w", j, m.Configs[ci], err)
 			}
 			sums[ci] += o.acc
 		}

@@ -3,6 +3,7 @@ package runner
 import (
 	"fmt"
 
+	"github.com/fgrtbench/fgrtbench/bench/methods"
 	"github.com/fgrtbench/fgrtbench/learn"
 )
 
@@ -12,7 +13,9 @@ import (
 // preparation serves every configuration with the same PrepareKey: per
 // dataset under the paper protocol, per inner training set during inner
 // cross-validation. Results are those of separate fits (the interface's
-// contract); only the repeated preparation goes.
+// contract); only the repeated preparation goes. Inner cross-validation,
+// whose fits are not timed, also lets a learn.GroupFitter fit the whole
+// grid at once (FGRT shares memberships and growth between grid points).
 
 // preparationKey extends a cache key by what a shared preparation depends
 // on, or by the whole configuration for other trainers.
@@ -58,4 +61,24 @@ func (f *foldPreparations) trainer(t learn.Trainer) (learn.Trainer, error) {
 		f.prepared[key] = p
 	}
 	return sp.WithPreparation(p)
+}
+
+// fitAll fits every trainer on the same rows, all at once when the first
+// one is a learn.GroupFitter. An error names the failing configuration
+// when the fits ran one by one.
+func fitAll(ts []learn.Trainer, cfgs []methods.Config, X [][]float64, y []int, s learn.Schema) ([]learn.Model, error) {
+	if len(ts) > 1 {
+		if gf, ok := ts[0].(learn.GroupFitter); ok {
+			return gf.FitGroup(ts, X, y, s)
+		}
+	}
+	models := make([]learn.Model, len(ts))
+	for i, t := range ts {
+		m, err := t.Fit(X, y, s)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", cfgs[i], err)
+		}
+		models[i] = m
+	}
+	return models, nil
 }

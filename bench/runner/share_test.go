@@ -62,7 +62,7 @@ func (m *scaledModel) Predict(X [][]float64) []int  { return m.inner.Predict(res
 func (m *scaledModel) Complexity() learn.Complexity { return m.inner.Complexity() }
 func (m *scaledModel) Rules(s learn.Schema) string  { return m.inner.Rules(s) }
 
-var sharedPrepares atomic.Int64
+var sharedPrepares, groupFits atomic.Int64
 
 type sharedScaled struct{ scaled }
 
@@ -75,6 +75,19 @@ func (c sharedScaled) PrepareKey() string { return "spread" }
 
 func (c sharedScaled) WithPreparation(p learn.Trainer) (learn.Trainer, error) {
 	return sharedScaled{scaled{k: c.k, scale: p.(sharedScaled).scale}}, nil
+}
+
+func (c sharedScaled) FitGroup(ts []learn.Trainer, X [][]float64, y []int, s learn.Schema) ([]learn.Model, error) {
+	groupFits.Add(1)
+	out := make([]learn.Model, len(ts))
+	for i, t := range ts {
+		m, err := t.Fit(X, y, s)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = m
+	}
+	return out, nil
 }
 
 func init() {
@@ -100,7 +113,8 @@ func init() {
 
 // TestInnerCVSharesPreparations: with a shared preparer, inner
 // cross-validation prepares once per inner training set instead of once
-// per configuration, and selects and scores exactly as separate fits do.
+// per configuration, hands each inner training set's grid to the group
+// fitter at once, and selects and scores exactly as separate fits do.
 func TestInnerCVSharesPreparations(t *testing.T) {
 	o := protocol.DefaultOptions()
 	o.InnerFolds = 3
@@ -112,6 +126,7 @@ func TestInnerCVSharesPreparations(t *testing.T) {
 	}
 	dir := t.TempDir()
 	sharedPrepares.Store(0)
+	groupFits.Store(0)
 	r := &Runner{Load: testLoader, OutDir: dir, Jobs: 2}
 	if _, err := r.Run(t.Context(), study); err != nil {
 		t.Fatal(err)
@@ -149,5 +164,8 @@ func TestInnerCVSharesPreparations(t *testing.T) {
 	// nothing under the clean protocol).
 	if got, want := sharedPrepares.Load(), int64(len(shared)*o.InnerFolds); got != want {
 		t.Errorf("%d preparations, want %d (one per inner training set)", got, want)
+	}
+	if got, want := groupFits.Load(), int64(len(shared)*o.InnerFolds); got != want {
+		t.Errorf("%d group fits, want %d (one per inner training set)", got, want)
 	}
 }
