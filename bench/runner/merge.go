@@ -307,13 +307,20 @@ func mergedManifest(ins []mergeInput, id identity.Study, sum MergeSummary) *mani
 	m := manifest.New(first.Study, 0, "merged")
 	m.Identity = &id
 	byName := map[string]manifest.Dataset{}
+	seen := map[string]bool{} // an input given twice contributes its history once
 	for _, mi := range ins {
 		for _, d := range mi.man.Datasets {
 			if _, ok := byName[d.Name]; !ok {
 				byName[d.Name] = d
 			}
 		}
-		m.History = append(m.History, mi.man.History...)
+		for _, h := range mi.man.History {
+			k := h.Start.String() + "|" + h.Shard + "|" + h.Hostname + "|" + strings.Join(h.Command, " ")
+			if !seen[k] {
+				seen[k] = true
+				m.History = append(m.History, h)
+			}
+		}
 	}
 	for _, d := range byName {
 		m.Datasets = append(m.Datasets, d)

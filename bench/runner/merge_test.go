@@ -104,7 +104,7 @@ func TestMergeWritesManifest(t *testing.T) {
 	for _, h := range m.History {
 		shards = append(shards, h.Shard+":"+h.Status)
 	}
-	if got := strings.Join(shards, " "); got != "0/3:complete 1/3:complete 2/3:complete 0/3:complete merged:merged" {
+	if got := strings.Join(shards, " "); got != "0/3:complete 1/3:complete 2/3:complete merged:merged" {
 		t.Fatalf("history %s", got)
 	}
 	// The merged directory resumes as the whole study: nothing to run.
