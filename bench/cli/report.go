@@ -133,6 +133,12 @@ func manifestFacts(m *manifest.Manifest, partial string) []reports.Fact {
 		{Key: "run", Value: fmt.Sprintf("%s to %s; %d units (%d run, %d resumed, %d failed), shard %s",
 			m.Start.Format("2006-01-02 15:04:05Z"), m.End.Format("15:04:05Z"), m.Units, m.Ran, m.Skipped, m.Failed, m.Shard)},
 	}...)
+	if m.Identity != nil {
+		facts = append(facts, reports.Fact{Key: "study identity", Value: fmt.Sprintf("%s (%d units in %d groups; each results.csv key carries its group's hash)", m.Identity.Hash, m.Identity.Units, len(m.Identity.Groups))})
+	}
+	if n := len(m.History); n > 1 {
+		facts = append(facts, reports.Fact{Key: "history", Value: fmt.Sprintf("%d invocations wrote these results, the first at %s (listed in manifest.json)", n, m.History[0].Start.Format("2006-01-02 15:04:05Z"))})
+	}
 	var ds []string
 	for _, d := range m.Datasets {
 		ds = append(ds, fmt.Sprintf("%s %s… (%d rows)", d.Name, d.NormalizedSHA256[:min(16, len(d.NormalizedSHA256))], d.Rows))
