@@ -73,13 +73,26 @@ func ReadCSVWith(r io.Reader, name, path string, o CSVOptions) (*Dataset, error)
 	if len(header) < 2 {
 		return nil, errf(1, "header names %d column(s); need at least one input and the class", len(header))
 	}
+	// Excel and PowerShell write a byte-order mark; it belongs to no name.
+	header[0] = strings.TrimPrefix(header[0], "\ufeff")
 	attrs := make([]Attribute, len(header))
 	declared := make([]bool, len(header))
+	columnOf := make(map[string]int, len(header))
 	for k, h := range header {
 		h = strings.TrimSpace(h)
 		if base, ok := strings.CutSuffix(h, nominalSuffix); ok && base != "" {
 			h, declared[k] = strings.TrimSpace(base), true
 		}
+		// Rules, partitions and --class name columns; a nameless or
+		// repeated name would make them ambiguous (as ARFF and KEEL
+		// refuse a repeated attribute).
+		if h == "" {
+			return nil, errf(1, "column %d has no name in the header (a pandas index? write it with to_csv(index=False), or name it)", k+1)
+		}
+		if j, dup := columnOf[h]; dup {
+			return nil, errf(1, "columns %d and %d are both named %q; give each column its own name", j+1, k+1, h)
+		}
+		columnOf[h] = k
 		attrs[k] = Attribute{Name: h}
 	}
 	classK, err := findColumn(attrs, o.Class)

@@ -254,6 +254,21 @@ func TestReadCSV(t *testing.T) {
 	}
 }
 
+// TestReadCSVByteOrderMark: a spreadsheet's byte-order mark is not part of
+// the first column's name.
+func TestReadCSVByteOrderMark(t *testing.T) {
+	d, err := ReadCSV(strings.NewReader("\ufeffa,b,class\n1,2,x\n3,4,y\n"), "", "s.csv", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Inputs[0].Name != "a" {
+		t.Errorf("first column named %q, want \"a\"", d.Inputs[0].Name)
+	}
+	if _, err := ReadCSV(strings.NewReader("a,\ufeffclass\n1,x\n2,y\n"), "", "s.csv", "class"); err == nil {
+		t.Error("a mark inside the header (not at the start of the file) was dropped")
+	}
+}
+
 func TestReadCSVErrors(t *testing.T) {
 	cases := []struct{ name, src, class, want string }{
 		{"empty", "", "", "s.csv:1: empty file"},
@@ -263,6 +278,9 @@ func TestReadCSVErrors(t *testing.T) {
 		{"missing class", "a,b\n1,2\n3,?\n", "", "s.csv:3: missing class value"},
 		{"bad quote", "a,b\n1,\"x\n", "", "s.csv:2"},
 		{"class not found", "a,b\n1,2\n", "z", "not found"},
+		{"nameless column", ",a,b\n0,1,x\n1,2,y\n", "", "s.csv:1: column 1 has no name"},
+		{"repeated name", "a,b,a,c\n1,2,3,x\n", "", `s.csv:1: columns 1 and 3 are both named "a"`},
+		{"repeated after declaration", "a,a:nominal,c\n1,2,x\n", "", `columns 1 and 2 are both named "a"`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

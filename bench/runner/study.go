@@ -201,6 +201,14 @@ func (s Study) resolve() ([]resolvedMethod, error) {
 			return nil, err
 		}
 	}
+	// A name listed twice would run its units twice under one key and
+	// leave two selected rows per fold, which no report can read.
+	if d := firstRepeated(s.Protocols); d != "" {
+		return nil, fmt.Errorf("protocol %q is listed twice; list each protocol once", d)
+	}
+	if d := firstRepeated(s.Datasets); d != "" {
+		return nil, fmt.Errorf("dataset %q is listed twice; list each dataset once", d)
+	}
 	if err := s.Options.Validate(); err != nil {
 		return nil, err
 	}
@@ -226,6 +234,18 @@ func (s Study) resolve() ([]resolvedMethod, error) {
 		out = append(out, rm)
 	}
 	return out, nil
+}
+
+// firstRepeated returns the first name that occurs twice in names, or "".
+func firstRepeated(names []string) string {
+	seen := make(map[string]bool, len(names))
+	for _, n := range names {
+		if seen[n] {
+			return n
+		}
+		seen[n] = true
+	}
+	return ""
 }
 
 // layout returns the unit layout of a protocol of the study (validated by

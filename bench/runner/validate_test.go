@@ -86,6 +86,8 @@ func TestValidateRefusesBeforeWriting(t *testing.T) {
 			s.Methods = []MethodSpec{{Name: "test-centroid", Sweep: map[string][]string{}}}
 		}, "sweep names no parameter"},
 		{"no datasets", func(s *Study) { s.Datasets = []string{} }, "at least one"},
+		{"dataset listed twice", func(s *Study) { s.Datasets = []string{"alpha", "alpha"} }, `dataset "alpha" is listed twice`},
+		{"protocol listed twice", func(s *Study) { s.Protocols = []string{"clean", "clean"} }, `protocol "clean" is listed twice`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -6,9 +6,11 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -111,6 +113,24 @@ func checkUnusedOptions(f file, protocols []string) error {
 	return nil
 }
 
+// unknownField is how yaml.v3 words a key the spec's types do not have.
+var unknownField = regexp.MustCompile(`field (\S+) not found in type \S+`)
+
+// yamlError turns yaml.v3's multi-line list of type errors ("yaml:
+// unmarshal errors:\n  line 3: field foo not found in type spec.file") into
+// one line that names the keys without Go type names.
+func yamlError(err error) string {
+	var te *yaml.TypeError
+	if !errors.As(err, &te) {
+		return err.Error()
+	}
+	msgs := make([]string, len(te.Errors))
+	for i, m := range te.Errors {
+		msgs[i] = unknownField.ReplaceAllString(strings.TrimSpace(m), "unknown key $1")
+	}
+	return strings.Join(msgs, "; ")
+}
+
 // Parse reads a spec; format is "json" or "yaml". Unknown fields are errors.
 func Parse(data []byte, format string) (runner.Study, error) {
 	var f file
@@ -125,7 +145,7 @@ func Parse(data []byte, format string) (runner.Study, error) {
 		dec := yaml.NewDecoder(bytes.NewReader(data))
 		dec.KnownFields(true)
 		if err := dec.Decode(&f); err != nil {
-			return runner.Study{}, fmt.Errorf("spec: %v", err)
+			return runner.Study{}, fmt.Errorf("spec: %s", yamlError(err))
 		}
 	default:
 		return runner.Study{}, fmt.Errorf("spec: unknown format %q (json or yaml)", format)

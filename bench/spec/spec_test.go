@@ -74,6 +74,12 @@ func TestParseErrors(t *testing.T) {
 			t.Errorf("%s: accepted", name)
 		}
 	}
+	// An unknown key is one line naming the key and its line, without the
+	// Go type it was decoded into.
+	_, err := Parse([]byte("protocols: [clean]\nmethods: [{name: fgrt, lable: x}]\nfoldz: 3\n"), "yaml")
+	if want := "spec: line 2: unknown key lable; line 3: unknown key foldz"; err == nil || err.Error() != want {
+		t.Errorf("unknown keys: got %v, want %q", err, want)
+	}
 	if _, err := Parse([]byte(`{"methods":[{"name":"fgrt"}],"extra":1}`), "json"); err == nil {
 		t.Error("json unknown field accepted")
 	}
