@@ -224,6 +224,9 @@ func (s Study) resolve() ([]resolvedMethod, error) {
 				return nil, err
 			}
 		}
+		if err := checkLabel(rm); err != nil {
+			return nil, err
+		}
 		if seen[rm.Label] {
 			return nil, fmt.Errorf("two methods of the study write the label %q; give one a distinct label", rm.Label)
 		}
@@ -234,6 +237,32 @@ func (s Study) resolve() ([]resolvedMethod, error) {
 		out = append(out, rm)
 	}
 	return out, nil
+}
+
+// checkLabel refuses a label that reports would read as another method:
+// tables name a method and compare it with the paper's column by its label
+// ("fgrt-opt" is shown as FGRT* and set against the paper's FGRT*, "cart"
+// against its CART), so CART labelled "fgrt-opt" would be a misattributed
+// result. "fgrt-fixed" is shown as FGRT with Q1 and Q2 fixed, so it must be
+// that: fgrt with fix_q1 and fix_q2 true in every configuration.
+func checkLabel(m resolvedMethod) error {
+	base, _, _ := strings.Cut(m.Label, "@")
+	if base == m.Spec.Name {
+		return nil
+	}
+	if _, err := methods.Lookup(base); err == nil {
+		return fmt.Errorf("method %s: label %q names the method %s, as which reports would show and compare it; choose another label", m.Spec.Name, m.Label, base)
+	}
+	if base == "fgrt-fixed" {
+		fixed := m.Spec.Name == "fgrt"
+		for _, c := range m.Configs {
+			fixed = fixed && c["fix_q1"] == "true" && c["fix_q2"] == "true"
+		}
+		if !fixed {
+			return fmt.Errorf("method %s: label %q is shown as FGRT with quirks Q1 and Q2 fixed; it needs method fgrt with fix_q1 and fix_q2 \"true\" (or choose another label)", m.Spec.Name, m.Label)
+		}
+	}
+	return nil
 }
 
 // firstRepeated returns the first name that occurs twice in names, or "".

@@ -87,6 +87,12 @@ func TestValidateRefusesBeforeWriting(t *testing.T) {
 		}, "sweep names no parameter"},
 		{"no datasets", func(s *Study) { s.Datasets = []string{} }, "at least one"},
 		{"dataset listed twice", func(s *Study) { s.Datasets = []string{"alpha", "alpha"} }, `dataset "alpha" is listed twice`},
+		{"label of another method", func(s *Study) { s.Methods[0].Label = "fgrt-opt" }, `label "fgrt-opt" names the method fgrt-opt`},
+		{"label of another method's variant", func(s *Study) { s.Methods[0].Label = "cart@text" }, `label "cart@text" names the method cart`},
+		{"fgrt-fixed label on another method", func(s *Study) { s.Methods[0].Label = "fgrt-fixed" }, `label "fgrt-fixed" is shown as FGRT with quirks Q1 and Q2 fixed`},
+		{"fgrt-fixed label without the fixes", func(s *Study) {
+			s.Methods = []MethodSpec{{Name: "fgrt", Label: "fgrt-fixed", Params: map[string]string{"fix_q1": "true"}}}
+		}, `it needs method fgrt with fix_q1 and fix_q2 "true"`},
 		{"protocol listed twice", func(s *Study) { s.Protocols = []string{"clean", "clean"} }, `protocol "clean" is listed twice`},
 	}
 	for _, c := range cases {
