@@ -1,6 +1,7 @@
 package fgrt
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -54,7 +55,8 @@ func (o GrowOptions) Validate() error {
 // candidate bookkeeping live only during growth.
 type node struct {
 	parent   int
-	cond     int // candidate index (feature, term) of the condition; -1 at the root
+	cond     int    // candidate index (feature, term) of the condition; -1 at the root
+	path     string // the conditions from the root, the key of nodeSums
 	depth    int
 	children []int
 	m        []float64 // firing strength per training row (class-grouped order)
@@ -93,6 +95,7 @@ type grower struct {
 	// cands lists every (feature, term); mu holds their memberships.
 	cands []cand
 	mu    *memberships
+	sums  map[string]*nodeSums // by node path, shared by the growths of one grower
 	parts []fuzzy.Partition
 	nodes []*node
 	// slow disables the candidate cache (every node is re-evaluated each
@@ -151,7 +154,7 @@ func newGrower(X [][]float64, y []int, nClasses int, parts []fuzzy.Partition, d 
 			return nil, fmt.Errorf("fgrt: partition of column %d has no terms", j)
 		}
 	}
-	g := &grower{opt: opt, n: n, nClasses: nClasses}
+	g := &grower{opt: opt, n: n, nClasses: nClasses, sums: map[string]*nodeSums{}}
 	// Stable counting sort of the rows by class.
 	g.start = make([]int, nClasses+1)
 	for _, k := range y {
@@ -260,7 +263,7 @@ func argmaxFirst(w []float64) int {
 
 // evaluate computes the gain of every candidate child of the node
 // (fgrt.md 3.3) and picks the best.
-func (g *grower) evaluate(nd *node, w []float64) {
+func (g *grower) evaluate(nd *node) {
 	g.evaluations++
 	nd.evaluated = true
 	nc := len(g.cands)
@@ -270,10 +273,10 @@ func (g *grower) evaluate(nd *node, w []float64) {
 	}
 	thr := g.opt.CoverageThreshold
 	nf := float64(g.n)
-	total := g.classSums(nd.m, -1, w)
+	e := g.sumsOf(nd)
 	father := math.Inf(1)
-	if total != 0 && !(total/nf < thr) {
-		father = gini(w, total)
+	if e.total != 0 && !(e.total/nf < thr) {
+		father = gini(e.w, e.total)
 	}
 	for k := range g.cands {
 		nd.gains[k], nd.classes[k] = math.Inf(-1), -1
@@ -282,15 +285,50 @@ func (g *grower) evaluate(nd *node, w []float64) {
 		if math.IsInf(father, 1) || !nd.allowed[k] || nd.used[k] {
 			continue
 		}
-		ct := g.classSums(nd.m, k, w)
+		ct, wk := g.childSums(nd, e, k)
 		if ct/nf < thr {
 			continue
 		}
-		if gain := father - gini(w, ct); gain > math.Inf(-1) {
+		if gain := father - gini(wk, ct); gain > math.Inf(-1) {
 			nd.gains[k], nd.classes[k] = gain, classPending
 		}
 	}
 	g.pick(nd)
+}
+
+// nodeSums caches the class sums of a node's firing strengths and of each
+// candidate child's. They depend only on the node's path (its firing
+// strengths are the product of the path's memberships, in path order), so
+// the growths of one FitGroup, which differ in the coverage threshold and
+// so in their trees, share them wherever their paths agree.
+type nodeSums struct {
+	total float64
+	w     []float64 // per class
+	have  []bool    // per candidate
+	ct    []float64 // per candidate: child total
+	wk    []float64 // per candidate and class
+}
+
+func (g *grower) sumsOf(nd *node) *nodeSums {
+	e := g.sums[nd.path]
+	if e == nil || g.slow {
+		nc, c := len(g.cands), g.nClasses
+		e = &nodeSums{w: make([]float64, c), have: make([]bool, nc), ct: make([]float64, nc), wk: make([]float64, nc*c)}
+		e.total = g.classSums(nd.m, -1, e.w)
+		g.sums[nd.path] = e
+	}
+	return e
+}
+
+// childSums returns candidate k's child total and class sums at the node.
+func (g *grower) childSums(nd *node, e *nodeSums, k int) (float64, []float64) {
+	c := g.nClasses
+	wk := e.wk[k*c : (k+1)*c]
+	if !e.have[k] {
+		e.ct[k] = g.classSums(nd.m, k, wk)
+		e.have[k] = true
+	}
+	return e.ct[k], wk
 }
 
 // classPending marks a candidate whose class has not been computed yet.
@@ -338,14 +376,14 @@ func (g *grower) pick(nd *node) {
 }
 
 // search is the reference's global best-first search (fgrt.md 3.4).
-func (g *grower) search(id int, w []float64) (float64, int) {
+func (g *grower) search(id int) (float64, int) {
 	nd := g.nodes[id]
 	if g.slow || !nd.evaluated {
-		g.evaluate(nd, w)
+		g.evaluate(nd)
 	}
 	bestG, bestN := nd.bestGain, id
 	for _, ch := range nd.children {
-		cg, cn := g.search(ch, w)
+		cg, cn := g.search(ch)
 		if cg > bestG {
 			bestG = cg
 			if g.opt.FixQ1 {
@@ -367,7 +405,8 @@ func (g *grower) split(id int, leaves *int) {
 		*leaves++
 	}
 	n := g.n
-	ch := &node{parent: id, cond: k, depth: p.depth + 1, pred: p.bestCls, gain: p.bestGain}
+	ch := &node{parent: id, cond: k, depth: p.depth + 1, pred: p.bestCls, gain: p.bestGain,
+		path: p.path + string(binary.AppendUvarint(nil, uint64(k)))}
 	ch.m = make([]float64, n)
 	mu := g.muOf(k)
 	for i := range ch.m {
@@ -485,7 +524,6 @@ func (g *grower) grow(rules []*stopRule) {
 		}
 		return
 	}
-	w := make([]float64, g.nClasses)
 	leaves := 1
 	covOK := true
 	for {
@@ -497,7 +535,7 @@ func (g *grower) grow(rules []*stopRule) {
 		if active == 0 {
 			return
 		}
-		gain, id := g.search(0, w)
+		gain, id := g.search(0)
 		for _, r := range rules {
 			if !r.done && gain <= r.minImp {
 				if r.bad++; r.bad >= r.patience {

@@ -173,6 +173,47 @@ func (t *Trainer) FitTree(X [][]float64, y []int, s learn.Schema) (*Tree, error)
 	return tree, nil
 }
 
+// FitGroup fits every trainer of ts on the same rows (learn.GroupFitter):
+// trainers whose parameters equal t's up to CCPAlpha prune one grown tree
+// (pruning never changes the growth); others fit on their own. The models
+// are those of separate Fit calls.
+func (t *Trainer) FitGroup(ts []learn.Trainer, X [][]float64, y []int, s learn.Schema) ([]learn.Model, error) {
+	base := t.params
+	base.CCPAlpha = 0
+	var grown *Tree
+	out := make([]learn.Model, len(ts))
+	for i, lt := range ts {
+		u, ok := lt.(*Trainer)
+		var p Params
+		if ok {
+			p = u.params
+			p.CCPAlpha = 0
+		}
+		if !ok || p != base {
+			m, err := lt.Fit(X, y, s)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = m
+			continue
+		}
+		if grown == nil {
+			var err error
+			if grown, err = (&Trainer{params: base}).FitTree(X, y, s); err != nil {
+				return nil, err
+			}
+		}
+		if alpha := u.params.CCPAlpha; alpha != 0 {
+			out[i] = grown.Prune(alpha)
+		} else {
+			out[i] = grown
+		}
+	}
+	return out, nil
+}
+
+var _ learn.GroupFitter = (*Trainer)(nil)
+
 // PruningPath returns sklearn's cost_complexity_pruning_path for the
 // unpruned tree these parameters grow on (X, y): the effective alphas and
 // the total leaf impurity after each collapse (CCPAlpha itself is ignored).

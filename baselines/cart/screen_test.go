@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"testing"
+
+	"github.com/fgrtbench/fgrtbench/learn"
 )
 
 // TestEntropyScreenKeepsTrees grows entropy trees with and without the
@@ -35,6 +37,39 @@ func TestEntropyScreenKeepsTrees(t *testing.T) {
 		exact.xlogx = nil
 		if want := exact.grow(p); !reflect.DeepEqual(screened, want) {
 			t.Errorf("seed %d (n=%d d=%d C=%d): the screened entropy tree differs from the exact scan", seed, n, d, c)
+		}
+	}
+}
+
+// TestFitGroupPrunesOneGrowth: a ccp_alpha grid fitted at once (one growth,
+// pruned per alpha) gives the trees of separate fits, with a trainer of
+// other parameters in the group fitted on its own.
+func TestFitGroupPrunesOneGrowth(t *testing.T) {
+	X, y := ringData(600, 5, 3)
+	s := namedSchema(make([]string, 5), "out", "in")
+	var ts []learn.Trainer
+	for _, p := range []Params{
+		{Criterion: Gini, MinSamplesSplit: 5, MinSamplesLeaf: 2, RandomState: 42, CCPAlpha: 0.003},
+		{Criterion: Gini, MinSamplesSplit: 5, MinSamplesLeaf: 2, RandomState: 42},
+		{Criterion: Entropy, MinSamplesSplit: 5, MinSamplesLeaf: 2, RandomState: 42, CCPAlpha: 0.001},
+		{Criterion: Gini, MinSamplesSplit: 5, MinSamplesLeaf: 2, RandomState: 42, CCPAlpha: 0.001},
+	} {
+		ts = append(ts, mustTrainer(t, p))
+	}
+	got, err := ts[0].(*Trainer).FitGroup(ts, X, y, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := got[0].(*Tree).NodeCount(), got[1].(*Tree).NodeCount(); a >= b {
+		t.Fatalf("ccp_alpha 0.003 kept %d of %d nodes: the test prunes nothing", a, b)
+	}
+	for i, tr := range ts {
+		want, err := tr.Fit(X, y, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got[i], want) {
+			t.Errorf("trainer %d (%+v): group fit differs from its own fit", i, tr.(*Trainer).params)
 		}
 	}
 }
