@@ -197,6 +197,26 @@ case_edited_data() {
   expect edited_data 1 "sha256=" run --spec "$d/s.yaml" --out "$d/out"
 }
 
+# A run holds OUT/.fgrtbench.lock while it writes; flock(1) stands in for a
+# second shard given the same --out at the same moment.
+case_busy_dir() {
+  local d="$work/busy_dir"
+  cp -r "$base/shard0" "$d"
+  if ! command -v flock >/dev/null; then
+    printf 'skip  %-22s no flock(1) here\n' busy_dir
+    return
+  fi
+  local before
+  before="$(values "$d/results.csv")"
+  flock "$d/.fgrtbench.lock" sleep 5 &
+  local holder=$!
+  sleep 0.3
+  expect busy_dir 1 "is being written by another fgrtbench run" run --spec "$base/s.yaml" --out "$d" --shard 1/3
+  kill "$holder" 2>/dev/null
+  wait "$holder" 2>/dev/null
+  expect_ok busy_dir "results.csv untouched by the refused run" test "$before" = "$(values "$d/results.csv")"
+}
+
 case_missing_shard() {
   expect missing_shard 1 "no input holds shard 1/3" merge --out "$work/missing_shard" "$base/shard0" "$base/shard2"
 }

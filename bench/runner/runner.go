@@ -114,6 +114,18 @@ func (r *Runner) Run(ctx context.Context, s Study) (Summary, error) {
 	if err := os.MkdirAll(r.OutDir, 0o755); err != nil {
 		return sum, err
 	}
+	// Refusals here, like the check above, come before any unit is
+	// considered: the summary is empty.
+	release, err := lockDir(r.OutDir)
+	if err != nil {
+		return Summary{ResultsPath: path}, err
+	}
+	defer release()
+	// Check again under the lock: a run that finished in between may have
+	// written the directory for another study.
+	if prev, err = CheckDir(r.OutDir, id); err != nil {
+		return Summary{ResultsPath: path}, err
+	}
 	done, err := resume(path, todo)
 	if err != nil {
 		return sum, err

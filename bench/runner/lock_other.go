@@ -1,0 +1,12 @@
+//go:build !unix
+
+package runner
+
+import (
+	"errors"
+	"os"
+)
+
+// tryLock: no advisory locks here; runs into one directory are not
+// guarded against each other.
+func tryLock(*os.File) (bool, error) { return false, errors.New("no file locks on this system") }
