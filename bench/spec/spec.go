@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -105,9 +106,15 @@ func checkUnusedOptions(f file, protocols []string) error {
 		name string
 		set  bool
 	}{{"folds", f.Folds != nil}, {"repeats", f.Repeats != nil}, {"seed", f.Seed != nil}, {"inner_folds", f.InnerFolds != nil}, {"holdout_train", f.HoldoutTrain != ""}}
+	owners := map[string]string{"folds": "the clean protocol", "seed": "the clean protocol", "inner_folds": "the clean protocol",
+		"repeats": "the clean and holdout protocols", "holdout_train": "the holdout protocol"}
 	for _, g := range given {
 		if g.set && !uses[g.name] {
-			return fmt.Errorf("spec: %s is used by none of the study's protocols (%s); the paper protocol fixes 5 folds, 1 repeat and seed 42 (remove it, or add the protocol that uses it)", g.name, strings.Join(protocols, ", "))
+			note := ""
+			if slices.Contains(protocols, "paper") {
+				note = "; the paper protocol fixes 5 folds, 1 repeat and seed 42"
+			}
+			return fmt.Errorf("spec: %s is used by none of the study's protocols (%s): it is an option of %s%s (remove it, or add that protocol)", g.name, strings.Join(protocols, ", "), owners[g.name], note)
 		}
 	}
 	return nil

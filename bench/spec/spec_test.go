@@ -248,8 +248,8 @@ func TestPresentButEmpty(t *testing.T) {
 		{"json folds 0", "json", `{"datasets":["wine"],"folds":0,"methods":[{"name":"cart"}]}`, "folds must be at least 2, got 0"},
 		{"json datasets []", "json", `{"datasets":[],"methods":[{"name":"cart"}]}`, "datasets is empty"},
 		{"json seed null", "json", `{"datasets":["wine"],"seed":null,"methods":[{"name":"cart"}]}`, "seed is given but empty"},
-		{"folds under paper", "yaml", "protocols: [paper]\ndatasets: [wine]\nfolds: 3\nmethods: [{name: cart}]\n", "folds is used by none"},
-		{"holdout_train under clean", "yaml", "datasets: [wine]\nholdout_train: \"64\"\nmethods: [{name: cart}]\n", "holdout_train is used by none"},
+		{"folds under paper", "yaml", "protocols: [paper]\ndatasets: [wine]\nfolds: 3\nmethods: [{name: cart}]\n", "folds is used by none of the study's protocols (paper): it is an option of the clean protocol; the paper protocol fixes 5 folds"},
+		{"holdout_train under clean", "yaml", "datasets: [wine]\nholdout_train: \"64\"\nmethods: [{name: cart}]\n", "holdout_train is used by none of the study's protocols (clean): it is an option of the holdout protocol (remove it"},
 	}
 	for _, c := range cases {
 		_, err := Parse([]byte(c.text), c.format)
