@@ -192,3 +192,33 @@ func TestExternalAdapterChangeRefusesResume(t *testing.T) {
 		t.Error("the refused run changed results.csv")
 	}
 }
+
+// TestExternalUndeclaredNames: a params: or sweep: name that the external:
+// block does not declare is refused naming the declared ones, and the fixed
+// command and adapter checksum cannot be overridden.
+func TestExternalUndeclaredNames(t *testing.T) {
+	adapter := filepath.Join(t.TempDir(), "adapter.sh")
+	if err := os.WriteFile(adapter, []byte("exit 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name   string
+		params map[string]string
+		sweep  map[string][]string
+		want   string
+	}{
+		{"sweep", nil, map[string][]string{"b": {"1", "2"}}, `method ext: parameter "b" is not declared in external.params (declared: a, c)`},
+		{"params", map[string]string{"a": "2", "zz": "3"}, nil, `method ext: parameter "zz" is not declared in external.params (declared: a, c)`},
+		{"command", map[string]string{"command": "sh x"}, nil, "method ext: command is fixed by the external: block"},
+		{"adapter", nil, map[string][]string{"adapter_sha256": {"00", "11"}}, "method ext: adapter_sha256 is fixed by the external: block"},
+	}
+	for _, c := range cases {
+		s := testStudy()
+		s.Methods = []MethodSpec{{Name: "external", Label: "ext", Params: c.params, Sweep: c.sweep,
+			External: &external.Spec{Command: "sh " + adapter + " {dir}", Params: map[string]string{"a": "1", "c": "x"}}}}
+		_, err := UnitsOf(s)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want error containing %q", c.name, err, c.want)
+		}
+	}
+}

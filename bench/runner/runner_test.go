@@ -323,6 +323,14 @@ func TestStudyErrors(t *testing.T) {
 		{"unknown protocol", func(s *Study) { s.Protocols = []string{"x"} }, "unknown protocol"},
 		{"bad selection", func(s *Study) { s.Methods = []MethodSpec{{Name: "test-centroid", Selection: "best"}} }, "selection"},
 		{"one fold", func(s *Study) { s.Options.Folds = 1 }, "folds"},
+		// Each value is valid alone; the learner refuses the combination.
+		{"refused combination", func(s *Study) {
+			s.Methods = []MethodSpec{{Name: "fga", Params: map[string]string{"partition": "paper"}}}
+		}, "method fga: fga: the paper's partition formula applies to fixed partitions only"},
+		{"refused sweep point", func(s *Study) {
+			s.Methods = []MethodSpec{{Name: "fga", Params: map[string]string{"partitions": "fixed", "partition": "paper"}, Sweep: map[string][]string{"n_labels": {"3", "5"}}}}
+		}, "configuration crossover_prob=0.3;generations=100;n_ants=3;n_labels=5;"},
+		{"learner's own range", func(s *Study) { s.Methods = []MethodSpec{{Name: "c45", Params: map[string]string{"confidence": "0"}}} }, "method c45: c45: confidence 0 outside (0, 0.5]"},
 		{"inner-cv under paper", func(s *Study) {
 			s.Protocols = []string{"paper"}
 			s.Methods = []MethodSpec{{Name: "test-centroid", Selection: protocol.SelectInnerCV}}

@@ -106,12 +106,51 @@ func lookupMethod(s MethodSpec) (*methods.Method, error) {
 	return methods.Lookup(s.Name)
 }
 
+// checkExternalNames refuses, for an external method, a params: or sweep:
+// name that its external: block does not declare, naming the declared ones
+// (the command and the adapter's checksum are fixed by the block).
+func checkExternalNames(s MethodSpec) error {
+	if s.External == nil {
+		return nil
+	}
+	var declared []string
+	for name := range s.External.Params {
+		declared = append(declared, name)
+	}
+	sort.Strings(declared)
+	list := strings.Join(declared, ", ")
+	if list == "" {
+		list = "none"
+	}
+	var given []string
+	for name := range s.Params {
+		given = append(given, name)
+	}
+	for name := range s.Sweep {
+		given = append(given, name)
+	}
+	sort.Strings(given)
+	for _, name := range given {
+		if _, ok := s.External.Params[name]; ok {
+			continue
+		}
+		if name == external.ParamCommand || name == external.ParamAdapter {
+			return fmt.Errorf("method %s: %s is fixed by the external: block and cannot be given in params or sweep", s.label(), name)
+		}
+		return fmt.Errorf("method %s: parameter %q is not declared in external.params (declared: %s)", s.label(), name, list)
+	}
+	return nil
+}
+
 func resolveMethod(s MethodSpec) (resolvedMethod, error) {
 	m, err := lookupMethod(s)
 	if err != nil {
 		return resolvedMethod{}, err
 	}
 	if err := checkSweep(s); err != nil {
+		return resolvedMethod{}, err
+	}
+	if err := checkExternalNames(s); err != nil {
 		return resolvedMethod{}, err
 	}
 	var cfgs []methods.Config
@@ -141,12 +180,31 @@ func resolveMethod(s MethodSpec) (resolvedMethod, error) {
 			return resolvedMethod{}, err
 		}
 	}
+	if err := checkConstructible(s.label(), m, cfgs); err != nil {
+		return resolvedMethod{}, err
+	}
 	switch s.Selection {
 	case "", protocol.SelectTest, protocol.SelectInnerCV, protocol.SelectSweep:
 	default:
 		return resolvedMethod{}, fmt.Errorf("method %s: unknown selection %q (valid: test, inner-cv, sweep)", s.Name, s.Selection)
 	}
 	return resolvedMethod{Spec: s, Label: s.label(), Method: m, Configs: cfgs, Selection: s.Selection}, nil
+}
+
+// checkConstructible builds a trainer for every configuration, so that a
+// combination of parameters a learner refuses (each value valid on its own,
+// e.g. fga's partition=paper with partitions=evolved) is an error of the
+// spec before any unit runs, not a failure of every unit.
+func checkConstructible(label string, m *methods.Method, cfgs []methods.Config) error {
+	for _, c := range cfgs {
+		if _, err := m.New(c, 0); err != nil {
+			if len(cfgs) > 1 {
+				return fmt.Errorf("method %s, configuration %s: %v", label, c, err)
+			}
+			return fmt.Errorf("method %s: %v", label, err)
+		}
+	}
+	return nil
 }
 
 // cartesian expands a sweep into points; parameters vary in sorted name

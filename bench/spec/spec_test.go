@@ -225,7 +225,7 @@ methods:
 	for _, bad := range []struct{ yml, want string }{
 		{"methods: [{name: external}]", "needs an external: block"},
 		{"methods: [{name: cart, external: {command: x}}]", "needs name: external"},
-		{"methods: [{name: external, external: {command: " + adapter + ", params: {a: \"1\"}}, params: {b: \"2\"}}]", `no parameter "b"`},
+		{"methods: [{name: external, external: {command: " + adapter + ", params: {a: \"1\"}}, params: {b: \"2\"}}]", `parameter "b" is not declared in external.params (declared: a)`},
 	} {
 		if _, err := Parse([]byte("datasets: [wine]\n"+bad.yml), "yaml"); err == nil || !strings.Contains(err.Error(), bad.want) {
 			t.Errorf("%s: err = %v, want %q", bad.yml, err, bad.want)
