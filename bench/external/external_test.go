@@ -3,6 +3,7 @@ package external
 import (
 	"bytes"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -202,5 +203,42 @@ func TestConfigCarriesCommandAndAdapter(t *testing.T) {
 	}
 	if m2.Defaults()[ParamAdapter] == sum {
 		t.Error("changed adapter, same checksum")
+	}
+}
+
+// TestResultRecordErrors: a malformed result.json is one line in the file's
+// own terms (field paths as written, JSON kinds), never a Go type name.
+func TestResultRecordErrors(t *testing.T) {
+	cases := []struct{ body, want string }{
+		{`{"complexity": {"rules": "seven"}}`, "malformed result.json: complexity.rules is a JSON string, want a whole number"},
+		{`{"complexity": {"leaves": 7.5}}`, "malformed result.json: complexity.leaves is a JSON number 7.5, want a whole number"},
+		{`{"complexity": {"rules": 7.0}}`, "malformed result.json: complexity.rules is a JSON number 7.0, want a whole number"},
+		{`{"fit_seconds": "fast"}`, "malformed result.json: fit_seconds is a JSON string, want a number"},
+		{`{"complexity": [1, 2]}`, "malformed result.json: complexity is a JSON array, want an object"},
+		{`{"complexity": {"rules": 3, "antecedents": -2}}`, "malformed result.json: complexity.antecedents is -2; counts cannot be negative"},
+		{`{"fit_seconds": -1}`, "malformed result.json: fit_seconds -1 is negative"},
+		{`{"colour": 1}`, `malformed result.json: unknown field "colour"`},
+		{`{"fit_seconds": 1} {"complexity": {"rules": 3}}`, "malformed result.json: more than one JSON value"},
+		{`{"fit_seconds": 1} trailing`, "malformed result.json: more than one JSON value"},
+		{`{not json`, "malformed result.json: invalid character"},
+	}
+	for _, c := range cases {
+		path := filepath.Join(t.TempDir(), ResultFile)
+		if err := os.WriteFile(path, []byte(c.body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := readResult(path)
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.ContainsAny(err.Error(), "\n{") {
+			t.Errorf("%s: got %v, want one line containing %q", c.body, err, c.want)
+		}
+	}
+	for _, ok := range []string{`{}`, "{\"fit_seconds\": 0.5, \"complexity\": {\"rules\": 2, \"antecedents\": 3, \"leaves\": 2, \"internal_nodes\": 1}, \"rules\": \"IF a THEN b\\nIF b THEN c\"}\n"} {
+		path := filepath.Join(t.TempDir(), ResultFile)
+		if err := os.WriteFile(path, []byte(ok), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := readResult(path); err != nil {
+			t.Errorf("%s: %v", ok, err)
+		}
 	}
 }

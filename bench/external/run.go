@@ -7,9 +7,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -299,8 +301,9 @@ func classNames(s learn.Schema) []string {
 	return out
 }
 
-// readResult reads the optional result record; unknown fields, negative
-// counts and a negative fit time are errors.
+// readResult reads the optional result record; unknown fields, values of
+// the wrong type, trailing data, negative counts and a negative fit time are
+// errors, worded in the file's own terms (the adapter's author reads them).
 func readResult(path string) (resultJSON, error) {
 	var r resultJSON
 	data, err := os.ReadFile(path)
@@ -310,16 +313,51 @@ func readResult(path string) (resultJSON, error) {
 	if err != nil {
 		return r, err
 	}
+	malformed := func(format string, args ...any) error {
+		return fmt.Errorf("external: malformed %s: %s", ResultFile, fmt.Sprintf(format, args...))
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&r); err != nil {
-		return r, fmt.Errorf("external: malformed %s: %v", ResultFile, err)
+		var typeErr *json.UnmarshalTypeError
+		if errors.As(err, &typeErr) {
+			return r, malformed("%s is a JSON %s, want %s", typeErr.Field, typeErr.Value, jsonKind(typeErr.Type.Kind()))
+		}
+		if msg, ok := strings.CutPrefix(err.Error(), "json: "); ok {
+			return r, malformed("%s", msg)
+		}
+		return r, malformed("%v", err)
 	}
-	if c := r.Complexity; c != nil && (c.Rules < 0 || c.Antecedents < 0 || c.Leaves < 0 || c.InternalNodes < 0) {
-		return r, fmt.Errorf("external: malformed %s: negative count in complexity %+v", ResultFile, *c)
+	if _, err := dec.Token(); err != io.EOF {
+		return r, malformed("more than one JSON value (data after the first object)")
+	}
+	if c := r.Complexity; c != nil {
+		for _, f := range []struct {
+			name string
+			n    int
+		}{{"rules", c.Rules}, {"antecedents", c.Antecedents}, {"leaves", c.Leaves}, {"internal_nodes", c.InternalNodes}} {
+			if f.n < 0 {
+				return r, malformed("complexity.%s is %d; counts cannot be negative", f.name, f.n)
+			}
+		}
 	}
 	if f := r.FitSeconds; f != nil && !(*f >= 0) {
-		return r, fmt.Errorf("external: malformed %s: fit_seconds %v is negative", ResultFile, *f)
+		return r, malformed("fit_seconds %v is negative", *f)
 	}
 	return r, nil
+}
+
+// jsonKind names what a Go field of this kind accepts, in JSON's terms.
+func jsonKind(k reflect.Kind) string {
+	switch k {
+	case reflect.Int, reflect.Int64:
+		return "a whole number"
+	case reflect.Float64:
+		return "a number"
+	case reflect.String:
+		return "a string"
+	case reflect.Struct, reflect.Pointer:
+		return "an object"
+	}
+	return k.String()
 }
