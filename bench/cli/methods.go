@@ -28,7 +28,7 @@ func init() {
 				if i > 0 {
 					fmt.Fprintln(env.Stdout)
 				}
-				fmt.Fprintln(env.Stdout, externalNote)
+				describeExternal(env.Stdout)
 				continue
 			}
 			m, err := methods.Lookup(n)
@@ -64,10 +64,30 @@ func init() {
 	register(v)
 }
 
-// externalNote describes the external kind, which has no fixed parameters.
-const externalNote = `external  (a learner in any language, run through files)
-  declared in a spec with an external: block (command template, parameters and their
-  defaults, timeout); see docs/external.md for the file contract`
+// describeExternal explains the external kind, which has no fixed
+// parameters: the keys of its spec block and the command's placeholders.
+func describeExternal(w io.Writer) {
+	fmt.Fprint(w, `external  (a learner in any language, run through files; contract: docs/external.md)
+  a spec declares one per method, e.g.
+    - name: external
+      label: sklearn-tree                 # its column in results.csv and the reports
+      external:
+        command: python3 examples/external/sklearn_tree.py {dir}
+        adapter: FILE                     # optional: the file whose SHA-256 identifies the method
+                                          # (default: the last word of the command naming a file)
+        params: {max_depth: "null"}       # its parameters and defaults; the method's params:,
+                                          # sweep: and selection: work as for any method
+        timeout: 2m                       # per run of the command (default 10m)
+        deterministic: false              # true: the method ignores the seed
+  placeholders of the command ({NAME}: the value of the declared parameter NAME):
+`)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, p := range external.Placeholders() {
+		fmt.Fprintf(tw, "    %s\t%s\n", p[0], p[1])
+	}
+	tw.Flush()
+	fmt.Fprintln(w, "  try: fgrtbench run --spec examples/external/sklearn.yaml --out out/sklearn   (python3 with scikit-learn)")
+}
 
 func describeMethod(w io.Writer, m *methods.Method) {
 	stochastic := ""

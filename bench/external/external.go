@@ -167,6 +167,16 @@ func parseTemplate(cmd string, params map[string]string) (template, error) {
 	return words, nil
 }
 
+// Placeholders lists the command template's placeholders, sorted, each
+// with what it stands for (for help texts).
+func Placeholders() [][2]string {
+	var out [][2]string
+	for _, name := range placeholderNames() {
+		out = append(out, [2]string{name, placeholders[strings.Trim(name, "{}")]})
+	}
+	return out
+}
+
 func placeholderNames() []string {
 	out := make([]string, 0, len(placeholders))
 	for k := range placeholders {
