@@ -239,8 +239,12 @@ func CheckData(s Subject, d Data) []error {
 	switch {
 	case err != nil:
 		fail("second fit with the same seed: %v", err)
-	case !reflect.DeepEqual(a.pred, b.pred) || a.rules != b.rules || a.cx != b.cx:
-		fail("same seed, different model:\n%s\nvs\n%s", a.rules, b.rules)
+	case !reflect.DeepEqual(a.pred, b.pred):
+		fail("same seed, different predictions (%s)", firstDifference(a.pred, b.pred))
+	case a.rules != b.rules:
+		fail("same seed, different rules:\n%s\nvs\n%s", a.rules, b.rules)
+	case a.cx != b.cx:
+		fail("same seed, different complexity: %+v vs %+v", a.cx, b.cx)
 	}
 	for _, err := range concurrentModel(a, d) {
 		fail("%v", err)
@@ -249,6 +253,16 @@ func CheckData(s Subject, d Data) []error {
 		fail("%v", err)
 	}
 	return errs
+}
+
+// firstDifference describes where two prediction slices first differ.
+func firstDifference(a, b []int) string {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		if a[i] != b[i] {
+			return fmt.Sprintf("row %d: class %d, then %d", i, a[i], b[i])
+		}
+	}
+	return fmt.Sprintf("%d predictions, then %d", len(a), len(b))
 }
 
 // CheckPredictions reports a prediction slice of the wrong length or with

@@ -59,6 +59,11 @@ func (m *majorityModel) Predict(X [][]float64) []int {
 		return out[:len(out)-1]
 	case "range":
 		out[0] = 99
+	case "seed-predict": // same rules, predictions that vary from call to call
+		out[len(out)-1] = int(m.calls.Add(1)) % 2
+		if len(out) > 1 {
+			out[1] = int(m.calls.Load()) % 2
+		}
 	}
 	return out
 }
@@ -99,7 +104,8 @@ func TestConformingLearnerPasses(t *testing.T) {
 func TestSuiteCatchesFaults(t *testing.T) {
 	cases := []struct{ fault, want string }{
 		{"mutate", "modified its input"},
-		{"seed", "same seed, different model"},
+		{"seed", "same seed, different predictions (row 0: class"},
+		{"seed-predict", "same seed, different predictions (row 1: class"},
 		{"short", "predictions for"},
 		{"range", "predicted class 99"},
 		{"complexity", "printed rules show 1 rules"},
