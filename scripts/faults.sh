@@ -231,9 +231,21 @@ case_foreign_shard() {
 case_conflicting_rows() {
   local d="$work/conflicting_rows"
   cp -r "$base/shard1" "$d"
-  # Row 2 claims one more correct prediction.
-  awk -F, -v OFS=, 'NR == 2 { $13 = $13 + 1 } { print }' "$base/shard1/results.csv" > "$d/results.csv"
+  # Row 2 claims one correct prediction more (or fewer), its accuracy to match.
+  awk -F, -v OFS=, -v CONVFMT=%.17g -v OFMT=%.17g \
+    'NR == 2 { $13 = ($13 < $12 ? $13 + 1 : $13 - 1); $14 = $13 / $12 } { print }' \
+    "$base/shard1/results.csv" > "$d/results.csv"
   expect conflicting_rows 1 "differs between" merge --out "$work/conflict_merged" "$base/shard0" "$base/shard1" "$base/shard2" "$d"
+}
+
+case_edited_accuracy() {
+  # An accuracy that is not correct / n_test: an edited row, refused by
+  # every reader (report, merge, resume, check) with its line.
+  local d="$work/edited_accuracy"
+  cp -r "$base/ref" "$d"
+  awk -F, -v OFS=, 'NR == 3 { $14 = 0.99 } { print }' "$base/ref/results.csv" > "$d/results.csv"
+  expect edited_accuracy 1 "line 3: results: accuracy 0.99 is not correct / n_test" report --results "$d"
+  expect edited_accuracy 1 "line 3: results: accuracy 0.99 is not correct / n_test" run --spec "$base/s.yaml" --out "$d"
 }
 
 case_torn_row() {

@@ -152,7 +152,27 @@ func Parse(f []string) (Record, error) {
 	getF(20, &r.FitSeconds)
 	getF(21, &r.PredictSeconds)
 	r.Key = f[22]
+	if err == nil {
+		err = r.checkAccuracy()
+	}
 	return r, err
+}
+
+// checkAccuracy holds a parsed row to the contract that its accuracy is
+// correct / n_test, so that an edited or corrupted row is an error rather
+// than a number every report would carry.
+// (Rows with no test rows at all are not the runner's; tests build them.)
+func (r Record) checkAccuracy() error {
+	switch {
+	case r.NTest == 0 && r.Correct == 0:
+		return nil
+	case r.NTest < 0 || r.Correct < 0 || r.Correct > r.NTest:
+		return fmt.Errorf("results: correct %d of n_test %d is impossible", r.Correct, r.NTest)
+	case r.Accuracy != float64(r.Correct)/float64(r.NTest):
+		return fmt.Errorf("results: accuracy %s is not correct / n_test = %d/%d = %s (an edited or corrupted row)",
+			formatFloat(r.Accuracy), r.Correct, r.NTest, formatFloat(float64(r.Correct)/float64(r.NTest)))
+	}
+	return nil
 }
 
 // Read parses a whole results.csv stream. A final line without its newline

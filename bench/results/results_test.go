@@ -35,6 +35,32 @@ func TestWriteReadRoundTrip(t *testing.T) {
 	}
 }
 
+// TestReadRefusesAnAccuracyThatIsNotCorrectOverNTest: every accuracy
+// re-derives as correct / n_test, so a row that says otherwise was edited
+// or corrupted and is an error naming its line, not a number in a report.
+func TestReadRefusesAnAccuracyThatIsNotCorrectOverNTest(t *testing.T) {
+	cases := []struct {
+		name string
+		edit func(*Record)
+		want string
+	}{
+		{"accuracy edited", func(r *Record) { r.Accuracy = 0.99 }, "line 2: results: accuracy 0.99 is not correct / n_test = 35/36"},
+		{"correct edited", func(r *Record) { r.Correct = 34 }, "accuracy 0.9722222222222222 is not correct / n_test = 34/36"},
+		{"more correct than tested", func(r *Record) { r.Correct, r.Accuracy = 157, 157.0/36 }, "correct 157 of n_test 36 is impossible"},
+	}
+	for _, c := range cases {
+		recs := sample()
+		c.edit(&recs[0])
+		var b bytes.Buffer
+		if err := Write(&b, recs); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := Read(&b); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want an error containing %q", c.name, err, c.want)
+		}
+	}
+}
+
 func TestReadDropsTornTail(t *testing.T) {
 	var b bytes.Buffer
 	Write(&b, sample())

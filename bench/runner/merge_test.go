@@ -42,7 +42,12 @@ func TestMergeRefuses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	recs[3].Correct++
+	if recs[3].Correct > 0 {
+		recs[3].Correct--
+	} else {
+		recs[3].Correct++
+	}
+	recs[3].Accuracy = float64(recs[3].Correct) / float64(recs[3].NTest)
 	var b bytes.Buffer
 	results.Write(&b, recs)
 	os.WriteFile(filepath.Join(conflict, ResultsFile), b.Bytes(), 0o644)
