@@ -149,7 +149,7 @@ func FrontCaption(protocol string) string {
 	return "Accuracy–interpretability front (" + protocol + " protocol): mean test accuracy against mean rulebase size " +
 		"(conditions in the rulebase, log scale) of every method's reported configuration (filled) and of every sweep point " +
 		"(hollow), one panel per dataset and a pooled one (means over the datasets, for the points present on all of them). " +
-		"The black line joins the Pareto-optimal points: no other point is as small and at least as accurate. " +
+		"The Pareto-optimal points (no other point is as small and at least as accurate) are ringed in black and joined by the black line. " +
 		"Under the paper protocol the reported configuration of a test-selected grid is chosen per fold on the test fold, an optimistic estimate."
 }
 
@@ -184,7 +184,7 @@ func FrontFigure(dir, name, title string, panels []FrontPanel) error {
 	legend = append(legend,
 		legendEntry{Name: "reported configuration (filled)", Color: grey, Glyph: draw.CircleGlyph{}},
 		legendEntry{Name: "sweep point (hollow)", Color: grey, Glyph: draw.RingGlyph{}},
-		legendEntry{Name: "Pareto front", Color: color.Black, Width: vg.Points(1.2)})
+		legendEntry{Name: "Pareto front (ringed, joined)", Color: color.Black, Width: vg.Points(1.2)})
 	w := vg.Length(cols)*8*vg.Centimeter + 5.2*vg.Centimeter
 	h := vg.Length(rows)*7*vg.Centimeter + vg.Centimeter
 	return save(dir, name, w, h, func(c draw.Canvas) error {
@@ -260,6 +260,13 @@ func frontPlot(pn FrontPanel, colorIdx map[string]int, yLabel, xLabel bool) (*pl
 		}
 		line.Color, line.Width = color.Black, vg.Points(1.2)
 		p.Add(line)
+		// Ring each optimal point too: a front of one point draws no line.
+		rings, err := plotter.NewScatter(xys)
+		if err != nil {
+			return nil, err
+		}
+		rings.Shape, rings.Color, rings.Radius = draw.RingGlyph{}, color.Black, vg.Points(5.5)
+		p.Add(rings)
 	}
 	return p, nil
 }

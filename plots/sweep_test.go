@@ -90,6 +90,24 @@ func TestFrontGolden(t *testing.T) {
 	checkFigure(t, "front", func(dir, name string) error { return Front(dir, name, points, "clean") })
 }
 
+// TestFrontOfOnePointGolden: a panel whose front is a single point (it is
+// the smallest and the most accurate) still marks that point; with a line
+// alone it showed no front at all (hepatitis and saheart in the paper's
+// front).
+func TestFrontOfOnePointGolden(t *testing.T) {
+	panels := []FrontPanel{{Title: "one optimal point", Points: []FrontPoint{
+		{Method: "fgrt", Size: 5, Accuracy: 0.85},
+		{Method: "fgrt", Swept: true, Size: 12, Accuracy: 0.85},
+		{Method: "cart", Size: 40, Accuracy: 0.84},
+	}}}
+	if got := Pareto(panels[0].Points); !reflect.DeepEqual(got, []int{0}) {
+		t.Fatalf("front %v, want [0]", got)
+	}
+	checkFigure(t, "front_one_point", func(dir, name string) error {
+		return FrontFigure(dir, name, "front of one point", panels)
+	})
+}
+
 // TestSweepFigureData checks what the figures are drawn from: the curve's
 // pooled line is the mean of the dataset means, the OFAT panels vary one
 // parameter around the best pooled point, the axes go log when the values
