@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -102,11 +103,24 @@ func execute(ctx context.Context, env *Env, rf *runFlags, study runner.Study) (r
 	if (sum.Units == 0 && runErr != nil) || runner.IsWriteError(runErr) {
 		// Refused before any unit was considered, or stopped by a write
 		// error: the error is the one message.
-		return sum, runErr
+		return sum, interrupted(sum, runErr)
 	}
 	fmt.Fprintf(env.Stderr, "fgrtbench: %d units (%d run, %d resumed, %d failed) in %.1fs, shard %s -> %s\n",
 		sum.Units, sum.Ran, sum.Skipped, sum.Failed, time.Since(start).Seconds(), shard, sum.ResultsPath)
-	return sum, runErr
+	return sum, interrupted(sum, runErr)
+}
+
+// interrupted words a run stopped by a signal (Ctrl-C, a scheduler's
+// SIGTERM): what is kept and how to go on, rather than "context canceled".
+func interrupted(sum runner.Summary, err error) error {
+	switch {
+	case !errors.Is(err, context.Canceled):
+		return err
+	case sum.Units == 0:
+		return errors.New("interrupted before any unit ran")
+	}
+	return fmt.Errorf("interrupted: %d of %d units are done and kept in %s; run the same command again to resume",
+		sum.Ran+sum.Skipped, sum.Units, sum.ResultsPath)
 }
 
 // loadDataset loads a registry dataset through the fetcher (verified
