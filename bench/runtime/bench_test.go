@@ -32,12 +32,8 @@ func trainingPart(n int) dataset {
 	if d, ok := benchData.m[n]; ok {
 		return d
 	}
-	X, y := Synthetic(n, 10)
-	rows := trainRows(n, 42)
-	d := dataset{X: make([][]float64, len(rows)), y: make([]int, len(rows)), s: syntheticSchema(10)}
-	for i, r := range rows {
-		d.X[i], d.y[i] = X[r], y[r]
-	}
+	X, y := SyntheticTraining(n, 10)
+	d := dataset{X: X, y: y, s: syntheticSchema(10)}
 	benchData.m[n] = d
 	return d
 }

@@ -191,6 +191,10 @@ type dataset struct {
 	s learn.Schema
 }
 
+// SyntheticSchema is the schema of the synthetic data: features x0..x(d-1)
+// and classes "0", "1", "2".
+func SyntheticSchema(d int) learn.Schema { return syntheticSchema(d) }
+
 func syntheticSchema(d int) learn.Schema {
 	s := learn.Schema{Features: make([]learn.Feature, d), Classes: []string{"0", "1", "2"}}
 	for j := range s.Features {

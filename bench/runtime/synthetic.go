@@ -67,6 +67,19 @@ func Synthetic(n, d int) (X [][]float64, y []int) {
 	return X, y
 }
 
+// SyntheticTraining returns the 80 % training part of trial 0 of the
+// study's synthetic data set of n rows and d features (the rows the study
+// fits on at that size).
+func SyntheticTraining(n, d int) (X [][]float64, y []int) {
+	all, labels := Synthetic(n, d)
+	rows := trainRows(n, 42)
+	X, y = make([][]float64, len(rows)), make([]int, len(rows))
+	for i, r := range rows {
+		X[i], y[i] = all[r], labels[r]
+	}
+	return X, y
+}
+
 // trainRows returns the training rows of sklearn's non-stratified
 // train_test_split(test_size=0.2, random_state=seed): a permutation from a
 // fresh RandomState(seed), the first ceil(0.2 n) rows going to the test set.

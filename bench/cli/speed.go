@@ -1,0 +1,62 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+
+	"github.com/fgrtbench/fgrtbench/bench/speed"
+)
+
+func init() {
+	c := &command{name: "speed", summary: "time fgrtbench against scikit-learn and Weka (when installed) on the same data; print ratios, or rewrite the README's block",
+		usage: "[--python /usr/bin/python3] [--weka /usr/share/java/weka.jar] [--large] [--run-sh] [--readme README.md]"}
+	c.run = func(ctx context.Context, env *Env, args []string) error {
+		fs := newFlags(env, c)
+		python := fs.String("python", "/usr/bin/python3", "Python interpreter with scikit-learn (skipped when it cannot import sklearn; empty skips)")
+		weka := fs.String("weka", "/usr/share/java/weka.jar", "Weka's jar (skipped when absent; empty skips)")
+		large := fs.Bool("large", false, "also fit CART and the entropy tree on 10^6 rows (scikit-learn takes minutes)")
+		runSh := fs.Bool("run-sh", false, "also time ./run.sh (run from the repository root)")
+		readme := fs.String("readme", "", "rewrite this file's generated performance block (implies --run-sh)")
+		if err := parse(env, c, fs, args); err != nil {
+			return err
+		}
+		o := speed.Options{Python: *python, WekaJar: *weka, Large: *large, Log: env.Stderr}
+		if o.Python != "" && exec.Command(o.Python, "-c", "import sklearn").Run() != nil {
+			fmt.Fprintf(env.Stderr, "fgrtbench speed: %s cannot import sklearn: scikit-learn skipped (scripts/speed.sh --install installs python3-sklearn)\n", o.Python)
+			o.Python = ""
+		}
+		if o.WekaJar != "" {
+			if _, err := os.Stat(o.WekaJar); err != nil {
+				fmt.Fprintf(env.Stderr, "fgrtbench speed: no %s: Weka skipped (scripts/speed.sh --install installs weka)\n", o.WekaJar)
+				o.WekaJar = ""
+			}
+		}
+		m := speed.DescribeMachine(ctx, o)
+		rs, err := speed.Run(ctx, o)
+		if err != nil {
+			return err
+		}
+		var run *speed.RunSh
+		if *runSh || *readme != "" {
+			fmt.Fprintln(env.Stderr, "fgrtbench speed: timing ./run.sh")
+			r, err := speed.TimeRunSh(ctx, ".", env.Stderr)
+			if err != nil {
+				return err
+			}
+			run = &r
+		}
+		m.Finish()
+		block := speed.Markdown(m, rs, run)
+		fmt.Fprint(env.Stdout, block)
+		if *readme != "" {
+			if err := speed.UpdateFile(*readme, block); err != nil {
+				return err
+			}
+			fmt.Fprintf(env.Stdout, "\nrewrote the performance block of %s\n", *readme)
+		}
+		return nil
+	}
+	register(c)
+}

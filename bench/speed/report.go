@@ -1,0 +1,222 @@
+package speed
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	goruntime "runtime"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/fgrtbench/fgrtbench/internal/atomicfile"
+)
+
+// Machine names the machine and the software a measurement ran on.
+type Machine struct {
+	CPU          string
+	Cores        int
+	MemGiB       float64
+	Go           string
+	Sklearn      string // "scikit-learn 1.2.1 (numpy 1.24.2)" or ""
+	Weka         string // "Weka 3.6.14" or ""
+	Load0, Load1 string // 1/5/15-minute load averages before and after
+}
+
+// DescribeMachine reads the facts of this machine (Linux /proc files; what
+// it cannot read stays empty).
+func DescribeMachine(ctx context.Context, o Options) Machine {
+	m := Machine{Cores: goruntime.NumCPU(), Go: goruntime.Version(), Load0: loadAverage()}
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			if k, v, ok := strings.Cut(l, ":"); ok && strings.TrimSpace(k) == "model name" {
+				m.CPU = strings.TrimSpace(v)
+				break
+			}
+		}
+	}
+	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
+		var kb float64
+		if _, err := fmt.Sscanf(string(b), "MemTotal: %f kB", &kb); err == nil {
+			m.MemGiB = kb / (1 << 20)
+		}
+	}
+	if o.Python != "" {
+		out, err := exec.CommandContext(ctx, o.Python, "-c", "import sklearn, numpy; print(sklearn.__version__, numpy.__version__)").Output()
+		if f := strings.Fields(string(out)); err == nil && len(f) == 2 {
+			m.Sklearn = fmt.Sprintf("scikit-learn %s (numpy %s, %s)", f[0], f[1], o.Python)
+		}
+	}
+	if o.WekaJar != "" {
+		java := o.Java
+		if java == "" {
+			java = "java"
+		}
+		if out, err := exec.CommandContext(ctx, java, "-cp", o.WekaJar, "weka.core.Version").Output(); err == nil {
+			m.Weka = "Weka " + strings.TrimSpace(strings.SplitN(string(out), "\n", 2)[0])
+		}
+	}
+	return m
+}
+
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) >= 3 {
+		return strings.Join(f[:3], " / ")
+	}
+	return "unknown"
+}
+
+// Finish records the load average after the measurement.
+func (m *Machine) Finish() { m.Load1 = loadAverage() }
+
+// RunSh is the cost of the one-command reproduction.
+type RunSh struct {
+	Wall, CPU float64 // seconds; CPU is user+system of run.sh and its children
+	Jobs      string
+}
+
+// TimeRunSh runs root/run.sh into a temporary output directory and measures
+// its wall and CPU time.
+func TimeRunSh(ctx context.Context, root string, log io.Writer) (RunSh, error) {
+	out, err := os.MkdirTemp("", "fgrtbench-runsh-")
+	if err != nil {
+		return RunSh{}, err
+	}
+	defer os.RemoveAll(out)
+	cmd := exec.CommandContext(ctx, filepath.Join(root, "run.sh"))
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "OUT="+out)
+	cmd.Stdout, cmd.Stderr = log, log
+	t0 := time.Now()
+	err = cmd.Run()
+	r := RunSh{Wall: time.Since(t0).Seconds(), Jobs: os.Getenv("JOBS")}
+	if err != nil {
+		return r, fmt.Errorf("run.sh: %w", err)
+	}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		r.CPU = time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
+	}
+	return r, nil
+}
+
+// Markdown renders the measurement: the machine, the table with ratios,
+// and the run.sh sentence when it was timed.
+func Markdown(m Machine, rs []Result, run *RunSh) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Measured by `scripts/speed.sh` on %s, %d cores, %.1f GiB, %s; %s; %s. Load average (1/5/15 min) %s before, %s after.\n\n",
+		orUnknown(m.CPU), m.Cores, m.MemGiB, m.Go, orNone(m.Sklearn, "scikit-learn not installed"), orNone(m.Weka, "Weka not installed"), m.Load0, m.Load1)
+	b.WriteString("The authors' runtime data (randn, 10 features, 3 random classes; the 80 % training part), the runtime study's settings, one core for our fits; fastest of a warm-up and three fits (one fit above 3 s). Weka's times are its own build times of one JVM run.\n\n")
+	b.WriteString("| task | rows (training; predicted for predict) | fgrtbench | reference | reference time | reference / fgrtbench |\n|---|---:|---:|---|---:|---:|\n")
+	for _, r := range rs {
+		ref, ratio := "—", "—"
+		if !math.IsNaN(r.Ref) {
+			ref, ratio = seconds(r.Ref), fmt.Sprintf("%.1f×", r.Ratio())
+		}
+		name := r.RefName
+		if name == "" {
+			name = "—"
+		}
+		if r.Note != "" {
+			ratio += " (" + r.Note + ")"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", r.Task, thousands(r.Rows), seconds(r.Ours), name, ref, ratio)
+	}
+	if g, e := pairTimes(rs, "CART fit (gini)", "entropy tree fit"); len(g) > 0 {
+		b.WriteString("\nEntropy tree over gini tree, fgrtbench:")
+		for i := range g {
+			fmt.Fprintf(&b, " %.2f×", e[i].Ours/g[i].Ours)
+		}
+		if !math.IsNaN(g[0].Ref) {
+			b.WriteString("; scikit-learn:")
+			for i := range g {
+				fmt.Fprintf(&b, " %.2f×", e[i].Ref/g[i].Ref)
+			}
+		}
+		b.WriteString(" (by size, as in the table).\n")
+	}
+	if run != nil {
+		jobs := run.Jobs
+		if jobs == "" {
+			jobs = "one per core"
+		}
+		fmt.Fprintf(&b, "\n`./run.sh` (build, datasets, both protocols with every method, the runtime study, the report; %s workers) took %.0f s wall and %.0f s CPU (user + system) on this machine.\n",
+			jobs, run.Wall, run.CPU)
+	}
+	return b.String()
+}
+
+func pairTimes(rs []Result, a, b string) (as, bs []Result) {
+	for _, r := range rs {
+		if r.Task == a {
+			for _, s := range rs {
+				if strings.HasPrefix(s.Task, b) && s.Rows == r.Rows {
+					as, bs = append(as, r), append(bs, s)
+				}
+			}
+		}
+	}
+	return as, bs
+}
+
+func seconds(s float64) string {
+	switch {
+	case s < 0.01:
+		return fmt.Sprintf("%.2f ms", s*1e3)
+	case s < 1:
+		return fmt.Sprintf("%.0f ms", s*1e3)
+	case s < 10:
+		return fmt.Sprintf("%.2f s", s)
+	}
+	return fmt.Sprintf("%.1f s", s)
+}
+
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+func orUnknown(s string) string { return orNone(s, "unknown CPU") }
+
+func orNone(s, none string) string {
+	if s == "" {
+		return none
+	}
+	return s
+}
+
+// Markers delimit the generated block in the README.
+const (
+	BeginMarker = "<!-- speed:begin (generated by scripts/speed.sh --readme; do not edit) -->"
+	EndMarker   = "<!-- speed:end -->"
+)
+
+// ErrNoMarkers is returned when the file has no generated block.
+var ErrNoMarkers = errors.New("speed: the file has no " + BeginMarker + " … " + EndMarker + " block")
+
+// UpdateFile replaces the generated block of path with block.
+func UpdateFile(path, block string) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	i := bytes.Index(b, []byte(BeginMarker))
+	j := bytes.Index(b, []byte(EndMarker))
+	if i < 0 || j < i {
+		return fmt.Errorf("%s: %w", path, ErrNoMarkers)
+	}
+	var out bytes.Buffer
+	out.Write(b[:i+len(BeginMarker)])
+	out.WriteString("\n" + strings.TrimRight(block, "\n") + "\n")
+	out.Write(b[j:])
+	return atomicfile.WriteFile(path, out.Bytes())
+}
