@@ -90,6 +90,10 @@ func TimeRunSh(ctx context.Context, root string, log io.Writer) (RunSh, error) {
 		return RunSh{}, err
 	}
 	defer os.RemoveAll(out)
+	root, err = filepath.Abs(root)
+	if err != nil {
+		return RunSh{}, err
+	}
 	cmd := exec.CommandContext(ctx, filepath.Join(root, "run.sh"))
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "OUT="+out)
@@ -142,11 +146,11 @@ func Markdown(m Machine, rs []Result, run *RunSh) string {
 		b.WriteString(" (by size, as in the table).\n")
 	}
 	if run != nil {
-		jobs := run.Jobs
-		if jobs == "" {
-			jobs = "one per core"
+		jobs := "as many workers as cores"
+		if run.Jobs != "" {
+			jobs = "JOBS=" + run.Jobs
 		}
-		fmt.Fprintf(&b, "\n`./run.sh` (build, datasets, both protocols with every method, the runtime study, the report; %s workers) took %.0f s wall and %.0f s CPU (user + system) on this machine.\n",
+		fmt.Fprintf(&b, "\n`./run.sh` (build, datasets, both protocols with every method, the runtime study, the report; %s) took %.0f s wall and %.0f s CPU (user + system) on this machine.\n",
 			jobs, run.Wall, run.CPU)
 	}
 	return b.String()
