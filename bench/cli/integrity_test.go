@@ -199,3 +199,46 @@ func TestCheckRefusesResultsOfAnotherStudy(t *testing.T) {
 		t.Fatalf("results of another study: exit %d, %q", code, e)
 	}
 }
+
+// TestMergeIntoAReportedDirectory: merging into a directory that already
+// holds a run of the same study keeps that run's history in the manifest,
+// and its report/ is rendered again from the merged results; a partial
+// merge over a complete report used to leave REPORT.md claiming the whole
+// study.
+func TestMergeIntoAReportedDirectory(t *testing.T) {
+	tmp := t.TempDir()
+	data, spec := filepath.Join(tmp, "mine.csv"), filepath.Join(tmp, "s.yaml")
+	writeData(t, data, 0)
+	writeSpec(t, spec, data, 3)
+	whole := filepath.Join(tmp, "whole")
+	if code, _, e := runCLI("run", "--spec", spec, "--out", whole, "-j", "1"); code != 0 {
+		t.Fatalf("run: %s", e)
+	}
+	var shards []string
+	for i := 0; i < 3; i++ {
+		dir := filepath.Join(tmp, fmt.Sprintf("shard%d", i))
+		if code, _, e := runCLI("run", "--spec", spec, "--out", dir, "--shard", fmt.Sprintf("%d/3", i), "-j", "1"); code != 0 {
+			t.Fatalf("shard %d: %s", i, e)
+		}
+		shards = append(shards, dir)
+	}
+	code, out, e := runCLI("merge", "--out", whole, "--allow-partial", shards[0], shards[2])
+	if code != 0 || !strings.Contains(out, "report: "+filepath.Join(whole, "report", "REPORT.md")+" (rendered again") {
+		t.Fatalf("merge: exit %d, %q %q", code, out, e)
+	}
+	rep, _ := os.ReadFile(filepath.Join(whole, "report", "REPORT.md"))
+	if !strings.Contains(string(rep), "PARTIAL RESULTS: 2 of the study's 3 units") {
+		t.Fatalf("REPORT.md after a partial merge has no partial banner:\n%.400s", rep)
+	}
+	m, err := manifest.Read(whole)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cmds []string
+	for _, h := range m.History {
+		cmds = append(cmds, h.Status+" "+h.Shard)
+	}
+	if want := "complete all|complete 0/3|complete 2/3|merged-partial merged"; strings.Join(cmds, "|") != want {
+		t.Errorf("history %q, want %q", strings.Join(cmds, "|"), want)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
@@ -225,6 +226,17 @@ func init() {
 				sum.PresentUnits, sum.ExpectedUnits, strings.Join(sum.MissingShards, ", "), sum.ResultsPath, sum.ManifestPath)
 		}
 		fmt.Fprintf(env.Stdout, "merged %d rows (%d of %d units) from %d inputs into %s\n", sum.Rows, sum.PresentUnits, sum.ExpectedUnits, sum.Inputs, sum.ResultsPath)
+		// A report already in the directory shows the results just
+		// replaced (complete ones, even, over a partial merge): render it
+		// again rather than leave it stale.
+		dir := filepath.Dir(sum.ResultsPath)
+		if _, err := os.Stat(filepath.Join(dir, "report", "REPORT.md")); err == nil && filepath.Base(sum.ResultsPath) == runner.ResultsFile {
+			path, err := renderReport(ctx, env, dir, &dataFlags{})
+			if err != nil {
+				return fmt.Errorf("merged, but %s still shows the results the merge replaced and could not be rendered again: %v", filepath.Join(dir, "report"), err)
+			}
+			fmt.Fprintf(env.Stdout, "report: %s (rendered again from the merged results)\n", path)
+		}
 		return nil
 	}
 	register(m)

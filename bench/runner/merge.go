@@ -162,14 +162,15 @@ func Merge(out string, inputs []string, o MergeOptions) (MergeSummary, error) {
 	results.Sort(keep)
 	sum.Rows = len(keep)
 
-	man := mergedManifest(ins, id, sum)
-	if prev, err := manifest.Read(filepath.Dir(out)); err == nil {
+	prev, err := manifest.Read(filepath.Dir(out))
+	if err == nil {
 		if prev.Identity == nil || prev.Identity.Hash != id.Hash {
 			return sum, fmt.Errorf("%s belongs to another study; merge into a new directory", sum.ManifestPath)
 		}
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return sum, fmt.Errorf("%v; merge into a new directory", err)
 	}
+	man := mergedManifest(prev, ins, id, sum)
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 		return sum, err
 	}
@@ -302,23 +303,34 @@ func shardNote(missing []string, ins []mergeInput, count int) string {
 
 // mergedManifest describes the merge: the study and its identity, the
 // union of the inputs' datasets, every input's history, and the merge.
-func mergedManifest(ins []mergeInput, id identity.Study, sum MergeSummary) *manifest.Manifest {
+func mergedManifest(prev *manifest.Manifest, ins []mergeInput, id identity.Study, sum MergeSummary) *manifest.Manifest {
 	first := ins[0].man
 	m := manifest.New(first.Study, 0, "merged")
 	m.Identity = &id
 	byName := map[string]manifest.Dataset{}
 	seen := map[string]bool{} // an input given twice contributes its history once
+	// The directory merged into keeps what it recorded (a run or an earlier
+	// merge of the same study), before the inputs' histories.
+	mans := []*manifest.Manifest{}
+	if prev != nil {
+		mans = append(mans, prev)
+	}
 	for _, mi := range ins {
-		for _, d := range mi.man.Datasets {
-			if _, ok := byName[d.Name]; !ok {
-				byName[d.Name] = d
-			}
-		}
-		for _, h := range mi.man.History {
+		mans = append(mans, mi.man)
+	}
+	for _, man := range mans {
+		for _, h := range man.History {
 			k := h.Start.String() + "|" + h.Shard + "|" + h.Hostname + "|" + strings.Join(h.Command, " ")
 			if !seen[k] {
 				seen[k] = true
 				m.History = append(m.History, h)
+			}
+		}
+	}
+	for _, mi := range ins {
+		for _, d := range mi.man.Datasets {
+			if _, ok := byName[d.Name]; !ok {
+				byName[d.Name] = d
 			}
 		}
 	}
