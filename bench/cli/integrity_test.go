@@ -99,14 +99,7 @@ func TestCLIMergeKnowsTheStudy(t *testing.T) {
 	data, spec := filepath.Join(tmp, "mine.csv"), filepath.Join(tmp, "s.yaml")
 	writeData(t, data, 0)
 	writeSpec(t, spec, data, 3)
-	var shards []string
-	for i := 0; i < 3; i++ {
-		dir := filepath.Join(tmp, fmt.Sprintf("shard%d", i))
-		if code, _, e := runCLI("run", "--spec", spec, "--out", dir, "--shard", fmt.Sprintf("%d/3", i), "-j", "1"); code != 0 {
-			t.Fatalf("shard %d: %s", i, e)
-		}
-		shards = append(shards, dir)
-	}
+	shards := runShards(t, spec, tmp, 3)
 	merged := filepath.Join(tmp, "merged")
 	code, _, e := runCLI("merge", "--out", merged, shards[0], shards[2])
 	if code != 1 || !strings.Contains(e, "1 of the study's 3 units is missing (no input holds shard 1/3)") {
@@ -214,14 +207,7 @@ func TestMergeIntoAReportedDirectory(t *testing.T) {
 	if code, _, e := runCLI("run", "--spec", spec, "--out", whole, "-j", "1"); code != 0 {
 		t.Fatalf("run: %s", e)
 	}
-	var shards []string
-	for i := 0; i < 3; i++ {
-		dir := filepath.Join(tmp, fmt.Sprintf("shard%d", i))
-		if code, _, e := runCLI("run", "--spec", spec, "--out", dir, "--shard", fmt.Sprintf("%d/3", i), "-j", "1"); code != 0 {
-			t.Fatalf("shard %d: %s", i, e)
-		}
-		shards = append(shards, dir)
-	}
+	shards := runShards(t, spec, tmp, 3)
 	code, out, e := runCLI("merge", "--out", whole, "--allow-partial", shards[0], shards[2])
 	if code != 0 || !strings.Contains(out, "report: "+filepath.Join(whole, "report", "REPORT.md")+" (rendered again") {
 		t.Fatalf("merge: exit %d, %q %q", code, out, e)
@@ -241,4 +227,18 @@ func TestMergeIntoAReportedDirectory(t *testing.T) {
 	if want := "complete all|complete 0/3|complete 2/3|merged-partial merged"; strings.Join(cmds, "|") != want {
 		t.Errorf("history %q, want %q", strings.Join(cmds, "|"), want)
 	}
+}
+
+// runShards runs the n shards of spec into tmp/shard<i> and returns them.
+func runShards(t *testing.T, spec, tmp string, n int) []string {
+	t.Helper()
+	var shards []string
+	for i := 0; i < n; i++ {
+		dir := filepath.Join(tmp, fmt.Sprintf("shard%d", i))
+		if code, _, e := runCLI("run", "--spec", spec, "--out", dir, "--shard", fmt.Sprintf("%d/%d", i, n), "-j", "1"); code != 0 {
+			t.Fatalf("shard %d: %s", i, e)
+		}
+		shards = append(shards, dir)
+	}
+	return shards
 }
