@@ -97,6 +97,16 @@ func MoveAside(dir string, now time.Time) (string, error) {
 		return "", fmt.Errorf("%s is not a directory", dir)
 	}
 	clean := filepath.Clean(dir)
+	// A run still writing there would go on writing into the moved
+	// directory and then put its manifest into the new one.
+	release, err := lockDir(clean)
+	var busy *Busy
+	if errors.As(err, &busy) {
+		return "", err
+	}
+	if err == nil {
+		defer release()
+	}
 	dst := clean + ".replaced-" + now.UTC().Format("20060102T150405Z")
 	if _, err := os.Lstat(dst); err == nil {
 		return "", fmt.Errorf("cannot move %s aside: %s already exists", dir, dst)
