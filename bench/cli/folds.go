@@ -9,7 +9,7 @@ import (
 )
 
 func init() {
-	c := &command{name: "folds", summary: "export a dataset's fold assignment (CSV + per-fold ARFF) for other tools", usage: "--dataset NAME --protocol paper|clean [--seed S] --out DIR"}
+	c := &command{name: "folds", summary: "export a dataset's fold assignment (CSV + per-fold ARFF) for other tools", usage: "--dataset NAME --protocol paper|clean|holdout [--seed S] --out DIR"}
 	c.run = func(ctx context.Context, env *Env, args []string) error {
 		fs := newFlags(env, c)
 		var df dataFlags

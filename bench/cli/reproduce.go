@@ -12,7 +12,7 @@ import (
 
 func init() {
 	c := &command{name: "reproduce", summary: "run the paper's experiment (paper and/or clean protocol) and write the report",
-		usage: "[--protocol paper|clean|both] [--methods a,b] [--datasets x,y] [--out DIR] [flags]"}
+		usage: "[--protocol paper|clean|holdout|both] [--methods a,b] [--datasets x,y] [--out DIR] [flags]"}
 	c.run = func(ctx context.Context, env *Env, args []string) error {
 		fs := newFlags(env, c)
 		var rf runFlags
