@@ -95,11 +95,7 @@ func TestCLIResumeRefusesChangedStudy(t *testing.T) {
 // TestCLIMergeKnowsTheStudy is the third failure: a missing shard
 // fails unless --allow-partial, which marks results, manifest and report.
 func TestCLIMergeKnowsTheStudy(t *testing.T) {
-	tmp := t.TempDir()
-	data, spec := filepath.Join(tmp, "mine.csv"), filepath.Join(tmp, "s.yaml")
-	writeData(t, data, 0)
-	writeSpec(t, spec, data, 3)
-	shards := runShards(t, spec, tmp, 3)
+	tmp, _, shards := shardedStudy(t)
 	merged := filepath.Join(tmp, "merged")
 	code, _, e := runCLI("merge", "--out", merged, shards[0], shards[2])
 	if code != 1 || !strings.Contains(e, "1 of the study's 3 units is missing (no input holds shard 1/3)") {
@@ -241,4 +237,38 @@ func runShards(t *testing.T, spec, tmp string, n int) []string {
 		shards = append(shards, dir)
 	}
 	return shards
+}
+
+// TestReportOfAPartialResultsFileWithoutItsManifest: results.csv of a
+// partial merge, copied without manifest.json, still reports as partial
+// from its own first line.
+func TestReportOfAPartialResultsFileWithoutItsManifest(t *testing.T) {
+	tmp, _, shards := shardedStudy(t)
+	merged := filepath.Join(tmp, "merged")
+	if code, _, e := runCLI("merge", "--out", merged, "--allow-partial", shards[0], shards[2]); code != 0 {
+		t.Fatalf("merge: %s", e)
+	}
+	if err := os.Remove(filepath.Join(merged, manifest.FileName)); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, e := runCLI("report", "--results", merged); code != 0 {
+		t.Fatalf("report: %s", e)
+	}
+	rep, _ := os.ReadFile(filepath.Join(merged, "report", "REPORT.md"))
+	want := "PARTIAL RESULTS: 2 of 3 units (2 rows); missing shards 1/3 (the mark in results.csv; its manifest.json is absent)"
+	if !strings.Contains(string(rep), want) {
+		t.Fatalf("REPORT.md lacks %q:\n%.500s", want, rep)
+	}
+}
+
+// shardedStudy writes a 3-fold CART study of a small data file into a
+// temporary directory and runs its three shards there.
+func shardedStudy(t *testing.T) (tmp, spec string, shards []string) {
+	t.Helper()
+	tmp = t.TempDir()
+	data := filepath.Join(tmp, "mine.csv")
+	spec = filepath.Join(tmp, "s.yaml")
+	writeData(t, data, 0)
+	writeSpec(t, spec, data, 3)
+	return tmp, spec, runShards(t, spec, tmp, 3)
 }

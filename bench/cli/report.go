@@ -1,11 +1,13 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -56,6 +58,13 @@ func renderReport(ctx context.Context, env *Env, dir string, df *dataFlags) (str
 		opts.MethodBase = methodBases(m)
 	} else {
 		opts.Facts = []reports.Fact{{Key: "manifest", Value: "absent (" + err.Error() + ")"}}
+		// Without its manifest, a partial merge's results.csv still says
+		// so in its first line.
+		if note := partialMark(filepath.Join(dir, runner.ResultsFile)); note != "" {
+			opts.Partial = note + " (the mark in results.csv; its manifest.json is absent)"
+			opts.Facts = append([]reports.Fact{partialFact(opts.Partial)}, opts.Facts...)
+			fmt.Fprintf(env.Stderr, "fgrtbench report: %s holds %s; the report says so\n", dir, opts.Partial)
+		}
 	}
 	opts.Stochastic = stochasticMethods()
 	opts.Datasets = datasetRows(recs)
@@ -73,6 +82,24 @@ func renderReport(ctx context.Context, env *Env, dir string, df *dataFlags) (str
 		return "", err
 	}
 	return filepath.Join(rep.Dir, "REPORT.md"), nil
+}
+
+// partialMark returns what a results file's partial mark (its first line,
+// written by merge --allow-partial) says, without the pointer to the
+// manifest; "" when it has none.
+func partialMark(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	line, _ := bufio.NewReader(f).ReadString('\n')
+	note, ok := strings.CutPrefix(strings.TrimSpace(line), results.PartialMark)
+	if !ok {
+		return ""
+	}
+	note, _, _ = strings.Cut(strings.TrimSpace(note), "; see ")
+	return note
 }
 
 // datasetRows describes the datasets the results cover, from the registry's
@@ -121,10 +148,15 @@ func partialNote(m *manifest.Manifest, recs []results.Record) string {
 	return strings.TrimPrefix(note, ", ")
 }
 
+// partialFact is the run-facts row of results that miss part of their study.
+func partialFact(partial string) reports.Fact {
+	return reports.Fact{Key: "PARTIAL", Value: "these results hold " + partial + ", not the whole study"}
+}
+
 func manifestFacts(m *manifest.Manifest, partial string) []reports.Fact {
 	var facts []reports.Fact
 	if partial != "" {
-		facts = append(facts, reports.Fact{Key: "PARTIAL", Value: "these results hold " + partial + ", not the whole study"})
+		facts = append(facts, partialFact(partial))
 	}
 	facts = append(facts, []reports.Fact{
 		{Key: "tool", Value: fmt.Sprintf("%s %s (%s)", m.Module, m.Version, revision(m))},
