@@ -7,6 +7,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/fgrt/fuzzy"
 	"github.com/fgrtbench/fgrtbench/fgrt/partopt"
 	"github.com/fgrtbench/fgrtbench/internal/benchcpu"
+	"github.com/fgrtbench/fgrtbench/learn"
 )
 
 // synthetic builds n rows of d Gaussian features with a ring-like two-class
@@ -70,4 +71,50 @@ func BenchmarkGridOptimize(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkGrid fits the paper's 16-configuration grid on one training set
+// (as inner cross-validation does): one Fit per configuration, or all at
+// once with FitGroup (shared partitions, memberships, growth and class
+// sums), which must give the same models (TestFitGroupMatchesSeparateFits).
+func BenchmarkGrid(b *testing.B) {
+	X, y := synthetic(1, 5920, 20)
+	s := schemaFor(20, 2)
+	grid := []struct {
+		rules    int
+		cov, imp float64
+	}{
+		{5, 0.01, 0.01}, {10, 0.01, 0.01}, {15, 0.01, 0.01}, {20, 0.01, 0.01}, {30, 0.01, 0.01},
+		{15, 0, 0.01}, {15, 0.03, 0.01}, {15, 0.05, 0.01}, {15, 0.1, 0.01},
+		{15, 0.01, 0}, {15, 0.01, 0.005}, {15, 0.01, 0.02}, {15, 0.01, 0.05},
+		{20, 0.03, 0.01}, {10, 0.05, 0.005}, {25, 0.01, 0.005},
+	}
+	ts := make([]learn.Trainer, len(grid))
+	for i, p := range grid {
+		o := DefaultOptions()
+		o.MaxRules, o.CoverageThreshold, o.MinImprovement = p.rules, p.cov, p.imp
+		tr, err := NewTrainer(o)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ts[i] = tr
+	}
+	b.Run("separate", func(b *testing.B) {
+		defer benchcpu.Start(b)()
+		for b.Loop() {
+			for _, tr := range ts {
+				if _, err := tr.Fit(X, y, s); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
+	b.Run("group", func(b *testing.B) {
+		defer benchcpu.Start(b)()
+		for b.Loop() {
+			if _, err := ts[0].(*Trainer).FitGroup(ts, X, y, s); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

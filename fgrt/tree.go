@@ -163,10 +163,13 @@ func newGrower(X [][]float64, y []int, nClasses int, parts []fuzzy.Partition, d 
 	for k := 0; k < nClasses; k++ {
 		g.start[k+1] += g.start[k]
 	}
-	order := make([]int, n)
+	// pos[i] is row i's place in class order; the columns are gathered in
+	// row order and scattered by it (reading X in order is the cheaper
+	// side on large data). int32 halves this index.
+	pos := make([]int32, n)
 	next := append([]int(nil), g.start[:nClasses]...)
 	for i, k := range y {
-		order[next[k]] = i
+		pos[i] = int32(next[k])
 		next[k]++
 	}
 	if parts == nil {
@@ -178,12 +181,12 @@ func newGrower(X [][]float64, y []int, nClasses int, parts []fuzzy.Partition, d 
 	g.mu = newMemberships(n, g.start, terms*n*8 > denseLimit)
 	col := make([]float64, n)
 	for f := range parts {
-		for pos, i := range order {
-			v := X[i][f]
+		for i, row := range X {
+			v := row[f]
 			if v != v {
 				return nil, firstMissing(X)
 			}
-			col[pos] = v
+			col[pos[i]] = v
 		}
 		if fit != nil {
 			p, err := fit(f, col)

@@ -40,7 +40,7 @@ func trainingPart(n int) dataset {
 
 // studyTrainer returns a trainer of the method with the runtime study's
 // default parameters.
-func studyTrainer(b *testing.B, name string) learn.Trainer {
+func studyTrainer(b testing.TB, name string) learn.Trainer {
 	m, err := methods.Lookup(name)
 	if err != nil {
 		b.Fatal(err)

@@ -186,7 +186,7 @@ func NumericPartition(col []float64, style Style) (Partition, error) {
 }
 
 // numericPartition is NumericPartition on the column's non-NaN values,
-// which it reorders.
+// which it uses as scratch space.
 func numericPartition(s []float64, style Style) (Partition, error) {
 	if len(s) == 0 {
 		return Partition{}, ErrNoValues
@@ -274,7 +274,8 @@ func categoricalPartition(s []float64) (Partition, error) {
 
 // FitColumn builds the partition of one column, crisp categorical when
 // nominal, numeric of the given style otherwise, from the column's values
-// in any order (NaN ignored). It reorders vals and keeps no reference.
+// in any order (NaN ignored). It uses vals as scratch space (their contents
+// are lost) and keeps no reference.
 func FitColumn(vals []float64, nominal bool, style Style) (Partition, error) {
 	s := vals[:0]
 	for _, v := range vals {

@@ -40,7 +40,8 @@ func (o orderStats) percentile(p float64) float64 {
 }
 
 // selectPercentiles finds the order statistics that the given percentiles
-// of s (no NaN, non-empty) read, and the minimum and maximum. It reorders s.
+// of s (no NaN, non-empty) read, and the minimum and maximum. It reorders
+// s, and on large columns overwrites part of it.
 func selectPercentiles(s []float64, ps ...float64) orderStats {
 	n := len(s)
 	ranks := []int{0, n - 1}
@@ -126,8 +127,9 @@ func partition3(s []float64, pivot float64) (lt, gt int) {
 // Sample selection (for large columns): a sorted sample of the column
 // gives, for each wanted rank, a narrow value interval that holds it with
 // overwhelming probability; one counting pass checks that it does and
-// ranks the intervals, a second pass copies the few values inside them,
-// and a quickselect of those finishes. If the sample misled (the check
+// ranks the intervals, a second pass gathers the few values inside them
+// (in place, so the column's values are lost, not their multiset's order
+// statistics), and a quickselect of those finishes. If the sample misled (the check
 // fails), the caller falls back to selectRanks on the whole column.
 const (
 	sampleSelectMin = 1 << 15 // smaller columns use selectRanks directly
@@ -141,8 +143,6 @@ const (
 type interval struct {
 	lo, hi float64
 	ranks  []int
-	first  int // rank of the interval's smallest value (from the count)
-	vals   []float64
 }
 
 func selectBySample(s []float64, o orderStats) bool {
@@ -190,30 +190,37 @@ func selectBySample(s []float64, o orderStats) bool {
 		counts[i&3][bucketOf(v, &bounds, k)]++
 		mn, mx = min(mn, v), max(mx, v)
 	}
-	below := 0
+	below, inside := 0, 0
+	var ranks []int // the wanted ranks among the values inside the intervals
 	for i := range ivs {
 		below += counts[0][2*i] + counts[1][2*i] + counts[2][2*i] + counts[3][2*i]
 		size := counts[0][2*i+1] + counts[1][2*i+1] + counts[2][2*i+1] + counts[3][2*i+1]
-		ivs[i].first = below
 		for _, r := range ivs[i].ranks {
 			if r < below || r >= below+size {
 				return false
 			}
+			ranks = append(ranks, r-below+inside)
 		}
-		ivs[i].vals = make([]float64, 0, size)
 		below += size
+		inside += size
 	}
-	// Pass 2: the values inside the intervals.
+	// Pass 2: move the values inside the intervals to the front of s (each
+	// is written at or before the place it is read from). The intervals are
+	// disjoint and ascending, so a rank among these values is a rank within
+	// its interval plus the sizes of the intervals below it.
+	w := 0
 	for _, v := range s {
-		if b := bucketOf(v, &bounds, k); b&1 == 1 {
-			iv := &ivs[b>>1]
-			iv.vals = append(iv.vals, v)
+		if bucketOf(v, &bounds, k)&1 == 1 {
+			s[w] = v
+			w++
 		}
 	}
+	selectRanks(s[:w], 0, ranks, 2*bits.Len(uint(w)))
+	j := 0
 	for _, iv := range ivs {
-		selectRanks(iv.vals, iv.first, iv.ranks, 2*bits.Len(uint(len(iv.vals))))
 		for _, r := range iv.ranks {
-			o.value[sort.SearchInts(o.rank, r)] = iv.vals[r-iv.first]
+			o.value[sort.SearchInts(o.rank, r)] = s[ranks[j]]
+			j++
 		}
 	}
 	o.value[0], o.value[len(o.value)-1] = mn, mx
