@@ -60,6 +60,15 @@ func newMemberships(n int, starts []int, encoded bool) *memberships {
 	return s
 }
 
+// scratchColumn returns a column of scratch space, free until the next
+// addFeature (which uses it too).
+func (s *memberships) scratchColumn() []float64 {
+	if s.scratch == nil {
+		s.scratch = make([]float64, s.n+1)
+	}
+	return s.scratch[:s.n]
+}
+
 // membershipBlock is the number of values whose memberships are computed
 // at a time while encoding (they stay in cache for the second use).
 const membershipBlock = 1024

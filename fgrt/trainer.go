@@ -275,8 +275,7 @@ func (t *Trainer) fitModels(X [][]float64, y []int, s learn.Schema, ts []*Traine
 	case fitting:
 		// Fit the partitions on the columns the grower gathers anyway
 		// (the same partitions as Partitions, one pass less over X).
-		scratch := make([]float64, len(X))
-		fit := func(j int, col []float64) (fuzzy.Partition, error) {
+		fit := func(j int, col, scratch []float64) (fuzzy.Partition, error) {
 			p, err := fuzzy.FitColumn(append(scratch[:0], col...), s.Features[j].Nominal, t.opts.Style)
 			if err != nil {
 				return p, fmt.Errorf("column %d: %w", j, err)

@@ -111,8 +111,9 @@ type cand struct{ feature, term int }
 var errNoPartitions = errors.New("fgrt: no partitions")
 
 // partitionFitter fits feature j's partition on the feature's training
-// values, given in no particular order (it must not keep or change them).
-type partitionFitter func(j int, col []float64) (fuzzy.Partition, error)
+// values, given in no particular order (it must not keep or change them),
+// with scratch (as long as col) to work in.
+type partitionFitter func(j int, col, scratch []float64) (fuzzy.Partition, error)
 
 // newGrower validates inputs and precomputes memberships. With parts nil,
 // fit supplies the d partitions, fitted on the columns the memberships are
@@ -189,7 +190,7 @@ func newGrower(X [][]float64, y []int, nClasses int, parts []fuzzy.Partition, d 
 			col[pos[i]] = v
 		}
 		if fit != nil {
-			p, err := fit(f, col)
+			p, err := fit(f, col, g.mu.scratchColumn())
 			if err != nil {
 				return nil, err
 			}

@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"slices"
 	"sort"
+	"sync"
 )
 
 // Partitions are fitted on every training set, and sorting each column to
@@ -138,6 +139,9 @@ const (
 	maxIntervals    = 6   // the quantile style needs five (the second smallest value and four percentiles)
 )
 
+// bucketPool recycles the per-value bucket bytes between columns and fits.
+var bucketPool = sync.Pool{New: func() any { return new([]uint8) }}
+
 // interval is a closed value range [lo, hi] of the column and the wanted
 // ranks it should contain.
 type interval struct {
@@ -177,18 +181,34 @@ func selectBySample(s []float64, o orderStats) bool {
 	if len(ivs) > maxIntervals {
 		return false
 	}
+	// Unused bounds are NaN: no comparison with them holds.
 	var bounds [2 * maxIntervals]float64 // lo_1, hi_1, lo_2, ...
+	for i := range bounds {
+		bounds[i] = math.NaN()
+	}
 	for i, iv := range ivs {
 		bounds[2*i], bounds[2*i+1] = iv.lo, iv.hi
 	}
-	k := len(ivs)
-	// Pass 1: bucket counts (bucket 2i+1 is interval i, 2i the gap before
-	// it), the minimum and the maximum.
+	// Pass 1: every value's bucket (bucket 2i+1 is interval i, 2i the gap
+	// before it), the bucket counts, the minimum and the maximum.
 	var counts [4][2*maxIntervals + 1]int
+	bp := bucketPool.Get().(*[]uint8)
+	defer bucketPool.Put(bp)
+	if cap(*bp) < n {
+		*bp = make([]uint8, n)
+	}
+	buckets := (*bp)[:n]
 	mn, mx := s[0], s[0]
 	for i, v := range s {
-		counts[i&3][bucketOf(v, &bounds, k)]++
-		mn, mx = min(mn, v), max(mx, v)
+		b := bucketOf(v, &bounds)
+		buckets[i] = b
+		counts[i&3][b]++
+		if v < mn {
+			mn = v
+		}
+		if v > mx {
+			mx = v
+		}
 	}
 	below, inside := 0, 0
 	var ranks []int // the wanted ranks among the values inside the intervals
@@ -209,11 +229,9 @@ func selectBySample(s []float64, o orderStats) bool {
 	// disjoint and ascending, so a rank among these values is a rank within
 	// its interval plus the sizes of the intervals below it.
 	w := 0
-	for _, v := range s {
-		if bucketOf(v, &bounds, k)&1 == 1 {
-			s[w] = v
-			w++
-		}
+	for i, v := range s {
+		s[w] = v
+		w += int(buckets[i] & 1)
 	}
 	selectRanks(s[:w], 0, ranks, 2*bits.Len(uint(w)))
 	j := 0
@@ -229,16 +247,15 @@ func selectBySample(s []float64, o orderStats) bool {
 
 // bucketOf returns 2i+1 when v lies in interval i ([bounds[2i],
 // bounds[2i+1]]) and 2i when it lies between interval i-1 and interval i,
-// for k disjoint ascending intervals; branch-free.
-func bucketOf(v float64, bounds *[2 * maxIntervals]float64, k int) int {
-	b := 0
-	for i := 0; i < k; i++ {
-		b += b2i(v >= bounds[2*i]) + b2i(v > bounds[2*i+1])
-	}
-	return b
+// for disjoint ascending intervals (NaN bounds past the last one);
+// branch-free and unrolled.
+func bucketOf(v float64, b *[2 * maxIntervals]float64) uint8 {
+	return b2u(v >= b[0]) + b2u(v > b[1]) + b2u(v >= b[2]) + b2u(v > b[3]) +
+		b2u(v >= b[4]) + b2u(v > b[5]) + b2u(v >= b[6]) + b2u(v > b[7]) +
+		b2u(v >= b[8]) + b2u(v > b[9]) + b2u(v >= b[10]) + b2u(v > b[11])
 }
 
-func b2i(b bool) int {
+func b2u(b bool) uint8 {
 	if b {
 		return 1
 	}
