@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fgrtbench/fgrtbench/bench/check"
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
 )
 
@@ -165,10 +166,7 @@ func must[T any](v T, err error) T {
 // TestCheckRefusesResultsOfAnotherStudy: results made with other options
 // than the baseline's study are a different experiment, not moved values.
 func TestCheckRefusesResultsOfAnotherStudy(t *testing.T) {
-	tmp := t.TempDir()
-	data, spec := filepath.Join(tmp, "mine.csv"), filepath.Join(tmp, "s.yaml")
-	writeData(t, data, 0)
-	writeSpec(t, spec, data, 3)
+	tmp, data, spec := studyFixture(t)
 	baseline := filepath.Join(tmp, "b.json")
 	if code, _, e := runCLI("check", "--baseline", baseline, "--spec", spec, "--update"); code != 0 {
 		t.Fatalf("baseline: %s", e)
@@ -195,10 +193,7 @@ func TestCheckRefusesResultsOfAnotherStudy(t *testing.T) {
 // merge over a complete report used to leave REPORT.md claiming the whole
 // study.
 func TestMergeIntoAReportedDirectory(t *testing.T) {
-	tmp := t.TempDir()
-	data, spec := filepath.Join(tmp, "mine.csv"), filepath.Join(tmp, "s.yaml")
-	writeData(t, data, 0)
-	writeSpec(t, spec, data, 3)
+	tmp, _, spec := studyFixture(t)
 	whole := filepath.Join(tmp, "whole")
 	if code, _, e := runCLI("run", "--spec", spec, "--out", whole, "-j", "1"); code != 0 {
 		t.Fatalf("run: %s", e)
@@ -265,10 +260,58 @@ func TestReportOfAPartialResultsFileWithoutItsManifest(t *testing.T) {
 // temporary directory and runs its three shards there.
 func shardedStudy(t *testing.T) (tmp, spec string, shards []string) {
 	t.Helper()
+	tmp, _, spec = studyFixture(t)
+	return tmp, spec, runShards(t, spec, tmp, 3)
+}
+
+// studyFixture writes a small data file and a 3-fold CART study of it into
+// a temporary directory.
+func studyFixture(t *testing.T) (tmp, data, spec string) {
+	t.Helper()
 	tmp = t.TempDir()
-	data := filepath.Join(tmp, "mine.csv")
-	spec = filepath.Join(tmp, "s.yaml")
+	data, spec = filepath.Join(tmp, "mine.csv"), filepath.Join(tmp, "s.yaml")
 	writeData(t, data, 0)
 	writeSpec(t, spec, data, 3)
-	return tmp, spec, runShards(t, spec, tmp, 3)
+	return tmp, data, spec
+}
+
+// TestCheckOfAShardComparesItsOwnUnits: check in one shard of a job array
+// compares the baseline rows of that shard's units; the rows of the other
+// shards are not reported as missing (every shard failed before), and a
+// moved row fails the one shard that holds it.
+func TestCheckOfAShardComparesItsOwnUnits(t *testing.T) {
+	tmp, _, spec := studyFixture(t)
+	path := filepath.Join(tmp, "b.json")
+	if code, _, e := runCLI("check", "--baseline", path, "--spec", spec, "--update"); code != 0 {
+		t.Fatalf("baseline: %s", e)
+	}
+	shardChecks := func() (failed []int) {
+		for i := 0; i < 3; i++ {
+			code, out, e := runCLI("check", "--baseline", path, "--shard", fmt.Sprintf("%d/3", i))
+			if !strings.Contains(e, fmt.Sprintf("shard %d/3: comparing the 1 of the baseline's 3 rows", i)) {
+				t.Fatalf("shard %d: exit %d %q %q", i, code, out, e)
+			}
+			if code != 0 {
+				if !strings.Contains(out, "correct") {
+					t.Fatalf("shard %d fails without naming the moved field: %q", i, out)
+				}
+				failed = append(failed, i)
+			}
+		}
+		return failed
+	}
+	if failed := shardChecks(); len(failed) != 0 {
+		t.Fatalf("shards %v fail against their own baseline", failed)
+	}
+	b, err := check.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Rows[1].Correct++
+	if err := b.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	if failed := shardChecks(); len(failed) != 1 {
+		t.Fatalf("shards %v fail, want exactly the one holding the moved row", failed)
+	}
 }
