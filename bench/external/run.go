@@ -36,6 +36,18 @@ type Trainer struct {
 	// parts are partitions prepared on other rows (the paper protocol's
 	// all-rows preparation); nil means "fit them on the training rows".
 	parts []fuzzy.Partition
+	// ctx is the run's context (nil: none): when the run is interrupted,
+	// the command in flight is killed instead of awaited.
+	ctx context.Context
+}
+
+// WithContext returns the trainer with its commands tied to ctx: cancelling
+// ctx (an interrupted run) kills a command in flight, and the run reports
+// the cancellation rather than a failure of the method.
+func (t *Trainer) WithContext(ctx context.Context) learn.Trainer {
+	c := *t
+	c.ctx = ctx
+	return &c
 }
 
 // partitions fits the quantile fuzzy partitions exactly as FGRT does.
@@ -197,7 +209,11 @@ func (t *Trainer) run(dir string) error {
 		vars[k] = v
 	}
 	args := t.cmd.expand(vars)
-	ctx, cancel := context.WithTimeout(context.Background(), t.timeout)
+	parent := t.ctx
+	if parent == nil {
+		parent = context.Background()
+	}
+	ctx, cancel := context.WithTimeout(parent, t.timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
 	cmd.Env = append(os.Environ(), "FGRTBENCH_UNIT_DIR="+dir)
@@ -206,6 +222,8 @@ func (t *Trainer) run(dir string) error {
 	cmd.WaitDelay = 5 * time.Second
 	err := cmd.Run()
 	switch {
+	case parent.Err() != nil:
+		return fmt.Errorf("external: %s stopped, the run was interrupted: %w", args[0], parent.Err())
 	case ctx.Err() == context.DeadlineExceeded:
 		return fmt.Errorf("external: %s timed out after %v%s", args[0], t.timeout, stderr.tail())
 	case err != nil:

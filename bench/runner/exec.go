@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"context"
 	"fmt"
 	"sync"
 	"time"
@@ -50,12 +51,33 @@ type outcome struct {
 
 type executor struct {
 	cache preparedCache
+	// ctx is the run's context, handed to cancellable trainers.
+	ctx context.Context
+}
+
+// cancellable is a trainer whose work can outlast an interrupted run unless
+// it is tied to the run's context (the external kind runs a process).
+type cancellable interface {
+	WithContext(context.Context) learn.Trainer
+}
+
+// newTrainer builds the trainer of a configuration, tied to the run's
+// context when it can be.
+func (e *executor) newTrainer(m resolvedMethod, cfg methods.Config, seed int64) (learn.Trainer, error) {
+	t, err := m.Method.New(cfg, seed)
+	if err != nil {
+		return nil, err
+	}
+	if c, ok := t.(cancellable); ok && e.ctx != nil {
+		t = c.WithContext(e.ctx)
+	}
+	return t, nil
 }
 
 // trainer builds the trainer of a configuration for a unit, prepared on the
 // plan's preparation rows when the protocol asks for it.
 func (e *executor) trainer(plan *protocol.Plan, m resolvedMethod, cfg methods.Config, seed int64) (learn.Trainer, error) {
-	t, err := m.Method.New(cfg, seed)
+	t, err := e.newTrainer(m, cfg, seed)
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", m.Label, cfg, err)
 	}
@@ -138,7 +160,7 @@ func (e *executor) run(u Unit, plan *protocol.Plan, m resolvedMethod, nFolds int
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", u.Key, err)
 		}
-		t, err := m.Method.New(m.Configs[ci], seed)
+		t, err := e.newTrainer(m, m.Configs[ci], seed)
 		if err != nil {
 			return nil, err
 		}
@@ -219,7 +241,7 @@ func (e *executor) innerSelect(plan *protocol.Plan, f protocol.Fold, m resolvedM
 		prep := foldPreparations{X: s.xtr, y: s.ytr, s: plan.Schema}
 		ts := make([]learn.Trainer, len(m.Configs))
 		for ci, cfg := range m.Configs {
-			t, err := m.Method.New(cfg, seed+int64(j)+1)
+			t, err := e.newTrainer(m, cfg, seed+int64(j)+1)
 			if err != nil {
 				return 0, err
 			}

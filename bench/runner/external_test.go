@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fgrtbench/fgrtbench/bench/external"
 	"github.com/fgrtbench/fgrtbench/bench/external/externaltest"
@@ -220,5 +221,37 @@ func TestExternalUndeclaredNames(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: got %v, want error containing %q", c.name, err, c.want)
 		}
+	}
+}
+
+// TestInterruptStopsExternalCommand: cancelling the run (SIGINT or SIGTERM
+// to fgrtbench) kills the external command in flight instead of waiting for
+// it (up to its timeout); the interrupted units are not failures of the
+// method and leave no rows (a resume runs them).
+func TestInterruptStopsExternalCommand(t *testing.T) {
+	adapter := externaltest.GoAdapter(t)
+	o := protocol.DefaultOptions()
+	o.Folds = 2
+	s := Study{
+		Protocols: []string{"clean"},
+		Datasets:  []string{"alpha"},
+		Methods: []MethodSpec{{Name: "external", Label: "ext",
+			External: &external.Spec{Command: adapter + " {dir} {seed} {mode}", Params: map[string]string{"mode": "sleep"}, Timeout: "1m"}}},
+		Options: o,
+	}
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(time.Second, cancel)
+	start := time.Now()
+	r := &Runner{Load: testLoader, OutDir: dir, Jobs: 2}
+	sum, err := r.Run(ctx, s)
+	if elapsed := time.Since(start); elapsed > 15*time.Second {
+		t.Errorf("the interrupted run took %v: it waited for the sleeping command", elapsed)
+	}
+	if !errors.Is(err, context.Canceled) || sum.Failed != 0 || sum.Ran != 0 {
+		t.Fatalf("interrupted run: %+v, %v; want context.Canceled, nothing failed or ran", sum, err)
+	}
+	if recs, err := results.ReadFile(filepath.Join(dir, ResultsFile)); err != nil || len(recs) != 0 {
+		t.Fatalf("results.csv after the interruption: %d rows, %v", len(recs), err)
 	}
 }

@@ -240,7 +240,7 @@ func (r *Runner) execute(ctx context.Context, s Study, ms []resolvedMethod, plan
 	}
 	work := make(chan Unit)
 	out := make(chan result)
-	ex := &executor{}
+	ex := &executor{ctx: ctx}
 	var wg sync.WaitGroup
 	for w := 0; w < jobs; w++ {
 		wg.Add(1)
