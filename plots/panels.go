@@ -18,8 +18,9 @@ import (
 // series and hand them to drawPanelGrid.
 
 // paramAxis places a parameter's values on an x axis: numeric values at
-// their value (on a log scale when positive and spanning a decade or more),
-// anything else at equal spacing in the given order.
+// their value (on a log scale when positive and spanning a decade or more;
+// equally spaced in value order when a zero sits beside values spanning a
+// decade), anything else at equal spacing in the given order.
 type paramAxis struct {
 	Values []string
 	Pos    []float64
@@ -27,6 +28,9 @@ type paramAxis struct {
 	// Categorical: positions are 0..n-1 (values not all numeric, or the
 	// caller asked for equal spacing).
 	Categorical bool
+	// Ordinal: numeric values at equal spacing, which a reader must be
+	// told (their distances are not drawn to scale).
+	Ordinal bool
 }
 
 // newParamAxis orders the values numerically when they all parse as
@@ -55,8 +59,15 @@ func newParamAxis(values []string, equalSpacing bool) paramAxis {
 		}
 		a.Values, nums = sorted, sv
 	}
+	if numeric && len(nums) >= 3 && nums[0] <= 0 && spansDecade(nums) {
+		// A zero beside values spanning a decade (0, 0.001, 0.01, 0.1):
+		// no log scale holds the zero, and a linear one piles the small
+		// values and their labels onto it. Equal spacing, in value order.
+		equalSpacing = true
+	}
 	if !numeric || equalSpacing || len(values) < 2 {
 		a.Categorical = true
+		a.Ordinal = numeric && len(values) >= 2
 		a.Pos = make([]float64, len(values))
 		for i := range a.Pos {
 			a.Pos[i] = float64(i)
@@ -66,6 +77,17 @@ func newParamAxis(values []string, equalSpacing bool) paramAxis {
 	a.Pos = nums
 	a.Log = nums[0] > 0 && nums[len(nums)-1]/nums[0] >= 10
 	return a
+}
+
+// spansDecade reports whether the positive values of sorted nums span a
+// factor of ten or more.
+func spansDecade(nums []float64) bool {
+	for _, x := range nums {
+		if x > 0 {
+			return nums[len(nums)-1]/x >= 10
+		}
+	}
+	return false
 }
 
 // at returns the position of a value, false when it is not on the axis.

@@ -295,6 +295,8 @@ func axisPanels(s reports.Sweep, param int, configs []int) (acc, size *panel) {
 		pn := &panel{XLabel: s.Params[param], YLabel: m.label, Axis: axis}
 		if axis.Log {
 			pn.XLabel += " (log scale)"
+		} else if axis.Ordinal {
+			pn.XLabel += " (equally spaced)"
 		}
 		// The selected variants' pooled means as flat references, then the
 		// pooled line, so that a dataset on it stays visible.

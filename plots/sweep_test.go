@@ -195,6 +195,16 @@ func TestSweepFigureData(t *testing.T) {
 	if ax := newParamAxis([]string{"0.05", "0", "0.01"}, false); ax.Log || !reflect.DeepEqual(ax.Values, []string{"0", "0.01", "0.05"}) {
 		t.Errorf("axis with a zero %+v", ax)
 	}
+	// A zero beside values spanning a decade: no log scale, and a linear
+	// one would stack 0, 0.001 and 0.01 on one spot; equal spacing.
+	if ax := newParamAxis([]string{"0.1", "0", "0.01", "0.001"}, false); !ax.Categorical || ax.Log ||
+		!reflect.DeepEqual(ax.Values, []string{"0", "0.001", "0.01", "0.1"}) || !reflect.DeepEqual(ax.Pos, []float64{0, 1, 2, 3}) {
+		t.Errorf("axis with a zero and two decades %+v", ax)
+	}
+	_, zs := sweepOf(t, sweepGridRecords(map[string][]string{"coverage_threshold": {"0", "0.001", "0.01", "0.1"}}))
+	if acc, _ := axisPanels(zs, 0, []int{0, 1, 2, 3}); acc.XLabel != "coverage_threshold (equally spaced)" {
+		t.Errorf("x label %q does not say the values are equally spaced", acc.XLabel)
+	}
 }
 
 func TestSweepAndFrontWithoutDataAreSkipped(t *testing.T) {
