@@ -83,3 +83,24 @@ func TestSeedSpreads(t *testing.T) {
 		}
 	}
 }
+
+// TestHoldoutPlacementInDifferences: a holdout-only report says where the
+// paper's values fall among our seeds in its "differ from the paper"
+// section, naming the pairs outside the range, instead of claiming there is
+// nothing to compare.
+func TestHoldoutPlacementInDifferences(t *testing.T) {
+	rep, err := Render(Options{Dir: t.TempDir(), Records: holdoutRecords(), Stochastic: map[string]bool{"fga": true, "ripper": true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := string(rep.Markdown)
+	want := "Under the holdout protocol (the split of the paper's FGA column), the paper's value lies inside our seeds' range on 1 of 2 dataset–method pairs; outside it on: wine RIPPER (paper 86.20, above our 2 seeds' range, percentile 100)."
+	for _, w := range []string{"No paper-protocol results: nothing to compare with the authors' committed results.", want} {
+		if !strings.Contains(md, w) {
+			t.Errorf("REPORT.md lacks %q", w)
+		}
+	}
+	if strings.Index(md, want) > strings.Index(md, "## Tables") {
+		t.Error("the holdout placement is not in the differences section")
+	}
+}
