@@ -102,6 +102,9 @@ func (r *Runner) Run(ctx context.Context, s Study) (Summary, error) {
 	if err != nil {
 		return sum, err
 	}
+	if err := sameSplit(r.OutDir, prev, r.Shard); err != nil {
+		return sum, err
+	}
 
 	var todo []Unit
 	for i, u := range all {
@@ -124,6 +127,9 @@ func (r *Runner) Run(ctx context.Context, s Study) (Summary, error) {
 	// Check again under the lock: a run that finished in between may have
 	// written the directory for another study.
 	if prev, err = CheckDir(r.OutDir, id); err != nil {
+		return Summary{ResultsPath: path}, err
+	}
+	if err := sameSplit(r.OutDir, prev, r.Shard); err != nil {
 		return Summary{ResultsPath: path}, err
 	}
 	done, err := resume(path, todo)

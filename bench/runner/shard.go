@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fgrtbench/fgrtbench/bench/manifest"
 	"github.com/fgrtbench/fgrtbench/bench/results"
 )
 
@@ -120,4 +121,24 @@ func (u Unit) String() string {
 
 func coordinates(protocol, dataset, label string, repeat, fold int, seed int64) string {
 	return fmt.Sprintf("%s/%s/%s/r%d/f%d/s%d", protocol, dataset, label, repeat, fold, seed)
+}
+
+// sameSplit refuses to run shard s into a directory that ran a shard of
+// another shard count: its units would belong to two splits, which no merge
+// can add up (a job array resubmitted with another --shard-count).
+func sameSplit(dir string, prev *manifest.Manifest, s Shard) error {
+	if prev == nil || s.All() {
+		return nil
+	}
+	shards := []string{prev.Shard}
+	for _, h := range prev.History {
+		shards = append(shards, h.Shard)
+	}
+	for _, v := range shards {
+		if old, err := ParseShard(v); err == nil && !old.All() && old.Count != s.Count {
+			return fmt.Errorf("%s holds shard %s of this study; this run is shard %s: a shard's directory keeps its shard count (run it with --shard-count %d, or use a new --out)",
+				dir, old, s, old.Count)
+		}
+	}
+	return nil
 }
