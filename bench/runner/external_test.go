@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -243,8 +244,12 @@ func TestInterruptStopsExternalCommand(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(time.Second, cancel)
 	start := time.Now()
-	r := &Runner{Load: testLoader, OutDir: dir, Jobs: 2}
+	progress := &countingProgress{}
+	r := &Runner{Load: testLoader, OutDir: dir, Jobs: 2, Progress: progress}
 	sum, err := r.Run(ctx, s)
+	if progress.done != 0 || progress.failed != 0 {
+		t.Errorf("progress counted %d units done, %d failed; want none (they were interrupted)", progress.done, progress.failed)
+	}
 	if elapsed := time.Since(start); elapsed > 15*time.Second {
 		t.Errorf("the interrupted run took %v: it waited for the sleeping command", elapsed)
 	}
@@ -253,5 +258,22 @@ func TestInterruptStopsExternalCommand(t *testing.T) {
 	}
 	if recs, err := results.ReadFile(filepath.Join(dir, ResultsFile)); err != nil || len(recs) != 0 {
 		t.Fatalf("results.csv after the interruption: %d rows, %v", len(recs), err)
+	}
+}
+
+// countingProgress counts what the runner reports.
+type countingProgress struct {
+	mu           sync.Mutex
+	done, failed int
+}
+
+func (p *countingProgress) Start(int) {}
+func (p *countingProgress) Finish()   {}
+func (p *countingProgress) Done(_ Unit, err error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.done++
+	if err != nil {
+		p.failed++
 	}
 }

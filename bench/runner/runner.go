@@ -303,7 +303,7 @@ func (r *Runner) execute(ctx context.Context, s Study, ms []resolvedMethod, plan
 				r.afterUnit(sum.Ran)
 			}
 		}
-		if r.Progress != nil {
+		if r.Progress != nil && !errors.Is(res.err, context.Canceled) { // an interrupted unit is neither done nor failed
 			r.Progress.Done(res.u, res.err)
 		}
 	}
