@@ -68,3 +68,20 @@ func TestFitGroupMatchesSeparateFits(t *testing.T) {
 		}
 	}
 }
+
+// TestFitGroupWithoutFeatures: trainers prepared on a schema without
+// features fail as a single Fit does, without a panic.
+func TestFitGroupWithoutFeatures(t *testing.T) {
+	X := [][]float64{{}, {}, {}}
+	y := []int{0, 1, 0}
+	s := learn.Schema{Classes: []string{"a", "b"}}
+	tr, _ := NewTrainer(DefaultOptions())
+	p, err := tr.Prepare(X, y, s)
+	if err != nil {
+		t.Skipf("preparing without features is refused already: %v", err)
+	}
+	ts := []learn.Trainer{p, p}
+	if _, err := p.(*Trainer).FitGroup(ts, X, y, s); err == nil {
+		t.Error("a group without features fitted")
+	}
+}

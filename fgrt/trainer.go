@@ -253,7 +253,7 @@ func (t *Trainer) sharesPartitions(u *Trainer) bool {
 	if t.PrepareKey() != u.PrepareKey() || (t.parts == nil) != (u.parts == nil) {
 		return false
 	}
-	return t.parts == nil || &t.parts[0] == &u.parts[0] && len(t.parts) == len(u.parts)
+	return len(t.parts) == len(u.parts) && (len(t.parts) == 0 || &t.parts[0] == &u.parts[0])
 }
 
 var _ learn.GroupFitter = (*Trainer)(nil)
