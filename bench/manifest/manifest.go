@@ -98,7 +98,7 @@ type Invocation struct {
 	Ran      int       `json:"units_ran"`
 	Resumed  int       `json:"units_resumed"`
 	Failed   int       `json:"units_failed"`
-	Status   string    `json:"status"` // running, complete, failed, interrupted, merged
+	Status   string    `json:"status"` // running, complete, failed, interrupted, unfinished (killed: no end recorded), merged
 	Hostname string    `json:"hostname,omitempty"`
 }
 
@@ -124,6 +124,14 @@ func (m *Manifest) Continue(prev *Manifest, status string) {
 	m.History = nil
 	if prev != nil {
 		m.History = append(m.History, prev.History...)
+		// A run that ended without recording its end (kill -9, a crash,
+		// a lost node) still says "running"; the directory's next run
+		// knows better.
+		for i := range m.History {
+			if m.History[i].Status == "running" {
+				m.History[i].Status = "unfinished"
+			}
+		}
 		if len(prev.History) == 0 && !prev.Start.IsZero() {
 			old := prev.Current()
 			old.Hostname = ""

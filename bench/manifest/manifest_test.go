@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -34,5 +35,24 @@ func TestLinkerSetBuildInfoWins(t *testing.T) {
 	m := New(nil, 1, "all")
 	if m.Version != "v9.8.7" || m.VCSRevision != linkRevision || !m.VCSModified {
 		t.Fatalf("version %q revision %q modified %v", m.Version, m.VCSRevision, m.VCSModified)
+	}
+}
+
+// TestContinueMarksAKilledRunUnfinished: a run killed before recording its
+// end left "running" in the history; the next run of the directory keeps
+// the entry, marked unfinished, and appends its own.
+func TestContinueMarksAKilledRunUnfinished(t *testing.T) {
+	prev := &Manifest{History: []Invocation{{Status: "complete"}, {Status: "running"}}}
+	m := &Manifest{}
+	m.Continue(prev, "running")
+	var got []string
+	for _, h := range m.History {
+		got = append(got, h.Status)
+	}
+	if strings.Join(got, ",") != "complete,unfinished,running" {
+		t.Errorf("history %v, want complete,unfinished,running", got)
+	}
+	if prev.History[1].Status != "running" {
+		t.Error("Continue changed the previous manifest")
 	}
 }
