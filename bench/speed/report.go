@@ -116,8 +116,8 @@ func Markdown(m Machine, rs []Result, run *RunSh) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Measured by `scripts/speed.sh` on %s, %d cores, %.1f GiB, %s; %s; %s. Load average (1/5/15 min) %s before, %s after.\n\n",
 		orUnknown(m.CPU), m.Cores, m.MemGiB, m.Go, orNone(m.Sklearn, "scikit-learn not installed"), orNone(m.Weka, "Weka not installed"), m.Load0, m.Load1)
-	b.WriteString("The authors' runtime data (randn, 10 features, 3 random classes; the 80 % training part), the runtime study's settings, one core for our fits; fastest of a warm-up and three fits (one fit above 3 s). Weka's times are its own build times of one JVM run.\n\n")
-	b.WriteString("| task | rows (training; predicted for predict) | fgrtbench | reference | reference time | reference / fgrtbench |\n|---|---:|---:|---|---:|---:|\n")
+	b.WriteString("The authors' runtime data (randn, 10 features, 3 random classes; the 80 % training part), the runtime study's settings, one core for our fits; fastest of a warm-up and three fits (one fit above 3 s). Allocated: what our warm-up fit allocated in all (Go's total allocations, at least its peak memory) over its float64 input matrix. Weka's times are its own build times of one JVM run.\n\n")
+	b.WriteString("| task | rows (training; predicted for predict) | fgrtbench | allocated (× input matrix) | reference | reference time | reference / fgrtbench |\n|---|---:|---:|---:|---|---:|---:|\n")
 	for _, r := range rs {
 		ref, ratio := "—", "—"
 		if !math.IsNaN(r.Ref) {
@@ -130,7 +130,11 @@ func Markdown(m Machine, rs []Result, run *RunSh) string {
 		if r.Note != "" {
 			ratio += " (" + r.Note + ")"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", r.Task, thousands(r.Rows), seconds(r.Ours), name, ref, ratio)
+		alloc := "—"
+		if r.Matrix > 0 {
+			alloc = fmt.Sprintf("%.1f MB (%.2f×)", float64(r.Alloc)/1e6, float64(r.Alloc)/float64(r.Matrix))
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s |\n", r.Task, thousands(r.Rows), seconds(r.Ours), alloc, name, ref, ratio)
 	}
 	if g, e := pairTimes(rs, "CART fit (gini)", "entropy tree fit"); len(g) > 0 {
 		b.WriteString("\nEntropy tree over gini tree, fgrtbench:")

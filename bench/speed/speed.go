@@ -55,7 +55,10 @@ type Result struct {
 	Task      string
 	Rows      int // training rows (predicted rows for a predict task)
 	Ours, Ref float64
-	RefName   string
+	// Alloc is the bytes our fit (or predict) allocated, Matrix the bytes
+	// of its input matrix (float64).
+	Alloc, Matrix uint64
+	RefName       string
 	Note      string
 }
 
@@ -150,10 +153,11 @@ func (o Options) measure(ctx context.Context, tk task, n int) (Result, error) {
 		}
 		all, _ := rt.Synthetic(n, d)
 		r.Rows = n
-		r.Ours = best(func() error { ours.Predict(all); return nil })
+		r.Ours, r.Alloc = best(func() error { ours.Predict(all); return nil })
 	} else {
-		r.Ours = best(func() (err error) { ours, err = tr.Fit(X, y, s); return err })
+		r.Ours, r.Alloc = best(func() (err error) { ours, err = tr.Fit(X, y, s); return err })
 	}
+	r.Matrix = uint64(r.Rows * d * 8)
 	if math.IsNaN(r.Ours) {
 		_, err = tr.Fit(X, y, s)
 		return r, err
@@ -183,27 +187,32 @@ func (o Options) measure(ctx context.Context, tk task, n int) (Result, error) {
 }
 
 // best returns the fastest of the timed runs of f after one warm-up run
-// (only the warm-up when it is slow), NaN if f fails.
-func best(f func() error) float64 {
+// (only the warm-up when it is slow), NaN if f fails, and the bytes the
+// warm-up allocated.
+func best(f func() error) (float64, uint64) {
+	var m0, m1 goruntime.MemStats
 	goruntime.GC()
+	goruntime.ReadMemStats(&m0)
 	t0 := time.Now()
 	if f() != nil {
-		return math.NaN()
+		return math.NaN(), 0
 	}
 	first := time.Since(t0).Seconds()
+	goruntime.ReadMemStats(&m1)
+	alloc := m1.TotalAlloc - m0.TotalAlloc
 	if first > slowFit {
-		return first
+		return first, alloc
 	}
 	b := math.Inf(1)
 	for i := 0; i < repeats; i++ {
 		goruntime.GC()
 		t0 := time.Now()
 		if f() != nil {
-			return math.NaN()
+			return math.NaN(), 0
 		}
 		b = math.Min(b, time.Since(t0).Seconds())
 	}
-	return b
+	return b, alloc
 }
 
 // sklearnScript fits DecisionTreeClassifier(criterion, random_state=42),

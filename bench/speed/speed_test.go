@@ -21,14 +21,14 @@ func TestBuildTime(t *testing.T) {
 func TestMarkdownAndReadmeBlock(t *testing.T) {
 	m := Machine{CPU: "Test CPU", Cores: 2, MemGiB: 8, Go: "go1.x", Sklearn: "scikit-learn 1.2.1", Load0: "0.1 / 0.1 / 0.1", Load1: "0.2 / 0.1 / 0.1"}
 	rs := []Result{
-		{Task: "CART fit (gini)", Rows: 8000, Ours: 0.02, Ref: 0.2, RefName: "scikit-learn"},
+		{Task: "CART fit (gini)", Rows: 8000, Ours: 0.02, Ref: 0.2, RefName: "scikit-learn", Alloc: 1_280_000, Matrix: 640_000},
 		{Task: "entropy tree fit (x)", Rows: 8000, Ours: 0.03, Ref: 0.3, RefName: "scikit-learn", Note: "trees differ: 3 nodes, scikit-learn 5"},
 		{Task: "FGRT fit", Rows: 800000, Ours: 0.45, Ref: math.NaN()},
 	}
 	md := Markdown(m, rs, &RunSh{Wall: 41.4, CPU: 63.2})
 	for _, want := range []string{
-		"on Test CPU, 2 cores", "| CART fit (gini) | 8,000 | 20 ms | scikit-learn | 200 ms | 10.0× |",
-		"10.0× (trees differ: 3 nodes, scikit-learn 5)", "| FGRT fit | 800,000 | 450 ms | — | — | — |",
+		"on Test CPU, 2 cores", "| CART fit (gini) | 8,000 | 20 ms | 1.3 MB (2.00×) | scikit-learn | 200 ms | 10.0× |",
+		"10.0× (trees differ: 3 nodes, scikit-learn 5)", "| FGRT fit | 800,000 | 450 ms | — | — | — | — |",
 		"fgrtbench: 1.50×; scikit-learn: 1.50×", "took 41 s wall and 63 s CPU",
 	} {
 		if !strings.Contains(md, want) {
