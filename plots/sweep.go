@@ -50,8 +50,8 @@ func SweepCaption(s reports.Sweep) string {
 		return head + "a single configuration; nothing varies."
 	case 1:
 		return head + fmt.Sprintf("mean test accuracy (left) and rulebase size (right) against %s, one line per dataset (mean over folds × repeats), "+
-			"the pooled mean over datasets in black with an approximate 95%% confidence band of it (datasets fixed, folds × repeats as samples)%s; "+
-			"dashed: the pooled mean of each selected variant of the method in these results, for comparison.", s.Params[0], logNote(s, 0))
+			"the pooled mean over datasets in black with an approximate 95%% confidence band of it (datasets fixed, folds × repeats as samples)%s%s.",
+			s.Params[0], logNote(s, 0), refsNote(s, ", for comparison"))
 	case 2:
 		return head + fmt.Sprintf("mean test accuracy (%%, first line of each cell) and rulebase size (second line) for every %s × %s, one heatmap per dataset "+
 			"and one of the means over datasets; colours run from the panel's lowest accuracy (light) to its highest (dark), the best cell is framed; "+
@@ -59,18 +59,30 @@ func SweepCaption(s reports.Sweep) string {
 	default:
 		return head + fmt.Sprintf("one factor at a time around %s (the configuration with the most one-parameter neighbours in the sweep, ties broken by the best mean rank over datasets): "+
 			"each column varies one parameter with the others held there; mean test accuracy (top) and rulebase size (bottom), "+
-			"one line per dataset, pooled mean in black with an approximate 95%% confidence band (datasets fixed, folds × repeats as samples); "+
-			"dashed: the pooled mean of each selected variant of the method in these results.", centerText(s))
+			"one line per dataset, pooled mean in black with an approximate 95%% confidence band (datasets fixed, folds × repeats as samples)%s.",
+			centerText(s), refsNote(s, ""))
 	}
 }
 
+// refsNote explains the dashed references, when the figure has any.
+func refsNote(s reports.Sweep, why string) string {
+	if len(selectedRefs(s)) == 0 {
+		return ""
+	}
+	return "; dashed: the pooled mean of each selected variant of the method in these results" + why
+}
+
+// logNote says when the x axis is logarithmic (or equally spaced).
 func logNote(s reports.Sweep, j int) string {
 	vals := make([]string, len(s.Configs))
 	for i := range s.Configs {
 		vals[i] = s.Values[i][j]
 	}
-	if newParamAxis(distinct(vals), false).Log {
+	switch ax := newParamAxis(distinct(vals), false); {
+	case ax.Log:
 		return "; log x axis"
+	case ax.Ordinal:
+		return "; the values equally spaced on the x axis"
 	}
 	return ""
 }

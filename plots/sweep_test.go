@@ -257,3 +257,24 @@ func TestFrontPanelsPoolOnlyCompletePoints(t *testing.T) {
 		t.Errorf("pooled panel has %d points, want 6", n)
 	}
 }
+
+// TestSweepCaptionSaysOnlyWhatIsDrawn: the dashed references are
+// mentioned when the sweep has selected variants beside it, and only then;
+// an equally spaced axis is said so.
+func TestSweepCaptionSaysOnlyWhatIsDrawn(t *testing.T) {
+	_, with := sweepOf(t, sweepGridRecords(oneParam))
+	if c := SweepCaption(with); !strings.Contains(c, "dashed: the pooled mean of each selected variant") {
+		t.Errorf("caption with a selected variant does not explain the dashed line: %s", c)
+	}
+	var alone []results.Record
+	for _, r := range sweepGridRecords(map[string][]string{"coverage_threshold": {"0", "0.001", "0.01", "0.1"}}) {
+		if r.Method == "fgrt" {
+			alone = append(alone, r)
+		}
+	}
+	_, s := sweepOf(t, alone)
+	c := SweepCaption(s)
+	if strings.Contains(c, "dashed") || !strings.Contains(c, "the values equally spaced on the x axis") {
+		t.Errorf("caption of a sweep without selected variants, on an equally spaced axis: %s", c)
+	}
+}
