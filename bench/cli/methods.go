@@ -74,7 +74,7 @@ func describeExternal(w io.Writer) {
       external:
         command: python3 examples/external/sklearn_tree.py {dir}
         adapter: FILE                     # optional: the file whose SHA-256 identifies the method
-                                          # (default: the last word of the command naming a file)
+                                          # (default: the word after the program naming a file)
         params: {max_depth: "null"}       # its parameters and defaults; the method's params:,
                                           # sweep: and selection: work as for any method
         timeout: 2m                       # per run of the command (default 10m)

@@ -67,8 +67,8 @@ type Spec struct {
 	// placeholders in braces, e.g. "python3 adapter.py {dir}".
 	Command string `json:"command" yaml:"command"`
 	// Adapter is the file whose SHA-256 identifies the method (a script, a
-	// binary). Default: the last word of the command that names an
-	// existing file.
+	// binary). Default: the one word after the program that names an
+	// existing file, else the program (see adapterPath).
 	Adapter string `json:"adapter,omitempty" yaml:"adapter,omitempty"`
 	// AdapterSHA256 pins the adapter's checksum. Filled in when the spec is
 	// loaded (so the manifest records it); a run refuses to start, and a
@@ -229,8 +229,12 @@ func FileSHA256(path string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// adapterPath returns the adapter file: the spec's, or the last literal
-// word of the command naming an existing regular file.
+// adapterPath returns the adapter file: the spec's, else the one literal
+// word after the program that names an existing regular file (the script
+// after python3), else the program itself when it names one. Several such
+// words are ambiguous (an adapter and its data file, say): hashing the wrong
+// one would let an edited adapter pass as the same study, so adapter: is
+// required then.
 func (s *Spec) adapterPath(t template) (string, error) {
 	if s.Adapter != "" {
 		st, err := os.Stat(s.Adapter)
@@ -242,14 +246,30 @@ func (s *Spec) adapterPath(t template) (string, error) {
 		}
 		return s.Adapter, nil
 	}
-	for i := len(t) - 1; i >= 0; i-- {
-		if w, ok := t.literal(i); ok {
-			if st, err := os.Stat(w); err == nil && st.Mode().IsRegular() {
-				return w, nil
-			}
+	isFile := func(i int) (string, bool) {
+		w, ok := t.literal(i)
+		if !ok {
+			return "", false
+		}
+		st, err := os.Stat(w)
+		return w, err == nil && st.Mode().IsRegular()
+	}
+	var files []string
+	for i := 1; i < len(t); i++ {
+		if w, ok := isFile(i); ok {
+			files = append(files, w)
 		}
 	}
-	return "", fmt.Errorf("external method %q: no word of the command names an existing file; give adapter: (the file whose SHA-256 identifies the method)", s.Command)
+	switch len(files) {
+	case 1:
+		return files[0], nil
+	case 0:
+		if w, ok := isFile(0); ok {
+			return w, nil
+		}
+		return "", fmt.Errorf("external method %q: no word of the command names an existing file; give adapter: (the file whose SHA-256 identifies the method)", s.Command)
+	}
+	return "", fmt.Errorf("external method %q: several words name files (%s); give adapter: (the file whose SHA-256 identifies the method)", s.Command, strings.Join(files, ", "))
 }
 
 // Pin computes the adapter's checksum and records it in the spec, or, when

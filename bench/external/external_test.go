@@ -3,6 +3,7 @@ package external
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -116,6 +117,7 @@ func TestSameBytesForSameUnit(t *testing.T) {
 
 func TestSpecErrors(t *testing.T) {
 	adapter := externaltest.GoAdapter(t)
+	script, data := writeFile(t, "adapter.sh", "exit 0\n"), writeFile(t, "data.csv", "a\n")
 	cases := []struct {
 		spec Spec
 		want string
@@ -133,6 +135,8 @@ func TestSpecErrors(t *testing.T) {
 		{Spec{Command: "sh -c true", Adapter: "/nonexistent/adapter.py"}, "adapter:"},
 		{Spec{Command: adapter + " {dir}; rm x"}, "may not contain ';'"},
 		{Spec{Command: adapter, AdapterSHA256: strings.Repeat("0", 64)}, "changed"},
+		// Two files after the program: which one is the method is ambiguous.
+		{Spec{Command: "sh " + script + " {dir} " + data}, "several words name files (" + script + ", " + data + "); give adapter:"},
 	}
 	for _, tc := range cases {
 		_, err := tc.spec.Method()
@@ -239,6 +243,46 @@ func TestResultRecordErrors(t *testing.T) {
 		}
 		if _, err := readResult(path); err != nil {
 			t.Errorf("%s: %v", ok, err)
+		}
+	}
+}
+
+func writeFile(t *testing.T, name, text string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestAdapterDefault: without adapter:, the file that identifies the method
+// is the one word after the program naming a file (the script after an
+// interpreter given by its path), else the program itself; adapter: settles
+// an ambiguous command.
+func TestAdapterDefault(t *testing.T) {
+	goAdapter := externaltest.GoAdapter(t)
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("skipping: no sh")
+	}
+	script, data := writeFile(t, "adapter.sh", "exit 0\n"), writeFile(t, "data.csv", "a\n")
+	cases := []struct {
+		spec Spec
+		want string
+	}{
+		{Spec{Command: sh + " " + script + " {dir}"}, script},
+		{Spec{Command: goAdapter + " {dir} {seed}"}, goAdapter},
+		{Spec{Command: sh + " " + script + " {dir} " + data, Adapter: script}, script},
+	}
+	for _, tc := range cases {
+		m, err := tc.spec.Method()
+		if err != nil {
+			t.Fatalf("%s: %v", tc.spec.Command, err)
+		}
+		want, _ := FileSHA256(tc.want)
+		if got := m.Defaults()[ParamAdapter]; got != want {
+			t.Errorf("%s: adapter_sha256 %s, want the SHA-256 of %s", tc.spec.Command, got, tc.want)
 		}
 	}
 }
