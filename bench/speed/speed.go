@@ -59,7 +59,7 @@ type Result struct {
 	// of its input matrix (float64).
 	Alloc, Matrix uint64
 	RefName       string
-	Note      string
+	Note          string
 }
 
 // Ratio is the reference's time over ours (NaN without a reference).
