@@ -6,6 +6,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
@@ -151,6 +152,27 @@ func checkSweep(s MethodSpec) error {
 		if len(s.Sweep[name]) == 0 {
 			return fmt.Errorf("method %s: sweep of %s lists no values", s.Name, name)
 		}
+		// One value listed twice ("0" and "0.0" too) would be two points
+		// of one configuration, ranked against each other.
+		vals := s.Sweep[name]
+		for i := range vals {
+			for j := range i {
+				if sameValue(vals[i], vals[j]) {
+					return fmt.Errorf("method %s: sweep of %s lists one value twice (%q and %q); list each value once", s.Name, name, vals[j], vals[i])
+				}
+			}
+		}
 	}
 	return nil
+}
+
+// sameValue reports whether two parameter values are one: equal strings,
+// or numbers of equal value.
+func sameValue(a, b string) bool {
+	if strings.TrimSpace(a) == strings.TrimSpace(b) {
+		return true
+	}
+	x, errA := strconv.ParseFloat(strings.TrimSpace(a), 64)
+	y, errB := strconv.ParseFloat(strings.TrimSpace(b), 64)
+	return errA == nil && errB == nil && x == y
 }

@@ -82,6 +82,9 @@ func TestValidateRefusesBeforeWriting(t *testing.T) {
 		{"empty sweep list", func(s *Study) {
 			s.Methods = []MethodSpec{{Name: "test-centroid", Sweep: map[string][]string{"k": {}}}}
 		}, "sweep of k lists no values"},
+		{"sweep value listed twice", func(s *Study) {
+			s.Methods = []MethodSpec{{Name: "test-centroid", Sweep: map[string][]string{"k": {"1", "4", "1.0"}}, Selection: "sweep"}}
+		}, `sweep of k lists one value twice ("1" and "1.0")`},
 		{"empty sweep", func(s *Study) {
 			s.Methods = []MethodSpec{{Name: "test-centroid", Sweep: map[string][]string{}}}
 		}, "sweep names no parameter"},
