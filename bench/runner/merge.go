@@ -234,23 +234,77 @@ func readMergeInput(in string) (mergeInput, error) {
 }
 
 // sameStudy refuses an input of another study than the first, saying what
-// differs.
+// differs: the first group, in canonical order, where the two studies
+// part.
 func sameStudy(a, b mergeInput) error {
 	ia, ib := *a.man.Identity, *b.man.Identity
 	if ia.Hash == ib.Hash {
 		return nil
 	}
-	c := identity.Contains(ib, ia)
-	if c == nil {
-		c = identity.Contains(ia, ib)
+	return fmt.Errorf("%s is of another study than %s: %s; merge shards of one study only", b.path, a.path, studyDifference(ia, ib, a.path))
+}
+
+// studyDifference describes the first difference between two studies'
+// groups, walking both in canonical order. Two groups at one position
+// whose slots both exist only on their own side are the same group named
+// differently (a dataset given as mine.csv in one study and ./mine.csv in
+// the other), and the message names both names; a slot the other study
+// has elsewhere means a group was added or dropped.
+func studyDifference(a, b identity.Study, aPath string) string {
+	inA, inB := slots(a), slots(b)
+	for i := 0; i < max(len(a.Groups), len(b.Groups)); i++ {
+		switch {
+		case i >= len(b.Groups):
+			return "it has no " + a.Groups[i].Slot()
+		case i >= len(a.Groups):
+			return fmt.Sprintf("it has %s, which %s has not", b.Groups[i].Slot(), aPath)
+		}
+		ga, gb := a.Groups[i], b.Groups[i]
+		if ga.Hash == gb.Hash {
+			continue
+		}
+		switch {
+		case ga.Slot() == gb.Slot():
+			stored, current := identity.Diff(ga, gb)
+			return fmt.Sprintf("it has %s where %s has %s (%s)", current, aPath, stored, ga.Slot())
+		case !inB[ga.Slot()] && !inA[gb.Slot()]:
+			return renamed(ga, gb, aPath)
+		case !inB[ga.Slot()]:
+			return "it has no " + ga.Slot()
+		default:
+			return fmt.Sprintf("it has %s, which %s has not", gb.Slot(), aPath)
+		}
 	}
-	what := "a different set of units"
-	if c != nil && c.Current != "" {
-		what = fmt.Sprintf("%s where %s has %s (%s)", c.Current, a.path, c.Stored, c.Slot)
-	} else if c != nil {
-		what = "no " + c.Slot
+	return "a different set of units"
+}
+
+// renamed describes two groups at the same place of their studies whose
+// protocol, dataset or label differ.
+func renamed(a, b identity.Group, aPath string) string {
+	var parts []string
+	for _, f := range []struct{ what, x, y string }{
+		{"protocol", a.Protocol, b.Protocol},
+		{"dataset", a.Dataset, b.Dataset},
+		{"method label", a.Label, b.Label},
+	} {
+		if f.x != f.y {
+			parts = append(parts, fmt.Sprintf("%s %q where %s has %q", f.what, f.y, aPath, f.x))
+		}
 	}
-	return fmt.Errorf("%s is of another study than %s: it has %s; merge shards of one study only", b.path, a.path, what)
+	msg := "the studies differ: it names " + strings.Join(parts, " and ")
+	if a.Dataset != b.Dataset && a.DatasetSHA256 == b.DatasetSHA256 {
+		msg += " (the same data named differently: name the data file the same way in every shard)"
+	}
+	return msg
+}
+
+// slots returns the set of a study's protocol/dataset/label slots.
+func slots(s identity.Study) map[string]bool {
+	out := make(map[string]bool, len(s.Groups))
+	for _, g := range s.Groups {
+		out[g.Slot()] = true
+	}
+	return out
 }
 
 // shardCount returns the common shard count N of the inputs (1 when every

@@ -11,6 +11,7 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
 	"github.com/fgrtbench/fgrtbench/bench/results"
+	"github.com/fgrtbench/fgrtbench/datasets"
 )
 
 // shardDirs runs the test study as n shards into fresh directories.
@@ -164,5 +165,37 @@ func TestMergeIntoDeviceRefused(t *testing.T) {
 	}
 	if st, err := os.Lstat(pipe); err != nil || st.Mode()&os.ModeNamedPipe == 0 {
 		t.Fatal("the pipe was replaced")
+	}
+}
+
+// TestMergeRefusesRenamedDataset: shards whose studies named one data set
+// differently (alpha in one, ./alpha in the other) are refused with a
+// message naming both names, not as a missing slot.
+func TestMergeRefusesRenamedDataset(t *testing.T) {
+	load := func(ctx context.Context, name string) (*datasets.Dataset, error) {
+		return testLoader(ctx, strings.TrimPrefix(name, "./"))
+	}
+	var dirs []string
+	for i, name := range []string{"alpha", "./alpha"} {
+		s := testStudy()
+		s.Datasets = []string{name}
+		dir := t.TempDir()
+		r := &Runner{Load: load, OutDir: dir, Jobs: 2, Shard: Shard{Index: i, Count: 2}}
+		if _, err := r.Run(context.Background(), s); err != nil {
+			t.Fatal(err)
+		}
+		dirs = append(dirs, dir)
+	}
+	_, err := Merge(filepath.Join(t.TempDir(), "m"), dirs, MergeOptions{})
+	if err == nil {
+		t.Fatal("merge accepted shards of differently named datasets")
+	}
+	for _, w := range []string{`dataset "./alpha" where`, `has "alpha"`, "studies differ"} {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("%q lacks %q", err, w)
+		}
+	}
+	if strings.Contains(err.Error(), "has no") {
+		t.Errorf("%q reports a missing slot", err)
 	}
 }
