@@ -199,3 +199,26 @@ func TestMergeRefusesRenamedDataset(t *testing.T) {
 		t.Errorf("%q reports a missing slot", err)
 	}
 }
+
+// TestMergeOntoSymlinkRefused: --out naming a symbolic link is refused;
+// the link and its target stay as they were.
+func TestMergeOntoSymlinkRefused(t *testing.T) {
+	dirs := shardDirs(t, 1, testStudy())
+	dir := t.TempDir()
+	target := filepath.Join(dir, "elsewhere.csv")
+	os.WriteFile(target, []byte("old"), 0o644)
+	link := filepath.Join(dir, "merged.csv")
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Merge(link, dirs, MergeOptions{})
+	if err == nil || !strings.Contains(err.Error(), "symbolic link") {
+		t.Fatalf("merge onto a symbolic link: %v", err)
+	}
+	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Fatal("the link was replaced")
+	}
+	if data, _ := os.ReadFile(target); string(data) != "old" {
+		t.Fatalf("the link's target was written: %q", data)
+	}
+}

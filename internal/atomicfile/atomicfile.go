@@ -15,10 +15,15 @@ import (
 
 // Write creates path with the content fn writes, atomically, mode 0644.
 // On any error the destination is untouched and no temporary file remains.
-// It replaces only a regular file (or a symbolic link, not its target): a
-// device node, directory, pipe or socket at path is an error, checked
-// before and again just before the rename, so that e.g. /dev/full is
-// never replaced by a file even when running as root.
+// It replaces only a regular file: a device node, directory, pipe, socket
+// or symbolic link at path is an error, checked before and again just
+// before the rename, so that e.g. /dev/full is never replaced by a file
+// even when running as root. A symbolic link is refused rather than
+// replaced (the rename would silently turn the link into a file, leaving
+// its target stale) or written through (outputs written beside path, such
+// as a manifest, would then not sit beside the file they describe); the
+// message names the link's target to write to instead. Symbolic links
+// among path's directories are followed as usual.
 func Write(path string, fn func(w io.Writer) error) error {
 	if err := replaceable(path); err != nil {
 		return err
@@ -60,15 +65,17 @@ func WriteFile(path string, data []byte) error {
 	})
 }
 
-// replaceable reports an existing path that is not a regular file or a
-// symbolic link.
+// replaceable reports an existing path that is not a regular file.
 func replaceable(path string) error {
 	st, err := os.Lstat(path)
-	if err != nil || st.Mode().IsRegular() || st.Mode()&os.ModeSymlink != 0 {
+	if err != nil || st.Mode().IsRegular() {
 		return nil
 	}
 	kind := "not a regular file"
 	switch {
+	case st.Mode()&os.ModeSymlink != 0:
+		target, _ := os.Readlink(path)
+		return fmt.Errorf("%s is a symbolic link to %s; refusing to replace the link or write through it (give the target's path, or a new path)", path, target)
 	case st.IsDir():
 		kind = "a directory"
 	case st.Mode()&os.ModeDevice != 0:

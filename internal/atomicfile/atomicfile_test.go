@@ -60,7 +60,16 @@ func TestRefusesToReplaceNonRegularFiles(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cases := map[string]string{sub: "a directory", fifo: "a named pipe"}
+	// A symbolic link to a regular file: replacing it would leave the
+	// target stale, writing through it would put the file away from its
+	// siblings.
+	target := filepath.Join(dir, "target.csv")
+	os.WriteFile(target, []byte("old"), 0o644)
+	link := filepath.Join(dir, "link.csv")
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	cases := map[string]string{sub: "a directory", fifo: "a named pipe", link: "a symbolic link to " + target}
 	// A device node like /dev/full (char 1:7), made here rather than
 	// risking the real one; only root can make it.
 	full := filepath.Join(dir, "full")
@@ -78,8 +87,11 @@ func TestRefusesToReplaceNonRegularFiles(t *testing.T) {
 			t.Errorf("%s was replaced by a regular file", path)
 		}
 	}
+	if data, _ := os.ReadFile(target); string(data) != "old" {
+		t.Errorf("the link's target was written: %q", data)
+	}
 	entries, _ := os.ReadDir(dir)
-	if len(entries) != len(cases) {
+	if len(entries) != len(cases)+1 {
 		t.Fatalf("temporary files left: %v", entries)
 	}
 }
