@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"syscall"
 
 	"github.com/fgrtbench/fgrtbench/bench/results"
 )
@@ -112,7 +114,22 @@ func (e *WriteError) Error() string {
 	if pe, ok := cause.(*os.PathError); ok && pe.Path == e.Path {
 		cause = pe.Err // the path is said once
 	}
-	return fmt.Sprintf("cannot write %s: %v; the run stopped (finished units are kept whole): free space, then run the same command again to resume", e.Path, cause)
+	return fmt.Sprintf("cannot write %s: %v; the run stopped (finished units are kept whole): %s, then run the same command again to resume", e.Path, cause, writeAdvice(e.Err))
+}
+
+// writeAdvice says what to fix for a write error: space for a full disk or
+// quota, permissions for a denied or read-only destination, otherwise the
+// cause itself.
+func writeAdvice(err error) string {
+	switch {
+	case errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT):
+		return "free space (or raise the quota)"
+	case errors.Is(err, syscall.EROFS):
+		return "make the output's file system writable (it is read-only)"
+	case errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EACCES) || errors.Is(err, syscall.EPERM):
+		return "fix the permissions of the output directory and its files"
+	}
+	return "fix that cause"
 }
 
 func (e *WriteError) Unwrap() error { return e.Err }
