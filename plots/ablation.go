@@ -10,6 +10,7 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/bench/methods"
 	"github.com/fgrtbench/fgrtbench/bench/results"
+	"github.com/fgrtbench/fgrtbench/reports"
 )
 
 // AblationParams are the FGRT parameters of the ablation figures, as named
@@ -223,17 +224,6 @@ func OFATAblation(recs []results.Record, method, protocol string) ([]AblationGro
 	return out, nil
 }
 
-// methodLegend describes a results.csv label of an FGRT variant.
-func methodLegend(m string) string {
-	switch m {
-	case "fgrt", "fgrt@ofat":
-		return m + " (reference quirks)"
-	case "fgrt-fixed", "fgrt-fixed@ofat":
-		return m + " (quirks fixed)"
-	}
-	return m
-}
-
 // AblationFigure draws accuracy (top row) and rule count (bottom row)
 // against each parameter (columns), one line with mean +- std error bars
 // per method label; parameter values are placed at equal spacing and the
@@ -254,7 +244,7 @@ func AblationFigure(dir, name, title string, groups []AblationGroup) error {
 	}
 	var legend []legendEntry
 	for mi, m := range order {
-		legend = append(legend, legendEntry{Name: methodLegend(m), Color: colorOf(mi), Width: vg.Points(1.5)})
+		legend = append(legend, legendEntry{Name: reports.DisplayName(m), Color: colorOf(mi), Width: vg.Points(1.5)})
 	}
 	rows := make([][]*panel, 2)
 	for pi, param := range AblationParams {

@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/fgrtbench/fgrtbench/bench/results"
+	"github.com/fgrtbench/fgrtbench/reports"
 	"github.com/fgrtbench/fgrtbench/reports/stats"
 )
 
@@ -189,7 +190,7 @@ func CDFigure(dir, name string, d CDData) error {
 		// Method labels: elbows from the axis to the left or right margin.
 		y -= 3 * vg.Millimeter
 		for i, o := range order {
-			label := fmt.Sprintf("%s (%.2f)", d.Methods[o], d.AvgRanks[o])
+			label := fmt.Sprintf("%s (%.2f)", reports.DisplayName(d.Methods[o]), d.AvgRanks[o])
 			x := xOf(d.AvgRanks[o])
 			var ly vg.Length
 			if i < nLeft {

@@ -1,13 +1,18 @@
 package plots
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"reflect"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/fgrtbench/fgrtbench/bench/results"
+	"github.com/fgrtbench/fgrtbench/reports"
 )
 
 // comparisonRecords: five data sets, two folds, methods whose accuracy order
@@ -165,5 +170,30 @@ func TestCliquesProperties(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestFiguresShowTableNames: a figure names a method label as the report's
+// tables do (reports.DisplayName), so fgrt-fixed is "FGRT (Q1+Q2 fixed)"
+// in both and a user's own label is shown unchanged in both.
+func TestFiguresShowTableNames(t *testing.T) {
+	labels := []string{"fgrt-fixed", "cart", "my-learner"}
+	d := CDData{Methods: labels, AvgRanks: []float64{1.5, 2, 2.5}, CD: 1, Alpha: 0.05, NDatasets: 4, FriedmanP: math.NaN()}
+	dir := t.TempDir()
+	if err := CDFigure(dir, "cd", d); err != nil {
+		t.Fatal(err)
+	}
+	svg, err := os.ReadFile(filepath.Join(dir, "cd.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, m := range labels {
+		want := fmt.Sprintf(">%s (%.2f)</text>", reports.DisplayName(m), d.AvgRanks[i])
+		if !strings.Contains(string(svg), want) {
+			t.Errorf("the CD diagram lacks %q", want)
+		}
+	}
+	if strings.Contains(string(svg), ">fgrt-fixed") {
+		t.Error("the CD diagram shows the raw label fgrt-fixed")
 	}
 }

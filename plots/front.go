@@ -177,7 +177,7 @@ func FrontFigure(dir, name, title string, panels []FrontPanel) error {
 	var legend []legendEntry
 	for _, m := range methods {
 		reported, _ := frontGlyphs(colorIdx[m])
-		legend = append(legend, legendEntry{Name: m, Color: colorOf(colorIdx[m]), Glyph: reported})
+		legend = append(legend, legendEntry{Name: reports.DisplayName(m), Color: colorOf(colorIdx[m]), Glyph: reported})
 	}
 	// The marker key in black: grey is a method's colour.
 	grey := color.Black

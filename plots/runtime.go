@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/fgrtbench/fgrtbench/bench/runtime"
+	"github.com/fgrtbench/fgrtbench/reports"
 )
 
 // ErrNoData is returned by a figure function whose input holds nothing it
@@ -125,7 +126,7 @@ func scalingPanel(title, xlabel string, series []ScalingSeries, colorIndex map[s
 		line.Color, line.Width = c, vg.Points(1.5)
 		pts.Color, pts.Shape, pts.Radius = c, draw.CircleGlyph{}, vg.Points(2.5)
 		p.Add(line, pts)
-		label := s.Method
+		label := reports.DisplayName(s.Method)
 		switch {
 		case s.HasFit:
 			label += fmt.Sprintf("  (slope %.2f)", s.Exponent)

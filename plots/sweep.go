@@ -44,7 +44,7 @@ func SweepFigureName(s reports.Sweep) string {
 
 // SweepCaption describes the figure SweepFigure draws for s.
 func SweepCaption(s reports.Sweep) string {
-	head := fmt.Sprintf("Sweep of %s (%s protocol, %d datasets): ", s.Method, s.Protocol, len(s.Datasets))
+	head := fmt.Sprintf("Sweep of %s (%s protocol, %d datasets): ", reports.DisplayName(s.Method), s.Protocol, len(s.Datasets))
 	switch len(s.Params) {
 	case 0:
 		return head + "a single configuration; nothing varies."
@@ -354,7 +354,7 @@ func sweepCurves(dir, name string, s reports.Sweep) error {
 	acc, size := axisPanels(s, 0, sortedByValue(s, 0, all))
 	acc.Title, size.Title = "accuracy", "rulebase size"
 	f := panelFigure{
-		Title:  fmt.Sprintf("%s: sweep of %s (%s protocol)", s.Method, s.Params[0], s.Protocol),
+		Title:  fmt.Sprintf("%s: sweep of %s (%s protocol)", reports.DisplayName(s.Method), s.Params[0], s.Protocol),
 		Panels: [][]*panel{{acc, size}}, Legend: sweepLegend(s),
 		Width: 29 * vg.Centimeter, Height: 11 * vg.Centimeter,
 	}
@@ -386,7 +386,7 @@ func sweepOFAT(dir, name string, s reports.Sweep) error {
 		}
 	}
 	f := panelFigure{
-		Title:  fmt.Sprintf("%s: one factor at a time around %s (%s protocol)", s.Method, centerText(s), s.Protocol),
+		Title:  fmt.Sprintf("%s: one factor at a time around %s (%s protocol)", reports.DisplayName(s.Method), centerText(s), s.Protocol),
 		Panels: [][]*panel{accRow, sizeRow}, Legend: sweepLegend(s), ShareY: true,
 		Width: vg.Length(9*len(s.Params)+6) * vg.Centimeter, Height: 17 * vg.Centimeter,
 	}
@@ -537,7 +537,7 @@ func sweepHeatmaps(dir, name string, s reports.Sweep) error {
 	cell := vg.Length(math.Max(1.1, math.Min(1.8, 9.0/float64(len(xa.Values))))) * vg.Centimeter
 	w := max(vg.Length(cols)*(cell*vg.Length(len(xa.Values))+2.5*vg.Centimeter), 18*vg.Centimeter)
 	h := vg.Length(rows)*(cell*vg.Length(len(ya.Values))+2.6*vg.Centimeter) + vg.Centimeter
-	title := fmt.Sprintf("%s: accuracy (%%) and rulebase size over %s × %s (%s protocol)", s.Method, s.Params[0], s.Params[1], s.Protocol)
+	title := fmt.Sprintf("%s: accuracy (%%) and rulebase size over %s × %s (%s protocol)", reports.DisplayName(s.Method), s.Params[0], s.Params[1], s.Protocol)
 	return save(dir, name, w, h, func(c draw.Canvas) error {
 		drawGrid(drawTitle(c, title), grid, vg.Millimeter*6)
 		return nil

@@ -178,7 +178,9 @@ func splitVariant(method string) (base, variant string) {
 	return method, ""
 }
 
-// DisplayName returns the name a table shows for a registry method name:
+// DisplayName returns the name the report's tables and the figures
+// (package plots) show for a results.csv method label, so that one label
+// reads the same everywhere:
 // fgrt → FGRT, fgrt-opt → FGRT*, cart → CART, c45-entropy → "C4.5
 // (entropy, paper)", c45 → "C4.5 (J48)", ripper → RIPPER, fga → FGA. A
 // variant keeps its suffix ("cart@text" → "CART@text"); unknown methods are
