@@ -333,6 +333,9 @@ func (s Spec) Method() (*methods.Method, error) {
 		return nil, err
 	}
 	adapter, _ := pinned.adapterPath(t)
+	// No external parameter is Execution (methods.Param): the harness
+	// cannot prove that a value it does not understand leaves results
+	// alone, so each is part of the config column and the unit identity.
 	ps := []methods.Param{
 		{Name: ParamCommand, Kind: methods.Enum, Default: s.Command, Values: []string{s.Command}, Doc: "the command template"},
 		{Name: ParamAdapter, Kind: methods.Enum, Default: pinned.AdapterSHA256, Values: []string{pinned.AdapterSHA256}, Doc: "SHA-256 of " + adapter},

@@ -58,6 +58,10 @@ type Manifest struct {
 	Skipped     int       `json:"units_resumed"`
 	Failed      int       `json:"units_failed"`
 	Errors      []string  `json:"errors,omitempty"`
+	// Execution records the values of the execution-only parameters the
+	// run gave its learners ("label: workers=0"), which results.csv and the
+	// identity leave out because they cannot change a result.
+	Execution []string `json:"execution,omitempty"`
 	// Identity is the study's identity: every group of units (and so every
 	// unit key) the directory's results.csv may hold.
 	Identity *identity.Study `json:"identity,omitempty"`
@@ -91,6 +95,7 @@ type Invocation struct {
 	Jobs        int       `json:"jobs"`
 	Shard       string    `json:"shard"`
 	StudyHash   string    `json:"study_hash,omitempty"`
+	Execution   []string  `json:"execution,omitempty"`
 	Start       time.Time `json:"start"`
 	// End is zero while the invocation runs (or when it was killed).
 	End      time.Time `json:"end,omitempty"`
@@ -111,7 +116,7 @@ func (m *Manifest) Current() Invocation {
 	}
 	return Invocation{
 		Command: m.Command, Version: m.Version, VCSRevision: m.VCSRevision, VCSModified: m.VCSModified,
-		GoVersion: m.GoVersion, NumCPU: m.NumCPU, Jobs: m.Jobs, Shard: m.Shard, StudyHash: hash,
+		GoVersion: m.GoVersion, NumCPU: m.NumCPU, Jobs: m.Jobs, Shard: m.Shard, StudyHash: hash, Execution: m.Execution,
 		Start: m.Start, End: m.End, Units: m.Units, Ran: m.Ran, Resumed: m.Skipped, Failed: m.Failed, Hostname: host,
 	}
 }

@@ -14,6 +14,15 @@
 // documentation). A new parameter whose default keeps the old behaviour needs
 // no bump either: the resolved configuration, which is also part of the
 // identity, changes by itself.
+//
+// A parameter that only changes how a learner executes, never what it
+// computes (a worker or thread count), is declared with Param.Execution. It
+// still reaches the learner, but it is left out of the canonical
+// configuration (Method.Canonical): of the config column of results.csv and
+// of every unit's identity, so a study re-run, resumed or sharded with
+// another value is the same study. The claim must be proven: every
+// Execution parameter has a test that fits with two different values give
+// byte-identical results (TestExecutionParamsDoNotChangeResults).
 package methods
 
 import (
@@ -56,6 +65,11 @@ type Param struct {
 	Min, Max       float64
 	HasMin, HasMax bool
 	Doc            string
+	// Execution marks a parameter that cannot change any output of the
+	// learner (predictions, model, complexity counts) for any input and
+	// seed, only how it is computed: it is not part of the canonical
+	// configuration (see the package doc for the proof this requires).
+	Execution bool
 }
 
 // Check validates a value for the parameter.
@@ -121,6 +135,37 @@ func (c Config) String() string {
 		parts[i] = k + "=" + c[k]
 	}
 	return strings.Join(parts, ";")
+}
+
+// Canonical renders a configuration of the method as results.csv and unit
+// identities record it: String without the Execution parameters.
+func (m *Method) Canonical(c Config) string {
+	return m.results(c).String()
+}
+
+// Execution returns the configuration's Execution parameters (nil when the
+// method has none): the values a run used that its results do not record.
+func (m *Method) Execution(c Config) Config {
+	var out Config
+	for _, p := range m.Params {
+		if v, ok := c[p.Name]; ok && p.Execution {
+			if out == nil {
+				out = Config{}
+			}
+			out[p.Name] = v
+		}
+	}
+	return out
+}
+
+func (m *Method) results(c Config) Config {
+	out := make(Config, len(c))
+	for k, v := range c {
+		if p, ok := m.Param(k); !ok || !p.Execution {
+			out[k] = v
+		}
+	}
+	return out
 }
 
 // ParseConfig parses the canonical form produced by String.

@@ -146,7 +146,7 @@ func (e *executor) run(u Unit, plan *protocol.Plan, m resolvedMethod, nFolds int
 	row := func(ci int, o outcome, selected bool) results.Record {
 		return results.Record{
 			Protocol: u.Protocol, Dataset: u.Dataset, Method: u.Label,
-			Config: m.Configs[ci].String(), ConfigIndex: ci, Selected: selected, Selection: sel,
+			Config: m.Method.Canonical(m.Configs[ci]), ConfigIndex: ci, Selected: selected, Selection: sel,
 			Repeat: u.Repeat, Fold: u.Fold, Seed: u.Seed,
 			NTrain: len(f.XTrain), NTest: len(f.XTest), Correct: o.correct,
 			Accuracy: o.acc, BalancedAccuracy: o.balAcc,

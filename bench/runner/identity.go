@@ -38,7 +38,7 @@ func (s Study) identity(ms []resolvedMethod, checksums map[string]string) (ident
 				}
 				cfgs := make([]string, len(m.Configs))
 				for i, c := range m.Configs {
-					cfgs[i] = c.String()
+					cfgs[i] = m.Method.Canonical(c)
 				}
 				groups = append(groups, identity.Group{
 					Protocol: p, Options: opts, Dataset: d, DatasetSHA256: checksums[d],
@@ -111,4 +111,26 @@ func datasetChecksum(d *datasets.Dataset) string {
 	}
 	_, _ = io.WriteString(h, "end")
 	return "content:" + hex.EncodeToString(h.Sum(nil))
+}
+
+// executionRecord lists the execution-only parameter values each method's
+// configurations ran with ("label: workers=0"), for the manifest: the
+// identity leaves them out, so only the manifest says what was used.
+func executionRecord(ms []resolvedMethod) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, m := range ms {
+		for _, c := range m.Configs {
+			ex := m.Method.Execution(c)
+			if ex == nil {
+				continue
+			}
+			line := m.Label + ": " + ex.String()
+			if !seen[line] {
+				seen[line] = true
+				out = append(out, line)
+			}
+		}
+	}
+	return out
 }

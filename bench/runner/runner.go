@@ -146,6 +146,7 @@ func (r *Runner) Run(ctx context.Context, s Study) (Summary, error) {
 
 	man := manifest.New(s, r.Jobs, r.Shard.String())
 	man.Identity = &id
+	man.Execution = executionRecord(ms)
 	man.Datasets = mergeDatasets(prev, records)
 	man.Units, man.Skipped = sum.Units, sum.Skipped
 	man.Continue(prev, "running")

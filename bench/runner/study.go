@@ -183,12 +183,40 @@ func resolveMethod(s MethodSpec) (resolvedMethod, error) {
 	if err := checkConstructible(s.label(), m, cfgs); err != nil {
 		return resolvedMethod{}, err
 	}
+	if err := checkDistinct(s.label(), m, cfgs); err != nil {
+		return resolvedMethod{}, err
+	}
 	switch s.Selection {
 	case "", protocol.SelectTest, protocol.SelectInnerCV, protocol.SelectSweep:
 	default:
 		return resolvedMethod{}, fmt.Errorf("method %s: unknown selection %q (valid: test, inner-cv, sweep)", s.Name, s.Selection)
 	}
 	return resolvedMethod{Spec: s, Label: s.label(), Method: m, Configs: cfgs, Selection: s.Selection}, nil
+}
+
+// checkDistinct refuses configurations that differ only in Execution
+// parameters (a sweep over workers): they are one configuration of the
+// results, and would be reported as two rows of it.
+func checkDistinct(label string, m *methods.Method, cfgs []methods.Config) error {
+	seen := make(map[string]int, len(cfgs))
+	for i, c := range cfgs {
+		key := m.Canonical(c)
+		if j, dup := seen[key]; dup && cfgs[j].String() != c.String() {
+			return fmt.Errorf("method %s: configurations %d and %d differ only in %s, which change how the learner runs, not its results; sweep or grid other parameters", label, j+1, i+1, strings.Join(executionNames(m), ", "))
+		}
+		seen[key] = i
+	}
+	return nil
+}
+
+func executionNames(m *methods.Method) []string {
+	var out []string
+	for _, p := range m.Params {
+		if p.Execution {
+			out = append(out, p.Name)
+		}
+	}
+	return out
 }
 
 // checkConstructible builds a trainer for every configuration, so that a
