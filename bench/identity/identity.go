@@ -4,9 +4,10 @@
 //
 // A study expands into groups, one per (protocol, dataset, method label).
 // A Group holds everything that determines the rows of its units: the
-// protocol and all of its options, the dataset's normalised checksum, the
+// protocol and the options it reads, the dataset's normalised checksum, the
 // method, its implementation version, every configuration with defaults
-// resolved and the selection rule. Repeat, fold and seed complete a unit.
+// resolved (without execution-only parameters such as FGA's workers, which
+// cannot change a row) and the selection rule. Repeat, fold and seed complete a unit.
 // Two units with the same key were made by the same experiment; anything
 // that could change a row changes the key.
 package identity
@@ -25,9 +26,10 @@ import (
 // method label) of a study.
 type Group struct {
 	Protocol string `json:"protocol"`
-	// Options are the protocol options as canonical JSON (sorted keys).
-	// They are derived from the options struct, so a new option is part of
-	// every key without anyone having to remember it.
+	// Options are the protocol options the protocol reads (its declared
+	// protocol.Protocol.Reads, which a test holds to every option field),
+	// as canonical JSON (sorted keys): an option another protocol reads
+	// does not change this protocol's units.
 	Options map[string]any `json:"options"`
 	Dataset string         `json:"dataset"`
 	// DatasetSHA256 is the normalised SHA-256 of the data file (or a

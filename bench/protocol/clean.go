@@ -21,6 +21,9 @@ type Clean struct{}
 // Name returns "clean".
 func (Clean) Name() string { return "clean" }
 
+// Reads: folds, repeats, seed and inner_folds.
+func (Clean) Reads() []string { return []string{"folds", "repeats", "seed", "inner_folds"} }
+
 // Layout: o.Folds folds per repeat, repeat r with fold seed o.Seed + r,
 // grids resolved by inner cross-validation.
 func (Clean) Layout(o Options) Layout {

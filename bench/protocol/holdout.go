@@ -42,6 +42,9 @@ type Holdout struct{}
 // Name returns "holdout".
 func (Holdout) Name() string { return "holdout" }
 
+// Reads: repeats (learner seeds) and holdout_train.
+func (Holdout) Reads() []string { return []string{"repeats", "holdout_train"} }
+
 // Layout: one fold, o.Repeats learner seeds on it, all recorded with seed 33.
 func (Holdout) Layout(o Options) Layout {
 	l := Layout{Folds: 1, Repeats: o.Repeats, LearnerRepeats: true}

@@ -21,6 +21,9 @@ type Paper struct{}
 // Name returns "paper".
 func (Paper) Name() string { return "paper" }
 
+// Reads: nothing; the paper fixes every option.
+func (Paper) Reads() []string { return nil }
+
 // Layout: five folds of seed 42, one repeat, grids selected by test
 // accuracy, no inner folds.
 func (Paper) Layout(Options) Layout {

@@ -153,9 +153,31 @@ type Layout struct {
 // Protocol builds plans.
 type Protocol interface {
 	Name() string
+	// Reads lists the JSON names of the Options fields the protocol's
+	// Layout and Plan read. It is the one declaration of which options
+	// matter: a unit's identity holds only these (so a study that changes
+	// another protocol's option keeps this protocol's results), and a spec
+	// that sets an option none of its protocols reads is refused.
+	Reads() []string
 	// Layout returns the unit layout under options o (already validated).
 	Layout(o Options) Layout
 	Plan(d *datasets.Dataset, o Options) (*Plan, error)
+}
+
+// Readers lists, in Names order, the protocols that read an option (JSON
+// name).
+func Readers(option string) []string {
+	var out []string
+	for _, name := range Names() {
+		p, _ := Lookup(name)
+		for _, r := range p.Reads() {
+			if r == option {
+				out = append(out, name)
+				break
+			}
+		}
+	}
+	return out
 }
 
 // Names lists the protocols.

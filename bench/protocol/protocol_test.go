@@ -8,6 +8,8 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -221,4 +223,90 @@ func TestExportRoundTrip(t *testing.T) {
 	if total != len(a.X) {
 		t.Fatalf("test folds cover %d of %d rows", total, len(a.X))
 	}
+}
+
+// TestEveryOptionIsRead: each Options field (by JSON name) is read by at
+// least one protocol, and each protocol reads only real fields. A unit's
+// identity holds the options its protocol reads, so an option no protocol
+// claims would change results without changing any identity.
+func TestEveryOptionIsRead(t *testing.T) {
+	fields := map[string]bool{}
+	typ := reflect.TypeOf(Options{})
+	for i := 0; i < typ.NumField(); i++ {
+		name, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
+		if name == "" || name == "-" {
+			t.Fatalf("Options.%s has no JSON name: it would be outside every identity", typ.Field(i).Name)
+		}
+		fields[name] = true
+		if len(Readers(name)) == 0 {
+			t.Errorf("option %s is read by no protocol's Reads", name)
+		}
+	}
+	for _, n := range Names() {
+		p, err := Lookup(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range p.Reads() {
+			if !fields[r] {
+				t.Errorf("protocol %s reads %q, which is no Options field", n, r)
+			}
+		}
+	}
+	if got := Readers("repeats"); !reflect.DeepEqual(got, []string{"clean", "holdout"}) {
+		t.Errorf("repeats is read by %v", got)
+	}
+}
+
+// TestUnreadOptionsDoNotMatter: changing an option a protocol does not
+// declare in Reads leaves its layout and its folds unchanged, so leaving
+// that option out of the protocol's unit identities is safe.
+func TestUnreadOptionsDoNotMatter(t *testing.T) {
+	base := DefaultOptions()
+	change := map[string]func(*Options){
+		"folds":         func(o *Options) { o.Folds = 3 },
+		"repeats":       func(o *Options) { o.Repeats = 2 },
+		"seed":          func(o *Options) { o.Seed = 7 },
+		"inner_folds":   func(o *Options) { o.InnerFolds = 3 },
+		"holdout_train": func(o *Options) { o.HoldoutTrain = HoldoutTrain64 },
+	}
+	d := synthetic(120)
+	for _, n := range Names() {
+		p, _ := Lookup(n)
+		want, err := p.Plan(d, base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for option, mutate := range change {
+			if slices.Contains(p.Reads(), option) {
+				continue
+			}
+			o := base
+			mutate(&o)
+			got, err := p.Plan(d, o)
+			if err != nil {
+				t.Fatalf("%s with %s changed: %v", n, option, err)
+			}
+			if !reflect.DeepEqual(p.Layout(o), p.Layout(base)) || !samePlan(got, want) {
+				t.Errorf("protocol %s does not declare %s in Reads, but changing it changes its layout or folds", n, option)
+			}
+		}
+	}
+	if len(change) != reflect.TypeOf(Options{}).NumField() {
+		t.Errorf("the test changes %d options, Options has %d fields", len(change), reflect.TypeOf(Options{}).NumField())
+	}
+}
+
+func samePlan(a, b *Plan) bool {
+	if len(a.Folds) != len(b.Folds) || a.GridSelection != b.GridSelection || a.InnerK != b.InnerK || !reflect.DeepEqual(a.PrepareX, b.PrepareX) {
+		return false
+	}
+	for i := range a.Folds {
+		fa, fb := a.Folds[i], b.Folds[i]
+		if fa.Seed != fb.Seed || !reflect.DeepEqual(fa.XTrain, fb.XTrain) || !reflect.DeepEqual(fa.XTest, fb.XTest) ||
+			!reflect.DeepEqual(fa.YTest, fb.YTest) || !reflect.DeepEqual(fa.InnerFold, fb.InnerFold) {
+			return false
+		}
+	}
+	return true
 }

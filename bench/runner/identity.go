@@ -17,7 +17,7 @@ import (
 // the normalised checksum of each dataset, together with its units in
 // canonical order. It is the only place that decides what a unit is.
 func (s Study) identity(ms []resolvedMethod, checksums map[string]string) (identity.Study, []Unit, error) {
-	opts, err := identity.OptionsMap(s.Options)
+	all, err := identity.OptionsMap(s.Options)
 	if err != nil {
 		return identity.Study{}, nil, err
 	}
@@ -25,6 +25,10 @@ func (s Study) identity(ms []resolvedMethod, checksums map[string]string) (ident
 	var methodOf []int
 	for _, p := range s.Protocols {
 		l := s.layout(p)
+		opts, err := optionsRead(p, all)
+		if err != nil {
+			return identity.Study{}, nil, err
+		}
 		for _, d := range s.Datasets {
 			for mi, m := range ms {
 				repeats := repeatsOf(m, l)
@@ -61,6 +65,22 @@ func (s Study) identity(ms []resolvedMethod, checksums map[string]string) (ident
 		}
 	}
 	return id, units, nil
+}
+
+// optionsRead keeps the options protocol p reads (protocol.Protocol.Reads):
+// changing an option another protocol reads leaves p's units alone.
+func optionsRead(p string, all map[string]any) (map[string]any, error) {
+	proto, err := protocol.Lookup(p)
+	if err != nil {
+		return nil, err
+	}
+	opts := map[string]any{}
+	for _, name := range proto.Reads() {
+		if v, ok := all[name]; ok {
+			opts[name] = v
+		}
+	}
+	return opts, nil
 }
 
 // IdentityOf computes a study's identity from the checksums of its

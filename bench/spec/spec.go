@@ -89,33 +89,28 @@ func checkPresent(data []byte, format string) error {
 }
 
 // checkUnusedOptions refuses protocol options that no protocol of the
-// study uses (the paper protocol fixes 5 folds, 1 repeat and seed 42; the
-// holdout protocol uses only repeats and holdout_train): they would be
-// silently ignored.
+// study reads (protocol.Protocol.Reads: the paper protocol fixes 5 folds,
+// 1 repeat and seed 42; the holdout protocol reads only repeats and
+// holdout_train): they would be silently ignored.
 func checkUnusedOptions(f file, protocols []string) error {
-	uses := map[string]bool{}
-	for _, p := range protocols {
-		switch p {
-		case "clean":
-			uses["folds"], uses["repeats"], uses["seed"], uses["inner_folds"] = true, true, true, true
-		case "holdout":
-			uses["repeats"], uses["holdout_train"] = true, true
-		}
-	}
 	given := []struct {
 		name string
 		set  bool
 	}{{"folds", f.Folds != nil}, {"repeats", f.Repeats != nil}, {"seed", f.Seed != nil}, {"inner_folds", f.InnerFolds != nil}, {"holdout_train", f.HoldoutTrain != ""}}
-	owners := map[string]string{"folds": "the clean protocol", "seed": "the clean protocol", "inner_folds": "the clean protocol",
-		"repeats": "the clean and holdout protocols", "holdout_train": "the holdout protocol"}
 	for _, g := range given {
-		if g.set && !uses[g.name] {
-			note := ""
-			if slices.Contains(protocols, "paper") {
-				note = "; the paper protocol fixes 5 folds, 1 repeat and seed 42"
-			}
-			return fmt.Errorf("spec: %s is used by none of the study's protocols (%s): it is an option of %s%s (remove it, or add that protocol)", g.name, strings.Join(protocols, ", "), owners[g.name], note)
+		readers := protocol.Readers(g.name)
+		if !g.set || slices.ContainsFunc(protocols, func(p string) bool { return slices.Contains(readers, p) }) {
+			continue
 		}
+		owner := "the " + strings.Join(readers, " and ") + " protocol"
+		if len(readers) > 1 {
+			owner += "s"
+		}
+		note := ""
+		if slices.Contains(protocols, "paper") {
+			note = "; the paper protocol fixes 5 folds, 1 repeat and seed 42"
+		}
+		return fmt.Errorf("spec: %s is used by none of the study's protocols (%s): it is an option of %s%s (remove it, or add that protocol)", g.name, strings.Join(protocols, ", "), owner, note)
 	}
 	return nil
 }
