@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -156,7 +157,7 @@ func (m *Model) PredictChecked(X [][]float64) ([]int, float64, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	defer os.RemoveAll(dir)
+	defer removeDir(dir)
 	if err := in.write(dir); err != nil {
 		return nil, 0, fmt.Errorf("external: writing inputs: %w", err)
 	}
@@ -181,6 +182,21 @@ func (m *Model) PredictChecked(X [][]float64) ([]int, float64, error) {
 	m.last = res
 	m.mu.Unlock()
 	return pred, fit, nil
+}
+
+// removeDir removes a unit's directory, also when the command left
+// directories in it without write permission.
+func removeDir(dir string) {
+	if os.RemoveAll(dir) == nil {
+		return
+	}
+	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			os.Chmod(path, 0o700)
+		}
+		return nil
+	})
+	os.RemoveAll(dir)
 }
 
 // checkAdapter refuses to run an adapter that changed since the study
@@ -217,23 +233,60 @@ func (t *Trainer) run(dir string) error {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
 	cmd.Env = append(os.Environ(), "FGRTBENCH_UNIT_DIR="+dir)
-	var stderr tailBuffer
-	cmd.Stdout, cmd.Stderr = &stderr, &stderr
-	cmd.WaitDelay = 5 * time.Second
-	err := cmd.Run()
+	cmd.WaitDelay = waitDelay
+	ownGroup(cmd)
+	var output tailBuffer
+	err := runCollecting(cmd, &output)
 	switch {
 	case parent.Err() != nil:
 		return fmt.Errorf("external: %s stopped, the run was interrupted: %w", args[0], parent.Err())
 	case ctx.Err() == context.DeadlineExceeded:
-		return fmt.Errorf("external: %s timed out after %v%s", args[0], t.timeout, stderr.tail())
+		return fmt.Errorf("external: %s timed out after %v%s", args[0], t.timeout, output.tail())
 	case err != nil:
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
-			return fmt.Errorf("external: %s exited with status %d%s", args[0], ee.ExitCode(), stderr.tail())
+			return fmt.Errorf("external: %s exited with status %d%s", args[0], ee.ExitCode(), output.tail())
 		}
 		return fmt.Errorf("external: %v", err)
 	}
 	return nil
+}
+
+// waitDelay bounds how long a command is awaited after it was killed, and
+// how long its output is read after it exited (a child that escaped its
+// process group may hold the pipe open).
+const waitDelay = 5 * time.Second
+
+// runCollecting runs cmd with its stdout and stderr going to out through a
+// pipe the harness owns, so that waiting for the command is waiting for its
+// process, not for every process that inherited the pipe. When the command
+// has exited, the processes it left in its group are killed, and its output
+// is read to the end.
+func runCollecting(cmd *exec.Cmd, out io.Writer) error {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	cmd.Stdout, cmd.Stderr = w, w
+	err = cmd.Start()
+	w.Close() // the command holds its own copy
+	if err != nil {
+		r.Close()
+		return err
+	}
+	copied := make(chan struct{})
+	go func() {
+		io.Copy(out, r)
+		close(copied)
+	}()
+	err = cmd.Wait()
+	killGroup(cmd)
+	select {
+	case <-copied:
+	case <-time.After(waitDelay):
+	}
+	r.Close()
+	return err
 }
 
 // tailBuffer keeps the last few kilobytes a command printed.

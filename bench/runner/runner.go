@@ -144,7 +144,7 @@ func (r *Runner) Run(ctx context.Context, s Study) (Summary, error) {
 	}
 	sum.Skipped = len(todo) - len(pending)
 
-	man := manifest.New(s, r.Jobs, r.Shard.String())
+	man := manifest.New(withPrograms(s), r.Jobs, r.Shard.String())
 	man.Identity = &id
 	man.Execution = executionRecord(ms)
 	man.Datasets = mergeDatasets(prev, records)
@@ -290,13 +290,13 @@ func (r *Runner) execute(ctx context.Context, s Study, ms []resolvedMethod, plan
 				}
 			}
 		} else if writeErr = f.appendUnit(res.rows); writeErr != nil {
-			// Stop at once: no further unit starts, the units in flight
-			// are abandoned (their workers finish into the drain below).
+			// Stop: no further unit starts, the units in flight are
+			// cancelled (an external command is killed) and awaited, so
+			// that they clean up (their temporary directories) before the
+			// process exits; their rows are dropped.
 			cancel()
-			go func() {
-				for range out {
-				}
-			}()
+			for range out {
+			}
 			break
 		} else {
 			sum.Ran++
