@@ -21,6 +21,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -83,6 +84,16 @@ type Spec struct {
 	// Deterministic declares that the method ignores the seed, so that a
 	// protocol may run it once where it would repeat a seeded method.
 	Deterministic bool `json:"deterministic,omitempty" yaml:"deterministic,omitempty"`
+	// Program is the file the command's first word resolved to on the
+	// machine that loaded the spec (exec.LookPath, made absolute: e.g.
+	// /usr/bin/python3), and ProgramTarget the file it links to when it is
+	// a symbolic link (/usr/bin/python3.11). Both are filled in by Pin, so
+	// that the manifest records which interpreter ran; they are provenance
+	// only, not part of any identity (the same study may run with
+	// interpreters at different paths on different hosts; the adapter's
+	// SHA-256 identifies the method). Values given in a spec are replaced.
+	Program       string `json:"program,omitempty" yaml:"program,omitempty"`
+	ProgramTarget string `json:"program_target,omitempty" yaml:"program_target,omitempty"`
 }
 
 // template is a parsed command: each word is a list of literal and
@@ -291,7 +302,39 @@ func (s *Spec) Pin() error {
 		return fmt.Errorf("external adapter %s changed: its SHA-256 is %s, the study pins %s (a changed adapter makes a different study: use a new --out, or check --update to re-record a baseline)", path, sum, s.AdapterSHA256)
 	}
 	s.AdapterSHA256 = sum
+	s.RecordProgram()
 	return nil
+}
+
+// RecordProgram fills Program and ProgramTarget for this machine: the
+// absolute path the command's program resolves to on PATH and the file it
+// links to when that differs (both empty when the program is not found:
+// Method refuses such a command).
+func (s *Spec) RecordProgram() {
+	s.Program, s.ProgramTarget = "", ""
+	t, err := parseTemplate(s.Command, s.Params)
+	if err != nil || len(t) == 0 {
+		return
+	}
+	s.Program, s.ProgramTarget = resolveProgram(t)
+}
+
+func resolveProgram(t template) (program, target string) {
+	name, ok := t.literal(0)
+	if !ok {
+		return "", ""
+	}
+	found, err := exec.LookPath(name)
+	if err != nil {
+		return "", ""
+	}
+	if abs, err := filepath.Abs(found); err == nil {
+		found = abs
+	}
+	if real, err := filepath.EvalSymlinks(found); err == nil && real != found {
+		target = real
+	}
+	return found, target
 }
 
 // Method turns the spec into a method: the user's parameters (any string

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/bench/external"
 	"github.com/fgrtbench/fgrtbench/bench/external/externaltest"
+	"github.com/fgrtbench/fgrtbench/bench/manifest"
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
 	"github.com/fgrtbench/fgrtbench/bench/results"
 )
@@ -275,5 +277,44 @@ func (p *countingProgress) Done(_ Unit, err error) {
 	p.done++
 	if err != nil {
 		p.failed++
+	}
+}
+
+// TestManifestRecordsExternalProgram: the manifest notes the file an
+// external command's program resolved to on the machine that ran it; the
+// note is provenance only, so a study recorded on another host (another
+// path) resumes the same directory.
+func TestManifestRecordsExternalProgram(t *testing.T) {
+	adapter := externaltest.GoAdapter(t)
+	s := externalStudy(adapter, filepath.Join(t.TempDir(), "no-flag"))
+	s.Methods = s.Methods[:1]
+	s.Protocols = []string{"clean"}
+	for _, m := range s.Methods {
+		m.External.Program = "/elsewhere/bin/adapter" // as a manifest from another host says
+	}
+	dir := t.TempDir()
+	if _, err := runExternal(t, dir, s, Shard{}); err != nil {
+		t.Fatal(err)
+	}
+	if s.Methods[0].External.Program != "/elsewhere/bin/adapter" {
+		t.Error("the run changed the caller's study")
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, manifest.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		Study Study `json:"study"`
+	}
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatal(err)
+	}
+	abs, _ := filepath.Abs(adapter)
+	if got := m.Study.Methods[0].External.Program; got != abs {
+		t.Errorf("manifest records program %q, want %q", got, abs)
+	}
+	// Another recorded program is the same study: nothing runs again.
+	if sum, err := runExternal(t, dir, s, Shard{}); err != nil || sum.Ran != 0 {
+		t.Errorf("resuming with another recorded program: ran %d, %v", sum.Ran, err)
 	}
 }
