@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	goruntime "runtime"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/fgrtbench/fgrtbench/internal/atomicfile"
@@ -104,9 +103,9 @@ func TimeRunSh(ctx context.Context, root string, log io.Writer) (RunSh, error) {
 	if err != nil {
 		return r, fmt.Errorf("run.sh: %w", err)
 	}
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		r.CPU = time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
-	}
+	// On unix the wait status's rusage counts run.sh's reaped descendants
+	// too, which is where the work happens.
+	r.CPU = (cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Seconds()
 	return r, nil
 }
 
