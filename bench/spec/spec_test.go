@@ -134,16 +134,27 @@ func TestREADMEExampleParses(t *testing.T) {
 	text := string(readme)
 	for _, c := range []struct {
 		marker string
-		units  int // 0: not checked
+		units  int    // 0: not checked
+		file   string // the committed spec the README shows, if any
 	}{
-		{"# sweep.yaml", 0},
-		{"# fga-holdout.yaml", 100}, // ten datasets x ten seeds
+		{"# sweep.yaml", 0, ""},
+		{"# fga-holdout.yaml", 100, "../../examples/specs/fga-holdout.yaml"}, // ten datasets x ten seeds
 	} {
 		start := strings.Index(text, c.marker)
 		if start < 0 {
 			t.Fatalf("README has no %s example", c.marker)
 		}
 		end := strings.Index(text[start:], "```")
+		if c.file != "" {
+			// scripts/speed.sh times the file; the README must show what it timed.
+			b, err := os.ReadFile(c.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(b) != text[start:start+end] {
+				t.Errorf("README's %s example differs from %s", c.marker, c.file)
+			}
+		}
 		s, err := Parse([]byte(text[start:start+end]), "yaml")
 		if err != nil {
 			t.Fatalf("README example %s: %v", c.marker, err)

@@ -75,43 +75,69 @@ func loadAverage() string {
 // Finish records the load average after the measurement.
 func (m *Machine) Finish() { m.Load1 = loadAverage() }
 
-// RunSh is the cost of the one-command reproduction.
-type RunSh struct {
-	Wall, CPU float64 // seconds; CPU is user+system of run.sh and its children
-	Jobs      string
+// WholeRun is the measured cost of one whole command (./run.sh, a study).
+type WholeRun struct {
+	// What describes the command in the README's sentence.
+	What      string
+	Wall, CPU float64 // seconds; CPU is user+system of the command and its reaped children
 }
 
 // TimeRunSh runs root/run.sh into a temporary output directory and measures
 // its wall and CPU time.
-func TimeRunSh(ctx context.Context, root string, log io.Writer) (RunSh, error) {
-	out, err := os.MkdirTemp("", "fgrtbench-runsh-")
+func TimeRunSh(ctx context.Context, root string, log io.Writer) (WholeRun, error) {
+	root, err := filepath.Abs(root)
 	if err != nil {
-		return RunSh{}, err
+		return WholeRun{}, err
+	}
+	jobs := "as many workers as cores"
+	if j := os.Getenv("JOBS"); j != "" {
+		jobs = "JOBS=" + j
+	}
+	what := "`./run.sh` (build, datasets, both protocols with every method, the runtime study, the report; " + jobs + ")"
+	return timeCommand(ctx, what, root, log, func(out string) *exec.Cmd {
+		cmd := exec.CommandContext(ctx, filepath.Join(root, "run.sh"))
+		cmd.Env = append(os.Environ(), "OUT="+out)
+		return cmd
+	})
+}
+
+// TimeStudy runs `fgrtbench run --spec spec` with the given binary into a
+// temporary output directory (report included, -j cores) and measures it.
+func TimeStudy(ctx context.Context, binary, root, spec string, log io.Writer) (WholeRun, error) {
+	jobs := fmt.Sprint(goruntime.NumCPU())
+	what := fmt.Sprintf("`fgrtbench run --spec %s -j %s` (report included)", spec, jobs)
+	return timeCommand(ctx, what, root, log, func(out string) *exec.Cmd {
+		return exec.CommandContext(ctx, binary, "run", "--spec", spec, "--out", out, "-j", jobs)
+	})
+}
+
+func timeCommand(ctx context.Context, what, dir string, log io.Writer, command func(out string) *exec.Cmd) (WholeRun, error) {
+	out, err := os.MkdirTemp("", "fgrtbench-speed-run-")
+	if err != nil {
+		return WholeRun{}, err
 	}
 	defer os.RemoveAll(out)
-	root, err = filepath.Abs(root)
-	if err != nil {
-		return RunSh{}, err
-	}
-	cmd := exec.CommandContext(ctx, filepath.Join(root, "run.sh"))
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "OUT="+out)
+	// The command creates the directory itself: run and reproduce refuse
+	// nothing for a new path, and a fresh one keeps resume out of the timing.
+	out = filepath.Join(out, "out")
+	cmd := command(out)
+	cmd.Dir = dir
 	cmd.Stdout, cmd.Stderr = log, log
 	t0 := time.Now()
 	err = cmd.Run()
-	r := RunSh{Wall: time.Since(t0).Seconds(), Jobs: os.Getenv("JOBS")}
+	r := WholeRun{What: what, Wall: time.Since(t0).Seconds()}
 	if err != nil {
-		return r, fmt.Errorf("run.sh: %w", err)
+		return r, fmt.Errorf("%s: %w", what, err)
 	}
-	// On unix the wait status's rusage counts run.sh's reaped descendants
-	// too, which is where the work happens.
+	// On unix the wait status's rusage counts the command's reaped
+	// descendants too, which is where run.sh's work happens.
 	r.CPU = (cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Seconds()
 	return r, nil
 }
 
 // Markdown renders the measurement: the machine, the table with ratios,
 // and the run.sh sentence when it was timed.
-func Markdown(m Machine, rs []Result, run *RunSh) string {
+func Markdown(m Machine, rs []Result, runs []WholeRun) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Measured by `scripts/speed.sh` on %s, %d cores, %.1f GiB, %s; %s; %s. Load average (1/5/15 min) %s before, %s after.\n\n",
 		orUnknown(m.CPU), m.Cores, m.MemGiB, m.Go, orNone(m.Sklearn, "scikit-learn not installed"), orNone(m.Weka, "Weka not installed"), m.Load0, m.Load1)
@@ -148,13 +174,11 @@ func Markdown(m Machine, rs []Result, run *RunSh) string {
 		}
 		b.WriteString(" (by size, as in the table).\n")
 	}
-	if run != nil {
-		jobs := "as many workers as cores"
-		if run.Jobs != "" {
-			jobs = "JOBS=" + run.Jobs
-		}
-		fmt.Fprintf(&b, "\n`./run.sh` (build, datasets, both protocols with every method, the runtime study, the report; %s) took %.0f s wall and %.0f s CPU (user + system) on this machine.\n",
-			jobs, run.Wall, run.CPU)
+	if len(runs) > 0 {
+		b.WriteString("\n")
+	}
+	for _, r := range runs {
+		fmt.Fprintf(&b, "%s took %.0f s wall and %.0f s CPU (user + system) on this machine.\n", r.What, r.Wall, r.CPU)
 	}
 	return b.String()
 }

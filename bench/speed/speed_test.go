@@ -25,11 +25,12 @@ func TestMarkdownAndReadmeBlock(t *testing.T) {
 		{Task: "entropy tree fit (x)", Rows: 8000, Ours: 0.03, Ref: 0.3, RefName: "scikit-learn", Note: "trees differ: 3 nodes, scikit-learn 5"},
 		{Task: "FGRT fit", Rows: 800000, Ours: 0.45, Ref: math.NaN()},
 	}
-	md := Markdown(m, rs, &RunSh{Wall: 41.4, CPU: 63.2})
+	md := Markdown(m, rs, []WholeRun{{What: "`./run.sh`", Wall: 41.4, CPU: 63.2}, {What: "`fgrtbench run --spec s.yaml -j 2`", Wall: 9.2, CPU: 8.6}})
 	for _, want := range []string{
 		"on Test CPU, 2 cores", "| CART fit (gini) | 8,000 | 20 ms | 1.3 MB (2.00×) | scikit-learn | 200 ms | 10.0× |",
 		"10.0× (trees differ: 3 nodes, scikit-learn 5)", "| FGRT fit | 800,000 | 450 ms | — | — | — | — |",
-		"fgrtbench: 1.50×; scikit-learn: 1.50×", "took 41 s wall and 63 s CPU",
+		"fgrtbench: 1.50×; scikit-learn: 1.50×", "`./run.sh` took 41 s wall and 63 s CPU",
+		"`fgrtbench run --spec s.yaml -j 2` took 9 s wall and 9 s CPU",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("Markdown lacks %q:\n%s", want, md)
