@@ -99,12 +99,12 @@ func datasetSummaries(ctx context.Context, f *datasets.Fetcher, names []string) 
 			return nil, err
 		}
 		if datasets.IsDataFile(n) {
-			ds, rec, err := loadDataset(ctx, f, n)
+			ds, err := loadDataset(ctx, f, n)
 			if err != nil {
 				return nil, err
 			}
 			s := datasets.Summarize(ds, datasets.Info{})
-			s.Notes = append(s.Notes, "normalised SHA-256 "+rec.NormalizedSHA256)
+			s.Notes = append(s.Notes, "normalised SHA-256 "+ds.Checksum)
 			rows = append(rows, s)
 			continue
 		}

@@ -32,7 +32,7 @@ func init() {
 		if _, err := protocol.Lookup(*proto); err != nil {
 			return err
 		}
-		ds, _, err := loadDataset(ctx, df.fetcher(env), *name)
+		ds, err := loadDataset(ctx, df.fetcher(env), *name)
 		if err != nil {
 			return err
 		}

@@ -69,7 +69,7 @@ func init() {
 		if err != nil {
 			return err
 		}
-		ds, _, err := loadDataset(ctx, df.fetcher(env), *name)
+		ds, err := loadDataset(ctx, df.fetcher(env), *name)
 		if err != nil {
 			return err
 		}

@@ -14,7 +14,6 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 
-	"github.com/fgrtbench/fgrtbench/bench/manifest"
 	"github.com/fgrtbench/fgrtbench/bench/runner"
 	"github.com/fgrtbench/fgrtbench/bench/spec"
 	"github.com/fgrtbench/fgrtbench/datasets"
@@ -75,8 +74,7 @@ func execute(ctx context.Context, env *Env, rf *runFlags, study runner.Study) (r
 	}
 	fetcher := rf.data.fetcher(env)
 	load := func(ctx context.Context, name string) (*datasets.Dataset, error) {
-		ds, _, err := loadDataset(ctx, fetcher, name)
-		return ds, err
+		return loadDataset(ctx, fetcher, name)
 	}
 	// Run checks everything that can be checked (the study, the data, the
 	// directory's own study) before it writes anything: a refused study
@@ -125,32 +123,24 @@ func interrupted(sum runner.Summary, err error) error {
 }
 
 // loadDataset loads a registry dataset through the fetcher (verified
-// against the registry's checksum) or a data file of the user's own, and
-// describes it for the manifest.
-func loadDataset(ctx context.Context, f *datasets.Fetcher, name string) (*datasets.Dataset, manifest.Dataset, error) {
-	if datasets.IsDataFile(name) {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			return nil, manifest.Dataset{}, err
-		}
-		ds, err := datasets.ParseFile(name, data, datasets.CSVOptions{}) // the bytes the checksum covers
-		if err != nil {
-			return nil, manifest.Dataset{}, err
-		}
-		ds.Name = name
-		ds.Checksum = datasets.NormalizedSHA256(data)
-		return ds, manifest.Dataset{Name: name, Path: name, NormalizedSHA256: datasets.NormalizedSHA256(data), Rows: ds.Rows()}, nil
+// against the registry's checksum) or a data file of the user's own, read
+// once and parsed from the very bytes its checksum covers. Either way the
+// Dataset's Checksum is the normalised SHA-256 the manifest records.
+func loadDataset(ctx context.Context, f *datasets.Fetcher, name string) (*datasets.Dataset, error) {
+	if !datasets.IsDataFile(name) {
+		return f.Load(ctx, name)
 	}
-	ds, err := f.Load(ctx, name)
+	data, err := os.ReadFile(name)
 	if err != nil {
-		return nil, manifest.Dataset{}, err
+		return nil, err
 	}
-	info, err := datasets.Lookup(name)
+	ds, err := datasets.ParseFile(name, data, datasets.CSVOptions{})
 	if err != nil {
-		return nil, manifest.Dataset{}, err
+		return nil, err
 	}
-	// Load verified the file against the registry's checksum.
-	return ds, manifest.Dataset{Name: name, Path: f.CachePath(name), NormalizedSHA256: info.NormalizedSHA256, Rows: ds.Rows()}, nil
+	ds.Name = name
+	ds.Checksum = datasets.NormalizedSHA256(data)
+	return ds, nil
 }
 
 // barProgress draws a progress bar on a terminal's stderr.
