@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
@@ -43,6 +44,17 @@ func init() {
 		study, err := spec.Paper(protocols, splitList(*datasetList), splitList(*methodList), !*noVariants)
 		if err != nil {
 			return err
+		}
+		// A flag no chosen protocol reads would be silently ignored
+		// (--repeats 5 under paper still runs one repeat): refuse it.
+		var given []string
+		fs.Visit(func(f *flag.Flag) {
+			if f.Name == "repeats" || f.Name == "seed" {
+				given = append(given, f.Name)
+			}
+		})
+		if err := spec.UnreadOption(given, protocols); err != nil {
+			return fmt.Errorf("--%w", err)
 		}
 		study.Options.Repeats = *repeats
 		study.Options.Seed = *seed

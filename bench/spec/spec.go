@@ -88,18 +88,34 @@ func checkPresent(data []byte, format string) error {
 	return nil
 }
 
-// checkUnusedOptions refuses protocol options that no protocol of the
-// study reads (protocol.Protocol.Reads: the paper protocol fixes 5 folds,
-// 1 repeat and seed 42; the holdout protocol reads only repeats and
-// holdout_train): they would be silently ignored.
+// checkUnusedOptions refuses the spec's protocol options that no protocol
+// of the study reads (see UnreadOption).
 func checkUnusedOptions(f file, protocols []string) error {
-	given := []struct {
+	var given []string
+	for _, g := range []struct {
 		name string
 		set  bool
-	}{{"folds", f.Folds != nil}, {"repeats", f.Repeats != nil}, {"seed", f.Seed != nil}, {"inner_folds", f.InnerFolds != nil}, {"holdout_train", f.HoldoutTrain != ""}}
-	for _, g := range given {
-		readers := protocol.Readers(g.name)
-		if !g.set || slices.ContainsFunc(protocols, func(p string) bool { return slices.Contains(readers, p) }) {
+	}{{"folds", f.Folds != nil}, {"repeats", f.Repeats != nil}, {"seed", f.Seed != nil}, {"inner_folds", f.InnerFolds != nil}, {"holdout_train", f.HoldoutTrain != ""}} {
+		if g.set {
+			given = append(given, g.name)
+		}
+	}
+	if err := UnreadOption(given, protocols); err != nil {
+		return fmt.Errorf("spec: %w", err)
+	}
+	return nil
+}
+
+// UnreadOption refuses the first of the given protocol options (by JSON
+// name) that none of the protocols reads (protocol.Protocol.Reads: the
+// paper protocol fixes 5 folds, 1 repeat and seed 42; the holdout protocol
+// reads only repeats and holdout_train): it would be silently ignored. The
+// message begins with the option's name, for the caller to prefix (a spec
+// key, a command-line flag).
+func UnreadOption(given, protocols []string) error {
+	for _, name := range given {
+		readers := protocol.Readers(name)
+		if slices.ContainsFunc(protocols, func(p string) bool { return slices.Contains(readers, p) }) {
 			continue
 		}
 		owner := "the " + strings.Join(readers, " and ") + " protocol"
@@ -110,7 +126,7 @@ func checkUnusedOptions(f file, protocols []string) error {
 		if slices.Contains(protocols, "paper") {
 			note = "; the paper protocol fixes 5 folds, 1 repeat and seed 42"
 		}
-		return fmt.Errorf("spec: %s is used by none of the study's protocols (%s): it is an option of %s%s (remove it, or add that protocol)", g.name, strings.Join(protocols, ", "), owner, note)
+		return fmt.Errorf("%s is used by none of the study's protocols (%s): it is an option of %s%s (remove it, or add that protocol)", name, strings.Join(protocols, ", "), owner, note)
 	}
 	return nil
 }
