@@ -3,7 +3,6 @@ package runner
 import (
 	"context"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/fgrtbench/fgrtbench/bench/methods"
@@ -11,35 +10,6 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/results"
 	"github.com/fgrtbench/fgrtbench/learn"
 )
-
-// preparedCache shares learn.Preparer results between the folds of a plan:
-// the paper protocol fits partitions (and FGRT*'s optimisation) once per
-// dataset and configuration, as the authors' code does.
-type preparedCache struct {
-	mu sync.Mutex
-	m  map[string]*preparedEntry
-}
-
-type preparedEntry struct {
-	once    sync.Once
-	trainer learn.Trainer
-	err     error
-}
-
-func (c *preparedCache) get(key string, build func() (learn.Trainer, error)) (learn.Trainer, error) {
-	c.mu.Lock()
-	if c.m == nil {
-		c.m = map[string]*preparedEntry{}
-	}
-	e, ok := c.m[key]
-	if !ok {
-		e = &preparedEntry{}
-		c.m[key] = e
-	}
-	c.mu.Unlock()
-	e.once.Do(func() { e.trainer, e.err = build() })
-	return e.trainer, e.err
-}
 
 // outcome is the evaluation of one configuration on one fold.
 type outcome struct {
@@ -50,7 +20,10 @@ type outcome struct {
 }
 
 type executor struct {
-	cache preparedCache
+	// cache shares learn.Preparer results between the folds of a plan:
+	// the paper protocol fits partitions (and FGRT*'s optimisation) once
+	// per dataset and configuration, as the authors' code does.
+	cache memo[learn.Trainer]
 	// ctx is the run's context, handed to cancellable trainers.
 	ctx context.Context
 }
