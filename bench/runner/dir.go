@@ -34,16 +34,33 @@ func (e *Mismatch) Error() string {
 // first difference. CheckDir returns the directory's manifest (nil when
 // there is none) so that its provenance can be carried over.
 func CheckDir(dir string, id identity.Study) (*manifest.Manifest, error) {
+	prev, _, err := checkDir(dir, id)
+	return prev, err
+}
+
+// existingResults is the parsed results.csv of an output directory, read
+// once by checkDir and handed on to resume.
+type existingResults struct {
+	recs []results.Record
+	// truncated reports a final line cut short by a crash (dropped).
+	truncated bool
+}
+
+// checkDir is CheckDir, also returning the directory's parsed results.csv
+// (zero when there is none) so that a run under the directory's lock
+// resumes from the very rows it checked, without reading them again.
+func checkDir(dir string, id identity.Study) (*manifest.Manifest, existingResults, error) {
+	var none existingResults
 	prev, err := manifest.Read(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		prev = nil
 	case err != nil:
-		return nil, &Mismatch{Dir: dir, Reason: fmt.Sprintf("cannot tell which study %s holds: %v", dir, err)}
+		return nil, none, &Mismatch{Dir: dir, Reason: fmt.Sprintf("cannot tell which study %s holds: %v", dir, err)}
 	}
 	if prev != nil && prev.Identity != nil {
 		if err := prev.Identity.Verify(); err != nil {
-			return nil, &Mismatch{Dir: dir, Reason: fmt.Sprintf("%s: %v", filepath.Join(dir, manifest.FileName), err)}
+			return nil, none, &Mismatch{Dir: dir, Reason: fmt.Sprintf("%s: %v", filepath.Join(dir, manifest.FileName), err)}
 		}
 		if c := identity.Contains(id, *prev.Identity); c != nil {
 			var reason string
@@ -58,28 +75,28 @@ func CheckDir(dir string, id identity.Study) (*manifest.Manifest, error) {
 			case c.More > 1:
 				reason += fmt.Sprintf(", and %d more groups of units differ", c.More)
 			}
-			return nil, &Mismatch{Dir: dir, Reason: reason}
+			return nil, none, &Mismatch{Dir: dir, Reason: reason}
 		}
 	}
 	path := filepath.Join(dir, ResultsFile)
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return prev, nil
+		return prev, none, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, none, err
 	}
-	recs, _, err := results.Read(bytes.NewReader(data))
+	recs, truncated, err := results.Read(bytes.NewReader(data))
 	if err != nil {
-		return nil, &Mismatch{Dir: dir, Reason: fmt.Sprintf("%s is not a results file this version can resume (%v)", path, err)}
+		return nil, none, &Mismatch{Dir: dir, Reason: fmt.Sprintf("%s is not a results file this version can resume (%v)", path, err)}
 	}
 	keys := id.Keys()
 	for _, rec := range recs {
 		if !keys[rec.Key] {
-			return nil, &Mismatch{Dir: dir, Reason: fmt.Sprintf("%s holds rows of another study or an older fgrtbench (unit %s is not one of this study's)", path, rec.Key)}
+			return nil, none, &Mismatch{Dir: dir, Reason: fmt.Sprintf("%s holds rows of another study or an older fgrtbench (unit %s is not one of this study's)", path, rec.Key)}
 		}
 	}
-	return prev, nil
+	return prev, existingResults{recs: recs, truncated: truncated}, nil
 }
 
 // MoveAside renames dir to a new sibling "dir.replaced-<UTC time>" so that

@@ -126,13 +126,14 @@ func (r *Runner) Run(ctx context.Context, s Study) (Summary, error) {
 	defer release()
 	// Check again under the lock: a run that finished in between may have
 	// written the directory for another study.
-	if prev, err = CheckDir(r.OutDir, id); err != nil {
+	prev, existing, err := checkDir(r.OutDir, id)
+	if err != nil {
 		return Summary{ResultsPath: path}, err
 	}
 	if err := sameSplit(r.OutDir, prev, r.Shard); err != nil {
 		return Summary{ResultsPath: path}, err
 	}
-	done, err := resume(path, todo)
+	done, err := resume(path, existing, todo)
 	if err != nil {
 		return sum, err
 	}
@@ -330,24 +331,15 @@ func (r *Runner) execute(ctx context.Context, s Study, ms []resolvedMethod, plan
 	return sum, nil
 }
 
-// resume reads an existing results file, keeps the rows of complete units
-// (and of units outside this study, which may belong to another shard or
-// study writing the same directory), drops incomplete units and a torn last
-// line, rewrites the file if it dropped anything, and returns the keys of
-// the complete units.
-func resume(path string, todo []Unit) (map[string]bool, error) {
+// resume takes the rows checkDir read from the results file, keeps the
+// rows of complete units (and of units outside this shard, which another
+// shard may have written into the same directory; checkDir made sure they
+// are units of the study), drops incomplete units and a torn last line,
+// rewrites the file if it dropped anything, and returns the keys of the
+// complete units.
+func resume(path string, existing existingResults, todo []Unit) (map[string]bool, error) {
 	done := map[string]bool{}
-	data, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) || (err == nil && len(data) == 0) {
-		return done, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	recs, truncated, err := results.Read(bytes.NewReader(data))
-	if err != nil {
-		return nil, fmt.Errorf("%s: cannot resume: %v (move the file away to start over)", path, err)
-	}
+	recs := existing.recs
 	count := map[string]int{}
 	for _, rec := range recs {
 		count[rec.Key]++
@@ -357,7 +349,7 @@ func resume(path string, todo []Unit) (map[string]bool, error) {
 		want[u.Key] = u.Rows
 	}
 	var keep []results.Record
-	dropped := truncated
+	dropped := existing.truncated
 	for _, rec := range recs {
 		if n, ours := want[rec.Key]; ours && count[rec.Key] != n {
 			dropped = true
