@@ -158,8 +158,13 @@ func (b *Baseline) Save(path string) error {
 	return atomicfile.WriteFile(path, out.Bytes())
 }
 
-// Update replaces the baseline's rows with the given results.
-func (b *Baseline) Update(recs []results.Record) {
+// Update replaces the baseline's rows with the given results. It refuses
+// results that hold one row twice (files of two runs put together), which
+// would pin whichever value came last.
+func (b *Baseline) Update(recs []results.Record) error {
+	if dups := duplicates(recs); len(dups) > 0 {
+		return fmt.Errorf("the results hold row %s more than once (%d such rows): rows of two runs put together; a baseline needs the results of one run", dups[0], len(dups))
+	}
 	b.Rows = b.Rows[:0]
 	b.FitSeconds = map[string]float64{}
 	for _, r := range recs {
@@ -170,6 +175,23 @@ func (b *Baseline) Update(recs []results.Record) {
 		b.FitSeconds[k] = math.Round(v*1000) / 1000
 	}
 	sort.SliceStable(b.Rows, func(i, j int) bool { return b.Rows[i].id() < b.Rows[j].id() })
+	return nil
+}
+
+// duplicates returns, sorted, the ids of rows that recs hold more than once.
+// One run writes each (unit, configuration) once; a second row of it comes
+// from another run, and comparing only one of them would hide the other.
+func duplicates(recs []results.Record) []string {
+	count := make(map[string]int, len(recs))
+	var out []string
+	for _, r := range recs {
+		id := FromRecord(r).id()
+		if count[id]++; count[id] == 2 {
+			out = append(out, id)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // Diff is one difference between a baseline row and a result.
@@ -198,6 +220,9 @@ func Compare(b *Baseline, recs []results.Record, o Options) []Diff {
 		got[row.id()] = row
 	}
 	var diffs []Diff
+	for _, id := range duplicates(recs) {
+		diffs = append(diffs, Diff{ID: id, Field: "row", Baseline: "once", Result: "more than once", Regression: true})
+	}
 	seen := map[string]bool{}
 	for _, want := range b.Rows {
 		id := want.id()

@@ -55,7 +55,9 @@ func run(t *testing.T, ms []runner.MethodSpec) []results.Record {
 
 func baselineOf(recs []results.Record) *Baseline {
 	b := &Baseline{}
-	b.Update(recs)
+	if err := b.Update(recs); err != nil {
+		panic(err)
+	}
 	return b
 }
 
@@ -190,6 +192,39 @@ func TestMissingAndNewRowsAndTiming(t *testing.T) {
 	}
 	if Regressions(Compare(b, []results.Record{slow}, Options{TimingRatio: 3})) != 1 {
 		t.Fatal("5x slower must fail a 3x timing ratio")
+	}
+}
+
+// TestRowsOfTwoRunsAreRefused injects results files put together from two
+// runs: one row id twice, with equal or different values. Neither a check
+// nor an update may keep only the last row and pass.
+func TestRowsOfTwoRunsAreRefused(t *testing.T) {
+	a := results.Record{Protocol: "paper", Dataset: "d", Method: "m", NTest: 10, Correct: 5, Accuracy: 0.5}
+	moved := a
+	moved.Correct, moved.Accuracy = 6, 0.6
+	b := baselineOf([]results.Record{a})
+	for _, tc := range []struct {
+		name string
+		recs []results.Record
+	}{
+		{"same values", []results.Record{a, a}},
+		{"moved then pinned", []results.Record{moved, a}},
+		{"pinned then moved", []results.Record{a, moved}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			diffs := Compare(b, tc.recs, Options{})
+			dup := false
+			for _, d := range diffs {
+				dup = dup || (d.Field == "row" && d.Result == "more than once" && d.Regression)
+			}
+			if !dup {
+				t.Fatalf("a row present twice must be a regression: %+v", diffs)
+			}
+			err := (&Baseline{}).Update(tc.recs)
+			if err == nil || !strings.Contains(err.Error(), "more than once") {
+				t.Fatalf("Update of a row present twice: got %v", err)
+			}
+		})
 	}
 }
 

@@ -111,7 +111,9 @@ func init() {
 			if err := checkComplete(b.Study, recs, *resultsDir); err != nil {
 				return err
 			}
-			b.Update(recs)
+			if err := b.Update(recs); err != nil {
+				return err
+			}
 			if err := b.Save(*baselinePath); err != nil {
 				return err
 			}
