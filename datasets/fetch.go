@@ -116,15 +116,22 @@ func (f *Fetcher) CachePath(name string) string {
 // or interrupted fetch never leaves a partial file behind; a cached file
 // that fails verification is replaced.
 func (f *Fetcher) Fetch(ctx context.Context, name string) (string, error) {
+	path, _, err := f.fetch(ctx, name)
+	return path, err
+}
+
+// fetch is Fetch that also returns the verified bytes, so that Load parses
+// exactly what was checked, without reading the file a second time.
+func (f *Fetcher) fetch(ctx context.Context, name string) (string, []byte, error) {
 	info, err := f.info(name)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	dst := f.CachePath(name)
 	if data, err := os.ReadFile(dst); err == nil {
 		if got := NormalizedSHA256(data); got == info.NormalizedSHA256 {
 			f.logf("%s: using cached %s", name, dst)
-			return dst, nil
+			return dst, data, nil
 		} else {
 			f.logf("%s: cached %s has normalized SHA-256 %s, want %s; fetching a fresh copy", name, dst, short(got), short(info.NormalizedSHA256))
 		}
@@ -136,23 +143,23 @@ func (f *Fetcher) Fetch(ctx context.Context, name string) (string, error) {
 		data, err = f.download(ctx, info)
 	}
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	if err := writeFile(dst, data); err != nil {
-		return "", fmt.Errorf("dataset %s: writing cache file: %v (check that %s is writable or set %s)", name, err, filepath.Dir(dst), EnvCacheDir)
+		return "", nil, fmt.Errorf("dataset %s: writing cache file: %v (check that %s is writable or set %s)", name, err, filepath.Dir(dst), EnvCacheDir)
 	}
-	return dst, nil
+	return dst, data, nil
 }
 
 // Load fetches the named dataset, reads it and checks its shape against the
 // registry (instances, features, classes, nominal inputs, rows with missing
 // values).
 func (f *Fetcher) Load(ctx context.Context, name string) (*Dataset, error) {
-	p, err := f.Fetch(ctx, name)
+	p, data, err := f.fetch(ctx, name)
 	if err != nil {
 		return nil, err
 	}
-	d, err := ReadKEELFile(p)
+	d, err := ReadKEEL(bytes.NewReader(data), nameFromPath(p), p)
 	if err != nil {
 		return nil, err
 	}
