@@ -178,6 +178,17 @@ func splitVariant(method string) (base, variant string) {
 	return method, ""
 }
 
+// baseMethod resolves a results.csv method label to its registry method:
+// through base (the study's label → method map, e.g. fgrt-fixed → fgrt),
+// else the label without its variant suffix ("cart@text" → cart).
+func baseMethod(label string, base map[string]string) string {
+	if b, ok := base[label]; ok && b != "" {
+		return b
+	}
+	b, _ := splitVariant(label)
+	return b
+}
+
 // DisplayName returns the name the report's tables and the figures
 // (package plots) show for a results.csv method label, so that one label
 // reads the same everywhere:

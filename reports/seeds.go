@@ -94,14 +94,6 @@ func SeedSpreads(recs []results.Record, base map[string]string, stochastic map[s
 	return out
 }
 
-func baseMethod(label string, base map[string]string) string {
-	if b, ok := base[label]; ok && b != "" {
-		return b
-	}
-	b, _ := splitVariant(label)
-	return b
-}
-
 func (s *SeedSpread) summarise() {
 	sorted := slices.Clone(s.Acc)
 	slices.Sort(sorted)

@@ -249,13 +249,6 @@ func (s Sweep) Label(i int) string {
 // are their own base, with a variant suffix "@…" removed); it decides which
 // selected variants are shown beside a sweep.
 func Sweeps(points []Point, base map[string]string) ([]Sweep, error) {
-	baseOf := func(label string) string {
-		if b, ok := base[label]; ok {
-			return b
-		}
-		b, _ := splitVariant(label)
-		return b
-	}
 	type sk struct{ protocol, method string }
 	bySweep := map[sk][]Point{}
 	var order []sk
@@ -354,7 +347,7 @@ func Sweeps(points []Point, base map[string]string) ([]Sweep, error) {
 			s.Points[row[p.Dataset]][col[p.Config]] = p
 		}
 		for _, p := range points {
-			if !p.Swept && p.Protocol == k.protocol && seen[p.Dataset] && (p.Method == k.method || baseOf(p.Method) == baseOf(k.method)) {
+			if !p.Swept && p.Protocol == k.protocol && seen[p.Dataset] && (p.Method == k.method || baseMethod(p.Method, base) == baseMethod(k.method, base)) {
 				s.Selected = append(s.Selected, p)
 			}
 		}
