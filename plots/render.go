@@ -43,13 +43,17 @@ type RenderOptions struct {
 	// fgrt), so that a sweep's figure shows the selected variants of its
 	// method beside it (see reports.Sweeps).
 	MethodBase map[string]string
+	// Records, when not nil, are the results the caller already read from
+	// resultsDir's results.csv: the figures are drawn from them rather
+	// than from a second read, so that a report's tables and figures show
+	// one state of the file.
+	Records []results.Record
 }
 
 // RenderAllWith is RenderAll with options.
 func RenderAllWith(resultsDir, outDir string, opts RenderOptions) ([]Figure, error) {
-	var recs []results.Record
-	haveResults := false
-	if path := filepath.Join(resultsDir, ResultsFile); fileExists(path) {
+	recs, haveResults := opts.Records, opts.Records != nil
+	if path := filepath.Join(resultsDir, ResultsFile); !haveResults && fileExists(path) {
 		r, err := results.ReadFile(path)
 		if err != nil {
 			return nil, err

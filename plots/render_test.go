@@ -96,3 +96,36 @@ func TestFeaturePartitions(t *testing.T) {
 		t.Error("unknown feature: no error")
 	}
 }
+
+// TestRenderAllGivenRecords: with the records the caller read, the figures
+// come from them even when results.csv changed afterwards (a run still
+// appending, a merge replacing it), so a report's tables and figures show
+// one state of the file.
+func TestRenderAllGivenRecords(t *testing.T) {
+	dir := t.TempDir()
+	recs := append(comparisonRecords(), ablationRecords("fgrt@ofat", "sweep")...)
+	writeResults(t, dir, recs)
+	want, err := RenderAll(dir, filepath.Join(dir, "a"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The file changes after the caller's read: only one dataset is left.
+	writeResults(t, dir, recs[:1])
+	got, err := RenderAllWith(dir, filepath.Join(dir, "b"), RenderOptions{Records: recs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d figures from the given records, %d from the file they were read from", len(got), len(want))
+	}
+	for i := range want {
+		a, errA := os.ReadFile(filepath.Join(dir, filepath.FromSlash(want[i].Path)))
+		b, errB := os.ReadFile(filepath.Join(dir, filepath.FromSlash(got[i].Path)))
+		if errA != nil || errB != nil {
+			t.Fatal(errA, errB)
+		}
+		if want[i].Caption != got[i].Caption || !reflect.DeepEqual(a, b) {
+			t.Errorf("%s differs from the figure of the records the caller read", got[i].Path)
+		}
+	}
+}

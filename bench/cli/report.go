@@ -68,7 +68,7 @@ func renderReport(ctx context.Context, env *Env, dir string, df *dataFlags) (str
 	}
 	opts.Stochastic = stochasticMethods()
 	opts.Datasets = datasetRows(recs)
-	figs, err := renderFigures(dir, opts.MethodBase)
+	figs, err := renderFigures(dir, recs, opts.MethodBase)
 	var pathErr *fs.PathError
 	if errors.As(err, &pathErr) {
 		return "", err // a write error (a full disk): stop here, with one message
@@ -198,8 +198,8 @@ func revision(m *manifest.Manifest) string {
 
 // renderFigures draws the figures the results support into
 // DIR/report/figures; paths come back relative to DIR/report.
-func renderFigures(dir string, methodBase map[string]string) ([]reports.Figure, error) {
-	figs, err := plots.RenderAllWith(dir, filepath.Join(dir, "report", "figures"), plots.RenderOptions{MethodBase: methodBase})
+func renderFigures(dir string, recs []results.Record, methodBase map[string]string) ([]reports.Figure, error) {
+	figs, err := plots.RenderAllWith(dir, filepath.Join(dir, "report", "figures"), plots.RenderOptions{MethodBase: methodBase, Records: recs})
 	out := make([]reports.Figure, 0, len(figs))
 	for _, f := range figs {
 		out = append(out, reports.Figure{Path: filepath.Join("report", f.Path), Caption: f.Caption})
