@@ -18,8 +18,10 @@ const paperTol = 0.005
 
 // SeedSpread is the distribution over learner seeds (repeats) of a
 // stochastic method's accuracy on one dataset under one protocol. A seed's
-// accuracy pools its selected rows: its correct predictions over its test
-// rows (one fold under holdout, all folds of the repeat otherwise).
+// accuracy is the mean over its folds of the selected rows' accuracies (the
+// one split under holdout), as the paper reports a cross-validated value
+// and as Cell averages: so the mean over seeds is the cell's accuracy that
+// the accuracy table's CSV, its mean row and the paper check use.
 type SeedSpread struct {
 	Protocol, Dataset, Method string
 	// Acc holds the per-seed accuracies (fractions) in repeat order.
@@ -43,7 +45,10 @@ type SeedSpread struct {
 // a method label to its registry method (nil: the label itself); stochastic
 // says whether a registry method draws from its seed.
 func SeedSpreads(recs []results.Record, base map[string]string, stochastic map[string]bool) []SeedSpread {
-	type perSeed struct{ correct, n int }
+	type perSeed struct {
+		correct, n int
+		acc        map[int]float64 // by fold
+	}
 	groups := map[cellKey]map[int]*perSeed{}
 	for _, r := range recs {
 		if !r.Selected || !stochastic[baseMethod(r.Method, base)] {
@@ -55,11 +60,12 @@ func SeedSpreads(recs []results.Record, base map[string]string, stochastic map[s
 		}
 		s := groups[k][r.Repeat]
 		if s == nil {
-			s = &perSeed{}
+			s = &perSeed{acc: map[int]float64{}}
 			groups[k][r.Repeat] = s
 		}
 		s.correct += r.Correct
 		s.n += r.NTest
+		s.acc[r.Fold] = r.Accuracy
 	}
 	var out []SeedSpread
 	for k, seeds := range groups {
@@ -76,7 +82,18 @@ func SeedSpreads(recs []results.Record, base map[string]string, stochastic map[s
 			s := seeds[r]
 			sp.Correct = append(sp.Correct, s.correct)
 			sp.NTest = append(sp.NTest, s.n)
-			sp.Acc = append(sp.Acc, float64(s.correct)/float64(s.n))
+			// Folds summed in order, so that shuffled records give the
+			// same bits.
+			folds := make([]int, 0, len(s.acc))
+			for f := range s.acc {
+				folds = append(folds, f)
+			}
+			sort.Ints(folds)
+			sum := 0.0
+			for _, f := range folds {
+				sum += s.acc[f]
+			}
+			sp.Acc = append(sp.Acc, sum/float64(len(folds)))
 		}
 		sp.summarise()
 		if col, ok := paper.ColumnForMethod(baseMethod(k.method, base)); ok {
@@ -197,7 +214,7 @@ func SeedTable(spreads []SeedSpread, protocol string) Table {
 			counts(s.Correct), counts(s.NTest), paperS, inside, pctS})
 	}
 	t.Notes = []string{
-		"One value per learner seed (repeat): the seed's correct predictions over its test rows (under holdout one split, so min/median/max are shown with their counts). sd is the population one (ddof 0).",
+		"One value per learner seed (repeat): the seed's accuracy, its mean over folds (under holdout the one split, so min/median/max are shown with their counts). sd is the population one (ddof 0).",
 		"Paper's place: whether the paper's printed value lies inside the range of our seeds (within 0.005 points, its rounding) and its percentile among them (seeds below it, ties counting half).",
 	}
 	return t

@@ -104,3 +104,43 @@ func TestHoldoutPlacementInDifferences(t *testing.T) {
 		t.Error("the holdout placement is not in the differences section")
 	}
 }
+
+// TestSeedMeanIsCellMean: under cross-validation with folds of unequal
+// size, a seed's accuracy is the mean over its folds (as the cell's and the
+// paper's), so the accuracy table's Markdown cell (mean over seeds) shows
+// the number its CSV row, mean row and paper check use. Pooling a seed's
+// counts instead gave 60.00 where the CSV said 58.33.
+func TestSeedMeanIsCellMean(t *testing.T) {
+	var recs []results.Record
+	// Seed 0: 3/3 and 0/2 (pooled 60 %, fold mean 50 %); seed 1: 1/3 and
+	// 2/2 (pooled 60 %, fold mean 66.67 %).
+	for i, f := range []struct{ repeat, fold, correct, n int }{{0, 0, 3, 3}, {0, 1, 0, 2}, {1, 0, 1, 3}, {1, 1, 2, 2}} {
+		recs = append(recs, results.Record{Protocol: "clean", Dataset: "appendicitis", Method: "fga", Selected: true, Selection: "fixed",
+			Repeat: f.repeat, Fold: f.fold, NTest: f.n, Correct: f.correct, Accuracy: float64(f.correct) / float64(f.n),
+			Key: "k" + string(rune('0'+i))})
+	}
+	// Shuffled records give the same bits.
+	rev := append([]results.Record(nil), recs...)
+	for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
+		rev[i], rev[j] = rev[j], rev[i]
+	}
+	stochastic := map[string]bool{"fga": true}
+	sp := SeedSpreads(recs, nil, stochastic)
+	if back := SeedSpreads(rev, nil, stochastic); len(sp) != 1 || len(back) != 1 || sp[0].Mean != back[0].Mean || sp[0].Std != back[0].Std {
+		t.Fatalf("spreads %+v, shuffled %+v", sp, back)
+	}
+	cells, err := Aggregate(recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := sp[0].Mean - cells[0].Accuracy; d > 1e-12 || d < -1e-12 {
+		t.Errorf("mean over seeds %v, cell accuracy %v", sp[0].Mean, cells[0].Accuracy)
+	}
+	tab := accuracyTable(cells, "clean", newSpreadIndex(sp))
+	if md := string(tab.Markdown()); !strings.Contains(md, "58.33 ± 8.33 ‡") {
+		t.Errorf("accuracy table lacks 58.33 ± 8.33 ‡ (mean ± sd over seeds):\n%s", md)
+	}
+	if csv := string(tab.CSV()); !strings.Contains(csv, ",58.333333,") {
+		t.Errorf("accuracy CSV lacks 58.333333:\n%s", csv)
+	}
+}
