@@ -193,24 +193,20 @@ func pooledSeries(s reports.Sweep, configs []int, xs []float64, m metric) panelS
 	k := float64(len(s.Datasets))
 	band := true
 	for n, i := range configs {
-		var mean, variance float64
-		complete := true
+		pooled, complete := s.Pooled(i)
+		if !complete {
+			continue
+		}
+		mean := m.value(pooled)
+		var variance float64
 		for d := range s.Datasets {
 			p := s.Points[d][i]
-			if p.N == 0 {
-				complete = false
-				break
-			}
-			mean += m.value(p) / k
 			if p.N < 2 {
 				band = false
 				continue
 			}
 			sd := m.spread(p)
 			variance += sd * sd / float64(p.N-1) / (k * k)
-		}
-		if !complete {
-			continue
 		}
 		half := 1.96 * math.Sqrt(variance)
 		ps.X, ps.Y = append(ps.X, xs[n]), append(ps.Y, mean)
@@ -519,16 +515,12 @@ func sweepHeatmaps(dir, name string, s reports.Sweep) error {
 	}
 	if len(s.Datasets) > 1 {
 		panels = append(panels, heatPanel("mean over datasets", s.Params[0], s.Params[1], xa.Values, ya.Values, func(xi, yi int) heatCell {
-			var acc, size float64
-			for d := range s.Datasets {
-				p, ok := pointAt(d, xi, yi)
-				if !ok {
-					return heatCell{}
-				}
-				acc += p.Accuracy / float64(len(s.Datasets))
-				size += p.RulebaseSize / float64(len(s.Datasets))
+			i, ok := index[[2]string{xa.Values[xi], ya.Values[yi]}]
+			if !ok {
+				return heatCell{}
 			}
-			return heatCell{acc: acc, size: size, ok: true}
+			p, ok := s.Pooled(i)
+			return heatCell{acc: p.Accuracy, size: p.RulebaseSize, ok: ok}
 		}))
 	}
 	cols := min(len(panels), 3)

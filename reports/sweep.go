@@ -417,6 +417,32 @@ func (s Sweep) Ranks() (perDataset [][]float64, mean []float64) {
 	return perDataset, mean
 }
 
+// Pooled returns configuration i's means over the datasets of the
+// per-dataset means (N = datasets; deviations left zero), the pooled point
+// of the tables and figures; false when the configuration is missing on
+// some dataset (a mean over fewer would not compare).
+func (s Sweep) Pooled(i int) (Point, bool) {
+	m := Point{Protocol: s.Protocol, Dataset: "pooled", Method: s.Method, Config: s.Configs[i], Swept: true}
+	for d := range s.Datasets {
+		p := s.Points[d][i]
+		if p.N == 0 {
+			return Point{}, false
+		}
+		m.N++
+		m.ConfigIndex = p.ConfigIndex
+		m.Accuracy += p.Accuracy
+		m.BalancedAccuracy += p.BalancedAccuracy
+		m.Rules += p.Rules
+		m.Antecedents += p.Antecedents
+		m.RulebaseSize += p.RulebaseSize
+		m.FitSeconds += p.FitSeconds
+	}
+	k := float64(m.N)
+	m.Accuracy, m.BalancedAccuracy, m.Rules, m.Antecedents, m.RulebaseSize, m.FitSeconds =
+		m.Accuracy/k, m.BalancedAccuracy/k, m.Rules/k, m.Antecedents/k, m.RulebaseSize/k, m.FitSeconds/k
+	return m, m.N > 0
+}
+
 // Best returns, per dataset, the index of the configuration with the best
 // mean accuracy (ties: the lowest grid index), -1 when none.
 func (s Sweep) Best() []int {
@@ -517,20 +543,7 @@ func SweepTable(s Sweep) Table {
 		if math.IsNaN(meanRank[i]) {
 			continue
 		}
-		var m Point
-		for d := range s.Datasets {
-			p := s.Points[d][i]
-			m.N++
-			m.Accuracy += p.Accuracy
-			m.BalancedAccuracy += p.BalancedAccuracy
-			m.Rules += p.Rules
-			m.Antecedents += p.Antecedents
-			m.RulebaseSize += p.RulebaseSize
-			m.FitSeconds += p.FitSeconds
-		}
-		k := float64(m.N)
-		m.Accuracy, m.BalancedAccuracy, m.Rules, m.Antecedents, m.RulebaseSize, m.FitSeconds =
-			m.Accuracy/k, m.BalancedAccuracy/k, m.Rules/k, m.Antecedents/k, m.RulebaseSize/k, m.FitSeconds/k
+		m, _ := s.Pooled(i)
 		row := []Entry{{Text: "Pooled"}}
 		row = append(row, paramEntries(s, i)...)
 		row = append(row, Entry{Text: pct(m.Accuracy)}, Entry{Text: pct(m.BalancedAccuracy)},
