@@ -268,7 +268,7 @@ func selectedRefs(s reports.Sweep) []selectedRef {
 			continue
 		}
 		sel := by[m][0].Selection
-		out = append(out, selectedRef{name: fmt.Sprintf("%s (%s), pooled mean", m, sel), dashes: patterns[len(out)%len(patterns)], points: by[m]})
+		out = append(out, selectedRef{name: fmt.Sprintf("%s (%s), pooled mean", reports.DisplayName(m), sel), dashes: patterns[len(out)%len(patterns)], points: by[m]})
 	}
 	return out
 }

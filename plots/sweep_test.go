@@ -120,9 +120,9 @@ func TestSweepFigureData(t *testing.T) {
 		t.Fatalf("curve panels: log %v, %d and %d series", acc.Axis.Log, len(acc.Series), len(size.Series))
 	}
 	// The selected variant fgrt-fixed first, as a flat reference at its
-	// pooled mean.
+	// pooled mean, named as the tables name it.
 	refs := selectedRefs(s)
-	if len(refs) != 1 || !strings.HasPrefix(refs[0].name, "fgrt-fixed (fixed)") {
+	if len(refs) != 1 || !strings.HasPrefix(refs[0].name, "FGRT (Q1+Q2 fixed) (fixed)") {
 		t.Fatalf("references %+v", refs)
 	}
 	var refWant float64
