@@ -80,11 +80,8 @@ func UnitsOf(s Study) ([]Unit, error) {
 // (see CheckDir). It keeps OutDir/manifest.json up to date: the study, its
 // identity, the datasets and one history entry per invocation.
 func (r *Runner) Run(ctx context.Context, s Study) (Summary, error) {
-	ms, err := s.resolve()
+	ms, err := r.validate(ctx, s)
 	if err != nil {
-		return Summary{}, err
-	}
-	if err := r.Validate(ctx, s); err != nil {
 		return Summary{}, err
 	}
 	plans := r.planCache(s.Options)

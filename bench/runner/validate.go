@@ -30,25 +30,34 @@ import (
 // The plans are kept for the run, so Run after Validate builds none twice.
 // Run calls Validate itself before it creates the output directory.
 func (r *Runner) Validate(ctx context.Context, s Study) error {
-	if _, err := s.resolve(); err != nil {
-		return err
+	_, err := r.validate(ctx, s)
+	return err
+}
+
+// validate is Validate, returning the study's resolved methods for Run
+// (resolving builds every configuration and hashes external adapters:
+// once per run is enough).
+func (r *Runner) validate(ctx context.Context, s Study) ([]resolvedMethod, error) {
+	ms, err := s.resolve()
+	if err != nil {
+		return nil, err
 	}
 	plans := r.planCache(s.Options)
 	for _, d := range s.Datasets {
 		for _, p := range s.Protocols {
 			if err := ctx.Err(); err != nil {
-				return err
+				return nil, err
 			}
 			plan, err := plans.get(ctx, p, d)
 			if err != nil {
-				return err // loaders, CheckClasses and plans name the dataset
+				return nil, err // loaders, CheckClasses and plans name the dataset
 			}
 			if err := checkFinite(plan); err != nil {
-				return fmt.Errorf("dataset %s: %w", d, err)
+				return nil, fmt.Errorf("dataset %s: %w", d, err)
 			}
 		}
 	}
-	return nil
+	return ms, nil
 }
 
 // planCache returns the runner's plan cache for the given options, making a
