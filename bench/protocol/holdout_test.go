@@ -3,6 +3,7 @@ package protocol
 import (
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/fgrtbench/fgrtbench/bench/paperprep"
@@ -137,5 +138,66 @@ func TestHoldoutAssignment(t *testing.T) {
 	o.HoldoutTrain = HoldoutTrain64
 	if _, err := Assign(d, "holdout", o); err == nil {
 		t.Fatal("64 % export accepted")
+	}
+}
+
+// TestPlansFollowLayouts: every protocol's plan puts repeat r, fold k at
+// index r*Folds+k with the layout's seed, selection and inner folds, which
+// is where the runner looks for them.
+func TestPlansFollowLayouts(t *testing.T) {
+	o := DefaultOptions()
+	o.Folds, o.Repeats, o.Seed, o.InnerFolds = 4, 3, 7, 2
+	o64 := o
+	o64.HoldoutTrain = HoldoutTrain64
+	d := synthetic(120)
+	for _, opts := range []Options{DefaultOptions(), o, o64} {
+		for _, n := range Names() {
+			p, _ := Lookup(n)
+			plan, err := p.Plan(d, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := p.Layout(opts).Check(plan); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+}
+
+// TestLayoutCheckRefusesMismatches injects every way a plan can disagree
+// with its layout.
+func TestLayoutCheckRefusesMismatches(t *testing.T) {
+	o := DefaultOptions()
+	o.Folds, o.Repeats, o.InnerFolds = 3, 2, 2
+	d := synthetic(90)
+	l := Clean{}.Layout(o)
+	cases := map[string]func(p *Plan){
+		"a fold dropped":      func(p *Plan) { p.Folds = p.Folds[:len(p.Folds)-1] },
+		"two folds swapped":   func(p *Plan) { p.Folds[0], p.Folds[1] = p.Folds[1], p.Folds[0] },
+		"repeats swapped":     func(p *Plan) { p.Folds = append(p.Folds[3:], p.Folds[:3]...) },
+		"a seed changed":      func(p *Plan) { p.Folds[4].Seed++ },
+		"the selection":       func(p *Plan) { p.GridSelection = SelectTest },
+		"inner folds missing": func(p *Plan) { p.Folds[2].InnerFold = nil },
+	}
+	for name, mutate := range cases {
+		plan, err := Clean{}.Plan(d, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := l.Check(plan); err != nil {
+			t.Fatalf("unmutated plan: %v", err)
+		}
+		mutate(plan)
+		if err := l.Check(plan); err == nil || !strings.Contains(err.Error(), "disagrees with its layout") {
+			t.Errorf("%s: Check returned %v", name, err)
+		}
+	}
+	plan, err := Paper{}.Plan(d, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan.Folds[1].InnerFold = []int{0}
+	if err := (Paper{}).Layout(o).Check(plan); err == nil {
+		t.Error("paper plan with inner folds passed")
 	}
 }

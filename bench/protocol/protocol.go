@@ -150,6 +150,33 @@ type Layout struct {
 	InnerCV bool
 }
 
+// Check reports whether plan p lays out its folds as l says: the runner
+// finds unit (repeat r, fold k) at p.Folds[r*l.Folds+k] and records the
+// seed, selection and inner folds the layout declares, so a plan that
+// disagreed with its layout would attribute results to the wrong fold,
+// seed or rule without any other error.
+func (l Layout) Check(p *Plan) error {
+	fail := func(format string, a ...any) error {
+		return fmt.Errorf("protocol %s: plan of %s disagrees with its layout: %s", p.Protocol, p.Dataset, fmt.Sprintf(format, a...))
+	}
+	if len(p.Folds) != l.Folds*l.Repeats || len(l.Seeds) != l.Repeats {
+		return fail("%d folds, want %d folds × %d repeats (%d seeds)", len(p.Folds), l.Folds, l.Repeats, len(l.Seeds))
+	}
+	if p.GridSelection != l.GridSelection {
+		return fail("grid selection %q, want %q", p.GridSelection, l.GridSelection)
+	}
+	for i, f := range p.Folds {
+		r, k := i/l.Folds, i%l.Folds
+		if f.Repeat != r || f.Index != k || f.Seed != l.Seeds[r] {
+			return fail("fold %d is repeat %d fold %d seed %d, want repeat %d fold %d seed %d", i, f.Repeat, f.Index, f.Seed, r, k, l.Seeds[r])
+		}
+		if (f.InnerFold != nil) != l.InnerCV {
+			return fail("fold %d of repeat %d has inner folds %v, want %v", k, r, f.InnerFold != nil, l.InnerCV)
+		}
+	}
+	return nil
+}
+
 // Protocol builds plans.
 type Protocol interface {
 	Name() string

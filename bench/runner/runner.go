@@ -438,10 +438,18 @@ func (c *planCache) get(ctx context.Context, proto, dataset string) (*protocol.P
 		if err != nil {
 			return nil, err
 		}
-		if err := CheckClasses(d, p.Layout(c.opts).Folds); err != nil {
+		l := p.Layout(c.opts)
+		if err := CheckClasses(d, l.Folds); err != nil {
 			return nil, err
 		}
-		return p.Plan(d, c.opts)
+		plan, err := p.Plan(d, c.opts)
+		if err != nil {
+			return nil, err
+		}
+		if err := l.Check(plan); err != nil {
+			return nil, err
+		}
+		return plan, nil
 	})
 }
 
