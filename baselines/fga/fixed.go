@@ -56,42 +56,9 @@ func fitFixedPartitions(X [][]float64, o Options) (*fixedPartitions, error) {
 			fp.sets[f] = sets[:]
 			continue
 		}
-		fp.sets[f] = QuantilePartition(col, o.Labels)
+		fp.sets[f] = fuzzy.QuantileTrapezoids(col, o.Labels)
 	}
 	return fp, nil
-}
-
-// QuantilePartition is ex-fuzzy's t1_n_partition_parameters for one sorted
-// column (no NaN): the numpy percentiles at linspace(0, 100, 2L) points
-// q_0..q_{2L-1}; the first label is (q_0-ε, q_0-ε, q_1, q_2), label k of
-// the middle ones (q_{2k-1}, q_{2k}, q_{2k+1}, q_{2k+2}), the last
-// (q_{2L-3}, q_{2L-2}, q_{2L-1}+ε, q_{2L-1}+ε), with ε = fuzzy.Eps. For three
-// labels that is the 0/20/40/60/80/100 partition FGRT uses
-// (fuzzy.QuantileStyle).
-func QuantilePartition(sorted []float64, labels int) []fuzzy.Trapezoid {
-	nq := 4 + (labels-2)*2
-	q := make([]float64, nq)
-	step := 100.0 / float64(nq-1) // np.linspace: i*step, the last point exactly 100
-	for i := range q {
-		p := float64(i) * step
-		if i == nq-1 {
-			p = 100
-		}
-		q[i] = fuzzy.Percentile(sorted, p)
-	}
-	sets := make([]fuzzy.Trapezoid, labels)
-	for k := range sets {
-		switch {
-		case k == 0:
-			sets[k] = fuzzy.Trapezoid{A: q[0] - fuzzy.Eps, B: q[0] - fuzzy.Eps, C: q[1], D: q[2]}
-		case k == labels-1:
-			sets[k] = fuzzy.Trapezoid{A: q[nq-3], B: q[nq-2], C: q[nq-1] + fuzzy.Eps, D: q[nq-1] + fuzzy.Eps}
-		default:
-			o := 1 + 2*(k-1)
-			sets[k] = fuzzy.Trapezoid{A: q[o], B: q[o+1], C: q[o+2], D: q[o+3]}
-		}
-	}
-	return sets
 }
 
 // Prepare fixes the partitions on X (the paper protocol passes all rows of

@@ -194,7 +194,8 @@ func numericPartition(s []float64, style Style) (Partition, error) {
 	var ps []float64
 	switch style {
 	case QuantileStyle:
-		ps = []float64{0, 20, 40, 60, 80, 100}
+		var at [6]float64
+		ps = quantilePoints(at[:])
 	case PaperStyle:
 		ps = []float64{0, 25, 50, 75, 100}
 	default:
@@ -211,15 +212,58 @@ func numericPartition(s []float64, style Style) (Partition, error) {
 	}
 	var sets [3]Trapezoid
 	if style == QuantileStyle {
-		sets[0] = Trapezoid{q[0] - Eps, q[0] - Eps, q[1], q[2]}
-		sets[1] = Trapezoid{q[1], q[2], q[3], q[4]}
-		sets[2] = Trapezoid{q[3], q[4], q[5] + Eps, q[5] + Eps}
+		quantileSets(sets[:], q)
 	} else {
 		sets[0] = Trapezoid{q[0], q[0], q[1], q[2]}
 		sets[1] = Trapezoid{q[1], (q[1] + q[2]) / 2, (q[2] + q[3]) / 2, q[3]}
 		sets[2] = Trapezoid{q[2], q[3], q[4], q[4]}
 	}
 	return NumericFromSets(sets, lo, hi), nil
+}
+
+// QuantileTrapezoids is ex-fuzzy's t1_n_partition_parameters for one
+// sorted column (no NaN): the numpy percentiles at linspace(0, 100, 2L)
+// points q_0..q_{2L-1}; the first label is (q_0-ε, q_0-ε, q_1, q_2), label
+// k of the middle ones (q_{2k-1}, q_{2k}, q_{2k+1}, q_{2k+2}), the last
+// (q_{2L-3}, q_{2L-2}, q_{2L-1}+ε, q_{2L-1}+ε), with ε = Eps. For three
+// labels these are the sets of QuantileStyle.
+func QuantileTrapezoids(sorted []float64, labels int) []Trapezoid {
+	q := quantilePoints(make([]float64, 2*labels))
+	for i, p := range q {
+		q[i] = Percentile(sorted, p)
+	}
+	sets := make([]Trapezoid, labels)
+	quantileSets(sets, q)
+	return sets
+}
+
+// quantilePoints fills ps with np.linspace(0, 100, len(ps)), the
+// percentiles of QuantileTrapezoids for len(ps)/2 labels, and returns it.
+func quantilePoints(ps []float64) []float64 {
+	nq := len(ps)
+	step := 100.0 / float64(nq-1)
+	for i := range ps {
+		ps[i] = float64(i) * step
+	}
+	ps[nq-1] = 100 // np.linspace ends exactly at stop
+	return ps
+}
+
+// quantileSets writes QuantileTrapezoids' labels, one per element of sets,
+// from the percentiles q at quantilePoints (len(q) = 2·len(sets)).
+func quantileSets(sets []Trapezoid, q []float64) {
+	nq, labels := len(q), len(sets)
+	for k := range sets {
+		switch {
+		case k == 0:
+			sets[k] = Trapezoid{A: q[0] - Eps, B: q[0] - Eps, C: q[1], D: q[2]}
+		case k == labels-1:
+			sets[k] = Trapezoid{A: q[nq-3], B: q[nq-2], C: q[nq-1] + Eps, D: q[nq-1] + Eps}
+		default:
+			o := 2*k - 1
+			sets[k] = Trapezoid{A: q[o], B: q[o+1], C: q[o+2], D: q[o+3]}
+		}
+	}
 }
 
 // NumericFromSets wraps three trapezoids as a Low/Medium/High partition
