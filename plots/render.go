@@ -13,6 +13,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/fgrt"
 	"github.com/fgrtbench/fgrtbench/fgrt/partopt"
 	"github.com/fgrtbench/fgrtbench/learn"
+	"github.com/fgrtbench/fgrtbench/reports"
 )
 
 // File names RenderAll reads in the results directory.
@@ -94,8 +95,8 @@ func RenderAllWith(resultsDir, outDir string, opts RenderOptions) ([]Figure, err
 		{"ablation_pooled",
 			"Hyper-parameter ablation as the paper draws it: every row of the 16-configuration grid (paper protocol) grouped by one " +
 				"parameter value, pooling all configurations that share it (groups differ in size and the other parameters vary); " +
-				"mean +- std (ddof 1) of test accuracy (top) and rule count (bottom). 'fgrt' keeps the reference quirks, " +
-				"'fgrt-fixed' fixes them: the accuracy drop at max_rules = 30 comes from the stale root prediction (quirk Q2).",
+				"mean +- std (ddof 1) of test accuracy (top) and rule count (bottom). " + reports.DisplayName("fgrt") + " keeps the reference quirks, " +
+				reports.DisplayName("fgrt-fixed") + " fixes them: the accuracy drop at max_rules = 30 comes from the stale root prediction (quirk Q2).",
 			func() error { return AblationPooled(outDir, "ablation_pooled", recs) }},
 	}
 	for _, s := range steps {
@@ -108,7 +109,7 @@ func RenderAllWith(resultsDir, outDir string, opts RenderOptions) ([]Figure, err
 		if err := add("ablation_ofat_"+p,
 			"One-factor-at-a-time sweep ("+p+" protocol): each parameter varies with the other two at their baseline "+
 				"(max_rules 15, coverage 0.01, min_improvement 0.01 in the registry's ofat grid); mean over data sets and folds, "+
-				"error bars = std over folds of the data-set mean. Reference quirks ('fgrt@ofat') against fixed ('fgrt-fixed@ofat') where run.",
+				"error bars = std over folds of the data-set mean. Reference quirks ("+reports.DisplayName("fgrt@ofat")+") against fixed ("+reports.DisplayName("fgrt-fixed@ofat")+") where run.",
 			func() error { return AblationOFAT(outDir, "ablation_ofat_"+p, recs, p) }); err != nil {
 			return figs, err
 		}
