@@ -151,11 +151,17 @@ func init() {
 
 // studyFromManifest recovers the study recorded in a run's manifest.
 func studyFromManifest(dir string) (runner.Study, error) {
-	var s runner.Study
 	m, err := manifest.Read(dir)
 	if err != nil {
-		return s, err
+		return runner.Study{}, err
 	}
+	return manifestStudy(m)
+}
+
+// manifestStudy decodes the study a manifest records (stored untyped, as
+// the runner wrote it).
+func manifestStudy(m *manifest.Manifest) (runner.Study, error) {
+	var s runner.Study
 	data, err := json.Marshal(m.Study)
 	if err != nil {
 		return s, err

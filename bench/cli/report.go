@@ -3,7 +3,6 @@ package cli
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -212,12 +211,8 @@ func renderFigures(dir string, recs []results.Record, methodBase map[string]stri
 // beside the selected variants of the same method. A manifest without a
 // readable study gives no map (labels then stand for themselves).
 func methodBases(m *manifest.Manifest) map[string]string {
-	raw, err := json.Marshal(m.Study)
+	study, err := manifestStudy(m)
 	if err != nil {
-		return nil
-	}
-	var study runner.Study
-	if json.Unmarshal(raw, &study) != nil {
 		return nil
 	}
 	out := map[string]string{}
