@@ -315,3 +315,50 @@ func TestCheckOfAShardComparesItsOwnUnits(t *testing.T) {
 		t.Fatalf("shards %v fail, want exactly the one holding the moved row", failed)
 	}
 }
+
+// TestReportRefusesRowsOfAnotherStudy: rows of another run appended to
+// results.csv (here those of another data file) used to be reported and
+// plotted as the study's, with exit 0; report and plot all now refuse them
+// in one line and leave the report as it was.
+func TestReportRefusesRowsOfAnotherStudy(t *testing.T) {
+	tmp, _, spec := studyFixture(t)
+	own, other := filepath.Join(tmp, "own"), filepath.Join(tmp, "other")
+	if code, _, e := runCLI("run", "--spec", spec, "--out", own, "-j", "1"); code != 0 {
+		t.Fatalf("run: %s", e)
+	}
+	data2 := filepath.Join(tmp, "theirs.csv")
+	writeData(t, data2, 0.5)
+	writeSpec(t, spec, data2, 3)
+	if code, _, e := runCLI("run", "--spec", spec, "--out", other, "-j", "1", "--no-report"); code != 0 {
+		t.Fatalf("run: %s", e)
+	}
+	foreign, err := os.ReadFile(filepath.Join(other, "results.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rows, _ := strings.Cut(string(foreign), "\n") // without the header
+	f, err := os.OpenFile(filepath.Join(own, "results.csv"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(rows); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	report := filepath.Join(own, "report", "REPORT.md")
+	before, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"report", "--results", own}, {"plot", "all", "--results", own}} {
+		code, out, e := runCLI(args...)
+		if code != 1 || strings.Count(e, "\n") != 1 || !strings.Contains(e, "holds rows of another study") || !strings.Contains(e, "manifest.json records") {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q", strings.Join(args, " "), code, out, e)
+		}
+	}
+	if after, _ := os.ReadFile(report); string(after) != string(before) {
+		t.Error("REPORT.md was rewritten from mixed results")
+	}
+}

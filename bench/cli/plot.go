@@ -7,6 +7,8 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
 	"github.com/fgrtbench/fgrtbench/bench/paperprep"
+	"github.com/fgrtbench/fgrtbench/bench/results"
+	"github.com/fgrtbench/fgrtbench/bench/runner"
 	"github.com/fgrtbench/fgrtbench/datasets"
 	"github.com/fgrtbench/fgrtbench/plots"
 )
@@ -48,6 +50,11 @@ func plotAll(env *Env, c *command, args []string) error {
 	}
 	var opts plots.RenderOptions
 	if m, err := manifest.Read(*dir); err == nil {
+		if recs, err := results.ReadFile(filepath.Join(*dir, runner.ResultsFile)); err == nil {
+			if err := onlyStudyRows(*dir, m, recs); err != nil {
+				return err
+			}
+		}
 		opts.MethodBase = methodBases(m)
 	}
 	figs, err := plots.RenderAllWith(*dir, target, opts)

@@ -49,6 +49,9 @@ func renderReport(ctx context.Context, env *Env, dir string, df *dataFlags) (str
 	}
 	opts := reports.Options{Dir: dir, Title: "fgrtbench: A Fast Interpretable Fuzzy Tree Learner, reproduced", Records: recs}
 	if m, err := manifest.Read(dir); err == nil {
+		if err := onlyStudyRows(dir, m, recs); err != nil {
+			return "", err
+		}
 		opts.Partial = partialNote(m, recs)
 		opts.Facts = manifestFacts(m, opts.Partial)
 		if opts.Partial != "" {
@@ -81,6 +84,20 @@ func renderReport(ctx context.Context, env *Env, dir string, df *dataFlags) (str
 		return "", err
 	}
 	return filepath.Join(rep.Dir, "REPORT.md"), nil
+}
+
+// onlyStudyRows refuses results that hold rows of none of the units of the
+// study dir's manifest records (rows appended from another run), which a
+// report or figure would show as this study's. Manifests older than the
+// study identity cannot tell, and pass.
+func onlyStudyRows(dir string, m *manifest.Manifest, recs []results.Record) error {
+	if m.Identity == nil {
+		return nil
+	}
+	if reason := runner.ForeignRow(filepath.Join(dir, runner.ResultsFile), *m.Identity, recs); reason != "" {
+		return fmt.Errorf("%s; the study is the one %s records, and results of two studies are not shown as one", reason, filepath.Join(dir, manifest.FileName))
+	}
+	return nil
 }
 
 // partialMark returns what a results file's partial mark (its first line,

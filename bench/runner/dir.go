@@ -90,13 +90,24 @@ func checkDir(dir string, id identity.Study) (*manifest.Manifest, existingResult
 	if err != nil {
 		return nil, none, &Mismatch{Dir: dir, Reason: fmt.Sprintf("%s is not a results file this version can resume (%v)", path, err)}
 	}
+	if reason := ForeignRow(path, id, recs); reason != "" {
+		return nil, none, &Mismatch{Dir: dir, Reason: reason}
+	}
+	return prev, existingResults{recs: recs, truncated: truncated}, nil
+}
+
+// ForeignRow explains the first row of recs (read from path) that is none
+// of the study's units: a row of another study or of an older fgrtbench,
+// which must never be mixed with the study's own. It returns "" when every
+// row is one of the study's.
+func ForeignRow(path string, id identity.Study, recs []results.Record) string {
 	keys := id.Keys()
 	for _, rec := range recs {
 		if !keys[rec.Key] {
-			return nil, none, &Mismatch{Dir: dir, Reason: fmt.Sprintf("%s holds rows of another study or an older fgrtbench (unit %s is not one of this study's)", path, rec.Key)}
+			return fmt.Sprintf("%s holds rows of another study or an older fgrtbench (unit %s is not one of this study's)", path, rec.Key)
 		}
 	}
-	return prev, existingResults{recs: recs, truncated: truncated}, nil
+	return ""
 }
 
 // MoveAside renames dir to a new sibling "dir.replaced-<UTC time>" so that
