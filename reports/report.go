@@ -65,6 +65,10 @@ type Options struct {
 	// Datasets feeds the dataset table (omitted when empty).
 	Datasets []DatasetInfo
 	Figures  []Figure
+	// FiguresError, when set, says why figures are missing (the caller's
+	// figure step failed and drew only Figures); REPORT.md says so in its
+	// Figures section, so that a report short of figures never looks whole.
+	FiguresError string
 	// Tolerance for the reproduction check (fraction); 0 means DefaultTolerance.
 	Tolerance float64
 	// MethodBase maps method labels to registry methods (from the
@@ -240,8 +244,11 @@ func Build(opts Options) (*Report, error) {
 
 	md.Write(sweepSection(rep, sweeps))
 
-	if len(opts.Figures) > 0 {
+	if len(opts.Figures) > 0 || opts.FiguresError != "" {
 		md.WriteString("## Figures\n\n")
+		if opts.FiguresError != "" {
+			fmt.Fprintf(&md, "> **Figures incomplete:** %s. Only the figures below were drawn.\n\n", mdEscape(opts.FiguresError))
+		}
 		for i, f := range opts.Figures {
 			rel := figureLink(opts.Dir, f.Path)
 			fmt.Fprintf(&md, "![Figure %d: %s](%s)\n\n*Figure %d.* %s\n\n", i+1, mdEscape(f.Caption), rel, i+1, mdEscape(f.Caption))

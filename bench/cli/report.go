@@ -77,6 +77,7 @@ func renderReport(ctx context.Context, env *Env, dir string, df *dataFlags) (str
 	}
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "fgrtbench report: figures: %v\n", err)
+		opts.FiguresError = err.Error()
 	}
 	opts.Figures = figs
 	rep, err := reports.Render(opts)
