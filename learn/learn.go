@@ -144,15 +144,25 @@ func PredictChecked(m Model, X [][]float64, nClasses int) (pred []int, fitSecond
 	} else {
 		pred = m.Predict(X)
 	}
-	if len(pred) != len(X) {
-		return nil, 0, fmt.Errorf("model returned %d predictions for %d rows", len(pred), len(X))
+	if err := CheckPredictions(pred, len(X), nClasses); err != nil {
+		return nil, 0, err
+	}
+	return pred, fitSeconds, nil
+}
+
+// CheckPredictions reports a prediction slice that breaks the Predict
+// contract: not one prediction per row, or a value outside
+// -1..nClasses-1.
+func CheckPredictions(pred []int, rows, nClasses int) error {
+	if len(pred) != rows {
+		return fmt.Errorf("model returned %d predictions for %d rows", len(pred), rows)
 	}
 	for i, p := range pred {
 		if p < -1 || p >= nClasses {
-			return nil, 0, fmt.Errorf("model predicted class index %d for row %d, want 0..%d", p, i, nClasses-1)
+			return fmt.Errorf("model predicted class %d for row %d, want 0..%d (or -1)", p, i, nClasses-1)
 		}
 	}
-	return pred, fitSeconds, nil
+	return nil
 }
 
 // Trainer fits a Model. Implementations are configured before Fit is called

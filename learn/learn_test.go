@@ -50,3 +50,26 @@ func TestMetrics(t *testing.T) {
 		t.Error("empty complexity must give 0 ratios")
 	}
 }
+
+func TestCheckPredictions(t *testing.T) {
+	cases := []struct {
+		name string
+		pred []int
+		want string // "" = accepted
+	}{
+		{"ok", []int{0, 2, -1}, ""},
+		{"short", []int{0, 1}, "2 predictions for 3 rows"},
+		{"long", []int{0, 1, 1, 0}, "4 predictions for 3 rows"},
+		{"too large", []int{0, 3, 1}, "class 3 for row 1, want 0..2"},
+		{"below -1", []int{0, 1, -2}, "class -2 for row 2"},
+	}
+	for _, c := range cases {
+		err := CheckPredictions(c.pred, 3, 3)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: %v", c.name, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%s: got %v, want an error with %q", c.name, err, c.want)
+		}
+	}
+}

@@ -221,7 +221,7 @@ func CheckData(s Subject, d Data) []error {
 	if !reflect.DeepEqual(schema, d.Schema) {
 		fail("Fit or Rules modified the schema")
 	}
-	if err := CheckPredictions(a.pred, len(d.XTest), d.Schema.NumClasses()); err != nil {
+	if err := learn.CheckPredictions(a.pred, len(d.XTest), d.Schema.NumClasses()); err != nil {
 		fail("%v", err)
 	}
 	if d.Name == "one-class" {
@@ -263,20 +263,6 @@ func firstDifference(a, b []int) string {
 		}
 	}
 	return fmt.Sprintf("%d predictions, then %d", len(a), len(b))
-}
-
-// CheckPredictions reports a prediction slice of the wrong length or with
-// a value outside -1..nClasses-1.
-func CheckPredictions(pred []int, rows, nClasses int) error {
-	if len(pred) != rows {
-		return fmt.Errorf("%d predictions for %d rows", len(pred), rows)
-	}
-	for i, p := range pred {
-		if p < -1 || p >= nClasses {
-			return fmt.Errorf("row %d: predicted class %d, want 0..%d (or -1)", i, p, nClasses-1)
-		}
-	}
-	return nil
 }
 
 // CheckRulesText checks the printing convention of learn.Model.Rules: each
