@@ -73,6 +73,9 @@ type Prepared struct {
 	Scaler *sksplit.StandardScaler
 	// Notes are human-readable facts about the preparation.
 	Notes []string
+	// FoldsNote is the note of Notes that concerns the K-fold split ("" when
+	// there is none), which a protocol that does not use the folds omits.
+	FoldsNote string
 }
 
 // Prepare runs the paper's preprocessing on d with PaperOptions.
@@ -219,7 +222,8 @@ func PrepareWith(d *datasets.Dataset, o Options) (*Prepared, error) {
 		p.Notes = append(p.Notes, "all inputs are integer typed: scaled values truncated toward zero (pandas int64 matrix), as in the authors' run")
 	}
 	if sksplit.FewerThanK(p.Y, o.K) {
-		p.Notes = append(p.Notes, fmt.Sprintf("a class has fewer than %d rows: some folds lack it (sklearn warns)", o.K))
+		p.FoldsNote = fmt.Sprintf("a class has fewer than %d rows: some folds lack it (sklearn warns)", o.K)
+		p.Notes = append(p.Notes, p.FoldsNote)
 	}
 	return p, nil
 }

@@ -2,7 +2,6 @@ package protocol
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/fgrtbench/fgrtbench/bench/paperprep"
 	"github.com/fgrtbench/fgrtbench/datasets"
@@ -80,8 +79,7 @@ func (h Holdout) Plan(d *datasets.Dataset, o Options) (*Plan, error) {
 		Rows:          len(p.X),
 	}
 	for _, n := range p.Notes {
-		// The paper protocol's 5-fold note does not apply to one split.
-		if !strings.HasPrefix(n, "a class has fewer than") {
+		if n != p.FoldsNote { // the 5-fold note does not apply to one split
 			plan.Notes = append(plan.Notes, n)
 		}
 	}

@@ -201,3 +201,35 @@ func TestLayoutCheckRefusesMismatches(t *testing.T) {
 		t.Error("paper plan with inner folds passed")
 	}
 }
+
+// TestHoldoutOmitsTheFoldNote: a class too small for five folds is noted
+// under the paper protocol, whose folds lack it, but not under holdout,
+// which has no folds; the other notes stay.
+func TestHoldoutOmitsTheFoldNote(t *testing.T) {
+	d := synthetic(120)
+	d.Classes = append(d.Classes, "rare")
+	for _, i := range []int{3, 30, 60, 90} {
+		d.Y[i] = 3
+	}
+	paper, err := Paper{}.Plan(d, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	holdout, err := Holdout{}.Plan(d, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	fold := "a class has fewer than 5 rows"
+	var rest []string
+	for _, n := range paper.Notes {
+		if !strings.HasPrefix(n, fold) {
+			rest = append(rest, n)
+		}
+	}
+	if len(rest) == len(paper.Notes) || len(rest) == 0 {
+		t.Fatalf("paper notes %q: want the fold note and another", paper.Notes)
+	}
+	if !reflect.DeepEqual(holdout.Notes, rest) {
+		t.Errorf("holdout notes %q, want %q", holdout.Notes, rest)
+	}
+}
