@@ -66,7 +66,11 @@ func (c *column) cell(field string) (float64, error) {
 	if !isNum {
 		return 0, fmt.Errorf("column %s is %s but the value %q is not a number", c.attr.Name, c.attr.Type, field)
 	}
-	return parseNumber(field)
+	v, err := parseNumber(field)
+	if err != nil {
+		return 0, fmt.Errorf("column %s is %s but the %v", c.attr.Name, c.attr.Type, err)
+	}
+	return v, nil
 }
 
 // numberLiteral reports whether s is a plain decimal number (optional sign,

@@ -94,7 +94,7 @@ func TestReadKEELErrors(t *testing.T) {
 		{"non-numeric", head + "@data\nabc,p\n", "t.dat:7: column a is real but the value \"abc\" is not a number"},
 		{"infinite", head + "@data\n-inf,p\n", "t.dat:7: column a is real but the value \"-inf\" is infinite"},
 		{"infinity word", head + "@data\nInfinity,p\n", "infinite"},
-		{"overflow", head + "@data\n1e999,p\n", "outside the float64 range"},
+		{"overflow", head + "@data\n1e999,p\n", "t.dat:7: column a is real but the value \"1e999\" is outside the float64 range"},
 		{"unknown class", head + "@data\n1,r\n", "t.dat:7: unknown class label \"r\""},
 		{"missing class", head + "@data\n1,?\n", "missing class label"},
 		{"no rows", head + "@data\n% nothing\n", "t.dat:6: no data rows"},
@@ -209,6 +209,7 @@ func TestReadARFFErrors(t *testing.T) {
 		{"class not found", head + "@data\n1,x\n", "nope", "class column \"nope\" not found; columns are: a, c"},
 		{"non-numeric", head + "@data\nq,x\n", "", "not a number"},
 		{"infinite", head + "@data\n1,x\ninf,y\n", "", "r.arff:6: column a is real but the value \"inf\" is infinite"},
+		{"overflow", head + "@data\n1,x\n-1e999,y\n", "", "r.arff:6: column a is real but the value \"-1e999\" is outside the float64 range"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
