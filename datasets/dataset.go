@@ -3,7 +3,8 @@
 // into a Dataset.
 //
 // The three readers agree on cells: '?' (and KEEL's "<null>", CSV's empty
-// cell) and NaN in any case are missing values, stored as NaN; a numeric
+// cell) are missing values, stored as NaN, and so is NaN in any case in a
+// numeric column (in CSV, in any column: CSV types are inferred); a numeric
 // cell is a finite decimal literal, and an infinity ("inf", "-Infinity",
 // "1e999") in a numeric column is an error naming file, line and column.
 // KEEL and ARFF headers declare column types. CSV types are inferred by a
