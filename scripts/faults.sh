@@ -75,8 +75,9 @@ expect_ok() {
   fi
 }
 
-# values FILE: results.csv without its timing columns.
-values() { grep -v '^#' "$1" | cut -d, -f1-20,23; }
+# values FILE: results.csv without its comment lines and timing columns.
+. scripts/untimed.sh
+values() { grep -v '^#' "$1" | untimed -; }
 
 # A reference study and its shards, shared by the cases.
 base="$work/base"

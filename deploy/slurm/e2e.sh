@@ -263,16 +263,8 @@ fi
 
 # --- the merged results are the single-machine results ---------------------
 say "compare merged results with the single-machine run (timing columns aside)"
-# untimed FILE: the CSV file without its timing columns (any column whose
-# header names seconds), quoted fields kept as they are.
-untimed() {
-  perl -ne '
-    chomp; my @f;
-    while (/\G("(?:[^"]|"")*"|[^,]*)(,|$)/g) { push @f, $1; last if $2 eq ""; }
-    @keep = grep { $f[$_] !~ /seconds/ } 0 .. $#f if $. == 1;
-    print join(",", @f[@keep]), "\n";
-  ' "$1"
-}
+# untimed FILE: the CSV file without its timing columns.
+. scripts/untimed.sh
 merged="$tmp/study/merged/results.csv"
 [ -f "$merged" ] || fail "no merged results at $merged"
 untimed "$tmp/single/results.csv" >"$tmp/single.untimed"
