@@ -36,6 +36,10 @@ func init() {
 			fmt.Fprintln(env.Stderr, "fgrtbench check: --baseline is required (see 'fgrtbench check -h')")
 			return errUsage
 		}
+		if *resultsDir != "" && *specPath != "" && !*update {
+			// Nothing runs: the spec would be silently ignored.
+			return fmt.Errorf("check: --spec names a study to run, but --results reads results instead (with --update, --spec names the study the new baseline records)")
+		}
 		b, err := check.Load(*baselinePath)
 		if err != nil {
 			if !*update || !os.IsNotExist(err) {

@@ -177,6 +177,10 @@ func TestCheckRefusesResultsOfAnotherStudy(t *testing.T) {
 	if code, out, e := runCLI("check", "--baseline", baseline, "--results", filepath.Join(tmp, "same")); code != 0 {
 		t.Fatalf("results of the baseline's own study: exit %d %s %s", code, out, e)
 	}
+	// --spec with --results (no --update) would be ignored: refused.
+	if code, out, e := runCLI("check", "--baseline", baseline, "--results", filepath.Join(tmp, "same"), "--spec", spec); code != 1 || !strings.Contains(e, "--spec names a study to run, but --results reads results") {
+		t.Fatalf("--spec with --results: exit %d %s %q", code, out, e)
+	}
 	writeSpec(t, spec, data, 4)
 	if code, _, e := runCLI("run", "--spec", spec, "--out", filepath.Join(tmp, "other"), "--no-report"); code != 0 {
 		t.Fatalf("run: %s", e)
