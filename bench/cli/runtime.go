@@ -62,6 +62,9 @@ func init() {
 		if err := parse(env, c, fs, args); err != nil {
 			return err
 		}
+		if err := checkListFlags(fs, "methods"); err != nil {
+			return err
+		}
 		o := def
 		var err error
 		if o.Samples, err = parseInts("samples", *samples); err != nil {

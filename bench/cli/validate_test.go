@@ -64,6 +64,7 @@ func TestRefusedBeforeAnythingIsWritten(t *testing.T) {
 		{"-j -5", []string{"run", "-j", "-5", "--spec", spec("datasets: [" + good + "]\nmethods: [{name: cart}]\n")}, "-j -5"},
 		{"--datasets empty", []string{"reproduce", "--datasets=", "--methods", "cart"}, "--datasets is empty"},
 		{"--methods empty", []string{"reproduce", "--datasets", good, "--methods", ","}, "--methods is empty"},
+		{"runtime --methods empty", []string{"runtime", "--methods="}, "--methods is empty"},
 		{"--repeats 0", []string{"reproduce", "--datasets", good, "--methods", "cart", "--repeats", "0"}, "repeats must be at least 1"},
 		{"--repeats under paper", []string{"reproduce", "--protocol", "paper", "--datasets", good, "--methods", "cart", "--repeats", "3"}, "--repeats is used by none of the study's protocols (paper)"},
 		{"--seed under paper", []string{"reproduce", "--protocol", "paper", "--datasets", good, "--methods", "cart", "--seed", "7"}, "--seed is used by none of the study's protocols (paper)"},
