@@ -70,3 +70,20 @@ func TestPlotAllWithNothingToDrawFails(t *testing.T) {
 		t.Errorf("plot all on an empty results file: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }
+
+// TestRuntimeOfADataFile: runtime --datasets takes the path of a data file,
+// as every other --datasets does (it used to accept registry names only).
+func TestRuntimeOfADataFile(t *testing.T) {
+	dir := t.TempDir()
+	data := writeFile(t, dir, "mine.csv", twoClassCSV(30))
+	code, _, errOut := runCLI("runtime", "--out", dir, "--methods", "cart", "--samples", "20", "--features=", "--trials", "1", "--datasets", data)
+	if code != 0 {
+		t.Fatalf("runtime exited %d: %s", code, errOut)
+	}
+	csv, _ := os.ReadFile(filepath.Join(dir, "runtime.csv"))
+	for _, want := range []string{"real/" + data + ",cart,20,2,0,", "real/" + data + ",cart,60,2,0,"} {
+		if !strings.Contains(string(csv), want) {
+			t.Errorf("runtime.csv lacks %q:\n%s", want, csv)
+		}
+	}
+}

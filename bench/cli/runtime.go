@@ -92,7 +92,7 @@ func init() {
 		if names := splitList(*real); len(names) > 0 && runErr == nil {
 			f := df.fetcher(env)
 			load := func(ctx context.Context, name string) ([][]float64, []int, learn.Schema, error) {
-				ds, err := f.Load(ctx, name)
+				ds, err := loadDataset(ctx, f, name)
 				if err != nil {
 					return nil, nil, learn.Schema{}, err
 				}
