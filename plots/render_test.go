@@ -12,8 +12,17 @@ import (
 	"github.com/fgrtbench/fgrtbench/learn"
 )
 
+// writeResults writes the fixture rows as results.csv. The fixtures give
+// accuracies only; every reader holds a row to accuracy = correct / n_test,
+// so each row gets counts out of a million that round to its accuracy.
 func writeResults(t *testing.T, dir string, recs []results.Record) {
 	t.Helper()
+	recs = append([]results.Record(nil), recs...)
+	for i := range recs {
+		const n = 1_000_000
+		recs[i].NTest, recs[i].Correct = n, int(math.Round(recs[i].Accuracy*n))
+		recs[i].Accuracy = float64(recs[i].Correct) / n
+	}
 	f, err := os.Create(filepath.Join(dir, ResultsFile))
 	if err != nil {
 		t.Fatal(err)

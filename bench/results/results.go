@@ -161,12 +161,11 @@ func Parse(f []string) (Record, error) {
 // checkAccuracy holds a parsed row to the contract that its accuracy is
 // correct / n_test, so that an edited or corrupted row is an error rather
 // than a number every report would carry.
-// (Rows with no test rows at all are not the runner's; tests build them.)
+// A row without test rows is not one the runner writes (validation refuses
+// folds without test rows), so it is refused too.
 func (r Record) checkAccuracy() error {
 	switch {
-	case r.NTest == 0 && r.Correct == 0:
-		return nil
-	case r.NTest < 0 || r.Correct < 0 || r.Correct > r.NTest:
+	case r.NTest <= 0 || r.Correct < 0 || r.Correct > r.NTest:
 		return fmt.Errorf("results: correct %d of n_test %d is impossible", r.Correct, r.NTest)
 	case r.Accuracy != float64(r.Correct)/float64(r.NTest):
 		return fmt.Errorf("results: accuracy %s is not correct / n_test = %d/%d = %s (an edited or corrupted row)",

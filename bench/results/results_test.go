@@ -11,7 +11,8 @@ func sample() []Record {
 		{Protocol: "paper", Dataset: "wine", Method: "fgrt", Config: "max_rules=5;min_improvement=0.01", ConfigIndex: 0, Selected: true, Selection: "test",
 			Fold: 2, Seed: 42, NTrain: 142, NTest: 36, Correct: 35, Accuracy: 35.0 / 36, BalancedAccuracy: 0.9761904761904762,
 			Rules: 5, Antecedents: 5, RulebaseSize: 5, Leaves: 5, InternalNodes: 1, FitSeconds: 0.0123456, PredictSeconds: 1e-5, Key: "paper/wine/fgrt#x/r0/f2/s42"},
-		{Protocol: "clean", Dataset: "zoo, with comma", Method: "cart@text", Config: "", ConfigIndex: 2, Selection: "inner-cv", Repeat: 1, Fold: 0, Seed: 43, Key: "k"},
+		{Protocol: "clean", Dataset: "zoo, with comma", Method: "cart@text", Config: "", ConfigIndex: 2, Selection: "inner-cv", Repeat: 1, Fold: 0, Seed: 43,
+			NTest: 1, Key: "k"},
 	}
 }
 
@@ -47,6 +48,7 @@ func TestReadRefusesAnAccuracyThatIsNotCorrectOverNTest(t *testing.T) {
 		{"accuracy edited", func(r *Record) { r.Accuracy = 0.99 }, "line 2: results: accuracy 0.99 is not correct / n_test = 35/36"},
 		{"correct edited", func(r *Record) { r.Correct = 34 }, "accuracy 0.9722222222222222 is not correct / n_test = 34/36"},
 		{"more correct than tested", func(r *Record) { r.Correct, r.Accuracy = 157, 157.0/36 }, "correct 157 of n_test 36 is impossible"},
+		{"accuracy on an empty test fold", func(r *Record) { r.NTest, r.Correct, r.Accuracy = 0, 0, 0.99 }, "correct 0 of n_test 0 is impossible"},
 	}
 	for _, c := range cases {
 		recs := sample()
