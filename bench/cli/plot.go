@@ -4,12 +4,12 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
 	"github.com/fgrtbench/fgrtbench/bench/paperprep"
 	"github.com/fgrtbench/fgrtbench/bench/results"
 	"github.com/fgrtbench/fgrtbench/bench/runner"
-	"github.com/fgrtbench/fgrtbench/datasets"
 	"github.com/fgrtbench/fgrtbench/plots"
 )
 
@@ -71,7 +71,7 @@ func plotPartitions(ctx context.Context, env *Env, c *command, args []string) er
 	fs := newFlags(env, c)
 	var df dataFlags
 	df.add(fs)
-	dataset := fs.String("dataset", "", "dataset name (e.g. wine)")
+	dataset := fs.String("dataset", "", "dataset name (e.g. wine), or the path of a .dat, .arff or .csv file")
 	feature := fs.String("feature", "", "numeric feature name (e.g. proline)")
 	protocol := fs.String("protocol", "paper", "paper = partitions on all rows of the paper protocol's prepared (standardised) matrix; raw = on the complete rows, unscaled")
 	out := fs.String("out", "figures", "output directory")
@@ -82,10 +82,7 @@ func plotPartitions(ctx context.Context, env *Env, c *command, args []string) er
 		fmt.Fprintln(env.Stderr, "fgrtbench plot partitions: --dataset and --feature are required (see 'fgrtbench plot -h')")
 		return errUsage
 	}
-	if _, err := datasets.Lookup(*dataset); err != nil {
-		return err
-	}
-	ds, err := df.fetcher(env).Load(ctx, *dataset)
+	ds, err := loadDataset(ctx, df.fetcher(env), *dataset)
 	if err != nil {
 		return err
 	}
@@ -109,7 +106,9 @@ func plotPartitions(ctx context.Context, env *Env, c *command, args []string) er
 	default:
 		return fmt.Errorf("--protocol: %q is not paper or raw", *protocol)
 	}
-	name := "partitions_" + *dataset + "_" + d.Feature
+	// A data file's figures are named after its stem (mine.csv → mine).
+	stem := strings.TrimSuffix(filepath.Base(*dataset), filepath.Ext(*dataset))
+	name := "partitions_" + stem + "_" + d.Feature
 	if err := plots.MembershipFigure(*out, name, d); err != nil {
 		return err
 	}

@@ -87,3 +87,20 @@ func TestRuntimeOfADataFile(t *testing.T) {
 		}
 	}
 }
+
+// TestPlotPartitionsOfADataFile: --dataset takes a data file's path, and
+// the figure is named after the file's stem.
+func TestPlotPartitionsOfADataFile(t *testing.T) {
+	dir := t.TempDir()
+	data := writeFile(t, dir, "mine.csv", twoClassCSV(30))
+	out := filepath.Join(dir, "figs")
+	code, stdout, errOut := runCLI("plot", "partitions", "--dataset", data, "--feature", "x2", "--protocol", "raw", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s %s", code, stdout, errOut)
+	}
+	for _, ext := range []string{".png", ".svg"} {
+		if _, err := os.Stat(filepath.Join(out, "partitions_mine_x2"+ext)); err != nil {
+			t.Error(err)
+		}
+	}
+}
