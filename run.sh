@@ -41,7 +41,10 @@ echo "== dataset table"
 ./fgrtbench datasets
 
 echo "== reproduce (paper and clean protocols, all methods)"
-./fgrtbench reproduce --out "$OUT" -j "$JOBS" "${fresh[@]}"
+# The report is rendered once, below, when the runtime study it includes is
+# on disk too (if reproduce fails, `fgrtbench report --results "$OUT"`
+# reports the units that finished, marked PARTIAL).
+./fgrtbench reproduce --no-report --out "$OUT" -j "$JOBS" "${fresh[@]}"
 
 echo "== runtime study"
 ./fgrtbench runtime --out "$OUT" --datasets pima,ring,spambase,wine
