@@ -26,7 +26,7 @@ for arg in "$@"; do
       DEBIAN_FRONTEND=noninteractive apt-get install -y python3-sklearn weka ;;
     --readme) args+=(--readme README.md) ;;
     --large) args+=(--large) ;;
-    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
     *) echo "speed.sh: unknown argument $arg (use --readme, --large, --install)" >&2; exit 2 ;;
   esac
 done
