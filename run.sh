@@ -54,6 +54,6 @@ echo "== report"
 
 if [ "$check" = 1 ]; then
   echo "== check against the full baseline and the authors' numbers"
-  ./fgrtbench check --baseline bench/check/baselines/full.json --results "$OUT" --paper
+  ./fgrtbench check --baseline gate/baselines/full.json --results "$OUT" --paper
 fi
 echo "== done in $(( $(date +%s) - start ))s: $OUT/report/REPORT.md"

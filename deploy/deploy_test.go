@@ -17,7 +17,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/fgrtbench/fgrtbench/bench/cli"
+	"github.com/fgrtbench/fgrtbench/internal/cli"
 )
 
 type container struct {

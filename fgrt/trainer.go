@@ -39,15 +39,15 @@
 // numpy reduction chunk at a time, partitions fitted inside Fit read only
 // the order statistics they need (no sort), and the training matrix is read
 // once per feature, so that a fit on 10^6 × 10 grows linearly and needs less
-// than twice the input's memory (bench/runtime's benchmarks).
+// than twice the input's memory (timing's benchmarks).
 package fgrt
 
 import (
 	"errors"
 	"fmt"
 
-	"github.com/fgrtbench/fgrtbench/fgrt/fuzzy"
 	"github.com/fgrtbench/fgrtbench/fgrt/partopt"
+	"github.com/fgrtbench/fgrtbench/fuzzy"
 	"github.com/fgrtbench/fgrtbench/learn"
 )
 

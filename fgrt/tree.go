@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/fgrtbench/fgrtbench/fgrt/fuzzy"
+	"github.com/fgrtbench/fgrtbench/fuzzy"
 	"github.com/fgrtbench/fgrtbench/internal/npsum"
 )
 

@@ -7,8 +7,8 @@ import (
 	"regexp"
 	"testing"
 
-	"github.com/fgrtbench/fgrtbench/fgrt/fuzzy"
 	"github.com/fgrtbench/fgrtbench/fgrt/partopt"
+	"github.com/fgrtbench/fgrtbench/fuzzy"
 	"github.com/fgrtbench/fgrtbench/internal/sharedtest"
 )
 

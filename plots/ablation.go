@@ -9,8 +9,8 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/fgrtbench/fgrtbench/bench/methods"
-	"github.com/fgrtbench/fgrtbench/bench/results"
 	"github.com/fgrtbench/fgrtbench/reports"
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
 // AblationParams are the FGRT parameters of the ablation figures, as named

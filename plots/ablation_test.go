@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/fgrtbench/fgrtbench/bench/results"
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
 // ablationRecords builds rows of four configurations on two data sets and

@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/fgrtbench/fgrtbench/bench/results"
 	"github.com/fgrtbench/fgrtbench/internal/sharedtest"
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
 // The authors' 800 ablation rows, grouped the paper's way, must give the

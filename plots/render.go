@@ -8,12 +8,12 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/fgrtbench/fgrtbench/bench/results"
-	"github.com/fgrtbench/fgrtbench/bench/runtime"
 	"github.com/fgrtbench/fgrtbench/fgrt"
 	"github.com/fgrtbench/fgrtbench/fgrt/partopt"
 	"github.com/fgrtbench/fgrtbench/learn"
 	"github.com/fgrtbench/fgrtbench/reports"
+	"github.com/fgrtbench/fgrtbench/results"
+	"github.com/fgrtbench/fgrtbench/timing"
 )
 
 // File names RenderAll reads in the results directory.
@@ -61,10 +61,10 @@ func RenderAllWith(resultsDir, outDir string, opts RenderOptions) ([]Figure, err
 		}
 		recs, haveResults = r, true
 	}
-	var rt []runtime.Row
+	var rt []timing.Row
 	haveRuntime := false
 	if path := filepath.Join(resultsDir, RuntimeFile); fileExists(path) {
-		r, err := runtime.ReadFile(path)
+		r, err := timing.ReadFile(path)
 		if err != nil {
 			return nil, err
 		}
@@ -162,7 +162,7 @@ func RenderAllWith(resultsDir, outDir string, opts RenderOptions) ([]Figure, err
 		"Training time against the number of samples (a) and of features (b) on the authors' synthetic noise data, log-log; "+
 			"lines are means and bands min-max over trials; the legend gives each method's fitted scaling exponent "+
 			"(least-squares slope of log time on log size over all trials). The labels are independent of the features (pure noise), "+
-			"so rule learners can stop early; FGA is capped in size (see runtime.Options.MaxSamples).",
+			"so rule learners can stop early; FGA is capped in size (see timing.Options.MaxSamples).",
 		func() error { return RuntimeScaling(outDir, "runtime_scaling", rt) }); err != nil {
 		return figs, err
 	}

@@ -7,9 +7,9 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/fgrtbench/fgrtbench/bench/results"
-	"github.com/fgrtbench/fgrtbench/bench/runtime"
 	"github.com/fgrtbench/fgrtbench/learn"
+	"github.com/fgrtbench/fgrtbench/results"
+	"github.com/fgrtbench/fgrtbench/timing"
 )
 
 // writeResults writes the fixture rows as results.csv. The fixtures give
@@ -61,7 +61,7 @@ func TestRenderAll(t *testing.T) {
 	if !reflect.DeepEqual(paths, want) {
 		t.Errorf("figures %v, want %v", paths, want)
 	}
-	if err := runtime.WriteFile(filepath.Join(dir, RuntimeFile), runtimeRows()); err != nil {
+	if err := timing.WriteFile(filepath.Join(dir, RuntimeFile), runtimeRows()); err != nil {
 		t.Fatal(err)
 	}
 	figs, err = RenderAll(dir, out)

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fgrtbench/fgrtbench/bench/results"
 	"github.com/fgrtbench/fgrtbench/reports"
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
 // sweepGridRecords builds a full-factorial sweep of "fgrt" over the given

@@ -5,8 +5,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/fgrtbench/fgrtbench/bench/results"
 	"github.com/fgrtbench/fgrtbench/reports/paper"
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
 // Cell aggregates the selected rows of one (protocol, dataset, method): the

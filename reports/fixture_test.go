@@ -3,7 +3,7 @@ package reports
 import (
 	"fmt"
 
-	"github.com/fgrtbench/fgrtbench/bench/results"
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
 // fixtureRecords is a small hand-made results set: two protocols, four

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fgrtbench/fgrtbench/bench/results"
 	"github.com/fgrtbench/fgrtbench/reports/paper"
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
 // authorsAsRecords turns the authors' committed means into one selected

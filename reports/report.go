@@ -22,9 +22,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/fgrtbench/fgrtbench/bench/results"
 	"github.com/fgrtbench/fgrtbench/internal/atomicfile"
 	"github.com/fgrtbench/fgrtbench/reports/paper"
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
 // DefaultTolerance is the accuracy difference (fraction) above which a

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fgrtbench/fgrtbench/bench/results"
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fgrtbench/fgrtbench/bench/results"
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
 // holdoutRecords: FGA (stochastic) on appendicitis with four seeds

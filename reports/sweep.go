@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/fgrtbench/fgrtbench/bench/methods"
-	"github.com/fgrtbench/fgrtbench/bench/results"
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
 // Hyperparameter sweeps as results of their own. A method's rows form a

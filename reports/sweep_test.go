@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fgrtbench/fgrtbench/bench/results"
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
 // sweepRecords is a synthetic results set of a two-parameter sweep

@@ -4,7 +4,7 @@ import (
 	"math"
 	"sync"
 
-	"github.com/fgrtbench/fgrtbench/fgrt/fuzzy"
+	"github.com/fgrtbench/fgrtbench/fuzzy"
 )
 
 // ruleStats caches what a rule contributes to the fitness and depends only

@@ -6,7 +6,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/fgrtbench/fgrtbench/fgrt/fuzzy"
+	"github.com/fgrtbench/fgrtbench/fuzzy"
 	"github.com/fgrtbench/fgrtbench/learn"
 )
 

@@ -5,7 +5,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/fgrtbench/fgrtbench/fgrt/fuzzy"
+	"github.com/fgrtbench/fgrtbench/fuzzy"
 )
 
 // mfGeneMax is the upper bound of every membership gene (ex-fuzzy's

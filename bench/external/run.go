@@ -19,7 +19,7 @@ import (
 	"time"
 
 	"github.com/fgrtbench/fgrtbench/fgrt"
-	"github.com/fgrtbench/fgrtbench/fgrt/fuzzy"
+	"github.com/fgrtbench/fgrtbench/fuzzy"
 	"github.com/fgrtbench/fgrtbench/learn"
 )
 

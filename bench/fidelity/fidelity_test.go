@@ -11,13 +11,13 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/fgrtbench/fgrtbench/bench/check"
 	"github.com/fgrtbench/fgrtbench/bench/methods"
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
-	"github.com/fgrtbench/fgrtbench/bench/results"
 	"github.com/fgrtbench/fgrtbench/bench/runner"
 	"github.com/fgrtbench/fgrtbench/datasets"
+	"github.com/fgrtbench/fgrtbench/gate"
 	"github.com/fgrtbench/fgrtbench/internal/sharedtest"
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
 // authorsRow is one row of fuzzy_cart_ablation_all_configs.csv.
@@ -107,7 +107,7 @@ func paperRun(t *testing.T) []results.Record {
 // with the authors' committed fuzzy_cart_results.csv (40 cells).
 func TestPaperProtocolReproducesAuthorsMeans(t *testing.T) {
 	recs := paperRun(t)
-	diffs, err := check.PaperCompare(recs, nil)
+	diffs, err := gate.PaperCompare(recs, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

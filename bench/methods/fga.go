@@ -2,7 +2,7 @@ package methods
 
 import (
 	"github.com/fgrtbench/fgrtbench/baselines/fga"
-	"github.com/fgrtbench/fgrtbench/fgrt/fuzzy"
+	"github.com/fgrtbench/fgrtbench/fuzzy"
 	"github.com/fgrtbench/fgrtbench/learn"
 )
 

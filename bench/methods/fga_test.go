@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/fgrtbench/fgrtbench/baselines/fga"
-	"github.com/fgrtbench/fgrtbench/fgrt/fuzzy"
+	"github.com/fgrtbench/fgrtbench/fuzzy"
 )
 
 func TestFGARegistration(t *testing.T) {

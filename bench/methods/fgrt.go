@@ -4,8 +4,8 @@ import (
 	"strconv"
 
 	"github.com/fgrtbench/fgrtbench/fgrt"
-	"github.com/fgrtbench/fgrtbench/fgrt/fuzzy"
 	"github.com/fgrtbench/fgrtbench/fgrt/partopt"
+	"github.com/fgrtbench/fgrtbench/fuzzy"
 	"github.com/fgrtbench/fgrtbench/learn"
 )
 

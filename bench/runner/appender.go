@@ -8,7 +8,7 @@ import (
 	"os"
 	"syscall"
 
-	"github.com/fgrtbench/fgrtbench/bench/results"
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
 // appendFile is what the runner needs of results.csv while units finish.

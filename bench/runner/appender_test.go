@@ -9,7 +9,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/fgrtbench/fgrtbench/bench/results"
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
 // fullDisk is a results file on a disk with room for budget more bytes: the

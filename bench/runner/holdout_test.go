@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
-	"github.com/fgrtbench/fgrtbench/bench/results"
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
 // TestHoldoutUnits: under holdout a stochastic method runs one unit per

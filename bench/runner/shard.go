@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
-	"github.com/fgrtbench/fgrtbench/bench/results"
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
 // Shard selects a deterministic slice of a study's units: unit number u (in

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fgrtbench/fgrtbench/bench/results"
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
 // TestShardFromEnv pins how a task of a Slurm job array or a Kubernetes

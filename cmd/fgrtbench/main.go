@@ -10,7 +10,7 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/fgrtbench/fgrtbench/bench/cli"
+	"github.com/fgrtbench/fgrtbench/internal/cli"
 )
 
 func main() {

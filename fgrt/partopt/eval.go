@@ -4,7 +4,7 @@ import (
 	"math"
 	"sort"
 
-	"github.com/fgrtbench/fgrtbench/fgrt/fuzzy"
+	"github.com/fgrtbench/fgrtbench/fuzzy"
 	"github.com/fgrtbench/fgrtbench/internal/npsum"
 )
 

@@ -11,7 +11,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/fgrtbench/fgrtbench/fgrt/fuzzy"
+	"github.com/fgrtbench/fgrtbench/fuzzy"
 )
 
 // Strategy selects the search.

@@ -1,4 +1,4 @@
-package runtime
+package timing
 
 import (
 	goruntime "runtime"

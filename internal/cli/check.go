@@ -7,12 +7,12 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/fgrtbench/fgrtbench/bench/check"
 	"github.com/fgrtbench/fgrtbench/bench/identity"
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
-	"github.com/fgrtbench/fgrtbench/bench/results"
 	"github.com/fgrtbench/fgrtbench/bench/runner"
 	"github.com/fgrtbench/fgrtbench/bench/spec"
+	"github.com/fgrtbench/fgrtbench/gate"
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
 func init() {
@@ -40,12 +40,12 @@ func init() {
 			// Nothing runs: the spec would be silently ignored.
 			return fmt.Errorf("check: --spec names a study to run, but --results reads results instead (with --update, --spec names the study the new baseline records)")
 		}
-		b, err := check.Load(*baselinePath)
+		b, err := gate.Load(*baselinePath)
 		if err != nil {
 			if !*update || !os.IsNotExist(err) {
 				return err
 			}
-			b = &check.Baseline{}
+			b = &gate.Baseline{}
 		}
 		if *update && *resultsDir == "" {
 			// A baseline is the whole study: refuse before running a slice of it.
@@ -124,21 +124,21 @@ func init() {
 			fmt.Fprintf(env.Stdout, "updated %s with %d rows; review 'git diff %s' before committing\n", *baselinePath, len(b.Rows), *baselinePath)
 			return nil
 		}
-		diffs := check.Compare(b, recs, check.Options{TimingRatio: *timing})
-		failed := check.Regressions(diffs) > 0
+		diffs := gate.Compare(b, recs, gate.Options{TimingRatio: *timing})
+		failed := gate.Regressions(diffs) > 0
 		if len(diffs) > 0 {
-			check.WriteTable(env.Stdout, diffs, *limit)
+			gate.WriteTable(env.Stdout, diffs, *limit)
 		}
-		fmt.Fprintln(env.Stdout, check.Summary(b, diffs))
+		fmt.Fprintln(env.Stdout, gate.Summary(b, diffs))
 		if *paper {
-			pd, err := check.PaperCompare(recs, b.PaperNotes)
+			pd, err := gate.PaperCompare(recs, b.PaperNotes)
 			if err != nil {
 				return err
 			}
 			if len(pd) == 0 {
 				return fmt.Errorf("--paper: the results hold no paper-protocol rows of fgrt, fgrt-opt, cart or c45-entropy")
 			}
-			check.WritePaperTable(env.Stdout, pd)
+			gate.WritePaperTable(env.Stdout, pd)
 			for _, d := range pd {
 				if !d.Explained {
 					failed = true
@@ -176,7 +176,7 @@ func manifestStudy(m *manifest.Manifest) (runner.Study, error) {
 
 // restrictToShard keeps the baseline rows of the units in this run's shard,
 // and says how many of the baseline's rows the check covers.
-func restrictToShard(env *Env, rf *runFlags, b *check.Baseline, study runner.Study) error {
+func restrictToShard(env *Env, rf *runFlags, b *gate.Baseline, study runner.Study) error {
 	shard, err := rf.resolveShard(env)
 	if err != nil || shard.All() {
 		return err
@@ -191,7 +191,7 @@ func restrictToShard(env *Env, rf *runFlags, b *check.Baseline, study runner.Stu
 			in[fmt.Sprintf("%s/%s/%s/%d/%d", u.Protocol, u.Dataset, u.Label, u.Repeat, u.Fold)] = true
 		}
 	}
-	var kept []check.Row
+	var kept []gate.Row
 	for _, r := range b.Rows {
 		if in[fmt.Sprintf("%s/%s/%s/%d/%d", r.Protocol, r.Dataset, r.Method, r.Repeat, r.Fold)] {
 			kept = append(kept, r)
@@ -245,7 +245,7 @@ func checkComplete(study runner.Study, recs []results.Record, dir string) error 
 // rows would show as moved values when the experiment itself differs. The
 // baseline's identity is computed with the checksums of the data the
 // results' manifest records.
-func sameStudyAsBaseline(b *check.Baseline, dir string) error {
+func sameStudyAsBaseline(b *gate.Baseline, dir string) error {
 	m, err := manifest.Read(dir)
 	if err != nil || m.Identity == nil || len(b.Study.Methods) == 0 {
 		return nil // nothing to compare with: the row comparison stands alone

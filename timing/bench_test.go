@@ -1,4 +1,4 @@
-package runtime
+package timing
 
 import (
 	"fmt"
@@ -17,7 +17,7 @@ import (
 // predict at 10^5 and 10^6 rows, and the entropy tree at most 2x the gini
 // tree. Run them single-core, e.g.
 //
-//	go test ./bench/runtime -run '^$' -bench . -cpu 1 -count 5
+//	go test ./timing -run '^$' -bench . -cpu 1 -count 5
 
 var benchData = struct {
 	sync.Mutex

@@ -1,8 +1,8 @@
-// Package check compares results with a committed baseline: the
+// Package gate compares results with a committed baseline: the
 // regression-of-results gate. Deterministic methods must match exactly;
 // methods whose baseline declares a tolerance may move within it; timing is
 // compared only on request and only against a generous ratio.
-package check
+package gate
 
 import (
 	"bytes"
@@ -16,9 +16,9 @@ import (
 	"text/tabwriter"
 
 	"github.com/fgrtbench/fgrtbench/bench/methods"
-	"github.com/fgrtbench/fgrtbench/bench/results"
 	"github.com/fgrtbench/fgrtbench/bench/runner"
 	"github.com/fgrtbench/fgrtbench/internal/atomicfile"
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
 // Tolerance is what a method may move by without counting as a regression.

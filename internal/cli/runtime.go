@@ -9,9 +9,9 @@ import (
 	"strings"
 
 	"github.com/fgrtbench/fgrtbench/bench/methods"
-	rt "github.com/fgrtbench/fgrtbench/bench/runtime"
 	"github.com/fgrtbench/fgrtbench/learn"
 	"github.com/fgrtbench/fgrtbench/plots"
+	rt "github.com/fgrtbench/fgrtbench/timing"
 )
 
 // parseInts parses a comma-separated list of positive integers.

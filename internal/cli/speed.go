@@ -6,7 +6,7 @@ import (
 	"os"
 	"os/exec"
 
-	"github.com/fgrtbench/fgrtbench/bench/speed"
+	"github.com/fgrtbench/fgrtbench/timing/speed"
 )
 
 // fgaHoldoutSpec is the paper's FGA setting on its hold-out (ten datasets,

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fgrtbench/fgrtbench/bench/check"
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
+	"github.com/fgrtbench/fgrtbench/gate"
 )
 
 // writeData writes a small two-class CSV data file; shift changes one cell
@@ -307,7 +307,7 @@ func TestCheckOfAShardComparesItsOwnUnits(t *testing.T) {
 	if failed := shardChecks(); len(failed) != 0 {
 		t.Fatalf("shards %v fail against their own baseline", failed)
 	}
-	b, err := check.Load(path)
+	b, err := gate.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}

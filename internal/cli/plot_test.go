@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fgrtbench/fgrtbench/bench/results"
 	"github.com/fgrtbench/fgrtbench/internal/sharedtest"
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
 func TestRuntimeThenPlotAll(t *testing.T) {

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
-	"github.com/fgrtbench/fgrtbench/bench/results"
 	"github.com/fgrtbench/fgrtbench/bench/runner"
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
 // runCLIEnv runs the CLI as a task of a batch scheduler would, with vars as

@@ -1,4 +1,4 @@
-package check
+package gate
 
 import (
 	"fmt"
@@ -6,8 +6,8 @@ import (
 	"math"
 	"text/tabwriter"
 
-	"github.com/fgrtbench/fgrtbench/bench/results"
 	"github.com/fgrtbench/fgrtbench/reports"
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
 // PaperDiff is one reproduced paper-protocol cell against the authors'

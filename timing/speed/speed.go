@@ -31,8 +31,8 @@ import (
 	"time"
 
 	"github.com/fgrtbench/fgrtbench/bench/methods"
-	rt "github.com/fgrtbench/fgrtbench/bench/runtime"
 	"github.com/fgrtbench/fgrtbench/learn"
+	rt "github.com/fgrtbench/fgrtbench/timing"
 )
 
 // Options configure a measurement.

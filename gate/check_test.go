@@ -1,4 +1,4 @@
-package check
+package gate
 
 import (
 	"bytes"
@@ -11,9 +11,9 @@ import (
 	"testing"
 
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
-	"github.com/fgrtbench/fgrtbench/bench/results"
 	"github.com/fgrtbench/fgrtbench/bench/runner"
 	"github.com/fgrtbench/fgrtbench/datasets"
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
 func synthetic(name string) *datasets.Dataset {

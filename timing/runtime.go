@@ -1,4 +1,4 @@
-// Package runtime is the training-time study of the FGRT paper
+// Package timing is the training-time study of the FGRT paper
 // (paper-protocol.md section 11, performance_analysis.py): registered methods
 // are fitted on synthetic noise data of growing size (samples study: n rows
 // of d = 10 features; features study: d features of n = 1000 rows), and
@@ -19,7 +19,7 @@
 // coverage_threshold=0.01, min_improvement=0.01 and early_stop_threshold=0.05
 // (a node's candidate scan stops at the first gain of at least 0.05, in the
 // purity mode the script uses; fgrt.md 3.3).
-package runtime
+package timing
 
 import (
 	"context"
