@@ -15,23 +15,22 @@ import (
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
-func init() {
-	c := &command{name: "check", summary: "compare results with a committed baseline (and the authors' numbers); non-zero exit on regression",
-		usage: "--baseline FILE [--results DIR | --spec FILE] [--update] [--paper] [flags]"}
-	c.run = func(ctx context.Context, env *Env, args []string) error {
-		fs := newFlags(env, c)
-		var rf runFlags
-		rf.add(fs, "")
-		baselinePath := fs.String("baseline", "", "baseline JSON file")
-		resultsDir := fs.String("results", "", "read results from this directory instead of running the baseline's study")
-		specPath := fs.String("spec", "", "run this study instead of the baseline's own")
-		update := fs.Bool("update", false, "rewrite the baseline's rows from the results (review the diff before committing)")
-		paper := fs.Bool("paper", false, "also compare paper-protocol FGRT, FGRT*, CART and C4.5 with the authors' published numbers")
-		timing := fs.Float64("timing-ratio", 0, "also flag fit times above this multiple of the baseline's (0 = ignore timing)")
-		limit := fs.Int("limit", 40, "print at most this many differences (0 = all)")
-		if err := parse(env, c, fs, args); err != nil {
-			return err
-		}
+func init() { register(checkCommand) }
+
+func checkCommand() *Command {
+	c := &Command{Name: "check", Short: "compare results with a committed baseline (and the authors' numbers); non-zero exit on regression",
+		UsageLine: "--baseline FILE [--results DIR | --spec FILE] [--update] [--paper] [flags]"}
+	fs := &c.Flag
+	var rf runFlags
+	rf.add(fs, "")
+	baselinePath := fs.String("baseline", "", "baseline JSON file")
+	resultsDir := fs.String("results", "", "read results from this directory instead of running the baseline's study")
+	specPath := fs.String("spec", "", "run this study instead of the baseline's own")
+	update := fs.Bool("update", false, "rewrite the baseline's rows from the results (review the diff before committing)")
+	paper := fs.Bool("paper", false, "also compare paper-protocol FGRT, FGRT*, CART and C4.5 with the authors' published numbers")
+	timing := fs.Float64("timing-ratio", 0, "also flag fit times above this multiple of the baseline's (0 = ignore timing)")
+	limit := fs.Int("limit", 40, "print at most this many differences (0 = all)")
+	c.Run = func(ctx context.Context, env *Env, args []string) error {
 		if *baselinePath == "" {
 			fmt.Fprintln(env.Stderr, "fgrtbench check: --baseline is required (see 'fgrtbench check -h')")
 			return errUsage
@@ -150,7 +149,7 @@ func init() {
 		}
 		return nil
 	}
-	register(c)
+	return c
 }
 
 // studyFromManifest recovers the study recorded in a run's manifest.

@@ -1,6 +1,12 @@
 // Package cli implements the fgrtbench command line: flag parsing and
 // wiring only. Every behaviour it offers is a library call that tests make
 // directly.
+//
+// Commands follow the Go command's pattern (cmd/go/internal/base): each is
+// a *Command value with a usage line, a short and a long help, and a flag
+// set whose flags its constructor binds before anything runs, so that
+// 'fgrtbench help CMD' and 'fgrtbench CMD -h' print the same text, listing
+// every flag. Main parses the flags; a command's Run sees only what is left.
 package cli
 
 import (
@@ -14,12 +20,35 @@ import (
 	"strings"
 )
 
-// command is one subcommand.
-type command struct {
-	name    string
-	summary string
-	usage   string
-	run     func(ctx context.Context, env *Env, args []string) error
+// Command is one fgrtbench command (or, inside Commands, a subcommand such
+// as 'plot all').
+type Command struct {
+	// Name is the word that selects the command.
+	Name string
+	// UsageLine is the command's arguments, printed after its name.
+	UsageLine string
+	// Short is the one line 'fgrtbench help' lists.
+	Short string
+	// Long is the description that 'fgrtbench help CMD' and 'CMD -h' print
+	// above the flags ("" repeats Short).
+	Long string
+	// Flag holds the command's flags, bound by its constructor.
+	Flag flag.FlagSet
+	// Run runs the command with the arguments left after the flags. A
+	// command with Commands has no Run of its own.
+	Run func(ctx context.Context, env *Env, args []string) error
+	// Commands are the subcommands, selected by the next word.
+	Commands []*Command
+
+	parent *Command
+}
+
+// LongName is the command's name with its parents' ("plot all").
+func (c *Command) LongName() string {
+	if c.parent != nil {
+		return c.parent.LongName() + " " + c.Name
+	}
+	return c.Name
 }
 
 // Env carries the process environment into commands, so tests can run them
@@ -31,13 +60,39 @@ type Env struct {
 	StderrIsTerminal bool
 }
 
-var commands []*command
+// constructors build the commands, each with its flags bound. Main builds
+// them afresh for every invocation, so that flag values never carry over
+// from one invocation to the next (tests call Main many times).
+var constructors []func() *Command
 
-func register(c *command) { commands = append(commands, c) }
+func register(newCommand func() *Command) { constructors = append(constructors, newCommand) }
 
-func lookup(name string) *command {
-	for _, c := range commands {
-		if c.name == name {
+// Commands returns every command, newly built, sorted by name.
+func Commands() []*Command {
+	cs := make([]*Command, 0, len(constructors))
+	for _, f := range constructors {
+		cs = append(cs, setUp(f(), nil))
+	}
+	sort.Slice(cs, func(i, j int) bool { return cs[i].Name < cs[j].Name })
+	return cs
+}
+
+// setUp makes c's flag set report errors rather than exit or print, and
+// links the subcommands to their parent.
+func setUp(c *Command, parent *Command) *Command {
+	c.parent = parent
+	c.Flag.Init(c.LongName(), flag.ContinueOnError)
+	c.Flag.SetOutput(io.Discard)
+	c.Flag.Usage = func() {}
+	for _, s := range c.Commands {
+		setUp(s, c)
+	}
+	return c
+}
+
+func lookup(cs []*Command, name string) *Command {
+	for _, c := range cs {
+		if c.Name == name {
 			return c
 		}
 	}
@@ -53,47 +108,82 @@ func Main(ctx context.Context, env *Env, args []string) int {
 	if env.Getenv == nil {
 		env.Getenv = os.Getenv
 	}
+	cmds := Commands()
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
 		if len(args) > 1 {
-			if c := lookup(args[1]); c != nil {
-				printUsage(env.Stdout, c, nil)
+			c, rest := find(cmds, args[1:])
+			if c != nil && len(rest) == 0 {
+				printUsage(env.Stdout, c)
 				return 0
 			}
-			fmt.Fprintf(env.Stderr, "fgrtbench: unknown command %q; run 'fgrtbench help'\n", args[1])
+			fmt.Fprintf(env.Stderr, "fgrtbench: unknown command %q; run 'fgrtbench help'\n", strings.Join(args[1:], " "))
 			return 2
 		}
-		printHelp(env.Stdout)
+		printHelp(env.Stdout, cmds)
 		return 0
 	}
-	c := lookup(args[0])
+	c, rest := find(cmds, args)
 	if c == nil {
-		fmt.Fprintf(env.Stderr, "fgrtbench: unknown command %q (commands: %s); run 'fgrtbench help'\n", args[0], strings.Join(commandNames(), ", "))
+		fmt.Fprintf(env.Stderr, "fgrtbench: unknown command %q (commands: %s); run 'fgrtbench help'\n", args[0], strings.Join(names(cmds), ", "))
 		return 2
 	}
-	err := c.run(ctx, env, args[1:])
+	if c.Run == nil {
+		if len(rest) > 0 && (rest[0] == "-h" || rest[0] == "--help" || rest[0] == "-help") {
+			printUsage(env.Stdout, c)
+			return 0
+		}
+		fmt.Fprintf(env.Stderr, "fgrtbench %s: need a subcommand: %s (see 'fgrtbench %s -h')\n", c.LongName(), strings.Join(names(c.Commands), " or "), c.LongName())
+		return 2
+	}
+	err := c.Flag.Parse(rest)
+	if errors.Is(err, flag.ErrHelp) {
+		printUsage(env.Stdout, c)
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "fgrtbench %s: %v (see 'fgrtbench %s -h')\n", c.LongName(), err, c.LongName())
+		return 2
+	}
+	err = c.Run(ctx, env, c.Flag.Args())
 	switch {
 	case err == nil:
-		return 0
-	case errors.Is(err, flag.ErrHelp):
 		return 0
 	case errors.Is(err, errUsage):
 		return 2
 	default:
-		fmt.Fprintf(env.Stderr, "fgrtbench %s: %v\n", c.name, err)
+		fmt.Fprintf(env.Stderr, "fgrtbench %s: %v\n", c.LongName(), err)
 		return 1
 	}
 }
 
-func commandNames() []string {
-	var out []string
-	for _, c := range commands {
-		out = append(out, c.name)
+// find descends from the top-level commands along args' leading words and
+// returns the command they name and the arguments after it; nil when the
+// first word names no command.
+func find(cmds []*Command, args []string) (*Command, []string) {
+	c := lookup(cmds, args[0])
+	if c == nil {
+		return nil, args
 	}
-	sort.Strings(out)
+	args = args[1:]
+	for len(c.Commands) > 0 && len(args) > 0 {
+		s := lookup(c.Commands, args[0])
+		if s == nil {
+			break
+		}
+		c, args = s, args[1:]
+	}
+	return c, args
+}
+
+func names(cs []*Command) []string {
+	var out []string
+	for _, c := range cs {
+		out = append(out, c.Name)
+	}
 	return out
 }
 
-func printHelp(w io.Writer) {
+func printHelp(w io.Writer, cmds []*Command) {
 	fmt.Fprint(w, `fgrtbench: a reproducible benchmark harness for the FGRT paper
 ("A Fast Interpretable Fuzzy Tree Learner").
 
@@ -101,13 +191,11 @@ Usage: fgrtbench <command> [flags]
 
 Commands:
 `)
-	cs := append([]*command(nil), commands...)
-	sort.Slice(cs, func(i, j int) bool { return cs[i].name < cs[j].name })
-	for _, c := range cs {
-		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
+	for _, c := range cmds {
+		fmt.Fprintf(w, "  %-10s %s\n", c.Name, c.Short)
 	}
 	fmt.Fprint(w, `
-Run 'fgrtbench <command> -h' for a command's flags.
+Run 'fgrtbench help <command>' (or 'fgrtbench <command> -h') for a command's flags.
 
 Environment:
   FGRT_DATA_MIRROR  directory of <name>.dat files used instead of the network
@@ -115,35 +203,75 @@ Environment:
 `)
 }
 
-func printUsage(w io.Writer, c *command, fs *flag.FlagSet) {
-	fmt.Fprintf(w, "Usage: fgrtbench %s %s\n\n%s\n", c.name, c.usage, c.summary)
-	if fs != nil {
+// printUsage prints what both 'fgrtbench help CMD' and 'fgrtbench CMD -h'
+// print: the usage line, the long help, every flag with its default, and
+// the subcommands.
+func printUsage(w io.Writer, c *Command) {
+	fmt.Fprintf(w, "Usage: fgrtbench %s %s\n\n", c.LongName(), c.UsageLine)
+	long := c.Long
+	if long == "" {
+		long = c.Short
+	}
+	fmt.Fprintln(w, strings.TrimSpace(long))
+	if hasFlags(&c.Flag) {
 		fmt.Fprintln(w, "\nFlags:")
-		fs.SetOutput(w)
-		fs.PrintDefaults()
+		printFlags(w, &c.Flag)
+	}
+	if len(c.Commands) > 0 {
+		fmt.Fprintln(w, "\nCommands:")
+		for _, s := range c.Commands {
+			fmt.Fprintf(w, "  %-10s %s\n", s.Name, s.Short)
+		}
+		fmt.Fprintf(w, "\nRun 'fgrtbench help %s <command>' for a command's flags.\n", c.LongName())
 	}
 }
 
-// newFlags creates a flag set whose -h prints the command's usage to stdout.
-func newFlags(env *Env, c *command) *flag.FlagSet {
-	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {}
-	return fs
+func hasFlags(fs *flag.FlagSet) bool {
+	n := 0
+	fs.VisitAll(func(*flag.Flag) { n++ })
+	return n > 0
 }
 
-// parse parses flags, printing usage on -h and a one-line error otherwise.
-func parse(env *Env, c *command, fs *flag.FlagSet, args []string) error {
-	err := fs.Parse(args)
-	if errors.Is(err, flag.ErrHelp) {
-		printUsage(env.Stdout, c, fs)
-		return flag.ErrHelp
+// flagName spells a flag as the documentation does: -j, --out.
+func flagName(name string) string {
+	if len(name) == 1 {
+		return "-" + name
 	}
-	if err != nil {
-		fmt.Fprintf(env.Stderr, "fgrtbench %s: %v (see 'fgrtbench %s -h')\n", c.name, err, c.name)
-		return errUsage
+	return "--" + name
+}
+
+// printFlags lists every flag of fs in name order, with its argument's
+// kind, its meaning and its default (left out only when it is the zero
+// value, which the meaning then explains, as flag.PrintDefaults does).
+func printFlags(w io.Writer, fs *flag.FlagSet) {
+	fs.VisitAll(func(f *flag.Flag) {
+		kind, usage := flag.UnquoteUsage(f)
+		line := "  " + flagName(f.Name)
+		if kind != "" {
+			line += " " + kind
+		}
+		fmt.Fprintln(w, line)
+		fmt.Fprintf(w, "        %s", strings.ReplaceAll(usage, "\n", "\n        "))
+		if def := defaultText(f); def != "" {
+			fmt.Fprintf(w, " (default %s)", def)
+		}
+		fmt.Fprintln(w)
+	})
+}
+
+// defaultText is a flag's default as printed in help: "" for a zero value,
+// quoted for a string.
+func defaultText(f *flag.Flag) string {
+	switch f.DefValue {
+	case "", "0", "false", "0s", "map[]":
+		return ""
 	}
-	return nil
+	if g, ok := f.Value.(flag.Getter); ok {
+		if _, isString := g.Get().(string); isString {
+			return fmt.Sprintf("%q", f.DefValue)
+		}
+	}
+	return f.DefValue
 }
 
 // checkListFlags refuses list flags that were given but name nothing

@@ -19,25 +19,25 @@ func TestHelpListsEveryCommand(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("help exited %d", code)
 	}
-	for _, c := range commands {
-		if !strings.Contains(out, "  "+c.name+" ") {
-			t.Errorf("help does not list %s", c.name)
+	for _, c := range Commands() {
+		if !strings.Contains(out, "  "+c.Name+" ") {
+			t.Errorf("help does not list %s", c.Name)
 		}
 	}
 }
 
 func TestEverySubcommandHasDashH(t *testing.T) {
-	for _, c := range commands {
-		code, out, errOut := runCLI(c.name, "-h")
+	for _, c := range Commands() {
+		code, out, errOut := runCLI(c.Name, "-h")
 		if code != 0 {
-			t.Errorf("%s -h exited %d (%s)", c.name, code, errOut)
+			t.Errorf("%s -h exited %d (%s)", c.Name, code, errOut)
 		}
-		if !strings.Contains(out, "Usage: fgrtbench "+c.name) {
-			t.Errorf("%s -h printed no usage: %q", c.name, out)
+		if !strings.Contains(out, "Usage: fgrtbench "+c.Name) {
+			t.Errorf("%s -h printed no usage: %q", c.Name, out)
 		}
-		code, out, _ = runCLI("help", c.name)
-		if code != 0 || !strings.Contains(out, "Usage: fgrtbench "+c.name) {
-			t.Errorf("help %s: %d %q", c.name, code, out)
+		code, out, _ = runCLI("help", c.Name)
+		if code != 0 || !strings.Contains(out, "Usage: fgrtbench "+c.Name) {
+			t.Errorf("help %s: %d %q", c.Name, code, out)
 		}
 	}
 }

@@ -38,14 +38,16 @@ func (d *dataFlags) fetcher(env *Env) *datasets.Fetcher {
 }
 
 func init() {
-	c := &command{name: "fetch", summary: "download (or copy from a mirror), verify and cache datasets", usage: "[flags] [dataset ...]"}
-	c.run = func(ctx context.Context, env *Env, args []string) error {
-		fs := newFlags(env, c)
-		var df dataFlags
-		df.add(fs)
-		if err := parse(env, c, fs, args); err != nil {
-			return err
-		}
+	register(fetchCommand)
+	register(datasetsCommand)
+}
+
+func fetchCommand() *Command {
+	c := &Command{Name: "fetch", Short: "download (or copy from a mirror), verify and cache datasets", UsageLine: "[flags] [dataset ...]"}
+	fs := &c.Flag
+	var df dataFlags
+	df.add(fs)
+	c.Run = func(ctx context.Context, env *Env, args []string) error {
 		names := fs.Args()
 		if len(names) == 0 {
 			names = datasets.Names()
@@ -66,16 +68,15 @@ func init() {
 		}
 		return nil
 	}
-	register(c)
+	return c
+}
 
-	d := &command{name: "datasets", summary: "print the dataset table computed from the verified files (or from your own .dat/.arff/.csv files)", usage: "[flags] [dataset or file ...]"}
-	d.run = func(ctx context.Context, env *Env, args []string) error {
-		fs := newFlags(env, d)
-		var df dataFlags
-		df.add(fs)
-		if err := parse(env, d, fs, args); err != nil {
-			return err
-		}
+func datasetsCommand() *Command {
+	d := &Command{Name: "datasets", Short: "print the dataset table computed from the verified files (or from your own .dat/.arff/.csv files)", UsageLine: "[flags] [dataset or file ...]"}
+	fs := &d.Flag
+	var df dataFlags
+	df.add(fs)
+	d.Run = func(ctx context.Context, env *Env, args []string) error {
 		rows, err := datasetSummaries(ctx, df.fetcher(env), fs.Args())
 		if err != nil {
 			return err
@@ -83,7 +84,7 @@ func init() {
 		datasets.WriteSummaryTable(env.Stdout, rows)
 		return nil
 	}
-	register(d)
+	return d
 }
 
 // datasetSummaries loads and summarises the named datasets (all when none).

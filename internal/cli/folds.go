@@ -8,20 +8,19 @@ import (
 	"github.com/fgrtbench/fgrtbench/datasets"
 )
 
-func init() {
-	c := &command{name: "folds", summary: "export a dataset's fold assignment (CSV + per-fold ARFF) for other tools", usage: "--dataset NAME --protocol paper|clean|holdout [--seed S] --out DIR"}
-	c.run = func(ctx context.Context, env *Env, args []string) error {
-		fs := newFlags(env, c)
-		var df dataFlags
-		df.add(fs)
-		name := fs.String("dataset", "", "dataset name, or the path of a .dat, .arff or .csv file")
-		proto := fs.String("protocol", "paper", "paper (preprocessed as the authors' code), clean (raw rows) or holdout (the loader's 80/20 split: test part fold 0, training part -1)")
-		seed := fs.Int64("seed", protocol.DefaultOptions().Seed, "fold seed (clean protocol)")
-		k := fs.Int("folds", 5, "number of folds (clean protocol)")
-		out := fs.String("out", "folds", "output directory")
-		if err := parse(env, c, fs, args); err != nil {
-			return err
-		}
+func init() { register(foldsCommand) }
+
+func foldsCommand() *Command {
+	c := &Command{Name: "folds", Short: "export a dataset's fold assignment (CSV + per-fold ARFF) for other tools", UsageLine: "--dataset NAME --protocol paper|clean|holdout [--seed S] --out DIR"}
+	fs := &c.Flag
+	var df dataFlags
+	df.add(fs)
+	name := fs.String("dataset", "", "dataset name, or the path of a .dat, .arff or .csv file")
+	proto := fs.String("protocol", "paper", "paper (preprocessed as the authors' code), clean (raw rows) or holdout (the loader's 80/20 split: test part fold 0, training part -1)")
+	seed := fs.Int64("seed", protocol.DefaultOptions().Seed, "fold seed (clean protocol)")
+	k := fs.Int("folds", 5, "number of folds (clean protocol)")
+	out := fs.String("out", "folds", "output directory")
+	c.Run = func(ctx context.Context, env *Env, args []string) error {
 		if *name == "" {
 			fmt.Fprintln(env.Stderr, "fgrtbench folds: --dataset is required (see 'fgrtbench folds -h')")
 			return errUsage
@@ -49,5 +48,5 @@ func init() {
 		fmt.Fprintf(env.Stdout, "wrote %d files to %s (%d rows)\n", len(files), *out, len(a.X))
 		return nil
 	}
-	register(c)
+	return c
 }

@@ -13,12 +13,14 @@ import (
 )
 
 func init() {
-	c := &command{name: "methods", summary: "list the registered methods with their parameters, defaults and grids", usage: "[method ...]"}
-	c.run = func(ctx context.Context, env *Env, args []string) error {
-		fs := newFlags(env, c)
-		if err := parse(env, c, fs, args); err != nil {
-			return err
-		}
+	register(methodsCommand)
+	register(versionCommand)
+}
+
+func methodsCommand() *Command {
+	c := &Command{Name: "methods", Short: "list the registered methods with their parameters, defaults and grids", UsageLine: "[method ...]"}
+	fs := &c.Flag
+	c.Run = func(ctx context.Context, env *Env, args []string) error {
 		names := fs.Args()
 		if len(names) == 0 {
 			names = append(methods.Names(), external.Name)
@@ -42,14 +44,12 @@ func init() {
 		}
 		return nil
 	}
-	register(c)
+	return c
+}
 
-	v := &command{name: "version", summary: "print the module version, VCS revision and Go version", usage: ""}
-	v.run = func(ctx context.Context, env *Env, args []string) error {
-		fs := newFlags(env, v)
-		if err := parse(env, v, fs, args); err != nil {
-			return err
-		}
+func versionCommand() *Command {
+	v := &Command{Name: "version", Short: "print the module version, VCS revision and Go version", UsageLine: ""}
+	v.Run = func(ctx context.Context, env *Env, args []string) error {
 		m := manifest.New(nil, 0, "")
 		rev := m.VCSRevision
 		if rev == "" {
@@ -61,7 +61,7 @@ func init() {
 		fmt.Fprintf(env.Stdout, "fgrtbench %s %s, %s %s/%s\n", m.Version, rev, m.GoVersion, m.GOOS, m.GOARCH)
 		return nil
 	}
-	register(v)
+	return v
 }
 
 // describeExternal explains the external kind, which has no fixed

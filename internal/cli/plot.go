@@ -13,33 +13,24 @@ import (
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
-func init() {
-	c := &command{name: "plot", summary: "render figures: 'plot all' from a results directory, 'plot partitions' for one feature",
-		usage: "all --results DIR [--out DIR] | partitions --dataset NAME --feature NAME [--protocol paper|raw] [--out DIR]"}
-	c.run = func(ctx context.Context, env *Env, args []string) error {
-		if len(args) == 0 || (args[0] != "all" && args[0] != "partitions") {
-			if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
-				printUsage(env.Stdout, c, nil)
-				return nil
-			}
-			fmt.Fprintln(env.Stderr, "fgrtbench plot: need a subcommand: all or partitions (see 'fgrtbench plot -h')")
-			return errUsage
-		}
-		if args[0] == "all" {
-			return plotAll(env, c, args[1:])
-		}
-		return plotPartitions(ctx, env, c, args[1:])
-	}
-	register(c)
+func init() { register(plotCommand) }
+
+func plotCommand() *Command {
+	return &Command{Name: "plot", Short: "render figures: 'plot all' from a results directory, 'plot partitions' for one feature",
+		UsageLine: "all --results DIR [--out DIR] | partitions --dataset NAME --feature NAME [--protocol paper|raw] [--out DIR]",
+		Commands:  []*Command{plotAllCommand(), plotPartitionsCommand()}}
 }
 
-func plotAll(env *Env, c *command, args []string) error {
-	fs := newFlags(env, c)
+func plotAllCommand() *Command {
+	c := &Command{Name: "all", Short: "draw every figure the results of a directory support", UsageLine: "--results DIR [--out DIR]"}
+	fs := &c.Flag
 	dir := fs.String("results", "", "results directory holding results.csv (and optionally runtime.csv)")
 	out := fs.String("out", "", "figure directory (default DIR/report/figures)")
-	if err := parse(env, c, fs, args); err != nil {
-		return err
-	}
+	c.Run = func(ctx context.Context, env *Env, args []string) error { return plotAll(env, dir, out) }
+	return c
+}
+
+func plotAll(env *Env, dir, out *string) error {
 	if *dir == "" {
 		fmt.Fprintln(env.Stderr, "fgrtbench plot all: --results is required (see 'fgrtbench plot -h')")
 		return errUsage
@@ -67,17 +58,23 @@ func plotAll(env *Env, c *command, args []string) error {
 	return err
 }
 
-func plotPartitions(ctx context.Context, env *Env, c *command, args []string) error {
-	fs := newFlags(env, c)
+func plotPartitionsCommand() *Command {
+	c := &Command{Name: "partitions", Short: "draw the fuzzy partitions FGRT builds for one feature of a dataset",
+		UsageLine: "--dataset NAME --feature NAME [--protocol paper|raw] [--out DIR]"}
+	fs := &c.Flag
 	var df dataFlags
 	df.add(fs)
 	dataset := fs.String("dataset", "", "dataset name (e.g. wine), or the path of a .dat, .arff or .csv file")
 	feature := fs.String("feature", "", "numeric feature name (e.g. proline)")
 	protocol := fs.String("protocol", "paper", "paper = partitions on all rows of the paper protocol's prepared (standardised) matrix; raw = on the complete rows, unscaled")
 	out := fs.String("out", "figures", "output directory")
-	if err := parse(env, c, fs, args); err != nil {
-		return err
+	c.Run = func(ctx context.Context, env *Env, args []string) error {
+		return plotPartitions(ctx, env, &df, dataset, feature, protocol, out)
 	}
+	return c
+}
+
+func plotPartitions(ctx context.Context, env *Env, df *dataFlags, dataset, feature, protocol, out *string) error {
 	if *dataset == "" || *feature == "" {
 		fmt.Fprintln(env.Stderr, "fgrtbench plot partitions: --dataset and --feature are required (see 'fgrtbench plot -h')")
 		return errUsage

@@ -20,16 +20,15 @@ import (
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
-func init() {
-	c := &command{name: "report", summary: "render tables, statistics, figures and REPORT.md from stored results", usage: "--results DIR"}
-	c.run = func(ctx context.Context, env *Env, args []string) error {
-		fs := newFlags(env, c)
-		var df dataFlags
-		df.add(fs)
-		dir := fs.String("results", "out", "run directory holding results.csv (and manifest.json)")
-		if err := parse(env, c, fs, args); err != nil {
-			return err
-		}
+func init() { register(reportCommand) }
+
+func reportCommand() *Command {
+	c := &Command{Name: "report", Short: "render tables, statistics, figures and REPORT.md from stored results", UsageLine: "--results DIR"}
+	fs := &c.Flag
+	var df dataFlags
+	df.add(fs)
+	dir := fs.String("results", "out", "run directory holding results.csv (and manifest.json)")
+	c.Run = func(ctx context.Context, env *Env, args []string) error {
 		path, err := renderReport(ctx, env, *dir, &df)
 		if err != nil {
 			return err
@@ -37,7 +36,7 @@ func init() {
 		fmt.Fprintf(env.Stdout, "report: %s\n", path)
 		return nil
 	}
-	register(c)
+	return c
 }
 
 // renderReport writes DIR/report from DIR/results.csv (and the manifest,

@@ -11,23 +11,22 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/spec"
 )
 
-func init() {
-	c := &command{name: "reproduce", summary: "run the paper's experiment (paper and/or clean protocol) and write the report",
-		usage: "[--protocol paper|clean|holdout|both] [--methods a,b] [--datasets x,y] [--out DIR] [flags]"}
-	c.run = func(ctx context.Context, env *Env, args []string) error {
-		fs := newFlags(env, c)
-		var rf runFlags
-		rf.add(fs, "out")
-		proto := fs.String("protocol", "both", "paper, clean, holdout, or both (= paper and clean)")
-		methodList := fs.String("methods", "", "comma-separated methods (default: all registered)")
-		datasetList := fs.String("datasets", "", "comma-separated datasets: registry names or paths of .dat, .arff or .csv files (default: the ten of the paper)")
-		noVariants := fs.Bool("no-variants", false, "skip the variants (CART/C4.5 paper-text grids, FGRT with quirks fixed, OFAT sweeps)")
-		noReport := fs.Bool("no-report", false, "do not render the report after running")
-		repeats := fs.Int("repeats", 1, "repetitions: of the clean protocol's k-fold (different fold seeds), or learner seeds of the holdout split")
-		seed := fs.Int64("seed", protocol.DefaultOptions().Seed, "fold seed of the clean protocol's first repeat")
-		if err := parse(env, c, fs, args); err != nil {
-			return err
-		}
+func init() { register(reproduceCommand) }
+
+func reproduceCommand() *Command {
+	c := &Command{Name: "reproduce", Short: "run the paper's experiment (paper and/or clean protocol) and write the report",
+		UsageLine: "[--protocol paper|clean|holdout|both] [--methods a,b] [--datasets x,y] [--out DIR] [flags]"}
+	fs := &c.Flag
+	var rf runFlags
+	rf.add(fs, "out")
+	proto := fs.String("protocol", "both", "paper, clean, holdout, or both (= paper and clean)")
+	methodList := fs.String("methods", "", "comma-separated methods (default: all registered)")
+	datasetList := fs.String("datasets", "", "comma-separated datasets: registry names or paths of .dat, .arff or .csv files (default: the ten of the paper)")
+	noVariants := fs.Bool("no-variants", false, "skip the variants (CART/C4.5 paper-text grids, FGRT with quirks fixed, OFAT sweeps)")
+	noReport := fs.Bool("no-report", false, "do not render the report after running")
+	repeats := fs.Int("repeats", 1, "repetitions: of the clean protocol's k-fold (different fold seeds), or learner seeds of the holdout split")
+	seed := fs.Int64("seed", protocol.DefaultOptions().Seed, "fold seed of the clean protocol's first repeat")
+	c.Run = func(ctx context.Context, env *Env, args []string) error {
 		if err := checkListFlags(fs, "datasets", "methods"); err != nil {
 			return err
 		}
@@ -64,7 +63,7 @@ func init() {
 		}
 		return reportAfterRun(ctx, env, &rf, sum, runErr)
 	}
-	register(c)
+	return c
 }
 
 // reportAfterRun renders DIR/report after run or reproduce. It reports

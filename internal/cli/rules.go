@@ -26,25 +26,24 @@ func (s setFlags) Set(v string) error {
 	return nil
 }
 
-func init() {
-	c := &command{name: "rules", summary: "fit FGRT (or FGRT* with --optimized) on a whole dataset and print its rules and partitions",
-		usage: "--dataset NAME [--optimized] [--max-rules N] [--set name=value ...] [--json]"}
-	c.run = func(ctx context.Context, env *Env, args []string) error {
-		fs := newFlags(env, c)
-		var df dataFlags
-		df.add(fs)
-		name := fs.String("dataset", "", "dataset name, or the path of a .dat, .arff or .csv file")
-		optimized := fs.Bool("optimized", false, "FGRT*: optimise the partitions (grid search on the dataset's labels)")
-		maxRules := fs.Int("max-rules", 15, "rule budget (leaves)")
-		coverage := fs.Float64("coverage", 0.01, "coverage threshold")
-		minImp := fs.Float64("min-improvement", 0.01, "minimum improvement (soft, patience 3)")
-		paperPrep := fs.Bool("paper-preprocessing", false, "use the paper protocol's standardised matrix instead of raw values")
-		asJSON := fs.Bool("json", false, "print the model as JSON")
-		sets := setFlags{}
-		fs.Var(sets, "set", "any other FGRT parameter as name=value (repeatable; see 'fgrtbench rules -h' and the registry)")
-		if err := parse(env, c, fs, args); err != nil {
-			return err
-		}
+func init() { register(rulesCommand) }
+
+func rulesCommand() *Command {
+	c := &Command{Name: "rules", Short: "fit FGRT (or FGRT* with --optimized) on a whole dataset and print its rules and partitions",
+		UsageLine: "--dataset NAME [--optimized] [--max-rules N] [--set name=value ...] [--json]"}
+	fs := &c.Flag
+	var df dataFlags
+	df.add(fs)
+	name := fs.String("dataset", "", "dataset name, or the path of a .dat, .arff or .csv file")
+	optimized := fs.Bool("optimized", false, "FGRT*: optimise the partitions (grid search on the dataset's labels)")
+	maxRules := fs.Int("max-rules", 15, "rule budget (leaves)")
+	coverage := fs.Float64("coverage", 0.01, "coverage threshold")
+	minImp := fs.Float64("min-improvement", 0.01, "minimum improvement (soft, patience 3)")
+	paperPrep := fs.Bool("paper-preprocessing", false, "use the paper protocol's standardised matrix instead of raw values")
+	asJSON := fs.Bool("json", false, "print the model as JSON")
+	sets := setFlags{}
+	fs.Var(sets, "set", "any other FGRT parameter as name=value (repeatable; see 'fgrtbench rules -h' and the registry)")
+	c.Run = func(ctx context.Context, env *Env, args []string) error {
 		if *name == "" {
 			fmt.Fprintln(env.Stderr, "fgrtbench rules: --dataset is required (see 'fgrtbench rules -h')")
 			return errUsage
@@ -115,5 +114,5 @@ func init() {
 		fmt.Fprintln(env.Stdout, fm.DescribePartitions(schema))
 		return nil
 	}
-	register(c)
+	return c
 }

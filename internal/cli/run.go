@@ -168,16 +168,18 @@ func (p *barProgress) Done(u runner.Unit, err error) {
 func (p *barProgress) Finish() { _ = p.bar.Finish() }
 
 func init() {
-	c := &command{name: "run", summary: "run a study from a spec file (JSON or YAML): datasets, protocols, methods, grids", usage: "--spec FILE [flags]"}
-	c.run = func(ctx context.Context, env *Env, args []string) error {
-		fs := newFlags(env, c)
-		var rf runFlags
-		rf.add(fs, "results")
-		specPath := fs.String("spec", "", "study specification (.json, .yaml or .yml)")
-		noReport := fs.Bool("no-report", false, "do not render the report after running")
-		if err := parse(env, c, fs, args); err != nil {
-			return err
-		}
+	register(runCommand)
+	register(mergeCommand)
+}
+
+func runCommand() *Command {
+	c := &Command{Name: "run", Short: "run a study from a spec file (JSON or YAML): datasets, protocols, methods, grids", UsageLine: "--spec FILE [flags]"}
+	fs := &c.Flag
+	var rf runFlags
+	rf.add(fs, "results")
+	specPath := fs.String("spec", "", "study specification (.json, .yaml or .yml)")
+	noReport := fs.Bool("no-report", false, "do not render the report after running")
+	c.Run = func(ctx context.Context, env *Env, args []string) error {
 		if *specPath == "" {
 			fmt.Fprintln(env.Stderr, "fgrtbench run: --spec is required (see 'fgrtbench run -h')")
 			return errUsage
@@ -192,17 +194,16 @@ func init() {
 		}
 		return reportAfterRun(ctx, env, &rf, sum, runErr)
 	}
-	register(c)
+	return c
+}
 
-	m := &command{name: "merge", summary: "merge the shards of one study (refuses missing units, other studies, conflicting rows)",
-		usage: "--out DIR|FILE [--allow-partial] SHARD_DIR|results.csv ..."}
-	m.run = func(ctx context.Context, env *Env, args []string) error {
-		fs := newFlags(env, m)
-		out := fs.String("out", "", "merged results: a directory (gets results.csv and manifest.json) or a results file (manifest.json goes beside it)")
-		partial := fs.Bool("allow-partial", false, "write the merge even when units are missing, marked as partial (results.csv, manifest, report)")
-		if err := parse(env, m, fs, args); err != nil {
-			return err
-		}
+func mergeCommand() *Command {
+	m := &Command{Name: "merge", Short: "merge the shards of one study (refuses missing units, other studies, conflicting rows)",
+		UsageLine: "--out DIR|FILE [--allow-partial] SHARD_DIR|results.csv ..."}
+	fs := &m.Flag
+	out := fs.String("out", "", "merged results: a directory (gets results.csv and manifest.json) or a results file (manifest.json goes beside it)")
+	partial := fs.Bool("allow-partial", false, "write the merge even when units are missing, marked as partial (results.csv, manifest, report)")
+	m.Run = func(ctx context.Context, env *Env, args []string) error {
 		if *out == "" || fs.NArg() == 0 {
 			fmt.Fprintln(env.Stderr, "fgrtbench merge: need --out and at least one input (see 'fgrtbench merge -h')")
 			return errUsage
@@ -229,5 +230,5 @@ func init() {
 		}
 		return nil
 	}
-	register(m)
+	return m
 }

@@ -41,27 +41,26 @@ func parseCaps(v string) (map[string]int, error) {
 	return out, nil
 }
 
-func init() {
-	c := &command{name: "runtime", summary: "time training on the authors' synthetic data (and real subsamples); write runtime.csv and the scaling figure",
-		usage: "[--out DIR] [--methods a,b] [--samples 100,500,...] [--features 5,10,...] [--trials 3] [--max-seconds-per-fit S] [--cap fga=2000] [--datasets wine,...]"}
-	c.run = func(ctx context.Context, env *Env, args []string) error {
-		fs := newFlags(env, c)
-		var df dataFlags
-		df.add(fs)
-		def := rt.DefaultOptions()
-		out := fs.String("out", "runtime", "output directory (runtime.csv, runtime_scaling.png/.svg)")
-		methodList := fs.String("methods", "", "registry names to time (default: "+strings.Join(rt.DefaultMethods, ",")+", those registered)")
-		samples := fs.String("samples", joinInts(def.Samples), "sample sizes of the samples study (features fixed by --samples-features); empty skips it")
-		samplesFeatures := fs.Int("samples-features", def.SamplesFeatures, "features in the samples study")
-		features := fs.String("features", joinInts(def.Features), "feature counts of the features study (samples fixed by --features-samples); empty skips it")
-		featuresSamples := fs.Int("features-samples", def.FeaturesSamples, "samples in the features study")
-		trials := fs.Int("trials", def.Trials, "trials per size (split random_state 42+trial)")
-		maxSec := fs.Float64("max-seconds-per-fit", 0, "after a fit slower than this, skip the larger sizes of that study for that method (0 = no limit)")
-		caps := fs.String("cap", "", "per-method maximum number of samples, e.g. fga=1000,ripper=5000 (larger sizes are not run for it)")
-		real := fs.String("datasets", "", "also time subsamples (sizes from --samples, plus the whole set) of these datasets (complete rows)")
-		if err := parse(env, c, fs, args); err != nil {
-			return err
-		}
+func init() { register(runtimeCommand) }
+
+func runtimeCommand() *Command {
+	c := &Command{Name: "runtime", Short: "time training on the authors' synthetic data (and real subsamples); write runtime.csv and the scaling figure",
+		UsageLine: "[--out DIR] [--methods a,b] [--samples 100,500,...] [--features 5,10,...] [--trials 3] [--max-seconds-per-fit S] [--cap fga=2000] [--datasets wine,...]"}
+	fs := &c.Flag
+	var df dataFlags
+	df.add(fs)
+	def := rt.DefaultOptions()
+	out := fs.String("out", "runtime", "output directory (runtime.csv, runtime_scaling.png/.svg)")
+	methodList := fs.String("methods", "", "registry names to time (default: "+strings.Join(rt.DefaultMethods, ",")+", those registered)")
+	samples := fs.String("samples", joinInts(def.Samples), "sample sizes of the samples study (features fixed by --samples-features); empty skips it")
+	samplesFeatures := fs.Int("samples-features", def.SamplesFeatures, "features in the samples study")
+	features := fs.String("features", joinInts(def.Features), "feature counts of the features study (samples fixed by --features-samples); empty skips it")
+	featuresSamples := fs.Int("features-samples", def.FeaturesSamples, "samples in the features study")
+	trials := fs.Int("trials", def.Trials, "trials per size (split random_state 42+trial)")
+	maxSec := fs.Float64("max-seconds-per-fit", 0, "after a fit slower than this, skip the larger sizes of that study for that method (0 = no limit)")
+	caps := fs.String("cap", "", "per-method maximum number of samples, e.g. fga=1000,ripper=5000 (larger sizes are not run for it)")
+	real := fs.String("datasets", "", "also time subsamples (sizes from --samples, plus the whole set) of these datasets (complete rows)")
+	c.Run = func(ctx context.Context, env *Env, args []string) error {
 		if err := checkListFlags(fs, "methods"); err != nil {
 			return err
 		}
@@ -123,7 +122,7 @@ func init() {
 		}
 		return runErr
 	}
-	register(c)
+	return c
 }
 
 func joinInts(v []int) string {

@@ -13,19 +13,18 @@ import (
 // ten seeds), whose run time the README quotes.
 const fgaHoldoutSpec = "examples/specs/fga-holdout.yaml"
 
-func init() {
-	c := &command{name: "speed", summary: "time fgrtbench against scikit-learn and Weka (when installed) on the same data; print ratios, or rewrite the README's block",
-		usage: "[--python /usr/bin/python3] [--weka /usr/share/java/weka.jar] [--large] [--run-sh] [--readme README.md]"}
-	c.run = func(ctx context.Context, env *Env, args []string) error {
-		fs := newFlags(env, c)
-		python := fs.String("python", "/usr/bin/python3", "Python interpreter with scikit-learn (skipped when it cannot import sklearn; empty skips)")
-		weka := fs.String("weka", "/usr/share/java/weka.jar", "Weka's jar (skipped when absent; empty skips)")
-		large := fs.Bool("large", false, "also fit CART and the entropy tree on 10^6 rows (scikit-learn takes minutes)")
-		runSh := fs.Bool("run-sh", false, "also time ./run.sh and the FGA hold-out study "+fgaHoldoutSpec+" (run from the repository root)")
-		readme := fs.String("readme", "", "rewrite this file's generated performance block (implies --run-sh)")
-		if err := parse(env, c, fs, args); err != nil {
-			return err
-		}
+func init() { register(speedCommand) }
+
+func speedCommand() *Command {
+	c := &Command{Name: "speed", Short: "time fgrtbench against scikit-learn and Weka (when installed) on the same data; print ratios, or rewrite the README's block",
+		UsageLine: "[--python /usr/bin/python3] [--weka /usr/share/java/weka.jar] [--large] [--run-sh] [--readme README.md]"}
+	fs := &c.Flag
+	python := fs.String("python", "/usr/bin/python3", "Python interpreter with scikit-learn (skipped when it cannot import sklearn; empty skips)")
+	weka := fs.String("weka", "/usr/share/java/weka.jar", "Weka's jar (skipped when absent; empty skips)")
+	large := fs.Bool("large", false, "also fit CART and the entropy tree on 10^6 rows (scikit-learn takes minutes)")
+	runSh := fs.Bool("run-sh", false, "also time ./run.sh and the FGA hold-out study "+fgaHoldoutSpec+" (run from the repository root)")
+	readme := fs.String("readme", "", "rewrite this file's generated performance block (implies --run-sh)")
+	c.Run = func(ctx context.Context, env *Env, args []string) error {
 		o := speed.Options{Python: *python, WekaJar: *weka, Large: *large, Log: env.Stderr}
 		if o.Python != "" && exec.Command(o.Python, "-c", "import sklearn").Run() != nil {
 			fmt.Fprintf(env.Stderr, "fgrtbench speed: %s cannot import sklearn: scikit-learn skipped (scripts/speed.sh --install installs python3-sklearn)\n", o.Python)
@@ -72,5 +71,5 @@ func init() {
 		}
 		return nil
 	}
-	register(c)
+	return c
 }
