@@ -32,12 +32,11 @@ func checkCommand() *Command {
 	limit := fs.Int("limit", 40, "print at most this many differences (0 = all)")
 	c.Run = func(ctx context.Context, env *Env, args []string) error {
 		if *baselinePath == "" {
-			fmt.Fprintln(env.Stderr, "fgrtbench check: --baseline is required (see 'fgrtbench check -h')")
-			return errUsage
+			return usageError("--baseline is required")
 		}
 		if *resultsDir != "" && *specPath != "" && !*update {
 			// Nothing runs: the spec would be silently ignored.
-			return fmt.Errorf("check: --spec names a study to run, but --results reads results instead (with --update, --spec names the study the new baseline records)")
+			return fmt.Errorf("--spec names a study to run, but --results reads results instead (with --update, --spec names the study the new baseline records)")
 		}
 		b, err := gate.Load(*baselinePath)
 		if err != nil {
@@ -51,7 +50,7 @@ func checkCommand() *Command {
 			if shard, err := rf.resolveShard(env); err != nil {
 				return err
 			} else if !shard.All() {
-				return fmt.Errorf("check --update: this is shard %s of the study; a baseline must hold every unit: run it unsharded (--shard 0/1), or merge the shards and use --results", shard)
+				return fmt.Errorf("--update: this is shard %s of the study; a baseline must hold every unit: run it unsharded (--shard 0/1), or merge the shards and use --results", shard)
 			}
 		}
 		var recs []results.Record
@@ -206,7 +205,7 @@ func restrictToShard(env *Env, rf *runFlags, b *gate.Baseline, study runner.Stud
 // the study the baseline will re-run (a shard, a partial merge, failures).
 func checkComplete(study runner.Study, recs []results.Record, dir string) error {
 	if len(study.Methods) == 0 {
-		return fmt.Errorf("check --update: cannot tell whether %s holds the whole study (no study in its manifest.json); give --spec", dir)
+		return fmt.Errorf("--update: cannot tell whether %s holds the whole study (no study in its manifest.json); give --spec", dir)
 	}
 	missing, err := runner.MissingUnits(study, recs)
 	if err != nil {
@@ -218,7 +217,7 @@ func checkComplete(study runner.Study, recs []results.Record, dir string) error 
 		if m, err := manifest.Read(dir); dir != "" && err == nil && m.Shard != "" && m.Shard != "all" {
 			where = " (" + dir + " is shard " + m.Shard + ")"
 		}
-		return fmt.Errorf("check --update: the results hold %d of the study's %d units%s, e.g. %s is missing; a baseline must be complete: merge every shard (or re-run the failed units) first",
+		return fmt.Errorf("--update: the results hold %d of the study's %d units%s, e.g. %s is missing; a baseline must be complete: merge every shard (or re-run the failed units) first",
 			len(units)-len(missing), len(units), where, missing[0])
 	}
 	// A unit present with fewer rows than it writes (a run killed while
@@ -231,7 +230,7 @@ func checkComplete(study runner.Study, recs []results.Record, dir string) error 
 		units := m.Identity.UnitList()
 		for _, i := range runner.Missing(*m.Identity, recs) {
 			if u := units[i]; present[u.Key] {
-				return fmt.Errorf("check --update: unit %s in %s lacks some of its %d rows (an interrupted run: resume it first)",
+				return fmt.Errorf("--update: unit %s in %s lacks some of its %d rows (an interrupted run: resume it first)",
 					runner.UnitName(*m.Identity, u), dir, m.Identity.Groups[u.Group].RowsPerUnit)
 			}
 		}

@@ -99,40 +99,51 @@ func lookup(cs []*Command, name string) *Command {
 	return nil
 }
 
-// errUsage marks an error already explained by printed usage.
-var errUsage = errors.New("usage")
-
 // Main runs the CLI with args (without the program name) and returns the
-// process exit code: 0 success, 1 failure, 2 usage error.
+// process exit code: 0 success, 1 failure, 2 usage error. Every message a
+// command's failure prints starts with one "fgrtbench CMD: ", added here.
 func Main(ctx context.Context, env *Env, args []string) int {
 	if env.Getenv == nil {
 		env.Getenv = os.Getenv
 	}
 	cmds := Commands()
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
-		if len(args) > 1 {
-			c, rest := find(cmds, args[1:])
-			if c != nil && len(rest) == 0 {
-				printUsage(env.Stdout, c)
-				return 0
-			}
-			fmt.Fprintf(env.Stderr, "fgrtbench: unknown command %q; run 'fgrtbench help'\n", strings.Join(args[1:], " "))
+	if len(args) == 0 {
+		// Like the go command: usage on stderr, and a status a script
+		// notices (a bare invocation did nothing it was asked for).
+		printHelp(env.Stderr, cmds)
+		return 2
+	}
+	switch args[0] {
+	case "help", "-h", "--help", "-help":
+		if len(args) == 1 {
+			printHelp(env.Stdout, cmds)
+			return 0
+		}
+		c, rest := find(cmds, args[1:])
+		if c == nil || len(rest) > 0 {
+			unknownCommand(env, cmds, c, args[1:], rest)
 			return 2
 		}
-		printHelp(env.Stdout, cmds)
+		printUsage(env.Stdout, c)
 		return 0
+	case "--version", "-version":
+		args = append([]string{"version"}, args[1:]...)
 	}
 	c, rest := find(cmds, args)
 	if c == nil {
-		fmt.Fprintf(env.Stderr, "fgrtbench: unknown command %q (commands: %s); run 'fgrtbench help'\n", args[0], strings.Join(names(cmds), ", "))
+		unknownCommand(env, cmds, nil, args, rest)
 		return 2
 	}
 	if c.Run == nil {
-		if len(rest) > 0 && (rest[0] == "-h" || rest[0] == "--help" || rest[0] == "-help") {
+		switch {
+		case len(rest) > 0 && (rest[0] == "-h" || rest[0] == "--help" || rest[0] == "-help"):
 			printUsage(env.Stdout, c)
 			return 0
+		case len(rest) > 0:
+			unknownCommand(env, cmds, c, args, rest)
+		default:
+			fmt.Fprintf(env.Stderr, "fgrtbench %s: need a subcommand: %s (see 'fgrtbench %s -h')\n", c.LongName(), strings.Join(names(c.Commands), " or "), c.LongName())
 		}
-		fmt.Fprintf(env.Stderr, "fgrtbench %s: need a subcommand: %s (see 'fgrtbench %s -h')\n", c.LongName(), strings.Join(names(c.Commands), " or "), c.LongName())
 		return 2
 	}
 	err := c.Flag.Parse(rest)
@@ -141,19 +152,111 @@ func Main(ctx context.Context, env *Env, args []string) int {
 		return 0
 	}
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "fgrtbench %s: %v (see 'fgrtbench %s -h')\n", c.LongName(), err, c.LongName())
+		fmt.Fprintf(env.Stderr, "fgrtbench %s: %s (see 'fgrtbench %s -h')\n", c.LongName(), flagError(&c.Flag, err), c.LongName())
 		return 2
 	}
 	err = c.Run(ctx, env, c.Flag.Args())
+	var ue usageError
 	switch {
 	case err == nil:
 		return 0
-	case errors.Is(err, errUsage):
+	case errors.As(err, &ue):
+		fmt.Fprintf(env.Stderr, "fgrtbench %s: %s (see 'fgrtbench %s -h')\n", c.LongName(), ue, c.LongName())
 		return 2
 	default:
-		fmt.Fprintf(env.Stderr, "fgrtbench %s: %v\n", c.LongName(), err)
+		// A library's errors start with its package's name, which for
+		// timing/speed and timing's "runtime" is the command's own: print
+		// the name once.
+		msg := strings.TrimPrefix(err.Error(), c.Name+": ")
+		fmt.Fprintf(env.Stderr, "fgrtbench %s: %s\n", c.LongName(), msg)
 		return 1
 	}
+}
+
+// usageError is a command's complaint about how it was invoked (a missing
+// required flag): Main prints it with the pointer to the command's help and
+// exits 2.
+type usageError string
+
+func (e usageError) Error() string { return string(e) }
+
+// unknownCommand says that args do not name a command: the word that
+// matched nothing (rest[0], under parent when one matched), and the nearest
+// valid name when one is near.
+func unknownCommand(env *Env, cmds []*Command, parent *Command, args, rest []string) {
+	word, among, where, help := args[0], cmds, "fgrtbench", "fgrtbench help"
+	if parent != nil {
+		word, among = rest[0], parent.Commands
+		where, help = "fgrtbench "+parent.LongName(), "fgrtbench help "+parent.LongName()
+	}
+	if len(among) == 0 {
+		fmt.Fprintf(env.Stderr, "%s: has no subcommands, got %q; run '%s'\n", where, word, help)
+		return
+	}
+	msg := fmt.Sprintf("%s: unknown command %q", where, word)
+	if near := nearest(word, names(among)); near != "" {
+		msg += fmt.Sprintf("; did you mean %q? (see '%s')", near, help)
+	} else {
+		msg += fmt.Sprintf(" (commands: %s); see '%s'", strings.Join(names(among), ", "), help)
+	}
+	fmt.Fprintln(env.Stderr, msg)
+}
+
+// flagError words a flag parse error; an unknown flag gets the nearest
+// flag of the command, when one is near.
+func flagError(fs *flag.FlagSet, err error) string {
+	name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: ")
+	if !ok {
+		return err.Error()
+	}
+	name = strings.TrimLeft(name, "-")
+	msg := "unknown flag " + flagName(name)
+	var all []string
+	fs.VisitAll(func(f *flag.Flag) { all = append(all, f.Name) })
+	if near := nearest(name, all); near != "" {
+		msg += "; did you mean " + flagName(near) + "?"
+	}
+	return msg
+}
+
+// nearest returns the candidate closest to word by edit distance, or ""
+// when none is close enough to be a likely misspelling (within a third of
+// the word's length, at least 2); a candidate that word abbreviates counts
+// as one edit away.
+func nearest(word string, candidates []string) string {
+	best, bestDist := "", max(2, len(word)/3)+1
+	for _, c := range candidates {
+		d := editDistance(word, c)
+		if len(word) >= 3 && strings.HasPrefix(c, word) {
+			d = min(d, 1)
+		}
+		if d < bestDist {
+			best, bestDist = c, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b (bytes: flag and
+// command names are ASCII).
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
 
 // find descends from the top-level commands along args' leading words and

@@ -22,8 +22,7 @@ func foldsCommand() *Command {
 	out := fs.String("out", "folds", "output directory")
 	c.Run = func(ctx context.Context, env *Env, args []string) error {
 		if *name == "" {
-			fmt.Fprintln(env.Stderr, "fgrtbench folds: --dataset is required (see 'fgrtbench folds -h')")
-			return errUsage
+			return usageError("--dataset is required")
 		}
 		if err := datasets.CheckName(*name); err != nil {
 			return err

@@ -32,8 +32,7 @@ func plotAllCommand() *Command {
 
 func plotAll(env *Env, dir, out *string) error {
 	if *dir == "" {
-		fmt.Fprintln(env.Stderr, "fgrtbench plot all: --results is required (see 'fgrtbench plot -h')")
-		return errUsage
+		return usageError("--results is required")
 	}
 	target := *out
 	if target == "" {
@@ -53,7 +52,7 @@ func plotAll(env *Env, dir, out *string) error {
 		fmt.Fprintf(env.Stdout, "%s\t%s\n", filepath.Join(filepath.Dir(target), f.Path), f.Caption)
 	}
 	if err == nil && len(figs) == 0 {
-		return fmt.Errorf("plot all: nothing to draw from %s: %s", *dir, plots.NothingToDraw)
+		return fmt.Errorf("nothing to draw from %s: %s", *dir, plots.NothingToDraw)
 	}
 	return err
 }
@@ -76,8 +75,7 @@ func plotPartitionsCommand() *Command {
 
 func plotPartitions(ctx context.Context, env *Env, df *dataFlags, dataset, feature, protocol, out *string) error {
 	if *dataset == "" || *feature == "" {
-		fmt.Fprintln(env.Stderr, "fgrtbench plot partitions: --dataset and --feature are required (see 'fgrtbench plot -h')")
-		return errUsage
+		return usageError("--dataset and --feature are required")
 	}
 	ds, err := loadDataset(ctx, df.fetcher(env), *dataset)
 	if err != nil {

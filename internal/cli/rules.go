@@ -45,8 +45,7 @@ func rulesCommand() *Command {
 	fs.Var(sets, "set", "any other FGRT parameter as name=value (repeatable; see 'fgrtbench rules -h' and the registry)")
 	c.Run = func(ctx context.Context, env *Env, args []string) error {
 		if *name == "" {
-			fmt.Fprintln(env.Stderr, "fgrtbench rules: --dataset is required (see 'fgrtbench rules -h')")
-			return errUsage
+			return usageError("--dataset is required")
 		}
 		methodName := "fgrt"
 		if *optimized {

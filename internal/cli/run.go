@@ -181,8 +181,7 @@ func runCommand() *Command {
 	noReport := fs.Bool("no-report", false, "do not render the report after running")
 	c.Run = func(ctx context.Context, env *Env, args []string) error {
 		if *specPath == "" {
-			fmt.Fprintln(env.Stderr, "fgrtbench run: --spec is required (see 'fgrtbench run -h')")
-			return errUsage
+			return usageError("--spec is required")
 		}
 		study, err := spec.Load(*specPath)
 		if err != nil {
@@ -205,8 +204,7 @@ func mergeCommand() *Command {
 	partial := fs.Bool("allow-partial", false, "write the merge even when units are missing, marked as partial (results.csv, manifest, report)")
 	m.Run = func(ctx context.Context, env *Env, args []string) error {
 		if *out == "" || fs.NArg() == 0 {
-			fmt.Fprintln(env.Stderr, "fgrtbench merge: need --out and at least one input (see 'fgrtbench merge -h')")
-			return errUsage
+			return usageError("need --out and at least one input")
 		}
 		sum, err := runner.Merge(*out, fs.Args(), runner.MergeOptions{AllowPartial: *partial})
 		if err != nil {
