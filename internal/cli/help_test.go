@@ -189,12 +189,12 @@ func TestNoDoubledPrefix(t *testing.T) {
 	}
 	// The pattern itself: it must catch the doubled forms and pass the rest.
 	for line, doubled := range map[string]bool{
-		"fgrtbench check: check: --spec names a study": true,
-		"fgrtbench check: check --update: the results": true,
+		"fgrtbench check: check: --spec names a study":  true,
+		"fgrtbench check: check --update: the results":  true,
 		"fgrtbench plot all: plot all: nothing to draw": true,
 		"fgrtbench runtime: runtime: trials must be":    true,
-		"fgrtbench check: --update: the results":       false,
-		"fgrtbench run: running out of checksums":      false,
+		"fgrtbench check: --update: the results":        false,
+		"fgrtbench run: running out of checksums":       false,
 	} {
 		m := doubledPrefix.FindStringSubmatch(line)
 		if got := m != nil && strings.HasPrefix(m[1], m[2]); got != doubled {
