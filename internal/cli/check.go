@@ -19,7 +19,13 @@ func init() { register(checkCommand) }
 
 func checkCommand() *Command {
 	c := &Command{Name: "check", Short: "compare results with a committed baseline (and the authors' numbers); non-zero exit on regression",
-		UsageLine: "--baseline FILE [--results DIR | --spec FILE] [--update] [--paper] [flags]"}
+		UsageLine: "--baseline FILE [--results DIR | --spec FILE] [--update] [--paper] [flags]",
+		Long: `Check compares results with a committed baseline row by row and exits
+non-zero when an accuracy moved (with --timing-ratio, also when a fit
+slowed). It reads the results from --results, or, without --results, runs
+the baseline's own study (or --spec) into --out, a temporary directory
+removed afterwards unless --out is given. --update rewrites the baseline
+from the results instead; --paper also compares with the authors' numbers.`}
 	fs := &c.Flag
 	var rf runFlags
 	rf.add(fs, "")

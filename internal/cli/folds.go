@@ -11,7 +11,10 @@ import (
 func init() { register(foldsCommand) }
 
 func foldsCommand() *Command {
-	c := &Command{Name: "folds", Short: "export a dataset's fold assignment (CSV + per-fold ARFF) for other tools", UsageLine: "--dataset NAME --protocol paper|clean|holdout [--seed S] --out DIR"}
+	c := &Command{Name: "folds", Short: "export a dataset's fold assignment (CSV + per-fold ARFF) for other tools", UsageLine: "--dataset NAME --protocol paper|clean|holdout [--seed S] [--out DIR]",
+		Long: `Folds exports the fold assignment a protocol gives one dataset into --out:
+a CSV of each row's fold, and each fold's training and test part as ARFF
+(for Weka or any other tool).`}
 	fs := &c.Flag
 	var df dataFlags
 	df.add(fs)
@@ -19,7 +22,7 @@ func foldsCommand() *Command {
 	proto := fs.String("protocol", "paper", "paper (preprocessed as the authors' code), clean (raw rows) or holdout (the loader's 80/20 split: test part fold 0, training part -1)")
 	seed := fs.Int64("seed", protocol.DefaultOptions().Seed, "fold seed (clean protocol)")
 	k := fs.Int("folds", 5, "number of folds (clean protocol)")
-	out := fs.String("out", "folds", "output directory")
+	out := fs.String("out", "out", "output directory")
 	c.Run = func(ctx context.Context, env *Env, args []string) error {
 		if *name == "" {
 			return usageError("--dataset is required")

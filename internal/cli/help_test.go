@@ -274,3 +274,35 @@ func TestVersionFlag(t *testing.T) {
 		t.Errorf("--version %q does not name the revision %s", flagOut, m.VCSRevision)
 	}
 }
+
+// TestOneOutputDefault: --out is what a command writes and --results what it
+// reads, and both default to "out", so that reproduce, report, runtime and
+// plot meet in one directory without flags. The exceptions are modes, not
+// directories: check without --results runs the study, into a temporary
+// directory unless --out is given; merge must be told where to write (a
+// default would merge over a reproduction's own results).
+func TestOneOutputDefault(t *testing.T) {
+	exceptions := map[string]string{"check --out": "", "check --results": "", "merge --out": ""}
+	seen := 0
+	for _, words := range allCommands() {
+		c := commandAt(t, words)
+		for _, name := range []string{"out", "results"} {
+			f := c.Flag.Lookup(name)
+			if f == nil {
+				continue
+			}
+			seen++
+			key := strings.Join(words, " ") + " --" + name
+			want, ok := exceptions[key]
+			if !ok {
+				want = "out"
+			}
+			if f.DefValue != want {
+				t.Errorf("%s defaults to %q, want %q", key, f.DefValue, want)
+			}
+		}
+	}
+	if seen < 8 {
+		t.Errorf("only %d --out/--results flags found; the walk misses commands", seen)
+	}
+}

@@ -18,7 +18,11 @@ func init() {
 }
 
 func methodsCommand() *Command {
-	c := &Command{Name: "methods", Short: "list the registered methods with their parameters, defaults and grids", UsageLine: "[method ...]"}
+	c := &Command{Name: "methods", Short: "list the registered methods with their parameters, defaults and grids", UsageLine: "[method ...]",
+		Long: `Methods lists the registered methods (all when none is named) with their
+version, parameters, types, defaults, allowed values and grids. 'methods
+external' explains the external kind: learners in any language, run through
+files.`}
 	fs := &c.Flag
 	c.Run = func(ctx context.Context, env *Env, args []string) error {
 		names := fs.Args()
@@ -48,7 +52,10 @@ func methodsCommand() *Command {
 }
 
 func versionCommand() *Command {
-	v := &Command{Name: "version", Short: "print the module version, VCS revision and Go version", UsageLine: ""}
+	v := &Command{Name: "version", Short: "print the module version, VCS revision and Go version", UsageLine: "",
+		Long: `Version prints the module version, the VCS revision the binary was built
+from (and whether its tree was modified) and the Go version. 'fgrtbench
+--version' prints the same.`}
 	v.Run = func(ctx context.Context, env *Env, args []string) error {
 		m := manifest.New(nil, 0, "")
 		rev := m.VCSRevision

@@ -17,14 +17,18 @@ func init() { register(plotCommand) }
 
 func plotCommand() *Command {
 	return &Command{Name: "plot", Short: "render figures: 'plot all' from a results directory, 'plot partitions' for one feature",
-		UsageLine: "all --results DIR [--out DIR] | partitions --dataset NAME --feature NAME [--protocol paper|raw] [--out DIR]",
-		Commands:  []*Command{plotAllCommand(), plotPartitionsCommand()}}
+		UsageLine: "all|partitions [flags]",
+		Commands:  []*Command{plotAllCommand(), plotPartitionsCommand()},
+		Long: `Plot renders figures: 'plot all' every figure a results directory
+supports, 'plot partitions' the fuzzy partitions of one feature.`}
 }
 
 func plotAllCommand() *Command {
-	c := &Command{Name: "all", Short: "draw every figure the results of a directory support", UsageLine: "--results DIR [--out DIR]"}
+	c := &Command{Name: "all", Short: "draw every figure the results of a directory support", UsageLine: "[--results DIR] [--out DIR]",
+		Long: `All draws every figure the results.csv (and runtime.csv) of the --results
+directory support, as PNG and SVG, into --out.`}
 	fs := &c.Flag
-	dir := fs.String("results", "", "results directory holding results.csv (and optionally runtime.csv)")
+	dir := fs.String("results", "out", "results directory holding results.csv (and optionally runtime.csv)")
 	out := fs.String("out", "", "figure directory (default DIR/report/figures)")
 	c.Run = func(ctx context.Context, env *Env, args []string) error { return plotAll(env, dir, out) }
 	return c
@@ -59,14 +63,17 @@ func plotAll(env *Env, dir, out *string) error {
 
 func plotPartitionsCommand() *Command {
 	c := &Command{Name: "partitions", Short: "draw the fuzzy partitions FGRT builds for one feature of a dataset",
-		UsageLine: "--dataset NAME --feature NAME [--protocol paper|raw] [--out DIR]"}
+		UsageLine: "--dataset NAME --feature NAME [--protocol paper|raw] [--out DIR]",
+		Long: `Partitions draws the fuzzy partitions FGRT builds for one numeric feature
+of a dataset, on the paper protocol's standardised matrix or on the raw
+values, as PNG and SVG into --out.`}
 	fs := &c.Flag
 	var df dataFlags
 	df.add(fs)
 	dataset := fs.String("dataset", "", "dataset name (e.g. wine), or the path of a .dat, .arff or .csv file")
 	feature := fs.String("feature", "", "numeric feature name (e.g. proline)")
 	protocol := fs.String("protocol", "paper", "paper = partitions on all rows of the paper protocol's prepared (standardised) matrix; raw = on the complete rows, unscaled")
-	out := fs.String("out", "figures", "output directory")
+	out := fs.String("out", "out", "output directory")
 	c.Run = func(ctx context.Context, env *Env, args []string) error {
 		return plotPartitions(ctx, env, &df, dataset, feature, protocol, out)
 	}

@@ -23,7 +23,11 @@ import (
 func init() { register(reportCommand) }
 
 func reportCommand() *Command {
-	c := &Command{Name: "report", Short: "render tables, statistics, figures and REPORT.md from stored results", UsageLine: "--results DIR"}
+	c := &Command{Name: "report", Short: "render tables, statistics, figures and REPORT.md from stored results", UsageLine: "[--results DIR]",
+		Long: `Report renders the report/ directory of a results directory (tables as
+Markdown, LaTeX and CSV, statistics, figures and REPORT.md) from its
+results.csv and manifest.json. run and reproduce do this when they finish;
+run report after merge, or to render again.`}
 	fs := &c.Flag
 	var df dataFlags
 	df.add(fs)

@@ -15,7 +15,11 @@ func init() { register(reproduceCommand) }
 
 func reproduceCommand() *Command {
 	c := &Command{Name: "reproduce", Short: "run the paper's experiment (paper and/or clean protocol) and write the report",
-		UsageLine: "[--protocol paper|clean|holdout|both] [--methods a,b] [--datasets x,y] [--out DIR] [flags]"}
+		UsageLine: "[--protocol paper|clean|holdout|both] [--methods a,b] [--datasets x,y] [--out DIR] [flags]",
+		Long: `Reproduce runs the paper's own study (every registered method on the ten
+datasets under the paper and the clean protocol, with the variants) and
+writes results.csv, manifest.json and report/ to --out. --protocol, --methods
+and --datasets narrow it; it resumes and shards like run.`}
 	fs := &c.Flag
 	var rf runFlags
 	rf.add(fs, "out")

@@ -30,7 +30,10 @@ func init() { register(rulesCommand) }
 
 func rulesCommand() *Command {
 	c := &Command{Name: "rules", Short: "fit FGRT (or FGRT* with --optimized) on a whole dataset and print its rules and partitions",
-		UsageLine: "--dataset NAME [--optimized] [--max-rules N] [--set name=value ...] [--json]"}
+		UsageLine: "--dataset NAME [--optimized] [--max-rules N] [--set name=value ...] [--json]",
+		Long: `Rules fits FGRT (FGRT* with --optimized) on the complete rows of a dataset
+and prints its rules, their complexity, the training accuracy and the fuzzy
+partitions of the features it uses (--json prints the model instead).`}
 	fs := &c.Flag
 	var df dataFlags
 	df.add(fs)

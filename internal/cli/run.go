@@ -173,10 +173,16 @@ func init() {
 }
 
 func runCommand() *Command {
-	c := &Command{Name: "run", Short: "run a study from a spec file (JSON or YAML): datasets, protocols, methods, grids", UsageLine: "--spec FILE [flags]"}
+	c := &Command{Name: "run", Short: "run a study from a spec file (JSON or YAML): datasets, protocols, methods, grids", UsageLine: "--spec FILE [flags]",
+		Long: `Run runs the study a spec file declares (datasets, protocols, methods with
+their parameters, grids and sweeps) and writes its results to --out:
+results.csv, manifest.json and, unless --no-report, report/REPORT.md.
+A run resumes: the units already in --out are kept, and results of another
+study there are refused (--fresh moves them aside). --shard or --shard-count
+runs a part of the units, for a job array; merge combines the parts.`}
 	fs := &c.Flag
 	var rf runFlags
-	rf.add(fs, "results")
+	rf.add(fs, "out")
 	specPath := fs.String("spec", "", "study specification (.json, .yaml or .yml)")
 	noReport := fs.Bool("no-report", false, "do not render the report after running")
 	c.Run = func(ctx context.Context, env *Env, args []string) error {
@@ -198,7 +204,12 @@ func runCommand() *Command {
 
 func mergeCommand() *Command {
 	m := &Command{Name: "merge", Short: "merge the shards of one study (refuses missing units, other studies, conflicting rows)",
-		UsageLine: "--out DIR|FILE [--allow-partial] SHARD_DIR|results.csv ..."}
+		UsageLine: "--out DIR|FILE [--allow-partial] SHARD_DIR|results.csv ...",
+		Long: `Merge combines the shards of one study (their directories, or results.csv
+files with their manifest.json beside them) into --out. It refuses missing
+units, shards of another study and rows that differ between shards;
+--allow-partial writes a merge with units missing, marked as partial in
+results.csv, the manifest and the report.`}
 	fs := &m.Flag
 	out := fs.String("out", "", "merged results: a directory (gets results.csv and manifest.json) or a results file (manifest.json goes beside it)")
 	partial := fs.Bool("allow-partial", false, "write the merge even when units are missing, marked as partial (results.csv, manifest, report)")

@@ -45,12 +45,16 @@ func init() { register(runtimeCommand) }
 
 func runtimeCommand() *Command {
 	c := &Command{Name: "runtime", Short: "time training on the authors' synthetic data (and real subsamples); write runtime.csv and the scaling figure",
-		UsageLine: "[--out DIR] [--methods a,b] [--samples 100,500,...] [--features 5,10,...] [--trials 3] [--max-seconds-per-fit S] [--cap fga=2000] [--datasets wine,...]"}
+		UsageLine: "[--out DIR] [--methods a,b] [--samples 100,500,...] [--features 5,10,...] [--trials 3] [--max-seconds-per-fit S] [--cap fga=2000] [--datasets wine,...]",
+		Long: `Runtime times training on the authors' synthetic runtime data, growing the
+number of samples and then of features, and with --datasets on subsamples of
+real datasets. It writes runtime.csv and the figures runtime_scaling and
+runtime_real into --out, where report includes them.`}
 	fs := &c.Flag
 	var df dataFlags
 	df.add(fs)
 	def := rt.DefaultOptions()
-	out := fs.String("out", "runtime", "output directory (runtime.csv, runtime_scaling.png/.svg)")
+	out := fs.String("out", "out", "output directory (runtime.csv, runtime_scaling.png/.svg)")
 	methodList := fs.String("methods", "", "registry names to time (default: "+strings.Join(rt.DefaultMethods, ",")+", those registered)")
 	samples := fs.String("samples", joinInts(def.Samples), "sample sizes of the samples study (features fixed by --samples-features); empty skips it")
 	samplesFeatures := fs.Int("samples-features", def.SamplesFeatures, "features in the samples study")

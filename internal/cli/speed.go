@@ -17,7 +17,12 @@ func init() { register(speedCommand) }
 
 func speedCommand() *Command {
 	c := &Command{Name: "speed", Short: "time fgrtbench against scikit-learn and Weka (when installed) on the same data; print ratios, or rewrite the README's block",
-		UsageLine: "[--python /usr/bin/python3] [--weka /usr/share/java/weka.jar] [--large] [--run-sh] [--readme README.md]"}
+		UsageLine: "[--python /usr/bin/python3] [--weka /usr/share/java/weka.jar] [--large] [--run-sh] [--readme README.md]",
+		Long: `Speed times fgrtbench's learners side by side with scikit-learn's trees and
+Weka's J48 and JRip (each when installed) on the same data and prints the
+table with ratios. --markdown prints it as the generated performance block,
+between its markers, which scripts/speed.sh --readme splices into the
+README.`}
 	fs := &c.Flag
 	python := fs.String("python", "/usr/bin/python3", "Python interpreter with scikit-learn (skipped when it cannot import sklearn; empty skips)")
 	weka := fs.String("weka", "/usr/share/java/weka.jar", "Weka's jar (skipped when absent; empty skips)")
