@@ -280,9 +280,10 @@ func TestVersionFlag(t *testing.T) {
 // plot meet in one directory without flags. The exceptions are modes, not
 // directories: check without --results runs the study, into a temporary
 // directory unless --out is given; merge must be told where to write (a
-// default would merge over a reproduction's own results).
+// default would merge over a reproduction's own results); plot all draws
+// into the report of the results it reads unless --out is given.
 func TestOneOutputDefault(t *testing.T) {
-	exceptions := map[string]string{"check --out": "", "check --results": "", "merge --out": ""}
+	exceptions := map[string]string{"check --out": "", "check --results": "", "merge --out": "", "plot all --out": ""}
 	seen := 0
 	for _, words := range allCommands() {
 		c := commandAt(t, words)
