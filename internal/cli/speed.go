@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strings"
 
 	"github.com/fgrtbench/fgrtbench/timing/speed"
 )
@@ -16,8 +17,8 @@ const fgaHoldoutSpec = "examples/specs/fga-holdout.yaml"
 func init() { register(speedCommand) }
 
 func speedCommand() *Command {
-	c := &Command{Name: "speed", Short: "time fgrtbench against scikit-learn and Weka (when installed) on the same data; print ratios, or rewrite the README's block",
-		UsageLine: "[--python /usr/bin/python3] [--weka /usr/share/java/weka.jar] [--large] [--run-sh] [--readme README.md]",
+	c := &Command{Name: "speed", Short: "time fgrtbench against scikit-learn and Weka (when installed) on the same data; print the table with ratios",
+		UsageLine: "[--python /usr/bin/python3] [--weka /usr/share/java/weka.jar] [--large] [--run-sh] [--markdown]",
 		Long: `Speed times fgrtbench's learners side by side with scikit-learn's trees and
 Weka's J48 and JRip (each when installed) on the same data and prints the
 table with ratios. --markdown prints it as the generated performance block,
@@ -28,7 +29,7 @@ README.`}
 	weka := fs.String("weka", "/usr/share/java/weka.jar", "Weka's jar (skipped when absent; empty skips)")
 	large := fs.Bool("large", false, "also fit CART and the entropy tree on 10^6 rows (scikit-learn takes minutes)")
 	runSh := fs.Bool("run-sh", false, "also time ./run.sh and the FGA hold-out study "+fgaHoldoutSpec+" (run from the repository root)")
-	readme := fs.String("readme", "", "rewrite this file's generated performance block (implies --run-sh)")
+	markdown := fs.Bool("markdown", false, "print the generated performance block with its begin and end markers, for scripts/speed.sh --readme to splice into the README (with --run-sh, as the README's block is made)")
 	c.Run = func(ctx context.Context, env *Env, args []string) error {
 		o := speed.Options{Python: *python, WekaJar: *weka, Large: *large, Log: env.Stderr}
 		if o.Python != "" && exec.Command(o.Python, "-c", "import sklearn").Run() != nil {
@@ -47,7 +48,7 @@ README.`}
 			return err
 		}
 		var runs []speed.WholeRun
-		if *runSh || *readme != "" {
+		if *runSh {
 			fmt.Fprintln(env.Stderr, "fgrtbench speed: timing ./run.sh")
 			r, err := speed.TimeRunSh(ctx, ".", env.Stderr)
 			if err != nil {
@@ -67,14 +68,19 @@ README.`}
 		}
 		m.Finish()
 		block := speed.Markdown(m, rs, runs)
-		fmt.Fprint(env.Stdout, block)
-		if *readme != "" {
-			if err := speed.UpdateFile(*readme, block); err != nil {
-				return err
-			}
-			fmt.Fprintf(env.Stdout, "\nrewrote the performance block of %s\n", *readme)
+		if *markdown {
+			block = markedBlock(block)
 		}
+		fmt.Fprint(env.Stdout, block)
 		return nil
 	}
 	return c
+}
+
+// markedBlock frames a performance block in the markers that delimit it in
+// a document: the very text speed.UpdateFile puts between a file's markers,
+// the markers included, so that a script can replace the marked lines with
+// it.
+func markedBlock(block string) string {
+	return speed.BeginMarker + "\n" + strings.TrimRight(block, "\n") + "\n" + speed.EndMarker + "\n"
 }
