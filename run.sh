@@ -32,7 +32,13 @@ fi
 
 start=$(date +%s)
 echo "== build"
-go build -o ./fgrtbench ./cmd/fgrtbench
+# In a checkout, stamped as deploy/build.sh stamps a release (version,
+# revision, modified), so the binary names its revision wherever it runs.
+if git rev-parse --verify -q HEAD >/dev/null 2>&1; then
+  deploy/build.sh ./fgrtbench
+else
+  go build -o ./fgrtbench ./cmd/fgrtbench
+fi
 
 echo "== fetch and verify datasets${FGRT_DATA_MIRROR:+ (mirror: $FGRT_DATA_MIRROR)}"
 ./fgrtbench fetch
