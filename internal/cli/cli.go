@@ -344,8 +344,8 @@ func flagName(name string) string {
 }
 
 // printFlags lists every flag of fs in name order, with its argument's
-// kind, its meaning and its default (left out only when it is the zero
-// value, which the meaning then explains, as flag.PrintDefaults does).
+// kind, its meaning and its default (left out when it is the zero value,
+// as flag.PrintDefaults does, or when the meaning states it).
 func printFlags(w io.Writer, fs *flag.FlagSet) {
 	fs.VisitAll(func(f *flag.Flag) {
 		kind, usage := flag.UnquoteUsage(f)
@@ -355,7 +355,9 @@ func printFlags(w io.Writer, fs *flag.FlagSet) {
 		}
 		fmt.Fprintln(w, line)
 		fmt.Fprintf(w, "        %s", strings.ReplaceAll(usage, "\n", "\n        "))
-		if def := defaultText(f); def != "" {
+		// A meaning that states its default in words ("the number of
+		// CPUs") keeps them: the value here would be this machine's.
+		if def := defaultText(f); def != "" && !strings.Contains(usage, "(default") {
 			fmt.Fprintf(w, " (default %s)", def)
 		}
 		fmt.Fprintln(w)
