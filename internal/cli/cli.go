@@ -34,6 +34,10 @@ type Command struct {
 	Long string
 	// Flag holds the command's flags, bound by its constructor.
 	Flag flag.FlagSet
+	// Positional says that the command reads arguments after its flags
+	// (names, files). Without it, an argument is refused rather than
+	// ignored ('report mydir' would otherwise report ./out).
+	Positional bool
 	// Run runs the command with the arguments left after the flags. A
 	// command with Commands has no Run of its own.
 	Run func(ctx context.Context, env *Env, args []string) error
@@ -153,6 +157,10 @@ func Main(ctx context.Context, env *Env, args []string) int {
 	}
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "fgrtbench %s: %s (see 'fgrtbench %s -h')\n", c.LongName(), flagError(&c.Flag, err), c.LongName())
+		return 2
+	}
+	if !c.Positional && c.Flag.NArg() > 0 {
+		fmt.Fprintf(env.Stderr, "fgrtbench %s: unexpected argument %q: %s takes flags only (see 'fgrtbench %s -h')\n", c.LongName(), c.Flag.Arg(0), c.LongName(), c.LongName())
 		return 2
 	}
 	err = c.Run(ctx, env, c.Flag.Args())

@@ -43,7 +43,7 @@ func init() {
 }
 
 func fetchCommand() *Command {
-	c := &Command{Name: "fetch", Short: "download (or copy from a mirror), verify and cache datasets", UsageLine: "[flags] [dataset ...]",
+	c := &Command{Name: "fetch", Short: "download (or copy from a mirror), verify and cache datasets", UsageLine: "[flags] [dataset ...]", Positional: true,
 		Long: `Fetch downloads the named datasets (all ten when none is named) from KEEL,
 or copies them from --mirror, verifies each file's normalised SHA-256 and
 caches it. Every command that reads a dataset fetches it when needed; fetch
@@ -76,7 +76,7 @@ does so ahead of time.`}
 }
 
 func datasetsCommand() *Command {
-	d := &Command{Name: "datasets", Short: "print the dataset table computed from the verified files (or from your own .dat/.arff/.csv files)", UsageLine: "[flags] [dataset or file ...]",
+	d := &Command{Name: "datasets", Short: "print the dataset table computed from the verified files (or from your own .dat/.arff/.csv files)", UsageLine: "[flags] [dataset or file ...]", Positional: true,
 		Long: `Datasets prints the table of the named datasets (all ten when none is
 named) computed from the verified files, with differences from the paper
 flagged. The path of a .dat, .arff or .csv file prints that file's row, with

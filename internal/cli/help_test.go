@@ -307,3 +307,22 @@ func TestOneOutputDefault(t *testing.T) {
 		t.Errorf("only %d --out/--results flags found; the walk misses commands", seen)
 	}
 }
+
+// TestStrayArgumentsAreRefused: a command that reads only flags refuses an
+// argument after them (exit 2, one line) rather than ignoring it; the
+// commands that take names or files accept them.
+func TestStrayArgumentsAreRefused(t *testing.T) {
+	for _, words := range allCommands() {
+		c := commandAt(t, words)
+		if c.Run == nil || c.Positional {
+			continue
+		}
+		code, out, errOut := runCLI(append(words, "stray")...)
+		if code != 2 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, `unexpected argument "stray"`) {
+			t.Errorf("%v stray: exit %d, stdout %q, stderr %q", words, code, out, errOut)
+		}
+	}
+	if code, out, errOut := runCLI("methods", "cart"); code != 0 || !strings.Contains(out, "cart") {
+		t.Errorf("methods cart: exit %d %q %q", code, out, errOut)
+	}
+}

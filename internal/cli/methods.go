@@ -18,7 +18,7 @@ func init() {
 }
 
 func methodsCommand() *Command {
-	c := &Command{Name: "methods", Short: "list the registered methods with their parameters, defaults and grids", UsageLine: "[method ...]",
+	c := &Command{Name: "methods", Short: "list the registered methods with their parameters, defaults and grids", UsageLine: "[method ...]", Positional: true,
 		Long: `Methods lists the registered methods (all when none is named) with their
 version, parameters, types, defaults, allowed values and grids. 'methods
 external' explains the external kind: learners in any language, run through

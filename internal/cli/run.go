@@ -204,7 +204,7 @@ runs a part of the units, for a job array; merge combines the parts.`}
 
 func mergeCommand() *Command {
 	m := &Command{Name: "merge", Short: "merge the shards of one study (refuses missing units, other studies, conflicting rows)",
-		UsageLine: "--out DIR|FILE [--allow-partial] SHARD_DIR|results.csv ...",
+		UsageLine: "--out DIR|FILE [--allow-partial] SHARD_DIR|results.csv ...", Positional: true,
 		Long: `Merge combines the shards of one study (their directories, or results.csv
 files with their manifest.json beside them) into --out. It refuses missing
 units, shards of another study and rows that differ between shards;
