@@ -159,6 +159,15 @@ func Main(ctx context.Context, env *Env, args []string) int {
 		fmt.Fprintf(env.Stderr, "fgrtbench %s: %s (see 'fgrtbench %s -h')\n", c.LongName(), flagError(&c.Flag, err), c.LongName())
 		return 2
 	}
+	for _, a := range c.Flag.Args() {
+		// The flag package stops at the first argument: a flag after it
+		// would be read as a name ('merge a b --out m').
+		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if strings.HasPrefix(a, "-") && c.Flag.Lookup(name) != nil {
+			fmt.Fprintf(env.Stderr, "fgrtbench %s: flag %s after the arguments; flags come first (see 'fgrtbench %s -h')\n", c.LongName(), flagName(name), c.LongName())
+			return 2
+		}
+	}
 	if !c.Positional && c.Flag.NArg() > 0 {
 		fmt.Fprintf(env.Stderr, "fgrtbench %s: unexpected argument %q: %s takes flags only (see 'fgrtbench %s -h')\n", c.LongName(), c.Flag.Arg(0), c.LongName(), c.LongName())
 		return 2

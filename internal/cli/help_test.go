@@ -309,8 +309,9 @@ func TestOneOutputDefault(t *testing.T) {
 }
 
 // TestStrayArgumentsAreRefused: a command that reads only flags refuses an
-// argument after them (exit 2, one line) rather than ignoring it; the
-// commands that take names or files accept them.
+// argument after them (exit 2, one line) rather than ignoring it, and a flag
+// after the arguments is refused rather than read as a name; the commands
+// that take names or files accept them.
 func TestStrayArgumentsAreRefused(t *testing.T) {
 	for _, words := range allCommands() {
 		c := commandAt(t, words)
@@ -320,6 +321,12 @@ func TestStrayArgumentsAreRefused(t *testing.T) {
 		code, out, errOut := runCLI(append(words, "stray")...)
 		if code != 2 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, `unexpected argument "stray"`) {
 			t.Errorf("%v stray: exit %d, stdout %q, stderr %q", words, code, out, errOut)
+		}
+	}
+	for _, args := range [][]string{{"merge", "a", "b", "--out", "m"}, {"fetch", "wine", "--mirror=x"}, {"report", "x", "--results", "y"}} {
+		code, out, errOut := runCLI(args...)
+		if code != 2 || out != "" || !strings.Contains(errOut, "after the arguments; flags come first") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out, errOut)
 		}
 	}
 	if code, out, errOut := runCLI("methods", "cart"); code != 0 || !strings.Contains(out, "cart") {
