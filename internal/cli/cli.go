@@ -7,6 +7,13 @@
 // set whose flags its constructor binds before anything runs, so that
 // 'fgrtbench help CMD' and 'fgrtbench CMD -h' print the same text, listing
 // every flag. Main parses the flags; a command's Run sees only what is left.
+//
+// To add a command, write a constructor that returns a *Command with its
+// Name, UsageLine, Short and Long, binds its flags into c.Flag and sets Run
+// (closing over the flag values), and register it from an init function; a
+// subcommand goes into its parent's Commands instead. Return usageError for
+// a missing flag, and errors without a "fgrtbench CMD: " prefix: Main adds
+// it. The tests in help_test.go then hold the new command to the rules.
 package cli
 
 import (
