@@ -8,7 +8,7 @@
 #
 #   scripts/speed.sh             print the comparison (about a minute)
 #   scripts/speed.sh --readme    also time ./run.sh and the FGA hold-out
-#                                study, and rewrite README.md's
+#                                study, and rewrite docs/performance.md's
 #                                generated performance block (run it on a
 #                                quiet machine: `uptime` load well below 1)
 #   scripts/speed.sh --large     add the 10^6-row CART fits (scikit-learn
@@ -24,7 +24,7 @@ for arg in "$@"; do
     --install)
       apt-get update
       DEBIAN_FRONTEND=noninteractive apt-get install -y python3-sklearn weka ;;
-    --readme) args+=(--readme README.md) ;;
+    --readme) args+=(--readme docs/performance.md) ;;
     --large) args+=(--large) ;;
     -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
     *) echo "speed.sh: unknown argument $arg (use --readme, --large, --install)" >&2; exit 2 ;;
