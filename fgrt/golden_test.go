@@ -26,7 +26,8 @@ func readGoldenCSV(t *testing.T, rel string) goldenTable {
 	for j, name := range recs[0] {
 		col := make([]float64, g.n)
 		for i, r := range recs[1:] {
-			// strconv.ParseFloat is correctly rounded, as the golden README requires.
+			// strconv.ParseFloat is correctly rounded, which the golden values
+			// need (a parser off by one ulp shifts some separability indices).
 			v, err := strconv.ParseFloat(r[j], 64)
 			if err != nil {
 				t.Fatalf("%s row %d col %s: %v", rel, i, name, err)
