@@ -144,3 +144,39 @@ func TestSlug(t *testing.T) {
 		}
 	}
 }
+
+// mdLink matches a relative link to a Markdown file in a document:
+// [text](docs/fidelity.md#quirks), [text](protocols.md).
+var mdLink = regexp.MustCompile(`\]\(([A-Za-z0-9_./-]+\.md)(#[A-Za-z0-9_-]+)?\)`)
+
+// TestDocsLinkToExistingAnchors: every link from README.md or docs/ to an
+// anchor of a document in the repository names a heading of that document,
+// so moving or renaming a section cannot leave a dead link behind. (Links to
+// whole files are not required to resolve: some documents are written
+// alongside this one.)
+func TestDocsLinkToExistingAnchors(t *testing.T) {
+	docs, _ := filepath.Glob("../../docs/*.md")
+	checked := 0
+	for _, doc := range append(docs, "../../README.md") {
+		b, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range mdLink.FindAllStringSubmatch(string(b), -1) {
+			target := filepath.Join(filepath.Dir(doc), m[1])
+			if m[2] == "" {
+				continue
+			}
+			if _, err := os.Stat(target); err != nil {
+				continue
+			}
+			checked++
+			if !headingSlugs(t, target)[m[2][1:]] {
+				t.Errorf("%s links to %s%s, which has no such heading", filepath.Base(doc), m[1], m[2])
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no link to an anchor found: the scan is broken")
+	}
+}
