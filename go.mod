@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	github.com/go-gota/gota v0.12.0
+	github.com/rogpeppe/go-internal v1.16.0
 	github.com/sajari/regression v1.0.1
 	github.com/schollz/progressbar/v3 v3.17.1
 	golang.org/x/term v0.47.0
@@ -25,7 +26,8 @@ require (
 	github.com/rivo/uniseg v0.4.7 // indirect
 	golang.org/x/exp v0.0.0-20241009180824-f66d83c29e7c // indirect
 	golang.org/x/image v0.21.0 // indirect
-	golang.org/x/net v0.0.0-20210423184538-5f58ad60dda6 // indirect
+	golang.org/x/net v0.30.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/text v0.19.0 // indirect
+	golang.org/x/tools v0.26.0 // indirect
 )

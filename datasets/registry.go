@@ -24,7 +24,8 @@ type Info struct {
 	// endings; downloads and mirrors are verified against it.
 	NormalizedSHA256 string
 	// FileSHA256 is the hash of the reference copy's bytes as distributed
-	// with the benchmark (LF or CRLF as noted in SOURCES.md). Informational.
+	// with the benchmark (LF or CRLF; docs/data.md#reference-copies).
+	// Informational.
 	FileSHA256 string
 
 	// Shape of the KEEL file.
@@ -42,9 +43,9 @@ type Info struct {
 }
 
 // registry holds the ten datasets of the paper. Checksums were computed from
-// the reference copies and agree with SOURCES.md (and, for australian, pima,
-// ring, saheart, spambase and wine, with the values in the paper authors'
-// download script).
+// the reference copies (docs/data.md#reference-copies) and, for australian,
+// pima, ring, saheart, spambase and wine, agree with the values in the paper
+// authors' download script.
 var registry = map[string]Info{
 	"appendicitis": {
 		NormalizedSHA256: "3d50849c9e0761569e346a8546439cdf0dbb0b7f431dcd7437b2776fc287b16d",

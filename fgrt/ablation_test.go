@@ -11,7 +11,7 @@ import (
 )
 
 // paperConfigs are the 16 configurations of the authors' driver in list
-// order (paper-protocol.md section 5): max_rules, coverage, min_improvement.
+// order (docs/protocols.md#fgrt-grid-and-test-fold-selection): max_rules, coverage, min_improvement.
 var paperConfigs = [16][3]float64{
 	{5, 0.01, 0.01}, {10, 0.01, 0.01}, {15, 0.01, 0.01}, {20, 0.01, 0.01}, {30, 0.01, 0.01},
 	{15, 0, 0.01}, {15, 0.03, 0.01}, {15, 0.05, 0.01}, {15, 0.10, 0.01},

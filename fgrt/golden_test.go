@@ -26,7 +26,8 @@ func readGoldenCSV(t *testing.T, rel string) goldenTable {
 	for j, name := range recs[0] {
 		col := make([]float64, g.n)
 		for i, r := range recs[1:] {
-			// strconv.ParseFloat is correctly rounded, as the golden README requires.
+			// strconv.ParseFloat is correctly rounded, which the golden values
+			// need (a parser off by one ulp shifts some separability indices).
 			v, err := strconv.ParseFloat(r[j], 64)
 			if err != nil {
 				t.Fatalf("%s row %d col %s: %v", rel, i, name, err)
@@ -218,8 +219,9 @@ func TestGoldenWineOptgrid(t *testing.T) {
 	}
 }
 
-// TestGoldenWineSeparability checks the separability values fgrt.md 5.5
-// lists for wine features 0..2 (decoded initial -> grid / coordinate / hybrid).
+// TestGoldenWineSeparability checks the separability values that
+// docs/fidelity.md#fgrt-star lists for wine features 0..2 (decoded initial
+// -> grid / coordinate / hybrid).
 func TestGoldenWineSeparability(t *testing.T) {
 	g := readGoldenCSV(t, "reference/golden/wine_data.csv")
 	X, y, _ := g.matrix()
@@ -251,7 +253,7 @@ func TestGoldenWineSeparability(t *testing.T) {
 }
 
 // TestGoldenWineCoordinateEvaluations pins the coordinate strategy's
-// evaluation counts on wine. fgrt.md 5.5 reports "24-90 per feature, mean
+// evaluation counts on wine. docs/fidelity.md#fgrt-star reports "24-90 per feature, mean
 // 50.8"; this port (whose loop was checked line by line against
 // _coordinate_descent_encoded at 1eefc66 and whose SI values match the
 // spec's) makes 25-73, total 637 (mean 49.0, initial evaluation included).

@@ -150,7 +150,7 @@ func (g *grower) model(y []int, r *stopRule, fixQ2 bool) *Model {
 	return m
 }
 
-// index precomputes the evaluation orders of predict (fgrt.md 4.1): leaves
+// index precomputes the evaluation orders of predict (docs/fidelity.md#fgrt-prediction): leaves
 // by depth then pre-order; internal nodes by depth descending, pre-order
 // within a depth.
 func (m *Model) index() {
@@ -213,7 +213,7 @@ func (m *Model) fallbackMembership(i int, act []float64) float64 {
 
 // Predict returns the class of the most strongly firing leaf for each row,
 // or of an internal node whose children all (nearly) fail to fire
-// (fgrt.md 4.1). A row whose width differs from the partitions' gets -1
+// (docs/fidelity.md#fgrt-prediction). A row whose width differs from the partitions' gets -1
 // (the harness counts it as an error) instead of a panic.
 func (m *Model) Predict(X [][]float64) []int {
 	out := make([]int, len(X))
@@ -243,7 +243,8 @@ func (m *Model) Predict(X [][]float64) []int {
 	return out
 }
 
-// PredictProba returns per-row class distributions (fgrt.md 4.2): every
+// PredictProba returns per-row class distributions
+// (docs/fidelity.md#fgrt-prediction): every
 // leaf adds its firing strength to its class, every internal node its
 // fallback membership; rows are normalised, and rows with no mass get the
 // uniform distribution. A root predicting -1 (quirk Q2) adds nothing; a

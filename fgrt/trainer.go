@@ -2,16 +2,16 @@
 // Interpretable Fuzzy Tree Learner", and FGRT* (the same on partitions
 // optimised by package partopt), reproducing the authors' code
 // (FuzzyCART, purity mode) bit for bit by default. Every known quirk of the
-// reference (see the specification fgrt.md, section 7) is on by default and
+// reference (docs/fidelity.md#quirks) is on by default and
 // has an option that fixes it.
 //
-// Growth (fgrt.md 3): each node's firing strength is the product of its
+// Growth (docs/fidelity.md#fgrt-growth): each node's firing strength is the product of its
 // path memberships; a node's candidate is the single (feature, term) child
 // with the largest drop of fuzzy Gini; every iteration splits the best node
 // of the whole tree (global best-first), adding one child; growth stops at
 // MaxRules leaves, when no leaf can reach the coverage threshold, at the
 // Patience-th iteration whose gain is <= MinImprovement, or when the chosen
-// node has no candidate. Prediction (fgrt.md 4) is winner-takes-all over
+// node has no candidate. Prediction (docs/fidelity.md#fgrt-prediction) is winner-takes-all over
 // leaf firing strengths, with internal nodes as fallbacks.
 //
 // Missing values: training rows must be complete (Fit returns an error on

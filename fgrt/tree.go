@@ -10,7 +10,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/internal/npsum"
 )
 
-// GrowOptions are the tree-growth settings (fgrt.md section 3).
+// GrowOptions are the tree-growth settings (docs/fidelity.md#fgrt-growth).
 type GrowOptions struct {
 	// MaxRules stops growth once the tree has this many leaves (>= 1).
 	MaxRules int
@@ -266,7 +266,7 @@ func argmaxFirst(w []float64) int {
 }
 
 // evaluate computes the gain of every candidate child of the node
-// (fgrt.md 3.3) and picks the best.
+// (docs/fidelity.md#best-candidate-of-a-node) and picks the best.
 func (g *grower) evaluate(nd *node) {
 	g.evaluations++
 	nd.evaluated = true
@@ -379,7 +379,8 @@ func (g *grower) pick(nd *node) {
 	}
 }
 
-// search is the reference's global best-first search (fgrt.md 3.4).
+// search is the reference's global best-first search
+// (docs/fidelity.md#choosing-the-node-to-split).
 func (g *grower) search(id int) (float64, int) {
 	nd := g.nodes[id]
 	if g.slow || !nd.evaluated {
@@ -400,7 +401,8 @@ func (g *grower) search(id int) (float64, int) {
 	return bestG, bestN
 }
 
-// split adds the node's cached candidate as a new child (fgrt.md 3.6).
+// split adds the node's cached candidate as a new child
+// (docs/fidelity.md#executing-a-split).
 func (g *grower) split(id int, leaves *int) {
 	p := g.nodes[id]
 	k := p.bestK
@@ -428,7 +430,8 @@ func (g *grower) split(id int, leaves *int) {
 
 // leafReaches reports whether the leaf's "best possible coverage" is at
 // least the threshold: over the rows where the leaf's path product exceeds
-// 1e-10, the mean membership of some term of some feature (fgrt.md 3.5).
+// 1e-10, the mean membership of some term of some feature
+// (docs/fidelity.md#main-loop-and-stopping-rules).
 func (g *grower) leafReaches(nd *node) bool {
 	if nd.covReach != 0 {
 		return nd.covReach == 1
@@ -490,7 +493,7 @@ func (g *grower) snapshot() snapshot {
 	return s
 }
 
-// grow runs the main loop (fgrt.md 3.5) once for several stopping rules:
+// grow runs the main loop (docs/fidelity.md#main-loop-and-stopping-rules) once for several stopping rules:
 // the growth is the same for all of them (every choice depends on the
 // coverage threshold, Q1 and early stop, which they share), so each rule
 // takes the tree as it stands at the iteration where its own loop would

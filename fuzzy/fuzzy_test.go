@@ -22,13 +22,14 @@ func TestTrapezoidMembership(t *testing.T) {
 		{"above", Trapezoid{0, 1, 2, 3}, 4, 0},
 		{"singleton hit", Trapezoid{2, 2, 2, 2}, 2, 1},
 		{"singleton miss", Trapezoid{2, 2, 2, 2}, 2.5, 0},
-		// Closed outer shoulders (fgrt.md 2.2): Low is 0 below a, High is
+		// Closed outer shoulders (docs/fidelity.md#trapezoid-membership): Low is 0 below a, High is
 		// 0 from d+eps on.
 		{"low shoulder below a", Trapezoid{1 - e, 1 - e, 2, 3}, 1 - 2*e, 0},
 		{"low shoulder at q0", Trapezoid{1 - e, 1 - e, 2, 3}, 1, 1},
 		{"high shoulder at q100", Trapezoid{0, 1, 2 + e, 2 + e}, 2, 1},
 		{"high shoulder past d+eps", Trapezoid{0, 1, 2 + e, 2 + e}, 2 + 2*e + 1e-9, 0},
-		// Degenerate quantiles of a 1/2 column (fgrt.md 2.2 example).
+		// Degenerate quantiles of a 1/2 column
+		// (docs/fidelity.md#trapezoid-membership).
 		{"indicator Medium at 1", Trapezoid{1, 1, 1, 1}, 1, 1},
 		{"High spike at 1", Trapezoid{1, 1, 2 + e, 2 + e}, 1, 0},
 		{"High spike at 2", Trapezoid{1, 1, 2 + e, 2 + e}, 2, 1},

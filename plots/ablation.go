@@ -105,7 +105,7 @@ func countConfigs(rows []ablationRow) int {
 	return len(seen)
 }
 
-// PooledAblation is the paper's grouping (paper-protocol.md section 10):
+// PooledAblation is the paper's grouping (docs/protocols.md#ablation-figures):
 // every row of method in protocol (all configurations, selected or not) is
 // grouped by one parameter value, pooling all configurations that share it,
 // so groups have different sizes and the other parameters are not held

@@ -108,14 +108,6 @@ func save(dir, name string, w, h vg.Length, fn drawFunc) error {
 	return atomicfile.WriteFile(filepath.Join(dir, name+".png"), pb.Bytes())
 }
 
-// savePlot renders one plot as a whole figure.
-func savePlot(dir, name string, w, h vg.Length, p *plot.Plot) error {
-	return save(dir, name, w, h, func(c draw.Canvas) error {
-		p.Draw(c)
-		return nil
-	})
-}
-
 // saveGrid renders plots side by side in rows x cols tiles.
 func saveGrid(dir, name string, w, h vg.Length, rows, cols int, ps [][]*plot.Plot) error {
 	return save(dir, name, w, h, func(c draw.Canvas) error {

@@ -10,7 +10,7 @@ import (
 )
 
 // The authors' 800 ablation rows, grouped the paper's way, must give the
-// group sizes and means of paper-protocol.md section 10.
+// group sizes and means of docs/protocols.md#ablation-figures.
 func TestPooledAblationMatchesAuthorsTable(t *testing.T) {
 	rows := sharedtest.ReadCSV(t, "reference/authors-results/fuzzy_cart_ablation_all_configs.csv")
 	norm := func(s string) string {

@@ -10,8 +10,8 @@
 #   scripts/speed.sh --readme    also time ./run.sh and the FGA hold-out
 #                                study, and splice the block that
 #                                `fgrtbench speed --markdown` prints into
-#                                README.md between its speed:begin and
-#                                speed:end markers (--readme=FILE: into
+#                                docs/performance.md between its speed:begin
+#                                and speed:end markers (--readme=FILE: into
 #                                FILE); run it on a quiet machine (`uptime`
 #                                load well below 1)
 #   scripts/speed.sh --large     add the 10^6-row CART fits (scikit-learn
@@ -28,7 +28,7 @@ for arg in "$@"; do
     --install)
       apt-get update
       DEBIAN_FRONTEND=noninteractive apt-get install -y python3-sklearn weka ;;
-    --readme) target=README.md ;;
+    --readme) target=docs/performance.md ;;
     --readme=?*) target=${arg#--readme=} ;;
     --large) args+=(--large) ;;
     -h|--help) sed -n '2,20p' "$0"; exit 0 ;;

@@ -1,5 +1,5 @@
 // Package timing is the training-time study of the FGRT paper
-// (paper-protocol.md section 11, performance_analysis.py): registered methods
+// (docs/protocols.md#runtime-study, performance_analysis.py): registered methods
 // are fitted on synthetic noise data of growing size (samples study: n rows
 // of d = 10 features; features study: d features of n = 1000 rows), and
 // optionally on subsamples of real datasets, and the wall time of each Fit is
@@ -18,7 +18,7 @@
 // FGRT runs as the script configures it: max_rules=15,
 // coverage_threshold=0.01, min_improvement=0.01 and early_stop_threshold=0.05
 // (a node's candidate scan stops at the first gain of at least 0.05, in the
-// purity mode the script uses; fgrt.md 3.3).
+// purity mode the script uses; docs/fidelity.md#best-candidate-of-a-node).
 package timing
 
 import (
@@ -98,8 +98,8 @@ type Options struct {
 	now func() time.Time
 }
 
-// DefaultOptions are the authors' study settings (paper-protocol.md section
-// 11) with the longer size lists of their functions' defaults: samples
+// DefaultOptions are the authors' study settings (docs/protocols.md#runtime-study)
+// with the longer size lists of their functions' defaults: samples
 // {100, 500, 1000, 2000, 5000, 10000} at d = 10 (main() stops at 5000),
 // features {5, 10, 20, 30, 50} at n = 1000 (main() stops at 30), three
 // trials; FGRT with max_rules 15,

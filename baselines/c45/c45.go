@@ -4,7 +4,7 @@
 // value, multiway splits on nominal attributes, fractional instances for
 // missing values, collapsing, and pessimistic-error pruning with subtree
 // raising. The comments name the J48 routine each step mirrors; the
-// project's reference/baselines.md (section 3) is the written spec.
+// summary in docs/fidelity.md#c45 is the written spec.
 //
 // Usage:
 //

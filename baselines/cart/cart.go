@@ -5,7 +5,7 @@
 // criterion, min_samples_split, min_samples_leaf, max_depth, max_features,
 // min_impurity_decrease and minimal cost-complexity pruning (ccp_alpha).
 //
-// Fidelity notes (see /work/shared/reference/sklearn-cart.md):
+// Fidelity notes (see docs/fidelity.md#cart):
 //   - X is rounded to float32 before fitting and predicting, as sklearn does;
 //     thresholds are float64 midpoints of two float32 values.
 //   - Features are visited in sklearn's random order: the splitter's xorshift

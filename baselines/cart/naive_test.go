@@ -9,7 +9,7 @@ import (
 )
 
 // naiveBuild is a direct transcription of sklearn's builder and
-// BestSplitter as written in sklearn-cart.md: one samples array, a fresh
+// BestSplitter (docs/fidelity.md#cart): one samples array, a fresh
 // sort of the node's values for every drawn feature, sklearn's incremental
 // criterion update and its in-place two-pointer partition. It is slow and
 // simple; the differential test below checks the presorted builder against

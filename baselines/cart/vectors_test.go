@@ -106,7 +106,8 @@ func TestRandRVectors(t *testing.T) {
 
 // entropyRelTol is the tolerance for entropy impurities and entropy-derived
 // pruning quantities: sklearn uses glibc's log, Go's math.Log differs from
-// it by one ulp for some arguments (sklearn-cart.md section 5.3).
+// it by one ulp for some arguments
+// (docs/fidelity.md#entropy-and-the-c-library-log).
 const entropyRelTol = 1e-14
 
 // TestSklearnVectors checks every tree of sklearn-cart-vectors.json node

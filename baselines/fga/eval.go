@@ -169,7 +169,7 @@ func searchAtLeast(sorted []float64, from int, v float64) int {
 }
 
 // dominanceScore is support * confidence of a rule of class k on the
-// training set (baselines.md 2.5).
+// training set (docs/fidelity.md#fga-inference-and-fitness).
 func dominanceScore(st *ruleStats, k, n int) float64 {
 	if st.nan {
 		return math.NaN()

@@ -1,7 +1,7 @@
 // Package fga is the genetic fuzzy rule-based classifier of the FGRT paper's
 // baselines: ex-fuzzy's BaseFuzzyRulesClassifier (type-1 fuzzy sets, evolved
 // membership functions, dominance-score winner-rule inference) optimised by
-// pymoo's single-objective GA (baselines.md section 2).
+// pymoo's single-objective GA (docs/fidelity.md#fga).
 //
 //   - An integer chromosome: per rule nAnts feature genes and nAnts label genes
 //     (-1 = don't care), per feature (L-1)*4+3 membership genes in [0, 99]

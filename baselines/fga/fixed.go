@@ -11,7 +11,7 @@ import (
 )
 
 // fixedPartitions are the linguistic variables of ex-fuzzy's
-// linguistic_variables path (baselines.md 2.10): per feature, L trapezoids
+// linguistic_variables path (docs/fidelity.md#fga-fixed-partitions): per feature, L trapezoids
 // and the domain [lo, hi] of the rows they were built from, to which every
 // input is clipped before any membership.
 type fixedPartitions struct {

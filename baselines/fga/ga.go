@@ -43,7 +43,7 @@ type scorer interface {
 	retain(pop []*individual)
 }
 
-// runGA runs pymoo's GA (baselines.md 2.7) over the chromosomes of layout l
+// runGA runs pymoo's GA (docs/fidelity.md#fga-genetic-algorithm) over the chromosomes of layout l
 // for o.Generations generations.
 func runGA(l *layout, o Options, ev scorer) gaResult {
 	pop := make([]*individual, o.Population)

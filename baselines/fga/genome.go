@@ -36,7 +36,8 @@ type problem struct {
 	mem   []float64
 }
 
-// layout is the gene layout of a chromosome (baselines.md 2.2).
+// layout is the gene layout of a chromosome
+// (docs/fidelity.md#fga-chromosome).
 type layout struct {
 	rules, ants, labels, nFeat, nClasses int
 	mfPerFeat                            int // (labels-1)*4 + 3, or 0 with fixed partitions
@@ -219,7 +220,8 @@ func ruleKey(l *layout, genes []int32, ants []antecedent) string {
 }
 
 // decodePartition turns the membership genes of one feature into its L
-// trapezoids, rescaled to [xmin, xmax] (baselines.md 2.3). ok is false when
+// trapezoids, rescaled to [xmin, xmax]
+// (docs/fidelity.md#fga-membership-decoding). ok is false when
 // the decoded parameters span no width (every gene but the first is 0):
 // ex-fuzzy then divides 0 by 0, and such a partition has no membership.
 // headEps selects Options.HeadTrapezoid.

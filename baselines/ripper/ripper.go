@@ -2,7 +2,7 @@
 // it, wrapped for multiclass data the way scikit-learn's
 // OneVsRestClassifier(RIPPER()) does.
 //
-// Pipeline of one Fit (spec: /work/shared/reference/baselines.md §1):
+// Pipeline of one Fit (docs/fidelity.md#ripper):
 //   - numeric columns with more than n_discretize_bins distinct values are cut
 //     into at most that many equal-frequency bins (pandas qcut, edges rounded
 //     as pandas labels them, empty bins dropped, outer edges ±Inf); other

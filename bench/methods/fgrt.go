@@ -45,7 +45,7 @@ func fgrtParams(optimized bool) []Param {
 }
 
 // paperGrid is the authors' 16 configurations in their list order
-// (paper-protocol.md section 5); per-fold test selection resolves ties to
+// (docs/protocols.md#fgrt-grid-and-test-fold-selection); per-fold test selection resolves ties to
 // the earliest point.
 func paperGrid() Grid {
 	pts := [][3]string{

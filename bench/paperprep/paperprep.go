@@ -1,9 +1,8 @@
 // Package paperprep reproduces the FGRT paper's data preparation bit for bit
-// (paper-protocol.md sections 1-3, sklearn-splits.md sections 1, 3.5, 4, 6
-// and 7): drop rows with a missing input, factorize nominal inputs by first
-// appearance, two stratified train_test_split calls with random_state 33
-// (64/16/20), a StandardScaler fitted on the 64% part for the numeric
-// columns, the integer-matrix truncation pandas causes when every input
+// (docs/protocols.md#paper-preprocessing and #paper-splits): drop rows
+// with a missing input, factorize nominal inputs by first appearance, two
+// stratified train_test_split calls with random_state 33 (64/16/20), a
+// StandardScaler fitted on the 64% part for the numeric columns, the integer-matrix truncation pandas causes when every input
 // column is integer typed, the three parts stacked back (train, validation,
 // test), and StratifiedKFold(5, shuffle=True, random_state=42) on the
 // stacked rows.
@@ -97,7 +96,7 @@ func IntegerMatrix(inputs []datasets.Attribute) bool {
 	return len(inputs) > 0
 }
 
-// Split is the two-stage stratified split of sklearn-splits.md 3.5: the
+// Split is the two-stage stratified split of docs/protocols.md#paper-splits: the
 // first train_test_split (test size 1 - trainProportion) and the second on
 // its training part (test size valTestSize), both with seed. rowOrder lists,
 // for every stacked row, its position in y: the second split's train part,

@@ -10,7 +10,7 @@ import (
 // PaperSeed is the fold seed of the authors' StratifiedKFold.
 const PaperSeed = 42
 
-// Paper is the authors' protocol, reproduced exactly (paper-protocol.md):
+// Paper is the authors' protocol, reproduced exactly (docs/protocols.md#paper-protocol):
 // complete rows only, nominal inputs as first-appearance codes, the 64/16/20
 // split with random_state 33, a StandardScaler fitted on the 64% part, rows
 // stacked back, StratifiedKFold(5, shuffle, 42), learners' partitions fitted

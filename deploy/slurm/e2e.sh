@@ -6,7 +6,7 @@
 # It builds fgrtbench, starts munged, slurmctld and slurmd on 127.0.0.1
 # with a generated configuration in a temporary directory (nothing system-
 # wide is touched), and then:
-#   1. runs the README's sweep example (section "Study specs and sweeps") on
+#   1. runs the README's sweep example (the block under "# sweep.yaml") on
 #      this machine, the reference;
 #   2. submits the same spec with deploy/slurm/submit.sh as a 3-task array
 #      plus the dependent merge + report job;

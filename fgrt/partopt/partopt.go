@@ -1,5 +1,5 @@
 // Package partopt implements FGRT*'s partition optimisation (the authors'
-// partition_optimization.py as the experiments call it, fgrt.md section 5):
+// partition_optimization.py as the experiments call it, docs/fidelity.md#fgrt-star):
 // each numeric feature's Low/Medium/High trapezoids are encoded as twelve
 // non-negative increments, three of them are searched, and every candidate
 // is scored by a class separability index computed with the optimiser's own

@@ -22,14 +22,14 @@ func speedCommand() *Command {
 		Long: `Speed times fgrtbench's learners side by side with scikit-learn's trees and
 Weka's J48 and JRip (each when installed) on the same data and prints the
 table with ratios. --markdown prints it as the generated performance block,
-between its markers, which scripts/speed.sh --readme splices into the
-README.`}
+between its markers, which scripts/speed.sh --readme splices into
+docs/performance.md.`}
 	fs := &c.Flag
 	python := fs.String("python", "/usr/bin/python3", "Python interpreter with scikit-learn (skipped when it cannot import sklearn; empty skips)")
 	weka := fs.String("weka", "/usr/share/java/weka.jar", "Weka's jar (skipped when absent; empty skips)")
 	large := fs.Bool("large", false, "also fit CART and the entropy tree on 10^6 rows (scikit-learn takes minutes)")
 	runSh := fs.Bool("run-sh", false, "also time ./run.sh and the FGA hold-out study "+fgaHoldoutSpec+" (run from the repository root)")
-	markdown := fs.Bool("markdown", false, "print the generated performance block with its begin and end markers, for scripts/speed.sh --readme to splice into the README (with --run-sh, as the README's block is made)")
+	markdown := fs.Bool("markdown", false, "print the generated performance block with its begin and end markers, for scripts/speed.sh --readme to splice into docs/performance.md (with --run-sh, as that block is made)")
 	c.Run = func(ctx context.Context, env *Env, args []string) error {
 		o := speed.Options{Python: *python, WekaJar: *weka, Large: *large, Log: env.Stderr}
 		if o.Python != "" && exec.Command(o.Python, "-c", "import sklearn").Run() != nil {

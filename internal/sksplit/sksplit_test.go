@@ -64,7 +64,7 @@ func loadVectors(t *testing.T) *vectors {
 	return &v
 }
 
-// yPattern is the vectors' deterministic label generator (sklearn-splits.md section 8).
+// yPattern is the vectors' deterministic label generator (docs/protocols.md#test-vectors).
 func yPattern(n, c int) []int {
 	y := make([]int, n)
 	for i := range y {
@@ -210,7 +210,7 @@ func TestStandardScalerVectors(t *testing.T) {
 	})
 }
 
-// Spec worked example (sklearn-splits.md section 5), independent of the vectors.
+// Worked example of docs/protocols.md#paper-splits, independent of the vectors.
 func TestStratifiedKFoldSpecExample(t *testing.T) {
 	y := []int{2, 2, 0, 1, 2, 0, 0, 2, 1, 2, 0, 2}
 	want := []int{0, 0, 2, 0, 4, 3, 4, 1, 1, 3, 1, 2}

@@ -9,7 +9,7 @@
 // its own "Time taken to build model" of one JVM run per fit. Nothing is
 // installed here; missing references are reported as absent.
 //
-// The README's performance block is this package's Markdown, regenerated
+// The performance block of docs/performance.md is this package's Markdown, regenerated
 // by scripts/speed.sh, so that every speed figure there comes from one
 // command.
 package speed

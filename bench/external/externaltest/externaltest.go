@@ -36,6 +36,7 @@ func GoAdapter(t testing.TB) string {
 		if dir, err = os.MkdirTemp("", "fgrtbench-goadapter-"); err != nil {
 			return
 		}
+		//lint:ignore SA1019 a test binary runs where it was built, so its GOROOT names the toolchain under test; PATH is the fallback below
 		goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
 		if _, statErr := os.Stat(goBin); statErr != nil {
 			goBin = "go"
