@@ -10,8 +10,8 @@ import (
 	"github.com/fgrtbench/fgrtbench/internal/npsum"
 )
 
-// GrowOptions are the tree-growth settings (fgrt.md section 3).
-type GrowOptions struct {
+// GrowConfig holds the tree-growth settings (fgrt.md section 3).
+type GrowConfig struct {
 	// MaxRules stops growth once the tree has this many leaves (>= 1).
 	MaxRules int
 	// CoverageThreshold filters candidates whose coverage (membership mass /
@@ -35,7 +35,7 @@ type GrowOptions struct {
 }
 
 // Validate reports invalid settings.
-func (o GrowOptions) Validate() error {
+func (o GrowConfig) Validate() error {
 	switch {
 	case o.MaxRules < 1:
 		return fmt.Errorf("fgrt: max_rules must be >= 1, got %d", o.MaxRules)
@@ -86,7 +86,7 @@ type node struct {
 
 // grower holds the precomputed training data of one fit.
 type grower struct {
-	opt      GrowOptions
+	opt      GrowConfig
 	n        int
 	nClasses int
 	// Rows are reordered so each class is contiguous: class k occupies
@@ -118,7 +118,7 @@ type partitionFitter func(j int, col, scratch []float64) (fuzzy.Partition, error
 // newGrower validates inputs and precomputes memberships. With parts nil,
 // fit supplies the d partitions, fitted on the columns the memberships are
 // computed from, so that the training matrix is read once per feature.
-func newGrower(X [][]float64, y []int, nClasses int, parts []fuzzy.Partition, d int, fit partitionFitter, opt GrowOptions) (*grower, error) {
+func newGrower(X [][]float64, y []int, nClasses int, parts []fuzzy.Partition, d int, fit partitionFitter, opt GrowConfig) (*grower, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
 	}

@@ -8,7 +8,7 @@
 //
 // Usage:
 //
-//	tr := c45.New(c45.DefaultConfig())
+//	tr, err := c45.New(c45.DefaultConfig())
 //	model, err := tr.Fit(X, y, schema) // X row-major, NaN = missing
 //	pred := model.Predict(Xtest)
 package c45
@@ -60,8 +60,13 @@ type Trainer struct {
 	cfg Config
 }
 
-// New returns a Trainer for cfg; Fit reports an invalid cfg.
-func New(cfg Config) *Trainer { return &Trainer{cfg: cfg} }
+// New validates cfg and returns a Trainer.
+func New(cfg Config) (*Trainer, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return &Trainer{cfg: cfg}, nil
+}
 
 // Fit grows, collapses and prunes a tree on (X, y). Nominal columns (per
 // the schema) hold integer codes; the number of branches of a nominal split

@@ -45,8 +45,8 @@ import (
 	"github.com/fgrtbench/fgrtbench/learn"
 )
 
-// Options configures a fit. The zero value is not valid; start from Defaults.
-type Options struct {
+// Config configures a fit. The zero value is not valid; start from DefaultConfig.
+type Config struct {
 	// Rules is ex-fuzzy's nRules: the number of rule slots in a chromosome.
 	Rules int
 	// Antecedents is nAnts: antecedent slots per rule (capped at the number
@@ -93,11 +93,11 @@ type Options struct {
 	Seed uint64
 }
 
-// Defaults returns the paper's settings (FGRT runtime study): 15 rules, 3
+// DefaultConfig returns the paper's settings (FGRT runtime study): 15 rules, 3
 // antecedents, 3 labels, tolerance 0.01, 100 generations, population 50,
 // SBX probability 0.3 with eta 3, mutation eta 7.
-func Defaults() Options {
-	return Options{
+func DefaultConfig() Config {
+	return Config{
 		Rules:         15,
 		Antecedents:   3,
 		Labels:        3,
@@ -112,7 +112,7 @@ func Defaults() Options {
 }
 
 // Validate reports the first invalid option.
-func (o Options) Validate() error {
+func (o Config) Validate() error {
 	switch {
 	case o.Rules < 1:
 		return fmt.Errorf("fga: Rules = %d, want >= 1", o.Rules)
@@ -153,20 +153,20 @@ func (o Options) Validate() error {
 // Trainer fits FGA models. It keeps no state between fits; a trainer
 // returned by Prepare holds fixed partitions fitted once.
 type Trainer struct {
-	opts  Options
+	opts  Config
 	fixed *fixedPartitions // nil: fitted on each training set
 }
 
 // New validates the options and returns a trainer.
-func New(o Options) (*Trainer, error) {
+func New(o Config) (*Trainer, error) {
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
 	return &Trainer{opts: o}, nil
 }
 
-// Options returns the trainer's configuration.
-func (t *Trainer) Options() Options { return t.opts }
+// Config returns the trainer's configuration.
+func (t *Trainer) Config() Config { return t.opts }
 
 // Fit runs the genetic algorithm and returns the purged rule base of the best
 // chromosome.

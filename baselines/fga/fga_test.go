@@ -12,15 +12,15 @@ import (
 	"github.com/fgrtbench/fgrtbench/learn"
 )
 
-func smallOptions(seed uint64) Options {
-	o := Defaults()
+func smallOptions(seed uint64) Config {
+	o := DefaultConfig()
 	o.Generations = 20
 	o.Population = 20
 	o.Seed = seed
 	return o
 }
 
-func fit(t *testing.T, o Options, X [][]float64, y []int, s learn.Schema) *Model {
+func fit(t *testing.T, o Config, X [][]float64, y []int, s learn.Schema) *Model {
 	t.Helper()
 	tr, err := New(o)
 	if err != nil {
@@ -419,28 +419,28 @@ func TestPredictNaNAndEmptyModel(t *testing.T) {
 }
 
 func TestOptionsValidation(t *testing.T) {
-	mods := []func(*Options){
-		func(o *Options) { o.Rules = 0 },
-		func(o *Options) { o.Antecedents = 0 },
-		func(o *Options) { o.Labels = 1 },
-		func(o *Options) { o.Tolerance = -1 },
-		func(o *Options) { o.Tolerance = math.NaN() },
-		func(o *Options) { o.Generations = 0 },
-		func(o *Options) { o.Population = 1 },
-		func(o *Options) { o.CrossoverProb = 1.5 },
-		func(o *Options) { o.SBXEta = 0 },
-		func(o *Options) { o.MutationEta = math.Inf(1) },
-		func(o *Options) { o.Patience = -1 },
-		func(o *Options) { o.Workers = -2 },
+	mods := []func(*Config){
+		func(o *Config) { o.Rules = 0 },
+		func(o *Config) { o.Antecedents = 0 },
+		func(o *Config) { o.Labels = 1 },
+		func(o *Config) { o.Tolerance = -1 },
+		func(o *Config) { o.Tolerance = math.NaN() },
+		func(o *Config) { o.Generations = 0 },
+		func(o *Config) { o.Population = 1 },
+		func(o *Config) { o.CrossoverProb = 1.5 },
+		func(o *Config) { o.SBXEta = 0 },
+		func(o *Config) { o.MutationEta = math.Inf(1) },
+		func(o *Config) { o.Patience = -1 },
+		func(o *Config) { o.Workers = -2 },
 	}
 	for i, mod := range mods {
-		o := Defaults()
+		o := DefaultConfig()
 		mod(&o)
 		if _, err := New(o); err == nil {
 			t.Errorf("case %d: invalid options %+v accepted", i, o)
 		}
 	}
-	if _, err := New(Defaults()); err != nil {
+	if _, err := New(DefaultConfig()); err != nil {
 		t.Errorf("defaults rejected: %v", err)
 	}
 }
@@ -470,7 +470,7 @@ func TestApplyMembershipMatchesTrapezoid(t *testing.T) {
 		X[i] = []float64{float64(rng.IntN(20)) / 4, rng.NormFloat64() * 1e6}
 	}
 	y := make([]int, n)
-	p := newProblem(X, y, 1, Defaults(), 2, nil)
+	p := newProblem(X, y, 1, DefaultConfig(), 2, nil)
 	for trial := 0; trial < 3000; trial++ {
 		f := trial % 2
 		pick := func() float64 {

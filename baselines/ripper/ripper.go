@@ -45,7 +45,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/learn"
 )
 
-// Config holds RIPPER's hyperparameters; Default returns wittgenstein's.
+// Config holds RIPPER's hyperparameters; DefaultConfig returns wittgenstein's.
 type Config struct {
 	// K is the number of optimisation passes.
 	K int
@@ -71,9 +71,9 @@ type Config struct {
 	Unshuffled bool
 }
 
-// Default returns wittgenstein's defaults (k=2, prune_size=0.33,
+// DefaultConfig returns wittgenstein's defaults (k=2, prune_size=0.33,
 // dl_allowance=64, n_discretize_bins=10, alpha=1, no limits).
-func Default() Config {
+func DefaultConfig() Config {
 	return Config{K: 2, PruneSize: 0.33, DLAllowance: 64, NBins: 10, Alpha: 1}
 }
 

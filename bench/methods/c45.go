@@ -15,10 +15,7 @@ func newC45(cfg Config, _ int64) (learn.Trainer, error) {
 		SubtreeRaising: cfg.Bool("subtree_raising"),
 		Collapse:       cfg.Bool("collapse"),
 	}
-	if err := c.Validate(); err != nil {
-		return nil, err
-	}
-	return c45.New(c), nil
+	return c45.New(c)
 }
 
 func init() {

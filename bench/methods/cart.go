@@ -36,7 +36,7 @@ func newCART(cfg Config, _ int64) (learn.Trainer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return cart.New(cart.Params{
+	return cart.New(cart.Config{
 		Criterion:           crit,
 		RandomState:         uint32(cfg.Int("random_state")),
 		MinSamplesSplit:     cfg.Int("min_samples_split"),

@@ -35,7 +35,7 @@ func TestCARTRegistration(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				p := tr.(*cart.Trainer).Params()
+				p := tr.(*cart.Trainer).Config()
 				if p.Criterion != tc.criterion || p.RandomState != 42 || p.MinSamplesSplit != 5 || p.MinSamplesLeaf != 2 {
 					t.Errorf("config %s gives %+v", cfg, p)
 				}

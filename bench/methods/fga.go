@@ -38,7 +38,7 @@ func init() {
 		},
 		Stochastic: true,
 		New: func(cfg Config, seed int64) (learn.Trainer, error) {
-			o := fga.Defaults()
+			o := fga.DefaultConfig()
 			o.Rules = cfg.Int("n_rules")
 			o.Antecedents = cfg.Int("n_ants")
 			o.Labels = cfg.Int("n_labels")

@@ -32,7 +32,7 @@ func TestFGARegistration(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		o := tr.(*fga.Trainer).Options()
+		o := tr.(*fga.Trainer).Config()
 		if o.Generations != tc.generations || o.Population != tc.pop || o.Rules != tc.rules ||
 			o.Antecedents != tc.ants || o.Labels != tc.labs || o.Tolerance != 0.01 ||
 			o.CrossoverProb != 0.3 || o.Seed != 77 || o.Workers != 0 || o.HeadTrapezoid {
@@ -54,7 +54,7 @@ func TestFGARegistration(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o := tr.(*fga.Trainer).Options(); !o.HeadTrapezoid || o.Workers != 3 {
+	if o := tr.(*fga.Trainer).Config(); !o.HeadTrapezoid || o.Workers != 3 {
 		t.Errorf("overrides not applied: %+v", o)
 	}
 }
@@ -92,7 +92,7 @@ func TestFGAPartitionModes(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v: %v", c.params, err)
 		}
-		if o := tr.(*fga.Trainer).Options(); o.Fixed != c.fixed || o.Style != c.style {
+		if o := tr.(*fga.Trainer).Config(); o.Fixed != c.fixed || o.Style != c.style {
 			t.Errorf("%v: fixed %v style %v", c.params, o.Fixed, o.Style)
 		}
 	}

@@ -95,7 +95,7 @@ func newFGRT(optimized bool) func(Config, int64) (learn.Trainer, error) {
 		if err != nil {
 			return nil, err
 		}
-		o := fgrt.DefaultOptions()
+		o := fgrt.DefaultConfig()
 		o.MaxRules = cfg.Int("max_rules")
 		o.CoverageThreshold = cfg.Float("coverage_threshold")
 		o.MinImprovement = cfg.Float("min_improvement")
@@ -113,7 +113,7 @@ func newFGRT(optimized bool) func(Config, int64) (learn.Trainer, error) {
 			}
 			o.FixIntMatrix = cfg.Bool("fix_int_matrix")
 		}
-		return fgrt.NewTrainer(o)
+		return fgrt.New(o)
 	}
 }
 

@@ -38,7 +38,7 @@ func TestFGRTRegistration(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				o := tr.(*fgrt.Trainer).Options()
+				o := tr.(*fgrt.Trainer).Config()
 				if o.MaxRules != cfg.Int("max_rules") || o.CoverageThreshold != cfg.Float("coverage_threshold") ||
 					o.MinImprovement != cfg.Float("min_improvement") || o.Patience != 3 || o.EarlyStopThreshold != 0 || o.FixQ1 || o.FixQ2 || o.FixQ3 || o.Clamp || o.FixIntMatrix {
 					t.Errorf("config %s gives %+v", cfg, o)
@@ -106,7 +106,7 @@ func TestFGRTParamErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := tr.(*fgrt.Trainer).Options()
+	o := tr.(*fgrt.Trainer).Config()
 	if o.Strategy != partopt.Hybrid || !o.FixQ3 || !o.Clamp || o.Style.String() != "paper" {
 		t.Errorf("options %+v", o)
 	}

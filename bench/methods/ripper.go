@@ -24,7 +24,7 @@ func init() {
 		Grids:      map[string]Grid{"default": {{}}},
 		Stochastic: true,
 		New: func(cfg Config, seed int64) (learn.Trainer, error) {
-			c := ripper.Default()
+			c := ripper.DefaultConfig()
 			c.K = cfg.Int("k")
 			c.PruneSize = cfg.Float("prune_size")
 			c.DLAllowance = float64(cfg.Int("dl_allowance"))
