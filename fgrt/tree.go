@@ -8,6 +8,7 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/fuzzy"
 	"github.com/fgrtbench/fgrtbench/internal/npsum"
+	"github.com/fgrtbench/fgrtbench/learn"
 )
 
 // GrowConfig holds the tree-growth settings (fgrt.md section 3).
@@ -34,19 +35,17 @@ type GrowConfig struct {
 	EarlyStopThreshold float64
 }
 
-// Validate reports invalid settings.
+// Validate reports invalid settings: values outside the bounds the
+// parameters of Spec declare.
 func (o GrowConfig) Validate() error {
-	switch {
-	case o.MaxRules < 1:
-		return fmt.Errorf("fgrt: max_rules must be >= 1, got %d", o.MaxRules)
-	case o.Patience < 1:
-		return fmt.Errorf("fgrt: patience must be >= 1, got %d", o.Patience)
-	case math.IsNaN(o.CoverageThreshold) || o.CoverageThreshold < 0:
-		return fmt.Errorf("fgrt: coverage_threshold must be >= 0, got %v", o.CoverageThreshold)
-	case math.IsNaN(o.MinImprovement) || o.MinImprovement < 0:
-		return fmt.Errorf("fgrt: min_improvement must be >= 0, got %v", o.MinImprovement)
-	case math.IsNaN(o.EarlyStopThreshold) || o.EarlyStopThreshold < 0:
-		return fmt.Errorf("fgrt: early_stop_threshold must be >= 0, got %v", o.EarlyStopThreshold)
+	err := learn.CheckBounds(params,
+		learn.Number{Name: "max_rules", Value: float64(o.MaxRules)},
+		learn.Number{Name: "patience", Value: float64(o.Patience)},
+		learn.Number{Name: "coverage_threshold", Value: o.CoverageThreshold},
+		learn.Number{Name: "min_improvement", Value: o.MinImprovement},
+		learn.Number{Name: "early_stop_threshold", Value: o.EarlyStopThreshold})
+	if err != nil {
+		return fmt.Errorf("fgrt: %v", err)
 	}
 	return nil
 }

@@ -44,13 +44,18 @@ func DefaultConfig() Config {
 	return Config{Confidence: 0.25, MinObj: 2, SubtreeRaising: true, Collapse: true}
 }
 
-// Validate reports an invalid configuration.
+// Validate reports an invalid configuration: a value outside the bounds
+// Spec's parameters declare, or a confidence of 0 (the interval is open
+// there, which a Param cannot say).
 func (c Config) Validate() error {
-	if !(c.Confidence > 0 && c.Confidence <= 0.5) {
+	if !(c.Confidence > 0) {
 		return fmt.Errorf("c45: confidence %v outside (0, 0.5]", c.Confidence)
 	}
-	if c.MinObj < 1 {
-		return fmt.Errorf("c45: min_obj %d below 1", c.MinObj)
+	err := learn.CheckBounds(params,
+		learn.Number{Name: "confidence", Value: c.Confidence},
+		learn.Number{Name: "min_obj", Value: float64(c.MinObj)})
+	if err != nil {
+		return fmt.Errorf("c45: %v", err)
 	}
 	return nil
 }

@@ -109,23 +109,22 @@ func PaperConfig(c Criterion) Config {
 	return Config{Criterion: c, MinSamplesSplit: 5, MinSamplesLeaf: 2, RandomState: 42}
 }
 
-// Validate reports the first invalid parameter.
+// Validate reports the first invalid parameter: an unknown criterion or a
+// value outside the bounds Spec's parameters declare.
 func (p Config) Validate() error {
-	switch {
-	case p.Criterion != Gini && p.Criterion != Entropy:
+	if p.Criterion != Gini && p.Criterion != Entropy {
 		return fmt.Errorf("cart: invalid criterion %d", int(p.Criterion))
-	case p.MaxDepth < 0:
-		return fmt.Errorf("cart: max_depth %d must be >= 0 (0 = unlimited)", p.MaxDepth)
-	case p.MinSamplesSplit < 2:
-		return fmt.Errorf("cart: min_samples_split %d must be >= 2", p.MinSamplesSplit)
-	case p.MinSamplesLeaf < 1:
-		return fmt.Errorf("cart: min_samples_leaf %d must be >= 1", p.MinSamplesLeaf)
-	case math.IsNaN(p.MinImpurityDecrease) || p.MinImpurityDecrease < 0:
-		return fmt.Errorf("cart: min_impurity_decrease %v must be >= 0", p.MinImpurityDecrease)
-	case p.MaxFeatures < 0:
-		return fmt.Errorf("cart: max_features %d must be >= 0 (0 = all)", p.MaxFeatures)
-	case math.IsNaN(p.CCPAlpha) || p.CCPAlpha < 0:
-		return fmt.Errorf("cart: ccp_alpha %v must be >= 0", p.CCPAlpha)
+	}
+	err := learn.CheckBounds(params(""),
+		learn.Number{Name: "max_depth", Value: float64(p.MaxDepth)},
+		learn.Number{Name: "min_samples_split", Value: float64(p.MinSamplesSplit)},
+		learn.Number{Name: "min_samples_leaf", Value: float64(p.MinSamplesLeaf)},
+		learn.Number{Name: "min_impurity_decrease", Value: p.MinImpurityDecrease},
+		learn.Number{Name: "max_features", Value: float64(p.MaxFeatures)},
+		learn.Number{Name: "ccp_alpha", Value: p.CCPAlpha},
+		learn.Number{Name: "random_state", Value: float64(p.RandomState)})
+	if err != nil {
+		return fmt.Errorf("cart: %v", err)
 	}
 	return nil
 }

@@ -111,23 +111,23 @@ func DefaultConfig() Config {
 	}
 }
 
-// Validate reports the first invalid option.
+// Validate reports the first invalid option: a value outside the bounds
+// Spec's parameters declare, or a setting no parameter exposes.
 func (o Config) Validate() error {
+	err := learn.CheckBounds(params,
+		learn.Number{Name: "n_rules", Value: float64(o.Rules)},
+		learn.Number{Name: "n_ants", Value: float64(o.Antecedents)},
+		learn.Number{Name: "n_labels", Value: float64(o.Labels)},
+		learn.Number{Name: "tolerance", Value: o.Tolerance},
+		learn.Number{Name: "generations", Value: float64(o.Generations)},
+		learn.Number{Name: "population", Value: float64(o.Population)},
+		learn.Number{Name: "crossover_prob", Value: o.CrossoverProb},
+		learn.Number{Name: "workers", Value: float64(o.Workers)})
 	switch {
-	case o.Rules < 1:
-		return fmt.Errorf("fga: Rules = %d, want >= 1", o.Rules)
-	case o.Antecedents < 1:
-		return fmt.Errorf("fga: Antecedents = %d, want >= 1", o.Antecedents)
-	case o.Labels < 2 || o.Labels > 100:
-		return fmt.Errorf("fga: Labels = %d, want 2..100", o.Labels)
-	case !(o.Tolerance >= 0) || math.IsInf(o.Tolerance, 0):
+	case err != nil:
+		return fmt.Errorf("fga: %v", err)
+	case math.IsInf(o.Tolerance, 0):
 		return fmt.Errorf("fga: Tolerance = %v, want a finite value >= 0", o.Tolerance)
-	case o.Generations < 1:
-		return fmt.Errorf("fga: Generations = %d, want >= 1", o.Generations)
-	case o.Population < 2:
-		return fmt.Errorf("fga: Population = %d, want >= 2", o.Population)
-	case !(o.CrossoverProb >= 0 && o.CrossoverProb <= 1):
-		return fmt.Errorf("fga: CrossoverProb = %v, want 0..1", o.CrossoverProb)
 	case !(o.SBXEta > 0) || math.IsInf(o.SBXEta, 0):
 		return fmt.Errorf("fga: SBXEta = %v, want a finite value > 0", o.SBXEta)
 	case !(o.MutationEta > 0) || math.IsInf(o.MutationEta, 0):
@@ -136,8 +136,6 @@ func (o Config) Validate() error {
 		return fmt.Errorf("fga: Patience = %d, want >= 0", o.Patience)
 	case !(o.MinDelta >= 0):
 		return fmt.Errorf("fga: MinDelta = %v, want >= 0", o.MinDelta)
-	case o.Workers < 0:
-		return fmt.Errorf("fga: Workers = %d, want >= 0", o.Workers)
 	case o.Style != fuzzy.QuantileStyle && o.Style != fuzzy.PaperStyle:
 		return fmt.Errorf("fga: unknown partition style %d", o.Style)
 	case o.Style == fuzzy.PaperStyle && !o.Fixed:

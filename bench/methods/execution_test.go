@@ -18,7 +18,7 @@ var executionProof = map[string][2]string{
 
 // TestExecutionParamsDoNotChangeResults fits every method with each of its
 // Execution parameters at two values (on every conformance problem, with the
-// defaults and the conformance variants, two seeds) and requires identical
+// configurations its spec's Conformance lists, two seeds) and requires identical
 // predictions, complexity and rules: what leaving the parameter out of the
 // config column and the unit identity assumes.
 func TestExecutionParamsDoNotChangeResults(t *testing.T) {
@@ -36,16 +36,19 @@ func TestExecutionParamsDoNotChangeResults(t *testing.T) {
 				t.Errorf("%s: parameter %s is declared Execution but executionProof has no values to prove it", name, p.Name)
 				continue
 			}
-			for _, variant := range append([]map[string]string{nil}, conformanceVariants[name]...) {
+			variants := m.Conformance
+			if len(variants) == 0 {
+				variants = []map[string]string{nil}
+			}
+			for _, variant := range variants {
 				for _, d := range learntest.Problems() {
 					for _, seed := range []int64{1, 2} {
 						var out [2]string
 						for i, v := range values {
-							overrides := maps.Clone(fastOverrides[name])
+							overrides := maps.Clone(variant)
 							if overrides == nil {
 								overrides = map[string]string{}
 							}
-							maps.Copy(overrides, variant)
 							overrides[p.Name] = v
 							cfg, err := m.Resolve(overrides)
 							if err != nil {
