@@ -1,14 +1,16 @@
-package methods
+package fga_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/fgrtbench/fgrtbench/baselines/fga"
 	"github.com/fgrtbench/fgrtbench/fuzzy"
+	"github.com/fgrtbench/fgrtbench/learn"
 )
 
-func TestFGARegistration(t *testing.T) {
-	m, err := Lookup("fga")
+func TestFGASpec(t *testing.T) {
+	m, err := lookup("fga")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +65,7 @@ func TestFGARegistration(t *testing.T) {
 // runner adds no protocol-specific parameter), fixed and the paper's
 // formula are parameters, and contradictory settings are refused.
 func TestFGAPartitionModes(t *testing.T) {
-	m, _ := Lookup("fga")
+	m, _ := lookup("fga")
 	cases := []struct {
 		params map[string]string
 		fixed  bool
@@ -99,4 +101,16 @@ func TestFGAPartitionModes(t *testing.T) {
 	if _, err := m.Resolve(map[string]string{"partitions": "learned"}); err == nil {
 		t.Error("partitions=learned accepted")
 	}
+}
+
+// lookup finds one of the package's specs by method name, as the
+// registry's Lookup does.
+func lookup(name string) (*learn.Spec, error) {
+	specs := map[string]*learn.Spec{
+		"fga": fga.Spec,
+	}
+	if s, ok := specs[name]; ok {
+		return s, nil
+	}
+	return nil, fmt.Errorf("no spec %q", name)
 }
