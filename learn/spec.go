@@ -48,6 +48,10 @@ type Param struct {
 	// seed, only how it is computed: it is not part of the canonical
 	// configuration (see Spec for the proof this requires).
 	Execution bool
+	// Proof names, for an Execution parameter, two values whose fits must
+	// give byte-identical results: the proof the registry's tests run
+	// (bench/methods' TestExecutionParamsDoNotChangeResults).
+	Proof [2]string
 }
 
 // Check validates a value for the parameter.
@@ -213,8 +217,9 @@ type Grid []map[string]string
 // configuration (Canonical): of the config column of results.csv and of
 // every unit's identity, so a study re-run, resumed or sharded with another
 // value is the same study. The claim must be proven: every Execution
-// parameter has a test that fits with two different values give
-// byte-identical results (bench/methods' TestExecutionParamsDoNotChangeResults).
+// parameter names two values in Param.Proof, and a test requires that fits
+// with them give byte-identical results (bench/methods'
+// TestExecutionParamsDoNotChangeResults).
 type Spec struct {
 	// Name is the method's name in studies, results.csv and the CLI.
 	Name string

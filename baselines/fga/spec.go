@@ -52,7 +52,7 @@ var params = []learn.Param{
 	{Name: "trapezoid", Kind: learn.Enum, Default: "paper", Values: []string{"paper", "head"}, Doc: "membership epsilon: paper-era ex-fuzzy (first label 0 at the training minimum) or ex-fuzzy >= 2026-06 (1 there)"},
 	{Name: "partitions", Kind: learn.Enum, Default: "evolved", Values: []string{"evolved", "fixed"}, Doc: "evolved = membership genes in the chromosome (the authors' runtime script); fixed = ex-fuzzy's linguistic_variables path: partitions built once (on all rows under the paper protocol, as FGRT's; on the training set otherwise), rule genes only"},
 	{Name: "partition", Kind: learn.Enum, Default: "quantile", Values: []string{"quantile", "paper"}, Doc: "fixed partitions: quantile = ex-fuzzy construct_partitions (0/20/40/60/80/100 percentiles, FGRT's), paper = the paper text's quartile formula (3 labels)"},
-	{Name: "workers", Kind: learn.Int, Default: "0", Min: 0, HasMin: true, Doc: "goroutines evaluating the population (0 = GOMAXPROCS); does not change results, so it is not part of the config column or a unit's identity", Execution: true},
+	{Name: "workers", Kind: learn.Int, Default: "0", Min: 0, HasMin: true, Doc: "goroutines evaluating the population (0 = GOMAXPROCS); does not change results, so it is not part of the config column or a unit's identity", Execution: true, Proof: [2]string{"1", "3"}},
 }
 
 // fromValues builds a Trainer from validated values and the unit's seed.
