@@ -121,8 +121,7 @@ func (p Config) Validate() error {
 		learn.Number{Name: "min_samples_leaf", Value: float64(p.MinSamplesLeaf)},
 		learn.Number{Name: "min_impurity_decrease", Value: p.MinImpurityDecrease},
 		learn.Number{Name: "max_features", Value: float64(p.MaxFeatures)},
-		learn.Number{Name: "ccp_alpha", Value: p.CCPAlpha},
-		learn.Number{Name: "random_state", Value: float64(p.RandomState)})
+		learn.Number{Name: "ccp_alpha", Value: p.CCPAlpha})
 	if err != nil {
 		return fmt.Errorf("cart: %v", err)
 	}

@@ -1,6 +1,10 @@
 package cart
 
-import "github.com/fgrtbench/fgrtbench/learn"
+import (
+	"fmt"
+
+	"github.com/fgrtbench/fgrtbench/learn"
+)
 
 // Spec declares CART to the harness (method "cart"); EntropySpec declares
 // the paper's "C4.5" as its code runs it ("c45-entropy"): the same tree with
@@ -75,9 +79,15 @@ func fromValues(cfg learn.Values, _ int64) (learn.Trainer, error) {
 	if err != nil {
 		return nil, err
 	}
+	// random_state's Go type (uint32) cannot hold a value outside its
+	// declared bounds, so they are checked here, before the conversion.
+	rs := cfg.Int("random_state")
+	if err := learn.CheckBounds(params(""), learn.Number{Name: "random_state", Value: float64(rs)}); err != nil {
+		return nil, fmt.Errorf("cart: %v", err)
+	}
 	return New(Config{
 		Criterion:           crit,
-		RandomState:         uint32(cfg.Int("random_state")),
+		RandomState:         uint32(rs),
 		MinSamplesSplit:     cfg.Int("min_samples_split"),
 		MinSamplesLeaf:      cfg.Int("min_samples_leaf"),
 		MaxDepth:            cfg.Int("max_depth"),

@@ -236,3 +236,31 @@ func TestOptionalInterfaces(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckDeclaredBounds: a learner that validates with its declaration
+// passes; one whose own validation forgot a declared bound is reported,
+// once per bound it does not enforce.
+func TestCheckDeclaredBounds(t *testing.T) {
+	params := []learn.Param{
+		{Name: "n", Kind: learn.Int, Default: "2", Min: 1, Max: 5, HasMin: true, HasMax: true},
+		{Name: "mode", Kind: learn.Enum, Default: "a", Values: []string{"a"}},
+	}
+	spec := func(enforce bool) *learn.Spec {
+		return &learn.Spec{Name: "toy", Version: 1, Params: params,
+			New: func(v learn.Values, _ int64) (learn.Trainer, error) {
+				if enforce {
+					if err := learn.CheckBounds(params, learn.Number{Name: "n", Value: float64(v.Int("n"))}); err != nil {
+						return nil, err
+					}
+				}
+				return majority{}, nil
+			}}
+	}
+	if errs := CheckDeclaredBounds(spec(true)); len(errs) != 0 {
+		t.Errorf("enforcing learner reported: %v", errs)
+	}
+	errs := CheckDeclaredBounds(spec(false))
+	if len(errs) != 2 || !strings.Contains(errs[0].Error(), "n=0 is outside the declared bounds") || !strings.Contains(errs[1].Error(), "n=6") {
+		t.Errorf("forgetful learner: %v", errs)
+	}
+}

@@ -3,6 +3,8 @@ package learntest
 import (
 	"fmt"
 	"reflect"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/fgrtbench/fgrtbench/learn"
@@ -287,4 +289,43 @@ func RunSpec(t *testing.T, spec *learn.Spec) {
 		}
 		t.Run(name, func(t *testing.T) { Run(t, sub) })
 	}
+	t.Run(spec.Name+"/declared-bounds", func(t *testing.T) {
+		for _, err := range CheckDeclaredBounds(spec) {
+			t.Error(err)
+		}
+	})
+}
+
+// CheckDeclaredBounds checks that the learner itself enforces every bound
+// its spec declares: a value just outside a declared Min or Max, handed to
+// the spec's constructor without the harness's string check (as a library
+// caller's Config would reach New), is refused. A learner whose Validate
+// reads its declaration (learn.CheckBounds) passes; one that forgot a
+// bound, or wrote another, does not.
+func CheckDeclaredBounds(spec *learn.Spec) []error {
+	var errs []error
+	for _, p := range spec.Params {
+		if p.Kind != learn.Int && p.Kind != learn.Float {
+			continue
+		}
+		var outside []float64
+		if p.HasMin {
+			outside = append(outside, p.Min-1)
+		}
+		if p.HasMax {
+			outside = append(outside, p.Max+1)
+		}
+		for _, v := range outside {
+			cfg := spec.Defaults()
+			cfg[p.Name] = strconv.FormatFloat(v, 'f', -1, 64)
+			err := safely(func() error { _, err := spec.New(cfg, 1); return err })
+			switch {
+			case err == nil:
+				errs = append(errs, fmt.Errorf("%s: %s=%s is outside the declared bounds, but the learner accepted it", spec.Name, p.Name, cfg[p.Name]))
+			case strings.HasPrefix(err.Error(), "panic"):
+				errs = append(errs, fmt.Errorf("%s: %s=%s: %v", spec.Name, p.Name, cfg[p.Name], err))
+			}
+		}
+	}
+	return errs
 }
