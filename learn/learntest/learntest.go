@@ -17,7 +17,9 @@
 //   - an empty training set is an error, not a panic;
 //   - each optional interface of package learn the trainer implements
 //     keeps its promise (CheckOptional): a prepared, a shared-preparation
-//     and a group fit give the models plain fits give.
+//     and a group fit give the models plain fits give;
+//   - the learner itself refuses a value outside a bound its spec declares
+//     (CheckDeclaredBounds), so its validation and the harness's agree.
 //
 // A learner package runs the suite from its own tests with RunSpec on its
 // learn.Spec; the registry's test runs it once more on every registered
