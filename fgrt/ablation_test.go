@@ -53,10 +53,10 @@ func runPaperGrid(t *testing.T, X [][]float64, y, fold []int, nClasses int, opti
 	s := schemaFor(len(X[0]), nClasses)
 	var rows []ablationRow
 	mean := 0.0
-	base := DefaultOptions()
+	base := DefaultConfig()
 	base.Optimize = optimize
 	base.Strategy = partopt.Grid
-	tr, err := NewTrainer(base)
+	tr, err := New(base)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func runPaperGrid(t *testing.T, X [][]float64, y, fold []int, nClasses int, opti
 		for _, c := range paperConfigs {
 			o := base
 			o.MaxRules, o.CoverageThreshold, o.MinImprovement = int(c[0]), c[1], c[2]
-			m, err := FitTree(Xtr, ytr, nClasses, parts, o.GrowOptions)
+			m, err := FitTree(Xtr, ytr, nClasses, parts, o.GrowConfig)
 			if err != nil {
 				t.Fatal(err)
 			}

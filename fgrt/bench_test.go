@@ -32,7 +32,7 @@ func synthetic(seed uint64, n, d int) ([][]float64, []int) {
 	return X, y
 }
 
-var benchGrow = GrowOptions{MaxRules: 15, CoverageThreshold: 0.01, MinImprovement: 0.01, Patience: 3}
+var benchGrow = GrowConfig{MaxRules: 15, CoverageThreshold: 0.01, MinImprovement: 0.01, Patience: 3}
 
 func BenchmarkFit(b *testing.B) {
 	X, y := synthetic(1, 5920, 20)
@@ -67,7 +67,7 @@ func BenchmarkGridOptimize(b *testing.B) {
 	parts, _ := fuzzy.FitPartitions(X, make([]bool, 57), fuzzy.QuantileStyle)
 	defer benchcpu.Start(b)()
 	for i := 0; i < b.N; i++ {
-		if _, _, err := partopt.Optimize(X, y, parts, partopt.Options{}); err != nil {
+		if _, _, err := partopt.Optimize(X, y, parts, partopt.Config{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -91,9 +91,9 @@ func BenchmarkGrid(b *testing.B) {
 	}
 	ts := make([]learn.Trainer, len(grid))
 	for i, p := range grid {
-		o := DefaultOptions()
+		o := DefaultConfig()
 		o.MaxRules, o.CoverageThreshold, o.MinImprovement = p.rules, p.cov, p.imp
-		tr, err := NewTrainer(o)
+		tr, err := New(o)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -47,7 +47,7 @@ func TestCacheMatchesReference(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		opt := GrowOptions{
+		opt := GrowConfig{
 			MaxRules:          1 + r.IntN(30),
 			CoverageThreshold: []float64{0, 0.01, 0.05, 0.1, 0.3}[r.IntN(5)],
 			MinImprovement:    []float64{0, 0.005, 0.01, 0.05}[r.IntN(4)],
@@ -79,7 +79,7 @@ func TestOneClassGivesSingleLeaf(t *testing.T) {
 	for i := range y {
 		y[i] = 1
 	}
-	tr, _ := NewTrainer(DefaultOptions())
+	tr, _ := New(DefaultConfig())
 	s := learn.Schema{Features: make([]learn.Feature, 4), Classes: []string{"a", "b"}}
 	m, err := tr.FitModel(X, y, s)
 	if err != nil {
@@ -108,7 +108,7 @@ func TestQ2StaleRoot(t *testing.T) {
 	parts := []fuzzy.Partition{{Nominal: true, Min: 0, Max: 1, Terms: []fuzzy.Term{
 		{Name: "0", Crisp: true, Category: fuzzy.Category{Value: 0}},
 		{Name: "1", Crisp: true, Category: fuzzy.Category{Value: 1}}}}}
-	opt := GrowOptions{MaxRules: 10, MinImprovement: 0.01, Patience: 1}
+	opt := GrowConfig{MaxRules: 10, MinImprovement: 0.01, Patience: 1}
 	m, err := FitTree(X, y, 2, parts, opt)
 	if err != nil {
 		t.Fatal(err)
@@ -162,7 +162,7 @@ func TestRowPermutation(t *testing.T) {
 			}
 		}
 		parts, _ := fuzzy.FitPartitions(X, make([]bool, d), fuzzy.QuantileStyle)
-		opt := GrowOptions{MaxRules: 12, CoverageThreshold: 0.01, MinImprovement: 0.01, Patience: 3}
+		opt := GrowConfig{MaxRules: 12, CoverageThreshold: 0.01, MinImprovement: 0.01, Patience: 3}
 		a, err := FitTree(X, y, 2, parts, opt)
 		if err != nil {
 			t.Fatal(err)
@@ -192,25 +192,25 @@ func TestRowPermutation(t *testing.T) {
 func TestBadInput(t *testing.T) {
 	X, y := randomData(2, 40, 3, 2)
 	s := learn.Schema{Features: make([]learn.Feature, 3), Classes: []string{"a", "b"}}
-	good := DefaultOptions()
-	bad := []func(o *Options){
-		func(o *Options) { o.MaxRules = 0 },
-		func(o *Options) { o.CoverageThreshold = -0.1 },
-		func(o *Options) { o.MinImprovement = -1 },
-		func(o *Options) { o.MinImprovement = math.NaN() },
-		func(o *Options) { o.Patience = 0 },
-		func(o *Options) { o.EarlyStopThreshold = -1 },
-		func(o *Options) { o.Style = 7 },
-		func(o *Options) { o.Strategy = 9 },
+	good := DefaultConfig()
+	bad := []func(o *Config){
+		func(o *Config) { o.MaxRules = 0 },
+		func(o *Config) { o.CoverageThreshold = -0.1 },
+		func(o *Config) { o.MinImprovement = -1 },
+		func(o *Config) { o.MinImprovement = math.NaN() },
+		func(o *Config) { o.Patience = 0 },
+		func(o *Config) { o.EarlyStopThreshold = -1 },
+		func(o *Config) { o.Style = 7 },
+		func(o *Config) { o.Strategy = 9 },
 	}
 	for i, f := range bad {
 		o := good
 		f(&o)
-		if _, err := NewTrainer(o); err == nil {
+		if _, err := New(o); err == nil {
 			t.Errorf("bad option %d accepted", i)
 		}
 	}
-	tr, _ := NewTrainer(good)
+	tr, _ := New(good)
 	nanX := [][]float64{{1, 2, 3}, {math.NaN(), 1, 1}}
 	cases := map[string]func() error{
 		"mismatched lengths": func() error { _, err := tr.Fit(X, y[:10], s); return err },
@@ -233,7 +233,7 @@ func TestBadInput(t *testing.T) {
 			_, err = p.Fit([][]float64{{1, 2}}, []int{0}, s2)
 			return err
 		},
-		"FitTree no partitions": func() error { _, err := FitTree(X, y, 2, nil, good.GrowOptions); return err },
+		"FitTree no partitions": func() error { _, err := FitTree(X, y, 2, nil, good.GrowConfig); return err },
 		"unknown term": func() error {
 			p, _ := fuzzy.NumericPartition([]float64{1, 2, 3}, fuzzy.QuantileStyle)
 			_, err := p.TermIndex("Huge")
@@ -259,7 +259,7 @@ func TestBadInput(t *testing.T) {
 func TestMissingAtPredict(t *testing.T) {
 	X, y := randomData(3, 120, 3, 2)
 	parts, _ := fuzzy.FitPartitions(X, make([]bool, 3), fuzzy.QuantileStyle)
-	m, err := FitTree(X, y, 2, parts, GrowOptions{MaxRules: 8, MinImprovement: 0.01, Patience: 3})
+	m, err := FitTree(X, y, 2, parts, GrowConfig{MaxRules: 8, MinImprovement: 0.01, Patience: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -288,7 +288,7 @@ func TestMissingAtPredict(t *testing.T) {
 func TestClampOutOfRange(t *testing.T) {
 	X, y := randomData(4, 150, 2, 2)
 	parts, _ := fuzzy.FitPartitions(X, make([]bool, 2), fuzzy.QuantileStyle)
-	m, err := FitTree(X, y, 2, parts, GrowOptions{MaxRules: 6, MinImprovement: 0.01, Patience: 3})
+	m, err := FitTree(X, y, 2, parts, GrowConfig{MaxRules: 6, MinImprovement: 0.01, Patience: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -309,7 +309,7 @@ func TestFixQ1AllowsDeeperTrees(t *testing.T) {
 	for seed := uint64(0); seed < 10; seed++ {
 		X, y := randomData(seed, 300, 6, 3)
 		parts, _ := fuzzy.FitPartitions(X, make([]bool, 6), fuzzy.QuantileStyle)
-		opt := GrowOptions{MaxRules: 40, MinImprovement: 0, Patience: 3}
+		opt := GrowConfig{MaxRules: 40, MinImprovement: 0, Patience: 3}
 		a, _ := FitTree(X, y, 3, parts, opt)
 		opt.FixQ1 = true
 		b, _ := FitTree(X, y, 3, parts, opt)
@@ -329,9 +329,9 @@ func TestRulesAndJSON(t *testing.T) {
 		Features: []learn.Feature{{Name: "proline"}, {Name: "flavanoids"}, {Name: "hue"}},
 		Classes:  []string{"neg", "pos"},
 	}
-	o := DefaultOptions()
+	o := DefaultConfig()
 	o.MaxRules = 6
-	tr, _ := NewTrainer(o)
+	tr, _ := New(o)
 	m, err := tr.FitModel(X, y, s)
 	if err != nil {
 		t.Fatal(err)
@@ -378,9 +378,9 @@ func TestNominalFeatures(t *testing.T) {
 	}
 	s := learn.Schema{Features: []learn.Feature{{Name: "colour", Nominal: true, Categories: []string{"red", "green", "blue"}}, {Name: "x"}},
 		Classes: []string{"a", "b"}}
-	o := DefaultOptions()
+	o := DefaultConfig()
 	o.MaxRules = 3
-	tr, _ := NewTrainer(o)
+	tr, _ := New(o)
 	m, err := tr.FitModel(X, y, s)
 	if err != nil {
 		t.Fatal(err)
@@ -401,7 +401,7 @@ func TestNominalFeatures(t *testing.T) {
 func TestEarlyStop(t *testing.T) {
 	X, y := randomData(12, 300, 5, 2)
 	parts, _ := fuzzy.FitPartitions(X, make([]bool, 5), fuzzy.QuantileStyle)
-	opt := GrowOptions{MaxRules: 2, Patience: 3, MinImprovement: 0}
+	opt := GrowConfig{MaxRules: 2, Patience: 3, MinImprovement: 0}
 	full, _ := FitTree(X, y, 2, parts, opt)
 	opt.EarlyStopThreshold = 1e-9
 	early, _ := FitTree(X, y, 2, parts, opt)
@@ -432,9 +432,9 @@ func TestDegenerateData(t *testing.T) {
 	for name, d := range sets {
 		for _, optimize := range []bool{false, true} {
 			for _, strat := range []partopt.Strategy{partopt.Grid, partopt.Coordinate, partopt.Hybrid} {
-				o := DefaultOptions()
+				o := DefaultConfig()
 				o.Optimize, o.Strategy = optimize, strat
-				tr, _ := NewTrainer(o)
+				tr, _ := New(o)
 				func() {
 					defer func() {
 						if r := recover(); r != nil {

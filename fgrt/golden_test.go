@@ -142,7 +142,7 @@ func runWineSetting(t *testing.T, g goldenTable, gj goldenJSON, setting string, 
 	X, y, fold := g.matrix()
 	want := g.cols[setting]
 	sum := gj.Summary[setting]
-	opt := GrowOptions{MaxRules: maxRules, CoverageThreshold: 0.01, MinImprovement: 0.01, Patience: 3}
+	opt := GrowConfig{MaxRules: maxRules, CoverageThreshold: 0.01, MinImprovement: 0.01, Patience: 3}
 	for k := 0; k < 5; k++ {
 		Xtr, ytr, Xte, yte, idx := splitFold(X, y, fold, k)
 		m, err := FitTree(Xtr, ytr, 3, parts, opt)
@@ -193,7 +193,7 @@ func wineOptgridPartitions(t *testing.T, X [][]float64, y []int, strategy partop
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt, evals, err := partopt.Optimize(X, y, parts, partopt.Options{Strategy: strategy})
+	opt, evals, err := partopt.Optimize(X, y, parts, partopt.Config{Strategy: strategy})
 	if err != nil {
 		t.Fatal(err)
 	}

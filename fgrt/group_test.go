@@ -18,7 +18,7 @@ func TestFitGroupMatchesSeparateFits(t *testing.T) {
 		n, d, c := 40+r.IntN(300), 2+r.IntN(7), 2+r.IntN(3)
 		X, y := randomData(uint64(100+trial), n, d, c)
 		s := schemaFor(d, c)
-		base := DefaultOptions()
+		base := DefaultConfig()
 		base.Optimize = trial%5 == 4
 		var ts []learn.Trainer
 		for i := 0; i < 2+r.IntN(14); i++ {
@@ -34,7 +34,7 @@ func TestFitGroupMatchesSeparateFits(t *testing.T) {
 			if r.IntN(8) == 0 {
 				o.Style = 1 - o.Style // another partition setup: fitted alone
 			}
-			tr, err := NewTrainer(o)
+			tr, err := New(o)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -62,7 +62,7 @@ func TestFitGroupMatchesSeparateFits(t *testing.T) {
 			}
 			g, w := got[i].(*Model), want.(*Model)
 			if !sameNodes(g.Nodes, w.Nodes) || g.RootPrediction != w.RootPrediction || g.EndedByBreak != w.EndedByBreak || g.Clamp != w.Clamp {
-				t.Fatalf("trial %d trainer %d (%+v): group fit differs:\n%s\nvs\n%s", trial, i, tr.(*Trainer).opts.GrowOptions,
+				t.Fatalf("trial %d trainer %d (%+v): group fit differs:\n%s\nvs\n%s", trial, i, tr.(*Trainer).opts.GrowConfig,
 					g.Tree(learn.Schema{}), w.Tree(learn.Schema{}))
 			}
 		}
@@ -75,7 +75,7 @@ func TestFitGroupWithoutFeatures(t *testing.T) {
 	X := [][]float64{{}, {}, {}}
 	y := []int{0, 1, 0}
 	s := learn.Schema{Classes: []string{"a", "b"}}
-	tr, _ := NewTrainer(DefaultOptions())
+	tr, _ := New(DefaultConfig())
 	p, err := tr.Prepare(X, y, s)
 	if err != nil {
 		t.Skipf("preparing without features is refused already: %v", err)

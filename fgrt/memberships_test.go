@@ -39,11 +39,11 @@ func TestEncodedMembershipsMatchDense(t *testing.T) {
 			t.Fatal(err)
 		}
 		if trial%3 == 2 {
-			if parts, _, err = partopt.Optimize(X, y, parts, partopt.Options{}); err != nil {
+			if parts, _, err = partopt.Optimize(X, y, parts, partopt.Config{}); err != nil {
 				t.Fatal(err)
 			}
 		}
-		opt := GrowOptions{
+		opt := GrowConfig{
 			MaxRules:          1 + r.IntN(30),
 			CoverageThreshold: []float64{0, 0.01, 0.05, 0.1}[r.IntN(4)],
 			MinImprovement:    []float64{0, 0.005, 0.01}[r.IntN(3)],
@@ -79,8 +79,8 @@ func TestEncodedMembershipsGoldenAblation(t *testing.T) {
 func TestSharedPreparationContract(t *testing.T) {
 	X, y := randomData(7, 240, 6, 3)
 	s := schemaFor(6, 3)
-	for _, o := range []Options{DefaultOptions(), {GrowOptions: benchGrow, Style: fuzzy.PaperStyle}, {GrowOptions: benchGrow, Optimize: true}} {
-		preparer, err := NewTrainer(o)
+	for _, o := range []Config{DefaultConfig(), {GrowConfig: benchGrow, Style: fuzzy.PaperStyle}, {GrowConfig: benchGrow, Optimize: true}} {
+		preparer, err := New(o)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -91,7 +91,7 @@ func TestSharedPreparationContract(t *testing.T) {
 		for _, rules := range []int{3, 8, 20} {
 			o2 := o
 			o2.MaxRules = rules
-			tr, _ := NewTrainer(o2)
+			tr, _ := New(o2)
 			shared, err := tr.WithPreparation(prepared)
 			if err != nil {
 				t.Fatal(err)
@@ -105,12 +105,12 @@ func TestSharedPreparationContract(t *testing.T) {
 				t.Fatal(err)
 			}
 			if ma, mb := a.(*Model), b.(*Model); !sameNodes(ma.Nodes, mb.Nodes) || ma.RootPrediction != mb.RootPrediction {
-				t.Errorf("%+v max_rules %d: shared preparation grows another tree", o.GrowOptions, rules)
+				t.Errorf("%+v max_rules %d: shared preparation grows another tree", o.GrowConfig, rules)
 			}
 		}
 		other := o
 		other.Style = 1 - o.Style
-		tr, _ := NewTrainer(other)
+		tr, _ := New(other)
 		if _, err := tr.WithPreparation(prepared); err == nil {
 			t.Errorf("partitions of style %v accepted for style %v", o.Style, other.Style)
 		}

@@ -71,28 +71,28 @@ var _ learn.Model = (*Model)(nil)
 
 // FitTree grows a tree on the given partitions. X must be complete (no NaN);
 // y holds class indices 0..nClasses-1.
-func FitTree(X [][]float64, y []int, nClasses int, parts []fuzzy.Partition, opt GrowOptions) (*Model, error) {
+func FitTree(X [][]float64, y []int, nClasses int, parts []fuzzy.Partition, opt GrowConfig) (*Model, error) {
 	return fitTree(X, y, nClasses, parts, opt, false)
 }
 
-func fitTree(X [][]float64, y []int, nClasses int, parts []fuzzy.Partition, opt GrowOptions, slow bool) (*Model, error) {
+func fitTree(X [][]float64, y []int, nClasses int, parts []fuzzy.Partition, opt GrowConfig, slow bool) (*Model, error) {
 	g, err := newGrower(X, y, nClasses, parts, len(parts), nil, opt)
 	if err != nil {
 		return nil, err
 	}
 	g.slow = slow
-	return g.models(y, []GrowOptions{opt})[0], nil
+	return g.models(y, []GrowConfig{opt})[0], nil
 }
 
 // trajectoryKey renders the growth options that decide the growth itself;
 // configurations that agree on them share one growth (grow).
-func (o GrowOptions) trajectoryKey() string {
+func (o GrowConfig) trajectoryKey() string {
 	return fmt.Sprintf("%v|%v|%v", o.CoverageThreshold, o.FixQ1, o.EarlyStopThreshold)
 }
 
 // models grows one tree per option set on the grower's memberships,
 // sharing the growth among option sets with the same trajectory key.
-func (g *grower) models(y []int, opts []GrowOptions) []*Model {
+func (g *grower) models(y []int, opts []GrowConfig) []*Model {
 	out := make([]*Model, len(opts))
 	var order []string
 	groups := map[string][]int{}

@@ -24,7 +24,7 @@
 // sums accumulated sequentially in row order), and on a matrix the
 // reference holds as int64 (learn.Schema.IntegerMatrix: dermatology in the
 // paper protocol) the FGRT* optimiser truncates ramp memberships to 0
-// (Options.FixIntMatrix turns that off).
+// (Config.FixIntMatrix turns that off).
 //
 // Deliberate deviations: a training set with a single class yields one
 // leaf (the reference would add zero-gain children and, by Q2, let the
@@ -51,9 +51,9 @@ import (
 	"github.com/fgrtbench/fgrtbench/learn"
 )
 
-// Options configure a Trainer.
-type Options struct {
-	GrowOptions
+// Config configures a Trainer.
+type Config struct {
+	GrowConfig
 	// Style of the numeric partitions (quantile = the reference).
 	Style fuzzy.Style
 	// Optimize turns FGRT into FGRT*: numeric partitions are optimised
@@ -76,14 +76,14 @@ type Options struct {
 	FixIntMatrix bool
 }
 
-// DefaultOptions are the reference constructor's defaults.
-func DefaultOptions() Options {
-	return Options{GrowOptions: GrowOptions{MaxRules: 10, CoverageThreshold: 0, MinImprovement: 0.01, Patience: 3}}
+// DefaultConfig returns the reference constructor's defaults.
+func DefaultConfig() Config {
+	return Config{GrowConfig: GrowConfig{MaxRules: 10, CoverageThreshold: 0, MinImprovement: 0.01, Patience: 3}}
 }
 
 // Validate reports invalid options.
-func (o Options) Validate() error {
-	if err := o.GrowOptions.Validate(); err != nil {
+func (o Config) Validate() error {
+	if err := o.GrowConfig.Validate(); err != nil {
 		return err
 	}
 	if o.Style != fuzzy.QuantileStyle && o.Style != fuzzy.PaperStyle {
@@ -98,7 +98,7 @@ func (o Options) Validate() error {
 // Trainer fits FGRT (or FGRT*) models. A Trainer is immutable after
 // construction and safe for concurrent Fit calls.
 type Trainer struct {
-	opts Options
+	opts Config
 	// parts are prepared partitions (nil: fit them on each training set).
 	parts []fuzzy.Partition
 	// evaluations of the partition optimisation done by Prepare.
@@ -111,16 +111,16 @@ var (
 	_ learn.SharedPreparer = (*Trainer)(nil)
 )
 
-// NewTrainer validates the options and returns a trainer.
-func NewTrainer(o Options) (*Trainer, error) {
+// New validates the configuration and returns a trainer.
+func New(o Config) (*Trainer, error) {
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
 	return &Trainer{opts: o}, nil
 }
 
-// Options returns the trainer's options.
-func (t *Trainer) Options() Options { return t.opts }
+// Config returns the trainer's configuration.
+func (t *Trainer) Config() Config { return t.opts }
 
 // Partitions fits the partitions the options ask for on X (and, for FGRT*,
 // y), returning the optimiser's evaluation count.
@@ -143,7 +143,7 @@ func (t *Trainer) Partitions(X [][]float64, y []int, s learn.Schema) ([]fuzzy.Pa
 	if err := learn.CheckXY(X, y, s, false); err != nil {
 		return nil, 0, err
 	}
-	return partopt.Optimize(X, y, parts, partopt.Options{Strategy: t.opts.Strategy, ExtendLow: t.opts.FixQ3,
+	return partopt.Optimize(X, y, parts, partopt.Config{Strategy: t.opts.Strategy, ExtendLow: t.opts.FixQ3,
 		IntegerMemberships: !t.opts.FixIntMatrix && s.IntegerMatrix})
 }
 
@@ -283,7 +283,7 @@ func (t *Trainer) fitModels(X [][]float64, y []int, s learn.Schema, ts []*Traine
 			nameCategories(&p, s.Features[j])
 			return p, nil
 		}
-		g, err = newGrower(X, y, s.NumClasses(), nil, s.NumFeatures(), fit, t.opts.GrowOptions)
+		g, err = newGrower(X, y, s.NumClasses(), nil, s.NumFeatures(), fit, t.opts.GrowConfig)
 		if errors.Is(err, errMissing) {
 			if e := learn.CheckXY(X, y, s, false); e != nil {
 				err = e
@@ -293,18 +293,18 @@ func (t *Trainer) fitModels(X [][]float64, y []int, s learn.Schema, ts []*Traine
 		if parts, _, err = t.Partitions(X, y, s); err != nil {
 			return nil, err
 		}
-		g, err = newGrower(X, y, s.NumClasses(), parts, len(parts), nil, t.opts.GrowOptions)
+		g, err = newGrower(X, y, s.NumClasses(), parts, len(parts), nil, t.opts.GrowConfig)
 	case len(parts) != s.NumFeatures():
 		return nil, fmt.Errorf("fgrt: prepared partitions cover %d columns, schema has %d", len(parts), s.NumFeatures())
 	default:
-		g, err = newGrower(X, y, s.NumClasses(), parts, len(parts), nil, t.opts.GrowOptions)
+		g, err = newGrower(X, y, s.NumClasses(), parts, len(parts), nil, t.opts.GrowConfig)
 	}
 	if err != nil {
 		return nil, err
 	}
-	opts := make([]GrowOptions, len(ts))
+	opts := make([]GrowConfig, len(ts))
 	for i, u := range ts {
-		opts[i] = u.opts.GrowOptions
+		opts[i] = u.opts.GrowConfig
 	}
 	ms := g.models(y, opts)
 	for i, u := range ts {

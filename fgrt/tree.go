@@ -8,10 +8,11 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/fuzzy"
 	"github.com/fgrtbench/fgrtbench/internal/npsum"
+	"github.com/fgrtbench/fgrtbench/learn"
 )
 
-// GrowOptions are the tree-growth settings (docs/fidelity.md#fgrt-growth).
-type GrowOptions struct {
+// GrowConfig holds the tree-growth settings (docs/fidelity.md#fgrt-growth).
+type GrowConfig struct {
 	// MaxRules stops growth once the tree has this many leaves (>= 1).
 	MaxRules int
 	// CoverageThreshold filters candidates whose coverage (membership mass /
@@ -34,19 +35,17 @@ type GrowOptions struct {
 	EarlyStopThreshold float64
 }
 
-// Validate reports invalid settings.
-func (o GrowOptions) Validate() error {
-	switch {
-	case o.MaxRules < 1:
-		return fmt.Errorf("fgrt: max_rules must be >= 1, got %d", o.MaxRules)
-	case o.Patience < 1:
-		return fmt.Errorf("fgrt: patience must be >= 1, got %d", o.Patience)
-	case math.IsNaN(o.CoverageThreshold) || o.CoverageThreshold < 0:
-		return fmt.Errorf("fgrt: coverage_threshold must be >= 0, got %v", o.CoverageThreshold)
-	case math.IsNaN(o.MinImprovement) || o.MinImprovement < 0:
-		return fmt.Errorf("fgrt: min_improvement must be >= 0, got %v", o.MinImprovement)
-	case math.IsNaN(o.EarlyStopThreshold) || o.EarlyStopThreshold < 0:
-		return fmt.Errorf("fgrt: early_stop_threshold must be >= 0, got %v", o.EarlyStopThreshold)
+// Validate reports invalid settings: values outside the bounds the
+// parameters of Spec declare.
+func (o GrowConfig) Validate() error {
+	err := learn.CheckBounds(params,
+		learn.Number{Name: "max_rules", Value: float64(o.MaxRules)},
+		learn.Number{Name: "patience", Value: float64(o.Patience)},
+		learn.Number{Name: "coverage_threshold", Value: o.CoverageThreshold},
+		learn.Number{Name: "min_improvement", Value: o.MinImprovement},
+		learn.Number{Name: "early_stop_threshold", Value: o.EarlyStopThreshold})
+	if err != nil {
+		return fmt.Errorf("fgrt: %v", err)
 	}
 	return nil
 }
@@ -86,7 +85,7 @@ type node struct {
 
 // grower holds the precomputed training data of one fit.
 type grower struct {
-	opt      GrowOptions
+	opt      GrowConfig
 	n        int
 	nClasses int
 	// Rows are reordered so each class is contiguous: class k occupies
@@ -118,7 +117,7 @@ type partitionFitter func(j int, col, scratch []float64) (fuzzy.Partition, error
 // newGrower validates inputs and precomputes memberships. With parts nil,
 // fit supplies the d partitions, fitted on the columns the memberships are
 // computed from, so that the training matrix is read once per feature.
-func newGrower(X [][]float64, y []int, nClasses int, parts []fuzzy.Partition, d int, fit partitionFitter, opt GrowOptions) (*grower, error) {
+func newGrower(X [][]float64, y []int, nClasses int, parts []fuzzy.Partition, d int, fit partitionFitter, opt GrowConfig) (*grower, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
 	}

@@ -81,7 +81,7 @@ func TestGoldenWineTreesR15(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt, _, err := partopt.Optimize(X, y, def, partopt.Options{})
+	opt, _, err := partopt.Optimize(X, y, def, partopt.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func TestGoldenWineTreesR15(t *testing.T) {
 				t.Fatalf("no printed tree for %s", key)
 			}
 			Xtr, ytr, _, _, _ := splitFold(X, y, fold, k)
-			m, err := FitTree(Xtr, ytr, 3, setting.parts, GrowOptions{MaxRules: 15, CoverageThreshold: 0.01, MinImprovement: 0.01, Patience: 3})
+			m, err := FitTree(Xtr, ytr, 3, setting.parts, GrowConfig{MaxRules: 15, CoverageThreshold: 0.01, MinImprovement: 0.01, Patience: 3})
 			if err != nil {
 				t.Fatal(err)
 			}

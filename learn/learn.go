@@ -5,6 +5,11 @@
 // columns. They return a Model that predicts, prints its rules and reports its
 // complexity. Nothing here knows about datasets, protocols or result files, so
 // every learner can be used as a library on its own.
+//
+// A learner declares itself to the harness with a Spec (spec.go): its name,
+// version, typed parameters with bounds and defaults, grids, display name
+// and constructor, written once in its own package. Package learntest is
+// the conformance suite every learner runs from its own tests.
 package learn
 
 import (
@@ -259,6 +264,8 @@ func BalancedAccuracy(truth, pred []int, nClasses int) float64 {
 // paper protocol prepares on all rows of a dataset (test rows included, as
 // the authors' code does); the clean protocol never calls Prepare, and the
 // trainer then fits its preprocessing on each training set inside Fit.
+// Contract: preparing on a training set and fitting on the same rows gives
+// the model an unprepared Fit on those rows gives (learntest checks it).
 type Preparer interface {
 	Prepare(X [][]float64, y []int, s Schema) (Trainer, error)
 }

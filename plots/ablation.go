@@ -14,7 +14,7 @@ import (
 )
 
 // AblationParams are the FGRT parameters of the ablation figures, as named
-// in results.csv's config column (bench/methods/fgrt.go).
+// in results.csv's config column (fgrt/spec.go).
 var AblationParams = []string{"max_rules", "coverage_threshold", "min_improvement"}
 
 // AblationGroup summarises the rows of one method that share one value of

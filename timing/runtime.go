@@ -63,8 +63,9 @@ type Row struct {
 }
 
 // DefaultMethods are the methods the study times when none are named: the
-// paper's columns and the extra baselines.
-var DefaultMethods = []string{"fgrt", "cart", "c45-entropy", "c45", "ripper", "fga"}
+// registered methods whose spec is Timed (the paper's columns and the extra
+// baselines), in presentation order.
+var DefaultMethods = methods.Timed()
 
 // Options configure a study.
 type Options struct {

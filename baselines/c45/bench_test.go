@@ -36,7 +36,7 @@ func ringLike(n, d int, seed uint64) ([][]float64, []int, learn.Schema) {
 
 func BenchmarkFitRing(b *testing.B) {
 	X, y, s := ringLike(5920, 20, 1)
-	tr := New(DefaultConfig())
+	tr := mustNew(b, DefaultConfig())
 	defer benchcpu.Start(b)()
 	for b.Loop() {
 		if _, err := tr.Fit(X, y, s); err != nil {
@@ -47,7 +47,7 @@ func BenchmarkFitRing(b *testing.B) {
 
 func BenchmarkPredictRing(b *testing.B) {
 	X, y, s := ringLike(5920, 20, 1)
-	m, err := New(DefaultConfig()).Fit(X, y, s)
+	m, err := mustNew(b, DefaultConfig()).Fit(X, y, s)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -8,7 +8,7 @@
 //
 // Usage:
 //
-//	tr := c45.New(c45.DefaultConfig())
+//	tr, err := c45.New(c45.DefaultConfig())
 //	model, err := tr.Fit(X, y, schema) // X row-major, NaN = missing
 //	pred := model.Predict(Xtest)
 package c45
@@ -44,13 +44,18 @@ func DefaultConfig() Config {
 	return Config{Confidence: 0.25, MinObj: 2, SubtreeRaising: true, Collapse: true}
 }
 
-// Validate reports an invalid configuration.
+// Validate reports an invalid configuration: a value outside the bounds
+// Spec's parameters declare, or a confidence of 0 (the interval is open
+// there, which a Param cannot say).
 func (c Config) Validate() error {
-	if !(c.Confidence > 0 && c.Confidence <= 0.5) {
+	if !(c.Confidence > 0) {
 		return fmt.Errorf("c45: confidence %v outside (0, 0.5]", c.Confidence)
 	}
-	if c.MinObj < 1 {
-		return fmt.Errorf("c45: min_obj %d below 1", c.MinObj)
+	err := learn.CheckBounds(params,
+		learn.Number{Name: "confidence", Value: c.Confidence},
+		learn.Number{Name: "min_obj", Value: float64(c.MinObj)})
+	if err != nil {
+		return fmt.Errorf("c45: %v", err)
 	}
 	return nil
 }
@@ -60,8 +65,13 @@ type Trainer struct {
 	cfg Config
 }
 
-// New returns a Trainer for cfg; Fit reports an invalid cfg.
-func New(cfg Config) *Trainer { return &Trainer{cfg: cfg} }
+// New validates cfg and returns a Trainer.
+func New(cfg Config) (*Trainer, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return &Trainer{cfg: cfg}, nil
+}
 
 // Fit grows, collapses and prunes a tree on (X, y). Nominal columns (per
 // the schema) hold integer codes; the number of branches of a nominal split

@@ -34,9 +34,19 @@ func weather() ([][]float64, []int, learn.Schema) {
 	return X, y, s
 }
 
+// mustNew is New for a configuration the test knows to be valid.
+func mustNew(t testing.TB, cfg Config) *Trainer {
+	t.Helper()
+	tr, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
+}
+
 func fitTree(t *testing.T, cfg Config, X [][]float64, y []int, s learn.Schema) *Model {
 	t.Helper()
-	m, err := New(cfg).FitTree(X, y, s)
+	m, err := mustNew(t, cfg).FitTree(X, y, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -343,11 +353,20 @@ func TestBadInput(t *testing.T) {
 		{"infinite value", DefaultConfig(), [][]float64{{math.Inf(1), 0}, {2, 1}}, []int{0, 1}},
 	}
 	for _, c := range cases {
-		if _, err := New(c.cfg).Fit(c.X, c.y, s); err == nil {
+		// An invalid configuration is refused by New, invalid data by Fit;
+		// the zero Trainer (no New) must refuse the configuration too.
+		tr, err := New(c.cfg)
+		if err == nil {
+			_, err = tr.Fit(c.X, c.y, s)
+		}
+		if err == nil {
 			t.Errorf("%s: no error", c.name)
 		}
+		if _, err := (&Trainer{cfg: c.cfg}).Fit(c.X, c.y, s); err == nil {
+			t.Errorf("%s: zero trainer: no error", c.name)
+		}
 	}
-	if _, err := New(DefaultConfig()).Fit(nil, nil, s); !errors.Is(err, learn.ErrNoRows) {
+	if _, err := mustNew(t, DefaultConfig()).Fit(nil, nil, s); !errors.Is(err, learn.ErrNoRows) {
 		t.Errorf("empty data: %v", err)
 	}
 }
@@ -356,7 +375,7 @@ func TestBadInput(t *testing.T) {
 // several goroutines yields identical trees.
 func TestDeterministicAndConcurrent(t *testing.T) {
 	X, y, s := randomData(7, 400, 0.1)
-	tr := New(DefaultConfig())
+	tr := mustNew(t, DefaultConfig())
 	ref, err := tr.FitTree(X, y, s)
 	if err != nil {
 		t.Fatal(err)
@@ -434,7 +453,7 @@ func FuzzFit(f *testing.F) {
 		}
 		cfg := DefaultConfig()
 		cfg.MinObj = int(minObj%5) + 1
-		m, err := New(cfg).Fit(X, y, s)
+		m, err := mustNew(t, cfg).Fit(X, y, s)
 		if err != nil {
 			if len(X) == 0 {
 				return

@@ -78,7 +78,11 @@ func TestMatchesWekaJ48(t *testing.T) {
 			if c.cfg != nil {
 				c.cfg(&cfg)
 			}
-			m, err := c45.New(cfg).FitTree(Xtr, ytr, d.Schema())
+			tr, err := c45.New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := tr.FitTree(Xtr, ytr, d.Schema())
 			if err != nil {
 				t.Fatal(err)
 			}

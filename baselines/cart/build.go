@@ -64,7 +64,7 @@ type builder struct {
 	xlogx []float64
 }
 
-func newBuilder(data *dataset, p Params) *builder {
+func newBuilder(data *dataset, p Config) *builder {
 	n, d, c := data.n, data.d, data.classes
 	b := &builder{
 		data:             data,
@@ -130,11 +130,11 @@ func orderedBits(v float32) uint32 {
 }
 
 // build runs sklearn's DepthFirstTreeBuilder.build.
-func build(data *dataset, p Params) *Tree {
+func build(data *dataset, p Config) *Tree {
 	return newBuilder(data, p).grow(p)
 }
 
-func (b *builder) grow(p Params) *Tree {
+func (b *builder) grow(p Config) *Tree {
 	data := b.data
 	n, c := data.n, data.classes
 	maxDepth := p.MaxDepth

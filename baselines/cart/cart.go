@@ -72,8 +72,8 @@ func ParseCriterion(s string) (Criterion, error) {
 	return 0, fmt.Errorf("cart: unknown criterion %q (want gini or entropy)", s)
 }
 
-// Params are DecisionTreeClassifier's hyperparameters for this port.
-type Params struct {
+// Config holds DecisionTreeClassifier's hyperparameters for this port.
+type Config struct {
 	Criterion Criterion
 	// MaxDepth limits the depth of the tree (root = depth 0); 0 means
 	// unlimited (sklearn's max_depth=None).
@@ -97,35 +97,33 @@ type Params struct {
 	RandomState uint32
 }
 
-// DefaultParams returns sklearn's defaults (gini, fully grown, random_state 0).
-func DefaultParams() Params {
-	return Params{Criterion: Gini, MinSamplesSplit: 2, MinSamplesLeaf: 1}
+// DefaultConfig returns sklearn's defaults (gini, fully grown, random_state 0).
+func DefaultConfig() Config {
+	return Config{Criterion: Gini, MinSamplesSplit: 2, MinSamplesLeaf: 1}
 }
 
-// PaperParams returns the settings of the paper's code:
+// PaperConfig returns the settings of the paper's code:
 // DecisionTreeClassifier(criterion, random_state=42, min_samples_split=5,
 // min_samples_leaf=2).
-func PaperParams(c Criterion) Params {
-	return Params{Criterion: c, MinSamplesSplit: 5, MinSamplesLeaf: 2, RandomState: 42}
+func PaperConfig(c Criterion) Config {
+	return Config{Criterion: c, MinSamplesSplit: 5, MinSamplesLeaf: 2, RandomState: 42}
 }
 
-// Validate reports the first invalid parameter.
-func (p Params) Validate() error {
-	switch {
-	case p.Criterion != Gini && p.Criterion != Entropy:
+// Validate reports the first invalid parameter: an unknown criterion or a
+// value outside the bounds Spec's parameters declare.
+func (p Config) Validate() error {
+	if p.Criterion != Gini && p.Criterion != Entropy {
 		return fmt.Errorf("cart: invalid criterion %d", int(p.Criterion))
-	case p.MaxDepth < 0:
-		return fmt.Errorf("cart: max_depth %d must be >= 0 (0 = unlimited)", p.MaxDepth)
-	case p.MinSamplesSplit < 2:
-		return fmt.Errorf("cart: min_samples_split %d must be >= 2", p.MinSamplesSplit)
-	case p.MinSamplesLeaf < 1:
-		return fmt.Errorf("cart: min_samples_leaf %d must be >= 1", p.MinSamplesLeaf)
-	case math.IsNaN(p.MinImpurityDecrease) || p.MinImpurityDecrease < 0:
-		return fmt.Errorf("cart: min_impurity_decrease %v must be >= 0", p.MinImpurityDecrease)
-	case p.MaxFeatures < 0:
-		return fmt.Errorf("cart: max_features %d must be >= 0 (0 = all)", p.MaxFeatures)
-	case math.IsNaN(p.CCPAlpha) || p.CCPAlpha < 0:
-		return fmt.Errorf("cart: ccp_alpha %v must be >= 0", p.CCPAlpha)
+	}
+	err := learn.CheckBounds(params(""),
+		learn.Number{Name: "max_depth", Value: float64(p.MaxDepth)},
+		learn.Number{Name: "min_samples_split", Value: float64(p.MinSamplesSplit)},
+		learn.Number{Name: "min_samples_leaf", Value: float64(p.MinSamplesLeaf)},
+		learn.Number{Name: "min_impurity_decrease", Value: p.MinImpurityDecrease},
+		learn.Number{Name: "max_features", Value: float64(p.MaxFeatures)},
+		learn.Number{Name: "ccp_alpha", Value: p.CCPAlpha})
+	if err != nil {
+		return fmt.Errorf("cart: %v", err)
 	}
 	return nil
 }
@@ -133,19 +131,19 @@ func (p Params) Validate() error {
 // Trainer fits trees with fixed parameters. It keeps no state between Fit
 // calls and is safe for concurrent use.
 type Trainer struct {
-	params Params
+	params Config
 }
 
 // New validates p and returns a Trainer.
-func New(p Params) (*Trainer, error) {
+func New(p Config) (*Trainer, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
 	return &Trainer{params: p}, nil
 }
 
-// Params returns the trainer's parameters.
-func (t *Trainer) Params() Params { return t.params }
+// Config returns the trainer's parameters.
+func (t *Trainer) Config() Config { return t.params }
 
 // Fit grows a tree (and prunes it when CCPAlpha > 0). It implements
 // learn.Trainer.
@@ -184,7 +182,7 @@ func (t *Trainer) FitGroup(ts []learn.Trainer, X [][]float64, y []int, s learn.S
 	out := make([]learn.Model, len(ts))
 	for i, lt := range ts {
 		u, ok := lt.(*Trainer)
-		var p Params
+		var p Config
 		if ok {
 			p = u.params
 			p.CCPAlpha = 0

@@ -12,7 +12,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/learn"
 )
 
-func mustTrainer(t testing.TB, p Params) *Trainer {
+func mustTrainer(t testing.TB, p Config) *Trainer {
 	t.Helper()
 	tr, err := New(p)
 	if err != nil {
@@ -50,20 +50,20 @@ func ringData(n, d int, seed uint64) ([][]float64, []int) {
 }
 
 func TestParamsValidation(t *testing.T) {
-	base := PaperParams(Gini)
+	base := PaperConfig(Gini)
 	cases := []struct {
 		name   string
-		modify func(*Params)
+		modify func(*Config)
 	}{
-		{"criterion", func(p *Params) { p.Criterion = 7 }},
-		{"max_depth", func(p *Params) { p.MaxDepth = -1 }},
-		{"min_samples_split", func(p *Params) { p.MinSamplesSplit = 1 }},
-		{"min_samples_leaf", func(p *Params) { p.MinSamplesLeaf = 0 }},
-		{"min_impurity_decrease", func(p *Params) { p.MinImpurityDecrease = -0.5 }},
-		{"min_impurity_decrease NaN", func(p *Params) { p.MinImpurityDecrease = math.NaN() }},
-		{"max_features", func(p *Params) { p.MaxFeatures = -2 }},
-		{"ccp_alpha", func(p *Params) { p.CCPAlpha = -1e-9 }},
-		{"ccp_alpha NaN", func(p *Params) { p.CCPAlpha = math.NaN() }},
+		{"criterion", func(p *Config) { p.Criterion = 7 }},
+		{"max_depth", func(p *Config) { p.MaxDepth = -1 }},
+		{"min_samples_split", func(p *Config) { p.MinSamplesSplit = 1 }},
+		{"min_samples_leaf", func(p *Config) { p.MinSamplesLeaf = 0 }},
+		{"min_impurity_decrease", func(p *Config) { p.MinImpurityDecrease = -0.5 }},
+		{"min_impurity_decrease NaN", func(p *Config) { p.MinImpurityDecrease = math.NaN() }},
+		{"max_features", func(p *Config) { p.MaxFeatures = -2 }},
+		{"ccp_alpha", func(p *Config) { p.CCPAlpha = -1e-9 }},
+		{"ccp_alpha NaN", func(p *Config) { p.CCPAlpha = math.NaN() }},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -90,17 +90,17 @@ func TestBadInputErrors(t *testing.T) {
 		X      [][]float64
 		y      []int
 		schema learn.Schema
-		params Params
+		params Config
 		want   string
 	}{
-		{"empty", nil, nil, s, PaperParams(Gini), "no training rows"},
-		{"length mismatch", good, []int{0, 1}, s, PaperParams(Gini), "labels"},
-		{"NaN", [][]float64{{0, math.NaN()}, {1, 0}}, []int{0, 1}, s, PaperParams(Gini), "missing"},
-		{"Inf", [][]float64{{0, math.Inf(1)}, {1, 0}}, []int{0, 1}, s, PaperParams(Gini), "not finite"},
-		{"float32 overflow", [][]float64{{0, 1e300}, {1, 0}}, []int{0, 1}, s, PaperParams(Gini), "not finite"},
-		{"class out of range", good, []int{0, 1, 2}, s, PaperParams(Gini), "class index"},
-		{"no features", [][]float64{{}, {}}, []int{0, 1}, namedSchema(nil, "n", "p"), PaperParams(Gini), "no features"},
-		{"max_features too large", good, []int{0, 1, 0}, s, Params{MinSamplesSplit: 2, MinSamplesLeaf: 1, MaxFeatures: 3}, "max_features"},
+		{"empty", nil, nil, s, PaperConfig(Gini), "no training rows"},
+		{"length mismatch", good, []int{0, 1}, s, PaperConfig(Gini), "labels"},
+		{"NaN", [][]float64{{0, math.NaN()}, {1, 0}}, []int{0, 1}, s, PaperConfig(Gini), "missing"},
+		{"Inf", [][]float64{{0, math.Inf(1)}, {1, 0}}, []int{0, 1}, s, PaperConfig(Gini), "not finite"},
+		{"float32 overflow", [][]float64{{0, 1e300}, {1, 0}}, []int{0, 1}, s, PaperConfig(Gini), "not finite"},
+		{"class out of range", good, []int{0, 1, 2}, s, PaperConfig(Gini), "class index"},
+		{"no features", [][]float64{{}, {}}, []int{0, 1}, namedSchema(nil, "n", "p"), PaperConfig(Gini), "no features"},
+		{"max_features too large", good, []int{0, 1, 0}, s, Config{MinSamplesSplit: 2, MinSamplesLeaf: 1, MaxFeatures: 3}, "max_features"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -110,7 +110,7 @@ func TestBadInputErrors(t *testing.T) {
 			}
 		})
 	}
-	if _, err := mustTrainer(t, PaperParams(Gini)).Fit(nil, nil, s); !errors.Is(err, learn.ErrNoRows) {
+	if _, err := mustTrainer(t, PaperConfig(Gini)).Fit(nil, nil, s); !errors.Is(err, learn.ErrNoRows) {
 		t.Errorf("empty data error %v does not wrap learn.ErrNoRows", err)
 	}
 }
@@ -122,17 +122,17 @@ func TestDegenerateDataGivesOneLeaf(t *testing.T) {
 		name      string
 		X         [][]float64
 		y         []int
-		params    Params
+		params    Config
 		wantClass int
 	}{
-		{"constant columns", [][]float64{{1, 2}, {1, 2}, {1, 2}, {1, 2}, {1, 2}, {1, 2}}, []int{0, 1, 1, 0, 1, 2}, PaperParams(Gini), 1},
-		{"near-constant below FEATURE_THRESHOLD", [][]float64{{1, 2}, {1 + 1e-8, 2}, {1, 2 + 1e-8}, {1, 2}, {1, 2}, {1, 2}}, []int{0, 1, 1, 0, 2, 2}, PaperParams(Entropy), 0},
-		{"one class", [][]float64{{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}, {5, 6}}, []int{2, 2, 2, 2, 2, 2}, PaperParams(Gini), 2},
-		{"min_samples_leaf larger than data", [][]float64{{0, 1}, {1, 2}, {2, 3}, {3, 4}}, []int{0, 1, 0, 1}, Params{MinSamplesSplit: 2, MinSamplesLeaf: 10}, 0},
-		{"fewer rows than min_samples_split", [][]float64{{0, 1}, {1, 2}, {2, 3}, {3, 4}}, []int{1, 0, 1, 2}, PaperParams(Gini), 1},
-		{"single row", [][]float64{{0, 1}}, []int{2}, DefaultParams(), 2},
-		{"huge min_impurity_decrease", [][]float64{{0, 1}, {1, 2}, {2, 3}, {3, 4}}, []int{0, 0, 1, 1}, Params{MinSamplesSplit: 2, MinSamplesLeaf: 1, MinImpurityDecrease: 10}, 0},
-		{"huge ccp_alpha", [][]float64{{0, 1}, {1, 2}, {2, 3}, {3, 4}}, []int{0, 0, 1, 1}, Params{MinSamplesSplit: 2, MinSamplesLeaf: 1, CCPAlpha: 10}, 0},
+		{"constant columns", [][]float64{{1, 2}, {1, 2}, {1, 2}, {1, 2}, {1, 2}, {1, 2}}, []int{0, 1, 1, 0, 1, 2}, PaperConfig(Gini), 1},
+		{"near-constant below FEATURE_THRESHOLD", [][]float64{{1, 2}, {1 + 1e-8, 2}, {1, 2 + 1e-8}, {1, 2}, {1, 2}, {1, 2}}, []int{0, 1, 1, 0, 2, 2}, PaperConfig(Entropy), 0},
+		{"one class", [][]float64{{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}, {5, 6}}, []int{2, 2, 2, 2, 2, 2}, PaperConfig(Gini), 2},
+		{"min_samples_leaf larger than data", [][]float64{{0, 1}, {1, 2}, {2, 3}, {3, 4}}, []int{0, 1, 0, 1}, Config{MinSamplesSplit: 2, MinSamplesLeaf: 10}, 0},
+		{"fewer rows than min_samples_split", [][]float64{{0, 1}, {1, 2}, {2, 3}, {3, 4}}, []int{1, 0, 1, 2}, PaperConfig(Gini), 1},
+		{"single row", [][]float64{{0, 1}}, []int{2}, DefaultConfig(), 2},
+		{"huge min_impurity_decrease", [][]float64{{0, 1}, {1, 2}, {2, 3}, {3, 4}}, []int{0, 0, 1, 1}, Config{MinSamplesSplit: 2, MinSamplesLeaf: 1, MinImpurityDecrease: 10}, 0},
+		{"huge ccp_alpha", [][]float64{{0, 1}, {1, 2}, {2, 3}, {3, 4}}, []int{0, 0, 1, 1}, Config{MinSamplesSplit: 2, MinSamplesLeaf: 1, CCPAlpha: 10}, 0},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -189,7 +189,7 @@ func TestFullyGrownTreeFitsDistinctRows(t *testing.T) {
 			s.Classes = append(s.Classes, "extra")
 		}
 		for _, crit := range []Criterion{Gini, Entropy} {
-			tree, err := mustTrainer(t, Params{Criterion: crit, MinSamplesSplit: 2, MinSamplesLeaf: 1, RandomState: uint32(seed)}).FitTree(X, y, s)
+			tree, err := mustTrainer(t, Config{Criterion: crit, MinSamplesSplit: 2, MinSamplesLeaf: 1, RandomState: uint32(seed)}).FitTree(X, y, s)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -212,7 +212,7 @@ func TestFullyGrownTreeFitsDistinctRows(t *testing.T) {
 func TestTreeInvariants(t *testing.T) {
 	X, y := ringData(600, 5, 3)
 	s := namedSchema([]string{"a", "b", "c", "d", "e"}, "out", "in")
-	for _, p := range []Params{PaperParams(Gini), PaperParams(Entropy), {MinSamplesSplit: 2, MinSamplesLeaf: 1, MaxDepth: 4, MaxFeatures: 2, RandomState: 5}} {
+	for _, p := range []Config{PaperConfig(Gini), PaperConfig(Entropy), {MinSamplesSplit: 2, MinSamplesLeaf: 1, MaxDepth: 4, MaxFeatures: 2, RandomState: 5}} {
 		tr := mustTrainer(t, p)
 		tree, err := tr.FitTree(X, y, s)
 		if err != nil {
@@ -288,7 +288,7 @@ func TestRulesFormat(t *testing.T) {
 	X := [][]float64{{0.1, 5}, {0.2, 6}, {0.3, 5}, {0.9, 1}, {1.0, 9}, {1.1, 1}, {1.2, 9}}
 	y := []int{0, 0, 0, 1, 2, 1, 2}
 	s := namedSchema([]string{"petal_width", "sepal_length"}, "setosa", "versicolor", "virginica")
-	tree, err := mustTrainer(t, Params{MinSamplesSplit: 2, MinSamplesLeaf: 1}).FitTree(X, y, s)
+	tree, err := mustTrainer(t, Config{MinSamplesSplit: 2, MinSamplesLeaf: 1}).FitTree(X, y, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -308,7 +308,7 @@ func BenchmarkFitGiniPaperRing(b *testing.B) {
 	X, y := ringData(5920, 20, 1)
 	names := make([]string, 20)
 	s := namedSchema(names, "out", "in")
-	tr := mustTrainer(b, PaperParams(Gini))
+	tr := mustTrainer(b, PaperConfig(Gini))
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {

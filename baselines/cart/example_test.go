@@ -14,7 +14,7 @@ func Example() {
 		Features: []learn.Feature{{Name: "petal_length"}, {Name: "petal_width"}},
 		Classes:  []string{"setosa", "versicolor", "virginica"},
 	}
-	trainer, err := cart.New(cart.Params{Criterion: cart.Gini, MinSamplesSplit: 2, MinSamplesLeaf: 1, RandomState: 42})
+	trainer, err := cart.New(cart.Config{Criterion: cart.Gini, MinSamplesSplit: 2, MinSamplesLeaf: 1, RandomState: 42})
 	if err != nil {
 		panic(err)
 	}

@@ -69,7 +69,7 @@ func TestAuthorsResults(t *testing.T) {
 		t.Run(tc.file+"/"+tc.method, func(t *testing.T) {
 			m := readFoldMatrix(t, tc.file)
 			s := schemaFor(len(m.X[0]), m.y)
-			tr := mustTrainer(t, PaperParams(tc.crit))
+			tr := mustTrainer(t, PaperConfig(tc.crit))
 			var accs []float64
 			var leaves, internal, perLeaf float64
 			for k := 0; k < 5; k++ {

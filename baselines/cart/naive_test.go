@@ -14,7 +14,7 @@ import (
 // criterion update and its in-place two-pointer partition. It is slow and
 // simple; the differential test below checks the presorted builder against
 // it on random data full of ties, near-ties and constant columns.
-func naiveBuild(data *dataset, p Params) *Tree {
+func naiveBuild(data *dataset, p Config) *Tree {
 	n, d, c := data.n, data.d, data.classes
 	b := newBuilder(data, p) // only for rng, features, constantFeatures, impurityOf
 	maxDepth := p.MaxDepth
@@ -182,7 +182,7 @@ func TestPresortMatchesNaive(t *testing.T) {
 			}
 			y[i] = rng.IntN(c)
 		}
-		p := Params{
+		p := Config{
 			Criterion:       Criterion(rng.IntN(2)),
 			MinSamplesSplit: 2 + rng.IntN(5),
 			MinSamplesLeaf:  1 + rng.IntN(4),

@@ -30,7 +30,7 @@ func TestEntropyScreenKeepsTrees(t *testing.T) {
 				y[i] = int(X[i][0]) % c
 			}
 		}
-		p := Params{Criterion: Entropy, MinSamplesSplit: 2 + rng.IntN(4), MinSamplesLeaf: 1 + rng.IntN(3), RandomState: rng.Uint32()}
+		p := Config{Criterion: Entropy, MinSamplesSplit: 2 + rng.IntN(4), MinSamplesLeaf: 1 + rng.IntN(3), RandomState: rng.Uint32()}
 		data := prepareClasses(t, X, y, d, c)
 		screened := build(data, p)
 		exact := newBuilder(data, p)
@@ -48,7 +48,7 @@ func TestFitGroupPrunesOneGrowth(t *testing.T) {
 	X, y := ringData(600, 5, 3)
 	s := namedSchema(make([]string, 5), "out", "in")
 	var ts []learn.Trainer
-	for _, p := range []Params{
+	for _, p := range []Config{
 		{Criterion: Gini, MinSamplesSplit: 5, MinSamplesLeaf: 2, RandomState: 42, CCPAlpha: 0.003},
 		{Criterion: Gini, MinSamplesSplit: 5, MinSamplesLeaf: 2, RandomState: 42},
 		{Criterion: Entropy, MinSamplesSplit: 5, MinSamplesLeaf: 2, RandomState: 42, CCPAlpha: 0.001},

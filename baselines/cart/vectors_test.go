@@ -28,7 +28,7 @@ type cartVectors struct {
 
 type vectorTree struct {
 	Dataset string `json:"dataset"`
-	Params  struct {
+	Config  struct {
 		Criterion       string  `json:"criterion"`
 		RandomState     uint32  `json:"random_state"`
 		MinSamplesSplit int     `json:"min_samples_split"`
@@ -53,7 +53,7 @@ type vectorTree struct {
 }
 
 func (v vectorTree) name() string {
-	p := v.Params
+	p := v.Config
 	s := fmt.Sprintf("%s/%s/rs%d/mss%d/msl%d/ccp%g", v.Dataset, p.Criterion, p.RandomState, p.MinSamplesSplit, p.MinSamplesLeaf, p.CCPAlpha)
 	if p.MaxFeatures > 0 {
 		s += fmt.Sprintf("/mf%d", p.MaxFeatures)
@@ -124,17 +124,17 @@ func TestSklearnVectors(t *testing.T) {
 			if !ok {
 				t.Fatalf("dataset %q missing", vt.Dataset)
 			}
-			crit, err := ParseCriterion(vt.Params.Criterion)
+			crit, err := ParseCriterion(vt.Config.Criterion)
 			if err != nil {
 				t.Fatal(err)
 			}
-			tr, err := New(Params{
+			tr, err := New(Config{
 				Criterion:       crit,
-				MinSamplesSplit: vt.Params.MinSamplesSplit,
-				MinSamplesLeaf:  vt.Params.MinSamplesLeaf,
-				MaxFeatures:     vt.Params.MaxFeatures,
-				CCPAlpha:        vt.Params.CCPAlpha,
-				RandomState:     vt.Params.RandomState,
+				MinSamplesSplit: vt.Config.MinSamplesSplit,
+				MinSamplesLeaf:  vt.Config.MinSamplesLeaf,
+				MaxFeatures:     vt.Config.MaxFeatures,
+				CCPAlpha:        vt.Config.CCPAlpha,
+				RandomState:     vt.Config.RandomState,
 			})
 			if err != nil {
 				t.Fatal(err)
@@ -156,7 +156,7 @@ func TestSklearnVectors(t *testing.T) {
 					}
 				}
 			}
-			if vt.Params.CCPAlpha == 0 && vt.CCPPathAlphas != nil {
+			if vt.Config.CCPAlpha == 0 && vt.CCPPathAlphas != nil {
 				alphas, imps, err := tr.PruningPath(ds.X, ds.Y, s)
 				if err != nil {
 					t.Fatal(err)

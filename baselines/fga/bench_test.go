@@ -45,7 +45,7 @@ func BenchmarkFit(b *testing.B) {
 		fixed bool
 	}{{"evolved", false}, {"fixed", true}} {
 		b.Run(mode.name, func(b *testing.B) {
-			o := Defaults()
+			o := DefaultConfig()
 			o.Seed, o.Fixed = 42, mode.fixed
 			tr, err := New(o)
 			if err != nil {

@@ -45,8 +45,8 @@ import (
 	"github.com/fgrtbench/fgrtbench/learn"
 )
 
-// Options configures a fit. The zero value is not valid; start from Defaults.
-type Options struct {
+// Config configures a fit. The zero value is not valid; start from DefaultConfig.
+type Config struct {
 	// Rules is ex-fuzzy's nRules: the number of rule slots in a chromosome.
 	Rules int
 	// Antecedents is nAnts: antecedent slots per rule (capped at the number
@@ -93,11 +93,11 @@ type Options struct {
 	Seed uint64
 }
 
-// Defaults returns the paper's settings (FGRT runtime study): 15 rules, 3
+// DefaultConfig returns the paper's settings (FGRT runtime study): 15 rules, 3
 // antecedents, 3 labels, tolerance 0.01, 100 generations, population 50,
 // SBX probability 0.3 with eta 3, mutation eta 7.
-func Defaults() Options {
-	return Options{
+func DefaultConfig() Config {
+	return Config{
 		Rules:         15,
 		Antecedents:   3,
 		Labels:        3,
@@ -111,23 +111,23 @@ func Defaults() Options {
 	}
 }
 
-// Validate reports the first invalid option.
-func (o Options) Validate() error {
+// Validate reports the first invalid option: a value outside the bounds
+// Spec's parameters declare, or a setting no parameter exposes.
+func (o Config) Validate() error {
+	err := learn.CheckBounds(params,
+		learn.Number{Name: "n_rules", Value: float64(o.Rules)},
+		learn.Number{Name: "n_ants", Value: float64(o.Antecedents)},
+		learn.Number{Name: "n_labels", Value: float64(o.Labels)},
+		learn.Number{Name: "tolerance", Value: o.Tolerance},
+		learn.Number{Name: "generations", Value: float64(o.Generations)},
+		learn.Number{Name: "population", Value: float64(o.Population)},
+		learn.Number{Name: "crossover_prob", Value: o.CrossoverProb},
+		learn.Number{Name: "workers", Value: float64(o.Workers)})
 	switch {
-	case o.Rules < 1:
-		return fmt.Errorf("fga: Rules = %d, want >= 1", o.Rules)
-	case o.Antecedents < 1:
-		return fmt.Errorf("fga: Antecedents = %d, want >= 1", o.Antecedents)
-	case o.Labels < 2 || o.Labels > 100:
-		return fmt.Errorf("fga: Labels = %d, want 2..100", o.Labels)
-	case !(o.Tolerance >= 0) || math.IsInf(o.Tolerance, 0):
+	case err != nil:
+		return fmt.Errorf("fga: %v", err)
+	case math.IsInf(o.Tolerance, 0):
 		return fmt.Errorf("fga: Tolerance = %v, want a finite value >= 0", o.Tolerance)
-	case o.Generations < 1:
-		return fmt.Errorf("fga: Generations = %d, want >= 1", o.Generations)
-	case o.Population < 2:
-		return fmt.Errorf("fga: Population = %d, want >= 2", o.Population)
-	case !(o.CrossoverProb >= 0 && o.CrossoverProb <= 1):
-		return fmt.Errorf("fga: CrossoverProb = %v, want 0..1", o.CrossoverProb)
 	case !(o.SBXEta > 0) || math.IsInf(o.SBXEta, 0):
 		return fmt.Errorf("fga: SBXEta = %v, want a finite value > 0", o.SBXEta)
 	case !(o.MutationEta > 0) || math.IsInf(o.MutationEta, 0):
@@ -136,8 +136,6 @@ func (o Options) Validate() error {
 		return fmt.Errorf("fga: Patience = %d, want >= 0", o.Patience)
 	case !(o.MinDelta >= 0):
 		return fmt.Errorf("fga: MinDelta = %v, want >= 0", o.MinDelta)
-	case o.Workers < 0:
-		return fmt.Errorf("fga: Workers = %d, want >= 0", o.Workers)
 	case o.Style != fuzzy.QuantileStyle && o.Style != fuzzy.PaperStyle:
 		return fmt.Errorf("fga: unknown partition style %d", o.Style)
 	case o.Style == fuzzy.PaperStyle && !o.Fixed:
@@ -153,20 +151,20 @@ func (o Options) Validate() error {
 // Trainer fits FGA models. It keeps no state between fits; a trainer
 // returned by Prepare holds fixed partitions fitted once.
 type Trainer struct {
-	opts  Options
+	opts  Config
 	fixed *fixedPartitions // nil: fitted on each training set
 }
 
 // New validates the options and returns a trainer.
-func New(o Options) (*Trainer, error) {
+func New(o Config) (*Trainer, error) {
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
 	return &Trainer{opts: o}, nil
 }
 
-// Options returns the trainer's configuration.
-func (t *Trainer) Options() Options { return t.opts }
+// Config returns the trainer's configuration.
+func (t *Trainer) Config() Config { return t.opts }
 
 // Fit runs the genetic algorithm and returns the purged rule base of the best
 // chromosome.

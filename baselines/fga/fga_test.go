@@ -12,15 +12,15 @@ import (
 	"github.com/fgrtbench/fgrtbench/learn"
 )
 
-func smallOptions(seed uint64) Options {
-	o := Defaults()
+func smallConfig(seed uint64) Config {
+	o := DefaultConfig()
 	o.Generations = 20
 	o.Population = 20
 	o.Seed = seed
 	return o
 }
 
-func fit(t *testing.T, o Options, X [][]float64, y []int, s learn.Schema) *Model {
+func fit(t *testing.T, o Config, X [][]float64, y []int, s learn.Schema) *Model {
 	t.Helper()
 	tr, err := New(o)
 	if err != nil {
@@ -200,7 +200,7 @@ func TestPolynomialMutationStaysInBounds(t *testing.T) {
 
 func TestBestFitnessNeverDecreases(t *testing.T) {
 	X, y, s := ringLike(400, 6, 3)
-	m := fit(t, smallOptions(5), X, y, s)
+	m := fit(t, smallConfig(5), X, y, s)
 	h := m.History()
 	if len(h) != 20 {
 		t.Fatalf("history has %d generations, want 20", len(h))
@@ -231,7 +231,7 @@ func TestModelReproducesSelectedFitness(t *testing.T) {
 			y []int
 			s learn.Schema
 		}{{y, s}, {y3, s3}} {
-			m := fit(t, smallOptions(seed), X, c.y, c.s)
+			m := fit(t, smallConfig(seed), X, c.y, c.s)
 			got := MCC(c.y, m.Predict(X), c.s.NumClasses())
 			if got != m.Fitness() {
 				t.Errorf("seed %d, %d classes: training MCC from Predict %v != selected fitness %v",
@@ -248,7 +248,7 @@ func TestWorkersDoNotChangeResults(t *testing.T) {
 	X, y, s := ringLike(600, 8, 9)
 	var ref *Model
 	for _, w := range []int{1, 4, 3} {
-		o := smallOptions(11)
+		o := smallConfig(11)
 		o.Workers = w
 		m := fit(t, o, X, y, s)
 		if ref == nil {
@@ -264,12 +264,12 @@ func TestWorkersDoNotChangeResults(t *testing.T) {
 
 func TestSeedDeterminism(t *testing.T) {
 	X, y, s := ringLike(300, 4, 2)
-	a := fit(t, smallOptions(7), X, y, s)
-	b := fit(t, smallOptions(7), X, y, s)
+	a := fit(t, smallConfig(7), X, y, s)
+	b := fit(t, smallConfig(7), X, y, s)
 	if a.Rules(s) != b.Rules(s) || !reflect.DeepEqual(a.History(), b.History()) {
 		t.Error("same seed gave different models")
 	}
-	c := fit(t, smallOptions(8), X, y, s)
+	c := fit(t, smallConfig(8), X, y, s)
 	if reflect.DeepEqual(a.History(), c.History()) && a.Rules(s) == c.Rules(s) {
 		t.Error("different seeds gave identical runs")
 	}
@@ -277,7 +277,7 @@ func TestSeedDeterminism(t *testing.T) {
 
 func TestRulesAndComplexity(t *testing.T) {
 	X, y, s := ringLike(400, 5, 4)
-	m := fit(t, smallOptions(2), X, y, s)
+	m := fit(t, smallConfig(2), X, y, s)
 	text := m.Rules(s)
 	lines := strings.Split(strings.TrimSpace(text), "\n")
 	c := m.Complexity()
@@ -306,7 +306,7 @@ func TestDegenerateInputs(t *testing.T) {
 	X, y, s := ringLike(120, 3, 5)
 	t.Run("one class", func(t *testing.T) {
 		y1 := make([]int, len(y))
-		tr, _ := New(smallOptions(1))
+		tr, _ := New(smallConfig(1))
 		m, err := tr.Fit(X, y1, s)
 		if err != nil {
 			t.Fatal(err)
@@ -327,7 +327,7 @@ func TestDegenerateInputs(t *testing.T) {
 		for i := range y2 {
 			y2[i] *= 2
 		}
-		m := fit(t, smallOptions(1), X, y2, s3)
+		m := fit(t, smallConfig(1), X, y2, s3)
 		for _, p := range m.Predict(X) {
 			if p != 0 && p != 2 {
 				t.Fatalf("predicted %d, only classes 0 and 2 exist", p)
@@ -342,7 +342,7 @@ func TestDegenerateInputs(t *testing.T) {
 		for i := range X {
 			Xc[i] = []float64{X[i][0], 3.5, X[i][2]}
 		}
-		m := fit(t, smallOptions(1), Xc, y, s)
+		m := fit(t, smallConfig(1), Xc, y, s)
 		if got := MCC(y, m.Predict(Xc), 2); got != m.Fitness() {
 			t.Errorf("MCC %v != fitness %v", got, m.Fitness())
 		}
@@ -352,7 +352,7 @@ func TestDegenerateInputs(t *testing.T) {
 		for i := range X {
 			Xc[i] = []float64{1, 2, 3}
 		}
-		m := fit(t, smallOptions(1), Xc, y, s)
+		m := fit(t, smallConfig(1), Xc, y, s)
 		if m.Fitness() != 0 {
 			t.Errorf("fitness %v on constant data", m.Fitness())
 		}
@@ -360,7 +360,7 @@ func TestDegenerateInputs(t *testing.T) {
 		_ = m.Rules(s)
 	})
 	t.Run("one row per class", func(t *testing.T) {
-		m := fit(t, smallOptions(1), X[:2], y[:2], s)
+		m := fit(t, smallConfig(1), X[:2], y[:2], s)
 		_ = m.Predict(X)
 	})
 	t.Run("one feature", func(t *testing.T) {
@@ -369,7 +369,7 @@ func TestDegenerateInputs(t *testing.T) {
 			X1[i] = []float64{X[i][0]}
 		}
 		s1 := learn.Schema{Features: s.Features[:1], Classes: s.Classes}
-		m := fit(t, smallOptions(1), X1, y, s1)
+		m := fit(t, smallConfig(1), X1, y, s1)
 		for _, r := range m.RuleList() {
 			if len(r.Antecedents) != 1 {
 				t.Errorf("rule %+v on one feature", r)
@@ -392,7 +392,7 @@ func TestDegenerateInputs(t *testing.T) {
 	}
 	for _, tc := range errCases {
 		t.Run(tc.name, func(t *testing.T) {
-			tr, _ := New(smallOptions(1))
+			tr, _ := New(smallConfig(1))
 			_, err := tr.Fit(tc.X, tc.y, tc.s)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("err = %v, want one mentioning %q", err, tc.want)
@@ -403,7 +403,7 @@ func TestDegenerateInputs(t *testing.T) {
 
 func TestPredictNaNAndEmptyModel(t *testing.T) {
 	X, y, s := ringLike(200, 3, 6)
-	m := fit(t, smallOptions(3), X, y, s)
+	m := fit(t, smallConfig(3), X, y, s)
 	for _, p := range m.Predict([][]float64{{math.NaN(), math.NaN(), math.NaN()}}) {
 		if p < 0 || p > 1 {
 			t.Errorf("NaN row predicted %d", p)
@@ -419,35 +419,35 @@ func TestPredictNaNAndEmptyModel(t *testing.T) {
 }
 
 func TestOptionsValidation(t *testing.T) {
-	mods := []func(*Options){
-		func(o *Options) { o.Rules = 0 },
-		func(o *Options) { o.Antecedents = 0 },
-		func(o *Options) { o.Labels = 1 },
-		func(o *Options) { o.Tolerance = -1 },
-		func(o *Options) { o.Tolerance = math.NaN() },
-		func(o *Options) { o.Generations = 0 },
-		func(o *Options) { o.Population = 1 },
-		func(o *Options) { o.CrossoverProb = 1.5 },
-		func(o *Options) { o.SBXEta = 0 },
-		func(o *Options) { o.MutationEta = math.Inf(1) },
-		func(o *Options) { o.Patience = -1 },
-		func(o *Options) { o.Workers = -2 },
+	mods := []func(*Config){
+		func(o *Config) { o.Rules = 0 },
+		func(o *Config) { o.Antecedents = 0 },
+		func(o *Config) { o.Labels = 1 },
+		func(o *Config) { o.Tolerance = -1 },
+		func(o *Config) { o.Tolerance = math.NaN() },
+		func(o *Config) { o.Generations = 0 },
+		func(o *Config) { o.Population = 1 },
+		func(o *Config) { o.CrossoverProb = 1.5 },
+		func(o *Config) { o.SBXEta = 0 },
+		func(o *Config) { o.MutationEta = math.Inf(1) },
+		func(o *Config) { o.Patience = -1 },
+		func(o *Config) { o.Workers = -2 },
 	}
 	for i, mod := range mods {
-		o := Defaults()
+		o := DefaultConfig()
 		mod(&o)
 		if _, err := New(o); err == nil {
 			t.Errorf("case %d: invalid options %+v accepted", i, o)
 		}
 	}
-	if _, err := New(Defaults()); err != nil {
+	if _, err := New(DefaultConfig()); err != nil {
 		t.Errorf("defaults rejected: %v", err)
 	}
 }
 
 func TestPatienceStopsEarly(t *testing.T) {
 	X, y, s := ringLike(300, 4, 8)
-	o := smallOptions(4)
+	o := smallConfig(4)
 	o.Generations = 200
 	o.Patience = 3
 	m := fit(t, o, X, y, s)
@@ -470,7 +470,7 @@ func TestApplyMembershipMatchesTrapezoid(t *testing.T) {
 		X[i] = []float64{float64(rng.IntN(20)) / 4, rng.NormFloat64() * 1e6}
 	}
 	y := make([]int, n)
-	p := newProblem(X, y, 1, Defaults(), 2, nil)
+	p := newProblem(X, y, 1, DefaultConfig(), 2, nil)
 	for trial := 0; trial < 3000; trial++ {
 		f := trial % 2
 		pick := func() float64 {

@@ -22,7 +22,7 @@ type fixedPartitions struct {
 // fitFixedPartitions builds the partitions of every column of X. Nominal
 // codes are partitioned like numbers, as ex-fuzzy does without a
 // categorical mask.
-func fitFixedPartitions(X [][]float64, o Options) (*fixedPartitions, error) {
+func fitFixedPartitions(X [][]float64, o Config) (*fixedPartitions, error) {
 	if len(X) == 0 {
 		return nil, errors.New("fga: no rows to build fixed partitions on")
 	}

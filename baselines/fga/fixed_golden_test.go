@@ -44,11 +44,11 @@ type fixedGolden struct {
 
 // fixedFixture reads the golden file and builds the partitions of its
 // training rows with labels labels.
-func fixedFixture(t *testing.T, labels int) (fixedGolden, Options, *fixedPartitions) {
+func fixedFixture(t *testing.T, labels int) (fixedGolden, Config, *fixedPartitions) {
 	t.Helper()
 	var g fixedGolden
 	readGolden(t, "testdata/exfuzzy_fixed.json", &g)
-	o := Defaults()
+	o := DefaultConfig()
 	o.Fixed, o.Labels = true, labels
 	fp, err := fitFixedPartitions(g.X, o)
 	if err != nil {

@@ -45,7 +45,7 @@ type scorer interface {
 
 // runGA runs pymoo's GA (docs/fidelity.md#fga-genetic-algorithm) over the chromosomes of layout l
 // for o.Generations generations.
-func runGA(l *layout, o Options, ev scorer) gaResult {
+func runGA(l *layout, o Config, ev scorer) gaResult {
 	pop := make([]*individual, o.Population)
 	for i := range pop {
 		rng := rngFor(o.Seed, 0, streamInit, i)
@@ -106,7 +106,7 @@ func sortByFitness(pop []*individual) {
 // mate produces one generation of offspring: binary tournaments, SBX with
 // probability o.CrossoverProb per mating (else copies of the parents),
 // polynomial mutation and rounding repair.
-func mate(pop []*individual, l *layout, o Options, gen int) []*individual {
+func mate(pop []*individual, l *layout, o Config, gen int) []*individual {
 	matings := (o.Population + 1) / 2
 	sel := rngFor(o.Seed, gen, streamSelect, 0)
 	parents := tournament(pop, 2*matings, sel)

@@ -28,7 +28,7 @@ type problem struct {
 	xmax     []float64
 	lay      layout
 	tol      float64
-	headEps  bool // Options.HeadTrapezoid
+	headEps  bool // Config.HeadTrapezoid
 	// fixed holds the partitions of a fit with fixed partitions (nil when
 	// they are evolved); mem[(f*L+l)*n+i] is then the membership of row i
 	// in label l of feature f, computed once.
@@ -80,7 +80,7 @@ func (l *layout) mfGenes(genes []int32, f int) []int32 {
 // newProblem precomputes a fit's data; fixed is nil for evolved partitions. Rows are stored grouped by class
 // (stably), so the per-class sums of a rule's firing strengths are sums over
 // contiguous ranges; nothing else depends on the row order.
-func newProblem(X [][]float64, y []int, nSchemaClasses int, o Options, workers int, fixed *fixedPartitions) *problem {
+func newProblem(X [][]float64, y []int, nSchemaClasses int, o Config, workers int, fixed *fixedPartitions) *problem {
 	n, d := len(X), len(X[0])
 	p := &problem{n: n, nFeat: d, cols: make([]float64, n*d), y: make([]int32, n),
 		xmin: make([]float64, d), xmax: make([]float64, d), tol: o.Tolerance, headEps: o.HeadTrapezoid,
@@ -224,7 +224,7 @@ func ruleKey(l *layout, genes []int32, ants []antecedent) string {
 // (docs/fidelity.md#fga-membership-decoding). ok is false when
 // the decoded parameters span no width (every gene but the first is 0):
 // ex-fuzzy then divides 0 by 0, and such a partition has no membership.
-// headEps selects Options.HeadTrapezoid.
+// headEps selects Config.HeadTrapezoid.
 func decodePartition(genes []int32, labels int, xmin, xmax float64, headEps bool) (sets []fuzzy.Trapezoid, ok bool) {
 	raw := make([]float64, 0, 4*labels)
 	p := 0

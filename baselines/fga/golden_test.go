@@ -118,7 +118,7 @@ func checkGolden(t *testing.T, file string, head bool) {
 	for range g.X[0] {
 		s.Features = append(s.Features, learn.Feature{})
 	}
-	o := Defaults()
+	o := DefaultConfig()
 	o.HeadTrapezoid = head
 	p := newProblem(g.X, g.Y, 3, o, 1, nil)
 	sc := newScratch(p)

@@ -43,7 +43,7 @@ func TestGADynamicsMatchPymoo(t *testing.T) {
 	const seeds = 200
 	mean := map[int]float64{}
 	for seed := 0; seed < seeds; seed++ {
-		o := Defaults()
+		o := DefaultConfig()
 		o.Seed = uint64(seed)
 		res := runGA(&l, o, distanceScorer{target})
 		for g := range pymoo {

@@ -42,7 +42,7 @@ func ringLike(n, d int, seed uint64) ([][]float64, []int, learn.Schema) {
 // (go test -bench=. -cpu 1 ./baselines/ripper).
 func BenchmarkFitRing(b *testing.B) {
 	X, y, s := ringLike(5920, 20, 1)
-	tr, err := New(Default())
+	tr, err := New(DefaultConfig())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func BenchmarkFitThreeClass(b *testing.B) {
 		}
 	}
 	s.Classes = []string{"0", "1", "2"}
-	tr, _ := New(Default())
+	tr, _ := New(DefaultConfig())
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := tr.Fit(X, y, s); err != nil {

@@ -133,7 +133,7 @@ func TestGoldenAgainstWittgenstein(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := strings.Split(strings.TrimSpace(string(raw)), "\n")
-			cfg := Default()
+			cfg := DefaultConfig()
 			cfg.Unshuffled = true
 			tr, _ := New(cfg)
 			lm, err := tr.Fit(X, y, s)

@@ -121,7 +121,7 @@ func separable(n, nClasses int, seed uint64) ([][]float64, []int, learn.Schema) 
 
 func fitDefault(t *testing.T, X [][]float64, y []int, s learn.Schema, seed int64) learn.Model {
 	t.Helper()
-	cfg := Default()
+	cfg := DefaultConfig()
 	cfg.Seed = seed
 	tr, err := New(cfg)
 	if err != nil {
@@ -299,7 +299,7 @@ func TestDegenerateInputs(t *testing.T) {
 	}
 
 	// invalid input: clear errors, no panic
-	tr, _ := New(Default())
+	tr, _ := New(DefaultConfig())
 	bad := []struct {
 		name string
 		X    [][]float64

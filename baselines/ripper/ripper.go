@@ -45,12 +45,12 @@ import (
 	"github.com/fgrtbench/fgrtbench/learn"
 )
 
-// Config holds RIPPER's hyperparameters; Default returns wittgenstein's.
+// Config holds RIPPER's hyperparameters; DefaultConfig returns wittgenstein's.
 type Config struct {
 	// K is the number of optimisation passes.
 	K int
 	// PruneSize is the share of the remaining examples held out for pruning
-	// at each rule, in (0, 1).
+	// at each rule, within the bounds Spec declares (0.0001 to 0.9999).
 	PruneSize float64
 	// DLAllowance stops rule-set growth once the description length exceeds
 	// the smallest seen so far by more than this many bits.
@@ -71,27 +71,25 @@ type Config struct {
 	Unshuffled bool
 }
 
-// Default returns wittgenstein's defaults (k=2, prune_size=0.33,
+// DefaultConfig returns wittgenstein's defaults (k=2, prune_size=0.33,
 // dl_allowance=64, n_discretize_bins=10, alpha=1, no limits).
-func Default() Config {
+func DefaultConfig() Config {
 	return Config{K: 2, PruneSize: 0.33, DLAllowance: 64, NBins: 10, Alpha: 1}
 }
 
-// Validate reports the first invalid setting.
+// Validate reports the first invalid setting: a value outside the bounds
+// Spec's parameters declare, or a smoothing Alpha that is not positive.
 func (c Config) Validate() error {
+	err := learn.CheckBounds(params,
+		learn.Number{Name: "k", Value: float64(c.K)},
+		learn.Number{Name: "prune_size", Value: c.PruneSize},
+		learn.Number{Name: "dl_allowance", Value: c.DLAllowance},
+		learn.Number{Name: "n_discretize_bins", Value: float64(c.NBins)},
+		learn.Number{Name: "max_rules", Value: float64(c.MaxRules)},
+		learn.Number{Name: "max_rule_conds", Value: float64(c.MaxRuleConds)})
 	switch {
-	case c.K < 0:
-		return fmt.Errorf("ripper: k = %d, want >= 0", c.K)
-	case !(c.PruneSize > 0 && c.PruneSize < 1):
-		return fmt.Errorf("ripper: prune_size = %v, want in (0, 1)", c.PruneSize)
-	case math.IsNaN(c.DLAllowance) || c.DLAllowance < 0:
-		return fmt.Errorf("ripper: dl_allowance = %v, want >= 0", c.DLAllowance)
-	case c.NBins < 1:
-		return fmt.Errorf("ripper: n_discretize_bins = %d, want >= 1", c.NBins)
-	case c.MaxRules < 0:
-		return fmt.Errorf("ripper: max_rules = %d, want >= 0 (0 = no limit)", c.MaxRules)
-	case c.MaxRuleConds < 0:
-		return fmt.Errorf("ripper: max_rule_conds = %d, want >= 0 (0 = no limit)", c.MaxRuleConds)
+	case err != nil:
+		return fmt.Errorf("ripper: %v", err)
 	case math.IsNaN(c.Alpha) || c.Alpha <= 0:
 		return fmt.Errorf("ripper: alpha = %v, want > 0", c.Alpha)
 	}

@@ -53,7 +53,7 @@ func (t *Trainer) WithContext(ctx context.Context) learn.Trainer {
 
 // partitions fits the quantile fuzzy partitions exactly as FGRT does.
 func partitions(X [][]float64, y []int, s learn.Schema) ([]fuzzy.Partition, error) {
-	t, err := fgrt.NewTrainer(fgrt.DefaultOptions())
+	t, err := fgrt.New(fgrt.DefaultConfig())
 	if err != nil {
 		return nil, err
 	}

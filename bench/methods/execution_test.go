@@ -8,19 +8,12 @@ import (
 	"github.com/fgrtbench/fgrtbench/learn/learntest"
 )
 
-// executionProof names, for every Execution parameter ("method/param"),
-// two values whose fits must agree byte for byte. A parameter declared
-// Execution without an entry here fails the test: the declaration is a
-// claim that needs this proof.
-var executionProof = map[string][2]string{
-	"fga/workers": {"1", "3"},
-}
-
 // TestExecutionParamsDoNotChangeResults fits every method with each of its
-// Execution parameters at two values (on every conformance problem, with the
-// defaults and the conformance variants, two seeds) and requires identical
-// predictions, complexity and rules: what leaving the parameter out of the
-// config column and the unit identity assumes.
+// Execution parameters at the two values of its Proof (on every
+// conformance problem, with the configurations its spec's Conformance
+// lists, two seeds) and requires identical predictions, complexity and
+// rules: what leaving the parameter out of the config column and the unit
+// identity assumes.
 func TestExecutionParamsDoNotChangeResults(t *testing.T) {
 	for _, name := range Names() {
 		m, err := Lookup(name)
@@ -31,21 +24,26 @@ func TestExecutionParamsDoNotChangeResults(t *testing.T) {
 			if !p.Execution {
 				continue
 			}
-			values, ok := executionProof[name+"/"+p.Name]
-			if !ok {
-				t.Errorf("%s: parameter %s is declared Execution but executionProof has no values to prove it", name, p.Name)
+			// A parameter declared Execution without two values to prove it
+			// fails: the declaration is a claim that needs this proof.
+			values := p.Proof
+			if values[0] == "" || values[0] == values[1] {
+				t.Errorf("%s: parameter %s is declared Execution but its Proof names no two values to prove it", name, p.Name)
 				continue
 			}
-			for _, variant := range append([]map[string]string{nil}, conformanceVariants[name]...) {
+			variants := m.Conformance
+			if len(variants) == 0 {
+				variants = []map[string]string{nil}
+			}
+			for _, variant := range variants {
 				for _, d := range learntest.Problems() {
 					for _, seed := range []int64{1, 2} {
 						var out [2]string
 						for i, v := range values {
-							overrides := maps.Clone(fastOverrides[name])
+							overrides := maps.Clone(variant)
 							if overrides == nil {
 								overrides = map[string]string{}
 							}
-							maps.Copy(overrides, variant)
 							overrides[p.Name] = v
 							cfg, err := m.Resolve(overrides)
 							if err != nil {

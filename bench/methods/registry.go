@@ -1,336 +1,102 @@
-// Package methods is the registry through which the harness knows learners:
-// each method has a name, a typed parameter schema with defaults and
-// validation, named grids of configurations, and a constructor. Adding a
-// learner is one package plus one registration file here; the runner never
-// switches on learner types.
+// Package methods is the registry through which the harness knows learners.
+// A learner declares itself once, beside its code, as a learn.Spec (name,
+// Version, typed parameters with bounds and defaults, grids, display name,
+// order, constructor); this package lists those specs, one registration
+// line per learner package (see builtin below), and answers the harness's
+// questions about them: which methods exist and in which order (Names),
+// what a name means (Lookup), how a configuration is resolved, expanded
+// and rendered (Method.Resolve, Method.Expand, Method.Canonical). The
+// runner never switches on learner types.
 //
-// Every method declares an implementation Version (1 or more). It is part of
-// each work unit's identity (package bench/identity), so results stored by an
-// earlier implementation are never resumed, merged or gated as if they were
-// current. The rule: bump Version in the same change that alters what the
-// learner computes for some input and configuration (predictions, the fitted
-// model, its complexity counts, how it uses the seed); leave it alone for
-// changes that cannot alter a result row (speed, refactoring, messages,
-// documentation). A new parameter whose default keeps the old behaviour needs
-// no bump either: the resolved configuration, which is also part of the
-// identity, changes by itself.
-//
-// A parameter that only changes how a learner executes, never what it
-// computes (a worker or thread count), is declared with Param.Execution. It
-// still reaches the learner, but it is left out of the canonical
-// configuration (Method.Canonical): of the config column of results.csv and
-// of every unit's identity, so a study re-run, resumed or sharded with
-// another value is the same study. The claim must be proven: every
-// Execution parameter has a test that fits with two different values give
-// byte-identical results (TestExecutionParamsDoNotChangeResults).
+// When to bump a learner's Version, and what an Execution parameter must
+// prove, is documented on learn.Spec; docs/adding-a-learner.md walks
+// through adding a learner.
 package methods
 
 import (
 	"fmt"
+	"maps"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 
+	"github.com/fgrtbench/fgrtbench/baselines/c45"
+	"github.com/fgrtbench/fgrtbench/baselines/cart"
+	"github.com/fgrtbench/fgrtbench/baselines/fga"
+	"github.com/fgrtbench/fgrtbench/baselines/ripper"
+	"github.com/fgrtbench/fgrtbench/fgrt"
 	"github.com/fgrtbench/fgrtbench/learn"
 )
 
+// builtin registers the learners that come with fgrtbench: one line per
+// learner package.
+func builtin() {
+	Register(fgrt.Spec, fgrt.OptSpec)
+	Register(cart.Spec, cart.EntropySpec)
+	Register(c45.Spec)
+	Register(ripper.Spec)
+	Register(fga.Spec)
+}
+
+func init() { builtin() }
+
+// Method is one registered learner: its spec.
+type Method = learn.Spec
+
+// Param declares one hyperparameter (see learn.Param).
+type Param = learn.Param
+
 // Kind is the type of a parameter value.
-type Kind int
+type Kind = learn.Kind
 
 // Parameter kinds.
 const (
-	Int Kind = iota
-	Float
-	Bool
-	Enum
-	// String accepts any value without ';' or newlines (parameters of
-	// external methods, whose meaning the harness does not know).
-	String
+	Int    = learn.Int
+	Float  = learn.Float
+	Bool   = learn.Bool
+	Enum   = learn.Enum
+	String = learn.String
 )
 
-func (k Kind) String() string {
-	return [...]string{"int", "float", "bool", "enum", "string"}[k]
-}
-
-// Param declares one hyperparameter.
-type Param struct {
-	Name    string
-	Kind    Kind
-	Default string
-	// Values lists the allowed values of an Enum parameter.
-	Values []string
-	// Min and Max bound Int and Float parameters (inclusive) when HasMin /
-	// HasMax are set.
-	Min, Max       float64
-	HasMin, HasMax bool
-	Doc            string
-	// Execution marks a parameter that cannot change any output of the
-	// learner (predictions, model, complexity counts) for any input and
-	// seed, only how it is computed: it is not part of the canonical
-	// configuration (see the package doc for the proof this requires).
-	Execution bool
-}
-
-// Check validates a value for the parameter.
-func (p Param) Check(v string) error {
-	switch p.Kind {
-	case Int:
-		n, err := strconv.Atoi(v)
-		if err != nil {
-			return fmt.Errorf("parameter %s: %q is not an integer", p.Name, v)
-		}
-		return p.bounds(float64(n), v)
-	case Float:
-		f, err := strconv.ParseFloat(v, 64)
-		if err != nil {
-			return fmt.Errorf("parameter %s: %q is not a number", p.Name, v)
-		}
-		if f != f {
-			return fmt.Errorf("parameter %s: NaN is not allowed", p.Name)
-		}
-		return p.bounds(f, v)
-	case Bool:
-		if _, err := strconv.ParseBool(v); err != nil {
-			return fmt.Errorf("parameter %s: %q is not true or false", p.Name, v)
-		}
-	case Enum:
-		for _, a := range p.Values {
-			if a == v {
-				return nil
-			}
-		}
-		return fmt.Errorf("parameter %s: %q is not one of %s", p.Name, v, strings.Join(p.Values, ", "))
-	case String:
-		if strings.ContainsAny(v, ";\n") {
-			return fmt.Errorf("parameter %s: %q may not contain ';' or newlines", p.Name, v)
-		}
-	}
-	return nil
-}
-
-func (p Param) bounds(f float64, v string) error {
-	if p.HasMin && f < p.Min {
-		return fmt.Errorf("parameter %s: %s is below the minimum %v", p.Name, v, p.Min)
-	}
-	if p.HasMax && f > p.Max {
-		return fmt.Errorf("parameter %s: %s is above the maximum %v", p.Name, v, p.Max)
-	}
-	return nil
-}
-
 // Config is a complete assignment of parameter values, keyed by name.
-type Config map[string]string
+type Config = learn.Values
 
-// String renders the config canonically: name=value pairs sorted by name,
-// joined with ';'.
-func (c Config) String() string {
-	names := make([]string, 0, len(c))
-	for k := range c {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	parts := make([]string, len(names))
-	for i, k := range names {
-		parts[i] = k + "=" + c[k]
-	}
-	return strings.Join(parts, ";")
-}
+// Grid is an ordered list of partial configurations (see learn.Grid).
+type Grid = learn.Grid
 
-// Canonical renders a configuration of the method as results.csv and unit
-// identities record it: String without the Execution parameters.
-func (m *Method) Canonical(c Config) string {
-	return m.results(c).String()
-}
-
-// Execution returns the configuration's Execution parameters (nil when the
-// method has none): the values a run used that its results do not record.
-func (m *Method) Execution(c Config) Config {
-	var out Config
-	for _, p := range m.Params {
-		if v, ok := c[p.Name]; ok && p.Execution {
-			if out == nil {
-				out = Config{}
-			}
-			out[p.Name] = v
-		}
-	}
-	return out
-}
-
-func (m *Method) results(c Config) Config {
-	out := make(Config, len(c))
-	for k, v := range c {
-		if p, ok := m.Param(k); !ok || !p.Execution {
-			out[k] = v
-		}
-	}
-	return out
-}
-
-// ParseConfig parses the canonical form produced by String.
-func ParseConfig(s string) (Config, error) {
-	c := Config{}
-	if s == "" {
-		return c, nil
-	}
-	for _, part := range strings.Split(s, ";") {
-		k, v, ok := strings.Cut(part, "=")
-		if !ok || k == "" {
-			return nil, fmt.Errorf("config %q: %q is not name=value", s, part)
-		}
-		c[k] = v
-	}
-	return c, nil
-}
-
-// Int returns an integer parameter; the config must have been validated.
-func (c Config) Int(name string) int { n, _ := strconv.Atoi(c[name]); return n }
-
-// Float returns a float parameter; the config must have been validated.
-func (c Config) Float(name string) float64 { f, _ := strconv.ParseFloat(c[name], 64); return f }
-
-// Bool returns a boolean parameter; the config must have been validated.
-func (c Config) Bool(name string) bool { b, _ := strconv.ParseBool(c[name]); return b }
-
-// Str returns a parameter's raw value.
-func (c Config) Str(name string) string { return c[name] }
-
-// Grid is an ordered list of partial configurations; each point is merged
-// over the method's defaults. Order matters: test-selection ties resolve to
-// the earliest point, as in the authors' code.
-type Grid []map[string]string
-
-// Method is one registered learner.
-type Method struct {
-	Name string
-	Doc  string
-	// Version is the implementation version (see the package doc for when to
-	// bump it). It must be at least 1.
-	Version int
-	// Params declares every hyperparameter with its default.
-	Params []Param
-	// Grids names the configuration lists a study can use. Every method has
-	// a "default" grid; a single-point grid means a fixed configuration.
-	Grids map[string]Grid
-	// Stochastic methods depend on the unit's seed beyond their parameters.
-	Stochastic bool
-	// New builds a trainer for a validated config. seed is the work unit's
-	// seed; deterministic methods may ignore it.
-	New func(cfg Config, seed int64) (learn.Trainer, error)
-}
-
-// Param returns the declaration of a parameter.
-func (m *Method) Param(name string) (Param, bool) {
-	for _, p := range m.Params {
-		if p.Name == name {
-			return p, true
-		}
-	}
-	return Param{}, false
-}
-
-// Defaults returns the default configuration.
-func (m *Method) Defaults() Config {
-	c := Config{}
-	for _, p := range m.Params {
-		c[p.Name] = p.Default
-	}
-	return c
-}
-
-// Resolve merges overrides over the defaults and validates the result.
-// Unknown parameter names are errors that list the valid ones.
-func (m *Method) Resolve(overrides map[string]string) (Config, error) {
-	c := m.Defaults()
-	for k, v := range overrides {
-		p, ok := m.Param(k)
-		if !ok {
-			return nil, fmt.Errorf("method %s has no parameter %q (valid: %s)", m.Name, k, strings.Join(m.ParamNames(), ", "))
-		}
-		if err := p.Check(v); err != nil {
-			return nil, fmt.Errorf("method %s: %v", m.Name, err)
-		}
-		c[k] = v
-	}
-	return c, nil
-}
-
-// ParamNames lists the parameter names in declaration order.
-func (m *Method) ParamNames() []string {
-	out := make([]string, len(m.Params))
-	for i, p := range m.Params {
-		out[i] = p.Name
-	}
-	return out
-}
-
-// GridNames lists the method's grid names, sorted.
-func (m *Method) GridNames() []string {
-	var out []string
-	for k := range m.Grids {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
-// Expand resolves every point of a named grid, with extra overrides applied
-// on top of each point (they win over the grid's values).
-func (m *Method) Expand(grid string, extra map[string]string) ([]Config, error) {
-	g, ok := m.Grids[grid]
-	if !ok {
-		return nil, fmt.Errorf("method %s has no grid %q (valid: %s)", m.Name, grid, strings.Join(m.GridNames(), ", "))
-	}
-	if len(g) == 0 {
-		g = Grid{{}}
-	}
-	out := make([]Config, 0, len(g))
-	for _, point := range g {
-		merged := map[string]string{}
-		for k, v := range point {
-			merged[k] = v
-		}
-		for k, v := range extra {
-			merged[k] = v
-		}
-		c, err := m.Resolve(merged)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, c)
-	}
-	return out, nil
-}
+// ParseConfig parses the canonical form produced by Config.String.
+func ParseConfig(s string) (Config, error) { return learn.ParseValues(s) }
 
 var (
 	mu       sync.RWMutex
 	registry = map[string]*Method{}
 )
 
-// Register adds a method. It panics on a duplicate name or an invalid
+// Register adds methods. It panics on a duplicate name or an invalid
 // declaration, which are programming errors caught by the package tests.
-func Register(m *Method) {
+// A method without a "default" grid gets the single-point one.
+func Register(ms ...*Method) {
 	mu.Lock()
 	defer mu.Unlock()
-	if _, dup := registry[m.Name]; dup {
-		panic("methods: duplicate registration of " + m.Name)
-	}
-	if m.Version < 1 {
-		panic("methods: " + m.Name + ": Version must be at least 1 (the learner's implementation version)")
-	}
-	for _, p := range m.Params {
-		if err := p.Check(p.Default); err != nil {
-			panic("methods: " + m.Name + ": bad default: " + err.Error())
+	for _, m := range ms {
+		if err := m.Check(); err != nil {
+			panic("methods: " + err.Error())
 		}
-	}
-	if _, ok := m.Grids["default"]; !ok {
-		if m.Grids == nil {
-			m.Grids = map[string]Grid{}
+		if _, dup := registry[m.Name]; dup {
+			panic("methods: duplicate registration of " + m.Name)
 		}
-		m.Grids["default"] = Grid{{}}
+		if _, ok := m.Grids["default"]; !ok {
+			// A copy, so that the learner's own declaration is left as written.
+			c := *m
+			c.Grids = maps.Clone(m.Grids)
+			if c.Grids == nil {
+				c.Grids = map[string]Grid{}
+			}
+			c.Grids["default"] = Grid{{}}
+			m = &c
+		}
+		registry[m.Name] = m
 	}
-	registry[m.Name] = m
 }
 
 // Lookup finds a method by name; the error lists the registered names.
@@ -343,31 +109,68 @@ func Lookup(name string) (*Method, error) {
 	return nil, fmt.Errorf("unknown method %q (registered: %s)", name, strings.Join(namesLocked(), ", "))
 }
 
-// Names lists the registered methods in a fixed presentation order: the
-// paper's columns first, then any others alphabetically.
+// Names lists the registered methods in presentation order: the methods
+// whose spec has an Order, lowest first (the paper's columns), then any
+// others alphabetically.
 func Names() []string {
 	mu.RLock()
 	defer mu.RUnlock()
 	return namesLocked()
 }
 
-var presentation = []string{"fgrt", "fgrt-opt", "cart", "c45-entropy", "c45", "ripper", "fga"}
-
 func namesLocked() []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, n := range presentation {
-		if _, ok := registry[n]; ok {
-			out = append(out, n)
-			seen[n] = true
-		}
-	}
-	var rest []string
+	out := make([]string, 0, len(registry))
 	for n := range registry {
-		if !seen[n] {
-			rest = append(rest, n)
+		out = append(out, n)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		oi, oj := registry[out[i]].Order, registry[out[j]].Order
+		switch {
+		case oi != oj && oi != 0 && oj != 0:
+			return oi < oj
+		case oi != oj:
+			return oi != 0 // ordered methods before unordered ones
+		}
+		return out[i] < out[j]
+	})
+	return out
+}
+
+// Timed lists the registered methods whose spec is Timed, in presentation
+// order: the runtime study's default methods.
+func Timed() []string {
+	var out []string
+	for _, n := range Names() {
+		if m, _ := Lookup(n); m.Timed {
+			out = append(out, n)
 		}
 	}
-	sort.Strings(rest)
-	return append(out, rest...)
+	return out
+}
+
+// DisplayName returns the name tables and figures show for a method or a
+// study label (without "@variant"): the spec's display name, a label one
+// of the specs names, or base itself when no spec knows it.
+func DisplayName(base string) string {
+	mu.RLock()
+	defer mu.RUnlock()
+	if m, ok := registry[base]; ok {
+		return m.Title()
+	}
+	for _, m := range registry {
+		if name, ok := m.Labels[base]; ok {
+			return name
+		}
+	}
+	return base
+}
+
+// PaperColumn returns the column of the paper's tables a method reproduces.
+func PaperColumn(base string) (string, bool) {
+	mu.RLock()
+	defer mu.RUnlock()
+	if m, ok := registry[base]; ok && m.PaperColumn != "" {
+		return m.PaperColumn, true
+	}
+	return "", false
 }

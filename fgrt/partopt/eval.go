@@ -30,7 +30,7 @@ type workspace struct {
 	mu, buf []float64
 
 	// truncate stores memberships as integers (the int64 quirk, see
-	// Options.IntegerMemberships).
+	// Config.IntegerMemberships).
 	truncate bool
 
 	// countExact, when set, counts exact evaluations (tests).

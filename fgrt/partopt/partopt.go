@@ -138,8 +138,8 @@ func Membership(x float64, s fuzzy.Trapezoid) float64 {
 	return 0
 }
 
-// Options configure Optimize.
-type Options struct {
+// Config configures Optimize.
+type Config struct {
 	Strategy Strategy
 	// ExtendLow moves each optimised Low set's a to xmin - 1e-4 so that the
 	// ex-fuzzy trapezoid used by FGRT gives the column minimum membership 1
@@ -171,7 +171,7 @@ type Result struct {
 // on its column of X with labels y (which must be 0-based; the reference
 // scores classes 0..C-1 where C is the number of distinct labels), and the
 // total evaluation count. Nominal partitions are returned unchanged.
-func Optimize(X [][]float64, y []int, parts []fuzzy.Partition, opt Options) ([]fuzzy.Partition, int, error) {
+func Optimize(X [][]float64, y []int, parts []fuzzy.Partition, opt Config) ([]fuzzy.Partition, int, error) {
 	n := len(X)
 	if n == 0 {
 		return nil, 0, errors.New("partopt: no rows")

@@ -192,7 +192,7 @@ func TestOptimizeNominalAndQ3(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref, evals, err := Optimize(X, y, parts, Options{})
+	ref, evals, err := Optimize(X, y, parts, Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +209,7 @@ func TestOptimizeNominalAndQ3(t *testing.T) {
 			t.Errorf("reference term %d at xmin: %v, want 0 (Q3)", k, m)
 		}
 	}
-	fixed, _, _ := Optimize(X, y, parts, Options{ExtendLow: true})
+	fixed, _, _ := Optimize(X, y, parts, Config{ExtendLow: true})
 	if m := fixed[0].Membership(0, xmin); m < 1-1e-9 {
 		t.Errorf("fixed Low(xmin) = %v, want 1", m)
 	}
@@ -221,15 +221,15 @@ func TestOptimizeNominalAndQ3(t *testing.T) {
 func TestOptimizeErrors(t *testing.T) {
 	parts, _ := fuzzy.FitPartitions([][]float64{{1}, {2}, {3}}, []bool{false}, fuzzy.QuantileStyle)
 	cases := map[string]func() error{
-		"no rows": func() error { _, _, err := Optimize(nil, nil, parts, Options{}); return err },
-		"lengths": func() error { _, _, err := Optimize([][]float64{{1}, {2}}, []int{0}, parts, Options{}); return err },
+		"no rows": func() error { _, _, err := Optimize(nil, nil, parts, Config{}); return err },
+		"lengths": func() error { _, _, err := Optimize([][]float64{{1}, {2}}, []int{0}, parts, Config{}); return err },
 		"NaN": func() error {
-			_, _, err := Optimize([][]float64{{1}, {math.NaN()}}, []int{0, 1}, parts, Options{})
+			_, _, err := Optimize([][]float64{{1}, {math.NaN()}}, []int{0, 1}, parts, Config{})
 			return err
 		},
-		"negative y": func() error { _, _, err := Optimize([][]float64{{1}, {2}}, []int{0, -1}, parts, Options{}); return err },
+		"negative y": func() error { _, _, err := Optimize([][]float64{{1}, {2}}, []int{0, -1}, parts, Config{}); return err },
 		"width": func() error {
-			_, _, err := Optimize([][]float64{{1, 2}, {2, 3}}, []int{0, 1}, parts, Options{})
+			_, _, err := Optimize([][]float64{{1, 2}, {2, 3}}, []int{0, 1}, parts, Config{})
 			return err
 		},
 		"strategy": func() error { _, err := ParseStrategy("anneal"); return err },
@@ -270,10 +270,10 @@ func TestIntegerMemberships(t *testing.T) {
 		X[i] = []float64{v}
 	}
 	parts, _ := fuzzy.FitPartitions(X, []bool{false}, fuzzy.QuantileStyle)
-	a, _, err := Optimize(X, y, parts, Options{IntegerMemberships: true})
+	a, _, err := Optimize(X, y, parts, Config{IntegerMemberships: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _, _ := Optimize(X, y, parts, Options{})
+	b, _, _ := Optimize(X, y, parts, Config{})
 	t.Logf("int64 emulation: %+v; float: %+v", a[0].Terms, b[0].Terms)
 }

@@ -1,8 +1,8 @@
 // Package learntest is the conformance suite of the learner contract in
 // package learn. Every learner the harness knows — each registered Go
 // learner and the external kind alike — runs the same checks, the way
-// scikit-learn's check_estimator and gonum's shared distribution tests hold
-// every implementation to one contract:
+// scikit-learn's check_estimator, gonum's shared distribution tests and
+// testing/fstest hold every implementation to one contract:
 //
 //   - the same seed gives the same model (predictions, rules, complexity);
 //   - one prediction per row, each a class index (or -1, the contract's
@@ -14,7 +14,16 @@
 //   - the complexity agrees with the printed rules (see CheckRulesText);
 //   - a fitted model may be used from several goroutines at once, and one
 //     trainer may fit several training sets at once;
-//   - an empty training set is an error, not a panic.
+//   - an empty training set is an error, not a panic;
+//   - each optional interface of package learn the trainer implements
+//     keeps its promise (CheckOptional): a prepared, a shared-preparation
+//     and a group fit give the models plain fits give;
+//   - the learner itself refuses a value outside a bound its spec declares
+//     (CheckDeclaredBounds), so its validation and the harness's agree.
+//
+// A learner package runs the suite from its own tests with RunSpec on its
+// learn.Spec; the registry's test runs it once more on every registered
+// method.
 //
 // The suite builds its own small data sets, so it runs in well under a
 // second per learner.
@@ -37,6 +46,11 @@ type Subject struct {
 	// New returns a fresh trainer whose stochastic choices (if any) are
 	// driven by seed.
 	New func(seed int64) (learn.Trainer, error)
+	// Group, when set, returns trainers of the method that differ in
+	// configuration (its grid's points), on which CheckOptional checks the
+	// promises of GroupFitter and SharedPreparer; nil means two trainers
+	// from New.
+	Group func(seed int64) ([]learn.Trainer, error)
 }
 
 // Data is a small classification problem with a train/test split.
@@ -136,6 +150,9 @@ func Run(t *testing.T, s Subject) {
 		d := d
 		t.Run(d.Name, func(t *testing.T) {
 			for _, err := range CheckData(s, d) {
+				t.Error(err)
+			}
+			for _, err := range CheckOptional(s, d) {
 				t.Error(err)
 			}
 		})

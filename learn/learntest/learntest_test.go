@@ -142,3 +142,125 @@ func TestCheckRulesText(t *testing.T) {
 		}
 	}
 }
+
+// optional is the majority learner with every optional interface of
+// package learn; its fault field breaks one interface's promise.
+type optional struct {
+	majority
+	fault string
+	// off shifts the predicted class: what a broken preparation or group
+	// fit returns.
+	off int
+}
+
+func (t optional) Fit(X [][]float64, y []int, s learn.Schema) (learn.Model, error) {
+	m, err := t.majority.Fit(X, y, s)
+	if err != nil {
+		return nil, err
+	}
+	mm := m.(*majorityModel)
+	mm.class = (mm.class + t.off) % s.NumClasses()
+	return mm, nil
+}
+
+func (t optional) Prepare([][]float64, []int, learn.Schema) (learn.Trainer, error) {
+	if t.fault == "prepare" {
+		t.off = 1
+	}
+	return t, nil
+}
+
+func (t optional) PrepareKey() string { return "all" }
+
+func (t optional) WithPreparation(p learn.Trainer) (learn.Trainer, error) {
+	if t.fault == "shared" {
+		return optional{majority: t.majority, off: 1}, nil
+	}
+	return t, nil
+}
+
+func (t optional) FitGroup(ts []learn.Trainer, X [][]float64, y []int, s learn.Schema) ([]learn.Model, error) {
+	out := make([]learn.Model, len(ts))
+	for i, u := range ts {
+		m, err := u.Fit(X, y, s)
+		if err != nil {
+			return nil, err
+		}
+		if t.fault == "group" && i == len(ts)-1 {
+			mm := *m.(*majorityModel)
+			mm.class = (mm.class + 1) % s.NumClasses()
+			m = &mm
+		}
+		out[i] = m
+	}
+	if t.fault == "group-short" {
+		out = out[:len(out)-1]
+	}
+	return out, nil
+}
+
+var (
+	_ learn.SharedPreparer = optional{}
+	_ learn.GroupFitter    = optional{}
+)
+
+// TestOptionalInterfaces: a learner keeping every optional promise passes,
+// and each broken promise is reported, as testing/fstest reports a file
+// system whose optional interfaces disagree with its plain ones.
+func TestOptionalInterfaces(t *testing.T) {
+	optionalSubject := func(fault string) Subject {
+		calls := &atomic.Int64{}
+		return Subject{Name: "optional-" + fault, New: func(int64) (learn.Trainer, error) {
+			return optional{majority: majority{calls: calls}, fault: fault}, nil
+		}}
+	}
+	Run(t, optionalSubject(""))
+	cases := []struct{ fault, want string }{
+		{"prepare", "Prepare on the training rows, then Fit, differs from Fit alone"},
+		{"shared", "with a shared preparation differs from its own Fit"},
+		{"group", "FitGroup (unprepared): model 1 differs"},
+		{"group-short", "returned 1 models for 2 trainers"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.fault, func(t *testing.T) {
+			var errs []error
+			for _, d := range Problems() {
+				errs = append(errs, CheckOptional(optionalSubject(tc.fault), d)...)
+			}
+			if len(errs) == 0 {
+				t.Fatal("suite found no violation")
+			}
+			if !strings.Contains(errors.Join(errs...).Error(), tc.want) {
+				t.Errorf("errors do not mention %q:\n%v", tc.want, errors.Join(errs...))
+			}
+		})
+	}
+}
+
+// TestCheckDeclaredBounds: a learner that validates with its declaration
+// passes; one whose own validation forgot a declared bound is reported,
+// once per bound it does not enforce.
+func TestCheckDeclaredBounds(t *testing.T) {
+	params := []learn.Param{
+		{Name: "n", Kind: learn.Int, Default: "2", Min: 1, Max: 5, HasMin: true, HasMax: true},
+		{Name: "mode", Kind: learn.Enum, Default: "a", Values: []string{"a"}},
+	}
+	spec := func(enforce bool) *learn.Spec {
+		return &learn.Spec{Name: "toy", Version: 1, Params: params,
+			New: func(v learn.Values, _ int64) (learn.Trainer, error) {
+				if enforce {
+					if err := learn.CheckBounds(params, learn.Number{Name: "n", Value: float64(v.Int("n"))}); err != nil {
+						return nil, err
+					}
+				}
+				return majority{}, nil
+			}}
+	}
+	if errs := CheckDeclaredBounds(spec(true)); len(errs) != 0 {
+		t.Errorf("enforcing learner reported: %v", errs)
+	}
+	errs := CheckDeclaredBounds(spec(false))
+	if len(errs) != 2 || !strings.Contains(errs[0].Error(), "n=0 is outside the declared bounds") || !strings.Contains(errs[1].Error(), "n=6") {
+		t.Errorf("forgetful learner: %v", errs)
+	}
+}

@@ -1,12 +1,14 @@
-package methods
+package cart_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/fgrtbench/fgrtbench/baselines/cart"
+	"github.com/fgrtbench/fgrtbench/learn"
 )
 
-func TestCARTRegistration(t *testing.T) {
+func TestCARTSpec(t *testing.T) {
 	cases := []struct {
 		method, grid string
 		points       int
@@ -19,7 +21,7 @@ func TestCARTRegistration(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.method+"/"+tc.grid, func(t *testing.T) {
-			m, err := Lookup(tc.method)
+			m, err := lookup(tc.method)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -35,19 +37,19 @@ func TestCARTRegistration(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				p := tr.(*cart.Trainer).Params()
+				p := tr.(*cart.Trainer).Config()
 				if p.Criterion != tc.criterion || p.RandomState != 42 || p.MinSamplesSplit != 5 || p.MinSamplesLeaf != 2 {
 					t.Errorf("config %s gives %+v", cfg, p)
 				}
 			}
 		})
 	}
-	m, _ := Lookup("cart")
+	m, _ := lookup("cart")
 	text, _ := m.Expand("text", nil)
 	if a := text[2].Float("ccp_alpha"); a != 0.003 {
 		t.Errorf("text grid third ccp_alpha = %v", a)
 	}
-	c45, _ := Lookup("c45-entropy")
+	c45, _ := lookup("c45-entropy")
 	text, _ = c45.Expand("text", nil)
 	if d := text[1].Int("max_depth"); d != 10 {
 		t.Errorf("c45-entropy text grid second max_depth = %d", d)
@@ -55,7 +57,7 @@ func TestCARTRegistration(t *testing.T) {
 }
 
 func TestCARTParamValidation(t *testing.T) {
-	m, err := Lookup("cart")
+	m, err := lookup("cart")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,4 +77,17 @@ func TestCARTParamValidation(t *testing.T) {
 			t.Errorf("Resolve(%v) accepted an invalid value", o)
 		}
 	}
+}
+
+// lookup finds one of the package's specs by method name, as the
+// registry's Lookup does.
+func lookup(name string) (*learn.Spec, error) {
+	specs := map[string]*learn.Spec{
+		"cart":        cart.Spec,
+		"c45-entropy": cart.EntropySpec,
+	}
+	if s, ok := specs[name]; ok {
+		return s, nil
+	}
+	return nil, fmt.Errorf("no spec %q", name)
 }

@@ -1,13 +1,15 @@
-package methods
+package c45_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/fgrtbench/fgrtbench/baselines/c45"
+	"github.com/fgrtbench/fgrtbench/learn"
 )
 
-func TestC45Registration(t *testing.T) {
-	m, err := Lookup("c45")
+func TestC45Spec(t *testing.T) {
+	m, err := lookup("c45")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,4 +52,16 @@ func TestC45Registration(t *testing.T) {
 			t.Errorf("%v accepted", bad)
 		}
 	}
+}
+
+// lookup finds one of the package's specs by method name, as the
+// registry's Lookup does.
+func lookup(name string) (*learn.Spec, error) {
+	specs := map[string]*learn.Spec{
+		"c45": c45.Spec,
+	}
+	if s, ok := specs[name]; ok {
+		return s, nil
+	}
+	return nil, fmt.Errorf("no spec %q", name)
 }

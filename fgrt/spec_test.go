@@ -1,13 +1,15 @@
-package methods
+package fgrt_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/fgrtbench/fgrtbench/fgrt"
 	"github.com/fgrtbench/fgrtbench/fgrt/partopt"
+	"github.com/fgrtbench/fgrtbench/learn"
 )
 
-func TestFGRTRegistration(t *testing.T) {
+func TestFGRTSpec(t *testing.T) {
 	cases := []struct {
 		method, grid string
 		points       int
@@ -17,7 +19,7 @@ func TestFGRTRegistration(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.method+"/"+tc.grid, func(t *testing.T) {
-			m, err := Lookup(tc.method)
+			m, err := lookup(tc.method)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -38,7 +40,7 @@ func TestFGRTRegistration(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				o := tr.(*fgrt.Trainer).Options()
+				o := tr.(*fgrt.Trainer).Config()
 				if o.MaxRules != cfg.Int("max_rules") || o.CoverageThreshold != cfg.Float("coverage_threshold") ||
 					o.MinImprovement != cfg.Float("min_improvement") || o.Patience != 3 || o.EarlyStopThreshold != 0 || o.FixQ1 || o.FixQ2 || o.FixQ3 || o.Clamp || o.FixIntMatrix {
 					t.Errorf("config %s gives %+v", cfg, o)
@@ -52,7 +54,7 @@ func TestFGRTRegistration(t *testing.T) {
 }
 
 func TestFGRTPaperGridOrder(t *testing.T) {
-	m, _ := Lookup("fgrt")
+	m, _ := lookup("fgrt")
 	cfgs, err := m.Expand("default", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -72,7 +74,7 @@ func TestFGRTPaperGridOrder(t *testing.T) {
 }
 
 func TestFGRTParamErrors(t *testing.T) {
-	m, _ := Lookup("fgrt-opt")
+	m, _ := lookup("fgrt-opt")
 	bad := []map[string]string{
 		{"max_rule": "5"},
 		{"max_rules": "0"},
@@ -91,10 +93,10 @@ func TestFGRTParamErrors(t *testing.T) {
 			t.Errorf("%v: no error", o)
 		}
 	}
-	if _, err := Lookup("fgrt"); err != nil {
+	if _, err := lookup("fgrt"); err != nil {
 		t.Fatal(err)
 	}
-	plain, _ := Lookup("fgrt")
+	plain, _ := lookup("fgrt")
 	if _, err := plain.Resolve(map[string]string{"strategy": "grid"}); err == nil {
 		t.Error("fgrt accepts strategy")
 	}
@@ -106,8 +108,21 @@ func TestFGRTParamErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := tr.(*fgrt.Trainer).Options()
+	o := tr.(*fgrt.Trainer).Config()
 	if o.Strategy != partopt.Hybrid || !o.FixQ3 || !o.Clamp || o.Style.String() != "paper" {
 		t.Errorf("options %+v", o)
 	}
+}
+
+// lookup finds one of the package's specs by method name, as the
+// registry's Lookup does.
+func lookup(name string) (*learn.Spec, error) {
+	specs := map[string]*learn.Spec{
+		"fgrt":     fgrt.Spec,
+		"fgrt-opt": fgrt.OptSpec,
+	}
+	if s, ok := specs[name]; ok {
+		return s, nil
+	}
+	return nil, fmt.Errorf("no spec %q", name)
 }

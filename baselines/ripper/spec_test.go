@@ -1,13 +1,15 @@
-package methods
+package ripper_test
 
 import (
+	"fmt"
 	"testing"
 
+	"github.com/fgrtbench/fgrtbench/baselines/ripper"
 	"github.com/fgrtbench/fgrtbench/learn"
 )
 
-func TestRipperRegistration(t *testing.T) {
-	m, err := Lookup("ripper")
+func TestRipperSpec(t *testing.T) {
+	m, err := lookup("ripper")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -18,7 +20,7 @@ func TestRipperRegistration(t *testing.T) {
 	if err != nil || len(cfgs) != 1 {
 		t.Fatalf("default grid: %v %v", cfgs, err)
 	}
-	want := Config{"k": "2", "prune_size": "0.33", "dl_allowance": "64", "n_discretize_bins": "10", "max_rules": "0", "max_rule_conds": "0"}
+	want := learn.Values{"k": "2", "prune_size": "0.33", "dl_allowance": "64", "n_discretize_bins": "10", "max_rules": "0", "max_rule_conds": "0"}
 	if cfgs[0].String() != want.String() {
 		t.Errorf("defaults %s, want %s", cfgs[0], want)
 	}
@@ -41,4 +43,16 @@ func TestRipperRegistration(t *testing.T) {
 			t.Errorf("%v accepted", bad)
 		}
 	}
+}
+
+// lookup finds one of the package's specs by method name, as the
+// registry's Lookup does.
+func lookup(name string) (*learn.Spec, error) {
+	specs := map[string]*learn.Spec{
+		"ripper": ripper.Spec,
+	}
+	if s, ok := specs[name]; ok {
+		return s, nil
+	}
+	return nil, fmt.Errorf("no spec %q", name)
 }

@@ -1,14 +1,16 @@
-package methods
+package fga_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/fgrtbench/fgrtbench/baselines/fga"
 	"github.com/fgrtbench/fgrtbench/fuzzy"
+	"github.com/fgrtbench/fgrtbench/learn"
 )
 
-func TestFGARegistration(t *testing.T) {
-	m, err := Lookup("fga")
+func TestFGASpec(t *testing.T) {
+	m, err := lookup("fga")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +34,7 @@ func TestFGARegistration(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		o := tr.(*fga.Trainer).Options()
+		o := tr.(*fga.Trainer).Config()
 		if o.Generations != tc.generations || o.Population != tc.pop || o.Rules != tc.rules ||
 			o.Antecedents != tc.ants || o.Labels != tc.labs || o.Tolerance != 0.01 ||
 			o.CrossoverProb != 0.3 || o.Seed != 77 || o.Workers != 0 || o.HeadTrapezoid {
@@ -54,7 +56,7 @@ func TestFGARegistration(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o := tr.(*fga.Trainer).Options(); !o.HeadTrapezoid || o.Workers != 3 {
+	if o := tr.(*fga.Trainer).Config(); !o.HeadTrapezoid || o.Workers != 3 {
 		t.Errorf("overrides not applied: %+v", o)
 	}
 }
@@ -63,7 +65,7 @@ func TestFGARegistration(t *testing.T) {
 // runner adds no protocol-specific parameter), fixed and the paper's
 // formula are parameters, and contradictory settings are refused.
 func TestFGAPartitionModes(t *testing.T) {
-	m, _ := Lookup("fga")
+	m, _ := lookup("fga")
 	cases := []struct {
 		params map[string]string
 		fixed  bool
@@ -92,11 +94,23 @@ func TestFGAPartitionModes(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v: %v", c.params, err)
 		}
-		if o := tr.(*fga.Trainer).Options(); o.Fixed != c.fixed || o.Style != c.style {
+		if o := tr.(*fga.Trainer).Config(); o.Fixed != c.fixed || o.Style != c.style {
 			t.Errorf("%v: fixed %v style %v", c.params, o.Fixed, o.Style)
 		}
 	}
 	if _, err := m.Resolve(map[string]string{"partitions": "learned"}); err == nil {
 		t.Error("partitions=learned accepted")
 	}
+}
+
+// lookup finds one of the package's specs by method name, as the
+// registry's Lookup does.
+func lookup(name string) (*learn.Spec, error) {
+	specs := map[string]*learn.Spec{
+		"fga": fga.Spec,
+	}
+	if s, ok := specs[name]; ok {
+		return s, nil
+	}
+	return nil, fmt.Errorf("no spec %q", name)
 }

@@ -1,0 +1,105 @@
+package methods
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/fgrtbench/fgrtbench/learn"
+)
+
+// TestBuiltinDeclarations pins what the specs of the built-in learners
+// declare for the views and the runtime study: the presentation order,
+// display names, paper columns and the timed methods, which used to be
+// lists of their own in reports, timing and here.
+func TestBuiltinDeclarations(t *testing.T) {
+	if got, want := Names(), []string{"fgrt", "fgrt-opt", "cart", "c45-entropy", "c45", "ripper", "fga"}; !slices.Equal(got, want) {
+		t.Errorf("Names() = %v, want %v", got, want)
+	}
+	if got, want := Timed(), []string{"fgrt", "cart", "c45-entropy", "c45", "ripper", "fga"}; !slices.Equal(got, want) {
+		t.Errorf("Timed() = %v, want %v", got, want)
+	}
+	for _, tc := range []struct{ base, display, column string }{
+		{"fgrt", "FGRT", "FGRT"},
+		{"fgrt-opt", "FGRT*", "FGRT*"},
+		{"cart", "CART", "CART"},
+		{"c45-entropy", "C4.5 (entropy, paper)", "C4.5"},
+		{"c45", "C4.5 (J48)", "C4.5"},
+		{"ripper", "RIPPER", "RIPPER"},
+		{"fga", "FGA", "FGA"},
+		{"fgrt-fixed", "FGRT (Q1+Q2 fixed)", ""},
+		{"unknown-method", "unknown-method", ""},
+	} {
+		if got := DisplayName(tc.base); got != tc.display {
+			t.Errorf("DisplayName(%q) = %q, want %q", tc.base, got, tc.display)
+		}
+		col, ok := PaperColumn(tc.base)
+		if col != tc.column || ok != (tc.column != "") {
+			t.Errorf("PaperColumn(%q) = %q, %v, want %q", tc.base, col, ok, tc.column)
+		}
+	}
+}
+
+// TestNamesOrder: methods with an Order come first, lowest first; the
+// others follow alphabetically, whatever the registration order.
+func TestNamesOrder(t *testing.T) {
+	saved := registry
+	defer func() { registry = saved }()
+	registry = map[string]*Method{}
+	mk := func(name string, order int) *Method {
+		return &Method{Name: name, Version: 1, Order: order, New: func(Config, int64) (learn.Trainer, error) { return nil, nil }}
+	}
+	Register(mk("zeta", 0), mk("b", 20), mk("alpha", 0), mk("a", 10), mk("c", 20))
+	if got, want := Names(), []string{"a", "b", "c", "alpha", "zeta"}; !slices.Equal(got, want) {
+		t.Errorf("Names() = %v, want %v", got, want)
+	}
+}
+
+// TestRegisterRefusesBadSpecs: a duplicate name, a Version below 1, a
+// default its own bounds reject and a missing constructor are programming
+// errors that panic at registration with a message that names the method.
+func TestRegisterRefusesBadSpecs(t *testing.T) {
+	saved := registry
+	defer func() { registry = saved }()
+	newOK := func(Config, int64) (learn.Trainer, error) { return nil, nil }
+	cases := []struct {
+		name string
+		m    *Method
+		want string
+	}{
+		{"duplicate", &Method{Name: "dup", Version: 1, New: newOK}, "duplicate registration of dup"},
+		{"version", &Method{Name: "v0", New: newOK}, "v0: Version must be at least 1"},
+		{"default", &Method{Name: "bad", Version: 1, New: newOK, Params: []Param{{Name: "k", Kind: Int, Default: "0", Min: 1, HasMin: true}}}, "bad: bad default"},
+		{"constructor", &Method{Name: "nonew", Version: 1}, "nonew: no constructor"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			registry = map[string]*Method{"dup": {Name: "dup"}}
+			defer func() {
+				r := recover()
+				if msg, _ := r.(string); !strings.Contains(msg, tc.want) {
+					t.Errorf("panic %v, want one containing %q", r, tc.want)
+				}
+			}()
+			Register(tc.m)
+		})
+	}
+}
+
+// TestRegisterKeepsTheSpec: the registry adds the single-point default
+// grid to a spec without one on its own copy, leaving the learner
+// package's declaration as written.
+func TestRegisterKeepsTheSpec(t *testing.T) {
+	saved := registry
+	defer func() { registry = saved }()
+	registry = map[string]*Method{}
+	spec := &Method{Name: "bare", Version: 1, New: func(Config, int64) (learn.Trainer, error) { return nil, nil }}
+	Register(spec)
+	m, err := Lookup("bare")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := m.Grids["default"]; !ok || spec.Grids != nil {
+		t.Errorf("registered grids %v, declared grids %v", m.Grids, spec.Grids)
+	}
+}
