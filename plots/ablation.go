@@ -8,7 +8,6 @@ import (
 
 	"gonum.org/v1/plot/vg"
 
-	"github.com/fgrtbench/fgrtbench/bench/methods"
 	"github.com/fgrtbench/fgrtbench/reports"
 	"github.com/fgrtbench/fgrtbench/results"
 )
@@ -45,7 +44,7 @@ func ablationRows(recs []results.Record, method, protocol, selection string) ([]
 		if r.Method != method || r.Protocol != protocol || (selection != "" && r.Selection != selection) {
 			continue
 		}
-		cfg, err := methods.ParseConfig(r.Config)
+		cfg, err := results.ParseConfig(r.Config)
 		if err != nil {
 			return nil, fmt.Errorf("plots: %s %s fold %d: %v", r.Dataset, r.Method, r.Fold, err)
 		}

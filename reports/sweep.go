@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fgrtbench/fgrtbench/bench/methods"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
@@ -304,9 +303,9 @@ func Sweeps(points []Point, base map[string]string) ([]Sweep, error) {
 			}
 			return a < b
 		})
-		parsed := make([]methods.Config, len(s.Configs))
+		parsed := make([]results.Config, len(s.Configs))
 		for i, c := range s.Configs {
-			pc, err := methods.ParseConfig(c)
+			pc, err := results.ParseConfig(c)
 			if err != nil {
 				return nil, fmt.Errorf("reports: %s/%s: %v", k.protocol, k.method, err)
 			}
@@ -357,7 +356,7 @@ func Sweeps(points []Point, base map[string]string) ([]Sweep, error) {
 }
 
 // sweptParams lists the parameters whose values differ between configs.
-func sweptParams(cfgs []methods.Config) []string {
+func sweptParams(cfgs []results.Config) []string {
 	seen := map[string]bool{}
 	var names []string
 	for _, c := range cfgs {

@@ -33,6 +33,7 @@ import (
 	"sync"
 
 	"github.com/fgrtbench/fgrtbench/learn"
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
 // Kind is the type of a parameter value.
@@ -119,23 +120,9 @@ func (p Param) bounds(f float64, v string) error {
 	return nil
 }
 
-// Config is a complete assignment of parameter values, keyed by name.
-type Config map[string]string
-
-// String renders the config canonically: name=value pairs sorted by name,
-// joined with ';'.
-func (c Config) String() string {
-	names := make([]string, 0, len(c))
-	for k := range c {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	parts := make([]string, len(names))
-	for i, k := range names {
-		parts[i] = k + "=" + c[k]
-	}
-	return strings.Join(parts, ";")
-}
+// Config is a complete assignment of parameter values, keyed by name; its
+// canonical text form belongs to the results contract (results.Config).
+type Config = results.Config
 
 // Canonical renders a configuration of the method as results.csv and unit
 // identities record it: String without the Execution parameters.
@@ -168,33 +155,8 @@ func (m *Method) results(c Config) Config {
 	return out
 }
 
-// ParseConfig parses the canonical form produced by String.
-func ParseConfig(s string) (Config, error) {
-	c := Config{}
-	if s == "" {
-		return c, nil
-	}
-	for _, part := range strings.Split(s, ";") {
-		k, v, ok := strings.Cut(part, "=")
-		if !ok || k == "" {
-			return nil, fmt.Errorf("config %q: %q is not name=value", s, part)
-		}
-		c[k] = v
-	}
-	return c, nil
-}
-
-// Int returns an integer parameter; the config must have been validated.
-func (c Config) Int(name string) int { n, _ := strconv.Atoi(c[name]); return n }
-
-// Float returns a float parameter; the config must have been validated.
-func (c Config) Float(name string) float64 { f, _ := strconv.ParseFloat(c[name], 64); return f }
-
-// Bool returns a boolean parameter; the config must have been validated.
-func (c Config) Bool(name string) bool { b, _ := strconv.ParseBool(c[name]); return b }
-
-// Str returns a parameter's raw value.
-func (c Config) Str(name string) string { return c[name] }
+// ParseConfig parses the canonical form produced by Config.String.
+func ParseConfig(s string) (Config, error) { return results.ParseConfig(s) }
 
 // Grid is an ordered list of partial configurations; each point is merged
 // over the method's defaults. Order matters: test-selection ties resolve to
