@@ -145,11 +145,11 @@ func TestScalingSeriesExponents(t *testing.T) {
 }
 
 func TestRuntimeScalingGolden(t *testing.T) {
-	checkFigure(t, "runtime_scaling", func(dir, name string) error { return RuntimeScaling(dir, name, runtimeRows()) })
+	checkFigure(t, "runtime_scaling", func(dir, name string) error { return RuntimeScaling(dir, name, runtimeRows(), paperMethods) })
 }
 
 func TestRuntimeScalingNoData(t *testing.T) {
-	if err := RuntimeScaling(t.TempDir(), "x", nil); err != ErrNoData {
+	if err := RuntimeScaling(t.TempDir(), "x", nil, paperMethods); err != ErrNoData {
 		t.Errorf("err %v, want ErrNoData", err)
 	}
 }
@@ -166,8 +166,8 @@ func TestRuntimeRealGolden(t *testing.T) {
 			}
 		}
 	}
-	checkFigure(t, "runtime_real", func(dir, name string) error { return RuntimeReal(dir, name, rows) })
-	if err := RuntimeReal(t.TempDir(), "x", runtimeRows()); err != ErrNoData {
+	checkFigure(t, "runtime_real", func(dir, name string) error { return RuntimeReal(dir, name, rows, paperMethods) })
+	if err := RuntimeReal(t.TempDir(), "x", runtimeRows(), paperMethods); err != ErrNoData {
 		t.Errorf("no real rows: %v", err)
 	}
 }

@@ -13,7 +13,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/fgrtbench/fgrtbench/reports"
+	"github.com/fgrtbench/fgrtbench/results"
 	"github.com/fgrtbench/fgrtbench/timing"
 )
 
@@ -90,7 +90,7 @@ func ScalingSeriesOf(rows []timing.Row, sizeOf func(timing.Row) int) ([]ScalingS
 
 // scalingPanel draws one log-log panel: a min-max band and a mean line per
 // method, the fitted exponent in the legend.
-func scalingPanel(title, xlabel string, series []ScalingSeries, colorIndex map[string]int, headroom bool) (*plot.Plot, error) {
+func scalingPanel(title, xlabel string, series []ScalingSeries, colorIndex map[string]int, headroom bool, pres results.Presentation) (*plot.Plot, error) {
 	p := newPlot(title, xlabel, "training time (s)")
 	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
 	p.Y.Tick.Marker = logTicks125{}
@@ -126,7 +126,7 @@ func scalingPanel(title, xlabel string, series []ScalingSeries, colorIndex map[s
 		line.Color, line.Width = c, vg.Points(1.5)
 		pts.Color, pts.Shape, pts.Radius = c, draw.CircleGlyph{}, vg.Points(2.5)
 		p.Add(line, pts)
-		label := reports.DisplayName(s.Method)
+		label := pres.DisplayName(s.Method)
 		switch {
 		case s.HasFit:
 			label += fmt.Sprintf("  (slope %.2f)", s.Exponent)
@@ -189,7 +189,7 @@ func methodColors(rows []timing.Row) map[string]int {
 // and a min-max band over trials per method, and the fitted scaling exponent
 // (slope of log time on log size) in the legend. A study without rows is left
 // out; with neither, ErrNoData.
-func RuntimeScaling(dir, name string, rows []timing.Row) error {
+func RuntimeScaling(dir, name string, rows []timing.Row, pres results.Presentation) error {
 	colors := methodColors(rows)
 	var samples, features []timing.Row
 	for _, r := range rows {
@@ -206,7 +206,7 @@ func RuntimeScaling(dir, name string, rows []timing.Row) error {
 		if err != nil {
 			return err
 		}
-		p, err := scalingPanel(fmt.Sprintf("(a) vs samples (%d features)", samples[0].NFeatures), "number of samples", ss, colors, true)
+		p, err := scalingPanel(fmt.Sprintf("(a) vs samples (%d features)", samples[0].NFeatures), "number of samples", ss, colors, true, pres)
 		if err != nil {
 			return err
 		}
@@ -217,7 +217,7 @@ func RuntimeScaling(dir, name string, rows []timing.Row) error {
 		if err != nil {
 			return err
 		}
-		p, err := scalingPanel(fmt.Sprintf("(b) vs features (%d samples)", features[0].NSamples), "number of features", ss, colors, true)
+		p, err := scalingPanel(fmt.Sprintf("(b) vs features (%d samples)", features[0].NSamples), "number of features", ss, colors, true, pres)
 		if err != nil {
 			return err
 		}
@@ -234,7 +234,7 @@ func RuntimeScaling(dir, name string, rows []timing.Row) error {
 // row), with a mean line and min-max band per method and the fitted
 // exponent in each panel's legend. Data sets are not pooled: their widths
 // and sizes differ, and pooling would mix them differently at every size.
-func RuntimeReal(dir, name string, rows []timing.Row) error {
+func RuntimeReal(dir, name string, rows []timing.Row, pres results.Presentation) error {
 	var names []string
 	byData := map[string][]timing.Row{}
 	var real []timing.Row
@@ -265,7 +265,7 @@ func RuntimeReal(dir, name string, rows []timing.Row) error {
 		if err != nil {
 			return err
 		}
-		p, err := scalingPanel(fmt.Sprintf("%s (%d features)", d, byData[d][0].NFeatures), "number of samples", ss, colors, false)
+		p, err := scalingPanel(fmt.Sprintf("%s (%d features)", d, byData[d][0].NFeatures), "number of samples", ss, colors, false, pres)
 		if err != nil {
 			return err
 		}

@@ -360,6 +360,7 @@ func shardNote(missing []string, ins []mergeInput, count int) string {
 func mergedManifest(prev *manifest.Manifest, ins []mergeInput, id identity.Study, sum MergeSummary) *manifest.Manifest {
 	first := ins[0].man
 	m := manifest.New(first.Study, 0, "merged")
+	m.Methods = first.Methods
 	m.Identity = &id
 	byName := map[string]manifest.Dataset{}
 	seen := map[string]bool{} // an input given twice contributes its history once

@@ -145,6 +145,7 @@ func (r *Runner) Run(ctx context.Context, s Study) (Summary, error) {
 	man := manifest.New(withPrograms(s), r.Jobs, r.Shard.String())
 	man.Identity = &id
 	man.Execution = executionRecord(ms)
+	man.Methods = methodEntries(ms)
 	man.Datasets = mergeDatasets(prev, records)
 	man.Units, man.Skipped = sum.Units, sum.Skipped
 	man.Continue(prev, "running")
