@@ -8,13 +8,13 @@ import (
 	"sort"
 
 	"github.com/fgrtbench/fgrtbench/results"
-	"github.com/fgrtbench/fgrtbench/timing"
 )
 
-// File names RenderAll reads in the results directory.
+// File names RenderAll reads in the results directory (defined by the
+// results contract).
 const (
-	ResultsFile = "results.csv"
-	RuntimeFile = "runtime.csv"
+	ResultsFile = results.FileName
+	RuntimeFile = results.RuntimeFile
 )
 
 // NothingToDraw says what the figures of RenderAll need, for a caller that
@@ -60,10 +60,10 @@ func RenderAllWith(resultsDir, outDir string, opts RenderOptions) ([]Figure, err
 		}
 		recs, haveResults = r, true
 	}
-	var rt []timing.Row
+	var rt []results.RuntimeRow
 	haveRuntime := false
 	if path := filepath.Join(resultsDir, RuntimeFile); fileExists(path) {
-		r, err := timing.ReadFile(path)
+		r, err := results.ReadRuntimeFile(path)
 		if err != nil {
 			return nil, err
 		}

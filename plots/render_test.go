@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/fgrtbench/fgrtbench/results"
-	"github.com/fgrtbench/fgrtbench/timing"
 )
 
 // writeResults writes the fixture rows as results.csv. The fixtures give
@@ -60,7 +59,7 @@ func TestRenderAll(t *testing.T) {
 	if !reflect.DeepEqual(paths, want) {
 		t.Errorf("figures %v, want %v", paths, want)
 	}
-	if err := timing.WriteFile(filepath.Join(dir, RuntimeFile), runtimeRows()); err != nil {
+	if err := results.WriteRuntimeFile(filepath.Join(dir, RuntimeFile), runtimeRows()); err != nil {
 		t.Fatal(err)
 	}
 	figs, err = RenderAll(dir, out)

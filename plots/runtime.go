@@ -14,7 +14,6 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/fgrtbench/fgrtbench/results"
-	"github.com/fgrtbench/fgrtbench/timing"
 )
 
 // ErrNoData is returned by a figure function whose input holds nothing it
@@ -47,7 +46,7 @@ const MinFitSizes = 3
 // ScalingSeriesOf groups rows of one study by method (in order of first
 // appearance) and size (sizeOf picks the axis), and fits each method's
 // scaling exponent through FitLogLog.
-func ScalingSeriesOf(rows []timing.Row, sizeOf func(timing.Row) int) ([]ScalingSeries, error) {
+func ScalingSeriesOf(rows []results.RuntimeRow, sizeOf func(results.RuntimeRow) int) ([]ScalingSeries, error) {
 	var order []string
 	times := map[string]map[int][]float64{}
 	for _, r := range rows {
@@ -173,7 +172,7 @@ func scalingPanel(title, xlabel string, series []ScalingSeries, colorIndex map[s
 
 // methodColors gives each method a stable colour across the panels of a
 // figure, in order of first appearance.
-func methodColors(rows []timing.Row) map[string]int {
+func methodColors(rows []results.RuntimeRow) map[string]int {
 	idx := map[string]int{}
 	for _, r := range rows {
 		if _, ok := idx[r.Method]; !ok {
@@ -189,20 +188,20 @@ func methodColors(rows []timing.Row) map[string]int {
 // and a min-max band over trials per method, and the fitted scaling exponent
 // (slope of log time on log size) in the legend. A study without rows is left
 // out; with neither, ErrNoData.
-func RuntimeScaling(dir, name string, rows []timing.Row, pres results.Presentation) error {
+func RuntimeScaling(dir, name string, rows []results.RuntimeRow, pres results.Presentation) error {
 	colors := methodColors(rows)
-	var samples, features []timing.Row
+	var samples, features []results.RuntimeRow
 	for _, r := range rows {
 		switch r.Study {
-		case timing.StudySamples:
+		case results.StudySamples:
 			samples = append(samples, r)
-		case timing.StudyFeatures:
+		case results.StudyFeatures:
 			features = append(features, r)
 		}
 	}
 	var panels []*plot.Plot
 	if len(samples) > 0 {
-		ss, err := ScalingSeriesOf(samples, func(r timing.Row) int { return r.NSamples })
+		ss, err := ScalingSeriesOf(samples, func(r results.RuntimeRow) int { return r.NSamples })
 		if err != nil {
 			return err
 		}
@@ -213,7 +212,7 @@ func RuntimeScaling(dir, name string, rows []timing.Row, pres results.Presentati
 		panels = append(panels, p)
 	}
 	if len(features) > 0 {
-		ss, err := ScalingSeriesOf(features, func(r timing.Row) int { return r.NFeatures })
+		ss, err := ScalingSeriesOf(features, func(r results.RuntimeRow) int { return r.NFeatures })
 		if err != nil {
 			return err
 		}
@@ -234,15 +233,15 @@ func RuntimeScaling(dir, name string, rows []timing.Row, pres results.Presentati
 // row), with a mean line and min-max band per method and the fitted
 // exponent in each panel's legend. Data sets are not pooled: their widths
 // and sizes differ, and pooling would mix them differently at every size.
-func RuntimeReal(dir, name string, rows []timing.Row, pres results.Presentation) error {
+func RuntimeReal(dir, name string, rows []results.RuntimeRow, pres results.Presentation) error {
 	var names []string
-	byData := map[string][]timing.Row{}
-	var real []timing.Row
+	byData := map[string][]results.RuntimeRow{}
+	var real []results.RuntimeRow
 	for _, r := range rows {
-		if !strings.HasPrefix(r.Study, timing.RealPrefix) {
+		if !strings.HasPrefix(r.Study, results.RealPrefix) {
 			continue
 		}
-		d := strings.TrimPrefix(r.Study, timing.RealPrefix)
+		d := strings.TrimPrefix(r.Study, results.RealPrefix)
 		if _, ok := byData[d]; !ok {
 			names = append(names, d)
 		}
@@ -261,7 +260,7 @@ func RuntimeReal(dir, name string, rows []timing.Row, pres results.Presentation)
 	var panels []*plot.Plot
 	var legends []*plot.Legend
 	for _, d := range names {
-		ss, err := ScalingSeriesOf(byData[d], func(r timing.Row) int { return r.NSamples })
+		ss, err := ScalingSeriesOf(byData[d], func(r results.RuntimeRow) int { return r.NSamples })
 		if err != nil {
 			return err
 		}

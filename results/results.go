@@ -16,6 +16,10 @@ import (
 	"strings"
 )
 
+// FileName is the name of the results file inside an output directory,
+// for its writer (the runner) and every reader.
+const FileName = "results.csv"
+
 // Header is the column list of results.csv, in order.
 var Header = []string{
 	"protocol", "dataset", "method", "config", "config_index", "selected", "selection", "repeat", "fold", "seed",

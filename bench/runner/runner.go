@@ -20,7 +20,7 @@ import (
 )
 
 // ResultsFile is the name of the results file inside an output directory.
-const ResultsFile = "results.csv"
+const ResultsFile = results.FileName
 
 // Loader returns a dataset by name.
 type Loader func(ctx context.Context, name string) (*datasets.Dataset, error)
