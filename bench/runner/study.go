@@ -14,6 +14,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/external"
 	"github.com/fgrtbench/fgrtbench/bench/methods"
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
 // MethodSpec selects a registered method, one of its grids, and parameter
@@ -52,6 +53,22 @@ func (m MethodSpec) label() string {
 
 // ResultLabel is the method column the spec writes to results.csv.
 func (m MethodSpec) ResultLabel() string { return m.label() }
+
+// MethodEntries lists each method label of the study with its registry
+// method and whether its results depend on the seed, in study order (what
+// the regression gate asks of a baseline's study); methods the registry
+// does not know are left out.
+func (s Study) MethodEntries() []results.Method {
+	var out []results.Method
+	for _, ms := range s.Methods {
+		m, err := methods.Lookup(ms.Name)
+		if err != nil {
+			continue
+		}
+		out = append(out, results.Method{Label: ms.ResultLabel(), Method: ms.Name, Stochastic: m.Stochastic})
+	}
+	return out
+}
 
 // Study is a set of protocols, datasets and methods to evaluate.
 type Study struct {
