@@ -1,15 +1,15 @@
-package runner
+package study
 
 import (
 	"github.com/fgrtbench/fgrtbench/bench/methods"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
-// methodEntries records, for each method label of the study, what the
+// Entries records, for each method label of the study, what the
 // views need of the registry (display name, display order, stochastic or
 // not), so that reports, figures and the gate read it from the manifest
 // instead of importing the registry and, through it, every learner.
-func methodEntries(ms []resolvedMethod) []results.Method {
+func Entries(ms []ResolvedMethod) []results.Method {
 	order := map[string]int{}
 	for i, n := range methods.Names() {
 		order[n] = i

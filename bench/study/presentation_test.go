@@ -1,4 +1,4 @@
-package runner
+package study
 
 import (
 	"reflect"
@@ -13,13 +13,13 @@ import (
 // not know, such as the label fgrt-fixed of method fgrt) and says which
 // methods are stochastic.
 func TestMethodEntries(t *testing.T) {
-	var ms []resolvedMethod
+	var ms []ResolvedMethod
 	for _, s := range []MethodSpec{{Name: "fgrt"}, {Name: "fgrt", Label: "fgrt-fixed"}, {Name: "cart", Grid: "text"}, {Name: "fga"}} {
 		m, err := methods.Lookup(s.Name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		ms = append(ms, resolvedMethod{Spec: s, Label: s.ResultLabel(), Method: m})
+		ms = append(ms, ResolvedMethod{Spec: s, Label: s.ResultLabel(), Method: m})
 	}
 	want := []results.Method{
 		{Label: "fgrt", Method: "fgrt", DisplayName: "FGRT", Order: 0},
@@ -27,7 +27,7 @@ func TestMethodEntries(t *testing.T) {
 		{Label: "cart@text", Method: "cart", DisplayName: "CART", Order: 2},
 		{Label: "fga", Method: "fga", DisplayName: "FGA", Order: 6, Stochastic: true},
 	}
-	if got := methodEntries(ms); !reflect.DeepEqual(got, want) {
+	if got := Entries(ms); !reflect.DeepEqual(got, want) {
 		t.Errorf("methodEntries:\n got %+v\nwant %+v", got, want)
 	}
 }
