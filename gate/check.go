@@ -15,8 +15,6 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/fgrtbench/fgrtbench/bench/methods"
-	"github.com/fgrtbench/fgrtbench/bench/runner"
 	"github.com/fgrtbench/fgrtbench/internal/atomicfile"
 	"github.com/fgrtbench/fgrtbench/results"
 )
@@ -76,12 +74,23 @@ func FromRecord(r results.Record) Row {
 	}
 }
 
+// Study is the study a baseline records (the runner's study type): the
+// gate stores it and hands it back untouched, and asks it only which of its
+// method labels are stochastic, so that it needs neither the runner nor the
+// registry.
+type Study interface {
+	// MethodEntries lists each method label of the study with its registry
+	// method and whether its results depend on the seed, in study order;
+	// methods the registry does not know are left out.
+	MethodEntries() []results.Method
+}
+
 // Baseline is a committed set of expected results with the study that
 // produces them.
-type Baseline struct {
+type Baseline[S Study] struct {
 	Description string `json:"description"`
 	// Study is run by 'fgrtbench check' when no results are given.
-	Study runner.Study `json:"study"`
+	Study S `json:"study"`
 	// Tolerances per method label; methods not listed must match exactly.
 	Tolerances map[string]Tolerance `json:"tolerances,omitempty"`
 	// PaperNotes explains accepted differences from the authors' published
@@ -94,12 +103,12 @@ type Baseline struct {
 }
 
 // Load reads a baseline file.
-func Load(path string) (*Baseline, error) {
+func Load[S Study](path string) (*Baseline[S], error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	var b Baseline
+	var b Baseline[S]
 	if err := json.Unmarshal(data, &b); err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
@@ -111,14 +120,13 @@ func Load(path string) (*Baseline, error) {
 
 // Validate refuses a tolerance declared for a deterministic method of the
 // baseline's study: deterministic methods must match exactly.
-func (b *Baseline) Validate() error {
-	for _, ms := range b.Study.Methods {
-		label := ms.ResultLabel()
-		if _, ok := b.Tolerances[label]; !ok {
+func (b *Baseline[S]) Validate() error {
+	for _, m := range b.Study.MethodEntries() {
+		if _, ok := b.Tolerances[m.Label]; !ok {
 			continue
 		}
-		if m, err := methods.Lookup(ms.Name); err == nil && !m.Stochastic {
-			return fmt.Errorf("a tolerance is declared for %s, but %s is deterministic: it must match exactly (remove the tolerance)", label, ms.Name)
+		if !m.Stochastic {
+			return fmt.Errorf("a tolerance is declared for %s, but %s is deterministic: it must match exactly (remove the tolerance)", m.Label, m.Method)
 		}
 	}
 	return nil
@@ -126,7 +134,7 @@ func (b *Baseline) Validate() error {
 
 // Save writes a baseline file atomically with stable formatting: one row
 // per line, so an update shows as a reviewable line diff.
-func (b *Baseline) Save(path string) error {
+func (b *Baseline[S]) Save(path string) error {
 	sort.SliceStable(b.Rows, func(i, j int) bool { return b.Rows[i].id() < b.Rows[j].id() })
 	head := *b
 	head.Rows = nil
@@ -161,7 +169,7 @@ func (b *Baseline) Save(path string) error {
 // Update replaces the baseline's rows with the given results. It refuses
 // results that hold one row twice (files of two runs put together), which
 // would pin whichever value came last.
-func (b *Baseline) Update(recs []results.Record) error {
+func (b *Baseline[S]) Update(recs []results.Record) error {
 	if dups := duplicates(recs); len(dups) > 0 {
 		return fmt.Errorf("the results hold row %s more than once (%d such rows): rows of two runs put together; a baseline needs the results of one run", dups[0], len(dups))
 	}
@@ -213,7 +221,7 @@ type Options struct {
 }
 
 // Compare returns the differences between a baseline and results.
-func Compare(b *Baseline, recs []results.Record, o Options) []Diff {
+func Compare[S Study](b *Baseline[S], recs []results.Record, o Options) []Diff {
 	got := map[string]Row{}
 	for _, r := range recs {
 		row := FromRecord(r)
@@ -361,7 +369,7 @@ func WriteTable(w io.Writer, ds []Diff, limit int) {
 }
 
 // Summary is a one-line account of a comparison.
-func Summary(b *Baseline, ds []Diff) string {
+func Summary[S Study](b *Baseline[S], ds []Diff) string {
 	r := Regressions(ds)
 	if r == 0 {
 		return fmt.Sprintf("ok: %d baseline rows match (%d differences within declared tolerances)", len(b.Rows), len(ds))

@@ -53,8 +53,8 @@ func run(t *testing.T, ms []runner.MethodSpec) []results.Record {
 	return recs
 }
 
-func baselineOf(recs []results.Record) *Baseline {
-	b := &Baseline{}
+func baselineOf(recs []results.Record) *Baseline[runner.Study] {
+	b := &Baseline[runner.Study]{}
 	if err := b.Update(recs); err != nil {
 		panic(err)
 	}
@@ -165,7 +165,7 @@ func TestEveryFieldIsCompared(t *testing.T) {
 }
 
 func TestToleranceOnlyForStochasticMethods(t *testing.T) {
-	b := &Baseline{Study: runner.Study{Methods: []runner.MethodSpec{{Name: "cart"}, {Name: "fga"}}},
+	b := &Baseline[runner.Study]{Study: runner.Study{Methods: []runner.MethodSpec{{Name: "cart"}, {Name: "fga"}}},
 		Tolerances: map[string]Tolerance{"fga": {Accuracy: 0.03}}}
 	if err := b.Validate(); err != nil {
 		t.Fatal(err)
@@ -220,7 +220,7 @@ func TestRowsOfTwoRunsAreRefused(t *testing.T) {
 			if !dup {
 				t.Fatalf("a row present twice must be a regression: %+v", diffs)
 			}
-			err := (&Baseline{}).Update(tc.recs)
+			err := (&Baseline[runner.Study]{}).Update(tc.recs)
 			if err == nil || !strings.Contains(err.Error(), "more than once") {
 				t.Fatalf("Update of a row present twice: got %v", err)
 			}
@@ -236,7 +236,7 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 	if err := b.Save(path); err != nil {
 		t.Fatal(err)
 	}
-	got, err := Load(path)
+	got, err := Load[runner.Study](path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,15 +5,26 @@ import (
 	"io"
 	"math"
 	"text/tabwriter"
-
-	"github.com/fgrtbench/fgrtbench/reports"
-	"github.com/fgrtbench/fgrtbench/results"
 )
+
+// PaperRow is one reproduced paper-protocol cell beside the authors'
+// committed mean, as the report computes it (reports.PaperCheckRow, which
+// converts to it): the gate judges the cells, the report computes them.
+type PaperRow struct {
+	Dataset, Method string
+	// Have is false when the results hold no paper-protocol cell for it.
+	Have bool
+	// Ours and Authors are accuracies as fractions; Diff = Ours − Authors.
+	Ours, OursStd, Authors, AuthorsStd, Diff float64
+	// Leaves and InternalNodes (ours) against the authors' N_Rules and
+	// N_Unique_Conditions.
+	Leaves, AuthorsLeaves, InternalNodes, AuthorsInternal float64
+}
 
 // PaperDiff is one reproduced paper-protocol cell against the authors'
 // committed mean, with the gate's verdict.
 type PaperDiff struct {
-	reports.PaperCheckRow
+	PaperRow
 	// Match: accuracy, leaves and internal nodes all equal the authors'.
 	Match bool
 	// Note is the baseline's explanation of an accepted difference.
@@ -25,27 +36,23 @@ type PaperDiff struct {
 // paperTol absorbs the last-digit rounding of a mean of five fractions.
 const paperTol = 1e-9
 
-// PaperCompare compares every (method, dataset) of the authors' committed
-// results that the records cover (fgrt, fgrt-opt, cart, c45-entropy under
-// the paper protocol) with the authors' numbers. notes are keyed
-// "method/dataset".
-func PaperCompare(recs []results.Record, notes map[string]string) ([]PaperDiff, error) {
-	cells, err := reports.Aggregate(recs)
-	if err != nil {
-		return nil, err
-	}
+// PaperCompare judges every (method, dataset) of the authors' committed
+// results that the rows cover (fgrt, fgrt-opt, cart, c45-entropy under the
+// paper protocol; reports.PaperCheck computes them from the records).
+// notes are keyed "method/dataset".
+func PaperCompare(rows []PaperRow, notes map[string]string) []PaperDiff {
 	var out []PaperDiff
-	for _, r := range reports.PaperCheck(cells) {
+	for _, r := range rows {
 		if !r.Have {
 			continue
 		}
-		d := PaperDiff{PaperCheckRow: r, Note: notes[r.Method+"/"+r.Dataset]}
+		d := PaperDiff{PaperRow: r, Note: notes[r.Method+"/"+r.Dataset]}
 		d.Match = math.Abs(r.Diff) <= paperTol && math.Abs(r.Leaves-r.AuthorsLeaves) <= paperTol &&
 			math.Abs(r.InternalNodes-r.AuthorsInternal) <= paperTol
 		d.Explained = d.Match || d.Note != ""
 		out = append(out, d)
 	}
-	return out, nil
+	return out
 }
 
 // WritePaperTable prints the paper comparison.

@@ -8,8 +8,6 @@ import (
 
 	"gonum.org/v1/plot/vg"
 
-	"github.com/fgrtbench/fgrtbench/bench/methods"
-	"github.com/fgrtbench/fgrtbench/reports"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
@@ -45,7 +43,7 @@ func ablationRows(recs []results.Record, method, protocol, selection string) ([]
 		if r.Method != method || r.Protocol != protocol || (selection != "" && r.Selection != selection) {
 			continue
 		}
-		cfg, err := methods.ParseConfig(r.Config)
+		cfg, err := results.ParseConfig(r.Config)
 		if err != nil {
 			return nil, fmt.Errorf("plots: %s %s fold %d: %v", r.Dataset, r.Method, r.Fold, err)
 		}
@@ -230,7 +228,7 @@ func OFATAblation(recs []results.Record, method, protocol string) ([]AblationGro
 // panels of a row share their y range. groups is the concatenation of
 // PooledAblation or OFATAblation results. It is an instance of the panel
 // grid that also draws the sweep figures.
-func AblationFigure(dir, name, title string, groups []AblationGroup) error {
+func AblationFigure(dir, name, title string, groups []AblationGroup, pres results.Presentation) error {
 	if len(groups) == 0 {
 		return ErrNoData
 	}
@@ -244,7 +242,7 @@ func AblationFigure(dir, name, title string, groups []AblationGroup) error {
 	}
 	var legend []legendEntry
 	for mi, m := range order {
-		legend = append(legend, legendEntry{Name: reports.DisplayName(m), Color: colorOf(mi), Width: vg.Points(1.5)})
+		legend = append(legend, legendEntry{Name: pres.DisplayName(m), Color: colorOf(mi), Width: vg.Points(1.5)})
 	}
 	rows := make([][]*panel, 2)
 	for pi, param := range AblationParams {
@@ -291,7 +289,7 @@ func AblationFigure(dir, name, title string, groups []AblationGroup) error {
 
 // ablationFigureFor draws the groups of every present variant.
 func ablationFigureFor(dir, name, title string, recs []results.Record, protocol string, variants []string,
-	group func([]results.Record, string, string) ([]AblationGroup, error)) error {
+	group func([]results.Record, string, string) ([]AblationGroup, error), pres results.Presentation) error {
 	var all []AblationGroup
 	for _, m := range variants {
 		g, err := group(recs, m, protocol)
@@ -300,19 +298,19 @@ func ablationFigureFor(dir, name, title string, recs []results.Record, protocol 
 		}
 		all = append(all, g...)
 	}
-	return AblationFigure(dir, name, title, all)
+	return AblationFigure(dir, name, title, all, pres)
 }
 
 // AblationPooled draws the paper's pooled ablation of the 16-configuration
 // grid (methods "fgrt" and, when present, "fgrt-fixed", protocol "paper").
-func AblationPooled(dir, name string, recs []results.Record) error {
+func AblationPooled(dir, name string, recs []results.Record, pres results.Presentation) error {
 	return ablationFigureFor(dir, name, "Pooled grouping of the 16-configuration grid (paper protocol; mean +- std over pooled rows)",
-		recs, "paper", []string{"fgrt", "fgrt-fixed"}, PooledAblation)
+		recs, "paper", []string{"fgrt", "fgrt-fixed"}, PooledAblation, pres)
 }
 
 // AblationOFAT draws the one-factor-at-a-time sweep ("fgrt@ofat" and, when
 // present, "fgrt-fixed@ofat", selection "sweep") of the given protocol.
-func AblationOFAT(dir, name string, recs []results.Record, protocol string) error {
+func AblationOFAT(dir, name string, recs []results.Record, protocol string, pres results.Presentation) error {
 	return ablationFigureFor(dir, name, "One factor at a time ("+protocol+" protocol; mean +- std over folds of the data-set mean)",
-		recs, protocol, []string{"fgrt@ofat", "fgrt-fixed@ofat"}, OFATAblation)
+		recs, protocol, []string{"fgrt@ofat", "fgrt-fixed@ofat"}, OFATAblation, pres)
 }

@@ -125,10 +125,10 @@ func TestAblationGolden(t *testing.T) {
 			recs[i].Accuracy += 0.03
 		}
 	}
-	checkFigure(t, "ablation_pooled", func(dir, name string) error { return AblationPooled(dir, name, recs) })
+	checkFigure(t, "ablation_pooled", func(dir, name string) error { return AblationPooled(dir, name, recs, paperMethods) })
 	ofat := ablationRecords("fgrt@ofat", "sweep")
-	checkFigure(t, "ablation_ofat", func(dir, name string) error { return AblationOFAT(dir, name, ofat, "paper") })
-	if err := AblationOFAT(t.TempDir(), "x", recs, "paper"); err != ErrNoData {
+	checkFigure(t, "ablation_ofat", func(dir, name string) error { return AblationOFAT(dir, name, ofat, "paper", paperMethods) })
+	if err := AblationOFAT(t.TempDir(), "x", recs, "paper", paperMethods); err != ErrNoData {
 		t.Errorf("no sweep rows: err %v, want ErrNoData", err)
 	}
 }

@@ -11,7 +11,6 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/fgrtbench/fgrtbench/reports"
 	"github.com/fgrtbench/fgrtbench/reports/stats"
 	"github.com/fgrtbench/fgrtbench/results"
 )
@@ -111,7 +110,7 @@ func Cliques(sortedRanks []float64, cd float64) [][2]int {
 // its position (better half on the left, the rest on the right), the CD
 // interval above the axis, and thick bars joining methods whose ranks differ
 // by less than CD.
-func CDFigure(dir, name string, d CDData) error {
+func CDFigure(dir, name string, d CDData, pres results.Presentation) error {
 	k := len(d.Methods)
 	if k < 2 || len(d.AvgRanks) != k {
 		if k < 2 {
@@ -190,7 +189,7 @@ func CDFigure(dir, name string, d CDData) error {
 		// Method labels: elbows from the axis to the left or right margin.
 		y -= 3 * vg.Millimeter
 		for i, o := range order {
-			label := fmt.Sprintf("%s (%.2f)", reports.DisplayName(d.Methods[o]), d.AvgRanks[o])
+			label := fmt.Sprintf("%s (%.2f)", pres.DisplayName(d.Methods[o]), d.AvgRanks[o])
 			x := xOf(d.AvgRanks[o])
 			var ly vg.Length
 			if i < nLeft {
@@ -209,10 +208,10 @@ func CDFigure(dir, name string, d CDData) error {
 
 // CriticalDifference draws the CD diagram of one protocol's selected rows
 // at alpha = 0.05 (every main method; see CDFromRecords).
-func CriticalDifference(dir, name string, recs []results.Record, protocol string) (CDData, error) {
+func CriticalDifference(dir, name string, recs []results.Record, protocol string, pres results.Presentation) (CDData, error) {
 	d, err := CDFromRecords(recs, protocol, nil, 0.05)
 	if err != nil {
 		return d, err
 	}
-	return d, CDFigure(dir, name, d)
+	return d, CDFigure(dir, name, d, pres)
 }

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fgrtbench/fgrtbench/reports"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
@@ -112,12 +111,12 @@ func TestCDFromRecords(t *testing.T) {
 
 func TestCDGolden(t *testing.T) {
 	checkFigure(t, "cd_diagram", func(dir, name string) error {
-		_, err := CriticalDifference(dir, name, comparisonRecords(), "paper")
+		_, err := CriticalDifference(dir, name, comparisonRecords(), "paper", paperMethods)
 		return err
 	})
 	seven := CDData{Methods: []string{"fgrt", "fgrt-opt", "cart", "c45-entropy", "c45", "ripper", "fga"},
 		AvgRanks: []float64{2.9, 2.2, 4.1, 4.3, 3.6, 5.2, 5.7}, CD: 2.85, Alpha: 0.05, NDatasets: 10, FriedmanP: math.NaN()}
-	checkFigure(t, "cd_diagram_seven", func(dir, name string) error { return CDFigure(dir, name, seven) })
+	checkFigure(t, "cd_diagram_seven", func(dir, name string) error { return CDFigure(dir, name, seven, paperMethods) })
 }
 
 func TestCDFigureBadInput(t *testing.T) {
@@ -127,7 +126,7 @@ func TestCDFigureBadInput(t *testing.T) {
 		"cd":         {Methods: []string{"a", "b"}, AvgRanks: []float64{1, 2}, CD: 0},
 	}
 	for name, d := range cases {
-		if err := CDFigure(t.TempDir(), "x", d); err == nil {
+		if err := CDFigure(t.TempDir(), "x", d, paperMethods); err == nil {
 			t.Errorf("%s: no error", name)
 		}
 	}
@@ -174,13 +173,13 @@ func TestCliquesProperties(t *testing.T) {
 }
 
 // TestFiguresShowTableNames: a figure names a method label as the report's
-// tables do (reports.DisplayName), so fgrt-fixed is "FGRT (Q1+Q2 fixed)"
+// tables do (the study's results.Presentation), so fgrt-fixed is "FGRT (Q1+Q2 fixed)"
 // in both and a user's own label is shown unchanged in both.
 func TestFiguresShowTableNames(t *testing.T) {
 	labels := []string{"fgrt-fixed", "cart", "my-learner"}
 	d := CDData{Methods: labels, AvgRanks: []float64{1.5, 2, 2.5}, CD: 1, Alpha: 0.05, NDatasets: 4, FriedmanP: math.NaN()}
 	dir := t.TempDir()
-	if err := CDFigure(dir, "cd", d); err != nil {
+	if err := CDFigure(dir, "cd", d, paperMethods); err != nil {
 		t.Fatal(err)
 	}
 	svg, err := os.ReadFile(filepath.Join(dir, "cd.svg"))
@@ -188,7 +187,7 @@ func TestFiguresShowTableNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, m := range labels {
-		want := fmt.Sprintf(">%s (%.2f)</text>", reports.DisplayName(m), d.AvgRanks[i])
+		want := fmt.Sprintf(">%s (%.2f)</text>", paperMethods.DisplayName(m), d.AvgRanks[i])
 		if !strings.Contains(string(svg), want) {
 			t.Errorf("the CD diagram lacks %q", want)
 		}

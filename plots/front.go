@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/fgrtbench/fgrtbench/reports"
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
 // The accuracy–interpretability front: every method's reported
@@ -69,7 +70,7 @@ func Pareto(pts []FrontPoint) []int {
 // per dataset (in the points' order) and, with two datasets or more, a
 // pooled one holding the mean over datasets of each point present on all
 // of them.
-func FrontPanels(points []reports.Point, protocol string) []FrontPanel {
+func FrontPanels(points []reports.Point, protocol string, pres results.Presentation) []FrontPanel {
 	type id struct {
 		method, config string
 		swept          bool
@@ -119,7 +120,7 @@ func FrontPanels(points []reports.Point, protocol string) []FrontPanel {
 }
 
 // frontMethods lists the methods of the panels, sorted, for colours.
-func frontMethods(panels []FrontPanel) []string {
+func frontMethods(panels []FrontPanel, pres results.Presentation) []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, pn := range panels {
@@ -130,7 +131,7 @@ func frontMethods(panels []FrontPanel) []string {
 			}
 		}
 	}
-	reports.SortMethods(out)
+	pres.Sort(out)
 	return out
 }
 
@@ -154,11 +155,11 @@ func FrontCaption(protocol string) string {
 }
 
 // FrontFigure draws the panels in a grid (four per row) with one legend.
-func FrontFigure(dir, name, title string, panels []FrontPanel) error {
+func FrontFigure(dir, name, title string, panels []FrontPanel, pres results.Presentation) error {
 	if len(panels) == 0 {
 		return ErrNoData
 	}
-	methods := frontMethods(panels)
+	methods := frontMethods(panels, pres)
 	colorIdx := map[string]int{}
 	for i, m := range methods {
 		colorIdx[m] = i
@@ -177,7 +178,7 @@ func FrontFigure(dir, name, title string, panels []FrontPanel) error {
 	var legend []legendEntry
 	for _, m := range methods {
 		reported, _ := frontGlyphs(colorIdx[m])
-		legend = append(legend, legendEntry{Name: reports.DisplayName(m), Color: colorOf(colorIdx[m]), Glyph: reported})
+		legend = append(legend, legendEntry{Name: pres.DisplayName(m), Color: colorOf(colorIdx[m]), Glyph: reported})
 	}
 	// The marker key in black: grey is a method's colour.
 	grey := color.Black
@@ -272,6 +273,6 @@ func frontPlot(pn FrontPanel, colorIdx map[string]int, yLabel, xLabel bool) (*pl
 }
 
 // Front draws the front figure of one protocol from aggregated points.
-func Front(dir, name string, points []reports.Point, protocol string) error {
-	return FrontFigure(dir, name, "Accuracy against rulebase size ("+protocol+" protocol)", FrontPanels(points, protocol))
+func Front(dir, name string, points []reports.Point, protocol string, pres results.Presentation) error {
+	return FrontFigure(dir, name, "Accuracy against rulebase size ("+protocol+" protocol)", FrontPanels(points, protocol, pres), pres)
 }

@@ -6,20 +6,15 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 
-	"github.com/fgrtbench/fgrtbench/fgrt"
-	"github.com/fgrtbench/fgrtbench/fgrt/partopt"
-	"github.com/fgrtbench/fgrtbench/learn"
-	"github.com/fgrtbench/fgrtbench/reports"
 	"github.com/fgrtbench/fgrtbench/results"
-	"github.com/fgrtbench/fgrtbench/timing"
 )
 
-// File names RenderAll reads in the results directory.
+// File names RenderAll reads in the results directory (defined by the
+// results contract).
 const (
-	ResultsFile = "results.csv"
-	RuntimeFile = "runtime.csv"
+	ResultsFile = results.FileName
+	RuntimeFile = results.RuntimeFile
 )
 
 // NothingToDraw says what the figures of RenderAll need, for a caller that
@@ -44,6 +39,10 @@ type RenderOptions struct {
 	// fgrt), so that a sweep's figure shows the selected variants of its
 	// method beside it (see reports.Sweeps).
 	MethodBase map[string]string
+	// Methods names and orders the method labels (the manifest's method
+	// entries, results.PresentationOf); the zero value shows labels as
+	// they are, alphabetically.
+	Methods results.Presentation
 	// Records, when not nil, are the results the caller already read from
 	// resultsDir's results.csv: the figures are drawn from them rather
 	// than from a second read, so that a report's tables and figures show
@@ -61,10 +60,10 @@ func RenderAllWith(resultsDir, outDir string, opts RenderOptions) ([]Figure, err
 		}
 		recs, haveResults = r, true
 	}
-	var rt []timing.Row
+	var rt []results.RuntimeRow
 	haveRuntime := false
 	if path := filepath.Join(resultsDir, RuntimeFile); fileExists(path) {
-		r, err := timing.ReadFile(path)
+		r, err := results.ReadRuntimeFile(path)
 		if err != nil {
 			return nil, err
 		}
@@ -95,9 +94,9 @@ func RenderAllWith(resultsDir, outDir string, opts RenderOptions) ([]Figure, err
 		{"ablation_pooled",
 			"Hyper-parameter ablation as the paper draws it: every row of the 16-configuration grid (paper protocol) grouped by one " +
 				"parameter value, pooling all configurations that share it (groups differ in size and the other parameters vary); " +
-				"mean +- std (ddof 1) of test accuracy (top) and rule count (bottom). " + reports.DisplayName("fgrt") + " keeps the reference quirks, " +
-				reports.DisplayName("fgrt-fixed") + " fixes them: the accuracy drop at max_rules = 30 comes from the stale root prediction (quirk Q2).",
-			func() error { return AblationPooled(outDir, "ablation_pooled", recs) }},
+				"mean +- std (ddof 1) of test accuracy (top) and rule count (bottom). " + opts.Methods.DisplayName("fgrt") + " keeps the reference quirks, " +
+				opts.Methods.DisplayName("fgrt-fixed") + " fixes them: the accuracy drop at max_rules = 30 comes from the stale root prediction (quirk Q2).",
+			func() error { return AblationPooled(outDir, "ablation_pooled", recs, opts.Methods) }},
 	}
 	for _, s := range steps {
 		if err := add(s.name, s.caption, s.render); err != nil {
@@ -109,25 +108,25 @@ func RenderAllWith(resultsDir, outDir string, opts RenderOptions) ([]Figure, err
 		if err := add("ablation_ofat_"+p,
 			"One-factor-at-a-time sweep ("+p+" protocol): each parameter varies with the other two at their baseline "+
 				"(max_rules 15, coverage 0.01, min_improvement 0.01 in the registry's ofat grid); mean over data sets and folds, "+
-				"error bars = std over folds of the data-set mean. Reference quirks ("+reports.DisplayName("fgrt@ofat")+") against fixed ("+reports.DisplayName("fgrt-fixed@ofat")+") where run.",
-			func() error { return AblationOFAT(outDir, "ablation_ofat_"+p, recs, p) }); err != nil {
+				"error bars = std over folds of the data-set mean. Reference quirks ("+opts.Methods.DisplayName("fgrt@ofat")+") against fixed ("+opts.Methods.DisplayName("fgrt-fixed@ofat")+") where run.",
+			func() error { return AblationOFAT(outDir, "ablation_ofat_"+p, recs, p, opts.Methods) }); err != nil {
 			return figs, err
 		}
 	}
-	points, sweeps, err := sweepsOf(recs, opts.MethodBase)
+	points, sweeps, err := sweepsOf(recs, opts.MethodBase, opts.Methods)
 	if err != nil {
 		return figs, err
 	}
 	for _, sw := range sweeps {
 		sw := sw
 		name := SweepFigureName(sw)
-		if err := add(name, SweepCaption(sw), func() error { return SweepFigure(outDir, name, sw) }); err != nil {
+		if err := add(name, SweepCaption(sw, opts.Methods), func() error { return SweepFigure(outDir, name, sw, opts.Methods) }); err != nil {
 			return figs, err
 		}
 	}
 	for _, p := range protocols {
 		p := p
-		if err := add("front_"+p, FrontCaption(p), func() error { return Front(outDir, "front_"+p, points, p) }); err != nil {
+		if err := add("front_"+p, FrontCaption(p), func() error { return Front(outDir, "front_"+p, points, p, opts.Methods) }); err != nil {
 			return figs, err
 		}
 	}
@@ -150,7 +149,7 @@ func RenderAllWith(resultsDir, outDir string, opts RenderOptions) ([]Figure, err
 		}
 		name := "cd_" + p
 		var err error
-		render := func() error { cd, err = CriticalDifference(outDir, name, recs, p); return err }
+		render := func() error { cd, err = CriticalDifference(outDir, name, recs, p, opts.Methods); return err }
 		if err := render(); errors.Is(err, ErrNoData) {
 			continue
 		} else if err != nil {
@@ -163,14 +162,14 @@ func RenderAllWith(resultsDir, outDir string, opts RenderOptions) ([]Figure, err
 			"lines are means and bands min-max over trials; the legend gives each method's fitted scaling exponent "+
 			"(least-squares slope of log time on log size over all trials). The labels are independent of the features (pure noise), "+
 			"so rule learners can stop early; FGA is capped in size (see timing.Options.MaxSamples).",
-		func() error { return RuntimeScaling(outDir, "runtime_scaling", rt) }); err != nil {
+		func() error { return RuntimeScaling(outDir, "runtime_scaling", rt, opts.Methods) }); err != nil {
 		return figs, err
 	}
 	if err := add("runtime_real",
 		"Training time against subsample size on real data sets (one panel per data set; random subsamples of the complete "+
 			"rows, 80% used for training, plus the whole data set), log-log, mean line and min-max band over trials; scaling exponents "+
 			"fitted where a method has three sizes or more (two sizes give a line whatever the scaling), each panel's legend under it.",
-		func() error { return RuntimeReal(outDir, "runtime_real", rt) }); err != nil {
+		func() error { return RuntimeReal(outDir, "runtime_real", rt, opts.Methods) }); err != nil {
 		return figs, err
 	}
 	return figs, nil
@@ -198,80 +197,4 @@ func protocolsOf(recs []results.Record) []string {
 		return out[i] < out[j]
 	})
 	return out
-}
-
-// FeaturePartitions computes the data of MembershipFigure for one numeric
-// feature: FGRT's default quantile partition and FGRT*'s grid-optimised one
-// (the reference settings, quirk Q3 included), both fitted on all the given
-// rows as the paper protocol does, and the feature's values. The feature is
-// matched by name, case-insensitively when that is unambiguous.
-func FeaturePartitions(X [][]float64, y []int, s learn.Schema, feature string) (MembershipData, error) {
-	j := -1
-	var names []string
-	for i, f := range s.Features {
-		names = append(names, f.Name)
-		if f.Name == feature {
-			j = i
-		}
-	}
-	if j < 0 {
-		// Accept a unique case-insensitive match (KEEL writes "Proline").
-		for i, f := range s.Features {
-			if strings.EqualFold(f.Name, feature) {
-				if j >= 0 {
-					j = -1
-					break
-				}
-				j = i
-			}
-		}
-		if j >= 0 {
-			feature = s.Features[j].Name
-		}
-	}
-	if j < 0 {
-		return MembershipData{}, fmt.Errorf("plots: no feature %q (features: %s)", feature, strings.Join(names, ", "))
-	}
-	if s.Features[j].Nominal {
-		return MembershipData{}, fmt.Errorf("plots: feature %q is nominal: its crisp categories have no membership functions to draw", feature)
-	}
-	corners := func(o fgrt.Options) ([][4]float64, []string, error) {
-		tr, err := fgrt.NewTrainer(o)
-		if err != nil {
-			return nil, nil, err
-		}
-		parts, _, err := tr.Partitions(X, y, s)
-		if err != nil {
-			return nil, nil, err
-		}
-		if len(parts) != s.NumFeatures() {
-			return nil, nil, fmt.Errorf("plots: %d partitions for %d features", len(parts), s.NumFeatures())
-		}
-		var out [][4]float64
-		var terms []string
-		for _, t := range parts[j].Terms {
-			out = append(out, [4]float64{t.Shape.A, t.Shape.B, t.Shape.C, t.Shape.D})
-			terms = append(terms, t.Name)
-		}
-		return out, terms, nil
-	}
-	def, terms, err := corners(fgrt.DefaultOptions())
-	if err != nil {
-		return MembershipData{}, err
-	}
-	o := fgrt.DefaultOptions()
-	o.Optimize, o.Strategy = true, partopt.Grid
-	opt, _, err := corners(o)
-	if err != nil {
-		return MembershipData{}, err
-	}
-	vals := make([]float64, len(X))
-	for i := range X {
-		vals[i] = X[i][j]
-	}
-	return MembershipData{
-		Feature: feature, Terms: terms, Default: def, Optimised: opt, Values: vals,
-		DefaultTitle:   feature + ": default quantile partition (FGRT)",
-		OptimisedTitle: feature + ": grid-optimised partition (FGRT*)",
-	}, nil
 }

@@ -7,9 +7,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/fgrtbench/fgrtbench/learn"
 	"github.com/fgrtbench/fgrtbench/results"
-	"github.com/fgrtbench/fgrtbench/timing"
 )
 
 // writeResults writes the fixture rows as results.csv. The fixtures give
@@ -38,7 +36,7 @@ func TestRenderAll(t *testing.T) {
 	recs := append(comparisonRecords(), ablationRecords("fgrt@ofat", "sweep")...)
 	writeResults(t, dir, recs)
 	out := filepath.Join(dir, "report", "figures")
-	figs, err := RenderAll(dir, out)
+	figs, err := RenderAllWith(dir, out, RenderOptions{Methods: paperMethods})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +59,7 @@ func TestRenderAll(t *testing.T) {
 	if !reflect.DeepEqual(paths, want) {
 		t.Errorf("figures %v, want %v", paths, want)
 	}
-	if err := timing.WriteFile(filepath.Join(dir, RuntimeFile), runtimeRows()); err != nil {
+	if err := results.WriteRuntimeFile(filepath.Join(dir, RuntimeFile), runtimeRows()); err != nil {
 		t.Fatal(err)
 	}
 	figs, err = RenderAll(dir, out)
@@ -73,36 +71,6 @@ func TestRenderAll(t *testing.T) {
 	}
 	if _, err := RenderAll(t.TempDir(), out); err == nil {
 		t.Error("empty directory: no error")
-	}
-}
-
-func TestFeaturePartitions(t *testing.T) {
-	// Three classes along x0; x1 is nominal.
-	var X [][]float64
-	var y []int
-	for i := 0; i < 90; i++ {
-		X = append(X, []float64{float64(i) + 0.5*math.Sin(float64(i)), float64(i % 2)})
-		y = append(y, i/30)
-	}
-	s := learn.Schema{Features: []learn.Feature{{Name: "v"}, {Name: "flag", Nominal: true, Categories: []string{"a", "b"}}}, Classes: []string{"p", "q", "r"}}
-	d, err := FeaturePartitions(X, y, s, "v")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(d.Terms, []string{"Low", "Medium", "High"}) || len(d.Default) != 3 || len(d.Optimised) != 3 || len(d.Values) != 90 {
-		t.Fatalf("%+v", d)
-	}
-	if d.Default[0] == d.Optimised[0] && d.Default[1] == d.Optimised[1] {
-		t.Error("optimised partition equals the default one")
-	}
-	if err := MembershipFigure(t.TempDir(), "m", d); err != nil {
-		t.Error(err)
-	}
-	if _, err := FeaturePartitions(X, y, s, "flag"); err == nil {
-		t.Error("nominal feature: no error")
-	}
-	if _, err := FeaturePartitions(X, y, s, "nope"); err == nil {
-		t.Error("unknown feature: no error")
 	}
 }
 

@@ -13,8 +13,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/fgrtbench/fgrtbench/reports"
-	"github.com/fgrtbench/fgrtbench/timing"
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
 // ErrNoData is returned by a figure function whose input holds nothing it
@@ -47,7 +46,7 @@ const MinFitSizes = 3
 // ScalingSeriesOf groups rows of one study by method (in order of first
 // appearance) and size (sizeOf picks the axis), and fits each method's
 // scaling exponent through FitLogLog.
-func ScalingSeriesOf(rows []timing.Row, sizeOf func(timing.Row) int) ([]ScalingSeries, error) {
+func ScalingSeriesOf(rows []results.RuntimeRow, sizeOf func(results.RuntimeRow) int) ([]ScalingSeries, error) {
 	var order []string
 	times := map[string]map[int][]float64{}
 	for _, r := range rows {
@@ -90,7 +89,7 @@ func ScalingSeriesOf(rows []timing.Row, sizeOf func(timing.Row) int) ([]ScalingS
 
 // scalingPanel draws one log-log panel: a min-max band and a mean line per
 // method, the fitted exponent in the legend.
-func scalingPanel(title, xlabel string, series []ScalingSeries, colorIndex map[string]int, headroom bool) (*plot.Plot, error) {
+func scalingPanel(title, xlabel string, series []ScalingSeries, colorIndex map[string]int, headroom bool, pres results.Presentation) (*plot.Plot, error) {
 	p := newPlot(title, xlabel, "training time (s)")
 	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
 	p.Y.Tick.Marker = logTicks125{}
@@ -126,7 +125,7 @@ func scalingPanel(title, xlabel string, series []ScalingSeries, colorIndex map[s
 		line.Color, line.Width = c, vg.Points(1.5)
 		pts.Color, pts.Shape, pts.Radius = c, draw.CircleGlyph{}, vg.Points(2.5)
 		p.Add(line, pts)
-		label := reports.DisplayName(s.Method)
+		label := pres.DisplayName(s.Method)
 		switch {
 		case s.HasFit:
 			label += fmt.Sprintf("  (slope %.2f)", s.Exponent)
@@ -173,7 +172,7 @@ func scalingPanel(title, xlabel string, series []ScalingSeries, colorIndex map[s
 
 // methodColors gives each method a stable colour across the panels of a
 // figure, in order of first appearance.
-func methodColors(rows []timing.Row) map[string]int {
+func methodColors(rows []results.RuntimeRow) map[string]int {
 	idx := map[string]int{}
 	for _, r := range rows {
 		if _, ok := idx[r.Method]; !ok {
@@ -189,35 +188,35 @@ func methodColors(rows []timing.Row) map[string]int {
 // and a min-max band over trials per method, and the fitted scaling exponent
 // (slope of log time on log size) in the legend. A study without rows is left
 // out; with neither, ErrNoData.
-func RuntimeScaling(dir, name string, rows []timing.Row) error {
+func RuntimeScaling(dir, name string, rows []results.RuntimeRow, pres results.Presentation) error {
 	colors := methodColors(rows)
-	var samples, features []timing.Row
+	var samples, features []results.RuntimeRow
 	for _, r := range rows {
 		switch r.Study {
-		case timing.StudySamples:
+		case results.StudySamples:
 			samples = append(samples, r)
-		case timing.StudyFeatures:
+		case results.StudyFeatures:
 			features = append(features, r)
 		}
 	}
 	var panels []*plot.Plot
 	if len(samples) > 0 {
-		ss, err := ScalingSeriesOf(samples, func(r timing.Row) int { return r.NSamples })
+		ss, err := ScalingSeriesOf(samples, func(r results.RuntimeRow) int { return r.NSamples })
 		if err != nil {
 			return err
 		}
-		p, err := scalingPanel(fmt.Sprintf("(a) vs samples (%d features)", samples[0].NFeatures), "number of samples", ss, colors, true)
+		p, err := scalingPanel(fmt.Sprintf("(a) vs samples (%d features)", samples[0].NFeatures), "number of samples", ss, colors, true, pres)
 		if err != nil {
 			return err
 		}
 		panels = append(panels, p)
 	}
 	if len(features) > 0 {
-		ss, err := ScalingSeriesOf(features, func(r timing.Row) int { return r.NFeatures })
+		ss, err := ScalingSeriesOf(features, func(r results.RuntimeRow) int { return r.NFeatures })
 		if err != nil {
 			return err
 		}
-		p, err := scalingPanel(fmt.Sprintf("(b) vs features (%d samples)", features[0].NSamples), "number of features", ss, colors, true)
+		p, err := scalingPanel(fmt.Sprintf("(b) vs features (%d samples)", features[0].NSamples), "number of features", ss, colors, true, pres)
 		if err != nil {
 			return err
 		}
@@ -234,15 +233,15 @@ func RuntimeScaling(dir, name string, rows []timing.Row) error {
 // row), with a mean line and min-max band per method and the fitted
 // exponent in each panel's legend. Data sets are not pooled: their widths
 // and sizes differ, and pooling would mix them differently at every size.
-func RuntimeReal(dir, name string, rows []timing.Row) error {
+func RuntimeReal(dir, name string, rows []results.RuntimeRow, pres results.Presentation) error {
 	var names []string
-	byData := map[string][]timing.Row{}
-	var real []timing.Row
+	byData := map[string][]results.RuntimeRow{}
+	var real []results.RuntimeRow
 	for _, r := range rows {
-		if !strings.HasPrefix(r.Study, timing.RealPrefix) {
+		if !strings.HasPrefix(r.Study, results.RealPrefix) {
 			continue
 		}
-		d := strings.TrimPrefix(r.Study, timing.RealPrefix)
+		d := strings.TrimPrefix(r.Study, results.RealPrefix)
 		if _, ok := byData[d]; !ok {
 			names = append(names, d)
 		}
@@ -261,11 +260,11 @@ func RuntimeReal(dir, name string, rows []timing.Row) error {
 	var panels []*plot.Plot
 	var legends []*plot.Legend
 	for _, d := range names {
-		ss, err := ScalingSeriesOf(byData[d], func(r timing.Row) int { return r.NSamples })
+		ss, err := ScalingSeriesOf(byData[d], func(r results.RuntimeRow) int { return r.NSamples })
 		if err != nil {
 			return err
 		}
-		p, err := scalingPanel(fmt.Sprintf("%s (%d features)", d, byData[d][0].NFeatures), "number of samples", ss, colors, false)
+		p, err := scalingPanel(fmt.Sprintf("%s (%d features)", d, byData[d][0].NFeatures), "number of samples", ss, colors, false, pres)
 		if err != nil {
 			return err
 		}

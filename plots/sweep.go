@@ -22,12 +22,12 @@ import (
 // sweepsOf aggregates the points and sweeps of results.csv records
 // (through package reports, so that figures and tables show the same
 // numbers).
-func sweepsOf(recs []results.Record, base map[string]string) ([]reports.Point, []reports.Sweep, error) {
+func sweepsOf(recs []results.Record, base map[string]string, pres results.Presentation) ([]reports.Point, []reports.Sweep, error) {
 	points, err := reports.Points(recs)
 	if err != nil {
 		return nil, nil, err
 	}
-	sweeps, err := reports.Sweeps(points, base)
+	sweeps, err := reports.Sweeps(points, base, pres)
 	return points, sweeps, err
 }
 
@@ -43,15 +43,15 @@ func SweepFigureName(s reports.Sweep) string {
 }
 
 // SweepCaption describes the figure SweepFigure draws for s.
-func SweepCaption(s reports.Sweep) string {
-	head := fmt.Sprintf("Sweep of %s (%s protocol, %d datasets): ", reports.DisplayName(s.Method), s.Protocol, len(s.Datasets))
+func SweepCaption(s reports.Sweep, pres results.Presentation) string {
+	head := fmt.Sprintf("Sweep of %s (%s protocol, %d datasets): ", pres.DisplayName(s.Method), s.Protocol, len(s.Datasets))
 	switch len(s.Params) {
 	case 0:
 		return head + "a single configuration; nothing varies."
 	case 1:
 		return head + fmt.Sprintf("mean test accuracy (left) and rulebase size (right) against %s, one line per dataset (mean over folds × repeats), "+
 			"the pooled mean over datasets in black with an approximate 95%% confidence band of it (datasets fixed, folds × repeats as samples)%s%s.",
-			s.Params[0], logNote(s, 0), refsNote(s, ", for comparison"))
+			s.Params[0], logNote(s, 0), refsNote(s, ", for comparison", pres))
 	case 2:
 		return head + fmt.Sprintf("mean test accuracy (%%, first line of each cell) and rulebase size (second line) for every %s × %s, one heatmap per dataset "+
 			"and one of the means over datasets; colours run from the panel's lowest accuracy (light) to its highest (dark), the best cell is framed; "+
@@ -60,13 +60,13 @@ func SweepCaption(s reports.Sweep) string {
 		return head + fmt.Sprintf("one factor at a time around %s (the configuration with the most one-parameter neighbours in the sweep, ties broken by the best mean rank over datasets): "+
 			"each column varies one parameter with the others held there; mean test accuracy (top) and rulebase size (bottom), "+
 			"one line per dataset, pooled mean in black with an approximate 95%% confidence band (datasets fixed, folds × repeats as samples)%s.",
-			centerText(s), refsNote(s, ""))
+			centerText(s), refsNote(s, "", pres))
 	}
 }
 
 // refsNote explains the dashed references, when the figure has any.
-func refsNote(s reports.Sweep, why string) string {
-	if len(selectedRefs(s)) == 0 {
+func refsNote(s reports.Sweep, why string, pres results.Presentation) string {
+	if len(selectedRefs(s, pres)) == 0 {
 		return ""
 	}
 	return "; dashed: the pooled mean of each selected variant of the method in these results" + why
@@ -140,17 +140,17 @@ func centerText(s reports.Sweep) string {
 
 // SweepFigure draws the figure of one sweep (see SweepCaption); ErrNoData
 // for a sweep without points or without a swept parameter.
-func SweepFigure(dir, name string, s reports.Sweep) error {
+func SweepFigure(dir, name string, s reports.Sweep, pres results.Presentation) error {
 	if len(s.Configs) == 0 || len(s.Datasets) == 0 || len(s.Params) == 0 {
 		return ErrNoData
 	}
 	switch len(s.Params) {
 	case 1:
-		return sweepCurves(dir, name, s)
+		return sweepCurves(dir, name, s, pres)
 	case 2:
-		return sweepHeatmaps(dir, name, s)
+		return sweepHeatmaps(dir, name, s, pres)
 	default:
-		return sweepOFAT(dir, name, s)
+		return sweepOFAT(dir, name, s, pres)
 	}
 }
 
@@ -252,7 +252,7 @@ var refColor = color.NRGBA{60, 60, 60, 255}
 // selectedRefs lists the selected variants present on every dataset of the
 // sweep (a mean over fewer datasets would not compare with the pooled
 // line), in the sweep's order, each with its own dash pattern.
-func selectedRefs(s reports.Sweep) []selectedRef {
+func selectedRefs(s reports.Sweep, pres results.Presentation) []selectedRef {
 	var order []string
 	by := map[string][]reports.Point{}
 	for _, p := range s.Selected {
@@ -268,19 +268,19 @@ func selectedRefs(s reports.Sweep) []selectedRef {
 			continue
 		}
 		sel := by[m][0].Selection
-		out = append(out, selectedRef{name: fmt.Sprintf("%s (%s), pooled mean", reports.DisplayName(m), sel), dashes: patterns[len(out)%len(patterns)], points: by[m]})
+		out = append(out, selectedRef{name: fmt.Sprintf("%s (%s), pooled mean", pres.DisplayName(m), sel), dashes: patterns[len(out)%len(patterns)], points: by[m]})
 	}
 	return out
 }
 
-func sweepLegend(s reports.Sweep) []legendEntry {
+func sweepLegend(s reports.Sweep, pres results.Presentation) []legendEntry {
 	var out []legendEntry
 	for d, ds := range s.Datasets {
 		c, dashes := datasetStyle(d)
 		out = append(out, legendEntry{Name: ds, Color: c, Dashes: dashes, Width: vg.Points(1)})
 	}
 	out = append(out, legendEntry{Name: "pooled mean (95% CI)", Color: pooledColor, Width: vg.Points(2.2), Band: true})
-	for _, r := range selectedRefs(s) {
+	for _, r := range selectedRefs(s, pres) {
 		out = append(out, legendEntry{Name: r.name, Color: refColor, Width: vg.Points(1.2), Dashes: r.dashes})
 	}
 	return out
@@ -288,7 +288,7 @@ func sweepLegend(s reports.Sweep) []legendEntry {
 
 // axisPanels builds the accuracy and size panels of one parameter varying
 // along the given configurations.
-func axisPanels(s reports.Sweep, param int, configs []int) (acc, size *panel) {
+func axisPanels(s reports.Sweep, param int, configs []int, pres results.Presentation) (acc, size *panel) {
 	var vals []string
 	for _, i := range configs {
 		vals = append(vals, s.Values[i][param])
@@ -308,7 +308,7 @@ func axisPanels(s reports.Sweep, param int, configs []int) (acc, size *panel) {
 		}
 		// The selected variants' pooled means as flat references, then the
 		// pooled line, so that a dataset on it stays visible.
-		for _, ref := range selectedRefs(s) {
+		for _, ref := range selectedRefs(s, pres) {
 			if len(axis.Pos) > 0 {
 				v := ref.value(m)
 				pn.Series = append(pn.Series, panelSeries{Name: ref.name, Color: refColor, Width: vg.Points(1.2), Dashes: ref.dashes,
@@ -342,22 +342,22 @@ func sortedByValue(s reports.Sweep, param int, configs []int) []int {
 	return out
 }
 
-func sweepCurves(dir, name string, s reports.Sweep) error {
+func sweepCurves(dir, name string, s reports.Sweep, pres results.Presentation) error {
 	all := make([]int, len(s.Configs))
 	for i := range all {
 		all[i] = i
 	}
-	acc, size := axisPanels(s, 0, sortedByValue(s, 0, all))
+	acc, size := axisPanels(s, 0, sortedByValue(s, 0, all), pres)
 	acc.Title, size.Title = "accuracy", "rulebase size"
 	f := panelFigure{
-		Title:  fmt.Sprintf("%s: sweep of %s (%s protocol)", reports.DisplayName(s.Method), s.Params[0], s.Protocol),
-		Panels: [][]*panel{{acc, size}}, Legend: sweepLegend(s),
+		Title:  fmt.Sprintf("%s: sweep of %s (%s protocol)", pres.DisplayName(s.Method), s.Params[0], s.Protocol),
+		Panels: [][]*panel{{acc, size}}, Legend: sweepLegend(s, pres),
 		Width: 29 * vg.Centimeter, Height: 11 * vg.Centimeter,
 	}
 	return f.save(dir, name)
 }
 
-func sweepOFAT(dir, name string, s reports.Sweep) error {
+func sweepOFAT(dir, name string, s reports.Sweep, pres results.Presentation) error {
 	c := center(s)
 	var accRow, sizeRow []*panel
 	for j, p := range s.Params {
@@ -373,7 +373,7 @@ func sweepOFAT(dir, name string, s reports.Sweep) error {
 				configs = append(configs, i)
 			}
 		}
-		acc, size := axisPanels(s, j, sortedByValue(s, j, configs))
+		acc, size := axisPanels(s, j, sortedByValue(s, j, configs), pres)
 		acc.Title = p
 		acc.XLabel = ""
 		accRow, sizeRow = append(accRow, acc), append(sizeRow, size)
@@ -382,8 +382,8 @@ func sweepOFAT(dir, name string, s reports.Sweep) error {
 		}
 	}
 	f := panelFigure{
-		Title:  fmt.Sprintf("%s: one factor at a time around %s (%s protocol)", reports.DisplayName(s.Method), centerText(s), s.Protocol),
-		Panels: [][]*panel{accRow, sizeRow}, Legend: sweepLegend(s), ShareY: true,
+		Title:  fmt.Sprintf("%s: one factor at a time around %s (%s protocol)", pres.DisplayName(s.Method), centerText(s), s.Protocol),
+		Panels: [][]*panel{accRow, sizeRow}, Legend: sweepLegend(s, pres), ShareY: true,
 		Width: vg.Length(9*len(s.Params)+6) * vg.Centimeter, Height: 17 * vg.Centimeter,
 	}
 	return f.save(dir, name)
@@ -489,7 +489,7 @@ func heatPanel(title, xlabel, ylabel string, xs, ys []string, cell func(xi, yi i
 	return p
 }
 
-func sweepHeatmaps(dir, name string, s reports.Sweep) error {
+func sweepHeatmaps(dir, name string, s reports.Sweep, pres results.Presentation) error {
 	xvals, yvals := make([]string, 0), make([]string, 0)
 	for i := range s.Configs {
 		xvals, yvals = append(xvals, s.Values[i][0]), append(yvals, s.Values[i][1])
@@ -529,7 +529,7 @@ func sweepHeatmaps(dir, name string, s reports.Sweep) error {
 	cell := vg.Length(math.Max(1.1, math.Min(1.8, 9.0/float64(len(xa.Values))))) * vg.Centimeter
 	w := max(vg.Length(cols)*(cell*vg.Length(len(xa.Values))+2.5*vg.Centimeter), 18*vg.Centimeter)
 	h := vg.Length(rows)*(cell*vg.Length(len(ya.Values))+2.6*vg.Centimeter) + vg.Centimeter
-	title := fmt.Sprintf("%s: accuracy (%%) and rulebase size over %s × %s (%s protocol)", reports.DisplayName(s.Method), s.Params[0], s.Params[1], s.Protocol)
+	title := fmt.Sprintf("%s: accuracy (%%) and rulebase size over %s × %s (%s protocol)", pres.DisplayName(s.Method), s.Params[0], s.Params[1], s.Protocol)
 	return save(dir, name, w, h, func(c draw.Canvas) error {
 		drawGrid(drawTitle(c, title), grid, vg.Millimeter*6)
 		return nil

@@ -59,7 +59,7 @@ func sweepGridRecords(params map[string][]string) []results.Record {
 
 func sweepOf(t *testing.T, recs []results.Record) ([]reports.Point, reports.Sweep) {
 	t.Helper()
-	points, sweeps, err := sweepsOf(recs, map[string]string{"fgrt-fixed": "fgrt", "fgrt": "fgrt", "cart": "cart"})
+	points, sweeps, err := sweepsOf(recs, map[string]string{"fgrt-fixed": "fgrt", "fgrt": "fgrt", "cart": "cart"}, paperMethods)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,13 +81,13 @@ func TestSweepFiguresGolden(t *testing.T) {
 		params map[string][]string
 	}{{"sweep_curve", oneParam}, {"sweep_heatmap", twoParams}, {"sweep_ofat", fourParams}} {
 		_, s := sweepOf(t, sweepGridRecords(c.params))
-		checkFigure(t, c.name, func(dir, name string) error { return SweepFigure(dir, name, s) })
+		checkFigure(t, c.name, func(dir, name string) error { return SweepFigure(dir, name, s, paperMethods) })
 	}
 }
 
 func TestFrontGolden(t *testing.T) {
 	points, _ := sweepOf(t, sweepGridRecords(oneParam))
-	checkFigure(t, "front", func(dir, name string) error { return Front(dir, name, points, "clean") })
+	checkFigure(t, "front", func(dir, name string) error { return Front(dir, name, points, "clean", paperMethods) })
 }
 
 // TestFrontOfOnePointGolden: a panel whose front is a single point (it is
@@ -104,7 +104,7 @@ func TestFrontOfOnePointGolden(t *testing.T) {
 		t.Fatalf("front %v, want [0]", got)
 	}
 	checkFigure(t, "front_one_point", func(dir, name string) error {
-		return FrontFigure(dir, name, "front of one point", panels)
+		return FrontFigure(dir, name, "front of one point", panels, paperMethods)
 	})
 }
 
@@ -115,13 +115,13 @@ func TestFrontOfOnePointGolden(t *testing.T) {
 func TestSweepFigureData(t *testing.T) {
 	_, s := sweepOf(t, sweepGridRecords(oneParam))
 	all := []int{0, 1, 2, 3, 4}
-	acc, size := axisPanels(s, 0, all)
+	acc, size := axisPanels(s, 0, all, paperMethods)
 	if !acc.Axis.Log || len(acc.Series) != 5 || len(size.Series) != 5 {
 		t.Fatalf("curve panels: log %v, %d and %d series", acc.Axis.Log, len(acc.Series), len(size.Series))
 	}
 	// The selected variant fgrt-fixed first, as a flat reference at its
 	// pooled mean, named as the tables name it.
-	refs := selectedRefs(s)
+	refs := selectedRefs(s, paperMethods)
 	if len(refs) != 1 || !strings.HasPrefix(refs[0].name, "FGRT (Q1+Q2 fixed) (fixed)") {
 		t.Fatalf("references %+v", refs)
 	}
@@ -202,17 +202,17 @@ func TestSweepFigureData(t *testing.T) {
 		t.Errorf("axis with a zero and two decades %+v", ax)
 	}
 	_, zs := sweepOf(t, sweepGridRecords(map[string][]string{"coverage_threshold": {"0", "0.001", "0.01", "0.1"}}))
-	if acc, _ := axisPanels(zs, 0, []int{0, 1, 2, 3}); acc.XLabel != "coverage_threshold (equally spaced)" {
+	if acc, _ := axisPanels(zs, 0, []int{0, 1, 2, 3}, paperMethods); acc.XLabel != "coverage_threshold (equally spaced)" {
 		t.Errorf("x label %q does not say the values are equally spaced", acc.XLabel)
 	}
 }
 
 func TestSweepAndFrontWithoutDataAreSkipped(t *testing.T) {
 	dir := t.TempDir()
-	if err := SweepFigure(dir, "x", reports.Sweep{}); !errors.Is(err, ErrNoData) {
+	if err := SweepFigure(dir, "x", reports.Sweep{}, paperMethods); !errors.Is(err, ErrNoData) {
 		t.Errorf("empty sweep: %v", err)
 	}
-	if err := Front(dir, "x", nil, "clean"); !errors.Is(err, ErrNoData) {
+	if err := Front(dir, "x", nil, "clean", paperMethods); !errors.Is(err, ErrNoData) {
 		t.Errorf("empty front: %v", err)
 	}
 }
@@ -241,7 +241,7 @@ func TestFrontPanelsPoolOnlyCompletePoints(t *testing.T) {
 		}
 	}
 	points, _ := sweepOf(t, kept)
-	panels := FrontPanels(points, "clean")
+	panels := FrontPanels(points, "clean", paperMethods)
 	if len(panels) != 4 || !strings.HasPrefix(panels[3].Title, "pooled") {
 		t.Fatalf("panels %v", panels)
 	}
@@ -263,7 +263,7 @@ func TestFrontPanelsPoolOnlyCompletePoints(t *testing.T) {
 // an equally spaced axis is said so.
 func TestSweepCaptionSaysOnlyWhatIsDrawn(t *testing.T) {
 	_, with := sweepOf(t, sweepGridRecords(oneParam))
-	if c := SweepCaption(with); !strings.Contains(c, "dashed: the pooled mean of each selected variant") {
+	if c := SweepCaption(with, paperMethods); !strings.Contains(c, "dashed: the pooled mean of each selected variant") {
 		t.Errorf("caption with a selected variant does not explain the dashed line: %s", c)
 	}
 	var alone []results.Record
@@ -273,7 +273,7 @@ func TestSweepCaptionSaysOnlyWhatIsDrawn(t *testing.T) {
 		}
 	}
 	_, s := sweepOf(t, alone)
-	c := SweepCaption(s)
+	c := SweepCaption(s, paperMethods)
 	if strings.Contains(c, "dashed") || !strings.Contains(c, "the values equally spaced on the x axis") {
 		t.Errorf("caption of a sweep without selected variants, on an equally spaced axis: %s", c)
 	}

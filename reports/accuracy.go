@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/fgrtbench/fgrtbench/reports/paper"
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
 // tieTol is the distance under which two mean accuracies count as equal
@@ -29,18 +30,18 @@ func paperSub(method, dataset string, ours float64) (sub string, paperVal, diff 
 // methods, mean ± std in percent, the best method per dataset in bold, and
 // under each cell the paper's value and our difference from it. FRR, which
 // no code reproduces, appears as the paper's column only.
-func AccuracyTable(cells []Cell, protocol string) Table {
-	return accuracyTable(cells, protocol, nil)
+func AccuracyTable(cells []Cell, protocol string, pres results.Presentation) Table {
+	return accuracyTable(cells, protocol, nil, pres)
 }
 
 // accuracyTable is AccuracyTable where the cells of stochastic methods with
 // several seeds show mean ± sd over the seeds and, instead of a bare
 // difference, where the paper's value falls among them.
-func accuracyTable(cells []Cell, protocol string, seeds spreadIndex) Table {
+func accuracyTable(cells []Cell, protocol string, seeds spreadIndex, pres results.Presentation) Table {
 	cells = filterProtocol(cells, protocol)
 	ix := newCellIndex(cells)
 	datasets := datasetsOf(cells)
-	methods := methodsOf(cells)
+	methods := methodsOf(cells, pres)
 	t := Table{
 		Name:      "accuracy-" + protocol,
 		Title:     fmt.Sprintf("Accuracy (%%) per dataset, %s protocol", protocol),
@@ -49,7 +50,7 @@ func accuracyTable(cells []Cell, protocol string, seeds spreadIndex) Table {
 		CSVHeader: []string{"protocol", "dataset", "method", "display_name", "n", "accuracy_mean", "accuracy_std", "selection", "best", "paper", "diff_vs_paper"},
 	}
 	for _, m := range methods {
-		t.Header = append(t.Header, DisplayName(m))
+		t.Header = append(t.Header, pres.DisplayName(m))
 		t.Align += "r"
 	}
 	t.Header = append(t.Header, "FRR (paper only)")
@@ -94,7 +95,7 @@ func accuracyTable(cells []Cell, protocol string, seeds spreadIndex) Table {
 				paperS, diffS = fixed(p, 2), csvNum(diff)
 			}
 			row = append(row, e)
-			t.CSVRows = append(t.CSVRows, []string{protocol, ds, m, DisplayName(m), strconv.Itoa(c.N),
+			t.CSVRows = append(t.CSVRows, []string{protocol, ds, m, pres.DisplayName(m), strconv.Itoa(c.N),
 				csvNum(c.Accuracy * 100), csvNum(c.AccuracyStd * 100), c.Selection, strconv.FormatBool(e.Bold), paperS, diffS})
 		}
 		frr := Entry{Text: "—"}
@@ -139,7 +140,7 @@ func accuracyTable(cells []Cell, protocol string, seeds spreadIndex) Table {
 			}
 		}
 		row = append(row, e)
-		t.CSVRows = append(t.CSVRows, []string{protocol, "mean", m, DisplayName(m), strconv.Itoa(counts[j]),
+		t.CSVRows = append(t.CSVRows, []string{protocol, "mean", m, pres.DisplayName(m), strconv.Itoa(counts[j]),
 			csvNum(means[j] * 100), "", "", strconv.FormatBool(e.Bold), paperS, diffS})
 	}
 	// The FRR mean covers the datasets shown: the paper's own mean when they

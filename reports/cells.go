@@ -155,28 +155,8 @@ func sortedKeys(m map[string]bool) []string {
 	return out
 }
 
-// methodOrder is the display order of known methods; others follow sorted.
-var methodOrder = []string{"fgrt", "fgrt-opt", "cart", "c45-entropy", "c45", "ripper", "fga"}
-
-var methodNames = map[string]string{
-	"fgrt":        "FGRT",
-	"fgrt-opt":    "FGRT*",
-	"cart":        "CART",
-	"c45-entropy": "C4.5 (entropy, paper)",
-	"c45":         "C4.5 (J48)",
-	"ripper":      "RIPPER",
-	"fga":         "FGA",
-	// The FGRT variant the reproduction adds, with quirks Q1 and Q2 fixed.
-	"fgrt-fixed": "FGRT (Q1+Q2 fixed)",
-}
-
 // splitVariant splits "cart@text" into ("cart", "text").
-func splitVariant(method string) (base, variant string) {
-	if i := strings.IndexByte(method, '@'); i >= 0 {
-		return method[:i], method[i+1:]
-	}
-	return method, ""
-}
+func splitVariant(method string) (base, variant string) { return results.SplitVariant(method) }
 
 // baseMethod resolves a results.csv method label to its registry method:
 // through base (the study's label → method map, e.g. fgrt-fixed → fgrt),
@@ -187,25 +167,6 @@ func baseMethod(label string, base map[string]string) string {
 	}
 	b, _ := splitVariant(label)
 	return b
-}
-
-// DisplayName returns the name the report's tables and the figures
-// (package plots) show for a results.csv method label, so that one label
-// reads the same everywhere:
-// fgrt → FGRT, fgrt-opt → FGRT*, cart → CART, c45-entropy → "C4.5
-// (entropy, paper)", c45 → "C4.5 (J48)", ripper → RIPPER, fga → FGA. A
-// variant keeps its suffix ("cart@text" → "CART@text"); unknown methods are
-// shown as they are.
-func DisplayName(method string) string {
-	base, variant := splitVariant(method)
-	name, ok := methodNames[base]
-	if !ok {
-		name = base
-	}
-	if variant != "" {
-		return name + "@" + variant
-	}
-	return name
 }
 
 // paperColumn returns the paper column a method (variant or not) is compared with.
@@ -221,23 +182,6 @@ func rankOf(list []string, s string) int {
 		}
 	}
 	return len(list)
-}
-
-// sortMethods orders methods: known bases in methodOrder, unknown bases
-// alphabetically after them, each base followed by its variants sorted.
-func sortMethods(ms []string) {
-	sort.SliceStable(ms, func(i, j int) bool {
-		bi, vi := splitVariant(ms[i])
-		bj, vj := splitVariant(ms[j])
-		ri, rj := rankOf(methodOrder, bi), rankOf(methodOrder, bj)
-		if ri != rj {
-			return ri < rj
-		}
-		if bi != bj {
-			return bi < bj
-		}
-		return vi < vj
-	})
 }
 
 // sortDatasets orders datasets: the paper's ten in its order, others
@@ -311,6 +255,6 @@ func datasetsOf(cells []Cell) []string {
 	return uniqueSorted(cells, func(c Cell) string { return c.Dataset }, sortDatasets)
 }
 
-func methodsOf(cells []Cell) []string {
-	return uniqueSorted(cells, func(c Cell) string { return c.Method }, sortMethods)
+func methodsOf(cells []Cell, pres results.Presentation) []string {
+	return uniqueSorted(cells, func(c Cell) string { return c.Method }, pres.Sort)
 }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/fgrtbench/fgrtbench/reports/paper"
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
 // ComplexityTable builds the complexity table of one protocol: per method,
@@ -12,9 +13,9 @@ import (
 // plus the authors' tree counts (leaves, internal nodes), each averaged over
 // folds and then over datasets; the paper's figures alongside. Paper-only
 // methods (FRR) get a row with the paper's figures only.
-func ComplexityTable(cells []Cell, protocol string) Table {
+func ComplexityTable(cells []Cell, protocol string, pres results.Presentation) Table {
 	cells = filterProtocol(cells, protocol)
-	methods := methodsOf(cells)
+	methods := methodsOf(cells, pres)
 	t := Table{
 		Name:      "complexity-" + protocol,
 		Title:     fmt.Sprintf("Model complexity averaged over datasets, %s protocol", protocol),
@@ -38,8 +39,8 @@ func ComplexityTable(cells []Cell, protocol string) Table {
 		}
 		f := float64(n)
 		vals := []float64{rules / f, ant / f, size / f, leaves / f, internal / f}
-		row := []Entry{{Text: DisplayName(m)}, {Text: strconv.Itoa(n)}}
-		csvRow := []string{protocol, m, DisplayName(m), strconv.Itoa(n)}
+		row := []Entry{{Text: pres.DisplayName(m)}, {Text: strconv.Itoa(n)}}
+		csvRow := []string{protocol, m, pres.DisplayName(m), strconv.Itoa(n)}
 		for _, v := range vals {
 			row = append(row, Entry{Text: fixed(v, 2)})
 			csvRow = append(csvRow, csvNum(v))

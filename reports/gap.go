@@ -1,17 +1,19 @@
 package reports
 
+import "github.com/fgrtbench/fgrtbench/results"
+
 // ProtocolGapTable shows, per dataset and method, the paper-protocol
 // accuracy minus the clean-protocol accuracy (percentage points): how much
 // of a published number comes from test-fold selection and leakage. ok is
 // false when the cells do not hold both protocols.
-func ProtocolGapTable(cells []Cell) (t Table, ok bool) {
+func ProtocolGapTable(cells []Cell, pres results.Presentation) (t Table, ok bool) {
 	ix := newCellIndex(cells)
 	pc, cc := filterProtocol(cells, "paper"), filterProtocol(cells, "clean")
 	if len(pc) == 0 || len(cc) == 0 {
 		return Table{}, false
 	}
 	var methods []string
-	for _, m := range methodsOf(pc) {
+	for _, m := range methodsOf(pc, pres) {
 		for _, c := range cc {
 			if c.Method == m {
 				methods = append(methods, m)
@@ -30,7 +32,7 @@ func ProtocolGapTable(cells []Cell) (t Table, ok bool) {
 		CSVHeader: []string{"dataset", "method", "display_name", "paper_accuracy", "clean_accuracy", "gap"},
 	}
 	for _, m := range methods {
-		t.Header = append(t.Header, DisplayName(m))
+		t.Header = append(t.Header, pres.DisplayName(m))
 		t.Align += "r"
 	}
 	sums := make([]float64, len(methods))
@@ -50,7 +52,7 @@ func ProtocolGapTable(cells []Cell) (t Table, ok bool) {
 			sums[j] += g
 			counts[j]++
 			row = append(row, Entry{Text: signed(g, 2)})
-			t.CSVRows = append(t.CSVRows, []string{ds, m, DisplayName(m), csvNum(p.Accuracy * 100), csvNum(c.Accuracy * 100), csvNum(g)})
+			t.CSVRows = append(t.CSVRows, []string{ds, m, pres.DisplayName(m), csvNum(p.Accuracy * 100), csvNum(c.Accuracy * 100), csvNum(g)})
 		}
 		if any {
 			t.Rows = append(t.Rows, row)
@@ -64,7 +66,7 @@ func ProtocolGapTable(cells []Cell) (t Table, ok bool) {
 		}
 		g := sums[j] / float64(counts[j])
 		row = append(row, Entry{Text: signed(g, 2), Bold: true})
-		t.CSVRows = append(t.CSVRows, []string{"mean", m, DisplayName(m), "", "", csvNum(g)})
+		t.CSVRows = append(t.CSVRows, []string{"mean", m, pres.DisplayName(m), "", "", csvNum(g)})
 	}
 	t.Rows = append(t.Rows, row)
 	t.Notes = []string{

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/fgrtbench/fgrtbench/reports/paper"
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
 // PaperCheckRow compares one reproduced paper-protocol cell with the
@@ -71,7 +72,7 @@ func PaperMissing(rows []PaperCheckRow) []PaperCheckRow {
 func exact(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
 // PaperCheckTable renders the comparison; rows beyond tol are in bold.
-func PaperCheckTable(rows []PaperCheckRow, tol float64) Table {
+func PaperCheckTable(rows []PaperCheckRow, tol float64, pres results.Presentation) Table {
 	t := Table{
 		Name:      "paper-check",
 		Title:     "Reproduction check: paper protocol against the authors' committed means",
@@ -82,14 +83,14 @@ func PaperCheckTable(rows []PaperCheckRow, tol float64) Table {
 	for _, r := range rows {
 		authors := []string{pct(r.Authors), pct(r.AuthorsStd), fixed(r.AuthorsLeaves, 2), fixed(r.AuthorsInternal, 2)}
 		if !r.Have {
-			t.Rows = append(t.Rows, []Entry{{Text: r.Dataset}, {Text: DisplayName(r.Method)}, {Text: "—"}, {Text: authors[0]}, {Text: "—"},
+			t.Rows = append(t.Rows, []Entry{{Text: r.Dataset}, {Text: pres.DisplayName(r.Method)}, {Text: "—"}, {Text: authors[0]}, {Text: "—"},
 				{Text: "—"}, {Text: authors[1]}, {Text: "—"}, {Text: authors[2]}, {Text: "—"}, {Text: authors[3]}})
 			t.CSVRows = append(t.CSVRows, []string{r.Dataset, r.Method, "false", "", exact(r.Authors), "", "", exact(r.AuthorsStd),
 				"", csvNum(r.AuthorsLeaves), "", csvNum(r.AuthorsInternal), ""})
 			continue
 		}
 		off := math.Abs(r.Diff) > tol
-		t.Rows = append(t.Rows, []Entry{{Text: r.Dataset}, {Text: DisplayName(r.Method)}, {Text: pct(r.Ours)}, {Text: authors[0]},
+		t.Rows = append(t.Rows, []Entry{{Text: r.Dataset}, {Text: pres.DisplayName(r.Method)}, {Text: pct(r.Ours)}, {Text: authors[0]},
 			{Text: signed(r.Diff*100, 2), Bold: off}, {Text: pct(r.OursStd)}, {Text: authors[1]},
 			{Text: fixed(r.Leaves, 2)}, {Text: authors[2]}, {Text: fixed(r.InternalNodes, 2)}, {Text: authors[3]}})
 		t.CSVRows = append(t.CSVRows, []string{r.Dataset, r.Method, "true", exact(r.Ours), exact(r.Authors),

@@ -41,7 +41,7 @@ func TestPerfectReproduction(t *testing.T) {
 	if n := len(PaperMissing(rows)); n != 0 {
 		t.Errorf("%d missing", n)
 	}
-	tab := AccuracyTable(cells, "paper")
+	tab := AccuracyTable(cells, "paper", paperMethods)
 	big := 0
 	for _, r := range tab.CSVRows {
 		if r[2] == "frr" || r[10] == "" {

@@ -71,6 +71,10 @@ type Options struct {
 	FiguresError string
 	// Tolerance for the reproduction check (fraction); 0 means DefaultTolerance.
 	Tolerance float64
+	// Methods names and orders the method labels (from the manifest's
+	// method entries, results.PresentationOf); the zero value shows labels
+	// as they are, alphabetically.
+	Methods results.Presentation
 	// MethodBase maps method labels to registry methods (from the
 	// manifest's study), so that a sweep is shown beside the selected
 	// variants of the same method; see Sweeps.
@@ -137,6 +141,7 @@ func Build(opts Options) (*Report, error) {
 	if title == "" {
 		title = "fgrtbench report"
 	}
+	pres := opts.Methods
 	cells, err := Aggregate(opts.Records)
 	if err != nil {
 		return nil, err
@@ -145,7 +150,7 @@ func Build(opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	sweeps, err := Sweeps(points, opts.MethodBase)
+	sweeps, err := Sweeps(points, opts.MethodBase, pres)
 	if err != nil {
 		return nil, err
 	}
@@ -182,7 +187,7 @@ func Build(opts Options) (*Report, error) {
 			rows = fmt.Sprintf("%d–%d", minN, maxN)
 		}
 		fmt.Fprintf(&md, "- **%s** %s %d datasets, %d methods (%s), %s selected rows (folds × repeats) per dataset and method; selection rules: %s.\n",
-			mdEscape(p), mdEscape(text), len(datasetsOf(pc)), len(methodsOf(pc)), mdEscape(displayList(methodsOf(pc))), rows, strings.Join(sortedKeys(sel), ", "))
+			mdEscape(p), mdEscape(text), len(datasetsOf(pc)), len(methodsOf(pc, pres)), mdEscape(displayList(methodsOf(pc, pres), pres)), rows, strings.Join(sortedKeys(sel), ", "))
 	}
 	md.WriteString("\n")
 
@@ -198,8 +203,8 @@ func Build(opts Options) (*Report, error) {
 		rep.PaperCheck = PaperCheck(cells)
 		rep.Mismatches = PaperMismatches(rep.PaperCheck, tol)
 	}
-	md.Write(differencesSection(rep, cells, tol))
-	md.Write(holdoutPlacement(spreads))
+	md.Write(differencesSection(rep, cells, tol, pres))
+	md.Write(holdoutPlacement(spreads, pres))
 
 	// Tables.
 	if len(opts.Datasets) > 0 {
@@ -207,27 +212,27 @@ func Build(opts Options) (*Report, error) {
 	}
 	var statNotes []string
 	for _, p := range protocols {
-		rep.Tables = append(rep.Tables, accuracyTable(cells, p, seedIx), ComplexityTable(cells, p))
-		if st := SeedTable(spreads, p); len(st.Rows) > 0 {
+		rep.Tables = append(rep.Tables, accuracyTable(cells, p, seedIx, pres), ComplexityTable(cells, p, pres))
+		if st := SeedTable(spreads, p, pres); len(st.Rows) > 0 {
 			rep.Tables = append(rep.Tables, st)
 		}
 		pt := PartitionTable(cells, p)
 		if len(pt.Rows) > 0 {
 			rep.Tables = append(rep.Tables, pt)
 		}
-		sr, err := Statistics(cells, p)
+		sr, err := Statistics(cells, p, pres)
 		if err != nil {
 			statNotes = append(statNotes, fmt.Sprintf("No statistics for the %s protocol: %v.", p, err))
 			continue
 		}
 		rep.Stats = append(rep.Stats, sr)
-		rep.Tables = append(rep.Tables, StatisticsTables(sr)...)
+		rep.Tables = append(rep.Tables, StatisticsTables(sr, pres)...)
 	}
-	if gt, ok := ProtocolGapTable(cells); ok {
+	if gt, ok := ProtocolGapTable(cells, pres); ok {
 		rep.Tables = append(rep.Tables, gt)
 	}
 	if rep.PaperCheck != nil {
-		rep.Tables = append(rep.Tables, PaperCheckTable(rep.PaperCheck, tol))
+		rep.Tables = append(rep.Tables, PaperCheckTable(rep.PaperCheck, tol, pres))
 	}
 	md.WriteString("## Tables\n\n")
 	md.WriteString("Each table is also written as LaTeX (booktabs) and CSV beside this file.\n\n")
@@ -242,7 +247,7 @@ func Build(opts Options) (*Report, error) {
 		fmt.Fprintf(&md, "\nFiles: [%s.md](%s.md), [%s.tex](%s.tex), [%s.csv](%s.csv)\n\n", t.Name, t.Name, t.Name, t.Name, t.Name, t.Name)
 	}
 
-	md.Write(sweepSection(rep, sweeps))
+	md.Write(sweepSection(rep, sweeps, pres))
 
 	if len(opts.Figures) > 0 || opts.FiguresError != "" {
 		md.WriteString("## Figures\n\n")
@@ -281,10 +286,10 @@ func figureLink(dir, path string) string {
 
 func hasProtocol(ps []string, p string) bool { return rankOf(ps, p) < len(ps) }
 
-func displayList(ms []string) string {
+func displayList(ms []string, pres results.Presentation) string {
 	out := make([]string, len(ms))
 	for i, m := range ms {
-		out[i] = DisplayName(m)
+		out[i] = pres.DisplayName(m)
 	}
 	return strings.Join(out, ", ")
 }
@@ -292,7 +297,7 @@ func displayList(ms []string) string {
 // holdoutPlacement summarises, under the holdout protocol (the split on
 // which the paper's FGA column was counted), where the paper's values fall
 // in our seed distributions: the pairs outside our seeds' range, by name.
-func holdoutPlacement(spreads []SeedSpread) []byte {
+func holdoutPlacement(spreads []SeedSpread, pres results.Presentation) []byte {
 	var outside []string
 	n := 0
 	for _, s := range spreads {
@@ -301,7 +306,7 @@ func holdoutPlacement(spreads []SeedSpread) []byte {
 		}
 		n++
 		if !s.Inside {
-			outside = append(outside, fmt.Sprintf("%s %s (paper %s, %s)", s.Dataset, DisplayName(s.Method), fixed(s.Paper, 2), s.Where()))
+			outside = append(outside, fmt.Sprintf("%s %s (paper %s, %s)", s.Dataset, pres.DisplayName(s.Method), fixed(s.Paper, 2), s.Where()))
 		}
 	}
 	if n == 0 {
@@ -321,7 +326,7 @@ func holdoutPlacement(spreads []SeedSpread) []byte {
 // cells beyond the tolerance against the authors' committed means, cells
 // the results lack, and every paper-protocol cell whose rounded accuracy
 // differs from the paper's printed value.
-func differencesSection(rep *Report, cells []Cell, tol float64) []byte {
+func differencesSection(rep *Report, cells []Cell, tol float64, pres results.Presentation) []byte {
 	var b bytes.Buffer
 	b.WriteString("## Where the numbers differ from the paper\n\n")
 	if rep.PaperCheck == nil {
@@ -336,14 +341,14 @@ func differencesSection(rep *Report, cells []Cell, tol float64) []byte {
 	} else {
 		b.WriteString(":\n\n")
 		for _, m := range rep.Mismatches {
-			fmt.Fprintf(&b, "- %s / %s: ours %s, authors %s (Δ %s pp)\n", m.Dataset, mdEscape(DisplayName(m.Method)), pct(m.Ours), pct(m.Authors), signed(m.Diff*100, 4))
+			fmt.Fprintf(&b, "- %s / %s: ours %s, authors %s (Δ %s pp)\n", m.Dataset, mdEscape(pres.DisplayName(m.Method)), pct(m.Ours), pct(m.Authors), signed(m.Diff*100, 4))
 		}
 		b.WriteString("\n")
 	}
 	if miss := PaperMissing(rep.PaperCheck); len(miss) > 0 && len(miss) < len(rep.PaperCheck) {
 		var names []string
 		for _, m := range miss {
-			names = append(names, m.Dataset+"/"+DisplayName(m.Method))
+			names = append(names, m.Dataset+"/"+pres.DisplayName(m.Method))
 		}
 		fmt.Fprintf(&b, "Not in these results: %s.\n\n", mdEscape(strings.Join(names, ", ")))
 	}
@@ -351,7 +356,7 @@ func differencesSection(rep *Report, cells []Cell, tol float64) []byte {
 	ix := newCellIndex(cells)
 	var lines []string
 	for _, ds := range datasetsOf(filterProtocol(cells, "paper")) {
-		for _, m := range methodsOf(filterProtocol(cells, "paper")) {
+		for _, m := range methodsOf(filterProtocol(cells, "paper"), pres) {
 			c, _ := ix.get("paper", ds, m)
 			if _, ok := ix.get("paper", ds, m); !ok {
 				continue
@@ -360,7 +365,7 @@ func differencesSection(rep *Report, cells []Cell, tol float64) []byte {
 			if !ok || pct(c.Accuracy) == fixed(p, 2) {
 				continue
 			}
-			lines = append(lines, fmt.Sprintf("| %s | %s | %s | %s | %s |", ds, mdEscape(DisplayName(m)), pct(c.Accuracy), fixed(p, 2), signed(diff, 2)))
+			lines = append(lines, fmt.Sprintf("| %s | %s | %s | %s | %s |", ds, mdEscape(pres.DisplayName(m)), pct(c.Accuracy), fixed(p, 2), signed(diff, 2)))
 		}
 	}
 	if len(lines) == 0 {

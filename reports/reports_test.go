@@ -85,20 +85,30 @@ func TestDisplayNamesAndOrder(t *testing.T) {
 		"ripper": "RIPPER", "fga": "FGA", "cart@text": "CART@text", "knn": "knn", "knn@k3": "knn@k3",
 	}
 	for in, want := range cases {
-		if got := DisplayName(in); got != want {
+		if got := paperMethods.DisplayName(in); got != want {
 			t.Errorf("DisplayName(%q) = %q, want %q", in, got, want)
 		}
 	}
 	ms := []string{"knn", "cart@text", "fga", "fgrt-opt", "c45", "cart", "fgrt", "aaa", "c45-entropy"}
-	sortMethods(ms)
+	paperMethods.Sort(ms)
 	if got := strings.Join(ms, " "); got != "fgrt fgrt-opt cart cart@text c45-entropy c45 fga aaa knn" {
 		t.Errorf("method order: %s", got)
+	}
+	// Results without a manifest (no presentation): labels as they are,
+	// alphabetically.
+	var none results.Presentation
+	if got := none.DisplayName("fgrt-opt@x"); got != "fgrt-opt@x" {
+		t.Errorf("no presentation: DisplayName = %q", got)
+	}
+	none.Sort(ms)
+	if got := strings.Join(ms, " "); got != "aaa c45 c45-entropy cart cart@text fga fgrt fgrt-opt knn" {
+		t.Errorf("no presentation: method order: %s", got)
 	}
 }
 
 func TestStatisticsOnCells(t *testing.T) {
 	cells, _ := Aggregate(fixtureRecords())
-	sr, err := Statistics(cells, "paper")
+	sr, err := Statistics(cells, "paper", paperMethods)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,10 +132,10 @@ func TestStatisticsOnCells(t *testing.T) {
 		}
 	}
 	// Clean has 3 methods on 3 datasets.
-	if sr, err := Statistics(cells, "clean"); err != nil || sr.Friedman.K != 3 || sr.Friedman.N != 3 {
+	if sr, err := Statistics(cells, "clean", paperMethods); err != nil || sr.Friedman.K != 3 || sr.Friedman.N != 3 {
 		t.Errorf("clean: %+v %v", sr.Friedman, err)
 	}
-	if _, err := Statistics(cells, "nope"); err == nil {
+	if _, err := Statistics(cells, "nope", paperMethods); err == nil {
 		t.Error("unknown protocol: no error")
 	}
 }
@@ -169,7 +179,7 @@ func TestBuildErrors(t *testing.T) {
 func renderFixture(t *testing.T, recs []results.Record) (string, *Report) {
 	t.Helper()
 	dir := t.TempDir()
-	rep, err := Render(Options{Dir: dir, Title: "Fixture report", Records: recs, Facts: fixtureFacts, Datasets: fixtureDatasets, Figures: fixtureFigures})
+	rep, err := Render(Options{Methods: paperMethods, Dir: dir, Title: "Fixture report", Records: recs, Facts: fixtureFacts, Datasets: fixtureDatasets, Figures: fixtureFigures})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -309,7 +319,7 @@ func TestSparseResults(t *testing.T) {
 		{Protocol: "clean", Dataset: "wine", Method: "c45", Selected: true, Selection: "fixed", Fold: 0, Accuracy: 0.9, Rules: 5, Antecedents: 10},
 		{Protocol: "clean", Dataset: "wine", Method: "c45", Selected: true, Selection: "fixed", Fold: 1, Accuracy: 0.8, Rules: 0, Antecedents: 0},
 	}
-	rep, err := Render(Options{Dir: t.TempDir(), Records: recs})
+	rep, err := Render(Options{Methods: paperMethods, Dir: t.TempDir(), Records: recs})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -174,7 +174,7 @@ func newSpreadIndex(sp []SeedSpread) spreadIndex {
 
 // SeedTable lists the seed distributions of one protocol and where the
 // paper's value falls in each.
-func SeedTable(spreads []SeedSpread, protocol string) Table {
+func SeedTable(spreads []SeedSpread, protocol string, pres results.Presentation) Table {
 	t := Table{
 		Name:   "seeds-" + protocol,
 		Title:  fmt.Sprintf("Accuracy (%%) over learner seeds, stochastic methods, %s protocol", protocol),
@@ -206,7 +206,7 @@ func SeedTable(spreads []SeedSpread, protocol string) Table {
 			}
 			return pct(acc)
 		}
-		t.Rows = append(t.Rows, []Entry{{Text: s.Dataset}, {Text: DisplayName(s.Method)}, {Text: strconv.Itoa(len(s.Acc))},
+		t.Rows = append(t.Rows, []Entry{{Text: s.Dataset}, {Text: pres.DisplayName(s.Method)}, {Text: strconv.Itoa(len(s.Acc))},
 			{Text: pct(s.Mean) + " ± " + pct(s.Std)}, {Text: cell(s.Min)}, {Text: cell(s.Median)}, {Text: cell(s.Max)},
 			{Text: orDash(paperS)}, {Text: where}})
 		t.CSVRows = append(t.CSVRows, []string{protocol, s.Dataset, s.Method, strconv.Itoa(len(s.Acc)), csvNum(s.Mean * 100),

@@ -59,7 +59,7 @@ func TestSeedSpreads(t *testing.T) {
 	if w := rip.Where(); w != "above our 2 seeds' range, percentile 100" {
 		t.Errorf("ripper: %q", w)
 	}
-	tab := SeedTable(sp, "holdout")
+	tab := SeedTable(sp, "holdout", paperMethods)
 	md := string(tab.Markdown())
 	for _, want := range []string{"86.36 (19/22)", "77.27 (17/22)", "inside our 4 seeds' range, percentile 88", "81.94 (29.5/36)"} {
 		if !strings.Contains(md, want) {
@@ -75,7 +75,7 @@ func TestSeedSpreads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	acc := string(accuracyTable(cells, "holdout", newSpreadIndex(sp)).Markdown())
+	acc := string(accuracyTable(cells, "holdout", newSpreadIndex(sp), paperMethods).Markdown())
 	for _, want := range []string{"85.23 ± 4.95 ‡", "paper 90.91 (inside our 4 seeds' range, percentile 88)", "paper 89.87 (Δ -0.98)",
 		"Under holdout, the paper's FGA column was counted on this very split", "compares one hold-out with a cross-validation mean"} {
 		if !strings.Contains(acc, want) {
@@ -89,7 +89,7 @@ func TestSeedSpreads(t *testing.T) {
 // section, naming the pairs outside the range, instead of claiming there is
 // nothing to compare.
 func TestHoldoutPlacementInDifferences(t *testing.T) {
-	rep, err := Render(Options{Dir: t.TempDir(), Records: holdoutRecords(), Stochastic: map[string]bool{"fga": true, "ripper": true}})
+	rep, err := Render(Options{Methods: paperMethods, Dir: t.TempDir(), Records: holdoutRecords(), Stochastic: map[string]bool{"fga": true, "ripper": true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestSeedMeanIsCellMean(t *testing.T) {
 	if d := sp[0].Mean - cells[0].Accuracy; d > 1e-12 || d < -1e-12 {
 		t.Errorf("mean over seeds %v, cell accuracy %v", sp[0].Mean, cells[0].Accuracy)
 	}
-	tab := accuracyTable(cells, "clean", newSpreadIndex(sp))
+	tab := accuracyTable(cells, "clean", newSpreadIndex(sp), paperMethods)
 	if md := string(tab.Markdown()); !strings.Contains(md, "58.33 ± 8.33 ‡") {
 		t.Errorf("accuracy table lacks 58.33 ± 8.33 ‡ (mean ± sd over seeds):\n%s", md)
 	}

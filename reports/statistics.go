@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/fgrtbench/fgrtbench/reports/stats"
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
 // StatsResult holds the statistical comparison of the methods of one
@@ -40,10 +41,10 @@ var focusMethods = []string{"fgrt", "fgrt-opt"}
 // one protocol (mean accuracies; rank 1 = most accurate) and the Wilcoxon
 // tests of FGRT and FGRT* against every other method, Holm-corrected as one
 // family. It needs at least two methods and two complete datasets.
-func Statistics(cells []Cell, protocol string) (StatsResult, error) {
+func Statistics(cells []Cell, protocol string, pres results.Presentation) (StatsResult, error) {
 	cells = filterProtocol(cells, protocol)
 	ix := newCellIndex(cells)
-	res := StatsResult{Protocol: protocol, Methods: methodsOf(cells)}
+	res := StatsResult{Protocol: protocol, Methods: methodsOf(cells, pres)}
 	if len(res.Methods) < 2 {
 		return res, fmt.Errorf("reports: %s protocol has %d method(s); statistics need 2", protocol, len(res.Methods))
 	}
@@ -131,7 +132,7 @@ func pValue(p float64) string {
 
 // StatisticsTables renders a StatsResult as three tables: average ranks,
 // the Friedman/Nemenyi summary and the Wilcoxon/Holm pairs.
-func StatisticsTables(r StatsResult) []Table {
+func StatisticsTables(r StatsResult, pres results.Presentation) []Table {
 	p := r.Protocol
 	order := make([]int, len(r.Methods))
 	for i := range order {
@@ -152,12 +153,12 @@ func StatisticsTables(r StatsResult) []Table {
 	for _, j := range order {
 		ar := r.Friedman.AvgRanks[j]
 		within := r.CD05 > 0 && ar-best < r.CD05
-		ranks.Rows = append(ranks.Rows, []Entry{{Text: DisplayName(r.Methods[j])}, {Text: fixed(ar, 3), Bold: ar-best <= tieTol}, {Text: fixed(ar-best, 3)}})
+		ranks.Rows = append(ranks.Rows, []Entry{{Text: pres.DisplayName(r.Methods[j])}, {Text: fixed(ar, 3), Bold: ar-best <= tieTol}, {Text: fixed(ar-best, 3)}})
 		withinS := ""
 		if r.CD05 > 0 {
 			withinS = strconv.FormatBool(within)
 		}
-		ranks.CSVRows = append(ranks.CSVRows, []string{p, r.Methods[j], DisplayName(r.Methods[j]), csvNum(ar), csvNum(ar - best), withinS})
+		ranks.CSVRows = append(ranks.CSVRows, []string{p, r.Methods[j], pres.DisplayName(r.Methods[j]), csvNum(ar), csvNum(ar - best), withinS})
 	}
 	ranks.Notes = []string{"Ranks of the mean accuracies within each dataset, ties sharing the mean rank. Datasets: " + strings.Join(r.Datasets, ", ") + "."}
 	if len(r.Excluded) > 0 {
@@ -214,7 +215,7 @@ func StatisticsTables(r StatsResult) []Table {
 		}
 		sig := pt.PHolm < 0.05
 		wt.Rows = append(wt.Rows, []Entry{
-			{Text: DisplayName(pt.A) + " vs " + DisplayName(pt.B)}, {Text: signed(pt.MeanDiff, 2)}, {Text: strconv.Itoa(pt.Wilcoxon.N)},
+			{Text: pres.DisplayName(pt.A) + " vs " + pres.DisplayName(pt.B)}, {Text: signed(pt.MeanDiff, 2)}, {Text: strconv.Itoa(pt.Wilcoxon.N)},
 			{Text: fixed(pt.Wilcoxon.WPlus, 1)}, {Text: fixed(pt.Wilcoxon.WMinus, 1)}, {Text: how},
 			{Text: pValue(pt.Wilcoxon.P)}, {Text: pValue(pt.PHolm), Bold: sig},
 		})

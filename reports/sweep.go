@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fgrtbench/fgrtbench/bench/methods"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
@@ -203,11 +202,6 @@ func (k pointKey) less(o pointKey) bool {
 	return k.config < o.config
 }
 
-// SortMethods orders method labels as the report's tables do: the
-// paper's methods first (FGRT, FGRT*, CART, C4.5, RIPPER, FGA), each
-// followed by its variants, then the others alphabetically.
-func SortMethods(ms []string) { sortMethods(ms) }
-
 // Sweep is one method's sweep in one protocol.
 type Sweep struct {
 	Protocol, Method string
@@ -248,7 +242,7 @@ func (s Sweep) Label(i int) string {
 // method. base maps a method label to its registry method (labels not in it
 // are their own base, with a variant suffix "@…" removed); it decides which
 // selected variants are shown beside a sweep.
-func Sweeps(points []Point, base map[string]string) ([]Sweep, error) {
+func Sweeps(points []Point, base map[string]string, pres results.Presentation) ([]Sweep, error) {
 	type sk struct{ protocol, method string }
 	bySweep := map[sk][]Point{}
 	var order []sk
@@ -266,7 +260,7 @@ func Sweeps(points []Point, base map[string]string) ([]Sweep, error) {
 	for _, k := range order {
 		labels = append(labels, k.method)
 	}
-	sortMethods(labels)
+	pres.Sort(labels)
 	methodRank := map[string]int{}
 	for i, m := range labels {
 		if _, ok := methodRank[m]; !ok {
@@ -304,9 +298,9 @@ func Sweeps(points []Point, base map[string]string) ([]Sweep, error) {
 			}
 			return a < b
 		})
-		parsed := make([]methods.Config, len(s.Configs))
+		parsed := make([]results.Config, len(s.Configs))
 		for i, c := range s.Configs {
-			pc, err := methods.ParseConfig(c)
+			pc, err := results.ParseConfig(c)
 			if err != nil {
 				return nil, fmt.Errorf("reports: %s/%s: %v", k.protocol, k.method, err)
 			}
@@ -357,7 +351,7 @@ func Sweeps(points []Point, base map[string]string) ([]Sweep, error) {
 }
 
 // sweptParams lists the parameters whose values differ between configs.
-func sweptParams(cfgs []methods.Config) []string {
+func sweptParams(cfgs []results.Config) []string {
 	seen := map[string]bool{}
 	var names []string
 	for _, c := range cfgs {
@@ -491,10 +485,10 @@ func (s Sweep) tableName() string {
 // dataset (best in bold); then the selected points of the method and its
 // variants on that dataset; finally a pooled block with each
 // configuration's mean over datasets and mean rank.
-func SweepTable(s Sweep) Table {
+func SweepTable(s Sweep, pres results.Presentation) Table {
 	t := Table{
 		Name:  s.tableName(),
-		Title: fmt.Sprintf("Sweep of %s over %s, %s protocol", DisplayName(s.Method), sweptText(s.Params), s.Protocol),
+		Title: fmt.Sprintf("Sweep of %s over %s, %s protocol", pres.DisplayName(s.Method), sweptText(s.Params), s.Protocol),
 		Header: append(append([]string{"Dataset"}, headerParams(s.Params)...),
 			"Accuracy (%)", "Balanced acc. (%)", "Rules", "Antecedents", "Rulebase size", "Fit (ms)", "N", "Rank"),
 		CSVHeader: []string{"protocol", "dataset", "method", "point", "config", "selection", "n",
@@ -525,7 +519,7 @@ func SweepTable(s Sweep) Table {
 			if p.Dataset != ds {
 				continue
 			}
-			what := "selected: " + DisplayName(p.Method) + " (" + p.Selection + ")"
+			what := "selected: " + pres.DisplayName(p.Method) + " (" + p.Selection + ")"
 			row := []Entry{{Text: ds}, {Text: what}}
 			for j := 1; j < nParams; j++ {
 				row = append(row, Entry{Text: ""})
@@ -624,7 +618,7 @@ func pointCSV(protocol, dataset, method, point string, p Point, rank string, bes
 // sweepSection writes the "Hyperparameter sweeps" section of REPORT.md: a
 // line per sweep and its table; the tables are appended to rep.Tables so
 // that Write stores them in the three formats.
-func sweepSection(rep *Report, sweeps []Sweep) []byte {
+func sweepSection(rep *Report, sweeps []Sweep, pres results.Presentation) []byte {
 	if len(sweeps) == 0 {
 		return nil
 	}
@@ -645,11 +639,11 @@ func sweepSection(rep *Report, sweeps []Sweep) []byte {
 			rows = fmt.Sprintf("%d–%d", minN, maxN)
 		}
 		fmt.Fprintf(&b, "- **%s**, %s protocol: %s; %d configurations × %d datasets, %s rows (folds × repeats) per point.\n",
-			mdEscape(DisplayName(s.Method)), mdEscape(s.Protocol), mdEscape(sweepValuesText(s)), len(s.Configs), len(s.Datasets), rows)
+			mdEscape(pres.DisplayName(s.Method)), mdEscape(s.Protocol), mdEscape(sweepValuesText(s)), len(s.Configs), len(s.Datasets), rows)
 	}
 	b.WriteString("\n")
 	for _, s := range sweeps {
-		t := SweepTable(s)
+		t := SweepTable(s, pres)
 		rep.Tables = append(rep.Tables, t)
 		b.Write(t.Markdown())
 		fmt.Fprintf(&b, "\nFiles: [%s.md](%s.md), [%s.tex](%s.tex), [%s.csv](%s.csv)\n\n", t.Name, t.Name, t.Name, t.Name, t.Name, t.Name)

@@ -97,7 +97,7 @@ func num(t *testing.T, s string) float64 {
 // from the rows, independently of the aggregation code.
 func TestSweepTableMatchesResults(t *testing.T) {
 	recs := sweepRecords()
-	rep, err := Build(Options{Dir: t.TempDir(), Records: recs, MethodBase: map[string]string{"fgrt-fixed": "fgrt", "fgrt": "fgrt", "cart": "cart"}})
+	rep, err := Build(Options{Methods: paperMethods, Dir: t.TempDir(), Records: recs, MethodBase: map[string]string{"fgrt-fixed": "fgrt", "fgrt": "fgrt", "cart": "cart"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -257,7 +257,7 @@ func TestSweepOnlyResultsReport(t *testing.T) {
 			recs = append(recs, r)
 		}
 	}
-	rep, err := Build(Options{Dir: t.TempDir(), Records: recs})
+	rep, err := Build(Options{Methods: paperMethods, Dir: t.TempDir(), Records: recs})
 	if err != nil {
 		t.Fatalf("a results file holding only a sweep: %v", err)
 	}
@@ -267,7 +267,7 @@ func TestSweepOnlyResultsReport(t *testing.T) {
 	// Shuffled input renders the same.
 	shuffled := append([]results.Record(nil), recs...)
 	rand.New(rand.NewPCG(1, 2)).Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
-	rep2, err := Build(Options{Dir: t.TempDir(), Records: shuffled})
+	rep2, err := Build(Options{Methods: paperMethods, Dir: t.TempDir(), Records: shuffled})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -307,7 +307,7 @@ func BenchmarkPointsAndSweeps(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := Sweeps(pts, nil); err != nil {
+		if _, err := Sweeps(pts, nil, paperMethods); err != nil {
 			b.Fatal(err)
 		}
 	}

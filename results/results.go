@@ -16,6 +16,10 @@ import (
 	"strings"
 )
 
+// FileName is the name of the results file inside an output directory,
+// for its writer (the runner) and every reader.
+const FileName = "results.csv"
+
 // Header is the column list of results.csv, in order.
 var Header = []string{
 	"protocol", "dataset", "method", "config", "config_index", "selected", "selection", "repeat", "fold", "seed",
@@ -262,4 +266,12 @@ func Write(w io.Writer, recs []Record) error {
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// SameOutsideTiming reports whether two records agree on every column but
+// the timing ones.
+func SameOutsideTiming(a, b Record) bool {
+	a.FitSeconds, a.PredictSeconds = 0, 0
+	b.FitSeconds, b.PredictSeconds = 0, 0
+	return a == b
 }

@@ -23,12 +23,9 @@ package timing
 
 import (
 	"context"
-	"encoding/csv"
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
 	goruntime "runtime"
 	"sort"
 	"strconv"
@@ -36,31 +33,23 @@ import (
 	"time"
 
 	"github.com/fgrtbench/fgrtbench/bench/methods"
-	"github.com/fgrtbench/fgrtbench/internal/atomicfile"
 	"github.com/fgrtbench/fgrtbench/learn"
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
-// Study names in runtime.csv. Real-data studies are named RealPrefix+dataset.
+// Study names in runtime.csv (the format belongs to the results contract,
+// package results). Real-data studies are named RealPrefix+dataset.
 const (
-	StudySamples  = "samples"
-	StudyFeatures = "features"
-	RealPrefix    = "real/"
+	StudySamples  = results.StudySamples
+	StudyFeatures = results.StudyFeatures
+	RealPrefix    = results.RealPrefix
 )
 
 // Header is the column list of runtime.csv.
-var Header = []string{"study", "method", "n_samples", "n_features", "trial", "fit_seconds"}
+var Header = results.RuntimeHeader
 
-// Row is one timed fit. NSamples is the size of the whole generated (or
-// subsampled) data set, as the authors' plots use it; the fit itself sees
-// its 80% training part.
-type Row struct {
-	Study      string
-	Method     string
-	NSamples   int
-	NFeatures  int
-	Trial      int
-	FitSeconds float64
-}
+// Row is one timed fit (results.RuntimeRow).
+type Row = results.RuntimeRow
 
 // DefaultMethods are the methods the study times when none are named: the
 // registered methods whose spec is Timed (the paper's columns and the extra
@@ -389,83 +378,14 @@ func sortedCopy(v []int) []int {
 	return out
 }
 
-// Write writes runtime.csv rows with the header. Times are written with
-// microsecond resolution.
-func Write(w io.Writer, rows []Row) error {
-	cw := csv.NewWriter(w)
-	if err := cw.Write(Header); err != nil {
-		return err
-	}
-	for _, r := range rows {
-		rec := []string{r.Study, r.Method, strconv.Itoa(r.NSamples), strconv.Itoa(r.NFeatures), strconv.Itoa(r.Trial),
-			strconv.FormatFloat(r.FitSeconds, 'f', 6, 64)}
-		if err := cw.Write(rec); err != nil {
-			return err
-		}
-	}
-	cw.Flush()
-	return cw.Error()
-}
+// Write writes runtime.csv rows with the header (results.WriteRuntime).
+func Write(w io.Writer, rows []Row) error { return results.WriteRuntime(w, rows) }
 
 // WriteFile writes runtime.csv through a temporary file and a rename.
-func WriteFile(path string, rows []Row) error {
-	if dir := filepath.Dir(path); dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
-	}
-	return atomicfile.Write(path, func(w io.Writer) error { return Write(w, rows) })
-}
+func WriteFile(path string, rows []Row) error { return results.WriteRuntimeFile(path, rows) }
 
 // Read parses runtime.csv.
-func Read(r io.Reader) ([]Row, error) {
-	cr := csv.NewReader(r)
-	recs, err := cr.ReadAll()
-	if err != nil {
-		return nil, fmt.Errorf("runtime.csv: %v", err)
-	}
-	if len(recs) == 0 {
-		return nil, fmt.Errorf("runtime.csv: empty file")
-	}
-	if strings.Join(recs[0], ",") != strings.Join(Header, ",") {
-		return nil, fmt.Errorf("runtime.csv: unexpected header %q", strings.Join(recs[0], ","))
-	}
-	var rows []Row
-	for i, rec := range recs[1:] {
-		line := i + 2
-		if len(rec) != len(Header) {
-			return nil, fmt.Errorf("runtime.csv:%d: %d fields, want %d", line, len(rec), len(Header))
-		}
-		var row Row
-		row.Study, row.Method = rec[0], rec[1]
-		ints := []*int{&row.NSamples, &row.NFeatures, &row.Trial}
-		for k, dst := range ints {
-			v, err := strconv.Atoi(rec[2+k])
-			if err != nil {
-				return nil, fmt.Errorf("runtime.csv:%d: column %s: %v", line, Header[2+k], err)
-			}
-			*dst = v
-		}
-		v, err := strconv.ParseFloat(rec[5], 64)
-		if err != nil || v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, fmt.Errorf("runtime.csv:%d: column fit_seconds: %q is not a non-negative time", line, rec[5])
-		}
-		row.FitSeconds = v
-		rows = append(rows, row)
-	}
-	return rows, nil
-}
+func Read(r io.Reader) ([]Row, error) { return results.ReadRuntime(r) }
 
 // ReadFile reads runtime.csv from a path.
-func ReadFile(path string) ([]Row, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	rows, err := Read(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
-	}
-	return rows, nil
-}
+func ReadFile(path string) ([]Row, error) { return results.ReadRuntimeFile(path) }

@@ -17,6 +17,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/datasets"
 	"github.com/fgrtbench/fgrtbench/gate"
 	"github.com/fgrtbench/fgrtbench/internal/sharedtest"
+	"github.com/fgrtbench/fgrtbench/reports"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
@@ -107,10 +108,15 @@ func paperRun(t *testing.T) []results.Record {
 // with the authors' committed fuzzy_cart_results.csv (40 cells).
 func TestPaperProtocolReproducesAuthorsMeans(t *testing.T) {
 	recs := paperRun(t)
-	diffs, err := gate.PaperCompare(recs, nil)
+	cells, err := reports.Aggregate(recs)
 	if err != nil {
 		t.Fatal(err)
 	}
+	var rows []gate.PaperRow
+	for _, r := range reports.PaperCheck(cells) {
+		rows = append(rows, gate.PaperRow(r))
+	}
+	diffs := gate.PaperCompare(rows, nil)
 	if len(diffs) != 40 {
 		t.Fatalf("compared %d cells, want 40", len(diffs))
 	}

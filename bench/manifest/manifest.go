@@ -22,6 +22,7 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/bench/identity"
 	"github.com/fgrtbench/fgrtbench/internal/atomicfile"
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
 // FileName is the manifest's name inside an output directory.
@@ -62,6 +63,11 @@ type Manifest struct {
 	// run gave its learners ("label: workers=0"), which results.csv and the
 	// identity leave out because they cannot change a result.
 	Execution []string `json:"execution,omitempty"`
+	// Methods tells the views, for each method label of the study, its
+	// display name, its place in the display order and whether it is
+	// stochastic: all they need of the registry, so that they import no
+	// learner. Manifests written before it existed lack it.
+	Methods []results.Method `json:"methods,omitempty"`
 	// Identity is the study's identity: every group of units (and so every
 	// unit key) the directory's results.csv may hold.
 	Identity *identity.Study `json:"identity,omitempty"`

@@ -115,7 +115,7 @@ func (e *executor) run(u Unit, plan *protocol.Plan, m resolvedMethod, nFolds int
 	}
 	f := plan.Folds[fi]
 	seed := learnerSeed(u)
-	sel := m.selectionFor(plan)
+	sel := m.SelectionFor(plan)
 	row := func(ci int, o outcome, selected bool) results.Record {
 		return results.Record{
 			Protocol: u.Protocol, Dataset: u.Dataset, Method: u.Label,

@@ -129,11 +129,11 @@ func TestExternalAdapterIsPartOfTheUnit(t *testing.T) {
 	s := externalStudy(adapter, "/nonexistent")
 	keys := func(s Study) map[string]bool {
 		t.Helper()
-		ms, err := s.resolve()
+		ms, err := s.Resolve()
 		if err != nil {
 			t.Fatal(err)
 		}
-		id, _, err := s.identity(ms, nil)
+		id, _, err := s.Identity(ms, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

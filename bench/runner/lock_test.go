@@ -80,21 +80,21 @@ func TestShardDirectoryKeepsItsShardCount(t *testing.T) {
 		r := &Runner{Load: testLoader, OutDir: out, Jobs: 2, Shard: s}
 		return r.Run(context.Background(), testStudy())
 	}
-	if _, err := run(Shard{1, 3}); err != nil {
+	if _, err := run(Shard{Index: 1, Count: 3}); err != nil {
 		t.Fatal(err)
 	}
 	before, err := os.ReadFile(filepath.Join(out, ResultsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	sum, err := run(Shard{1, 4})
+	sum, err := run(Shard{Index: 1, Count: 4})
 	if err == nil || !strings.Contains(err.Error(), "holds shard 1/3 of this study; this run is shard 1/4") || sum.Ran != 0 {
 		t.Fatalf("got %+v, %v; want a refusal naming both shard counts", sum, err)
 	}
 	if after, _ := os.ReadFile(filepath.Join(out, ResultsFile)); string(after) != string(before) {
 		t.Fatal("the refused run changed results.csv")
 	}
-	for _, s := range []Shard{{1, 3}, {2, 3}, {}} {
+	for _, s := range []Shard{{Index: 1, Count: 3}, {Index: 2, Count: 3}, {}} {
 		if _, err := run(s); err != nil {
 			t.Fatalf("shard %s: %v", s, err)
 		}

@@ -20,7 +20,7 @@ import (
 )
 
 // ResultsFile is the name of the results file inside an output directory.
-const ResultsFile = "results.csv"
+const ResultsFile = results.FileName
 
 // Loader returns a dataset by name.
 type Loader func(ctx context.Context, name string) (*datasets.Dataset, error)
@@ -57,21 +57,6 @@ type Summary struct {
 	ResultsPath                 string
 }
 
-// UnitsOf lists the units a study expands to, in canonical order; the
-// number of units is what a shard count divides. Their keys are empty: keys
-// identify the data too, which UnitsOf does not load.
-func UnitsOf(s Study) ([]Unit, error) {
-	ms, err := s.resolve()
-	if err != nil {
-		return nil, err
-	}
-	_, units, err := s.identity(ms, nil)
-	for i := range units {
-		units[i].Key = ""
-	}
-	return units, err
-}
-
 // Run executes every unit of the study that is in the shard and not yet in
 // results.csv, then rewrites results.csv in canonical order.
 //
@@ -89,7 +74,7 @@ func (r *Runner) Run(ctx context.Context, s Study) (Summary, error) {
 	if err != nil {
 		return Summary{}, err
 	}
-	id, all, err := s.identity(ms, checksums)
+	id, all, err := s.Identity(ms, checksums)
 	if err != nil {
 		return Summary{}, err
 	}
@@ -145,6 +130,7 @@ func (r *Runner) Run(ctx context.Context, s Study) (Summary, error) {
 	man := manifest.New(withPrograms(s), r.Jobs, r.Shard.String())
 	man.Identity = &id
 	man.Execution = executionRecord(ms)
+	man.Methods = methodEntries(ms)
 	man.Datasets = mergeDatasets(prev, records)
 	man.Units, man.Skipped = sum.Units, sum.Skipped
 	man.Continue(prev, "running")
@@ -226,7 +212,7 @@ func (r *Runner) execute(ctx context.Context, s Study, ms []resolvedMethod, plan
 	if err != nil {
 		return sum, err
 	}
-	defer f.close()
+	defer f.Close()
 
 	if r.Progress != nil {
 		r.Progress.Start(len(pending))
@@ -259,7 +245,7 @@ func (r *Runner) execute(ctx context.Context, s Study, ms []resolvedMethod, plan
 				plan, err := plans.get(ctx, u.Protocol, u.Dataset)
 				var rows []results.Record
 				if err == nil {
-					rows, err = ex.run(u, plan, ms[u.Method], s.layout(u.Protocol).Folds)
+					rows, err = ex.run(u, plan, ms[u.Method], s.Layout(u.Protocol).Folds)
 				}
 				out <- result{u: u, rows: rows, err: err}
 			}
@@ -287,7 +273,7 @@ func (r *Runner) execute(ctx context.Context, s Study, ms []resolvedMethod, plan
 					cancel()
 				}
 			}
-		} else if writeErr = f.appendUnit(res.rows); writeErr != nil {
+		} else if writeErr = f.AppendUnit(res.rows); writeErr != nil {
 			// Stop: no further unit starts, the units in flight are
 			// cancelled (an external command is killed) and awaited, so
 			// that they clean up (their temporary directories) before the
@@ -312,7 +298,7 @@ func (r *Runner) execute(ctx context.Context, s Study, ms []resolvedMethod, plan
 	if writeErr != nil {
 		return sum, writeErr
 	}
-	if err := f.close(); err != nil {
+	if err := f.Close(); err != nil {
 		return sum, err
 	}
 	if err := Canonicalize(path); err != nil {
@@ -336,7 +322,7 @@ func (r *Runner) execute(ctx context.Context, s Study, ms []resolvedMethod, plan
 // complete units.
 func resume(path string, existing existingResults, todo []Unit) (map[string]bool, error) {
 	done := map[string]bool{}
-	recs := existing.recs
+	recs := existing.Recs
 	count := map[string]int{}
 	for _, rec := range recs {
 		count[rec.Key]++
@@ -346,7 +332,7 @@ func resume(path string, existing existingResults, todo []Unit) (map[string]bool
 		want[u.Key] = u.Rows
 	}
 	var keep []results.Record
-	dropped := existing.truncated
+	dropped := existing.Truncated
 	for _, rec := range recs {
 		if n, ours := want[rec.Key]; ours && count[rec.Key] != n {
 			dropped = true
@@ -451,12 +437,4 @@ func (c *planCache) get(ctx context.Context, proto, dataset string) (*protocol.P
 		}
 		return plan, nil
 	})
-}
-
-// SameOutsideTiming reports whether two records agree on every column but
-// the timing ones.
-func SameOutsideTiming(a, b results.Record) bool {
-	a.FitSeconds, a.PredictSeconds = 0, 0
-	b.FitSeconds, b.PredictSeconds = 0, 0
-	return a == b
 }

@@ -19,7 +19,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/external"
 	"github.com/fgrtbench/fgrtbench/bench/methods"
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
-	"github.com/fgrtbench/fgrtbench/bench/runner"
+	"github.com/fgrtbench/fgrtbench/bench/study"
 	"github.com/fgrtbench/fgrtbench/datasets"
 )
 
@@ -28,14 +28,14 @@ import (
 // default) is told apart from an explicit value such as "folds: 0", which
 // is an error rather than the default.
 type file struct {
-	Name       string              `json:"name" yaml:"name"`
-	Protocols  []string            `json:"protocols" yaml:"protocols"`
-	Datasets   []string            `json:"datasets" yaml:"datasets"`
-	Methods    []runner.MethodSpec `json:"methods" yaml:"methods"`
-	Folds      *int                `json:"folds" yaml:"folds"`
-	Repeats    *int                `json:"repeats" yaml:"repeats"`
-	Seed       *int64              `json:"seed" yaml:"seed"`
-	InnerFolds *int                `json:"inner_folds" yaml:"inner_folds"`
+	Name       string             `json:"name" yaml:"name"`
+	Protocols  []string           `json:"protocols" yaml:"protocols"`
+	Datasets   []string           `json:"datasets" yaml:"datasets"`
+	Methods    []study.MethodSpec `json:"methods" yaml:"methods"`
+	Folds      *int               `json:"folds" yaml:"folds"`
+	Repeats    *int               `json:"repeats" yaml:"repeats"`
+	Seed       *int64             `json:"seed" yaml:"seed"`
+	InnerFolds *int               `json:"inner_folds" yaml:"inner_folds"`
 	// HoldoutTrain is protocol.Options.HoldoutTrain ("80" or "64").
 	HoldoutTrain string `json:"holdout_train" yaml:"holdout_train"`
 }
@@ -150,28 +150,28 @@ func yamlError(err error) string {
 }
 
 // Parse reads a spec; format is "json" or "yaml". Unknown fields are errors.
-func Parse(data []byte, format string) (runner.Study, error) {
+func Parse(data []byte, format string) (study.Study, error) {
 	var f file
 	switch format {
 	case "json":
 		dec := json.NewDecoder(bytes.NewReader(data))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&f); err != nil {
-			return runner.Study{}, fmt.Errorf("spec: %v", err)
+			return study.Study{}, fmt.Errorf("spec: %v", err)
 		}
 	case "yaml":
 		dec := yaml.NewDecoder(bytes.NewReader(data))
 		dec.KnownFields(true)
 		if err := dec.Decode(&f); err != nil {
-			return runner.Study{}, fmt.Errorf("spec: %s", yamlError(err))
+			return study.Study{}, fmt.Errorf("spec: %s", yamlError(err))
 		}
 	default:
-		return runner.Study{}, fmt.Errorf("spec: unknown format %q (json or yaml)", format)
+		return study.Study{}, fmt.Errorf("spec: unknown format %q (json or yaml)", format)
 	}
 	if err := checkPresent(data, format); err != nil {
-		return runner.Study{}, err
+		return study.Study{}, err
 	}
-	s := runner.Study{Name: f.Name, Protocols: f.Protocols, Datasets: f.Datasets, Methods: f.Methods, Options: protocol.DefaultOptions()}
+	s := study.Study{Name: f.Name, Protocols: f.Protocols, Datasets: f.Datasets, Methods: f.Methods, Options: protocol.DefaultOptions()}
 	if len(s.Protocols) == 0 {
 		s.Protocols = []string{"clean"}
 	}
@@ -179,7 +179,7 @@ func Parse(data []byte, format string) (runner.Study, error) {
 		s.Datasets = datasets.Names()
 	}
 	if err := checkUnusedOptions(f, s.Protocols); err != nil {
-		return runner.Study{}, err
+		return study.Study{}, err
 	}
 	if f.Folds != nil {
 		s.Options.Folds = *f.Folds
@@ -200,7 +200,7 @@ func Parse(data []byte, format string) (runner.Study, error) {
 	}
 	for _, d := range s.Datasets {
 		if err := datasets.CheckName(d); err != nil {
-			return runner.Study{}, fmt.Errorf("spec: %v", err)
+			return study.Study{}, fmt.Errorf("spec: %v", err)
 		}
 	}
 	// Pin each external adapter's checksum into the study, so that the
@@ -208,21 +208,21 @@ func Parse(data []byte, format string) (runner.Study, error) {
 	for _, m := range s.Methods {
 		if m.External != nil && m.Name == external.Name {
 			if err := m.External.Pin(); err != nil {
-				return runner.Study{}, fmt.Errorf("spec: method %s: %v", cmp.Or(m.Label, m.Name), err)
+				return study.Study{}, fmt.Errorf("spec: method %s: %v", cmp.Or(m.Label, m.Name), err)
 			}
 		}
 	}
-	if _, err := runner.UnitsOf(s); err != nil {
-		return runner.Study{}, fmt.Errorf("spec: %v", err)
+	if _, err := study.UnitsOf(s); err != nil {
+		return study.Study{}, fmt.Errorf("spec: %v", err)
 	}
 	return s, nil
 }
 
 // Load reads a spec file, choosing the format by extension (.json, .yaml, .yml).
-func Load(path string) (runner.Study, error) {
+func Load(path string) (study.Study, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return runner.Study{}, err
+		return study.Study{}, err
 	}
 	format := "yaml"
 	if strings.EqualFold(filepath.Ext(path), ".json") {
@@ -241,32 +241,32 @@ func Load(path string) (runner.Study, error) {
 // the registry — CART and C4.5 with the paper text's grids, FGRT with the
 // reference quirks fixed, and one-factor-at-a-time sweeps of FGRT with the
 // quirks on and off for the ablation figure.
-func PaperMethods(names []string, variants bool) ([]runner.MethodSpec, error) {
+func PaperMethods(names []string, variants bool) ([]study.MethodSpec, error) {
 	if len(names) == 0 {
 		names = methods.Names()
 	}
-	var out []runner.MethodSpec
+	var out []study.MethodSpec
 	for _, n := range names {
 		m, err := methods.Lookup(n)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, runner.MethodSpec{Name: n})
+		out = append(out, study.MethodSpec{Name: n})
 		if !variants {
 			continue
 		}
 		if _, ok := m.Grids["text"]; ok {
-			out = append(out, runner.MethodSpec{Name: n, Grid: "text"})
+			out = append(out, study.MethodSpec{Name: n, Grid: "text"})
 		}
 		if n == "fgrt" {
 			fixed := map[string]string{"fix_q1": "true", "fix_q2": "true"}
 			if _, ok := m.Param("fix_q1"); ok {
-				out = append(out, runner.MethodSpec{Name: n, Params: fixed, Label: "fgrt-fixed"})
+				out = append(out, study.MethodSpec{Name: n, Params: fixed, Label: "fgrt-fixed"})
 			}
 			if _, ok := m.Grids["ofat"]; ok {
-				out = append(out, runner.MethodSpec{Name: n, Grid: "ofat", Selection: protocol.SelectSweep})
+				out = append(out, study.MethodSpec{Name: n, Grid: "ofat", Selection: protocol.SelectSweep})
 				if _, ok := m.Param("fix_q1"); ok {
-					out = append(out, runner.MethodSpec{Name: n, Grid: "ofat", Selection: protocol.SelectSweep, Params: fixed, Label: "fgrt-fixed@ofat"})
+					out = append(out, study.MethodSpec{Name: n, Grid: "ofat", Selection: protocol.SelectSweep, Params: fixed, Label: "fgrt-fixed@ofat"})
 				}
 			}
 		}
@@ -277,24 +277,24 @@ func PaperMethods(names []string, variants bool) ([]runner.MethodSpec, error) {
 // Paper returns the built-in study that reproduces the paper: the given
 // protocols ("paper", "clean" or both), datasets (all ten when empty) and
 // methods (all registered when empty).
-func Paper(protocols, datasetNames, methodNames []string, variants bool) (runner.Study, error) {
+func Paper(protocols, datasetNames, methodNames []string, variants bool) (study.Study, error) {
 	ms, err := PaperMethods(methodNames, variants)
 	if err != nil {
-		return runner.Study{}, err
+		return study.Study{}, err
 	}
 	if len(datasetNames) == 0 {
 		datasetNames = datasets.Names()
 	}
 	for _, d := range datasetNames {
 		if err := datasets.CheckName(d); err != nil {
-			return runner.Study{}, err
+			return study.Study{}, err
 		}
 	}
 	if len(protocols) == 0 {
 		protocols = []string{"paper", "clean"}
 	}
-	s := runner.Study{Name: "paper", Protocols: protocols, Datasets: datasetNames, Methods: ms, Options: protocol.DefaultOptions()}
-	if _, err := runner.UnitsOf(s); err != nil {
+	s := study.Study{Name: "paper", Protocols: protocols, Datasets: datasetNames, Methods: ms, Options: protocol.DefaultOptions()}
+	if _, err := study.UnitsOf(s); err != nil {
 		return s, err
 	}
 	return s, nil

@@ -44,12 +44,12 @@ from the results instead; --paper also compares with the authors' numbers.`}
 			// Nothing runs: the spec would be silently ignored.
 			return fmt.Errorf("--spec names a study to run, but --results reads results instead (with --update, --spec names the study the new baseline records)")
 		}
-		b, err := gate.Load(*baselinePath)
+		b, err := gate.Load[runner.Study](*baselinePath)
 		if err != nil {
 			if !*update || !os.IsNotExist(err) {
 				return err
 			}
-			b = &gate.Baseline{}
+			b = &gate.Baseline[runner.Study]{}
 		}
 		if *update && *resultsDir == "" {
 			// A baseline is the whole study: refuse before running a slice of it.
@@ -135,7 +135,7 @@ from the results instead; --paper also compares with the authors' numbers.`}
 		}
 		fmt.Fprintln(env.Stdout, gate.Summary(b, diffs))
 		if *paper {
-			pd, err := gate.PaperCompare(recs, b.PaperNotes)
+			pd, err := paperCompare(recs, b.PaperNotes)
 			if err != nil {
 				return err
 			}
@@ -180,7 +180,7 @@ func manifestStudy(m *manifest.Manifest) (runner.Study, error) {
 
 // restrictToShard keeps the baseline rows of the units in this run's shard,
 // and says how many of the baseline's rows the check covers.
-func restrictToShard(env *Env, rf *runFlags, b *gate.Baseline, study runner.Study) error {
+func restrictToShard(env *Env, rf *runFlags, b *gate.Baseline[runner.Study], study runner.Study) error {
 	shard, err := rf.resolveShard(env)
 	if err != nil || shard.All() {
 		return err
@@ -249,7 +249,7 @@ func checkComplete(study runner.Study, recs []results.Record, dir string) error 
 // rows would show as moved values when the experiment itself differs. The
 // baseline's identity is computed with the checksums of the data the
 // results' manifest records.
-func sameStudyAsBaseline(b *gate.Baseline, dir string) error {
+func sameStudyAsBaseline(b *gate.Baseline[runner.Study], dir string) error {
 	m, err := manifest.Read(dir)
 	if err != nil || m.Identity == nil || len(b.Study.Methods) == 0 {
 		return nil // nothing to compare with: the row comparison stands alone

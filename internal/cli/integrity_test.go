@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
+	"github.com/fgrtbench/fgrtbench/bench/runner"
 	"github.com/fgrtbench/fgrtbench/gate"
 )
 
@@ -307,7 +308,7 @@ func TestCheckOfAShardComparesItsOwnUnits(t *testing.T) {
 	if failed := shardChecks(); len(failed) != 0 {
 		t.Fatalf("shards %v fail against their own baseline", failed)
 	}
-	b, err := gate.Load(path)
+	b, err := gate.Load[runner.Study](path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,14 +43,19 @@ func plotAll(env *Env, dir, out *string) error {
 		target = filepath.Join(*dir, "report", "figures")
 	}
 	var opts plots.RenderOptions
-	if m, err := manifest.Read(*dir); err == nil {
-		if recs, err := results.ReadFile(filepath.Join(*dir, runner.ResultsFile)); err == nil {
+	recs, recErr := results.ReadFile(filepath.Join(*dir, runner.ResultsFile))
+	m, err := manifest.Read(*dir)
+	if err == nil {
+		if recErr == nil {
 			if err := onlyStudyRows(*dir, m, recs); err != nil {
 				return err
 			}
 		}
 		opts.MethodBase = methodBases(m)
+	} else {
+		m = nil
 	}
+	opts.Methods = presentationOf(m, recordLabels(recs))
 	figs, err := plots.RenderAllWith(*dir, target, opts)
 	for _, f := range figs {
 		fmt.Fprintf(env.Stdout, "%s\t%s\n", filepath.Join(filepath.Dir(target), f.Path), f.Caption)
@@ -95,13 +100,13 @@ func plotPartitions(ctx context.Context, env *Env, df *dataFlags, dataset, featu
 		if err != nil {
 			return err
 		}
-		if d, err = plots.FeaturePartitions(prep.X, prep.Y, prep.Schema, *feature); err != nil {
+		if d, err = featurePartitions(prep.X, prep.Y, prep.Schema, *feature); err != nil {
 			return err
 		}
 		d.XLabel = d.Feature + " (paper protocol: standardised on the 64% training part)"
 	case "raw":
 		complete, _ := ds.CompleteRows()
-		if d, err = plots.FeaturePartitions(complete.X, complete.Y, complete.Schema(), *feature); err != nil {
+		if d, err = featurePartitions(complete.X, complete.Y, complete.Schema(), *feature); err != nil {
 			return err
 		}
 		d.XLabel = d.Feature + " (raw values, complete rows)"

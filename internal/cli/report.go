@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
-	"github.com/fgrtbench/fgrtbench/bench/methods"
 	"github.com/fgrtbench/fgrtbench/bench/runner"
 	"github.com/fgrtbench/fgrtbench/datasets"
 	"github.com/fgrtbench/fgrtbench/plots"
@@ -51,7 +50,8 @@ func renderReport(ctx context.Context, env *Env, dir string, df *dataFlags) (str
 		return "", err
 	}
 	opts := reports.Options{Dir: dir, Title: "fgrtbench: A Fast Interpretable Fuzzy Tree Learner, reproduced", Records: recs}
-	if m, err := manifest.Read(dir); err == nil {
+	m, err := manifest.Read(dir)
+	if err == nil {
 		if err := onlyStudyRows(dir, m, recs); err != nil {
 			return "", err
 		}
@@ -71,9 +71,13 @@ func renderReport(ctx context.Context, env *Env, dir string, df *dataFlags) (str
 			fmt.Fprintf(env.Stderr, "fgrtbench report: %s holds %s; the report says so\n", dir, opts.Partial)
 		}
 	}
-	opts.Stochastic = stochasticMethods()
+	if err != nil {
+		m = nil
+	}
+	opts.Stochastic = stochasticOf(m)
+	opts.Methods = presentationOf(m, recordLabels(recs))
 	opts.Datasets = datasetRows(recs)
-	figs, err := renderFigures(dir, recs, opts.MethodBase)
+	figs, err := renderFigures(dir, recs, opts.MethodBase, opts.Methods)
 	var pathErr *fs.PathError
 	if errors.As(err, &pathErr) {
 		return "", err // a write error (a full disk): stop here, with one message
@@ -218,8 +222,8 @@ func revision(m *manifest.Manifest) string {
 
 // renderFigures draws the figures the results support into
 // DIR/report/figures; paths come back relative to DIR/report.
-func renderFigures(dir string, recs []results.Record, methodBase map[string]string) ([]reports.Figure, error) {
-	figs, err := plots.RenderAllWith(dir, filepath.Join(dir, "report", "figures"), plots.RenderOptions{MethodBase: methodBase, Records: recs})
+func renderFigures(dir string, recs []results.Record, methodBase map[string]string, pres results.Presentation) ([]reports.Figure, error) {
+	figs, err := plots.RenderAllWith(dir, filepath.Join(dir, "report", "figures"), plots.RenderOptions{MethodBase: methodBase, Methods: pres, Records: recs})
 	out := make([]reports.Figure, 0, len(figs))
 	for _, f := range figs {
 		out = append(out, reports.Figure{Path: filepath.Join("report", f.Path), Caption: f.Caption})
@@ -239,18 +243,6 @@ func methodBases(m *manifest.Manifest) map[string]string {
 	out := map[string]string{}
 	for _, ms := range study.Methods {
 		out[ms.ResultLabel()] = ms.Name
-	}
-	return out
-}
-
-// stochasticMethods lists the registered methods whose results depend on
-// their seed.
-func stochasticMethods() map[string]bool {
-	out := map[string]bool{}
-	for _, n := range methods.Names() {
-		if m, err := methods.Lookup(n); err == nil && m.Stochastic {
-			out[n] = true
-		}
 	}
 	return out
 }

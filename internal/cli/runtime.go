@@ -113,12 +113,12 @@ runtime_real into --out, where report includes them.`}
 				return err
 			}
 			fmt.Fprintf(env.Stdout, "wrote %s (%d fits)\n", path, len(rows))
-			if err := plots.RuntimeScaling(*out, "runtime_scaling", rows); err != nil && !errors.Is(err, plots.ErrNoData) {
+			if err := plots.RuntimeScaling(*out, "runtime_scaling", rows, runtimePresentation(rows)); err != nil && !errors.Is(err, plots.ErrNoData) {
 				return err
 			} else if err == nil {
 				fmt.Fprintf(env.Stdout, "wrote %s.png and .svg\n", filepath.Join(*out, "runtime_scaling"))
 			}
-			if err := plots.RuntimeReal(*out, "runtime_real", rows); err != nil && !errors.Is(err, plots.ErrNoData) {
+			if err := plots.RuntimeReal(*out, "runtime_real", rows, runtimePresentation(rows)); err != nil && !errors.Is(err, plots.ErrNoData) {
 				return err
 			} else if err == nil {
 				fmt.Fprintf(env.Stdout, "wrote %s.png and .svg\n", filepath.Join(*out, "runtime_real"))

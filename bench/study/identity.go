@@ -1,4 +1,4 @@
-package runner
+package study
 
 import (
 	"crypto/sha256"
@@ -13,10 +13,10 @@ import (
 	"github.com/fgrtbench/fgrtbench/datasets"
 )
 
-// identity computes the study's identity from its resolved methods and
+// Identity computes the study's identity from its resolved methods and
 // the normalised checksum of each dataset, together with its units in
 // canonical order. It is the only place that decides what a unit is.
-func (s Study) identity(ms []resolvedMethod, checksums map[string]string) (identity.Study, []Unit, error) {
+func (s Study) Identity(ms []ResolvedMethod, checksums map[string]string) (identity.Study, []Unit, error) {
 	all, err := identity.OptionsMap(s.Options)
 	if err != nil {
 		return identity.Study{}, nil, err
@@ -24,7 +24,7 @@ func (s Study) identity(ms []resolvedMethod, checksums map[string]string) (ident
 	var groups []identity.Group
 	var methodOf []int
 	for _, p := range s.Protocols {
-		l := s.layout(p)
+		l := s.Layout(p)
 		opts, err := optionsRead(p, all)
 		if err != nil {
 			return identity.Study{}, nil, err
@@ -38,7 +38,7 @@ func (s Study) identity(ms []resolvedMethod, checksums map[string]string) (ident
 					if sel == "" {
 						sel = l.GridSelection
 					}
-					rows = m.expectedRows(sel)
+					rows = m.ExpectedRows(sel)
 				}
 				cfgs := make([]string, len(m.Configs))
 				for i, c := range m.Configs {
@@ -86,18 +86,18 @@ func optionsRead(p string, all map[string]any) (map[string]any, error) {
 // IdentityOf computes a study's identity from the checksums of its
 // datasets (as a manifest records them), without loading any data.
 func IdentityOf(s Study, checksums map[string]string) (identity.Study, error) {
-	ms, err := s.resolve()
+	ms, err := s.Resolve()
 	if err != nil {
 		return identity.Study{}, err
 	}
-	id, _, err := s.identity(ms, checksums)
+	id, _, err := s.Identity(ms, checksums)
 	return id, err
 }
 
-// datasetChecksum is the checksum a dataset is identified by: the
+// DatasetChecksum is the checksum a dataset is identified by: the
 // normalised SHA-256 of its file when the loader recorded it, else a
 // fingerprint of the parsed content (data built in memory).
-func datasetChecksum(d *datasets.Dataset) string {
+func DatasetChecksum(d *datasets.Dataset) string {
 	if d.Checksum != "" {
 		return d.Checksum
 	}
@@ -133,10 +133,10 @@ func datasetChecksum(d *datasets.Dataset) string {
 	return "content:" + hex.EncodeToString(h.Sum(nil))
 }
 
-// executionRecord lists the execution-only parameter values each method's
+// ExecutionRecord lists the execution-only parameter values each method's
 // configurations ran with ("label: workers=0"), for the manifest: the
 // identity leaves them out, so only the manifest says what was used.
-func executionRecord(ms []resolvedMethod) []string {
+func ExecutionRecord(ms []ResolvedMethod) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, m := range ms {

@@ -1,4 +1,4 @@
-package runner
+package outdir
 
 import (
 	"bytes"
@@ -11,40 +11,40 @@ import (
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
-// appendFile is what the runner needs of results.csv while units finish.
+// AppendFile is what the runner needs of results.csv while units finish.
 // *os.File satisfies it; tests inject one that fails like a full disk.
-type appendFile interface {
+type AppendFile interface {
 	Write(p []byte) (int, error)
 	Sync() error
 	Truncate(size int64) error
 	Close() error
 }
 
-// openResultsFile opens results.csv for appending.
-func openResultsFile(path string) (appendFile, error) {
+// OpenResultsFile opens results.csv for appending.
+func OpenResultsFile(path string) (AppendFile, error) {
 	return os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 }
 
-// appender grows results.csv by whole units only. Each unit's rows go out
+// Appender grows results.csv by whole units only. Each unit's rows go out
 // in one write followed by a sync; when either fails (a full disk, a quota,
 // an I/O error) the file is cut back to its size before the write, so it
 // never ends in a torn row. Should the cut fail too, what remains is a
 // prefix of one unit that resume discards (an incomplete unit, or a final
 // line without its newline).
-type appender struct {
-	f    appendFile
+type Appender struct {
+	f    AppendFile
 	path string
 	size int64 // bytes of whole units (and the header) on disk
 }
 
-// openAppender opens path through open and writes the header to an empty
+// OpenAppender opens path through open and writes the header to an empty
 // file.
-func openAppender(path string, open func(string) (appendFile, error)) (*appender, error) {
+func OpenAppender(path string, open func(string) (AppendFile, error)) (*Appender, error) {
 	f, err := open(path)
 	if err != nil {
 		return nil, &WriteError{Path: path, Err: err}
 	}
-	a := &appender{f: f, path: path}
+	a := &Appender{f: f, path: path}
 	if st, err := os.Stat(path); err == nil {
 		a.size = st.Size()
 	}
@@ -62,8 +62,8 @@ func openAppender(path string, open func(string) (appendFile, error)) (*appender
 	return a, nil
 }
 
-// appendUnit writes the rows of one unit.
-func (a *appender) appendUnit(rows []results.Record) error {
+// AppendUnit writes the rows of one unit.
+func (a *Appender) AppendUnit(rows []results.Record) error {
 	var b bytes.Buffer
 	if err := results.Write(&b, rows); err != nil {
 		return err
@@ -72,7 +72,7 @@ func (a *appender) appendUnit(rows []results.Record) error {
 	return a.write(data[bytes.IndexByte(data, '\n')+1:]) // without the header Write adds
 }
 
-func (a *appender) write(data []byte) error {
+func (a *Appender) write(data []byte) error {
 	n, err := a.f.Write(data)
 	if err == nil && n < len(data) {
 		err = fmt.Errorf("short write (%d of %d bytes)", n, len(data))
@@ -93,7 +93,8 @@ func (a *appender) write(data []byte) error {
 	return nil
 }
 
-func (a *appender) close() error {
+// Close closes results.csv.
+func (a *Appender) Close() error {
 	if err := a.f.Close(); err != nil {
 		return &WriteError{Path: a.path, Err: err}
 	}

@@ -1,4 +1,4 @@
-package runner
+package outdir
 
 import (
 	"bytes"
@@ -34,23 +34,23 @@ func (e *Mismatch) Error() string {
 // first difference. CheckDir returns the directory's manifest (nil when
 // there is none) so that its provenance can be carried over.
 func CheckDir(dir string, id identity.Study) (*manifest.Manifest, error) {
-	prev, _, err := checkDir(dir, id)
+	prev, _, err := CheckDirResults(dir, id)
 	return prev, err
 }
 
-// existingResults is the parsed results.csv of an output directory, read
+// Existing is the parsed results.csv of an output directory, read
 // once by checkDir and handed on to resume.
-type existingResults struct {
-	recs []results.Record
-	// truncated reports a final line cut short by a crash (dropped).
-	truncated bool
+type Existing struct {
+	Recs []results.Record
+	// Truncated reports a final line cut short by a crash (dropped).
+	Truncated bool
 }
 
-// checkDir is CheckDir, also returning the directory's parsed results.csv
+// CheckDirResults is CheckDir, also returning the directory's parsed results.csv
 // (zero when there is none) so that a run under the directory's lock
 // resumes from the very rows it checked, without reading them again.
-func checkDir(dir string, id identity.Study) (*manifest.Manifest, existingResults, error) {
-	var none existingResults
+func CheckDirResults(dir string, id identity.Study) (*manifest.Manifest, Existing, error) {
+	var none Existing
 	prev, err := manifest.Read(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -78,7 +78,7 @@ func checkDir(dir string, id identity.Study) (*manifest.Manifest, existingResult
 			return nil, none, &Mismatch{Dir: dir, Reason: reason}
 		}
 	}
-	path := filepath.Join(dir, ResultsFile)
+	path := filepath.Join(dir, results.FileName)
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return prev, none, nil
@@ -93,7 +93,7 @@ func checkDir(dir string, id identity.Study) (*manifest.Manifest, existingResult
 	if reason := ForeignRow(path, id, recs); reason != "" {
 		return nil, none, &Mismatch{Dir: dir, Reason: reason}
 	}
-	return prev, existingResults{recs: recs, truncated: truncated}, nil
+	return prev, Existing{Recs: recs, Truncated: truncated}, nil
 }
 
 // ForeignRow explains the first row of recs (read from path) that is none
@@ -127,7 +127,7 @@ func MoveAside(dir string, now time.Time) (string, error) {
 	clean := filepath.Clean(dir)
 	// A run still writing there would go on writing into the moved
 	// directory and then put its manifest into the new one.
-	release, err := lockDir(clean)
+	release, err := Lock(clean)
 	var busy *Busy
 	if errors.As(err, &busy) {
 		return "", err

@@ -1,4 +1,4 @@
-package runner
+package study
 
 import (
 	"fmt"
@@ -103,7 +103,7 @@ func MissingUnits(s Study, recs []results.Record) ([]Unit, error) {
 	}
 	have := make(map[string]bool, len(recs))
 	for _, r := range recs {
-		have[coordinates(r.Protocol, r.Dataset, r.Method, r.Repeat, r.Fold, r.Seed)] = true
+		have[Coordinates(r.Protocol, r.Dataset, r.Method, r.Repeat, r.Fold, r.Seed)] = true
 	}
 	var missing []Unit
 	for _, u := range units {
@@ -116,17 +116,18 @@ func MissingUnits(s Study, recs []results.Record) ([]Unit, error) {
 
 // String names the unit by its coordinates, protocol/dataset/label/rR/fF/sS.
 func (u Unit) String() string {
-	return coordinates(u.Protocol, u.Dataset, u.Label, u.Repeat, u.Fold, u.Seed)
+	return Coordinates(u.Protocol, u.Dataset, u.Label, u.Repeat, u.Fold, u.Seed)
 }
 
-func coordinates(protocol, dataset, label string, repeat, fold int, seed int64) string {
+// Coordinates names a unit by protocol/dataset/label/rR/fF/sS.
+func Coordinates(protocol, dataset, label string, repeat, fold int, seed int64) string {
 	return fmt.Sprintf("%s/%s/%s/r%d/f%d/s%d", protocol, dataset, label, repeat, fold, seed)
 }
 
-// sameSplit refuses to run shard s into a directory that ran a shard of
+// SameSplit refuses to run shard s into a directory that ran a shard of
 // another shard count: its units would belong to two splits, which no merge
 // can add up (a job array resubmitted with another --shard-count).
-func sameSplit(dir string, prev *manifest.Manifest, s Shard) error {
+func SameSplit(dir string, prev *manifest.Manifest, s Shard) error {
 	if prev == nil || s.All() {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package runner
+package outdir
 
 import (
 	"fmt"
@@ -29,10 +29,10 @@ func (e *Busy) Error() string {
 	return fmt.Sprintf("%s is being written by %s; wait for it to finish, or give each concurrent run (each shard) its own --out", e.Dir, holder)
 }
 
-// lockDir takes dir's run lock without waiting and returns the function
+// Lock takes dir's run lock without waiting and returns the function
 // that releases it. Where the file system offers no locks, the run goes on
 // unlocked, as it did before locks existed.
-func lockDir(dir string) (release func(), err error) {
+func Lock(dir string) (release func(), err error) {
 	path := filepath.Join(dir, LockFile)
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {

@@ -1,10 +1,10 @@
-// Package runner executes studies: it expands a study into work units
-// (protocol, dataset, method, repeat, fold, seed), runs them on a worker
-// pool, appends their rows to results.csv as they finish, resumes an
-// interrupted run, runs one shard of a study, and finally rewrites
-// results.csv in canonical order so that its content does not depend on
-// scheduling, worker count, interruptions or sharding.
-package runner
+// Package study is the model of a benchmark study: which protocols,
+// datasets and methods (MethodSpec) it runs, how it resolves against the
+// registry, the work units it expands to in canonical order with their
+// seeds, its identity (every unit's key), its shards, and what the
+// manifest records of it. It executes nothing (package runner does) and
+// stores nothing (package outdir does).
+package study
 
 import (
 	"fmt"
@@ -14,6 +14,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/external"
 	"github.com/fgrtbench/fgrtbench/bench/methods"
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
 // MethodSpec selects a registered method, one of its grids, and parameter
@@ -53,6 +54,22 @@ func (m MethodSpec) label() string {
 // ResultLabel is the method column the spec writes to results.csv.
 func (m MethodSpec) ResultLabel() string { return m.label() }
 
+// MethodEntries lists each method label of the study with its registry
+// method and whether its results depend on the seed, in study order (what
+// the regression gate asks of a baseline's study); methods the registry
+// does not know are left out.
+func (s Study) MethodEntries() []results.Method {
+	var out []results.Method
+	for _, ms := range s.Methods {
+		m, err := methods.Lookup(ms.Name)
+		if err != nil {
+			continue
+		}
+		out = append(out, results.Method{Label: ms.ResultLabel(), Method: ms.Name, Stochastic: m.Stochastic})
+	}
+	return out
+}
+
 // Study is a set of protocols, datasets and methods to evaluate.
 type Study struct {
 	Name      string           `json:"name,omitempty" yaml:"name,omitempty"`
@@ -62,8 +79,8 @@ type Study struct {
 	Options   protocol.Options `json:"options" yaml:"options"`
 }
 
-// resolvedMethod is a method spec with its configurations expanded.
-type resolvedMethod struct {
+// ResolvedMethod is a method spec with its configurations expanded.
+type ResolvedMethod struct {
 	Spec      MethodSpec
 	Label     string
 	Method    *methods.Method
@@ -71,7 +88,7 @@ type resolvedMethod struct {
 	Selection string // "" = protocol default
 }
 
-func (m resolvedMethod) selectionFor(p *protocol.Plan) string {
+func (m ResolvedMethod) SelectionFor(p *protocol.Plan) string {
 	if len(m.Configs) == 1 && m.Selection != protocol.SelectSweep {
 		return protocol.SelectFixed
 	}
@@ -82,7 +99,7 @@ func (m resolvedMethod) selectionFor(p *protocol.Plan) string {
 }
 
 // expectedRows is how many result rows a finished unit of this method has.
-func (m resolvedMethod) expectedRows(sel string) int {
+func (m ResolvedMethod) ExpectedRows(sel string) int {
 	if sel == protocol.SelectInnerCV {
 		return 1
 	}
@@ -142,21 +159,21 @@ func checkExternalNames(s MethodSpec) error {
 	return nil
 }
 
-func resolveMethod(s MethodSpec) (resolvedMethod, error) {
+func resolveMethod(s MethodSpec) (ResolvedMethod, error) {
 	m, err := lookupMethod(s)
 	if err != nil {
-		return resolvedMethod{}, err
+		return ResolvedMethod{}, err
 	}
 	if err := checkSweep(s); err != nil {
-		return resolvedMethod{}, err
+		return ResolvedMethod{}, err
 	}
 	if err := checkExternalNames(s); err != nil {
-		return resolvedMethod{}, err
+		return ResolvedMethod{}, err
 	}
 	var cfgs []methods.Config
 	if len(s.Sweep) > 0 {
 		if s.Grid != "" {
-			return resolvedMethod{}, fmt.Errorf("method %s: give either grid or sweep, not both", s.Name)
+			return ResolvedMethod{}, fmt.Errorf("method %s: give either grid or sweep, not both", s.Name)
 		}
 		for _, point := range cartesian(s.Sweep) {
 			for k, v := range s.Params {
@@ -166,7 +183,7 @@ func resolveMethod(s MethodSpec) (resolvedMethod, error) {
 			}
 			c, err := m.Resolve(point)
 			if err != nil {
-				return resolvedMethod{}, err
+				return ResolvedMethod{}, err
 			}
 			cfgs = append(cfgs, c)
 		}
@@ -177,21 +194,21 @@ func resolveMethod(s MethodSpec) (resolvedMethod, error) {
 		}
 		cfgs, err = m.Expand(grid, s.Params)
 		if err != nil {
-			return resolvedMethod{}, err
+			return ResolvedMethod{}, err
 		}
 	}
 	if err := checkConstructible(s.label(), m, cfgs); err != nil {
-		return resolvedMethod{}, err
+		return ResolvedMethod{}, err
 	}
 	if err := checkDistinct(s.label(), m, cfgs); err != nil {
-		return resolvedMethod{}, err
+		return ResolvedMethod{}, err
 	}
 	switch s.Selection {
 	case "", protocol.SelectTest, protocol.SelectInnerCV, protocol.SelectSweep:
 	default:
-		return resolvedMethod{}, fmt.Errorf("method %s: unknown selection %q (valid: test, inner-cv, sweep)", s.Name, s.Selection)
+		return ResolvedMethod{}, fmt.Errorf("method %s: unknown selection %q (valid: test, inner-cv, sweep)", s.Name, s.Selection)
 	}
-	return resolvedMethod{Spec: s, Label: s.label(), Method: m, Configs: cfgs, Selection: s.Selection}, nil
+	return ResolvedMethod{Spec: s, Label: s.label(), Method: m, Configs: cfgs, Selection: s.Selection}, nil
 }
 
 // checkDistinct refuses configurations that differ only in Execution
@@ -278,7 +295,7 @@ type Unit struct {
 }
 
 // validate checks the study and resolves its methods.
-func (s Study) resolve() ([]resolvedMethod, error) {
+func (s Study) Resolve() ([]ResolvedMethod, error) {
 	if len(s.Protocols) == 0 || len(s.Datasets) == 0 || len(s.Methods) == 0 {
 		return nil, fmt.Errorf("study needs at least one protocol, dataset and method")
 	}
@@ -298,7 +315,7 @@ func (s Study) resolve() ([]resolvedMethod, error) {
 	if err := s.Options.Validate(); err != nil {
 		return nil, err
 	}
-	var out []resolvedMethod
+	var out []ResolvedMethod
 	seen := map[string]bool{}
 	for _, ms := range s.Methods {
 		rm, err := resolveMethod(ms)
@@ -306,7 +323,7 @@ func (s Study) resolve() ([]resolvedMethod, error) {
 			return nil, err
 		}
 		for _, p := range s.Protocols {
-			if err := checkSelection(rm, p, s.layout(p)); err != nil {
+			if err := checkSelection(rm, p, s.Layout(p)); err != nil {
 				return nil, err
 			}
 		}
@@ -331,7 +348,7 @@ func (s Study) resolve() ([]resolvedMethod, error) {
 // against its CART), so CART labelled "fgrt-opt" would be a misattributed
 // result. "fgrt-fixed" is shown as FGRT with Q1 and Q2 fixed, so it must be
 // that: fgrt with fix_q1 and fix_q2 true in every configuration.
-func checkLabel(m resolvedMethod) error {
+func checkLabel(m ResolvedMethod) error {
 	base, _, _ := strings.Cut(m.Label, "@")
 	if base == m.Spec.Name {
 		return nil
@@ -365,7 +382,7 @@ func firstRepeated(names []string) string {
 
 // layout returns the unit layout of a protocol of the study (validated by
 // resolve).
-func (s Study) layout(name string) protocol.Layout {
+func (s Study) Layout(name string) protocol.Layout {
 	p, err := protocol.Lookup(name)
 	if err != nil {
 		return protocol.Layout{}
@@ -376,7 +393,7 @@ func (s Study) layout(name string) protocol.Layout {
 // checkSelection refuses a method whose grid cannot be resolved under a
 // protocol: inner-cv without inner folds, or a grid under a protocol with
 // no default selection.
-func checkSelection(m resolvedMethod, proto string, l protocol.Layout) error {
+func checkSelection(m ResolvedMethod, proto string, l protocol.Layout) error {
 	sel := m.Selection
 	if len(m.Configs) == 1 && sel != protocol.SelectSweep {
 		return nil
@@ -395,7 +412,7 @@ func checkSelection(m resolvedMethod, proto string, l protocol.Layout) error {
 
 // repeatsOf is how many repeats method m runs under layout l: a protocol
 // whose repeats only re-seed learners runs a deterministic method once.
-func repeatsOf(m resolvedMethod, l protocol.Layout) int {
+func repeatsOf(m ResolvedMethod, l protocol.Layout) int {
 	if l.LearnerRepeats && !m.Method.Stochastic {
 		return 1
 	}
@@ -404,7 +421,7 @@ func repeatsOf(m resolvedMethod, l protocol.Layout) int {
 
 // learnerSeed derives the seed a stochastic learner gets for one unit, so
 // that folds and repeats get independent streams.
-func learnerSeed(u Unit) int64 {
+func LearnerSeed(u Unit) int64 {
 	x := uint64(u.Seed)*0x9E3779B97F4A7C15 ^ uint64(u.Repeat+1)*0xBF58476D1CE4E5B9 ^ uint64(u.Fold+1)*0x94D049BB133111EB
 	x ^= x >> 31
 	x *= 0xD6E8FEB86659FD93

@@ -1,4 +1,4 @@
-package runner
+package outdir
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/bench/identity"
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
+	"github.com/fgrtbench/fgrtbench/bench/study"
 	"github.com/fgrtbench/fgrtbench/internal/atomicfile"
 	"github.com/fgrtbench/fgrtbench/results"
 )
@@ -45,7 +46,7 @@ type MergeSummary struct {
 type mergeInput struct {
 	path   string // results file
 	man    *manifest.Manifest
-	shards []Shard
+	shards []study.Shard
 }
 
 // Merge combines the results of the shards of one study into out (an
@@ -68,7 +69,7 @@ func Merge(out string, inputs []string, o MergeOptions) (MergeSummary, error) {
 		return sum, errors.New("no inputs")
 	}
 	if st, err := os.Stat(out); (err == nil && st.IsDir()) || (err != nil && !strings.EqualFold(filepath.Ext(out), ".csv")) {
-		out = filepath.Join(out, ResultsFile)
+		out = filepath.Join(out, results.FileName)
 	}
 	sum.ResultsPath = out
 	sum.ManifestPath = filepath.Join(filepath.Dir(out), manifest.FileName)
@@ -117,7 +118,7 @@ func Merge(out string, inputs []string, o MergeOptions) (MergeSummary, error) {
 			}
 			k := rowID{rec.Key, rec.ConfigIndex}
 			if at, ok := seen[k]; ok {
-				if !SameOutsideTiming(all[at], rec) {
+				if !results.SameOutsideTiming(all[at], rec) {
 					return sum, fmt.Errorf("unit %s config %d differs between %s and %s (%s); the inputs disagree, so neither can be trusted: re-run that unit",
 						rec.Key, rec.ConfigIndex, from[k], mi.path, firstDifference(all[at], rec))
 				}
@@ -142,7 +143,7 @@ func Merge(out string, inputs []string, o MergeOptions) (MergeSummary, error) {
 	}
 	sum.ExpectedUnits, sum.PresentUnits = len(units), len(units)-len(sum.Missing)
 	for _, i := range sortedInts(missingShards) {
-		sum.MissingShards = append(sum.MissingShards, Shard{Index: i, Count: count}.String())
+		sum.MissingShards = append(sum.MissingShards, study.Shard{Index: i, Count: count}.String())
 	}
 	if len(sum.Missing) > 0 && !o.AllowPartial {
 		verb := "are"
@@ -195,7 +196,7 @@ func Merge(out string, inputs []string, o MergeOptions) (MergeSummary, error) {
 func readMergeInput(in string) (mergeInput, error) {
 	path := in
 	if st, err := os.Stat(in); err == nil && st.IsDir() {
-		path = filepath.Join(in, ResultsFile)
+		path = filepath.Join(in, results.FileName)
 	}
 	dir := filepath.Dir(path)
 	m, err := manifest.Read(dir)
@@ -222,9 +223,9 @@ func readMergeInput(in string) (mergeInput, error) {
 			continue
 		}
 		seen[h.Shard] = true
-		s := Shard{}
+		s := study.Shard{}
 		if h.Shard != "all" && h.Shard != "" {
-			if s, err = ParseShard(h.Shard); err != nil {
+			if s, err = study.ParseShard(h.Shard); err != nil {
 				return mergeInput{}, fmt.Errorf("%s: %v", filepath.Join(dir, manifest.FileName), err)
 			}
 		}
@@ -360,6 +361,7 @@ func shardNote(missing []string, ins []mergeInput, count int) string {
 func mergedManifest(prev *manifest.Manifest, ins []mergeInput, id identity.Study, sum MergeSummary) *manifest.Manifest {
 	first := ins[0].man
 	m := manifest.New(first.Study, 0, "merged")
+	m.Methods = first.Methods
 	m.Identity = &id
 	byName := map[string]manifest.Dataset{}
 	seen := map[string]bool{} // an input given twice contributes its history once
@@ -453,5 +455,5 @@ func Missing(id identity.Study, recs []results.Record) []int {
 // protocol/dataset/label/rR/fF/sS.
 func UnitName(id identity.Study, u identity.Unit) string {
 	g := id.Groups[u.Group]
-	return coordinates(g.Protocol, g.Dataset, g.Label, u.Repeat, u.Fold, u.Seed)
+	return study.Coordinates(g.Protocol, g.Dataset, g.Label, u.Repeat, u.Fold, u.Seed)
 }

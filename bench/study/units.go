@@ -1,0 +1,60 @@
+package study
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// UnitsOf lists the units a study expands to, in canonical order; the
+// number of units is what a shard count divides. Their keys are empty: keys
+// identify the data too, which UnitsOf does not load.
+func UnitsOf(s Study) ([]Unit, error) {
+	ms, err := s.Resolve()
+	if err != nil {
+		return nil, err
+	}
+	_, units, err := s.Identity(ms, nil)
+	for i := range units {
+		units[i].Key = ""
+	}
+	return units, err
+}
+
+// checkSweep refuses a sweep parameter without values: the cartesian product
+// would have no point, and a method without configurations has nothing to
+// run or report.
+func checkSweep(s MethodSpec) error {
+	if s.Sweep != nil && len(s.Sweep) == 0 {
+		return fmt.Errorf("method %s: sweep names no parameter (omit it to use a grid)", s.Name)
+	}
+	for _, name := range slices.Sorted(maps.Keys(s.Sweep)) {
+		if len(s.Sweep[name]) == 0 {
+			return fmt.Errorf("method %s: sweep of %s lists no values", s.Name, name)
+		}
+		// One value listed twice ("0" and "0.0" too) would be two points
+		// of one configuration, ranked against each other.
+		vals := s.Sweep[name]
+		for i := range vals {
+			for j := range i {
+				if sameValue(vals[i], vals[j]) {
+					return fmt.Errorf("method %s: sweep of %s lists one value twice (%q and %q); list each value once", s.Name, name, vals[j], vals[i])
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// sameValue reports whether two parameter values are one: equal strings,
+// or numbers of equal value.
+func sameValue(a, b string) bool {
+	if strings.TrimSpace(a) == strings.TrimSpace(b) {
+		return true
+	}
+	x, errA := strconv.ParseFloat(strings.TrimSpace(a), 64)
+	y, errB := strconv.ParseFloat(strings.TrimSpace(b), 64)
+	return errA == nil && errB == nil && x == y
+}

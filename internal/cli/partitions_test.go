@@ -1,0 +1,42 @@
+package cli
+
+import (
+	"math"
+	"reflect"
+	"testing"
+
+	"github.com/fgrtbench/fgrtbench/learn"
+	"github.com/fgrtbench/fgrtbench/plots"
+)
+
+// TestFeaturePartitions: the default and optimised partitions of a numeric
+// feature differ and draw; nominal and unknown features are refused.
+func TestFeaturePartitions(t *testing.T) {
+	// Three classes along x0; x1 is nominal.
+	var X [][]float64
+	var y []int
+	for i := 0; i < 90; i++ {
+		X = append(X, []float64{float64(i) + 0.5*math.Sin(float64(i)), float64(i % 2)})
+		y = append(y, i/30)
+	}
+	s := learn.Schema{Features: []learn.Feature{{Name: "v"}, {Name: "flag", Nominal: true, Categories: []string{"a", "b"}}}, Classes: []string{"p", "q", "r"}}
+	d, err := featurePartitions(X, y, s, "v")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(d.Terms, []string{"Low", "Medium", "High"}) || len(d.Default) != 3 || len(d.Optimised) != 3 || len(d.Values) != 90 {
+		t.Fatalf("%+v", d)
+	}
+	if d.Default[0] == d.Optimised[0] && d.Default[1] == d.Optimised[1] {
+		t.Error("optimised partition equals the default one")
+	}
+	if err := plots.MembershipFigure(t.TempDir(), "m", d); err != nil {
+		t.Error(err)
+	}
+	if _, err := featurePartitions(X, y, s, "flag"); err == nil {
+		t.Error("nominal feature: no error")
+	}
+	if _, err := featurePartitions(X, y, s, "nope"); err == nil {
+		t.Error("unknown feature: no error")
+	}
+}
