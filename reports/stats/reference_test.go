@@ -162,3 +162,51 @@ func TestWilcoxonReference(t *testing.T) {
 		near(t, "Wilcoxon p", res.P, c.P, 1e-9)
 	}
 }
+
+// TestBayesSignedRankReference compares the Monte-Carlo probabilities with
+// an independent numpy transcription of the test (400,000 draws from
+// numpy's Dirichlet sampler). With our 50,000 draws the standard error of
+// a difference is at most √(0.25/50000 + 0.25/400000) ≈ 0.0024, so the
+// stated Monte-Carlo tolerance 0.01 is four standard errors.
+func TestBayesSignedRankReference(t *testing.T) {
+	ref := loadReference(t)
+	for _, c := range ref.BayesSignedRank {
+		opt := DefaultSignedRankOptions()
+		opt.Rope, opt.Prior = c.Rope, c.Prior
+		got, err := BayesSignedRank(c.Diffs, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		near(t, "P(left)", got.PLeft, c.PLeft, 0.01)
+		near(t, "P(rope)", got.PRope, c.PRope, 0.01)
+		near(t, "P(right)", got.PRight, c.PRight, 0.01)
+	}
+}
+
+// TestCorrelatedReference: the correlated Bayesian t-test against
+// scipy.stats.t (cdf/sf of the posterior) and the Nadeau–Bengio statistic
+// and p-value against scipy.stats.t.sf, for k-fold ρ = 1/k. Closed forms on
+// both sides: 1e-9.
+func TestCorrelatedReference(t *testing.T) {
+	ref := loadReference(t)
+	for _, c := range ref.Correlated {
+		rho := KFoldRho(c.Folds)
+		near(t, "rho", rho, c.Rho, 1e-15)
+		got, err := CorrelatedBayesTTest(c.Diffs, rho, c.Rope)
+		if err != nil {
+			t.Fatal(err)
+		}
+		near(t, "P(left)", got.PLeft, c.PLeft, 1e-9)
+		near(t, "P(rope)", got.PRope, c.PRope, 1e-9)
+		near(t, "P(right)", got.PRight, c.PRight, 1e-9)
+		nb, err := NadeauBengio(c.Diffs, rho)
+		if err != nil {
+			t.Fatal(err)
+		}
+		near(t, "NB t", nb.T, c.NBT, 1e-9)
+		near(t, "NB p", nb.P, c.NBP, 1e-9)
+		if nb.DF != c.NBDF || nb.NA {
+			t.Errorf("NB df %d NA %v, want %d", nb.DF, nb.NA, c.NBDF)
+		}
+	}
+}
