@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sort"
 )
 
 // BayesResult gives the posterior probabilities of the three regions of a
@@ -85,45 +86,40 @@ func BayesSignedRank(d []float64, opt SignedRankOptions) (BayesResult, error) {
 		return naBayes(), nil
 	}
 	n := len(d) + 1
+	// Draws are made in input order (the prior's pseudo-observation first)
+	// and then carried to z sorted ascending, so that a draw weighs the same
+	// observation whatever the values: negating d mirrors the result.
 	z := make([]float64, n)
 	copy(z[1:], d)
-	// right[i][j] and left[i][j]: the Heaviside terms of pair (i, j).
-	right := make([]float64, n*n)
-	left := make([]float64, n*n)
-	for i := range z {
-		for j := range z {
-			s := z[i] + z[j]
-			right[i*n+j] = heaviside(s - 2*opt.Rope)
-			left[i*n+j] = heaviside(-s - 2*opt.Rope)
-		}
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
 	}
+	sort.SliceStable(order, func(a, b int) bool { return z[order[a]] < z[order[b]] })
+	sorted := make([]float64, n)
+	for k, i := range order {
+		sorted[k] = z[i]
+	}
+	wl := newWalsh(sorted, opt.Rope)
 	rng := rand.New(rand.NewPCG(opt.Seed, 0x5eed_b5a7))
+	raw := make([]float64, n)
 	w := make([]float64, n)
 	var wins [3]float64
 	for range opt.Samples {
 		total := 0.0
-		for i := range w {
+		for i := range raw {
 			shape := 1.0
 			if i == 0 {
 				shape = opt.Prior
 			}
-			w[i] = gammaRand(rng, shape)
-			total += w[i]
+			raw[i] = gammaRand(rng, shape)
+			total += raw[i]
 		}
-		for i := range w {
-			w[i] /= total
+		for k, i := range order {
+			w[k] = raw[i] / total
 		}
 		var th [3]float64
-		for i := range n {
-			var l, r float64
-			row := i * n
-			for j := range n {
-				l += left[row+j] * w[j]
-				r += right[row+j] * w[j]
-			}
-			th[0] += w[i] * l
-			th[2] += w[i] * r
-		}
+		th[0], th[2] = wl.theta(w)
 		th[1] = 1 - th[0] - th[2]
 		best := math.Max(th[0], math.Max(th[1], th[2]))
 		ties := 0.0
@@ -142,19 +138,70 @@ func BayesSignedRank(d []float64, opt SignedRankOptions) (BayesResult, error) {
 	return BayesResult{PLeft: wins[0] / s, PRope: wins[1] / s, PRight: wins[2] / s}, nil
 }
 
-func heaviside(x float64) float64 {
-	switch {
-	case x > 0:
-		return 1
-	case x == 0:
-		return 0.5
+// walsh holds, for sorted values z and a rope, where the Heaviside terms
+// of the pairs (i, j) change along j. Because z is sorted, z[i]+z[j] is
+// non-decreasing in j (floating-point addition is monotone), so row i of
+// H(z[i]+z[j]−2·rope) is 0…0, ½…½, 1…1 and row i of H(−z[i]−z[j]−2·rope)
+// is 1…1, ½…½, 0…0: the row sums weighted by w are prefix/suffix sums of
+// w, which makes a posterior draw O(n) instead of O(n²).
+type walsh struct {
+	// Right: H = 1 for j ≥ rGT[i], ½ for rEQ[i] ≤ j < rGT[i].
+	// Left: H = 1 for j < lLT[i], ½ for lLT[i] ≤ j < lEQ[i].
+	rGT, rEQ, lLT, lEQ []int
+	prefix             []float64 // scratch: prefix[j] = w[0]+…+w[j-1]
+}
+
+func newWalsh(z []float64, rope float64) *walsh {
+	n := len(z)
+	wl := &walsh{rGT: make([]int, n), rEQ: make([]int, n), lLT: make([]int, n), lEQ: make([]int, n), prefix: make([]float64, n+1)}
+	for i := range z {
+		wl.rGT[i], wl.rEQ[i], wl.lLT[i], wl.lEQ[i] = n, n, 0, 0
+		for j := n - 1; j >= 0; j-- {
+			switch s := z[i] + z[j]; {
+			case s > 2*rope:
+				wl.rGT[i], wl.rEQ[i] = j, j
+			case s == 2*rope:
+				wl.rEQ[i] = j
+			}
+		}
+		for j := range z {
+			switch s := -(z[i] + z[j]); {
+			case s > 2*rope:
+				wl.lLT[i], wl.lEQ[i] = j+1, j+1
+			case s == 2*rope:
+				wl.lEQ[i] = j + 1
+			}
+		}
 	}
-	return 0
+	return wl
+}
+
+// theta returns θ_left and θ_right of the weights w: Σᵢⱼ wᵢwⱼ·H(·) over
+// all ordered pairs.
+func (wl *walsh) theta(w []float64) (left, right float64) {
+	n := len(w)
+	for j, v := range w {
+		wl.prefix[j+1] = wl.prefix[j] + v
+	}
+	total := wl.prefix[n]
+	for i, wi := range w {
+		gt := total - wl.prefix[wl.rGT[i]]
+		eq := wl.prefix[wl.rGT[i]] - wl.prefix[wl.rEQ[i]]
+		right += wi * (gt + eq/2)
+		lt := wl.prefix[wl.lLT[i]]
+		leq := wl.prefix[wl.lEQ[i]] - lt
+		left += wi * (lt + leq/2)
+	}
+	return left, right
 }
 
 // gammaRand draws from Gamma(shape, 1) by Marsaglia and Tsang (2000),
-// boosting shapes below 1 with U^(1/shape) (their section 6).
+// boosting shapes below 1 with U^(1/shape) (their section 6). Shape 1,
+// every observation's weight, is the unit exponential, drawn directly.
 func gammaRand(rng *rand.Rand, shape float64) float64 {
+	if shape == 1 {
+		return rng.ExpFloat64()
+	}
 	if shape < 1 {
 		u := rng.Float64()
 		for u == 0 {

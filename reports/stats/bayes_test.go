@@ -3,6 +3,7 @@ package stats
 import (
 	"math"
 	"math/rand/v2"
+	"sort"
 	"testing"
 )
 
@@ -113,3 +114,44 @@ func TestGammaRandMoments(t *testing.T) {
 }
 
 func newTestRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, seed)) }
+
+// TestWalshThetaMatchesDefinition checks the O(n) prefix-sum evaluation of
+// θ_left and θ_right against the O(n²) definition Σᵢⱼ wᵢwⱼ·H(±(zᵢ+zⱼ)−2r),
+// on values with many exact ties at ±2·rope (H = ½ there).
+func TestWalshThetaMatchesDefinition(t *testing.T) {
+	h := func(x float64) float64 {
+		switch {
+		case x > 0:
+			return 1
+		case x == 0:
+			return 0.5
+		}
+		return 0
+	}
+	rng := newTestRand(3)
+	for trial := range 300 {
+		n := 1 + rng.IntN(12)
+		z := make([]float64, n)
+		for i := range z {
+			z[i] = float64(rng.IntN(9)-4) / 100 // multiples of 0.01: ties
+		}
+		sort.Float64s(z)
+		rope := float64(rng.IntN(3)) / 100
+		w := make([]float64, n)
+		for i := range w {
+			w[i] = rng.Float64()
+		}
+		var wantL, wantR float64
+		for i := range z {
+			for j := range z {
+				s := z[i] + z[j]
+				wantR += w[i] * w[j] * h(s-2*rope)
+				wantL += w[i] * w[j] * h(-s-2*rope)
+			}
+		}
+		gotL, gotR := newWalsh(z, rope).theta(w)
+		if math.Abs(gotL-wantL) > 1e-12 || math.Abs(gotR-wantR) > 1e-12 {
+			t.Fatalf("trial %d z=%v rope=%v: θ (%v, %v), want (%v, %v)", trial, z, rope, gotL, gotR, wantL, wantR)
+		}
+	}
+}
