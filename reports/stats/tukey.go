@@ -29,8 +29,8 @@ const (
 	// negligible for any k a report ranks.
 	srZMax = 9.0
 	// srPanels × srNodes points integrate over z; srSPanels × srNodes over s.
-	srPanels  = 48
-	srSPanels = 32
+	srPanels  = 24
+	srSPanels = 16
 	srNodes   = 12
 )
 
