@@ -36,7 +36,10 @@ type PairwiseResult struct {
 // With reference = AllPairs the family is every pair (i, j), i < j, in that
 // order, with differences column i − column j. Otherwise it is the
 // reference against every other method in column order, with differences
-// reference − other.
+// reference − other. The tests are symmetric, so scores need not be
+// higher-is-better; Bayes.PRight is always "A's score exceeds B's by more
+// than the rope", in the units of the scores (DefaultRope assumes
+// accuracies in [0, 1]).
 func Pairwise(scores [][]float64, k, reference int, bayes SignedRankOptions) ([]PairwiseResult, error) {
 	if k < 2 {
 		return nil, fmt.Errorf("stats: need at least 2 methods, got %d", k)
