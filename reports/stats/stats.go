@@ -2,7 +2,21 @@
 // over several datasets, following Demšar, "Statistical Comparisons of
 // Classifiers over Multiple Data Sets", JMLR 7 (2006): average ranks, the
 // Friedman test with the Iman–Davenport correction, the Nemenyi critical
-// difference, the Wilcoxon signed-rank test and Holm's step-down correction.
+// difference (for any number of methods, via the studentized range
+// distribution), the Wilcoxon signed-rank test and Holm's step-down
+// correction, gathered for any set of methods by Pairwise.
+//
+// Beside these frequentist tests it has the Bayesian signed-rank test over
+// datasets with a region of practical equivalence (Benavoli et al., JMLR
+// 2017) and, for the folds of repeated cross-validation on one dataset, the
+// Bayesian correlated t-test (Corani and Benavoli 2015) and the Nadeau–Bengio
+// corrected resampled t-test, which do not treat overlapping folds as
+// independent.
+//
+// A test with nothing to go on (no or one dataset, every difference zero)
+// is "not applicable": its result has NA set and NaN in place of p-values
+// or probabilities, so that no caller prints a p-value for it.
+// testdata/reference.json pins every statistic against scipy/numpy.
 //
 // Scores are "higher is better" when ranking (rank 1 = best). Values equal
 // within TieTolerance (relative) are treated as ties, because accuracies that

@@ -1,7 +1,6 @@
 package stats
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
@@ -28,7 +27,12 @@ type WilcoxonResult struct {
 	// Z is the normal-approximation statistic (tie- and continuity-corrected).
 	Exact bool
 	Z     float64
-	P     float64
+	// P is the two-sided p-value; NaN when NA.
+	P float64
+	// NA reports a test that has nothing to go on: one difference or none,
+	// or every difference zero. P is then NaN and carries no information;
+	// print "n/a", never a p-value.
+	NA bool
 }
 
 // Wilcoxon tests whether the paired samples x and y differ (differences
@@ -52,12 +56,10 @@ func Wilcoxon(x, y []float64) (WilcoxonResult, error) {
 // tied magnitudes the p-value is exact: 2·P(W ≤ min(W+, W-)), capped at 1.
 // Otherwise the normal approximation is used with mean N(N+1)/4, variance
 // N(N+1)(2N+1)/24 − Σ(t³−t)/48 over tie groups, and a continuity
-// correction of 0.5 towards the mean. When every difference is zero the
-// test has nothing to go on and returns P = 1 with N = 0.
+// correction of 0.5 towards the mean. Over no or one difference, or when
+// every difference is zero, the test has nothing to go on: the result has
+// NA set and P = NaN (no error, so that a caller can print "n/a").
 func WilcoxonDiffs(d []float64) (WilcoxonResult, error) {
-	if len(d) == 0 {
-		return WilcoxonResult{}, errors.New("stats: Wilcoxon on no differences")
-	}
 	var nz, abs []float64
 	res := WilcoxonResult{}
 	for i, v := range d {
@@ -73,8 +75,9 @@ func WilcoxonDiffs(d []float64) (WilcoxonResult, error) {
 	}
 	n := len(nz)
 	res.N = n
-	if n == 0 {
-		res.P = 1
+	if len(d) < 2 || n == 0 {
+		res.NA = true
+		res.P = math.NaN()
 		return res, nil
 	}
 	ranks := Rank(abs, false)
@@ -137,22 +140,32 @@ func exactLowerTail(n, w int) float64 {
 // returns the adjusted p-values in the input order: with p sorted
 // ascending, adj(i) = max_{j≤i} min(1, (m−j+1)·p(j)) (1-based). Reject
 // hypothesis i at level α when adj(i) ≤ α.
+//
+// A NaN p-value marks a test that was not applicable (see
+// WilcoxonResult.NA): it stays NaN and is not counted in the family size m,
+// because no hypothesis was tested there.
 func Holm(p []float64) ([]float64, error) {
-	m := len(p)
-	order := make([]int, m)
+	order := make([]int, 0, len(p))
 	for i, v := range p {
-		if math.IsNaN(v) || v < 0 || v > 1 {
+		if math.IsNaN(v) {
+			continue
+		}
+		if v < 0 || v > 1 {
 			return nil, fmt.Errorf("stats: p-value %d is %v, want 0..1", i, v)
 		}
-		order[i] = i
+		order = append(order, i)
 	}
+	m := len(order)
 	// Stable insertion sort keeps equal p-values in input order.
 	for i := 1; i < m; i++ {
 		for j := i; j > 0 && p[order[j]] < p[order[j-1]]; j-- {
 			order[j], order[j-1] = order[j-1], order[j]
 		}
 	}
-	adj := make([]float64, m)
+	adj := make([]float64, len(p))
+	for i := range adj {
+		adj[i] = math.NaN()
+	}
 	running := 0.0
 	for rank, idx := range order {
 		v := math.Min(1, float64(m-rank)*p[idx])

@@ -100,20 +100,31 @@ func TestWilcoxonEdgeCases(t *testing.T) {
 	if _, err := Wilcoxon([]float64{1, 2}, []float64{1}); err == nil {
 		t.Error("mismatched lengths: no error")
 	}
-	if _, err := WilcoxonDiffs(nil); err == nil {
-		t.Error("empty: no error")
-	}
 	if _, err := WilcoxonDiffs([]float64{1, math.NaN()}); err == nil {
 		t.Error("NaN: no error")
 	}
-	res, err := WilcoxonDiffs([]float64{0, 0, 0})
-	if err != nil || res.P != 1 || res.N != 0 || res.Zeros != 3 {
-		t.Errorf("all zero: %+v %v", res, err)
+	// Tests with nothing to go on are "not applicable": NA set, P NaN (so no
+	// caller can print p = 1.0000 for a comparison over no data).
+	for _, c := range []struct {
+		name string
+		d    []float64
+		n, z int
+	}{
+		{"no datasets", nil, 0, 0},
+		{"one dataset", []float64{0.3}, 1, 0},
+		{"one zero", []float64{0}, 0, 1},
+		{"all zero", []float64{0, 0, 0}, 0, 3},
+		{"float-noise zeros", []float64{0.1 + 0.2 - 0.3, 0}, 0, 2},
+	} {
+		res, err := WilcoxonDiffs(c.d)
+		if err != nil || !res.NA || !math.IsNaN(res.P) || res.N != c.n || res.Zeros != c.z {
+			t.Errorf("%s: %+v %v; want NA, P NaN, N %d, zeros %d", c.name, res, err, c.n, c.z)
+		}
 	}
-	// A single positive difference: exact p = 2·P(W<=0) = 2·1/2 = 1.
-	res, _ = WilcoxonDiffs([]float64{0.3})
-	if res.P != 1 {
-		t.Errorf("one difference: p = %v, want 1", res.P)
+	// Two differences, one zero: a real (uninformative) test, not NA.
+	res, err := WilcoxonDiffs([]float64{0, 0.3})
+	if err != nil || res.NA || res.P != 1 {
+		t.Errorf("one of two non-zero: %+v %v, want P = 1", res, err)
 	}
 }
 
@@ -127,6 +138,10 @@ func TestHolmHandExample(t *testing.T) {
 		{[]float64{0.5, 0.5}, []float64{1, 1}},
 		{[]float64{0.2}, []float64{0.2}},
 		{nil, []float64{}},
+		// A not-applicable test (NaN) stays NaN and leaves the family: the
+		// other two are corrected as a family of 2 (0.01·2, 0.04·1 → 0.04).
+		{[]float64{0.01, math.NaN(), 0.04}, []float64{0.02, math.NaN(), 0.04}},
+		{[]float64{math.NaN()}, []float64{math.NaN()}},
 	}
 	for _, c := range cases {
 		got, err := Holm(c.in)
@@ -137,6 +152,12 @@ func TestHolmHandExample(t *testing.T) {
 			t.Fatalf("Holm(%v) = %v", c.in, got)
 		}
 		for i := range got {
+			if math.IsNaN(c.want[i]) {
+				if !math.IsNaN(got[i]) {
+					t.Errorf("Holm(%v)[%d] = %v, want NaN", c.in, i, got[i])
+				}
+				continue
+			}
 			near(t, "holm", got[i], c.want[i], 1e-15)
 		}
 	}
