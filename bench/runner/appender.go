@@ -8,6 +8,7 @@ import (
 	"os"
 	"syscall"
 
+	"github.com/fgrtbench/fgrtbench/internal/safefile"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
@@ -20,9 +21,10 @@ type appendFile interface {
 	Close() error
 }
 
-// openResultsFile opens results.csv for appending.
+// openResultsFile opens results.csv for appending, never through a link
+// and only when it is a regular file.
 func openResultsFile(path string) (appendFile, error) {
-	return os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	return safefile.OpenAppend(path, 0o644)
 }
 
 // appender grows results.csv by whole units only. Each unit's rows go out
@@ -41,6 +43,9 @@ type appender struct {
 // file.
 func openAppender(path string, open func(string) (appendFile, error)) (*appender, error) {
 	f, err := open(path)
+	if safefile.IsUnsafe(err) {
+		return nil, err // a planted link or pipe: nothing to resume or free
+	}
 	if err != nil {
 		return nil, &WriteError{Path: path, Err: err}
 	}

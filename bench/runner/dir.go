@@ -11,6 +11,7 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/bench/identity"
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
+	"github.com/fgrtbench/fgrtbench/internal/safefile"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
@@ -79,7 +80,7 @@ func checkDir(dir string, id identity.Study) (*manifest.Manifest, existingResult
 		}
 	}
 	path := filepath.Join(dir, ResultsFile)
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFileNoFollow(path, safefile.ResultsCap)
 	if errors.Is(err, fs.ErrNotExist) {
 		return prev, none, nil
 	}

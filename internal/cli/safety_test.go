@@ -1,0 +1,124 @@
+//go:build unix
+
+package cli
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// treeHash hashes every name, kind, link target and file content under
+// root except the subtree out (the output directory a command may write):
+// a refused command must leave everything else as it was.
+func treeHash(t *testing.T, root, out string) string {
+	t.Helper()
+	var lines []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if p == out {
+			return filepath.SkipDir
+		}
+		rel, _ := filepath.Rel(root, p)
+		st, err := os.Lstat(p)
+		if err != nil {
+			return err
+		}
+		line := rel + " " + st.Mode().String()
+		switch {
+		case st.Mode()&fs.ModeSymlink != 0:
+			target, _ := os.Readlink(p)
+			line += " -> " + target
+		case st.Mode().IsRegular():
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			sum := sha256.Sum256(b)
+			line += " " + hex.EncodeToString(sum[:])
+		}
+		lines = append(lines, line)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(lines)
+	sum := sha256.Sum256([]byte(strings.Join(lines, "\n")))
+	return hex.EncodeToString(sum[:])
+}
+
+// refused runs the command and asserts exit status 1 (or want), a one-line
+// message holding each of msgs, no hang, and that nothing under root but
+// the subtree out changed.
+func refused(t *testing.T, root, out string, msgs []string, args ...string) {
+	t.Helper()
+	before := treeHash(t, root, out)
+	var code int
+	var errOut string
+	ch := make(chan struct{})
+	go func() { code, _, errOut = runCLI(args...); close(ch) }()
+	select {
+	case <-ch:
+	case <-time.After(60 * time.Second):
+		t.Fatalf("%v hung", args)
+	}
+	if code != 1 || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+		t.Errorf("%v: exit %d, want 1 with one line; stderr %q", args, code, errOut)
+	}
+	for _, m := range msgs {
+		if !strings.Contains(errOut, m) {
+			t.Errorf("%v: stderr %q does not say %q", args, errOut, m)
+		}
+	}
+	if after := treeHash(t, root, out); after != before {
+		t.Errorf("%v changed files outside its output directory", args)
+	}
+}
+
+// TestNoWriteThroughPlantedLinks is class 2 of the shared-storage issue: a
+// link, FIFO or directory planted in an output directory where fgrtbench
+// writes a file (the run lock, results.csv) is refused in one line, and
+// the file it points at is untouched.
+func TestNoWriteThroughPlantedLinks(t *testing.T) {
+	link := func(p, victim string) error { return os.Symlink(victim, p) }
+	for _, c := range []struct {
+		name, file string
+		plant      func(path, victim string) error
+		msg        string
+	}{
+		{"lock link", ".fgrtbench.lock", link, "symbolic link"},
+		{"results link", "results.csv", link, "symbolic link"},
+		{"manifest link", "manifest.json", link, "symbolic link"},
+		{"lock fifo", ".fgrtbench.lock", func(p, _ string) error { return syscall.Mkfifo(p, 0o644) }, "named pipe"},
+		{"results fifo", "results.csv", func(p, _ string) error { return syscall.Mkfifo(p, 0o644) }, "named pipe"},
+		{"results dir", "results.csv", func(p, _ string) error { return os.Mkdir(p, 0o755) }, "directory"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tmp := t.TempDir()
+			data, spec, out := filepath.Join(tmp, "d.csv"), filepath.Join(tmp, "s.yaml"), filepath.Join(tmp, "X")
+			writeData(t, data, 0)
+			writeSpec(t, spec, data, 3)
+			victim := filepath.Join(tmp, "victim.txt")
+			if err := os.WriteFile(victim, []byte("another user's file\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.MkdirAll(out, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := c.plant(filepath.Join(out, c.file), victim); err != nil {
+				t.Fatal(err)
+			}
+			refused(t, tmp, out, []string{filepath.Join(out, c.file), c.msg}, "run", "--spec", spec, "--out", out)
+		})
+	}
+}
