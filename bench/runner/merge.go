@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/identity"
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
 	"github.com/fgrtbench/fgrtbench/internal/atomicfile"
+	"github.com/fgrtbench/fgrtbench/internal/safefile"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
@@ -73,6 +75,28 @@ func Merge(out string, inputs []string, o MergeOptions) (MergeSummary, error) {
 	sum.ResultsPath = out
 	sum.ManifestPath = filepath.Join(filepath.Dir(out), manifest.FileName)
 
+	// The output directory, when it exists, is locked for the whole merge
+	// (a run writing there would otherwise lose rows to it or overwrite it)
+	// and its own rows are one more input: a merge into a directory of the
+	// same study never throws its finished units away.
+	// It is checked before the lock is taken (a refused merge leaves no
+	// lock file in a directory that is not fgrtbench's) and again under it.
+	outDir := filepath.Dir(out)
+	ownRows, err := mergeTarget(out)
+	if err != nil {
+		return sum, err
+	}
+	if st, err := os.Stat(outDir); err == nil && st.IsDir() {
+		release, err := lockDir(outDir)
+		if err != nil {
+			return sum, err
+		}
+		defer release()
+		if ownRows, err = mergeTarget(out); err != nil {
+			return sum, err
+		}
+	}
+
 	var ins []mergeInput
 	for _, in := range inputs {
 		mi, err := readMergeInput(in)
@@ -106,9 +130,18 @@ func Merge(out string, inputs []string, o MergeOptions) (MergeSummary, error) {
 	seen := map[rowID]int{} // index into all
 	var all []results.Record
 	from := map[rowID]string{}
-	for _, mi := range ins {
-		recs, err := results.ReadFile(mi.path)
-		if err != nil {
+	sources := slices.Clone(ins)
+	if ownRows != nil {
+		if ownRows.man.Identity == nil || ownRows.man.Identity.Hash != id.Hash {
+			return sum, fmt.Errorf("%s belongs to another study; merge into a new directory", sum.ManifestPath)
+		}
+		sources = append(sources, mergeInput{path: out})
+	}
+	for _, mi := range sources {
+		var recs []results.Record
+		if mi.path == out && ownRows != nil {
+			recs = ownRows.recs
+		} else if recs, err = results.ReadFile(mi.path); err != nil {
 			return sum, err
 		}
 		for _, rec := range recs {
@@ -171,8 +204,15 @@ func Merge(out string, inputs []string, o MergeOptions) (MergeSummary, error) {
 		return sum, fmt.Errorf("%v; merge into a new directory", err)
 	}
 	man := mergedManifest(prev, ins, id, sum)
-	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-		return sum, err
+	if _, err := os.Stat(outDir); err != nil {
+		if err := os.MkdirAll(outDir, 0o755); err != nil {
+			return sum, err
+		}
+		release, err := lockDir(outDir)
+		if err != nil {
+			return sum, err
+		}
+		defer release()
 	}
 	var b bytes.Buffer
 	if sum.Partial {
@@ -189,6 +229,42 @@ func Merge(out string, inputs []string, o MergeOptions) (MergeSummary, error) {
 		return sum, fmt.Errorf("writing %s: %w", sum.ManifestPath, err)
 	}
 	return sum, nil
+}
+
+// mergeTarget is what a merge finds at its output path.
+type mergeOutput struct {
+	recs []results.Record
+	man  *manifest.Manifest
+}
+
+// mergeTarget checks the file a merge would replace: nothing, or a results
+// file with the manifest of its study beside it, whose rows it returns.
+// Anything else (a file that is not a results file, results without a
+// manifest, a link, a pipe) is refused in one line: fgrtbench replaces only
+// what it can tell it wrote.
+func mergeTarget(out string) (*mergeOutput, error) {
+	st, err := os.Lstat(out)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, safefile.CheckRegular(out, "replace")
+	}
+	recs, err := results.ReadFile(out)
+	if err != nil {
+		return nil, fmt.Errorf("%s exists and is not a results file (%v); refusing to replace it: merge into a new path", out, err)
+	}
+	m, err := manifest.Read(filepath.Dir(out))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%s exists without a %s beside it, so whose results it holds is unknown; refusing to replace it: merge into a new directory", out, manifest.FileName)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%v; merge into a new directory", err)
+	}
+	return &mergeOutput{recs: recs, man: m}, nil
 }
 
 // readMergeInput finds the results file and manifest of one input.

@@ -43,6 +43,9 @@ func init() {
 // renderReport writes DIR/report from DIR/results.csv (and the manifest,
 // when present) and returns the path of REPORT.md.
 func renderReport(ctx context.Context, env *Env, dir string, df *dataFlags) (string, error) {
+	if err := reports.CheckDirs(dir); err != nil {
+		return "", err
+	}
 	recs, err := results.ReadFile(filepath.Join(dir, runner.ResultsFile))
 	if err != nil {
 		return "", err

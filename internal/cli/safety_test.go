@@ -122,3 +122,63 @@ func TestNoWriteThroughPlantedLinks(t *testing.T) {
 		})
 	}
 }
+
+// TestNothingDeletedThatFgrtbenchDidNotWrite is class 1: a report render
+// keeps a user's files in OUT/report and refuses a report/ link; merge
+// refuses to replace a file that is not a results file, results without
+// their manifest, and a directory another run holds.
+func TestNothingDeletedThatFgrtbenchDidNotWrite(t *testing.T) {
+	tmp, _, spec := studyFixture(t)
+	out := filepath.Join(tmp, "whole")
+	if code, _, e := runCLI("run", "--spec", spec, "--out", out, "-j", "1"); code != 0 {
+		t.Fatalf("run: %s", e)
+	}
+	chapter := filepath.Join(out, "report", "chapter3.md")
+	if err := os.WriteFile(chapter, []byte("my thesis\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, e := runCLI("report", "--results", out); code != 0 {
+		t.Fatalf("report: %s", e)
+	}
+	if b, err := os.ReadFile(chapter); err != nil || string(b) != "my thesis\n" {
+		t.Fatalf("a render removed or changed the user's chapter3.md: %q %v", b, err)
+	}
+
+	// report/ as a link to another directory: refused, nothing written there.
+	elsewhere := filepath.Join(tmp, "elsewhere")
+	os.Mkdir(elsewhere, 0o755)
+	os.WriteFile(filepath.Join(elsewhere, "table1.md"), []byte("mine\n"), 0o644)
+	linked := filepath.Join(tmp, "linked")
+	if code, _, e := runCLI("run", "--spec", spec, "--out", linked, "-j", "1", "--no-report"); code != 0 {
+		t.Fatalf("run: %s", e)
+	}
+	os.RemoveAll(filepath.Join(linked, "report"))
+	if err := os.Symlink(elsewhere, filepath.Join(linked, "report")); err != nil {
+		t.Fatal(err)
+	}
+	refused(t, tmp, linked, []string{"symbolic link"}, "report", "--results", linked)
+
+	shards := runShards(t, spec, tmp, 3)
+	// merge --out onto a file that is not a results file.
+	notes := filepath.Join(tmp, "notes", "results.csv")
+	os.MkdirAll(filepath.Dir(notes), 0o755)
+	os.WriteFile(notes, []byte("my notes, not results\n"), 0o644)
+	refused(t, tmp, "", []string{notes, "not a results file"}, append([]string{"merge", "--out", notes}, shards...)...)
+	// A results.csv without a manifest: whose it is is unknown.
+	foreign := filepath.Join(tmp, "foreign")
+	os.Mkdir(foreign, 0o755)
+	b, _ := os.ReadFile(filepath.Join(out, "results.csv"))
+	os.WriteFile(filepath.Join(foreign, "results.csv"), b, 0o644)
+	refused(t, tmp, "", []string{"without a manifest.json"}, append([]string{"merge", "--out", foreign}, shards...)...)
+
+	// merge takes the run lock of the directory it writes into.
+	lock, err := os.OpenFile(filepath.Join(out, ".fgrtbench.lock"), os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Close()
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		t.Skipf("no file locks here: %v", err)
+	}
+	refused(t, tmp, "", []string{"is being written by"}, append([]string{"merge", "--out", out}, shards...)...)
+}
