@@ -7,9 +7,10 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/fgrtbench/fgrtbench/internal/safefile"
 )
 
 // CSVOptions are the choices ReadCSVWith leaves to the caller.
@@ -288,7 +289,7 @@ func ReadFileWith(path string, o CSVOptions) (*Dataset, error) {
 	if err := checkFormat(path, o); err != nil {
 		return nil, err
 	}
-	f, err := os.Open(path)
+	f, err := safefile.Open(path, safefile.DataCap)
 	if err != nil {
 		return nil, err
 	}

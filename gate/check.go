@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -18,6 +17,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/methods"
 	"github.com/fgrtbench/fgrtbench/bench/runner"
 	"github.com/fgrtbench/fgrtbench/internal/atomicfile"
+	"github.com/fgrtbench/fgrtbench/internal/safefile"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
@@ -95,7 +95,7 @@ type Baseline struct {
 
 // Load reads a baseline file.
 func Load(path string) (*Baseline, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFile(path, safefile.ResultsCap)
 	if err != nil {
 		return nil, err
 	}

@@ -10,10 +10,11 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/fgrtbench/fgrtbench/internal/safefile"
 )
 
 // Header is the column list of results.csv, in order.
@@ -213,7 +214,7 @@ func Read(rd io.Reader) (recs []Record, truncated bool, err error) {
 
 // ReadFile reads results.csv from a path.
 func ReadFile(path string) ([]Record, error) {
-	f, err := os.Open(path)
+	f, err := safefile.Open(path, safefile.ResultsCap)
 	if err != nil {
 		return nil, err
 	}

@@ -37,6 +37,7 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/bench/methods"
 	"github.com/fgrtbench/fgrtbench/internal/atomicfile"
+	"github.com/fgrtbench/fgrtbench/internal/safefile"
 	"github.com/fgrtbench/fgrtbench/learn"
 )
 
@@ -457,7 +458,7 @@ func Read(r io.Reader) ([]Row, error) {
 
 // ReadFile reads runtime.csv from a path.
 func ReadFile(path string) ([]Row, error) {
-	f, err := os.Open(path)
+	f, err := safefile.Open(path, safefile.ResultsCap)
 	if err != nil {
 		return nil, err
 	}

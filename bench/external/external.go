@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/fgrtbench/fgrtbench/bench/methods"
+	"github.com/fgrtbench/fgrtbench/internal/safefile"
 	"github.com/fgrtbench/fgrtbench/learn"
 )
 
@@ -228,7 +229,7 @@ func (t template) literal(i int) (string, bool) {
 
 // FileSHA256 returns the hex SHA-256 of a file's bytes.
 func FileSHA256(path string) (string, error) {
-	f, err := os.Open(path)
+	f, err := safefile.Open(path, safefile.DataCap)
 	if err != nil {
 		return "", err
 	}

@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -21,6 +20,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
 	"github.com/fgrtbench/fgrtbench/bench/runner"
 	"github.com/fgrtbench/fgrtbench/datasets"
+	"github.com/fgrtbench/fgrtbench/internal/safefile"
 )
 
 // file is the on-disk form; options are optional and default to the clean
@@ -220,7 +220,7 @@ func Parse(data []byte, format string) (runner.Study, error) {
 
 // Load reads a spec file, choosing the format by extension (.json, .yaml, .yml).
 func Load(path string) (runner.Study, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFile(path, safefile.SpecCap)
 	if err != nil {
 		return runner.Study{}, err
 	}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/methods"
 	"github.com/fgrtbench/fgrtbench/bench/runner"
 	"github.com/fgrtbench/fgrtbench/datasets"
+	"github.com/fgrtbench/fgrtbench/internal/safefile"
 	"github.com/fgrtbench/fgrtbench/plots"
 	"github.com/fgrtbench/fgrtbench/reports"
 	"github.com/fgrtbench/fgrtbench/results"
@@ -108,7 +108,7 @@ func onlyStudyRows(dir string, m *manifest.Manifest, recs []results.Record) erro
 // written by merge --allow-partial) says, without the pointer to the
 // manifest; "" when it has none.
 func partialMark(path string) string {
-	f, err := os.Open(path)
+	f, err := safefile.Open(path, safefile.ResultsCap)
 	if err != nil {
 		return ""
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/runner"
 	"github.com/fgrtbench/fgrtbench/bench/spec"
 	"github.com/fgrtbench/fgrtbench/datasets"
+	"github.com/fgrtbench/fgrtbench/internal/safefile"
 )
 
 // runFlags are shared by run and reproduce.
@@ -130,7 +131,7 @@ func loadDataset(ctx context.Context, f *datasets.Fetcher, name string) (*datase
 	if !datasets.IsDataFile(name) {
 		return f.Load(ctx, name)
 	}
-	data, err := os.ReadFile(name)
+	data, err := safefile.ReadFile(name, safefile.DataCap)
 	if err != nil {
 		return nil, err
 	}

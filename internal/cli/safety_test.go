@@ -182,3 +182,44 @@ func TestNothingDeletedThatFgrtbenchDidNotWrite(t *testing.T) {
 	}
 	refused(t, tmp, "", []string{"is being written by"}, append([]string{"merge", "--out", out}, shards...)...)
 }
+
+// TestOutsideReadsAreBounded is class 4: a spec, data file or merge input
+// that is a FIFO or a device (directly or through a link) is refused in one
+// line, promptly, before anything is written; an oversized spec too.
+func TestOutsideReadsAreBounded(t *testing.T) {
+	tmp := t.TempDir()
+	data, spec, out := filepath.Join(tmp, "d.csv"), filepath.Join(tmp, "s.yaml"), filepath.Join(tmp, "X")
+	writeData(t, data, 0)
+	writeSpec(t, spec, data, 3)
+	fifo := filepath.Join(tmp, "fifo.yaml")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	zero := filepath.Join(tmp, "zero.yaml")
+	os.Symlink("/dev/zero", zero)
+	big := filepath.Join(tmp, "big.yaml")
+	os.WriteFile(big, []byte("# "+strings.Repeat("x", 5<<20)+"\n"), 0o644)
+	for _, c := range []struct{ spec, want string }{{fifo, "named pipe"}, {zero, "device"}, {big, "larger than"}} {
+		refused(t, tmp, out, []string{c.spec, c.want}, "run", "--spec", c.spec, "--out", out)
+		if _, err := os.Stat(out); err == nil {
+			t.Fatalf("a refused spec %s created %s", c.spec, out)
+		}
+	}
+	// A data file that is a FIFO.
+	fifoData := filepath.Join(tmp, "fifo.csv")
+	if err := syscall.Mkfifo(fifoData, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	spec2 := filepath.Join(tmp, "s2.yaml")
+	writeSpec(t, spec2, fifoData, 3)
+	refused(t, tmp, out, []string{fifoData, "named pipe"}, "run", "--spec", spec2, "--out", out)
+
+	// A merge input whose results.csv is a link to /dev/zero.
+	if code, _, e := runCLI("run", "--spec", spec, "--out", out, "--no-report"); code != 0 {
+		t.Fatalf("run: %s", e)
+	}
+	os.Remove(filepath.Join(out, "results.csv"))
+	os.Symlink("/dev/zero", filepath.Join(out, "results.csv"))
+	merged := filepath.Join(tmp, "merged")
+	refused(t, tmp, merged, []string{"device"}, "merge", "--out", merged, out)
+}
