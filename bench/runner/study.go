@@ -14,6 +14,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/external"
 	"github.com/fgrtbench/fgrtbench/bench/methods"
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
+	"github.com/fgrtbench/fgrtbench/internal/safename"
 )
 
 // MethodSpec selects a registered method, one of its grids, and parameter
@@ -321,6 +322,16 @@ func (s Study) resolve() ([]resolvedMethod, error) {
 		}
 		seen[rm.Label] = true
 		out = append(out, rm)
+	}
+	// Labels name report tables and figures (sweep-<protocol>-<label>):
+	// two labels one file name would hold are refused now, not after the
+	// study ran.
+	var labels []string
+	for _, rm := range out {
+		labels = append(labels, rm.Label)
+	}
+	if a, b, clash := safename.Collision(labels); clash {
+		return nil, fmt.Errorf("method labels %q and %q would name the same report file (%s); give one a distinct label", a, b, safename.Component(b))
 	}
 	return out, nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
 	"github.com/fgrtbench/fgrtbench/bench/paperprep"
 	"github.com/fgrtbench/fgrtbench/bench/runner"
+	"github.com/fgrtbench/fgrtbench/internal/safename"
 	"github.com/fgrtbench/fgrtbench/plots"
 	"github.com/fgrtbench/fgrtbench/results"
 )
@@ -108,7 +109,7 @@ func plotPartitions(ctx context.Context, env *Env, c *command, args []string) er
 	}
 	// A data file's figures are named after its stem (mine.csv → mine).
 	stem := strings.TrimSuffix(filepath.Base(*dataset), filepath.Ext(*dataset))
-	name := "partitions_" + stem + "_" + d.Feature
+	name := safename.Component("partitions_" + stem + "_" + d.Feature) // a header never decides the path
 	if err := plots.MembershipFigure(*out, name, d); err != nil {
 		return err
 	}

@@ -8,7 +8,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -223,3 +225,81 @@ func TestOutsideReadsAreBounded(t *testing.T) {
 	merged := filepath.Join(tmp, "merged")
 	refused(t, tmp, merged, []string{"device"}, "merge", "--out", merged, out)
 }
+
+// onlyInside asserts that fn leaves everything under root but out as it
+// was and returns what it wrote under out.
+func onlyInside(t *testing.T, root, out string, fn func()) []string {
+	t.Helper()
+	before := treeHash(t, root, out)
+	fn()
+	if treeHash(t, root, out) != before {
+		t.Fatal("files outside the output directory changed")
+	}
+	var files []string
+	filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(out, p)
+			files = append(files, rel)
+		}
+		return nil
+	})
+	return files
+}
+
+// TestNamesFromDataNeverDecidePaths is class 3: a dataset path with ../
+// or an absolute path, and a column header with ../ and a separator, name
+// files inside --out only; two labels one report file name would hold are
+// refused before anything runs.
+func TestNamesFromDataNeverDecidePaths(t *testing.T) {
+	tmp := t.TempDir()
+	work := filepath.Join(tmp, "work")
+	os.MkdirAll(filepath.Join(tmp, "a"), 0o755)
+	os.MkdirAll(work, 0o755)
+	data := filepath.Join(tmp, "a", "x.csv")
+	writeData(t, data, 0)
+	t.Chdir(work)
+	for _, ds := range []string{"../a/x.csv", data} {
+		out := filepath.Join(work, "f")
+		os.RemoveAll(out)
+		files := onlyInside(t, tmp, out, func() {
+			if code, _, e := runCLI("folds", "--dataset", ds, "--protocol", "clean", "--folds", "3", "--out", "f"); code != 0 {
+				t.Fatalf("folds --dataset %s: %s", ds, e)
+			}
+		})
+		if len(files) != 7 || !slicesContains(files, "x-clean-folds.csv") {
+			t.Errorf("folds --dataset %s wrote %v", ds, files)
+		}
+	}
+
+	// A header names a column "../../evil/x"; its partitions figure
+	// still lands in --out, under a reduced name.
+	hostile := filepath.Join(tmp, "a", "h.csv")
+	var b strings.Builder
+	b.WriteString("../../evil/x,x2,class\n")
+	for i := 0; i < 40; i++ {
+		b.WriteString(strings.Join([]string{itoa(i % 7), itoa(i % 5), []string{"a", "b"}[i%2]}, ",") + "\n")
+	}
+	os.WriteFile(hostile, []byte(b.String()), 0o644)
+	out := filepath.Join(work, "figs")
+	files := onlyInside(t, tmp, out, func() {
+		if code, _, e := runCLI("plot", "partitions", "--dataset", hostile, "--feature", "../../evil/x", "--protocol", "raw", "--out", out); code != 0 {
+			t.Fatalf("plot partitions: %s", e)
+		}
+	})
+	if strings.Join(files, " ") != "partitions_h_.._.._evil_x.png partitions_h_.._.._evil_x.svg" {
+		t.Errorf("plot partitions wrote %v", files)
+	}
+
+	// Two labels, one file name: refused before anything is written.
+	spec := filepath.Join(tmp, "labels.yaml")
+	os.WriteFile(spec, []byte("protocols: [clean]\ndatasets: ["+data+"]\nfolds: 3\ninner_folds: 2\nmethods:\n  - name: cart\n    label: my cart\n  - name: cart\n    label: my_cart\n    params: {max_depth: 3}\n"), 0o644)
+	runOut := filepath.Join(tmp, "R")
+	refused(t, tmp, runOut, []string{`"my cart" and "my_cart"`}, "run", "--spec", spec, "--out", runOut)
+	if _, err := os.Stat(runOut); err == nil {
+		t.Error("a refused study created its output directory")
+	}
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+func slicesContains(s []string, v string) bool { return slices.Contains(s, v) }
