@@ -152,6 +152,11 @@ func yamlError(err error) string {
 // Parse reads a spec; format is "json" or "yaml". Unknown fields are errors.
 func Parse(data []byte, format string) (runner.Study, error) {
 	var f file
+	if format == "json" || format == "yaml" {
+		if err := strict(data, format); err != nil {
+			return runner.Study{}, fmt.Errorf("spec: %v", err)
+		}
+	}
 	switch format {
 	case "json":
 		dec := json.NewDecoder(bytes.NewReader(data))
