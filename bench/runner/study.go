@@ -299,6 +299,9 @@ func (s Study) resolve() ([]resolvedMethod, error) {
 	if err := s.Options.Validate(); err != nil {
 		return nil, err
 	}
+	if err := s.checkSize(); err != nil {
+		return nil, err
+	}
 	var out []resolvedMethod
 	seen := map[string]bool{}
 	for _, ms := range s.Methods {

@@ -39,6 +39,7 @@ func (r *runFlags) add(fs *flag.FlagSet, defaultOut string) {
 	fs.IntVar(&r.shardCount, "shard-count", 0, "number of shards N in a Slurm job array or Kubernetes Indexed Job: the shard index is SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX (required there)")
 	fs.BoolVar(&r.failFast, "fail-fast", false, "stop at the first failing unit")
 	fs.BoolVar(&r.fresh, "fresh", false, "start over: first move an existing --out directory aside (renamed to OUT.replaced-<time>; nothing is deleted)")
+	fs.Int64Var(&runner.MaxUnits, "max-units", runner.DefaultMaxUnits, "refuse a study of more fits than this (units × configurations), before any memory is spent on it")
 }
 
 func (r *runFlags) resolveShard(env *Env) (runner.Shard, error) {

@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/fgrtbench/fgrtbench/bench/runner"
 )
 
 // treeHash hashes every name, kind, link target and file content under
@@ -303,3 +305,43 @@ func TestNamesFromDataNeverDecidePaths(t *testing.T) {
 func itoa(i int) string { return strconv.Itoa(i) }
 
 func slicesContains(s []string, v string) bool { return slices.Contains(s, v) }
+
+// TestStudiesTooLargeToExist is class 5: folds, repeats or a sweep too
+// large to run are refused at once, in one line that says how large the
+// study would be, before anything is written; --max-units raises the
+// limit.
+func TestStudiesTooLargeToExist(t *testing.T) {
+	defer func() { runner.MaxUnits = runner.DefaultMaxUnits }()
+	tmp := t.TempDir()
+	data := filepath.Join(tmp, "d.csv")
+	writeData(t, data, 0)
+	out := filepath.Join(tmp, "X")
+	head := "protocols: [clean]\ndatasets: [" + data + "]\ninner_folds: 2\n"
+	var values []string
+	for i := 1; i <= 1000; i++ {
+		values = append(values, `"`+strconv.Itoa(i)+`"`)
+	}
+	sweep := "[" + strings.Join(values, ", ") + "]"
+	for _, c := range []struct{ name, body, want string }{
+		{"folds", "folds: 1000000000\nmethods: [{name: cart}]\n", "at least 1,000,000,000 units (folds: 1000000000)"},
+		{"repeats", "repeats: 100000000\nmethods: [{name: cart}]\n", "at least 500,000,000 units (repeats: 100000000)"},
+		{"sweep", "methods: [{name: cart, sweep: {max_depth: " + sweep + ", min_samples_leaf: " + sweep + "}}]\n", "5 units and 5,000,000 fits"},
+	} {
+		spec := filepath.Join(tmp, c.name+".yaml")
+		os.WriteFile(spec, []byte(head+c.body), 0o644)
+		start := time.Now()
+		refused(t, tmp, out, []string{c.want, "--max-units"}, "run", "--spec", spec, "--out", out)
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("%s: refusing took %v", c.name, d)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Fatalf("%s: a refused study created its output", c.name)
+		}
+	}
+	spec := filepath.Join(tmp, "small.yaml")
+	writeSpec(t, spec, data, 3)
+	refused(t, tmp, out, []string{"at least 3 units", "limit of 2"}, "run", "--spec", spec, "--out", out, "--max-units", "2")
+	if code, _, e := runCLI("run", "--spec", spec, "--out", out, "--max-units", "3", "--no-report"); code != 0 {
+		t.Fatalf("--max-units 3: %s", e)
+	}
+}
