@@ -262,9 +262,10 @@ func yamlTree(data []byte) (*tree, error) {
 		if depth > 100 {
 			return &tree{kind: 'v', pos: at(n.Line, n.Column)}
 		}
-		for n.Kind == yaml.AliasNode && n.Alias != nil {
-			n = n.Alias
-			depth++
+		if n.Kind == yaml.AliasNode {
+			// Not followed: aliases can multiply a document (billion
+			// laughs), and the anchored node is checked where it stands.
+			return &tree{kind: 'v', pos: at(n.Line, n.Column)}
 		}
 		here := at(n.Line, n.Column)
 		switch n.Kind {
