@@ -209,7 +209,59 @@ func Read(rd io.Reader) (recs []Record, truncated bool, err error) {
 		}
 		recs = append(recs, r)
 	}
+	if err := checkRows(recs); err != nil {
+		return nil, truncated, err
+	}
 	return recs, truncated, nil
+}
+
+// checkRows enforces the invariants between rows that a hand edit breaks
+// (a flipped selected cell, an edited n_train), naming the line (rows are
+// lines 2, 3, ... of the file): at most one selected row per unit (a unit
+// with none is incomplete, which readers that know the study refuse); one
+// n_train and n_test for every row of one unit (its configurations see one
+// split); and one n_train + n_test for every fold of one protocol,
+// dataset, repeat and seed (the folds partition one set of rows).
+func checkRows(recs []Record) error {
+	selected := map[string]int{} // unit key -> line of its selected row
+	split := map[string]int{}    // unit key -> line of its first row
+	type repeatKey struct {
+		protocol, dataset string
+		repeat            int
+		seed              int64
+	}
+	size := map[repeatKey]int{} // -> line of its first row
+	for i, r := range recs {
+		line := i + 2
+		if r.Key == "" {
+			continue // rows built by hand in tests and older files name no unit
+		}
+		if r.Selected {
+			if at, dup := selected[r.Key]; dup {
+				return fmt.Errorf("line %d: a second selected row of unit %s (line %d is selected too); exactly one configuration per unit and fold is selected (an edited row?)", line, r.Key, at)
+			}
+			selected[r.Key] = line
+		}
+		if at, ok := split[r.Key]; ok {
+			if o := recs[at-2]; o.NTrain != r.NTrain || o.NTest != r.NTest {
+				return fmt.Errorf("line %d: n_train %d, n_test %d differ from line %d's %d, %d, a row of the same unit (one split per unit; an edited row?)", line, r.NTrain, r.NTest, at, o.NTrain, o.NTest)
+			}
+		} else {
+			split[r.Key] = line
+		}
+	}
+	for i, r := range recs {
+		line := i + 2
+		k := repeatKey{r.Protocol, r.Dataset, r.Repeat, r.Seed}
+		if at, ok := size[k]; ok {
+			if o := recs[at-2]; o.NTrain+o.NTest != r.NTrain+r.NTest {
+				return fmt.Errorf("line %d: n_train + n_test = %d, but line %d of the same protocol, dataset and repeat has %d (the folds of a repeat share their rows; an edited row?)", line, r.NTrain+r.NTest, at, o.NTrain+o.NTest)
+			}
+		} else {
+			size[k] = line
+		}
+	}
+	return nil
 }
 
 // ReadFile reads results.csv from a path.

@@ -94,6 +94,9 @@ func checkDir(dir string, id identity.Study) (*manifest.Manifest, existingResult
 	if reason := ForeignRow(path, id, recs); reason != "" {
 		return nil, none, &Mismatch{Dir: dir, Reason: reason}
 	}
+	if err := CheckSelected(id, recs, path); err != nil {
+		return nil, none, err
+	}
 	return prev, existingResults{recs: recs, truncated: truncated}, nil
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/bench/identity"
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
+	"github.com/fgrtbench/fgrtbench/bench/protocol"
 	"github.com/fgrtbench/fgrtbench/internal/atomicfile"
 	"github.com/fgrtbench/fgrtbench/internal/safefile"
 	"github.com/fgrtbench/fgrtbench/results"
@@ -162,6 +163,9 @@ func Merge(out string, inputs []string, o MergeOptions) (MergeSummary, error) {
 		}
 	}
 
+	if err := CheckSelected(id, all, "the merge's inputs"); err != nil {
+		return sum, err
+	}
 	missing := Missing(id, all)
 	missingShards := map[int]bool{}
 	complete := make(map[string]bool, len(units))
@@ -530,4 +534,30 @@ func Missing(id identity.Study, recs []results.Record) []int {
 func UnitName(id identity.Study, u identity.Unit) string {
 	g := id.Groups[u.Group]
 	return coordinates(g.Protocol, g.Dataset, g.Label, u.Repeat, u.Fold, u.Seed)
+}
+
+// CheckSelected refuses results (read from path) that hold a unit of the
+// study completely but with no selected row: a flipped selected cell,
+// which would silently drop that fold from every reported mean. (Two
+// selected rows of a unit are refused by results.Read itself.)
+func CheckSelected(id identity.Study, recs []results.Record, path string) error {
+	rows, selected, first := map[string]int{}, map[string]int{}, map[string]int{}
+	sweep := map[string]bool{} // a sweep keeps every configuration and selects none
+	for i, r := range recs {
+		if _, ok := first[r.Key]; !ok {
+			first[r.Key] = i
+		}
+		rows[r.Key]++
+		if r.Selected {
+			selected[r.Key]++
+		}
+		sweep[r.Key] = sweep[r.Key] || r.Selection == protocol.SelectSweep
+	}
+	for _, u := range id.UnitList() {
+		n := id.Groups[u.Group].RowsPerUnit
+		if rows[u.Key] == n && n > 0 && selected[u.Key] == 0 && !sweep[u.Key] {
+			return fmt.Errorf("%s: unit %s (rows from line %d) has all its %d rows but none is selected; exactly one configuration per unit and fold is selected (an edited file?): re-run that unit into a new --out", path, UnitName(id, u), first[u.Key]+2, n)
+		}
+	}
+	return nil
 }

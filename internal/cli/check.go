@@ -229,6 +229,9 @@ func checkComplete(study runner.Study, recs []results.Record, dir string) error 
 		for _, r := range recs {
 			present[r.Key] = true
 		}
+		if err := runner.CheckSelected(*m.Identity, recs, filepath.Join(dir, runner.ResultsFile)); err != nil {
+			return fmt.Errorf("check --update: %v", err)
+		}
 		units := m.Identity.UnitList()
 		for _, i := range runner.Missing(*m.Identity, recs) {
 			if u := units[i]; present[u.Key] {

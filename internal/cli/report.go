@@ -96,10 +96,14 @@ func renderReport(ctx context.Context, env *Env, dir string, df *dataFlags) (str
 // study identity cannot tell, and pass.
 func onlyStudyRows(dir string, m *manifest.Manifest, recs []results.Record) error {
 	if m.Identity == nil {
-		return nil
+		// Without it neither foreign rows nor a partial study can be told.
+		return fmt.Errorf("%s records no study identity (the block was removed, or an fgrtbench older than identities wrote it), so whose rows %s holds cannot be checked; re-run the study into a new --out", filepath.Join(dir, manifest.FileName), filepath.Join(dir, runner.ResultsFile))
 	}
 	if reason := runner.ForeignRow(filepath.Join(dir, runner.ResultsFile), *m.Identity, recs); reason != "" {
 		return fmt.Errorf("%s; the study is the one %s records, and results of two studies are not shown as one", reason, filepath.Join(dir, manifest.FileName))
+	}
+	if err := runner.CheckSelected(*m.Identity, recs, filepath.Join(dir, runner.ResultsFile)); err != nil {
+		return err
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ package cli
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -343,5 +344,95 @@ func TestStudiesTooLargeToExist(t *testing.T) {
 	refused(t, tmp, out, []string{"at least 3 units", "limit of 2"}, "run", "--spec", spec, "--out", out, "--max-units", "2")
 	if code, _, e := runCLI("run", "--spec", spec, "--out", out, "--max-units", "3", "--no-report"); code != 0 {
 		t.Fatalf("--max-units 3: %s", e)
+	}
+}
+
+// editCell rewrites one cell of results.csv (row 1 = the first data row).
+func editCell(t *testing.T, path string, row int, col, value string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(b), "\n")
+	header := strings.Split(lines[0], ",")
+	cells := strings.Split(lines[row], ",")
+	i := slices.Index(header, col)
+	if i < 0 || len(cells) != len(header) {
+		t.Fatalf("cannot edit %s of line %d", col, row+1)
+	}
+	cells[i] = value
+	lines[row] = strings.Join(cells, ",")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestHandEditedFilesAreRefused is class 8: every reader of a results
+// directory enforces the results contract — one selected row per unit and
+// fold, one split per unit and fold, an identity in the manifest — and
+// names the line it fails on; check --update writes no baseline from such
+// a file.
+func TestHandEditedFilesAreRefused(t *testing.T) {
+	tmp := t.TempDir()
+	data, spec := filepath.Join(tmp, "d.csv"), filepath.Join(tmp, "s.yaml")
+	writeData(t, data, 0)
+	os.WriteFile(spec, []byte("protocols: [clean]\ndatasets: ["+data+"]\nfolds: 3\nmethods:\n  - name: cart\n    sweep: {max_depth: [\"2\", \"3\"]}\n    selection: test\n"), 0o644)
+	clean := filepath.Join(tmp, "clean")
+	if code, _, e := runCLI("run", "--spec", spec, "--out", clean, "--no-report"); code != 0 {
+		t.Fatalf("run: %s", e)
+	}
+	res, _ := os.ReadFile(filepath.Join(clean, "results.csv"))
+	selectedRow := 0
+	for i, l := range strings.Split(string(res), "\n")[1:] {
+		if strings.Contains(l, ",true,") {
+			selectedRow = i + 1
+			break
+		}
+	}
+	baseline := filepath.Join(tmp, "baseline.json")
+	cases := []struct {
+		name string
+		edit func(dir string)
+		want string
+	}{
+		{"selected flipped off", func(dir string) { editCell(t, filepath.Join(dir, "results.csv"), selectedRow, "selected", "false") }, "none is selected"},
+		{"second selected", func(dir string) {
+			other := selectedRow + 1
+			if selectedRow%2 == 0 {
+				other = selectedRow - 1
+			}
+			editCell(t, filepath.Join(dir, "results.csv"), other, "selected", "true")
+		}, "a second selected row"},
+		{"n_train edited", func(dir string) { editCell(t, filepath.Join(dir, "results.csv"), 2, "n_train", "7") }, "line 3: n_train 7"},
+		{"identity removed", func(dir string) {
+			p := filepath.Join(dir, "manifest.json")
+			b, _ := os.ReadFile(p)
+			var m map[string]any
+			if err := json.Unmarshal(b, &m); err != nil {
+				t.Fatal(err)
+			}
+			delete(m, "identity")
+			b, _ = json.Marshal(m)
+			os.WriteFile(p, b, 0o644)
+		}, "records no study identity"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := filepath.Join(tmp, strings.ReplaceAll(c.name, " ", "-"))
+			os.MkdirAll(dir, 0o755)
+			for _, f := range []string{"results.csv", "manifest.json"} {
+				b, _ := os.ReadFile(filepath.Join(clean, f))
+				os.WriteFile(filepath.Join(dir, f), b, 0o644)
+			}
+			c.edit(dir)
+			refused(t, tmp, filepath.Join(dir, "report"), []string{c.want}, "report", "--results", dir)
+			if c.name != "identity removed" {
+				refused(t, tmp, "", []string{c.want}, "check", "--baseline", baseline, "--results", dir, "--update")
+			}
+			if _, err := os.Stat(baseline); err == nil {
+				t.Fatal("check --update wrote a baseline from an edited file")
+			}
+		})
 	}
 }
