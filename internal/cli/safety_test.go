@@ -436,3 +436,27 @@ func TestHandEditedFilesAreRefused(t *testing.T) {
 		})
 	}
 }
+
+// TestOneDatasetUnderSeveralSpellings is class 7: a/d.csv, ./a/d.csv, its
+// absolute path and a copy are one dataset, refused before anything runs.
+func TestOneDatasetUnderSeveralSpellings(t *testing.T) {
+	tmp := t.TempDir()
+	t.Chdir(tmp)
+	os.Mkdir("a", 0o755)
+	writeData(t, filepath.Join("a", "d.csv"), 0)
+	b, _ := os.ReadFile(filepath.Join("a", "d.csv"))
+	os.WriteFile(filepath.Join("a", "copy.csv"), b, 0o644)
+	out := filepath.Join(tmp, "X")
+	for _, list := range []string{
+		"a/d.csv, ./a/d.csv",
+		"a/d.csv, " + filepath.Join(tmp, "a", "d.csv"),
+		"a/d.csv, a/copy.csv",
+	} {
+		spec := filepath.Join(tmp, "s.yaml")
+		os.WriteFile(spec, []byte("protocols: [clean]\ndatasets: ["+list+"]\nfolds: 3\ninner_folds: 2\nmethods: [{name: cart}]\n"), 0o644)
+		refused(t, tmp, out, []string{"hold the same data", "list each dataset once"}, "run", "--spec", spec, "--out", out)
+		if _, err := os.Stat(out); err == nil {
+			t.Fatalf("[%s]: a refused study created its output", list)
+		}
+	}
+}
