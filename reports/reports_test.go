@@ -415,3 +415,11 @@ func TestFactsFromMap(t *testing.T) {
 		t.Errorf("FactsFromMap = %v", got)
 	}
 }
+
+// TestMarkdownNamesMakeNoLinks: a name in Markdown link syntax is shown as
+// text, not as a link.
+func TestMarkdownNamesMakeNoLinks(t *testing.T) {
+	if got, want := mdEscape("[click](http://x.invalid)"), `\[click\](http://x.invalid)`; got != want {
+		t.Errorf("mdEscape: %q, want %q", got, want)
+	}
+}

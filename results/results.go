@@ -192,9 +192,28 @@ func Read(rd io.Reader) (recs []Record, truncated bool, err error) {
 	cr := csv.NewReader(strings.NewReader(text))
 	cr.FieldsPerRecord = -1
 	cr.Comment = '#' // a PartialMark line
-	rows, err := cr.ReadAll()
-	if err != nil {
-		return nil, truncated, fmt.Errorf("results: %v", err)
+	var rows [][]string
+	for {
+		good := cr.InputOffset()
+		row, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			// A write cut inside a quoted field that holds a newline leaves
+			// a last row whose quote never closes: torn like a row without
+			// its newline, and dropped like it, so resume redoes the unit.
+			// Only when the rest of the file, its quote closed, is one
+			// row: a stray quote mid-file is an error, not a torn end.
+			if tail := text[good:]; strings.Count(tail, `"`)%2 == 1 {
+				if rest, err := csv.NewReader(strings.NewReader(tail + "\"\n")).ReadAll(); err == nil && len(rest) == 1 && len(rest[0]) <= len(Header) {
+					truncated = true
+					break
+				}
+			}
+			return nil, truncated, fmt.Errorf("results: %v", err)
+		}
+		rows = append(rows, row)
 	}
 	if len(rows) == 0 {
 		return nil, truncated, nil

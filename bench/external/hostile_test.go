@@ -55,3 +55,50 @@ func TestHostileAdapterOutputs(t *testing.T) {
 		})
 	}
 }
+
+// TestShellScriptPlaceholdersAreQuoted: a parameter value holding shell
+// syntax, substituted into the script of sh -c, is text for that shell:
+// the command substitution does not run and the script sees the value
+// itself. Outside a shell script the value is one argument as it is.
+func TestShellScriptPlaceholdersAreQuoted(t *testing.T) {
+	d := learntest.Problems()[0]
+	tmp := t.TempDir()
+	mark, echo := filepath.Join(tmp, "MARK"), filepath.Join(tmp, "echo.txt")
+	value := "$(touch " + mark + ") `touch " + mark + "` && touch " + mark + " 'q'"
+	adapter := filepath.Join(tmp, "adapter.txt") // identifies the method; never run
+	os.WriteFile(adapter, []byte("v1\n"), 0o644)
+	s := Spec{
+		Adapter: adapter,
+		Command: `sh -c "printf %s {x} > ` + echo + ` && exit 3"`,
+		Params:  map[string]string{"x": "plain"},
+		Timeout: "20s",
+	}
+	tr, err := trainerOf(t, s, map[string]string{"x": value})(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, err := tr.Fit(d.XTrain, d.YTrain, d.Schema); err == nil {
+		learn.PredictChecked(m, d.XTest, d.Schema.NumClasses())
+	}
+	if _, err := os.Stat(mark); err == nil {
+		t.Fatal("a parameter value ran as shell code")
+	}
+	if got, _ := os.ReadFile(echo); string(got) != value {
+		t.Fatalf("the script saw %q, want the value %q", got, value)
+	}
+	for _, c := range []struct {
+		cmd  string
+		want int
+	}{
+		{`sh -c "x {x}"`, 2}, {`bash -ec "x {x}"`, 2}, {`/usr/bin/env sh -c "x"`, 3},
+		{`python3 {x}`, -1}, {`sh script.sh {x}`, -1}, {`sh -c`, -1},
+	} {
+		tpl, err := parseTemplate(c.cmd, map[string]string{"x": ""})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := tpl.shellScript(); got != c.want {
+			t.Errorf("%s: script word %d, want %d", c.cmd, got, c.want)
+		}
+	}
+}

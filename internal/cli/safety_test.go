@@ -460,3 +460,34 @@ func TestOneDatasetUnderSeveralSpellings(t *testing.T) {
 		}
 	}
 }
+
+// TestFetchTimeoutMustBePositive (class 9): 0s or a negative timeout is a
+// usage error, not silently two minutes.
+func TestFetchTimeoutMustBePositive(t *testing.T) {
+	for _, v := range []string{"0s", "-5s", "0"} {
+		code, _, e := runCLI("fetch", "--timeout", v, "appendicitis")
+		if code != 2 || !strings.Contains(e, "positive duration") {
+			t.Errorf("--timeout %s: exit %d, %q", v, code, e)
+		}
+	}
+}
+
+// TestFormulaLikeNamesAreRefused (class 9): a label or dataset name a
+// spreadsheet would run as a formula never reaches a CSV output.
+func TestFormulaLikeNamesAreRefused(t *testing.T) {
+	tmp := t.TempDir()
+	t.Chdir(tmp)
+	writeData(t, "d.csv", 0)
+	writeData(t, "=cmd.csv", 0.5)
+	out := filepath.Join(tmp, "X")
+	for _, c := range []struct{ datasets, label, want string }{
+		{"d.csv", "=HYPERLINK(1)", `method label "=HYPERLINK(1)" begins with "="`},
+		{"d.csv", "@sum", `begins with "@"`},
+		{"d.csv", "+x", `begins with "+"`},
+		{"=cmd.csv", "cart", `dataset "=cmd.csv" begins with "="`},
+	} {
+		spec := filepath.Join(tmp, "s.yaml")
+		os.WriteFile(spec, []byte("protocols: [clean]\ndatasets: [\""+c.datasets+"\"]\nfolds: 3\ninner_folds: 2\nmethods: [{name: cart, label: \""+c.label+"\"}]\n"), 0o644)
+		refused(t, tmp, out, []string{c.want}, "run", "--spec", spec, "--out", out)
+	}
+}
