@@ -251,7 +251,7 @@ func (t template) shellScript() int {
 }
 
 // shellQuote quotes s for a POSIX shell: inside single quotes nothing is
-// special, and a single quote is written '\”.
+// special, and a single quote inside is closed, escaped and reopened.
 func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
