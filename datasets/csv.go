@@ -52,8 +52,9 @@ func ReadCSV(r io.Reader, name, path, classCol string) (*Dataset, error) {
 // cell is an integer literal, "real" otherwise; nominal columns list their
 // categories in order of first appearance.
 //
-// Class labels are sorted by value when all are numbers, otherwise kept in
-// order of first appearance; a missing class label is an error.
+// Class labels are ordered as numpy.unique orders them: by value when all
+// are numbers, otherwise sorted as strings (not by first appearance); a
+// missing class label is an error.
 func ReadCSVWith(r io.Reader, name, path string, o CSVOptions) (*Dataset, error) {
 	if name == "" && path != "" {
 		name = nameFromPath(path)
@@ -160,7 +161,7 @@ func ReadCSVWith(r io.Reader, name, path string, o CSVOptions) (*Dataset, error)
 	}
 
 	// Second pass: convert.
-	classes := labels.classes()
+	classes := labels.csvClasses()
 	classIndex := make(map[string]int, len(classes))
 	for i, c := range classes {
 		classIndex[c] = i
