@@ -102,7 +102,11 @@ func check(t *tree, typ reflect.Type, path string) error {
 			isInt = true
 		}
 		if (isInt || t.num) && looksInteger(t.text) && !decimal.MatchString(t.text) {
-			return fmt.Errorf("%s: %s is not a plain decimal integer (leading zeros, signs, underscores and 0x/0o prefixes are refused: YAML would read 042 as octal 34); write it in decimal", t.pos, strings.TrimSuffix(path, ".")+" "+t.text)
+			fix := "write it in decimal"
+			if typ.Kind() == reflect.String {
+				fix += ", or quote it if it is text"
+			}
+			return fmt.Errorf("%s: %s is not a plain decimal integer (leading zeros, signs, underscores and 0x/0o prefixes are refused: YAML would read 042 as octal 34); %s", t.pos, strings.TrimSuffix(path, ".")+" "+t.text, fix)
 		}
 		if isInt && t.num && !decimal.MatchString(t.text) {
 			return fmt.Errorf("%s: %s is not a decimal integer", t.pos, strings.TrimSuffix(path, ".")+" "+t.text)
