@@ -11,6 +11,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/runner"
 	"github.com/fgrtbench/fgrtbench/internal/safename"
 	"github.com/fgrtbench/fgrtbench/plots"
+	"github.com/fgrtbench/fgrtbench/reports"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
@@ -48,6 +49,9 @@ func plotAll(env *Env, c *command, args []string) error {
 	target := *out
 	if target == "" {
 		target = filepath.Join(*dir, "report", "figures")
+		if err := reports.CheckDirs(*dir); err != nil {
+			return err // never draw through a planted report/ link
+		}
 	}
 	var opts plots.RenderOptions
 	if m, err := manifest.Read(*dir); err == nil {

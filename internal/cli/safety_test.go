@@ -162,6 +162,7 @@ func TestNothingDeletedThatFgrtbenchDidNotWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	refused(t, tmp, linked, []string{"symbolic link"}, "report", "--results", linked)
+	refused(t, tmp, linked, []string{"symbolic link"}, "plot", "all", "--results", linked)
 
 	shards := runShards(t, spec, tmp, 3)
 	// merge --out onto a file that is not a results file.
