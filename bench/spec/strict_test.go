@@ -35,6 +35,7 @@ func TestReadersRefuseTheSameSpecs(t *testing.T) {
 		{"duplicate nested key", "    label: a\n    label: b\n", "", "", "", "key methods.label is given twice"},
 		{"key in capitals", "FOLDS: 3\n", `"FOLDS": 3`, "", "", "key FOLDS must be written folds"},
 		{"key in mixed case", "Seed: 3\n", `"Seed": 3`, "", "", "key Seed must be written seed"},
+		{"nested key in capitals", "    Label: x\n", "", "", "", "key methods.Label must be written methods.label"},
 		{"octal by leading zero", "seed: 042\n", `"seed": 042`, "", "", ""},
 		{"leading zero folds", "folds: 010\n", `"folds": 010`, "", "", ""},
 		{"hex", "seed: 0x2A\n", `"seed": 0x2A`, "", "", ""},
@@ -51,6 +52,9 @@ func TestReadersRefuseTheSameSpecs(t *testing.T) {
 		y, j := specPair(c.yamlExtra, c.jsonExtra, c.jsonAfter, c.yamlAfter)
 		if c.name == "duplicate nested key" {
 			j = strings.Replace(j, `{"name": "cart"}`, `{"name": "cart", "label": "a", "label": "b"}`, 1)
+		}
+		if c.name == "nested key in capitals" {
+			j = strings.Replace(j, `{"name": "cart"}`, `{"name": "cart", "Label": "x"}`, 1)
 		}
 		for _, in := range []struct{ format, text string }{{"yaml", y}, {"json", j}} {
 			_, err := Parse([]byte(in.text), in.format)
