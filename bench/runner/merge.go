@@ -14,7 +14,6 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/bench/identity"
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
-	"github.com/fgrtbench/fgrtbench/bench/protocol"
 	"github.com/fgrtbench/fgrtbench/internal/atomicfile"
 	"github.com/fgrtbench/fgrtbench/internal/safefile"
 	"github.com/fgrtbench/fgrtbench/results"
@@ -536,6 +535,11 @@ func UnitName(id identity.Study, u identity.Unit) string {
 	return coordinates(g.Protocol, g.Dataset, g.Label, u.Repeat, u.Fold, u.Seed)
 }
 
+// selectSweep is the selection column of a sweep's rows (protocol.SelectSweep,
+// spelled here because the output directory's code sits below the
+// protocols and does not import them).
+const selectSweep = "sweep"
+
 // CheckSelected refuses results (read from path) that hold a unit of the
 // study completely but with no selected row: a flipped selected cell,
 // which would silently drop that fold from every reported mean. (Two
@@ -551,7 +555,7 @@ func CheckSelected(id identity.Study, recs []results.Record, path string) error 
 		if r.Selected {
 			selected[r.Key]++
 		}
-		sweep[r.Key] = sweep[r.Key] || r.Selection == protocol.SelectSweep
+		sweep[r.Key] = sweep[r.Key] || r.Selection == selectSweep
 	}
 	for _, u := range id.UnitList() {
 		n := id.Groups[u.Group].RowsPerUnit
