@@ -167,6 +167,23 @@ func (l *labelSet) add(s string) {
 	}
 }
 
+// csvClasses is the class list of a CSV file, which declares no classes:
+// as numpy.unique (and so scikit-learn's LabelEncoder) orders them — by
+// numeric value when every label is a number (classes), otherwise sorted
+// as strings, by code point — so that a tie in a leaf resolves to the
+// class scikit-learn would pick on the same file, whichever class the file
+// happens to list first.
+func (l *labelSet) csvClasses() []string {
+	out := l.classes()
+	for _, s := range out {
+		if isNum, _ := numberLiteral(s); !isNum {
+			sort.Strings(out)
+			break
+		}
+	}
+	return out
+}
+
 // classes returns the class list: sorted by numeric value when every label
 // is a number (as numpy.unique / LabelEncoder would order 0/1 or 1..7 codes,
 // independent of which class happens to come first in the file), otherwise

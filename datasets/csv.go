@@ -7,9 +7,10 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/fgrtbench/fgrtbench/internal/safefile"
 )
 
 // CSVOptions are the choices ReadCSVWith leaves to the caller.
@@ -51,8 +52,9 @@ func ReadCSV(r io.Reader, name, path, classCol string) (*Dataset, error) {
 // cell is an integer literal, "real" otherwise; nominal columns list their
 // categories in order of first appearance.
 //
-// Class labels are sorted by value when all are numbers, otherwise kept in
-// order of first appearance; a missing class label is an error.
+// Class labels are ordered as numpy.unique orders them: by value when all
+// are numbers, otherwise sorted as strings (not by first appearance); a
+// missing class label is an error.
 func ReadCSVWith(r io.Reader, name, path string, o CSVOptions) (*Dataset, error) {
 	if name == "" && path != "" {
 		name = nameFromPath(path)
@@ -159,7 +161,7 @@ func ReadCSVWith(r io.Reader, name, path string, o CSVOptions) (*Dataset, error)
 	}
 
 	// Second pass: convert.
-	classes := labels.classes()
+	classes := labels.csvClasses()
 	classIndex := make(map[string]int, len(classes))
 	for i, c := range classes {
 		classIndex[c] = i
@@ -288,7 +290,7 @@ func ReadFileWith(path string, o CSVOptions) (*Dataset, error) {
 	if err := checkFormat(path, o); err != nil {
 		return nil, err
 	}
-	f, err := os.Open(path)
+	f, err := safefile.Open(path, safefile.DataCap)
 	if err != nil {
 		return nil, err
 	}

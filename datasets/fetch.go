@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/fgrtbench/fgrtbench/internal/atomicfile"
+	"github.com/fgrtbench/fgrtbench/internal/safefile"
 )
 
 // Environment variables read by DefaultCacheDir and NewFetcherFromEnv.
@@ -128,7 +129,7 @@ func (f *Fetcher) fetch(ctx context.Context, name string) (string, []byte, error
 		return "", nil, err
 	}
 	dst := f.CachePath(name)
-	if data, err := os.ReadFile(dst); err == nil {
+	if data, err := safefile.ReadFile(dst, safefile.DataCap); err == nil {
 		if got := NormalizedSHA256(data); got == info.NormalizedSHA256 {
 			f.logf("%s: using cached %s", name, dst)
 			return dst, data, nil
@@ -206,10 +207,10 @@ func CheckShape(d *Dataset, info Info) error {
 // fromMirror reads and verifies the mirror copy of a dataset.
 func (f *Fetcher) fromMirror(mirror string, info Info) ([]byte, error) {
 	src := filepath.Join(mirror, info.Name+".dat")
-	data, err := os.ReadFile(src)
+	data, err := safefile.ReadFile(src, safefile.DataCap)
 	if errors.Is(err, os.ErrNotExist) {
 		alt := filepath.Join(mirror, info.Name, info.Name+".dat")
-		if d2, err2 := os.ReadFile(alt); err2 == nil {
+		if d2, err2 := safefile.ReadFile(alt, safefile.DataCap); err2 == nil {
 			src, data, err = alt, d2, nil
 		}
 	}

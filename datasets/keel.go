@@ -6,8 +6,9 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strings"
+
+	"github.com/fgrtbench/fgrtbench/internal/safefile"
 )
 
 // maxLineBytes bounds one line of a data file. The widest KEEL row of the
@@ -48,7 +49,7 @@ func (lr *lineReader) next() (text string, ok bool, err error) {
 // ReadKEELFile reads a KEEL .dat file. The dataset is named after the file
 // (base name without .dat).
 func ReadKEELFile(path string) (*Dataset, error) {
-	f, err := os.Open(path)
+	f, err := safefile.Open(path, safefile.DataCap)
 	if err != nil {
 		return nil, err
 	}

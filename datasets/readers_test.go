@@ -1,6 +1,7 @@
 package datasets
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -235,8 +236,10 @@ func TestReadCSV(t *testing.T) {
 	if !sameMatrix(d.X, want) {
 		t.Errorf("X = %v, want %v", d.X, want)
 	}
-	if !reflect.DeepEqual(d.Classes, []string{"b", "a", "c"}) || !reflect.DeepEqual(d.Y, []int{0, 1, 0, 2}) {
-		t.Errorf("classes %v Y %v (want first-appearance order for text labels)", d.Classes, d.Y)
+	// Text labels are sorted as numpy.unique sorts them, not kept in order
+	// of first appearance (b comes first in the file).
+	if !reflect.DeepEqual(d.Classes, []string{"a", "b", "c"}) || !reflect.DeepEqual(d.Y, []int{1, 0, 1, 2}) {
+		t.Errorf("classes %v Y %v (want np.unique order for text labels)", d.Classes, d.Y)
 	}
 	types := []string{d.Inputs[0].Type, d.Inputs[1].Type, d.Inputs[2].Type}
 	if !reflect.DeepEqual(types, []string{"real", "nominal", "integer"}) || d.Inputs[1].Name != "colour" {
@@ -340,4 +343,41 @@ func sameMatrix(a, b [][]float64) bool {
 		}
 	}
 	return true
+}
+
+// TestCSVClassOrderIsNumpyUnique: CSV labels are ordered as numpy.unique
+// orders them (numbers by value, text by code point, mixed as text), while
+// KEEL keeps its header's declared order.
+func TestCSVClassOrderIsNumpyUnique(t *testing.T) {
+	cases := []struct {
+		labels []string
+		want   []string
+	}{
+		{[]string{"yes", "no", "maybe"}, []string{"maybe", "no", "yes"}},
+		{[]string{"b", "B", "a", "é"}, []string{"B", "a", "b", "é"}},
+		{[]string{"10", "2", "1"}, []string{"1", "2", "10"}},
+		{[]string{"10", "x", "2"}, []string{"10", "2", "x"}},
+	}
+	for _, c := range cases {
+		var b strings.Builder
+		b.WriteString("x,class\n")
+		for i, l := range c.labels {
+			fmt.Fprintf(&b, "%d,%s\n", i, l)
+		}
+		d, err := ReadCSV(strings.NewReader(b.String()), "t", "t.csv", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(d.Classes, c.want) {
+			t.Errorf("labels %v: classes %v, want %v", c.labels, d.Classes, c.want)
+		}
+	}
+	keel := "@relation r\n@attribute x real [0, 9]\n@attribute class {yes, no}\n@inputs x\n@outputs class\n@data\n1, no\n2, yes\n"
+	d, err := ReadKEEL(strings.NewReader(keel), "r", "r.dat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(d.Classes, []string{"yes", "no"}) {
+		t.Errorf("KEEL classes %v, want the header's order", d.Classes)
+	}
 }

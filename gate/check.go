@@ -10,12 +10,12 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"sort"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/fgrtbench/fgrtbench/internal/atomicfile"
+	"github.com/fgrtbench/fgrtbench/internal/safefile"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
@@ -104,7 +104,7 @@ type Baseline[S Study] struct {
 
 // Load reads a baseline file.
 func Load[S Study](path string) (*Baseline[S], error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFile(path, safefile.ResultsCap)
 	if err != nil {
 		return nil, err
 	}

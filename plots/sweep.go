@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"image/color"
 	"math"
-	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/fgrtbench/fgrtbench/internal/safename"
 	"github.com/fgrtbench/fgrtbench/reports"
 	"github.com/fgrtbench/fgrtbench/results"
 )
@@ -33,13 +33,7 @@ func sweepsOf(recs []results.Record, base map[string]string, pres results.Presen
 
 // SweepFigureName is the file stem of a sweep's figure.
 func SweepFigureName(s reports.Sweep) string {
-	clean := strings.Map(func(r rune) rune {
-		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '.' {
-			return r
-		}
-		return '_'
-	}, s.Protocol+"_"+s.Method)
-	return "sweep_" + clean
+	return safename.Component("sweep_" + s.Protocol + "_" + s.Method)
 }
 
 // SweepCaption describes the figure SweepFigure draws for s.

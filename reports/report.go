@@ -15,6 +15,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io/fs"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -23,6 +25,7 @@ import (
 	"strings"
 
 	"github.com/fgrtbench/fgrtbench/internal/atomicfile"
+	"github.com/fgrtbench/fgrtbench/internal/safefile"
 	"github.com/fgrtbench/fgrtbench/reports/paper"
 	"github.com/fgrtbench/fgrtbench/results"
 )
@@ -381,10 +384,24 @@ func differencesSection(rep *Report, cells []Cell, tol float64, pres results.Pre
 	return b.Bytes()
 }
 
+// MarkerFile lists, one name per line, the files the last report rendered
+// into a report directory. Only the files it names are ever removed or
+// replaced: a file of the user's in the directory (a thesis chapter, notes)
+// is never touched.
+const MarkerFile = ".fgrtbench-report"
+
 // Write writes every table (three formats) and REPORT.md to r.Dir, each
 // through a temporary file and a rename, and removes table files a previous
-// report left there that this one no longer produces.
+// report left there that this one no longer produces. It replaces or
+// removes only files it can prove a previous report wrote (those MarkerFile
+// lists); any other file in the way is refused in one line before anything
+// is written. r.Dir must not be a symbolic link. A directory from before
+// the marker existed has its report files replaced by name and nothing
+// removed.
 func (r *Report) Write() error {
+	if st, err := os.Lstat(r.Dir); err == nil && !st.IsDir() {
+		return fmt.Errorf("%s is %s, not a directory; refusing to write a report through it (remove it or report into another directory)", r.Dir, modeKind(st.Mode()))
+	}
 	if err := os.MkdirAll(r.Dir, 0o755); err != nil {
 		return err
 	}
@@ -398,6 +415,26 @@ func (r *Report) Write() error {
 		files[t.Name+".csv"] = t.CSV()
 	}
 	names := sortedNames(files)
+	marker := filepath.Join(r.Dir, MarkerFile)
+	prev, legacy, err := readMarker(marker)
+	if err != nil {
+		return err
+	}
+	for _, n := range names {
+		path := filepath.Join(r.Dir, n)
+		if _, err := os.Lstat(path); err == nil && !legacy && !prev[n] {
+			return fmt.Errorf("%s is in the way of the report and was not written by fgrtbench (%s does not list it); refusing to replace it: move it, or report into another directory", path, MarkerFile)
+		}
+	}
+	// The marker names old and new files while the new ones are written,
+	// so a render cut short still knows every file it may remove.
+	all := maps.Clone(prev)
+	for _, n := range names {
+		all[n] = true
+	}
+	if err := writeMarker(marker, all); err != nil {
+		return err
+	}
 	// REPORT.md goes last: a report cut short by a write error (a full
 	// disk) never has a new REPORT.md that links to tables it lacks.
 	order := append(slices.DeleteFunc(slices.Clone(names), func(n string) bool { return n == "REPORT.md" }), "REPORT.md")
@@ -406,21 +443,84 @@ func (r *Report) Write() error {
 			return err
 		}
 	}
-	entries, err := os.ReadDir(r.Dir)
-	if err != nil {
-		return err
-	}
-	for _, e := range entries {
-		ext := filepath.Ext(e.Name())
-		if _, ours := files[e.Name()]; ours || e.IsDir() || (ext != ".md" && ext != ".tex" && ext != ".csv") {
+	for _, n := range slices.Sorted(maps.Keys(prev)) {
+		if _, ours := files[n]; ours {
 			continue
 		}
-		if err := os.Remove(filepath.Join(r.Dir, e.Name())); err != nil {
+		path := filepath.Join(r.Dir, n)
+		st, err := os.Lstat(path)
+		if err != nil || !st.Mode().IsRegular() {
+			continue // gone already, or replaced by something not ours
+		}
+		if err := os.Remove(path); err != nil {
 			return err
 		}
 	}
+	keep := map[string]bool{}
+	for _, n := range names {
+		keep[n] = true
+	}
+	if err := writeMarker(marker, keep); err != nil {
+		return err
+	}
 	r.Files = names
 	return nil
+}
+
+// CheckDirs refuses, before anything is rendered, a report directory
+// (DIR/report) or its figures directory that is a symbolic link or not a
+// directory: a report is never written through a link someone planted.
+func CheckDirs(dir string) error {
+	for _, d := range []string{filepath.Join(dir, "report"), filepath.Join(dir, "report", "figures")} {
+		if st, err := os.Lstat(d); err == nil && !st.IsDir() {
+			return fmt.Errorf("%s is %s, not a directory; refusing to write a report through it (remove it or report into another directory)", d, modeKind(st.Mode()))
+		}
+	}
+	return nil
+}
+
+// readMarker reads the names a previous report wrote; legacy is true when
+// there is no marker (a directory fgrtbench never rendered into, or one
+// rendered before the marker existed).
+func readMarker(path string) (names map[string]bool, legacy bool, err error) {
+	data, err := safefile.ReadFileNoFollow(path, safefile.SmallCap)
+	if errors.Is(err, fs.ErrNotExist) {
+		return map[string]bool{}, true, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	names = map[string]bool{}
+	for i, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+		if line == "" {
+			continue
+		}
+		// Only plain file names: a marker edited to name ../x cannot make
+		// a render remove a file outside the report directory.
+		if line != filepath.Base(line) || line == "." || line == ".." || strings.ContainsAny(line, "/\\\x00") {
+			return nil, false, fmt.Errorf("%s:%d: %q is not a file name of a report; remove the marker only if the directory holds no file of yours", path, i+1, line)
+		}
+		names[line] = true
+	}
+	return names, false, nil
+}
+
+func writeMarker(path string, names map[string]bool) error {
+	var b strings.Builder
+	for _, n := range slices.Sorted(maps.Keys(names)) {
+		b.WriteString(n + "\n")
+	}
+	return atomicfile.WriteFile(path, []byte(b.String()))
+}
+
+func modeKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m.IsRegular():
+		return "a file"
+	}
+	return "not a directory"
 }
 
 func sortedNames(m map[string][]byte) []string {

@@ -272,25 +272,86 @@ func TestReportContent(t *testing.T) {
 			t.Errorf("REPORT.md lacks table %s", tb.Name)
 		}
 	}
-	// No temporary files left behind; a stale table file is removed.
+	// No temporary files left behind; a stale table file an earlier report
+	// wrote (the marker lists it) is removed; a user's files, even ones
+	// named like tables, are not.
 	stale := filepath.Join(out, "old-table.csv")
 	os.WriteFile(stale, []byte("x"), 0o644)
+	marker, _ := os.ReadFile(filepath.Join(out, MarkerFile))
+	os.WriteFile(filepath.Join(out, MarkerFile), append(marker, "old-table.csv\n"...), 0o644)
 	keep := filepath.Join(out, "notes.txt")
 	os.WriteFile(keep, []byte("x"), 0o644)
+	chapter := filepath.Join(out, "chapter3.md")
+	os.WriteFile(chapter, []byte("x"), 0o644)
 	if err := rep.Write(); err != nil {
 		t.Fatal(err)
 	}
 	entries, _ := os.ReadDir(out)
 	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), ".") {
+		if strings.HasPrefix(e.Name(), ".") && e.Name() != MarkerFile {
 			t.Errorf("temporary file %s left", e.Name())
 		}
 	}
 	if _, err := os.Stat(stale); !os.IsNotExist(err) {
 		t.Error("stale table file not removed")
 	}
-	if _, err := os.Stat(keep); err != nil {
-		t.Error("unrelated file removed")
+	for _, f := range []string{keep, chapter} {
+		if _, err := os.Stat(f); err != nil {
+			t.Errorf("a file fgrtbench did not write was removed: %s", f)
+		}
+	}
+	if m, _ := os.ReadFile(filepath.Join(out, MarkerFile)); strings.Contains(string(m), "old-table") || !strings.Contains(string(m), "REPORT.md\n") {
+		t.Errorf("marker after the render: %q", m)
+	}
+}
+
+// TestReportWriteTouchesOnlyItsOwnFiles: a file of the user's with a
+// report's name is refused, not replaced; a report directory that is a
+// link is refused, not followed; a marker naming a path outside the
+// directory is refused.
+func TestReportWriteTouchesOnlyItsOwnFiles(t *testing.T) {
+	rep := &Report{Dir: t.TempDir(), Markdown: []byte("# r\n")}
+	if err := rep.Write(); err != nil {
+		t.Fatal(err)
+	}
+	// A second render replaces its own REPORT.md.
+	if err := rep.Write(); err != nil {
+		t.Fatalf("re-render: %v", err)
+	}
+
+	dir := t.TempDir()
+	own := filepath.Join(dir, "REPORT.md")
+	os.WriteFile(own, []byte("my thesis\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, MarkerFile), []byte("table1.md\n"), 0o644)
+	err := (&Report{Dir: dir, Markdown: []byte("# r\n")}).Write()
+	if err == nil || !strings.Contains(err.Error(), "not written by fgrtbench") {
+		t.Errorf("user's REPORT.md: %v", err)
+	}
+	if b, _ := os.ReadFile(own); string(b) != "my thesis\n" {
+		t.Errorf("user's file replaced: %q", b)
+	}
+
+	real := t.TempDir()
+	link := filepath.Join(t.TempDir(), "report")
+	os.Symlink(real, link)
+	err = (&Report{Dir: link, Markdown: []byte("# r\n")}).Write()
+	if err == nil || !strings.Contains(err.Error(), "symbolic link") {
+		t.Errorf("linked report directory: %v", err)
+	}
+	if entries, _ := os.ReadDir(real); len(entries) != 0 {
+		t.Errorf("wrote through the link: %v", entries)
+	}
+
+	dir = t.TempDir()
+	outside := filepath.Join(filepath.Dir(dir), "victim.md")
+	os.WriteFile(outside, []byte("x"), 0o644)
+	defer os.Remove(outside)
+	os.WriteFile(filepath.Join(dir, MarkerFile), []byte("../victim.md\n"), 0o644)
+	if err := (&Report{Dir: dir, Markdown: []byte("# r\n")}).Write(); err == nil {
+		t.Error("a marker naming ../victim.md was accepted")
+	}
+	if _, err := os.Stat(outside); err != nil {
+		t.Error("a file outside the report directory was removed")
 	}
 }
 
@@ -362,5 +423,13 @@ func TestFactsFromMap(t *testing.T) {
 	got := FactsFromMap(map[string]string{"b": "2", "a": "1", "c": "3"})
 	if len(got) != 3 || got[0] != (Fact{"a", "1"}) || got[2] != (Fact{"c", "3"}) {
 		t.Errorf("FactsFromMap = %v", got)
+	}
+}
+
+// TestMarkdownNamesMakeNoLinks: a name in Markdown link syntax is shown as
+// text, not as a link.
+func TestMarkdownNamesMakeNoLinks(t *testing.T) {
+	if got, want := mdEscape("[click](http://x.invalid)"), `\[click\](http://x.invalid)`; got != want {
+		t.Errorf("mdEscape: %q, want %q", got, want)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fgrtbench/fgrtbench/internal/safename"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
@@ -468,15 +469,7 @@ func (s Sweep) PooledBest() int {
 // tableName makes a file stem of the sweep: sweep-<protocol>-<method>, any
 // character outside [A-Za-z0-9.-] turned into '_'.
 func (s Sweep) tableName() string {
-	clean := func(v string) string {
-		return strings.Map(func(r rune) rune {
-			if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '-' {
-				return r
-			}
-			return '_'
-		}, v)
-	}
-	return "sweep-" + clean(s.Protocol) + "-" + clean(s.Method)
+	return safename.Component("sweep-" + s.Protocol + "-" + s.Method)
 }
 
 // SweepTable builds the table of one sweep: per dataset and configuration

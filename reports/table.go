@@ -140,7 +140,9 @@ func (t Table) CSV() []byte {
 	return b.Bytes()
 }
 
-var mdReplacer = strings.NewReplacer("|", "\\|", "*", "\\*", "_", "\\_", "<", "&lt;", ">", "&gt;")
+// Brackets are escaped too: a name such as [x](http://…) must not become a
+// link in REPORT.md.
+var mdReplacer = strings.NewReplacer("|", "\\|", "*", "\\*", "_", "\\_", "<", "&lt;", ">", "&gt;", "[", "\\[", "]", "\\]")
 
 func mdEscape(s string) string { return mdReplacer.Replace(s) }
 

@@ -10,10 +10,11 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/fgrtbench/fgrtbench/internal/safefile"
 )
 
 // FileName is the name of the results file inside an output directory,
@@ -195,9 +196,28 @@ func Read(rd io.Reader) (recs []Record, truncated bool, err error) {
 	cr := csv.NewReader(strings.NewReader(text))
 	cr.FieldsPerRecord = -1
 	cr.Comment = '#' // a PartialMark line
-	rows, err := cr.ReadAll()
-	if err != nil {
-		return nil, truncated, fmt.Errorf("results: %v", err)
+	var rows [][]string
+	for {
+		good := cr.InputOffset()
+		row, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			// A write cut inside a quoted field that holds a newline leaves
+			// a last row whose quote never closes: torn like a row without
+			// its newline, and dropped like it, so resume redoes the unit.
+			// Only when the rest of the file, its quote closed, is one
+			// row: a stray quote mid-file is an error, not a torn end.
+			if tail := text[good:]; strings.Count(tail, `"`)%2 == 1 {
+				if rest, err := csv.NewReader(strings.NewReader(tail + "\"\n")).ReadAll(); err == nil && len(rest) == 1 && len(rest[0]) <= len(Header) {
+					truncated = true
+					break
+				}
+			}
+			return nil, truncated, fmt.Errorf("results: %v", err)
+		}
+		rows = append(rows, row)
 	}
 	if len(rows) == 0 {
 		return nil, truncated, nil
@@ -212,12 +232,64 @@ func Read(rd io.Reader) (recs []Record, truncated bool, err error) {
 		}
 		recs = append(recs, r)
 	}
+	if err := checkRows(recs); err != nil {
+		return nil, truncated, err
+	}
 	return recs, truncated, nil
+}
+
+// checkRows enforces the invariants between rows that a hand edit breaks
+// (a flipped selected cell, an edited n_train), naming the line (rows are
+// lines 2, 3, ... of the file): at most one selected row per unit (a unit
+// with none is incomplete, which readers that know the study refuse); one
+// n_train and n_test for every row of one unit (its configurations see one
+// split); and one n_train + n_test for every fold of one protocol,
+// dataset, repeat and seed (the folds partition one set of rows).
+func checkRows(recs []Record) error {
+	selected := map[string]int{} // unit key -> line of its selected row
+	split := map[string]int{}    // unit key -> line of its first row
+	type repeatKey struct {
+		protocol, dataset string
+		repeat            int
+		seed              int64
+	}
+	size := map[repeatKey]int{} // -> line of its first row
+	for i, r := range recs {
+		line := i + 2
+		if r.Key == "" {
+			continue // rows built by hand in tests and older files name no unit
+		}
+		if r.Selected {
+			if at, dup := selected[r.Key]; dup {
+				return fmt.Errorf("line %d: a second selected row of unit %s (line %d is selected too); exactly one configuration per unit and fold is selected (an edited row?)", line, r.Key, at)
+			}
+			selected[r.Key] = line
+		}
+		if at, ok := split[r.Key]; ok {
+			if o := recs[at-2]; o.NTrain != r.NTrain || o.NTest != r.NTest {
+				return fmt.Errorf("line %d: n_train %d, n_test %d differ from line %d's %d, %d, a row of the same unit (one split per unit; an edited row?)", line, r.NTrain, r.NTest, at, o.NTrain, o.NTest)
+			}
+		} else {
+			split[r.Key] = line
+		}
+	}
+	for i, r := range recs {
+		line := i + 2
+		k := repeatKey{r.Protocol, r.Dataset, r.Repeat, r.Seed}
+		if at, ok := size[k]; ok {
+			if o := recs[at-2]; o.NTrain+o.NTest != r.NTrain+r.NTest {
+				return fmt.Errorf("line %d: n_train + n_test = %d, but line %d of the same protocol, dataset and repeat has %d (the folds of a repeat share their rows; an edited row?)", line, r.NTrain+r.NTest, at, o.NTrain+o.NTest)
+			}
+		} else {
+			size[k] = line
+		}
+	}
+	return nil
 }
 
 // ReadFile reads results.csv from a path.
 func ReadFile(path string) ([]Record, error) {
-	f, err := os.Open(path)
+	f, err := safefile.Open(path, safefile.ResultsCap)
 	if err != nil {
 		return nil, err
 	}

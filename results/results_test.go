@@ -97,3 +97,38 @@ func TestSortIsCanonical(t *testing.T) {
 		t.Fatalf("order: %+v", recs)
 	}
 }
+
+// TestReadDropsATornQuotedField: a write cut inside a quoted field that
+// holds a newline is a torn last row (dropped, resume redoes the unit),
+// while a stray quote in the middle of the file stays an error.
+func TestReadDropsATornQuotedField(t *testing.T) {
+	recs := sample()
+	recs[1].Config = "note=first line\nsecond line"
+	var b bytes.Buffer
+	Write(&b, recs)
+	full := b.String()
+	at := strings.Index(full, "first line\n") + len("first line\n")
+	for _, cut := range []int{at - 3, at, at + 3} {
+		got, truncated, err := Read(strings.NewReader(full[:cut]))
+		if err != nil || !truncated || len(got) != 1 {
+			t.Errorf("cut at %d: %d rows, truncated %v, %v", cut, len(got), truncated, err)
+		}
+	}
+	// A stray quote followed by whole rows is not a torn end.
+	stray := strings.Replace(full, "paper,wine,", "paper,\"wine,", 1)
+	if _, _, err := Read(strings.NewReader(stray)); err == nil {
+		t.Error("a stray quote mid-file was read as a torn row")
+	}
+}
+
+func TestReadStrayQuoteBeforeOneLastRow(t *testing.T) {
+	var b bytes.Buffer
+	Write(&b, sample())
+	lines := strings.SplitAfter(b.String(), "\n")
+	// A quote opened in the first row, with one more row after it: the
+	// two rows read as one would have too many fields.
+	stray := lines[0] + strings.Replace(lines[1], "paper,wine,", "paper,\"wine,", 1) + lines[2]
+	if _, _, err := Read(strings.NewReader(stray)); err == nil {
+		t.Error("a stray quote before the last row was read as a torn row")
+	}
+}

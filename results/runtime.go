@@ -3,6 +3,7 @@ package results
 import (
 	"encoding/csv"
 	"fmt"
+	"github.com/fgrtbench/fgrtbench/internal/safefile"
 	"io"
 	"math"
 	"os"
@@ -108,7 +109,7 @@ func ReadRuntime(r io.Reader) ([]RuntimeRow, error) {
 
 // ReadRuntimeFile reads runtime.csv from a path.
 func ReadRuntimeFile(path string) ([]RuntimeRow, error) {
-	f, err := os.Open(path)
+	f, err := safefile.Open(path, safefile.ResultsCap)
 	if err != nil {
 		return nil, err
 	}

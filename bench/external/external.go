@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/fgrtbench/fgrtbench/bench/methods"
+	"github.com/fgrtbench/fgrtbench/internal/safefile"
 	"github.com/fgrtbench/fgrtbench/learn"
 )
 
@@ -197,13 +198,20 @@ func placeholderNames() []string {
 	return out
 }
 
-// expand substitutes the placeholders.
+// expand substitutes the placeholders. No shell runs the command, so a
+// value is one argument, whatever it holds; but when the program is a shell
+// given a script with -c (sh -c "learn {x} > {predictions}"), the script's
+// placeholders are substituted single-quoted for that shell, so a value
+// such as $(rm -rf ~) stays text instead of running.
 func (t template) expand(vars map[string]string) []string {
+	script := t.shellScript()
 	out := make([]string, len(t))
 	for i, w := range t {
 		var b strings.Builder
 		for _, p := range w {
-			if p.isVar {
+			if p.isVar && i == script {
+				b.WriteString(shellQuote(vars[p.text]))
+			} else if p.isVar {
 				b.WriteString(vars[p.text])
 			} else {
 				b.WriteString(p.text)
@@ -212,6 +220,40 @@ func (t template) expand(vars map[string]string) []string {
 		out[i] = b.String()
 	}
 	return out
+}
+
+// shellScript returns the index of the script word of a shell run with
+// -c (sh, bash, dash, zsh, ksh, ash, also through env), or -1.
+func (t template) shellScript() int {
+	i := 0
+	if w, ok := t.literal(0); ok && filepath.Base(w) == "env" && len(t) > 1 {
+		i = 1
+	}
+	prog, ok := t.literal(i)
+	if !ok {
+		return -1
+	}
+	switch filepath.Base(prog) {
+	case "sh", "bash", "dash", "zsh", "ksh", "ash", "mksh", "busybox":
+	default:
+		return -1
+	}
+	for j := i + 1; j < len(t)-1; j++ {
+		w, ok := t.literal(j)
+		if !ok || !strings.HasPrefix(w, "-") || strings.HasPrefix(w, "--") {
+			continue
+		}
+		if strings.ContainsRune(w, 'c') {
+			return j + 1
+		}
+	}
+	return -1
+}
+
+// shellQuote quotes s for a POSIX shell: inside single quotes nothing is
+// special, and a single quote inside is closed, escaped and reopened.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // literal returns a word without placeholders, or false.
@@ -228,7 +270,7 @@ func (t template) literal(i int) (string, bool) {
 
 // FileSHA256 returns the hex SHA-256 of a file's bytes.
 func FileSHA256(path string) (string, error) {
-	f, err := os.Open(path)
+	f, err := safefile.Open(path, safefile.DataCap)
 	if err != nil {
 		return "", err
 	}

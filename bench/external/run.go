@@ -20,6 +20,7 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/fgrt"
 	"github.com/fgrtbench/fgrtbench/fuzzy"
+	"github.com/fgrtbench/fgrtbench/internal/safefile"
 	"github.com/fgrtbench/fgrtbench/learn"
 )
 
@@ -332,8 +333,16 @@ func (b *tailBuffer) tail() string {
 
 // readPredictions reads one class name per line; it must have exactly n
 // lines, each a class of the schema.
+//
+// The file is another program's output: a link, FIFO or device in its
+// place is refused (never followed, never waited on), and so is a file
+// longer than n lines of the longest class name could be.
 func readPredictions(path string, n int, s learn.Schema) ([]int, error) {
-	data, err := os.ReadFile(path)
+	longest := 0
+	for k := range s.Classes {
+		longest = max(longest, len(s.ClassName(k)))
+	}
+	data, err := safefile.ReadFileNoFollow(path, int64(n+1)*int64(longest+2)+4*safefile.KiB)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("external: the command exited 0 but wrote no %s", PredictionsFile)
 	}
@@ -377,7 +386,7 @@ func classNames(s learn.Schema) []string {
 // errors, worded in the file's own terms (the adapter's author reads them).
 func readResult(path string) (resultJSON, error) {
 	var r resultJSON
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFileNoFollow(path, safefile.SmallCap)
 	if errors.Is(err, os.ErrNotExist) {
 		return r, nil
 	}

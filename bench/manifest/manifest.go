@@ -22,6 +22,7 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/bench/identity"
 	"github.com/fgrtbench/fgrtbench/internal/atomicfile"
+	"github.com/fgrtbench/fgrtbench/internal/safefile"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
@@ -235,9 +236,11 @@ func (m *Manifest) Write(dir string) error {
 	return atomicfile.WriteFile(filepath.Join(dir, FileName), data)
 }
 
-// Read loads a manifest from dir.
+// Read loads a manifest from dir. manifest.json is a file fgrtbench writes
+// (never through a link), so a link, pipe or device in its place is refused
+// rather than read, and so is a file over safefile.ManifestCap.
 func Read(dir string) (*Manifest, error) {
-	data, err := os.ReadFile(filepath.Join(dir, FileName))
+	data, err := safefile.ReadFileNoFollow(filepath.Join(dir, FileName), safefile.ManifestCap)
 	if err != nil {
 		return nil, err
 	}

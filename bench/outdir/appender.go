@@ -8,6 +8,7 @@ import (
 	"os"
 	"syscall"
 
+	"github.com/fgrtbench/fgrtbench/internal/safefile"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
@@ -20,9 +21,10 @@ type AppendFile interface {
 	Close() error
 }
 
-// OpenResultsFile opens results.csv for appending.
+// OpenResultsFile opens results.csv for appending, never through a link
+// and only when it is a regular file.
 func OpenResultsFile(path string) (AppendFile, error) {
-	return os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	return safefile.OpenAppend(path, 0o644)
 }
 
 // Appender grows results.csv by whole units only. Each unit's rows go out
@@ -41,6 +43,9 @@ type Appender struct {
 // file.
 func OpenAppender(path string, open func(string) (AppendFile, error)) (*Appender, error) {
 	f, err := open(path)
+	if safefile.IsUnsafe(err) {
+		return nil, err // a planted link or pipe: nothing to resume or free
+	}
 	if err != nil {
 		return nil, &WriteError{Path: path, Err: err}
 	}

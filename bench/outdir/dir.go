@@ -11,6 +11,7 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/bench/identity"
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
+	"github.com/fgrtbench/fgrtbench/internal/safefile"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
@@ -79,7 +80,7 @@ func CheckDirResults(dir string, id identity.Study) (*manifest.Manifest, Existin
 		}
 	}
 	path := filepath.Join(dir, results.FileName)
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFileNoFollow(path, safefile.ResultsCap)
 	if errors.Is(err, fs.ErrNotExist) {
 		return prev, none, nil
 	}
@@ -92,6 +93,9 @@ func CheckDirResults(dir string, id identity.Study) (*manifest.Manifest, Existin
 	}
 	if reason := ForeignRow(path, id, recs); reason != "" {
 		return nil, none, &Mismatch{Dir: dir, Reason: reason}
+	}
+	if err := CheckSelected(id, recs, path); err != nil {
+		return nil, Existing{}, err
 	}
 	return prev, Existing{Recs: recs, Truncated: truncated}, nil
 }

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/fgrtbench/fgrtbench/internal/safefile"
 )
 
 // LockFile is the file in an output directory whose advisory lock a run
@@ -34,7 +36,13 @@ func (e *Busy) Error() string {
 // unlocked, as it did before locks existed.
 func Lock(dir string) (release func(), err error) {
 	path := filepath.Join(dir, LockFile)
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	// Never through a link: anyone who can write a shared output directory
+	// could otherwise make this run truncate and rewrite any file its user
+	// can write.
+	f, err := safefile.OpenWrite(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if safefile.IsUnsafe(err) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, &WriteError{Path: path, Err: err}
 	}

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
 	"github.com/fgrtbench/fgrtbench/bench/study"
 	"github.com/fgrtbench/fgrtbench/internal/atomicfile"
+	"github.com/fgrtbench/fgrtbench/internal/safefile"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
@@ -74,6 +76,28 @@ func Merge(out string, inputs []string, o MergeOptions) (MergeSummary, error) {
 	sum.ResultsPath = out
 	sum.ManifestPath = filepath.Join(filepath.Dir(out), manifest.FileName)
 
+	// The output directory, when it exists, is locked for the whole merge
+	// (a run writing there would otherwise lose rows to it or overwrite it)
+	// and its own rows are one more input: a merge into a directory of the
+	// same study never throws its finished units away.
+	// It is checked before the lock is taken (a refused merge leaves no
+	// lock file in a directory that is not fgrtbench's) and again under it.
+	outDir := filepath.Dir(out)
+	ownRows, err := mergeTarget(out)
+	if err != nil {
+		return sum, err
+	}
+	if st, err := os.Stat(outDir); err == nil && st.IsDir() {
+		release, err := Lock(outDir)
+		if err != nil {
+			return sum, err
+		}
+		defer release()
+		if ownRows, err = mergeTarget(out); err != nil {
+			return sum, err
+		}
+	}
+
 	var ins []mergeInput
 	for _, in := range inputs {
 		mi, err := readMergeInput(in)
@@ -107,9 +131,18 @@ func Merge(out string, inputs []string, o MergeOptions) (MergeSummary, error) {
 	seen := map[rowID]int{} // index into all
 	var all []results.Record
 	from := map[rowID]string{}
-	for _, mi := range ins {
-		recs, err := results.ReadFile(mi.path)
-		if err != nil {
+	sources := slices.Clone(ins)
+	if ownRows != nil {
+		if ownRows.man.Identity == nil || ownRows.man.Identity.Hash != id.Hash {
+			return sum, fmt.Errorf("%s belongs to another study; merge into a new directory", sum.ManifestPath)
+		}
+		sources = append(sources, mergeInput{path: out})
+	}
+	for _, mi := range sources {
+		var recs []results.Record
+		if mi.path == out && ownRows != nil {
+			recs = ownRows.recs
+		} else if recs, err = results.ReadFile(mi.path); err != nil {
 			return sum, err
 		}
 		for _, rec := range recs {
@@ -130,6 +163,9 @@ func Merge(out string, inputs []string, o MergeOptions) (MergeSummary, error) {
 		}
 	}
 
+	if err := CheckSelected(id, all, "the merge's inputs"); err != nil {
+		return sum, err
+	}
 	missing := Missing(id, all)
 	missingShards := map[int]bool{}
 	complete := make(map[string]bool, len(units))
@@ -172,8 +208,15 @@ func Merge(out string, inputs []string, o MergeOptions) (MergeSummary, error) {
 		return sum, fmt.Errorf("%v; merge into a new directory", err)
 	}
 	man := mergedManifest(prev, ins, id, sum)
-	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-		return sum, err
+	if _, err := os.Stat(outDir); err != nil {
+		if err := os.MkdirAll(outDir, 0o755); err != nil {
+			return sum, err
+		}
+		release, err := Lock(outDir)
+		if err != nil {
+			return sum, err
+		}
+		defer release()
 	}
 	var b bytes.Buffer
 	if sum.Partial {
@@ -190,6 +233,42 @@ func Merge(out string, inputs []string, o MergeOptions) (MergeSummary, error) {
 		return sum, fmt.Errorf("writing %s: %w", sum.ManifestPath, err)
 	}
 	return sum, nil
+}
+
+// mergeTarget is what a merge finds at its output path.
+type mergeOutput struct {
+	recs []results.Record
+	man  *manifest.Manifest
+}
+
+// mergeTarget checks the file a merge would replace: nothing, or a results
+// file with the manifest of its study beside it, whose rows it returns.
+// Anything else (a file that is not a results file, results without a
+// manifest, a link, a pipe) is refused in one line: fgrtbench replaces only
+// what it can tell it wrote.
+func mergeTarget(out string) (*mergeOutput, error) {
+	st, err := os.Lstat(out)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, safefile.CheckRegular(out, "replace")
+	}
+	recs, err := results.ReadFile(out)
+	if err != nil {
+		return nil, fmt.Errorf("%s exists and is not a results file (%v); refusing to replace it: merge into a new path", out, err)
+	}
+	m, err := manifest.Read(filepath.Dir(out))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%s exists without a %s beside it, so whose results it holds is unknown; refusing to replace it: merge into a new directory", out, manifest.FileName)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%v; merge into a new directory", err)
+	}
+	return &mergeOutput{recs: recs, man: m}, nil
 }
 
 // readMergeInput finds the results file and manifest of one input.
@@ -456,4 +535,35 @@ func Missing(id identity.Study, recs []results.Record) []int {
 func UnitName(id identity.Study, u identity.Unit) string {
 	g := id.Groups[u.Group]
 	return study.Coordinates(g.Protocol, g.Dataset, g.Label, u.Repeat, u.Fold, u.Seed)
+}
+
+// SweepSelection is the selection column of a sweep's rows (protocol.SelectSweep,
+// spelled here because the output directory's code sits below the
+// protocols and does not import them).
+const SweepSelection = "sweep"
+
+// CheckSelected refuses results (read from path) that hold a unit of the
+// study completely but with no selected row: a flipped selected cell,
+// which would silently drop that fold from every reported mean. (Two
+// selected rows of a unit are refused by results.Read itself.)
+func CheckSelected(id identity.Study, recs []results.Record, path string) error {
+	rows, selected, first := map[string]int{}, map[string]int{}, map[string]int{}
+	sweep := map[string]bool{} // a sweep keeps every configuration and selects none
+	for i, r := range recs {
+		if _, ok := first[r.Key]; !ok {
+			first[r.Key] = i
+		}
+		rows[r.Key]++
+		if r.Selected {
+			selected[r.Key]++
+		}
+		sweep[r.Key] = sweep[r.Key] || r.Selection == SweepSelection
+	}
+	for _, u := range id.UnitList() {
+		n := id.Groups[u.Group].RowsPerUnit
+		if rows[u.Key] == n && n > 0 && selected[u.Key] == 0 && !sweep[u.Key] {
+			return fmt.Errorf("%s: unit %s (rows from line %d) has all its %d rows but none is selected; exactly one configuration per unit and fold is selected (an edited file?): re-run that unit into a new --out", path, UnitName(id, u), first[u.Key]+2, n)
+		}
+	}
+	return nil
 }

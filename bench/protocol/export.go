@@ -13,6 +13,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/paperprep"
 	"github.com/fgrtbench/fgrtbench/datasets"
 	"github.com/fgrtbench/fgrtbench/internal/atomicfile"
+	"github.com/fgrtbench/fgrtbench/internal/safename"
 	"github.com/fgrtbench/fgrtbench/internal/sksplit"
 	"github.com/fgrtbench/fgrtbench/learn"
 )
@@ -185,7 +186,14 @@ func (a *Assignment) Export(dir, protocolName string) ([]string, error) {
 		return nil
 	}
 
-	base := a.Dataset + "-" + protocolName
+	// The dataset's name may be a path (../x.csv, /data/x.csv): its stem,
+	// reduced to one safe component, names the files, which therefore
+	// always land in dir.
+	stem := a.Dataset
+	if datasets.IsDataFile(stem) {
+		stem = strings.TrimSuffix(filepath.Base(stem), filepath.Ext(stem))
+	}
+	base := safename.Component(stem + "-" + protocolName)
 	if err := write(base+"-folds.csv", a.WriteCSV); err != nil {
 		return written, err
 	}

@@ -54,7 +54,31 @@ func (r *Runner) validate(ctx context.Context, s Study) ([]resolvedMethod, error
 			}
 		}
 	}
+	checksums, _, err := plans.describe(ctx, s.Datasets)
+	if err != nil {
+		return nil, err
+	}
+	if err := sameDataOnce(s.Datasets, checksums); err != nil {
+		return nil, err
+	}
 	return ms, nil
+}
+
+// sameDataOnce refuses one dataset listed under two names (a/d.csv,
+// ./a/d.csv and its absolute path; a copy of a file; a registry name and
+// its mirror file): datasets are identified by their normalised content,
+// and a dataset counted twice would be two rows of every table and two
+// blocks of every statistic (Friedman N).
+func sameDataOnce(names []string, checksums map[string]string) error {
+	seen := map[string]string{}
+	for _, n := range names {
+		sum := checksums[n]
+		if first, dup := seen[sum]; dup && sum != "" {
+			return fmt.Errorf("datasets %s and %s hold the same data (normalised SHA-256 %.12s…); list each dataset once", first, n, sum)
+		}
+		seen[sum] = n
+	}
+	return nil
 }
 
 // planCache returns the runner's plan cache for the given options, making a

@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -21,6 +20,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
 	"github.com/fgrtbench/fgrtbench/bench/study"
 	"github.com/fgrtbench/fgrtbench/datasets"
+	"github.com/fgrtbench/fgrtbench/internal/safefile"
 )
 
 // file is the on-disk form; options are optional and default to the clean
@@ -152,6 +152,11 @@ func yamlError(err error) string {
 // Parse reads a spec; format is "json" or "yaml". Unknown fields are errors.
 func Parse(data []byte, format string) (study.Study, error) {
 	var f file
+	if format == "json" || format == "yaml" {
+		if err := strict(data, format); err != nil {
+			return study.Study{}, fmt.Errorf("spec: %v", err)
+		}
+	}
 	switch format {
 	case "json":
 		dec := json.NewDecoder(bytes.NewReader(data))
@@ -220,7 +225,7 @@ func Parse(data []byte, format string) (study.Study, error) {
 
 // Load reads a spec file, choosing the format by extension (.json, .yaml, .yml).
 func Load(path string) (study.Study, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFile(path, safefile.SpecCap)
 	if err != nil {
 		return study.Study{}, err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/external"
 	"github.com/fgrtbench/fgrtbench/bench/methods"
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
+	"github.com/fgrtbench/fgrtbench/internal/safename"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
@@ -312,7 +313,15 @@ func (s Study) Resolve() ([]ResolvedMethod, error) {
 	if d := firstRepeated(s.Datasets); d != "" {
 		return nil, fmt.Errorf("dataset %q is listed twice; list each dataset once", d)
 	}
+	for _, d := range s.Datasets {
+		if formulaLike(d) {
+			return nil, fmt.Errorf("dataset %q begins with %q, which spreadsheets opening the CSV outputs run as a formula; rename the file (or give it as ./%s)", d, d[:1], d)
+		}
+	}
 	if err := s.Options.Validate(); err != nil {
+		return nil, err
+	}
+	if err := s.checkSize(); err != nil {
 		return nil, err
 	}
 	var out []ResolvedMethod
@@ -336,10 +345,29 @@ func (s Study) Resolve() ([]ResolvedMethod, error) {
 		if strings.ContainsAny(rm.Label, ",\n/#") {
 			return nil, fmt.Errorf("method label %q may not contain ',', '/', '#' or newlines", rm.Label)
 		}
+		if formulaLike(rm.Label) {
+			return nil, fmt.Errorf("method label %q begins with %q, which spreadsheets opening the CSV outputs run as a formula; begin it with a letter or digit", rm.Label, rm.Label[:1])
+		}
 		seen[rm.Label] = true
 		out = append(out, rm)
 	}
+	// Labels name report tables and figures (sweep-<protocol>-<label>):
+	// two labels one file name would hold are refused now, not after the
+	// study ran.
+	var labels []string
+	for _, rm := range out {
+		labels = append(labels, rm.Label)
+	}
+	if a, b, clash := safename.Collision(labels); clash {
+		return nil, fmt.Errorf("method labels %q and %q would name the same report file (%s); give one a distinct label", a, b, safename.Component(b))
+	}
 	return out, nil
+}
+
+// formulaLike reports a name that a spreadsheet would read as a formula
+// when it opens a CSV output holding it (CSV injection).
+func formulaLike(name string) bool {
+	return name != "" && strings.ContainsRune("=+-@\t\r", rune(name[0]))
 }
 
 // checkLabel refuses a label that reports would read as another method:

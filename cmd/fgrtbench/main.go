@@ -4,6 +4,8 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -14,11 +16,47 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signalContext(os.Stderr, os.Exit)
 	defer stop()
 	env := &cli.Env{
 		Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv,
 		StderrIsTerminal: term.IsTerminal(int(os.Stderr.Fd())),
 	}
 	os.Exit(cli.Main(ctx, env, os.Args[1:]))
+}
+
+// signalContext returns a context cancelled by the first SIGINT or SIGTERM:
+// the run stops after finishing what it can and says what it kept. A second
+// signal exits at once through exit (status 130 for SIGINT, 143 for
+// SIGTERM), for a run that something (an adapter ignoring its own signal, a
+// slow file system) keeps from stopping; results.csv then holds whole units
+// only, or a torn last one that resume drops, so the same command resumes.
+func signalContext(stderr io.Writer, exit func(int)) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	quit := make(chan struct{})
+	go func() {
+		select {
+		case <-sigs:
+			cancel()
+		case <-quit:
+			return
+		}
+		select {
+		case sig := <-sigs:
+			fmt.Fprintf(stderr, "fgrtbench: second %v: exiting now; finished units are kept, run the same command again to resume\n", sig)
+			code := 130
+			if sig == syscall.SIGTERM {
+				code = 143
+			}
+			exit(code)
+		case <-quit:
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(sigs)
+		close(quit)
+		cancel()
+	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/bench/identity"
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
+	"github.com/fgrtbench/fgrtbench/bench/outdir"
 	"github.com/fgrtbench/fgrtbench/bench/runner"
 	"github.com/fgrtbench/fgrtbench/bench/spec"
 	"github.com/fgrtbench/fgrtbench/gate"
@@ -232,6 +233,9 @@ func checkComplete(study runner.Study, recs []results.Record, dir string) error 
 		present := map[string]bool{}
 		for _, r := range recs {
 			present[r.Key] = true
+		}
+		if err := outdir.CheckSelected(*m.Identity, recs, filepath.Join(dir, runner.ResultsFile)); err != nil {
+			return fmt.Errorf("check --update: %v", err)
 		}
 		units := m.Identity.UnitList()
 		for _, i := range runner.Missing(*m.Identity, recs) {

@@ -19,7 +19,31 @@ func (d *dataFlags) add(fs *flag.FlagSet) {
 	fs.StringVar(&d.cache, "cache", "", "dataset cache directory (default $FGRT_CACHE_DIR or the user cache dir)")
 	fs.StringVar(&d.mirror, "mirror", "", "directory of <name>.dat files to use instead of downloading (default $FGRT_DATA_MIRROR)")
 	fs.StringVar(&d.baseURL, "base-url", "", "download <base-url>/<name>.zip instead of from KEEL (an institutional mirror of the archives)")
-	fs.DurationVar(&d.timeout, "timeout", 2*time.Minute, "timeout per download")
+	d.timeout = 2 * time.Minute
+	fs.Var(positiveDuration{&d.timeout}, "timeout", "timeout per download, above 0 (default 2m0s)")
+}
+
+// positiveDuration is a duration flag that refuses 0 and negative values,
+// which the fetcher would otherwise read as its default.
+type positiveDuration struct{ d *time.Duration }
+
+func (p positiveDuration) String() string {
+	if p.d == nil {
+		return ""
+	}
+	return p.d.String()
+}
+
+func (p positiveDuration) Set(s string) error {
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		return err
+	}
+	if v <= 0 {
+		return fmt.Errorf("%s is not a timeout: give a positive duration such as 30s or 5m", s)
+	}
+	*p.d = v
+	return nil
 }
 
 func (d *dataFlags) fetcher(env *Env) *datasets.Fetcher {

@@ -9,7 +9,9 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
 	"github.com/fgrtbench/fgrtbench/bench/paperprep"
 	"github.com/fgrtbench/fgrtbench/bench/runner"
+	"github.com/fgrtbench/fgrtbench/internal/safename"
 	"github.com/fgrtbench/fgrtbench/plots"
+	"github.com/fgrtbench/fgrtbench/reports"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
@@ -41,6 +43,9 @@ func plotAll(env *Env, dir, out *string) error {
 	target := *out
 	if target == "" {
 		target = filepath.Join(*dir, "report", "figures")
+		if err := reports.CheckDirs(*dir); err != nil {
+			return err // never draw through a planted report/ link
+		}
 	}
 	var opts plots.RenderOptions
 	recs, recErr := results.ReadFile(filepath.Join(*dir, runner.ResultsFile))
@@ -115,7 +120,7 @@ func plotPartitions(ctx context.Context, env *Env, df *dataFlags, dataset, featu
 	}
 	// A data file's figures are named after its stem (mine.csv → mine).
 	stem := strings.TrimSuffix(filepath.Base(*dataset), filepath.Ext(*dataset))
-	name := "partitions_" + stem + "_" + d.Feature
+	name := safename.Component("partitions_" + stem + "_" + d.Feature) // a header never decides the path
 	if err := plots.MembershipFigure(*out, name, d); err != nil {
 		return err
 	}

@@ -6,14 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
+	"github.com/fgrtbench/fgrtbench/bench/outdir"
 	"github.com/fgrtbench/fgrtbench/bench/runner"
 	"github.com/fgrtbench/fgrtbench/datasets"
+	"github.com/fgrtbench/fgrtbench/internal/safefile"
 	"github.com/fgrtbench/fgrtbench/plots"
 	"github.com/fgrtbench/fgrtbench/reports"
 	"github.com/fgrtbench/fgrtbench/results"
@@ -45,6 +46,9 @@ run report after merge, or to render again.`}
 // renderReport writes DIR/report from DIR/results.csv (and the manifest,
 // when present) and returns the path of REPORT.md.
 func renderReport(ctx context.Context, env *Env, dir string, df *dataFlags) (string, error) {
+	if err := reports.CheckDirs(dir); err != nil {
+		return "", err
+	}
 	recs, err := results.ReadFile(filepath.Join(dir, runner.ResultsFile))
 	if err != nil {
 		return "", err
@@ -100,10 +104,14 @@ func renderReport(ctx context.Context, env *Env, dir string, df *dataFlags) (str
 // study identity cannot tell, and pass.
 func onlyStudyRows(dir string, m *manifest.Manifest, recs []results.Record) error {
 	if m.Identity == nil {
-		return nil
+		// Without it neither foreign rows nor a partial study can be told.
+		return fmt.Errorf("%s records no study identity (the block was removed, or an fgrtbench older than identities wrote it), so whose rows %s holds cannot be checked; re-run the study into a new --out", filepath.Join(dir, manifest.FileName), filepath.Join(dir, runner.ResultsFile))
 	}
 	if reason := runner.ForeignRow(filepath.Join(dir, runner.ResultsFile), *m.Identity, recs); reason != "" {
 		return fmt.Errorf("%s; the study is the one %s records, and results of two studies are not shown as one", reason, filepath.Join(dir, manifest.FileName))
+	}
+	if err := outdir.CheckSelected(*m.Identity, recs, filepath.Join(dir, runner.ResultsFile)); err != nil {
+		return err
 	}
 	return nil
 }
@@ -112,7 +120,7 @@ func onlyStudyRows(dir string, m *manifest.Manifest, recs []results.Record) erro
 // written by merge --allow-partial) says, without the pointer to the
 // manifest; "" when it has none.
 func partialMark(path string) string {
-	f, err := os.Open(path)
+	f, err := safefile.Open(path, safefile.ResultsCap)
 	if err != nil {
 		return ""
 	}

@@ -16,7 +16,9 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/bench/runner"
 	"github.com/fgrtbench/fgrtbench/bench/spec"
+	"github.com/fgrtbench/fgrtbench/bench/study"
 	"github.com/fgrtbench/fgrtbench/datasets"
+	"github.com/fgrtbench/fgrtbench/internal/safefile"
 )
 
 // runFlags are shared by run and reproduce.
@@ -38,6 +40,7 @@ func (r *runFlags) add(fs *flag.FlagSet, defaultOut string) {
 	fs.IntVar(&r.shardCount, "shard-count", 0, "number of shards N in a Slurm job array or Kubernetes Indexed Job: the shard index is SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX (required there)")
 	fs.BoolVar(&r.failFast, "fail-fast", false, "stop at the first failing unit")
 	fs.BoolVar(&r.fresh, "fresh", false, "start over: first move an existing --out directory aside (renamed to OUT.replaced-<time>; nothing is deleted)")
+	fs.Int64Var(&study.MaxUnits, "max-units", study.DefaultMaxUnits, "refuse a study of more fits than this (units × configurations), before any memory is spent on it")
 }
 
 func (r *runFlags) resolveShard(env *Env) (runner.Shard, error) {
@@ -130,7 +133,7 @@ func loadDataset(ctx context.Context, f *datasets.Fetcher, name string) (*datase
 	if !datasets.IsDataFile(name) {
 		return f.Load(ctx, name)
 	}
-	data, err := os.ReadFile(name)
+	data, err := safefile.ReadFile(name, safefile.DataCap)
 	if err != nil {
 		return nil, err
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/fgrtbench/fgrtbench/internal/atomicfile"
+	"github.com/fgrtbench/fgrtbench/internal/safefile"
 )
 
 // Machine names the machine and the software a measurement ran on.
@@ -236,7 +237,7 @@ var ErrNoMarkers = errors.New("speed: the file has no " + BeginMarker + " … " 
 
 // UpdateFile replaces the generated block of path with block.
 func UpdateFile(path, block string) error {
-	b, err := os.ReadFile(path)
+	b, err := safefile.ReadFile(path, 64*safefile.MiB)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,305 @@
+package spec
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"regexp"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// The JSON and YAML readers refuse the same mistakes, which their decoders
+// alone would treat differently: encoding/json takes the last of two equal
+// keys, matches keys in any letter case and stops reading after the first
+// value; yaml.v3 reads 042 as octal 34 and ignores a second document. Both
+// texts are first read into one small tree, checked here against the
+// spec's types, and only then decoded.
+
+// tree is a document reduced to what the checks need.
+type tree struct {
+	kind  byte // 'm' mapping, 's' sequence, 'v' scalar
+	keys  []string
+	kpos  []string // where each key is, "line L, column C"
+	vals  []*tree
+	items []*tree
+	text  string // a scalar's text
+	num   bool   // a scalar the format reads as a number (JSON number, YAML int or float)
+	pos   string
+}
+
+var decimal = regexp.MustCompile(`^-?(0|[1-9][0-9]*)$`)
+
+// strict checks data (format "json" or "yaml") against the spec's types.
+// Syntax errors are left to the decoder, which words them.
+func strict(data []byte, format string) error {
+	var t *tree
+	var err error
+	if format == "json" {
+		t, err = jsonTree(data)
+	} else {
+		t, err = yamlTree(data)
+	}
+	if err != nil || t == nil {
+		return err
+	}
+	return check(t, reflect.TypeOf(file{}), "")
+}
+
+// check walks t along typ: no key twice in one mapping, keys in the exact
+// letter case of the spec, integers in plain decimal.
+func check(t *tree, typ reflect.Type, path string) error {
+	for typ.Kind() == reflect.Pointer {
+		typ = typ.Elem()
+	}
+	switch t.kind {
+	case 'm':
+		seen := map[string]bool{}
+		for i, k := range t.keys {
+			if seen[k] {
+				return fmt.Errorf("%s: key %s is given twice; give each key once", t.kpos[i], path+k)
+			}
+			seen[k] = true
+		}
+		for i, k := range t.keys {
+			var sub reflect.Type
+			switch typ.Kind() {
+			case reflect.Struct:
+				f, exact := field(typ, k)
+				if f == nil {
+					continue // unknown: the decoder names it
+				}
+				if !exact {
+					return fmt.Errorf("%s: key %s must be written %s (keys are case-sensitive)", t.kpos[i], path+k, path+fieldName(*f))
+				}
+				sub = f.Type
+			case reflect.Map:
+				sub = typ.Elem()
+			default:
+				continue
+			}
+			if err := check(t.vals[i], sub, path+k+"."); err != nil {
+				return err
+			}
+		}
+	case 's':
+		if typ.Kind() == reflect.Slice {
+			for _, it := range t.items {
+				if err := check(it, typ.Elem(), path); err != nil {
+					return err
+				}
+			}
+		}
+	case 'v':
+		isInt := false
+		switch typ.Kind() {
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+			isInt = true
+		}
+		if (isInt || t.num) && looksInteger(t.text) && !decimal.MatchString(t.text) {
+			fix := "write it in decimal"
+			if typ.Kind() == reflect.String {
+				fix += ", or quote it if it is text"
+			}
+			return fmt.Errorf("%s: %s is not a plain decimal integer (leading zeros, signs, underscores and 0x/0o prefixes are refused: YAML would read 042 as octal 34); %s", t.pos, strings.TrimSuffix(path, ".")+" "+t.text, fix)
+		}
+		if isInt && t.num && !decimal.MatchString(t.text) {
+			return fmt.Errorf("%s: %s is not a decimal integer", t.pos, strings.TrimSuffix(path, ".")+" "+t.text)
+		}
+	}
+	return nil
+}
+
+// looksInteger reports a scalar a YAML or JSON reader could take as an
+// integer in some base or spelling.
+func looksInteger(s string) bool {
+	s = strings.TrimLeft(s, "+-")
+	if s == "" {
+		return false
+	}
+	if len(s) > 2 && s[0] == '0' && strings.ContainsRune("xXoObB", rune(s[1])) {
+		return true
+	}
+	for _, r := range s {
+		if (r < '0' || r > '9') && r != '_' {
+			return false
+		}
+	}
+	return true
+}
+
+// field finds the struct field a key names: exactly, or else in another
+// letter case (exact false).
+func field(typ reflect.Type, key string) (*reflect.StructField, bool) {
+	var fold *reflect.StructField
+	for i := 0; i < typ.NumField(); i++ {
+		f := typ.Field(i)
+		name := fieldName(f)
+		if name == key {
+			return &f, true
+		}
+		if fold == nil && strings.EqualFold(name, key) {
+			fold = &f
+		}
+	}
+	return fold, false
+}
+
+func fieldName(f reflect.StructField) string {
+	name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+	if name == "" {
+		name = f.Name
+	}
+	return name
+}
+
+func at(line, col int) string { return fmt.Sprintf("line %d, column %d", line, col) }
+
+// jsonTree reads one JSON value and refuses anything after it.
+func jsonTree(data []byte) (*tree, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	pos := func(off int64) string {
+		line := 1 + bytes.Count(data[:off], []byte("\n"))
+		col := int(off) - bytes.LastIndexByte(data[:off], '\n')
+		return at(line, col)
+	}
+	// start finds the offset where the token just read begins.
+	start := func(end int64) int64 {
+		i := end
+		for i > 0 && !strings.ContainsRune(" \t\r\n:,[{", rune(data[i-1])) {
+			i--
+		}
+		if i < end && data[end-1] == '"' { // a string: back to its opening quote
+			j := bytes.LastIndexByte(data[:end-1], '"')
+			for j > 0 && data[j-1] == '\\' {
+				j = bytes.LastIndexByte(data[:j-1], '"')
+			}
+			if j >= 0 {
+				i = int64(j)
+			}
+		}
+		return i
+	}
+	var read func() (*tree, error)
+	read = func() (*tree, error) {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		here := pos(start(dec.InputOffset()))
+		switch v := tok.(type) {
+		case json.Delim:
+			here = pos(dec.InputOffset() - 1)
+			switch v {
+			case '{':
+				t := &tree{kind: 'm', pos: here}
+				for dec.More() {
+					kt, err := dec.Token()
+					if err != nil {
+						return nil, err
+					}
+					k, _ := kt.(string)
+					t.keys = append(t.keys, k)
+					t.kpos = append(t.kpos, pos(start(dec.InputOffset())))
+					val, err := read()
+					if err != nil {
+						return nil, err
+					}
+					t.vals = append(t.vals, val)
+				}
+				_, err := dec.Token()
+				return t, err
+			case '[':
+				t := &tree{kind: 's', pos: here}
+				for dec.More() {
+					it, err := read()
+					if err != nil {
+						return nil, err
+					}
+					t.items = append(t.items, it)
+				}
+				_, err := dec.Token()
+				return t, err
+			}
+		case json.Number:
+			return &tree{kind: 'v', text: string(v), num: true, pos: here}, nil
+		case string:
+			return &tree{kind: 'v', text: v, pos: here}, nil
+		}
+		return &tree{kind: 'v', text: fmt.Sprint(tok), pos: here}, nil
+	}
+	t, err := read()
+	if err != nil {
+		return nil, nil // a syntax error: the decoder words it
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		off := dec.InputOffset()
+		for off < int64(len(data)) && strings.ContainsRune(" \t\r\n", rune(data[off])) {
+			off++
+		}
+		return nil, fmt.Errorf("%s: data after the spec's closing }; a spec is one JSON object", pos(min(off, int64(len(data)))))
+	}
+	return t, nil
+}
+
+// yamlTree reads one YAML document and refuses a second.
+func yamlTree(data []byte) (*tree, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		return nil, nil // empty or a syntax error: the decoder words it
+	}
+	var next yaml.Node
+	if err := dec.Decode(&next); err == nil {
+		return nil, fmt.Errorf("%s: a second YAML document; a spec is one document (remove the ---)", at(next.Line, next.Column))
+	} else if !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("after the first YAML document: %v; a spec is one document", err)
+	}
+	var conv func(n *yaml.Node, depth int) *tree
+	conv = func(n *yaml.Node, depth int) *tree {
+		if depth > 100 {
+			return &tree{kind: 'v', pos: at(n.Line, n.Column)}
+		}
+		if n.Kind == yaml.AliasNode {
+			// Not followed: aliases can multiply a document (billion
+			// laughs), and the anchored node is checked where it stands.
+			return &tree{kind: 'v', pos: at(n.Line, n.Column)}
+		}
+		here := at(n.Line, n.Column)
+		switch n.Kind {
+		case yaml.DocumentNode:
+			if len(n.Content) == 0 {
+				return nil
+			}
+			return conv(n.Content[0], depth+1)
+		case yaml.MappingNode:
+			t := &tree{kind: 'm', pos: here}
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k := n.Content[i]
+				t.keys = append(t.keys, k.Value)
+				t.kpos = append(t.kpos, at(k.Line, k.Column))
+				t.vals = append(t.vals, conv(n.Content[i+1], depth+1))
+			}
+			return t
+		case yaml.SequenceNode:
+			t := &tree{kind: 's', pos: here}
+			for _, c := range n.Content {
+				t.items = append(t.items, conv(c, depth+1))
+			}
+			return t
+		}
+		tag := n.ShortTag()
+		return &tree{kind: 'v', text: n.Value, num: tag == "!!int" || tag == "!!float", pos: here}
+	}
+	t := conv(&doc, 0)
+	if t == nil {
+		return nil, nil
+	}
+	return t, nil
+}
