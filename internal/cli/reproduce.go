@@ -83,6 +83,6 @@ func reportAfterRun(ctx context.Context, env *Env, rf *runFlags, sum runner.Summ
 	if err != nil {
 		return errors.Join(runErr, fmt.Errorf("results are in %s, but the report failed: %w", rf.out, err))
 	}
-	fmt.Fprintf(env.Stdout, "report: %s\n", path)
+	writeHeadline(env, rf.out, path)
 	return runErr
 }
