@@ -133,7 +133,11 @@ func (h Headline) Write(w io.Writer, reportPath string) {
 		if p.Dropped > 0 {
 			dropped = fmt.Sprintf("; %d left out, some method lacks them", p.Dropped)
 		}
-		fmt.Fprintf(w, "  %s protocol, %d datasets%s:\n", p.Protocol, len(p.Datasets), dropped)
+		plural := "s"
+		if len(p.Datasets) == 1 {
+			plural = ""
+		}
+		fmt.Fprintf(w, "  %s protocol, %d dataset%s%s:\n", p.Protocol, len(p.Datasets), plural, dropped)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "    method\tmean rank\tbest on")
 		for _, m := range p.Methods {
