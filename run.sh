@@ -40,10 +40,9 @@ else
   go build -o ./fgrtbench ./cmd/fgrtbench
 fi
 
-echo "== fetch and verify datasets${FGRT_DATA_MIRROR:+ (mirror: $FGRT_DATA_MIRROR)}"
-./fgrtbench fetch
-
-echo "== dataset table"
+echo "== fetch, verify and summarise the datasets${FGRT_DATA_MIRROR:+ (mirror: $FGRT_DATA_MIRROR)}"
+# datasets fetches and verifies every file it reads (a checksum mismatch
+# stops here), so one table lists each dataset once.
 ./fgrtbench datasets
 
 echo "== reproduce (paper and clean protocols, all methods)"
@@ -56,6 +55,8 @@ echo "== runtime study"
 ./fgrtbench runtime --out "$OUT" --datasets pima,ring,spambase,wine
 
 echo "== report"
+# Ends with the run's result: the headline (mean rank per method, datasets
+# where each is best) and the report's path.
 ./fgrtbench report --results "$OUT"
 
 if [ "$check" = 1 ]; then

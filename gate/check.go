@@ -11,6 +11,7 @@ import (
 	"io"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -359,13 +360,40 @@ func WriteTable(w io.Writer, ds []Diff, limit int) {
 			fmt.Fprintf(tw, "...\t%d more\t\t\t\t\n", len(sorted)-limit)
 			break
 		}
-		status := "REGRESSION"
-		if !d.Regression {
-			status = "within-tol"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", status, d.ID, d.Field, d.Baseline, d.Result, d.Delta)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", d.Verdict(), d.ID, d.Field, d.Baseline, d.Result, d.Delta)
 	}
 	tw.Flush()
+}
+
+// Verdict names a difference in the table: "within-tol" when it lies within
+// the method's declared tolerance; beyond it, "IMPROVED" or "WORSE" for a
+// field with a direction (a higher accuracy, balanced accuracy or count of
+// correct predictions is better, a longer fit is worse) and "CHANGED" for
+// the others. A rule count has no direction of its own (fewer rules at an
+// equal accuracy is a different model, not a better one), nor has a
+// configuration, a selection or a missing or new row. Every verdict but
+// within-tol fails the check: an improvement is still a result that moved,
+// and the baseline must be updated deliberately.
+func (d Diff) Verdict() string {
+	if !d.Regression {
+		return "within-tol"
+	}
+	higher := 0 // +1 when a higher value is better, -1 when worse
+	switch d.Field {
+	case "accuracy", "balanced_accuracy", "correct":
+		higher = 1
+	case "fit_seconds":
+		higher = -1
+	}
+	a, errA := strconv.ParseFloat(d.Baseline, 64)
+	b, errB := strconv.ParseFloat(d.Result, 64)
+	if higher == 0 || errA != nil || errB != nil || a == b {
+		return "CHANGED"
+	}
+	if (b > a) == (higher > 0) {
+		return "IMPROVED"
+	}
+	return "WORSE"
 }
 
 // Summary is a one-line account of a comparison.
@@ -385,5 +413,5 @@ func Summary[S Study](b *Baseline[S], ds []Diff) string {
 		parts = append(parts, fmt.Sprintf("%s %d", f, n))
 	}
 	sort.Strings(parts)
-	return fmt.Sprintf("FAIL: %d regressions against %d baseline rows (%s)", r, len(b.Rows), strings.Join(parts, ", "))
+	return fmt.Sprintf("FAIL: %d differences beyond tolerance against %d baseline rows (%s)", r, len(b.Rows), strings.Join(parts, ", "))
 }

@@ -95,8 +95,8 @@ func TestPerturbedLearnerFails(t *testing.T) {
 			}
 			var buf bytes.Buffer
 			WriteTable(&buf, diffs, 5)
-			if !strings.Contains(buf.String(), "REGRESSION") {
-				t.Fatalf("table does not flag the regression:\n%s", buf.String())
+			if !containsVerdict(buf.String()) {
+				t.Fatalf("table does not flag the change:\n%s", buf.String())
 			}
 		})
 	}
@@ -156,10 +156,21 @@ func TestEveryFieldIsCompared(t *testing.T) {
 			t.Errorf("%s tampered: %+v", field, diffs)
 			continue
 		}
+		// The baseline was tampered, so the result's direction is the
+		// reverse of the tampering: a baseline accuracy raised reads as a
+		// result that got worse.
+		want := "CHANGED"
+		switch field {
+		case "correct", "accuracy", "balanced_accuracy":
+			want = "WORSE"
+		}
+		if got := diffs[0].Verdict(); got != want {
+			t.Errorf("%s tampered: verdict %s, want %s", field, got, want)
+		}
 		var buf bytes.Buffer
 		WriteTable(&buf, diffs, 0)
-		if !strings.Contains(buf.String(), "REGRESSION") || !strings.Contains(buf.String(), field) {
-			t.Errorf("%s: table does not name the field:\n%s", field, buf.String())
+		if !strings.Contains(buf.String(), want) || !strings.Contains(buf.String(), field) {
+			t.Errorf("%s: table does not name the field and its verdict:\n%s", field, buf.String())
 		}
 	}
 }
@@ -242,5 +253,52 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 	}
 	if got.Description != "x" || len(got.Rows) != 1 || got.Tolerances["m"].Accuracy != 0.1 || got.Rows[0] != b.Rows[0] {
 		t.Fatalf("round trip: %+v", got)
+	}
+}
+
+// containsVerdict reports whether a table names a difference beyond
+// tolerance by one of its verdicts.
+func containsVerdict(table string) bool {
+	for _, v := range []string{"IMPROVED", "WORSE", "CHANGED"} {
+		if strings.Contains(table, v) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestVerdict: a difference beyond tolerance says which way it went where
+// the field has a direction (the issue: an improvement printed as
+// REGRESSION), CHANGED where it has none (fewer rules at an equal accuracy
+// is not better by itself), and within-tol inside a declared tolerance.
+func TestVerdict(t *testing.T) {
+	cases := []struct {
+		name string
+		d    Diff
+		want string
+	}{
+		{"accuracy up", Diff{Field: "accuracy", Baseline: "0.8", Result: "0.85", Regression: true}, "IMPROVED"},
+		{"accuracy down", Diff{Field: "accuracy", Baseline: "0.8", Result: "0.75", Regression: true}, "WORSE"},
+		{"balanced accuracy up", Diff{Field: "balanced_accuracy", Baseline: "0.5", Result: "0.6", Regression: true}, "IMPROVED"},
+		{"correct down", Diff{Field: "correct", Baseline: "40", Result: "39", Regression: true}, "WORSE"},
+		{"slower fit", Diff{Field: "fit_seconds", Baseline: "0.1", Result: "0.5", Regression: true}, "WORSE"},
+		{"fewer rules", Diff{Field: "rules", Baseline: "9", Result: "5", Regression: true}, "CHANGED"},
+		{"more rules", Diff{Field: "rules", Baseline: "5", Result: "9", Regression: true}, "CHANGED"},
+		{"config", Diff{Field: "config", Baseline: "a=1", Result: "a=2", Regression: true}, "CHANGED"},
+		{"missing row", Diff{Field: "row", Baseline: "present", Result: "missing", Regression: true}, "CHANGED"},
+		{"new row", Diff{Field: "row", Baseline: "absent", Result: "new", Regression: true}, "CHANGED"},
+		{"within tolerance", Diff{Field: "accuracy", Baseline: "0.8", Result: "0.82"}, "within-tol"},
+	}
+	for _, c := range cases {
+		if got := c.d.Verdict(); got != c.want {
+			t.Errorf("%s: %s, want %s", c.name, got, c.want)
+		}
+	}
+	// The table prints the verdict of every row, and an improvement is
+	// never called a regression.
+	var buf bytes.Buffer
+	WriteTable(&buf, []Diff{cases[0].d}, 0)
+	if !strings.Contains(buf.String(), "IMPROVED") || strings.Contains(buf.String(), "REGRESSION") {
+		t.Errorf("table:\n%s", buf.String())
 	}
 }

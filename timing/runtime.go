@@ -82,10 +82,27 @@ type Options struct {
 	// once one of its fits took longer: the larger sizes of that study are
 	// skipped for it (a Fit cannot be interrupted).
 	MaxSecondsPerFit float64
-	// Log, when set, receives one line per size and method.
+	// Log, when set, receives a line for each method whose larger sizes
+	// are skipped (MaxSecondsPerFit).
 	Log io.Writer
+	// Progress, when set, is called after each (size, method) pair of a
+	// study, so a caller can show how far the study is (the command line
+	// prints a progress line, not one line per pair).
+	Progress func(Step)
 	// now is the clock (tests may replace it).
 	now func() time.Time
+}
+
+// Step is one (size, method) pair of a study, timed or skipped.
+type Step struct {
+	Study, Method string
+	N, D          int
+	// Done counts the study's pairs finished so far, this one included;
+	// Total is the number of pairs the study has (capped and skipped pairs
+	// count as done when their turn comes).
+	Done, Total int
+	// Slowest is the slowest trial's fit time in seconds (0 when skipped).
+	Slowest float64
 }
 
 // DefaultOptions are the authors' study settings (docs/protocols.md#runtime-study)
@@ -290,6 +307,13 @@ func (o *Options) runStudy(ctx context.Context, study string, ms []method, pts [
 	real := strings.HasPrefix(study, RealPrefix)
 	stopped, warmed := map[string]bool{}, map[string]bool{}
 	var rows []Row
+	done, total := 0, len(pts)*len(ms)
+	step := func(m method, p point, slowest float64) {
+		done++
+		if o.Progress != nil {
+			o.Progress(Step{Study: study, Method: m.name, N: p.n, D: p.d, Done: done, Total: total, Slowest: slowest})
+		}
+	}
 	for _, p := range pts {
 		data, err := p.data()
 		if err != nil {
@@ -297,9 +321,11 @@ func (o *Options) runStudy(ctx context.Context, study string, ms []method, pts [
 		}
 		for _, m := range ms {
 			if stopped[m.name] {
+				step(m, p, 0)
 				continue
 			}
 			if limit, ok := o.MaxSamples[m.name]; ok && p.n > limit {
+				step(m, p, 0)
 				continue
 			}
 			var slowest float64
@@ -345,9 +371,7 @@ func (o *Options) runStudy(ctx context.Context, study string, ms []method, pts [
 				rows = append(rows, Row{Study: study, Method: m.name, NSamples: p.n, NFeatures: p.d, Trial: t, FitSeconds: secs})
 				slowest = math.Max(slowest, secs)
 			}
-			if o.Log != nil {
-				fmt.Fprintf(o.Log, "runtime: %-14s %-12s n=%-6d d=%-4d max %.3fs\n", study, m.name, p.n, p.d, slowest)
-			}
+			step(m, p, slowest)
 			if o.MaxSecondsPerFit > 0 && slowest > o.MaxSecondsPerFit {
 				stopped[m.name] = true
 				if o.Log != nil {

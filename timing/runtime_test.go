@@ -176,3 +176,31 @@ func TestBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestProgressCountsEveryPair: Progress hears of every (size, method) pair
+// of each study once, in order, with Done counting up to the study's Total;
+// a pair skipped by a cap still counts (with no time), so the count reaches
+// the total and a progress line can say 100%.
+func TestProgressCountsEveryPair(t *testing.T) {
+	var steps []Step
+	o := Options{
+		Methods: []string{"cart", "c45-entropy"}, Samples: []int{50, 20}, SamplesFeatures: 3,
+		Features: []int{2}, FeaturesSamples: 40, Trials: 1,
+		MaxSamples: map[string]int{"c45-entropy": 20}, now: fakeClock(),
+		Progress: func(s Step) { steps = append(steps, s) },
+	}
+	if _, err := Run(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	want := []Step{
+		{Study: StudySamples, Method: "cart", N: 20, D: 3, Done: 1, Total: 4, Slowest: 0.001},
+		{Study: StudySamples, Method: "c45-entropy", N: 20, D: 3, Done: 2, Total: 4, Slowest: 0.001},
+		{Study: StudySamples, Method: "cart", N: 50, D: 3, Done: 3, Total: 4, Slowest: 0.001},
+		{Study: StudySamples, Method: "c45-entropy", N: 50, D: 3, Done: 4, Total: 4}, // above its cap
+		{Study: StudyFeatures, Method: "cart", N: 40, D: 2, Done: 1, Total: 2, Slowest: 0.001},
+		{Study: StudyFeatures, Method: "c45-entropy", N: 40, D: 2, Done: 2, Total: 2},
+	}
+	if !reflect.DeepEqual(steps, want) {
+		t.Errorf("steps:\n%+v\nwant\n%+v", steps, want)
+	}
+}

@@ -23,6 +23,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/baselines/c45"
 	"github.com/fgrtbench/fgrtbench/baselines/cart"
 	"github.com/fgrtbench/fgrtbench/baselines/fga"
+	"github.com/fgrtbench/fgrtbench/baselines/majority"
 	"github.com/fgrtbench/fgrtbench/baselines/ripper"
 	"github.com/fgrtbench/fgrtbench/fgrt"
 	"github.com/fgrtbench/fgrtbench/learn"
@@ -36,6 +37,7 @@ func builtin() {
 	Register(c45.Spec)
 	Register(ripper.Spec)
 	Register(fga.Spec)
+	Register(majority.Spec)
 }
 
 func init() { builtin() }

@@ -22,7 +22,12 @@ func methodsCommand() *Command {
 		Long: `Methods lists the registered methods (all when none is named) with their
 version, parameters, types, defaults, allowed values and grids. 'methods
 external' explains the external kind: learners in any language, run through
-files.`}
+files.
+
+A default is the learner's own (for fgrt the reference constructor's:
+max_rules 10, coverage_threshold 0), the base over which each grid point's
+settings are merged. A command may start elsewhere: 'rules' fits FGRT's
+"fixed" grid point (15 rules, coverage 0.01; see 'fgrtbench rules -h').`}
 	fs := &c.Flag
 	c.Run = func(ctx context.Context, env *Env, args []string) error {
 		names := fs.Args()

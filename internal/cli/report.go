@@ -37,7 +37,7 @@ run report after merge, or to render again.`}
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(env.Stdout, "report: %s\n", path)
+		writeHeadline(env, *dir, path)
 		return nil
 	}
 	return c

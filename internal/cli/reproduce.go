@@ -19,7 +19,15 @@ func reproduceCommand() *Command {
 		Long: `Reproduce runs the paper's own study (every registered method on the ten
 datasets under the paper and the clean protocol, with the variants) and
 writes results.csv, manifest.json and report/ to --out. --protocol, --methods
-and --datasets narrow it; it resumes and shards like run.`}
+and --datasets narrow it; it resumes and shards like run.
+
+The registered methods include the majority-class baseline (majority),
+against which a cell at chance shows. The variants are extra labels the
+paper's discussion needs: the paper-text grids (cart@text, c45@text,
+c45-entropy@text), FGRT with quirks Q1 and Q2 fixed (fgrt-fixed) and
+one-factor-at-a-time sweeps of FGRT (fgrt@ofat, fgrt-fixed@ofat). So
+--methods fgrt,fgrt-opt runs five labels; add --no-variants to run only
+each method's default grid (docs/specs-and-sweeps.md).`}
 	fs := &c.Flag
 	var rf runFlags
 	rf.add(fs, "out")
@@ -83,6 +91,6 @@ func reportAfterRun(ctx context.Context, env *Env, rf *runFlags, sum runner.Summ
 	if err != nil {
 		return errors.Join(runErr, fmt.Errorf("results are in %s, but the report failed: %w", rf.out, err))
 	}
-	fmt.Fprintf(env.Stdout, "report: %s\n", path)
+	writeHeadline(env, rf.out, path)
 	return runErr
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/fgrtbench/fgrtbench/bench/methods"
 	"github.com/fgrtbench/fgrtbench/learn"
@@ -91,6 +92,7 @@ runtime_real into --out, where report includes them.`}
 			}
 		}
 		o.Log = env.Stderr
+		o.Progress = (&runtimeProgress{w: env.Stderr, terminal: env.StderrIsTerminal, prev: time.Now()}).Step
 		rows, runErr := rt.Run(ctx, o)
 		if names := splitList(*real); len(names) > 0 && runErr == nil {
 			f := df.fetcher(env)
