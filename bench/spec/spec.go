@@ -150,7 +150,13 @@ func yamlError(err error) string {
 }
 
 // Parse reads a spec; format is "json" or "yaml". Unknown fields are errors.
+// An external method's relative paths resolve against the current
+// directory (Load: against the spec file's).
 func Parse(data []byte, format string) (runner.Study, error) {
+	return parse(data, format, "")
+}
+
+func parse(data []byte, format, dir string) (runner.Study, error) {
 	var f file
 	switch format {
 	case "json":
@@ -207,6 +213,7 @@ func Parse(data []byte, format string) (runner.Study, error) {
 	// manifest records it and a changed adapter cannot join this study.
 	for _, m := range s.Methods {
 		if m.External != nil && m.Name == external.Name {
+			m.External.BaseDir = dir
 			if err := m.External.Pin(); err != nil {
 				return runner.Study{}, fmt.Errorf("spec: method %s: %v", cmp.Or(m.Label, m.Name), err)
 			}
@@ -219,6 +226,8 @@ func Parse(data []byte, format string) (runner.Study, error) {
 }
 
 // Load reads a spec file, choosing the format by extension (.json, .yaml, .yml).
+// An external method's command and adapter paths resolve against the spec
+// file's directory, where its command also runs.
 func Load(path string) (runner.Study, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -228,7 +237,7 @@ func Load(path string) (runner.Study, error) {
 	if strings.EqualFold(filepath.Ext(path), ".json") {
 		format = "json"
 	}
-	s, err := Parse(data, format)
+	s, err := parse(data, format, filepath.Dir(path))
 	if err != nil {
 		return s, fmt.Errorf("%s: %v", path, err)
 	}

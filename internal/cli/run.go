@@ -28,6 +28,7 @@ type runFlags struct {
 	shardCount int
 	failFast   bool
 	fresh      bool
+	ext        externalFlags // external_try.go
 }
 
 func (r *runFlags) add(fs *flag.FlagSet, defaultOut string) {
@@ -38,6 +39,7 @@ func (r *runFlags) add(fs *flag.FlagSet, defaultOut string) {
 	fs.IntVar(&r.shardCount, "shard-count", 0, "number of shards N in a Slurm job array or Kubernetes Indexed Job: the shard index is SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX (required there)")
 	fs.BoolVar(&r.failFast, "fail-fast", false, "stop at the first failing unit")
 	fs.BoolVar(&r.fresh, "fresh", false, "start over: first move an existing --out directory aside (renamed to OUT.replaced-<time>; nothing is deleted)")
+	r.ext.add(fs)
 }
 
 func (r *runFlags) resolveShard(env *Env) (runner.Shard, error) {
@@ -70,6 +72,9 @@ func execute(ctx context.Context, env *Env, rf *runFlags, study runner.Study) (r
 	}
 	shard, err := rf.resolveShard(env)
 	if err != nil {
+		return runner.Summary{}, err
+	}
+	if err := rf.ext.apply(study); err != nil {
 		return runner.Summary{}, err
 	}
 	fetcher := rf.data.fetcher(env)
