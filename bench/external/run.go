@@ -48,6 +48,11 @@ type runConfig struct {
 	timeout    time.Duration
 	adapter    string // absolute path
 	adapterSHA string
+	// checked is the adapter file's stamp when it last had adapterSHA:
+	// an unchanged stamp skips hashing it again (a compiled adapter is
+	// megabytes, hashed before every job).
+	checkedMu  sync.Mutex
+	checked    fileStamp
 	mode       string
 	workerJobs int
 	// dir is the command's working directory (absolute; "" = the current
@@ -244,12 +249,24 @@ func removeDir(dir string) {
 // checkAdapter refuses to run an adapter that changed since the study
 // resolved it: its rows would belong to a different study.
 func (c *runConfig) checkAdapter() error {
+	stamp, stamped := stampOf(c.adapter)
+	c.checkedMu.Lock()
+	same := stamped && stamp == c.checked
+	c.checkedMu.Unlock()
+	if same {
+		return nil
+	}
 	sum, err := FileSHA256(c.adapter)
 	if err != nil {
 		return fmt.Errorf("external: adapter: %v", err)
 	}
 	if sum != c.adapterSHA {
 		return fmt.Errorf("external: adapter %s changed during the study (SHA-256 %s, the study pins %s)", c.adapter, sum[:12], c.adapterSHA[:12])
+	}
+	if stamped {
+		c.checkedMu.Lock()
+		c.checked = stamp
+		c.checkedMu.Unlock()
 	}
 	return nil
 }

@@ -463,3 +463,34 @@ func TestReadBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestAdapterChangedBetweenJobs: the adapter's checksum is checked before
+// every job, also after jobs that found it unchanged (whose check is
+// skipped while the file's stamp stays the same): an edit of the same
+// size is caught.
+func TestAdapterChangedBetweenJobs(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("skipping: no sh")
+	}
+	for _, mode := range []string{ModeProcess, ModeWorker} {
+		script := writeFile(t, "adapter.sh", "# version a\nexec "+externaltest.GoAdapter(t)+" \"$@\"\n")
+		s := Spec{Command: sh + " " + script + " {dir} {seed} {mode}", Params: map[string]string{"mode": "ok"}, Mode: mode}
+		h := newHarness(t, s)
+		for i := 0; i < 2; i++ {
+			if _, _, err := h.job("ok"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		data, err := os.ReadFile(script)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(script, []byte(strings.Replace(string(data), "version a", "version b", 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := h.job("ok"); err == nil || !strings.Contains(err.Error(), "changed during the study") {
+			t.Errorf("%s: an adapter edited between jobs ran: %v", mode, err)
+		}
+	}
+}
