@@ -1,7 +1,6 @@
 package external
 
 import (
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -285,53 +284,6 @@ func TestWorkerFreshDirectories(t *testing.T) {
 	if h.started() != 1 {
 		t.Errorf("%d workers started, want 1", h.started())
 	}
-}
-
-// TestWorkerProcessGroup: a worker that is a wrapper script with a child
-// is killed with the child on timeout; idle workers exit when the run's
-// context ends.
-func TestWorkerProcessGroup(t *testing.T) {
-	sh, err := exec.LookPath("sh")
-	if err != nil {
-		t.Skip("skipping: no sh")
-	}
-	if _, err := os.Stat("/proc/self/stat"); err != nil {
-		t.Skip("skipping: no /proc")
-	}
-	log := filepath.Join(t.TempDir(), "pids")
-	adapter := externaltest.GoAdapter(t)
-	script := writeFile(t, "wrapper.sh", "sleep 60 &\necho $! >> "+log+"\necho $$ >> "+log+"\n"+adapter+" \"$@\"\n")
-	s := Spec{Command: sh + " " + script + " {dir} {seed} {mode}", Params: map[string]string{"mode": "ok"}, Timeout: "500ms", Mode: ModeWorker}
-	h := newHarness(t, s)
-	if _, _, err := h.job("sleep"); err == nil || !strings.Contains(err.Error(), "timed out") {
-		t.Fatalf("error %v, want a timeout", err)
-	}
-	waitDead := func(what string) {
-		t.Helper()
-		data, _ := os.ReadFile(log)
-		for _, p := range strings.Fields(string(data)) {
-			pid, _ := strconv.Atoi(p)
-			deadline := time.Now().Add(3 * time.Second)
-			for alive(pid) && time.Now().Before(deadline) {
-				time.Sleep(20 * time.Millisecond)
-			}
-			if alive(pid) {
-				t.Errorf("%s: process %d of the worker survived", what, pid)
-			}
-		}
-	}
-	waitDead("timeout")
-
-	os.Remove(log)
-	ctx, cancel := context.WithCancel(context.Background())
-	d := learntest.Problems()[0]
-	tr := h.m(nil).WithContext(ctx)
-	model, _ := tr.Fit(d.XTrain, d.YTrain, d.Schema)
-	if _, _, err := learn.PredictChecked(model, d.XTest, 3); err != nil {
-		t.Fatal(err)
-	}
-	cancel()
-	waitDead("end of the run")
 }
 
 // TestKeepUnitDirs: with KeepDirs every job's directory stays, with its

@@ -22,7 +22,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -263,7 +262,7 @@ func run(dir, seedArg, mode string, id int64) {
 	predPath := filepath.Join(dir, "predictions.txt")
 	if mode == "fifo" {
 		// A named pipe nobody writes: reading it would block forever.
-		if err := syscall.Mkfifo(predPath, 0o644); err != nil {
+		if err := mkfifo(predPath); err != nil {
 			fail("mkfifo: %v", err)
 		}
 	} else if err := os.WriteFile(predPath, []byte(preds), 0o644); err != nil {
