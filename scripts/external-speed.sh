@@ -26,7 +26,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --rounds) rounds="$2"; shift 2 ;;
     -j) jobs="$2"; shift 2 ;;
-    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     *) echo "external-speed.sh: unknown argument $1 (use --rounds N, -j N)" >&2; exit 2 ;;
   esac
 done
