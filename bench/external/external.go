@@ -95,6 +95,49 @@ type Spec struct {
 	// SHA-256 identifies the method). Values given in a spec are replaced.
 	Program       string `json:"program,omitempty" yaml:"program,omitempty"`
 	ProgramTarget string `json:"program_target,omitempty" yaml:"program_target,omitempty"`
+	// Mode is how the command runs: "process" (the default) starts it once
+	// per job; "worker" starts it once per harness worker and sends it
+	// jobs on its standard input (worker.go). Execution only: both modes
+	// give the same results, so the mode is not part of any identity.
+	Mode string `json:"mode,omitempty" yaml:"mode,omitempty"`
+	// WorkerJobs recycles a worker after that many jobs (0: never), for
+	// adapters that leak state between jobs. Execution only.
+	WorkerJobs int `json:"worker_jobs,omitempty" yaml:"worker_jobs,omitempty"`
+	// BaseDir is the directory relative paths of the command and the
+	// adapter resolve against, and the command's working directory: the
+	// spec file's directory when the spec was read from a file (spec.Load),
+	// else empty, the current directory. Not recorded: the identity holds
+	// the command as written and the adapter's content, so a study does
+	// not change when its directory moves.
+	BaseDir string `json:"-" yaml:"-"`
+	// KeepDirs, when set, is a directory that receives every job's
+	// directory (inputs, outputs and a job.json account) instead of
+	// $TMPDIR, where they are not deleted (--keep-unit-dirs).
+	KeepDirs string `json:"-" yaml:"-"`
+}
+
+// Modes of running the command.
+const (
+	ModeProcess = "process"
+	ModeWorker  = "worker"
+)
+
+// resolve returns a path of the spec relative to its base directory.
+func (s *Spec) resolve(p string) string {
+	if s.BaseDir == "" || p == "" || filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(s.BaseDir, p)
+}
+
+// program returns the program to start for a command's first word: as
+// written when it is a bare name (looked up on PATH), else resolved
+// against the base directory.
+func (s *Spec) program(word string) string {
+	if !strings.ContainsRune(word, '/') && !strings.ContainsRune(word, filepath.Separator) {
+		return word
+	}
+	return s.resolve(word)
 }
 
 // template is a parsed command: each word is a list of literal and
@@ -290,20 +333,22 @@ func FileSHA256(path string) (string, error) {
 // required then.
 func (s *Spec) adapterPath(t template) (string, error) {
 	if s.Adapter != "" {
-		st, err := os.Stat(s.Adapter)
+		path := s.resolve(s.Adapter)
+		st, err := os.Stat(path)
 		if err != nil {
 			return "", fmt.Errorf("external method: adapter: %v", err)
 		}
 		if !st.Mode().IsRegular() {
-			return "", fmt.Errorf("external method: adapter %s is not a regular file", s.Adapter)
+			return "", fmt.Errorf("external method: adapter %s is not a regular file", path)
 		}
-		return s.Adapter, nil
+		return path, nil
 	}
 	isFile := func(i int) (string, bool) {
 		w, ok := t.literal(i)
 		if !ok {
 			return "", false
 		}
+		w = s.resolve(w)
 		st, err := os.Stat(w)
 		return w, err == nil && st.Mode().IsRegular()
 	}
@@ -358,15 +403,15 @@ func (s *Spec) RecordProgram() {
 	if err != nil || len(t) == 0 {
 		return
 	}
-	s.Program, s.ProgramTarget = resolveProgram(t)
+	s.Program, s.ProgramTarget = s.resolveProgram(t)
 }
 
-func resolveProgram(t template) (program, target string) {
+func (s *Spec) resolveProgram(t template) (program, target string) {
 	name, ok := t.literal(0)
 	if !ok {
 		return "", ""
 	}
-	found, err := exec.LookPath(name)
+	found, err := exec.LookPath(s.program(name))
 	if err != nil {
 		return "", ""
 	}
@@ -404,8 +449,16 @@ func (s Spec) Method() (*methods.Method, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := exec.LookPath(t.expand(nil)[0]); err != nil {
+	if _, err := exec.LookPath(s.program(t.expand(nil)[0])); err != nil {
 		return nil, fmt.Errorf("external method: %v", err)
+	}
+	switch s.Mode {
+	case "", ModeProcess, ModeWorker:
+	default:
+		return nil, fmt.Errorf("external method: mode %q is not process or worker", s.Mode)
+	}
+	if s.WorkerJobs < 0 {
+		return nil, fmt.Errorf("external method: worker_jobs %d is negative (0 keeps a worker for every job)", s.WorkerJobs)
 	}
 	timeout := DefaultTimeout
 	if s.Timeout != "" {
@@ -418,6 +471,29 @@ func (s Spec) Method() (*methods.Method, error) {
 		return nil, err
 	}
 	adapter, _ := pinned.adapterPath(t)
+	if abs, err := filepath.Abs(adapter); err == nil {
+		adapter = abs // the unit's check reads it whatever the current directory
+	}
+	run := &runConfig{cmd: t, timeout: timeout, adapter: adapter, adapterSHA: pinned.AdapterSHA256, mode: s.Mode, workerJobs: s.WorkerJobs, keep: s.KeepDirs}
+	if s.BaseDir != "" {
+		if run.dir, err = filepath.Abs(s.BaseDir); err != nil {
+			return nil, fmt.Errorf("external method: %v", err)
+		}
+	}
+	if w, ok := t.literal(0); ok && run.dir != "" && w != s.program(w) {
+		run.program = filepath.Join(run.dir, w) // absolute: the command runs in run.dir
+	}
+	if run.keep != "" {
+		if run.keep, err = filepath.Abs(run.keep); err != nil {
+			return nil, fmt.Errorf("external method: %v", err)
+		}
+	}
+	if s.Mode == ModeWorker {
+		if _, ok := t.literal(0); !ok {
+			return nil, fmt.Errorf("external method: command %q: in worker mode the program (the first word) cannot hold a placeholder", s.Command)
+		}
+		run.pool = &pool{}
+	}
 	// No external parameter is Execution (methods.Param): the harness
 	// cannot prove that a value it does not understand leaves results
 	// alone, so each is part of the config column and the unit identity.
@@ -445,7 +521,7 @@ func (s Spec) Method() (*methods.Method, error) {
 			for _, name := range names {
 				user[name] = cfg.Str(name)
 			}
-			return &Trainer{cmd: t, params: user, seed: seed, timeout: timeout, adapter: adapter, adapterSHA: pinned.AdapterSHA256}, nil
+			return &Trainer{run: run, params: user, seed: seed}, nil
 		},
 	}, nil
 }

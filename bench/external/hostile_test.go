@@ -26,7 +26,7 @@ func TestHostileAdapterOutputs(t *testing.T) {
 		{"predictions endless", `yes red | head -c 3000000 > "$1/predictions.txt"`, "larger than"},
 		{"result fifo", `yes red | head -n 23 > "$1/predictions.txt"; mkfifo "$1/result.json"`, "named pipe"},
 		{"result to /dev/zero", `yes red | head -n 23 > "$1/predictions.txt"; ln -s /dev/zero "$1/result.json"`, "symbolic link"},
-		{"result huge", `yes red | head -n 23 > "$1/predictions.txt"; head -c 2000000 /dev/zero > "$1/result.json"`, "larger than"},
+		{"result huge", `yes red | head -n 23 > "$1/predictions.txt"; head -c 17000000 /dev/zero > "$1/result.json"`, "larger than"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -13,14 +13,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/fgrtbench/fgrtbench/fgrt"
 	"github.com/fgrtbench/fgrtbench/fuzzy"
-	"github.com/fgrtbench/fgrtbench/internal/safefile"
 	"github.com/fgrtbench/fgrtbench/learn"
 )
 
@@ -29,18 +27,58 @@ import (
 // model is asked to predict (learn.CheckedPredictor), so that the method
 // sees the test rows exactly once and never their labels.
 type Trainer struct {
-	cmd        template
-	params     map[string]string
-	seed       int64
-	timeout    time.Duration
-	adapter    string
-	adapterSHA string
+	run    *runConfig
+	params map[string]string
+	seed   int64
 	// parts are partitions prepared on other rows (the paper protocol's
 	// all-rows preparation); nil means "fit them on the training rows".
 	parts []fuzzy.Partition
 	// ctx is the run's context (nil: none): when the run is interrupted,
 	// the command in flight is killed instead of awaited.
 	ctx context.Context
+	// trace, when set, receives an account of each job as it runs (what
+	// the adapter received, printed and returned): external try.
+	trace io.Writer
+}
+
+// runConfig is what every configuration of one external method shares:
+// the command, how it runs, and (worker mode) its pool of workers.
+type runConfig struct {
+	cmd        template
+	timeout    time.Duration
+	adapter    string // absolute path
+	adapterSHA string
+	// checked is the adapter file's stamp when it last had adapterSHA:
+	// an unchanged stamp skips hashing it again (a compiled adapter is
+	// megabytes, hashed before every job).
+	checkedMu  sync.Mutex
+	checked    fileStamp
+	mode       string
+	workerJobs int
+	// dir is the command's working directory (absolute; "" = the current
+	// one) and program its first word resolved against it when that is a
+	// relative path ("" = as written).
+	dir, program string
+	// keep is the directory that receives the jobs' directories ("" =
+	// $TMPDIR, deleted after each job).
+	keep string
+	pool *pool // worker mode
+}
+
+// argv expands the command for a job's placeholders.
+func (c *runConfig) argv(vars map[string]string) []string {
+	args := c.cmd.expand(vars)
+	if c.program != "" {
+		args[0] = c.program
+	}
+	return args
+}
+
+// WithTrace returns the trainer with an account of each job written to w.
+func (t *Trainer) WithTrace(w io.Writer) *Trainer {
+	c := *t
+	c.trace = w
+	return &c
 }
 
 // WithContext returns the trainer with its commands tied to ctx: cancelling
@@ -147,35 +185,43 @@ func (m *Model) Rules(learn.Schema) string {
 }
 
 // PredictChecked writes the unit's files into a fresh directory, runs the
-// command and reads its predictions and result record.
-func (m *Model) PredictChecked(X [][]float64) ([]int, float64, error) {
+// job (a process, or a worker's round trip) and reads its predictions and
+// result record.
+func (m *Model) PredictChecked(X [][]float64) (pred []int, fit float64, err error) {
 	in := m.in
 	in.xte = X
-	if err := m.t.checkAdapter(); err != nil {
+	rc := m.t.run
+	if err := rc.checkAdapter(); err != nil {
 		return nil, 0, err
 	}
-	dir, err := os.MkdirTemp("", "fgrtbench-external-")
+	j, err := newJob(rc, m.t)
 	if err != nil {
 		return nil, 0, err
 	}
-	defer removeDir(dir)
-	if err := in.write(dir); err != nil {
+	defer func() { err = j.finish(err) }()
+	if err := in.write(j.dir); err != nil {
 		return nil, 0, fmt.Errorf("external: writing inputs: %w", err)
 	}
+	j.traceInputs()
 	start := time.Now()
-	if err := m.t.run(dir); err != nil {
-		return nil, 0, err
+	if rc.mode == ModeWorker {
+		err = m.t.runWorker(j)
+	} else {
+		err = m.t.runProcess(j)
 	}
 	wall := time.Since(start).Seconds()
-	pred, err := readPredictions(filepath.Join(dir, PredictionsFile), len(X), in.schema)
+	j.record.Seconds = wall
 	if err != nil {
 		return nil, 0, err
 	}
-	res, err := readResult(filepath.Join(dir, ResultFile))
+	if pred, err = readPredictions(filepath.Join(j.dir, PredictionsFile), len(X), in.schema); err != nil {
+		return nil, 0, err
+	}
+	res, err := readResult(filepath.Join(j.dir, ResultFile))
 	if err != nil {
 		return nil, 0, err
 	}
-	fit := wall
+	fit = wall
 	if res.FitSeconds != nil {
 		fit = *res.FitSeconds
 	}
@@ -202,47 +248,59 @@ func removeDir(dir string) {
 
 // checkAdapter refuses to run an adapter that changed since the study
 // resolved it: its rows would belong to a different study.
-func (t *Trainer) checkAdapter() error {
-	sum, err := FileSHA256(t.adapter)
+func (c *runConfig) checkAdapter() error {
+	stamp, stamped := stampOf(c.adapter)
+	c.checkedMu.Lock()
+	same := stamped && stamp == c.checked
+	c.checkedMu.Unlock()
+	if same {
+		return nil
+	}
+	sum, err := FileSHA256(c.adapter)
 	if err != nil {
 		return fmt.Errorf("external: adapter: %v", err)
 	}
-	if sum != t.adapterSHA {
-		return fmt.Errorf("external: adapter %s changed during the study (SHA-256 %s, the study pins %s)", t.adapter, sum[:12], t.adapterSHA[:12])
+	if sum != c.adapterSHA {
+		return fmt.Errorf("external: adapter %s changed during the study (SHA-256 %s, the study pins %s)", c.adapter, sum[:12], c.adapterSHA[:12])
+	}
+	if stamped {
+		c.checkedMu.Lock()
+		c.checked = stamp
+		c.checkedMu.Unlock()
 	}
 	return nil
 }
 
-// run executes the command with the unit's placeholders and the timeout.
-func (t *Trainer) run(dir string) error {
-	vars := map[string]string{
-		"dir": dir, "seed": strconv.FormatInt(t.seed, 10),
-		"train": filepath.Join(dir, TrainFile), "test": filepath.Join(dir, TestFile),
-		"schema": filepath.Join(dir, SchemaFile), "partitions": filepath.Join(dir, PartitionsFile),
-		"params": filepath.Join(dir, ParamsFile), "predictions": filepath.Join(dir, PredictionsFile),
-		"result": filepath.Join(dir, ResultFile),
-	}
-	for k, v := range t.params {
-		vars[k] = v
-	}
-	args := t.cmd.expand(vars)
+// runProcess executes the command once for the job, with the job's
+// placeholders and the timeout.
+func (t *Trainer) runProcess(j *job) error {
+	rc := t.run
+	args := rc.argv(j.vars)
+	j.record.Argv = args
+	j.tracef("command: %s\n", strings.Join(args, " "))
 	parent := t.ctx
 	if parent == nil {
 		parent = context.Background()
 	}
-	ctx, cancel := context.WithTimeout(parent, t.timeout)
+	ctx, cancel := context.WithTimeout(parent, rc.timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
-	cmd.Env = append(os.Environ(), "FGRTBENCH_UNIT_DIR="+dir)
+	cmd.Dir = rc.dir
+	cmd.Env = append(os.Environ(), "FGRTBENCH_UNIT_DIR="+j.dir)
 	cmd.WaitDelay = waitDelay
 	ownGroup(cmd)
 	var output tailBuffer
-	err := runCollecting(cmd, &output)
+	var sink io.Writer = &output
+	if t.trace != nil {
+		sink = io.MultiWriter(&output, &linePrefixer{w: t.trace, prefix: "  | "})
+	}
+	err := runCollecting(cmd, sink)
+	j.record.Output = output.String()
 	switch {
 	case parent.Err() != nil:
 		return fmt.Errorf("external: %s stopped, the run was interrupted: %w", args[0], parent.Err())
 	case ctx.Err() == context.DeadlineExceeded:
-		return fmt.Errorf("external: %s timed out after %v%s", args[0], t.timeout, output.tail())
+		return fmt.Errorf("external: %s timed out after %v%s", args[0], rc.timeout, output.tail())
 	case err != nil:
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
@@ -250,6 +308,7 @@ func (t *Trainer) run(dir string) error {
 		}
 		return fmt.Errorf("external: %v", err)
 	}
+	j.tracef("exit status 0\n")
 	return nil
 }
 
@@ -308,6 +367,23 @@ func (b *tailBuffer) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// reset forgets what was written (a worker's next job).
+func (b *tailBuffer) reset() {
+	b.mu.Lock()
+	b.buf = b.buf[:0]
+	b.mu.Unlock()
+}
+
+// String returns the kept output (its last kilobytes).
+func (b *tailBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(b.buf) > tailKeep {
+		return string(b.buf[len(b.buf)-tailKeep:])
+	}
+	return string(b.buf)
+}
+
 // tail renders the last lines of output on one line: ": a | b | c".
 func (b *tailBuffer) tail() string {
 	b.mu.Lock()
@@ -338,20 +414,23 @@ func (b *tailBuffer) tail() string {
 // place is refused (never followed, never waited on), and so is a file
 // longer than n lines of the longest class name could be.
 func readPredictions(path string, n int, s learn.Schema) ([]int, error) {
+	index := map[string]int{}
 	longest := 0
 	for k := range s.Classes {
+		index[s.ClassName(k)] = k
 		longest = max(longest, len(s.ClassName(k)))
 	}
-	data, err := safefile.ReadFileNoFollow(path, int64(n+1)*int64(longest+2)+4*safefile.KiB)
-	if errors.Is(err, os.ErrNotExist) {
+	// n lines of a class name and "\r\n" at most: anything longer is wrong
+	// however it continues, and is not read.
+	limit := int64(n) * int64(longest+2)
+	data, err := readBounded(path, limit)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
 		return nil, fmt.Errorf("external: the command exited 0 but wrote no %s", PredictionsFile)
-	}
-	if err != nil {
-		return nil, err
-	}
-	index := map[string]int{}
-	for k := range s.Classes {
-		index[s.ClassName(k)] = k
+	case errors.As(err, new(tooLarge)):
+		return nil, fmt.Errorf("external: %s is larger than %d bytes, the most %d test rows of class names can take", PredictionsFile, limit, n)
+	case err != nil:
+		return nil, fileError(PredictionsFile, err)
 	}
 	pred := make([]int, 0, n)
 	sc := bufio.NewScanner(bytes.NewReader(data))
@@ -386,12 +465,12 @@ func classNames(s learn.Schema) []string {
 // errors, worded in the file's own terms (the adapter's author reads them).
 func readResult(path string) (resultJSON, error) {
 	var r resultJSON
-	data, err := safefile.ReadFileNoFollow(path, safefile.SmallCap)
+	data, err := readBounded(path, maxResultBytes)
 	if errors.Is(err, os.ErrNotExist) {
 		return r, nil
 	}
 	if err != nil {
-		return r, err
+		return r, fileError(ResultFile, err)
 	}
 	malformed := func(format string, args ...any) error {
 		return fmt.Errorf("external: malformed %s: %s", ResultFile, fmt.Sprintf(format, args...))

@@ -150,7 +150,13 @@ func yamlError(err error) string {
 }
 
 // Parse reads a spec; format is "json" or "yaml". Unknown fields are errors.
+// An external method's relative paths resolve against the current
+// directory (Load: against the spec file's).
 func Parse(data []byte, format string) (study.Study, error) {
+	return parse(data, format, "")
+}
+
+func parse(data []byte, format, dir string) (study.Study, error) {
 	var f file
 	if format == "json" || format == "yaml" {
 		if err := strict(data, format); err != nil {
@@ -212,6 +218,7 @@ func Parse(data []byte, format string) (study.Study, error) {
 	// manifest records it and a changed adapter cannot join this study.
 	for _, m := range s.Methods {
 		if m.External != nil && m.Name == external.Name {
+			m.External.BaseDir = dir
 			if err := m.External.Pin(); err != nil {
 				return study.Study{}, fmt.Errorf("spec: method %s: %v", cmp.Or(m.Label, m.Name), err)
 			}
@@ -224,6 +231,8 @@ func Parse(data []byte, format string) (study.Study, error) {
 }
 
 // Load reads a spec file, choosing the format by extension (.json, .yaml, .yml).
+// An external method's command and adapter paths resolve against the spec
+// file's directory, where its command also runs.
 func Load(path string) (study.Study, error) {
 	data, err := safefile.ReadFile(path, safefile.SpecCap)
 	if err != nil {
@@ -233,7 +242,7 @@ func Load(path string) (study.Study, error) {
 	if strings.EqualFold(filepath.Ext(path), ".json") {
 		format = "json"
 	}
-	s, err := Parse(data, format)
+	s, err := parse(data, format, filepath.Dir(path))
 	if err != nil {
 		return s, fmt.Errorf("%s: %v", path, err)
 	}

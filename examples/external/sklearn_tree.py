@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """fgrtbench external adapter: scikit-learn's DecisionTreeClassifier.
 
-Spec:   command: python3 examples/external/sklearn_tree.py {dir}
+Spec:   command: python3 sklearn_tree.py {dir}     (relative to the spec)
+        mode: worker
 Every parameter of the method goes to DecisionTreeClassifier unchanged
 (params.json gives numbers as numbers, "null" as None); random_state is
-the unit's seed unless a parameter sets it. Nominal columns arrive as
+the job's seed unless a parameter sets it. Nominal columns arrive as
 category codes and are used as numbers, as the harness's own CART does.
 """
 
@@ -13,7 +14,7 @@ from sklearn.tree import DecisionTreeClassifier
 import fgrtbench_adapter as fa
 
 
-def rules_of(tree, unit):
+def rules_of(tree, features):
     """One "IF ... THEN class ..." line per leaf, conditions from the root."""
     t = tree.tree_
     lines, leaves, antecedents = [], 0, 0
@@ -26,7 +27,7 @@ def rules_of(tree, unit):
             leaves += 1
             antecedents += len(conds)
             return
-        name, thr = unit.features[t.feature[node]], t.threshold[node]
+        name, thr = features[t.feature[node]], t.threshold[node]
         walk(t.children_left[node], conds + ["%s <= %.6g" % (name, thr)])
         walk(t.children_right[node], conds + ["%s > %.6g" % (name, thr)])
 
@@ -36,14 +37,14 @@ def rules_of(tree, unit):
     return "\n".join(lines) + "\n", complexity
 
 
-def fit_predict(unit):
-    params = dict(unit.params)
-    params.setdefault("random_state", unit.seed32())
+def fit_predict(train, test, params, seed):
+    params = dict(params)
+    params.setdefault("random_state", fa.seed32(seed))
     tree = DecisionTreeClassifier(**params)
     with fa.Timer() as timer:
-        tree.fit(unit.X_train, unit.y_train)
-    rules, complexity = rules_of(tree, unit)
-    return fa.Result(tree.predict(unit.X_test), timer.seconds, complexity, rules)
+        tree.fit(train.X, train.y)
+    rules, complexity = rules_of(tree, train.features)
+    return tree.predict(test.X), {"fit_seconds": timer.seconds, "complexity": complexity, "rules": rules}
 
 
 if __name__ == "__main__":

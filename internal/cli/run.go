@@ -30,6 +30,7 @@ type runFlags struct {
 	shardCount int
 	failFast   bool
 	fresh      bool
+	ext        externalFlags // external_try.go
 }
 
 func (r *runFlags) add(fs *flag.FlagSet, defaultOut string) {
@@ -41,6 +42,7 @@ func (r *runFlags) add(fs *flag.FlagSet, defaultOut string) {
 	fs.BoolVar(&r.failFast, "fail-fast", false, "stop at the first failing unit")
 	fs.BoolVar(&r.fresh, "fresh", false, "start over: first move an existing --out directory aside (renamed to OUT.replaced-<time>; nothing is deleted)")
 	fs.Int64Var(&study.MaxUnits, "max-units", study.DefaultMaxUnits, "refuse a study of more fits than this (units × configurations), before any memory is spent on it")
+	r.ext.add(fs)
 }
 
 func (r *runFlags) resolveShard(env *Env) (runner.Shard, error) {
@@ -73,6 +75,9 @@ func execute(ctx context.Context, env *Env, rf *runFlags, study runner.Study) (r
 	}
 	shard, err := rf.resolveShard(env)
 	if err != nil {
+		return runner.Summary{}, err
+	}
+	if err := rf.ext.apply(study); err != nil {
 		return runner.Summary{}, err
 	}
 	fetcher := rf.data.fetcher(env)

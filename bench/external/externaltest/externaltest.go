@@ -1,11 +1,21 @@
 // Package externaltest builds the Go adapter that tests of the external
 // kind run: a nearest-centroid classifier that needs nothing but Go, so the
-// file contract is exercised wherever the tests run (CI included). Its
-// mode argument injects the failures an adapter can have: exit (non-zero
-// status with a traceback on stderr), sleep (a minute), short (one
-// prediction missing), unknown (an unknown class label), badjson (a
-// malformed complexity record), fail-if-flag (exit 1 for every third seed
-// while the file named by parameter flag exists).
+// file contract and both modes (a process per job, or a worker serving
+// jobs on stdin when FGRTBENCH_WORKER is set) are exercised wherever the
+// tests run (CI included). Its mode parameter injects the failures an
+// adapter can have: exit (status 3 with a traceback on stderr), sleep (a
+// minute), short (one prediction missing), unknown (an unknown class
+// label), badjson (a malformed complexity record), fail-if-flag (exit 1,
+// or an error answer, for every third seed while the file named by
+// parameter flag exists), hugepred (a megabyte of predictions), fifo
+// (predictions.txt a named pipe), junk (fail unless the job's directory
+// holds its five inputs only, then leave a file in it); worker mode adds
+// garbage (a line that is not an answer), wrongid, exit0 (exit without
+// answering), hugeline (a megabyte without a newline on stdout) and twice
+// (the answer written twice). pid appends "# pid P job N" to the rules:
+// which process ran the job, and its how-manieth. The flags -noread (a
+// worker that never reads its input) and -die (one that exits at start
+// with an import error) go before the placeholders.
 package externaltest
 
 import (
