@@ -1,0 +1,166 @@
+package plots
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/plot"
+)
+
+func TestWrapPanelRowsAtMostThreeColumns(t *testing.T) {
+	mk := func(n int, tag string) []*panel {
+		var out []*panel
+		for i := 0; i < n; i++ {
+			out = append(out, &panel{Title: tag + string(rune('0'+i))})
+		}
+		return out
+	}
+	tests := []struct {
+		name  string
+		rows  [][]*panel
+		want  [][]string
+		wantN int
+	}{
+		{"three stay", [][]*panel{mk(3, "a")}, [][]string{{"a0", "a1", "a2"}}, 1},
+		{"five in two rows", [][]*panel{mk(5, "a"), mk(5, "s")},
+			[][]string{{"a0", "a1", "a2"}, {"s0", "s1", "s2"}, {"a3", "a4"}, {"s3", "s4"}}, 4},
+		{"seven in one row", [][]*panel{mk(7, "a")}, [][]string{{"a0", "a1", "a2"}, {"a3", "a4", "a5"}, {"a6"}}, 3},
+	}
+	for _, tc := range tests {
+		got := wrapPanelRows(tc.rows)
+		if len(got) != tc.wantN {
+			t.Fatalf("%s: %d rows, want %d", tc.name, len(got), tc.wantN)
+		}
+		for i, r := range got {
+			if len(r) > maxGridCols {
+				t.Errorf("%s: row %d has %d panels", tc.name, i, len(r))
+			}
+			var titles []string
+			for _, p := range r {
+				titles = append(titles, p.Title)
+			}
+			if strings.Join(titles, ",") != strings.Join(tc.want[i], ",") {
+				t.Errorf("%s: row %d = %v, want %v", tc.name, i, titles, tc.want[i])
+			}
+		}
+	}
+	for n := 1; n <= 13; n++ {
+		if c := gridCols(n); c < 1 || c > maxGridCols || c > n {
+			t.Errorf("gridCols(%d) = %d", n, c)
+		}
+	}
+}
+
+func TestLogAxisWhenSpanningADecade(t *testing.T) {
+	for _, tc := range []struct {
+		lo, hi float64
+		want   bool
+	}{{1, 10, true}, {0.001, 5, true}, {1, 9.99, false}, {0, 100, false}, {-1, 100, false}, {5, 5, false}} {
+		if got := spansDecadeRange(tc.lo, tc.hi); got != tc.want {
+			t.Errorf("spansDecadeRange(%v, %v) = %v, want %v", tc.lo, tc.hi, got, tc.want)
+		}
+	}
+	// The front's size axis follows the rule.
+	for _, tc := range []struct {
+		sizes []float64
+		log   bool
+	}{{[]float64{3, 12, 40}, true}, {[]float64{5, 12, 40}, false}} {
+		var pn FrontPanel
+		for i, s := range tc.sizes {
+			pn.Points = append(pn.Points, FrontPoint{Method: "m", Size: s, Accuracy: 0.5 + 0.1*float64(i)})
+		}
+		p, err := frontPlot(pn, methodStyles(paperMethods, []string{"m"}), paperMethods, true, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, isLog := p.X.Scale.(plot.LogScale); isLog != tc.log {
+			t.Errorf("front sizes %v: log axis %v, want %v", tc.sizes, isLog, tc.log)
+		}
+	}
+	// A panel grid puts a row whose values span a decade on a log axis
+	// (and says so in the axis label), and leaves a narrower one linear.
+	for _, tc := range []struct {
+		ys  []float64
+		log bool
+	}{{[]float64{2, 30, 80}, true}, {[]float64{20, 30, 80}, false}} {
+		f := panelFigure{Width: 12 * 28.35, Height: 10 * 28.35, Panels: [][]*panel{{{
+			YLabel: "rulebase size", Axis: newParamAxis([]string{"1", "2", "3"}, false),
+			Series: []panelSeries{{Name: "d", Color: colorOf(0), Width: 1, X: []float64{1, 2, 3}, Y: tc.ys}},
+		}}}}
+		dir := t.TempDir()
+		if err := f.save(dir, "p"); err != nil {
+			t.Fatal(err)
+		}
+		svg, err := os.ReadFile(filepath.Join(dir, "p.svg"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(string(svg), "rulebase size (log scale)"); got != tc.log {
+			t.Errorf("values %v: log axis %v, want %v", tc.ys, got, tc.log)
+		}
+	}
+}
+
+func TestHeatmapHasColourBars(t *testing.T) {
+	_, s := sweepOf(t, sweepGridRecords(twoParams))
+	dir := t.TempDir()
+	if err := SweepFigure(dir, "h", s, paperMethods); err != nil {
+		t.Fatal(err)
+	}
+	svg, err := os.ReadFile(filepath.Join(dir, "h.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One bar per panel: three datasets and their mean. A bar is an
+	// embedded image with its axis label.
+	panels := len(s.Datasets) + 1
+	if n := strings.Count(string(svg), ">"+heatBarLabel+"<"); n != panels {
+		t.Errorf("%d colour bar labels, want %d", n, panels)
+	}
+	if n := strings.Count(string(svg), "<image"); n != panels {
+		t.Errorf("%d colour bar images, want %d", n, panels)
+	}
+}
+
+func TestShortConfig(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                                     "",
+		"max_rules=15":                         "mr=15",
+		"max_rules=15;coverage_threshold=0.01": "mr=15 ct=0.01",
+		"partition=quantile;x":                 "p=quantile x",
+	} {
+		if got := shortConfig(in); got != want {
+			t.Errorf("shortConfig(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestMembershipInDataUnits(t *testing.T) {
+	d := membershipData()
+	d.Standardisation = &Standardisation{Mean: 700, Scale: 300}
+	got, err := d.inDrawnUnits()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// z = -0.8 → 700 - 240 = 460; the rug's -1.5 → 250.
+	if c := got.Default[0][2]; c < 459.999 || c > 460.001 {
+		t.Errorf("Low's c = %v, want 460", c)
+	}
+	if v := got.Values[0]; v < 249.999 || v > 250.001 {
+		t.Errorf("first value %v, want 250", v)
+	}
+	if d.Default[0][2] != -0.8 {
+		t.Error("the caller's corners were changed")
+	}
+	d.ShowStandardised, d.StandardisedXLabel = true, "z"
+	if got, _ := d.inDrawnUnits(); got.Default[0][2] != -0.8 || got.XLabel != "z" {
+		t.Errorf("standardised view: c = %v, label %q", got.Default[0][2], got.XLabel)
+	}
+	d.ShowStandardised = false
+	d.Standardisation.Scale = 0
+	if err := MembershipFigure(t.TempDir(), "x", d); err == nil {
+		t.Error("zero scale: no error")
+	}
+}
