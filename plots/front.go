@@ -271,6 +271,10 @@ func frontPlot(pn FrontPanel, styles map[string]MethodStyle, pres results.Presen
 			}
 			labels.Labels = append(labels.Labels, pointLabel{X: pts[k].Size, Y: pts[k].Accuracy, Text: text, Color: color.Black})
 		}
+		labels.Line = labels.Labels
+		for _, q := range pts {
+			labels.Avoid = append(labels.Avoid, pointLabel{X: q.Size, Y: q.Accuracy})
+		}
 		p.Add(labels)
 	}
 	return p, nil

@@ -93,12 +93,16 @@ type pointLabel struct {
 
 // labelPlotter writes point labels beside their points. Each label tries
 // eight positions around its point (right, left, above, below, then the
-// diagonals) and takes the first whose box overlaps neither a label
-// placed before it nor another labelled point nor the plot's edge; when
+// diagonals), then the same eight three times farther out with a leader
+// line, and takes the first whose box overlaps neither a label placed
+// before it nor a point or the front's line nor the plot's edge; when
 // every position collides it takes the one with the least overlap.
 type labelPlotter struct {
 	Labels []pointLabel
 	Size   float64 // font size in points
+	// Line, when set, is a polyline (the front) labels should not cover;
+	// Avoid are further points they should not cover.
+	Line, Avoid []pointLabel
 }
 
 func (lp labelPlotter) Plot(c draw.Canvas, plt *plot.Plot) {
@@ -109,28 +113,45 @@ func (lp labelPlotter) Plot(c draw.Canvas, plt *plot.Plot) {
 	gap := vg.Points(5)
 	var placed []vg.Rectangle
 	// Every labelled point is an obstacle for every label.
-	for _, l := range lp.Labels {
+	for _, l := range append(append([]pointLabel(nil), lp.Labels...), lp.Avoid...) {
 		p := vg.Point{X: trX(l.X), Y: trY(l.Y)}
 		placed = append(placed, vg.Rectangle{Min: vg.Point{X: p.X - 3, Y: p.Y - 3}, Max: vg.Point{X: p.X + 3, Y: p.Y + 3}})
+	}
+	// The line is sampled into small boxes along each segment.
+	for i := 1; i < len(lp.Line); i++ {
+		a := vg.Point{X: trX(lp.Line[i-1].X), Y: trY(lp.Line[i-1].Y)}
+		b := vg.Point{X: trX(lp.Line[i].X), Y: trY(lp.Line[i].Y)}
+		for k := 1; k < 12; k++ {
+			f := vg.Length(k) / 12
+			q := vg.Point{X: a.X + (b.X-a.X)*f, Y: a.Y + (b.Y-a.Y)*f}
+			placed = append(placed, vg.Rectangle{Min: vg.Point{X: q.X - 1, Y: q.Y - 1}, Max: vg.Point{X: q.X + 1, Y: q.Y + 1}})
+		}
 	}
 	for _, l := range lp.Labels {
 		p := vg.Point{X: trX(l.X), Y: trY(l.Y)}
 		w := face.Width(l.Text)
-		cands := []vg.Point{ // lower-left corners
-			{X: p.X + gap, Y: p.Y - h/2}, {X: p.X - gap - w, Y: p.Y - h/2},
-			{X: p.X - w/2, Y: p.Y + gap}, {X: p.X - w/2, Y: p.Y - gap - h},
-			{X: p.X + gap, Y: p.Y + gap}, {X: p.X + gap, Y: p.Y - gap - h},
-			{X: p.X - gap - w, Y: p.Y + gap}, {X: p.X - gap - w, Y: p.Y - gap - h},
+		// Near positions first, then the same directions farther out
+		// (joined to the point by a thin leader line).
+		var cands []vg.Point // lower-left corners
+		for _, g := range []vg.Length{gap, 3.2 * gap} {
+			cands = append(cands,
+				vg.Point{X: p.X + g, Y: p.Y - h/2}, vg.Point{X: p.X - g - w, Y: p.Y - h/2},
+				vg.Point{X: p.X - w/2, Y: p.Y + g}, vg.Point{X: p.X - w/2, Y: p.Y - g - h},
+				vg.Point{X: p.X + g, Y: p.Y + g}, vg.Point{X: p.X + g, Y: p.Y - g - h},
+				vg.Point{X: p.X - g - w, Y: p.Y + g}, vg.Point{X: p.X - g - w, Y: p.Y - g - h})
 		}
-		best, bestCost := cands[0], vg.Length(math.Inf(1))
-		for _, q := range cands {
+		best, bestCost, far := cands[0], vg.Length(math.Inf(1)), false
+		for i, q := range cands {
 			r := vg.Rectangle{Min: q, Max: vg.Point{X: q.X + w, Y: q.Y + h}}
 			cost := outside(r, c.Rectangle) * 4
 			for _, o := range placed {
 				cost += overlap(r, o)
 			}
+			if i >= 8 {
+				cost += 2 // a far place only when it gains something
+			}
 			if cost < bestCost {
-				best, bestCost = q, cost
+				best, bestCost, far = q, cost, i >= 8
 			}
 			if cost == 0 {
 				break
@@ -138,6 +159,11 @@ func (lp labelPlotter) Plot(c draw.Canvas, plt *plot.Plot) {
 		}
 		r := vg.Rectangle{Min: best, Max: vg.Point{X: best.X + w, Y: best.Y + h}}
 		placed = append(placed, r)
+		if far {
+			// Leader from the point to the nearest point of the label's box.
+			end := vg.Point{X: max(r.Min.X, min(p.X, r.Max.X)), Y: max(r.Min.Y, min(p.Y, r.Max.Y))}
+			c.StrokeLine2(draw.LineStyle{Color: color.Gray{Y: 110}, Width: vg.Points(0.4)}, p.X, p.Y, end.X, end.Y)
+		}
 		sty := draw.TextStyle{Color: l.Color, Font: f, Handler: plot.DefaultTextHandler, XAlign: draw.XLeft, YAlign: draw.YBottom}
 		c.FillText(sty, best, l.Text)
 	}

@@ -1,12 +1,16 @@
 package plots
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
 func TestWrapPanelRowsAtMostThreeColumns(t *testing.T) {
@@ -162,5 +166,50 @@ func TestMembershipInDataUnits(t *testing.T) {
 	d.Standardisation.Scale = 0
 	if err := MembershipFigure(t.TempDir(), "x", d); err == nil {
 		t.Error("zero scale: no error")
+	}
+}
+
+// TestFrontManyMethodsGolden draws thirteen methods (more than the
+// palette's eight colours) with crowded Pareto labels, to look at.
+func TestFrontManyMethodsGolden(t *testing.T) {
+	names := []string{"fgrt", "fgrt-opt", "cart", "c45", "ripper", "fga", "m7", "m8", "m9", "m10", "m11", "m12", "m13"}
+	pres := results.Presentation{Order: names}
+	var panels []FrontPanel
+	for d := 0; d < 4; d++ {
+		pn := FrontPanel{Title: fmt.Sprintf("dataset %d", d)}
+		for i, m := range names {
+			// A rising front of reported points, and a cluster of sweep
+			// points around the small end.
+			pn.Points = append(pn.Points, FrontPoint{Method: m, Size: 2 + 6*float64(i) + float64(d), Accuracy: 0.6 + 0.025*float64(i) - 0.0008*float64(i*i) + 0.01*float64(d)})
+			if i < 3 {
+				pn.Points = append(pn.Points, FrontPoint{Method: m, Swept: true, Config: fmt.Sprintf("max_rules=%d;coverage_threshold=0.01", 5*(i+1)),
+					Size: 1.5 + float64(i), Accuracy: 0.59 + 0.01*float64(i)})
+			}
+		}
+		panels = append(panels, pn)
+	}
+	checkFigure(t, "front_many_methods", func(dir, name string) error {
+		return FrontFigure(dir, name, "thirteen methods", panels, pres)
+	})
+}
+
+func TestLabelOverlapArea(t *testing.T) {
+	r := func(x0, y0, x1, y1 float64) vg.Rectangle {
+		return vg.Rectangle{Min: vg.Point{X: vg.Length(x0), Y: vg.Length(y0)}, Max: vg.Point{X: vg.Length(x1), Y: vg.Length(y1)}}
+	}
+	for _, tc := range []struct {
+		a, b          vg.Rectangle
+		overlap, outs vg.Length
+	}{
+		{r(0, 0, 2, 2), r(1, 1, 3, 3), 1, 3},
+		{r(0, 0, 1, 1), r(2, 2, 3, 3), 0, 1},
+		{r(1, 1, 2, 2), r(0, 0, 3, 3), 1, 0},
+	} {
+		if got := overlap(tc.a, tc.b); got != tc.overlap {
+			t.Errorf("overlap(%v, %v) = %v, want %v", tc.a, tc.b, got, tc.overlap)
+		}
+		if got := outside(tc.a, tc.b); got != tc.outs {
+			t.Errorf("outside(%v, %v) = %v, want %v", tc.a, tc.b, got, tc.outs)
+		}
 	}
 }

@@ -145,7 +145,7 @@ func membershipPanel(title, xlabel string, terms []string, sets [][4]float64, ru
 		}
 		line.Color, line.Width = colorOf(ti), vg.Points(1.6)
 		p.Add(line)
-		p.Legend.Add(fmt.Sprintf("%s (%.3g, %.3g, %.3g, %.3g)", terms[ti], s[0], s[1], s[2], s[3]), line)
+		p.Legend.Add(fmt.Sprintf("%s (%.4g, %.4g, %.4g, %.4g)", terms[ti], s[0], s[1], s[2], s[3]), line)
 	}
 	if len(rug) > 0 {
 		xys := make(plotter.XYs, len(rug))
