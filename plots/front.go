@@ -140,7 +140,7 @@ func FrontCaption(protocol string) string {
 	return "Accuracy–interpretability front (" + protocol + " protocol): mean test accuracy against mean rulebase size " +
 		"(conditions in the rulebase; log scale when the sizes span a decade) of every method's reported configuration (filled) and of every sweep point " +
 		"(hollow), one panel per dataset and a pooled one (means over the datasets, for the points present on all of them). " +
-		"Each method has its own colour and marker, the same in every figure. The Pareto-optimal points (no other point is as small and at least as accurate) are ringed in black, joined by the black line and labelled with the method (and a sweep point's configuration, keys shortened to their initials). " +
+		"Each method has its own colour and marker, the same in every figure. The Pareto-optimal points (no other point is as small and at least as accurate) are ringed in black, joined by the black line and labelled with the method (and, for a sweep point, the parameters its method's sweep varies, keys shortened to their initials; a (+N) counts further optimal points at the same place). " +
 		"Under the paper protocol the reported configuration of a test-selected grid is chosen per fold on the test fold, an optimistic estimate."
 }
 
@@ -261,15 +261,35 @@ func frontPlot(pn FrontPanel, styles map[string]MethodStyle, pres results.Presen
 		}
 		rings.Shape, rings.Color, rings.Radius = draw.RingGlyph{}, color.Black, vg.Points(5.5)
 		p.Add(rings)
-		// Each optimal point named directly: method, and a sweep point's
-		// configuration, shortened.
+		// Each optimal point named directly: the method, and for a sweep
+		// point the parameters its method's sweep varies, shortened.
+		// Optimal points at one place (equal size and accuracy) get one
+		// label that counts the others.
+		cfgs := map[string][]string{}
+		for _, q := range pts {
+			if q.Swept {
+				cfgs[q.Method] = append(cfgs[q.Method], q.Config)
+			}
+		}
 		labels := labelPlotter{Size: 6.5}
-		for _, k := range front {
+		for i := 0; i < len(front); {
+			k := front[i]
+			j := i + 1
+			for j < len(front) && pts[front[j]].Size == pts[k].Size && pts[front[j]].Accuracy == pts[k].Accuracy {
+				j++
+			}
 			text := pres.DisplayName(pts[k].Method)
 			if pts[k].Swept {
-				text += " " + shortConfig(pts[k].Config)
+				if c := shortConfig(pts[k].Config, varyingKeys(cfgs[pts[k].Method])); c != "" {
+					text += " " + c
+				}
+			}
+			text = capLabel(text)
+			if j-i > 1 {
+				text += fmt.Sprintf(" (+%d)", j-i-1)
 			}
 			labels.Labels = append(labels.Labels, pointLabel{X: pts[k].Size, Y: pts[k].Accuracy, Text: text, Color: color.Black})
+			i = j
 		}
 		labels.Line = labels.Labels
 		for _, q := range pts {

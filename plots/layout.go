@@ -61,27 +61,87 @@ func setLogAxis(a *plot.Axis, lo, hi float64) {
 	a.Min, a.Max = lo/pad, hi*pad
 }
 
-// shortConfig shortens a configuration for a label: each key to the
-// initials of its words ("max_rules=15;coverage_threshold=0.01" → "mr=15
+// configPairs splits a configuration ("k=v;k=v", also ',' or ' '
+// separated) into its key=value items, in order.
+func configPairs(cfg string) []string {
+	return strings.FieldsFunc(cfg, func(r rune) bool { return r == ';' || r == ',' || r == ' ' })
+}
+
+// varyingKeys returns the keys whose values differ between configurations
+// (an item without '=' counts as its own key).
+func varyingKeys(cfgs []string) map[string]bool {
+	vals := map[string]map[string]bool{}
+	present := map[string]int{}
+	for _, c := range cfgs {
+		for _, kv := range configPairs(c) {
+			k, v, _ := strings.Cut(kv, "=")
+			if vals[k] == nil {
+				vals[k] = map[string]bool{}
+			}
+			vals[k][v] = true
+			present[k]++
+		}
+	}
+	out := map[string]bool{}
+	for k, vs := range vals {
+		if len(vs) > 1 || present[k] != len(cfgs) {
+			out[k] = true
+		}
+	}
+	return out
+}
+
+// initials abbreviates a key to the first letters of its words
+// ("coverage_threshold" → "ct").
+func initials(k string) string {
+	var b strings.Builder
+	for _, w := range strings.FieldsFunc(k, func(r rune) bool { return r == '_' || r == '-' || r == '.' }) {
+		b.WriteByte(w[0])
+	}
+	return b.String()
+}
+
+// maxLabelRunes caps a point label: longer ones end in "…".
+const maxLabelRunes = 30
+
+// shortConfig shortens a configuration for a label: only the keys in keep
+// (all when keep is nil), each abbreviated to its initials unless two
+// kept keys share them ("max_rules=15;coverage_threshold=0.01" → "mr=15
 // ct=0.01").
-func shortConfig(cfg string) string {
-	if cfg == "" {
-		return ""
+func shortConfig(cfg string, keep map[string]bool) string {
+	pairs := configPairs(cfg)
+	count := map[string]int{}
+	for _, kv := range pairs {
+		k, _, _ := strings.Cut(kv, "=")
+		if keep == nil || keep[k] {
+			count[initials(k)]++
+		}
 	}
 	var parts []string
-	for _, kv := range strings.FieldsFunc(cfg, func(r rune) bool { return r == ';' || r == ',' || r == ' ' }) {
+	for _, kv := range pairs {
 		k, v, ok := strings.Cut(kv, "=")
+		if keep != nil && !keep[k] {
+			continue
+		}
 		if !ok {
 			parts = append(parts, kv)
 			continue
 		}
-		var ini strings.Builder
-		for _, w := range strings.FieldsFunc(k, func(r rune) bool { return r == '_' || r == '-' || r == '.' }) {
-			ini.WriteByte(w[0])
+		if ini := initials(k); count[ini] == 1 {
+			k = ini
 		}
-		parts = append(parts, ini.String()+"="+v)
+		parts = append(parts, k+"="+v)
 	}
 	return strings.Join(parts, " ")
+}
+
+// capLabel shortens a label to maxLabelRunes.
+func capLabel(s string) string {
+	r := []rune(s)
+	if len(r) <= maxLabelRunes {
+		return s
+	}
+	return string(r[:maxLabelRunes-1]) + "…"
 }
 
 // pointLabel is a text to write beside a data point.

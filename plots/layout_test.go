@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -129,15 +130,29 @@ func TestHeatmapHasColourBars(t *testing.T) {
 }
 
 func TestShortConfig(t *testing.T) {
-	for in, want := range map[string]string{
-		"":                                     "",
-		"max_rules=15":                         "mr=15",
-		"max_rules=15;coverage_threshold=0.01": "mr=15 ct=0.01",
-		"partition=quantile;x":                 "p=quantile x",
+	for _, tc := range []struct {
+		cfg  string
+		keep map[string]bool
+		want string
+	}{
+		{"", nil, ""},
+		{"max_rules=15", nil, "mr=15"},
+		{"max_rules=15;coverage_threshold=0.01", nil, "mr=15 ct=0.01"},
+		{"partition=quantile;x", nil, "p=quantile x"},
+		{"max_rules=15;coverage_threshold=0.01", map[string]bool{"max_rules": true}, "mr=15"},
+		// Two kept keys with the same initials keep their names.
+		{"fix_q1=true;fix_q2=false;fuzzy_quirk=true", map[string]bool{"fix_q1": true, "fuzzy_quirk": true}, "fix_q1=true fuzzy_quirk=true"},
 	} {
-		if got := shortConfig(in); got != want {
-			t.Errorf("shortConfig(%q) = %q, want %q", in, got, want)
+		if got := shortConfig(tc.cfg, tc.keep); got != tc.want {
+			t.Errorf("shortConfig(%q, %v) = %q, want %q", tc.cfg, tc.keep, got, tc.want)
 		}
+	}
+	got := varyingKeys([]string{"a=1;b=2;c=3", "a=1;b=5;c=3", "a=1;b=2;c=4"})
+	if !reflect.DeepEqual(got, map[string]bool{"b": true, "c": true}) {
+		t.Errorf("varyingKeys = %v, want b and c", got)
+	}
+	if got := capLabel(strings.Repeat("x", 40)); len([]rune(got)) != maxLabelRunes || !strings.HasSuffix(got, "…") {
+		t.Errorf("capLabel: %q", got)
 	}
 }
 
@@ -184,6 +199,8 @@ func TestFrontManyMethodsGolden(t *testing.T) {
 			if i < 3 {
 				pn.Points = append(pn.Points, FrontPoint{Method: m, Swept: true, Config: fmt.Sprintf("max_rules=%d;coverage_threshold=0.01", 5*(i+1)),
 					Size: 1.5 + float64(i), Accuracy: 0.59 + 0.01*float64(i)})
+				pn.Points = append(pn.Points, FrontPoint{Method: m, Swept: true, Config: fmt.Sprintf("max_rules=%d;coverage_threshold=0.01", 50+5*i),
+					Size: 30 + float64(i), Accuracy: 0.6})
 			}
 		}
 		panels = append(panels, pn)
