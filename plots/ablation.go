@@ -240,9 +240,11 @@ func AblationFigure(dir, name, title string, groups []AblationGroup, pres result
 			order = append(order, g.Method)
 		}
 	}
+	styles := methodStyles(pres, order)
 	var legend []legendEntry
-	for mi, m := range order {
-		legend = append(legend, legendEntry{Name: pres.DisplayName(m), Color: colorOf(mi), Width: vg.Points(1.5)})
+	for _, m := range order {
+		st := styles[m]
+		legend = append(legend, legendEntry{Name: pres.DisplayName(m), Color: st.Color, Width: vg.Points(1.5), Dashes: st.Dashes, Marker: st.Marker})
 	}
 	rows := make([][]*panel, 2)
 	for pi, param := range AblationParams {
@@ -264,7 +266,8 @@ func AblationFigure(dir, name, title string, groups []AblationGroup, pres result
 				pn.XLabel = param
 			}
 			for mi, m := range order {
-				s := panelSeries{Name: m, Color: colorOf(mi), Width: vg.Points(1.5), ErrBars: true,
+				st := styles[m]
+				s := panelSeries{Name: m, Color: st.Color, Dashes: st.Dashes, Marker: st.Marker, Width: vg.Points(1.5), ErrBars: true,
 					Shift: (float64(mi) - float64(len(order)-1)/2) * 0.12}
 				for _, g := range groups {
 					if g.Method != m || g.Param != param {

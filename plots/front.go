@@ -135,22 +135,12 @@ func frontMethods(panels []FrontPanel, pres results.Presentation) []string {
 	return out
 }
 
-// frontGlyphs gives method i its marker: the palette's colour, a circle
-// for the first len(palette) methods and a square after, filled for the
-// reported configuration and hollow for sweep points.
-func frontGlyphs(i int) (reported, swept draw.GlyphDrawer) {
-	if i < len(palette) {
-		return draw.CircleGlyph{}, draw.RingGlyph{}
-	}
-	return draw.BoxGlyph{}, draw.SquareGlyph{}
-}
-
 // FrontCaption describes the front figure of a protocol.
 func FrontCaption(protocol string) string {
 	return "Accuracy–interpretability front (" + protocol + " protocol): mean test accuracy against mean rulebase size " +
-		"(conditions in the rulebase, log scale) of every method's reported configuration (filled) and of every sweep point " +
+		"(conditions in the rulebase; log scale when the sizes span a decade) of every method's reported configuration (filled) and of every sweep point " +
 		"(hollow), one panel per dataset and a pooled one (means over the datasets, for the points present on all of them). " +
-		"The Pareto-optimal points (no other point is as small and at least as accurate) are ringed in black and joined by the black line. " +
+		"Each method has its own colour and marker, the same in every figure. The Pareto-optimal points (no other point is as small and at least as accurate) are ringed in black, joined by the black line and labelled with the method (and, for a sweep point, the parameters its method's sweep varies, keys shortened to their initials; a (+N) counts further optimal points at the same place). " +
 		"Under the paper protocol the reported configuration of a test-selected grid is chosen per fold on the test fold, an optimistic estimate."
 }
 
@@ -160,14 +150,11 @@ func FrontFigure(dir, name, title string, panels []FrontPanel, pres results.Pres
 		return ErrNoData
 	}
 	methods := frontMethods(panels, pres)
-	colorIdx := map[string]int{}
-	for i, m := range methods {
-		colorIdx[m] = i
-	}
-	cols := min(len(panels), 4)
+	styles := methodStyles(pres, methods)
+	cols := gridCols(len(panels))
 	var ps []*plot.Plot
 	for i, pn := range panels {
-		p, err := frontPlot(pn, colorIdx, i%cols == 0, i+cols >= len(panels))
+		p, err := frontPlot(pn, styles, pres, i%cols == 0, i+cols >= len(panels))
 		if err != nil {
 			return err
 		}
@@ -177,39 +164,34 @@ func FrontFigure(dir, name, title string, panels []FrontPanel, pres results.Pres
 	rows := len(grid)
 	var legend []legendEntry
 	for _, m := range methods {
-		reported, _ := frontGlyphs(colorIdx[m])
-		legend = append(legend, legendEntry{Name: pres.DisplayName(m), Color: colorOf(colorIdx[m]), Glyph: reported})
+		legend = append(legend, legendEntry{Name: pres.DisplayName(m), Color: styles[m].Color, Glyph: styles[m].Marker})
 	}
 	// The marker key in black: grey is a method's colour.
 	grey := color.Black
 	legend = append(legend,
 		legendEntry{Name: "reported configuration (filled)", Color: grey, Glyph: draw.CircleGlyph{}},
 		legendEntry{Name: "sweep point (hollow)", Color: grey, Glyph: draw.RingGlyph{}},
-		legendEntry{Name: "Pareto front (ringed, joined)", Color: color.Black, Width: vg.Points(1.2)})
-	w := vg.Length(cols)*8*vg.Centimeter + 5.2*vg.Centimeter
+		legendEntry{Name: "Pareto front (ringed, joined, labelled)", Color: color.Black, Width: vg.Points(1.2)})
+	lw := legendColumnWidth(legend)
+	w := vg.Length(cols)*8*vg.Centimeter + lw
 	h := vg.Length(rows)*7*vg.Centimeter + vg.Centimeter
 	return save(dir, name, w, h, func(c draw.Canvas) error {
 		area := drawTitle(c, title)
 		leg := area
-		leg.Min.X = area.Max.X - 5.2*vg.Centimeter
+		leg.Min.X = area.Max.X - lw
 		drawLegendColumn(leg, legend)
-		area.Max.X -= 5.2 * vg.Centimeter
+		area.Max.X -= lw
 		drawGrid(area, grid, vg.Millimeter*5)
 		return nil
 	})
 }
 
-func frontPlot(pn FrontPanel, colorIdx map[string]int, yLabel, xLabel bool) (*plot.Plot, error) {
+func frontPlot(pn FrontPanel, styles map[string]MethodStyle, pres results.Presentation, yLabel, xLabel bool) (*plot.Plot, error) {
 	p := newPlot(pn.Title, "", "")
 	p.Title.TextStyle.Font.Size = vg.Points(10)
 	if yLabel {
 		p.Y.Label.Text = "test accuracy"
 	}
-	if xLabel {
-		p.X.Label.Text = "rulebase size (log scale)"
-	}
-	p.X.Scale = plot.LogScale{}
-	p.X.Tick.Marker = logTicks125{}
 	p.Add(plotter.NewGrid())
 	pts := make([]FrontPoint, len(pn.Points))
 	lo, hi := math.Inf(1), math.Inf(-1)
@@ -218,11 +200,22 @@ func frontPlot(pn FrontPanel, colorIdx map[string]int, yLabel, xLabel bool) (*pl
 		pts[i] = q
 		lo, hi = math.Min(lo, q.Size), math.Max(hi, q.Size)
 	}
-	if lo == hi {
-		lo, hi = lo/2, hi*2
+	// A log axis when the sizes span a decade, else a linear one.
+	if spansDecadeRange(lo, hi) {
+		setLogAxis(&p.X, lo, hi)
+		if xLabel {
+			p.X.Label.Text = "rulebase size (log scale)"
+		}
+	} else {
+		if lo == hi {
+			lo, hi = lo/2, hi*2
+		}
+		pad := (hi - lo) * 0.08
+		p.X.Min, p.X.Max = math.Max(lo-pad, 0), hi+pad
+		if xLabel {
+			p.X.Label.Text = "rulebase size"
+		}
 	}
-	pad := math.Pow(hi/lo, 0.05)
-	p.X.Min, p.X.Max = lo/pad, hi*pad
 	ylo, yhi := math.Inf(1), math.Inf(-1)
 	for _, q := range pts {
 		ylo, yhi = math.Min(ylo, q.Accuracy), math.Max(yhi, q.Accuracy)
@@ -239,12 +232,12 @@ func frontPlot(pn FrontPanel, colorIdx map[string]int, yLabel, xLabel bool) (*pl
 			if err != nil {
 				return nil, err
 			}
-			s.Color = colorOf(colorIdx[q.Method])
-			reported, hollow := frontGlyphs(colorIdx[q.Method])
+			st := styles[q.Method]
+			s.Color = st.Color
 			if swept {
-				s.Shape, s.Radius = hollow, vg.Points(2.6)
+				s.Shape, s.Radius = st.Hollow, vg.Points(2.6)
 			} else {
-				s.Shape, s.Radius = reported, vg.Points(3.4)
+				s.Shape, s.Radius = st.Marker, vg.Points(3.4)
 			}
 			p.Add(s)
 		}
@@ -268,6 +261,41 @@ func frontPlot(pn FrontPanel, colorIdx map[string]int, yLabel, xLabel bool) (*pl
 		}
 		rings.Shape, rings.Color, rings.Radius = draw.RingGlyph{}, color.Black, vg.Points(5.5)
 		p.Add(rings)
+		// Each optimal point named directly: the method, and for a sweep
+		// point the parameters its method's sweep varies, shortened.
+		// Optimal points at one place (equal size and accuracy) get one
+		// label that counts the others.
+		cfgs := map[string][]string{}
+		for _, q := range pts {
+			if q.Swept {
+				cfgs[q.Method] = append(cfgs[q.Method], q.Config)
+			}
+		}
+		labels := labelPlotter{Size: 6.5}
+		for i := 0; i < len(front); {
+			k := front[i]
+			j := i + 1
+			for j < len(front) && pts[front[j]].Size == pts[k].Size && pts[front[j]].Accuracy == pts[k].Accuracy {
+				j++
+			}
+			text := pres.DisplayName(pts[k].Method)
+			if pts[k].Swept {
+				if c := shortConfig(pts[k].Config, varyingKeys(cfgs[pts[k].Method])); c != "" {
+					text += " " + c
+				}
+			}
+			text = capLabel(text)
+			if j-i > 1 {
+				text += fmt.Sprintf(" (+%d)", j-i-1)
+			}
+			labels.Labels = append(labels.Labels, pointLabel{X: pts[k].Size, Y: pts[k].Accuracy, Text: text, Color: color.Black})
+			i = j
+		}
+		labels.Line = labels.Labels
+		for _, q := range pts {
+			labels.Avoid = append(labels.Avoid, pointLabel{X: q.Size, Y: q.Accuracy})
+		}
+		p.Add(labels)
 	}
 	return p, nil
 }

@@ -28,6 +28,58 @@ type MembershipData struct {
 	XLabel string
 	// Values are the feature's values, drawn as a rug under the curves.
 	Values []float64
+	// Standardisation, when set, says that the corners and values are
+	// standardised, z = (x - Mean) / Scale: the figure then draws them
+	// back in the data's own units (x = z·Scale + Mean), which a reader
+	// knows, unless ShowStandardised keeps them as given.
+	Standardisation  *Standardisation
+	ShowStandardised bool
+	// StandardisedXLabel labels the value axis when standardised values
+	// are drawn as given (default: XLabel).
+	StandardisedXLabel string
+}
+
+// Standardisation is a feature's standard scaling.
+type Standardisation struct {
+	Mean, Scale float64
+}
+
+// inDrawnUnits returns d with the corners and values in the units the
+// figure draws (see MembershipData.Standardisation).
+func (d MembershipData) inDrawnUnits() (MembershipData, error) {
+	st := d.Standardisation
+	if st == nil {
+		return d, nil
+	}
+	if d.ShowStandardised {
+		if d.StandardisedXLabel != "" {
+			d.XLabel = d.StandardisedXLabel
+		}
+		return d, nil
+	}
+	if !(st.Scale > 0) || math.IsInf(st.Scale, 0) || math.IsNaN(st.Mean) || math.IsInf(st.Mean, 0) {
+		return d, fmt.Errorf("plots: membership: standardisation mean %v scale %v, want finite and a positive scale", st.Mean, st.Scale)
+	}
+	back := func(z float64) float64 { return z*st.Scale + st.Mean }
+	conv := func(sets [][4]float64) [][4]float64 {
+		if sets == nil {
+			return nil
+		}
+		out := make([][4]float64, len(sets))
+		for i, s := range sets {
+			for k := range s {
+				out[i][k] = back(s[k])
+			}
+		}
+		return out
+	}
+	d.Default, d.Optimised = conv(d.Default), conv(d.Optimised)
+	vals := make([]float64, len(d.Values))
+	for i, v := range d.Values {
+		vals[i] = back(v)
+	}
+	d.Values = vals
+	return d, nil
 }
 
 // rugGlyph draws a short vertical tick, for rugs.
@@ -93,7 +145,7 @@ func membershipPanel(title, xlabel string, terms []string, sets [][4]float64, ru
 		}
 		line.Color, line.Width = colorOf(ti), vg.Points(1.6)
 		p.Add(line)
-		p.Legend.Add(fmt.Sprintf("%s (%.3g, %.3g, %.3g, %.3g)", terms[ti], s[0], s[1], s[2], s[3]), line)
+		p.Legend.Add(fmt.Sprintf("%s (%.4g, %.4g, %.4g, %.4g)", terms[ti], s[0], s[1], s[2], s[3]), line)
 	}
 	if len(rug) > 0 {
 		xys := make(plotter.XYs, len(rug))
@@ -112,10 +164,15 @@ func membershipPanel(title, xlabel string, terms []string, sets [][4]float64, ru
 
 // MembershipFigure draws the membership functions of one feature: the
 // default partition and, when given, the optimised one in a second panel on
-// the same value axis, each with a rug of the feature's values.
+// the same value axis, each with a rug of the feature's values; in the
+// data's own units by default (see MembershipData.Standardisation).
 func MembershipFigure(dir, name string, d MembershipData) error {
 	if len(d.Terms) == 0 {
 		return ErrNoData
+	}
+	d, err := d.inDrawnUnits()
+	if err != nil {
+		return err
 	}
 	if err := checkCorners("default", d.Terms, d.Default); err != nil {
 		return err

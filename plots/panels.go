@@ -137,6 +137,8 @@ type panelSeries struct {
 	ErrBars bool // draw Lo/Hi as error bars instead of a band
 	// NoPoints draws the line without markers (a reference level).
 	NoPoints bool
+	// Marker is the points' glyph (nil: a circle).
+	Marker draw.GlyphDrawer
 	// Shift moves the series sideways by this fraction of the gap between
 	// two categorical positions, so that error bars do not overlap.
 	Shift float64
@@ -158,6 +160,8 @@ type legendEntry struct {
 	Band   bool
 	// Glyph, when set, is drawn instead of a line.
 	Glyph draw.GlyphDrawer
+	// Marker, when set, is drawn on the line.
+	Marker draw.GlyphDrawer
 }
 
 // panelFigure is a grid of panels under one title, with one legend for the
@@ -214,7 +218,10 @@ func (pn *panel) build() (*plot.Plot, error) {
 			return nil, err
 		}
 		line.Color, line.Width, line.Dashes = s.Color, s.Width, s.Dashes
-		pts.Color, pts.Shape, pts.Radius = s.Color, draw.CircleGlyph{}, s.Width+vg.Points(1)
+		pts.Color, pts.Shape, pts.Radius = s.Color, draw.GlyphDrawer(draw.CircleGlyph{}), s.Width+vg.Points(1)
+		if s.Marker != nil {
+			pts.Shape, pts.Radius = s.Marker, s.Width+vg.Points(1.6)
+		}
 		if s.ErrBars && len(s.Lo) == len(s.Y) {
 			yerr := make(plotter.YErrors, len(xs))
 			for i := range yerr {
@@ -269,6 +276,18 @@ func (f panelFigure) save(dir, name string) error {
 	for _, r := range f.Panels {
 		cols = max(cols, len(r))
 	}
+	legendWidth := vg.Length(0)
+	if len(f.Legend) > 0 {
+		legendWidth = legendColumnWidth(f.Legend)
+	}
+	if cols > maxGridCols {
+		// Wrap, keeping each panel's size: the figure grows downwards.
+		f.Panels = wrapPanelRows(f.Panels)
+		perCol := (f.Width - legendWidth) / vg.Length(cols)
+		f.Height = f.Height * vg.Length(len(f.Panels)) / vg.Length(rows)
+		f.Width = perCol*maxGridCols + legendWidth
+		rows, cols = len(f.Panels), maxGridCols
+	}
 	plots := make([][]*plot.Plot, rows)
 	for i, r := range f.Panels {
 		plots[i] = make([]*plot.Plot, cols)
@@ -287,16 +306,24 @@ func (f panelFigure) save(dir, name string) error {
 			if err != nil {
 				return err
 			}
-			if f.ShareY && hi >= lo {
+			plo, phi := lo, hi
+			if !f.ShareY {
+				plo, phi = pn.yRange()
+			}
+			switch {
+			case spansDecadeRange(plo, phi):
+				// Values over a decade or more: a log axis, so that the
+				// small ones are not flattened onto the bottom.
+				setLogAxis(&p.Y, plo, phi)
+				if p.Y.Label.Text != "" {
+					p.Y.Label.Text += " (log scale)"
+				}
+			case f.ShareY && hi >= lo:
 				pad := math.Max(hi-lo, 1e-9) * 0.06
 				p.Y.Min, p.Y.Max = lo-pad, hi+pad
 			}
 			plots[i][j] = p
 		}
-	}
-	legendWidth := vg.Length(0)
-	if len(f.Legend) > 0 {
-		legendWidth = legendColumnWidth(f.Legend)
 	}
 	return save(dir, name, f.Width, f.Height, func(c draw.Canvas) error {
 		area := drawTitle(c, f.Title)
@@ -343,6 +370,9 @@ func drawLegendColumn(c draw.Canvas, entries []legendEntry) {
 			c.DrawGlyph(draw.GlyphStyle{Color: e.Color, Radius: vg.Points(3.4), Shape: e.Glyph}, vg.Point{X: x0 + vg.Millimeter*3.5, Y: y})
 		} else {
 			c.StrokeLine2(draw.LineStyle{Color: e.Color, Width: w, Dashes: e.Dashes}, x0, y, x0+vg.Millimeter*7, y)
+			if e.Marker != nil {
+				c.DrawGlyph(draw.GlyphStyle{Color: e.Color, Radius: vg.Points(3), Shape: e.Marker}, vg.Point{X: x0 + vg.Millimeter*3.5, Y: y})
+			}
 		}
 		c.FillText(sty, vg.Point{X: x0 + vg.Millimeter*9, Y: y}, e.Name)
 		y -= step

@@ -5,6 +5,14 @@
 // Friedman/Nemenyi critical-difference diagram and the membership functions
 // of one feature.
 //
+// A reader decodes every figure the same way: each method has one colour
+// (Okabe–Ito) and marker pair, fixed by its place in the study's method
+// order and so the same in every figure of a report (style.go); panels
+// wrap at three per row, an axis whose values span a decade is
+// logarithmic, Pareto points carry their names, heatmaps carry colour
+// bars (layout.go, heatbar.go), and partitions are drawn in the data's
+// own units unless asked otherwise.
+//
 // Every figure is written twice, as <dir>/<name>.png and <dir>/<name>.svg,
 // through a temporary file renamed into place, so a reader never sees half a
 // figure. Output is deterministic: fonts are fixed (Liberation, bundled with

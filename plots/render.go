@@ -72,6 +72,9 @@ func RenderAllWith(resultsDir, outDir string, opts RenderOptions) ([]Figure, err
 	if !haveResults && !haveRuntime {
 		return nil, fmt.Errorf("plots: %s has neither %s nor %s", resultsDir, ResultsFile, RuntimeFile)
 	}
+	// Every label of the study gets its slot in the method order, so that
+	// a method is drawn alike in every figure (see methodStyles).
+	opts.Methods = completePresentation(opts.Methods, studyLabels(recs, rt))
 	rel := filepath.Base(outDir)
 	var figs []Figure
 	// add runs one figure, recording it unless it had no data.

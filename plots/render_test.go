@@ -1,10 +1,12 @@
 package plots
 
 import (
+	"bytes"
 	"math"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/fgrtbench/fgrtbench/results"
@@ -48,6 +50,11 @@ func TestRenderAll(t *testing.T) {
 		}
 		if _, err := os.Stat(filepath.Join(dir, "report", f.Path)); err != nil {
 			t.Error(err)
+		}
+		// Every figure is also an SVG beside its PNG.
+		svg, err := os.ReadFile(filepath.Join(dir, "report", strings.TrimSuffix(f.Path, ".png")+".svg"))
+		if err != nil || !bytes.Contains(svg, []byte("<svg")) {
+			t.Errorf("%s: no SVG beside it (%v)", f.Path, err)
 		}
 	}
 	// ablationRecords holds one stray clean-protocol sweep row, hence a clean OFAT figure.

@@ -89,14 +89,15 @@ func ScalingSeriesOf(rows []results.RuntimeRow, sizeOf func(results.RuntimeRow) 
 
 // scalingPanel draws one log-log panel: a min-max band and a mean line per
 // method, the fitted exponent in the legend.
-func scalingPanel(title, xlabel string, series []ScalingSeries, colorIndex map[string]int, headroom bool, pres results.Presentation) (*plot.Plot, error) {
+func scalingPanel(title, xlabel string, series []ScalingSeries, styles map[string]MethodStyle, headroom bool, pres results.Presentation) (*plot.Plot, error) {
 	p := newPlot(title, xlabel, "training time (s)")
 	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
 	p.Y.Tick.Marker = logTicks125{}
 	p.Legend.Left = true
 	sizeSet := map[float64]bool{}
 	for _, s := range series {
-		c := colorOf(colorIndex[s.Method])
+		st := styles[s.Method]
+		c := st.Color
 		band := make(plotter.XYs, 0, 2*len(s.Sizes))
 		for i := range s.Sizes {
 			band = append(band, plotter.XY{X: s.Sizes[i], Y: s.Max[i]})
@@ -122,8 +123,8 @@ func scalingPanel(title, xlabel string, series []ScalingSeries, colorIndex map[s
 		if err != nil {
 			return nil, err
 		}
-		line.Color, line.Width = c, vg.Points(1.5)
-		pts.Color, pts.Shape, pts.Radius = c, draw.CircleGlyph{}, vg.Points(2.5)
+		line.Color, line.Width, line.Dashes = c, vg.Points(1.5), st.Dashes
+		pts.Color, pts.Shape, pts.Radius = c, st.Marker, vg.Points(2.5)
 		p.Add(line, pts)
 		label := pres.DisplayName(s.Method)
 		switch {
@@ -170,16 +171,17 @@ func scalingPanel(title, xlabel string, series []ScalingSeries, colorIndex map[s
 	return p, nil
 }
 
-// methodColors gives each method a stable colour across the panels of a
-// figure, in order of first appearance.
-func methodColors(rows []results.RuntimeRow) map[string]int {
-	idx := map[string]int{}
+// runtimeStyles gives each method of the rows its study-wide style.
+func runtimeStyles(rows []results.RuntimeRow, pres results.Presentation) map[string]MethodStyle {
+	seen := map[string]bool{}
+	var labels []string
 	for _, r := range rows {
-		if _, ok := idx[r.Method]; !ok {
-			idx[r.Method] = len(idx)
+		if !seen[r.Method] {
+			seen[r.Method] = true
+			labels = append(labels, r.Method)
 		}
 	}
-	return idx
+	return methodStyles(pres, labels)
 }
 
 // RuntimeScaling draws the paper's two-panel runtime figure from runtime.csv
@@ -189,7 +191,7 @@ func methodColors(rows []results.RuntimeRow) map[string]int {
 // (slope of log time on log size) in the legend. A study without rows is left
 // out; with neither, ErrNoData.
 func RuntimeScaling(dir, name string, rows []results.RuntimeRow, pres results.Presentation) error {
-	colors := methodColors(rows)
+	colors := runtimeStyles(rows, pres)
 	var samples, features []results.RuntimeRow
 	for _, r := range rows {
 		switch r.Study {
@@ -251,7 +253,7 @@ func RuntimeReal(dir, name string, rows []results.RuntimeRow, pres results.Prese
 	if len(names) == 0 {
 		return ErrNoData
 	}
-	colors := methodColors(real)
+	colors := runtimeStyles(real, pres)
 	cols := 3
 	if len(names) < cols {
 		cols = len(names)

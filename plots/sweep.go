@@ -48,7 +48,7 @@ func SweepCaption(s reports.Sweep, pres results.Presentation) string {
 			s.Params[0], logNote(s, 0), refsNote(s, ", for comparison", pres))
 	case 2:
 		return head + fmt.Sprintf("mean test accuracy (%%, first line of each cell) and rulebase size (second line) for every %s × %s, one heatmap per dataset "+
-			"and one of the means over datasets; colours run from the panel's lowest accuracy (light) to its highest (dark), the best cell is framed; "+
+			"and one of the means over datasets; colours run from the panel's lowest accuracy (light) to its highest (dark), read off the colour bar beside each panel; the best cell is framed; "+
 			"blank cells were not run.", s.Params[0], s.Params[1])
 	default:
 		return head + fmt.Sprintf("one factor at a time around %s (the configuration with the most one-parameter neighbours in the sweep, ties broken by the best mean rank over datasets): "+
@@ -371,7 +371,7 @@ func sweepOFAT(dir, name string, s reports.Sweep, pres results.Presentation) err
 		acc.Title = p
 		acc.XLabel = ""
 		accRow, sizeRow = append(accRow, acc), append(sizeRow, size)
-		if j > 0 {
+		if j%maxGridCols > 0 { // the first panel of each wrapped row keeps its label
 			acc.YLabel, size.YLabel = "", ""
 		}
 	}
@@ -447,7 +447,7 @@ func (h heatmapPlotter) Plot(c draw.Canvas, plt *plot.Plot) {
 }
 
 // heatPanel builds one heatmap plot; values come from cell(xi, yi).
-func heatPanel(title, xlabel, ylabel string, xs, ys []string, cell func(xi, yi int) heatCell) *plot.Plot {
+func heatPanel(title, xlabel, ylabel string, xs, ys []string, cell func(xi, yi int) heatCell) (*plot.Plot, heatmapPlotter) {
 	p := newPlot(title, xlabel, ylabel)
 	p.Title.TextStyle.Font.Size = vg.Points(10)
 	h := heatmapPlotter{lo: math.Inf(1), hi: math.Inf(-1), bestX: -1, bestY: -1, fontSize: 8}
@@ -480,7 +480,7 @@ func heatPanel(title, xlabel, ylabel string, xs, ys []string, cell func(xi, yi i
 	p.X.Tick.Marker, p.Y.Tick.Marker = tick(xs), tick(ys)
 	p.X.Min, p.X.Max = -0.5, float64(len(xs))-0.5
 	p.Y.Min, p.Y.Max = -0.5, float64(len(ys))-0.5
-	return p
+	return p, h
 }
 
 func sweepHeatmaps(dir, name string, s reports.Sweep, pres results.Presentation) error {
@@ -500,32 +500,49 @@ func sweepHeatmaps(dir, name string, s reports.Sweep, pres results.Presentation)
 		}
 		return s.Points[d][i], true
 	}
-	var panels []*plot.Plot
+	var panels, bars []*plot.Plot
+	addPanel := func(title string, cell func(xi, yi int) heatCell) error {
+		p, h := heatPanel(title, s.Params[0], s.Params[1], xa.Values, ya.Values, cell)
+		bar, err := colorBarPlot(h.lo, h.hi)
+		if err == ErrNoData {
+			bar, err = nil, nil // a panel without cells has no scale
+		}
+		panels, bars = append(panels, p), append(bars, bar)
+		return err
+	}
 	for d, ds := range s.Datasets {
-		panels = append(panels, heatPanel(ds, s.Params[0], s.Params[1], xa.Values, ya.Values, func(xi, yi int) heatCell {
+		if err := addPanel(ds, func(xi, yi int) heatCell {
 			p, ok := pointAt(d, xi, yi)
 			return heatCell{acc: p.Accuracy, size: p.RulebaseSize, ok: ok}
-		}))
+		}); err != nil {
+			return err
+		}
 	}
 	if len(s.Datasets) > 1 {
-		panels = append(panels, heatPanel("mean over datasets", s.Params[0], s.Params[1], xa.Values, ya.Values, func(xi, yi int) heatCell {
+		if err := addPanel("mean over datasets", func(xi, yi int) heatCell {
 			i, ok := index[[2]string{xa.Values[xi], ya.Values[yi]}]
 			if !ok {
 				return heatCell{}
 			}
 			p, ok := s.Pooled(i)
 			return heatCell{acc: p.Accuracy, size: p.RulebaseSize, ok: ok}
-		}))
+		}); err != nil {
+			return err
+		}
 	}
-	cols := min(len(panels), 3)
-	grid := wrapGrid(panels, cols)
-	rows := len(grid)
+	cols := gridCols(len(panels))
+	rows := (len(panels) + cols - 1) / cols
 	cell := vg.Length(math.Max(1.1, math.Min(1.8, 9.0/float64(len(xa.Values))))) * vg.Centimeter
-	w := max(vg.Length(cols)*(cell*vg.Length(len(xa.Values))+2.5*vg.Centimeter), 18*vg.Centimeter)
+	w := max(vg.Length(cols)*(cell*vg.Length(len(xa.Values))+2.5*vg.Centimeter+heatBarWidth), 18*vg.Centimeter)
 	h := vg.Length(rows)*(cell*vg.Length(len(ya.Values))+2.6*vg.Centimeter) + vg.Centimeter
 	title := fmt.Sprintf("%s: accuracy (%%) and rulebase size over %s × %s (%s protocol)", pres.DisplayName(s.Method), s.Params[0], s.Params[1], s.Protocol)
 	return save(dir, name, w, h, func(c draw.Canvas) error {
-		drawGrid(drawTitle(c, title), grid, vg.Millimeter*6)
+		area := drawTitle(c, title)
+		t := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Millimeter * 6, PadY: vg.Millimeter * 6,
+			PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 3}
+		for i, p := range panels {
+			drawHeatWithBar(t.At(area, i%cols, i/cols), p, bars[i])
+		}
 		return nil
 	})
 }

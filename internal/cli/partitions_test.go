@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/fgrtbench/fgrtbench/bench/paperprep"
+	"github.com/fgrtbench/fgrtbench/internal/sksplit"
 	"github.com/fgrtbench/fgrtbench/learn"
 	"github.com/fgrtbench/fgrtbench/plots"
 )
@@ -38,5 +40,27 @@ func TestFeaturePartitions(t *testing.T) {
 	}
 	if _, err := featurePartitions(X, y, s, "nope"); err == nil {
 		t.Error("unknown feature: no error")
+	}
+}
+
+// TestScalingOf: the partitions figure undoes the paper protocol's
+// scaling of exactly the feature drawn, and of no unscaled feature.
+func TestScalingOf(t *testing.T) {
+	prep := &paperprep.Prepared{
+		Schema: learn.Schema{Features: []learn.Feature{{Name: "a"}, {Name: "flag", Nominal: true}, {Name: "c"}}},
+		Scaler: &sksplit.StandardScaler{Cols: []int{0, 2}, Mean: []float64{10, 700}, Scale: []float64{2, 300}},
+	}
+	for _, tc := range []struct {
+		feature string
+		want    plots.Standardisation
+		ok      bool
+	}{{"a", plots.Standardisation{Mean: 10, Scale: 2}, true}, {"c", plots.Standardisation{Mean: 700, Scale: 300}, true}, {"flag", plots.Standardisation{}, false}} {
+		got, ok := scalingOf(prep, tc.feature)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("%s: %+v %v, want %+v %v", tc.feature, got, ok, tc.want, tc.ok)
+		}
+	}
+	if _, ok := scalingOf(&paperprep.Prepared{}, "a"); ok {
+		t.Error("no scaler: a scaling")
 	}
 }

@@ -73,10 +73,12 @@ func plotAll(env *Env, dir, out *string) error {
 
 func plotPartitionsCommand() *Command {
 	c := &Command{Name: "partitions", Short: "draw the fuzzy partitions FGRT builds for one feature of a dataset",
-		UsageLine: "--dataset NAME --feature NAME [--protocol paper|raw] [--out DIR]",
+		UsageLine: "--dataset NAME --feature NAME [--protocol paper|raw] [--units data|standardised] [--out DIR]",
 		Long: `Partitions draws the fuzzy partitions FGRT builds for one numeric feature
 of a dataset, on the paper protocol's standardised matrix or on the raw
-values, as PNG and SVG into --out.`}
+values, as PNG and SVG into --out. The value axis is in the data's own
+units (the paper protocol's standardisation undone); --units standardised
+draws the values the learner sees.`}
 	fs := &c.Flag
 	var df dataFlags
 	df.add(fs)
@@ -84,13 +86,17 @@ values, as PNG and SVG into --out.`}
 	feature := fs.String("feature", "", "numeric feature name (e.g. proline)")
 	protocol := fs.String("protocol", "paper", "paper = partitions on all rows of the paper protocol's prepared (standardised) matrix; raw = on the complete rows, unscaled")
 	out := fs.String("out", "out", "output directory")
+	units := fs.String("units", "data", "value axis of the paper protocol's partitions: data = the data's own units (the standardisation undone), standardised = as the learner sees them")
 	c.Run = func(ctx context.Context, env *Env, args []string) error {
-		return plotPartitions(ctx, env, &df, dataset, feature, protocol, out)
+		if *units != "data" && *units != "standardised" {
+			return usageError(fmt.Sprintf("--units: %q is not data or standardised", *units))
+		}
+		return plotPartitions(ctx, env, &df, dataset, feature, protocol, out, *units == "standardised")
 	}
 	return c
 }
 
-func plotPartitions(ctx context.Context, env *Env, df *dataFlags, dataset, feature, protocol, out *string) error {
+func plotPartitions(ctx context.Context, env *Env, df *dataFlags, dataset, feature, protocol, out *string, standardised bool) error {
 	if *dataset == "" || *feature == "" {
 		return usageError("--dataset and --feature are required")
 	}
@@ -108,7 +114,14 @@ func plotPartitions(ctx context.Context, env *Env, df *dataFlags, dataset, featu
 		if d, err = featurePartitions(prep.X, prep.Y, prep.Schema, *feature); err != nil {
 			return err
 		}
-		d.XLabel = d.Feature + " (paper protocol: standardised on the 64% training part)"
+		d.StandardisedXLabel = d.Feature + " (paper protocol: standardised on the 64% training part)"
+		d.XLabel = d.Feature + " (data units; partitions built on the paper protocol's standardised matrix)"
+		d.ShowStandardised = standardised
+		if st, ok := scalingOf(prep, d.Feature); ok {
+			d.Standardisation = &st
+		} else {
+			d.XLabel = d.StandardisedXLabel // an unscaled column: its values are the data's
+		}
 	case "raw":
 		complete, _ := ds.CompleteRows()
 		if d, err = featurePartitions(complete.X, complete.Y, complete.Schema(), *feature); err != nil {
@@ -126,4 +139,18 @@ func plotPartitions(ctx context.Context, env *Env, df *dataFlags, dataset, featu
 	}
 	fmt.Fprintf(env.Stdout, "wrote %s.png and .svg\n", filepath.Join(*out, name))
 	return nil
+}
+
+// scalingOf returns the paper protocol's standard scaling of a feature,
+// false when the feature was not scaled.
+func scalingOf(prep *paperprep.Prepared, feature string) (plots.Standardisation, bool) {
+	if prep.Scaler == nil {
+		return plots.Standardisation{}, false
+	}
+	for k, j := range prep.Scaler.Cols {
+		if j < len(prep.Schema.Features) && prep.Schema.Features[j].Name == feature {
+			return plots.Standardisation{Mean: prep.Scaler.Mean[k], Scale: prep.Scaler.Scale[k]}, true
+		}
+	}
+	return plots.Standardisation{}, false
 }
