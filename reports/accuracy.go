@@ -9,9 +9,6 @@ import (
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
-// tieTol is the distance under which two mean accuracies count as equal
-// when marking the best method of a dataset.
-const tieTol = 1e-12
 
 func paperSub(method, dataset string, ours float64) (sub string, paperVal, diff float64, ok bool) {
 	col, ok := paperColumn(method)
