@@ -36,4 +36,3 @@ func TestGroupMeanStdSeam(t *testing.T) {
 		t.Errorf("empty: %v %v", out, err)
 	}
 }
-

@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/fgrtbench/fgrtbench/reports/paper"
+	"github.com/fgrtbench/fgrtbench/paper"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
@@ -160,4 +160,3 @@ func (s SeedSpread) Where() string {
 	}
 	return fmt.Sprintf("%s our %d seeds' range, percentile %s", side, len(s.Acc), strconv.FormatFloat(s.Percentile, 'f', 0, 64))
 }
-

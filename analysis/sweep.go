@@ -463,4 +463,3 @@ func (s Sweep) PooledBest() int {
 	}
 	return best
 }
-

@@ -5,10 +5,9 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/fgrtbench/fgrtbench/reports/paper"
+	"github.com/fgrtbench/fgrtbench/paper"
 	"github.com/fgrtbench/fgrtbench/results"
 )
-
 
 func paperSub(method, dataset string, ours float64) (sub string, paperVal, diff float64, ok bool) {
 	col, ok := paperColumn(method)

@@ -3,7 +3,7 @@ package reports
 import (
 	"fmt"
 
-	"github.com/fgrtbench/fgrtbench/reports/paper"
+	"github.com/fgrtbench/fgrtbench/paper"
 )
 
 // samePP is the distance (percentage points) under which FGRT and FGRT*

@@ -23,7 +23,7 @@ import (
 	"strings"
 
 	"github.com/fgrtbench/fgrtbench/internal/atomicfile"
-	"github.com/fgrtbench/fgrtbench/reports/paper"
+	"github.com/fgrtbench/fgrtbench/paper"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 

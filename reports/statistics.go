@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fgrtbench/fgrtbench/reports/stats"
 	"github.com/fgrtbench/fgrtbench/results"
+	"github.com/fgrtbench/fgrtbench/stats"
 )
 
 // StatsResult holds the statistical comparison of the methods of one

@@ -34,8 +34,9 @@ var Table = []Layer{
 	// One analysis of a study, computed once from results.csv and the
 	// manifest, that every view renders: never a learner, the registry or
 	// the runner.
-	{"analysis", []string{"analysis"}, []string{"report-parts", "records", "contracts", "foundations"}},
-	{"report-parts", []string{"reports/..."}, []string{"contracts", "foundations"}},
+	{"analysis", []string{"analysis"}, []string{"report-parts", "contracts", "foundations"}},
+	// The statistics and the paper's published numbers.
+	{"report-parts", []string{"stats", "paper"}, []string{"contracts", "foundations"}},
 	{"runner", []string{"bench/runner"}, []string{"storage", "study", "records", "protocol", "registry", "contracts", "foundations"}},
 	// The output directory of a study: dir checks, lock, appender, merge.
 	{"storage", []string{"bench/outdir"}, []string{"study", "records", "contracts", "foundations"}},
