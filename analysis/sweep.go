@@ -222,6 +222,70 @@ type Sweep struct {
 	// of the same registry method (a variant such as fgrt-fixed), to show
 	// beside the sweep.
 	Selected []Point
+
+	// Computed once by Sweeps (summarise); the methods Ranks, Pooled, Best
+	// and PooledBest return them.
+	RankPerDataset [][]float64 `json:"rank_per_dataset"`
+	MeanRank       []float64   `json:"mean_rank"`
+	BestPerDataset []int       `json:"best_per_dataset"`
+	// PooledPoints[i] is configuration i's mean over datasets (N = 0 when
+	// it is missing on some dataset); PooledBestConfig the configuration
+	// with the lowest mean rank (-1 when none is on every dataset).
+	PooledPoints     []Point `json:"pooled"`
+	PooledBestConfig int     `json:"pooled_best"`
+	summarised       bool
+}
+
+// summarise stores the sweep's ranks, best points and pooled points.
+func (s *Sweep) summarise() {
+	s.RankPerDataset, s.MeanRank = s.ranks()
+	s.BestPerDataset = s.best()
+	s.PooledPoints = make([]Point, len(s.Configs))
+	for i := range s.Configs {
+		s.PooledPoints[i], _ = s.pooled(i)
+	}
+	s.PooledBestConfig = s.pooledBest()
+	s.summarised = true
+}
+
+// Ranks returns, per dataset, the rank of each configuration by mean
+// accuracy (1 = best, ties averaged; NaN where the point is missing), and
+// per configuration the mean rank over the datasets, NaN for a
+// configuration missing on some dataset (it cannot be ranked fairly).
+func (s Sweep) Ranks() (perDataset [][]float64, mean []float64) {
+	if s.summarised {
+		return s.RankPerDataset, s.MeanRank
+	}
+	return s.ranks()
+}
+
+// Pooled returns configuration i's means over the datasets of the
+// per-dataset means (N = datasets; deviations left zero), the pooled point
+// of the tables and figures; false when the configuration is missing on
+// some dataset (a mean over fewer would not compare).
+func (s Sweep) Pooled(i int) (Point, bool) {
+	if s.summarised {
+		return s.PooledPoints[i], s.PooledPoints[i].N > 0
+	}
+	return s.pooled(i)
+}
+
+// Best returns, per dataset, the index of the configuration with the best
+// mean accuracy (ties: the lowest grid index), -1 when none.
+func (s Sweep) Best() []int {
+	if s.summarised {
+		return s.BestPerDataset
+	}
+	return s.best()
+}
+
+// PooledBest returns the configuration with the lowest mean rank (ties: the
+// lowest grid index), -1 when no configuration is on every dataset.
+func (s Sweep) PooledBest() int {
+	if s.summarised {
+		return s.PooledBestConfig
+	}
+	return s.pooledBest()
 }
 
 // Label is the short text of configuration i: its swept values as
@@ -344,6 +408,7 @@ func Sweeps(points []Point, base map[string]string, pres results.Presentation) (
 				s.Selected = append(s.Selected, p)
 			}
 		}
+		s.summarise()
 		out = append(out, s)
 	}
 	return out, nil
@@ -375,11 +440,11 @@ func sweptParams(cfgs []results.Config) []string {
 	return out
 }
 
-// Ranks returns, per dataset, the rank of each configuration by mean
+// ranks computes Ranks: per dataset, the rank of each configuration by mean
 // accuracy (1 = best, ties averaged; NaN where the point is missing), and
 // per configuration the mean rank over the datasets, NaN for a
 // configuration missing on some dataset (it cannot be ranked fairly).
-func (s Sweep) Ranks() (perDataset [][]float64, mean []float64) {
+func (s Sweep) ranks() (perDataset [][]float64, mean []float64) {
 	perDataset = make([][]float64, len(s.Datasets))
 	for d, pts := range s.Points {
 		perDataset[d] = make([]float64, len(pts))
@@ -414,7 +479,7 @@ func (s Sweep) Ranks() (perDataset [][]float64, mean []float64) {
 // per-dataset means (N = datasets; deviations left zero), the pooled point
 // of the tables and figures; false when the configuration is missing on
 // some dataset (a mean over fewer would not compare).
-func (s Sweep) Pooled(i int) (Point, bool) {
+func (s Sweep) pooled(i int) (Point, bool) {
 	m := Point{Protocol: s.Protocol, Dataset: "pooled", Method: s.Method, Config: s.Configs[i], Swept: true}
 	for d := range s.Datasets {
 		p := s.Points[d][i]
@@ -438,7 +503,7 @@ func (s Sweep) Pooled(i int) (Point, bool) {
 
 // Best returns, per dataset, the index of the configuration with the best
 // mean accuracy (ties: the lowest grid index), -1 when none.
-func (s Sweep) Best() []int {
+func (s Sweep) best() []int {
 	out := make([]int, len(s.Datasets))
 	for d, pts := range s.Points {
 		out[d] = -1
@@ -453,8 +518,8 @@ func (s Sweep) Best() []int {
 
 // PooledBest returns the configuration with the lowest mean rank (ties: the
 // lowest grid index), -1 when no configuration is on every dataset.
-func (s Sweep) PooledBest() int {
-	_, mean := s.Ranks()
+func (s Sweep) pooledBest() int {
+	_, mean := s.ranks()
 	best := -1
 	for i, r := range mean {
 		if !math.IsNaN(r) && (best < 0 || r < mean[best]-tieTol) {

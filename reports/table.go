@@ -32,6 +32,12 @@ type Table struct {
 	// in fixed formats.
 	CSVHeader []string
 	CSVRows   [][]string
+	// Linked tables are written as files only; REPORT.md links them with
+	// Summary, one sentence.
+	Linked  bool
+	Summary string
+	// Dir is the subdirectory of report/ the files go to ("" for report/).
+	Dir string
 }
 
 // Markdown renders the table as a Markdown section (title, grid, notes).
@@ -62,7 +68,7 @@ func (t Table) Markdown() []byte {
 				text = "**" + text + "**"
 			}
 			if e.Sub != "" {
-				text += "<br><sub>" + mdEscape(e.Sub) + "</sub>"
+				text += " (" + mdEscape(e.Sub) + ")"
 			}
 			b.WriteString(" " + text + " |")
 		}
@@ -87,10 +93,19 @@ func (t Table) align(i int) byte {
 // LaTeX renders the table as a booktabs table environment.
 func (t Table) LaTeX() []byte {
 	var b bytes.Buffer
-	b.WriteString("% requires \\usepackage{booktabs}\n")
+	wide := len(t.Header) > 6
+	if wide {
+		b.WriteString("% requires \\usepackage{booktabs,graphicx}\n")
+	} else {
+		b.WriteString("% requires \\usepackage{booktabs}\n")
+	}
 	b.WriteString("\\begin{table}[htbp]\n\\centering\n")
 	b.WriteString("\\caption{" + texEscape(t.Title) + "}\n")
 	b.WriteString("\\label{tab:" + t.Name + "}\n")
+	if wide {
+		// Scaled to the text width, so that a wide table fits the page.
+		b.WriteString("\\resizebox{\\linewidth}{!}{%\n")
+	}
 	b.WriteString("\\begin{tabular}{")
 	for i := range t.Header {
 		b.WriteByte(t.align(i))
@@ -120,6 +135,9 @@ func (t Table) LaTeX() []byte {
 		b.WriteString(" \\\\\n")
 	}
 	b.WriteString("\\bottomrule\n\\end{tabular}\n")
+	if wide {
+		b.WriteString("}\n")
+	}
 	if len(t.Notes) > 0 {
 		b.WriteString("\\par\\smallskip\n{\\footnotesize\n")
 		for _, n := range t.Notes {
@@ -149,7 +167,7 @@ var texReplacer = strings.NewReplacer(
 	"{", "\\{", "}", "\\}", "~", "\\textasciitilde{}", "^", "\\textasciicircum{}",
 	"±", "$\\pm$", "†", "$^{\\dagger}$", "Δ", "$\\Delta$", "×", "$\\times$", "−", "$-$",
 	"≠", "$\\neq$", "—", "---", "χ²", "$\\chi^2$", "α", "$\\alpha$", "≤", "$\\leq$", "≥", "$\\geq$",
-	"*", "$^{*}$", "–", "--", "š", "\\v{s}", "²", "$^2$",
+	"*", "$^{*}$", "–", "--", "‡", "$^{\\ddagger}$", "§", "\\S{}", "ρ", "$\\rho$", "š", "\\v{s}", "²", "$^2$",
 )
 
 func texEscape(s string) string { return texReplacer.Replace(s) }
