@@ -83,9 +83,9 @@ func TestStatisticsOnCells(t *testing.T) {
 	if len(sr.Datasets) != 4 || len(sr.Methods) != 6 || len(sr.Excluded) != 0 {
 		t.Fatalf("datasets %v methods %v excluded %v", sr.Datasets, sr.Methods, sr.Excluded)
 	}
-	// FGRT vs 5 others, FGRT* vs 4 others (FGRT* vs FGRT is not repeated).
-	if len(sr.Pairs) != 9 {
-		t.Fatalf("%d pairs, want 9", len(sr.Pairs))
+	// Every pair of 6 methods, once.
+	if len(sr.Pairs) != 15 {
+		t.Fatalf("%d pairs, want 15", len(sr.Pairs))
 	}
 	seen := map[string]bool{}
 	for _, p := range sr.Pairs {
@@ -174,6 +174,9 @@ func TestGolden(t *testing.T) {
 		}
 		gp := filepath.Join(golden, name)
 		if *update {
+			if err := os.MkdirAll(filepath.Dir(gp), 0o755); err != nil {
+				t.Fatal(err)
+			}
 			if err := os.WriteFile(gp, got, 0o644); err != nil {
 				t.Fatal(err)
 			}
@@ -188,12 +191,18 @@ func TestGolden(t *testing.T) {
 			t.Errorf("%s differs from the golden file (run go test ./reports/... -update and review the diff)", name)
 		}
 	}
-	entries, _ := os.ReadDir(golden)
-	if !*update && len(entries) != len(rep.Files) {
-		t.Errorf("golden has %d files, report %d", len(entries), len(rep.Files))
+	nGolden := 0
+	filepath.WalkDir(golden, func(_ string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			nGolden++
+		}
+		return nil
+	})
+	if !*update && nGolden != len(rep.Files) {
+		t.Errorf("golden has %d files, report %d", nGolden, len(rep.Files))
 	}
 	want := []string{"REPORT.md", "accuracy-paper.csv", "accuracy-clean.tex", "complexity-paper.md", "datasets.csv", "partition-clean.md",
-		"ranks-paper.csv", "friedman-clean.tex", "wilcoxon-paper.md", "protocol-gap.csv", "paper-check.tex"}
+		"ranks-paper.csv", "friedman-clean.tex", "pairwise-paper.md", "folds-paper.csv", "analysis.json", "sweeps/sweep-paper-fgrt.md", "protocol-gap.csv", "paper-check.tex"}
 	for _, w := range want {
 		if rankOf(rep.Files, w) == len(rep.Files) {
 			t.Errorf("no %s among %v", w, rep.Files)
@@ -226,17 +235,17 @@ func TestReportContent(t *testing.T) {
 	md := string(rep.Markdown)
 	for _, want := range []string{
 		"## Protocols", "**paper**", "**clean**", "| seed | 42 |",
-		"![Figure 1: Accuracy per dataset](../figures/accuracy.svg)",
-		"## Where the numbers differ from the paper", "12 of 40 cells reproduced, 11 differ",
-		"paper 94.41 (Δ +0.59)", "FRR (paper only)", "84.74", "†",
+		"![Figure 1](../figures/accuracy.svg)",
+		"## Comparison with the paper", "1 of 12 comparable cells reproduced",
+		"## Headline (clean protocol)", "**Significance:**", "## Legend", "FRR (paper only)", "84.74", "†",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("REPORT.md lacks %q", want)
 		}
 	}
-	// Every table appears in REPORT.md.
+	// Every table appears in REPORT.md, or a link to it.
 	for _, tb := range rep.Tables {
-		if !strings.Contains(md, "### "+mdEscape(tb.Title)) {
+		if !strings.Contains(md, "### "+mdEscape(tb.Title)) && !strings.Contains(md, "("+tb.Dir+"/"+tb.Name+".md)") {
 			t.Errorf("REPORT.md lacks table %s", tb.Name)
 		}
 	}
@@ -295,13 +304,19 @@ func TestSparseResults(t *testing.T) {
 	for _, tb := range rep.Tables {
 		names = append(names, tb.Name)
 	}
-	if got := strings.Join(names, ","); got != "accuracy-clean,complexity-clean" {
+	if got := strings.Join(names, ","); got != "datasets,accuracy-clean,complexity-clean" {
 		t.Errorf("tables %s", got)
 	}
 	md := string(rep.Markdown)
-	for _, want := range []string{"No statistics for the clean protocol", "No paper-protocol results", "C4.5 (J48)", "85.00 ± 5.00"} {
+	for _, want := range []string{"No statistics for the clean protocol (n/a)", "Significance: n/a", "C4.5 (J48)", "85.00 ± 5.00"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("REPORT.md lacks %q", want)
+		}
+	}
+	// No paper cell is comparable: no paper section, no p-value.
+	for _, bad := range []string{"Comparison with the paper", "p = "} {
+		if strings.Contains(md, bad) {
+			t.Errorf("REPORT.md has %q", bad)
 		}
 	}
 	if rep.PaperCheck != nil || rep.Mismatches != nil {

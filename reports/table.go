@@ -158,7 +158,7 @@ func (t Table) CSV() []byte {
 	return b.Bytes()
 }
 
-var mdReplacer = strings.NewReplacer("|", "\\|", "*", "\\*", "_", "\\_", "<", "&lt;", ">", "&gt;")
+var mdReplacer = strings.NewReplacer("|", "\\|", "*", "\\*", "_", "\\_", "<", "\\<", ">", "\\>")
 
 func mdEscape(s string) string { return mdReplacer.Replace(s) }
 
