@@ -224,13 +224,23 @@ func Compute(recs []results.Record, opts Options) (*Analysis, error) {
 		}
 		a.Tests = append(a.Tests, t)
 	}
-	for _, p := range a.Protocols {
+	for _, p := range pointProtocols(a.Points) {
 		if f := computeFront(a.Points, p); len(f.Panels) > 0 {
 			a.Fronts = append(a.Fronts, f)
 		}
 	}
 	a.Chance = chanceFlags(a.Cells, a.Study.Datasets)
 	return a, nil
+}
+
+// pointProtocols lists the protocols of points (a sweep-only protocol has
+// points but no cells), "paper" first, "clean" second, others sorted.
+func pointProtocols(points []Point) []string {
+	cells := make([]Cell, len(points))
+	for i, p := range points {
+		cells[i].Protocol = p.Protocol
+	}
+	return protocolsOf(cells)
 }
 
 // titleOf names the study: the spec's name, or the command for reproduce.
