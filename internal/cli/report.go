@@ -82,7 +82,12 @@ func renderReportWith(ctx context.Context, env *Env, dir string, df *dataFlags, 
 		}
 		opts.MethodBase = methodBases(m)
 	} else {
-		opts.Facts = []reports.Fact{{Key: "manifest", Value: "absent (" + err.Error() + ")"}}
+		// The reason without the directory's path: no output names one.
+		why := "no manifest.json beside results.csv"
+		if !errors.Is(err, fs.ErrNotExist) {
+			why = "unreadable: " + strings.ReplaceAll(err.Error(), dir, "<results>")
+		}
+		opts.Facts = []reports.Fact{{Key: "manifest", Value: "absent (" + why + ")"}}
 		// Without its manifest, a partial merge's results.csv still says
 		// so in its first line.
 		if note := partialMark(filepath.Join(dir, runner.ResultsFile)); note != "" {
