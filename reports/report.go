@@ -162,6 +162,9 @@ func Build(opts Options) (*Report, error) {
 	seedIx := newSpreadIndex(spreads)
 	protocols := a.Protocols
 	lg := newLegend()
+	for _, m := range a.Methods {
+		lg.variant(m.Label)
+	}
 
 	var md bytes.Buffer
 	fmt.Fprintf(&md, "# %s\n\n", mdEscape(title))

@@ -44,6 +44,11 @@ type Table struct {
 func (t Table) Markdown() []byte {
 	var b bytes.Buffer
 	b.WriteString("### " + mdEscape(t.Title) + "\n\n")
+	if len(t.Rows) == 0 {
+		// An empty grid says nothing; a sentence says why it is empty.
+		b.WriteString("No rows: these results hold nothing this table compares.\n")
+		return b.Bytes()
+	}
 	b.WriteString("|")
 	for _, h := range t.Header {
 		b.WriteString(" " + mdEscape(h) + " |")
