@@ -95,8 +95,15 @@ func (t Table) align(i int) byte {
 	return 'l'
 }
 
+// longRows is the row count above which a LaTeX table becomes a longtable
+// that breaks across pages (a float taller than a page cannot be placed).
+const longRows = 40
+
 // LaTeX renders the table as a booktabs table environment.
 func (t Table) LaTeX() []byte {
+	if len(t.Rows) > longRows {
+		return t.longLaTeX()
+	}
 	var b bytes.Buffer
 	wide := len(t.Header) > 6
 	if wide {
@@ -154,6 +161,42 @@ func (t Table) LaTeX() []byte {
 	return b.Bytes()
 }
 
+// longLaTeX renders a long table as a booktabs longtable whose header
+// repeats on every page, in small print.
+func (t Table) longLaTeX() []byte {
+	var b bytes.Buffer
+	b.WriteString("% requires \\usepackage{booktabs,longtable}\n{\\small\n\\begin{longtable}{")
+	for i := range t.Header {
+		b.WriteByte(t.align(i))
+	}
+	b.WriteString("}\n\\caption{" + texEscape(t.Title) + "}\\label{tab:" + t.Name + "}\\\\\n\\toprule\n")
+	header := make([]string, len(t.Header))
+	for i, h := range t.Header {
+		header[i] = texEscape(h)
+	}
+	b.WriteString(strings.Join(header, " & ") + " \\\\\n\\midrule\n\\endhead\n\\bottomrule\n\\endfoot\n")
+	for _, row := range t.Rows {
+		cells := make([]string, len(row))
+		for i, e := range row {
+			text := texEscape(e.Text)
+			if e.Bold && text != "" {
+				text = "\\textbf{" + text + "}"
+			}
+			if e.Sub != "" {
+				text += " (" + texEscape(e.Sub) + ")"
+			}
+			cells[i] = text
+		}
+		b.WriteString(strings.Join(cells, " & ") + " \\\\\n")
+	}
+	b.WriteString("\\end{longtable}\n")
+	for _, n := range t.Notes {
+		b.WriteString("{\\footnotesize " + texEscape(n) + "\\par}\n")
+	}
+	b.WriteString("}\n")
+	return b.Bytes()
+}
+
 // CSV renders the tidy form.
 func (t Table) CSV() []byte {
 	var b bytes.Buffer
@@ -172,7 +215,7 @@ var texReplacer = strings.NewReplacer(
 	"{", "\\{", "}", "\\}", "~", "\\textasciitilde{}", "^", "\\textasciicircum{}",
 	"±", "$\\pm$", "†", "$^{\\dagger}$", "Δ", "$\\Delta$", "×", "$\\times$", "−", "$-$",
 	"≠", "$\\neq$", "—", "---", "χ²", "$\\chi^2$", "α", "$\\alpha$", "≤", "$\\leq$", "≥", "$\\geq$",
-	"*", "$^{*}$", "–", "--", "‡", "$^{\\ddagger}$", "§", "\\S{}", "ρ", "$\\rho$", "š", "\\v{s}", "²", "$^2$",
+	"*", "$^{*}$", "–", "--", "‡", "$^{\\ddagger}$", "<", "$<$", ">", "$>$", "§", "\\S{}", "ρ", "$\\rho$", "š", "\\v{s}", "²", "$^2$",
 )
 
 func texEscape(s string) string { return texReplacer.Replace(s) }
