@@ -101,18 +101,7 @@ func renderReportWith(ctx context.Context, env *Env, dir string, df *dataFlags, 
 	}
 	opts.Stochastic = stochasticOf(m)
 	opts.Methods = presentationOf(m, recordLabels(recs))
-	ao := analysis.Options{Partial: opts.Partial, Methods: opts.Methods, MethodBase: opts.MethodBase, Stochastic: opts.Stochastic,
-		Reference: ro.reference, Rope: ro.rope}
-	if m != nil {
-		ao.Command = safeCommand(m.Command)
-		if st, err := manifestStudy(m); err == nil {
-			ao.Name = st.Name
-		}
-		for _, d := range m.Datasets {
-			ao.Datasets = append(ao.Datasets, analysis.DatasetInput{Name: d.Name, SHA256: d.NormalizedSHA256, Rows: d.Rows, Classes: d.Classes, ClassCounts: d.ClassCounts})
-		}
-	}
-	a, err := analysis.Compute(recs, ao)
+	a, err := studyAnalysis(recs, m, opts.Partial, ro)
 	if err != nil {
 		return "", err
 	}
@@ -165,6 +154,25 @@ func partialMark(path string) string {
 	}
 	note, _, _ = strings.Cut(strings.TrimSpace(note), "; see ")
 	return note
+}
+
+// studyAnalysis computes the analysis of a study's results with what its
+// manifest (nil when absent) says: the study's name, command, datasets,
+// method names, order and bases, and the stochastic methods.
+func studyAnalysis(recs []results.Record, m *manifest.Manifest, partial string, ro reportOptions) (*analysis.Analysis, error) {
+	ao := analysis.Options{Partial: partial, Methods: presentationOf(m, recordLabels(recs)), Stochastic: stochasticOf(m),
+		Reference: ro.reference, Rope: ro.rope}
+	if m != nil {
+		ao.MethodBase = methodBases(m)
+		ao.Command = safeCommand(m.Command)
+		if st, err := manifestStudy(m); err == nil {
+			ao.Name = st.Name
+		}
+		for _, d := range m.Datasets {
+			ao.Datasets = append(ao.Datasets, analysis.DatasetInput{Name: d.Name, SHA256: d.NormalizedSHA256, Rows: d.Rows, Classes: d.Classes, ClassCounts: d.ClassCounts})
+		}
+	}
+	return analysis.Compute(recs, ao)
 }
 
 // safeCommand joins a command line with every argument that names a path
