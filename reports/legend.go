@@ -11,6 +11,8 @@ import (
 type legend struct {
 	used     map[string]bool
 	variants map[string]bool
+	// methods pairs each display name with its results.csv label.
+	methods []string
 }
 
 func newLegend() *legend { return &legend{used: map[string]bool{}, variants: map[string]bool{}} }
@@ -44,6 +46,9 @@ func (l *legend) markdown() []byte {
 		if l.used[e.mark] || e.mark == "pp" || e.mark == "n/a" {
 			b.WriteString("- **" + mdEscape(e.mark) + "**: " + mdEscape(e.text) + ".\n")
 		}
+	}
+	if len(l.methods) > 0 {
+		b.WriteString("- **Methods** (display name = method label in results.csv and analysis.json): " + mdEscape(strings.Join(l.methods, "; ")) + ".\n")
 	}
 	vs := make([]string, 0, len(l.variants))
 	for v := range l.variants {

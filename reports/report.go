@@ -164,6 +164,7 @@ func Build(opts Options) (*Report, error) {
 	lg := newLegend()
 	for _, m := range a.Methods {
 		lg.variant(m.Label)
+		lg.methods = append(lg.methods, m.Display+" = "+m.Label)
 	}
 
 	var md bytes.Buffer
@@ -230,6 +231,9 @@ func Build(opts Options) (*Report, error) {
 			continue
 		}
 		rep.Stats = append(rep.Stats, sr)
+		for _, m := range []string{"CD", "ROPE", "P(A>B), P(=), P(B>A)", "NB"} {
+			lg.use(m)
+		}
 		rep.Tables = append(rep.Tables, StatisticsTables(sr, a)...)
 	}
 	if gt, ok := ProtocolGapTable(cells, pres); ok {
