@@ -128,6 +128,11 @@ type Analysis struct {
 	Tests  []Tests  `json:"tests"`
 	Fronts []Front  `json:"fronts"`
 	Chance []Chance `json:"chance"`
+	// Ablations are the FGRT grid's ablation groups (empty without FGRT
+	// grid or one-factor rows).
+	Ablations []Ablation `json:"ablations"`
+	// Warnings say what could not be computed (and is therefore missing).
+	Warnings []string `json:"warnings,omitempty"`
 	// Rope and Reference are the options the tests used.
 	Rope      float64 `json:"rope"`
 	Reference string  `json:"reference,omitempty"`
@@ -230,6 +235,7 @@ func Compute(recs []results.Record, opts Options) (*Analysis, error) {
 		}
 	}
 	a.Chance = chanceFlags(a.Cells, a.Study.Datasets)
+	a.Ablations, a.Warnings = computeAblations(recs, pointProtocols(a.Points))
 	return a, nil
 }
 

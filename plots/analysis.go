@@ -2,6 +2,7 @@ package plots
 
 import (
 	"github.com/fgrtbench/fgrtbench/analysis"
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
 // The figures of a report draw values of its analysis: the functions below
@@ -62,4 +63,21 @@ func PartitionImpactRowsOf(a *analysis.Analysis, protocol string) []PartitionImp
 		}
 	}
 	return out
+}
+
+// ablationFigureOf draws the analysis's ablation of one kind and protocol
+// with the title AblationPooled or AblationOFAT gives it.
+func ablationFigureOf(dir, name string, a *analysis.Analysis, kind, protocol string, pres results.Presentation) error {
+	if a == nil {
+		return ErrNoData
+	}
+	ab, ok := a.AblationOf(kind, protocol)
+	if !ok {
+		return ErrNoData
+	}
+	title := "Pooled grouping of the 16-configuration grid (paper protocol; mean +- std over pooled rows)"
+	if kind == "ofat" {
+		title = "One factor at a time (" + protocol + " protocol; mean +- std over folds of the data-set mean)"
+	}
+	return AblationFigure(dir, name, title, ab.Groups, pres)
 }

@@ -112,7 +112,7 @@ func RenderAllWith(resultsDir, outDir string, opts RenderOptions) ([]Figure, err
 				"parameter value, pooling all configurations that share it (groups differ in size and the other parameters vary); " +
 				"mean +- std (ddof 1) of test accuracy (top) and rule count (bottom). " + opts.Methods.DisplayName("fgrt") + " keeps the reference quirks, " +
 				opts.Methods.DisplayName("fgrt-fixed") + " fixes them: the accuracy drop at max_rules = 30 comes from the stale root prediction (quirk Q2).",
-			func() error { return AblationPooled(outDir, "ablation_pooled", recs, opts.Methods) }},
+			func() error { return ablationFigureOf(outDir, "ablation_pooled", a, "pooled", "paper", opts.Methods) }},
 	}
 	for _, s := range steps {
 		if err := add(s.name, s.caption, s.render); err != nil {
@@ -125,7 +125,7 @@ func RenderAllWith(resultsDir, outDir string, opts RenderOptions) ([]Figure, err
 			"One-factor-at-a-time sweep ("+p+" protocol): each parameter varies with the other two at their baseline "+
 				"(max_rules 15, coverage 0.01, min_improvement 0.01 in the registry's ofat grid); mean over data sets and folds, "+
 				"error bars = std over folds of the data-set mean. Reference quirks ("+opts.Methods.DisplayName("fgrt@ofat")+") against fixed ("+opts.Methods.DisplayName("fgrt-fixed@ofat")+") where run.",
-			func() error { return AblationOFAT(outDir, "ablation_ofat_"+p, recs, p, opts.Methods) }); err != nil {
+			func() error { return ablationFigureOf(outDir, "ablation_ofat_"+p, a, "ofat", p, opts.Methods) }); err != nil {
 			return figs, err
 		}
 	}

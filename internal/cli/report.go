@@ -106,6 +106,9 @@ func renderReportWith(ctx context.Context, env *Env, dir string, df *dataFlags, 
 		return "", err
 	}
 	opts.Analysis = a
+	for _, w := range a.Warnings {
+		fmt.Fprintf(env.Stderr, "fgrtbench report: %s\n", w)
+	}
 	opts.Datasets = datasetRows(a)
 	figs, err := renderFigures(dir, recs, a)
 	var pathErr *fs.PathError
