@@ -242,6 +242,29 @@ var ablationVariants = map[string][]string{"pooled": {"fgrt", "fgrt-fixed"}, "of
 // kinds whose rows cannot be grouped (a configuration without the
 // parameters), with a warning: the rest of the analysis stands.
 func computeAblations(recs []results.Record, protocols []string) (out []Ablation, warnings []string) {
+	// Canonical order, so that sums are reduced in the same order however
+	// the records were shuffled.
+	recs = append([]results.Record(nil), recs...)
+	sort.SliceStable(recs, func(i, j int) bool {
+		a, b := recs[i], recs[j]
+		switch {
+		case a.Protocol != b.Protocol:
+			return a.Protocol < b.Protocol
+		case a.Dataset != b.Dataset:
+			return a.Dataset < b.Dataset
+		case a.Method != b.Method:
+			return a.Method < b.Method
+		case a.ConfigIndex != b.ConfigIndex:
+			return a.ConfigIndex < b.ConfigIndex
+		case a.Config != b.Config:
+			return a.Config < b.Config
+		case a.Repeat != b.Repeat:
+			return a.Repeat < b.Repeat
+		case a.Fold != b.Fold:
+			return a.Fold < b.Fold
+		}
+		return a.Key < b.Key
+	})
 	add := func(kind, protocol string, group func([]results.Record, string, string) ([]AblationGroup, error)) error {
 		ab := Ablation{Kind: kind, Protocol: protocol}
 		for _, m := range ablationVariants[kind] {

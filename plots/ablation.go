@@ -1,7 +1,6 @@
 package plots
 
 import (
-
 	"gonum.org/v1/plot/vg"
 
 	"github.com/fgrtbench/fgrtbench/analysis"
