@@ -29,7 +29,7 @@ func paperComparable(protocol, method, dataset string) (val float64, col, note s
 	}
 	switch {
 	case protocol == "paper" && col == paper.FGA:
-		note = "the paper's FGA value is a hold-out, not a cross-validation mean: see the hold-out seed table"
+		note = "the paper's FGA value is one hold-out, not a cross-validation mean: the holdout protocol's seed table places it among our seeds"
 	case protocol == "paper":
 	case protocol == "holdout" && col == paper.FGA:
 	default:
