@@ -1,226 +1,24 @@
 package plots
 
 import (
-	"fmt"
-	"math"
-	"sort"
-	"strconv"
-
 	"gonum.org/v1/plot/vg"
 
+	"github.com/fgrtbench/fgrtbench/analysis"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
-// AblationParams are the FGRT parameters of the ablation figures, as named
-// in results.csv's config column (fgrt/spec.go).
-var AblationParams = []string{"max_rules", "coverage_threshold", "min_improvement"}
+// The ablation groups are computed by package analysis; these names keep
+// the figure's callers as they were.
+type AblationGroup = analysis.AblationGroup
 
-// AblationGroup summarises the rows of one method that share one value of
-// one parameter.
-type AblationGroup struct {
-	Method string // results.csv method label
-	Param  string
-	Value  string // as written in the config
-	// Rows and Configs count the pooled rows and distinct configurations.
-	Rows, Configs int
-	// AccMean and RulesMean are means over the rows. AccStd and RulesStd
-	// are sample standard deviations (ddof 1; 0 for a single value): over
-	// the rows for the pooled grouping, over folds for the one-factor sweep
-	// (see OFATAblation).
-	AccMean, AccStd     float64
-	RulesMean, RulesStd float64
-}
+// AblationParams are the FGRT parameters of the ablation figures.
+var AblationParams = analysis.AblationParams
 
-// ablationRow is one record with its parsed parameters.
-type ablationRow struct {
-	rec    results.Record
-	params map[string]string
-}
-
-func ablationRows(recs []results.Record, method, protocol, selection string) ([]ablationRow, error) {
-	var out []ablationRow
-	for _, r := range recs {
-		if r.Method != method || r.Protocol != protocol || (selection != "" && r.Selection != selection) {
-			continue
-		}
-		cfg, err := results.ParseConfig(r.Config)
-		if err != nil {
-			return nil, fmt.Errorf("plots: %s %s fold %d: %v", r.Dataset, r.Method, r.Fold, err)
-		}
-		for _, p := range AblationParams {
-			if _, err := strconv.ParseFloat(cfg[p], 64); err != nil {
-				return nil, fmt.Errorf("plots: %s %s fold %d: config %q has no numeric %s", r.Dataset, r.Method, r.Fold, r.Config, p)
-			}
-		}
-		out = append(out, ablationRow{rec: r, params: cfg})
-	}
-	return out, nil
-}
-
-// sortedValues returns the distinct values of a parameter, numerically.
-func sortedValues(rows []ablationRow, param string) []string {
-	seen := map[string]bool{}
-	var vals []string
-	for _, r := range rows {
-		if v := r.params[param]; !seen[v] {
-			seen[v] = true
-			vals = append(vals, v)
-		}
-	}
-	sort.Slice(vals, func(i, j int) bool {
-		a, _ := strconv.ParseFloat(vals[i], 64)
-		b, _ := strconv.ParseFloat(vals[j], 64)
-		return a < b
-	})
-	return vals
-}
-
-// meanStd returns the mean and the ddof-1 standard deviation (0 for fewer
-// than two values).
-func meanStd(v []float64) (mean, std float64) {
-	if len(v) == 0 {
-		return math.NaN(), math.NaN()
-	}
-	for _, x := range v {
-		mean += x
-	}
-	mean /= float64(len(v))
-	if len(v) < 2 {
-		return mean, 0
-	}
-	var ss float64
-	for _, x := range v {
-		ss += (x - mean) * (x - mean)
-	}
-	return mean, math.Sqrt(ss / float64(len(v)-1))
-}
-
-func countConfigs(rows []ablationRow) int {
-	seen := map[string]bool{}
-	for _, r := range rows {
-		seen[r.rec.Config] = true
-	}
-	return len(seen)
-}
-
-// PooledAblation is the paper's grouping (docs/protocols.md#ablation-figures):
-// every row of method in protocol (all configurations, selected or not) is
-// grouped by one parameter value, pooling all configurations that share it,
-// so groups have different sizes and the other parameters are not held
-// fixed. Means and ddof-1 standard deviations are over the pooled rows.
-func PooledAblation(recs []results.Record, method, protocol string) ([]AblationGroup, error) {
-	rows, err := ablationRows(recs, method, protocol, "")
-	if err != nil || len(rows) == 0 {
-		return nil, err
-	}
-	var out []AblationGroup
-	for _, p := range AblationParams {
-		for _, v := range sortedValues(rows, p) {
-			var sel []ablationRow
-			var acc, rules []float64
-			for _, r := range rows {
-				if r.params[p] == v {
-					sel = append(sel, r)
-					acc = append(acc, r.rec.Accuracy)
-					rules = append(rules, float64(r.rec.Rules))
-				}
-			}
-			g := AblationGroup{Method: method, Param: p, Value: v, Rows: len(sel), Configs: countConfigs(sel)}
-			g.AccMean, g.AccStd = meanStd(acc)
-			g.RulesMean, g.RulesStd = meanStd(rules)
-			out = append(out, g)
-		}
-	}
-	return out, nil
-}
-
-// OFATAblation groups a one-factor-at-a-time sweep (rows of method with
-// selection "sweep"): each parameter's baseline is its most frequent value
-// over the sweep's configurations (ties: the smallest), and the group of
-// parameter p at value v holds only the configurations with v and every
-// other parameter at its baseline. The spread is over folds: the mean
-// accuracy (rule count) over data sets is taken per (repeat, fold), and
-// AccStd (RulesStd) is the ddof-1 deviation of those fold means, so it shows
-// how stable the value is rather than how different the data sets are.
-func OFATAblation(recs []results.Record, method, protocol string) ([]AblationGroup, error) {
-	rows, err := ablationRows(recs, method, protocol, "sweep")
-	if err != nil || len(rows) == 0 {
-		return nil, err
-	}
-	baseline := map[string]string{}
-	for _, p := range AblationParams {
-		count := map[string]int{}
-		seenCfg := map[string]bool{}
-		for _, r := range rows {
-			if !seenCfg[r.rec.Config] {
-				seenCfg[r.rec.Config] = true
-				count[r.params[p]]++
-			}
-		}
-		best := ""
-		for _, v := range sortedValues(rows, p) {
-			if best == "" || count[v] > count[best] {
-				best = v
-			}
-		}
-		baseline[p] = best
-	}
-	type foldKey struct{ repeat, fold int }
-	var out []AblationGroup
-	for _, p := range AblationParams {
-		for _, v := range sortedValues(rows, p) {
-			var sel []ablationRow
-			var acc, rules []float64
-			fAcc, fRules, fN := map[foldKey]float64{}, map[foldKey]float64{}, map[foldKey]int{}
-			for _, r := range rows {
-				if r.params[p] != v {
-					continue
-				}
-				atBase := true
-				for _, q := range AblationParams {
-					if q != p && r.params[q] != baseline[q] {
-						atBase = false
-					}
-				}
-				if !atBase {
-					continue
-				}
-				sel = append(sel, r)
-				acc = append(acc, r.rec.Accuracy)
-				rules = append(rules, float64(r.rec.Rules))
-				k := foldKey{r.rec.Repeat, r.rec.Fold}
-				fAcc[k] += r.rec.Accuracy
-				fRules[k] += float64(r.rec.Rules)
-				fN[k]++
-			}
-			if len(sel) == 0 {
-				continue // a value that only occurs off-baseline is not part of the one-factor sweep
-			}
-			keys := make([]foldKey, 0, len(fN))
-			for k := range fN {
-				keys = append(keys, k)
-			}
-			sort.Slice(keys, func(i, j int) bool {
-				if keys[i].repeat != keys[j].repeat {
-					return keys[i].repeat < keys[j].repeat
-				}
-				return keys[i].fold < keys[j].fold
-			})
-			var foldAcc, foldRules []float64
-			for _, k := range keys {
-				foldAcc = append(foldAcc, fAcc[k]/float64(fN[k]))
-				foldRules = append(foldRules, fRules[k]/float64(fN[k]))
-			}
-			g := AblationGroup{Method: method, Param: p, Value: v, Rows: len(sel), Configs: countConfigs(sel)}
-			g.AccMean, _ = meanStd(acc)
-			g.RulesMean, _ = meanStd(rules)
-			_, g.AccStd = meanStd(foldAcc)
-			_, g.RulesStd = meanStd(foldRules)
-			out = append(out, g)
-		}
-	}
-	return out, nil
-}
+// PooledAblation and OFATAblation group records (see package analysis).
+var (
+	PooledAblation = analysis.PooledAblation
+	OFATAblation   = analysis.OFATAblation
+)
 
 // AblationFigure draws accuracy (top row) and rule count (bottom row)
 // against each parameter (columns), one line with mean +- std error bars

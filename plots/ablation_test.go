@@ -59,7 +59,8 @@ func TestPooledVersusOFATGrouping(t *testing.T) {
 	}
 	// Row spread of base+0.1*dataset+0.01*fold over 4 rows of one config:
 	// values b, b+.01, b+.1, b+.11 -> ddof-1 std.
-	oneCfgStd := func() float64 { _, s := meanStd([]float64{0, 0.01, 0.1, 0.11}); return s }()
+	// Mean 0.055; squared deviations sum to 2·0.055² + 2·0.045² = 0.0101.
+	oneCfgStd := math.Sqrt(0.0101 / 3)
 	foldStd := 0.01 / math.Sqrt2 // fold means b+0.05 and b+0.06
 	tests := []struct {
 		name            string

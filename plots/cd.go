@@ -11,8 +11,8 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/fgrtbench/fgrtbench/reports/stats"
 	"github.com/fgrtbench/fgrtbench/results"
+	"github.com/fgrtbench/fgrtbench/stats"
 )
 
 // CDData is the input of a critical-difference diagram.

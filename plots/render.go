@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sort"
 
+	"github.com/fgrtbench/fgrtbench/analysis"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
@@ -48,6 +49,11 @@ type RenderOptions struct {
 	// than from a second read, so that a report's tables and figures show
 	// one state of the file.
 	Records []results.Record
+	// Analysis, when not nil, is the report's analysis of those records:
+	// the critical-difference diagrams, fronts, sweep figures and
+	// partition figures draw its values. Without it RenderAllWith
+	// computes one from the records.
+	Analysis *analysis.Analysis
 }
 
 // RenderAllWith is RenderAll with options.
@@ -71,6 +77,16 @@ func RenderAllWith(resultsDir, outDir string, opts RenderOptions) ([]Figure, err
 	}
 	if !haveResults && !haveRuntime {
 		return nil, fmt.Errorf("plots: %s has neither %s nor %s", resultsDir, ResultsFile, RuntimeFile)
+	}
+	a := opts.Analysis
+	if a == nil && haveResults && len(recs) > 0 {
+		var err error
+		if a, err = analysis.Compute(recs, analysis.Options{Methods: opts.Methods, MethodBase: opts.MethodBase}); err != nil {
+			return nil, err
+		}
+	}
+	if a != nil && opts.Methods.Names == nil && opts.Methods.Order == nil {
+		opts.Methods = a.Presentation()
 	}
 	// Every label of the study gets its slot in the method order, so that
 	// a method is drawn alike in every figure (see methodStyles).
@@ -99,7 +115,7 @@ func RenderAllWith(resultsDir, outDir string, opts RenderOptions) ([]Figure, err
 				"parameter value, pooling all configurations that share it (groups differ in size and the other parameters vary); " +
 				"mean +- std (ddof 1) of test accuracy (top) and rule count (bottom). " + opts.Methods.DisplayName("fgrt") + " keeps the reference quirks, " +
 				opts.Methods.DisplayName("fgrt-fixed") + " fixes them: the accuracy drop at max_rules = 30 comes from the stale root prediction (quirk Q2).",
-			func() error { return AblationPooled(outDir, "ablation_pooled", recs, opts.Methods) }},
+			func() error { return ablationFigureOf(outDir, "ablation_pooled", a, "pooled", "paper", opts.Methods) }},
 	}
 	for _, s := range steps {
 		if err := add(s.name, s.caption, s.render); err != nil {
@@ -112,13 +128,13 @@ func RenderAllWith(resultsDir, outDir string, opts RenderOptions) ([]Figure, err
 			"One-factor-at-a-time sweep ("+p+" protocol): each parameter varies with the other two at their baseline "+
 				"(max_rules 15, coverage 0.01, min_improvement 0.01 in the registry's ofat grid); mean over data sets and folds, "+
 				"error bars = std over folds of the data-set mean. Reference quirks ("+opts.Methods.DisplayName("fgrt@ofat")+") against fixed ("+opts.Methods.DisplayName("fgrt-fixed@ofat")+") where run.",
-			func() error { return AblationOFAT(outDir, "ablation_ofat_"+p, recs, p, opts.Methods) }); err != nil {
+			func() error { return ablationFigureOf(outDir, "ablation_ofat_"+p, a, "ofat", p, opts.Methods) }); err != nil {
 			return figs, err
 		}
 	}
-	points, sweeps, err := sweepsOf(recs, opts.MethodBase, opts.Methods)
-	if err != nil {
-		return figs, err
+	var sweeps []analysis.Sweep
+	if a != nil {
+		sweeps = a.Sweeps
 	}
 	for _, sw := range sweeps {
 		sw := sw
@@ -129,7 +145,12 @@ func RenderAllWith(resultsDir, outDir string, opts RenderOptions) ([]Figure, err
 	}
 	for _, p := range protocols {
 		p := p
-		if err := add("front_"+p, FrontCaption(p), func() error { return Front(outDir, "front_"+p, points, p, opts.Methods) }); err != nil {
+		if err := add("front_"+p, FrontCaption(p), func() error {
+			if a == nil {
+				return ErrNoData
+			}
+			return FrontFigure(outDir, "front_"+p, "Accuracy against rulebase size ("+p+" protocol)", FrontPanelsOf(a, p), opts.Methods)
+		}); err != nil {
 			return figs, err
 		}
 	}
@@ -138,7 +159,12 @@ func RenderAllWith(resultsDir, outDir string, opts RenderOptions) ([]Figure, err
 		if err := add("partition_impact_"+p,
 			"Partition optimisation ("+p+" protocol): mean test accuracy of the selected configuration over folds with the default "+
 				"quantile partitions (fgrt) and the optimised ones (fgrt-opt) per data set (top), and the difference (bottom).",
-			func() error { return PartitionImpact(outDir, "partition_impact_"+p, recs, p) }); err != nil {
+			func() error {
+				if a == nil {
+					return ErrNoData
+				}
+				return PartitionImpactFigure(outDir, "partition_impact_"+p, "Partition optimisation: FGRT vs FGRT* ("+p+" protocol)", PartitionImpactRowsOf(a, p))
+			}); err != nil {
 			return figs, err
 		}
 	}
@@ -147,12 +173,20 @@ func RenderAllWith(resultsDir, outDir string, opts RenderOptions) ([]Figure, err
 		var cd CDData
 		caption := func() string {
 			return fmt.Sprintf("Critical-difference diagram (%s protocol): average ranks of the methods' mean accuracy over %d data sets "+
-				"(1 = best); methods joined by a bar are not significantly different by the Nemenyi test at alpha = 0.05 "+
-				"(CD = %.3f; Friedman p = %.3g, tie-corrected).", p, cd.NDatasets, cd.CD, cd.FriedmanP)
+				"(1 = best), for exactly the %d methods of the ranks table; methods joined by a bar are not significantly different by the Nemenyi test at alpha = 0.05 "+
+				"(CD = %.3f; Friedman p = %.3g, tie-corrected).", p, cd.NDatasets, len(cd.Methods), cd.CD, cd.FriedmanP)
 		}
 		name := "cd_" + p
 		var err error
-		render := func() error { cd, err = CriticalDifference(outDir, name, recs, p, opts.Methods); return err }
+		render := func() error {
+			if a == nil {
+				return ErrNoData
+			}
+			if cd, err = CDDataOf(a, p); err != nil {
+				return err
+			}
+			return CDFigure(outDir, name, cd, opts.Methods)
+		}
 		if err := render(); errors.Is(err, ErrNoData) {
 			continue
 		} else if err != nil {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/fgrtbench/fgrtbench/reports/paper"
+	"github.com/fgrtbench/fgrtbench/paper"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
@@ -46,6 +46,9 @@ func ComplexityTable(cells []Cell, protocol string, pres results.Presentation) T
 			csvRow = append(csvRow, csvNum(v))
 		}
 		pRow, pCSV := paperComplexity(m)
+		if _, variant := splitVariant(m); variant != "" {
+			pRow, pCSV = []Entry{{Text: "—"}, {Text: "—"}, {Text: "—"}}, []string{"", "", ""}
+		}
 		if col, ok := paperColumn(m); ok {
 			covered[col] = true
 		}
@@ -53,7 +56,7 @@ func ComplexityTable(cells []Cell, protocol string, pres results.Presentation) T
 		t.CSVRows = append(t.CSVRows, append(csvRow, pCSV...))
 	}
 	for _, col := range paper.ComplexityColumns {
-		if covered[col] {
+		if covered[col] || protocol != "paper" {
 			continue
 		}
 		p, _ := paper.Complexity(col)
@@ -65,6 +68,14 @@ func ComplexityTable(cells []Cell, protocol string, pres results.Presentation) T
 	t.Notes = []string{
 		"Rules: one per leaf or rule-list entry; Antecedents/rule: mean conditions per rule (per-fold ratio, averaged); Rulebase size: total antecedents. Leaves and internal nodes are the counts the authors' driver records (its N_Rules and N_Unique_Conditions).",
 		"The paper's FGRT row (10.40 rules, 2.28 conditions/rule) equals the authors' mean leaves and mean internal nodes, not antecedents per rule; its CART and C4.5 rows match no committed result. Paper size = paper rules × paper conditions/rule.",
+	}
+	if protocol != "paper" {
+		// The paper's figures are comparable under its protocol only.
+		t.Header, t.Align, t.CSVHeader = t.Header[:7], t.Align[:7], t.CSVHeader[:9]
+		for i := range t.Rows {
+			t.Rows[i], t.CSVRows[i] = t.Rows[i][:7], t.CSVRows[i][:9]
+		}
+		t.Notes = t.Notes[:1]
 	}
 	return t
 }

@@ -1,14 +1,18 @@
 package reports
 
 import (
-	"sort"
+	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
-	"github.com/fgrtbench/fgrtbench/reports/paper"
+	"github.com/fgrtbench/fgrtbench/analysis"
+	"github.com/fgrtbench/fgrtbench/paper"
 )
 
-// DatasetInfo describes one dataset as the harness loaded it.
+// DatasetInfo describes one dataset as the harness loaded it. Shape fields
+// are negative (shown "—") when unknown, e.g. a user's file whose shape the
+// registry does not record.
 type DatasetInfo struct {
 	Name      string
 	Instances int // rows used
@@ -17,29 +21,56 @@ type DatasetInfo struct {
 	Classes   int
 	Missing   int // rows with at least one missing value in the source file
 	Domain    string
+	// SHA256 is the normalised checksum; ClassCounts the rows per class
+	// (empty when the manifest did not record them); MajorityRate their
+	// largest share (NaN when unknown).
+	SHA256       string
+	ClassCounts  []int
+	MajorityRate float64
 }
 
-// DatasetsTable lists the datasets with the paper's figures alongside and
-// the fields that differ from them. Rows follow the paper's order, other
-// datasets alphabetically after.
+// datasetRows lists every dataset of the analysis, with the shapes the
+// caller knows (by short name) filled in.
+func datasetRows(a *analysis.Analysis, known []DatasetInfo) []DatasetInfo {
+	byName := map[string]DatasetInfo{}
+	for _, d := range known {
+		byName[d.Name] = d
+	}
+	out := make([]DatasetInfo, 0, len(a.Study.Datasets))
+	for _, d := range a.Study.Datasets {
+		info, ok := byName[d.Name]
+		if !ok {
+			info = DatasetInfo{Name: d.Name, Instances: -1, Features: -1, Nominal: -1, Classes: -1, Missing: -1}
+			if d.Rows > 0 {
+				info.Instances = d.Rows
+			}
+			if len(d.ClassCounts) > 0 {
+				info.Classes = len(d.ClassCounts)
+			}
+		}
+		info.SHA256, info.ClassCounts, info.MajorityRate = d.SHA256, d.ClassCounts, d.MajorityRate
+		out = append(out, info)
+	}
+	return out
+}
+
+func intOrDash(v int) string {
+	if v < 0 {
+		return "—"
+	}
+	return strconv.Itoa(v)
+}
+
+// DatasetsTable lists the datasets of the study (in the order of rows),
+// with their checksums, class balance and the paper's figures where the
+// paper has the dataset.
 func DatasetsTable(rows []DatasetInfo) Table {
-	rows = append([]DatasetInfo(nil), rows...)
-	names := make([]string, len(rows))
-	for i, r := range rows {
-		names[i] = r.Name
-	}
-	sortDatasets(names)
-	order := map[string]int{}
-	for i, n := range names {
-		order[n] = i
-	}
-	sort.SliceStable(rows, func(i, j int) bool { return order[rows[i].Name] < order[rows[j].Name] })
 	t := Table{
 		Name:      "datasets",
 		Title:     "Datasets",
-		Header:    []string{"Dataset", "Instances", "Features", "Nominal", "Classes", "Missing rows", "Domain", "Paper instances", "Paper features", "Paper classes", "Differs from paper"},
-		Align:     "lrrrrrlrrrl",
-		CSVHeader: []string{"dataset", "instances", "features", "nominal", "classes", "missing_rows", "domain", "paper_instances", "paper_features", "paper_classes", "paper_domain", "differs"},
+		Header:    []string{"Dataset", "Instances", "Features", "Nominal", "Classes", "Class balance", "Majority (%)", "Missing rows", "SHA-256 (normalised)", "Differs from paper"},
+		Align:     "lrrrrlrrll",
+		CSVHeader: []string{"dataset", "instances", "features", "nominal", "classes", "class_counts", "majority_rate", "missing_rows", "normalized_sha256", "domain", "paper_instances", "paper_features", "paper_classes", "differs"},
 	}
 	for _, r := range rows {
 		domain := r.Domain
@@ -47,36 +78,48 @@ func DatasetsTable(rows []DatasetInfo) Table {
 		if domain == "" && inPaper {
 			domain = p.Domain
 		}
-		row := []Entry{{Text: r.Name}, {Text: strconv.Itoa(r.Instances)}, {Text: strconv.Itoa(r.Features)}, {Text: strconv.Itoa(r.Nominal)},
-			{Text: strconv.Itoa(r.Classes)}, {Text: strconv.Itoa(r.Missing)}, {Text: domain}}
-		csvRow := []string{r.Name, strconv.Itoa(r.Instances), strconv.Itoa(r.Features), strconv.Itoa(r.Nominal), strconv.Itoa(r.Classes), strconv.Itoa(r.Missing), domain}
-		if !inPaper {
-			row = append(row, Entry{Text: "—"}, Entry{Text: "—"}, Entry{Text: "—"}, Entry{Text: "not in the paper"})
-			csvRow = append(csvRow, "", "", "", "", "not in the paper")
-		} else {
-			var diffs []string
-			if p.Instances != r.Instances {
-				diffs = append(diffs, "instances")
+		balance, majority, majorityCSV := "—", "—", ""
+		if len(r.ClassCounts) > 0 {
+			parts := make([]string, len(r.ClassCounts))
+			for i, c := range r.ClassCounts {
+				parts[i] = strconv.Itoa(c)
 			}
-			if p.Features != r.Features {
-				diffs = append(diffs, "features")
-			}
-			if p.Classes != r.Classes {
-				diffs = append(diffs, "classes")
-			}
-			if r.Domain != "" && p.Domain != r.Domain {
-				diffs = append(diffs, "domain")
-			}
-			d := strings.Join(diffs, ", ")
-			row = append(row, Entry{Text: strconv.Itoa(p.Instances), Bold: p.Instances != r.Instances}, Entry{Text: strconv.Itoa(p.Features), Bold: p.Features != r.Features},
-				Entry{Text: strconv.Itoa(p.Classes), Bold: p.Classes != r.Classes}, Entry{Text: d})
-			csvRow = append(csvRow, strconv.Itoa(p.Instances), strconv.Itoa(p.Features), strconv.Itoa(p.Classes), p.Domain, d)
+			balance = strings.Join(parts, ":")
 		}
-		t.Rows = append(t.Rows, row)
-		t.CSVRows = append(t.CSVRows, csvRow)
+		if !math.IsNaN(r.MajorityRate) && r.MajorityRate > 0 {
+			majority, majorityCSV = pct(r.MajorityRate), csvNum(r.MajorityRate)
+		}
+		sum := "—"
+		if r.SHA256 != "" {
+			sum = r.SHA256[:min(12, len(r.SHA256))] + "…"
+		}
+		differs := "not in the paper"
+		pI, pF, pC := "", "", ""
+		if inPaper {
+			var diffs []string
+			if r.Instances >= 0 && p.Instances != r.Instances {
+				diffs = append(diffs, fmt.Sprintf("instances (paper %d)", p.Instances))
+			}
+			if r.Features >= 0 && p.Features != r.Features {
+				diffs = append(diffs, fmt.Sprintf("features (paper %d)", p.Features))
+			}
+			if r.Classes >= 0 && p.Classes != r.Classes {
+				diffs = append(diffs, fmt.Sprintf("classes (paper %d)", p.Classes))
+			}
+			differs = strings.Join(diffs, ", ")
+			if differs == "" {
+				differs = "no"
+			}
+			pI, pF, pC = strconv.Itoa(p.Instances), strconv.Itoa(p.Features), strconv.Itoa(p.Classes)
+		}
+		t.Rows = append(t.Rows, []Entry{{Text: r.Name}, {Text: intOrDash(r.Instances)}, {Text: intOrDash(r.Features)}, {Text: intOrDash(r.Nominal)},
+			{Text: intOrDash(r.Classes)}, {Text: balance}, {Text: majority}, {Text: intOrDash(r.Missing)}, {Text: sum}, {Text: differs}})
+		t.CSVRows = append(t.CSVRows, []string{r.Name, intOrDash(r.Instances), intOrDash(r.Features), intOrDash(r.Nominal), intOrDash(r.Classes),
+			strings.ReplaceAll(balance, "—", ""), majorityCSV, intOrDash(r.Missing), r.SHA256, domain, pI, pF, pC, differs})
 	}
 	t.Notes = []string{
-		"Instances are the rows used. The authors' results for hepatitis and dermatology come from their complete rows only (80 and 358); the KEEL spambase file has 4,597 rows where the paper lists 4,601. Paper values that differ are in bold.",
+		"Instances are the rows used; class balance gives the rows per class in the dataset's class order, and the majority rate the accuracy of always predicting the most frequent class (— where the manifest did not record class counts). The checksum is the normalised SHA-256 of the file (manifest.json has it in full).",
+		"The authors' results for hepatitis and dermatology come from their complete rows only (80 and 358); the KEEL spambase file has 4,597 rows where the paper lists 4,601.",
 	}
 	return t
 }

@@ -5,7 +5,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/fgrtbench/fgrtbench/reports/paper"
+	"github.com/fgrtbench/fgrtbench/paper"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 

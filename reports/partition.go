@@ -3,7 +3,7 @@ package reports
 import (
 	"fmt"
 
-	"github.com/fgrtbench/fgrtbench/reports/paper"
+	"github.com/fgrtbench/fgrtbench/paper"
 )
 
 // samePP is the distance (percentage points) under which FGRT and FGRT*
@@ -48,7 +48,9 @@ func PartitionTable(cells []Cell, protocol string) Table {
 		csvRow := []string{protocol, ds, csvNum(a.Accuracy * 100), csvNum(b.Accuracy * 100), csvNum(d)}
 		pa, okPA := paper.Accuracy(ds, paper.FGRT)
 		pb, okPB := paper.Accuracy(ds, paper.FGRTStar)
-		if okPA && okPB {
+		if protocol != "paper" {
+			// The paper's values are comparable under its protocol only.
+		} else if okPA && okPB {
 			pd := pb - pa
 			tally(&theirs, pd)
 			row = append(row, Entry{Text: fixed(pa, 2)}, Entry{Text: fixed(pb, 2)}, Entry{Text: signed(pd, 2), Bold: pd > samePP})
@@ -64,6 +66,15 @@ func PartitionTable(cells []Cell, protocol string) Table {
 		fmt.Sprintf("Ours: FGRT* better on %d, unchanged on %d (|Δ| < %.3f pp), worse on %d of %d datasets. Paper (on the same datasets): better on %d, unchanged on %d, worse on %d.",
 			ours[0], ours[1], samePP, ours[2], n, theirs[0], theirs[1], theirs[2]),
 		"Accuracies in percent; Δ in percentage points; improvements in bold.",
+	}
+	if protocol != "paper" {
+		// Paper columns only where the paper's numbers are comparable.
+		t.Header, t.Align, t.CSVHeader = t.Header[:4], t.Align[:4], t.CSVHeader[:5]
+		for i := range t.Rows {
+			t.Rows[i] = t.Rows[i][:4]
+			t.CSVRows[i] = t.CSVRows[i][:5]
+		}
+		t.Notes[0] = fmt.Sprintf("FGRT* better on %d, unchanged on %d (|Δ| < %.3f pp), worse on %d of %d datasets.", ours[0], ours[1], samePP, ours[2], n)
 	}
 	return t
 }

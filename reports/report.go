@@ -24,9 +24,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/fgrtbench/fgrtbench/analysis"
 	"github.com/fgrtbench/fgrtbench/internal/atomicfile"
 	"github.com/fgrtbench/fgrtbench/internal/safefile"
-	"github.com/fgrtbench/fgrtbench/reports/paper"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
@@ -61,11 +61,17 @@ type Figure struct{ Path, Caption string }
 // Options configure a report.
 type Options struct {
 	// Dir is the run directory; the report is written to Dir/report/.
-	Dir     string
-	Title   string // default "fgrtbench report"
-	Records []results.Record
-	Facts   []Fact
-	// Datasets feeds the dataset table (omitted when empty).
+	Dir string
+	// Title overrides the analysis's title of the study.
+	Title string
+	// Analysis is the computed study every table renders. When nil, Build
+	// computes it from Records and the fields below (for callers and tests
+	// that hold records only).
+	Analysis *analysis.Analysis
+	Records  []results.Record
+	Facts    []Fact
+	// Datasets feeds the dataset table's shapes (instances, features…) by
+	// short dataset name; the table lists every dataset of the analysis.
 	Datasets []DatasetInfo
 	Figures  []Figure
 	// FiguresError, when set, says why figures are missing (the caller's
@@ -74,30 +80,21 @@ type Options struct {
 	FiguresError string
 	// Tolerance for the reproduction check (fraction); 0 means DefaultTolerance.
 	Tolerance float64
-	// Methods names and orders the method labels (from the manifest's
-	// method entries, results.PresentationOf); the zero value shows labels
-	// as they are, alphabetically.
-	Methods results.Presentation
-	// MethodBase maps method labels to registry methods (from the
-	// manifest's study), so that a sweep is shown beside the selected
-	// variants of the same method; see Sweeps.
+	// Methods, MethodBase, Stochastic and Partial are the analysis options
+	// Build uses when Analysis is nil (see analysis.Options).
+	Methods    results.Presentation
 	MethodBase map[string]string
-	// Stochastic lists the registry methods that draw from their seed
-	// (FGA, RIPPER): with several repeats their tables show the spread
-	// over seeds (SeedSpreads).
 	Stochastic map[string]bool
-	// Partial, when set, says how the results are knowingly incomplete
-	// (e.g. "40 of 60 units; missing shards 2/3"); REPORT.md then opens
-	// with a banner saying so.
-	Partial string
+	Partial    string
 }
 
 // Report is a built report.
 type Report struct {
 	// Dir is the directory the report is (or will be) written to.
-	Dir    string
-	Cells  []Cell
-	Tables []Table
+	Dir      string
+	Analysis *analysis.Analysis
+	Cells    []Cell
+	Tables   []Table
 	// Stats holds the statistical comparison of each protocol that allowed one.
 	Stats []StatsResult
 	// PaperCheck compares the paper protocol with the authors' means;
@@ -107,8 +104,9 @@ type Report struct {
 	Mismatches []PaperCheckRow
 	// Sweeps are the hyperparameter sweeps in the records (sweep.go).
 	Sweeps []Sweep
-	// Markdown is the content of REPORT.md.
+	// Markdown is the content of REPORT.md; JSON that of analysis.json.
 	Markdown []byte
+	JSON     []byte
 	// Files lists the written file names (relative to Dir), sorted.
 	Files []string
 }
@@ -128,7 +126,16 @@ var protocolText = map[string]string{
 	"clean":   "fits every data-dependent step (scaling, fuzzy partitions, FGRT* optimisation) on the training folds only and chooses hyper-parameters by an inner cross-validation on the training fold, so each test fold is used once, for the final score.",
 }
 
-// Build computes every table and REPORT.md without writing anything.
+// analysisOf returns opts.Analysis, or computes it from the records.
+func analysisOf(opts Options) (*analysis.Analysis, error) {
+	if opts.Analysis != nil {
+		return opts.Analysis, nil
+	}
+	return analysis.Compute(opts.Records, analysis.Options{Methods: opts.Methods, MethodBase: opts.MethodBase, Stochastic: opts.Stochastic, Partial: opts.Partial})
+}
+
+// Build renders every table, REPORT.md and analysis.json from the
+// analysis without writing anything.
 func Build(opts Options) (*Report, error) {
 	if opts.Dir == "" {
 		return nil, errors.New("reports: no output directory")
@@ -140,36 +147,35 @@ func Build(opts Options) (*Report, error) {
 	if tol < 0 || math.IsNaN(tol) {
 		return nil, fmt.Errorf("reports: tolerance %v must be positive", tol)
 	}
+	a, err := analysisOf(opts)
+	if err != nil {
+		return nil, err
+	}
 	title := opts.Title
 	if title == "" {
-		title = "fgrtbench report"
+		title = a.Study.Title
 	}
-	pres := opts.Methods
-	cells, err := Aggregate(opts.Records)
-	if err != nil {
+	pres := a.Presentation()
+	cells, sweeps, spreads := a.Cells, a.Sweeps, a.SeedSpreads
+	rep := &Report{Dir: filepath.Join(opts.Dir, "report"), Analysis: a, Cells: cells, Sweeps: sweeps}
+	if rep.JSON, err = a.JSON(); err != nil {
 		return nil, err
 	}
-	points, err := Points(opts.Records)
-	if err != nil {
-		return nil, err
-	}
-	sweeps, err := Sweeps(points, opts.MethodBase, pres)
-	if err != nil {
-		return nil, err
-	}
-	if len(cells) == 0 && len(sweeps) == 0 {
-		return nil, errors.New("reports: no selected rows and no sweep in the results")
-	}
-	rep := &Report{Dir: filepath.Join(opts.Dir, "report"), Cells: cells, Sweeps: sweeps}
-	spreads := SeedSpreads(opts.Records, opts.MethodBase, opts.Stochastic)
 	seedIx := newSpreadIndex(spreads)
-	protocols := protocolsOf(cells)
+	protocols := a.Protocols
+	lg := newLegend()
+	for _, m := range a.Methods {
+		lg.variant(m.Label)
+		lg.methods = append(lg.methods, m.Display+" = "+m.Label)
+	}
 
 	var md bytes.Buffer
 	fmt.Fprintf(&md, "# %s\n\n", mdEscape(title))
-	if opts.Partial != "" {
-		fmt.Fprintf(&md, "> **PARTIAL RESULTS: %s.** Every mean, rank and test below covers only the units present.\n\n", mdEscape(opts.Partial))
+	if a.Study.Partial != "" {
+		fmt.Fprintf(&md, "> **PARTIAL RESULTS: %s.** Every mean, rank and test below covers only the units present.\n\n", mdEscape(a.Study.Partial))
 	}
+	md.Write(headline(a, opts, lg))
+
 	md.WriteString("## Protocols\n\n")
 	for _, p := range protocols {
 		pc := filterProtocol(cells, p)
@@ -206,16 +212,14 @@ func Build(opts Options) (*Report, error) {
 		rep.PaperCheck = PaperCheck(cells)
 		rep.Mismatches = PaperMismatches(rep.PaperCheck, tol)
 	}
-	md.Write(differencesSection(rep, cells, tol, pres))
+	md.Write(differencesSection(rep, a, tol, lg))
 	md.Write(holdoutPlacement(spreads, pres))
 
 	// Tables.
-	if len(opts.Datasets) > 0 {
-		rep.Tables = append(rep.Tables, DatasetsTable(opts.Datasets))
-	}
+	rep.Tables = append(rep.Tables, DatasetsTable(datasetRows(a, opts.Datasets)))
 	var statNotes []string
 	for _, p := range protocols {
-		rep.Tables = append(rep.Tables, accuracyTable(cells, p, seedIx, pres), ComplexityTable(cells, p, pres))
+		rep.Tables = append(rep.Tables, accuracyTable(a, p, seedIx, lg), ComplexityTable(cells, p, pres))
 		if st := SeedTable(spreads, p, pres); len(st.Rows) > 0 {
 			rep.Tables = append(rep.Tables, st)
 		}
@@ -223,22 +227,27 @@ func Build(opts Options) (*Report, error) {
 		if len(pt.Rows) > 0 {
 			rep.Tables = append(rep.Tables, pt)
 		}
-		sr, err := Statistics(cells, p, pres)
-		if err != nil {
-			statNotes = append(statNotes, fmt.Sprintf("No statistics for the %s protocol: %v.", p, err))
+		sr, _ := a.TestsOf(p)
+		if sr.NA != "" {
+			statNotes = append(statNotes, fmt.Sprintf("No statistics for the %s protocol (n/a): %s.", p, sr.NA))
 			continue
 		}
 		rep.Stats = append(rep.Stats, sr)
-		rep.Tables = append(rep.Tables, StatisticsTables(sr, pres)...)
+		for _, m := range []string{"CD", "ROPE", "P(A>B), P(=), P(B>A)", "NB"} {
+			lg.use(m)
+		}
+		rep.Tables = append(rep.Tables, StatisticsTables(sr, a)...)
 	}
 	if gt, ok := ProtocolGapTable(cells, pres); ok {
 		rep.Tables = append(rep.Tables, gt)
 	}
 	if rep.PaperCheck != nil {
-		rep.Tables = append(rep.Tables, PaperCheckTable(rep.PaperCheck, tol, pres))
+		pc := PaperCheckTable(rep.PaperCheck, tol, pres)
+		pc.Linked = true
+		rep.Tables = append(rep.Tables, pc)
 	}
 	md.WriteString("## Tables\n\n")
-	md.WriteString("Each table is also written as LaTeX (booktabs) and CSV beside this file.\n\n")
+	md.WriteString("Each table is also written as LaTeX (booktabs) and CSV beside this file; long tables are in those files only, linked below.\n\n")
 	for _, n := range statNotes {
 		md.WriteString("- " + mdEscape(n) + "\n")
 	}
@@ -246,6 +255,10 @@ func Build(opts Options) (*Report, error) {
 		md.WriteString("\n")
 	}
 	for _, t := range rep.Tables {
+		if t.Linked {
+			fmt.Fprintf(&md, "### %s\n\n%s Files: [%s.md](%s.md), [%s.tex](%s.tex), [%s.csv](%s.csv)\n\n", mdEscape(t.Title), mdEscape(t.Summary), t.Name, t.Name, t.Name, t.Name, t.Name, t.Name)
+			continue
+		}
 		md.Write(t.Markdown())
 		fmt.Fprintf(&md, "\nFiles: [%s.md](%s.md), [%s.tex](%s.tex), [%s.csv](%s.csv)\n\n", t.Name, t.Name, t.Name, t.Name, t.Name, t.Name)
 	}
@@ -259,9 +272,10 @@ func Build(opts Options) (*Report, error) {
 		}
 		for i, f := range opts.Figures {
 			rel := figureLink(opts.Dir, f.Path)
-			fmt.Fprintf(&md, "![Figure %d: %s](%s)\n\n*Figure %d.* %s\n\n", i+1, mdEscape(f.Caption), rel, i+1, mdEscape(f.Caption))
+			fmt.Fprintf(&md, "![Figure %d](%s)\n\n*Figure %d.* %s\n\n", i+1, rel, i+1, mdEscape(f.Caption))
 		}
 	}
+	md.Write(lg.markdown())
 	rep.Markdown = md.Bytes()
 	return rep, nil
 }
@@ -325,79 +339,24 @@ func holdoutPlacement(spreads []SeedSpread, pres results.Presentation) []byte {
 	return b.Bytes()
 }
 
-// differencesSection lists where the reproduction differs from the paper:
-// cells beyond the tolerance against the authors' committed means, cells
-// the results lack, and every paper-protocol cell whose rounded accuracy
-// differs from the paper's printed value.
-func differencesSection(rep *Report, cells []Cell, tol float64, pres results.Presentation) []byte {
-	var b bytes.Buffer
-	b.WriteString("## Where the numbers differ from the paper\n\n")
-	if rep.PaperCheck == nil {
-		b.WriteString("No paper-protocol results: nothing to compare with the authors' committed results.\n\n")
-		return b.Bytes()
-	}
-	have := len(rep.PaperCheck) - len(PaperMissing(rep.PaperCheck))
-	fmt.Fprintf(&b, "Against the authors' committed means (FGRT, FGRT\\*, CART, C4.5 (entropy) × ten datasets): %d of %d cells reproduced, %d differ by more than %g (fraction)",
-		have, len(rep.PaperCheck), len(rep.Mismatches), tol)
-	if len(rep.Mismatches) == 0 {
-		b.WriteString(".\n\n")
-	} else {
-		b.WriteString(":\n\n")
-		for _, m := range rep.Mismatches {
-			fmt.Fprintf(&b, "- %s / %s: ours %s, authors %s (Δ %s pp)\n", m.Dataset, mdEscape(pres.DisplayName(m.Method)), pct(m.Ours), pct(m.Authors), signed(m.Diff*100, 4))
-		}
-		b.WriteString("\n")
-	}
-	if miss := PaperMissing(rep.PaperCheck); len(miss) > 0 && len(miss) < len(rep.PaperCheck) {
-		var names []string
-		for _, m := range miss {
-			names = append(names, m.Dataset+"/"+pres.DisplayName(m.Method))
-		}
-		fmt.Fprintf(&b, "Not in these results: %s.\n\n", mdEscape(strings.Join(names, ", ")))
-	}
-	b.WriteString("Paper-protocol cells whose accuracy, rounded to two decimals, differs from the paper's printed table:\n\n")
-	ix := newCellIndex(cells)
-	var lines []string
-	for _, ds := range datasetsOf(filterProtocol(cells, "paper")) {
-		for _, m := range methodsOf(filterProtocol(cells, "paper"), pres) {
-			c, _ := ix.get("paper", ds, m)
-			if _, ok := ix.get("paper", ds, m); !ok {
-				continue
-			}
-			_, p, diff, ok := paperSub(m, ds, c.Accuracy)
-			if !ok || pct(c.Accuracy) == fixed(p, 2) {
-				continue
-			}
-			lines = append(lines, fmt.Sprintf("| %s | %s | %s | %s | %s |", ds, mdEscape(pres.DisplayName(m)), pct(c.Accuracy), fixed(p, 2), signed(diff, 2)))
-		}
-	}
-	if len(lines) == 0 {
-		b.WriteString("none.\n\n")
-	} else {
-		b.WriteString("| Dataset | Method | Ours | Paper | Δ (pp) |\n|---|---|---:|---:|---:|\n")
-		b.WriteString(strings.Join(lines, "\n") + "\n\n")
-	}
-	for _, d := range paper.Discrepancies {
-		fmt.Fprintf(&b, "Known inconsistency in the paper: %s.\n\n", mdEscape(d.Note))
-	}
-	b.WriteString("RIPPER, FGA and a J48-style C4.5 are compared with the paper's RIPPER, FGA and C4.5 columns, for which the authors published no code; FRR is shown from the paper only.\n\n")
-	return b.Bytes()
-}
-
 // MarkerFile lists, one name per line, the files the last report rendered
-// into a report directory. Only the files it names are ever removed or
-// replaced: a file of the user's in the directory (a thesis chapter, notes)
-// is never touched.
+// into a report directory (a name in a table subdirectory as SUB/NAME).
+// Only the files it names are ever removed or replaced: a file of the
+// user's in the directory (a thesis chapter, notes) is never touched.
 const MarkerFile = ".fgrtbench-report"
 
-// Write writes every table (three formats) and REPORT.md to r.Dir, each
-// through a temporary file and a rename, and removes table files a previous
-// report left there that this one no longer produces. It replaces or
-// removes only files it can prove a previous report wrote (those MarkerFile
-// lists); any other file in the way is refused in one line before anything
-// is written. r.Dir must not be a symbolic link. A directory from before
-// the marker existed has its report files replaced by name and nothing
-// removed.
+// reportSubdirs are the subdirectories a report writes tables into; a
+// marker may name files in them and nowhere else.
+var reportSubdirs = map[string]bool{"sweeps": true}
+
+// Write writes every table (three formats), analysis.json and REPORT.md to
+// r.Dir, each through a temporary file and a rename, and removes table files
+// a previous report left there that this one no longer produces. It replaces
+// or removes only files it can prove a previous report wrote (those
+// MarkerFile lists); any other file in the way is refused in one line before
+// anything is written. Neither r.Dir nor a table subdirectory may be a
+// symbolic link. A directory from before the marker existed has its report
+// files replaced by name and nothing removed.
 func (r *Report) Write() error {
 	if st, err := os.Lstat(r.Dir); err == nil && !st.IsDir() {
 		return fmt.Errorf("%s is %s, not a directory; refusing to write a report through it (remove it or report into another directory)", r.Dir, modeKind(st.Mode()))
@@ -406,13 +365,31 @@ func (r *Report) Write() error {
 		return err
 	}
 	files := map[string][]byte{"REPORT.md": r.Markdown}
+	if r.JSON != nil {
+		files["analysis.json"] = r.JSON
+	}
+	dirs := map[string]bool{"": true}
 	for _, t := range r.Tables {
-		if _, dup := files[t.Name+".md"]; dup {
-			return fmt.Errorf("reports: two tables named %s", t.Name)
+		stem := filepath.Join(t.Dir, t.Name)
+		if _, dup := files[stem+".md"]; dup {
+			return fmt.Errorf("reports: two tables named %s", stem)
 		}
-		files[t.Name+".md"] = t.Markdown()
-		files[t.Name+".tex"] = t.LaTeX()
-		files[t.Name+".csv"] = t.CSV()
+		if !dirs[t.Dir] {
+			if !reportSubdirs[t.Dir] {
+				return fmt.Errorf("reports: table %s in an unknown subdirectory %q", t.Name, t.Dir)
+			}
+			dirs[t.Dir] = true
+			sub := filepath.Join(r.Dir, t.Dir)
+			if st, err := os.Lstat(sub); err == nil && !st.IsDir() {
+				return fmt.Errorf("%s is %s, not a directory; refusing to write a report through it (remove it or report into another directory)", sub, modeKind(st.Mode()))
+			}
+			if err := os.MkdirAll(sub, 0o755); err != nil {
+				return err
+			}
+		}
+		files[stem+".md"] = t.Markdown()
+		files[stem+".tex"] = t.LaTeX()
+		files[stem+".csv"] = t.CSV()
 	}
 	names := sortedNames(files)
 	marker := filepath.Join(r.Dir, MarkerFile)
@@ -446,6 +423,11 @@ func (r *Report) Write() error {
 	for _, n := range slices.Sorted(maps.Keys(prev)) {
 		if _, ours := files[n]; ours {
 			continue
+		}
+		if sub, _, nested := strings.Cut(n, "/"); nested {
+			if st, err := os.Lstat(filepath.Join(r.Dir, sub)); err != nil || !st.IsDir() {
+				continue // never remove through a subdirectory turned into a link
+			}
 		}
 		path := filepath.Join(r.Dir, n)
 		st, err := os.Lstat(path)
@@ -495,14 +477,28 @@ func readMarker(path string) (names map[string]bool, legacy bool, err error) {
 		if line == "" {
 			continue
 		}
-		// Only plain file names: a marker edited to name ../x cannot make
-		// a render remove a file outside the report directory.
-		if line != filepath.Base(line) || line == "." || line == ".." || strings.ContainsAny(line, "/\\\x00") {
+		// Only plain file names, or plain names in a report subdirectory: a
+		// marker edited to name ../x cannot make a render remove a file
+		// outside the report directory.
+		if !markerName(line) {
 			return nil, false, fmt.Errorf("%s:%d: %q is not a file name of a report; remove the marker only if the directory holds no file of yours", path, i+1, line)
 		}
 		names[line] = true
 	}
 	return names, false, nil
+}
+
+// markerName reports whether a marker line names a file a report may have
+// written: a plain file name, or "SUB/NAME" for a report subdirectory.
+func markerName(line string) bool {
+	sub, base, nested := strings.Cut(line, "/")
+	if nested && !reportSubdirs[sub] {
+		return false
+	}
+	if !nested {
+		base = line
+	}
+	return base != "" && base != "." && base != ".." && !strings.ContainsAny(base, "/\\\x00")
 }
 
 func writeMarker(path string, names map[string]bool) error {

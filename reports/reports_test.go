@@ -15,38 +15,6 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
 
-func TestGroupMeanStdSeam(t *testing.T) {
-	// Group 0: 1, 3 → mean 2, population std 1. Group 7: 2, 4, 9 → mean 5,
-	// population std √(26/3). Group 3: a single row → std 0.
-	group := []int{7, 0, 7, 0, 3, 7}
-	col := []float64{2, 1, 4, 3, 5, 9}
-	got, err := groupMeanStd(group, [][]float64{col, col})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []groupSummary{{0, 2, []float64{2, 2}, []float64{1, 1}}, {3, 1, []float64{5, 5}, []float64{0, 0}}, {7, 3, []float64{5, 5}, []float64{math.Sqrt(26.0 / 3), math.Sqrt(26.0 / 3)}}}
-	if len(got) != len(want) {
-		t.Fatalf("got %d groups, want %d: %+v", len(got), len(want), got)
-	}
-	for i := range want {
-		g, w := got[i], want[i]
-		if g.Group != w.Group || g.N != w.N {
-			t.Fatalf("group %d: %+v, want %+v", i, g, w)
-		}
-		for c := range w.Mean {
-			if math.Abs(g.Mean[c]-w.Mean[c]) > 1e-12 || math.Abs(g.Std[c]-w.Std[c]) > 1e-12 {
-				t.Errorf("group %d col %d: mean %v std %v, want %v %v", g.Group, c, g.Mean[c], g.Std[c], w.Mean[c], w.Std[c])
-			}
-		}
-	}
-	if _, err := groupMeanStd([]int{1, 2}, [][]float64{{1}}); err == nil {
-		t.Error("mismatched column: no error")
-	}
-	if out, err := groupMeanStd(nil, nil); err != nil || out != nil {
-		t.Errorf("empty: %v %v", out, err)
-	}
-}
-
 func TestAggregateSelectsAndChecks(t *testing.T) {
 	cells, err := Aggregate(fixtureRecords())
 	if err != nil {
@@ -115,9 +83,9 @@ func TestStatisticsOnCells(t *testing.T) {
 	if len(sr.Datasets) != 4 || len(sr.Methods) != 6 || len(sr.Excluded) != 0 {
 		t.Fatalf("datasets %v methods %v excluded %v", sr.Datasets, sr.Methods, sr.Excluded)
 	}
-	// FGRT vs 5 others, FGRT* vs 4 others (FGRT* vs FGRT is not repeated).
-	if len(sr.Pairs) != 9 {
-		t.Fatalf("%d pairs, want 9", len(sr.Pairs))
+	// Every pair of 6 methods, once.
+	if len(sr.Pairs) != 15 {
+		t.Fatalf("%d pairs, want 15", len(sr.Pairs))
 	}
 	seen := map[string]bool{}
 	for _, p := range sr.Pairs {
@@ -206,6 +174,9 @@ func TestGolden(t *testing.T) {
 		}
 		gp := filepath.Join(golden, name)
 		if *update {
+			if err := os.MkdirAll(filepath.Dir(gp), 0o755); err != nil {
+				t.Fatal(err)
+			}
 			if err := os.WriteFile(gp, got, 0o644); err != nil {
 				t.Fatal(err)
 			}
@@ -220,12 +191,18 @@ func TestGolden(t *testing.T) {
 			t.Errorf("%s differs from the golden file (run go test ./reports/... -update and review the diff)", name)
 		}
 	}
-	entries, _ := os.ReadDir(golden)
-	if !*update && len(entries) != len(rep.Files) {
-		t.Errorf("golden has %d files, report %d", len(entries), len(rep.Files))
+	nGolden := 0
+	filepath.WalkDir(golden, func(_ string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			nGolden++
+		}
+		return nil
+	})
+	if !*update && nGolden != len(rep.Files) {
+		t.Errorf("golden has %d files, report %d", nGolden, len(rep.Files))
 	}
 	want := []string{"REPORT.md", "accuracy-paper.csv", "accuracy-clean.tex", "complexity-paper.md", "datasets.csv", "partition-clean.md",
-		"ranks-paper.csv", "friedman-clean.tex", "wilcoxon-paper.md", "protocol-gap.csv", "paper-check.tex"}
+		"ranks-paper.csv", "friedman-clean.tex", "pairwise-paper.md", "folds-paper.csv", "analysis.json", "sweeps/sweep-paper-fgrt.md", "protocol-gap.csv", "paper-check.tex"}
 	for _, w := range want {
 		if rankOf(rep.Files, w) == len(rep.Files) {
 			t.Errorf("no %s among %v", w, rep.Files)
@@ -258,17 +235,17 @@ func TestReportContent(t *testing.T) {
 	md := string(rep.Markdown)
 	for _, want := range []string{
 		"## Protocols", "**paper**", "**clean**", "| seed | 42 |",
-		"![Figure 1: Accuracy per dataset](../figures/accuracy.svg)",
-		"## Where the numbers differ from the paper", "12 of 40 cells reproduced, 11 differ",
-		"paper 94.41 (Δ +0.59)", "FRR (paper only)", "84.74", "†",
+		"![Figure 1](../figures/accuracy.svg)",
+		"## Comparison with the paper", "1 of 12 comparable cells reproduced",
+		"## Headline (clean protocol)", "**Significance:**", "## Legend", "FRR (paper only)", "84.74", "†",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("REPORT.md lacks %q", want)
 		}
 	}
-	// Every table appears in REPORT.md.
+	// Every table appears in REPORT.md, or a link to it.
 	for _, tb := range rep.Tables {
-		if !strings.Contains(md, "### "+mdEscape(tb.Title)) {
+		if !strings.Contains(md, "### "+mdEscape(tb.Title)) && !strings.Contains(md, "("+tb.Dir+"/"+tb.Name+".md)") {
 			t.Errorf("REPORT.md lacks table %s", tb.Name)
 		}
 	}
@@ -388,13 +365,19 @@ func TestSparseResults(t *testing.T) {
 	for _, tb := range rep.Tables {
 		names = append(names, tb.Name)
 	}
-	if got := strings.Join(names, ","); got != "accuracy-clean,complexity-clean" {
+	if got := strings.Join(names, ","); got != "datasets,accuracy-clean,complexity-clean" {
 		t.Errorf("tables %s", got)
 	}
 	md := string(rep.Markdown)
-	for _, want := range []string{"No statistics for the clean protocol", "No paper-protocol results", "C4.5 (J48)", "85.00 ± 5.00"} {
+	for _, want := range []string{"No statistics for the clean protocol (n/a)", "Significance: n/a", "C4.5 (J48)", "85.00 ± 5.00"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("REPORT.md lacks %q", want)
+		}
+	}
+	// No paper cell is comparable: no paper section, no p-value.
+	for _, bad := range []string{"Comparison with the paper", "p = "} {
+		if strings.Contains(md, bad) {
+			t.Errorf("REPORT.md has %q", bad)
 		}
 	}
 	if rep.PaperCheck != nil || rep.Mismatches != nil {

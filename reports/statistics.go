@@ -2,128 +2,46 @@ package reports
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
 
-	"github.com/fgrtbench/fgrtbench/reports/stats"
+	"github.com/fgrtbench/fgrtbench/analysis"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
-// StatsResult holds the statistical comparison of the methods of one
-// protocol over the datasets on which every method has a result.
-type StatsResult struct {
-	Protocol string
-	Methods  []string
-	Datasets []string
-	// Excluded lists datasets left out because some method lacks them.
-	Excluded []string
-	Friedman stats.FriedmanResult
-	// CD05 and CD10 are the Nemenyi critical differences at α = 0.05 and
-	// 0.10 (0 when k > 10, beyond Demšar's table).
-	CD05, CD10 float64
-	Pairs      []PairTest
-}
+// StatsResult is the statistical comparison of one protocol (computed by
+// package analysis); PairTest one pairwise comparison.
+type (
+	StatsResult = analysis.Tests
+	PairTest    = analysis.Pair
+)
 
-// PairTest is a Wilcoxon signed-rank test of two methods' per-dataset mean
-// accuracies, with the Holm-adjusted p-value over all pairs of the protocol.
-type PairTest struct {
-	A, B     string
-	MeanDiff float64 // mean of A − B, percentage points
-	Wilcoxon stats.WilcoxonResult
-	PHolm    float64
-}
-
-// focusMethods are compared with every other method by Wilcoxon tests.
-var focusMethods = []string{"fgrt", "fgrt-opt"}
-
-// Statistics runs Friedman + Nemenyi over the datasets × methods matrix of
-// one protocol (mean accuracies; rank 1 = most accurate) and the Wilcoxon
-// tests of FGRT and FGRT* against every other method, Holm-corrected as one
-// family. It needs at least two methods and two complete datasets.
+// Statistics computes the comparison of one protocol's cells (all pairs,
+// no per-dataset fold tests: cells hold no folds). It needs at least two
+// methods and two complete datasets.
 func Statistics(cells []Cell, protocol string, pres results.Presentation) (StatsResult, error) {
-	cells = filterProtocol(cells, protocol)
-	ix := newCellIndex(cells)
-	res := StatsResult{Protocol: protocol, Methods: methodsOf(cells, pres)}
-	if len(res.Methods) < 2 {
-		return res, fmt.Errorf("reports: %s protocol has %d method(s); statistics need 2", protocol, len(res.Methods))
-	}
-	var matrix [][]float64
-	for _, ds := range datasetsOf(cells) {
-		row := make([]float64, len(res.Methods))
-		complete := true
-		for j, m := range res.Methods {
-			c, ok := ix.get(protocol, ds, m)
-			if !ok {
-				complete = false
-				break
-			}
-			row[j] = c.Accuracy
-		}
-		if !complete {
-			res.Excluded = append(res.Excluded, ds)
-			continue
-		}
-		res.Datasets = append(res.Datasets, ds)
-		matrix = append(matrix, row)
-	}
-	if len(matrix) < 2 {
-		return res, fmt.Errorf("reports: %s protocol has %d dataset(s) with every method; statistics need 2", protocol, len(matrix))
-	}
-	var err error
-	res.Friedman, err = stats.Friedman(matrix, true)
+	a, err := analysis.Compute(cellRecords(cells), analysis.Options{Methods: pres})
 	if err != nil {
-		return res, err
+		return StatsResult{}, err
 	}
-	k, n := len(res.Methods), len(matrix)
-	if cd, err := stats.NemenyiCD(0.05, k, n); err == nil {
-		res.CD05 = cd
-		res.CD10, _ = stats.NemenyiCD(0.10, k, n)
+	t, ok := a.TestsOf(protocol)
+	if !ok {
+		return t, fmt.Errorf("reports: no %s protocol in the results", protocol)
 	}
-	col := func(j int) []float64 {
-		out := make([]float64, n)
-		for i := range matrix {
-			out[i] = matrix[i][j]
-		}
-		return out
+	if t.NA != "" {
+		return t, fmt.Errorf("reports: %s", t.NA)
 	}
-	done := map[[2]string]bool{}
-	var ps []float64
-	for _, f := range focusMethods {
-		fj := rankOf(res.Methods, f)
-		if fj == len(res.Methods) {
-			continue
-		}
-		for j, m := range res.Methods {
-			if j == fj || done[[2]string{m, f}] {
-				continue
-			}
-			done[[2]string{f, m}] = true
-			a, b := col(fj), col(j)
-			w, err := stats.Wilcoxon(a, b)
-			if err != nil {
-				return res, err
-			}
-			diff := 0.0
-			for i := range a {
-				diff += (a[i] - b[i]) * 100
-			}
-			res.Pairs = append(res.Pairs, PairTest{A: f, B: m, MeanDiff: diff / float64(n), Wilcoxon: w})
-			ps = append(ps, w.P)
-		}
-	}
-	adj, err := stats.Holm(ps)
-	if err != nil {
-		return res, err
-	}
-	for i := range res.Pairs {
-		res.Pairs[i].PHolm = adj[i]
-	}
-	return res, nil
+	return t, nil
 }
 
-// pValue formats a p-value with four significant decimals, or "< 0.0001".
+// pValue formats a p-value with four significant decimals, or "< 0.0001";
+// "n/a" for a test that does not apply (NaN).
 func pValue(p float64) string {
+	if math.IsNaN(p) {
+		return "n/a"
+	}
 	if p < 0.0001 {
 		return "< 0.0001"
 	}
@@ -132,7 +50,8 @@ func pValue(p float64) string {
 
 // StatisticsTables renders a StatsResult as three tables: average ranks,
 // the Friedman/Nemenyi summary and the Wilcoxon/Holm pairs.
-func StatisticsTables(r StatsResult, pres results.Presentation) []Table {
+func StatisticsTables(r StatsResult, a *analysis.Analysis) []Table {
+	pres := a.Presentation()
 	p := r.Protocol
 	order := make([]int, len(r.Methods))
 	for i := range order {
@@ -177,51 +96,125 @@ func StatisticsTables(r StatsResult, pres results.Presentation) []Table {
 		{fmt.Sprintf("Iman–Davenport F (%d, %d)", f.DF1, f.DF2), fixed(f.ImanDavenport, 4), csvNum(f.ImanDavenport)},
 		{"Iman–Davenport p", pValue(f.PImanDavenport), fmt.Sprintf("%.6g", f.PImanDavenport)},
 	}
-	if r.CD05 > 0 {
-		items = append(items,
-			kv{"Nemenyi CD (α = 0.05)", fixed(r.CD05, 4), csvNum(r.CD05)},
-			kv{"Nemenyi CD (α = 0.10)", fixed(r.CD10, 4), csvNum(r.CD10)})
-	} else {
-		items = append(items, kv{"Nemenyi CD", "n/a (k > 10)", ""})
-	}
+	items = append(items,
+		kv{"Nemenyi CD (α = 0.05)", fixed(r.CD05, 4), csvNum(r.CD05)},
+		kv{"Nemenyi CD (α = 0.10)", fixed(r.CD10, 4), csvNum(r.CD10)})
 	fr := Table{
 		Name:      "friedman-" + p,
 		Title:     fmt.Sprintf("Friedman test and Nemenyi critical difference, %s protocol", p),
 		Header:    []string{"Statistic", "Value"},
 		Align:     "lr",
 		CSVHeader: []string{"protocol", "statistic", "value"},
-		Notes:     []string{"Demšar (2006): χ² without tie correction, Iman–Davenport F from it; Nemenyi q from Demšar's Table 5(a). Two methods differ at level α when their average ranks differ by at least CD."},
+		Notes:     []string{"Demšar (2006): χ² without tie correction, Iman–Davenport F from it; Nemenyi q from Demšar's Table 5(a) for up to 10 methods, from the studentized range distribution beyond. Two methods differ at level α when their average ranks differ by at least CD; the CD diagram ranks exactly these methods."},
 	}
 	for _, it := range items {
 		fr.Rows = append(fr.Rows, []Entry{{Text: it.name}, {Text: it.text}})
 		fr.CSVRows = append(fr.CSVRows, []string{p, it.name, it.csv})
 	}
 
-	wt := Table{
-		Name:      "wilcoxon-" + p,
-		Title:     fmt.Sprintf("Wilcoxon signed-rank tests with Holm correction, %s protocol", p),
-		Header:    []string{"Comparison", "Mean Δ (pp)", "n", "W+", "W−", "Method", "p", "p (Holm)"},
-		Align:     "lrrrrlrr",
-		CSVHeader: []string{"protocol", "a", "b", "mean_diff", "n", "zeros", "w_plus", "w_minus", "exact", "p", "p_holm", "significant_05"},
+	return []Table{ranks, fr, pairwiseTable(r, a), foldTable(r, a)}
+}
+
+// prob formats a posterior probability ("n/a" when NaN).
+func prob(v float64) string {
+	if math.IsNaN(v) {
+		return "n/a"
+	}
+	return fixed(v, 3)
+}
+
+// pairwiseTable lists the comparisons over datasets: Wilcoxon signed-rank
+// with Holm's correction and the Bayesian signed-rank test with its ROPE.
+// Long tables are linked from REPORT.md rather than shown.
+func pairwiseTable(r StatsResult, a *analysis.Analysis) Table {
+	pres := a.Presentation()
+	p := r.Protocol
+	family := "every pair of methods"
+	if r.Reference != "" {
+		family = pres.DisplayName(r.Reference) + " against every other method"
+	}
+	t := Table{
+		Name:      "pairwise-" + p,
+		Title:     fmt.Sprintf("Pairwise comparisons over datasets, %s protocol", p),
+		Header:    []string{"A vs B", "Mean Δ (pp)", "n", "p", "p (Holm)", "P(A>B)", "P(=)", "P(B>A)"},
+		Align:     "lrrrrrrr",
+		CSVHeader: []string{"protocol", "a", "b", "mean_diff", "n", "zeros", "w_plus", "w_minus", "exact", "p", "p_holm", "significant_05", "rope", "p_a_better", "p_equivalent", "p_b_better"},
 		Notes: []string{
-			"Two-sided tests on per-dataset mean accuracies. Zero differences are dropped (scipy's zero_method='wilcox'); exact null distribution for n ≤ 25 without ties, otherwise the normal approximation with tie and continuity corrections.",
-			"Holm's step-down correction over all comparisons of the table; bold: Holm-adjusted p < 0.05.",
+			"Comparisons: " + family + ", on per-dataset mean accuracies. Wilcoxon signed-rank test, two-sided, zero differences dropped (scipy's zero_method='wilcox'), Holm's step-down correction over the comparisons of the table; bold: Holm-adjusted p < 0.05.",
+			fmt.Sprintf("Bayesian signed-rank test (Benavoli et al., JMLR 2017) with ROPE ± %s pp: P(A>B), P(=), P(B>A) are the posterior probabilities that A is practically better, the two practically equivalent, B practically better.", fixed(a.Rope*100, 2)),
 		},
 	}
+	sig := 0
+	var sigNames []string
 	for _, pt := range r.Pairs {
-		how := "normal"
-		if pt.Wilcoxon.Exact {
-			how = "exact"
+		s := !pt.NA && pt.PHolm < 0.05
+		if s {
+			sig++
+			sigNames = append(sigNames, pres.DisplayName(pt.A)+" vs "+pres.DisplayName(pt.B))
 		}
-		sig := pt.PHolm < 0.05
-		wt.Rows = append(wt.Rows, []Entry{
-			{Text: pres.DisplayName(pt.A) + " vs " + pres.DisplayName(pt.B)}, {Text: signed(pt.MeanDiff, 2)}, {Text: strconv.Itoa(pt.Wilcoxon.N)},
-			{Text: fixed(pt.Wilcoxon.WPlus, 1)}, {Text: fixed(pt.Wilcoxon.WMinus, 1)}, {Text: how},
-			{Text: pValue(pt.Wilcoxon.P)}, {Text: pValue(pt.PHolm), Bold: sig},
+		t.Rows = append(t.Rows, []Entry{
+			{Text: pres.DisplayName(pt.A) + " vs " + pres.DisplayName(pt.B)}, {Text: signed(pt.MeanDiff, 2)}, {Text: strconv.Itoa(pt.N)},
+			{Text: pValue(pt.P)}, {Text: pValue(pt.PHolm), Bold: s}, {Text: prob(pt.Bayes.PRight)}, {Text: prob(pt.Bayes.PRope)}, {Text: prob(pt.Bayes.PLeft)},
 		})
-		wt.CSVRows = append(wt.CSVRows, []string{p, pt.A, pt.B, csvNum(pt.MeanDiff), strconv.Itoa(pt.Wilcoxon.N), strconv.Itoa(pt.Wilcoxon.Zeros),
+		t.CSVRows = append(t.CSVRows, []string{p, pt.A, pt.B, csvNum(pt.MeanDiff), strconv.Itoa(pt.N), strconv.Itoa(pt.Wilcoxon.Zeros),
 			csvNum(pt.Wilcoxon.WPlus), csvNum(pt.Wilcoxon.WMinus), strconv.FormatBool(pt.Wilcoxon.Exact),
-			fmt.Sprintf("%.6g", pt.Wilcoxon.P), fmt.Sprintf("%.6g", pt.PHolm), strconv.FormatBool(sig)})
+			csvP(pt.P), csvP(pt.PHolm), strconv.FormatBool(s), csvNum(a.Rope), csvP(pt.Bayes.PRight), csvP(pt.Bayes.PRope), csvP(pt.Bayes.PLeft)})
 	}
-	return []Table{ranks, fr, wt}
+	t.Summary = fmt.Sprintf("%d comparisons (%s); %d significant after Holm's correction at α = 0.05", len(r.Pairs), family, sig)
+	if sig > 0 && sig <= 8 {
+		t.Summary += ": " + strings.Join(sigNames, "; ")
+	}
+	t.Summary += "."
+	if len(r.Pairs) == 0 {
+		t.Summary = "No comparison: fewer than two methods."
+	}
+	t.Linked = len(t.Rows) > 12
+	return t
+}
+
+// foldTable lists, per comparison and dataset, the tests on the folds of
+// repeated cross-validation that account for their correlation: the
+// correlated Bayesian t-test (Corani & Benavoli 2015) and the
+// Nadeau–Bengio corrected resampled t-test. Always a linked file.
+func foldTable(r StatsResult, a *analysis.Analysis) Table {
+	pres := a.Presentation()
+	p := r.Protocol
+	t := Table{
+		Name:      "folds-" + p,
+		Title:     fmt.Sprintf("Per-dataset comparisons over cross-validation folds, %s protocol", p),
+		Header:    []string{"A vs B", "Dataset", "Folds", "ρ", "Mean Δ (pp)", "P(A>B)", "P(=)", "P(B>A)", "NB p"},
+		Align:     "llrrrrrrr",
+		CSVHeader: []string{"protocol", "a", "b", "dataset", "n", "rho", "mean_diff", "p_a_better", "p_equivalent", "p_b_better", "nb_t", "nb_df", "nb_p"},
+		Linked:    true,
+		Notes: []string{
+			fmt.Sprintf("Correlated Bayesian t-test (Corani & Benavoli, 2015) with ROPE ± %s pp and the Nadeau–Bengio corrected resampled t-test (two-sided), both with the folds' correlation ρ = 1/k, so that repeated folds are not treated as independent; n/a with fewer than two folds (a hold-out) or no variation.", fixed(a.Rope*100, 2)),
+		},
+	}
+	n, sure := 0, 0
+	for _, pt := range r.Pairs {
+		for _, f := range pt.Folds {
+			n++
+			if !f.Correlated.NA && (f.Correlated.PRight > 0.95 || f.Correlated.PLeft > 0.95) {
+				sure++
+			}
+			rho := "n/a"
+			if !math.IsNaN(f.Rho) {
+				rho = fixed(f.Rho, 2)
+			}
+			t.Rows = append(t.Rows, []Entry{{Text: pres.DisplayName(pt.A) + " vs " + pres.DisplayName(pt.B)}, {Text: f.Dataset}, {Text: strconv.Itoa(f.N)}, {Text: rho},
+				{Text: signed(f.MeanDiff, 2)}, {Text: prob(f.Correlated.PRight)}, {Text: prob(f.Correlated.PRope)}, {Text: prob(f.Correlated.PLeft)}, {Text: pValue(f.NadeauBengio.P)}})
+			t.CSVRows = append(t.CSVRows, []string{p, pt.A, pt.B, f.Dataset, strconv.Itoa(f.N), csvP(f.Rho), csvNum(f.MeanDiff), csvP(f.Correlated.PRight), csvP(f.Correlated.PRope), csvP(f.Correlated.PLeft),
+				csvP(f.NadeauBengio.T), strconv.Itoa(f.NadeauBengio.DF), csvP(f.NadeauBengio.P)})
+		}
+	}
+	t.Summary = fmt.Sprintf("%d dataset-level comparisons; in %d of them one method is practically better with posterior probability above 0.95 (correlated Bayesian t-test).", n, sure)
+	return t
+}
+
+// csvP formats a probability or statistic for CSV, empty when NaN.
+func csvP(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return ""
+	}
+	return fmt.Sprintf("%.6g", v)
 }

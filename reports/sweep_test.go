@@ -118,8 +118,8 @@ func TestSweepTableMatchesResults(t *testing.T) {
 		if !ok {
 			t.Fatalf("no sweep table for %s", proto)
 		}
-		if !strings.Contains(string(rep.Markdown), "### "+mdEscape(tb.Title)) {
-			t.Errorf("REPORT.md lacks %s", tb.Title)
+		if !strings.Contains(string(rep.Markdown), "(sweeps/"+tb.Name+".md)") || tb.Dir != "sweeps" {
+			t.Errorf("REPORT.md lacks a link to %s", tb.Title)
 		}
 		rows := parseCSVTable(t, tb)
 		// Expected per (dataset, config): mean and population std of the rows.
@@ -279,7 +279,7 @@ func TestSweepOnlyResultsReport(t *testing.T) {
 		names = append(names, tb.Name)
 	}
 	sort.Strings(names)
-	if strings.Join(names, ",") != "sweep-clean-fgrt" {
+	if strings.Join(names, ",") != "datasets,sweep-clean-fgrt" {
 		t.Errorf("tables %v", names)
 	}
 }

@@ -32,12 +32,23 @@ type Table struct {
 	// in fixed formats.
 	CSVHeader []string
 	CSVRows   [][]string
+	// Linked tables are written as files only; REPORT.md links them with
+	// Summary, one sentence.
+	Linked  bool
+	Summary string
+	// Dir is the subdirectory of report/ the files go to ("" for report/).
+	Dir string
 }
 
 // Markdown renders the table as a Markdown section (title, grid, notes).
 func (t Table) Markdown() []byte {
 	var b bytes.Buffer
 	b.WriteString("### " + mdEscape(t.Title) + "\n\n")
+	if len(t.Rows) == 0 {
+		// An empty grid says nothing; a sentence says why it is empty.
+		b.WriteString("No rows: these results hold nothing this table compares.\n")
+		return b.Bytes()
+	}
 	b.WriteString("|")
 	for _, h := range t.Header {
 		b.WriteString(" " + mdEscape(h) + " |")
@@ -62,7 +73,7 @@ func (t Table) Markdown() []byte {
 				text = "**" + text + "**"
 			}
 			if e.Sub != "" {
-				text += "<br><sub>" + mdEscape(e.Sub) + "</sub>"
+				text += " (" + mdEscape(e.Sub) + ")"
 			}
 			b.WriteString(" " + text + " |")
 		}
@@ -84,13 +95,29 @@ func (t Table) align(i int) byte {
 	return 'l'
 }
 
+// longRows is the row count above which a LaTeX table becomes a longtable
+// that breaks across pages (a float taller than a page cannot be placed).
+const longRows = 40
+
 // LaTeX renders the table as a booktabs table environment.
 func (t Table) LaTeX() []byte {
+	if len(t.Rows) > longRows {
+		return t.longLaTeX()
+	}
 	var b bytes.Buffer
-	b.WriteString("% requires \\usepackage{booktabs}\n")
+	wide := len(t.Header) > 6
+	if wide {
+		b.WriteString("% requires \\usepackage{booktabs,graphicx}\n")
+	} else {
+		b.WriteString("% requires \\usepackage{booktabs}\n")
+	}
 	b.WriteString("\\begin{table}[htbp]\n\\centering\n")
 	b.WriteString("\\caption{" + texEscape(t.Title) + "}\n")
 	b.WriteString("\\label{tab:" + t.Name + "}\n")
+	if wide {
+		// Scaled to the text width, so that a wide table fits the page.
+		b.WriteString("\\resizebox{\\linewidth}{!}{%\n")
+	}
 	b.WriteString("\\begin{tabular}{")
 	for i := range t.Header {
 		b.WriteByte(t.align(i))
@@ -120,6 +147,9 @@ func (t Table) LaTeX() []byte {
 		b.WriteString(" \\\\\n")
 	}
 	b.WriteString("\\bottomrule\n\\end{tabular}\n")
+	if wide {
+		b.WriteString("}\n")
+	}
 	if len(t.Notes) > 0 {
 		b.WriteString("\\par\\smallskip\n{\\footnotesize\n")
 		for _, n := range t.Notes {
@@ -128,6 +158,42 @@ func (t Table) LaTeX() []byte {
 		b.WriteString("}\n")
 	}
 	b.WriteString("\\end{table}\n")
+	return b.Bytes()
+}
+
+// longLaTeX renders a long table as a booktabs longtable whose header
+// repeats on every page, in small print.
+func (t Table) longLaTeX() []byte {
+	var b bytes.Buffer
+	b.WriteString("% requires \\usepackage{booktabs,longtable}\n{\\small\n\\begin{longtable}{")
+	for i := range t.Header {
+		b.WriteByte(t.align(i))
+	}
+	b.WriteString("}\n\\caption{" + texEscape(t.Title) + "}\\label{tab:" + t.Name + "}\\\\\n\\toprule\n")
+	header := make([]string, len(t.Header))
+	for i, h := range t.Header {
+		header[i] = texEscape(h)
+	}
+	b.WriteString(strings.Join(header, " & ") + " \\\\\n\\midrule\n\\endhead\n\\bottomrule\n\\endfoot\n")
+	for _, row := range t.Rows {
+		cells := make([]string, len(row))
+		for i, e := range row {
+			text := texEscape(e.Text)
+			if e.Bold && text != "" {
+				text = "\\textbf{" + text + "}"
+			}
+			if e.Sub != "" {
+				text += " (" + texEscape(e.Sub) + ")"
+			}
+			cells[i] = text
+		}
+		b.WriteString(strings.Join(cells, " & ") + " \\\\\n")
+	}
+	b.WriteString("\\end{longtable}\n")
+	for _, n := range t.Notes {
+		b.WriteString("{\\footnotesize " + texEscape(n) + "\\par}\n")
+	}
+	b.WriteString("}\n")
 	return b.Bytes()
 }
 
@@ -142,7 +208,7 @@ func (t Table) CSV() []byte {
 
 // Brackets are escaped too: a name such as [x](http://…) must not become a
 // link in REPORT.md.
-var mdReplacer = strings.NewReplacer("|", "\\|", "*", "\\*", "_", "\\_", "<", "&lt;", ">", "&gt;", "[", "\\[", "]", "\\]")
+var mdReplacer = strings.NewReplacer("|", "\\|", "*", "\\*", "_", "\\_", "<", "\\<", ">", "\\>", "[", "\\[", "]", "\\]")
 
 func mdEscape(s string) string { return mdReplacer.Replace(s) }
 
@@ -151,7 +217,7 @@ var texReplacer = strings.NewReplacer(
 	"{", "\\{", "}", "\\}", "~", "\\textasciitilde{}", "^", "\\textasciicircum{}",
 	"±", "$\\pm$", "†", "$^{\\dagger}$", "Δ", "$\\Delta$", "×", "$\\times$", "−", "$-$",
 	"≠", "$\\neq$", "—", "---", "χ²", "$\\chi^2$", "α", "$\\alpha$", "≤", "$\\leq$", "≥", "$\\geq$",
-	"*", "$^{*}$", "–", "--", "š", "\\v{s}", "²", "$^2$",
+	"*", "$^{*}$", "–", "--", "‡", "$^{\\ddagger}$", "<", "$<$", ">", "$>$", "§", "\\S{}", "ρ", "$\\rho$", "š", "\\v{s}", "²", "$^2$",
 )
 
 func texEscape(s string) string { return texReplacer.Replace(s) }

@@ -35,6 +35,10 @@ type Dataset struct {
 	Path             string `json:"path"`
 	NormalizedSHA256 string `json:"normalized_sha256"`
 	Rows             int    `json:"rows"`
+	// Classes and ClassCounts give the class balance (rows per class, in
+	// the dataset's class order); absent in manifests written before.
+	Classes     []string `json:"classes,omitempty"`
+	ClassCounts []int    `json:"class_counts,omitempty"`
 }
 
 // Manifest describes one run.

@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -19,7 +20,7 @@ func TestWriteReadRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got.GoVersion != runtime.Version() || got.Jobs != 2 || got.Shard != "0/3" || got.Units != 10 || got.Ran != 9 ||
-		len(got.Datasets) != 1 || got.Datasets[0] != m.Datasets[0] || got.NumCPU != runtime.NumCPU() || got.Module == "" {
+		len(got.Datasets) != 1 || !reflect.DeepEqual(got.Datasets[0], m.Datasets[0]) || got.NumCPU != runtime.NumCPU() || got.Module == "" {
 		t.Fatalf("round trip: %+v", got)
 	}
 	if !got.Start.Equal(m.Start) {

@@ -175,7 +175,14 @@ func (c *planCache) describe(ctx context.Context, names []string) (map[string]st
 		if path == "" {
 			path = name
 		}
-		records = append(records, manifest.Dataset{Name: name, Path: path, NormalizedSHA256: sum, Rows: d.Rows()})
+		counts := make([]int, len(d.Classes))
+		for _, y := range d.Y {
+			if y >= 0 && y < len(counts) {
+				counts[y]++
+			}
+		}
+		records = append(records, manifest.Dataset{Name: name, Path: path, NormalizedSHA256: sum, Rows: d.Rows(),
+			Classes: append([]string(nil), d.Classes...), ClassCounts: counts})
 	}
 	return checksums, records, nil
 }

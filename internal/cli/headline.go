@@ -10,15 +10,15 @@ import (
 	"text/tabwriter"
 
 	"github.com/fgrtbench/fgrtbench/bench/runner"
-	"github.com/fgrtbench/fgrtbench/reports/stats"
 	"github.com/fgrtbench/fgrtbench/results"
+	"github.com/fgrtbench/fgrtbench/stats"
 )
 
 // Headline is what a finished run says on its last lines, so that a run
 // does not end without a result: per protocol, each method's mean rank of
 // test accuracy over the datasets (1 = best) and on how many datasets it is
 // the best. It is computed from results.csv rows alone, with the ranking
-// of reports/stats: no learner and no method registry is involved, so it
+// of package stats: no learner and no method registry is involved, so it
 // reads any results directory, merged shards and external methods
 // included.
 type Headline struct {

@@ -61,6 +61,14 @@ func plotAll(env *Env, dir, out *string) error {
 		m = nil
 	}
 	opts.Methods = presentationOf(m, recordLabels(recs))
+	if recErr == nil && len(recs) > 0 {
+		// The figures of the study's one analysis, as the report draws them.
+		a, err := studyAnalysis(recs, m, "", reportOptions{})
+		if err != nil {
+			return err
+		}
+		opts.Analysis, opts.Records = a, recs
+	}
 	figs, err := plots.RenderAllWith(*dir, target, opts)
 	for _, f := range figs {
 		fmt.Fprintf(env.Stdout, "%s\t%s\n", filepath.Join(filepath.Dir(target), f.Path), f.Caption)

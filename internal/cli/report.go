@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
-	"sort"
 	"strings"
 
+	"github.com/fgrtbench/fgrtbench/analysis"
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
 	"github.com/fgrtbench/fgrtbench/bench/outdir"
 	"github.com/fgrtbench/fgrtbench/bench/runner"
@@ -18,6 +18,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/plots"
 	"github.com/fgrtbench/fgrtbench/reports"
 	"github.com/fgrtbench/fgrtbench/results"
+	"github.com/fgrtbench/fgrtbench/stats"
 )
 
 func init() { register(reportCommand) }
@@ -32,8 +33,14 @@ run report after merge, or to render again.`}
 	var df dataFlags
 	df.add(fs)
 	dir := fs.String("results", "out", "run directory holding results.csv (and manifest.json)")
+	var ro reportOptions
+	fs.StringVar(&ro.reference, "reference", "", "compare every method with this method label only (default: every pair), Holm-corrected")
+	fs.Float64Var(&ro.rope, "rope", stats.DefaultRope, "half-width of the region of practical equivalence of the Bayesian tests, as a fraction of accuracy (0.01 = 1 percentage point)")
 	c.Run = func(ctx context.Context, env *Env, args []string) error {
-		path, err := renderReport(ctx, env, *dir, &df)
+		if !(ro.rope > 0 && ro.rope < 1) {
+			return fmt.Errorf("--rope %v: must be a fraction of accuracy in (0, 1), e.g. 0.01 for one percentage point", ro.rope)
+		}
+		path, err := renderReportWith(ctx, env, *dir, &df, ro)
 		if err != nil {
 			return err
 		}
@@ -43,9 +50,22 @@ run report after merge, or to render again.`}
 	return c
 }
 
+// reportOptions are the report command's statistics options.
+type reportOptions struct {
+	reference string
+	rope      float64
+}
+
 // renderReport writes DIR/report from DIR/results.csv (and the manifest,
 // when present) and returns the path of REPORT.md.
 func renderReport(ctx context.Context, env *Env, dir string, df *dataFlags) (string, error) {
+	return renderReportWith(ctx, env, dir, df, reportOptions{})
+}
+
+// renderReportWith is renderReport with the statistics options: it
+// computes the analysis once and renders every view (figures, tables,
+// REPORT.md, analysis.json) from it.
+func renderReportWith(ctx context.Context, env *Env, dir string, df *dataFlags, ro reportOptions) (string, error) {
 	if err := reports.CheckDirs(dir); err != nil {
 		return "", err
 	}
@@ -53,7 +73,7 @@ func renderReport(ctx context.Context, env *Env, dir string, df *dataFlags) (str
 	if err != nil {
 		return "", err
 	}
-	opts := reports.Options{Dir: dir, Title: "fgrtbench: A Fast Interpretable Fuzzy Tree Learner, reproduced", Records: recs}
+	opts := reports.Options{Dir: dir, Records: recs}
 	m, err := manifest.Read(dir)
 	if err == nil {
 		if err := onlyStudyRows(dir, m, recs); err != nil {
@@ -66,7 +86,12 @@ func renderReport(ctx context.Context, env *Env, dir string, df *dataFlags) (str
 		}
 		opts.MethodBase = methodBases(m)
 	} else {
-		opts.Facts = []reports.Fact{{Key: "manifest", Value: "absent (" + err.Error() + ")"}}
+		// The reason without the directory's path: no output names one.
+		why := "no manifest.json beside results.csv"
+		if !errors.Is(err, fs.ErrNotExist) {
+			why = "unreadable: " + strings.ReplaceAll(err.Error(), dir, "<results>")
+		}
+		opts.Facts = []reports.Fact{{Key: "manifest", Value: "absent (" + why + ")"}}
 		// Without its manifest, a partial merge's results.csv still says
 		// so in its first line.
 		if note := partialMark(filepath.Join(dir, runner.ResultsFile)); note != "" {
@@ -80,8 +105,16 @@ func renderReport(ctx context.Context, env *Env, dir string, df *dataFlags) (str
 	}
 	opts.Stochastic = stochasticOf(m)
 	opts.Methods = presentationOf(m, recordLabels(recs))
-	opts.Datasets = datasetRows(recs)
-	figs, err := renderFigures(dir, recs, opts.MethodBase, opts.Methods)
+	a, err := studyAnalysis(recs, m, opts.Partial, ro)
+	if err != nil {
+		return "", err
+	}
+	opts.Analysis = a
+	for _, w := range a.Warnings {
+		fmt.Fprintf(env.Stderr, "fgrtbench report: %s\n", w)
+	}
+	opts.Datasets = datasetRows(a)
+	figs, err := renderFigures(dir, recs, a)
 	var pathErr *fs.PathError
 	if errors.As(err, &pathErr) {
 		return "", err // a write error (a full disk): stop here, with one message
@@ -134,12 +167,53 @@ func partialMark(path string) string {
 	return note
 }
 
+// studyAnalysis computes the analysis of a study's results with what its
+// manifest (nil when absent) says: the study's name, command, datasets,
+// method names, order and bases, and the stochastic methods.
+func studyAnalysis(recs []results.Record, m *manifest.Manifest, partial string, ro reportOptions) (*analysis.Analysis, error) {
+	ao := analysis.Options{Partial: partial, Methods: presentationOf(m, recordLabels(recs)), Stochastic: stochasticOf(m),
+		Reference: ro.reference, Rope: ro.rope}
+	if m != nil {
+		ao.MethodBase = methodBases(m)
+		ao.Command = safeCommand(m.Command)
+		if st, err := manifestStudy(m); err == nil {
+			ao.Name = st.Name
+		}
+		for _, d := range m.Datasets {
+			ao.Datasets = append(ao.Datasets, analysis.DatasetInput{Name: d.Name, SHA256: d.NormalizedSHA256, Rows: d.Rows, Classes: d.Classes, ClassCounts: d.ClassCounts})
+		}
+	}
+	return analysis.Compute(recs, ao)
+}
+
+// safeCommand joins a command line with every argument that names a path
+// reduced to its last element, so that no path of the machine that ran the
+// study reaches a report.
+func safeCommand(cmd []string) string {
+	out := make([]string, len(cmd))
+	for i, a := range cmd {
+		flag, val, isFlag := strings.Cut(a, "=")
+		if !isFlag || !strings.HasPrefix(flag, "-") {
+			flag, val = "", a
+		}
+		if strings.ContainsAny(val, "/\\") {
+			val = filepath.Base(val)
+		}
+		if flag != "" {
+			val = flag + "=" + val
+		}
+		out[i] = val
+	}
+	return strings.Join(out, " ")
+}
+
 // datasetRows describes the datasets the results cover, from the registry's
-// verified shapes (every file is checked against them when loaded).
-func datasetRows(recs []results.Record) []reports.DatasetInfo {
+// verified shapes (every file is checked against them when loaded), named
+// as the analysis names them.
+func datasetRows(a *analysis.Analysis) []reports.DatasetInfo {
 	seen := map[string]bool{}
-	for _, r := range recs {
-		seen[r.Dataset] = true
+	for _, d := range a.Study.Datasets {
+		seen[d.Name] = true
 	}
 	var out []reports.DatasetInfo
 	for _, n := range datasets.Names() {
@@ -193,7 +267,7 @@ func manifestFacts(m *manifest.Manifest, partial string) []reports.Fact {
 	facts = append(facts, []reports.Fact{
 		{Key: "tool", Value: fmt.Sprintf("%s %s (%s)", m.Module, m.Version, revision(m))},
 		{Key: "go", Value: fmt.Sprintf("%s %s/%s, %d CPUs, -j %d", m.GoVersion, m.GOOS, m.GOARCH, m.NumCPU, m.Jobs)},
-		{Key: "command", Value: strings.Join(m.Command, " ")},
+		{Key: "command", Value: safeCommand(m.Command)},
 		{Key: "run", Value: fmt.Sprintf("%s to %s; %d units (%d run, %d resumed, %d failed), shard %s",
 			m.Start.Format("2006-01-02 15:04:05Z"), m.End.Format("15:04:05Z"), m.Units, m.Ran, m.Skipped, m.Failed, m.Shard)},
 	}...)
@@ -202,14 +276,6 @@ func manifestFacts(m *manifest.Manifest, partial string) []reports.Fact {
 	}
 	if n := len(m.History); n > 1 {
 		facts = append(facts, reports.Fact{Key: "history", Value: fmt.Sprintf("%d invocations wrote these results, the first at %s (listed in manifest.json)", n, m.History[0].Start.Format("2006-01-02 15:04:05Z"))})
-	}
-	var ds []string
-	for _, d := range m.Datasets {
-		ds = append(ds, fmt.Sprintf("%s %s… (%d rows)", d.Name, d.NormalizedSHA256[:min(16, len(d.NormalizedSHA256))], d.Rows))
-	}
-	sort.Strings(ds)
-	if len(ds) > 0 {
-		facts = append(facts, reports.Fact{Key: "datasets (normalised SHA-256)", Value: strings.Join(ds, "; ")})
 	}
 	return facts
 }
@@ -230,8 +296,8 @@ func revision(m *manifest.Manifest) string {
 
 // renderFigures draws the figures the results support into
 // DIR/report/figures; paths come back relative to DIR/report.
-func renderFigures(dir string, recs []results.Record, methodBase map[string]string, pres results.Presentation) ([]reports.Figure, error) {
-	figs, err := plots.RenderAllWith(dir, filepath.Join(dir, "report", "figures"), plots.RenderOptions{MethodBase: methodBase, Methods: pres, Records: recs})
+func renderFigures(dir string, recs []results.Record, a *analysis.Analysis) ([]reports.Figure, error) {
+	figs, err := plots.RenderAllWith(dir, filepath.Join(dir, "report", "figures"), plots.RenderOptions{MethodBase: a.MethodBase(), Methods: a.Presentation(), Records: recs, Analysis: a})
 	out := make([]reports.Figure, 0, len(figs))
 	for _, f := range figs {
 		out = append(out, reports.Figure{Path: filepath.Join("report", f.Path), Caption: f.Caption})

@@ -24,14 +24,19 @@ type Layer struct {
 // foundations at the bottom.
 var Table = []Layer{
 	{"wiring", []string{"cmd/...", "internal/cli", "bench/fidelity", "deploy", "examples/..."},
-		[]string{"wiring", "tools", "plots", "gate", "reports", "report-parts", "runner", "storage", "study", "records", "protocol", "registry", "learners", "contracts", "foundations"}},
+		[]string{"wiring", "tools", "plots", "gate", "reports", "analysis", "report-parts", "runner", "storage", "study", "records", "protocol", "registry", "learners", "contracts", "foundations"}},
 	// The training-time study fits learners through the registry.
 	{"tools", []string{"timing/..."}, []string{"tools", "registry", "contracts", "foundations"}},
 	// The views read the results contract only: no learner, registry or runner.
-	{"plots", []string{"plots"}, []string{"reports", "report-parts", "contracts", "foundations"}},
+	{"plots", []string{"plots"}, []string{"reports", "analysis", "report-parts", "contracts", "foundations"}},
 	{"gate", []string{"gate"}, []string{"contracts", "foundations"}},
-	{"reports", []string{"reports"}, []string{"report-parts", "contracts", "foundations"}},
-	{"report-parts", []string{"reports/..."}, []string{"contracts", "foundations"}},
+	{"reports", []string{"reports"}, []string{"analysis", "report-parts", "contracts", "foundations"}},
+	// One analysis of a study, computed once from results.csv and the
+	// manifest, that every view renders: never a learner, the registry or
+	// the runner.
+	{"analysis", []string{"analysis"}, []string{"report-parts", "contracts", "foundations"}},
+	// The statistics and the paper's published numbers.
+	{"report-parts", []string{"stats", "paper"}, []string{"contracts", "foundations"}},
 	{"runner", []string{"bench/runner"}, []string{"storage", "study", "records", "protocol", "registry", "contracts", "foundations"}},
 	// The output directory of a study: dir checks, lock, appender, merge.
 	{"storage", []string{"bench/outdir"}, []string{"study", "records", "contracts", "foundations"}},

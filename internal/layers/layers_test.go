@@ -76,7 +76,7 @@ func TestViewsReachNoLearner(t *testing.T) {
 		"protocol": true, "tools": true, "wiring": true}
 	for _, p := range pkgs {
 		switch placement(Table, p) {
-		case "reports", "report-parts", "plots", "gate":
+		case "reports", "analysis", "report-parts", "plots", "gate":
 		default:
 			continue
 		}

@@ -1,4 +1,4 @@
-package reports
+package analysis
 
 // This file is the only one in package reports that imports gota: it turns
 // per-row values into per-group means and standard deviations. Replacing the

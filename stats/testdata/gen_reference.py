@@ -3,7 +3,7 @@
 
 Run with Debian's python3-scipy / python3-numpy:
 
-    /usr/bin/python3 reports/stats/testdata/gen_reference.py > reports/stats/testdata/reference.json
+    /usr/bin/python3 stats/testdata/gen_reference.py > stats/testdata/reference.json
 
 The Go tests only read the JSON; Python is not needed to run them. Each
 section uses scipy's own implementation where one exists (studentized range,

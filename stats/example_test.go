@@ -3,7 +3,7 @@ package stats_test
 import (
 	"fmt"
 
-	"github.com/fgrtbench/fgrtbench/reports/stats"
+	"github.com/fgrtbench/fgrtbench/stats"
 )
 
 // Example shows the statistics of one study as a report computes them:

@@ -1,11 +1,11 @@
-package reports
+package analysis
 
 import (
 	"fmt"
 	"sort"
 	"strings"
 
-	"github.com/fgrtbench/fgrtbench/reports/paper"
+	"github.com/fgrtbench/fgrtbench/paper"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 

@@ -1,0 +1,83 @@
+package plots
+
+import (
+	"github.com/fgrtbench/fgrtbench/analysis"
+	"github.com/fgrtbench/fgrtbench/results"
+)
+
+// The figures of a report draw values of its analysis: the functions below
+// hand each figure exactly the numbers the tables show, so that a figure
+// and a table cannot disagree.
+
+// CDDataOf is the critical-difference diagram of one protocol: the methods
+// the ranks table ranks, their mean ranks, the Nemenyi CD at α = 0.05 and
+// the Friedman test's tie-corrected p-value, as computed by the analysis.
+// ErrNoData when the protocol has no statistics.
+func CDDataOf(a *analysis.Analysis, protocol string) (CDData, error) {
+	t, ok := a.TestsOf(protocol)
+	if !ok || t.NA != "" || len(t.Methods) < 2 {
+		return CDData{}, ErrNoData
+	}
+	return CDData{Methods: append([]string(nil), t.Methods...), AvgRanks: append([]float64(nil), t.Friedman.AvgRanks...),
+		CD: t.CD05, Alpha: 0.05, NDatasets: len(t.Datasets), FriedmanP: t.Friedman.PTieCorrected}, nil
+}
+
+// FrontPanelsOf converts the analysis's front of one protocol to the
+// figure's panels (nil when there is none).
+func FrontPanelsOf(a *analysis.Analysis, protocol string) []FrontPanel {
+	f, ok := a.FrontOf(protocol)
+	if !ok {
+		return nil
+	}
+	out := make([]FrontPanel, len(f.Panels))
+	for i, pn := range f.Panels {
+		out[i] = FrontPanel{Title: pn.Title, Points: make([]FrontPoint, len(pn.Points))}
+		for j, p := range pn.Points {
+			out[i].Points[j] = FrontPoint{Method: p.Method, Swept: p.Swept, Config: p.Config, Size: p.Size, Accuracy: p.Accuracy}
+		}
+	}
+	return out
+}
+
+// PartitionImpactRowsOf pairs the fgrt and fgrt-opt cells of one protocol
+// per dataset (datasets with both, in the analysis's order).
+func PartitionImpactRowsOf(a *analysis.Analysis, protocol string) []PartitionImpactRow {
+	def, opt := map[string]float64{}, map[string]float64{}
+	var order []string
+	for _, c := range a.Cells {
+		if c.Protocol != protocol {
+			continue
+		}
+		switch c.Method {
+		case "fgrt":
+			def[c.Dataset] = c.Accuracy
+			order = append(order, c.Dataset)
+		case "fgrt-opt":
+			opt[c.Dataset] = c.Accuracy
+		}
+	}
+	var out []PartitionImpactRow
+	for _, d := range order {
+		if o, ok := opt[d]; ok {
+			out = append(out, PartitionImpactRow{Dataset: d, Default: def[d], Optimised: o})
+		}
+	}
+	return out
+}
+
+// ablationFigureOf draws the analysis's ablation of one kind and protocol
+// with the title AblationPooled or AblationOFAT gives it.
+func ablationFigureOf(dir, name string, a *analysis.Analysis, kind, protocol string, pres results.Presentation) error {
+	if a == nil {
+		return ErrNoData
+	}
+	ab, ok := a.AblationOf(kind, protocol)
+	if !ok {
+		return ErrNoData
+	}
+	title := "Pooled grouping of the 16-configuration grid (paper protocol; mean +- std over pooled rows)"
+	if kind == "ofat" {
+		title = "One factor at a time (" + protocol + " protocol; mean +- std over folds of the data-set mean)"
+	}
+	return AblationFigure(dir, name, title, ab.Groups, pres)
+}

@@ -1,0 +1,153 @@
+package reports
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/fgrtbench/fgrtbench/analysis"
+)
+
+// mainProtocol is the protocol the headline shows: clean (every test fold
+// used once) when the study ran it, else the first.
+func mainProtocol(a *analysis.Analysis) string {
+	for _, p := range a.Protocols {
+		if p == "clean" {
+			return p
+		}
+	}
+	if len(a.Protocols) > 0 {
+		return a.Protocols[0]
+	}
+	return ""
+}
+
+// headline is the first screen of REPORT.md: what was studied, the
+// accuracy and rulebase size of every method on every dataset with mean
+// ranks, the significance verdict in one sentence and the front figure.
+func headline(a *analysis.Analysis, opts Options, lg *legend) []byte {
+	var b bytes.Buffer
+	pres := a.Presentation()
+	p := mainProtocol(a)
+	cells := filterProtocol(a.Cells, p)
+	datasets, methods := datasetsOf(cells), methodsOf(cells, pres)
+	study := a.Study.Name
+	if study == "" {
+		study = "(unnamed)"
+	}
+	fmt.Fprintf(&b, "Study **%s**: %d datasets, %d methods, protocols %s", mdEscape(study), len(a.Study.Datasets), len(a.Methods), strings.Join(a.Protocols, ", "))
+	if a.Study.Command != "" {
+		fmt.Fprintf(&b, "; command `%s`", strings.ReplaceAll(a.Study.Command, "`", "'"))
+	}
+	b.WriteString(".\n\n")
+	if p == "" {
+		return b.Bytes()
+	}
+	t, _ := a.TestsOf(p)
+	fmt.Fprintf(&b, "## Headline (%s protocol)\n\n", mdEscape(p))
+	b.WriteString("Accuracy (%) and, in parentheses, rulebase size (conditions) of each method's selected configuration, mean over folds; ")
+	b.WriteString("methods ordered by mean rank of accuracy over the datasets every method has (1 = best).\n\n")
+	order := append([]string(nil), methods...)
+	sort.SliceStable(order, func(i, j int) bool {
+		ri, rj := t.MeanRank(order[i]), t.MeanRank(order[j])
+		if math.IsNaN(ri) != math.IsNaN(rj) {
+			return !math.IsNaN(ri)
+		}
+		return ri < rj
+	})
+	ix := newCellIndex(cells)
+	b.WriteString("| Method | Mean rank |")
+	for _, d := range datasets {
+		b.WriteString(" " + mdEscape(d) + " |")
+	}
+	b.WriteString("\n|---|---:|" + strings.Repeat("---:|", len(datasets)) + "\n")
+	for _, m := range order {
+		lg.variant(m)
+		r := t.MeanRank(m)
+		rank := "—"
+		if !math.IsNaN(r) {
+			rank = fixed(r, 2)
+		}
+		fmt.Fprintf(&b, "| %s | %s |", mdEscape(pres.DisplayName(m)), rank)
+		for _, d := range datasets {
+			c, ok := ix.get(p, d, m)
+			if !ok {
+				b.WriteString(" — |")
+				continue
+			}
+			text := pct(c.Accuracy) + " (" + fixed(c.RulebaseSize, 0) + ")"
+			if c.TestSelected() {
+				text += " †"
+				lg.use("†")
+			}
+			if _, chance := a.ChanceOf(p, d, m); chance {
+				text += " §"
+				lg.use("§")
+			}
+			b.WriteString(" " + mdEscape(text) + " |")
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("\n")
+	b.WriteString(verdict(t, a) + "\n\n")
+	if n := len(a.Chance); n > 0 {
+		var names []string
+		for _, c := range a.Chance {
+			names = append(names, fmt.Sprintf("%s %s (%s)", pres.DisplayName(c.Method), c.Dataset, c.Protocol))
+		}
+		lg.use("§")
+		fmt.Fprintf(&b, "At chance (§, balanced accuracy not above the majority-class baseline's): %s.\n\n", mdEscape(strings.Join(names, "; ")))
+	}
+	for _, f := range opts.Figures {
+		if strings.Contains(f.Path, "front_"+p+".") {
+			fmt.Fprintf(&b, "![Accuracy against rulebase size, %s protocol](%s)\n\n", p, figureLink(opts.Dir, f.Path))
+			break
+		}
+	}
+	b.WriteString("Details follow: protocols, run facts, the comparison with the paper where it applies, every table, the sweeps, the figures and a legend of the marks.\n\n")
+	return b.Bytes()
+}
+
+// verdict says in one sentence what the tests of a protocol conclude.
+func verdict(t analysis.Tests, a *analysis.Analysis) string {
+	pres := a.Presentation()
+	if t.NA != "" {
+		return "Significance: n/a — " + mdEscape(t.NA) + "."
+	}
+	f := t.Friedman
+	best := 0
+	for j := range t.Methods {
+		if f.AvgRanks[j] < f.AvgRanks[best] {
+			best = j
+		}
+	}
+	var within []string
+	for j, m := range t.Methods {
+		if j != best && f.AvgRanks[j]-f.AvgRanks[best] < t.CD05 {
+			within = append(within, pres.DisplayName(m))
+		}
+	}
+	differ := "differ significantly"
+	if !(f.PImanDavenport < analysis.Alpha) {
+		differ = "do not differ significantly"
+	}
+	s := fmt.Sprintf("**Significance:** over %d datasets the %d methods %s (Friedman test with Iman–Davenport correction, p = %s, α = 0.05); the best mean rank is %s's (%s), and %s within the critical difference (CD = %s) of it",
+		f.N, f.K, differ, pValue(f.PImanDavenport), mdEscape(pres.DisplayName(t.Methods[best])), fixed(f.AvgRanks[best], 2), countText(len(within)), fixed(t.CD05, 2))
+	if len(within) > 0 && len(within) <= 6 {
+		s += ": " + mdEscape(strings.Join(within, ", "))
+	}
+	return s + "."
+}
+
+func countText(n int) string {
+	switch n {
+	case 0:
+		return "no other method is"
+	case 1:
+		return "1 other method is"
+	default:
+		return fmt.Sprintf("%d other methods are", n)
+	}
+}

@@ -1,0 +1,158 @@
+package reports
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+
+	"github.com/fgrtbench/fgrtbench/analysis"
+	"github.com/fgrtbench/fgrtbench/paper"
+)
+
+// paperTestSelected lists the paper's columns whose values were themselves
+// chosen by test-fold accuracy (the best of 16 configurations per fold):
+// they carry the same † as our test-selected cells.
+var paperTestSelected = map[string]bool{paper.FGRT: true, paper.FGRTStar: true}
+
+// paperComparable says whether the paper has a value comparable with a
+// cell: the same dataset and method (no grid variant) under the protocol
+// the paper's numbers came from — the paper protocol's 5-fold
+// cross-validation, except FGA's column, which was counted on the
+// hold-out split. note says how a comparison is qualified ("" when plain).
+func paperComparable(protocol, method, dataset string) (val float64, col, note string, ok bool) {
+	if _, variant := splitVariant(method); variant != "" {
+		return 0, "", "", false
+	}
+	col, ok = paperColumn(method)
+	if !ok {
+		return 0, "", "", false
+	}
+	switch {
+	case protocol == "paper" && col == paper.FGA:
+		note = "the paper's FGA value is one hold-out, not a cross-validation mean: the holdout protocol's seed table places it among our seeds"
+	case protocol == "paper":
+	case protocol == "holdout" && col == paper.FGA:
+	default:
+		return 0, "", "", false
+	}
+	val, ok = paper.Accuracy(dataset, col)
+	return val, col, note, ok
+}
+
+// paperValue formats a paper value with † when the paper chose it on the
+// test folds.
+func paperValue(v float64, col string) string {
+	s := fixed(v, 2)
+	if paperTestSelected[col] {
+		s += " †"
+	}
+	return s
+}
+
+// paperTable lists every comparable cell of a protocol: ours, the paper's
+// printed value and the difference. It is a linked file; the returned
+// count is the number of rows and of rows whose two-decimal values differ.
+func paperTable(a *analysis.Analysis, protocol string, lg *legend) (t Table, rows, differ int) {
+	t = Table{
+		Name:      "paper-" + protocol,
+		Title:     fmt.Sprintf("Our accuracy against the paper's printed value, %s protocol (comparable cells only)", protocol),
+		Header:    []string{"Dataset", "Method", "Ours (%)", "Paper (%)", "Δ (pp)", "Note"},
+		Align:     "llrrrl",
+		CSVHeader: []string{"protocol", "dataset", "method", "ours", "paper", "diff", "paper_test_selected", "note"},
+		Linked:    true,
+	}
+	pres := a.Presentation()
+	for _, c := range filterProtocol(a.Cells, protocol) {
+		v, col, note, ok := paperComparable(protocol, c.Method, c.Dataset)
+		if !ok {
+			continue
+		}
+		rows++
+		ours := pct(c.Accuracy)
+		if ours != fixed(v, 2) {
+			differ++
+		}
+		if c.TestSelected() {
+			ours += " †"
+			lg.use("†")
+		}
+		if paperTestSelected[col] {
+			lg.use("†")
+		}
+		t.Rows = append(t.Rows, []Entry{{Text: c.Dataset}, {Text: pres.DisplayName(c.Method)}, {Text: ours}, {Text: paperValue(v, col)}, {Text: signed(c.Accuracy*100-v, 2)}, {Text: note}})
+		t.CSVRows = append(t.CSVRows, []string{protocol, c.Dataset, c.Method, csvNum(c.Accuracy * 100), fixed(v, 2), csvNum(c.Accuracy*100 - v), strconv.FormatBool(paperTestSelected[col]), note})
+	}
+	// Means over the paper's ten datasets, for methods that have them all.
+	cells := filterProtocol(a.Cells, protocol)
+	ix := newCellIndex(cells)
+	for _, m := range methodsOf(cells, pres) {
+		_, col, _, ok := paperComparable(protocol, m, paper.Datasets[0])
+		if !ok {
+			continue
+		}
+		pm, ok := paper.AccuracyMean(col)
+		if !ok || !coversExactly(ix, protocol, m, paper.Datasets) {
+			continue
+		}
+		sum := 0.0
+		for _, d := range paper.Datasets {
+			c, _ := ix.get(protocol, d, m)
+			sum += c.Accuracy
+		}
+		mean := sum / float64(len(paper.Datasets)) * 100
+		t.Rows = append(t.Rows, []Entry{{Text: "Mean"}, {Text: pres.DisplayName(m)}, {Text: fixed(mean, 2)}, {Text: paperValue(pm, col)}, {Text: signed(mean-pm, 2)}, {Text: "the paper's ten datasets"}})
+		t.CSVRows = append(t.CSVRows, []string{protocol, "mean", m, csvNum(mean), fixed(pm, 2), csvNum(mean - pm), strconv.FormatBool(paperTestSelected[col]), "the paper's ten datasets"})
+	}
+	t.Summary = fmt.Sprintf("%d comparable cells (same dataset and method under the protocol the paper's numbers came from); %d differ from the paper's printed value at two decimals.", rows, differ)
+	return t, rows, differ
+}
+
+// differencesSection compares the study with the paper, for the cells the
+// paper has only: the authors' committed means (paper protocol) and the
+// paper's printed table. A study without comparable cells gets no section.
+func differencesSection(rep *Report, a *analysis.Analysis, tol float64, lg *legend) []byte {
+	var b bytes.Buffer
+	pres := a.Presentation()
+	var tables []Table
+	total := 0
+	for _, p := range a.Protocols {
+		t, n, _ := paperTable(a, p, lg)
+		if n > 0 {
+			tables = append(tables, t)
+			total += n
+		}
+	}
+	have := 0
+	if rep.PaperCheck != nil {
+		have = len(rep.PaperCheck) - len(PaperMissing(rep.PaperCheck))
+	}
+	if total == 0 && have == 0 {
+		return nil
+	}
+	b.WriteString("## Comparison with the paper\n\n")
+	if have > 0 {
+		fmt.Fprintf(&b, "Against the authors' committed means (their code's output, paper protocol): %d of %d comparable cells reproduced within %g (fraction)",
+			have-len(rep.Mismatches), have, tol)
+		if len(rep.Mismatches) == 0 {
+			b.WriteString(".\n\n")
+		} else {
+			b.WriteString("; differing:\n\n")
+			for _, m := range rep.Mismatches {
+				fmt.Fprintf(&b, "- %s / %s: ours %s, authors %s (Δ %s pp)\n", m.Dataset, mdEscape(pres.DisplayName(m.Method)), pct(m.Ours), pct(m.Authors), signed(m.Diff*100, 4))
+			}
+			b.WriteString("\n")
+		}
+	}
+	for _, t := range tables {
+		rep.Tables = append(rep.Tables, t)
+	}
+	for _, t := range tables {
+		fmt.Fprintf(&b, "Against the paper's printed table, %s protocol: %s See [%s.md](%s.md).\n\n", t.Name[len("paper-"):], mdEscape(t.Summary), t.Name, t.Name)
+	}
+	if len(tables) > 0 {
+		for _, d := range paper.Discrepancies {
+			fmt.Fprintf(&b, "Known inconsistency in the paper: %s.\n\n", mdEscape(d.Note))
+		}
+	}
+	return b.Bytes()
+}
