@@ -140,21 +140,35 @@ func CDFigure(dir, name string, d CDData, pres results.Presentation) error {
 	rowsPerSide := nLeft
 	row := 5 * vg.Millimeter
 	height := 30*vg.Millimeter + vg.Length(len(cliques))*2.5*vg.Millimeter + vg.Length(rowsPerSide)*row + 2*vg.Millimeter
-	width := 18 * vg.Centimeter
-	return save(dir, name, width, height, func(c draw.Canvas) error {
-		text := func(size float64, xa draw.XAlignment, ya draw.YAlignment) draw.TextStyle {
-			return draw.TextStyle{Color: plotTextColor, Font: fontOf(size), Handler: plot.DefaultTextHandler, XAlign: xa, YAlign: ya}
+	text := func(size float64, xa draw.XAlignment, ya draw.YAlignment) draw.TextStyle {
+		return draw.TextStyle{Color: plotTextColor, Font: fontOf(size), Handler: plot.DefaultTextHandler, XAlign: xa, YAlign: ya}
+	}
+	labelOf := func(o int) string {
+		return fmt.Sprintf("%s (%.2f)", pres.DisplayName(d.Methods[o]), d.AvgRanks[o])
+	}
+	// Each side's margin holds its longest label (long display names such
+	// as "C4.5 (entropy, paper)@text" were cut at the canvas edge); the
+	// rank axis keeps 9 cm, and the figure widens rather than clip.
+	marginL, marginR := 45*vg.Millimeter, 45*vg.Millimeter
+	for i, o := range order {
+		need := text(9, draw.XLeft, draw.YCenter).Width(labelOf(o)) + 8*vg.Millimeter
+		if i < nLeft {
+			marginL = max(marginL, need)
+		} else {
+			marginR = max(marginR, need)
 		}
+	}
+	width := max(18*vg.Centimeter, marginL+marginR+9*vg.Centimeter)
+	return save(dir, name, width, height, func(c draw.Canvas) error {
 		thin := draw.LineStyle{Color: plotTextColor, Width: vg.Points(0.8)}
-		margin := 45 * vg.Millimeter
-		x0, x1 := c.Min.X+margin, c.Max.X-margin
+		x0, x1 := c.Min.X+marginL, c.Max.X-marginR
 		xOf := func(rank float64) vg.Length {
 			return x0 + (x1-x0)*vg.Length((rank-1)/float64(k-1))
 		}
 		top := c.Max.Y - 4*vg.Millimeter
 		title := fmt.Sprintf("Nemenyi critical difference (alpha = %g, %d data sets, %d methods)", d.Alpha, d.NDatasets, k)
 		if !math.IsNaN(d.FriedmanP) {
-			title += fmt.Sprintf("; Friedman p = %.3g", d.FriedmanP)
+			title += fmt.Sprintf("; Friedman p (tie-corrected) = %.3g", d.FriedmanP)
 		}
 		c.FillText(text(10, draw.XCenter, draw.YTop), vg.Point{X: (c.Min.X + c.Max.X) / 2, Y: top}, title)
 		// CD interval.
@@ -189,7 +203,7 @@ func CDFigure(dir, name string, d CDData, pres results.Presentation) error {
 		// Method labels: elbows from the axis to the left or right margin.
 		y -= 3 * vg.Millimeter
 		for i, o := range order {
-			label := fmt.Sprintf("%s (%.2f)", pres.DisplayName(d.Methods[o]), d.AvgRanks[o])
+			label := labelOf(o)
 			x := xOf(d.AvgRanks[o])
 			var ly vg.Length
 			if i < nLeft {
