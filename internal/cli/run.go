@@ -130,17 +130,32 @@ func loadDataset(ctx context.Context, f *datasets.Fetcher, name string) (*datase
 	if !datasets.IsDataFile(name) {
 		return f.Load(ctx, name)
 	}
-	data, err := os.ReadFile(name)
-	if err != nil {
-		return nil, err
-	}
-	ds, err := datasets.ParseFile(name, data, datasets.CSVOptions{})
+	ds, err := datasets.LoadFile(name, datasets.LoadOptions{Progress: loadProgress(name)})
 	if err != nil {
 		return nil, err
 	}
 	ds.Name = name
-	ds.Checksum = datasets.NormalizedSHA256(data)
 	return ds, nil
+}
+
+// loadProgress reports on stderr, every few seconds, how far the reading
+// of a large data file is.
+func loadProgress(name string) func(read, size int64) {
+	var last time.Time
+	start := time.Now()
+	return func(read, size int64) {
+		if size < 64<<20 || time.Since(last) < 2*time.Second {
+			return
+		}
+		if !last.IsZero() || time.Since(start) > 2*time.Second {
+			fmt.Fprintf(os.Stderr, "fgrtbench: reading %s: %d%% of %d MB\n", name, 100*read/size, size>>20)
+		}
+		if last.IsZero() {
+			last = start
+		} else {
+			last = time.Now()
+		}
+	}
 }
 
 // barProgress draws a progress bar on a terminal's stderr.
