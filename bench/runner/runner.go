@@ -48,7 +48,11 @@ type Runner struct {
 	// tests inject a file that fails like a full disk.
 	openResults func(path string) (appendFile, error)
 	plans       *planCache // built by Validate, used by Run
+	stages      Stages
 }
+
+// Stages returns the time the runner's runs spent in each stage so far.
+func (r *Runner) Stages() *Stages { return &r.stages }
 
 // Summary tells what a run did.
 type Summary struct {
@@ -148,7 +152,10 @@ func (r *Runner) Run(ctx context.Context, s Study) (Summary, error) {
 	man.Datasets = mergeDatasets(prev, records)
 	man.Units, man.Skipped = sum.Units, sum.Skipped
 	man.Continue(prev, "running")
-	if err := man.Write(r.OutDir); err != nil {
+	t0 := time.Now()
+	err = man.Write(r.OutDir)
+	r.stages.since(StageWrite, t0)
+	if err != nil {
 		return sum, &WriteError{Path: filepath.Join(r.OutDir, manifest.FileName), Err: err}
 	}
 	sum, runErr := r.execute(ctx, s, ms, plans, path, pending, sum)
@@ -161,6 +168,9 @@ func (r *Runner) Run(ctx context.Context, s Study) (Summary, error) {
 	case runErr != nil:
 		status = "interrupted"
 	}
+	t0 = time.Now()
+	defer r.stages.since(StageWrite, t0)
+	man.StageSeconds = r.stages.Seconds()
 	man.Record(status)
 	if err := man.Write(r.OutDir); err != nil && runErr == nil {
 		runErr = err
@@ -245,12 +255,13 @@ func (r *Runner) execute(ctx context.Context, s Study, ms []resolvedMethod, plan
 	}
 	work := make(chan Unit)
 	out := make(chan result)
-	ex := &executor{ctx: ctx}
+	ex := &executor{ctx: ctx, stages: &r.stages}
 	var wg sync.WaitGroup
 	for w := 0; w < jobs; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var buf protocol.Scratch // this worker's scratch rows (executor.run)
 			for u := range work {
 				if ctx.Err() != nil {
 					out <- result{u: u, err: ctx.Err()}
@@ -259,7 +270,7 @@ func (r *Runner) execute(ctx context.Context, s Study, ms []resolvedMethod, plan
 				plan, err := plans.get(ctx, u.Protocol, u.Dataset)
 				var rows []results.Record
 				if err == nil {
-					rows, err = ex.run(u, plan, ms[u.Method], s.layout(u.Protocol).Folds)
+					rows, err = ex.run(u, plan, ms[u.Method], s.layout(u.Protocol).Folds, &buf)
 				}
 				out <- result{u: u, rows: rows, err: err}
 			}
@@ -287,7 +298,7 @@ func (r *Runner) execute(ctx context.Context, s Study, ms []resolvedMethod, plan
 					cancel()
 				}
 			}
-		} else if writeErr = f.appendUnit(res.rows); writeErr != nil {
+		} else if writeErr = r.appendTimed(f, res.rows); writeErr != nil {
 			// Stop: no further unit starts, the units in flight are
 			// cancelled (an external command is killed) and awaited, so
 			// that they clean up (their temporary directories) before the
@@ -315,7 +326,10 @@ func (r *Runner) execute(ctx context.Context, s Study, ms []resolvedMethod, plan
 	if err := f.close(); err != nil {
 		return sum, err
 	}
-	if err := Canonicalize(path); err != nil {
+	t0 := time.Now()
+	err = Canonicalize(path)
+	r.stages.since(StageWrite, t0)
+	if err != nil {
 		return sum, &WriteError{Path: path, Err: fmt.Errorf("rewriting it in canonical order: %w", err)}
 	}
 	sort.Strings(sum.Errors)
@@ -326,6 +340,12 @@ func (r *Runner) execute(ctx context.Context, s Study, ms []resolvedMethod, plan
 		return sum, fmt.Errorf("%d of %d units failed; first: %s", sum.Failed, len(pending), sum.Errors[0])
 	}
 	return sum, nil
+}
+
+// appendTimed appends a unit's rows, timed as the write stage.
+func (r *Runner) appendTimed(f *appender, rows []results.Record) error {
+	defer r.stages.since(StageWrite, time.Now())
+	return f.appendUnit(rows)
 }
 
 // resume takes the rows checkDir read from the results file, keeps the
@@ -390,6 +410,7 @@ func writeAtomic(path string, recs []results.Record) error {
 // planCache builds each (protocol, dataset) plan once, loading each
 // dataset once.
 type planCache struct {
+	stages   *Stages
 	load     Loader
 	opts     protocol.Options
 	plans    memo[*protocol.Plan]
@@ -425,7 +446,10 @@ func (c *memo[V]) get(key string, build func() (V, error)) (V, error) {
 
 // dataset loads a dataset once.
 func (c *planCache) dataset(ctx context.Context, name string) (*datasets.Dataset, error) {
-	return c.datasets.get(name, func() (*datasets.Dataset, error) { return c.load(ctx, name) })
+	return c.datasets.get(name, func() (*datasets.Dataset, error) {
+		defer c.stages.since(StageLoad, time.Now())
+		return c.load(ctx, name)
+	})
 }
 
 func (c *planCache) get(ctx context.Context, proto, dataset string) (*protocol.Plan, error) {
@@ -438,6 +462,7 @@ func (c *planCache) get(ctx context.Context, proto, dataset string) (*protocol.P
 		if err != nil {
 			return nil, err
 		}
+		defer c.stages.since(StagePrepare, time.Now())
 		l := p.Layout(c.opts)
 		if err := CheckClasses(d, l.Folds); err != nil {
 			return nil, err

@@ -28,6 +28,7 @@ type runFlags struct {
 	shardCount int
 	failFast   bool
 	fresh      bool
+	profile    bool
 }
 
 func (r *runFlags) add(fs *flag.FlagSet, defaultOut string) {
@@ -37,6 +38,7 @@ func (r *runFlags) add(fs *flag.FlagSet, defaultOut string) {
 	fs.StringVar(&r.shard, "shard", "", "run only shard i/N of the units (0/1 = all; default: all, or --shard-count with the job array's index)")
 	fs.IntVar(&r.shardCount, "shard-count", 0, "number of shards N in a Slurm job array or Kubernetes Indexed Job: the shard index is SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX (required there)")
 	fs.BoolVar(&r.failFast, "fail-fast", false, "stop at the first failing unit")
+	fs.BoolVar(&r.profile, "profile", false, "print the time spent per stage (load, prepare, fit, predict, write; summed over the parallel units) when the run ends; the manifest records it either way")
 	fs.BoolVar(&r.fresh, "fresh", false, "start over: first move an existing --out directory aside (renamed to OUT.replaced-<time>; nothing is deleted)")
 }
 
@@ -106,6 +108,9 @@ func execute(ctx context.Context, env *Env, rf *runFlags, study runner.Study) (r
 	}
 	fmt.Fprintf(env.Stderr, "fgrtbench: %d units (%d run, %d resumed, %d failed) in %.1fs, shard %s -> %s\n",
 		sum.Units, sum.Ran, sum.Skipped, sum.Failed, time.Since(start).Seconds(), shard, sum.ResultsPath)
+	if rf.profile {
+		fmt.Fprintf(env.Stderr, "fgrtbench: profile: %s (summed over -j %d)\n", r.Stages(), rf.jobs)
+	}
 	return sum, interrupted(sum, runErr)
 }
 
