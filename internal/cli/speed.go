@@ -15,12 +15,13 @@ const fgaHoldoutSpec = "examples/specs/fga-holdout.yaml"
 
 func init() {
 	c := &command{name: "speed", summary: "time fgrtbench against scikit-learn and Weka (when installed) on the same data; print ratios, or rewrite the README's block",
-		usage: "[--python /usr/bin/python3] [--weka /usr/share/java/weka.jar] [--large] [--run-sh] [--readme README.md]"}
+		usage: "[--python /usr/bin/python3] [--weka /usr/share/java/weka.jar] [--large] [--large-data] [--run-sh] [--readme README.md]"}
 	c.run = func(ctx context.Context, env *Env, args []string) error {
 		fs := newFlags(env, c)
 		python := fs.String("python", "/usr/bin/python3", "Python interpreter with scikit-learn (skipped when it cannot import sklearn; empty skips)")
 		weka := fs.String("weka", "/usr/share/java/weka.jar", "Weka's jar (skipped when absent; empty skips)")
 		large := fs.Bool("large", false, "also fit CART and the entropy tree on 10^6 rows (scikit-learn takes minutes)")
+		largeData := fs.Bool("large-data", false, "also generate a 10^6 × 20 CSV and time reading it (beside pandas.read_csv when installed) and a clean study of FGRT and CART on it (-j 2): wall time and peak memory; minutes")
 		runSh := fs.Bool("run-sh", false, "also time ./run.sh and the FGA hold-out study "+fgaHoldoutSpec+" (run from the repository root)")
 		readme := fs.String("readme", "", "rewrite this file's generated performance block (implies --run-sh)")
 		if err := parse(env, c, fs, args); err != nil {
@@ -61,8 +62,28 @@ func init() {
 			}
 			runs = append(runs, r)
 		}
+		var largeRun *speed.LargeResult
+		if *largeData {
+			self, err := os.Executable()
+			if err != nil {
+				return err
+			}
+			lo := speed.LargeOptions{Binary: self, Python: *python, Log: env.Stderr}
+			if lo.Python != "" && exec.Command(lo.Python, "-c", "import pandas").Run() != nil {
+				fmt.Fprintf(env.Stderr, "fgrtbench speed: %s cannot import pandas: pandas.read_csv skipped (apt-get install python3-pandas)\n", lo.Python)
+				lo.Python = ""
+			}
+			r, err := speed.RunLarge(ctx, lo)
+			if err != nil {
+				return err
+			}
+			largeRun = &r
+		}
 		m.Finish()
 		block := speed.Markdown(m, rs, runs)
+		if largeRun != nil {
+			block += "\n" + speed.LargeMarkdown(*largeRun)
+		}
 		fmt.Fprint(env.Stdout, block)
 		if *readme != "" {
 			if err := speed.UpdateFile(*readme, block); err != nil {
