@@ -40,7 +40,10 @@ func (Clean) Plan(d *datasets.Dataset, o Options) (*Plan, error) {
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
-	full, _ := d.CompleteRows()
+	full := d
+	if len(d.MissingRows()) > 0 {
+		full, _ = d.CompleteRows()
+	}
 	schema := full.Schema()
 	plan := &Plan{
 		Protocol:      "clean",
@@ -64,8 +67,16 @@ func (Clean) Plan(d *datasets.Dataset, o Options) (*Plan, error) {
 			return nil, fmt.Errorf("%s: %w", d.Name, err)
 		}
 		for k := 0; k < o.Folds; k++ {
-			v := &foldView{X: full.X, numeric: numeric}
-			var ytr, yte []int
+			nTest := 0
+			for _, g := range fold {
+				if g == k {
+					nTest++
+				}
+			}
+			// Sized exactly: on 10^6 rows, growing by append would
+			// allocate about twice the final slices.
+			v := &foldView{X: full.X, numeric: numeric, train: make([]int, 0, len(fold)-nTest), test: make([]int, 0, nTest)}
+			ytr, yte := make([]int, 0, len(fold)-nTest), make([]int, 0, nTest)
 			for i, g := range fold {
 				if g == k {
 					v.test = append(v.test, i)
