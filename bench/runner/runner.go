@@ -350,23 +350,33 @@ func (r *Runner) appendTimed(f *appender, rows []results.Record) error {
 	return f.appendUnit(rows)
 }
 
-// studyGCPercent is the garbage collector's target while units run. Each
-// fit allocates its learner's working memory afresh (hundreds of MB on
-// 10^6 rows) while the data, the plans and every worker's scratch rows
-// stay live; at Go's default of 100 the heap grows to twice the live
-// memory between collections, which made a large study's peak memory
-// twice what it holds. Collecting at 20 % growth costs little: most of the
-// live memory is pointer-free float64 arrays, which the collector does not
-// scan.
-const studyGCPercent = 20
+// Large studies collect garbage more often. Each fit allocates its
+// learner's working memory afresh (hundreds of MB on 10^6 rows) while the
+// data, the plans and every worker's scratch rows stay live; at Go's
+// default GOGC of 100 the heap grows to twice the live memory between
+// collections, which made a large study's peak memory twice what it
+// holds. Collecting at 10 % growth costs little there: most of the live
+// memory is pointer-free float64 arrays, which the collector does not
+// scan. Small studies keep the default: with a heap of a few MB, 10 %
+// would mean a collection every few hundred KB allocated.
+const (
+	largeHeap      = 256 << 20
+	largeGCPercent = 10
+)
 
-// tightGC sets the collector's target to studyGCPercent unless the user
-// chose one (GOGC), and returns the function that restores it.
+// tightGC sets the collector's target to largeGCPercent when the heap
+// (the loaded data and plans) is large, unless the user chose one (GOGC),
+// and returns the function that restores it.
 func tightGC() func() {
 	if os.Getenv("GOGC") != "" {
 		return func() {}
 	}
-	old := debug.SetGCPercent(studyGCPercent)
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	if ms.HeapAlloc < largeHeap {
+		return func() {}
+	}
+	old := debug.SetGCPercent(largeGCPercent)
 	return func() { debug.SetGCPercent(old) }
 }
 
