@@ -131,7 +131,7 @@ func RunLarge(ctx context.Context, o LargeOptions) (LargeResult, error) {
 	}
 	for _, l := range strings.Split(stderr, "\n") {
 		if rest, ok := strings.CutPrefix(l, "fgrtbench: profile: "); ok {
-			res.Stages = rest
+			res.Stages, _, _ = strings.Cut(rest, " (summed") // the block says how it is summed
 		}
 	}
 	res.Runs = append(res.Runs, r)
