@@ -75,38 +75,9 @@ func ReadCSVWith(r io.Reader, name, path string, o CSVOptions) (*Dataset, error)
 	if len(header) < 2 {
 		return nil, errf(1, "header names %d column(s); need at least one input and the class", len(header))
 	}
-	// Excel and PowerShell write a byte-order mark; it belongs to no name.
-	header[0] = strings.TrimPrefix(header[0], "\ufeff")
-	attrs := make([]Attribute, len(header))
-	declared := make([]bool, len(header))
-	columnOf := make(map[string]int, len(header))
-	for k, h := range header {
-		h = strings.TrimSpace(h)
-		if base, ok := strings.CutSuffix(h, nominalSuffix); ok && base != "" {
-			h, declared[k] = strings.TrimSpace(base), true
-		}
-		// Rules, partitions and --class name columns; a nameless or
-		// repeated name would make them ambiguous (as ARFF and KEEL
-		// refuse a repeated attribute).
-		if h == "" {
-			return nil, errf(1, "column %d has no name in the header (a pandas index? write it with to_csv(index=False), or name it)", k+1)
-		}
-		if j, dup := columnOf[h]; dup {
-			return nil, errf(1, "columns %d and %d are both named %q; give each column its own name", j+1, k+1, h)
-		}
-		columnOf[h] = k
-		attrs[k] = Attribute{Name: h}
-	}
-	classK, err := findColumn(attrs, o.Class)
+	attrs, declared, classK, err := csvHeader(header, o, errf)
 	if err != nil {
-		return nil, errf(1, "%v", err)
-	}
-	for _, n := range o.Nominal {
-		k, err := findColumn(attrs, n)
-		if err != nil {
-			return nil, errf(1, "nominal %v", err)
-		}
-		declared[k] = true
+		return nil, err
 	}
 	var records [][]string
 	var lines []int
@@ -197,6 +168,47 @@ func ReadCSVWith(r io.Reader, name, path string, o CSVOptions) (*Dataset, error)
 	d.Output.Min, d.Output.Max = newNaNRange()
 	d.Classes = classes
 	return d, nil
+}
+
+// csvHeader reads the header row: the column names (a byte-order mark and
+// a ":nominal" suffix removed), which columns are declared nominal, and the
+// class column. Both CSV readers (ReadCSVWith and the streaming fast path)
+// use it, so they agree on names and messages.
+func csvHeader(header []string, o CSVOptions, errf func(line int, format string, args ...any) error) (attrs []Attribute, declared []bool, classK int, err error) {
+	// Excel and PowerShell write a byte-order mark; it belongs to no name.
+	header[0] = strings.TrimPrefix(header[0], "\ufeff")
+	attrs = make([]Attribute, len(header))
+	declared = make([]bool, len(header))
+	columnOf := make(map[string]int, len(header))
+	for k, h := range header {
+		h = strings.TrimSpace(h)
+		if base, ok := strings.CutSuffix(h, nominalSuffix); ok && base != "" {
+			h, declared[k] = strings.TrimSpace(base), true
+		}
+		// Rules, partitions and --class name columns; a nameless or
+		// repeated name would make them ambiguous (as ARFF and KEEL
+		// refuse a repeated attribute).
+		if h == "" {
+			return nil, nil, 0, errf(1, "column %d has no name in the header (a pandas index? write it with to_csv(index=False), or name it)", k+1)
+		}
+		if j, dup := columnOf[h]; dup {
+			return nil, nil, 0, errf(1, "columns %d and %d are both named %q; give each column its own name", j+1, k+1, h)
+		}
+		columnOf[h] = k
+		attrs[k] = Attribute{Name: h}
+	}
+	classK, err = findColumn(attrs, o.Class)
+	if err != nil {
+		return nil, nil, 0, errf(1, "%v", err)
+	}
+	for _, n := range o.Nominal {
+		k, err := findColumn(attrs, n)
+		if err != nil {
+			return nil, nil, 0, errf(1, "nominal %v", err)
+		}
+		declared[k] = true
+	}
+	return attrs, declared, classK, nil
 }
 
 // cellKinds counts the non-missing cells of one undeclared CSV column by

@@ -73,6 +73,10 @@ type Manifest struct {
 	// stochastic: all they need of the registry, so that they import no
 	// learner. Manifests written before it existed lack it.
 	Methods []results.Method `json:"methods,omitempty"`
+	// StageSeconds is the time the run spent per stage (load, prepare, fit,
+	// predict, write), summed over its workers: timing only, like Start
+	// and End, outside the study's identity.
+	StageSeconds map[string]float64 `json:"stage_seconds,omitempty"`
 	// Identity is the study's identity: every group of units (and so every
 	// unit key) the directory's results.csv may hold.
 	Identity *identity.Study `json:"identity,omitempty"`
@@ -109,13 +113,15 @@ type Invocation struct {
 	Execution   []string  `json:"execution,omitempty"`
 	Start       time.Time `json:"start"`
 	// End is zero while the invocation runs (or when it was killed).
-	End      time.Time `json:"end,omitempty"`
-	Units    int       `json:"units"`
-	Ran      int       `json:"units_ran"`
-	Resumed  int       `json:"units_resumed"`
-	Failed   int       `json:"units_failed"`
-	Status   string    `json:"status"` // running, complete, failed, interrupted, unfinished (killed: no end recorded), merged
-	Hostname string    `json:"hostname,omitempty"`
+	End     time.Time `json:"end,omitempty"`
+	Units   int       `json:"units"`
+	Ran     int       `json:"units_ran"`
+	Resumed int       `json:"units_resumed"`
+	Failed  int       `json:"units_failed"`
+	Status  string    `json:"status"` // running, complete, failed, interrupted, unfinished (killed: no end recorded), merged
+	// StageSeconds is Manifest.StageSeconds of this invocation.
+	StageSeconds map[string]float64 `json:"stage_seconds,omitempty"`
+	Hostname     string             `json:"hostname,omitempty"`
 }
 
 // Current describes the manifest's latest run as an invocation.
@@ -129,6 +135,7 @@ func (m *Manifest) Current() Invocation {
 		Command: m.Command, Version: m.Version, VCSRevision: m.VCSRevision, VCSModified: m.VCSModified,
 		GoVersion: m.GoVersion, NumCPU: m.NumCPU, Jobs: m.Jobs, Shard: m.Shard, StudyHash: hash, Execution: m.Execution,
 		Start: m.Start, End: m.End, Units: m.Units, Ran: m.Ran, Resumed: m.Skipped, Failed: m.Failed, Hostname: host,
+		StageSeconds: m.StageSeconds,
 	}
 }
 

@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/fgrtbench/fgrtbench/datasets"
 	"github.com/fgrtbench/fgrtbench/internal/sksplit"
@@ -39,7 +40,10 @@ func (Clean) Plan(d *datasets.Dataset, o Options) (*Plan, error) {
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
-	full, _ := d.CompleteRows()
+	full := d
+	if len(d.MissingRows()) > 0 {
+		full, _ = d.CompleteRows()
+	}
 	schema := full.Schema()
 	plan := &Plan{
 		Protocol:      "clean",
@@ -63,9 +67,26 @@ func (Clean) Plan(d *datasets.Dataset, o Options) (*Plan, error) {
 			return nil, fmt.Errorf("%s: %w", d.Name, err)
 		}
 		for k := 0; k < o.Folds; k++ {
-			rawTr, ytr, rawTe, yte := split(full.X, full.Y, fold, k)
-			xtr, xte := standardize(rawTr, rawTe, numeric)
-			f := Fold{Repeat: r, Index: k, Seed: seed, XTrain: xtr, YTrain: ytr, XTest: xte, YTest: yte}
+			nTest := 0
+			for _, g := range fold {
+				if g == k {
+					nTest++
+				}
+			}
+			// Sized exactly: on 10^6 rows, growing by append would
+			// allocate about twice the final slices.
+			v := &foldView{X: full.X, numeric: numeric, train: make([]int, 0, len(fold)-nTest), test: make([]int, 0, nTest)}
+			ytr, yte := make([]int, 0, len(fold)-nTest), make([]int, 0, nTest)
+			for i, g := range fold {
+				if g == k {
+					v.test = append(v.test, i)
+					yte = append(yte, full.Y[i])
+				} else {
+					v.train = append(v.train, i)
+					ytr = append(ytr, full.Y[i])
+				}
+			}
+			f := Fold{Repeat: r, Index: k, Seed: seed, YTrain: ytr, YTest: yte, view: v}
 			if err := checkFoldClasses(d.Name, f, len(schema.Classes)); err != nil {
 				return nil, err
 			}
@@ -74,21 +95,14 @@ func (Clean) Plan(d *datasets.Dataset, o Options) (*Plan, error) {
 				return nil, fmt.Errorf("%s: inner folds of fold %d: %w", d.Name, k, err)
 			}
 			f.InnerFold = inner
-			f.Rescale = func(trainIdx, testIdx []int) ([][]float64, [][]float64) {
-				return standardize(pick(rawTr, trainIdx), pick(rawTr, testIdx), numeric)
+			f.Rescale = func(trainIdx, testIdx []int, buf *Scratch) ([][]float64, [][]float64) {
+				tr, te := v.compose(trainIdx), v.compose(testIdx)
+				return v.scaled(tr, te, v.fit(tr), buf)
 			}
 			plan.Folds = append(plan.Folds, f)
 		}
 	}
 	return plan, nil
-}
-
-func pick(X [][]float64, idx []int) [][]float64 {
-	out := make([][]float64, len(idx))
-	for i, j := range idx {
-		out[i] = X[j]
-	}
-	return out
 }
 
 func numericColumns(s learn.Schema) []int {
@@ -101,10 +115,84 @@ func numericColumns(s learn.Schema) []int {
 	return cols
 }
 
-// standardize fits a StandardScaler on the numeric columns of train and
-// returns scaled copies of train and test. A constant column gets scale 1,
-// as in scikit-learn.
-func standardize(train, test [][]float64, numeric []int) ([][]float64, [][]float64) {
-	sc := sksplit.FitScaler(train, numeric)
-	return sc.Transform(train), sc.Transform(test)
+// foldView is a clean fold as row indices into the plan's unscaled rows.
+// Its StandardScaler is fitted on the training rows once, when first
+// needed, and shared by every unit that evaluates on the fold.
+type foldView struct {
+	X           [][]float64 // the plan's complete rows, unscaled, shared
+	numeric     []int
+	train, test []int // rows of X, in file order
+	once        sync.Once
+	sc          *sksplit.StandardScaler
+}
+
+func (v *foldView) width() int {
+	if len(v.X) == 0 {
+		return 0
+	}
+	return len(v.X[0])
+}
+
+// scaler is the StandardScaler of the fold's training rows.
+func (v *foldView) scaler() *sksplit.StandardScaler {
+	v.once.Do(func() { v.sc = v.fit(v.train) })
+	return v.sc
+}
+
+// fit fits a StandardScaler on the numeric columns of rows idx of X.
+func (v *foldView) fit(idx []int) *sksplit.StandardScaler {
+	rows := make([][]float64, len(idx))
+	for i, r := range idx {
+		rows[i] = v.X[r]
+	}
+	return sksplit.FitScaler(rows, v.numeric)
+}
+
+// compose maps positions among the training rows to rows of X.
+func (v *foldView) compose(pos []int) []int {
+	out := make([]int, len(pos))
+	for i, p := range pos {
+		out[i] = v.train[p]
+	}
+	return out
+}
+
+// scaled returns rows tr and te of X scaled by sc, in buf's memory when buf
+// is not nil (grown as needed and kept for the next call), else in fresh
+// memory.
+func (v *foldView) scaled(tr, te []int, sc *sksplit.StandardScaler, buf *Scratch) (xtr, xte [][]float64) {
+	if buf == nil {
+		buf = &Scratch{}
+	}
+	w := v.width()
+	n := len(tr) + len(te)
+	if cap(buf.flat) < n*w {
+		buf.flat = make([]float64, n*w)
+	}
+	if cap(buf.rows) < n {
+		buf.rows = make([][]float64, n)
+	}
+	flat, rows := buf.flat[:n*w], buf.rows[:n]
+	for i, r := range tr {
+		rows[i] = flat[i*w : (i+1)*w : (i+1)*w]
+		scaleRow(rows[i], v.X[r], sc)
+	}
+	for i, r := range te {
+		k := len(tr) + i
+		rows[k] = flat[k*w : (k+1)*w : (k+1)*w]
+		scaleRow(rows[k], v.X[r], sc)
+	}
+	return rows[:len(tr):len(tr)], rows[len(tr):]
+}
+
+// scaleRow writes src scaled by sc into dst: the value
+// sksplit.StandardScaler.Transform computes, (x - mean) / scale on the
+// scaled columns, the others copied.
+func scaleRow(dst, src []float64, sc *sksplit.StandardScaler) {
+	copy(dst, src)
+	for c, j := range sc.Cols {
+		if j < len(src) {
+			dst[j] = (src[j] - sc.Mean[c]) / sc.Scale[c]
+		}
+	}
 }

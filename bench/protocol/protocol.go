@@ -42,6 +42,13 @@ const (
 )
 
 // Fold is one train/test split, already preprocessed.
+//
+// The paper and holdout protocols hold the preprocessed rows in XTrain and
+// XTest. The clean protocol leaves them nil: its rows are scaled per fold,
+// and holding every fold's scaled copy would cost the data's memory once
+// per fold. Its folds are index views over the plan's one unscaled matrix,
+// scaled when a unit needs them (Matrices) into memory the unit reuses.
+// Use Matrices, NTrain and NTest rather than the fields.
 type Fold struct {
 	Repeat int
 	Index  int
@@ -55,9 +62,69 @@ type Fold struct {
 	// only): InnerFold[i] is the inner test fold of training row i.
 	InnerFold []int
 	// Rescale refits the protocol's scaling on a subset of the training
-	// rows (inner cross-validation). Nil when the protocol does not scale
-	// per fold.
-	Rescale func(trainIdx, testIdx []int) (xtr, xte [][]float64)
+	// rows (inner cross-validation) and returns those rows scaled. buf,
+	// when not nil, is scratch memory reused from call to call: the rows
+	// returned live in it until the next call with the same buf. Nil when
+	// the protocol does not scale per fold.
+	Rescale func(trainIdx, testIdx []int, buf *Scratch) (xtr, xte [][]float64)
+
+	view *foldView // the clean protocol's unscaled rows; nil otherwise
+}
+
+// Scratch is memory for scaled rows that a worker reuses from fold to fold
+// (Fold.Matrices, Fold.Rescale): the values and the row slices.
+type Scratch struct {
+	flat []float64
+	rows [][]float64
+}
+
+// NTrain is the number of training rows.
+func (f *Fold) NTrain() int { return len(f.YTrain) }
+
+// NTest is the number of test rows.
+func (f *Fold) NTest() int { return len(f.YTest) }
+
+// Matrices returns the fold's preprocessed training and test rows: XTrain
+// and XTest when the protocol holds them, otherwise scaled now (into buf,
+// reused as Rescale reuses it, when buf is not nil). Values are those the
+// protocol's scaling gives, bit for bit, whichever way they are built.
+func (f *Fold) Matrices(buf *Scratch) (xtr, xte [][]float64) {
+	if f.view == nil {
+		return f.XTrain, f.XTest
+	}
+	return f.view.scaled(f.view.train, f.view.test, f.view.scaler(), buf)
+}
+
+// EachRow calls fn with every preprocessed training row, then every test
+// row (i counts within its part), until fn returns false. Rows of a clean
+// fold are scaled one at a time into one scratch row, so that a check of
+// every fold (the runner's finiteness check) costs no fold's memory; fn
+// must not keep row.
+func (f *Fold) EachRow(fn func(test bool, i int, row []float64) bool) {
+	if f.view == nil {
+		for i, row := range f.XTrain {
+			if !fn(false, i, row) {
+				return
+			}
+		}
+		for i, row := range f.XTest {
+			if !fn(true, i, row) {
+				return
+			}
+		}
+		return
+	}
+	v := f.view
+	sc := v.scaler()
+	row := make([]float64, v.width())
+	for part, idx := range [][]int{v.train, v.test} {
+		for i, r := range idx {
+			scaleRow(row, v.X[r], sc)
+			if !fn(part == 1, i, row) {
+				return
+			}
+		}
+	}
 }
 
 // Plan is everything a runner needs to evaluate methods on one dataset
@@ -240,8 +307,8 @@ func split(X [][]float64, y []int, fold []int, k int) (xtr [][]float64, ytr []in
 // checkFoldClasses reports a fold whose training part misses a class that
 // its test part has, or whose either part is empty.
 func checkFoldClasses(dataset string, f Fold, nClasses int) error {
-	if len(f.XTrain) == 0 || len(f.XTest) == 0 {
-		return fmt.Errorf("%s: fold %d of repeat %d has %d training and %d test rows; need fewer folds or more rows", dataset, f.Index, f.Repeat, len(f.XTrain), len(f.XTest))
+	if f.NTrain() == 0 || f.NTest() == 0 {
+		return fmt.Errorf("%s: fold %d of repeat %d has %d training and %d test rows; need fewer folds or more rows", dataset, f.Index, f.Repeat, f.NTrain(), f.NTest())
 	}
 	return nil
 }

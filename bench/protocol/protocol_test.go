@@ -16,6 +16,7 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/datasets"
 	"github.com/fgrtbench/fgrtbench/internal/sharedtest"
+	"github.com/fgrtbench/fgrtbench/internal/sksplit"
 )
 
 // synthetic builds a dataset with numeric and nominal inputs, a few
@@ -53,25 +54,26 @@ func TestCleanFitsScalingOnTrainingFoldOnly(t *testing.T) {
 		t.Fatalf("plan: rows %d folds %d selection %s prepare %v", p.Rows, len(p.Folds), p.GridSelection, p.PrepareX != nil)
 	}
 	for _, f := range p.Folds {
-		if len(f.XTrain)+len(f.XTest) != complete {
-			t.Fatalf("fold %d/%d covers %d rows", f.Repeat, f.Index, len(f.XTrain)+len(f.XTest))
+		xtrain, xtest := f.Matrices(nil)
+		if len(xtrain)+len(xtest) != complete || f.NTrain() != len(xtrain) || f.NTest() != len(xtest) {
+			t.Fatalf("fold %d/%d covers %d rows", f.Repeat, f.Index, len(xtrain)+len(xtest))
 		}
 		// Standardised on the training fold: mean 0 there, nominal codes untouched.
 		for _, j := range []int{0, 1} {
 			sum := 0.0
-			for _, row := range f.XTrain {
+			for _, row := range xtrain {
 				sum += row[j]
 			}
-			if m := sum / float64(len(f.XTrain)); math.Abs(m) > 1e-9 {
+			if m := sum / float64(len(xtrain)); math.Abs(m) > 1e-9 {
 				t.Fatalf("fold %d column %d: training mean %v", f.Index, j, m)
 			}
 		}
-		for _, row := range append(append([][]float64{}, f.XTrain...), f.XTest...) {
+		for _, row := range append(append([][]float64{}, xtrain...), xtest...) {
 			if v := row[2]; v != 0 && v != 1 && v != 2 {
 				t.Fatalf("nominal code %v was scaled", v)
 			}
 		}
-		if len(f.InnerFold) != len(f.XTrain) || f.Rescale == nil {
+		if len(f.InnerFold) != len(xtrain) || f.Rescale == nil {
 			t.Fatal("inner folds missing")
 		}
 		// Inner rescaling fits on the inner training rows only.
@@ -83,7 +85,7 @@ func TestCleanFitsScalingOnTrainingFoldOnly(t *testing.T) {
 				tr = append(tr, i)
 			}
 		}
-		xtr, xte := f.Rescale(tr, te)
+		xtr, xte := f.Rescale(tr, te, nil)
 		sum := 0.0
 		for _, row := range xtr {
 			sum += row[0]
@@ -303,10 +305,72 @@ func samePlan(a, b *Plan) bool {
 	}
 	for i := range a.Folds {
 		fa, fb := a.Folds[i], b.Folds[i]
-		if fa.Seed != fb.Seed || !reflect.DeepEqual(fa.XTrain, fb.XTrain) || !reflect.DeepEqual(fa.XTest, fb.XTest) ||
+		xa, ta := fa.Matrices(nil)
+		xb, tb := fb.Matrices(nil)
+		if fa.Seed != fb.Seed || !reflect.DeepEqual(xa, xb) || !reflect.DeepEqual(ta, tb) ||
 			!reflect.DeepEqual(fa.YTest, fb.YTest) || !reflect.DeepEqual(fa.InnerFold, fb.InnerFold) {
 			return false
 		}
 	}
 	return true
+}
+
+// TestCleanFoldViewsScaleAsBefore pins the clean protocol's fold views to
+// the eager preparation they replace (every fold split and scaled by
+// StandardScaler.Transform when the plan was built): the same values bit
+// for bit, with and without a reused buffer, for folds, inner rescaling
+// and EachRow.
+func TestCleanFoldViewsScaleAsBefore(t *testing.T) {
+	d := synthetic(150)
+	p, err := Clean{}.Plan(d, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, _ := d.CompleteRows()
+	numeric := numericColumns(p.Schema)
+	fold, _ := sksplit.StratifiedKFold(full.Y, 5, true, 42)
+	var buf Scratch
+	for k, f := range p.Folds {
+		rawTr, ytr, rawTe, yte := split(full.X, full.Y, fold, k)
+		sc := sksplit.FitScaler(rawTr, numeric)
+		wantTr, wantTe := sc.Transform(rawTr), sc.Transform(rawTe)
+		for _, b := range []*Scratch{nil, &buf, &buf} {
+			xtr, xte := f.Matrices(b)
+			if !reflect.DeepEqual(xtr, wantTr) || !reflect.DeepEqual(xte, wantTe) || !reflect.DeepEqual(f.YTrain, ytr) || !reflect.DeepEqual(f.YTest, yte) {
+				t.Fatalf("fold %d: scaled rows differ from the eager preparation", k)
+			}
+		}
+		var each [][]float64
+		f.EachRow(func(test bool, i int, row []float64) bool {
+			if test != (len(each) >= len(wantTr)) {
+				t.Fatalf("fold %d: row %d in the wrong part", k, len(each))
+			}
+			each = append(each, append([]float64(nil), row...))
+			return true
+		})
+		if !reflect.DeepEqual(each, append(append([][]float64{}, wantTr...), wantTe...)) {
+			t.Fatalf("fold %d: EachRow differs", k)
+		}
+		var tr, te []int
+		for i, g := range f.InnerFold {
+			if g == 1 {
+				te = append(te, i)
+			} else {
+				tr = append(tr, i)
+			}
+		}
+		isc := sksplit.FitScaler(pickRows(rawTr, tr), numeric)
+		xtr, xte := f.Rescale(tr, te, &buf)
+		if !reflect.DeepEqual(xtr, isc.Transform(pickRows(rawTr, tr))) || !reflect.DeepEqual(xte, isc.Transform(pickRows(rawTr, te))) {
+			t.Fatalf("fold %d: inner rescaling differs from the eager one", k)
+		}
+	}
+}
+
+func pickRows(X [][]float64, idx []int) [][]float64 {
+	out := make([][]float64, len(idx))
+	for i, j := range idx {
+		out[i] = X[j]
+	}
+	return out
 }

@@ -26,6 +26,20 @@ type executor struct {
 	cache memo[learn.Trainer]
 	// ctx is the run's context, handed to cancellable trainers.
 	ctx context.Context
+	// stages receives the time spent preparing, fitting and predicting.
+	stages *Stages
+}
+
+// matrices builds a fold's rows, timed as the prepare stage.
+func (e *executor) matrices(f *protocol.Fold, buf *protocol.Scratch) (xtr, xte [][]float64) {
+	defer e.stages.since(StagePrepare, time.Now())
+	return f.Matrices(buf)
+}
+
+// timed records an evaluation's fit and predict seconds in the stages.
+func (e *executor) timed(o outcome) {
+	e.stages.add(StageFit, time.Duration(o.fitS*float64(time.Second)))
+	e.stages.add(StagePredict, time.Duration(o.predS*float64(time.Second)))
 }
 
 // cancellable is a trainer whose work can outlast an interrupted run unless
@@ -107,8 +121,11 @@ func score(model learn.Model, fit float64, s learn.Schema, xte [][]float64, yte 
 	return o, nil
 }
 
-// run evaluates one unit and returns its rows.
-func (e *executor) run(u Unit, plan *protocol.Plan, m resolvedMethod, nFolds int) ([]results.Record, error) {
+// run evaluates one unit and returns its rows. buf is the worker's scratch
+// memory for the unit's scaled rows (protocol.Fold.Matrices, Rescale),
+// reused from unit to unit so that a worker holds one fold's rows at a
+// time whatever the number of units.
+func (e *executor) run(u Unit, plan *protocol.Plan, m resolvedMethod, nFolds int, buf *protocol.Scratch) ([]results.Record, error) {
 	fi := u.Repeat*nFolds + u.Fold
 	if fi >= len(plan.Folds) {
 		return nil, fmt.Errorf("%s: plan has %d folds, unit wants %d", u.Key, len(plan.Folds), fi)
@@ -121,7 +138,7 @@ func (e *executor) run(u Unit, plan *protocol.Plan, m resolvedMethod, nFolds int
 			Protocol: u.Protocol, Dataset: u.Dataset, Method: u.Label,
 			Config: m.Method.Canonical(m.Configs[ci]), ConfigIndex: ci, Selected: selected, Selection: sel,
 			Repeat: u.Repeat, Fold: u.Fold, Seed: u.Seed,
-			NTrain: len(f.XTrain), NTest: len(f.XTest), Correct: o.correct,
+			NTrain: f.NTrain(), NTest: f.NTest(), Correct: o.correct,
 			Accuracy: o.acc, BalancedAccuracy: o.balAcc,
 			Rules: o.cx.Rules, Antecedents: o.cx.Antecedents, RulebaseSize: o.cx.RulebaseSize(),
 			Leaves: o.cx.Leaves, InternalNodes: o.cx.InternalNodes,
@@ -129,7 +146,7 @@ func (e *executor) run(u Unit, plan *protocol.Plan, m resolvedMethod, nFolds int
 		}
 	}
 	if sel == protocol.SelectInnerCV {
-		ci, err := e.innerSelect(plan, f, m, seed)
+		ci, err := e.innerSelect(plan, f, m, seed, buf)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", u.Key, err)
 		}
@@ -137,12 +154,16 @@ func (e *executor) run(u Unit, plan *protocol.Plan, m resolvedMethod, nFolds int
 		if err != nil {
 			return nil, err
 		}
-		o, err := evaluate(t, plan.Schema, f.XTrain, f.YTrain, f.XTest, f.YTest)
+		// The inner folds' rows are dead: the fold's rows take their memory.
+		xtr, xte := e.matrices(&f, buf)
+		o, err := evaluate(t, plan.Schema, xtr, f.YTrain, xte, f.YTest)
+		e.timed(o)
 		if err != nil {
 			return nil, fmt.Errorf("%s %s: %w", u.Key, m.Configs[ci], err)
 		}
 		return []results.Record{row(ci, o, true)}, nil
 	}
+	xtr, xte := e.matrices(&f, buf)
 	out := make([]results.Record, 0, len(m.Configs))
 	best, bestAcc := -1, -1.0
 	for ci, cfg := range m.Configs {
@@ -150,10 +171,11 @@ func (e *executor) run(u Unit, plan *protocol.Plan, m resolvedMethod, nFolds int
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", u.Key, err)
 		}
-		o, err := evaluate(t, plan.Schema, f.XTrain, f.YTrain, f.XTest, f.YTest)
+		o, err := evaluate(t, plan.Schema, xtr, f.YTrain, xte, f.YTest)
 		if err != nil {
 			return nil, fmt.Errorf("%s %s: %w", u.Key, cfg, err)
 		}
+		e.timed(o)
 		// Strict '>' keeps the first configuration in list order on ties,
 		// as the authors' selection loop does.
 		if o.acc > bestAcc {
@@ -169,13 +191,17 @@ func (e *executor) run(u Unit, plan *protocol.Plan, m resolvedMethod, nFolds int
 
 // innerSelect returns the index of the configuration with the best mean
 // accuracy over the inner folds of the training rows (first on ties).
-func (e *executor) innerSelect(plan *protocol.Plan, f protocol.Fold, m resolvedMethod, seed int64) (int, error) {
+// Inner folds are built one at a time, into buf (a rescaling protocol's
+// rows) or as views of the fold's rows, and dropped before the next one.
+func (e *executor) innerSelect(plan *protocol.Plan, f protocol.Fold, m resolvedMethod, seed int64, buf *protocol.Scratch) (int, error) {
 	k := plan.InnerK
-	type split struct {
-		xtr, xte [][]float64
-		ytr, yte []int
+	var xfold [][]float64 // the fold's training rows, for a protocol without rescaling
+	if f.Rescale == nil {
+		xfold, _ = e.matrices(&f, nil)
 	}
-	splits := make([]split, k)
+	// Split by split, so that configurations share preparations on each
+	// inner training set; every sum still adds the folds in order.
+	sums := make([]float64, len(m.Configs))
 	for j := 0; j < k; j++ {
 		var tr, te []int
 		for i, g := range f.InnerFold {
@@ -185,33 +211,19 @@ func (e *executor) innerSelect(plan *protocol.Plan, f protocol.Fold, m resolvedM
 				tr = append(tr, i)
 			}
 		}
-		s := split{}
-		if f.Rescale != nil {
-			s.xtr, s.xte = f.Rescale(tr, te)
-		} else {
-			for _, i := range tr {
-				s.xtr = append(s.xtr, f.XTrain[i])
-			}
-			for _, i := range te {
-				s.xte = append(s.xte, f.XTrain[i])
-			}
-		}
-		for _, i := range tr {
-			s.ytr = append(s.ytr, f.YTrain[i])
-		}
-		for _, i := range te {
-			s.yte = append(s.yte, f.YTrain[i])
-		}
-		splits[j] = s
-	}
-	// Split by split, so that configurations share preparations on each
-	// inner training set; every sum still adds the folds in order.
-	sums := make([]float64, len(m.Configs))
-	for j, s := range splits {
-		if len(s.yte) == 0 || len(s.ytr) == 0 {
+		if len(te) == 0 || len(tr) == 0 {
 			continue
 		}
-		prep := foldPreparations{X: s.xtr, y: s.ytr, s: plan.Schema}
+		t0 := time.Now()
+		var xtr, xte [][]float64
+		if f.Rescale != nil {
+			xtr, xte = f.Rescale(tr, te, buf)
+		} else {
+			xtr, xte = pickRows(xfold, tr), pickRows(xfold, te)
+		}
+		ytr, yte := pickLabels(f.YTrain, tr), pickLabels(f.YTrain, te)
+		e.stages.since(StagePrepare, t0)
+		prep := foldPreparations{X: xtr, y: ytr, s: plan.Schema}
 		ts := make([]learn.Trainer, len(m.Configs))
 		for ci, cfg := range m.Configs {
 			t, err := e.newTrainer(m, cfg, seed+int64(j)+1)
@@ -222,15 +234,18 @@ func (e *executor) innerSelect(plan *protocol.Plan, f protocol.Fold, m resolvedM
 				return 0, fmt.Errorf("inner fold %d, %s: %w", j, cfg, err)
 			}
 		}
-		models, err := fitAll(ts, m.Configs, s.xtr, s.ytr, plan.Schema)
+		t0 = time.Now()
+		models, err := fitAll(ts, m.Configs, xtr, ytr, plan.Schema)
+		e.stages.since(StageFit, t0)
 		if err != nil {
 			return 0, fmt.Errorf("inner fold %d: %w", j, err)
 		}
 		for ci, model := range models {
-			o, err := score(model, 0, plan.Schema, s.xte, s.yte)
+			o, err := score(model, 0, plan.Schema, xte, yte)
 			if err != nil {
 				return 0, fmt.Errorf("inner fold %d, %s: %w", j, m.Configs[ci], err)
 			}
+			e.timed(o)
 			sums[ci] += o.acc
 		}
 	}
@@ -241,4 +256,20 @@ func (e *executor) innerSelect(plan *protocol.Plan, f protocol.Fold, m resolvedM
 		}
 	}
 	return best, nil
+}
+
+func pickRows(X [][]float64, idx []int) [][]float64 {
+	out := make([][]float64, len(idx))
+	for i, r := range idx {
+		out[i] = X[r]
+	}
+	return out
+}
+
+func pickLabels(y []int, idx []int) []int {
+	out := make([]int, len(idx))
+	for i, r := range idx {
+		out[i] = y[r]
+	}
+	return out
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"time"
 
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
 	"github.com/fgrtbench/fgrtbench/datasets"
@@ -49,7 +50,10 @@ func (r *Runner) validate(ctx context.Context, s Study) ([]resolvedMethod, error
 			if err != nil {
 				return nil, err // loaders, CheckClasses and plans name the dataset
 			}
-			if err := checkFinite(plan); err != nil {
+			t0 := time.Now()
+			err = checkFinite(plan)
+			r.stages.since(StagePrepare, t0)
+			if err != nil {
 				return nil, fmt.Errorf("dataset %s: %w", d, err)
 			}
 		}
@@ -85,7 +89,7 @@ func sameDataOnce(names []string, checksums map[string]string) error {
 // new one when the options changed since the last call.
 func (r *Runner) planCache(o protocol.Options) *planCache {
 	if r.plans == nil || r.plans.opts != o {
-		r.plans = &planCache{load: r.Load, opts: o}
+		r.plans = &planCache{load: r.Load, opts: o, stages: &r.stages}
 	}
 	return r.plans
 }
@@ -158,14 +162,24 @@ func checkFinite(p *protocol.Plan) error {
 		return fmt.Errorf("%s protocol: preprocessed row %d, feature %d is %v (values too large to scale?)", p.Protocol, i, j, p.PrepareX[i][j])
 	}
 	for _, f := range p.Folds {
-		for _, part := range []struct {
-			name string
-			X    [][]float64
-		}{{"training", f.XTrain}, {"test", f.XTest}} {
-			if i, j, ok := bad(part.X); ok {
-				return fmt.Errorf("%s protocol: fold %d of repeat %d, %s row %d, feature %d is %v after preprocessing (values too large to scale?)",
-					p.Protocol, f.Index, f.Repeat, part.name, i, j, part.X[i][j])
+		var err error
+		f.EachRow(func(test bool, i int, row []float64) bool {
+			for j, v := range row {
+				if !math.IsNaN(v) && !math.IsInf(v, 0) {
+					continue
+				}
+				part := "training"
+				if test {
+					part = "test"
+				}
+				err = fmt.Errorf("%s protocol: fold %d of repeat %d, %s row %d, feature %d is %v after preprocessing (values too large to scale?)",
+					p.Protocol, f.Index, f.Repeat, part, i, j, v)
+				return false
 			}
+			return true
+		})
+		if err != nil {
+			return err
 		}
 	}
 	return nil

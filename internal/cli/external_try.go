@@ -190,10 +190,13 @@ func externalTry(ctx context.Context, env *Env, o tryOptions) error {
 	}
 	f := plan.Folds[o.fold]
 	seed := f.Seed
+	// Clean folds are index views over one matrix; the try needs the
+	// scaled rows themselves.
+	xTrain, xTest := f.Matrices(nil)
 
 	w := env.Stdout
 	fmt.Fprintf(w, "method %s (%s mode) on %s, %s protocol, repeat %d fold %d: %d training rows, %d test rows\n",
-		ms.ResultLabel(), ext.Mode, dsName, protoName, f.Repeat, f.Index, len(f.XTrain), len(f.XTest))
+		ms.ResultLabel(), ext.Mode, dsName, protoName, f.Repeat, f.Index, f.NTrain(), f.NTest())
 	fmt.Fprintf(w, "configuration: %s\n", m.Canonical(cfg))
 	if len(swept) > 0 {
 		fmt.Fprintf(w, "  (the first value of the swept %s)\n", strings.Join(swept, ", "))
@@ -212,11 +215,11 @@ func externalTry(ctx context.Context, env *Env, o tryOptions) error {
 		}
 	}
 	start := time.Now()
-	model, err := trainer.Fit(f.XTrain, f.YTrain, plan.Schema)
+	model, err := trainer.Fit(xTrain, f.YTrain, plan.Schema)
 	if err != nil {
 		return err
 	}
-	pred, fit, err := learn.PredictChecked(model, f.XTest, plan.Schema.NumClasses())
+	pred, fit, err := learn.PredictChecked(model, xTest, plan.Schema.NumClasses())
 	wall := time.Since(start)
 	showOutputs(env, keep)
 	if err != nil {

@@ -18,7 +18,6 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/spec"
 	"github.com/fgrtbench/fgrtbench/bench/study"
 	"github.com/fgrtbench/fgrtbench/datasets"
-	"github.com/fgrtbench/fgrtbench/internal/safefile"
 )
 
 // runFlags are shared by run and reproduce.
@@ -31,6 +30,7 @@ type runFlags struct {
 	failFast   bool
 	fresh      bool
 	ext        externalFlags // external_try.go
+	profile    bool
 }
 
 func (r *runFlags) add(fs *flag.FlagSet, defaultOut string) {
@@ -40,6 +40,7 @@ func (r *runFlags) add(fs *flag.FlagSet, defaultOut string) {
 	fs.StringVar(&r.shard, "shard", "", "run only shard i/N of the units (0/1 = all; default: all, or --shard-count with the job array's index)")
 	fs.IntVar(&r.shardCount, "shard-count", 0, "number of shards N in a Slurm job array or Kubernetes Indexed Job: the shard index is SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX (required there)")
 	fs.BoolVar(&r.failFast, "fail-fast", false, "stop at the first failing unit")
+	fs.BoolVar(&r.profile, "profile", false, "print the time spent per stage (load, prepare, fit, predict, write; summed over the parallel units) when the run ends; the manifest records it either way")
 	fs.BoolVar(&r.fresh, "fresh", false, "start over: first move an existing --out directory aside (renamed to OUT.replaced-<time>; nothing is deleted)")
 	fs.Int64Var(&study.MaxUnits, "max-units", study.DefaultMaxUnits, "refuse a study of more fits than this (units × configurations), before any memory is spent on it")
 	r.ext.add(fs)
@@ -114,6 +115,9 @@ func execute(ctx context.Context, env *Env, rf *runFlags, study runner.Study) (r
 	}
 	fmt.Fprintf(env.Stderr, "fgrtbench: %d units (%d run, %d resumed, %d failed) in %.1fs, shard %s -> %s\n",
 		sum.Units, sum.Ran, sum.Skipped, sum.Failed, time.Since(start).Seconds(), shard, sum.ResultsPath)
+	if rf.profile {
+		fmt.Fprintf(env.Stderr, "fgrtbench: profile: %s (summed over -j %d)\n", r.Stages(), rf.jobs)
+	}
 	return sum, interrupted(sum, runErr)
 }
 
@@ -138,17 +142,32 @@ func loadDataset(ctx context.Context, f *datasets.Fetcher, name string) (*datase
 	if !datasets.IsDataFile(name) {
 		return f.Load(ctx, name)
 	}
-	data, err := safefile.ReadFile(name, safefile.DataCap)
-	if err != nil {
-		return nil, err
-	}
-	ds, err := datasets.ParseFile(name, data, datasets.CSVOptions{})
+	ds, err := datasets.LoadFile(name, datasets.LoadOptions{Progress: loadProgress(name)})
 	if err != nil {
 		return nil, err
 	}
 	ds.Name = name
-	ds.Checksum = datasets.NormalizedSHA256(data)
 	return ds, nil
+}
+
+// loadProgress reports on stderr, every few seconds, how far the reading
+// of a large data file is.
+func loadProgress(name string) func(read, size int64) {
+	var last time.Time
+	start := time.Now()
+	return func(read, size int64) {
+		if size < 64<<20 || time.Since(last) < 2*time.Second {
+			return
+		}
+		if !last.IsZero() || time.Since(start) > 2*time.Second {
+			fmt.Fprintf(os.Stderr, "fgrtbench: reading %s: %d%% of %d MB\n", name, 100*read/size, size>>20)
+		}
+		if last.IsZero() {
+			last = start
+		} else {
+			last = time.Now()
+		}
+	}
 }
 
 // barProgress draws a progress bar on a terminal's stderr.

@@ -18,16 +18,19 @@ func init() { register(speedCommand) }
 
 func speedCommand() *Command {
 	c := &Command{Name: "speed", Short: "time fgrtbench against scikit-learn and Weka (when installed) on the same data; print the table with ratios",
-		UsageLine: "[--python /usr/bin/python3] [--weka /usr/share/java/weka.jar] [--large] [--run-sh] [--markdown]",
+		UsageLine: "[--python /usr/bin/python3] [--weka /usr/share/java/weka.jar] [--large] [--large-data] [--run-sh] [--markdown]",
 		Long: `Speed times fgrtbench's learners side by side with scikit-learn's trees and
 Weka's J48 and JRip (each when installed) on the same data and prints the
-table with ratios. --markdown prints it as the generated performance block,
+table with ratios. --large-data adds a 10^6-row study (reading the file
+beside pandas.read_csv, then a clean FGRT and CART study): wall time and
+peak memory. --markdown prints it as the generated performance block,
 between its markers, which scripts/speed.sh --readme splices into
 docs/performance.md.`}
 	fs := &c.Flag
 	python := fs.String("python", "/usr/bin/python3", "Python interpreter with scikit-learn (skipped when it cannot import sklearn; empty skips)")
 	weka := fs.String("weka", "/usr/share/java/weka.jar", "Weka's jar (skipped when absent; empty skips)")
 	large := fs.Bool("large", false, "also fit CART and the entropy tree on 10^6 rows (scikit-learn takes minutes)")
+	largeData := fs.Bool("large-data", false, "also generate a 10^6 × 20 CSV and time reading it (beside pandas.read_csv when installed) and a clean study of FGRT and CART on it (-j 2): wall time and peak memory; minutes")
 	runSh := fs.Bool("run-sh", false, "also time ./run.sh and the FGA hold-out study "+fgaHoldoutSpec+" (run from the repository root)")
 	markdown := fs.Bool("markdown", false, "print the generated performance block with its begin and end markers, for scripts/speed.sh --readme to splice into docs/performance.md (with --run-sh, as that block is made)")
 	c.Run = func(ctx context.Context, env *Env, args []string) error {
@@ -66,8 +69,28 @@ docs/performance.md.`}
 			}
 			runs = append(runs, r)
 		}
+		var largeRun *speed.LargeResult
+		if *largeData {
+			self, err := os.Executable()
+			if err != nil {
+				return err
+			}
+			lo := speed.LargeOptions{Binary: self, Python: *python, Log: env.Stderr}
+			if lo.Python != "" && exec.Command(lo.Python, "-c", "import pandas").Run() != nil {
+				fmt.Fprintf(env.Stderr, "fgrtbench speed: %s cannot import pandas: pandas.read_csv skipped (apt-get install python3-pandas)\n", lo.Python)
+				lo.Python = ""
+			}
+			r, err := speed.RunLarge(ctx, lo)
+			if err != nil {
+				return err
+			}
+			largeRun = &r
+		}
 		m.Finish()
 		block := speed.Markdown(m, rs, runs)
+		if largeRun != nil {
+			block += "\n" + speed.LargeMarkdown(*largeRun)
+		}
 		if *markdown {
 			block = markedBlock(block)
 		}

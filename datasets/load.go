@@ -1,0 +1,348 @@
+package datasets
+
+import (
+	"github.com/fgrtbench/fgrtbench/internal/safefile"
+
+	"bytes"
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"strings"
+	"unicode"
+	"unsafe"
+)
+
+// LoadOptions configure LoadFile.
+type LoadOptions struct {
+	CSV CSVOptions
+	// Progress, when set, is called after every block read with the bytes
+	// read so far and the file's size (large files take seconds to read).
+	Progress func(read, size int64)
+}
+
+// LoadFile reads the data file at path as ReadFileWith does and sets the
+// Dataset's Checksum to the file's NormalizedSHA256, in one pass over the
+// file: the bytes parsed are the bytes hashed, and the file is never held
+// in memory whole.
+//
+// A CSV file of numeric inputs is parsed by a streaming tokenizer that
+// converts each cell where it lies in the read buffer (no string per
+// cell) while another goroutine hashes the same blocks. Any file the
+// tokenizer does not handle itself (quoted fields, text or declared
+// nominal columns, rows of the wrong width, anything ReadCSVWith would
+// refuse) is read again from the start by ReadCSVWith, so the Dataset and
+// every error message are ReadCSVWith's.
+func LoadFile(path string, o LoadOptions) (*Dataset, error) {
+	if err := checkFormat(path, o.CSV); err != nil {
+		return nil, err
+	}
+	f, err := safefile.Open(path, safefile.DataCap)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	size := int64(-1)
+	if st, err := f.Stat(); err == nil {
+		size = st.Size()
+	}
+	if strings.ToLower(filepath.Ext(path)) == ".csv" && len(o.CSV.Nominal) == 0 {
+		d, err := readNumericCSV(f, path, size, o)
+		if err != nil || d != nil {
+			return d, err
+		}
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return nil, err
+		}
+	}
+	h := newNormalizedHash()
+	src := io.TeeReader(&progressReader{r: f, size: size, report: o.Progress}, h)
+	d, err := readFormat(src, path, o.CSV)
+	if err != nil {
+		return nil, err
+	}
+	// Hash what the reader did not need to read (nothing, for the three
+	// readers, which read to the end; the checksum covers the whole file).
+	if _, err := io.Copy(io.Discard, src); err != nil {
+		return nil, err
+	}
+	d.Checksum = h.Sum()
+	return d, nil
+}
+
+// progressReader reports the bytes read so far.
+type progressReader struct {
+	r      io.Reader
+	read   int64
+	size   int64
+	report func(read, size int64)
+}
+
+func (p *progressReader) Read(b []byte) (int, error) {
+	n, err := p.r.Read(b)
+	p.read += int64(n)
+	if p.report != nil && n > 0 {
+		p.report(p.read, p.size)
+	}
+	return n, err
+}
+
+// loadBlock is the read size of the streaming CSV tokenizer.
+const loadBlock = 4 << 20
+
+// rowBlock is the number of rows whose values share one allocation: rows
+// are appended without knowing the row count, and blocks avoid both a
+// string per cell and the copy that growing one matrix would make.
+const rowBlock = 8192
+
+// readNumericCSV is the streaming fast path of LoadFile for CSV files. It
+// returns (nil, nil) when the file needs ReadCSVWith (see LoadFile), and
+// an error only when the file cannot be read.
+func readNumericCSV(f io.Reader, path string, size int64, o LoadOptions) (*Dataset, error) {
+	h := newNormalizedHash()
+	// Blocks go to the hashing goroutine after the tokenizer has taken
+	// them; a block comes back to free once hashed, and the tokenizer only
+	// takes a free block after it is done with the previous one.
+	free := make(chan []byte, 3)
+	for i := 0; i < cap(free); i++ {
+		free <- make([]byte, loadBlock)
+	}
+	toHash := make(chan []byte, cap(free))
+	hashed := make(chan struct{})
+	go func() {
+		defer close(hashed)
+		for b := range toHash {
+			h.Write(b)
+			free <- b[:cap(b)]
+		}
+	}()
+	stop := func() { close(toHash); <-hashed }
+
+	p := &numericCSV{path: path, o: o.CSV}
+	var carry []byte // an incomplete last line of the previous block
+	var read int64
+	for {
+		buf := <-free
+		n, err := io.ReadFull(f, buf)
+		read += int64(n)
+		if n > 0 {
+			toHash <- buf[:n]
+		} else {
+			free <- buf
+		}
+		if o.Progress != nil && n > 0 {
+			o.Progress(read, size)
+		}
+		ok := true
+		chunk := buf[:n]
+		if len(carry) > 0 {
+			nl := bytes.IndexByte(chunk, '\n')
+			if nl < 0 {
+				carry = append(carry, chunk...)
+				chunk = nil
+			} else {
+				carry = append(carry, chunk[:nl+1]...)
+				ok = p.line(carry)
+				carry = carry[:0]
+				chunk = chunk[nl+1:]
+			}
+		}
+		for ok && len(chunk) > 0 {
+			nl := bytes.IndexByte(chunk, '\n')
+			if nl < 0 {
+				carry = append(carry, chunk...)
+				break
+			}
+			ok = p.line(chunk[:nl+1])
+			chunk = chunk[nl+1:]
+		}
+		if !ok {
+			stop()
+			return nil, nil
+		}
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			break
+		}
+		if err != nil {
+			stop()
+			return nil, err
+		}
+	}
+	stop()
+	if len(carry) > 0 && !p.line(carry) {
+		return nil, nil
+	}
+	d := p.dataset()
+	if d != nil {
+		d.Checksum = h.Sum()
+	}
+	return d, nil
+}
+
+// numericCSV is the state of the streaming tokenizer: the header, then the
+// values of every row, the class labels in order of first appearance and,
+// per input column, whether every cell so far was an integer literal.
+type numericCSV struct {
+	path     string
+	o        CSVOptions
+	attrs    []Attribute // header columns
+	classK   int
+	header   bool
+	nIn      int
+	labels   map[string]int32
+	order    []string
+	y        []int32 // first-appearance label of each row
+	X        [][]float64
+	block    []float64
+	numbers  []int
+	notInt   []bool
+	fieldBuf []string
+}
+
+// line takes one line with its terminator; false means the file needs
+// ReadCSVWith.
+func (p *numericCSV) line(b []byte) bool {
+	if n := len(b); n > 0 && b[n-1] == '\n' {
+		b = b[:n-1]
+		if n := len(b); n > 0 && b[n-1] == '\r' {
+			b = b[:n-1]
+		}
+	}
+	// Quotes start quoted fields or are errors, and a CR inside a line is
+	// data to encoding/csv: both are ReadCSVWith's.
+	if bytes.IndexByte(b, '"') >= 0 || bytes.IndexByte(b, '\r') >= 0 {
+		return false
+	}
+	if !p.header {
+		return p.readHeader(b)
+	}
+	if len(b) == 0 { // encoding/csv skips empty lines
+		return true
+	}
+	if len(p.block) == 0 {
+		p.block = make([]float64, rowBlock*p.nIn)
+	}
+	row := p.block[:p.nIn:p.nIn]
+	j := 0
+	for k := 0; k < len(p.attrs); k++ {
+		end := bytes.IndexByte(b, ',')
+		if (end < 0) != (k == len(p.attrs)-1) {
+			return false // another number of fields than the header
+		}
+		if end < 0 {
+			end = len(b)
+		}
+		cell := strings.TrimSpace(unsafe.String(unsafe.SliceData(b), end))
+		if end < len(b) {
+			b = b[end+1:]
+		} else {
+			b = b[end:]
+		}
+		if k == p.classK {
+			if isCSVMissing(cell) {
+				return false
+			}
+			id, ok := p.labels[cell]
+			if !ok {
+				id = int32(len(p.order))
+				cell = strings.Clone(cell)
+				p.labels[cell] = id
+				p.order = append(p.order, cell)
+			}
+			p.y = append(p.y, id)
+			continue
+		}
+		if isCSVMissing(cell) {
+			row[j] = math.NaN()
+			j++
+			continue
+		}
+		isNum, isInt := numberLiteral(cell)
+		if !isNum {
+			return false // text, an infinity: a nominal column or an error
+		}
+		v, err := parseNumber(cell)
+		if err != nil {
+			return false
+		}
+		row[j] = v
+		p.numbers[j]++
+		if !isInt {
+			p.notInt[j] = true
+		}
+		j++
+	}
+	p.X = append(p.X, row)
+	p.block = p.block[p.nIn:]
+	return true
+}
+
+func (p *numericCSV) readHeader(b []byte) bool {
+	if len(b) == 0 {
+		return false
+	}
+	fields := strings.Split(string(b), ",")
+	if len(fields) < 2 {
+		return false
+	}
+	for k := range fields {
+		fields[k] = strings.TrimLeftFunc(fields[k], unicode.IsSpace)
+	}
+	fail := func(int, string, ...any) error { return fmt.Errorf("refused") }
+	attrs, declared, classK, err := csvHeader(fields, p.o, fail)
+	if err != nil {
+		return false
+	}
+	for _, d := range declared {
+		if d {
+			return false
+		}
+	}
+	p.attrs, p.classK, p.header = attrs, classK, true
+	p.nIn = len(attrs) - 1
+	p.labels = map[string]int32{}
+	p.numbers = make([]int, p.nIn)
+	p.notInt = make([]bool, p.nIn)
+	return true
+}
+
+// dataset builds the Dataset ReadCSVWith builds from the same file, or nil
+// when there is no data row (ReadCSVWith's error).
+func (p *numericCSV) dataset() *Dataset {
+	if !p.header || len(p.X) == 0 {
+		return nil
+	}
+	d := &Dataset{Name: nameFromPath(p.path), Path: p.path, X: p.X, Inputs: make([]Attribute, 0, p.nIn)}
+	j := 0
+	for k, a := range p.attrs {
+		if k == p.classK {
+			continue
+		}
+		a.Type = "real"
+		if p.numbers[j] > 0 && !p.notInt[j] {
+			a.Type = "integer"
+		}
+		a.Min, a.Max = newNaNRange()
+		a.IntegerLiterals = !p.notInt[j]
+		d.Inputs = append(d.Inputs, a)
+		j++
+	}
+	labels := labelSet{order: p.order}
+	classes := labels.csvClasses()
+	index := make(map[string]int, len(classes))
+	for i, c := range classes {
+		index[c] = i
+	}
+	remap := make([]int, len(p.order))
+	for i, l := range p.order {
+		remap[i] = index[l]
+	}
+	d.Y = make([]int, len(p.y))
+	for i, id := range p.y {
+		d.Y[i] = remap[id]
+	}
+	d.Output = Attribute{Name: p.attrs[p.classK].Name, Type: "nominal", Domain: append([]string(nil), classes...), IntegerLiterals: allIntegerLiterals(classes)}
+	d.Output.Min, d.Output.Max = newNaNRange()
+	d.Classes = classes
+	return d
+}

@@ -1,0 +1,187 @@
+package speed
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	rt "github.com/fgrtbench/fgrtbench/timing"
+)
+
+// LargeOptions configure the large-data task: a generated CSV of Rows ×
+// Cols numbers (timing.WriteLargeCSV), read by `fgrtbench datasets` and by
+// pandas.read_csv, then a clean-protocol study of FGRT and CART on it, each
+// in its own process so that its peak resident memory is its own.
+type LargeOptions struct {
+	// Binary is the fgrtbench executable to time.
+	Binary string
+	// Python is an interpreter that imports pandas ("" skips pandas).
+	Python string
+	// Dir holds the data file and the study's output (a temporary
+	// directory when empty).
+	Dir        string
+	Rows, Cols int // timing.LargeRows × timing.LargeCols when zero
+	Jobs       int // the study's -j (2 when zero)
+	Log        io.Writer
+}
+
+// LargeRun is one timed process.
+type LargeRun struct {
+	What    string
+	Wall    float64 // seconds
+	PeakRSS uint64  // bytes; 0 where the platform does not report it
+	Note    string
+}
+
+// LargeResult is the large-data task's measurement.
+type LargeResult struct {
+	Rows, Cols int
+	FileBytes  int64
+	Jobs       int
+	Runs       []LargeRun
+	// Stages is the study's --profile line (time per stage).
+	Stages string
+}
+
+// Matrix is the bytes of the data as a float64 matrix.
+func (r LargeResult) Matrix() uint64 { return uint64(r.Rows) * uint64(r.Cols) * 8 }
+
+// StudyArgs are the arguments of the timed study (out is its directory).
+func StudyArgs(data, out string, jobs int) []string {
+	return []string{"reproduce", "--methods", "fgrt,cart", "--no-variants", "--protocol", "clean", "--datasets", data,
+		"-j", strconv.Itoa(jobs), "--out", out, "--no-report", "--profile"}
+}
+
+// pandasScript reads the CSV with pandas.read_csv and prints its own
+// reading time and the row count.
+const pandasScript = `
+import sys, time
+import pandas as pd
+t0 = time.perf_counter()
+df = pd.read_csv(sys.argv[1])
+print(time.perf_counter() - t0, len(df))
+`
+
+// RunLarge generates the data (once per directory) and times the three
+// processes.
+func RunLarge(ctx context.Context, o LargeOptions) (LargeResult, error) {
+	if o.Rows == 0 {
+		o.Rows, o.Cols = rt.LargeRows, rt.LargeCols
+	}
+	if o.Jobs == 0 {
+		o.Jobs = 2
+	}
+	if o.Log == nil {
+		o.Log = io.Discard
+	}
+	if o.Dir == "" {
+		dir, err := os.MkdirTemp("", "fgrtbench-large-")
+		if err != nil {
+			return LargeResult{}, err
+		}
+		defer os.RemoveAll(dir)
+		o.Dir = dir
+	}
+	res := LargeResult{Rows: o.Rows, Cols: o.Cols, Jobs: o.Jobs}
+	data := filepath.Join(o.Dir, fmt.Sprintf("large-%dx%d.csv", o.Rows, o.Cols))
+	if _, err := os.Stat(data); err != nil {
+		fmt.Fprintf(o.Log, "speed: writing %d × %d CSV to %s\n", o.Rows, o.Cols, data)
+		if err := rt.WriteLargeCSVFile(data, o.Rows, o.Cols); err != nil {
+			return res, err
+		}
+	}
+	if st, err := os.Stat(data); err == nil {
+		res.FileBytes = st.Size()
+	}
+	base := filepath.Base(data)
+
+	r, _, err := timeProcess(ctx, o.Dir, "`fgrtbench datasets "+base+"`", o.Binary, "datasets", base)
+	if err != nil {
+		return res, err
+	}
+	res.Runs = append(res.Runs, r)
+	fmt.Fprintf(o.Log, "speed: %s %.2fs, peak %s\n", r.What, r.Wall, megabytes(r.PeakRSS))
+
+	if o.Python != "" {
+		r, out, err := timeProcess(ctx, o.Dir, "`pandas.read_csv("+base+")` (Python process)", o.Python, "-c", pandasScript, base)
+		if err != nil {
+			return res, err
+		}
+		if f := strings.Fields(out); len(f) == 2 {
+			r.Note = "read_csv itself " + f[0][:min(len(f[0]), 5)] + " s"
+		}
+		res.Runs = append(res.Runs, r)
+		fmt.Fprintf(o.Log, "speed: %s %.2fs, peak %s\n", r.What, r.Wall, megabytes(r.PeakRSS))
+	}
+
+	out := filepath.Join(o.Dir, "study")
+	if err := os.RemoveAll(out); err != nil {
+		return res, err
+	}
+	args := StudyArgs(base, "study", o.Jobs)
+	r, stderr, err := timeProcess(ctx, o.Dir, "`fgrtbench "+strings.Join(args[:len(args)-4], " ")+"`", o.Binary, args...)
+	if err != nil {
+		return res, err
+	}
+	for _, l := range strings.Split(stderr, "\n") {
+		if rest, ok := strings.CutPrefix(l, "fgrtbench: profile: "); ok {
+			res.Stages, _, _ = strings.Cut(rest, " (summed") // the block says how it is summed
+		}
+	}
+	res.Runs = append(res.Runs, r)
+	fmt.Fprintf(o.Log, "speed: %s %.1fs, peak %s\n", r.What, r.Wall, megabytes(r.PeakRSS))
+	return res, nil
+}
+
+// timeProcess runs a command in dir and returns its wall time, its peak
+// resident memory and its output (stdout and stderr together).
+func timeProcess(ctx context.Context, dir, what, name string, args ...string) (LargeRun, string, error) {
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir = dir
+	t0 := time.Now()
+	out, err := cmd.CombinedOutput()
+	r := LargeRun{What: what, Wall: time.Since(t0).Seconds()}
+	if err != nil {
+		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+		return r, "", fmt.Errorf("%s: %w: %s", what, err, lines[len(lines)-1])
+	}
+	r.PeakRSS = peakRSS(cmd.ProcessState)
+	return r, string(out), nil
+}
+
+func megabytes(b uint64) string {
+	if b == 0 {
+		return "unknown"
+	}
+	return fmt.Sprintf("%.0f MB", float64(b)/1e6)
+}
+
+// LargeMarkdown renders the large-data measurement for the README's
+// performance block.
+func LargeMarkdown(r LargeResult) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Large data (`fgrtbench speed --large-data`): a generated CSV of %s rows × %d numeric columns and 3 classes (%.0f MB of text, a %.0f MB float64 matrix); each command in its own process, wall time and peak resident memory (getrusage).\n\n",
+		thousands(r.Rows), r.Cols, float64(r.FileBytes)/1e6, float64(r.Matrix())/1e6)
+	b.WriteString("| command | wall time | peak memory (× matrix) | note |\n|---|---:|---:|---|\n")
+	for _, run := range r.Runs {
+		mem := "—"
+		if run.PeakRSS > 0 {
+			mem = fmt.Sprintf("%s (%.1f×)", megabytes(run.PeakRSS), float64(run.PeakRSS)/float64(r.Matrix()))
+		}
+		note := run.Note
+		if note == "" {
+			note = "—"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", run.What, seconds(run.Wall), mem, note)
+	}
+	if r.Stages != "" {
+		fmt.Fprintf(&b, "\nThe study's time per stage (`--profile`, summed over -j %d): %s.\n", r.Jobs, r.Stages)
+	}
+	return b.String()
+}
