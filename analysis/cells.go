@@ -196,24 +196,6 @@ func sortDatasets(ds []string) {
 	})
 }
 
-// cellIndex gives access to cells by key plus the sorted key sets.
-type cellIndex struct {
-	cells map[cellKey]Cell
-}
-
-func newCellIndex(cells []Cell) cellIndex {
-	ix := cellIndex{cells: map[cellKey]Cell{}}
-	for _, c := range cells {
-		ix.cells[cellKey{c.Protocol, c.Dataset, c.Method}] = c
-	}
-	return ix
-}
-
-func (ix cellIndex) get(protocol, dataset, method string) (Cell, bool) {
-	c, ok := ix.cells[cellKey{protocol, dataset, method}]
-	return c, ok
-}
-
 func uniqueSorted(cells []Cell, field func(Cell) string, order func([]string)) []string {
 	seen := map[string]bool{}
 	var out []string

@@ -183,20 +183,19 @@ func readNumericCSV(f io.Reader, path string, size int64, o LoadOptions) (*Datas
 // values of every row, the class labels in order of first appearance and,
 // per input column, whether every cell so far was an integer literal.
 type numericCSV struct {
-	path     string
-	o        CSVOptions
-	attrs    []Attribute // header columns
-	classK   int
-	header   bool
-	nIn      int
-	labels   map[string]int32
-	order    []string
-	y        []int32 // first-appearance label of each row
-	X        [][]float64
-	block    []float64
-	numbers  []int
-	notInt   []bool
-	fieldBuf []string
+	path    string
+	o       CSVOptions
+	attrs   []Attribute // header columns
+	classK  int
+	header  bool
+	nIn     int
+	labels  map[string]int32
+	order   []string
+	y       []int32 // first-appearance label of each row
+	X       [][]float64
+	block   []float64
+	numbers []int
+	notInt  []bool
 }
 
 // line takes one line with its terminator; false means the file needs

@@ -38,10 +38,6 @@ func sortedKeys(m map[string]bool) []string {
 
 func splitVariant(method string) (base, variant string) { return results.SplitVariant(method) }
 
-func baseMethod(label string, base map[string]string) string {
-	return analysis.BaseMethod(label, base)
-}
-
 func paperColumn(method string) (string, bool) { return analysis.PaperColumn(method) }
 
 func rankOf(list []string, s string) int {
@@ -52,8 +48,6 @@ func rankOf(list []string, s string) int {
 	}
 	return len(list)
 }
-
-func sortDatasets(ds []string) { analysis.SortDatasets(ds) }
 
 type cellIndex struct{ cells map[cellKey]Cell }
 
@@ -69,8 +63,6 @@ func (ix cellIndex) get(protocol, dataset, method string) (Cell, bool) {
 	c, ok := ix.cells[cellKey{protocol, dataset, method}]
 	return c, ok
 }
-
-func protocolsOf(cells []Cell) []string { return analysis.ProtocolsOf(cells) }
 
 func filterProtocol(cells []Cell, protocol string) []Cell {
 	return analysis.FilterProtocol(cells, protocol)

@@ -143,9 +143,7 @@ func differencesSection(rep *Report, a *analysis.Analysis, tol float64, lg *lege
 			b.WriteString("\n")
 		}
 	}
-	for _, t := range tables {
-		rep.Tables = append(rep.Tables, t)
-	}
+	rep.Tables = append(rep.Tables, tables...)
 	for _, t := range tables {
 		fmt.Fprintf(&b, "Against the paper's printed table, %s protocol: %s See [%s.md](%s.md).\n\n", t.Name[len("paper-"):], mdEscape(t.Summary), t.Name, t.Name)
 	}
