@@ -12,6 +12,9 @@
 //     constant columns, and with nominal columns (including a test category
 //     never seen in training) is handled without error or panic;
 //   - the complexity agrees with the printed rules (see CheckRulesText);
+//   - a model that describes itself as data (learn.Describer) is rebuilt
+//     from its decoded JSON alone with the same predictions, and its
+//     scores (learn.Scorer) agree with its predictions (CheckDescription);
 //   - a fitted model may be used from several goroutines at once, and one
 //     trainer may fit several training sets at once;
 //   - an empty training set is an error, not a panic;
@@ -249,6 +252,9 @@ func CheckData(s Subject, d Data) []error {
 	}
 	if err := CheckRulesText(a.rules, a.cx); err != nil {
 		fail("%v\nrules:\n%s", err, a.rules)
+	}
+	for _, err := range CheckDescription(a.model, d) {
+		fail("description: %v", err)
 	}
 	b, err := fitPredict(s, d, seed)
 	switch {
