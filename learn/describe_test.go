@@ -68,7 +68,9 @@ type constModel struct{}
 
 func (constModel) Predict(X [][]float64) []int { return make([]int, len(X)) }
 func (constModel) Complexity() Complexity      { return Complexity{Rules: 1, Leaves: 1} }
-func (constModel) Rules(s Schema) string       { return "IF TRUE THEN class " + s.ClassName(0) + "\n# default\n" }
+func (constModel) Rules(s Schema) string {
+	return "IF TRUE THEN class " + s.ClassName(0) + "\n# default\n"
+}
 
 func TestNewDescription(t *testing.T) {
 	s := Schema{Features: []Feature{{Name: "a"}, {}}, Classes: []string{"yes", ""}}

@@ -65,7 +65,9 @@ func (s *stump) Scores(X [][]float64) [][]float64 {
 	return out
 }
 
-func (s *stump) Complexity() learn.Complexity { return learn.Complexity{Rules: 2, Antecedents: 2, Leaves: 2} }
+func (s *stump) Complexity() learn.Complexity {
+	return learn.Complexity{Rules: 2, Antecedents: 2, Leaves: 2}
+}
 
 func (s *stump) Rules(sc learn.Schema) string {
 	r := fmt.Sprintf("IF a <= %g THEN class %s\nIF a > %g THEN class %s\n", s.Cut, sc.ClassName(s.Left), s.Cut, sc.ClassName(s.Right))

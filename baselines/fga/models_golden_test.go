@@ -1,0 +1,20 @@
+package fga_test
+
+import (
+	"flag"
+	"testing"
+
+	"github.com/fgrtbench/fgrtbench/baselines/fga"
+	"github.com/fgrtbench/fgrtbench/learn/learntest"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden testdata/models-*.jsonl (only to add a new one)")
+
+// TestModelsGolden pins the descriptions (models.jsonl) of the package's
+// methods on three folds of appendicitis and checks, on those real rows, that
+// each rebuilds from its decoded JSON with the model's predictions.
+func TestModelsGolden(t *testing.T) {
+	t.Run(fga.Spec.Name, func(t *testing.T) {
+		learntest.GoldenModels(t, fga.Spec, "appendicitis", "testdata/models-"+fga.Spec.Name+".jsonl", *update)
+	})
+}
