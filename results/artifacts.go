@@ -1,0 +1,360 @@
+package results
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Artifacts appends the units' artifacts (PredictionsFile, ModelsFile) to
+// an output directory: one gzip member per unit and file, each written in
+// one write, so that the files hold whole units only.
+type Artifacts struct {
+	preds, models *os.File
+	header        []string
+}
+
+// OpenArtifacts opens the artifact files of dir for appending, creating
+// them (the predictions file with its header member, whose score columns
+// are scoreClasses) when absent. A torn tail left by a crash is cut back
+// to the last whole member; cut reports the bytes removed. An existing
+// predictions file with another header is an error (another study's
+// directory).
+func OpenArtifacts(dir string, scoreClasses []string) (a *Artifacts, cut int64, err error) {
+	header, err := PredictionsHeader(scoreClasses)
+	if err != nil {
+		return nil, 0, err
+	}
+	a = &Artifacts{header: header}
+	defer func() {
+		if err != nil {
+			a.Close()
+			a = nil
+		}
+	}()
+	for _, name := range []string{PredictionsFile, ModelsFile} {
+		n, err := CutTornTail(filepath.Join(dir, name))
+		if err != nil {
+			return a, cut, err
+		}
+		cut += n
+	}
+	if a.preds, err = os.OpenFile(filepath.Join(dir, PredictionsFile), os.O_RDWR|os.O_CREATE, 0o644); err != nil {
+		return a, cut, err
+	}
+	if a.models, err = os.OpenFile(filepath.Join(dir, ModelsFile), os.O_RDWR|os.O_CREATE, 0o644); err != nil {
+		return a, cut, err
+	}
+	st, err := a.preds.Stat()
+	if err != nil {
+		return a, cut, err
+	}
+	if st.Size() == 0 {
+		member, err := PredictionsHeaderMember(header)
+		if err != nil {
+			return a, cut, err
+		}
+		return a, cut, appendMember(a.preds, member)
+	}
+	// The header member is the first; read just enough to compare it.
+	buf := make([]byte, min(st.Size(), 1<<20))
+	if _, err := a.preds.ReadAt(buf, 0); err != nil {
+		return a, cut, err
+	}
+	got, err := firstMemberHeader(buf)
+	if err != nil {
+		return a, cut, fmt.Errorf("results: %s: %v", filepath.Join(dir, PredictionsFile), err)
+	}
+	if strings.Join(got, ",") != strings.Join(header, ",") {
+		return a, cut, fmt.Errorf("results: %s has columns %q, this study writes %q", filepath.Join(dir, PredictionsFile),
+			strings.Join(got, ","), strings.Join(header, ","))
+	}
+	return a, cut, nil
+}
+
+func firstMemberHeader(prefix []byte) ([]string, error) {
+	members, _ := WholeMembers(prefix)
+	if len(members) == 0 {
+		return nil, errors.New("no header member")
+	}
+	rows, err := readCSV(members[0].Data)
+	if err != nil || len(rows) != 1 {
+		return nil, errors.New("the first member is not the header line")
+	}
+	return rows[0], nil
+}
+
+// Header returns the predictions file's columns.
+func (a *Artifacts) Header() []string { return a.header }
+
+// Append writes one unit's artifacts: its models, then its predictions,
+// each file in one write. When the second write fails the first file is
+// cut back too, so that both files end with the same unit.
+func (a *Artifacts) Append(sets []PredictionSet, models []ModelRecord) error {
+	pm, err := PredictionsMember(a.header, sets)
+	if err != nil {
+		return err
+	}
+	mm, err := ModelsMember(models)
+	if err != nil {
+		return err
+	}
+	st, err := a.models.Stat()
+	if err != nil {
+		return err
+	}
+	if err := appendMember(a.models, mm); err != nil {
+		return fmt.Errorf("results: writing %s: %w", ModelsFile, err)
+	}
+	if err := appendMember(a.preds, pm); err != nil {
+		if terr := a.models.Truncate(st.Size()); terr != nil {
+			return fmt.Errorf("results: writing %s: %w (and cutting %s back failed: %v)", PredictionsFile, err, ModelsFile, terr)
+		}
+		return fmt.Errorf("results: writing %s: %w", PredictionsFile, err)
+	}
+	return nil
+}
+
+// Sync flushes both files to stable storage.
+func (a *Artifacts) Sync() error {
+	return errors.Join(a.preds.Sync(), a.models.Sync())
+}
+
+// Close closes the files.
+func (a *Artifacts) Close() error {
+	var errs []error
+	for _, f := range []*os.File{a.preds, a.models} {
+		if f != nil {
+			errs = append(errs, f.Close())
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// memberKey returns the unit key of a member of the named file: the first
+// field of its first line.
+func memberKey(name string, data []byte) (string, error) {
+	line, _, _ := bytes.Cut(data, []byte("\n"))
+	if name == ModelsFile {
+		var r struct {
+			Key string `json:"key"`
+		}
+		if err := json.Unmarshal(line, &r); err != nil || r.Key == "" {
+			return "", fmt.Errorf("a member without a key")
+		}
+		return r.Key, nil
+	}
+	f, err := csv.NewReader(bytes.NewReader(line)).Read()
+	if err != nil || len(f) == 0 || f[0] == "" {
+		return "", fmt.Errorf("a member without a key")
+	}
+	return f[0], nil
+}
+
+// RetainUnits rewrites the artifact files of dir keeping only the members
+// of the units keep accepts (and the predictions header), dropping a torn
+// tail: a resumed run calls it with the units results.csv holds, so that
+// the artifacts of a unit whose rows were never written (the run died
+// between the two) are written again exactly once. It returns the number
+// of unit members dropped. Absent files are left absent.
+func RetainUnits(dir string, keep func(key string) bool) (dropped int, err error) {
+	for _, name := range []string{PredictionsFile, ModelsFile} {
+		path := filepath.Join(dir, name)
+		data, err := os.ReadFile(path)
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return dropped, err
+		}
+		members, torn := WholeMembers(data)
+		var out bytes.Buffer
+		changed := torn
+		for i, m := range members {
+			if name == PredictionsFile && i == 0 {
+				out.Write(data[m.Start:m.End])
+				continue
+			}
+			key, err := memberKey(name, m.Data)
+			if err != nil {
+				return dropped, fmt.Errorf("results: %s member %d: %v", path, i, err)
+			}
+			if !keep(key) {
+				changed = true
+				dropped++
+				continue
+			}
+			out.Write(data[m.Start:m.End])
+		}
+		if changed {
+			if err := writeFileAtomic(path, out.Bytes()); err != nil {
+				return dropped, err
+			}
+		}
+	}
+	return dropped, nil
+}
+
+// writeFileAtomic replaces path by data through a temporary file and a
+// rename, so that a crash leaves the old or the new file.
+func writeFileAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// UnitConfig identifies one recorded configuration of one unit.
+type UnitConfig struct {
+	Key         string
+	ConfigIndex int
+}
+
+// Derived is what the artifacts say of one recorded configuration: its
+// test rows, how many were predicted right, and its rules.
+type Derived struct {
+	NTest, Correct, Rules int
+	// HasModel and HasPredictions report which artifact held it.
+	HasModel, HasPredictions bool
+}
+
+// Derive re-derives n_test and correct (from the predictions) and rules
+// (from the models) per recorded configuration. A test row recorded twice
+// for one configuration, or a configuration recorded twice in the models,
+// is an error (a unit whose artifacts were appended twice).
+func Derive(p Predictions, m Models) (map[UnitConfig]Derived, error) {
+	out := map[UnitConfig]Derived{}
+	type rowID struct {
+		UnitConfig
+		row int
+	}
+	seen := map[rowID]bool{}
+	for _, r := range p.Rows {
+		uc := UnitConfig{r.Key, r.ConfigIndex}
+		id := rowID{uc, r.Row}
+		if seen[id] {
+			return nil, fmt.Errorf("results: %s: row %d of %s config %d recorded twice", PredictionsFile, r.Row, r.Key, r.ConfigIndex)
+		}
+		seen[id] = true
+		d := out[uc]
+		d.HasPredictions = true
+		d.NTest++
+		if r.Correct() {
+			d.Correct++
+		}
+		out[uc] = d
+	}
+	for _, rec := range m.Records {
+		uc := UnitConfig{rec.Key, rec.ConfigIndex}
+		d := out[uc]
+		if d.HasModel {
+			return nil, fmt.Errorf("results: %s: %s config %d recorded twice", ModelsFile, rec.Key, rec.ConfigIndex)
+		}
+		d.HasModel = true
+		d.Rules = len(rec.Rules)
+		out[uc] = d
+	}
+	return out, nil
+}
+
+// CrossCheck holds results.csv rows to the artifacts: every row's
+// (key, config_index) has predictions with its n_test and correct and a
+// model with its rules, and every configuration the artifacts record has
+// a row. It returns one error per disagreement (at most limit; 0 = all).
+func CrossCheck(recs []Record, derived map[UnitConfig]Derived, limit int) []error {
+	var errs []error
+	add := func(err error) bool {
+		errs = append(errs, err)
+		return limit > 0 && len(errs) >= limit
+	}
+	rows := map[UnitConfig]bool{}
+	for _, r := range recs {
+		uc := UnitConfig{r.Key, r.ConfigIndex}
+		rows[uc] = true
+		d, ok := derived[uc]
+		var err error
+		switch {
+		case !ok || !d.HasPredictions:
+			err = fmt.Errorf("%s config %d: no predictions in %s", r.Key, r.ConfigIndex, PredictionsFile)
+		case !d.HasModel:
+			err = fmt.Errorf("%s config %d: no model in %s", r.Key, r.ConfigIndex, ModelsFile)
+		case d.NTest != r.NTest || d.Correct != r.Correct:
+			err = fmt.Errorf("%s config %d: results.csv says %d of %d correct, the predictions %d of %d",
+				r.Key, r.ConfigIndex, r.Correct, r.NTest, d.Correct, d.NTest)
+		case d.Rules != r.Rules:
+			err = fmt.Errorf("%s config %d: results.csv says %d rules, the model records %d", r.Key, r.ConfigIndex, r.Rules, d.Rules)
+		}
+		if err != nil && add(err) {
+			return errs
+		}
+	}
+	var extra []UnitConfig
+	for uc := range derived {
+		if !rows[uc] {
+			extra = append(extra, uc)
+		}
+	}
+	sort.Slice(extra, func(i, j int) bool {
+		if extra[i].Key != extra[j].Key {
+			return extra[i].Key < extra[j].Key
+		}
+		return extra[i].ConfigIndex < extra[j].ConfigIndex
+	})
+	for _, uc := range extra {
+		if add(fmt.Errorf("%s config %d: in the artifacts but not in results.csv", uc.Key, uc.ConfigIndex)) {
+			return errs
+		}
+	}
+	return errs
+}
+
+// ReadArtifacts reads and cross-checks the artifacts of an output
+// directory against its results.csv rows. present is false (and nothing
+// else is checked) when the directory has neither artifact file: a run
+// with --no-artifacts, which callers must report as such. One file without
+// the other, a damaged file, or any disagreement is an error.
+func ReadArtifacts(dir string, recs []Record) (p Predictions, m Models, present bool, err error) {
+	pdata, perr := os.ReadFile(filepath.Join(dir, PredictionsFile))
+	mdata, merr := os.ReadFile(filepath.Join(dir, ModelsFile))
+	switch {
+	case errors.Is(perr, os.ErrNotExist) && errors.Is(merr, os.ErrNotExist):
+		return p, m, false, nil
+	case perr != nil:
+		return p, m, true, perr
+	case merr != nil:
+		return p, m, true, merr
+	}
+	if p, _, err = ReadPredictions(pdata, false); err != nil {
+		return p, m, true, fmt.Errorf("%s: %w", dir, err)
+	}
+	if m, _, err = ReadModels(mdata, false); err != nil {
+		return p, m, true, fmt.Errorf("%s: %w", dir, err)
+	}
+	derived, err := Derive(p, m)
+	if err != nil {
+		return p, m, true, fmt.Errorf("%s: %w", dir, err)
+	}
+	if errs := CrossCheck(recs, derived, 5); len(errs) > 0 {
+		return p, m, true, fmt.Errorf("%s: the artifacts disagree with results.csv: %w", dir, errors.Join(errs...))
+	}
+	return p, m, true, nil
+}
