@@ -360,3 +360,63 @@ print(df["score_no"].isna().sum(), df["y_pred"].isna().sum(), repr(df["score_no"
 		t.Errorf("pandas read:\n%s\nwant\n%s", out, want)
 	}
 }
+
+// threshold is a learn.Model with scores and a description, for FromModel.
+type threshold struct{}
+
+func (threshold) Predict(X [][]float64) []int {
+	out := make([]int, len(X))
+	for i, x := range X {
+		if x[0] > 1 {
+			out[i] = 1
+		}
+	}
+	return out
+}
+func (threshold) Complexity() learn.Complexity {
+	return learn.Complexity{Rules: 2, Antecedents: 2, Leaves: 2}
+}
+func (threshold) Rules(s learn.Schema) string {
+	return "IF a <= 1 THEN class " + s.ClassName(0) + "\nIF a > 1 THEN class " + s.ClassName(1) + "\n# note\n"
+}
+
+type thresholdFull struct{ threshold }
+
+func (thresholdFull) Scores(X [][]float64) [][]float64 {
+	out := make([][]float64, len(X))
+	for i, x := range X {
+		out[i] = []float64{1 - x[0]/2, x[0] / 2}
+	}
+	return out
+}
+func (m thresholdFull) Describe(s learn.Schema) (learn.Description, error) {
+	return learn.NewDescription("test.threshold/1", m, s, map[string]float64{"cut": 1})
+}
+
+func TestFromModel(t *testing.T) {
+	s := learn.Schema{Features: []learn.Feature{{Name: "a"}}, Classes: []string{"lo", "hi"}}
+	xte := [][]float64{{0.5}, {2}}
+	cases := []struct {
+		name      string
+		m         learn.Model
+		kind      string
+		hasScores bool
+	}{
+		{"plain model", threshold{}, "", false},
+		{"scorer and describer", thresholdFull{}, "test.threshold/1", true},
+	}
+	for _, c := range cases {
+		pred := c.m.Predict(xte)
+		ps, mr, err := FromModel("u", 2, s, c.m, xte, []int{7, 9}, []int{0, 0}, pred, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if (ps.Scores != nil) != c.hasScores || mr.Kind != c.kind || len(mr.Rules) != 2 || mr.ConfigIndex != 2 ||
+			!reflect.DeepEqual(ps.Rows, []int{7, 9}) || !reflect.DeepEqual(mr.Features, []string{"a"}) || !reflect.DeepEqual(ps.Classes, []string{"lo", "hi"}) {
+			t.Errorf("%s: predictions %+v, model %+v", c.name, ps, mr)
+		}
+	}
+	if _, _, err := FromModel("u", 0, s, threshold{}, xte, []int{1}, []int{0, 0}, []int{0, 1}, nil); err == nil {
+		t.Error("rows of another length accepted")
+	}
+}

@@ -144,3 +144,40 @@ func ReadModels(data []byte, allowTorn bool) (ms Models, torn bool, err error) {
 	}
 	return ms, torn, nil
 }
+
+// FromModel builds the artifacts of one recorded configuration from its
+// fitted model: the predictions of its test rows (rows: their indices
+// among the data rows of the dataset file; pred: the model's predictions,
+// as the caller scored them), with the model's scores when it is a
+// learn.Scorer, and its model record, with its description when it is a
+// learn.Describer (else its rules alone, under an empty kind). unscale
+// maps the partitions back to the data's units (nil: no scaling).
+func FromModel(key string, configIndex int, s learn.Schema, m learn.Model, xte [][]float64, rows, yte, pred []int,
+	unscale Unscale) (PredictionSet, ModelRecord, error) {
+	ps := PredictionSet{Key: key, ConfigIndex: configIndex, Classes: make([]string, len(s.Classes)), Rows: rows, YTrue: yte, YPred: pred}
+	for k := range s.Classes {
+		ps.Classes[k] = s.ClassName(k)
+	}
+	if sc, ok := m.(learn.Scorer); ok {
+		ps.Scores = sc.Scores(xte)
+	}
+	if err := ps.check(); err != nil {
+		return ps, ModelRecord{}, err
+	}
+	var d learn.Description
+	if ds, ok := m.(learn.Describer); ok {
+		var err error
+		if d, err = ds.Describe(s); err != nil {
+			return ps, ModelRecord{}, fmt.Errorf("results: describing the model of %s config %d: %w", key, configIndex, err)
+		}
+	} else {
+		d = learn.Description{Rules: learn.RuleLines(m.Rules(s)), Classes: ps.Classes}
+		for j := range s.Features {
+			d.Features = append(d.Features, s.FeatureName(j))
+		}
+	}
+	if cx := m.Complexity(); len(d.Rules) != cx.Rules {
+		return ps, ModelRecord{}, fmt.Errorf("results: the model of %s config %d prints %d rules, counts %d", key, configIndex, len(d.Rules), cx.Rules)
+	}
+	return ps, NewModelRecord(key, configIndex, d, unscale), nil
+}

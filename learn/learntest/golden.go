@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/fgrtbench/fgrtbench/datasets"
 	"github.com/fgrtbench/fgrtbench/internal/sharedtest"
 	"github.com/fgrtbench/fgrtbench/learn"
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
 // GoldenFolds is the number of folds GoldenModels fits: rows i with
@@ -84,6 +86,9 @@ func GoldenModels(t *testing.T, spec *learn.Spec, dataset, golden string, update
 		for _, err := range CheckMangled(desc, data.XTest) {
 			t.Errorf("%s: %v", data.Name, err)
 		}
+		if err := checkStored(m, data); err != nil {
+			t.Errorf("%s: %v", data.Name, err)
+		}
 		// One line per model, rules readable ("<=" rather than "\u003c=").
 		enc := json.NewEncoder(&out)
 		enc.SetEscapeHTML(false)
@@ -153,4 +158,42 @@ func CheckMangled(desc learn.Description, X [][]float64) []error {
 		try(fmt.Sprintf("cut to %d bytes", cut), desc.Model[:cut])
 	}
 	return errs
+}
+
+// checkStored writes a model's artifacts as a results directory stores
+// them (results.FromModel, one models.jsonl.gz member), reads them back
+// and rebuilds the model from the stored record alone: it must predict
+// the training and test rows as the model does.
+func checkStored(m learn.Model, d Data) error {
+	pred := m.Predict(d.XTest)
+	rows := make([]int, len(pred))
+	for i := range rows {
+		rows[i] = i
+	}
+	yte := make([]int, len(pred)) // the truth does not matter here
+	_, rec, err := results.FromModel("unit", 0, d.Schema, m, d.XTest, rows, yte, pred, nil)
+	if err != nil {
+		return err
+	}
+	member, err := results.ModelsMember([]results.ModelRecord{rec})
+	if err != nil {
+		return err
+	}
+	ms, _, err := results.ReadModels(member, false)
+	if err != nil {
+		return err
+	}
+	if len(ms.Records) != 1 {
+		return fmt.Errorf("%d records read back", len(ms.Records))
+	}
+	rebuilt, err := learn.Reconstruct(ms.Records[0].Description())
+	if err != nil {
+		return err
+	}
+	for _, X := range [][][]float64{d.XTrain, d.XTest} {
+		if got, want := rebuilt.Predict(X), m.Predict(X); !reflect.DeepEqual(got, want) {
+			return fmt.Errorf("the model rebuilt from %s predicts differently (%s)", results.ModelsFile, firstDifference(want, got))
+		}
+	}
+	return nil
 }
