@@ -318,7 +318,7 @@ func TestNewModelRecordUnscales(t *testing.T) {
 		{Feature: 1, FeatureName: "b", Term: 0, TermName: "Low", Trapezoid: []learn.JSONFloat{10, 10, 15, 20}, TrapezoidScaled: []learn.JSONFloat{0, 0, 0.25, 0.5}},
 		{Feature: 0, FeatureName: "a", Term: 2, TermName: "red", Category: &cat},
 	}
-	if !reflect.DeepEqual(m.Partitions, want) || m.Rules == nil || m.ConfigIndex != 3 {
+	if !reflect.DeepEqual(m.Partitions, want) || m.Rules != nil || m.ConfigIndex != 3 {
 		t.Errorf("record %+v", m)
 	}
 	if back := m.Description(); !reflect.DeepEqual(back.Partitions, d.Partitions) {
@@ -418,5 +418,55 @@ func TestFromModel(t *testing.T) {
 	}
 	if _, _, err := FromModel("u", 0, s, threshold{}, xte, []int{1}, []int{0, 0}, []int{0, 1}, nil); err == nil {
 		t.Error("rows of another length accepted")
+	}
+	// A model without rules text (an external method may give none) is
+	// recorded with rules unknown; one whose text disagrees with its count
+	// is refused.
+	_, mr, err := FromModel("u", 0, s, silent{threshold{}, ""}, xte, []int{1, 2}, []int{0, 0}, []int{0, 1}, nil)
+	if err != nil || mr.Rules != nil {
+		t.Errorf("no rules text: rules %q, %v", mr.Rules, err)
+	}
+	if _, _, err := FromModel("u", 0, s, silent{threshold{}, "IF TRUE THEN class lo\n"}, xte, []int{1, 2}, []int{0, 0}, []int{0, 1}, nil); err == nil ||
+		!strings.Contains(err.Error(), "prints 1 rules") {
+		t.Errorf("1 printed rule for 2 counted: %v", err)
+	}
+	// Its unknown count is not held against results.csv.
+	derived, err := Derive(Predictions{}, Models{Records: []ModelRecord{mr}})
+	if err != nil || derived[UnitConfig{"u", 0}].Rules != -1 {
+		t.Errorf("derived %+v, %v", derived, err)
+	}
+	if errs := CrossCheck(nil, map[UnitConfig]Derived{{"u", 0}: {NTest: 2, Rules: -1, HasModel: true, HasPredictions: true}}, 0); len(errs) != 1 {
+		t.Errorf("cross-check: %v", errs)
+	}
+	recs := []Record{{Key: "u", NTest: 2, Rules: 7}}
+	if errs := CrossCheck(recs, map[UnitConfig]Derived{{"u", 0}: {NTest: 2, Rules: -1, HasModel: true, HasPredictions: true}}, 0); len(errs) != 0 {
+		t.Errorf("unknown rules held against the row: %v", errs)
+	}
+}
+
+// silent is a model with the given rules text.
+type silent struct {
+	threshold
+	text string
+}
+
+func (m silent) Rules(learn.Schema) string { return m.text }
+
+// TestSortArtifacts: units appended in any order read back in key order,
+// with the bytes of units appended in that order.
+func TestSortArtifacts(t *testing.T) {
+	sorted, shuffled := t.TempDir(), t.TempDir()
+	writeUnits(t, sorted, unitA, unitB)
+	writeUnits(t, shuffled, unitB, unitA)
+	if err := SortArtifacts(shuffled); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{PredictionsFile, ModelsFile} {
+		if !bytes.Equal(mustRead(t, filepath.Join(sorted, n)), mustRead(t, filepath.Join(shuffled, n))) {
+			t.Errorf("%s: sorted units differ from units written in order", n)
+		}
+	}
+	if err := SortArtifacts(t.TempDir()); err != nil {
+		t.Errorf("a directory without artifacts: %v", err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/fgrtbench/fgrtbench/learn"
 )
@@ -24,7 +25,9 @@ type ModelRecord struct {
 	Features []string `json:"features"`
 	Classes  []string `json:"classes"`
 	// Rules holds one string per rule, in the learner's order: len(Rules)
-	// equals the row's rules column.
+	// equals the row's rules column. It is null for a model that gives no
+	// rules text (an external method may not): its rule count is then
+	// unknown here.
 	Rules      []string        `json:"rules"`
 	Partitions []Term          `json:"partitions,omitempty"`
 	Model      json.RawMessage `json:"model,omitempty"`
@@ -56,9 +59,6 @@ type Unscale func(j int, v float64) float64
 func NewModelRecord(key string, configIndex int, d learn.Description, unscale Unscale) ModelRecord {
 	m := ModelRecord{Key: key, ConfigIndex: configIndex, Kind: d.Kind, Features: d.Features, Classes: d.Classes,
 		Rules: d.Rules, Model: d.Model}
-	if m.Rules == nil {
-		m.Rules = []string{}
-	}
 	for _, p := range d.Partitions {
 		t := Term{Feature: p.Feature, FeatureName: p.FeatureName, Term: p.Term, TermName: p.TermName, Category: p.Category}
 		if p.Trapezoid != nil {
@@ -131,8 +131,8 @@ func ReadModels(data []byte, allowTorn bool) (ms Models, torn bool, err error) {
 			if err := dec.Decode(&r); err != nil {
 				return ms, torn, fmt.Errorf("results: %s member %d line %d: %v", ModelsFile, m+1, i+1, err)
 			}
-			if r.Key == "" || r.Rules == nil {
-				return ms, torn, fmt.Errorf("results: %s member %d line %d: no key or no rules", ModelsFile, m+1, i+1)
+			if r.Key == "" {
+				return ms, torn, fmt.Errorf("results: %s member %d line %d: no key", ModelsFile, m+1, i+1)
 			}
 			if i == 0 {
 				ms.Units = append(ms.Units, r.Key)
@@ -171,13 +171,17 @@ func FromModel(key string, configIndex int, s learn.Schema, m learn.Model, xte [
 			return ps, ModelRecord{}, fmt.Errorf("results: describing the model of %s config %d: %w", key, configIndex, err)
 		}
 	} else {
-		d = learn.Description{Rules: learn.RuleLines(m.Rules(s)), Classes: ps.Classes}
+		d = learn.Description{Classes: ps.Classes}
+		if text := m.Rules(s); strings.TrimSpace(text) != "" { // else: no rules text, rules unknown
+			d.Rules = learn.RuleLines(text)
+		}
 		for j := range s.Features {
 			d.Features = append(d.Features, s.FeatureName(j))
 		}
 	}
-	if cx := m.Complexity(); len(d.Rules) != cx.Rules {
-		return ps, ModelRecord{}, fmt.Errorf("results: the model of %s config %d prints %d rules, counts %d", key, configIndex, len(d.Rules), cx.Rules)
+	if cx := m.Complexity(); d.Rules != nil && len(d.Rules) != cx.Rules {
+		return ps, ModelRecord{}, fmt.Errorf("results: the model of %s config %d prints %d rules (lines starting with \"IF \") but counts %d; "+
+			"every counted rule must be one such line (or run with --no-artifacts)", key, configIndex, len(d.Rules), cx.Rules)
 	}
 	return ps, NewModelRecord(key, configIndex, d, unscale), nil
 }

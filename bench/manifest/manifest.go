@@ -62,6 +62,9 @@ type Manifest struct {
 	// run gave its learners ("label: workers=0"), which results.csv and the
 	// identity leave out because they cannot change a result.
 	Execution []string `json:"execution,omitempty"`
+	// Artifacts says whether the directory keeps each unit's predictions
+	// and models ("kept") or not ("off": --no-artifacts).
+	Artifacts string `json:"artifacts,omitempty"`
 	// Identity is the study's identity: every group of units (and so every
 	// unit key) the directory's results.csv may hold.
 	Identity *identity.Study `json:"identity,omitempty"`

@@ -39,7 +39,7 @@ func (Clean) Plan(d *datasets.Dataset, o Options) (*Plan, error) {
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
-	full, _ := d.CompleteRows()
+	full, kept := d.CompleteRows()
 	schema := full.Schema()
 	plan := &Plan{
 		Protocol:      "clean",
@@ -64,8 +64,10 @@ func (Clean) Plan(d *datasets.Dataset, o Options) (*Plan, error) {
 		}
 		for k := 0; k < o.Folds; k++ {
 			rawTr, ytr, rawTe, yte := split(full.X, full.Y, fold, k)
-			xtr, xte := standardize(rawTr, rawTe, numeric)
-			f := Fold{Repeat: r, Index: k, Seed: seed, XTrain: xtr, YTrain: ytr, XTest: xte, YTest: yte}
+			sc := sksplit.FitScaler(rawTr, numeric) // standardize, keeping the scaler
+			xtr, xte := sc.Transform(rawTr), sc.Transform(rawTe)
+			f := Fold{Repeat: r, Index: k, Seed: seed, XTrain: xtr, YTrain: ytr, XTest: xte, YTest: yte,
+				TestRows: testRows(kept, fold, k), Unscale: unscaler(sc)}
 			if err := checkFoldClasses(d.Name, f, len(schema.Classes)); err != nil {
 				return nil, err
 			}

@@ -21,6 +21,7 @@ import (
 	"strings"
 
 	"github.com/fgrtbench/fgrtbench/datasets"
+	"github.com/fgrtbench/fgrtbench/internal/sksplit"
 	"github.com/fgrtbench/fgrtbench/learn"
 )
 
@@ -58,6 +59,42 @@ type Fold struct {
 	// rows (inner cross-validation). Nil when the protocol does not scale
 	// per fold.
 	Rescale func(trainIdx, testIdx []int) (xtr, xte [][]float64)
+	// TestRows[i] is the 0-based index of test row i among the data rows
+	// of the dataset file (dropped rows counted), for the predictions
+	// artifact.
+	TestRows []int
+	// Unscale maps a value of column j from the units the learners see
+	// back to the data's own units (the inverse of the protocol's
+	// scaling; nil when it does not scale).
+	Unscale func(j int, v float64) float64
+}
+
+// unscaler inverts a fitted standard scaler (nil for none): x = v·scale + mean.
+func unscaler(sc *sksplit.StandardScaler) func(j int, v float64) float64 {
+	if sc == nil {
+		return nil
+	}
+	at := map[int]int{}
+	for c, j := range sc.Cols {
+		at[j] = c
+	}
+	return func(j int, v float64) float64 {
+		if c, ok := at[j]; ok {
+			return v*sc.Scale[c] + sc.Mean[c]
+		}
+		return v
+	}
+}
+
+// testRows lists src[i] for the rows i of fold k.
+func testRows(src, fold []int, k int) []int {
+	var out []int
+	for i, f := range fold {
+		if f == k {
+			out = append(out, src[i])
+		}
+	}
+	return out
 }
 
 // Plan is everything a runner needs to evaluate methods on one dataset

@@ -17,6 +17,9 @@ type outcome struct {
 	acc, balAcc float64
 	cx          learn.Complexity
 	fitS, predS float64
+	// model and pred are kept for the unit's artifacts.
+	model learn.Model
+	pred  []int
 }
 
 type executor struct {
@@ -26,6 +29,8 @@ type executor struct {
 	cache memo[learn.Trainer]
 	// ctx is the run's context, handed to cancellable trainers.
 	ctx context.Context
+	// artifacts asks run for each unit's predictions and models.
+	artifacts bool
 }
 
 // cancellable is a trainer whose work can outlast an interrupted run unless
@@ -96,7 +101,7 @@ func score(model learn.Model, fit float64, s learn.Schema, xte [][]float64, yte 
 	if ownFit >= 0 { // a method that fits at prediction time (external) times itself
 		fit, predS = ownFit, max(0, predS-ownFit)
 	}
-	o := outcome{cx: model.Complexity(), fitS: fit, predS: predS}
+	o := outcome{cx: model.Complexity(), fitS: fit, predS: predS, model: model, pred: pred}
 	for i, y := range yte {
 		if pred[i] == y {
 			o.correct++
@@ -107,13 +112,18 @@ func score(model learn.Model, fit float64, s learn.Schema, xte [][]float64, yte 
 	return o, nil
 }
 
-// run evaluates one unit and returns its rows.
-func (e *executor) run(u Unit, plan *protocol.Plan, m resolvedMethod, nFolds int) ([]results.Record, error) {
+// run evaluates one unit and returns its rows, and its artifacts when the
+// executor keeps them (one prediction set and model per row).
+func (e *executor) run(u Unit, plan *protocol.Plan, m resolvedMethod, nFolds int) ([]results.Record, *unitArtifacts, error) {
 	fi := u.Repeat*nFolds + u.Fold
 	if fi >= len(plan.Folds) {
-		return nil, fmt.Errorf("%s: plan has %d folds, unit wants %d", u.Key, len(plan.Folds), fi)
+		return nil, nil, fmt.Errorf("%s: plan has %d folds, unit wants %d", u.Key, len(plan.Folds), fi)
 	}
 	f := plan.Folds[fi]
+	var arts *unitArtifacts
+	if e.artifacts {
+		arts = &unitArtifacts{}
+	}
 	seed := learnerSeed(u)
 	sel := m.selectionFor(plan)
 	row := func(ci int, o outcome, selected bool) results.Record {
@@ -131,28 +141,34 @@ func (e *executor) run(u Unit, plan *protocol.Plan, m resolvedMethod, nFolds int
 	if sel == protocol.SelectInnerCV {
 		ci, err := e.innerSelect(plan, f, m, seed)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", u.Key, err)
+			return nil, nil, fmt.Errorf("%s: %w", u.Key, err)
 		}
 		t, err := e.newTrainer(m, m.Configs[ci], seed)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		o, err := evaluate(t, plan.Schema, f.XTrain, f.YTrain, f.XTest, f.YTest)
 		if err != nil {
-			return nil, fmt.Errorf("%s %s: %w", u.Key, m.Configs[ci], err)
+			return nil, nil, fmt.Errorf("%s %s: %w", u.Key, m.Configs[ci], err)
 		}
-		return []results.Record{row(ci, o, true)}, nil
+		if err := arts.add(u.Key, ci, plan.Schema, f, o); err != nil {
+			return nil, nil, err
+		}
+		return []results.Record{row(ci, o, true)}, arts, nil
 	}
 	out := make([]results.Record, 0, len(m.Configs))
 	best, bestAcc := -1, -1.0
 	for ci, cfg := range m.Configs {
 		t, err := e.trainer(plan, m, cfg, seed)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", u.Key, err)
+			return nil, nil, fmt.Errorf("%s: %w", u.Key, err)
 		}
 		o, err := evaluate(t, plan.Schema, f.XTrain, f.YTrain, f.XTest, f.YTest)
 		if err != nil {
-			return nil, fmt.Errorf("%s %s: %w", u.Key, cfg, err)
+			return nil, nil, fmt.Errorf("%s %s: %w", u.Key, cfg, err)
+		}
+		if err := arts.add(u.Key, ci, plan.Schema, f, o); err != nil {
+			return nil, nil, err
 		}
 		// Strict '>' keeps the first configuration in list order on ties,
 		// as the authors' selection loop does.
@@ -164,7 +180,7 @@ func (e *executor) run(u Unit, plan *protocol.Plan, m resolvedMethod, nFolds int
 	if sel != protocol.SelectSweep {
 		out[best].Selected = true
 	}
-	return out, nil
+	return out, arts, nil
 }
 
 // innerSelect returns the index of the configuration with the best mean

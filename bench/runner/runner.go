@@ -42,6 +42,9 @@ type Runner struct {
 	Progress Progress
 	// FailFast stops at the first failing unit instead of running the rest.
 	FailFast bool
+	// NoArtifacts turns off the per-unit artifacts (predictions.csv.gz,
+	// models.jsonl.gz) for a directory that has none yet.
+	NoArtifacts bool
 	// afterUnit is a test hook called after each unit's rows are on disk.
 	afterUnit func(done int)
 	// openResults opens results.csv for appending (nil: the file system);
@@ -130,9 +133,18 @@ func (r *Runner) Run(ctx context.Context, s Study) (Summary, error) {
 	if err := sameSplit(r.OutDir, prev, r.Shard); err != nil {
 		return Summary{ResultsPath: path}, err
 	}
+	keepArtifacts, err := artifactsMode(r.OutDir, r.NoArtifacts, existing)
+	if err != nil {
+		return Summary{ResultsPath: path}, err
+	}
 	done, err := resume(path, existing, todo)
 	if err != nil {
 		return sum, err
+	}
+	if keepArtifacts {
+		if err := retainArtifacts(r.OutDir, existing, done, todo); err != nil {
+			return sum, &WriteError{Path: filepath.Join(r.OutDir, results.PredictionsFile), Err: err}
+		}
 	}
 	var pending []Unit
 	for _, u := range todo {
@@ -147,11 +159,15 @@ func (r *Runner) Run(ctx context.Context, s Study) (Summary, error) {
 	man.Execution = executionRecord(ms)
 	man.Datasets = mergeDatasets(prev, records)
 	man.Units, man.Skipped = sum.Units, sum.Skipped
+	man.Artifacts = ArtifactsOff
+	if keepArtifacts {
+		man.Artifacts = ArtifactsKept
+	}
 	man.Continue(prev, "running")
 	if err := man.Write(r.OutDir); err != nil {
 		return sum, &WriteError{Path: filepath.Join(r.OutDir, manifest.FileName), Err: err}
 	}
-	sum, runErr := r.execute(ctx, s, ms, plans, path, pending, sum)
+	sum, runErr := r.execute(ctx, s, ms, plans, path, pending, sum, keepArtifacts)
 	man.End = time.Now().UTC()
 	man.Ran, man.Failed, man.Errors = sum.Ran, sum.Failed, sum.Errors
 	status := "complete"
@@ -217,7 +233,7 @@ func mergeDatasets(prev *manifest.Manifest, loaded []manifest.Dataset) []manifes
 // execute runs the pending units on a worker pool, appending each unit's
 // rows to the results file as it finishes, and canonicalises the file.
 func (r *Runner) execute(ctx context.Context, s Study, ms []resolvedMethod, plans *planCache, path string,
-	pending []Unit, sum Summary) (Summary, error) {
+	pending []Unit, sum Summary, keepArtifacts bool) (Summary, error) {
 	open := r.openResults
 	if open == nil {
 		open = openResultsFile
@@ -227,6 +243,11 @@ func (r *Runner) execute(ctx context.Context, s Study, ms []resolvedMethod, plan
 		return sum, err
 	}
 	defer f.close()
+	arts, err := r.openArtifacts(ctx, s, plans, keepArtifacts)
+	if err != nil {
+		return sum, err
+	}
+	defer arts.close()
 
 	if r.Progress != nil {
 		r.Progress.Start(len(pending))
@@ -241,11 +262,12 @@ func (r *Runner) execute(ctx context.Context, s Study, ms []resolvedMethod, plan
 	type result struct {
 		u    Unit
 		rows []results.Record
+		arts *unitArtifacts
 		err  error
 	}
 	work := make(chan Unit)
 	out := make(chan result)
-	ex := &executor{ctx: ctx}
+	ex := &executor{ctx: ctx, artifacts: arts != nil}
 	var wg sync.WaitGroup
 	for w := 0; w < jobs; w++ {
 		wg.Add(1)
@@ -258,10 +280,11 @@ func (r *Runner) execute(ctx context.Context, s Study, ms []resolvedMethod, plan
 				}
 				plan, err := plans.get(ctx, u.Protocol, u.Dataset)
 				var rows []results.Record
+				var ua *unitArtifacts
 				if err == nil {
-					rows, err = ex.run(u, plan, ms[u.Method], s.layout(u.Protocol).Folds)
+					rows, ua, err = ex.run(u, plan, ms[u.Method], s.layout(u.Protocol).Folds)
 				}
-				out <- result{u: u, rows: rows, err: err}
+				out <- result{u: u, rows: rows, arts: ua, err: err}
 			}
 		}()
 	}
@@ -287,7 +310,7 @@ func (r *Runner) execute(ctx context.Context, s Study, ms []resolvedMethod, plan
 					cancel()
 				}
 			}
-		} else if writeErr = f.appendUnit(res.rows); writeErr != nil {
+		} else if writeErr = writeUnit(arts, f, res.rows, res.arts); writeErr != nil {
 			// Stop: no further unit starts, the units in flight are
 			// cancelled (an external command is killed) and awaited, so
 			// that they clean up (their temporary directories) before the
@@ -317,6 +340,9 @@ func (r *Runner) execute(ctx context.Context, s Study, ms []resolvedMethod, plan
 	}
 	if err := Canonicalize(path); err != nil {
 		return sum, &WriteError{Path: path, Err: fmt.Errorf("rewriting it in canonical order: %w", err)}
+	}
+	if err := arts.finish(); err != nil {
+		return sum, err
 	}
 	sort.Strings(sum.Errors)
 	if ctx.Err() != nil && sum.Failed == 0 && len(pending) > sum.Ran {

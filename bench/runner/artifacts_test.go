@@ -1,0 +1,169 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/fgrtbench/fgrtbench/bench/manifest"
+	"github.com/fgrtbench/fgrtbench/results"
+)
+
+// sameArtifacts fails unless two directories hold byte-identical artifacts.
+func sameArtifacts(t *testing.T, a, b, what string) {
+	t.Helper()
+	for _, n := range []string{results.PredictionsFile, results.ModelsFile} {
+		x, errA := os.ReadFile(filepath.Join(a, n))
+		y, errB := os.ReadFile(filepath.Join(b, n))
+		if errA != nil || errB != nil {
+			t.Fatalf("%s: %v %v", what, errA, errB)
+		}
+		if !bytes.Equal(x, y) {
+			t.Fatalf("%s: %s differs", what, n)
+		}
+	}
+}
+
+// readChecked reads a directory's artifacts, cross-checked against its
+// results.csv.
+func readChecked(t *testing.T, dir string) (results.Predictions, results.Models) {
+	t.Helper()
+	recs, err := results.ReadFile(filepath.Join(dir, ResultsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, m, present, err := results.ReadArtifacts(dir, recs)
+	if err != nil || !present {
+		t.Fatalf("artifacts of %s: present %v, %v", dir, present, err)
+	}
+	return p, m
+}
+
+func TestArtifactsIndependentOfJobs(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	runStudy(t, a, 1, Shard{})
+	runStudy(t, b, 2, Shard{})
+	sameArtifacts(t, a, b, "-j1 and -j2")
+	p, m := readChecked(t, a)
+	if len(m.Units) != 60 || len(p.Units) != 60 {
+		t.Fatalf("%d and %d units in the artifacts, want 60", len(m.Units), len(p.Units))
+	}
+	if got := strings.Join(p.ScoreClasses, ","); got != "a,b,c" {
+		t.Errorf("score classes %s", got)
+	}
+	// Every file row is tested once per (method, configuration, repeat):
+	// the rows name the dataset's rows.
+	count := map[string]int{}
+	for _, r := range p.Rows {
+		parts := strings.Split(r.Key, "/")
+		count[fmt.Sprintf("%s|%d|%s|%d", r.Key[:strings.LastIndex(r.Key, "/f")], r.ConfigIndex, parts[1], r.Row)]++
+	}
+	for k, n := range count {
+		if n != 1 {
+			t.Fatalf("%s tested %d times", k, n)
+		}
+	}
+	man, err := manifest.Read(a)
+	if err != nil || man.Artifacts != ArtifactsKept {
+		t.Errorf("manifest artifacts %q, %v", man.Artifacts, err)
+	}
+}
+
+// TestArtifactsResume: a run killed between a unit's artifacts and its
+// rows (simulated by dropping the last units' rows), or by SIGKILL, resumes
+// to the artifacts of an uninterrupted run.
+func TestArtifactsResume(t *testing.T) {
+	if dir := os.Getenv("FGRT_ARTIFACTS_KILL_DIR"); dir != "" {
+		after, _ := strconv.Atoi(os.Getenv("FGRT_ARTIFACTS_KILL_AFTER"))
+		r := &Runner{Load: testLoader, OutDir: dir, Jobs: 2, afterUnit: func(done int) {
+			if done == after {
+				syscall.Kill(os.Getpid(), syscall.SIGKILL)
+			}
+		}}
+		r.Run(context.Background(), testStudy())
+		os.Exit(3) // not reached when the kill happened
+	}
+	ref := t.TempDir()
+	runStudy(t, ref, 2, Shard{})
+
+	dir := t.TempDir()
+	runStudy(t, dir, 2, Shard{})
+	data, _ := os.ReadFile(filepath.Join(dir, ResultsFile))
+	lines := strings.SplitAfter(string(data), "\n")
+	os.WriteFile(filepath.Join(dir, ResultsFile), []byte(strings.Join(lines[:len(lines)-30], "")), 0o644)
+	if sum := runStudy(t, dir, 1, Shard{}); sum.Ran == 0 {
+		t.Fatal("nothing ran again")
+	}
+	sameArtifacts(t, ref, dir, "rows dropped, then resumed")
+	readChecked(t, dir)
+
+	for _, after := range []string{"1", "33"} {
+		dir := t.TempDir()
+		cmd := exec.Command(os.Args[0], "-test.run=^TestArtifactsResume$")
+		cmd.Env = append(os.Environ(), "FGRT_ARTIFACTS_KILL_DIR="+dir, "FGRT_ARTIFACTS_KILL_AFTER="+after)
+		err := cmd.Run()
+		if ee, ok := err.(*exec.ExitError); !ok || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+			t.Fatalf("child was not killed: %v", err)
+		}
+		runStudy(t, dir, 1, Shard{})
+		sameArtifacts(t, ref, dir, "kill -9 after "+after+" units, then resume")
+		readChecked(t, dir)
+	}
+
+	// A torn tail (a crash inside the artifact write) is cut on resume.
+	dir = t.TempDir()
+	runStudy(t, dir, 2, Shard{})
+	pred := filepath.Join(dir, results.PredictionsFile)
+	b, _ := os.ReadFile(pred)
+	os.WriteFile(pred, b[:len(b)-5], 0o644)
+	os.WriteFile(filepath.Join(dir, ResultsFile), []byte(strings.Join(lines[:len(lines)-30], "")), 0o644)
+	runStudy(t, dir, 1, Shard{})
+	sameArtifacts(t, ref, dir, "torn tail, then resume")
+}
+
+func TestNoArtifacts(t *testing.T) {
+	dir := t.TempDir()
+	r := &Runner{Load: testLoader, OutDir: dir, Jobs: 2, NoArtifacts: true}
+	if _, err := r.Run(context.Background(), testStudy()); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{results.PredictionsFile, results.ModelsFile} {
+		if _, err := os.Stat(filepath.Join(dir, n)); !os.IsNotExist(err) {
+			t.Errorf("%s written under --no-artifacts (%v)", n, err)
+		}
+	}
+	recs, _ := results.ReadFile(filepath.Join(dir, ResultsFile))
+	if _, _, present, err := results.ReadArtifacts(dir, recs); present || err != nil {
+		t.Errorf("reader: present %v, %v", present, err)
+	}
+	// Resumed without the flag, the directory stays without artifacts
+	// rather than holding them for some units only.
+	data, _ := os.ReadFile(filepath.Join(dir, ResultsFile))
+	lines := strings.SplitAfter(string(data), "\n")
+	os.WriteFile(filepath.Join(dir, ResultsFile), []byte(strings.Join(lines[:len(lines)-30], "")), 0o644)
+	runStudy(t, dir, 2, Shard{})
+	if _, err := os.Stat(filepath.Join(dir, results.PredictionsFile)); !os.IsNotExist(err) {
+		t.Errorf("a directory without artifacts gained some on resume (%v)", err)
+	}
+	if man, err := manifest.Read(dir); err != nil || man.Artifacts != ArtifactsOff {
+		t.Errorf("manifest artifacts %q, %v", man.Artifacts, err)
+	}
+	// A directory with artifacts refuses --no-artifacts before writing.
+	kept := t.TempDir()
+	runStudy(t, kept, 2, Shard{})
+	before, _ := os.ReadFile(filepath.Join(kept, ResultsFile))
+	r = &Runner{Load: testLoader, OutDir: kept, Jobs: 2, NoArtifacts: true}
+	if _, err := r.Run(context.Background(), testStudy()); err == nil || !strings.Contains(err.Error(), "keeps artifacts") {
+		t.Errorf("--no-artifacts on a directory with artifacts: %v", err)
+	}
+	if after, _ := os.ReadFile(filepath.Join(kept, ResultsFile)); !bytes.Equal(before, after) {
+		t.Error("the refused run changed results.csv")
+	}
+}
