@@ -62,11 +62,16 @@ type describedModel struct {
 	Nodes          []describedNode      `json:"nodes"`
 }
 
-// Describe returns the model as data (learn.Describer): rules, every
-// partition term, and the tree (describedModel).
+// Describe returns the model as data (learn.Describer): rules, the
+// partition terms its nodes use, and the tree with every partition
+// (describedModel).
 func (m *Model) Describe(s learn.Schema) (learn.Description, error) {
 	dm := describedModel{NumClasses: m.NumClasses, RootPrediction: m.RootPrediction,
 		EndedByBreak: m.EndedByBreak, Clamp: m.Clamp}
+	used := map[[2]int]bool{}
+	for _, n := range m.Nodes[1:] {
+		used[[2]int{n.Feature, n.Term}] = true
+	}
 	var terms []learn.PartitionTerm
 	for f, p := range m.Partitions {
 		dp := describedPartition{Nominal: p.Nominal, Min: learn.JSONFloat(p.Min), Max: learn.JSONFloat(p.Max)}
@@ -83,7 +88,9 @@ func (m *Model) Describe(s learn.Schema) (learn.Description, error) {
 				pt.Trapezoid = corners[:]
 			}
 			dp.Terms = append(dp.Terms, dt)
-			terms = append(terms, pt)
+			if used[[2]int{f, t}] {
+				terms = append(terms, pt)
+			}
 		}
 		dm.Partitions = append(dm.Partitions, dp)
 	}

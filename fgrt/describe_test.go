@@ -40,6 +40,9 @@ func TestDescribeStaleRoot(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantTerms := []string{"a", "b"}
+	if len(d.Partitions) != len(wantTerms) {
+		t.Fatalf("%d partition terms, want the %d its nodes use", len(d.Partitions), len(wantTerms))
+	}
 	for i, pt := range d.Partitions {
 		if pt.TermName != wantTerms[i] || pt.Category == nil || float64(*pt.Category) != float64(i) || pt.Trapezoid != nil {
 			t.Errorf("partition term %d = %+v, want crisp %q = %d", i, pt, wantTerms[i], i)

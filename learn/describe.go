@@ -28,8 +28,9 @@ type Description struct {
 	// that Complexity counts, in the learner's own order: the "IF " lines
 	// of Model.Rules (RuleLines), so len(Rules) == Complexity().Rules.
 	Rules []string `json:"rules"`
-	// Partitions lists the fuzzy terms the model's rules may refer to, for
-	// learners with fuzzy partitions, in the units the learner saw.
+	// Partitions lists the fuzzy terms the model's rules refer to, for
+	// learners with fuzzy partitions, in the units the learner saw (Model
+	// holds every partition).
 	Partitions []PartitionTerm `json:"partitions,omitempty"`
 	// Model is the learner-specific structure (tree nodes with their
 	// conditions and leaf distributions, rule lists, partitions).

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -14,10 +15,22 @@ import (
 
 // Artifacts appends the units' artifacts (PredictionsFile, ModelsFile) to
 // an output directory: one gzip member per unit and file, each written in
-// one write, so that the files hold whole units only.
+// one write, so that the files hold whole units only. It keeps an index of
+// the members (unit key, byte span), so that Finish can order them by key
+// without decompressing anything.
 type Artifacts struct {
 	preds, models *os.File
 	header        []string
+	dir           string
+	// index[0] indexes the predictions (after the header member),
+	// index[1] the models.
+	index [2][]span
+}
+
+// span is one unit's member in a file.
+type span struct {
+	key        string
+	start, end int64
 }
 
 // OpenArtifacts opens the artifact files of dir for appending, creating
@@ -31,63 +44,61 @@ func OpenArtifacts(dir string, scoreClasses []string) (a *Artifacts, cut int64, 
 	if err != nil {
 		return nil, 0, err
 	}
-	a = &Artifacts{header: header}
+	a = &Artifacts{header: header, dir: dir}
 	defer func() {
 		if err != nil {
 			a.Close()
 			a = nil
 		}
 	}()
-	for _, name := range []string{PredictionsFile, ModelsFile} {
-		n, err := CutTornTail(filepath.Join(dir, name))
+	files := []**os.File{&a.preds, &a.models}
+	for i, name := range []string{PredictionsFile, ModelsFile} {
+		path := filepath.Join(dir, name)
+		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 		if err != nil {
 			return a, cut, err
 		}
-		cut += n
-	}
-	if a.preds, err = os.OpenFile(filepath.Join(dir, PredictionsFile), os.O_RDWR|os.O_CREATE, 0o644); err != nil {
-		return a, cut, err
-	}
-	if a.models, err = os.OpenFile(filepath.Join(dir, ModelsFile), os.O_RDWR|os.O_CREATE, 0o644); err != nil {
-		return a, cut, err
-	}
-	st, err := a.preds.Stat()
-	if err != nil {
-		return a, cut, err
-	}
-	if st.Size() == 0 {
-		member, err := PredictionsHeaderMember(header)
+		*files[i] = f
+		data, err := io.ReadAll(f)
 		if err != nil {
 			return a, cut, err
 		}
-		return a, cut, appendMember(a.preds, member)
-	}
-	// The header member is the first; read just enough to compare it.
-	buf := make([]byte, min(st.Size(), 1<<20))
-	if _, err := a.preds.ReadAt(buf, 0); err != nil {
-		return a, cut, err
-	}
-	got, err := firstMemberHeader(buf)
-	if err != nil {
-		return a, cut, fmt.Errorf("results: %s: %v", filepath.Join(dir, PredictionsFile), err)
-	}
-	if strings.Join(got, ",") != strings.Join(header, ",") {
-		return a, cut, fmt.Errorf("results: %s has columns %q, this study writes %q", filepath.Join(dir, PredictionsFile),
-			strings.Join(got, ","), strings.Join(header, ","))
+		members, torn := WholeMembers(data)
+		if torn {
+			end := lastEnd(members)
+			if err := f.Truncate(end); err != nil {
+				return a, cut, fmt.Errorf("results: cutting the torn tail of %s: %w", path, err)
+			}
+			cut += int64(len(data)) - end
+		}
+		for k, m := range members {
+			if name == PredictionsFile && k == 0 {
+				rows, err := readCSV(m.Data)
+				if err != nil || len(rows) != 1 {
+					return a, cut, fmt.Errorf("results: %s: the first member is not the header line", path)
+				}
+				if got := strings.Join(rows[0], ","); got != strings.Join(header, ",") {
+					return a, cut, fmt.Errorf("results: %s has columns %q, this study writes %q", path, got, strings.Join(header, ","))
+				}
+				continue
+			}
+			key, err := memberKey(name, m.Data)
+			if err != nil {
+				return a, cut, fmt.Errorf("results: %s member %d: %v", path, k, err)
+			}
+			a.index[i] = append(a.index[i], span{key, m.Start, m.End})
+		}
+		if name == PredictionsFile && len(members) == 0 {
+			member, err := PredictionsHeaderMember(header)
+			if err != nil {
+				return a, cut, err
+			}
+			if err := appendMember(f, member); err != nil {
+				return a, cut, err
+			}
+		}
 	}
 	return a, cut, nil
-}
-
-func firstMemberHeader(prefix []byte) ([]string, error) {
-	members, _ := WholeMembers(prefix)
-	if len(members) == 0 {
-		return nil, errors.New("no header member")
-	}
-	rows, err := readCSV(members[0].Data)
-	if err != nil || len(rows) != 1 {
-		return nil, errors.New("the first member is not the header line")
-	}
-	return rows[0], nil
 }
 
 // Header returns the predictions file's columns.
@@ -97,6 +108,20 @@ func (a *Artifacts) Header() []string { return a.header }
 // each file in one write. When the second write fails the first file is
 // cut back too, so that both files end with the same unit.
 func (a *Artifacts) Append(sets []PredictionSet, models []ModelRecord) error {
+	if len(sets) == 0 || len(models) == 0 {
+		return fmt.Errorf("results: a unit needs predictions and models (%d and %d given)", len(sets), len(models))
+	}
+	key := sets[0].Key
+	for _, p := range sets {
+		if p.Key != key {
+			return fmt.Errorf("results: one unit's artifacts name units %s and %s", key, p.Key)
+		}
+	}
+	for _, m := range models {
+		if m.Key != key {
+			return fmt.Errorf("results: one unit's artifacts name units %s and %s", key, m.Key)
+		}
+	}
 	pm, err := PredictionsMember(a.header, sets)
 	if err != nil {
 		return err
@@ -105,7 +130,11 @@ func (a *Artifacts) Append(sets []PredictionSet, models []ModelRecord) error {
 	if err != nil {
 		return err
 	}
-	st, err := a.models.Stat()
+	mst, err := a.models.Stat()
+	if err != nil {
+		return err
+	}
+	pst, err := a.preds.Stat()
 	if err != nil {
 		return err
 	}
@@ -113,10 +142,51 @@ func (a *Artifacts) Append(sets []PredictionSet, models []ModelRecord) error {
 		return fmt.Errorf("results: writing %s: %w", ModelsFile, err)
 	}
 	if err := appendMember(a.preds, pm); err != nil {
-		if terr := a.models.Truncate(st.Size()); terr != nil {
+		if terr := a.models.Truncate(mst.Size()); terr != nil {
 			return fmt.Errorf("results: writing %s: %w (and cutting %s back failed: %v)", PredictionsFile, err, ModelsFile, terr)
 		}
 		return fmt.Errorf("results: writing %s: %w", PredictionsFile, err)
+	}
+	a.index[0] = append(a.index[0], span{key, pst.Size(), pst.Size() + int64(len(pm))})
+	a.index[1] = append(a.index[1], span{key, mst.Size(), mst.Size() + int64(len(mm))})
+	return nil
+}
+
+// Finish closes the files and rewrites each with its unit members in key
+// order, as SortArtifacts does but from the index, without decompressing:
+// the order in which workers finished does not show.
+func (a *Artifacts) Finish() error {
+	if err := a.Close(); err != nil {
+		return err
+	}
+	for i, name := range []string{PredictionsFile, ModelsFile} {
+		idx := a.index[i]
+		less := func(x, y int) bool { return idx[x].key < idx[y].key }
+		if len(idx) == 0 || sort.SliceIsSorted(idx, less) {
+			continue
+		}
+		path := filepath.Join(a.dir, name)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		head := idx[0].start
+		for _, s := range idx {
+			head = min(head, s.start) // the header member precedes every unit
+		}
+		sort.SliceStable(idx, less)
+		var out bytes.Buffer
+		out.Grow(len(data))
+		out.Write(data[:head])
+		for _, s := range idx {
+			out.Write(data[s.start:s.end])
+		}
+		if out.Len() != len(data) {
+			return fmt.Errorf("results: %s: the member index covers %d of %d bytes", path, out.Len(), len(data))
+		}
+		if err := writeFileAtomic(path, out.Bytes()); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -126,12 +196,13 @@ func (a *Artifacts) Sync() error {
 	return errors.Join(a.preds.Sync(), a.models.Sync())
 }
 
-// Close closes the files.
+// Close closes the files (again: a no-op).
 func (a *Artifacts) Close() error {
 	var errs []error
-	for _, f := range []*os.File{a.preds, a.models} {
-		if f != nil {
-			errs = append(errs, f.Close())
+	for _, f := range []**os.File{&a.preds, &a.models} {
+		if *f != nil {
+			errs = append(errs, (*f).Close())
+			*f = nil
 		}
 	}
 	return errors.Join(errs...)
@@ -209,6 +280,10 @@ func writeFileAtomic(path string, data []byte) error {
 		return err
 	}
 	defer os.Remove(tmp.Name())
+	if err := tmp.Chmod(0o644); err != nil { // not CreateTemp's 0600: others may read results
+		tmp.Close()
+		return err
+	}
 	if _, err := tmp.Write(data); err != nil {
 		tmp.Close()
 		return err

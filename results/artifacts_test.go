@@ -470,3 +470,41 @@ func TestSortArtifacts(t *testing.T) {
 		t.Errorf("a directory without artifacts: %v", err)
 	}
 }
+
+// TestFinishOrdersUnits: Finish orders the members by key from its index,
+// over units found on opening and units appended since, with the bytes of
+// units appended in key order; the files stay readable by others.
+func TestFinishOrdersUnits(t *testing.T) {
+	ref := t.TempDir()
+	writeUnits(t, ref, unitA, unitB)
+	dir := t.TempDir()
+	writeUnits(t, dir, unitB) // a first run wrote B
+	a, _, err := OpenArtifacts(dir, scoreClasses)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sets, models := unitA()
+	if err := a.Append(sets, models); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{PredictionsFile, ModelsFile} {
+		if !bytes.Equal(mustRead(t, filepath.Join(ref, n)), mustRead(t, filepath.Join(dir, n))) {
+			t.Errorf("%s: not in key order after Finish", n)
+		}
+		if st, err := os.Stat(filepath.Join(dir, n)); err != nil || st.Mode().Perm() != 0o644 {
+			t.Errorf("%s: mode %v, %v", n, st.Mode(), err)
+		}
+	}
+	if err := a.Close(); err != nil {
+		t.Errorf("Close after Finish: %v", err)
+	}
+	mixed := []PredictionSet{sets[0], {Key: "other", Classes: sets[0].Classes, Rows: []int{0}, YTrue: []int{0}, YPred: []int{0}}}
+	b, _, _ := OpenArtifacts(dir, scoreClasses)
+	defer b.Close()
+	if err := b.Append(mixed, models); err == nil {
+		t.Error("one append naming two units accepted")
+	}
+}

@@ -3,7 +3,6 @@ package results
 import (
 	"bytes"
 	"compress/gzip"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -14,7 +13,7 @@ import (
 // predictions). A gzip reader (Python's gzip, pandas, zcat) reads the
 // concatenation as one stream, and an append is one write of whole
 // members, so a crash can only leave a torn last member, which
-// WholeMembers finds and CutTornTail removes.
+// WholeMembers finds and OpenArtifacts and RetainUnits remove.
 
 // gzipMember compresses b into one gzip member. The header carries no
 // name and no time, so equal contents give equal bytes.
@@ -70,31 +69,6 @@ func WholeMembers(data []byte) (members []Member, torn bool) {
 		members = append(members, Member{Start: start, End: int64(len(data) - br.Len()), Data: content})
 	}
 	return members, false
-}
-
-// CutTornTail truncates the artifact file at path after its last whole
-// gzip member and reports how many bytes it removed (0 for an intact or
-// absent file).
-func CutTornTail(path string) (int64, error) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return 0, nil
-	}
-	if err != nil {
-		return 0, err
-	}
-	members, torn := WholeMembers(data)
-	if !torn {
-		return 0, nil
-	}
-	end := int64(0)
-	if len(members) > 0 {
-		end = members[len(members)-1].End
-	}
-	if err := os.Truncate(path, end); err != nil {
-		return 0, fmt.Errorf("results: cutting the torn tail of %s: %w", path, err)
-	}
-	return int64(len(data)) - end, nil
 }
 
 // appendMember appends one member to f in one write; on a failed write it

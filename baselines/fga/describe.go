@@ -62,14 +62,22 @@ func (m *Model) Describe(s learn.Schema) (learn.Description, error) {
 		c := m.class
 		dm.SingleClass = &c
 	}
+	used := map[[2]int]bool{}
+	for _, r := range m.rules {
+		for _, c := range r.Antecedents {
+			used[[2]int{c.Feature, c.Label}] = true
+		}
+	}
 	var terms []learn.PartitionTerm
 	for f, sets := range m.partitions {
 		var ps [][4]learn.JSONFloat
 		for k, t := range sets {
 			corners := [4]learn.JSONFloat{learn.JSONFloat(t.A), learn.JSONFloat(t.B), learn.JSONFloat(t.C), learn.JSONFloat(t.D)}
 			ps = append(ps, corners)
-			terms = append(terms, learn.PartitionTerm{Feature: f, FeatureName: s.FeatureName(f), Term: k,
-				TermName: LabelName(k, m.labels), Trapezoid: corners[:]})
+			if used[[2]int{f, k}] { // the terms the rules use
+				terms = append(terms, learn.PartitionTerm{Feature: f, FeatureName: s.FeatureName(f), Term: k,
+					TermName: LabelName(k, m.labels), Trapezoid: corners[:]})
+			}
 		}
 		dm.Partitions = append(dm.Partitions, ps)
 	}

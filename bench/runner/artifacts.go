@@ -146,16 +146,12 @@ func writeUnit(arts *artifactFiles, f *appender, rows []results.Record, ua *unit
 	return f.appendUnit(rows)
 }
 
-// finish closes the files and sorts their units by key.
+// finish closes the files and orders their units by key.
 func (f *artifactFiles) finish() error {
 	if f == nil {
 		return nil
 	}
-	err := f.a.Close()
-	if err == nil {
-		err = results.SortArtifacts(f.dir)
-	}
-	if err != nil {
+	if err := f.a.Finish(); err != nil {
 		return &WriteError{Path: filepath.Join(f.dir, results.PredictionsFile), Err: err}
 	}
 	return nil
