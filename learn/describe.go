@@ -179,7 +179,19 @@ func (f JSONFloat) MarshalJSON() ([]byte, error) {
 	case math.IsInf(v, -1):
 		return []byte(`"-Infinity"`), nil
 	}
-	return json.Marshal(v)
+	// encoding/json's float64 format, without its reflection: shortest
+	// round-trip digits, exponent form below 1e-6 and from 1e21 on, the
+	// exponent without a leading zero ("1e-7", not "1e-07").
+	format := byte('f')
+	if a := math.Abs(v); a != 0 && (a < 1e-6 || a >= 1e21) {
+		format = 'e'
+	}
+	b := strconv.AppendFloat(make([]byte, 0, 24), v, format, -1, 64)
+	if n := len(b); format == 'e' && n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+		b[n-2] = b[n-1]
+		b = b[:n-1]
+	}
+	return b, nil
 }
 
 // UnmarshalJSON implements json.Unmarshaler.

@@ -87,3 +87,15 @@ func TestNewDescription(t *testing.T) {
 		t.Error("a model that cannot be marshalled gave no error")
 	}
 }
+
+// TestJSONFloatMatchesEncodingJSON: finite values are written exactly as
+// encoding/json writes a float64.
+func TestJSONFloatMatchesEncodingJSON(t *testing.T) {
+	for _, v := range []float64{0, math.Copysign(0, -1), 1, -2.5, 1e-6, 9.99e-7, 1e-7, -1.5e-300, 1e20, 1e21, 123456789e15, 5e-324, math.MaxFloat64, 0.1 + 0.2} {
+		want, _ := json.Marshal(v)
+		got, err := json.Marshal(JSONFloat(v))
+		if err != nil || string(got) != string(want) {
+			t.Errorf("%v: %s, encoding/json writes %s", v, got, want)
+		}
+	}
+}
