@@ -494,3 +494,89 @@ func lastEnd(members []Member) int64 {
 	}
 	return members[len(members)-1].End
 }
+
+// MergeArtifacts writes into dst the artifacts of the directories srcs
+// (shards of one study): every unit's members once, ordered by key, so
+// that merged shards hold the artifacts of a single run. It refuses
+// sources that disagree: some with artifacts and some without, different
+// predictions headers, damaged files, or one unit with different bytes in
+// two sources (a unit found twice with equal bytes is kept once). present
+// is false when no source has artifacts; then nothing is written.
+func MergeArtifacts(dst string, srcs []string) (present bool, err error) {
+	type unit struct {
+		src  string
+		data []byte
+	}
+	var with, without []string
+	for _, src := range srcs {
+		_, perr := os.Stat(filepath.Join(src, PredictionsFile))
+		_, merr := os.Stat(filepath.Join(src, ModelsFile))
+		switch {
+		case perr == nil && merr == nil:
+			with = append(with, src)
+		case errors.Is(perr, os.ErrNotExist) && errors.Is(merr, os.ErrNotExist):
+			without = append(without, src)
+		default:
+			return true, fmt.Errorf("results: %s holds one artifact file without the other", src)
+		}
+	}
+	if len(with) == 0 {
+		return false, nil
+	}
+	if len(without) > 0 {
+		return true, fmt.Errorf("results: %s have artifacts, %s not: merge shards run alike (all with, or all with --no-artifacts)",
+			strings.Join(with, ", "), strings.Join(without, ", "))
+	}
+	for _, name := range []string{PredictionsFile, ModelsFile} {
+		units := map[string]unit{}
+		var header []byte
+		headerSrc := ""
+		for _, src := range with {
+			path := filepath.Join(src, name)
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return true, err
+			}
+			members, torn := WholeMembers(data)
+			if torn {
+				return true, fmt.Errorf("results: %s is damaged after byte %d (a shard still running, or cut short)", path, lastEnd(members))
+			}
+			for i, m := range members {
+				raw := data[m.Start:m.End]
+				if name == PredictionsFile && i == 0 {
+					if header == nil {
+						header, headerSrc = raw, src
+					} else if !bytes.Equal(header, raw) {
+						return true, fmt.Errorf("results: %s and %s have different prediction columns", headerSrc, src)
+					}
+					continue
+				}
+				key, err := memberKey(name, m.Data)
+				if err != nil {
+					return true, fmt.Errorf("results: %s member %d: %v", path, i, err)
+				}
+				if prev, ok := units[key]; ok {
+					if !bytes.Equal(prev.data, raw) {
+						return true, fmt.Errorf("results: unit %s has different %s in %s and %s", key, name, prev.src, src)
+					}
+					continue
+				}
+				units[key] = unit{src, raw}
+			}
+		}
+		keys := make([]string, 0, len(units))
+		for k := range units {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		var out bytes.Buffer
+		out.Write(header)
+		for _, k := range keys {
+			out.Write(units[k].data)
+		}
+		if err := writeFileAtomic(filepath.Join(dst, name), out.Bytes()); err != nil {
+			return true, err
+		}
+	}
+	return true, nil
+}

@@ -508,3 +508,58 @@ func TestFinishOrdersUnits(t *testing.T) {
 		t.Error("one append naming two units accepted")
 	}
 }
+
+func TestMergeArtifacts(t *testing.T) {
+	ref := t.TempDir()
+	writeUnits(t, ref, unitA, unitB)
+	s1, s2, s3 := t.TempDir(), t.TempDir(), t.TempDir()
+	writeUnits(t, s1, unitB)
+	writeUnits(t, s2, unitA)
+	writeUnits(t, s3, unitA) // the same unit again, with equal bytes
+	dst := t.TempDir()
+	if present, err := MergeArtifacts(dst, []string{s1, s2, s3}); err != nil || !present {
+		t.Fatalf("merge: present %v, %v", present, err)
+	}
+	for _, n := range []string{PredictionsFile, ModelsFile} {
+		if !bytes.Equal(mustRead(t, filepath.Join(ref, n)), mustRead(t, filepath.Join(dst, n))) {
+			t.Errorf("%s: merged shards differ from a single run", n)
+		}
+	}
+	if present, err := MergeArtifacts(t.TempDir(), []string{t.TempDir(), t.TempDir()}); present || err != nil {
+		t.Errorf("shards without artifacts: present %v, %v", present, err)
+	}
+
+	conflict := t.TempDir()
+	writeUnits(t, conflict, func() ([]PredictionSet, []ModelRecord) {
+		sets, models := unitA()
+		sets[1].YPred[0] = 1 // another prediction for one row
+		return sets, models
+	})
+	otherHeader := t.TempDir()
+	a, _, _ := OpenArtifacts(otherHeader, []string{"no", "yes"})
+	a.Close()
+	torn := t.TempDir()
+	writeUnits(t, torn, unitA)
+	b := mustRead(t, filepath.Join(torn, ModelsFile))
+	os.WriteFile(filepath.Join(torn, ModelsFile), b[:len(b)-2], 0o644)
+	half := t.TempDir()
+	writeUnits(t, half, unitA)
+	os.Remove(filepath.Join(half, PredictionsFile))
+
+	cases := []struct {
+		name string
+		srcs []string
+		want string
+	}{
+		{"conflicting unit", []string{s2, conflict}, "unit paper/a/fgrt/f0 has different predictions.csv.gz"},
+		{"missing artifacts", []string{s1, t.TempDir()}, "merge shards run alike"},
+		{"other columns", []string{s1, otherHeader}, "different prediction columns"},
+		{"torn shard", []string{s1, torn}, "is damaged after byte"},
+		{"one file of two", []string{s1, half}, "one artifact file without the other"},
+	}
+	for _, c := range cases {
+		if _, err := MergeArtifacts(t.TempDir(), c.srcs); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.name, err, c.want)
+		}
+	}
+}
