@@ -496,13 +496,14 @@ func lastEnd(members []Member) int64 {
 }
 
 // MergeArtifacts writes into dst the artifacts of the directories srcs
-// (shards of one study): every unit's members once, ordered by key, so
-// that merged shards hold the artifacts of a single run. It refuses
-// sources that disagree: some with artifacts and some without, different
-// predictions headers, damaged files, or one unit with different bytes in
-// two sources (a unit found twice with equal bytes is kept once). present
-// is false when no source has artifacts; then nothing is written.
-func MergeArtifacts(dst string, srcs []string) (present bool, err error) {
+// (shards of one study): the members of every unit keep accepts (nil: all)
+// once, ordered by key, so that merged shards hold the artifacts of a
+// single run. It refuses sources that disagree: some with artifacts and
+// some without, different predictions headers, damaged files, or one unit
+// with different bytes in two sources (a unit found twice with equal bytes
+// is kept once); nothing is written when it refuses. present is false
+// when no source has artifacts; then nothing is written either.
+func MergeArtifacts(dst string, srcs []string, keep func(key string) bool) (present bool, err error) {
 	type unit struct {
 		src  string
 		data []byte
@@ -527,7 +528,8 @@ func MergeArtifacts(dst string, srcs []string) (present bool, err error) {
 		return true, fmt.Errorf("results: %s have artifacts, %s not: merge shards run alike (all with, or all with --no-artifacts)",
 			strings.Join(with, ", "), strings.Join(without, ", "))
 	}
-	for _, name := range []string{PredictionsFile, ModelsFile} {
+	var merged [2][]byte
+	for fi, name := range []string{PredictionsFile, ModelsFile} {
 		units := map[string]unit{}
 		var header []byte
 		headerSrc := ""
@@ -555,6 +557,9 @@ func MergeArtifacts(dst string, srcs []string) (present bool, err error) {
 				if err != nil {
 					return true, fmt.Errorf("results: %s member %d: %v", path, i, err)
 				}
+				if keep != nil && !keep(key) {
+					continue
+				}
 				if prev, ok := units[key]; ok {
 					if !bytes.Equal(prev.data, raw) {
 						return true, fmt.Errorf("results: unit %s has different %s in %s and %s", key, name, prev.src, src)
@@ -574,7 +579,10 @@ func MergeArtifacts(dst string, srcs []string) (present bool, err error) {
 		for _, k := range keys {
 			out.Write(units[k].data)
 		}
-		if err := writeFileAtomic(filepath.Join(dst, name), out.Bytes()); err != nil {
+		merged[fi] = out.Bytes()
+	}
+	for fi, name := range []string{PredictionsFile, ModelsFile} {
+		if err := writeFileAtomic(filepath.Join(dst, name), merged[fi]); err != nil {
 			return true, err
 		}
 	}

@@ -517,7 +517,7 @@ func TestMergeArtifacts(t *testing.T) {
 	writeUnits(t, s2, unitA)
 	writeUnits(t, s3, unitA) // the same unit again, with equal bytes
 	dst := t.TempDir()
-	if present, err := MergeArtifacts(dst, []string{s1, s2, s3}); err != nil || !present {
+	if present, err := MergeArtifacts(dst, []string{s1, s2, s3}, nil); err != nil || !present {
 		t.Fatalf("merge: present %v, %v", present, err)
 	}
 	for _, n := range []string{PredictionsFile, ModelsFile} {
@@ -525,7 +525,7 @@ func TestMergeArtifacts(t *testing.T) {
 			t.Errorf("%s: merged shards differ from a single run", n)
 		}
 	}
-	if present, err := MergeArtifacts(t.TempDir(), []string{t.TempDir(), t.TempDir()}); present || err != nil {
+	if present, err := MergeArtifacts(t.TempDir(), []string{t.TempDir(), t.TempDir()}, nil); present || err != nil {
 		t.Errorf("shards without artifacts: present %v, %v", present, err)
 	}
 
@@ -558,8 +558,22 @@ func TestMergeArtifacts(t *testing.T) {
 		{"one file of two", []string{s1, half}, "one artifact file without the other"},
 	}
 	for _, c := range cases {
-		if _, err := MergeArtifacts(t.TempDir(), c.srcs); err == nil || !strings.Contains(err.Error(), c.want) {
+		dst := t.TempDir()
+		if _, err := MergeArtifacts(dst, c.srcs, nil); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want %q", c.name, err, c.want)
+		}
+		if files, _ := os.ReadDir(dst); len(files) != 0 {
+			t.Errorf("%s: a refused merge wrote %d files", c.name, len(files))
+		}
+	}
+	// A partial merge keeps the units its results keep.
+	only := t.TempDir()
+	if _, err := MergeArtifacts(only, []string{s1, s2}, func(k string) bool { return k == "paper/a/fgrt/f0" }); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{PredictionsFile, ModelsFile} {
+		if !bytes.Equal(mustRead(t, filepath.Join(s2, n)), mustRead(t, filepath.Join(only, n))) {
+			t.Errorf("%s: the kept unit alone differs from its shard", n)
 		}
 	}
 }

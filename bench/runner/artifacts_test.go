@@ -167,3 +167,57 @@ func TestNoArtifacts(t *testing.T) {
 		t.Error("the refused run changed results.csv")
 	}
 }
+
+// TestShardArtifactsMergeToOneRun: shards' artifacts merge to those of a
+// single run, and the merged directory passes the cross-check; shards run
+// without artifacts merge to a directory without them.
+func TestShardArtifactsMergeToOneRun(t *testing.T) {
+	ref := t.TempDir()
+	runStudy(t, ref, 2, Shard{})
+	var inputs, plain []string
+	for i := 0; i < 3; i++ {
+		dir := t.TempDir()
+		runStudy(t, dir, 1, Shard{Index: i, Count: 3})
+		inputs = append(inputs, dir)
+		bare := t.TempDir()
+		r := &Runner{Load: testLoader, OutDir: bare, Jobs: 1, Shard: Shard{Index: i, Count: 3}, NoArtifacts: true}
+		if _, err := r.Run(context.Background(), testStudy()); err != nil {
+			t.Fatal(err)
+		}
+		plain = append(plain, bare)
+	}
+	out := t.TempDir()
+	if _, err := Merge(out, append(inputs, inputs[0]), MergeOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	sameArtifacts(t, ref, out, "merged shards")
+	readChecked(t, out)
+	if man, err := manifest.Read(out); err != nil || man.Artifacts != ArtifactsKept {
+		t.Errorf("merged manifest artifacts %q, %v", man.Artifacts, err)
+	}
+
+	bare := t.TempDir()
+	if _, err := Merge(bare, plain, MergeOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if man, err := manifest.Read(bare); err != nil || man.Artifacts != ArtifactsOff {
+		t.Errorf("merged manifest artifacts %q, %v", man.Artifacts, err)
+	}
+	// Shards with and without artifacts do not merge, and nothing is written.
+	mixed := t.TempDir()
+	if _, err := Merge(mixed, []string{inputs[0], plain[1], inputs[2]}, MergeOptions{}); err == nil || !strings.Contains(err.Error(), "merge shards run alike") {
+		t.Errorf("mixed shards: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(mixed, ResultsFile)); !os.IsNotExist(err) {
+		t.Errorf("a refused merge wrote results.csv (%v)", err)
+	}
+	// A partial merge keeps the artifacts of the units it keeps.
+	part := t.TempDir()
+	if _, err := Merge(part, inputs[:2], MergeOptions{AllowPartial: true}); err != nil {
+		t.Fatal(err)
+	}
+	recs, _ := results.ReadFile(filepath.Join(part, ResultsFile))
+	if _, _, present, err := results.ReadArtifacts(part, recs); !present || err != nil {
+		t.Errorf("partial merge: present %v, %v", present, err)
+	}
+}

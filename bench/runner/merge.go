@@ -174,6 +174,9 @@ func Merge(out string, inputs []string, o MergeOptions) (MergeSummary, error) {
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 		return sum, err
 	}
+	if man.Artifacts, err = mergeArtifacts(filepath.Dir(out), ins, complete); err != nil {
+		return sum, err
+	}
 	var b bytes.Buffer
 	if sum.Partial {
 		fmt.Fprintf(&b, "%s %d of %d units (%d rows); missing shards %s; see %s\n", results.PartialMark,
