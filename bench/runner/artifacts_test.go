@@ -4,15 +4,19 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
+	"github.com/fgrtbench/fgrtbench/bench/protocol"
+	"github.com/fgrtbench/fgrtbench/learn"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
@@ -219,5 +223,96 @@ func TestShardArtifactsMergeToOneRun(t *testing.T) {
 	recs, _ := results.ReadFile(filepath.Join(part, ResultsFile))
 	if _, _, present, err := results.ReadArtifacts(part, recs); !present || err != nil {
 		t.Errorf("partial merge: present %v, %v", present, err)
+	}
+}
+
+// TestStoredModelsReproduceStoredPredictions: for the harness's learners
+// under the paper and clean protocols, every model of models.jsonl.gz,
+// rebuilt from its record alone (learn.Reconstruct), predicts and scores
+// its fold's test rows exactly as predictions.csv.gz records, row by row
+// (the rows named by their index in the dataset file).
+func TestStoredModelsReproduceStoredPredictions(t *testing.T) {
+	o := protocol.DefaultOptions()
+	o.InnerFolds = 3
+	s := Study{
+		Protocols: []string{"paper", "clean"},
+		Datasets:  []string{"alpha"},
+		Methods:   []MethodSpec{{Name: "fgrt"}, {Name: "fgrt-opt"}, {Name: "cart"}, {Name: "c45"}, {Name: "ripper"}},
+		Options:   o,
+	}
+	dir := t.TempDir()
+	r := &Runner{Load: testLoader, OutDir: dir, Jobs: 2}
+	if _, err := r.Run(context.Background(), s); err != nil {
+		t.Fatal(err)
+	}
+	p, m := readChecked(t, dir)
+	type setID struct {
+		key string
+		ci  int
+	}
+	stored := map[setID][]results.PredictionRow{}
+	for _, row := range p.Rows {
+		id := setID{row.Key, row.ConfigIndex}
+		stored[id] = append(stored[id], row)
+	}
+	d, _ := testLoader(context.Background(), "alpha")
+	plans := map[string]*protocol.Plan{}
+	kinds := map[string]int{}
+	for _, rec := range m.Records {
+		kinds[rec.Kind]++
+		parts := strings.Split(rec.Key, "/") // protocol/dataset/label#hash/rR/fF/sS
+		proto := parts[0]
+		plan := plans[proto]
+		if plan == nil {
+			pr, _ := protocol.Lookup(proto)
+			var err error
+			if plan, err = pr.Plan(d, o); err != nil {
+				t.Fatal(err)
+			}
+			plans[proto] = plan
+		}
+		pr, _ := protocol.Lookup(proto)
+		rep, _ := strconv.Atoi(strings.TrimPrefix(parts[3], "r"))
+		fold, _ := strconv.Atoi(strings.TrimPrefix(parts[4], "f"))
+		f := plan.Folds[rep*pr.Layout(o).Folds+fold]
+		rebuilt, err := learn.Reconstruct(rec.Description())
+		if err != nil {
+			t.Fatalf("%s config %d: %v", rec.Key, rec.ConfigIndex, err)
+		}
+		pred := rebuilt.Predict(f.XTest)
+		var scores [][]float64
+		if sc, ok := rebuilt.(learn.Scorer); ok {
+			scores = sc.Scores(f.XTest)
+		}
+		rows := stored[setID{rec.Key, rec.ConfigIndex}]
+		if len(rows) != len(pred) {
+			t.Fatalf("%s config %d: %d stored rows, %d test rows", rec.Key, rec.ConfigIndex, len(rows), len(pred))
+		}
+		for i, row := range rows {
+			want := ""
+			if pred[i] >= 0 {
+				want = rec.Classes[pred[i]]
+			}
+			if row.Row != f.TestRows[i] || row.YPred != want || row.YTrue != rec.Classes[f.YTest[i]] {
+				t.Fatalf("%s config %d test row %d: stored %+v, rebuilt model predicts %q for file row %d", rec.Key, rec.ConfigIndex, i, row, want, f.TestRows[i])
+			}
+			if (scores == nil) != (row.Scores == nil) {
+				t.Fatalf("%s config %d: stored scores %v, rebuilt scorer %v", rec.Key, rec.ConfigIndex, row.Scores != nil, scores != nil)
+			}
+			for k, c := range rec.Classes {
+				if scores == nil {
+					break
+				}
+				j := slices.Index(p.ScoreClasses, c)
+				if math.Float64bits(row.Scores[j]) != math.Float64bits(scores[i][k]) {
+					t.Fatalf("%s config %d row %d class %s: stored score %v, rebuilt %v", rec.Key, rec.ConfigIndex, i, c, row.Scores[j], scores[i][k])
+				}
+			}
+		}
+	}
+	for _, k := range []string{"fgrt.tree/1", "cart.tree/1", "c45.tree/1", "ripper.rulesets/1"} {
+		if kinds[k] == 0 {
+			t.Errorf("no model of kind %s checked (%v)", k, kinds)
+		}
 	}
 }
