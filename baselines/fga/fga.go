@@ -195,7 +195,7 @@ func (t *Trainer) FitModel(X [][]float64, y []int, s learn.Schema) (*Model, erro
 	// search carries no information: the model is that class, without
 	// rules (ex-fuzzy would evolve an arbitrary rule base).
 	if single := y[0]; !slices.ContainsFunc(y, func(c int) bool { return c != single }) {
-		return &Model{single: true, class: single, labels: t.opts.Labels}, nil
+		return &Model{single: true, class: single, labels: t.opts.Labels, nClasses: s.NumClasses()}, nil
 	}
 	fixed := t.fixed
 	if t.opts.Fixed && fixed == nil {
@@ -209,5 +209,7 @@ func (t *Trainer) FitModel(X [][]float64, y []int, s learn.Schema) (*Model, erro
 	}
 	p := newProblem(X, y, s.NumClasses(), t.opts, workers, fixed)
 	res := runGA(&p.lay, t.opts, newEvaluator(p, workers))
-	return buildModel(p, res), nil
+	m := buildModel(p, res)
+	m.nClasses = s.NumClasses()
+	return m, nil
 }

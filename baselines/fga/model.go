@@ -25,6 +25,10 @@ type Model struct {
 	// classifiers do for a constant target.
 	single bool
 	class  int
+	// nClasses is the schema's class count (the columns of Scores);
+	// chromosome is the best chromosome's genes (nil for a single class).
+	nClasses   int
+	chromosome []int32
 }
 
 // Rule is one fuzzy rule "IF feature IS label AND ... THEN class".
@@ -49,7 +53,7 @@ type Condition struct {
 
 func buildModel(p *problem, res gaResult) *Model {
 	l := &p.lay
-	m := &Model{labels: l.labels, history: res.history, fitness: res.bestMCC,
+	m := &Model{labels: l.labels, history: res.history, fitness: res.bestMCC, chromosome: append([]int32(nil), res.best...),
 		lo: append([]float64(nil), p.xmin...), hi: append([]float64(nil), p.xmax...)}
 	m.partitions = make([][]fuzzy.Trapezoid, p.nFeat)
 	if p.fixed != nil {

@@ -77,6 +77,9 @@ type Manifest struct {
 	// predict, write), summed over its workers: timing only, like Start
 	// and End, outside the study's identity.
 	StageSeconds map[string]float64 `json:"stage_seconds,omitempty"`
+	// Artifacts says whether the directory keeps each unit's predictions
+	// and models ("kept") or not ("off": --no-artifacts).
+	Artifacts string `json:"artifacts,omitempty"`
 	// Identity is the study's identity: every group of units (and so every
 	// unit key) the directory's results.csv may hold.
 	Identity *identity.Study `json:"identity,omitempty"`

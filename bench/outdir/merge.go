@@ -218,6 +218,9 @@ func Merge(out string, inputs []string, o MergeOptions) (MergeSummary, error) {
 		}
 		defer release()
 	}
+	if man.Artifacts, err = mergeArtifacts(filepath.Dir(out), ins, complete); err != nil {
+		return sum, err
+	}
 	var b bytes.Buffer
 	if sum.Partial {
 		fmt.Fprintf(&b, "%s %d of %d units (%d rows); missing shards %s; see %s\n", results.PartialMark,

@@ -40,9 +40,9 @@ func (Clean) Plan(d *datasets.Dataset, o Options) (*Plan, error) {
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
-	full := d
+	full, kept := d, []int(nil) // nil: every row kept, in file order
 	if len(d.MissingRows()) > 0 {
-		full, _ = d.CompleteRows()
+		full, kept = d.CompleteRows()
 	}
 	schema := full.Schema()
 	plan := &Plan{
@@ -86,7 +86,8 @@ func (Clean) Plan(d *datasets.Dataset, o Options) (*Plan, error) {
 					ytr = append(ytr, full.Y[i])
 				}
 			}
-			f := Fold{Repeat: r, Index: k, Seed: seed, YTrain: ytr, YTest: yte, view: v}
+			f := Fold{Repeat: r, Index: k, Seed: seed, YTrain: ytr, YTest: yte, view: v,
+				TestRows: testRows(kept, fold, k), Unscale: v.unscale}
 			if err := checkFoldClasses(d.Name, f, len(schema.Classes)); err != nil {
 				return nil, err
 			}
@@ -138,6 +139,10 @@ func (v *foldView) scaler() *sksplit.StandardScaler {
 	v.once.Do(func() { v.sc = v.fit(v.train) })
 	return v.sc
 }
+
+// unscale maps a value of column j from the fold's scaled units back to
+// the data's own (Fold.Unscale).
+func (v *foldView) unscale(j int, x float64) float64 { return unscaler(v.scaler())(j, x) }
 
 // fit fits a StandardScaler on the numeric columns of rows idx of X.
 func (v *foldView) fit(idx []int) *sksplit.StandardScaler {

@@ -96,7 +96,8 @@ func (h Holdout) Plan(d *datasets.Dataset, o Options) (*Plan, error) {
 	for r := 0; r < l.Repeats; r++ {
 		f := Fold{Repeat: r, Index: 0, Seed: HoldoutSeed,
 			XTrain: p.X[:nTrain:nTrain], YTrain: p.Y[:nTrain:nTrain],
-			XTest: p.X[testFrom:], YTest: p.Y[testFrom:], InnerFold: inner}
+			XTest: p.X[testFrom:], YTest: p.Y[testFrom:], InnerFold: inner,
+			TestRows: p.SrcRow[testFrom:], Unscale: unscaler(p.Scaler)}
 		if err := checkFoldClasses(d.Name, f, len(p.Schema.Classes)); err != nil {
 			return nil, err
 		}

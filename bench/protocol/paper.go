@@ -48,7 +48,8 @@ func (Paper) Plan(d *datasets.Dataset, _ Options) (*Plan, error) {
 	}
 	for k := 0; k < 5; k++ {
 		xtr, ytr, xte, yte := split(p.X, p.Y, p.Fold, k)
-		f := Fold{Repeat: 0, Index: k, Seed: PaperSeed, XTrain: xtr, YTrain: ytr, XTest: xte, YTest: yte}
+		f := Fold{Repeat: 0, Index: k, Seed: PaperSeed, XTrain: xtr, YTrain: ytr, XTest: xte, YTest: yte,
+			TestRows: testRows(p.SrcRow, p.Fold, k), Unscale: unscaler(p.Scaler)}
 		if err := checkFoldClasses(d.Name, f, len(p.Schema.Classes)); err != nil {
 			return nil, err
 		}

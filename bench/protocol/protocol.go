@@ -21,6 +21,7 @@ import (
 	"strings"
 
 	"github.com/fgrtbench/fgrtbench/datasets"
+	"github.com/fgrtbench/fgrtbench/internal/sksplit"
 	"github.com/fgrtbench/fgrtbench/learn"
 )
 
@@ -67,6 +68,14 @@ type Fold struct {
 	// returned live in it until the next call with the same buf. Nil when
 	// the protocol does not scale per fold.
 	Rescale func(trainIdx, testIdx []int, buf *Scratch) (xtr, xte [][]float64)
+	// TestRows[i] is the 0-based index of test row i among the data rows
+	// of the dataset file (dropped rows counted), for the predictions
+	// artifact.
+	TestRows []int
+	// Unscale maps a value of column j from the units the learners see
+	// back to the data's own units (the inverse of the protocol's
+	// scaling; nil when it does not scale).
+	Unscale func(j int, v float64) float64
 
 	view *foldView // the clean protocol's unscaled rows; nil otherwise
 }
@@ -125,6 +134,39 @@ func (f *Fold) EachRow(fn func(test bool, i int, row []float64) bool) {
 			}
 		}
 	}
+}
+
+// unscaler inverts a fitted standard scaler (nil for none): x = v·scale + mean.
+func unscaler(sc *sksplit.StandardScaler) func(j int, v float64) float64 {
+	if sc == nil {
+		return nil
+	}
+	at := map[int]int{}
+	for c, j := range sc.Cols {
+		at[j] = c
+	}
+	return func(j int, v float64) float64 {
+		if c, ok := at[j]; ok {
+			return v*sc.Scale[c] + sc.Mean[c]
+		}
+		return v
+	}
+}
+
+// testRows lists src[i] for the rows i of fold k (i itself when src is
+// nil: every row of the file kept, in order).
+func testRows(src, fold []int, k int) []int {
+	var out []int
+	for i, f := range fold {
+		if f == k {
+			if src == nil {
+				out = append(out, i)
+			} else {
+				out = append(out, src[i])
+			}
+		}
+	}
+	return out
 }
 
 // Plan is everything a runner needs to evaluate methods on one dataset

@@ -17,6 +17,9 @@ type outcome struct {
 	acc, balAcc float64
 	cx          learn.Complexity
 	fitS, predS float64
+	// model and pred are kept for the unit's artifacts.
+	model learn.Model
+	pred  []int
 }
 
 type executor struct {
@@ -28,6 +31,8 @@ type executor struct {
 	ctx context.Context
 	// stages receives the time spent preparing, fitting and predicting.
 	stages *Stages
+	// artifacts asks run for each unit's predictions and models.
+	artifacts bool
 }
 
 // matrices builds a fold's rows, timed as the prepare stage.
@@ -110,7 +115,7 @@ func score(model learn.Model, fit float64, s learn.Schema, xte [][]float64, yte 
 	if ownFit >= 0 { // a method that fits at prediction time (external) times itself
 		fit, predS = ownFit, max(0, predS-ownFit)
 	}
-	o := outcome{cx: model.Complexity(), fitS: fit, predS: predS}
+	o := outcome{cx: model.Complexity(), fitS: fit, predS: predS, model: model, pred: pred}
 	for i, y := range yte {
 		if pred[i] == y {
 			o.correct++
@@ -121,16 +126,21 @@ func score(model learn.Model, fit float64, s learn.Schema, xte [][]float64, yte 
 	return o, nil
 }
 
-// run evaluates one unit and returns its rows. buf is the worker's scratch
-// memory for the unit's scaled rows (protocol.Fold.Matrices, Rescale),
-// reused from unit to unit so that a worker holds one fold's rows at a
-// time whatever the number of units.
-func (e *executor) run(u Unit, plan *protocol.Plan, m resolvedMethod, nFolds int, buf *protocol.Scratch) ([]results.Record, error) {
+// run evaluates one unit and returns its rows, and its artifacts when the
+// executor keeps them (one prediction set and model per row). buf is the
+// worker's scratch memory for the unit's scaled rows
+// (protocol.Fold.Matrices, Rescale), reused from unit to unit so that a
+// worker holds one fold's rows at a time whatever the number of units.
+func (e *executor) run(u Unit, plan *protocol.Plan, m resolvedMethod, nFolds int, buf *protocol.Scratch) ([]results.Record, *unitArtifacts, error) {
 	fi := u.Repeat*nFolds + u.Fold
 	if fi >= len(plan.Folds) {
-		return nil, fmt.Errorf("%s: plan has %d folds, unit wants %d", u.Key, len(plan.Folds), fi)
+		return nil, nil, fmt.Errorf("%s: plan has %d folds, unit wants %d", u.Key, len(plan.Folds), fi)
 	}
 	f := plan.Folds[fi]
+	var arts *unitArtifacts
+	if e.artifacts {
+		arts = &unitArtifacts{}
+	}
 	seed := learnerSeed(u)
 	sel := m.SelectionFor(plan)
 	row := func(ci int, o outcome, selected bool) results.Record {
@@ -148,20 +158,23 @@ func (e *executor) run(u Unit, plan *protocol.Plan, m resolvedMethod, nFolds int
 	if sel == protocol.SelectInnerCV {
 		ci, err := e.innerSelect(plan, f, m, seed, buf)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", u.Key, err)
+			return nil, nil, fmt.Errorf("%s: %w", u.Key, err)
 		}
 		t, err := e.newTrainer(m, m.Configs[ci], seed)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		// The inner folds' rows are dead: the fold's rows take their memory.
 		xtr, xte := e.matrices(&f, buf)
 		o, err := evaluate(t, plan.Schema, xtr, f.YTrain, xte, f.YTest)
 		e.timed(o)
 		if err != nil {
-			return nil, fmt.Errorf("%s %s: %w", u.Key, m.Configs[ci], err)
+			return nil, nil, fmt.Errorf("%s %s: %w", u.Key, m.Configs[ci], err)
 		}
-		return []results.Record{row(ci, o, true)}, nil
+		if err := arts.add(u.Key, ci, plan.Schema, f, xte, o); err != nil {
+			return nil, nil, err
+		}
+		return []results.Record{row(ci, o, true)}, arts, nil
 	}
 	xtr, xte := e.matrices(&f, buf)
 	out := make([]results.Record, 0, len(m.Configs))
@@ -169,11 +182,14 @@ func (e *executor) run(u Unit, plan *protocol.Plan, m resolvedMethod, nFolds int
 	for ci, cfg := range m.Configs {
 		t, err := e.trainer(plan, m, cfg, seed)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", u.Key, err)
+			return nil, nil, fmt.Errorf("%s: %w", u.Key, err)
 		}
 		o, err := evaluate(t, plan.Schema, xtr, f.YTrain, xte, f.YTest)
 		if err != nil {
-			return nil, fmt.Errorf("%s %s: %w", u.Key, cfg, err)
+			return nil, nil, fmt.Errorf("%s %s: %w", u.Key, cfg, err)
+		}
+		if err := arts.add(u.Key, ci, plan.Schema, f, xte, o); err != nil {
+			return nil, nil, err
 		}
 		e.timed(o)
 		// Strict '>' keeps the first configuration in list order on ties,
@@ -186,7 +202,7 @@ func (e *executor) run(u Unit, plan *protocol.Plan, m resolvedMethod, nFolds int
 	if sel != protocol.SelectSweep {
 		out[best].Selected = true
 	}
-	return out, nil
+	return out, arts, nil
 }
 
 // innerSelect returns the index of the configuration with the best mean

@@ -44,6 +44,9 @@ type Runner struct {
 	Progress Progress
 	// FailFast stops at the first failing unit instead of running the rest.
 	FailFast bool
+	// NoArtifacts turns off the per-unit artifacts (predictions.csv.gz,
+	// models.jsonl.gz) for a directory that has none yet.
+	NoArtifacts bool
 	// afterUnit is a test hook called after each unit's rows are on disk.
 	afterUnit func(done int)
 	// openResults opens results.csv for appending (nil: the file system);
@@ -121,9 +124,18 @@ func (r *Runner) Run(ctx context.Context, s Study) (Summary, error) {
 	if err := sameSplit(r.OutDir, prev, r.Shard); err != nil {
 		return Summary{ResultsPath: path}, err
 	}
+	keepArtifacts, err := artifactsMode(r.OutDir, r.NoArtifacts, existing)
+	if err != nil {
+		return Summary{ResultsPath: path}, err
+	}
 	done, err := resume(path, existing, todo)
 	if err != nil {
 		return sum, err
+	}
+	if keepArtifacts {
+		if err := retainArtifacts(r.OutDir, existing, done, todo); err != nil {
+			return sum, &WriteError{Path: filepath.Join(r.OutDir, results.PredictionsFile), Err: err}
+		}
 	}
 	var pending []Unit
 	for _, u := range todo {
@@ -139,6 +151,10 @@ func (r *Runner) Run(ctx context.Context, s Study) (Summary, error) {
 	man.Methods = methodEntries(ms)
 	man.Datasets = mergeDatasets(prev, records)
 	man.Units, man.Skipped = sum.Units, sum.Skipped
+	man.Artifacts = ArtifactsOff
+	if keepArtifacts {
+		man.Artifacts = ArtifactsKept
+	}
 	man.Continue(prev, "running")
 	t0 := time.Now()
 	err = man.Write(r.OutDir)
@@ -146,7 +162,7 @@ func (r *Runner) Run(ctx context.Context, s Study) (Summary, error) {
 	if err != nil {
 		return sum, &WriteError{Path: filepath.Join(r.OutDir, manifest.FileName), Err: err}
 	}
-	sum, runErr := r.execute(ctx, s, ms, plans, path, pending, sum)
+	sum, runErr := r.execute(ctx, s, ms, plans, path, pending, sum, keepArtifacts)
 	man.End = time.Now().UTC()
 	man.Ran, man.Failed, man.Errors = sum.Ran, sum.Failed, sum.Errors
 	status := "complete"
@@ -222,7 +238,7 @@ func mergeDatasets(prev *manifest.Manifest, loaded []manifest.Dataset) []manifes
 // execute runs the pending units on a worker pool, appending each unit's
 // rows to the results file as it finishes, and canonicalises the file.
 func (r *Runner) execute(ctx context.Context, s Study, ms []resolvedMethod, plans *planCache, path string,
-	pending []Unit, sum Summary) (Summary, error) {
+	pending []Unit, sum Summary, keepArtifacts bool) (Summary, error) {
 	open := r.openResults
 	if open == nil {
 		open = openResultsFile
@@ -232,6 +248,11 @@ func (r *Runner) execute(ctx context.Context, s Study, ms []resolvedMethod, plan
 		return sum, err
 	}
 	defer f.Close()
+	arts, err := r.openArtifacts(ctx, s, plans, keepArtifacts)
+	if err != nil {
+		return sum, err
+	}
+	defer arts.close()
 
 	if r.Progress != nil {
 		r.Progress.Start(len(pending))
@@ -247,11 +268,12 @@ func (r *Runner) execute(ctx context.Context, s Study, ms []resolvedMethod, plan
 	type result struct {
 		u    Unit
 		rows []results.Record
+		arts *unitArtifacts
 		err  error
 	}
 	work := make(chan Unit)
 	out := make(chan result)
-	ex := &executor{ctx: ctx, stages: &r.stages}
+	ex := &executor{ctx: ctx, stages: &r.stages, artifacts: arts != nil}
 	var wg sync.WaitGroup
 	for w := 0; w < jobs; w++ {
 		wg.Add(1)
@@ -265,10 +287,11 @@ func (r *Runner) execute(ctx context.Context, s Study, ms []resolvedMethod, plan
 				}
 				plan, err := plans.get(ctx, u.Protocol, u.Dataset)
 				var rows []results.Record
+				var ua *unitArtifacts
 				if err == nil {
-					rows, err = ex.run(u, plan, ms[u.Method], s.Layout(u.Protocol).Folds, &buf)
+					rows, ua, err = ex.run(u, plan, ms[u.Method], s.Layout(u.Protocol).Folds, &buf)
 				}
-				out <- result{u: u, rows: rows, err: err}
+				out <- result{u: u, rows: rows, arts: ua, err: err}
 			}
 		}()
 	}
@@ -294,7 +317,7 @@ func (r *Runner) execute(ctx context.Context, s Study, ms []resolvedMethod, plan
 					cancel()
 				}
 			}
-		} else if writeErr = r.appendTimed(f, res.rows); writeErr != nil {
+		} else if writeErr = r.writeUnitTimed(arts, f, res.rows, res.arts); writeErr != nil {
 			// Stop: no further unit starts, the units in flight are
 			// cancelled (an external command is killed) and awaited, so
 			// that they clean up (their temporary directories) before the
@@ -328,6 +351,9 @@ func (r *Runner) execute(ctx context.Context, s Study, ms []resolvedMethod, plan
 	if err != nil {
 		return sum, &WriteError{Path: path, Err: fmt.Errorf("rewriting it in canonical order: %w", err)}
 	}
+	if err := arts.finish(); err != nil {
+		return sum, err
+	}
 	sort.Strings(sum.Errors)
 	if ctx.Err() != nil && sum.Failed == 0 && len(pending) > sum.Ran {
 		return sum, ctx.Err()
@@ -339,9 +365,9 @@ func (r *Runner) execute(ctx context.Context, s Study, ms []resolvedMethod, plan
 }
 
 // appendTimed appends a unit's rows, timed as the write stage.
-func (r *Runner) appendTimed(f *outdir.Appender, rows []results.Record) error {
+func (r *Runner) writeUnitTimed(arts *artifactFiles, f *outdir.Appender, rows []results.Record, ua *unitArtifacts) error {
 	defer r.stages.since(StageWrite, time.Now())
-	return f.AppendUnit(rows)
+	return writeUnit(arts, f, rows, ua)
 }
 
 // Large studies collect garbage more often. Each fit allocates its

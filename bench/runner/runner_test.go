@@ -85,7 +85,22 @@ func (m *centroidModel) Complexity() learn.Complexity {
 	return learn.Complexity{Rules: len(m.cent), Antecedents: len(m.cent) * m.k, Leaves: len(m.cent)}
 }
 
-func (m *centroidModel) Rules(s learn.Schema) string { return "centroids" }
+// Rules prints one rule per centroid with one antecedent per used
+// coordinate, as Complexity counts them (the learner contract).
+func (m *centroidModel) Rules(s learn.Schema) string {
+	var b strings.Builder
+	for c, ce := range m.cent {
+		b.WriteString("IF ")
+		for j := 0; j < m.k; j++ {
+			if j > 0 {
+				b.WriteString(" AND ")
+			}
+			fmt.Fprintf(&b, "%s NEAR %.3g", s.FeatureName(j), ce[j])
+		}
+		fmt.Fprintf(&b, " THEN class %s\n", s.ClassName(c))
+	}
+	return b.String()
+}
 
 func init() {
 	methods.Register(&methods.Method{

@@ -52,7 +52,7 @@ var Table = []Layer{
 	// registry's terms and wraps fuzzy partitions of FGRT's kind).
 	{"registry", []string{"bench/methods", "bench/external/..."}, []string{"registry", "learners", "contracts", "foundations"}},
 	{"learners", []string{"fgrt/...", "baselines/..."}, []string{"learners", "contracts", "foundations"}},
-	{"contracts", []string{"learn/...", "fuzzy", "results", "datasets"}, []string{"contracts", "foundations"}},
+	{"contracts", []string{"learn/...", "fuzzy", "results/...", "datasets"}, []string{"contracts", "foundations"}},
 	{"foundations", []string{"internal/..."}, []string{"foundations"}},
 }
 

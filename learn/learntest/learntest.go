@@ -12,6 +12,9 @@
 //     constant columns, and with nominal columns (including a test category
 //     never seen in training) is handled without error or panic;
 //   - the complexity agrees with the printed rules (see CheckRulesText);
+//   - a model that describes itself as data (learn.Describer) is rebuilt
+//     from its decoded JSON alone with the same predictions, and its
+//     scores (learn.Scorer) agree with its predictions (CheckDescription);
 //   - a fitted model may be used from several goroutines at once, and one
 //     trainer may fit several training sets at once;
 //   - an empty training set is an error, not a panic;
@@ -252,6 +255,9 @@ func CheckData(s Subject, d Data) []error {
 	if err := CheckRulesText(a.rules, a.cx); err != nil {
 		fail("%v\nrules:\n%s", err, a.rules)
 	}
+	for _, err := range CheckDescription(a.model, d) {
+		fail("description: %v", err)
+	}
 	b, err := fitPredict(s, d, seed)
 	switch {
 	case err != nil:
@@ -388,3 +394,10 @@ func copySchema(s learn.Schema) learn.Schema {
 	c.Classes = append([]string(nil), s.Classes...)
 	return c
 }
+
+// Safely runs f and turns a panic into an error, for checks built on this
+// suite elsewhere (results/modeltest).
+func Safely(f func() error) error { return safely(f) }
+
+// FirstDifference says where two prediction lists first differ.
+func FirstDifference(a, b []int) string { return firstDifference(a, b) }

@@ -1,0 +1,20 @@
+package fga_test
+
+import (
+	"flag"
+	"github.com/fgrtbench/fgrtbench/results/modeltest"
+	"testing"
+
+	"github.com/fgrtbench/fgrtbench/baselines/fga"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden testdata/models-*.jsonl (only to add a new one)")
+
+// TestModelsGolden pins the descriptions (models.jsonl) of the package's
+// methods on three folds of appendicitis and checks, on those real rows, that
+// each rebuilds from its decoded JSON with the model's predictions.
+func TestModelsGolden(t *testing.T) {
+	t.Run(fga.Spec.Name, func(t *testing.T) {
+		modeltest.GoldenModels(t, fga.Spec, "appendicitis", "testdata/models-"+fga.Spec.Name+".jsonl", *update)
+	})
+}

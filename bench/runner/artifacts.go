@@ -1,0 +1,166 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"github.com/fgrtbench/fgrtbench/bench/outdir"
+	"os"
+	"path/filepath"
+
+	"github.com/fgrtbench/fgrtbench/bench/protocol"
+	"github.com/fgrtbench/fgrtbench/learn"
+	"github.com/fgrtbench/fgrtbench/results"
+)
+
+// Artifact modes recorded in the manifest.
+// The manifest's artifact modes (see outdir.ArtifactsKept).
+const (
+	ArtifactsKept = outdir.ArtifactsKept
+	ArtifactsOff  = outdir.ArtifactsOff
+)
+
+// unitArtifacts collects one unit's predictions and models, one per
+// recorded configuration. A nil *unitArtifacts collects nothing.
+type unitArtifacts struct {
+	sets   []results.PredictionSet
+	models []results.ModelRecord
+}
+
+// add records the configuration ci of a unit from its outcome on fold f.
+// xte is the fold's test rows as the model saw them (a clean fold holds
+// no matrix of its own: protocol.Fold.Matrices builds them).
+func (a *unitArtifacts) add(key string, ci int, s learn.Schema, f protocol.Fold, xte [][]float64, o outcome) error {
+	if a == nil {
+		return nil
+	}
+	ps, mr, err := results.FromModel(key, ci, s, o.model, xte, f.TestRows, f.YTest, o.pred, f.Unscale)
+	if err != nil {
+		return fmt.Errorf("%s: artifacts: %w", key, err)
+	}
+	a.sets, a.models = append(a.sets, ps), append(a.models, mr)
+	return nil
+}
+
+// artifactsMode decides whether this run keeps artifacts. A directory keeps
+// the mode it was started with: one whose results were written without
+// artifacts continues without (so that it never holds artifacts for some
+// units only), and one with artifacts refuses --no-artifacts.
+func artifactsMode(dir string, off bool, existing existingResults) (bool, error) {
+	_, perr := os.Stat(filepath.Join(dir, results.PredictionsFile))
+	_, merr := os.Stat(filepath.Join(dir, results.ModelsFile))
+	has := perr == nil || merr == nil
+	switch {
+	case has && off:
+		return false, fmt.Errorf("%s keeps artifacts (%s, %s): resume it without --no-artifacts, or use another directory",
+			dir, results.PredictionsFile, results.ModelsFile)
+	case has:
+		return true, nil
+	case len(existing.Recs) > 0:
+		return false, nil
+	}
+	return !off, nil
+}
+
+// scoreClasses lists the distinct class names of the study's datasets, in
+// dataset then class order: the score columns of predictions.csv.gz.
+func scoreClasses(ctx context.Context, s Study, plans *planCache) ([]string, error) {
+	var out []string
+	seen := map[string]bool{}
+	for _, name := range s.Datasets {
+		d, err := plans.dataset(ctx, name)
+		if err != nil {
+			return nil, err
+		}
+		sc := d.Schema()
+		for k := range sc.Classes {
+			if c := sc.ClassName(k); !seen[c] {
+				seen[c] = true
+				out = append(out, c)
+			}
+		}
+	}
+	return out, nil
+}
+
+// retainArtifacts drops the artifacts of units that resume dropped or
+// never recorded in results.csv (a run that died between writing a unit's
+// artifacts and its rows), so that those units, run again, appear once.
+func retainArtifacts(dir string, existing existingResults, done map[string]bool, todo []Unit) error {
+	ours := map[string]bool{}
+	for _, u := range todo {
+		ours[u.Key] = true
+	}
+	inFile := map[string]bool{}
+	for _, r := range existing.Recs {
+		inFile[r.Key] = true
+	}
+	_, err := results.RetainUnits(dir, func(key string) bool {
+		if ours[key] {
+			return done[key]
+		}
+		return inFile[key]
+	})
+	return err
+}
+
+// artifactFiles is the run's open artifact files (nil: not kept).
+type artifactFiles struct {
+	a   *results.Artifacts
+	dir string
+}
+
+func (r *Runner) openArtifacts(ctx context.Context, s Study, plans *planCache, keep bool) (*artifactFiles, error) {
+	if !keep {
+		return nil, nil
+	}
+	classes, err := scoreClasses(ctx, s, plans)
+	if err != nil {
+		return nil, err
+	}
+	a, _, err := results.OpenArtifacts(r.OutDir, classes)
+	if err != nil {
+		return nil, &WriteError{Path: filepath.Join(r.OutDir, results.PredictionsFile), Err: err}
+	}
+	return &artifactFiles{a: a, dir: r.OutDir}, nil
+}
+
+// append writes a unit's artifacts before its rows: a crash in between
+// leaves artifacts that resume drops (retainArtifacts).
+func (f *artifactFiles) append(u *unitArtifacts) error {
+	if f == nil || u == nil {
+		return nil
+	}
+	err := f.a.Append(u.sets, u.models)
+	if err == nil {
+		err = f.a.Sync() // as durable as the unit's rows, written next
+	}
+	if err != nil {
+		return &WriteError{Path: filepath.Join(f.dir, results.PredictionsFile), Err: err}
+	}
+	return nil
+}
+
+// writeUnit writes a unit's artifacts, then its rows.
+func writeUnit(arts *artifactFiles, f *outdir.Appender, rows []results.Record, ua *unitArtifacts) error {
+	if err := arts.append(ua); err != nil {
+		return err
+	}
+	return f.AppendUnit(rows)
+}
+
+// finish closes the files and orders their units by key.
+func (f *artifactFiles) finish() error {
+	if f == nil {
+		return nil
+	}
+	if err := f.a.Finish(); err != nil {
+		return &WriteError{Path: filepath.Join(f.dir, results.PredictionsFile), Err: err}
+	}
+	return nil
+}
+
+func (f *artifactFiles) close() {
+	if f != nil {
+		f.a.Close()
+	}
+}

@@ -1,0 +1,231 @@
+package fgrt
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/fgrtbench/fgrtbench/fuzzy"
+	"github.com/fgrtbench/fgrtbench/learn"
+)
+
+// Kind is the learn.Description kind of FGRT and FGRT* models.
+const Kind = "fgrt.tree/1"
+
+func init() {
+	learn.RegisterKind(Kind, func(raw json.RawMessage) (learn.Predictor, error) {
+		return ModelFromJSON(raw)
+	})
+}
+
+// describedTerm is one term of a described partition.
+type describedTerm struct {
+	Name string `json:"name"`
+	// Crisp terms match Category exactly; the others are the trapezoid
+	// [a, b, c, d] evaluated as fuzzy.Trapezoid does.
+	Crisp     bool                `json:"crisp"`
+	Category  learn.JSONFloat     `json:"category,omitempty"`
+	Trapezoid *[4]learn.JSONFloat `json:"trapezoid,omitempty"`
+}
+
+type describedPartition struct {
+	Nominal bool            `json:"nominal"`
+	Min     learn.JSONFloat `json:"min"`
+	Max     learn.JSONFloat `json:"max"`
+	Terms   []describedTerm `json:"terms"`
+}
+
+type describedNode struct {
+	Feature      int               `json:"feature"`
+	Term         int               `json:"term"`
+	Parent       int               `json:"parent"`
+	Children     []int             `json:"children"`
+	Depth        int               `json:"depth"`
+	Class        int               `json:"class"`
+	Coverage     learn.JSONFloat   `json:"coverage"`
+	Gain         learn.JSONFloat   `json:"gain"`
+	ClassWeights []learn.JSONFloat `json:"class_weights"`
+}
+
+// describedModel is the JSON of an FGRT model: the partitions the tree was
+// grown on (in the units the learner saw) and its nodes in creation order
+// (node 0 is the root; a node's rule is the conjunction of "feature IS
+// term" on its path). Prediction is winner-takes-all over leaf firing
+// strengths with internal nodes as fallbacks (docs/fidelity.md#fgrt-prediction); the root
+// predicts root_prediction (-1 under quirk Q2); clamp moves inputs into
+// each partition's [min, max] first.
+type describedModel struct {
+	NumClasses     int                  `json:"num_classes"`
+	RootPrediction int                  `json:"root_prediction"`
+	EndedByBreak   bool                 `json:"ended_by_break"`
+	Clamp          bool                 `json:"clamp"`
+	Partitions     []describedPartition `json:"partitions"`
+	Nodes          []describedNode      `json:"nodes"`
+}
+
+// Describe returns the model as data (learn.Describer): rules, the
+// partition terms its nodes use, and the tree with every partition
+// (describedModel).
+func (m *Model) Describe(s learn.Schema) (learn.Description, error) {
+	dm := describedModel{NumClasses: m.NumClasses, RootPrediction: m.RootPrediction,
+		EndedByBreak: m.EndedByBreak, Clamp: m.Clamp}
+	used := map[[2]int]bool{}
+	for _, n := range m.Nodes[1:] {
+		used[[2]int{n.Feature, n.Term}] = true
+	}
+	var terms []learn.PartitionTerm
+	for f, p := range m.Partitions {
+		dp := describedPartition{Nominal: p.Nominal, Min: learn.JSONFloat(p.Min), Max: learn.JSONFloat(p.Max)}
+		for t, term := range p.Terms {
+			dt := describedTerm{Name: term.Name, Crisp: term.Crisp}
+			pt := learn.PartitionTerm{Feature: f, FeatureName: s.FeatureName(f), Term: t, TermName: m.termName(s, f, t)}
+			if term.Crisp {
+				v := learn.JSONFloat(term.Category.Value)
+				dt.Category, pt.Category = v, &v
+			} else {
+				sh := term.Shape
+				corners := [4]learn.JSONFloat{learn.JSONFloat(sh.A), learn.JSONFloat(sh.B), learn.JSONFloat(sh.C), learn.JSONFloat(sh.D)}
+				dt.Trapezoid = &corners
+				pt.Trapezoid = corners[:]
+			}
+			dp.Terms = append(dp.Terms, dt)
+			if used[[2]int{f, t}] {
+				terms = append(terms, pt)
+			}
+		}
+		dm.Partitions = append(dm.Partitions, dp)
+	}
+	for _, n := range m.Nodes {
+		children := n.Children
+		if children == nil {
+			children = []int{}
+		}
+		dm.Nodes = append(dm.Nodes, describedNode{Feature: n.Feature, Term: n.Term, Parent: n.Parent,
+			Children: children, Depth: n.Depth, Class: n.Class, Coverage: learn.JSONFloat(n.Coverage),
+			Gain: learn.JSONFloat(n.Gain), ClassWeights: learn.Floats(n.ClassWeights)})
+	}
+	d, err := learn.NewDescription(Kind, m, s, dm)
+	d.Partitions = terms
+	return d, err
+}
+
+// ModelFromJSON rebuilds a model from the Model field of its Description.
+// The structure is validated first, so malformed JSON is an error, never a
+// panic at prediction.
+func ModelFromJSON(raw json.RawMessage) (*Model, error) {
+	var dm describedModel
+	if err := json.Unmarshal(raw, &dm); err != nil {
+		return nil, err
+	}
+	if dm.NumClasses < 1 {
+		return nil, fmt.Errorf("num_classes %d, want at least 1", dm.NumClasses)
+	}
+	if dm.RootPrediction < -1 || dm.RootPrediction >= dm.NumClasses {
+		return nil, fmt.Errorf("root_prediction %d out of range", dm.RootPrediction)
+	}
+	m := &Model{NumClasses: dm.NumClasses, RootPrediction: dm.RootPrediction, EndedByBreak: dm.EndedByBreak, Clamp: dm.Clamp}
+	for f, dp := range dm.Partitions {
+		p := fuzzy.Partition{Nominal: dp.Nominal, Min: float64(dp.Min), Max: float64(dp.Max)}
+		for t, dt := range dp.Terms {
+			term := fuzzy.Term{Name: dt.Name, Crisp: dt.Crisp}
+			switch {
+			case dt.Crisp:
+				term.Category = fuzzy.Category{Value: float64(dt.Category)}
+			case dt.Trapezoid != nil:
+				c := dt.Trapezoid
+				term.Shape = fuzzy.Trapezoid{A: float64(c[0]), B: float64(c[1]), C: float64(c[2]), D: float64(c[3])}
+			default:
+				return nil, fmt.Errorf("partition %d term %d: neither crisp nor a trapezoid", f, t)
+			}
+			p.Terms = append(p.Terms, term)
+		}
+		m.Partitions = append(m.Partitions, p)
+	}
+	if len(dm.Nodes) == 0 || dm.Nodes[0].Parent != -1 {
+		return nil, fmt.Errorf("the tree has no root")
+	}
+	for i, dn := range dm.Nodes {
+		if i > 0 {
+			if dn.Parent < 0 || dn.Parent >= i {
+				return nil, fmt.Errorf("node %d: parent %d does not precede it", i, dn.Parent)
+			}
+			if dn.Feature < 0 || dn.Feature >= len(m.Partitions) || dn.Term < 0 || dn.Term >= len(m.Partitions[dn.Feature].Terms) {
+				return nil, fmt.Errorf("node %d: feature %d term %d out of range", i, dn.Feature, dn.Term)
+			}
+			if dn.Depth != dm.Nodes[dn.Parent].Depth+1 {
+				return nil, fmt.Errorf("node %d: depth %d under a parent of depth %d", i, dn.Depth, dm.Nodes[dn.Parent].Depth)
+			}
+		} else if dn.Depth != 0 {
+			return nil, fmt.Errorf("root depth %d", dn.Depth)
+		}
+		if dn.Class < -1 || dn.Class >= dm.NumClasses {
+			return nil, fmt.Errorf("node %d: class %d out of range", i, dn.Class)
+		}
+		for _, c := range dn.Children {
+			if c <= i || c >= len(dm.Nodes) || dm.Nodes[c].Parent != i {
+				return nil, fmt.Errorf("node %d: child %d is not its child", i, c)
+			}
+		}
+		var children []int
+		if len(dn.Children) > 0 {
+			children = dn.Children
+		}
+		m.Nodes = append(m.Nodes, Node{Feature: dn.Feature, Term: dn.Term, Parent: dn.Parent, Children: children,
+			Depth: dn.Depth, Class: dn.Class, Coverage: float64(dn.Coverage), Gain: float64(dn.Gain),
+			ClassWeights: learn.Float64s(dn.ClassWeights)})
+	}
+	for i, n := range m.Nodes {
+		if i > 0 && !contains(m.Nodes[n.Parent].Children, i) {
+			return nil, fmt.Errorf("node %d is missing from its parent's children", i)
+		}
+	}
+	m.index()
+	return m, nil
+}
+
+func contains(s []int, v int) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// Scores returns, per row and class, the largest eligible firing strength
+// of a node predicting that class: a leaf's firing strength or an internal
+// node's fallback membership (learn.Scorer). These are the values Predict
+// compares; it takes the strongest node, the first in its evaluation order
+// on exact ties, so a class whose score is strictly the largest is the
+// prediction. A root predicting -1 (quirk Q2) adds to no class: rows it
+// wins are predicted -1. A row of the wrong width scores 0 everywhere.
+func (m *Model) Scores(X [][]float64) [][]float64 {
+	out := make([][]float64, len(X))
+	act := make([]float64, len(m.Nodes))
+	flat := make([]float64, len(X)*m.NumClasses)
+	for r, x := range X {
+		p := flat[r*m.NumClasses : (r+1)*m.NumClasses : (r+1)*m.NumClasses]
+		out[r] = p
+		if len(x) != len(m.Partitions) {
+			continue
+		}
+		m.firing(x, act)
+		for _, i := range m.leafOrder {
+			if c := m.nodeClass(i); c >= 0 && act[i] > p[c] {
+				p[c] = act[i]
+			}
+		}
+		for _, i := range m.internalOrder {
+			if c := m.nodeClass(i); c >= 0 {
+				if v := m.fallbackMembership(i, act); v > p[c] {
+					p[c] = v
+				}
+			}
+		}
+	}
+	return out
+}
+
+var (
+	_ learn.Describer = (*Model)(nil)
+	_ learn.Scorer    = (*Model)(nil)
+)

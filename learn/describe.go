@@ -1,0 +1,240 @@
+package learn
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// Description is a fitted model as data: what a results directory keeps of
+// every model (models.jsonl.gz) so that a study can be re-analysed years
+// later without refitting. Model is complete enough to reconstruct the
+// model's predictions (Reconstruct); the conformance suite (learntest)
+// checks that the decoded JSON predicts exactly what the model predicted.
+type Description struct {
+	// Kind names the layout of Model, "<package>.<model>/<version>" (for
+	// example "fgrt.tree/1"); Reconstruct dispatches on it.
+	Kind string `json:"kind"`
+	// Features and Classes are the schema's names, in column and class
+	// index order, so that the indices inside Model can be read.
+	Features []string `json:"features"`
+	Classes  []string `json:"classes"`
+	// Rules are the model's human-readable rules, one string per rule
+	// that Complexity counts, in the learner's own order: the "IF " lines
+	// of Model.Rules (RuleLines), so len(Rules) == Complexity().Rules.
+	Rules []string `json:"rules"`
+	// Partitions lists the fuzzy terms the model's rules refer to, for
+	// learners with fuzzy partitions, in the units the learner saw (Model
+	// holds every partition).
+	Partitions []PartitionTerm `json:"partitions,omitempty"`
+	// Model is the learner-specific structure (tree nodes with their
+	// conditions and leaf distributions, rule lists, partitions).
+	Model json.RawMessage `json:"model"`
+}
+
+// PartitionTerm is one term of a feature's linguistic variable.
+type PartitionTerm struct {
+	Feature     int    `json:"feature"`
+	FeatureName string `json:"feature_name"`
+	Term        int    `json:"term"`
+	TermName    string `json:"term_name"`
+	// Trapezoid holds the corners a <= b <= c <= d of a fuzzy term in the
+	// units the learner saw (after any scaling the protocol applied); nil
+	// for a crisp term.
+	Trapezoid []JSONFloat `json:"trapezoid,omitempty"`
+	// Category is the code a crisp (nominal) term matches; nil for a
+	// fuzzy term.
+	Category *JSONFloat `json:"category,omitempty"`
+}
+
+// Describer is implemented by models that can describe themselves as data
+// (every Go learner of the harness). Describe must not modify the model.
+type Describer interface {
+	Describe(s Schema) (Description, error)
+}
+
+// Scorer is implemented by models that produce per-class scores: Scores
+// returns one row per row of X with one column per class of the schema.
+// The scores are the quantities the model's prediction compares, so that
+// wherever one class's score exceeds every other's by more than
+// ScoreTieMargin the model predicts that class (the conformance suite
+// checks it); what they mean is the learner's own (class fractions,
+// firing strengths, dominance scores).
+type Scorer interface {
+	Scores(X [][]float64) [][]float64
+}
+
+// ScoreTieMargin is the margin above which the largest score decides the
+// prediction. C4.5 (J48) prefers an earlier class unless a later one
+// exceeds it by more than 1e-6; the other learners break only exact ties,
+// by their own order (rule order, node order), which no class-wise score
+// can express.
+const ScoreTieMargin = 1e-6
+
+// Predictor predicts class indices, as Model does.
+type Predictor interface {
+	Predict(X [][]float64) []int
+}
+
+// Decoder rebuilds a predictor from the Model field of a Description.
+type Decoder func(model json.RawMessage) (Predictor, error)
+
+var (
+	decodersMu sync.RWMutex
+	decoders   = map[string]Decoder{}
+)
+
+// RegisterKind makes Reconstruct able to rebuild models of the given kind,
+// as image.RegisterFormat does for image formats. Learner packages call it
+// from init; registering a kind twice panics (a programming error).
+func RegisterKind(kind string, d Decoder) {
+	decodersMu.Lock()
+	defer decodersMu.Unlock()
+	if _, dup := decoders[kind]; dup {
+		panic("learn: kind " + kind + " registered twice")
+	}
+	decoders[kind] = d
+}
+
+// Kinds returns the registered kinds, sorted.
+func Kinds() []string {
+	decodersMu.RLock()
+	defer decodersMu.RUnlock()
+	out := make([]string, 0, len(decoders))
+	for k := range decoders {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Reconstruct rebuilds the predictor a Description describes from its
+// Model field alone. The result implements Scorer when the learner's
+// models do.
+func Reconstruct(d Description) (Predictor, error) {
+	decodersMu.RLock()
+	dec, ok := decoders[d.Kind]
+	decodersMu.RUnlock()
+	if !ok {
+		return nil, fmt.Errorf("learn: unknown model kind %q (is its learner package linked in?)", d.Kind)
+	}
+	p, err := dec(d.Model)
+	if err != nil {
+		return nil, fmt.Errorf("learn: model of kind %s: %w", d.Kind, err)
+	}
+	return p, nil
+}
+
+// NewDescription fills the parts every learner shares: kind, names, the
+// rules as RuleLines of m.Rules(s), and the marshalled model.
+func NewDescription(kind string, m Model, s Schema, model any) (Description, error) {
+	raw, err := json.Marshal(model)
+	if err != nil {
+		return Description{}, fmt.Errorf("learn: describing a %s model: %w", kind, err)
+	}
+	d := Description{Kind: kind, Rules: RuleLines(m.Rules(s)), Model: raw}
+	d.Features = make([]string, len(s.Features))
+	for j := range s.Features {
+		d.Features[j] = s.FeatureName(j)
+	}
+	d.Classes = make([]string, len(s.Classes))
+	for k := range s.Classes {
+		d.Classes[k] = s.ClassName(k)
+	}
+	return d, nil
+}
+
+// RuleLines returns the rule lines of a Model.Rules text: the lines that
+// start with "IF " (the convention that Model.Rules documents), in order.
+func RuleLines(rules string) []string {
+	out := []string{}
+	for _, line := range strings.Split(rules, "\n") {
+		if strings.HasPrefix(line, "IF ") {
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+// JSONFloat is a float64 that survives JSON exactly: finite values are
+// written as Go writes float64 (the shortest text that reads back to the
+// same bits), NaN and the infinities, which JSON numbers cannot hold, as
+// the strings "NaN", "Infinity" and "-Infinity" (the spellings Python's
+// json module and pandas understand).
+type JSONFloat float64
+
+// MarshalJSON implements json.Marshaler.
+func (f JSONFloat) MarshalJSON() ([]byte, error) {
+	v := float64(f)
+	switch {
+	case math.IsNaN(v):
+		return []byte(`"NaN"`), nil
+	case math.IsInf(v, 1):
+		return []byte(`"Infinity"`), nil
+	case math.IsInf(v, -1):
+		return []byte(`"-Infinity"`), nil
+	}
+	// encoding/json's float64 format, without its reflection: shortest
+	// round-trip digits, exponent form below 1e-6 and from 1e21 on, the
+	// exponent without a leading zero ("1e-7", not "1e-07").
+	format := byte('f')
+	if a := math.Abs(v); a != 0 && (a < 1e-6 || a >= 1e21) {
+		format = 'e'
+	}
+	b := strconv.AppendFloat(make([]byte, 0, 24), v, format, -1, 64)
+	if n := len(b); format == 'e' && n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+		b[n-2] = b[n-1]
+		b = b[:n-1]
+	}
+	return b, nil
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (f *JSONFloat) UnmarshalJSON(b []byte) error {
+	switch string(b) {
+	case `"NaN"`:
+		*f = JSONFloat(math.NaN())
+		return nil
+	case `"Infinity"`:
+		*f = JSONFloat(math.Inf(1))
+		return nil
+	case `"-Infinity"`:
+		*f = JSONFloat(math.Inf(-1))
+		return nil
+	}
+	v, err := strconv.ParseFloat(string(b), 64)
+	if err != nil {
+		return errors.New("learn: not a number: " + string(b))
+	}
+	*f = JSONFloat(v)
+	return nil
+}
+
+// Floats converts a float64 slice for JSON (nil stays nil).
+func Floats(v []float64) []JSONFloat {
+	if v == nil {
+		return nil
+	}
+	out := make([]JSONFloat, len(v))
+	for i, x := range v {
+		out[i] = JSONFloat(x)
+	}
+	return out
+}
+
+// Float64s converts back from Floats.
+func Float64s(v []JSONFloat) []float64 {
+	if v == nil {
+		return nil
+	}
+	out := make([]float64, len(v))
+	for i, x := range v {
+		out[i] = float64(x)
+	}
+	return out
+}

@@ -1,0 +1,101 @@
+package learn
+
+import (
+	"encoding/json"
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestJSONFloatRoundTrip(t *testing.T) {
+	cases := []struct {
+		v    float64
+		text string
+	}{
+		{0.1, "0.1"},
+		{1.0 / 3, "0.3333333333333333"},
+		{math.Copysign(0, -1), "-0"},
+		{1e-300, "1e-300"},
+		{math.MaxFloat64, "1.7976931348623157e+308"},
+		{math.Inf(1), `"Infinity"`},
+		{math.Inf(-1), `"-Infinity"`},
+		{math.NaN(), `"NaN"`},
+	}
+	for _, c := range cases {
+		b, err := json.Marshal(JSONFloat(c.v))
+		if err != nil || string(b) != c.text {
+			t.Errorf("marshal %v = %s, %v; want %s", c.v, b, err, c.text)
+			continue
+		}
+		var back JSONFloat
+		if err := json.Unmarshal(b, &back); err != nil {
+			t.Errorf("unmarshal %s: %v", b, err)
+			continue
+		}
+		if math.Float64bits(float64(back)) != math.Float64bits(c.v) && !(math.IsNaN(c.v) && math.IsNaN(float64(back))) {
+			t.Errorf("%s read back as %v, want the bits of %v", b, float64(back), c.v)
+		}
+	}
+	var f JSONFloat
+	if err := json.Unmarshal([]byte(`"inf"`), &f); err == nil {
+		t.Error(`"inf" was accepted as a number`)
+	}
+	if got := Float64s(Floats([]float64{1, 2})); !reflect.DeepEqual(got, []float64{1, 2}) || Floats(nil) != nil {
+		t.Errorf("Floats/Float64s round trip: %v", got)
+	}
+}
+
+func TestRuleLines(t *testing.T) {
+	text := "IF a IS Low THEN class x\nfallback: IF b\n# note\nIF TRUE THEN class y\n"
+	want := []string{"IF a IS Low THEN class x", "IF TRUE THEN class y"}
+	if got := RuleLines(text); !reflect.DeepEqual(got, want) {
+		t.Errorf("RuleLines = %q, want %q", got, want)
+	}
+	if got := RuleLines("# one class\n"); got == nil || len(got) != 0 {
+		t.Errorf("RuleLines of no rule = %#v, want an empty, non-nil slice (JSON [])", got)
+	}
+}
+
+func TestReconstructUnknownKind(t *testing.T) {
+	_, err := Reconstruct(Description{Kind: "nobody.model/9"})
+	if err == nil || !strings.Contains(err.Error(), `unknown model kind "nobody.model/9"`) {
+		t.Errorf("Reconstruct of an unknown kind: %v", err)
+	}
+}
+
+type constModel struct{}
+
+func (constModel) Predict(X [][]float64) []int { return make([]int, len(X)) }
+func (constModel) Complexity() Complexity      { return Complexity{Rules: 1, Leaves: 1} }
+func (constModel) Rules(s Schema) string {
+	return "IF TRUE THEN class " + s.ClassName(0) + "\n# default\n"
+}
+
+func TestNewDescription(t *testing.T) {
+	s := Schema{Features: []Feature{{Name: "a"}, {}}, Classes: []string{"yes", ""}}
+	d, err := NewDescription("test.const/1", constModel{}, s, map[string]int{"n": 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Description{Kind: "test.const/1", Features: []string{"a", "x1"}, Classes: []string{"yes", "1"},
+		Rules: []string{"IF TRUE THEN class yes"}, Model: json.RawMessage(`{"n":1}`)}
+	if !reflect.DeepEqual(d, want) {
+		t.Errorf("NewDescription = %+v, want %+v", d, want)
+	}
+	if _, err := NewDescription("test.const/1", constModel{}, s, math.NaN()); err == nil {
+		t.Error("a model that cannot be marshalled gave no error")
+	}
+}
+
+// TestJSONFloatMatchesEncodingJSON: finite values are written exactly as
+// encoding/json writes a float64.
+func TestJSONFloatMatchesEncodingJSON(t *testing.T) {
+	for _, v := range []float64{0, math.Copysign(0, -1), 1, -2.5, 1e-6, 9.99e-7, 1e-7, -1.5e-300, 1e20, 1e21, 123456789e15, 5e-324, math.MaxFloat64, 0.1 + 0.2} {
+		want, _ := json.Marshal(v)
+		got, err := json.Marshal(JSONFloat(v))
+		if err != nil || string(got) != string(want) {
+			t.Errorf("%v: %s, encoding/json writes %s", v, got, want)
+		}
+	}
+}

@@ -1,0 +1,590 @@
+package results
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Artifacts appends the units' artifacts (PredictionsFile, ModelsFile) to
+// an output directory: one gzip member per unit and file, each written in
+// one write, so that the files hold whole units only. It keeps an index of
+// the members (unit key, byte span), so that Finish can order them by key
+// without decompressing anything.
+type Artifacts struct {
+	preds, models *os.File
+	header        []string
+	dir           string
+	// index[0] indexes the predictions (after the header member),
+	// index[1] the models.
+	index [2][]span
+}
+
+// span is one unit's member in a file.
+type span struct {
+	key        string
+	start, end int64
+}
+
+// OpenArtifacts opens the artifact files of dir for appending, creating
+// them (the predictions file with its header member, whose score columns
+// are scoreClasses) when absent. A torn tail left by a crash is cut back
+// to the last whole member; cut reports the bytes removed. An existing
+// predictions file with another header is an error (another study's
+// directory).
+func OpenArtifacts(dir string, scoreClasses []string) (a *Artifacts, cut int64, err error) {
+	header, err := PredictionsHeader(scoreClasses)
+	if err != nil {
+		return nil, 0, err
+	}
+	a = &Artifacts{header: header, dir: dir}
+	defer func() {
+		if err != nil {
+			a.Close()
+			a = nil
+		}
+	}()
+	files := []**os.File{&a.preds, &a.models}
+	for i, name := range []string{PredictionsFile, ModelsFile} {
+		path := filepath.Join(dir, name)
+		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+		if err != nil {
+			return a, cut, err
+		}
+		*files[i] = f
+		data, err := io.ReadAll(f)
+		if err != nil {
+			return a, cut, err
+		}
+		members, torn := WholeMembers(data)
+		if torn {
+			end := lastEnd(members)
+			if err := f.Truncate(end); err != nil {
+				return a, cut, fmt.Errorf("results: cutting the torn tail of %s: %w", path, err)
+			}
+			cut += int64(len(data)) - end
+		}
+		for k, m := range members {
+			if name == PredictionsFile && k == 0 {
+				rows, err := readCSV(m.Data)
+				if err != nil || len(rows) != 1 {
+					return a, cut, fmt.Errorf("results: %s: the first member is not the header line", path)
+				}
+				if got := strings.Join(rows[0], ","); got != strings.Join(header, ",") {
+					return a, cut, fmt.Errorf("results: %s has columns %q, this study writes %q", path, got, strings.Join(header, ","))
+				}
+				continue
+			}
+			key, err := memberKey(name, m.Data)
+			if err != nil {
+				return a, cut, fmt.Errorf("results: %s member %d: %v", path, k, err)
+			}
+			a.index[i] = append(a.index[i], span{key, m.Start, m.End})
+		}
+		if name == PredictionsFile && len(members) == 0 {
+			member, err := PredictionsHeaderMember(header)
+			if err != nil {
+				return a, cut, err
+			}
+			if err := appendMember(f, member); err != nil {
+				return a, cut, err
+			}
+		}
+	}
+	return a, cut, nil
+}
+
+// Header returns the predictions file's columns.
+func (a *Artifacts) Header() []string { return a.header }
+
+// Append writes one unit's artifacts: its models, then its predictions,
+// each file in one write. When the second write fails the first file is
+// cut back too, so that both files end with the same unit.
+func (a *Artifacts) Append(sets []PredictionSet, models []ModelRecord) error {
+	if len(sets) == 0 || len(models) == 0 {
+		return fmt.Errorf("results: a unit needs predictions and models (%d and %d given)", len(sets), len(models))
+	}
+	key := sets[0].Key
+	for _, p := range sets {
+		if p.Key != key {
+			return fmt.Errorf("results: one unit's artifacts name units %s and %s", key, p.Key)
+		}
+	}
+	for _, m := range models {
+		if m.Key != key {
+			return fmt.Errorf("results: one unit's artifacts name units %s and %s", key, m.Key)
+		}
+	}
+	pm, err := PredictionsMember(a.header, sets)
+	if err != nil {
+		return err
+	}
+	mm, err := ModelsMember(models)
+	if err != nil {
+		return err
+	}
+	mst, err := a.models.Stat()
+	if err != nil {
+		return err
+	}
+	pst, err := a.preds.Stat()
+	if err != nil {
+		return err
+	}
+	if err := appendMember(a.models, mm); err != nil {
+		return fmt.Errorf("results: writing %s: %w", ModelsFile, err)
+	}
+	if err := appendMember(a.preds, pm); err != nil {
+		if terr := a.models.Truncate(mst.Size()); terr != nil {
+			return fmt.Errorf("results: writing %s: %w (and cutting %s back failed: %v)", PredictionsFile, err, ModelsFile, terr)
+		}
+		return fmt.Errorf("results: writing %s: %w", PredictionsFile, err)
+	}
+	a.index[0] = append(a.index[0], span{key, pst.Size(), pst.Size() + int64(len(pm))})
+	a.index[1] = append(a.index[1], span{key, mst.Size(), mst.Size() + int64(len(mm))})
+	return nil
+}
+
+// Finish closes the files and rewrites each with its unit members in key
+// order, as SortArtifacts does but from the index, without decompressing:
+// the order in which workers finished does not show.
+func (a *Artifacts) Finish() error {
+	if err := a.Close(); err != nil {
+		return err
+	}
+	for i, name := range []string{PredictionsFile, ModelsFile} {
+		idx := a.index[i]
+		less := func(x, y int) bool { return idx[x].key < idx[y].key }
+		if len(idx) == 0 || sort.SliceIsSorted(idx, less) {
+			continue
+		}
+		path := filepath.Join(a.dir, name)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		head := idx[0].start
+		for _, s := range idx {
+			head = min(head, s.start) // the header member precedes every unit
+		}
+		sort.SliceStable(idx, less)
+		var out bytes.Buffer
+		out.Grow(len(data))
+		out.Write(data[:head])
+		for _, s := range idx {
+			out.Write(data[s.start:s.end])
+		}
+		if out.Len() != len(data) {
+			return fmt.Errorf("results: %s: the member index covers %d of %d bytes", path, out.Len(), len(data))
+		}
+		if err := writeFileAtomic(path, out.Bytes()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Sync flushes both files to stable storage.
+func (a *Artifacts) Sync() error {
+	return errors.Join(a.preds.Sync(), a.models.Sync())
+}
+
+// Close closes the files (again: a no-op).
+func (a *Artifacts) Close() error {
+	var errs []error
+	for _, f := range []**os.File{&a.preds, &a.models} {
+		if *f != nil {
+			errs = append(errs, (*f).Close())
+			*f = nil
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// memberKey returns the unit key of a member of the named file: the first
+// field of its first line.
+func memberKey(name string, data []byte) (string, error) {
+	line, _, _ := bytes.Cut(data, []byte("\n"))
+	if name == ModelsFile {
+		var r struct {
+			Key string `json:"key"`
+		}
+		if err := json.Unmarshal(line, &r); err != nil || r.Key == "" {
+			return "", fmt.Errorf("a member without a key")
+		}
+		return r.Key, nil
+	}
+	f, err := csv.NewReader(bytes.NewReader(line)).Read()
+	if err != nil || len(f) == 0 || f[0] == "" {
+		return "", fmt.Errorf("a member without a key")
+	}
+	return f[0], nil
+}
+
+// RetainUnits rewrites the artifact files of dir keeping only the members
+// of the units keep accepts (and the predictions header), dropping a torn
+// tail: a resumed run calls it with the units results.csv holds, so that
+// the artifacts of a unit whose rows were never written (the run died
+// between the two) are written again exactly once. It returns the number
+// of unit members dropped. Absent files are left absent.
+func RetainUnits(dir string, keep func(key string) bool) (dropped int, err error) {
+	for _, name := range []string{PredictionsFile, ModelsFile} {
+		path := filepath.Join(dir, name)
+		data, err := os.ReadFile(path)
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return dropped, err
+		}
+		members, torn := WholeMembers(data)
+		var out bytes.Buffer
+		changed := torn
+		for i, m := range members {
+			if name == PredictionsFile && i == 0 {
+				out.Write(data[m.Start:m.End])
+				continue
+			}
+			key, err := memberKey(name, m.Data)
+			if err != nil {
+				return dropped, fmt.Errorf("results: %s member %d: %v", path, i, err)
+			}
+			if !keep(key) {
+				changed = true
+				dropped++
+				continue
+			}
+			out.Write(data[m.Start:m.End])
+		}
+		if changed {
+			if err := writeFileAtomic(path, out.Bytes()); err != nil {
+				return dropped, err
+			}
+		}
+	}
+	return dropped, nil
+}
+
+// writeFileAtomic replaces path by data through a temporary file and a
+// rename, so that a crash leaves the old or the new file.
+func writeFileAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := tmp.Chmod(0o644); err != nil { // not CreateTemp's 0600: others may read results
+		tmp.Close()
+		return err
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// UnitConfig identifies one recorded configuration of one unit.
+type UnitConfig struct {
+	Key         string
+	ConfigIndex int
+}
+
+// Derived is what the artifacts say of one recorded configuration: its
+// test rows, how many were predicted right, and its rules (-1: unknown, a
+// model without rules text).
+type Derived struct {
+	NTest, Correct, Rules int
+	// HasModel and HasPredictions report which artifact held it.
+	HasModel, HasPredictions bool
+}
+
+// Derive re-derives n_test and correct (from the predictions) and rules
+// (from the models) per recorded configuration. A test row recorded twice
+// for one configuration, or a configuration recorded twice in the models,
+// is an error (a unit whose artifacts were appended twice).
+func Derive(p Predictions, m Models) (map[UnitConfig]Derived, error) {
+	out := map[UnitConfig]Derived{}
+	type rowID struct {
+		UnitConfig
+		row int
+	}
+	seen := map[rowID]bool{}
+	for _, r := range p.Rows {
+		uc := UnitConfig{r.Key, r.ConfigIndex}
+		id := rowID{uc, r.Row}
+		if seen[id] {
+			return nil, fmt.Errorf("results: %s: row %d of %s config %d recorded twice", PredictionsFile, r.Row, r.Key, r.ConfigIndex)
+		}
+		seen[id] = true
+		d := out[uc]
+		d.HasPredictions = true
+		d.NTest++
+		if r.Correct() {
+			d.Correct++
+		}
+		out[uc] = d
+	}
+	for _, rec := range m.Records {
+		uc := UnitConfig{rec.Key, rec.ConfigIndex}
+		d := out[uc]
+		if d.HasModel {
+			return nil, fmt.Errorf("results: %s: %s config %d recorded twice", ModelsFile, rec.Key, rec.ConfigIndex)
+		}
+		d.HasModel = true
+		d.Rules = len(rec.Rules)
+		if rec.Rules == nil {
+			d.Rules = -1
+		}
+		out[uc] = d
+	}
+	return out, nil
+}
+
+// CrossCheck holds results.csv rows to the artifacts: every row's
+// (key, config_index) has predictions with its n_test and correct and a
+// model with its rules, and every configuration the artifacts record has
+// a row. It returns one error per disagreement (at most limit; 0 = all).
+func CrossCheck(recs []Record, derived map[UnitConfig]Derived, limit int) []error {
+	var errs []error
+	add := func(err error) bool {
+		errs = append(errs, err)
+		return limit > 0 && len(errs) >= limit
+	}
+	rows := map[UnitConfig]bool{}
+	for _, r := range recs {
+		uc := UnitConfig{r.Key, r.ConfigIndex}
+		rows[uc] = true
+		d, ok := derived[uc]
+		var err error
+		switch {
+		case !ok || !d.HasPredictions:
+			err = fmt.Errorf("%s config %d: no predictions in %s", r.Key, r.ConfigIndex, PredictionsFile)
+		case !d.HasModel:
+			err = fmt.Errorf("%s config %d: no model in %s", r.Key, r.ConfigIndex, ModelsFile)
+		case d.NTest != r.NTest || d.Correct != r.Correct:
+			err = fmt.Errorf("%s config %d: results.csv says %d of %d correct, the predictions %d of %d",
+				r.Key, r.ConfigIndex, r.Correct, r.NTest, d.Correct, d.NTest)
+		case d.Rules >= 0 && d.Rules != r.Rules:
+			err = fmt.Errorf("%s config %d: results.csv says %d rules, the model records %d", r.Key, r.ConfigIndex, r.Rules, d.Rules)
+		}
+		if err != nil && add(err) {
+			return errs
+		}
+	}
+	var extra []UnitConfig
+	for uc := range derived {
+		if !rows[uc] {
+			extra = append(extra, uc)
+		}
+	}
+	sort.Slice(extra, func(i, j int) bool {
+		if extra[i].Key != extra[j].Key {
+			return extra[i].Key < extra[j].Key
+		}
+		return extra[i].ConfigIndex < extra[j].ConfigIndex
+	})
+	for _, uc := range extra {
+		if add(fmt.Errorf("%s config %d: in the artifacts but not in results.csv", uc.Key, uc.ConfigIndex)) {
+			return errs
+		}
+	}
+	return errs
+}
+
+// ReadArtifacts reads and cross-checks the artifacts of an output
+// directory against its results.csv rows. present is false (and nothing
+// else is checked) when the directory has neither artifact file: a run
+// with --no-artifacts, which callers must report as such. One file without
+// the other, a damaged file, or any disagreement is an error.
+func ReadArtifacts(dir string, recs []Record) (p Predictions, m Models, present bool, err error) {
+	pdata, perr := os.ReadFile(filepath.Join(dir, PredictionsFile))
+	mdata, merr := os.ReadFile(filepath.Join(dir, ModelsFile))
+	switch {
+	case errors.Is(perr, os.ErrNotExist) && errors.Is(merr, os.ErrNotExist):
+		return p, m, false, nil
+	case perr != nil:
+		return p, m, true, perr
+	case merr != nil:
+		return p, m, true, merr
+	}
+	if p, _, err = ReadPredictions(pdata, false); err != nil {
+		return p, m, true, fmt.Errorf("%s: %w", dir, err)
+	}
+	if m, _, err = ReadModels(mdata, false); err != nil {
+		return p, m, true, fmt.Errorf("%s: %w", dir, err)
+	}
+	derived, err := Derive(p, m)
+	if err != nil {
+		return p, m, true, fmt.Errorf("%s: %w", dir, err)
+	}
+	if errs := CrossCheck(recs, derived, 5); len(errs) > 0 {
+		return p, m, true, fmt.Errorf("%s: the artifacts disagree with results.csv: %w", dir, errors.Join(errs...))
+	}
+	return p, m, true, nil
+}
+
+// SortArtifacts rewrites the artifact files of dir with their unit members
+// in the order of their keys (the predictions header first), so that the
+// files do not depend on the order in which workers finished units: a run
+// with any number of workers, or resumed after a crash, gives the same
+// bytes. Absent files are left absent; a damaged file is an error.
+func SortArtifacts(dir string) error {
+	for _, name := range []string{PredictionsFile, ModelsFile} {
+		path := filepath.Join(dir, name)
+		data, err := os.ReadFile(path)
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		members, torn := WholeMembers(data)
+		if torn {
+			return fmt.Errorf("results: %s is damaged after byte %d", path, lastEnd(members))
+		}
+		type keyed struct {
+			key string
+			m   Member
+		}
+		var units []keyed
+		var out bytes.Buffer
+		for i, m := range members {
+			if name == PredictionsFile && i == 0 {
+				out.Write(data[m.Start:m.End])
+				continue
+			}
+			key, err := memberKey(name, m.Data)
+			if err != nil {
+				return fmt.Errorf("results: %s member %d: %v", path, i, err)
+			}
+			units = append(units, keyed{key, m})
+		}
+		if sort.SliceIsSorted(units, func(i, j int) bool { return units[i].key < units[j].key }) {
+			continue
+		}
+		sort.SliceStable(units, func(i, j int) bool { return units[i].key < units[j].key })
+		for _, u := range units {
+			out.Write(data[u.m.Start:u.m.End])
+		}
+		if err := writeFileAtomic(path, out.Bytes()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func lastEnd(members []Member) int64 {
+	if len(members) == 0 {
+		return 0
+	}
+	return members[len(members)-1].End
+}
+
+// MergeArtifacts writes into dst the artifacts of the directories srcs
+// (shards of one study): the members of every unit keep accepts (nil: all)
+// once, ordered by key, so that merged shards hold the artifacts of a
+// single run. It refuses sources that disagree: some with artifacts and
+// some without, different predictions headers, damaged files, or one unit
+// with different bytes in two sources (a unit found twice with equal bytes
+// is kept once); nothing is written when it refuses. present is false
+// when no source has artifacts; then nothing is written either.
+func MergeArtifacts(dst string, srcs []string, keep func(key string) bool) (present bool, err error) {
+	type unit struct {
+		src  string
+		data []byte
+	}
+	var with, without []string
+	for _, src := range srcs {
+		_, perr := os.Stat(filepath.Join(src, PredictionsFile))
+		_, merr := os.Stat(filepath.Join(src, ModelsFile))
+		switch {
+		case perr == nil && merr == nil:
+			with = append(with, src)
+		case errors.Is(perr, os.ErrNotExist) && errors.Is(merr, os.ErrNotExist):
+			without = append(without, src)
+		default:
+			return true, fmt.Errorf("results: %s holds one artifact file without the other", src)
+		}
+	}
+	if len(with) == 0 {
+		return false, nil
+	}
+	if len(without) > 0 {
+		return true, fmt.Errorf("results: %s have artifacts, %s not: merge shards run alike (all with, or all with --no-artifacts)",
+			strings.Join(with, ", "), strings.Join(without, ", "))
+	}
+	var merged [2][]byte
+	for fi, name := range []string{PredictionsFile, ModelsFile} {
+		units := map[string]unit{}
+		var header []byte
+		headerSrc := ""
+		for _, src := range with {
+			path := filepath.Join(src, name)
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return true, err
+			}
+			members, torn := WholeMembers(data)
+			if torn {
+				return true, fmt.Errorf("results: %s is damaged after byte %d (a shard still running, or cut short)", path, lastEnd(members))
+			}
+			for i, m := range members {
+				raw := data[m.Start:m.End]
+				if name == PredictionsFile && i == 0 {
+					if header == nil {
+						header, headerSrc = raw, src
+					} else if !bytes.Equal(header, raw) {
+						return true, fmt.Errorf("results: %s and %s have different prediction columns", headerSrc, src)
+					}
+					continue
+				}
+				key, err := memberKey(name, m.Data)
+				if err != nil {
+					return true, fmt.Errorf("results: %s member %d: %v", path, i, err)
+				}
+				if keep != nil && !keep(key) {
+					continue
+				}
+				if prev, ok := units[key]; ok {
+					if !bytes.Equal(prev.data, raw) {
+						return true, fmt.Errorf("results: unit %s has different %s in %s and %s", key, name, prev.src, src)
+					}
+					continue
+				}
+				units[key] = unit{src, raw}
+			}
+		}
+		keys := make([]string, 0, len(units))
+		for k := range units {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		var out bytes.Buffer
+		out.Write(header)
+		for _, k := range keys {
+			out.Write(units[k].data)
+		}
+		merged[fi] = out.Bytes()
+	}
+	for fi, name := range []string{PredictionsFile, ModelsFile} {
+		if err := writeFileAtomic(filepath.Join(dst, name), merged[fi]); err != nil {
+			return true, err
+		}
+	}
+	return true, nil
+}

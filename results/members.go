@@ -1,0 +1,94 @@
+package results
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"os"
+)
+
+// The artifact files (predictions.csv.gz, models.jsonl.gz) are sequences
+// of gzip members, one per work unit (plus a header member heading the
+// predictions). A gzip reader (Python's gzip, pandas, zcat) reads the
+// concatenation as one stream, and an append is one write of whole
+// members, so a crash can only leave a torn last member, which
+// WholeMembers finds and OpenArtifacts and RetainUnits remove.
+
+// compressionLevel trades size for time: on a full reproduction (both
+// protocols, every method, ten datasets) level 3 writes 20.6 MB where the
+// default level (6) writes 16.1 MB, in about half the compression time.
+const compressionLevel = 3
+
+// gzipMember compresses b into one gzip member. The header carries no
+// name and no time, so equal contents give equal bytes.
+func gzipMember(b []byte) ([]byte, error) {
+	var buf bytes.Buffer
+	zw, err := gzip.NewWriterLevel(&buf, compressionLevel)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := zw.Write(b); err != nil {
+		return nil, err
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// Member is one whole gzip member of an artifact file: where it starts and
+// ends in the file, and its decompressed content.
+type Member struct {
+	Start, End int64
+	Data       []byte
+}
+
+// WholeMembers splits data into its whole gzip members. It stops at the
+// first member that does not decode to its end (a torn tail, or garbage):
+// the members before it are returned with torn = true. Callers that must
+// refuse damage in the middle of a file compare the last End with the
+// file's size (a torn tail is only acceptable at the end of a file being
+// resumed).
+func WholeMembers(data []byte) (members []Member, torn bool) {
+	br := bytes.NewReader(data)
+	var zr *gzip.Reader
+	for br.Len() > 0 {
+		start := int64(len(data) - br.Len())
+		var err error
+		if zr == nil {
+			zr, err = gzip.NewReader(br)
+		} else {
+			err = zr.Reset(br)
+		}
+		if err != nil {
+			return members, true
+		}
+		zr.Multistream(false)
+		content, err := io.ReadAll(zr)
+		if err != nil {
+			return members, true
+		}
+		// bytes.Reader is an io.ByteReader, so gzip read no further than
+		// the member's trailer: the position is the member's end.
+		members = append(members, Member{Start: start, End: int64(len(data) - br.Len()), Data: content})
+	}
+	return members, false
+}
+
+// appendMember appends one member to f in one write; on a failed write it
+// cuts the file back to its previous size, so the file holds whole members
+// only.
+func appendMember(f *os.File, member []byte) error {
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if _, err := f.WriteAt(member, st.Size()); err != nil {
+		if terr := f.Truncate(st.Size()); terr != nil {
+			return fmt.Errorf("%w (and cutting back failed: %v)", err, terr)
+		}
+		return err
+	}
+	return nil
+}

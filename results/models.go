@@ -1,0 +1,187 @@
+package results
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/fgrtbench/fgrtbench/learn"
+)
+
+// ModelsFile is the fitted-models artifact beside results.csv: one JSON
+// object per line (ModelRecord), one gzip member per unit.
+const ModelsFile = "models.jsonl.gz"
+
+// ModelRecord is one recorded configuration of one unit, as fitted: its
+// rules, the fuzzy partitions they refer to, and the learner's model
+// (learn.Description), complete enough to reconstruct its predictions.
+type ModelRecord struct {
+	Key         string `json:"key"`
+	ConfigIndex int    `json:"config_index"`
+	// Kind is the layout of Model (learn.Description.Kind); empty for a
+	// method that does not describe its models (then only Rules is kept).
+	Kind     string   `json:"kind"`
+	Features []string `json:"features"`
+	Classes  []string `json:"classes"`
+	// Rules holds one string per rule, in the learner's order: len(Rules)
+	// equals the row's rules column. It is null for a model that gives no
+	// rules text (an external method may not): its rule count is then
+	// unknown here.
+	Rules      []string        `json:"rules"`
+	Partitions []Term          `json:"partitions,omitempty"`
+	Model      json.RawMessage `json:"model,omitempty"`
+}
+
+// Term is one term of a fuzzy partition, in the data's own units and in
+// the (scaled) units the learner saw.
+type Term struct {
+	Feature     int    `json:"feature"`
+	FeatureName string `json:"feature_name"`
+	Term        int    `json:"term"`
+	TermName    string `json:"term_name"`
+	// Trapezoid is [a, b, c, d] in the units of the dataset file;
+	// TrapezoidScaled in the units the learner saw (equal when the
+	// protocol does not scale). Both are nil for a crisp term.
+	Trapezoid       []learn.JSONFloat `json:"trapezoid,omitempty"`
+	TrapezoidScaled []learn.JSONFloat `json:"trapezoid_scaled,omitempty"`
+	// Category is the code a crisp (nominal) term matches.
+	Category *learn.JSONFloat `json:"category,omitempty"`
+}
+
+// Unscale maps a value of feature j from the units the learner saw back
+// to the data's own units (nil: the units are the same).
+type Unscale func(j int, v float64) float64
+
+// NewModelRecord records a model description under its unit and
+// configuration; unscale converts the partitions' corners back to the
+// data's units.
+func NewModelRecord(key string, configIndex int, d learn.Description, unscale Unscale) ModelRecord {
+	m := ModelRecord{Key: key, ConfigIndex: configIndex, Kind: d.Kind, Features: d.Features, Classes: d.Classes,
+		Rules: d.Rules, Model: d.Model}
+	for _, p := range d.Partitions {
+		t := Term{Feature: p.Feature, FeatureName: p.FeatureName, Term: p.Term, TermName: p.TermName, Category: p.Category}
+		if p.Trapezoid != nil {
+			t.TrapezoidScaled = p.Trapezoid
+			t.Trapezoid = make([]learn.JSONFloat, len(p.Trapezoid))
+			for i, v := range p.Trapezoid {
+				if unscale != nil {
+					v = learn.JSONFloat(unscale(p.Feature, float64(v)))
+				}
+				t.Trapezoid[i] = v
+			}
+		}
+		m.Partitions = append(m.Partitions, t)
+	}
+	return m
+}
+
+// Description returns the learn.Description the record keeps (partitions
+// in the learner's units), for learn.Reconstruct.
+func (m ModelRecord) Description() learn.Description {
+	d := learn.Description{Kind: m.Kind, Features: m.Features, Classes: m.Classes, Rules: m.Rules, Model: m.Model}
+	for _, t := range m.Partitions {
+		d.Partitions = append(d.Partitions, learn.PartitionTerm{Feature: t.Feature, FeatureName: t.FeatureName,
+			Term: t.Term, TermName: t.TermName, Trapezoid: t.TrapezoidScaled, Category: t.Category})
+	}
+	return d
+}
+
+// ModelsMember renders the model records of one unit as one gzip member of
+// JSON lines.
+func ModelsMember(recs []ModelRecord) ([]byte, error) {
+	if len(recs) == 0 {
+		return nil, fmt.Errorf("results: a unit without models")
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // rules stay readable: "<=", not "\u003c="
+	for _, r := range recs {
+		if err := enc.Encode(r); err != nil {
+			return nil, fmt.Errorf("results: model of %s config %d: %w", r.Key, r.ConfigIndex, err)
+		}
+	}
+	return gzipMember(buf.Bytes())
+}
+
+// Models is a decoded models file.
+type Models struct {
+	Records []ModelRecord
+	// Units lists the units' keys in file order (one member each).
+	Units []string
+}
+
+// ReadModels decodes a whole models.jsonl.gz. A torn tail is an error
+// unless allowTorn; then it is dropped and torn reports it.
+func ReadModels(data []byte, allowTorn bool) (ms Models, torn bool, err error) {
+	members, torn := WholeMembers(data)
+	if torn && !allowTorn {
+		at := int64(0)
+		if len(members) > 0 {
+			at = members[len(members)-1].End
+		}
+		return ms, torn, fmt.Errorf("results: %s is damaged at byte %d (not a whole gzip member)", ModelsFile, at)
+	}
+	for m, mem := range members {
+		lines := bytes.Split(bytes.TrimSuffix(mem.Data, []byte("\n")), []byte("\n"))
+		for i, line := range lines {
+			var r ModelRecord
+			dec := json.NewDecoder(bytes.NewReader(line))
+			dec.DisallowUnknownFields()
+			if err := dec.Decode(&r); err != nil {
+				return ms, torn, fmt.Errorf("results: %s member %d line %d: %v", ModelsFile, m+1, i+1, err)
+			}
+			if r.Key == "" {
+				return ms, torn, fmt.Errorf("results: %s member %d line %d: no key", ModelsFile, m+1, i+1)
+			}
+			if i == 0 {
+				ms.Units = append(ms.Units, r.Key)
+			} else if r.Key != ms.Units[len(ms.Units)-1] {
+				return ms, torn, fmt.Errorf("results: %s member %d mixes units %s and %s", ModelsFile, m+1, ms.Units[len(ms.Units)-1], r.Key)
+			}
+			ms.Records = append(ms.Records, r)
+		}
+	}
+	return ms, torn, nil
+}
+
+// FromModel builds the artifacts of one recorded configuration from its
+// fitted model: the predictions of its test rows (rows: their indices
+// among the data rows of the dataset file; pred: the model's predictions,
+// as the caller scored them), with the model's scores when it is a
+// learn.Scorer, and its model record, with its description when it is a
+// learn.Describer (else its rules alone, under an empty kind). unscale
+// maps the partitions back to the data's units (nil: no scaling).
+func FromModel(key string, configIndex int, s learn.Schema, m learn.Model, xte [][]float64, rows, yte, pred []int,
+	unscale Unscale) (PredictionSet, ModelRecord, error) {
+	ps := PredictionSet{Key: key, ConfigIndex: configIndex, Classes: make([]string, len(s.Classes)), Rows: rows, YTrue: yte, YPred: pred}
+	for k := range s.Classes {
+		ps.Classes[k] = s.ClassName(k)
+	}
+	if sc, ok := m.(learn.Scorer); ok {
+		ps.Scores = sc.Scores(xte)
+	}
+	if err := ps.check(); err != nil {
+		return ps, ModelRecord{}, err
+	}
+	var d learn.Description
+	if ds, ok := m.(learn.Describer); ok {
+		var err error
+		if d, err = ds.Describe(s); err != nil {
+			return ps, ModelRecord{}, fmt.Errorf("results: describing the model of %s config %d: %w", key, configIndex, err)
+		}
+	} else {
+		d = learn.Description{Classes: ps.Classes}
+		if text := m.Rules(s); strings.TrimSpace(text) != "" { // else: no rules text, rules unknown
+			d.Rules = learn.RuleLines(text)
+		}
+		for j := range s.Features {
+			d.Features = append(d.Features, s.FeatureName(j))
+		}
+	}
+	if cx := m.Complexity(); d.Rules != nil && len(d.Rules) != cx.Rules {
+		return ps, ModelRecord{}, fmt.Errorf("results: the model of %s config %d prints %d rules (lines starting with \"IF \") but counts %d; "+
+			"every counted rule must be one such line (or run with --no-artifacts)", key, configIndex, len(d.Rules), cx.Rules)
+	}
+	return ps, NewModelRecord(key, configIndex, d, unscale), nil
+}

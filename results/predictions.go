@@ -1,0 +1,281 @@
+package results
+
+import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// PredictionsFile is the per-row predictions artifact beside results.csv.
+const PredictionsFile = "predictions.csv.gz"
+
+// PredictionColumns are the leading columns of predictions.csv.gz; one
+// "score_<class>" column per class of the study's datasets follows
+// (ScoreColumn), empty where the row's learner gives no scores or the
+// class is not one of its dataset's.
+var PredictionColumns = []string{"key", "config_index", "row", "y_true", "y_pred"}
+
+// ScoreColumn is the column of the scores of the class named c.
+func ScoreColumn(c string) string { return "score_" + c }
+
+// PredictionSet is the test-fold predictions of one recorded configuration
+// of one unit.
+type PredictionSet struct {
+	Key         string
+	ConfigIndex int
+	// Classes names the dataset's classes: class index k is Classes[k].
+	Classes []string
+	// Rows are the test rows' 0-based indices among the data rows of the
+	// dataset file; YTrue and YPred their class indices (YPred -1: the
+	// model predicted no class, written as an empty y_pred).
+	Rows         []int
+	YTrue, YPred []int
+	// Scores, when not nil, holds one row per test row with one score per
+	// class (learn.Scorer).
+	Scores [][]float64
+}
+
+// check validates a set against its own shape.
+func (p PredictionSet) check() error {
+	n := len(p.Rows)
+	if len(p.YTrue) != n || len(p.YPred) != n || (p.Scores != nil && len(p.Scores) != n) {
+		return fmt.Errorf("results: predictions of %s config %d: %d rows, %d labels, %d predictions, %d score rows",
+			p.Key, p.ConfigIndex, n, len(p.YTrue), len(p.YPred), len(p.Scores))
+	}
+	for i := range p.Rows {
+		if p.YTrue[i] < 0 || p.YTrue[i] >= len(p.Classes) || p.YPred[i] < -1 || p.YPred[i] >= len(p.Classes) {
+			return fmt.Errorf("results: predictions of %s config %d row %d: class %d predicted %d, %d classes",
+				p.Key, p.ConfigIndex, p.Rows[i], p.YTrue[i], p.YPred[i], len(p.Classes))
+		}
+		if p.Scores != nil && len(p.Scores[i]) != len(p.Classes) {
+			return fmt.Errorf("results: predictions of %s config %d row %d: %d scores for %d classes",
+				p.Key, p.ConfigIndex, p.Rows[i], len(p.Scores[i]), len(p.Classes))
+		}
+	}
+	return nil
+}
+
+// PredictionsHeader returns the header of a predictions file whose score
+// columns are those of scoreClasses (the distinct class names of the
+// study's datasets, in a fixed order).
+func PredictionsHeader(scoreClasses []string) ([]string, error) {
+	h := append([]string(nil), PredictionColumns...)
+	seen := map[string]bool{}
+	for _, c := range scoreClasses {
+		if seen[c] {
+			return nil, fmt.Errorf("results: score class %q twice", c)
+		}
+		seen[c] = true
+		h = append(h, ScoreColumn(c))
+	}
+	return h, nil
+}
+
+// formatScore writes a score so that Go and pandas read back its bits.
+func formatScore(v float64) string {
+	switch {
+	case math.IsNaN(v):
+		return "NaN"
+	case math.IsInf(v, 1):
+		return "inf"
+	case math.IsInf(v, -1):
+		return "-inf"
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+func parseScore(s string) (float64, error) {
+	switch s {
+	case "", "NaN":
+		return math.NaN(), nil
+	case "inf":
+		return math.Inf(1), nil
+	case "-inf":
+		return math.Inf(-1), nil
+	}
+	return strconv.ParseFloat(s, 64)
+}
+
+// encodeCSV renders rows as CSV text.
+func encodeCSV(rows [][]string) ([]byte, error) {
+	var buf bytes.Buffer
+	cw := csv.NewWriter(&buf)
+	if err := cw.WriteAll(rows); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// PredictionsHeaderMember is the gzip member that starts a predictions
+// file: its header line.
+func PredictionsHeaderMember(header []string) ([]byte, error) {
+	text, err := encodeCSV([][]string{header})
+	if err != nil {
+		return nil, err
+	}
+	return gzipMember(text)
+}
+
+// PredictionsMember renders the prediction sets of one unit as one gzip
+// member of CSV rows under header (from PredictionsHeader).
+func PredictionsMember(header []string, sets []PredictionSet) ([]byte, error) {
+	col := map[string]int{}
+	for j, h := range header[len(PredictionColumns):] {
+		col[h] = len(PredictionColumns) + j
+	}
+	var rows [][]string
+	if len(sets) == 0 {
+		return nil, fmt.Errorf("results: a unit without predictions")
+	}
+	for _, p := range sets {
+		if err := p.check(); err != nil {
+			return nil, err
+		}
+		scoreAt := make([]int, len(p.Classes))
+		for k, c := range p.Classes {
+			j, ok := col[ScoreColumn(c)]
+			if !ok && p.Scores != nil {
+				return nil, fmt.Errorf("results: the predictions header has no column %s", ScoreColumn(c))
+			}
+			scoreAt[k] = j
+		}
+		if len(p.Rows) == 0 {
+			return nil, fmt.Errorf("results: predictions of %s config %d: no test row", p.Key, p.ConfigIndex)
+		}
+		for i, r := range p.Rows {
+			row := make([]string, len(header))
+			row[0], row[1], row[2] = p.Key, strconv.Itoa(p.ConfigIndex), strconv.Itoa(r)
+			row[3] = p.Classes[p.YTrue[i]]
+			if p.YPred[i] >= 0 {
+				row[4] = p.Classes[p.YPred[i]]
+			}
+			if p.Scores != nil {
+				for k, v := range p.Scores[i] {
+					row[scoreAt[k]] = formatScore(v)
+				}
+			}
+			rows = append(rows, row)
+		}
+	}
+	text, err := encodeCSV(rows)
+	if err != nil {
+		return nil, err
+	}
+	return gzipMember(text)
+}
+
+// PredictionRow is one row of predictions.csv.gz as read back.
+type PredictionRow struct {
+	Key          string
+	ConfigIndex  int
+	Row          int
+	YTrue, YPred string // YPred "" = no prediction
+	// Scores is aligned with the header's score columns; nil when the row
+	// has none, NaN where a cell is empty.
+	Scores []float64
+}
+
+// Correct reports whether the row was predicted its true class.
+func (r PredictionRow) Correct() bool { return r.YPred != "" && r.YPred == r.YTrue }
+
+// Predictions is a decoded predictions file.
+type Predictions struct {
+	Header []string
+	// ScoreClasses are the class names of the score columns, in order.
+	ScoreClasses []string
+	Rows         []PredictionRow
+	// Units lists the units' keys in file order (one member each).
+	Units []string
+}
+
+// ReadPredictions decodes a whole predictions.csv.gz. A torn tail is an
+// error naming the byte offset, unless allowTorn (a reader of a directory
+// being written); then it is dropped and torn reports it.
+func ReadPredictions(data []byte, allowTorn bool) (p Predictions, torn bool, err error) {
+	members, torn := WholeMembers(data)
+	if torn && !allowTorn {
+		at := int64(0)
+		if len(members) > 0 {
+			at = members[len(members)-1].End
+		}
+		return p, torn, fmt.Errorf("results: %s is damaged at byte %d (not a whole gzip member)", PredictionsFile, at)
+	}
+	if len(members) == 0 {
+		return p, torn, nil
+	}
+	head, err := readCSV(members[0].Data)
+	if err != nil || len(head) != 1 {
+		return p, torn, fmt.Errorf("results: %s: the first member is not the header line", PredictionsFile)
+	}
+	p.Header = head[0]
+	if len(p.Header) < len(PredictionColumns) || strings.Join(p.Header[:len(PredictionColumns)], ",") != strings.Join(PredictionColumns, ",") {
+		return p, torn, fmt.Errorf("results: %s: unexpected header %q", PredictionsFile, strings.Join(p.Header, ","))
+	}
+	for _, h := range p.Header[len(PredictionColumns):] {
+		c, ok := strings.CutPrefix(h, "score_")
+		if !ok {
+			return p, torn, fmt.Errorf("results: %s: column %q is not a score column", PredictionsFile, h)
+		}
+		p.ScoreClasses = append(p.ScoreClasses, c)
+	}
+	for m, mem := range members[1:] {
+		rows, err := readCSV(mem.Data)
+		if err != nil {
+			return p, torn, fmt.Errorf("results: %s member %d: %v", PredictionsFile, m+1, err)
+		}
+		for i, f := range rows {
+			r, err := parsePredictionRow(p.Header, f)
+			if err != nil {
+				return p, torn, fmt.Errorf("results: %s member %d row %d: %v", PredictionsFile, m+1, i+1, err)
+			}
+			if i == 0 {
+				p.Units = append(p.Units, r.Key)
+			} else if r.Key != p.Units[len(p.Units)-1] {
+				return p, torn, fmt.Errorf("results: %s member %d mixes units %s and %s", PredictionsFile, m+1, p.Units[len(p.Units)-1], r.Key)
+			}
+			p.Rows = append(p.Rows, r)
+		}
+	}
+	return p, torn, nil
+}
+
+func readCSV(b []byte) ([][]string, error) {
+	cr := csv.NewReader(bytes.NewReader(b))
+	cr.FieldsPerRecord = -1
+	return cr.ReadAll()
+}
+
+func parsePredictionRow(header, f []string) (PredictionRow, error) {
+	if len(f) != len(header) {
+		return PredictionRow{}, fmt.Errorf("%d fields, header has %d", len(f), len(header))
+	}
+	r := PredictionRow{Key: f[0], YTrue: f[3], YPred: f[4]}
+	var err error
+	if r.ConfigIndex, err = strconv.Atoi(f[1]); err != nil {
+		return r, fmt.Errorf("config_index: %v", err)
+	}
+	if r.Row, err = strconv.Atoi(f[2]); err != nil || r.Row < 0 {
+		return r, fmt.Errorf("row %q is not a row index", f[2])
+	}
+	if r.Key == "" || r.YTrue == "" {
+		return r, fmt.Errorf("empty key or y_true")
+	}
+	for j, s := range f[len(PredictionColumns):] {
+		if s == "" {
+			continue
+		}
+		if r.Scores == nil {
+			r.Scores = make([]float64, len(header)-len(PredictionColumns))
+			for k := range r.Scores {
+				r.Scores[k] = math.NaN()
+			}
+		}
+		if r.Scores[j], err = parseScore(s); err != nil {
+			return r, fmt.Errorf("%s: %v", header[len(PredictionColumns)+j], err)
+		}
+	}
+	return r, nil
+}
