@@ -3,6 +3,7 @@ package html
 import (
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/fgrtbench/fgrtbench/analysis"
 )
@@ -31,6 +32,13 @@ type frontView struct {
 	W, H                     float64
 	PlotLeft, PlotBottom     float64
 	PlotRight, PlotTop       float64
+	// Labels name the points of the Pareto front directly.
+	Labels []labelView
+}
+
+type labelView struct {
+	X, Y         float64
+	Text, Anchor string
 }
 
 type pointView struct {
@@ -115,6 +123,7 @@ func frontOf(protocol string, p analysis.FrontPanel, name func(string) string, m
 		}
 		fv.Path += cmd + num(fv.Points[i].X, 1) + " " + num(fv.Points[i].Y, 1)
 	}
+	fv.Labels = paretoLabels(fv.Points, p.Pareto)
 	// Selected rows on top of the sweep clouds: draw swept points first.
 	sortPoints(fv.Points)
 	fv.XTicks = xTicks(minX, maxX, fv.LogX, x0, x1, sx)
@@ -198,3 +207,43 @@ func (f frontView) InnerW() float64 { return f.PlotRight - f.PlotLeft }
 func (f frontView) InnerH() float64 { return f.PlotBottom - f.PlotTop }
 func (f frontView) MidX() float64   { return (f.PlotLeft + f.PlotRight) / 2 }
 func (f frontView) MidY() float64   { return (f.PlotTop + f.PlotBottom) / 2 }
+
+// paretoLabels names each Pareto point (method, and configuration for a
+// sweep point), right of the point, or left of it in the right third of
+// the plot; a label that would overlap the previous one is dropped (the
+// hover still names the point).
+func paretoLabels(pts []pointView, pareto []int) []labelView {
+	var out []labelView
+	for j := 0; j < len(pareto); j++ {
+		p := pts[pareto[j]]
+		names := []string{labelText(p)}
+		// Points that coincide (equal means) share one label.
+		for j+1 < len(pareto) && pts[pareto[j+1]].X == p.X && pts[pareto[j+1]].Y == p.Y {
+			j++
+			names = append(names, labelText(pts[pareto[j]]))
+		}
+		text := strings.Join(names, ", ")
+		if r := []rune(text); len(r) > 44 {
+			text = string(r[:43]) + "…"
+		}
+		l := labelView{X: p.X + p.R + 3, Y: p.Y - p.R - 1, Text: text, Anchor: "start"}
+		if p.X > padL+innerW*0.62 {
+			l.X, l.Anchor = p.X-p.R-3, "end"
+		}
+		if l.Y < padT+10 {
+			l.Y = p.Y + p.R + 11
+		}
+		if n := len(out); n > 0 && math.Abs(out[n-1].Y-l.Y) < 11 && math.Abs(out[n-1].X-l.X) < 90 {
+			continue
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+func labelText(p pointView) string {
+	if p.Config != "" {
+		return p.Display + " " + p.Config
+	}
+	return p.Display
+}
