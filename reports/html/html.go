@@ -82,7 +82,7 @@ func Render(in Input) ([]byte, error) {
 		return nil, fmt.Errorf("html: no analysis to render")
 	}
 	t, err := template.New("page").Funcs(template.FuncMap{
-		"pct": pct, "num": num, "raw": raw, "join": strings.Join, "ms": ms,
+		"pct": pct, "num": num, "raw": raw, "join": strings.Join, "ms": ms, "inc": func(i int) int { return i + 1 },
 	}).Parse(pageTemplate)
 	if err != nil {
 		return nil, err
@@ -321,6 +321,8 @@ func groupFiles(files []string, figs []Figure) []fileGroup {
 		case strings.HasSuffix(f, ".md") && f != "REPORT.md":
 			groups["Markdown tables"] = append(groups["Markdown tables"], f)
 		case f == FileName:
+		case strings.HasSuffix(f, ".svg") || strings.HasSuffix(f, ".png"):
+			groups["Figures"] = append(groups["Figures"], f)
 		default:
 			groups["Report"] = append(groups["Report"], f)
 		}

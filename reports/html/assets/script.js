@@ -92,6 +92,23 @@
   // A link to a dataset's section selects nothing: it only scrolls there.
   applySelection();
 
+  // Front points: the tooltip shows the method, the configuration and the
+  // values at once (the SVG <title> it replaces is the no-script fallback).
+  var tip = document.getElementById("tip");
+  all("g.pt").forEach(function (g) {
+    var t = g.querySelector("title");
+    if (!t) return;
+    g.setAttribute("data-tip", t.textContent);
+    g.removeChild(t);
+    g.addEventListener("mouseover", function (e) {
+      tip.textContent = g.getAttribute("data-tip");
+      tip.hidden = false;
+      tip.style.left = (e.clientX + 14) + "px";
+      tip.style.top = (e.clientY + 14) + "px";
+    });
+    g.addEventListener("mouseout", function () { tip.hidden = true; });
+  });
+
   // Self-test: sort a results table both ways, apply the dataset and
   // method selectors and a text filter, check what is shown, then restore.
   function visible(el) { return !el.closest(".hid-ds, .hid-m, .hid-f"); }
@@ -135,6 +152,14 @@
       check(shown.length > 0 && shown.every(function (r) { return r.getAttribute("data-method") !== m; }), "the method selector hides " + m);
       boxes[0].checked = true;
       boxes[0].dispatchEvent(new Event("change"));
+    }
+    // A sweep point, whose tip names its configuration, when there is one.
+    var pts = all("g.pt"), pt = pts.filter(function (g) { return (g.getAttribute("data-tip") || "").split("\n")[0].indexOf(" · ") > 0; })[0] || pts[0];
+    if (pt) {
+      pt.dispatchEvent(new MouseEvent("mouseover", { clientX: 100, clientY: 100, bubbles: true }));
+      var label = pt.getAttribute("data-tip") || "";
+      check(!tip.hidden && tip.textContent === label && label.indexOf("accuracy") >= 0, "hovering a front point shows " + JSON.stringify(label.split("\n")[0]));
+      pt.dispatchEvent(new MouseEvent("mouseout", { bubbles: true }));
     }
     var f = document.querySelector("input.filter");
     if (f && table) {
