@@ -92,7 +92,7 @@ func TestInBrowser(t *testing.T) {
 	}
 	// The verdict must cover sorting and both selectors: a self-test that
 	// silently checked nothing would pass too.
-	for _, want := range []string{"ok sorting by Accuracy ascending (9 rows)", "ok sorting by Accuracy descending", "ok the dataset selector shows only", "ok the method selector hides", "ok the text filter keeps only", "ok hovering a front point shows \"CART · max_depth="} {
+	for _, want := range []string{"ok sorting by Accuracy ascending (12 rows)", "ok sorting by Accuracy descending", "ok the dataset selector shows only", "ok the method selector hides", "ok the text filter keeps only", "ok hovering a front point shows \"CART · max_depth="} {
 		if !strings.Contains(report, want) {
 			t.Errorf("self-test report lacks %q", want)
 		}

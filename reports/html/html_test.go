@@ -46,6 +46,11 @@ func fixtureRecords() []results.Record {
 		{hostileDataset, "cart", []float64{0.6, 0.62, 0.61}, 40},
 		{hostileDataset, "fgrt", []float64{0.66, 0.64, 0.65}, 8},
 		{hostileDataset, hostileMethod, []float64{0.5, 0.5, 0.5}, 1},
+		// The majority-class baseline: hostileMethod on hostileDataset does
+		// no better, so that cell is flagged at chance.
+		{"iris", analysis.MajorityMethod, []float64{0.33, 0.33, 0.34}, 0},
+		{"wine", analysis.MajorityMethod, []float64{0.4, 0.4, 0.4}, 0},
+		{hostileDataset, analysis.MajorityMethod, []float64{0.5, 0.5, 0.5}, 0},
 	}
 	var recs []results.Record
 	for _, s := range specs {
@@ -76,6 +81,7 @@ func fixtureAnalysis(t testing.TB) *analysis.Analysis {
 		{Label: "fgrt", Method: "fgrt", DisplayName: "FGRT", Order: 0},
 		{Label: "cart", Method: "cart", DisplayName: "CART", Order: 1},
 		{Label: hostileMethod, Method: hostileMethod, DisplayName: hostileMethod + " <i>display</i>", Order: 2},
+		{Label: analysis.MajorityMethod, Method: analysis.MajorityMethod, DisplayName: "Majority", Order: 3},
 	})
 	a, err := analysis.Compute(fixtureRecords(), analysis.Options{Name: "fixture <study>", Methods: pres, Samples: 2000,
 		Datasets: []analysis.DatasetInput{{Name: "iris", SHA256: "ab12", Rows: 150, Classes: []string{"a", "b", "c"}, ClassCounts: []int{50, 50, 50}}}})
@@ -195,8 +201,8 @@ func TestNumbersAgreeWithAnalysisJSON(t *testing.T) {
 	for _, m := range cellRow.FindAllStringSubmatch(section, -1) {
 		got[[2]string{stdhtml.UnescapeString(m[1]), stdhtml.UnescapeString(m[2])}] = [2]string{m[3], m[4]}
 	}
-	if len(doc.Cells) != 9 || len(got) != len(doc.Cells) {
-		t.Fatalf("page has %d cell rows, analysis.json %d cells (want 9)", len(got), len(doc.Cells))
+	if len(doc.Cells) != 12 || len(got) != len(doc.Cells) {
+		t.Fatalf("page has %d cell rows, analysis.json %d cells (want 12)", len(got), len(doc.Cells))
 	}
 	for _, c := range doc.Cells {
 		g, ok := got[[2]string{c.Dataset, c.Method}]
@@ -212,7 +218,7 @@ func TestNumbersAgreeWithAnalysisJSON(t *testing.T) {
 			t.Errorf("%s/%s: shown %s, analysis.json gives %s", c.Dataset, c.Method, g[1], want)
 		}
 	}
-	if len(doc.Tests) != 1 || len(doc.Tests[0].Methods) != 3 {
+	if len(doc.Tests) != 1 || len(doc.Tests[0].Methods) != 4 {
 		t.Fatalf("tests in analysis.json: %+v", doc.Tests)
 	}
 	for i, m := range doc.Tests[0].Methods {
@@ -226,6 +232,27 @@ func TestNumbersAgreeWithAnalysisJSON(t *testing.T) {
 		if v, _ := strconv.ParseFloat(mm[1], 64); v != rank {
 			t.Errorf("%s: mean rank %s on the page, %v in analysis.json", m, mm[1], rank)
 		}
+	}
+}
+
+// TestChanceFlags: exactly the cells analysis flags at chance are shaded
+// and marked in the results table.
+func TestChanceFlags(t *testing.T) {
+	in := fixtureInput(t)
+	if len(in.Analysis.Chance) != 1 {
+		t.Fatalf("fixture: %d cells at chance, want 1", len(in.Analysis.Chance))
+	}
+	page, err := Render(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(page)
+	table := s[strings.Index(s, `id="cells-0"`):]
+	table = table[:strings.Index(table, "</table>")]
+	c := in.Analysis.Chance[0]
+	row := `<tr data-dataset="` + stdhtml.EscapeString(c.Dataset) + `" data-method="` + stdhtml.EscapeString(c.Method) + `" class="at-chance">`
+	if n := strings.Count(table, `class="at-chance"`); n != 1 || !strings.Contains(table, row) {
+		t.Errorf("%d rows marked at chance; want exactly %s", n, row)
 	}
 }
 
