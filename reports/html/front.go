@@ -37,8 +37,8 @@ type frontView struct {
 }
 
 type labelView struct {
-	X, Y         float64
-	Text, Anchor string
+	X, Y                 float64
+	Text, Anchor, Method string
 }
 
 type pointView struct {
@@ -226,8 +226,10 @@ func paretoLabels(pts []pointView, pareto []int) []labelView {
 		if r := []rune(text); len(r) > 44 {
 			text = string(r[:43]) + "…"
 		}
-		l := labelView{X: p.X + p.R + 3, Y: p.Y - p.R - 1, Text: text, Anchor: "start"}
-		if p.X > padL+innerW*0.62 {
+		l := labelView{X: p.X + p.R + 3, Y: p.Y - p.R - 1, Text: text, Anchor: "start", Method: p.Method}
+		// About 5.6 units per character at the labels' 10px: a label that
+		// would run past the plot's right edge goes left of its point.
+		if l.X+5.6*float64(len([]rune(text))) > plotW-padR {
 			l.X, l.Anchor = p.X-p.R-3, "end"
 		}
 		if l.Y < padT+10 {

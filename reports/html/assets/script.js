@@ -74,7 +74,7 @@
     all("tr[data-method], ul.legend li[data-method]").forEach(function (el) {
       el.classList.toggle("hid-m", on[el.getAttribute("data-method")] === false);
     });
-    all("g.pt[data-method]").forEach(function (el) {
+    all("g.pt[data-method], text.plabel[data-method]").forEach(function (el) {
       el.classList.toggle("hid-m", on[el.getAttribute("data-method")] === false);
     });
     all("tr[data-a]").forEach(function (el) {
@@ -82,7 +82,7 @@
     });
     var parts = [];
     if (ds) parts.push("dataset " + ds);
-    if (off) parts.push((boxes.length - off) + " of " + boxes.length + " methods");
+    if (off) parts.push((boxes.length - off) + " of " + boxes.length + " methods (mean ranks, tests and the Pareto lines are those of all methods)");
     note.textContent = parts.length ? "showing " + parts.join(", ") : "";
   }
   dsSelect.addEventListener("change", applySelection);
