@@ -107,6 +107,9 @@ type Report struct {
 	// Markdown is the content of REPORT.md; JSON that of analysis.json.
 	Markdown []byte
 	JSON     []byte
+	// HTML, when set (the caller renders it from this report), is written
+	// as index.html.
+	HTML []byte
 	// Files lists the written file names (relative to Dir), sorted.
 	Files []string
 }
@@ -367,6 +370,9 @@ func (r *Report) Write() error {
 	files := map[string][]byte{"REPORT.md": r.Markdown}
 	if r.JSON != nil {
 		files["analysis.json"] = r.JSON
+	}
+	if r.HTML != nil {
+		files["index.html"] = r.HTML
 	}
 	dirs := map[string]bool{"": true}
 	for _, t := range r.Tables {

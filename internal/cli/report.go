@@ -124,7 +124,7 @@ func renderReportWith(ctx context.Context, env *Env, dir string, df *dataFlags, 
 		opts.FiguresError = err.Error()
 	}
 	opts.Figures = figs
-	rep, err := reports.Render(opts)
+	rep, err := renderReportFiles(opts, m)
 	if err != nil {
 		return "", err
 	}

@@ -30,7 +30,7 @@ var Table = []Layer{
 	// The views read the results contract only: no learner, registry or runner.
 	{"plots", []string{"plots"}, []string{"reports", "analysis", "report-parts", "contracts", "foundations"}},
 	{"gate", []string{"gate"}, []string{"contracts", "foundations"}},
-	{"reports", []string{"reports"}, []string{"analysis", "report-parts", "contracts", "foundations"}},
+	{"reports", []string{"reports", "reports/html"}, []string{"analysis", "report-parts", "contracts", "foundations"}},
 	// One analysis of a study, computed once from results.csv and the
 	// manifest, that every view renders: never a learner, the registry or
 	// the runner.

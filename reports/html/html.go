@@ -1,0 +1,371 @@
+// Package html renders the browsable HTML report of a study,
+// report/index.html, from the study's analysis (the value analysis.json
+// holds) and the manifest's provenance: the same numbers as the Markdown,
+// LaTeX and CSV views, recomputed nowhere.
+//
+// The page is self-contained: its CSS and JavaScript are inlined from the
+// embedded assets/ files, the accuracy–rulebase-size fronts are inline
+// SVG, and every link is relative (to the report's tables and figures
+// beside it, and to results.csv and manifest.json one directory up), so
+// it works from an archive or a cluster without network. The script is
+// small and written for the page (sortable and filterable tables, dataset
+// and method selectors, a self-test run by opening the page with
+// #selftest, which the browser test uses); without JavaScript the page
+// still shows everything.
+//
+// Everything taken from data (dataset, method and configuration names,
+// commands) goes through html/template's contextual escaping, and no
+// output path is derived from data: the only file written is index.html.
+package html
+
+import (
+	"bytes"
+	_ "embed"
+	"fmt"
+	"html/template"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/fgrtbench/fgrtbench/analysis"
+)
+
+// FileName is the page's name in the report directory.
+const FileName = "index.html"
+
+//go:embed assets/page.html.tmpl
+var pageTemplate string
+
+//go:embed assets/style.css
+var styleCSS string
+
+//go:embed assets/script.js
+var scriptJS string
+
+// Input is what the page shows.
+type Input struct {
+	Analysis *analysis.Analysis
+	// Files are the report's files (tables in three formats, REPORT.md,
+	// analysis.json), relative to the report directory, offered for
+	// download.
+	Files []string
+	// Figures are the figure files relative to the report directory
+	// (figures/x.png, figures/x.svg), with their captions.
+	Figures []Figure
+	// Provenance is what the manifest says about the run.
+	Provenance Provenance
+}
+
+// Figure is one figure file of the report.
+type Figure struct{ Path, Caption string }
+
+// Provenance is the manifest's account of the study: facts (tool and Go
+// versions, command, run), the invocations that wrote the results, and
+// whether a manifest was there at all.
+type Provenance struct {
+	Facts   []Fact
+	History []Invocation
+}
+
+// Fact is one key/value row of the provenance.
+type Fact struct{ Key, Value string }
+
+// Invocation is one command that wrote the results directory.
+type Invocation struct {
+	Start, End, Command, Version, Revision, Shard string
+}
+
+// Render returns index.html. It is byte-deterministic for one input.
+func Render(in Input) ([]byte, error) {
+	if in.Analysis == nil {
+		return nil, fmt.Errorf("html: no analysis to render")
+	}
+	t, err := template.New("page").Funcs(template.FuncMap{
+		"pct": pct, "num": num, "raw": raw, "join": strings.Join, "ms": ms, "inc": func(i int) int { return i + 1 },
+	}).Parse(pageTemplate)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	if err := t.Execute(&b, build(in)); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// page is the template's view of the input.
+type page struct {
+	Title, Partial, Command string
+	CSS                     template.CSS
+	JS                      template.JS
+	Protocols               []protocolView
+	Datasets                []datasetView
+	Methods                 []analysis.Method
+	Files                   []fileGroup
+	Figures                 []Figure
+	Provenance              Provenance
+	Rope                    float64
+	Schema                  int
+}
+
+type protocolView struct {
+	Name   string
+	Cells  []cellView
+	Tests  analysis.Tests
+	Matrix matrixView
+	Pairs  []pairView
+	Pooled *frontView
+	Legend []legendView
+	Chance int
+}
+
+// matrixView is the headline table of a protocol: methods × datasets,
+// accuracy with the rulebase size beneath, and the mean rank.
+type matrixView struct {
+	Datasets []string
+	Rows     []matrixRow
+}
+
+type matrixRow struct {
+	Method, Display string
+	Rank            float64
+	Cells           []matrixCell
+}
+
+type matrixCell struct {
+	Dataset string
+	Cell    *cellView // nil: no result
+	Best    bool
+}
+
+type pairView struct {
+	analysis.Pair
+	DisplayA, DisplayB string
+	Significant        bool
+}
+
+type cellView struct {
+	analysis.Cell
+	Display string
+	Chance  bool
+}
+
+type datasetView struct {
+	analysis.Dataset
+	ID      string // "ds-<index>": never derived from the name
+	Balance string
+	Cells   []cellView
+	Fronts  []frontView
+	Legend  []legendView
+}
+
+type fileGroup struct {
+	Name  string
+	Files []string
+}
+
+func build(in Input) page {
+	a := in.Analysis
+	p := page{Title: a.Study.Title, Partial: a.Study.Partial, Command: a.Study.Command,
+		CSS: template.CSS(styleCSS), JS: template.JS(scriptJS), Methods: a.Methods,
+		Figures: in.Figures, Provenance: in.Provenance, Rope: a.Rope, Schema: a.Schema}
+	display := map[string]string{}
+	for _, m := range a.Methods {
+		display[m.Label] = m.Display
+	}
+	name := func(label string) string {
+		if d := display[label]; d != "" {
+			return d
+		}
+		return label
+	}
+	chance := map[[3]string]bool{}
+	for _, c := range a.Chance {
+		chance[[3]string{c.Protocol, c.Dataset, c.Method}] = true
+	}
+	dsIndex := map[string]int{}
+	for i, d := range a.Study.Datasets {
+		dv := datasetView{Dataset: d, ID: "ds-" + strconv.Itoa(i+1), Balance: balance(d)}
+		dsIndex[d.Name] = i
+		p.Datasets = append(p.Datasets, dv)
+	}
+	// One colour and marker per method across every panel of the page.
+	methodIndex := map[string]int{}
+	for i, m := range a.Methods {
+		methodIndex[m.Label] = i
+	}
+	for _, proto := range a.Protocols {
+		pv := protocolView{Name: proto}
+		byKey := map[[2]string]*cellView{}
+		for _, c := range a.Cells {
+			if c.Protocol != proto {
+				continue
+			}
+			cv := cellView{Cell: c, Display: name(c.Method), Chance: chance[[3]string{c.Protocol, c.Dataset, c.Method}]}
+			if cv.Chance {
+				pv.Chance++
+			}
+			pv.Cells = append(pv.Cells, cv)
+			if i, ok := dsIndex[c.Dataset]; ok {
+				p.Datasets[i].Cells = append(p.Datasets[i].Cells, cv)
+			}
+		}
+		for i := range pv.Cells {
+			byKey[[2]string{pv.Cells[i].Dataset, pv.Cells[i].Method}] = &pv.Cells[i]
+		}
+		t, _ := a.TestsOf(proto)
+		pv.Tests = t
+		pv.Matrix = matrixOf(a, proto, byKey, t, name)
+		for _, pr := range t.Pairs {
+			pv.Pairs = append(pv.Pairs, pairView{Pair: pr, DisplayA: name(pr.A), DisplayB: name(pr.B), Significant: !pr.NA && pr.PHolm < analysis.Alpha})
+		}
+		if f, ok := a.FrontOf(proto); ok {
+			seen := map[string]bool{}
+			for _, panel := range f.Panels {
+				fv := frontOf(proto, panel, name, methodIndex)
+				for _, pt := range panel.Points {
+					seen[pt.Method] = true
+				}
+				if panel.Dataset == "" {
+					pv.Pooled = &fv
+				} else if i, ok := dsIndex[panel.Dataset]; ok {
+					p.Datasets[i].Fronts = append(p.Datasets[i].Fronts, fv)
+				}
+			}
+			for _, m := range a.Methods {
+				if seen[m.Label] {
+					pv.Legend = append(pv.Legend, legendOf(m.Label, m.Display, methodIndex[m.Label]))
+				}
+			}
+		}
+		p.Protocols = append(p.Protocols, pv)
+	}
+	for i := range p.Datasets {
+		seen := map[string]bool{}
+		for _, f := range p.Datasets[i].Fronts {
+			for _, pt := range f.Points {
+				seen[pt.Method] = true
+			}
+		}
+		for _, m := range a.Methods {
+			if seen[m.Label] {
+				p.Datasets[i].Legend = append(p.Datasets[i].Legend, legendOf(m.Label, m.Display, methodIndex[m.Label]))
+			}
+		}
+	}
+	p.Files = groupFiles(in.Files, in.Figures)
+	return p
+}
+
+// matrixOf lays out a protocol's headline table: its methods in display
+// order, its datasets in the study's order, the best accuracy of each
+// dataset marked.
+func matrixOf(a *analysis.Analysis, proto string, byKey map[[2]string]*cellView, t analysis.Tests, name func(string) string) matrixView {
+	var mv matrixView
+	hasDs, hasM := map[string]bool{}, map[string]bool{}
+	for k := range byKey {
+		hasDs[k[0]], hasM[k[1]] = true, true
+	}
+	for _, d := range a.Study.Datasets {
+		if hasDs[d.Name] {
+			mv.Datasets = append(mv.Datasets, d.Name)
+		}
+	}
+	best := map[string]float64{}
+	for k, c := range byKey {
+		if b, ok := best[k[0]]; !ok || c.Accuracy > b {
+			best[k[0]] = c.Accuracy
+		}
+	}
+	for _, m := range a.Methods {
+		if !hasM[m.Label] {
+			continue
+		}
+		row := matrixRow{Method: m.Label, Display: name(m.Label), Rank: t.MeanRank(m.Label)}
+		for _, d := range mv.Datasets {
+			c := byKey[[2]string{d, m.Label}]
+			row.Cells = append(row.Cells, matrixCell{Dataset: d, Cell: c, Best: c != nil && c.Accuracy == best[d]})
+		}
+		mv.Rows = append(mv.Rows, row)
+	}
+	return mv
+}
+
+// balance describes a dataset's class counts ("—" when unknown).
+func balance(d analysis.Dataset) string {
+	if len(d.ClassCounts) == 0 {
+		return "—"
+	}
+	parts := make([]string, len(d.ClassCounts))
+	for i, n := range d.ClassCounts {
+		c := strconv.Itoa(i)
+		if i < len(d.Classes) {
+			c = d.Classes[i]
+		}
+		parts[i] = c + ": " + strconv.Itoa(n)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// groupFiles sorts the downloadable files into tables (by extension),
+// figures and the rest.
+func groupFiles(files []string, figs []Figure) []fileGroup {
+	groups := map[string][]string{}
+	for _, f := range files {
+		switch {
+		case strings.HasSuffix(f, ".csv"):
+			groups["CSV tables"] = append(groups["CSV tables"], f)
+		case strings.HasSuffix(f, ".tex"):
+			groups["LaTeX tables"] = append(groups["LaTeX tables"], f)
+		case strings.HasSuffix(f, ".md") && f != "REPORT.md":
+			groups["Markdown tables"] = append(groups["Markdown tables"], f)
+		case f == FileName:
+		case strings.HasSuffix(f, ".svg") || strings.HasSuffix(f, ".png"):
+			groups["Figures"] = append(groups["Figures"], f)
+		default:
+			groups["Report"] = append(groups["Report"], f)
+		}
+	}
+	for _, f := range figs {
+		groups["Figures"] = append(groups["Figures"], f.Path)
+	}
+	var out []fileGroup
+	for _, n := range []string{"Report", "CSV tables", "LaTeX tables", "Markdown tables", "Figures"} {
+		if fs := groups[n]; len(fs) > 0 {
+			sort.Strings(fs)
+			out = append(out, fileGroup{Name: n, Files: fs})
+		}
+	}
+	return out
+}
+
+// pct formats a fraction as a percentage with two decimals, as the other
+// views do; "n/a" for a non-finite value.
+func pct(x float64) string {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return "n/a"
+	}
+	return strconv.FormatFloat(x*100, 'f', 2, 64)
+}
+
+// num formats a value with the given decimals; "n/a" when not finite.
+func num(x float64, decimals int) string {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return "n/a"
+	}
+	return strconv.FormatFloat(x, 'f', decimals, 64)
+}
+
+// ms formats seconds as milliseconds with one decimal.
+func ms(x float64) string { return num(x*1000, 1) }
+
+// raw is a value as analysis.json writes it (the shortest representation
+// that reads back as the same float64), for sorting and for the test that
+// the page and analysis.json agree; "" when not finite (JSON's null).
+func raw(x float64) string {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return ""
+	}
+	return strconv.FormatFloat(x, 'g', -1, 64)
+}
