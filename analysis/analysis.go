@@ -23,6 +23,7 @@ import (
 	"math"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/fgrtbench/fgrtbench/results"
@@ -455,4 +456,16 @@ func chanceFlags(cells []Cell, ds []Dataset) []Chance {
 		}
 	}
 	return out
+}
+
+// FormatP renders a p-value as every view prints it: four decimals, or
+// "< 0.0001" below that; "n/a" for a test that does not apply (NaN).
+func FormatP(p float64) string {
+	if math.IsNaN(p) {
+		return "n/a"
+	}
+	if p < 0.0001 {
+		return "< 0.0001"
+	}
+	return strconv.FormatFloat(p, 'f', 4, 64)
 }

@@ -38,15 +38,7 @@ func Statistics(cells []Cell, protocol string, pres results.Presentation) (Stats
 
 // pValue formats a p-value with four significant decimals, or "< 0.0001";
 // "n/a" for a test that does not apply (NaN).
-func pValue(p float64) string {
-	if math.IsNaN(p) {
-		return "n/a"
-	}
-	if p < 0.0001 {
-		return "< 0.0001"
-	}
-	return fixed(p, 4)
-}
+func pValue(p float64) string { return analysis.FormatP(p) }
 
 // StatisticsTables renders a StatsResult as three tables: average ranks,
 // the Friedman/Nemenyi summary and the Wilcoxon/Holm pairs.

@@ -82,7 +82,7 @@ func Render(in Input) ([]byte, error) {
 		return nil, fmt.Errorf("html: no analysis to render")
 	}
 	t, err := template.New("page").Funcs(template.FuncMap{
-		"pct": pct, "num": num, "raw": raw, "join": strings.Join, "ms": ms, "inc": func(i int) int { return i + 1 },
+		"pct": pct, "num": num, "pval": analysis.FormatP, "raw": raw, "join": strings.Join, "ms": ms, "inc": func(i int) int { return i + 1 },
 	}).Parse(pageTemplate)
 	if err != nil {
 		return nil, err
