@@ -231,7 +231,7 @@ func Compute(recs []results.Record, opts Options) (*Analysis, error) {
 		a.Tests = append(a.Tests, t)
 	}
 	for _, p := range pointProtocols(a.Points) {
-		if f := computeFront(a.Points, p); len(f.Panels) > 0 {
+		if f := ComputeFront(a.Points, p); len(f.Panels) > 0 {
 			a.Fronts = append(a.Fronts, f)
 		}
 	}

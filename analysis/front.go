@@ -61,10 +61,10 @@ func Pareto(pts []FrontPoint) []int {
 	return out
 }
 
-// computeFront builds the panels of one protocol from the points: one per
+// ComputeFront builds the panels of one protocol from the points: one per
 // dataset (in the points' order) and, with two datasets or more, a pooled
 // one holding the mean over datasets of each point present on all of them.
-func computeFront(points []Point, protocol string) Front {
+func ComputeFront(points []Point, protocol string) Front {
 	type id struct {
 		method, config string
 		swept          bool

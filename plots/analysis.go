@@ -29,14 +29,7 @@ func FrontPanelsOf(a *analysis.Analysis, protocol string) []FrontPanel {
 	if !ok {
 		return nil
 	}
-	out := make([]FrontPanel, len(f.Panels))
-	for i, pn := range f.Panels {
-		out[i] = FrontPanel{Title: pn.Title, Points: make([]FrontPoint, len(pn.Points))}
-		for j, p := range pn.Points {
-			out[i].Points[j] = FrontPoint{Method: p.Method, Swept: p.Swept, Config: p.Config, Size: p.Size, Accuracy: p.Accuracy}
-		}
-	}
-	return out
+	return append([]FrontPanel(nil), f.Panels...)
 }
 
 // PartitionImpactRowsOf pairs the fgrt and fgrt-opt cells of one protocol

@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"image/color"
 	"math"
-	"sort"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/fgrtbench/fgrtbench/analysis"
 	"github.com/fgrtbench/fgrtbench/reports"
 	"github.com/fgrtbench/fgrtbench/results"
 )
@@ -20,104 +20,14 @@ import (
 // dataset and pooled, with the Pareto-optimal points joined.
 
 // FrontPoint is one point of a front panel.
-type FrontPoint struct {
-	Method string
-	// Swept marks a sweep point (else the method's selected rows).
-	Swept  bool
-	Config string
-	// Size is the mean rulebase size, Accuracy the mean test accuracy.
-	Size, Accuracy float64
-}
+type FrontPoint = analysis.FrontPoint
 
 // minFrontSize is where a rulebase smaller than one condition is drawn on
 // the log axis (a model without rules has size 0).
 const minFrontSize = 1
 
 // FrontPanel is one dataset's (or the pooled) points.
-type FrontPanel struct {
-	Title  string
-	Points []FrontPoint
-}
-
-// Pareto returns the indices of the points no other point dominates (at
-// most as large and at least as accurate, one of them strictly), ordered
-// by size.
-func Pareto(pts []FrontPoint) []int {
-	var out []int
-	for i, p := range pts {
-		dominated := false
-		for j, q := range pts {
-			if j != i && q.Size <= p.Size && q.Accuracy >= p.Accuracy && (q.Size < p.Size || q.Accuracy > p.Accuracy) {
-				dominated = true
-				break
-			}
-		}
-		if !dominated {
-			out = append(out, i)
-		}
-	}
-	sort.SliceStable(out, func(a, b int) bool {
-		pa, pb := pts[out[a]], pts[out[b]]
-		if pa.Size != pb.Size {
-			return pa.Size < pb.Size
-		}
-		return pa.Accuracy < pb.Accuracy
-	})
-	return out
-}
-
-// FrontPanels builds the panels of one protocol from aggregated points: one
-// per dataset (in the points' order) and, with two datasets or more, a
-// pooled one holding the mean over datasets of each point present on all
-// of them.
-func FrontPanels(points []reports.Point, protocol string, pres results.Presentation) []FrontPanel {
-	type id struct {
-		method, config string
-		swept          bool
-	}
-	var datasets []string
-	byDataset := map[string][]FrontPoint{}
-	sum := map[id]*FrontPoint{}
-	count := map[id]int{}
-	var order []id
-	for _, p := range points {
-		if p.Protocol != protocol || p.N == 0 {
-			continue
-		}
-		if _, ok := byDataset[p.Dataset]; !ok {
-			datasets = append(datasets, p.Dataset)
-		}
-		fp := FrontPoint{Method: p.Method, Swept: p.Swept, Config: p.Config, Size: p.RulebaseSize, Accuracy: p.Accuracy}
-		byDataset[p.Dataset] = append(byDataset[p.Dataset], fp)
-		k := id{p.Method, p.Config, p.Swept}
-		if sum[k] == nil {
-			sum[k] = &FrontPoint{Method: p.Method, Swept: p.Swept, Config: p.Config}
-			order = append(order, k)
-		}
-		sum[k].Size += p.RulebaseSize
-		sum[k].Accuracy += p.Accuracy
-		count[k]++
-	}
-	var out []FrontPanel
-	for _, d := range datasets {
-		out = append(out, FrontPanel{Title: d, Points: byDataset[d]})
-	}
-	if len(datasets) >= 2 {
-		pooled := FrontPanel{Title: fmt.Sprintf("pooled (mean over %d datasets)", len(datasets))}
-		n := float64(len(datasets))
-		for _, k := range order {
-			if count[k] == len(datasets) {
-				p := *sum[k]
-				p.Size, p.Accuracy = p.Size/n, p.Accuracy/n
-				pooled.Points = append(pooled.Points, p)
-			}
-		}
-		if len(pooled.Points) > 0 {
-			out = append(out, pooled)
-		}
-	}
-	return out
-}
+type FrontPanel = analysis.FrontPanel
 
 // frontMethods lists the methods of the panels, sorted, for colours.
 func frontMethods(panels []FrontPanel, pres results.Presentation) []string {
@@ -242,7 +152,8 @@ func frontPlot(pn FrontPanel, styles map[string]MethodStyle, pres results.Presen
 			p.Add(s)
 		}
 	}
-	front := Pareto(pts)
+	// The front is the analysis's: the figure draws the points it names.
+	front := pn.Pareto
 	if len(front) >= 1 {
 		xys := make(plotter.XYs, len(front))
 		for i, k := range front {
@@ -302,5 +213,5 @@ func frontPlot(pn FrontPanel, styles map[string]MethodStyle, pres results.Presen
 
 // Front draws the front figure of one protocol from aggregated points.
 func Front(dir, name string, points []reports.Point, protocol string, pres results.Presentation) error {
-	return FrontFigure(dir, name, "Accuracy against rulebase size ("+protocol+" protocol)", FrontPanels(points, protocol, pres), pres)
+	return FrontFigure(dir, name, "Accuracy against rulebase size ("+protocol+" protocol)", analysis.ComputeFront(points, protocol).Panels, pres)
 }

@@ -2,6 +2,7 @@ package plots
 
 import (
 	"fmt"
+	"github.com/fgrtbench/fgrtbench/analysis"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -203,6 +204,7 @@ func TestFrontManyMethodsGolden(t *testing.T) {
 					Size: 30 + float64(i), Accuracy: 0.6})
 			}
 		}
+		pn.Pareto = analysis.Pareto(pn.Points) // as the analysis hands it to the figure
 		panels = append(panels, pn)
 	}
 	checkFigure(t, "front_many_methods", func(dir, name string) error {

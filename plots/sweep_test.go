@@ -3,6 +3,7 @@ package plots
 import (
 	"errors"
 	"fmt"
+	"github.com/fgrtbench/fgrtbench/analysis"
 	"math"
 	"reflect"
 	"sort"
@@ -100,9 +101,10 @@ func TestFrontOfOnePointGolden(t *testing.T) {
 		{Method: "fgrt", Swept: true, Size: 12, Accuracy: 0.85},
 		{Method: "cart", Size: 40, Accuracy: 0.84},
 	}}}
-	if got := Pareto(panels[0].Points); !reflect.DeepEqual(got, []int{0}) {
+	if got := analysis.Pareto(panels[0].Points); !reflect.DeepEqual(got, []int{0}) {
 		t.Fatalf("front %v, want [0]", got)
 	}
+	panels[0].Pareto = []int{0} // as the analysis hands it to the figure
 	checkFigure(t, "front_one_point", func(dir, name string) error {
 		return FrontFigure(dir, name, "front of one point", panels, paperMethods)
 	})
@@ -217,20 +219,6 @@ func TestSweepAndFrontWithoutDataAreSkipped(t *testing.T) {
 	}
 }
 
-func TestPareto(t *testing.T) {
-	pts := []FrontPoint{
-		{Size: 10, Accuracy: 0.8}, // front
-		{Size: 5, Accuracy: 0.7},  // front
-		{Size: 20, Accuracy: 0.8}, // dominated by the first (larger, not better)
-		{Size: 50, Accuracy: 0.9}, // front
-		{Size: 40, Accuracy: 0.6}, // dominated
-		{Size: 5, Accuracy: 0.65}, // dominated by the second
-	}
-	if got := Pareto(pts); !reflect.DeepEqual(got, []int{1, 0, 3}) {
-		t.Errorf("front %v, want [1 0 3]", got)
-	}
-}
-
 func TestFrontPanelsPoolOnlyCompletePoints(t *testing.T) {
 	recs := sweepGridRecords(oneParam)
 	// Drop cart on one dataset: it leaves the pooled panel.
@@ -241,7 +229,7 @@ func TestFrontPanelsPoolOnlyCompletePoints(t *testing.T) {
 		}
 	}
 	points, _ := sweepOf(t, kept)
-	panels := FrontPanels(points, "clean", paperMethods)
+	panels := analysis.ComputeFront(points, "clean").Panels
 	if len(panels) != 4 || !strings.HasPrefix(panels[3].Title, "pooled") {
 		t.Fatalf("panels %v", panels)
 	}
