@@ -15,8 +15,8 @@
 #                                `fgrtbench speed --markdown` prints into
 #                                docs/performance.md between its speed:begin
 #                                and speed:end markers (--readme=FILE: into
-#                                FILE); run it on a quiet machine (`uptime`
-#                                load well below 1)
+#                                FILE); several minutes: run it on a quiet
+#                                machine (`uptime` load well below 1)
 #   scripts/speed.sh --large     add the 10^6-row CART fits (scikit-learn
 #                                takes minutes)
 #   scripts/speed.sh --external  add the external-learner study (process
