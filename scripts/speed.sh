@@ -7,15 +7,20 @@
 # reported as such; nothing is installed unless asked.
 #
 #   scripts/speed.sh             print the comparison (about a minute)
-#   scripts/speed.sh --readme    also time ./run.sh and the FGA hold-out
-#                                study, and splice the block that
+#   scripts/speed.sh --readme    also time ./run.sh, the FGA hold-out
+#                                study, the large-data study (--large-data)
+#                                and external learners in process and
+#                                worker mode (--external), and splice the
+#                                block that
 #                                `fgrtbench speed --markdown` prints into
 #                                docs/performance.md between its speed:begin
 #                                and speed:end markers (--readme=FILE: into
-#                                FILE); run it on a quiet machine (`uptime`
-#                                load well below 1)
+#                                FILE); several minutes: run it on a quiet
+#                                machine (`uptime` load well below 1)
 #   scripts/speed.sh --large     add the 10^6-row CART fits (scikit-learn
 #                                takes minutes)
+#   scripts/speed.sh --external  add the external-learner study (process
+#                                against worker mode; under 2 minutes)
 #   scripts/speed.sh --install   first apt-get install python3-sklearn weka
 #                                (as root)
 set -euo pipefail
@@ -31,8 +36,9 @@ for arg in "$@"; do
     --readme) target=docs/performance.md ;;
     --readme=?*) target=${arg#--readme=} ;;
     --large) args+=(--large) ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
-    *) echo "speed.sh: unknown argument $arg (use --readme, --large, --install)" >&2; exit 2 ;;
+    --external) args+=(--external) ;;
+    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+    *) echo "speed.sh: unknown argument $arg (use --readme, --large, --external, --install)" >&2; exit 2 ;;
   esac
 done
 
@@ -77,7 +83,13 @@ if [ -z "$target" ]; then
 fi
 block=$(mktemp)
 trap 'rm -f "$block"' EXIT
-./fgrtbench speed --run-sh --markdown "${args[@]}" > "$block"
+# The block states every measurement: --external is dropped from args so
+# that it is passed once.
+readme_args=()
+for arg in "${args[@]}"; do
+  [ "$arg" = --external ] || readme_args+=("$arg")
+done
+./fgrtbench speed --run-sh --large-data --external --markdown "${readme_args[@]}" > "$block"
 cat "$block"
 splice "$target" "$block"
 echo

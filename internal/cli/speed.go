@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 
 	"github.com/fgrtbench/fgrtbench/timing/speed"
@@ -18,12 +19,15 @@ func init() { register(speedCommand) }
 
 func speedCommand() *Command {
 	c := &Command{Name: "speed", Short: "time fgrtbench against scikit-learn and Weka (when installed) on the same data; print the table with ratios",
-		UsageLine: "[--python /usr/bin/python3] [--weka /usr/share/java/weka.jar] [--large] [--large-data] [--run-sh] [--markdown]",
+		UsageLine: "[--python /usr/bin/python3] [--weka /usr/share/java/weka.jar] [--large] [--large-data] [--external] [--run-sh] [--markdown]",
 		Long: `Speed times fgrtbench's learners side by side with scikit-learn's trees and
 Weka's J48 and JRip (each when installed) on the same data and prints the
 table with ratios. --large-data adds a 10^6-row study (reading the file
 beside pandas.read_csv, then a clean FGRT and CART study): wall time and
-peak memory. --markdown prints it as the generated performance block,
+peak memory. --external times an external learner's study in process mode
+and in worker mode side by side (the scikit-learn example, and the Go test
+adapter for the harness's cost per job; run from the repository root).
+--markdown prints it as the generated performance block,
 between its markers, which scripts/speed.sh --readme splices into
 docs/performance.md.`}
 	fs := &c.Flag
@@ -31,6 +35,7 @@ docs/performance.md.`}
 	weka := fs.String("weka", "/usr/share/java/weka.jar", "Weka's jar (skipped when absent; empty skips)")
 	large := fs.Bool("large", false, "also fit CART and the entropy tree on 10^6 rows (scikit-learn takes minutes)")
 	largeData := fs.Bool("large-data", false, "also generate a 10^6 × 20 CSV and time reading it (beside pandas.read_csv when installed) and a clean study of FGRT and CART on it (-j 2): wall time and peak memory; minutes")
+	externalTask := fs.Bool("external", false, "also run a reduced study of the scikit-learn example's external method (examples/external) in process and in worker mode alternately, and one of the Go test adapter for the harness's cost per job (run from the repository root; under 2 minutes)")
 	runSh := fs.Bool("run-sh", false, "also time ./run.sh and the FGA hold-out study "+fgaHoldoutSpec+" (run from the repository root)")
 	markdown := fs.Bool("markdown", false, "print the generated performance block with its begin and end markers, for scripts/speed.sh --readme to splice into docs/performance.md (with --run-sh, as that block is made)")
 	c.Run = func(ctx context.Context, env *Env, args []string) error {
@@ -86,10 +91,21 @@ docs/performance.md.`}
 			}
 			largeRun = &r
 		}
+		var externalRun *speed.ExternalResult
+		if *externalTask {
+			r, err := runExternal(ctx, env, *python)
+			if err != nil {
+				return err
+			}
+			externalRun = r
+		}
 		m.Finish()
 		block := speed.Markdown(m, rs, runs)
 		if largeRun != nil {
 			block += "\n" + speed.LargeMarkdown(*largeRun)
+		}
+		if externalRun != nil {
+			block += "\n" + speed.ExternalMarkdown(*externalRun)
 		}
 		if *markdown {
 			block = markedBlock(block)
@@ -98,6 +114,49 @@ docs/performance.md.`}
 		return nil
 	}
 	return c
+}
+
+// externalExamples and goAdapterSource are where --external finds the
+// scikit-learn example's adapter and the Go test adapter's source, from the
+// repository root.
+const (
+	externalExamples = "examples/external"
+	goAdapterSource  = "bench/external/externaltest/testdata/goadapter"
+)
+
+// runExternal runs the --external task with what this machine has: the
+// scikit-learn study needs python with sklearn and the example's files, the
+// overhead study the go command and the adapter's source; each is skipped
+// with a message otherwise (nil when both are).
+func runExternal(ctx context.Context, env *Env, python string) (*speed.ExternalResult, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	o := speed.ExternalOptions{Binary: self, Python: python, Examples: externalExamples, GoAdapter: goAdapterSource, Log: env.Stderr}
+	if _, err := os.Stat(filepath.Join(externalExamples, "sklearn_tree.py")); err != nil {
+		fmt.Fprintf(env.Stderr, "fgrtbench speed: no %s/sklearn_tree.py (run from the repository root): external scikit-learn study skipped\n", externalExamples)
+		o.Python = ""
+	} else if o.Python == "" || exec.Command(o.Python, "-c", "import sklearn").Run() != nil {
+		fmt.Fprintf(env.Stderr, "fgrtbench speed: no Python with scikit-learn (--python %q): external scikit-learn study skipped (scripts/speed.sh --install installs python3-sklearn)\n", o.Python)
+		o.Python = ""
+	}
+	if o.Go, err = exec.LookPath("go"); err != nil {
+		fmt.Fprintln(env.Stderr, "fgrtbench speed: no go command: the external harness-overhead study (Go test adapter) skipped")
+		o.GoAdapter = ""
+	} else if _, err := os.Stat(goAdapterSource); err != nil {
+		fmt.Fprintf(env.Stderr, "fgrtbench speed: no %s (run from the repository root): the external harness-overhead study skipped\n", goAdapterSource)
+		o.GoAdapter = ""
+	}
+	if o.Python == "" && o.GoAdapter == "" {
+		return nil, nil
+	}
+	fmt.Fprintln(env.Stderr, "fgrtbench speed: timing external learners in process and worker mode")
+	r, err := speed.RunExternal(ctx, o)
+	if err != nil {
+		return nil, fmt.Errorf("speed --external: %w", err)
+	}
+	return &r, nil
 }
 
 // markedBlock frames a performance block in the markers that delimit it in
