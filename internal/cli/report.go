@@ -103,6 +103,14 @@ func renderReportWith(ctx context.Context, env *Env, dir string, df *dataFlags, 
 	if err != nil {
 		m = nil
 	}
+	// Every reader re-derives n_test, correct and rules from the
+	// artifacts: a directory where they disagree with results.csv is
+	// refused, not reported.
+	art, err := readArtifacts(dir, recs)
+	if err != nil {
+		return "", err
+	}
+	opts.Facts = append(opts.Facts, art.fact())
 	opts.Stochastic = stochasticOf(m)
 	opts.Methods = presentationOf(m, recordLabels(recs))
 	a, err := studyAnalysis(recs, m, opts.Partial, ro)
