@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/csv"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -198,5 +199,57 @@ func TestCheckPredictions(t *testing.T) {
 	}
 	if code, _, stderr := runCLI("check", "--predictions", "--results", cur); code == 0 || !strings.Contains(stderr, "--against") {
 		t.Errorf("--predictions without --against: %d %q", code, stderr)
+	}
+}
+
+// TestStoredRules: rules --results prints a stored model's rules without
+// refitting: the representative fold by default (median accuracy), a
+// chosen fold, JSON with names, and a clear refusal without artifacts.
+func TestStoredRules(t *testing.T) {
+	tmp, _, spec := studyFixture(t)
+	out, off := filepath.Join(tmp, "out"), filepath.Join(tmp, "off")
+	for _, args := range [][]string{{"--out", out}, {"--out", off, "--no-artifacts"}} {
+		if code, _, stderr := runCLI(append([]string{"run", "--spec", spec, "-j", "1", "--no-report"}, args...)...); code != 0 {
+			t.Fatalf("run: %d %s", code, stderr)
+		}
+	}
+	recs := must(results.ReadFile(filepath.Join(out, "results.csv")))
+	rep, ok := results.Representative(recs)
+	if !ok {
+		t.Fatal("no selected row")
+	}
+	data := filepath.Join(tmp, "mine.csv")
+	code, stdout, stderr := runCLI("rules", "--results", out, "--dataset", data, "--method", "cart")
+	want := "fold " + itoa(rep.Fold) + ", the representative fold"
+	if code != 0 || !strings.Contains(stdout, want) || !strings.Contains(stdout, "IF ") {
+		t.Fatalf("rules --results: exit %d, want %q in\n%s\n%s", code, want, stdout, stderr)
+	}
+	code, stdout, stderr = runCLI("rules", "--results", out, "--dataset", data, "--method", "cart", "--fold", "1", "--json")
+	var got rulesJSON
+	if code != 0 || json.Unmarshal([]byte(stdout), &got) != nil {
+		t.Fatalf("rules --json: exit %d %q %q", code, stdout, stderr)
+	}
+	if *got.Fold != 1 || got.Representative || len(got.Rules) == 0 || strings.Join(got.Classes, ",") != "a,b" || !strings.Contains(stdout, "<=") {
+		t.Errorf("rules --json of fold 1: %+v", got)
+	}
+	for _, r := range recs {
+		if r.Fold == 1 && r.Selected && r.Rules != len(got.Rules) {
+			t.Errorf("fold 1 has %d rules in results.csv, %d printed", r.Rules, len(got.Rules))
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--results", off, "--dataset", data, "--method", "cart"}, "--no-artifacts"},
+		{[]string{"--results", out, "--dataset", data, "--method", "fgrt"}, `no results of method "fgrt"`},
+		{[]string{"--results", out, "--dataset", "other", "--method", "cart"}, `no results of dataset "other"`},
+		{[]string{"--results", out, "--dataset", data, "--method", "cart", "--fold", "7"}, "no fold 7"},
+		{[]string{"--results", out, "--dataset", data}, "--method"},
+	} {
+		code, _, stderr := runCLI(append([]string{"rules"}, c.args...)...)
+		if code == 0 || !strings.Contains(stderr, c.want) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("rules %v: exit %d, stderr %q, want %q", c.args, code, stderr, c.want)
+		}
 	}
 }
