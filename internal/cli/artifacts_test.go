@@ -102,6 +102,13 @@ func TestReadersRefuseEditedPredictions(t *testing.T) {
 	if !strings.Contains(rep, "re-derived and equal to results.csv") {
 		t.Errorf("REPORT.md does not state the artifacts were re-derived")
 	}
+	// The report's uses of the artifacts: the scores table and the
+	// dataset's rules file with its confusion matrix, linked.
+	rules, err := os.ReadFile(filepath.Join(out, "report", "rules", "mine.md"))
+	if err != nil || !strings.Contains(rep, "Scores and rule stability") || !strings.Contains(rep, "(rules/mine.md)") ||
+		!strings.Contains(string(rules), "Confusion matrix over 60 test rows") || !strings.Contains(string(rules), "Representative fold") {
+		t.Errorf("report without the artifacts' views (%v):\n%s", err, rules)
+	}
 	baseline := filepath.Join(tmp, "b.json")
 	if code, _, stderr := runCLI("check", "--baseline", baseline, "--results", out, "--update"); code != 0 {
 		t.Fatalf("check --update: %d %s", code, stderr)

@@ -54,6 +54,9 @@ run report after merge, or to render again.`}
 type reportOptions struct {
 	reference string
 	rope      float64
+	// artifacts, when set, are the directory's stored predictions and
+	// models (confusion matrices, AUC, log-loss, rule stability).
+	artifacts *analysis.Artifacts
 }
 
 // renderReport writes DIR/report from DIR/results.csv (and the manifest,
@@ -111,6 +114,9 @@ func renderReportWith(ctx context.Context, env *Env, dir string, df *dataFlags, 
 		return "", err
 	}
 	opts.Facts = append(opts.Facts, art.fact())
+	if art.present {
+		ro.artifacts = &analysis.Artifacts{Predictions: art.predictions, Models: art.models}
+	}
 	opts.Stochastic = stochasticOf(m)
 	opts.Methods = presentationOf(m, recordLabels(recs))
 	a, err := studyAnalysis(recs, m, opts.Partial, ro)
@@ -180,7 +186,7 @@ func partialMark(path string) string {
 // method names, order and bases, and the stochastic methods.
 func studyAnalysis(recs []results.Record, m *manifest.Manifest, partial string, ro reportOptions) (*analysis.Analysis, error) {
 	ao := analysis.Options{Partial: partial, Methods: presentationOf(m, recordLabels(recs)), Stochastic: stochasticOf(m),
-		Reference: ro.reference, Rope: ro.rope}
+		Reference: ro.reference, Rope: ro.rope, Artifacts: ro.artifacts}
 	if m != nil {
 		ao.MethodBase = methodBases(m)
 		ao.Command = safeCommand(m.Command)
