@@ -109,6 +109,10 @@ func TestReadersRefuseEditedPredictions(t *testing.T) {
 		!strings.Contains(string(rules), "Confusion matrix over 60 test rows") || !strings.Contains(string(rules), "Representative fold") {
 		t.Errorf("report without the artifacts' views (%v):\n%s", err, rules)
 	}
+	page := string(must(os.ReadFile(filepath.Join(out, "report", "index.html"))))
+	if !strings.Contains(page, "Scores and rule stability of protocol clean") || !strings.Contains(page, `href="rules/mine.md"`) {
+		t.Errorf("index.html without the scores table and the rules file")
+	}
 	baseline := filepath.Join(tmp, "b.json")
 	if code, _, stderr := runCLI("check", "--baseline", baseline, "--results", out, "--update"); code != 0 {
 		t.Fatalf("check --update: %d %s", code, stderr)
