@@ -80,6 +80,13 @@ func TestNoArtifacts(t *testing.T) {
 	if !strings.Contains(rep, "artifacts") || !strings.Contains(rep, "off: no predictions.csv.gz") {
 		t.Errorf("REPORT.md does not say the artifacts are off")
 	}
+	baseline := filepath.Join(tmp, "b.json")
+	if code, _, stderr := runCLI("check", "--baseline", baseline, "--results", out, "--update"); code != 0 {
+		t.Fatalf("check --update: %d %s", code, stderr)
+	}
+	if code, _, stderr := runCLI("check", "--baseline", baseline, "--results", out); code != 0 || !strings.Contains(stderr, "keeps no artifacts") {
+		t.Errorf("check of a directory without artifacts: exit %d, stderr %q (want it said)", code, stderr)
+	}
 	code, _, stderr := runCLI("check", "--predictions", "--results", out, "--against", out)
 	if code == 0 || !strings.Contains(stderr, "--no-artifacts") {
 		t.Errorf("check --predictions of a directory without artifacts: %d %q", code, stderr)

@@ -134,7 +134,7 @@ unchanged still fails. Scores and timing are not compared.`}
 			if err := checkComplete(b.Study, recs, *resultsDir); err != nil {
 				return err
 			}
-			if err := rederive(*resultsDir, rf.out, recs); err != nil {
+			if err := rederive(env, *resultsDir, rf.out, recs); err != nil {
 				return err
 			}
 			if err := b.Update(recs); err != nil {
@@ -146,7 +146,7 @@ unchanged still fails. Scores and timing are not compared.`}
 			fmt.Fprintf(env.Stdout, "updated %s with %d rows; review 'git diff %s' before committing\n", *baselinePath, len(b.Rows), *baselinePath)
 			return nil
 		}
-		if err := rederive(*resultsDir, rf.out, recs); err != nil {
+		if err := rederive(env, *resultsDir, rf.out, recs); err != nil {
 			return err
 		}
 		diffs := gate.Compare(b, recs, gate.Options{TimingRatio: *timing})
@@ -348,12 +348,16 @@ func checkPredictions(env *Env, dir, ref string, limit int) error {
 }
 
 // rederive holds the rows check compares (from --results, else from the
-// run it made) to their directory's artifacts.
-func rederive(resultsDir, out string, recs []results.Record) error {
+// run it made) to their directory's artifacts. A directory without
+// artifacts is said so on stderr, never silently.
+func rederive(env *Env, resultsDir, out string, recs []results.Record) error {
 	dir := resultsDir
 	if dir == "" {
 		dir = out
 	}
-	_, err := readArtifacts(dir, recs)
+	a, err := readArtifacts(dir, recs)
+	if err == nil && !a.present {
+		fmt.Fprintf(env.Stderr, "fgrtbench check: %s keeps no artifacts (run with --no-artifacts): its rows are checked without re-deriving them from predictions and models\n", dir)
+	}
 	return err
 }
