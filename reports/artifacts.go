@@ -146,7 +146,7 @@ func RulesFiles(a *analysis.Analysis) map[string][]byte {
 			}
 		}
 		r := s.Representative
-		fmt.Fprintf(b, "\nRepresentative fold (accuracy %s %%, the median): repeat %d fold %d, config `%s`:\n\n```\n%s\n```\n",
+		fmt.Fprintf(b, "\nRepresentative fold (accuracy %s %%, the median): repeat %d fold %d, config `%s` (numeric thresholds in the units the learner saw):\n\n```\n%s\n```\n",
 			pct(r.Accuracy), r.Repeat, r.Fold, strings.ReplaceAll(r.Config, "`", "'"), strings.Join(r.Rules, "\n"))
 		if len(r.Partitions) > 0 {
 			fmt.Fprintf(b, "\nPartitions these rules use, in the data's units:\n\n```\n%s\n```\n", results.FormatPartitions(r.Partitions))

@@ -127,7 +127,7 @@ func storedRules(env *Env, q storedRulesQuery, asJSON bool) error {
 	for _, r := range model.Rules {
 		fmt.Fprintln(env.Stdout, r)
 	}
-	fmt.Fprintf(env.Stdout, "\n%d rules\n", len(model.Rules))
+	fmt.Fprintf(env.Stdout, "\n%d rules (numeric thresholds in the units the learner saw: the protocol's scaled units, if it scales)\n", len(model.Rules))
 	if len(model.Partitions) > 0 {
 		fmt.Fprintf(env.Stdout, "\nPartitions its rules use, in %s\n%s\n%s\n", units, strings.Repeat("=", 60), results.FormatPartitions(model.NamedPartitions()))
 	}
