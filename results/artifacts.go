@@ -319,14 +319,23 @@ type Derived struct {
 // is an error (a unit whose artifacts were appended twice).
 func Derive(p Predictions, m Models) (map[UnitConfig]Derived, error) {
 	out := map[UnitConfig]Derived{}
-	type rowID struct {
-		UnitConfig
-		row int
-	}
-	seen := map[rowID]bool{}
+	type rowID struct{ config, row int }
+	// A unit's rows are contiguous (one member each), so duplicates are
+	// looked for within the unit, and a unit's key seen again after other
+	// units is a unit recorded twice: the memory stays that of one unit,
+	// not of every row of a study.
+	var seen map[rowID]bool
+	units := map[string]bool{}
+	current := ""
 	for _, r := range p.Rows {
 		uc := UnitConfig{r.Key, r.ConfigIndex}
-		id := rowID{uc, r.Row}
+		if r.Key != current || seen == nil {
+			if units[r.Key] {
+				return nil, fmt.Errorf("results: %s: %s recorded twice", PredictionsFile, r.Key)
+			}
+			units[r.Key], current, seen = true, r.Key, map[rowID]bool{}
+		}
+		id := rowID{r.ConfigIndex, r.Row}
 		if seen[id] {
 			return nil, fmt.Errorf("results: %s: row %d of %s config %d recorded twice", PredictionsFile, r.Row, r.Key, r.ConfigIndex)
 		}
