@@ -59,8 +59,10 @@ type Stability struct {
 	// sets (absent with fewer than two models).
 	Jaccard *float64 `json:"mean_jaccard,omitempty"`
 	// Recurring lists the rules held by more than one model, most
-	// frequent first.
-	Recurring []RuleCount `json:"recurring,omitempty"`
+	// frequent first; RecurringAntecedents the same for the conditions
+	// the rules are made of ("x IS Low", "y <= 0.3").
+	Recurring            []RuleCount `json:"recurring,omitempty"`
+	RecurringAntecedents []RuleCount `json:"recurring_antecedents,omitempty"`
 	// Representative is the fold whose accuracy is the median, with its
 	// rules and the partitions they use (data units).
 	Representative RepresentativeModel `json:"representative"`
@@ -75,6 +77,20 @@ type RepresentativeModel struct {
 	Config     string              `json:"config"`
 	Rules      []string            `json:"rules"`
 	Partitions []results.NamedTerm `json:"partitions,omitempty"`
+}
+
+// Antecedents splits a rule text "IF a AND b THEN c" into its conditions
+// (none for "IF TRUE THEN c" or a text of another form).
+func Antecedents(rule string) []string {
+	body, ok := strings.CutPrefix(RuleText(rule), "IF ")
+	if !ok {
+		return nil
+	}
+	cond, _, ok := strings.Cut(body, " THEN ")
+	if !ok || cond == "TRUE" {
+		return nil
+	}
+	return strings.Split(cond, " AND ")
 }
 
 // RuleText is a rule as compared across models: the learner's rule string
@@ -216,7 +232,7 @@ func stability(k cellKey, rows []results.Record, models map[unitConfig]results.M
 	type uc = unitConfig
 	s := Stability{Protocol: k.protocol, Dataset: k.dataset, Method: k.method}
 	var sets []map[string]bool
-	count := map[string]int{}
+	count, antecedents := map[string]int{}, map[string]int{}
 	total := 0
 	for _, r := range rows {
 		m, ok := models[uc{r.Key, r.ConfigIndex}]
@@ -227,8 +243,15 @@ func stability(k cellKey, rows []results.Record, models map[unitConfig]results.M
 		for _, rule := range m.Rules {
 			set[RuleText(rule)] = true
 		}
+		conds := map[string]bool{}
 		for rule := range set {
 			count[rule]++
+			for _, c := range Antecedents(rule) {
+				conds[c] = true
+			}
+		}
+		for c := range conds {
+			antecedents[c]++
 		}
 		total += len(m.Rules)
 		sets = append(sets, set)
@@ -248,18 +271,7 @@ func stability(k cellKey, rows []results.Record, models map[unitConfig]results.M
 		mean := sum / float64(n)
 		s.Jaccard = &mean
 	}
-	for rule, n := range count {
-		if n > 1 {
-			s.Recurring = append(s.Recurring, RuleCount{rule, n})
-		}
-	}
-	sort.Slice(s.Recurring, func(i, j int) bool {
-		a, b := s.Recurring[i], s.Recurring[j]
-		if a.Models != b.Models {
-			return a.Models > b.Models
-		}
-		return a.Rule < b.Rule
-	})
+	s.Recurring, s.RecurringAntecedents = recurring(count), recurring(antecedents)
 	rep, _ := results.Representative(rows)
 	m := models[uc{rep.Key, rep.ConfigIndex}]
 	s.Representative = RepresentativeModel{Key: rep.Key, Repeat: rep.Repeat, Fold: rep.Fold, Accuracy: rep.Accuracy,
@@ -280,4 +292,23 @@ func jaccard(a, b map[string]bool) float64 {
 		return 1
 	}
 	return float64(inter) / float64(union)
+}
+
+// recurring lists the entries counted in more than one model, most
+// frequent first (ties by text).
+func recurring(count map[string]int) []RuleCount {
+	var out []RuleCount
+	for rule, n := range count {
+		if n > 1 {
+			out = append(out, RuleCount{rule, n})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Models != b.Models {
+			return a.Models > b.Models
+		}
+		return a.Rule < b.Rule
+	})
+	return out
 }

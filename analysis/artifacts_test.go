@@ -3,6 +3,7 @@ package analysis
 import (
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/fgrtbench/fgrtbench/results"
@@ -66,6 +67,10 @@ func TestComputeArtifacts(t *testing.T) {
 	if want := []RuleCount{{"IF x IS Low THEN class a", 3}}; !reflect.DeepEqual(s.Recurring, want) {
 		t.Errorf("recurring %v, want %v", s.Recurring, want)
 	}
+	// "x IS Low" in all three models, "x IS High" and "y IS High" in one.
+	if want := []RuleCount{{"x IS Low", 3}}; !reflect.DeepEqual(s.RecurringAntecedents, want) {
+		t.Errorf("recurring antecedents %v, want %v", s.RecurringAntecedents, want)
+	}
 	// Accuracies 1, 0.5, 0: the median is fold 1 (config 1).
 	if s.Representative.Fold != 1 || len(s.Representative.Rules) != 2 {
 		t.Errorf("representative %+v, want fold 1", s.Representative)
@@ -80,6 +85,18 @@ func TestRuleText(t *testing.T) {
 	} {
 		if got := RuleText(in); got != want {
 			t.Errorf("RuleText(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestAntecedents(t *testing.T) {
+	for in, want := range map[string]string{
+		"IF a IS Low AND b <= 2 THEN class 1  [coverage 0.3, confidence 0.9]": "a IS Low|b <= 2",
+		"IF TRUE THEN class 1":   "",
+		"a rule of another form": "",
+	} {
+		if got := strings.Join(Antecedents(in), "|"); got != want {
+			t.Errorf("Antecedents(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

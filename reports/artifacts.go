@@ -145,6 +145,16 @@ func RulesFiles(a *analysis.Analysis) map[string][]byte {
 				fmt.Fprintf(b, "| %s | %d of %d |\n", mdEscape(r.Rule), r.Models, s.Models)
 			}
 		}
+		if len(s.RecurringAntecedents) > 0 {
+			b.WriteString("\n| Recurring condition | Models |\n|---|---:|\n")
+			for i, r := range s.RecurringAntecedents {
+				if i == 10 {
+					fmt.Fprintf(b, "| … %d more | |\n", len(s.RecurringAntecedents)-10)
+					break
+				}
+				fmt.Fprintf(b, "| %s | %d of %d |\n", mdEscape(r.Rule), r.Models, s.Models)
+			}
+		}
 		r := s.Representative
 		fmt.Fprintf(b, "\nRepresentative fold (accuracy %s %%, the median): repeat %d fold %d, config `%s` (numeric thresholds in the units the learner saw):\n\n```\n%s\n```\n",
 			pct(r.Accuracy), r.Repeat, r.Fold, strings.ReplaceAll(r.Config, "`", "'"), strings.Join(r.Rules, "\n"))
