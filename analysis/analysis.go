@@ -101,6 +101,9 @@ type Options struct {
 	// Samples is the number of Monte-Carlo draws of the Bayesian
 	// signed-rank test (0: the stats default).
 	Samples int
+	// Artifacts are the stored predictions and models (nil: a directory
+	// without them); they give Predictive and Stability.
+	Artifacts *Artifacts
 }
 
 // Method is one method label of the study.
@@ -132,6 +135,12 @@ type Analysis struct {
 	// Ablations are the FGRT grid's ablation groups (empty without FGRT
 	// grid or one-factor rows).
 	Ablations []Ablation `json:"ablations"`
+	// Predictive holds, per cell, the confusion matrix, AUC and log-loss
+	// of the stored predictions; Stability the rule stability of the
+	// stored models and the representative fold's rules. Both are empty
+	// without artifacts.
+	Predictive []Predictive `json:"predictive,omitempty"`
+	Stability  []Stability  `json:"rule_stability,omitempty"`
 	// Warnings say what could not be computed (and is therefore missing).
 	Warnings []string `json:"warnings,omitempty"`
 	// Rope and Reference are the options the tests used.
@@ -237,6 +246,9 @@ func Compute(recs []results.Record, opts Options) (*Analysis, error) {
 	}
 	a.Chance = chanceFlags(a.Cells, a.Study.Datasets)
 	a.Ablations, a.Warnings = computeAblations(recs, pointProtocols(a.Points))
+	if opts.Artifacts != nil {
+		a.Predictive, a.Stability = computeArtifacts(recs, *opts.Artifacts, a.Cells)
+	}
 	return a, nil
 }
 

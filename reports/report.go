@@ -107,6 +107,8 @@ type Report struct {
 	// Markdown is the content of REPORT.md; JSON that of analysis.json.
 	Markdown []byte
 	JSON     []byte
+	// Extra are further files by name relative to Dir ("rules/<dataset>.md").
+	Extra map[string][]byte
 	// HTML, when set (the caller renders it from this report), is written
 	// as index.html.
 	HTML []byte
@@ -241,6 +243,14 @@ func Build(opts Options) (*Report, error) {
 		}
 		rep.Tables = append(rep.Tables, StatisticsTables(sr, a)...)
 	}
+	if len(a.Predictive) > 0 {
+		for _, p := range protocols {
+			if t := ArtifactsTable(a, p); len(t.Rows) > 0 {
+				rep.Tables = append(rep.Tables, t)
+			}
+		}
+		rep.Extra = RulesFiles(a)
+	}
 	if gt, ok := ProtocolGapTable(cells, pres); ok {
 		rep.Tables = append(rep.Tables, gt)
 	}
@@ -266,6 +276,18 @@ func Build(opts Options) (*Report, error) {
 		fmt.Fprintf(&md, "\nFiles: [%s.md](%s.md), [%s.tex](%s.tex), [%s.csv](%s.csv)\n\n", t.Name, t.Name, t.Name, t.Name, t.Name, t.Name)
 	}
 
+	if len(rep.Extra) > 0 {
+		md.WriteString("### Stored rules and confusion matrices\n\nPer dataset, from the artifacts: each method's confusion matrix, AUC and log-loss, the rules that recur across folds and seeds, and the representative fold's rules (the fold whose accuracy is the median) with the partitions they use:")
+		for i, n := range sortedNames(rep.Extra) {
+			sep := ","
+			if i == 0 {
+				sep = ""
+			}
+			stem := strings.TrimSuffix(strings.TrimPrefix(n, "rules/"), ".md")
+			fmt.Fprintf(&md, "%s [%s](%s)", sep, mdEscape(stem), n)
+		}
+		md.WriteString(".\n\n")
+	}
 	md.Write(sweepSection(rep, sweeps, pres))
 
 	if len(opts.Figures) > 0 || opts.FiguresError != "" {
@@ -350,7 +372,7 @@ const MarkerFile = ".fgrtbench-report"
 
 // reportSubdirs are the subdirectories a report writes tables into; a
 // marker may name files in them and nowhere else.
-var reportSubdirs = map[string]bool{"sweeps": true}
+var reportSubdirs = map[string]bool{"sweeps": true, "rules": true}
 
 // Write writes every table (three formats), analysis.json and REPORT.md to
 // r.Dir, each through a temporary file and a rename, and removes table files
@@ -396,6 +418,26 @@ func (r *Report) Write() error {
 		files[stem+".md"] = t.Markdown()
 		files[stem+".tex"] = t.LaTeX()
 		files[stem+".csv"] = t.CSV()
+	}
+	for n, data := range r.Extra {
+		sub, _, _ := strings.Cut(n, "/")
+		if !reportSubdirs[sub] || !markerName(n) {
+			return fmt.Errorf("reports: file %s outside the report's subdirectories", n)
+		}
+		if _, dup := files[n]; dup {
+			return fmt.Errorf("reports: two files named %s", n)
+		}
+		if !dirs[sub] {
+			dirs[sub] = true
+			dir := filepath.Join(r.Dir, sub)
+			if st, err := os.Lstat(dir); err == nil && !st.IsDir() {
+				return fmt.Errorf("%s is %s, not a directory; refusing to write a report through it (remove it or report into another directory)", dir, modeKind(st.Mode()))
+			}
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return err
+			}
+		}
+		files[n] = data
 	}
 	names := sortedNames(files)
 	marker := filepath.Join(r.Dir, MarkerFile)

@@ -319,14 +319,23 @@ type Derived struct {
 // is an error (a unit whose artifacts were appended twice).
 func Derive(p Predictions, m Models) (map[UnitConfig]Derived, error) {
 	out := map[UnitConfig]Derived{}
-	type rowID struct {
-		UnitConfig
-		row int
-	}
-	seen := map[rowID]bool{}
+	type rowID struct{ config, row int }
+	// A unit's rows are contiguous (one member each), so duplicates are
+	// looked for within the unit, and a unit's key seen again after other
+	// units is a unit recorded twice: the memory stays that of one unit,
+	// not of every row of a study.
+	var seen map[rowID]bool
+	units := map[string]bool{}
+	current := ""
 	for _, r := range p.Rows {
 		uc := UnitConfig{r.Key, r.ConfigIndex}
-		id := rowID{uc, r.Row}
+		if r.Key != current || seen == nil {
+			if units[r.Key] {
+				return nil, fmt.Errorf("results: %s: %s recorded twice", PredictionsFile, r.Key)
+			}
+			units[r.Key], current, seen = true, r.Key, map[rowID]bool{}
+		}
+		id := rowID{r.ConfigIndex, r.Row}
 		if seen[id] {
 			return nil, fmt.Errorf("results: %s: row %d of %s config %d recorded twice", PredictionsFile, r.Row, r.Key, r.ConfigIndex)
 		}
@@ -366,9 +375,11 @@ func CrossCheck(recs []Record, derived map[UnitConfig]Derived, limit int) []erro
 		return limit > 0 && len(errs) >= limit
 	}
 	rows := map[UnitConfig]bool{}
+	hasRows := map[string]bool{}
 	for _, r := range recs {
 		uc := UnitConfig{r.Key, r.ConfigIndex}
 		rows[uc] = true
+		hasRows[r.Key] = true
 		d, ok := derived[uc]
 		var err error
 		switch {
@@ -386,9 +397,13 @@ func CrossCheck(recs []Record, derived map[UnitConfig]Derived, limit int) []erro
 			return errs
 		}
 	}
+	// A unit with artifacts and no row at all is one in flight when its
+	// run stopped (artifacts are written first): resume drops it, and
+	// readers leave it out (InFlight). A configuration missing from a
+	// unit that has rows is a disagreement.
 	var extra []UnitConfig
 	for uc := range derived {
-		if !rows[uc] {
+		if !rows[uc] && hasRows[uc.Key] {
 			extra = append(extra, uc)
 		}
 	}
@@ -435,7 +450,54 @@ func ReadArtifacts(dir string, recs []Record) (p Predictions, m Models, present 
 	if errs := CrossCheck(recs, derived, 5); len(errs) > 0 {
 		return p, m, true, fmt.Errorf("%s: the artifacts disagree with results.csv: %w", dir, errors.Join(errs...))
 	}
+	p, m = dropInFlight(p, m, recs)
 	return p, m, true, nil
+}
+
+// dropInFlight leaves out the artifacts of units without any row in recs
+// (units in flight when a run stopped: their artifacts were written, their
+// rows not), so readers see the units results.csv holds.
+func dropInFlight(p Predictions, m Models, recs []Record) (Predictions, Models) {
+	keys := map[string]bool{}
+	for _, r := range recs {
+		keys[r.Key] = true
+	}
+	drop := false
+	for _, u := range p.Units {
+		drop = drop || !keys[u]
+	}
+	for _, u := range m.Units {
+		drop = drop || !keys[u]
+	}
+	if !drop {
+		return p, m
+	}
+	rows := p.Rows[:0:0]
+	for _, r := range p.Rows {
+		if keys[r.Key] {
+			rows = append(rows, r)
+		}
+	}
+	p.Rows = rows
+	recsOut := m.Records[:0:0]
+	for _, r := range m.Records {
+		if keys[r.Key] {
+			recsOut = append(recsOut, r)
+		}
+	}
+	m.Records = recsOut
+	p.Units, m.Units = keepKeys(p.Units, keys), keepKeys(m.Units, keys)
+	return p, m
+}
+
+func keepKeys(units []string, keys map[string]bool) []string {
+	var out []string
+	for _, u := range units {
+		if keys[u] {
+			out = append(out, u)
+		}
+	}
+	return out
 }
 
 // SortArtifacts rewrites the artifact files of dir with their unit members

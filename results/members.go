@@ -51,6 +51,15 @@ type Member struct {
 // file's size (a torn tail is only acceptable at the end of a file being
 // resumed).
 func WholeMembers(data []byte) (members []Member, torn bool) {
+	torn = EachMember(data, func(m Member) { members = append(members, m) })
+	return members, torn
+}
+
+// EachMember calls fn with each whole gzip member of data in turn, as
+// WholeMembers splits them, without holding more than one member's
+// content at a time unless fn keeps it. It reports whether the data ends
+// in a torn member (fn has then seen the whole members before it).
+func EachMember(data []byte, fn func(m Member)) (torn bool) {
 	br := bytes.NewReader(data)
 	var zr *gzip.Reader
 	for br.Len() > 0 {
@@ -62,18 +71,18 @@ func WholeMembers(data []byte) (members []Member, torn bool) {
 			err = zr.Reset(br)
 		}
 		if err != nil {
-			return members, true
+			return true
 		}
 		zr.Multistream(false)
 		content, err := io.ReadAll(zr)
 		if err != nil {
-			return members, true
+			return true
 		}
 		// bytes.Reader is an io.ByteReader, so gzip read no further than
 		// the member's trailer: the position is the member's end.
-		members = append(members, Member{Start: start, End: int64(len(data) - br.Len()), Data: content})
+		fn(Member{Start: start, End: int64(len(data) - br.Len()), Data: content})
 	}
-	return members, false
+	return false
 }
 
 // appendMember appends one member to f in one write; on a failed write it

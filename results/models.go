@@ -114,33 +114,43 @@ type Models struct {
 // ReadModels decodes a whole models.jsonl.gz. A torn tail is an error
 // unless allowTorn; then it is dropped and torn reports it.
 func ReadModels(data []byte, allowTorn bool) (ms Models, torn bool, err error) {
-	members, torn := WholeMembers(data)
-	if torn && !allowTorn {
-		at := int64(0)
-		if len(members) > 0 {
-			at = members[len(members)-1].End
+	// One member decompressed at a time: a full reproduction's models
+	// are about 100 MB of JSON.
+	m := 0
+	var end int64
+	torn = EachMember(data, func(mem Member) {
+		m++
+		end = mem.End
+		if err != nil {
+			return
 		}
-		return ms, torn, fmt.Errorf("results: %s is damaged at byte %d (not a whole gzip member)", ModelsFile, at)
-	}
-	for m, mem := range members {
 		lines := bytes.Split(bytes.TrimSuffix(mem.Data, []byte("\n")), []byte("\n"))
 		for i, line := range lines {
 			var r ModelRecord
 			dec := json.NewDecoder(bytes.NewReader(line))
 			dec.DisallowUnknownFields()
-			if err := dec.Decode(&r); err != nil {
-				return ms, torn, fmt.Errorf("results: %s member %d line %d: %v", ModelsFile, m+1, i+1, err)
+			if derr := dec.Decode(&r); derr != nil {
+				err = fmt.Errorf("results: %s member %d line %d: %v", ModelsFile, m, i+1, derr)
+				return
 			}
 			if r.Key == "" {
-				return ms, torn, fmt.Errorf("results: %s member %d line %d: no key", ModelsFile, m+1, i+1)
+				err = fmt.Errorf("results: %s member %d line %d: no key", ModelsFile, m, i+1)
+				return
 			}
 			if i == 0 {
 				ms.Units = append(ms.Units, r.Key)
 			} else if r.Key != ms.Units[len(ms.Units)-1] {
-				return ms, torn, fmt.Errorf("results: %s member %d mixes units %s and %s", ModelsFile, m+1, ms.Units[len(ms.Units)-1], r.Key)
+				err = fmt.Errorf("results: %s member %d mixes units %s and %s", ModelsFile, m, ms.Units[len(ms.Units)-1], r.Key)
+				return
 			}
 			ms.Records = append(ms.Records, r)
 		}
+	})
+	if err != nil {
+		return ms, torn, err
+	}
+	if torn && !allowTorn {
+		return ms, torn, fmt.Errorf("results: %s is damaged at byte %d (not a whole gzip member)", ModelsFile, end)
 	}
 	return ms, torn, nil
 }

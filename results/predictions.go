@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
+	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -195,51 +196,89 @@ type Predictions struct {
 // error naming the byte offset, unless allowTorn (a reader of a directory
 // being written); then it is dropped and torn reports it.
 func ReadPredictions(data []byte, allowTorn bool) (p Predictions, torn bool, err error) {
-	members, torn := WholeMembers(data)
-	if torn && !allowTorn {
-		at := int64(0)
-		if len(members) > 0 {
-			at = members[len(members)-1].End
+	// A full reproduction holds millions of rows: members are decompressed
+	// and parsed one at a time, and the strings rows repeat (the unit's
+	// key, the class labels) are shared rather than allocated per row.
+	intern := map[string]string{}
+	share := func(s string) string {
+		if v, ok := intern[s]; ok {
+			return v
 		}
-		return p, torn, fmt.Errorf("results: %s is damaged at byte %d (not a whole gzip member)", PredictionsFile, at)
+		s = strings.Clone(s)
+		intern[s] = s
+		return s
 	}
-	if len(members) == 0 {
-		return p, torn, nil
+	m := -1
+	var end int64
+	torn = EachMember(data, func(mem Member) {
+		m++
+		end = mem.End
+		if err != nil {
+			return
+		}
+		if m == 0 {
+			err = p.readHeader(mem.Data)
+			return
+		}
+		if m == 1 {
+			// Rows compress to 5 to 6 bytes each (a full reproduction):
+			// room for them all at once, without counting them first.
+			p.Rows = make([]PredictionRow, 0, len(data)/5)
+		}
+		cr := csv.NewReader(bytes.NewReader(mem.Data))
+		cr.FieldsPerRecord = -1
+		cr.ReuseRecord = true
+		for i := 0; ; i++ {
+			f, rerr := cr.Read()
+			if rerr == io.EOF {
+				return
+			}
+			if rerr != nil {
+				err = fmt.Errorf("results: %s member %d: %v", PredictionsFile, m, rerr)
+				return
+			}
+			r, perr := parsePredictionRow(p.Header, f)
+			if perr != nil {
+				err = fmt.Errorf("results: %s member %d row %d: %v", PredictionsFile, m, i+1, perr)
+				return
+			}
+			r.Key, r.YTrue, r.YPred = share(r.Key), share(r.YTrue), share(r.YPred)
+			if i == 0 {
+				p.Units = append(p.Units, r.Key)
+			} else if r.Key != p.Units[len(p.Units)-1] {
+				err = fmt.Errorf("results: %s member %d mixes units %s and %s", PredictionsFile, m, p.Units[len(p.Units)-1], r.Key)
+				return
+			}
+			p.Rows = append(p.Rows, r)
+		}
+	})
+	if err != nil {
+		return p, torn, err
 	}
-	head, err := readCSV(members[0].Data)
+	if torn && !allowTorn {
+		return p, torn, fmt.Errorf("results: %s is damaged at byte %d (not a whole gzip member)", PredictionsFile, end)
+	}
+	return p, torn, nil
+}
+
+// readHeader reads the header member.
+func (p *Predictions) readHeader(data []byte) error {
+	head, err := readCSV(data)
 	if err != nil || len(head) != 1 {
-		return p, torn, fmt.Errorf("results: %s: the first member is not the header line", PredictionsFile)
+		return fmt.Errorf("results: %s: the first member is not the header line", PredictionsFile)
 	}
 	p.Header = head[0]
 	if len(p.Header) < len(PredictionColumns) || strings.Join(p.Header[:len(PredictionColumns)], ",") != strings.Join(PredictionColumns, ",") {
-		return p, torn, fmt.Errorf("results: %s: unexpected header %q", PredictionsFile, strings.Join(p.Header, ","))
+		return fmt.Errorf("results: %s: unexpected header %q", PredictionsFile, strings.Join(p.Header, ","))
 	}
 	for _, h := range p.Header[len(PredictionColumns):] {
 		c, ok := strings.CutPrefix(h, "score_")
 		if !ok {
-			return p, torn, fmt.Errorf("results: %s: column %q is not a score column", PredictionsFile, h)
+			return fmt.Errorf("results: %s: column %q is not a score column", PredictionsFile, h)
 		}
 		p.ScoreClasses = append(p.ScoreClasses, c)
 	}
-	for m, mem := range members[1:] {
-		rows, err := readCSV(mem.Data)
-		if err != nil {
-			return p, torn, fmt.Errorf("results: %s member %d: %v", PredictionsFile, m+1, err)
-		}
-		for i, f := range rows {
-			r, err := parsePredictionRow(p.Header, f)
-			if err != nil {
-				return p, torn, fmt.Errorf("results: %s member %d row %d: %v", PredictionsFile, m+1, i+1, err)
-			}
-			if i == 0 {
-				p.Units = append(p.Units, r.Key)
-			} else if r.Key != p.Units[len(p.Units)-1] {
-				return p, torn, fmt.Errorf("results: %s member %d mixes units %s and %s", PredictionsFile, m+1, p.Units[len(p.Units)-1], r.Key)
-			}
-			p.Rows = append(p.Rows, r)
-		}
-	}
-	return p, torn, nil
+	return nil
 }
 
 func readCSV(b []byte) ([][]string, error) {

@@ -24,6 +24,9 @@ const (
 	ParamsFile      = "params.json"
 	PredictionsFile = "predictions.txt"
 	ResultFile      = "result.json"
+	// ScoresFile is optional, beside predictions.txt: one column per
+	// class, a score per test row (see readScores).
+	ScoresFile = "scores.csv"
 )
 
 // inputs is what one run of an adapter reads. Its files are a function of

@@ -4,15 +4,19 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -141,6 +145,10 @@ type Model struct {
 
 	mu   sync.Mutex
 	last resultJSON
+	// scores are the scores.csv of the last run and scoredX the test rows
+	// they score (Scores answers only for those rows).
+	scores  [][]float64
+	scoredX [][]float64
 }
 
 // resultJSON is the optional result record an adapter writes.
@@ -221,14 +229,111 @@ func (m *Model) PredictChecked(X [][]float64) (pred []int, fit float64, err erro
 	if err != nil {
 		return nil, 0, err
 	}
+	scores, err := readScores(filepath.Join(j.dir, ScoresFile), len(X), in.schema)
+	if err != nil {
+		return nil, 0, err
+	}
 	fit = wall
 	if res.FitSeconds != nil {
 		fit = *res.FitSeconds
 	}
 	m.mu.Lock()
 	m.last = res
+	m.scores, m.scoredX = scores, X
 	m.mu.Unlock()
 	return pred, fit, nil
+}
+
+// Scores returns the scores the adapter wrote to scores.csv for the test
+// rows X of its last run (nil when it wrote none, or for other rows): a
+// model's scores exist only for the rows it was run on.
+func (m *Model) Scores(X [][]float64) [][]float64 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.scores == nil || len(X) != len(m.scoredX) {
+		return nil
+	}
+	// By value: the caller may hold the same rows in another slice.
+	for i, row := range X {
+		if !slices.EqualFunc(row, m.scoredX[i], sameValue) {
+			return nil
+		}
+	}
+	return m.scores
+}
+
+// sameValue is == with a missing value (NaN) equal to itself.
+func sameValue(a, b float64) bool { return a == b || (math.IsNaN(a) && math.IsNaN(b)) }
+
+// maxScoreCellBytes bounds one score cell of scores.csv: a float64 in its
+// shortest form takes at most 24 bytes; with separators and slack, 40.
+const maxScoreCellBytes = 40
+
+// readScores reads the optional scores.csv: a header naming every class of
+// the schema once (in any order), then exactly n rows of finite numbers,
+// one per class. Like predictions.txt it is read only as a regular file
+// and only up to the size n rows can take.
+func readScores(path string, n int, s learn.Schema) ([][]float64, error) {
+	k := s.NumClasses()
+	limit := int64(k)*int64(maxScoreCellBytes)*int64(n+1) + 1024
+	for c := 0; c < k; c++ {
+		limit += int64(len(s.ClassName(c)))
+	}
+	data, err := readBounded(path, limit)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil, nil
+	case errors.As(err, new(tooLarge)):
+		return nil, fmt.Errorf("external: %s is larger than %d bytes, the most %d rows of %d scores can take", ScoresFile, limit, n, k)
+	case err != nil:
+		return nil, fileError(ScoresFile, err)
+	}
+	r := csv.NewReader(bytes.NewReader(data))
+	r.FieldsPerRecord = k
+	r.ReuseRecord = true
+	header, err := r.Read()
+	if err != nil {
+		return nil, fmt.Errorf("external: %s: header: %v (want one column per class: %s)", ScoresFile, err, strings.Join(classNames(s), ", "))
+	}
+	index := map[string]int{}
+	for c := 0; c < k; c++ {
+		index[s.ClassName(c)] = c
+	}
+	col := make([]int, k) // header column -> class index
+	seen := map[int]bool{}
+	for i, h := range header {
+		c, ok := index[strings.TrimSpace(h)]
+		if !ok || seen[c] {
+			return nil, fmt.Errorf("external: %s: header column %d %q is not a class of the schema, or repeats one (want each of %s once)", ScoresFile, i+1, h, strings.Join(classNames(s), ", "))
+		}
+		seen[c], col[i] = true, c
+	}
+	out := make([][]float64, 0, n)
+	for line := 2; ; line++ {
+		rec, err := r.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("external: %s: %v", ScoresFile, err)
+		}
+		if len(out) == n {
+			return nil, fmt.Errorf("external: %s has more than %d score rows for %d test rows", ScoresFile, n, n)
+		}
+		row := make([]float64, k)
+		for i, f := range rec {
+			v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("external: %s line %d column %d: %q is not a finite number", ScoresFile, line, i+1, f)
+			}
+			row[col[i]] = v
+		}
+		out = append(out, row)
+	}
+	if len(out) != n {
+		return nil, fmt.Errorf("external: %s has %d score rows for %d test rows", ScoresFile, len(out), n)
+	}
+	return out, nil
 }
 
 // removeDir removes a unit's directory, also when the command left

@@ -218,7 +218,9 @@ func Merge(out string, inputs []string, o MergeOptions) (MergeSummary, error) {
 		}
 		defer release()
 	}
-	if man.Artifacts, err = mergeArtifacts(filepath.Dir(out), ins, complete); err != nil {
+	// sources: the directory's own units, kept in its results, keep their
+	// artifacts too.
+	if man.Artifacts, err = mergeArtifacts(filepath.Dir(out), sources, complete); err != nil {
 		return sum, err
 	}
 	var b bytes.Buffer

@@ -20,13 +20,19 @@ func init() { register(checkCommand) }
 
 func checkCommand() *Command {
 	c := &Command{Name: "check", Short: "compare results with a committed baseline (and the authors' numbers); non-zero exit on regression",
-		UsageLine: "--baseline FILE [--results DIR | --spec FILE] [--update] [--paper] [flags]",
+		UsageLine: "--baseline FILE [--results DIR | --spec FILE] [--update] [--paper] [flags] | --predictions --results DIR --against REFDIR",
 		Long: `Check compares results with a committed baseline row by row and exits
 non-zero when an accuracy moved (with --timing-ratio, also when a fit
 slowed). It reads the results from --results, or, without --results, runs
 the baseline's own study (or --spec) into --out, a temporary directory
 removed afterwards unless --out is given. --update rewrites the baseline
-from the results instead; --paper also compares with the authors' numbers.`}
+from the results instead; --paper also compares with the authors' numbers.
+
+--predictions --results DIR --against REFDIR compares the stored test-row
+predictions (predictions.csv.gz) of two results directories instead and
+lists every row whose predicted label changed (key, config, row, old ->
+new), for the deterministic methods: a change that leaves every accuracy
+unchanged still fails. Scores and timing are not compared.`}
 	fs := &c.Flag
 	var rf runFlags
 	rf.add(fs, "")
@@ -37,7 +43,15 @@ from the results instead; --paper also compares with the authors' numbers.`}
 	paper := fs.Bool("paper", false, "also compare paper-protocol FGRT, FGRT*, CART and C4.5 with the authors' published numbers")
 	timing := fs.Float64("timing-ratio", 0, "also flag fit times above this multiple of the baseline's (0 = ignore timing)")
 	limit := fs.Int("limit", 40, "print at most this many differences (0 = all)")
+	preds := fs.Bool("predictions", false, "compare the stored predictions of --results with those of --against, row by row (deterministic methods); no baseline")
+	against := fs.String("against", "", "with --predictions: the reference results directory")
 	c.Run = func(ctx context.Context, env *Env, args []string) error {
+		if *preds || *against != "" {
+			if !*preds || *resultsDir == "" || *against == "" {
+				return usageError("--predictions needs --results DIR and --against REFDIR")
+			}
+			return checkPredictions(env, *resultsDir, *against, *limit)
+		}
 		if *baselinePath == "" {
 			return usageError("--baseline is required")
 		}
@@ -120,6 +134,9 @@ from the results instead; --paper also compares with the authors' numbers.`}
 			if err := checkComplete(b.Study, recs, *resultsDir); err != nil {
 				return err
 			}
+			if err := rederive(env, *resultsDir, rf.out, recs); err != nil {
+				return err
+			}
 			if err := b.Update(recs); err != nil {
 				return err
 			}
@@ -128,6 +145,9 @@ from the results instead; --paper also compares with the authors' numbers.`}
 			}
 			fmt.Fprintf(env.Stdout, "updated %s with %d rows; review 'git diff %s' before committing\n", *baselinePath, len(b.Rows), *baselinePath)
 			return nil
+		}
+		if err := rederive(env, *resultsDir, rf.out, recs); err != nil {
+			return err
 		}
 		diffs := gate.Compare(b, recs, gate.Options{TimingRatio: *timing})
 		failed := gate.Regressions(diffs) > 0
@@ -273,4 +293,71 @@ func sameStudyAsBaseline(b *gate.Baseline[runner.Study], dir string) error {
 		return fmt.Errorf("the results in %s were made with %s; the baseline's study has %s (%s): they are results of another experiment (update the baseline deliberately with --update)", dir, c.Current, c.Stored, c.Slot)
 	}
 	return nil
+}
+
+// checkPredictions compares the predictions of dir with those of ref, both
+// re-derived against their own results.csv first; it fails on any changed
+// row of a deterministic method.
+func checkPredictions(env *Env, dir, ref string, limit int) error {
+	read := func(d string) (storedArtifacts, []results.Record, error) {
+		recs, err := results.ReadFile(filepath.Join(d, runner.ResultsFile))
+		if err != nil {
+			return storedArtifacts{}, nil, err
+		}
+		a, err := readArtifacts(d, recs)
+		if err == nil && !a.present {
+			err = fmt.Errorf("%s has no %s (run with --no-artifacts): nothing to compare", d, results.PredictionsFile)
+		}
+		return a, recs, err
+	}
+	cur, recs, err := read(dir)
+	if err != nil {
+		return err
+	}
+	was, _, err := read(ref)
+	if err != nil {
+		return err
+	}
+	m, _ := manifest.Read(dir)
+	stochastic := stochasticOf(m)
+	bases := map[string]string{}
+	if m != nil {
+		bases = methodBases(m)
+	}
+	label := map[string]string{}
+	for _, r := range recs {
+		label[r.Key] = r.Method
+	}
+	deterministic := func(key string) bool {
+		l := label[key]
+		return !stochastic[l] && !stochastic[bases[l]]
+	}
+	diffs, compared, skipped := gate.ComparePredictions(was.predictions, cur.predictions, deterministic)
+	if len(diffs) > 0 {
+		gate.WritePredictionTable(env.Stdout, diffs, limit)
+	}
+	note := ""
+	if skipped > 0 {
+		note = fmt.Sprintf("; %d rows of stochastic methods not compared", skipped)
+	}
+	fmt.Fprintf(env.Stdout, "predictions: %d of %d compared rows differ%s\n", len(diffs), compared, note)
+	if len(diffs) > 0 {
+		return fmt.Errorf("predictions changed; see the table above")
+	}
+	return nil
+}
+
+// rederive holds the rows check compares (from --results, else from the
+// run it made) to their directory's artifacts. A directory without
+// artifacts is said so on stderr, never silently.
+func rederive(env *Env, resultsDir, out string, recs []results.Record) error {
+	dir := resultsDir
+	if dir == "" {
+		dir = out
+	}
+	a, err := readArtifacts(dir, recs)
+	if err == nil && !a.present {
+		fmt.Fprintf(env.Stderr, "fgrtbench check: %s keeps no artifacts (run with --no-artifacts): its rows are checked without re-deriving them from predictions and models\n", dir)
+	}
+	return err
 }

@@ -281,9 +281,10 @@ func TestVersionFlag(t *testing.T) {
 // directories: check without --results runs the study, into a temporary
 // directory unless --out is given; merge must be told where to write (a
 // default would merge over a reproduction's own results); plot all draws
-// into the report of the results it reads unless --out is given.
+// into the report of the results it reads unless --out is given; rules
+// fits unless --results names stored rules.
 func TestOneOutputDefault(t *testing.T) {
-	exceptions := map[string]string{"check --out": "", "check --results": "", "merge --out": "", "plot all --out": ""}
+	exceptions := map[string]string{"check --out": "", "check --results": "", "merge --out": "", "plot all --out": "", "rules --results": ""}
 	seen := 0
 	for _, words := range allCommands() {
 		c := commandAt(t, words)

@@ -54,6 +54,9 @@ run report after merge, or to render again.`}
 type reportOptions struct {
 	reference string
 	rope      float64
+	// artifacts, when set, are the directory's stored predictions and
+	// models (confusion matrices, AUC, log-loss, rule stability).
+	artifacts *analysis.Artifacts
 }
 
 // renderReport writes DIR/report from DIR/results.csv (and the manifest,
@@ -102,6 +105,17 @@ func renderReportWith(ctx context.Context, env *Env, dir string, df *dataFlags, 
 	}
 	if err != nil {
 		m = nil
+	}
+	// Every reader re-derives n_test, correct and rules from the
+	// artifacts: a directory where they disagree with results.csv is
+	// refused, not reported.
+	art, err := readArtifacts(dir, recs)
+	if err != nil {
+		return "", err
+	}
+	opts.Facts = append(opts.Facts, art.fact())
+	if art.present {
+		ro.artifacts = &analysis.Artifacts{Predictions: art.predictions, Models: art.models}
 	}
 	opts.Stochastic = stochasticOf(m)
 	opts.Methods = presentationOf(m, recordLabels(recs))
@@ -172,7 +186,7 @@ func partialMark(path string) string {
 // method names, order and bases, and the stochastic methods.
 func studyAnalysis(recs []results.Record, m *manifest.Manifest, partial string, ro reportOptions) (*analysis.Analysis, error) {
 	ao := analysis.Options{Partial: partial, Methods: presentationOf(m, recordLabels(recs)), Stochastic: stochasticOf(m),
-		Reference: ro.reference, Rope: ro.rope}
+		Reference: ro.reference, Rope: ro.rope, Artifacts: ro.artifacts}
 	if m != nil {
 		ao.MethodBase = methodBases(m)
 		ao.Command = safeCommand(m.Command)

@@ -28,6 +28,9 @@ func renderReportFiles(opts reports.Options, m *manifest.Manifest) (*reports.Rep
 		stem := filepath.ToSlash(filepath.Join(t.Dir, t.Name))
 		in.Files = append(in.Files, stem+".csv", stem+".tex", stem+".md")
 	}
+	for n := range rep.Extra {
+		in.Files = append(in.Files, n) // rules/<dataset>.md
+	}
 	for _, f := range opts.Figures {
 		rel, ok := strings.CutPrefix(filepath.ToSlash(f.Path), "report/")
 		if !ok || filepath.IsAbs(f.Path) {

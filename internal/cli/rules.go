@@ -10,6 +10,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/paperprep"
 	"github.com/fgrtbench/fgrtbench/fgrt"
 	"github.com/fgrtbench/fgrtbench/learn"
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
 // setFlags collects repeated --set name=value flags.
@@ -30,10 +31,16 @@ func init() { register(rulesCommand) }
 
 func rulesCommand() *Command {
 	c := &Command{Name: "rules", Short: "fit FGRT (or FGRT* with --optimized) on a whole dataset and print its rules and partitions",
-		UsageLine: "--dataset NAME [--optimized] [--max-rules N] [--set name=value ...] [--json]",
+		UsageLine: "--dataset NAME [--optimized] [--max-rules N] [--set name=value ...] [--json] | --results DIR --dataset D --method M [--fold K] [--json]",
 		Long: `Rules fits FGRT (FGRT* with --optimized) on the complete rows of a dataset
 and prints its rules, their complexity, the training accuracy and the fuzzy
-partitions of the features it uses (--json prints the model instead).
+partitions its rules use, in the data's units (--json prints the same with
+features, terms and classes by name).
+
+With --results DIR --method M it fits nothing: it prints the rules a study
+stored (models.jsonl.gz) for dataset D and method label M, on --fold K
+(of --repeat R) or, by default, on the representative fold: the one whose
+accuracy is the median of the method's folds.
 
 Its defaults (--max-rules 15, --coverage 0.01, --min-improvement 0.01) are
 FGRT's "fixed" grid point, the settings of the authors' runtime study: one
@@ -52,12 +59,27 @@ pass --max-rules 10 --coverage 0.`}
 	coverage := fs.Float64("coverage", 0.01, "coverage threshold")
 	minImp := fs.Float64("min-improvement", 0.01, "minimum improvement (soft, patience 3)")
 	paperPrep := fs.Bool("paper-preprocessing", false, "use the paper protocol's standardised matrix instead of raw values")
-	asJSON := fs.Bool("json", false, "print the model as JSON")
+	asJSON := fs.Bool("json", false, "print the rules as JSON: features, terms and classes by name")
+	resultsDir := fs.String("results", "", "print the rules stored in this results directory (models.jsonl.gz) instead of fitting")
+	method := fs.String("method", "", "with --results: the method label whose stored rules to print")
+	protocolName := fs.String("protocol", "", "with --results: the protocol (needed when the results hold several)")
+	repeat := fs.Int("repeat", 0, "with --results and --fold: the repeat of the fold")
+	fold := fs.Int("fold", -1, "with --results: the fold whose rules to print (default: the representative fold, whose accuracy is the median)")
 	sets := setFlags{}
 	fs.Var(sets, "set", "any other FGRT parameter as name=value (repeatable; see 'fgrtbench rules -h' and the registry)")
 	c.Run = func(ctx context.Context, env *Env, args []string) error {
 		if *name == "" {
 			return usageError("--dataset is required")
+		}
+		if *resultsDir != "" {
+			if *method == "" {
+				return usageError("--results needs --method (the label whose stored rules to print)")
+			}
+			return storedRules(env, storedRulesQuery{dir: *resultsDir, dataset: *name, method: *method,
+				protocol: *protocolName, repeat: *repeat, fold: *fold}, *asJSON)
+		}
+		if *method != "" || *protocolName != "" || *fold >= 0 {
+			return usageError("--method, --protocol and --fold read stored rules: give --results DIR")
 		}
 		methodName := "fgrt"
 		if *optimized {
@@ -86,12 +108,14 @@ pass --max-rules 10 --coverage 0.`}
 		var X [][]float64
 		var y []int
 		var schema learn.Schema
+		units := "the data's own units"
 		if *paperPrep {
 			p, err := paperprep.Prepare(ds)
 			if err != nil {
 				return err
 			}
 			X, y, schema = p.X, p.Y, p.Schema
+			units = "the standardised units of the paper's preprocessing"
 		} else {
 			full, _ := ds.CompleteRows()
 			X, y, schema = full.X, full.Y, full.Schema()
@@ -108,21 +132,23 @@ pass --max-rules 10 --coverage 0.`}
 		if !ok {
 			return fmt.Errorf("method %s did not return an FGRT model", methodName)
 		}
-		if *asJSON {
-			data, err := fm.JSON(schema)
-			if err != nil {
-				return err
-			}
-			_, err = env.Stdout.Write(append(data, '\n'))
+		desc, err := fm.Describe(schema)
+		if err != nil {
 			return err
+		}
+		rec := results.NewModelRecord("", 0, desc, nil)
+		acc := learn.Accuracy(y, fm.Predict(X))
+		if *asJSON {
+			return writeRulesJSON(env, rulesJSON{Source: "fitted", Dataset: *name, Method: methodName, Config: cfg.String(),
+				Units: units, TrainingAccuracy: &acc, Classes: rec.Classes, Rules: rec.Rules, Partitions: rec.NamedPartitions()})
 		}
 		cx := fm.Complexity()
 		fmt.Fprintf(env.Stdout, "%s on %s (%d rows, %s)\n%s\n\n", methodName, *name, len(X), cfg, strings.Repeat("=", 60))
 		fmt.Fprintln(env.Stdout, fm.Rules(schema))
 		fmt.Fprintf(env.Stdout, "\n%d rules, %d antecedents (%.2f per rule); reference counts: %d leaves, %d internal nodes\n",
 			cx.Rules, cx.Antecedents, cx.MeanAntecedents(), cx.Leaves, cx.InternalNodes)
-		fmt.Fprintf(env.Stdout, "training accuracy %.4f\n\nPartitions\n%s\n", learn.Accuracy(y, fm.Predict(X)), strings.Repeat("=", 60))
-		fmt.Fprintln(env.Stdout, fm.DescribePartitions(schema))
+		fmt.Fprintf(env.Stdout, "training accuracy %.4f\n\nPartitions its rules use, in %s\n%s\n", acc, units, strings.Repeat("=", 60))
+		fmt.Fprintln(env.Stdout, results.FormatPartitions(rec.NamedPartitions()))
 		return nil
 	}
 	return c

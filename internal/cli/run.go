@@ -31,6 +31,9 @@ type runFlags struct {
 	fresh      bool
 	ext        externalFlags // external_try.go
 	profile    bool
+	// noArtifacts turns off predictions.csv.gz and models.jsonl.gz (the
+	// manifest records "artifacts": "off" and the report says so).
+	noArtifacts bool
 }
 
 func (r *runFlags) add(fs *flag.FlagSet, defaultOut string) {
@@ -41,6 +44,7 @@ func (r *runFlags) add(fs *flag.FlagSet, defaultOut string) {
 	fs.IntVar(&r.shardCount, "shard-count", 0, "number of shards N in a Slurm job array or Kubernetes Indexed Job: the shard index is SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX (required there)")
 	fs.BoolVar(&r.failFast, "fail-fast", false, "stop at the first failing unit")
 	fs.BoolVar(&r.profile, "profile", false, "print the time spent per stage (load, prepare, fit, predict, write; summed over the parallel units) when the run ends; the manifest records it either way")
+	fs.BoolVar(&r.noArtifacts, "no-artifacts", false, "do not keep each unit's predictions and models (predictions.csv.gz, models.jsonl.gz), for huge sweeps; the manifest and the report say they are off")
 	fs.BoolVar(&r.fresh, "fresh", false, "start over: first move an existing --out directory aside (renamed to OUT.replaced-<time>; nothing is deleted)")
 	fs.Int64Var(&study.MaxUnits, "max-units", study.DefaultMaxUnits, "refuse a study of more fits than this (units × configurations), before any memory is spent on it")
 	r.ext.add(fs)
@@ -88,7 +92,7 @@ func execute(ctx context.Context, env *Env, rf *runFlags, study runner.Study) (r
 	// Run checks everything that can be checked (the study, the data, the
 	// directory's own study) before it writes anything: a refused study
 	// leaves nothing behind.
-	r := &runner.Runner{Load: load, OutDir: rf.out, Jobs: rf.jobs, Shard: shard, FailFast: rf.failFast}
+	r := &runner.Runner{Load: load, OutDir: rf.out, Jobs: rf.jobs, Shard: shard, FailFast: rf.failFast, NoArtifacts: rf.noArtifacts}
 	if rf.fresh {
 		if err := r.Validate(ctx, study); err != nil {
 			return runner.Summary{}, err
@@ -243,6 +247,11 @@ results.csv, the manifest and the report.`}
 	m.Run = func(ctx context.Context, env *Env, args []string) error {
 		if *out == "" || fs.NArg() == 0 {
 			return usageError("need --out and at least one input")
+		}
+		// A shard whose artifacts disagree with its own rows is refused
+		// before anything is merged.
+		if err := checkInputArtifacts(fs.Args()); err != nil {
+			return err
 		}
 		sum, err := runner.Merge(*out, fs.Args(), runner.MergeOptions{AllowPartial: *partial})
 		if err != nil {

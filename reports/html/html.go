@@ -29,6 +29,7 @@ import (
 	"strings"
 
 	"github.com/fgrtbench/fgrtbench/analysis"
+	"github.com/fgrtbench/fgrtbench/internal/safename"
 )
 
 // FileName is the page's name in the report directory.
@@ -118,6 +119,16 @@ type protocolView struct {
 	Pooled *frontView
 	Legend []legendView
 	Chance int
+	// Scores are the cells' AUC, log-loss and rule stability (empty
+	// without stored artifacts).
+	Scores []scoreView
+}
+
+// scoreView is one row of a protocol's scores table; empty strings show
+// as "—".
+type scoreView struct {
+	Dataset, Method, Display                     string
+	AUC, LogLoss, Rules, Distinct, Jaccard, File string
 }
 
 // matrixView is the headline table of a protocol: methods × datasets,
@@ -196,7 +207,7 @@ func build(in Input) page {
 		methodIndex[m.Label] = i
 	}
 	for _, proto := range a.Protocols {
-		pv := protocolView{Name: proto}
+		pv := protocolView{Name: proto, Scores: scoresOf(a, proto, name)}
 		byKey := map[[2]string]*cellView{}
 		for _, c := range a.Cells {
 			if c.Protocol != proto {
@@ -314,6 +325,8 @@ func groupFiles(files []string, figs []Figure) []fileGroup {
 	groups := map[string][]string{}
 	for _, f := range files {
 		switch {
+		case strings.HasPrefix(f, "rules/"):
+			groups["Stored rules and confusion matrices"] = append(groups["Stored rules and confusion matrices"], f)
 		case strings.HasSuffix(f, ".csv"):
 			groups["CSV tables"] = append(groups["CSV tables"], f)
 		case strings.HasSuffix(f, ".tex"):
@@ -331,7 +344,7 @@ func groupFiles(files []string, figs []Figure) []fileGroup {
 		groups["Figures"] = append(groups["Figures"], f.Path)
 	}
 	var out []fileGroup
-	for _, n := range []string{"Report", "CSV tables", "LaTeX tables", "Markdown tables", "Figures"} {
+	for _, n := range []string{"Report", "Stored rules and confusion matrices", "CSV tables", "LaTeX tables", "Markdown tables", "Figures"} {
 		if fs := groups[n]; len(fs) > 0 {
 			sort.Strings(fs)
 			out = append(out, fileGroup{Name: n, Files: fs})
@@ -368,4 +381,33 @@ func raw(x float64) string {
 		return ""
 	}
 	return strconv.FormatFloat(x, 'g', -1, 64)
+}
+
+// scoresOf lists a protocol's AUC, log-loss and rule stability per cell.
+func scoresOf(a *analysis.Analysis, proto string, name func(string) string) []scoreView {
+	stab := map[[2]string]analysis.Stability{}
+	for _, s := range a.Stability {
+		if s.Protocol == proto {
+			stab[[2]string{s.Dataset, s.Method}] = s
+		}
+	}
+	opt := func(v *float64, dec int) string {
+		if v == nil {
+			return ""
+		}
+		return num(*v, dec)
+	}
+	var out []scoreView
+	for _, p := range a.Predictive {
+		if p.Protocol != proto {
+			continue
+		}
+		v := scoreView{Dataset: p.Dataset, Method: p.Method, Display: name(p.Method), AUC: opt(p.AUC, 4), LogLoss: opt(p.LogLoss, 4),
+			File: "rules/" + safename.Component(p.Dataset) + ".md"}
+		if s, ok := stab[[2]string{p.Dataset, p.Method}]; ok {
+			v.Rules, v.Distinct, v.Jaccard = num(s.MeanRules, 1), strconv.Itoa(s.Distinct), opt(s.Jaccard, 3)
+		}
+		out = append(out, v)
+	}
+	return out
 }

@@ -1,0 +1,314 @@
+package analysis
+
+import (
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/fgrtbench/fgrtbench/results"
+)
+
+// Artifacts are a study's stored predictions and models, as
+// results.ReadArtifacts read and re-derived them.
+type Artifacts struct {
+	Predictions results.Predictions
+	Models      results.Models
+}
+
+// Predictive is what the stored predictions say of one (protocol,
+// dataset, method), over the test rows of the selected configuration of
+// every fold and repeat (each test row once per repeat).
+type Predictive struct {
+	Protocol string `json:"protocol"`
+	Dataset  string `json:"dataset"`
+	Method   string `json:"method"`
+	// Classes orders Confusion's rows (true class) and columns
+	// (predicted class).
+	Classes   []string `json:"classes"`
+	Confusion [][]int  `json:"confusion"`
+	// Unpredicted counts test rows without a prediction.
+	Unpredicted int `json:"unpredicted,omitempty"`
+	Rows        int `json:"rows"`
+	// AUC (one-vs-rest, macro) and LogLoss of the pooled test rows'
+	// scores; absent when the method stores no scores.
+	AUC     *float64 `json:"auc,omitempty"`
+	LogLoss *float64 `json:"log_loss,omitempty"`
+}
+
+// RuleCount is one rule and the number of models (folds × repeats) that
+// hold it.
+type RuleCount struct {
+	Rule   string `json:"rule"`
+	Models int    `json:"models"`
+}
+
+// Stability is the rule stability of one (protocol, dataset, method): how
+// alike the rule sets of its selected models are across folds, repeats
+// and seeds. Rules are compared as strings (without the statistics a
+// learner prints after them, such as FGRT's coverage and confidence).
+type Stability struct {
+	Protocol string `json:"protocol"`
+	Dataset  string `json:"dataset"`
+	Method   string `json:"method"`
+	Models   int    `json:"models"`
+	// MeanRules is the mean rule count; Distinct the number of different
+	// rules over all models.
+	MeanRules float64 `json:"mean_rules"`
+	Distinct  int     `json:"distinct_rules"`
+	// Jaccard is the mean pairwise Jaccard similarity of the models' rule
+	// sets (absent with fewer than two models).
+	Jaccard *float64 `json:"mean_jaccard,omitempty"`
+	// Recurring lists the rules held by more than one model, most
+	// frequent first; RecurringAntecedents the same for the conditions
+	// the rules are made of ("x IS Low", "y <= 0.3").
+	Recurring            []RuleCount `json:"recurring,omitempty"`
+	RecurringAntecedents []RuleCount `json:"recurring_antecedents,omitempty"`
+	// Representative is the fold whose accuracy is the median, with its
+	// rules and the partitions they use (data units).
+	Representative RepresentativeModel `json:"representative"`
+}
+
+// RepresentativeModel is the model of a representative fold.
+type RepresentativeModel struct {
+	Key        string              `json:"key"`
+	Repeat     int                 `json:"repeat"`
+	Fold       int                 `json:"fold"`
+	Accuracy   float64             `json:"accuracy"`
+	Config     string              `json:"config"`
+	Rules      []string            `json:"rules"`
+	Partitions []results.NamedTerm `json:"partitions,omitempty"`
+}
+
+// Antecedents splits a rule text "IF a AND b THEN c" into its conditions
+// (none for "IF TRUE THEN c" or a text of another form).
+func Antecedents(rule string) []string {
+	body, ok := strings.CutPrefix(RuleText(rule), "IF ")
+	if !ok {
+		return nil
+	}
+	cond, _, ok := strings.Cut(body, " THEN ")
+	if !ok || cond == "TRUE" {
+		return nil
+	}
+	return strings.Split(cond, " AND ")
+}
+
+// RuleText is a rule as compared across models: the learner's rule string
+// without trailing statistics in brackets ("IF x IS Low THEN class 2
+// [coverage 0.31, confidence 0.98]" → "IF x IS Low THEN class 2").
+func RuleText(rule string) string {
+	if i := strings.LastIndex(rule, " ["); i > 0 && strings.HasSuffix(rule, "]") {
+		return strings.TrimSpace(rule[:i])
+	}
+	return strings.TrimSpace(rule)
+}
+
+// unitConfig is one recorded configuration of one unit.
+type unitConfig struct {
+	key string
+	ci  int
+}
+
+// computeArtifacts derives the confusion matrices, AUC, log-loss and rule
+// stability of every cell from the artifacts (recs carry the short
+// dataset names).
+func computeArtifacts(recs []results.Record, art Artifacts, order []Cell) ([]Predictive, []Stability) {
+	type uc = unitConfig
+	selected := map[uc]results.Record{}
+	byCell := map[cellKey][]results.Record{}
+	for _, r := range recs {
+		if r.Selected {
+			selected[uc{r.Key, r.ConfigIndex}] = r
+			k := cellKey{r.Protocol, r.Dataset, r.Method}
+			byCell[k] = append(byCell[k], r)
+		}
+	}
+	models := map[uc]results.ModelRecord{}
+	for _, m := range art.Models.Records {
+		models[uc{m.Key, m.ConfigIndex}] = m
+	}
+	scoreCol := map[string]int{}
+	for i, c := range art.Predictions.ScoreClasses {
+		scoreCol[c] = i
+	}
+	type pooled struct {
+		rows []results.PredictionRow
+	}
+	rowsOf := map[cellKey]*pooled{}
+	for _, p := range art.Predictions.Rows {
+		r, ok := selected[uc{p.Key, p.ConfigIndex}]
+		if !ok {
+			continue
+		}
+		k := cellKey{r.Protocol, r.Dataset, r.Method}
+		if rowsOf[k] == nil {
+			rowsOf[k] = &pooled{}
+		}
+		rowsOf[k].rows = append(rowsOf[k].rows, p)
+	}
+	var preds []Predictive
+	var stab []Stability
+	for _, c := range order {
+		k := cellKey{c.Protocol, c.Dataset, c.Method}
+		rows := byCell[k]
+		if len(rows) == 0 {
+			continue
+		}
+		var classes []string
+		if m, ok := models[uc{rows[0].Key, rows[0].ConfigIndex}]; ok {
+			classes = m.Classes
+		}
+		if pr := rowsOf[k]; pr != nil {
+			preds = append(preds, predictive(k, classes, pr.rows, scoreCol))
+		}
+		if s, ok := stability(k, rows, models); ok {
+			stab = append(stab, s)
+		}
+	}
+	return preds, stab
+}
+
+func predictive(k cellKey, classes []string, rows []results.PredictionRow, scoreCol map[string]int) Predictive {
+	index := map[string]int{}
+	for i, c := range classes {
+		index[c] = i
+	}
+	// Labels the model's class list lacks (none, for a described model)
+	// are appended in sorted order.
+	var extra []string
+	for _, r := range rows {
+		for _, l := range []string{r.YTrue, r.YPred} {
+			if _, ok := index[l]; !ok && l != "" {
+				index[l] = -1
+				extra = append(extra, l)
+			}
+		}
+	}
+	sort.Strings(extra)
+	classes = append(append([]string(nil), classes...), extra...)
+	for i, c := range classes {
+		index[c] = i
+	}
+	p := Predictive{Protocol: k.protocol, Dataset: k.dataset, Method: k.method, Classes: classes, Rows: len(rows)}
+	p.Confusion = make([][]int, len(classes))
+	for i := range p.Confusion {
+		p.Confusion[i] = make([]int, len(classes))
+	}
+	scores := make([][]float64, 0, len(rows))
+	truth := make([]int, 0, len(rows))
+	haveScores := len(extra) == 0
+	for _, r := range rows {
+		t := index[r.YTrue]
+		if r.YPred == "" {
+			p.Unpredicted++
+		} else {
+			p.Confusion[t][index[r.YPred]]++
+		}
+		if !haveScores {
+			continue
+		}
+		s := make([]float64, len(classes))
+		for i, c := range classes {
+			col, ok := scoreCol[c]
+			if !ok || r.Scores == nil || math.IsNaN(r.Scores[col]) {
+				haveScores = false
+				break
+			}
+			s[i] = r.Scores[col]
+		}
+		scores, truth = append(scores, s), append(truth, t)
+	}
+	if haveScores && len(scores) > 0 {
+		if auc := MacroAUC(scores, truth, len(classes)); !math.IsNaN(auc) {
+			p.AUC = &auc
+		}
+		ll := LogLoss(scores, truth)
+		p.LogLoss = &ll
+	}
+	return p
+}
+
+func stability(k cellKey, rows []results.Record, models map[unitConfig]results.ModelRecord) (Stability, bool) {
+	type uc = unitConfig
+	s := Stability{Protocol: k.protocol, Dataset: k.dataset, Method: k.method}
+	var sets []map[string]bool
+	count, antecedents := map[string]int{}, map[string]int{}
+	total := 0
+	for _, r := range rows {
+		m, ok := models[uc{r.Key, r.ConfigIndex}]
+		if !ok || m.Rules == nil {
+			return s, false // a method without rules text: nothing to compare
+		}
+		set := map[string]bool{}
+		for _, rule := range m.Rules {
+			set[RuleText(rule)] = true
+		}
+		conds := map[string]bool{}
+		for rule := range set {
+			count[rule]++
+			for _, c := range Antecedents(rule) {
+				conds[c] = true
+			}
+		}
+		for c := range conds {
+			antecedents[c]++
+		}
+		total += len(m.Rules)
+		sets = append(sets, set)
+	}
+	s.Models = len(sets)
+	s.MeanRules = float64(total) / float64(len(sets))
+	s.Distinct = len(count)
+	if len(sets) > 1 {
+		var sum float64
+		n := 0
+		for i := range sets {
+			for j := i + 1; j < len(sets); j++ {
+				sum += jaccard(sets[i], sets[j])
+				n++
+			}
+		}
+		mean := sum / float64(n)
+		s.Jaccard = &mean
+	}
+	s.Recurring, s.RecurringAntecedents = recurring(count), recurring(antecedents)
+	rep, _ := results.Representative(rows)
+	m := models[uc{rep.Key, rep.ConfigIndex}]
+	s.Representative = RepresentativeModel{Key: rep.Key, Repeat: rep.Repeat, Fold: rep.Fold, Accuracy: rep.Accuracy,
+		Config: rep.Config, Rules: m.Rules, Partitions: m.NamedPartitions()}
+	return s, true
+}
+
+// jaccard is |a ∩ b| / |a ∪ b|; two empty sets are identical (1).
+func jaccard(a, b map[string]bool) float64 {
+	inter := 0
+	for r := range a {
+		if b[r] {
+			inter++
+		}
+	}
+	union := len(a) + len(b) - inter
+	if union == 0 {
+		return 1
+	}
+	return float64(inter) / float64(union)
+}
+
+// recurring lists the entries counted in more than one model, most
+// frequent first (ties by text).
+func recurring(count map[string]int) []RuleCount {
+	var out []RuleCount
+	for rule, n := range count {
+		if n > 1 {
+			out = append(out, RuleCount{rule, n})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Models != b.Models {
+			return a.Models > b.Models
+		}
+		return a.Rule < b.Rule
+	})
+	return out
+}

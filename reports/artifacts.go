@@ -1,0 +1,170 @@
+package reports
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/fgrtbench/fgrtbench/analysis"
+	"github.com/fgrtbench/fgrtbench/internal/safename"
+	"github.com/fgrtbench/fgrtbench/results"
+)
+
+// rulesFileName is the file of one dataset's stored rules, confusion
+// matrices and rule stability, relative to report/.
+func rulesFileName(dataset string) string {
+	return "rules/" + safename.Component(dataset) + ".md"
+}
+
+// ArtifactsTable is, per protocol, what the stored predictions and models
+// add to the accuracy: AUC and log-loss of the scores, and the rule
+// stability beside the rule count (mean rules per model, distinct rules,
+// mean pairwise Jaccard similarity of the rule sets across folds and
+// seeds). Empty without artifacts.
+func ArtifactsTable(a *analysis.Analysis, protocol string) Table {
+	t := Table{
+		Name:   "artifacts-" + safename.Component(protocol),
+		Title:  fmt.Sprintf("Scores and rule stability, %s protocol", protocol),
+		Header: []string{"Dataset", "Method", "AUC (macro OvR)", "Log-loss", "Rules", "Distinct rules", "Jaccard", "Rules file"},
+		Align:  "llrrrrrl",
+		CSVHeader: []string{"protocol", "dataset", "method", "auc_macro_ovr", "log_loss", "rules_mean", "distinct_rules",
+			"mean_jaccard", "models"},
+		Notes: []string{
+			"From predictions.csv.gz and models.jsonl.gz: the selected configuration's test rows of every fold and repeat, pooled. AUC: one-vs-rest, macro over classes, ties by average rank (scikit-learn's roc_auc_score per class); log-loss: scores clipped to [ε, 1−ε] with ε = 2.22e-16 (scikit-learn's eps=\"auto\") and renormalised per row; — where the method stores no scores.",
+			"Jaccard: mean pairwise Jaccard similarity of the models' rule sets (rules compared as text, without printed statistics) across folds and repeats; 1 = the same rules every time.",
+		},
+	}
+	stab := map[[2]string]analysis.Stability{}
+	for _, s := range a.Stability {
+		if s.Protocol == protocol {
+			stab[[2]string{s.Dataset, s.Method}] = s
+		}
+	}
+	opt := func(v *float64, dec int) string {
+		if v == nil {
+			return "—"
+		}
+		return fixed(*v, dec)
+	}
+	for _, p := range a.Predictive {
+		if p.Protocol != protocol {
+			continue
+		}
+		s, ok := stab[[2]string{p.Dataset, p.Method}]
+		rules, distinct, jac, models := "—", "—", "—", ""
+		if ok {
+			rules, distinct, jac, models = fixed(s.MeanRules, 1), fmt.Sprint(s.Distinct), opt(s.Jaccard, 3), fmt.Sprint(s.Models)
+		}
+		link := rulesFileName(p.Dataset)
+		t.Rows = append(t.Rows, []Entry{{Text: p.Dataset}, {Text: a.Display(p.Method)}, {Text: opt(p.AUC, 4)}, {Text: opt(p.LogLoss, 4)},
+			{Text: rules}, {Text: distinct}, {Text: jac}, {Text: link}})
+		csvOpt := func(v *float64) string {
+			if v == nil {
+				return ""
+			}
+			return fixed(*v, 6)
+		}
+		var jacCSV, rulesCSV, distinctCSV string
+		if ok {
+			jacCSV, rulesCSV, distinctCSV = csvOpt(s.Jaccard), fixed(s.MeanRules, 4), distinct
+		}
+		t.CSVRows = append(t.CSVRows, []string{protocol, p.Dataset, p.Method, csvOpt(p.AUC), csvOpt(p.LogLoss), rulesCSV, distinctCSV, jacCSV, models})
+	}
+	return t
+}
+
+// RulesFiles renders report/rules/<dataset>.md per dataset: for each
+// protocol and method, the confusion matrix (summed over the folds of the
+// selected configuration), AUC and log-loss, rule stability with the
+// recurring rules, and the representative fold's rules (the fold whose
+// accuracy is the median) with the partitions they use.
+func RulesFiles(a *analysis.Analysis) map[string][]byte {
+	files := map[string][]byte{}
+	bufs := map[string]*bytes.Buffer{}
+	get := func(dataset string) *bytes.Buffer {
+		b, ok := bufs[dataset]
+		if !ok {
+			b = &bytes.Buffer{}
+			fmt.Fprintf(b, "# %s: predictions and rules\n\nFrom the study's predictions.csv.gz and models.jsonl.gz ([report](../REPORT.md)).\n\n", mdEscape(dataset))
+			bufs[dataset] = b
+		}
+		return b
+	}
+	stab := map[[3]string]analysis.Stability{}
+	for _, s := range a.Stability {
+		stab[[3]string{s.Protocol, s.Dataset, s.Method}] = s
+	}
+	for _, p := range a.Predictive {
+		b := get(p.Dataset)
+		fmt.Fprintf(b, "## %s, %s protocol\n\n", mdEscape(a.Display(p.Method)), mdEscape(p.Protocol))
+		fmt.Fprintf(b, "Confusion matrix over %d test rows (rows: true class, columns: predicted):\n\n", p.Rows)
+		b.WriteString("| true \\\\ predicted |")
+		for _, c := range p.Classes {
+			b.WriteString(" " + mdEscape(c) + " |")
+		}
+		b.WriteString("\n|---|" + strings.Repeat("---:|", len(p.Classes)) + "\n")
+		for i, c := range p.Classes {
+			b.WriteString("| " + mdEscape(c) + " |")
+			for _, n := range p.Confusion[i] {
+				fmt.Fprintf(b, " %d |", n)
+			}
+			b.WriteString("\n")
+		}
+		if p.Unpredicted > 0 {
+			fmt.Fprintf(b, "\n%d test rows have no prediction.\n", p.Unpredicted)
+		}
+		if p.AUC != nil || p.LogLoss != nil {
+			auc, ll := "—", "—"
+			if p.AUC != nil {
+				auc = fixed(*p.AUC, 4)
+			}
+			if p.LogLoss != nil {
+				ll = fixed(*p.LogLoss, 4)
+			}
+			fmt.Fprintf(b, "\nAUC (one-vs-rest, macro) %s; log-loss %s.\n", auc, ll)
+		} else {
+			b.WriteString("\nNo scores stored: no AUC or log-loss.\n")
+		}
+		s, ok := stab[[3]string{p.Protocol, p.Dataset, p.Method}]
+		if !ok {
+			b.WriteString("\nThe models record no rules.\n\n")
+			continue
+		}
+		jac := "— (one model)"
+		if s.Jaccard != nil {
+			jac = fixed(*s.Jaccard, 3)
+		}
+		fmt.Fprintf(b, "\nRule stability over %d models: %.1f rules per model, %d distinct rules, mean pairwise Jaccard similarity %s.\n", s.Models, s.MeanRules, s.Distinct, jac)
+		if len(s.Recurring) > 0 {
+			b.WriteString("\n| Recurring rule | Models |\n|---|---:|\n")
+			for i, r := range s.Recurring {
+				if i == 10 {
+					fmt.Fprintf(b, "| … %d more | |\n", len(s.Recurring)-10)
+					break
+				}
+				fmt.Fprintf(b, "| %s | %d of %d |\n", mdEscape(r.Rule), r.Models, s.Models)
+			}
+		}
+		if len(s.RecurringAntecedents) > 0 {
+			b.WriteString("\n| Recurring condition | Models |\n|---|---:|\n")
+			for i, r := range s.RecurringAntecedents {
+				if i == 10 {
+					fmt.Fprintf(b, "| … %d more | |\n", len(s.RecurringAntecedents)-10)
+					break
+				}
+				fmt.Fprintf(b, "| %s | %d of %d |\n", mdEscape(r.Rule), r.Models, s.Models)
+			}
+		}
+		r := s.Representative
+		fmt.Fprintf(b, "\nRepresentative fold (accuracy %s %%, the median): repeat %d fold %d, config `%s` (numeric thresholds in the units the learner saw):\n\n```\n%s\n```\n",
+			pct(r.Accuracy), r.Repeat, r.Fold, strings.ReplaceAll(r.Config, "`", "'"), strings.Join(r.Rules, "\n"))
+		if len(r.Partitions) > 0 {
+			fmt.Fprintf(b, "\nPartitions these rules use, in the data's units:\n\n```\n%s\n```\n", results.FormatPartitions(r.Partitions))
+		}
+		b.WriteString("\n")
+	}
+	for d, b := range bufs {
+		files[rulesFileName(d)] = b.Bytes()
+	}
+	return files
+}
