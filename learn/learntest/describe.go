@@ -38,7 +38,7 @@ func CheckDescription(m learn.Model, d Data) []error {
 	err := safely(func() error {
 		dsc, err := desc.Describe(d.Schema)
 		if err != nil {
-			return fmt.Errorf("Describe: %w", err)
+			return fmt.Errorf("describe: %w", err)
 		}
 		b1, err := json.Marshal(dsc)
 		if err != nil {

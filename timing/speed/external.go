@@ -155,7 +155,7 @@ func RunExternal(ctx context.Context, o ExternalOptions) (ExternalResult, error)
 		// -j 1: wall time ÷ jobs is then the harness's time per job.
 		s, err := o.timeModes(ctx, dir, 1, func(mode string) string { return fmt.Sprintf(goStudy, abs, mode) })
 		if err != nil {
-			return res, fmt.Errorf("Go adapter study: %w", err)
+			return res, fmt.Errorf("the Go adapter study: %w", err)
 		}
 		res.Overhead = &s
 	}
