@@ -70,7 +70,25 @@ func ArtifactsTable(a *analysis.Analysis, protocol string) Table {
 		}
 		t.CSVRows = append(t.CSVRows, []string{protocol, p.Dataset, p.Method, csvOpt(p.AUC), csvOpt(p.LogLoss), rulesCSV, distinctCSV, jacCSV, models})
 	}
+	// A row per dataset and method is too long to read inline in a study
+	// of several datasets: REPORT.md then links it with a one-line summary.
+	t.Linked = len(t.Rows) > 12
+	t.Summary = artifactsSummary(a, protocol)
 	return t
+}
+
+// artifactsSummary says in one sentence what the linked table holds.
+func artifactsSummary(a *analysis.Analysis, protocol string) string {
+	n := 0
+	for _, p := range a.Predictive {
+		if p.Protocol == protocol {
+			n++
+		}
+	}
+	if n == 0 {
+		return "No stored scores or rules."
+	}
+	return fmt.Sprintf("%d rows, one per dataset and method: AUC (macro one-vs-rest) and log-loss of the stored scores, mean rules per model, distinct rules and the mean pairwise Jaccard similarity of the rule sets across folds and seeds.", n)
 }
 
 // RulesFiles renders report/rules/<dataset>.md per dataset: for each
