@@ -181,11 +181,87 @@ func (s *memberships) dot(k int, m []float64, cls int) float64 {
 	if c.dense != nil {
 		return npsum.Dot(m[lo:hi], c.dense[lo:hi])
 	}
-	codes, frac := c.codes[lo:hi], c.frac[c.fracAt[cls]:]
-	return npsum.DotFill(m[lo:hi], s.chunk, func(dst []float64) {
-		j := decode(dst, codes[:len(dst)], frac)
-		codes, frac = codes[len(dst):], frac[j:]
-	})
+	return dotCoded(m[lo:hi], c.codes[lo:hi], c.frac[c.fracAt[cls]:])
+}
+
+// dotCoded is npsum.Dot(a, mu) where mu is codes decoded with frac (as
+// decode does), without materialising mu: the same reduction chunks, the
+// same pairwise blocks and the same order of additions, each product
+// a[i]*mu[i] of the same two values, so the sum is bit-identical; decoding
+// in registers saves a store and a load per value on the fit's hottest
+// path. frac holds at least one value more than the codes consume.
+func dotCoded(a []float64, codes []uint8, frac []float64) float64 {
+	codes = codes[:len(a)]
+	acc := 0.0
+	for len(a) > 0 {
+		m := min(len(a), npsum.Chunk)
+		var s float64
+		s, frac = pairwiseDotCoded(a[:m], codes[:m], frac)
+		acc += s
+		a, codes = a[m:], codes[m:]
+	}
+	return acc
+}
+
+// codedValue is the membership that code c stands for, given the next
+// fractional value f, and 1 if c consumed f (else 0).
+func codedValue(c uint8, f float64) (float64, int) {
+	isFrac := uint64(c >> 1)
+	one := uint64(c&1) * 0x3FF0000000000000 // the bits of 1.0
+	return math.Float64frombits(one | math.Float64bits(f)&-isFrac), int(isFrac)
+}
+
+// pairwiseDotCoded mirrors npsum's pairwise dot block by block (blocks
+// below 8 values start from -0, blocks up to 128 use eight accumulators,
+// larger ones split at half rounded down to a multiple of 8, left half
+// first); it returns the sum and the fractional values left.
+func pairwiseDotCoded(a []float64, codes []uint8, frac []float64) (float64, []float64) {
+	n := len(a)
+	codes = codes[:n]
+	j := 0
+	next := func(i int) float64 {
+		v, k := codedValue(codes[i], frac[j])
+		j += k
+		return float64(a[i] * v)
+	}
+	if n < 8 {
+		res := math.Copysign(0, -1)
+		for i := 0; i < n; i++ {
+			res += next(i)
+		}
+		return res, frac[j:]
+	}
+	if n <= 128 {
+		r0 := next(0)
+		r1 := next(1)
+		r2 := next(2)
+		r3 := next(3)
+		r4 := next(4)
+		r5 := next(5)
+		r6 := next(6)
+		r7 := next(7)
+		i := 8
+		for ; i < n-n%8; i += 8 {
+			r0 += next(i)
+			r1 += next(i + 1)
+			r2 += next(i + 2)
+			r3 += next(i + 3)
+			r4 += next(i + 4)
+			r5 += next(i + 5)
+			r6 += next(i + 6)
+			r7 += next(i + 7)
+		}
+		res := ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+		for ; i < n; i++ {
+			res += next(i)
+		}
+		return res, frac[j:]
+	}
+	n2 := n / 2
+	n2 -= n2 % 8
+	left, frac := pairwiseDotCoded(a[:n2], codes[:n2], frac)
+	right, frac := pairwiseDotCoded(a[n2:], codes[n2:], frac)
+	return left + right, frac
 }
 
 // sumWhere is the sequential sum, in row order, of candidate k's
