@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/fgrtbench/fgrtbench/fuzzy"
 	"github.com/fgrtbench/fgrtbench/internal/npsum"
 )
 
@@ -88,4 +89,77 @@ func BenchmarkDotCoded(b *testing.B) {
 			})
 		}
 	})
+}
+
+// TestFiringSkipKeepsPredictions: skipping the memberships below a parent
+// that does not fire changes neither Predict nor PredictProba (bit for
+// bit) on trees of several depths, test rows drawn wider than the
+// training rows so that many nodes do not fire; and degenerate terms of
+// huge values are never skipped.
+func TestFiringSkipKeepsPredictions(t *testing.T) {
+	X, y := synthetic(3, 3000, 6)
+	Xte, _ := synthetic(4, 2000, 6)
+	for _, row := range Xte {
+		row[2] *= 3
+	}
+	parts, err := fuzzy.FitPartitions(X, make([]bool, 6), fuzzy.QuantileStyle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rules := range []int{3, 15, 40} {
+		g := benchGrow
+		g.MaxRules = rules
+		m, err := FitTree(X, y, 2, parts, g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		skipped := 0
+		act, plain := make([]float64, len(m.Nodes)), make([]float64, len(m.Nodes))
+		bounded, none := m.boundedNodes(), make([]bool, len(m.Nodes))
+		for _, x := range Xte {
+			m.firing(x, act, bounded)
+			m.firing(x, plain, none)
+			for i := range act {
+				if act[i] != plain[i] {
+					t.Fatalf("rules %d: node %d fires %v, %v without the skip", rules, i, act[i], plain[i])
+				}
+				if act[i] == 0 && i > 0 && act[m.Nodes[i].Parent] == 0 {
+					skipped++
+				}
+			}
+		}
+		if rules > 3 && skipped == 0 {
+			t.Errorf("rules %d: no node was skipped; the test does not exercise the skip", rules)
+		}
+		pred, proba := m.Predict(Xte), m.PredictProba(Xte)
+		skipUnfired = false
+		wantPred, wantProba := m.Predict(Xte), m.PredictProba(Xte)
+		skipUnfired = true
+		for r := range Xte {
+			if pred[r] != wantPred[r] {
+				t.Fatalf("rules %d, row %d: Predict %d, %d without the skip", rules, r, pred[r], wantPred[r])
+			}
+			for k, v := range proba[r] {
+				if math.Float64bits(v) != math.Float64bits(wantProba[r][k]) {
+					t.Fatalf("rules %d, row %d: PredictProba %v, %v without the skip", rules, r, proba[r], wantProba[r])
+				}
+			}
+		}
+	}
+	for _, c := range []struct {
+		term fuzzy.Term
+		want bool
+	}{
+		{fuzzy.Term{Shape: fuzzy.Trapezoid{A: 0, B: 1, C: 2, D: 3}}, true},
+		{fuzzy.Term{Shape: fuzzy.Trapezoid{A: 0, B: 0, C: 3, D: 3}}, true},
+		{fuzzy.Term{Shape: fuzzy.Trapezoid{A: 2, B: 2, C: 2, D: 2}}, true},
+		{fuzzy.Term{Crisp: true}, true},
+		{fuzzy.Term{Shape: fuzzy.Trapezoid{A: 1e200, B: 1e200, C: 2e200, D: 3e200}}, false},
+		{fuzzy.Term{Shape: fuzzy.Trapezoid{A: 0, B: 1, C: 2, D: math.Inf(1)}}, false},
+		{fuzzy.Term{Shape: fuzzy.Trapezoid{A: math.NaN(), B: 1, C: 2, D: 3}}, false},
+	} {
+		if got := boundedTerm(c.term); got != c.want {
+			t.Errorf("boundedTerm(%+v) = %v, want %v", c.term, got, c.want)
+		}
+	}
 }
