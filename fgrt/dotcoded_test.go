@@ -46,10 +46,34 @@ func TestDotCodedMatchesDecodedDot(t *testing.T) {
 			frac := make([]float64, n+1)
 			count := gatherFrac(frac, codes, mu)
 			frac = frac[:count+1]
-			want := npsum.Dot(a, mu)
-			got := dotCoded(a, codes, frac)
-			if math.Float64bits(got) != math.Float64bits(want) {
-				t.Errorf("n=%d, frac share %d/10: dotCoded = %v (bits %x), npsum.Dot = %v (bits %x)", n, fracShare, got, math.Float64bits(got), want, math.Float64bits(want))
+			packed := make([]uint8, (n+3)/4)
+			pack(packed, codes)
+			for i, c := range codes {
+				if codeAt(packed, i) != c {
+					t.Fatalf("n=%d: packed code %d is %d, want %d", n, i, codeAt(packed, i), c)
+				}
+			}
+			// From every kind of offset: a class's rows start anywhere.
+			for _, off := range []int{0, 1, 2, 3, 5, n / 3, n - 1} {
+				if off < 0 || off > n {
+					continue
+				}
+				before := 0
+				for _, c := range codes[:off] {
+					before += int(c >> 1)
+				}
+				want := npsum.Dot(a[off:], mu[off:])
+				got := dotCoded(a[off:], packed, off, frac[before:])
+				if math.Float64bits(got) != math.Float64bits(want) {
+					t.Errorf("n=%d, offset %d, frac share %d/10: dotCoded = %v (bits %x), npsum.Dot = %v (bits %x)", n, off, fracShare, got, math.Float64bits(got), want, math.Float64bits(want))
+				}
+				dst := make([]float64, n-off)
+				decode(dst, packed, off, frac[before:])
+				for i, v := range dst {
+					if math.Float64bits(v) != math.Float64bits(mu[off+i]) {
+						t.Fatalf("n=%d, offset %d: decoded row %d is %v, want %v", n, off, off+i, v, mu[off+i])
+					}
+				}
 			}
 		}
 	}
@@ -74,18 +98,20 @@ func BenchmarkDotCoded(b *testing.B) {
 	classify(codes, mu)
 	frac := make([]float64, n+1)
 	frac = frac[:gatherFrac(frac, codes, mu)+1]
+	packed := make([]uint8, (n+3)/4)
+	pack(packed, codes)
 	b.Run("fused", func(b *testing.B) {
 		for b.Loop() {
-			dotCoded(a, codes, frac)
+			dotCoded(a, packed, 0, frac)
 		}
 	})
 	b.Run("decoded", func(b *testing.B) {
 		buf := make([]float64, npsum.Chunk)
 		for b.Loop() {
-			c, f := codes, frac
+			off, f := 0, frac
 			npsum.DotFill(a, buf, func(dst []float64) {
-				j := decode(dst, c[:len(dst)], f)
-				c, f = c[len(dst):], f[j:]
+				j := decode(dst, packed, off, f)
+				off, f = off+len(dst), f[j:]
 			})
 		}
 	})

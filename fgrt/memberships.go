@@ -11,8 +11,8 @@ import (
 // candidates are stored as dense float64 columns (a variable so that tests
 // can force the encoded store). Above it they are encoded: on quantile
 // partitions most memberships are exactly 0 or 1 (each term has a plateau
-// and is 0 beyond its ramps), so one byte per value plus the fractional
-// values alone take about a third of the dense size, which keeps a fit on
+// and is 0 beyond its ramps), so two bits per value plus the fractional
+// values alone take about a third of the dense size or less, which keeps a fit on
 // 10^6 rows within twice its input's memory. Small data stays dense: its
 // columns fit in cache, where reading beats decoding.
 var denseLimit = 16 << 20
@@ -43,9 +43,11 @@ type memberships struct {
 // candMemberships is one candidate's column: dense, or codes plus the
 // fractional values in row order (and one padding value), with fracAt[c]
 // indexing the first fractional value at or after class c's first row.
+// Codes take two bits each, four to a byte (row i in bits 2*(i%4) of byte
+// i/4): on 10^6 rows a byte per code was a fifth of a fit's memory.
 type candMemberships struct {
 	dense  []float64
-	codes  []uint8
+	codes  []uint8 // packed, see codeAt
 	frac   []float64
 	fracAt []int
 }
@@ -86,30 +88,52 @@ func (s *memberships) addFeature(col []float64, p fuzzy.Partition) {
 			continue
 		}
 		// The fractional values go to a scratch column first, so that
-		// their list is allocated at its exact size.
+		// their list is allocated at its exact size. Blocks start at
+		// multiples of membershipBlock, hence of four: whole code bytes.
 		var muBuf [membershipBlock]float64
-		c.codes = make([]uint8, n)
-		count := 0
+		var codeBuf [membershipBlock]uint8
+		c.codes = make([]uint8, (n+3)/4)
+		classes := len(s.starts) - 1
+		c.fracAt = make([]int, classes)
+		next, count := 0, 0 // next: the first class whose fracAt is unset
 		for lo := 0; lo < n; lo += membershipBlock {
 			hi := min(lo+membershipBlock, n)
-			mu := muBuf[:hi-lo]
+			mu, codes := muBuf[:hi-lo], codeBuf[:hi-lo]
 			term.MembershipInto(mu, col[lo:hi])
-			classify(c.codes[lo:hi], mu)
-			count += gatherFrac(s.scratch[count:], c.codes[lo:hi], mu)
+			classify(codes, mu)
+			pack(c.codes[lo/4:], codes)
+			for ; next < classes && s.starts[next] < hi; next++ {
+				at := count
+				for _, code := range codes[:s.starts[next]-lo] {
+					at += int(code >> 1)
+				}
+				c.fracAt[next] = at
+			}
+			count += gatherFrac(s.scratch[count:], codes, mu)
+		}
+		for ; next < classes; next++ { // classes with no rows at the end
+			c.fracAt[next] = count
 		}
 		c.frac = make([]float64, count+1)
 		copy(c.frac, s.scratch[:count])
-		classes := len(s.starts) - 1
-		c.fracAt = make([]int, classes)
-		count = 0
-		for k := 0; k < classes; k++ {
-			c.fracAt[k] = count
-			for _, code := range c.codes[s.starts[k]:s.starts[k+1]] {
-				count += int(code >> 1)
-			}
-		}
 		s.cands = append(s.cands, c)
 	}
+}
+
+// pack stores codes (one per byte) four to a byte into dst.
+func pack(dst []uint8, codes []uint8) {
+	for i := 0; i < len(codes); i += 4 {
+		var b uint8
+		for j, c := range codes[i:min(i+4, len(codes))] {
+			b |= c << (2 * j)
+		}
+		dst[i/4] = b
+	}
+}
+
+// codeAt is row i's code in a packed column.
+func codeAt(packed []uint8, i int) uint8 {
+	return packed[i>>2] >> (uint(i&3) * 2) & 3
 }
 
 // classify writes the code of every membership value.
@@ -143,14 +167,15 @@ func gatherFrac(dst []float64, codes []uint8, mu []float64) int {
 	return j
 }
 
-// decode expands codes, and the fractional values they consume from the
-// front of frac (which holds at least one value more), into dst; it
+// decode expands the packed codes of rows off.. (as many as dst holds),
+// and the fractional values they consume from the front of frac (which
+// holds at least one value more), into dst; it
 // returns the number of fractional values consumed. Branch-free: the codes
 // of real columns follow no pattern a predictor could learn.
-func decode(dst []float64, codes []uint8, frac []float64) int {
-	dst = dst[:len(codes)]
+func decode(dst []float64, codes []uint8, off int, frac []float64) int {
 	j := 0
-	for i, c := range codes {
+	for i := range dst {
+		c := codeAt(codes, off+i)
 		isFrac := uint64(c >> 1)
 		one := uint64(c&1) * 0x3FF0000000000000 // the bits of 1.0
 		dst[i] = math.Float64frombits(one | math.Float64bits(frac[j])&-isFrac)
@@ -167,7 +192,7 @@ func (s *memberships) of(k int) []float64 {
 		return c.dense
 	}
 	if s.bufK != k {
-		decode(s.buf, c.codes, c.frac)
+		decode(s.buf[:s.n], c.codes, 0, c.frac)
 		s.bufK = k
 	}
 	return s.buf[:s.n]
@@ -181,86 +206,93 @@ func (s *memberships) dot(k int, m []float64, cls int) float64 {
 	if c.dense != nil {
 		return npsum.Dot(m[lo:hi], c.dense[lo:hi])
 	}
-	return dotCoded(m[lo:hi], c.codes[lo:hi], c.frac[c.fracAt[cls]:])
+	return dotCoded(m[lo:hi], c.codes, lo, c.frac[c.fracAt[cls]:])
 }
 
-// dotCoded is npsum.Dot(a, mu) where mu is codes decoded with frac (as
-// decode does), without materialising mu: the same reduction chunks, the
+// dotCoded is npsum.Dot(a, mu) where mu is the packed codes of rows
+// off.. decoded with frac (as decode does), without materialising mu: the same reduction chunks, the
 // same pairwise blocks and the same order of additions, each product
 // a[i]*mu[i] of the same two values, so the sum is bit-identical; decoding
 // in registers saves a store and a load per value on the fit's hottest
 // path. frac holds at least one value more than the codes consume.
-func dotCoded(a []float64, codes []uint8, frac []float64) float64 {
-	codes = codes[:len(a)]
+func dotCoded(a []float64, codes []uint8, off int, frac []float64) float64 {
 	acc := 0.0
 	for len(a) > 0 {
 		m := min(len(a), npsum.Chunk)
 		var s float64
-		s, frac = pairwiseDotCoded(a[:m], codes[:m], frac)
+		s, frac = pairwiseDotCoded(a[:m], codes, off, frac)
 		acc += s
-		a, codes = a[m:], codes[m:]
+		a, off = a[m:], off+m
 	}
 	return acc
 }
 
-// codedValue is the membership that code c stands for, given the next
-// fractional value f, and 1 if c consumed f (else 0).
-func codedValue(c uint8, f float64) (float64, int) {
+// codedProduct is x times the membership code c stands for (frac[j] when
+// c is codeFrac), and the index of the next fractional value. Branch-free:
+// the codes of real columns follow no pattern a predictor could learn.
+func codedProduct(x float64, c uint8, frac []float64, j int) (float64, int) {
 	isFrac := uint64(c >> 1)
 	one := uint64(c&1) * 0x3FF0000000000000 // the bits of 1.0
-	return math.Float64frombits(one | math.Float64bits(f)&-isFrac), int(isFrac)
+	v := math.Float64frombits(one | math.Float64bits(frac[j])&-isFrac)
+	return float64(x * v), j + int(isFrac)
 }
 
 // pairwiseDotCoded mirrors npsum's pairwise dot block by block (blocks
 // below 8 values start from -0, blocks up to 128 use eight accumulators,
 // larger ones split at half rounded down to a multiple of 8, left half
-// first); it returns the sum and the fractional values left.
-func pairwiseDotCoded(a []float64, codes []uint8, frac []float64) (float64, []float64) {
+// first); it returns the sum and the fractional values left. A leaf block's
+// products are formed first in a stack array (in cache), then summed in
+// npsum's order.
+func pairwiseDotCoded(a []float64, codes []uint8, off int, frac []float64) (float64, []float64) {
 	n := len(a)
-	codes = codes[:n]
-	j := 0
-	next := func(i int) float64 {
-		v, k := codedValue(codes[i], frac[j])
-		j += k
-		return float64(a[i] * v)
-	}
-	if n < 8 {
-		res := math.Copysign(0, -1)
-		for i := 0; i < n; i++ {
-			res += next(i)
-		}
-		return res, frac[j:]
-	}
 	if n <= 128 {
-		r0 := next(0)
-		r1 := next(1)
-		r2 := next(2)
-		r3 := next(3)
-		r4 := next(4)
-		r5 := next(5)
-		r6 := next(6)
-		r7 := next(7)
-		i := 8
+		var pb [128]float64
+		p := pb[:n]
+		j, i := 0, 0
+		a = a[:n]
+		for ; i < n && (off+i)&3 != 0; i++ {
+			p[i], j = codedProduct(a[i], codeAt(codes, off+i), frac, j)
+		}
+		for ; i+4 <= n; i += 4 { // a whole code byte at a time
+			b := codes[(off+i)>>2]
+			p[i], j = codedProduct(a[i], b&3, frac, j)
+			p[i+1], j = codedProduct(a[i+1], b>>2&3, frac, j)
+			p[i+2], j = codedProduct(a[i+2], b>>4&3, frac, j)
+			p[i+3], j = codedProduct(a[i+3], b>>6, frac, j)
+		}
+		for ; i < n; i++ {
+			p[i], j = codedProduct(a[i], codeAt(codes, off+i), frac, j)
+		}
+		frac = frac[j:]
+		if n < 8 {
+			res := math.Copysign(0, -1)
+			for _, v := range p {
+				res += v
+			}
+			return res, frac
+		}
+		r0, r1, r2, r3, r4, r5, r6, r7 := p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]
+		i = 8
 		for ; i < n-n%8; i += 8 {
-			r0 += next(i)
-			r1 += next(i + 1)
-			r2 += next(i + 2)
-			r3 += next(i + 3)
-			r4 += next(i + 4)
-			r5 += next(i + 5)
-			r6 += next(i + 6)
-			r7 += next(i + 7)
+			r0 += p[i]
+			r1 += p[i+1]
+			r2 += p[i+2]
+			r3 += p[i+3]
+			r4 += p[i+4]
+			r5 += p[i+5]
+			r6 += p[i+6]
+			r7 += p[i+7]
 		}
 		res := ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
 		for ; i < n; i++ {
-			res += next(i)
+			res += p[i]
 		}
-		return res, frac[j:]
+		return res, frac
 	}
 	n2 := n / 2
 	n2 -= n2 % 8
-	left, frac := pairwiseDotCoded(a[:n2], codes[:n2], frac)
-	right, frac := pairwiseDotCoded(a[n2:], codes[n2:], frac)
+	left, frac := pairwiseDotCoded(a[:n2], codes, off, frac)
+	right, frac := pairwiseDotCoded(a[n2:], codes, off+n2, frac)
 	return left + right, frac
 }
 
@@ -284,7 +316,7 @@ func (s *memberships) sumWhere(k int, m []float64, floor float64) (sum float64, 
 	codes, frac := c.codes, c.frac
 	for lo := 0; lo < s.n; lo += len(s.chunk) {
 		dst := s.chunk[:min(len(s.chunk), s.n-lo)]
-		j := decode(dst, codes[lo:lo+len(dst)], frac)
+		j := decode(dst, codes, lo, frac)
 		frac = frac[j:]
 		add(lo, dst)
 	}
