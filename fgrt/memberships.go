@@ -120,6 +120,44 @@ func (s *memberships) addFeature(col []float64, p fuzzy.Partition) {
 	}
 }
 
+// packedColumn is a column of float64 values encoded as the store's
+// candidates are: two-bit codes and the fractional values (plus one).
+type packedColumn struct {
+	codes []uint8
+	frac  []float64
+}
+
+// encodeColumn encodes v exactly (decodeInto restores every bit).
+func encodeColumn(v []float64) packedColumn {
+	n := len(v)
+	var codeBuf [membershipBlock]uint8
+	c := packedColumn{codes: make([]uint8, (n+3)/4)}
+	count := 0
+	for lo := 0; lo < n; lo += membershipBlock {
+		hi := min(lo+membershipBlock, n)
+		codes := codeBuf[:hi-lo]
+		classify(codes, v[lo:hi])
+		pack(c.codes[lo/4:], codes)
+		for _, code := range codes {
+			count += int(code >> 1)
+		}
+	}
+	c.frac = make([]float64, count+1)
+	j := 0
+	for i, x := range v {
+		if codeAt(c.codes, i) == codeFrac {
+			c.frac[j] = x
+			j++
+		}
+	}
+	return c
+}
+
+// decodeInto writes the column's values to dst (as long as the column).
+func (c packedColumn) decodeInto(dst []float64) {
+	decode(dst, c.codes, 0, c.frac)
+}
+
 // pack stores codes (one per byte) four to a byte into dst.
 func pack(dst []uint8, codes []uint8) {
 	for i := 0; i < len(codes); i += 4 {
