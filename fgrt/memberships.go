@@ -142,14 +142,18 @@ func encodeColumn(v []float64) packedColumn {
 			count += int(code >> 1)
 		}
 	}
+	// Second pass, branch-free: the codes are classified again (cheaper
+	// than unpacking them) and gatherFrac writes every value at the next
+	// free place, keeping the fractional ones; the padding value is reset.
 	c.frac = make([]float64, count+1)
 	j := 0
-	for i, x := range v {
-		if codeAt(c.codes, i) == codeFrac {
-			c.frac[j] = x
-			j++
-		}
+	for lo := 0; lo < n; lo += membershipBlock {
+		hi := min(lo+membershipBlock, n)
+		codes := codeBuf[:hi-lo]
+		classify(codes, v[lo:hi])
+		j += gatherFrac(c.frac[j:], codes, v[lo:hi])
 	}
+	c.frac[count] = 0
 	return c
 }
 
