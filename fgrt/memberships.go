@@ -173,6 +173,20 @@ func pack(dst []uint8, codes []uint8) {
 	}
 }
 
+// codeWindow returns the codes of rows i to i+7 of a packed column in its
+// low 16 bits (row i+k in bits 2k), as far as the column goes.
+func codeWindow(packed []uint8, i int) uint32 {
+	b := i >> 2
+	w := uint32(packed[b])
+	if b+1 < len(packed) {
+		w |= uint32(packed[b+1]) << 8
+	}
+	if b+2 < len(packed) {
+		w |= uint32(packed[b+2]) << 16
+	}
+	return w >> (uint(i&3) * 2)
+}
+
 // codeAt is row i's code in a packed column.
 func codeAt(packed []uint8, i int) uint8 {
 	return packed[i>>2] >> (uint(i&3) * 2) & 3
@@ -282,54 +296,61 @@ func codedProduct(x float64, c uint8, frac []float64, j int) (float64, int) {
 // pairwiseDotCoded mirrors npsum's pairwise dot block by block (blocks
 // below 8 values start from -0, blocks up to 128 use eight accumulators,
 // larger ones split at half rounded down to a multiple of 8, left half
-// first); it returns the sum and the fractional values left. A leaf block's
-// products are formed first in a stack array (in cache), then summed in
-// npsum's order.
+// first); it returns the sum and the fractional values left.
 func pairwiseDotCoded(a []float64, codes []uint8, off int, frac []float64) (float64, []float64) {
 	n := len(a)
+	if n < 8 {
+		res := math.Copysign(0, -1)
+		j := 0
+		for i := range a {
+			var v float64
+			v, j = codedProduct(a[i], codeAt(codes, off+i), frac, j)
+			res += v
+		}
+		return res, frac[j:]
+	}
 	if n <= 128 {
-		var pb [128]float64
-		p := pb[:n]
-		j, i := 0, 0
+		// Eight accumulators, as npsum, fed eight rows at a time from one
+		// 16-bit window of codes.
 		a = a[:n]
-		for ; i < n && (off+i)&3 != 0; i++ {
-			p[i], j = codedProduct(a[i], codeAt(codes, off+i), frac, j)
-		}
-		for ; i+4 <= n; i += 4 { // a whole code byte at a time
-			b := codes[(off+i)>>2]
-			p[i], j = codedProduct(a[i], b&3, frac, j)
-			p[i+1], j = codedProduct(a[i+1], b>>2&3, frac, j)
-			p[i+2], j = codedProduct(a[i+2], b>>4&3, frac, j)
-			p[i+3], j = codedProduct(a[i+3], b>>6, frac, j)
-		}
-		for ; i < n; i++ {
-			p[i], j = codedProduct(a[i], codeAt(codes, off+i), frac, j)
-		}
-		frac = frac[j:]
-		if n < 8 {
-			res := math.Copysign(0, -1)
-			for _, v := range p {
-				res += v
-			}
-			return res, frac
-		}
-		r0, r1, r2, r3, r4, r5, r6, r7 := p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]
-		i = 8
+		j := 0
+		w := codeWindow(codes, off)
+		r0, j := codedProduct(a[0], uint8(w&3), frac, j)
+		r1, j := codedProduct(a[1], uint8(w>>2&3), frac, j)
+		r2, j := codedProduct(a[2], uint8(w>>4&3), frac, j)
+		r3, j := codedProduct(a[3], uint8(w>>6&3), frac, j)
+		r4, j := codedProduct(a[4], uint8(w>>8&3), frac, j)
+		r5, j := codedProduct(a[5], uint8(w>>10&3), frac, j)
+		r6, j := codedProduct(a[6], uint8(w>>12&3), frac, j)
+		r7, j := codedProduct(a[7], uint8(w>>14&3), frac, j)
+		i := 8
+		var v float64
 		for ; i < n-n%8; i += 8 {
-			r0 += p[i]
-			r1 += p[i+1]
-			r2 += p[i+2]
-			r3 += p[i+3]
-			r4 += p[i+4]
-			r5 += p[i+5]
-			r6 += p[i+6]
-			r7 += p[i+7]
+			w = codeWindow(codes, off+i)
+			x := a[i : i+8 : i+8]
+			v, j = codedProduct(x[0], uint8(w&3), frac, j)
+			r0 += v
+			v, j = codedProduct(x[1], uint8(w>>2&3), frac, j)
+			r1 += v
+			v, j = codedProduct(x[2], uint8(w>>4&3), frac, j)
+			r2 += v
+			v, j = codedProduct(x[3], uint8(w>>6&3), frac, j)
+			r3 += v
+			v, j = codedProduct(x[4], uint8(w>>8&3), frac, j)
+			r4 += v
+			v, j = codedProduct(x[5], uint8(w>>10&3), frac, j)
+			r5 += v
+			v, j = codedProduct(x[6], uint8(w>>12&3), frac, j)
+			r6 += v
+			v, j = codedProduct(x[7], uint8(w>>14&3), frac, j)
+			r7 += v
 		}
 		res := ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
 		for ; i < n; i++ {
-			res += p[i]
+			v, j = codedProduct(a[i], codeAt(codes, off+i), frac, j)
+			res += v
 		}
-		return res, frac
+		return res, frac[j:]
 	}
 	n2 := n / 2
 	n2 -= n2 % 8
