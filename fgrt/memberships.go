@@ -11,8 +11,8 @@ import (
 // candidates are stored as dense float64 columns (a variable so that tests
 // can force the encoded store). Above it they are encoded: on quantile
 // partitions most memberships are exactly 0 or 1 (each term has a plateau
-// and is 0 beyond its ramps), so one byte per value plus the fractional
-// values alone take about a third of the dense size, which keeps a fit on
+// and is 0 beyond its ramps), so two bits per value plus the fractional
+// values alone take about a third of the dense size or less, which keeps a fit on
 // 10^6 rows within twice its input's memory. Small data stays dense: its
 // columns fit in cache, where reading beats decoding.
 var denseLimit = 16 << 20
@@ -43,9 +43,11 @@ type memberships struct {
 // candMemberships is one candidate's column: dense, or codes plus the
 // fractional values in row order (and one padding value), with fracAt[c]
 // indexing the first fractional value at or after class c's first row.
+// Codes take two bits each, four to a byte (row i in bits 2*(i%4) of byte
+// i/4): on 10^6 rows a byte per code was a fifth of a fit's memory.
 type candMemberships struct {
 	dense  []float64
-	codes  []uint8
+	codes  []uint8 // packed, see codeAt
 	frac   []float64
 	fracAt []int
 }
@@ -86,30 +88,108 @@ func (s *memberships) addFeature(col []float64, p fuzzy.Partition) {
 			continue
 		}
 		// The fractional values go to a scratch column first, so that
-		// their list is allocated at its exact size.
+		// their list is allocated at its exact size. Blocks start at
+		// multiples of membershipBlock, hence of four: whole code bytes.
 		var muBuf [membershipBlock]float64
-		c.codes = make([]uint8, n)
-		count := 0
+		var codeBuf [membershipBlock]uint8
+		c.codes = make([]uint8, (n+3)/4)
+		classes := len(s.starts) - 1
+		c.fracAt = make([]int, classes)
+		next, count := 0, 0 // next: the first class whose fracAt is unset
 		for lo := 0; lo < n; lo += membershipBlock {
 			hi := min(lo+membershipBlock, n)
-			mu := muBuf[:hi-lo]
+			mu, codes := muBuf[:hi-lo], codeBuf[:hi-lo]
 			term.MembershipInto(mu, col[lo:hi])
-			classify(c.codes[lo:hi], mu)
-			count += gatherFrac(s.scratch[count:], c.codes[lo:hi], mu)
+			classify(codes, mu)
+			pack(c.codes[lo/4:], codes)
+			for ; next < classes && s.starts[next] < hi; next++ {
+				at := count
+				for _, code := range codes[:s.starts[next]-lo] {
+					at += int(code >> 1)
+				}
+				c.fracAt[next] = at
+			}
+			count += gatherFrac(s.scratch[count:], codes, mu)
+		}
+		for ; next < classes; next++ { // classes with no rows at the end
+			c.fracAt[next] = count
 		}
 		c.frac = make([]float64, count+1)
 		copy(c.frac, s.scratch[:count])
-		classes := len(s.starts) - 1
-		c.fracAt = make([]int, classes)
-		count = 0
-		for k := 0; k < classes; k++ {
-			c.fracAt[k] = count
-			for _, code := range c.codes[s.starts[k]:s.starts[k+1]] {
-				count += int(code >> 1)
-			}
-		}
 		s.cands = append(s.cands, c)
 	}
+}
+
+// packedColumn is a column of float64 values encoded as the store's
+// candidates are: two-bit codes and the fractional values (plus one).
+type packedColumn struct {
+	codes []uint8
+	frac  []float64
+}
+
+// encodeColumn encodes v exactly (decodeInto restores every bit).
+func encodeColumn(v []float64) packedColumn {
+	n := len(v)
+	var codeBuf [membershipBlock]uint8
+	c := packedColumn{codes: make([]uint8, (n+3)/4)}
+	count := 0
+	for lo := 0; lo < n; lo += membershipBlock {
+		hi := min(lo+membershipBlock, n)
+		codes := codeBuf[:hi-lo]
+		classify(codes, v[lo:hi])
+		pack(c.codes[lo/4:], codes)
+		for _, code := range codes {
+			count += int(code >> 1)
+		}
+	}
+	// Second pass, branch-free: the codes are classified again (cheaper
+	// than unpacking them) and gatherFrac writes every value at the next
+	// free place, keeping the fractional ones; the padding value is reset.
+	c.frac = make([]float64, count+1)
+	j := 0
+	for lo := 0; lo < n; lo += membershipBlock {
+		hi := min(lo+membershipBlock, n)
+		codes := codeBuf[:hi-lo]
+		classify(codes, v[lo:hi])
+		j += gatherFrac(c.frac[j:], codes, v[lo:hi])
+	}
+	c.frac[count] = 0
+	return c
+}
+
+// decodeInto writes the column's values to dst (as long as the column).
+func (c packedColumn) decodeInto(dst []float64) {
+	decode(dst, c.codes, 0, c.frac)
+}
+
+// pack stores codes (one per byte) four to a byte into dst.
+func pack(dst []uint8, codes []uint8) {
+	for i := 0; i < len(codes); i += 4 {
+		var b uint8
+		for j, c := range codes[i:min(i+4, len(codes))] {
+			b |= c << (2 * j)
+		}
+		dst[i/4] = b
+	}
+}
+
+// codeWindow returns the codes of rows i to i+7 of a packed column in its
+// low 16 bits (row i+k in bits 2k), as far as the column goes.
+func codeWindow(packed []uint8, i int) uint32 {
+	b := i >> 2
+	w := uint32(packed[b])
+	if b+1 < len(packed) {
+		w |= uint32(packed[b+1]) << 8
+	}
+	if b+2 < len(packed) {
+		w |= uint32(packed[b+2]) << 16
+	}
+	return w >> (uint(i&3) * 2)
+}
+
+// codeAt is row i's code in a packed column.
+func codeAt(packed []uint8, i int) uint8 {
+	return packed[i>>2] >> (uint(i&3) * 2) & 3
 }
 
 // classify writes the code of every membership value.
@@ -143,14 +223,15 @@ func gatherFrac(dst []float64, codes []uint8, mu []float64) int {
 	return j
 }
 
-// decode expands codes, and the fractional values they consume from the
-// front of frac (which holds at least one value more), into dst; it
+// decode expands the packed codes of rows off.. (as many as dst holds),
+// and the fractional values they consume from the front of frac (which
+// holds at least one value more), into dst; it
 // returns the number of fractional values consumed. Branch-free: the codes
 // of real columns follow no pattern a predictor could learn.
-func decode(dst []float64, codes []uint8, frac []float64) int {
-	dst = dst[:len(codes)]
+func decode(dst []float64, codes []uint8, off int, frac []float64) int {
 	j := 0
-	for i, c := range codes {
+	for i := range dst {
+		c := codeAt(codes, off+i)
 		isFrac := uint64(c >> 1)
 		one := uint64(c&1) * 0x3FF0000000000000 // the bits of 1.0
 		dst[i] = math.Float64frombits(one | math.Float64bits(frac[j])&-isFrac)
@@ -167,7 +248,7 @@ func (s *memberships) of(k int) []float64 {
 		return c.dense
 	}
 	if s.bufK != k {
-		decode(s.buf, c.codes, c.frac)
+		decode(s.buf[:s.n], c.codes, 0, c.frac)
 		s.bufK = k
 	}
 	return s.buf[:s.n]
@@ -181,11 +262,101 @@ func (s *memberships) dot(k int, m []float64, cls int) float64 {
 	if c.dense != nil {
 		return npsum.Dot(m[lo:hi], c.dense[lo:hi])
 	}
-	codes, frac := c.codes[lo:hi], c.frac[c.fracAt[cls]:]
-	return npsum.DotFill(m[lo:hi], s.chunk, func(dst []float64) {
-		j := decode(dst, codes[:len(dst)], frac)
-		codes, frac = codes[len(dst):], frac[j:]
-	})
+	return dotCoded(m[lo:hi], c.codes, lo, c.frac[c.fracAt[cls]:])
+}
+
+// dotCoded is npsum.Dot(a, mu) where mu is the packed codes of rows
+// off.. decoded with frac (as decode does), without materialising mu: the same reduction chunks, the
+// same pairwise blocks and the same order of additions, each product
+// a[i]*mu[i] of the same two values, so the sum is bit-identical; decoding
+// in registers saves a store and a load per value on the fit's hottest
+// path. frac holds at least one value more than the codes consume.
+func dotCoded(a []float64, codes []uint8, off int, frac []float64) float64 {
+	acc := 0.0
+	for len(a) > 0 {
+		m := min(len(a), npsum.Chunk)
+		var s float64
+		s, frac = pairwiseDotCoded(a[:m], codes, off, frac)
+		acc += s
+		a, off = a[m:], off+m
+	}
+	return acc
+}
+
+// codedProduct is x times the membership code c stands for (frac[j] when
+// c is codeFrac), and the index of the next fractional value. Branch-free:
+// the codes of real columns follow no pattern a predictor could learn.
+func codedProduct(x float64, c uint8, frac []float64, j int) (float64, int) {
+	isFrac := uint64(c >> 1)
+	one := uint64(c&1) * 0x3FF0000000000000 // the bits of 1.0
+	v := math.Float64frombits(one | math.Float64bits(frac[j])&-isFrac)
+	return float64(x * v), j + int(isFrac)
+}
+
+// pairwiseDotCoded mirrors npsum's pairwise dot block by block (blocks
+// below 8 values start from -0, blocks up to 128 use eight accumulators,
+// larger ones split at half rounded down to a multiple of 8, left half
+// first); it returns the sum and the fractional values left.
+func pairwiseDotCoded(a []float64, codes []uint8, off int, frac []float64) (float64, []float64) {
+	n := len(a)
+	if n < 8 {
+		res := math.Copysign(0, -1)
+		j := 0
+		for i := range a {
+			var v float64
+			v, j = codedProduct(a[i], codeAt(codes, off+i), frac, j)
+			res += v
+		}
+		return res, frac[j:]
+	}
+	if n <= 128 {
+		// Eight accumulators, as npsum, fed eight rows at a time from one
+		// 16-bit window of codes.
+		a = a[:n]
+		j := 0
+		w := codeWindow(codes, off)
+		r0, j := codedProduct(a[0], uint8(w&3), frac, j)
+		r1, j := codedProduct(a[1], uint8(w>>2&3), frac, j)
+		r2, j := codedProduct(a[2], uint8(w>>4&3), frac, j)
+		r3, j := codedProduct(a[3], uint8(w>>6&3), frac, j)
+		r4, j := codedProduct(a[4], uint8(w>>8&3), frac, j)
+		r5, j := codedProduct(a[5], uint8(w>>10&3), frac, j)
+		r6, j := codedProduct(a[6], uint8(w>>12&3), frac, j)
+		r7, j := codedProduct(a[7], uint8(w>>14&3), frac, j)
+		i := 8
+		var v float64
+		for ; i < n-n%8; i += 8 {
+			w = codeWindow(codes, off+i)
+			x := a[i : i+8 : i+8]
+			v, j = codedProduct(x[0], uint8(w&3), frac, j)
+			r0 += v
+			v, j = codedProduct(x[1], uint8(w>>2&3), frac, j)
+			r1 += v
+			v, j = codedProduct(x[2], uint8(w>>4&3), frac, j)
+			r2 += v
+			v, j = codedProduct(x[3], uint8(w>>6&3), frac, j)
+			r3 += v
+			v, j = codedProduct(x[4], uint8(w>>8&3), frac, j)
+			r4 += v
+			v, j = codedProduct(x[5], uint8(w>>10&3), frac, j)
+			r5 += v
+			v, j = codedProduct(x[6], uint8(w>>12&3), frac, j)
+			r6 += v
+			v, j = codedProduct(x[7], uint8(w>>14&3), frac, j)
+			r7 += v
+		}
+		res := ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+		for ; i < n; i++ {
+			v, j = codedProduct(a[i], codeAt(codes, off+i), frac, j)
+			res += v
+		}
+		return res, frac[j:]
+	}
+	n2 := n / 2
+	n2 -= n2 % 8
+	left, frac := pairwiseDotCoded(a[:n2], codes, off, frac)
+	right, frac := pairwiseDotCoded(a[n2:], codes, off+n2, frac)
+	return left + right, frac
 }
 
 // sumWhere is the sequential sum, in row order, of candidate k's
@@ -208,7 +379,7 @@ func (s *memberships) sumWhere(k int, m []float64, floor float64) (sum float64, 
 	codes, frac := c.codes, c.frac
 	for lo := 0; lo < s.n; lo += len(s.chunk) {
 		dst := s.chunk[:min(len(s.chunk), s.n-lo)]
-		j := decode(dst, codes[lo:lo+len(dst)], frac)
+		j := decode(dst, codes, lo, frac)
 		frac = frac[j:]
 		add(lo, dst)
 	}

@@ -187,10 +187,21 @@ func (m *Model) nodeClass(i int) int {
 
 // firing fills act with every node's firing strength on row x (creation
 // order puts parents first). A missing feature has membership 1.
-func (m *Model) firing(x []float64, act []float64) {
+//
+// A node below a parent that does not fire (act 0) gets 0 without its
+// membership being evaluated when bounded[i] says that membership is a
+// number in [0, 1] for every input: the product would be 0 up to the
+// sign of the zero, which neither Predict's comparisons nor
+// PredictProba's sums (which start at +0) can tell apart. Most nodes of a
+// deep tree do not fire on a given row, so this skips most evaluations.
+func (m *Model) firing(x []float64, act []float64, bounded []bool) {
 	act[0] = 1
 	for i := 1; i < len(m.Nodes); i++ {
 		nd := &m.Nodes[i]
+		if act[nd.Parent] == 0 && bounded[i] {
+			act[i] = 0
+			continue
+		}
 		p := m.Partitions[nd.Feature]
 		v := x[nd.Feature]
 		if m.Clamp {
@@ -198,6 +209,59 @@ func (m *Model) firing(x []float64, act []float64) {
 		}
 		act[i] = act[nd.Parent] * p.Membership(nd.Term, v)
 	}
+}
+
+// boundedNodes reports, per node, whether its term's membership is a
+// number in [0, 1] (never NaN or infinite) whatever the input: crisp
+// terms and partitions' missing values give 0 or 1; a trapezoid with
+// finite corners of magnitude at most 1e300 whose ramps (after ex-fuzzy's
+// Eps widening) have positive width divides a finite difference by a
+// positive finite width and clips the result, and a trapezoid with A == D
+// is an indicator. Anything else (degenerate ramps of huge values, where
+// Eps is lost to rounding) is evaluated as always.
+func (m *Model) boundedNodes() []bool {
+	out := make([]bool, len(m.Nodes))
+	if !skipUnfired {
+		return out
+	}
+	for i := 1; i < len(m.Nodes); i++ {
+		nd := &m.Nodes[i]
+		if nd.Feature < 0 || nd.Feature >= len(m.Partitions) {
+			continue
+		}
+		terms := m.Partitions[nd.Feature].Terms
+		if nd.Term < 0 || nd.Term >= len(terms) {
+			continue
+		}
+		out[i] = boundedTerm(terms[nd.Term])
+	}
+	return out
+}
+
+// skipUnfired enables the skip (a variable so that tests can compare
+// predictions with and without it).
+var skipUnfired = true
+
+func boundedTerm(t fuzzy.Term) bool {
+	if t.Crisp {
+		return true
+	}
+	a, b, c, d := t.Shape.A, t.Shape.B, t.Shape.C, t.Shape.D
+	for _, v := range []float64{a, b, c, d} {
+		if !(math.Abs(v) <= 1e300) {
+			return false
+		}
+	}
+	if a == d {
+		return true
+	}
+	if b == a {
+		b += fuzzy.Eps
+	}
+	if c == d {
+		d += fuzzy.Eps
+	}
+	return a < b && c < d
 }
 
 // fallbackMembership is the internal node's eligible membership: its own
@@ -218,12 +282,13 @@ func (m *Model) fallbackMembership(i int, act []float64) float64 {
 func (m *Model) Predict(X [][]float64) []int {
 	out := make([]int, len(X))
 	act := make([]float64, len(m.Nodes))
+	bounded := m.boundedNodes()
 	for r, x := range X {
 		if len(x) != len(m.Partitions) {
 			out[r] = -1
 			continue
 		}
-		m.firing(x, act)
+		m.firing(x, act, bounded)
 		best, cls := -1.0, -1
 		for _, i := range m.leafOrder {
 			if act[i] > best {
@@ -252,6 +317,7 @@ func (m *Model) Predict(X [][]float64) []int {
 func (m *Model) PredictProba(X [][]float64) [][]float64 {
 	out := make([][]float64, len(X))
 	act := make([]float64, len(m.Nodes))
+	bounded := m.boundedNodes()
 	flat := make([]float64, len(X)*m.NumClasses)
 	for r, x := range X {
 		p := flat[r*m.NumClasses : (r+1)*m.NumClasses]
@@ -262,7 +328,7 @@ func (m *Model) PredictProba(X [][]float64) [][]float64 {
 			out[r] = p
 			continue
 		}
-		m.firing(x, act)
+		m.firing(x, act, bounded)
 		for _, i := range m.leafOrder {
 			if c := m.nodeClass(i); c >= 0 {
 				p[c] += act[i]

@@ -35,7 +35,7 @@
 // (its firing strengths never change), so a split re-evaluates only the new
 // child; the result equals the reference's re-evaluate-everything loop.
 // On large data (over 16 MiB of memberships) the memberships are stored
-// encoded (a byte per value, fractional values apart) and decoded one
+// encoded (two bits per value, fractional values apart) and decoded one
 // numpy reduction chunk at a time, partitions fitted inside Fit read only
 // the order statistics they need (no sort), and the training matrix is read
 // once per feature, so that a fit on 10^6 × 10 grows linearly and needs less

@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"fmt"
+	"math"
 	"sync"
 
 	"github.com/fgrtbench/fgrtbench/datasets"
@@ -60,6 +61,7 @@ func (Clean) Plan(d *datasets.Dataset, o Options) (*Plan, error) {
 		return nil, fmt.Errorf("%s: %d complete rows cannot make %d folds", d.Name, len(full.X), o.Folds)
 	}
 	numeric := numericColumns(schema)
+	bound := &absBound{X: full.X}
 	for r := 0; r < o.Repeats; r++ {
 		seed := o.Seed + int64(r)
 		fold, err := sksplit.StratifiedKFold(full.Y, o.Folds, true, uint32(seed))
@@ -75,7 +77,7 @@ func (Clean) Plan(d *datasets.Dataset, o Options) (*Plan, error) {
 			}
 			// Sized exactly: on 10^6 rows, growing by append would
 			// allocate about twice the final slices.
-			v := &foldView{X: full.X, numeric: numeric, train: make([]int, 0, len(fold)-nTest), test: make([]int, 0, nTest)}
+			v := &foldView{X: full.X, numeric: numeric, bound: bound, train: make([]int, 0, len(fold)-nTest), test: make([]int, 0, nTest)}
 			ytr, yte := make([]int, 0, len(fold)-nTest), make([]int, 0, nTest)
 			for i, g := range fold {
 				if g == k {
@@ -125,6 +127,66 @@ type foldView struct {
 	train, test []int // rows of X, in file order
 	once        sync.Once
 	sc          *sksplit.StandardScaler
+	bound       *absBound // shared by the plan's views
+}
+
+// absBound is the largest magnitude of each column of X (+Inf for a column
+// with a NaN or an infinity), computed once per plan, when first needed.
+type absBound struct {
+	X    [][]float64
+	once sync.Once
+	max  []float64
+}
+
+func (b *absBound) get() []float64 {
+	b.once.Do(func() {
+		if len(b.X) == 0 {
+			return
+		}
+		b.max = make([]float64, len(b.X[0]))
+		for _, row := range b.X {
+			for j, v := range row[:len(b.max)] {
+				if a := math.Abs(v); !(a <= b.max[j]) { // NaN lands here too
+					b.max[j] = a
+					if a != a {
+						b.max[j] = math.Inf(1)
+					}
+				}
+			}
+		}
+	})
+	return b.max
+}
+
+// finite reports whether every scaled value of the fold is provably
+// finite without scaling a row: each value is (x - mean) / scale with
+// |x| <= the column's largest magnitude, so a bound far below the largest
+// float64 leaves room for the two roundings. False means "not proved"
+// (the caller then checks row by row), never "not finite".
+func (v *foldView) finite() bool {
+	max := v.bound.get()
+	if len(max) != v.width() {
+		return false
+	}
+	for _, m := range max {
+		if m > 1e300 || math.IsNaN(m) {
+			return false
+		}
+	}
+	sc := v.scaler()
+	for c, j := range sc.Cols {
+		if j >= len(max) {
+			continue
+		}
+		mean, scale := sc.Mean[c], sc.Scale[c]
+		if math.IsNaN(mean) || math.IsInf(mean, 0) || !(scale > 0) || math.IsInf(scale, 0) {
+			return false
+		}
+		if b := (max[j] + math.Abs(mean)) / scale; !(b <= 1e300) {
+			return false
+		}
+	}
+	return true
 }
 
 func (v *foldView) width() int {

@@ -374,3 +374,48 @@ func pickRows(X [][]float64, idx []int) [][]float64 {
 	}
 	return out
 }
+
+// TestProvablyFinite: the bound proves ordinary folds finite (so the
+// runner skips scaling them again) and never claims a fold whose scaled
+// values overflow or whose inputs are not finite.
+func TestProvablyFinite(t *testing.T) {
+	cases := []struct {
+		name  string
+		edit  func(d *datasets.Dataset)
+		proof bool
+	}{
+		{"ordinary", func(*datasets.Dataset) {}, true},
+		{"huge magnitudes", func(d *datasets.Dataset) {
+			for i := range d.X {
+				d.X[i][0] = math.MaxFloat64 * float64(1-2*(i%2))
+			}
+		}, false},
+		{"one infinity", func(d *datasets.Dataset) { d.X[3][0] = math.Inf(1) }, false},
+		{"tiny spread, large values", func(d *datasets.Dataset) {
+			for i := range d.X {
+				d.X[i][0] = 1e300 + float64(i%2)*1e285
+			}
+		}, false},
+	}
+	for _, c := range cases {
+		d := synthetic(150)
+		c.edit(d)
+		p, err := Clean{}.Plan(d, DefaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range p.Folds {
+			finite := true
+			f.EachRow(func(_ bool, _ int, row []float64) bool {
+				for _, v := range row {
+					finite = finite && !math.IsNaN(v) && !math.IsInf(v, 0)
+				}
+				return true
+			})
+			got := f.ProvablyFinite()
+			if got != c.proof || (got && !finite) {
+				t.Errorf("%s, fold %d: ProvablyFinite %v (want %v), rows finite %v", c.name, f.Index, got, c.proof, finite)
+			}
+		}
+	}
+}
