@@ -201,6 +201,7 @@ func contains(s []int, v int) bool {
 func (m *Model) Scores(X [][]float64) [][]float64 {
 	out := make([][]float64, len(X))
 	act := make([]float64, len(m.Nodes))
+	bounded := m.boundedNodes()
 	flat := make([]float64, len(X)*m.NumClasses)
 	for r, x := range X {
 		p := flat[r*m.NumClasses : (r+1)*m.NumClasses : (r+1)*m.NumClasses]
@@ -208,7 +209,7 @@ func (m *Model) Scores(X [][]float64) [][]float64 {
 		if len(x) != len(m.Partitions) {
 			continue
 		}
-		m.firing(x, act)
+		m.firing(x, act, bounded)
 		for _, i := range m.leafOrder {
 			if c := m.nodeClass(i); c >= 0 && act[i] > p[c] {
 				p[c] = act[i]
