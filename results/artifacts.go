@@ -111,22 +111,25 @@ func (a *Artifacts) Append(sets []PredictionSet, models []ModelRecord) error {
 	if len(sets) == 0 || len(models) == 0 {
 		return fmt.Errorf("results: a unit needs predictions and models (%d and %d given)", len(sets), len(models))
 	}
-	key := sets[0].Key
+	e := NewUnitEncoder(a.header)
+	defer e.Release()
 	for _, p := range sets {
-		if p.Key != key {
-			return fmt.Errorf("results: one unit's artifacts name units %s and %s", key, p.Key)
+		if err := e.AddSet(p); err != nil {
+			return err
 		}
 	}
 	for _, m := range models {
-		if m.Key != key {
-			return fmt.Errorf("results: one unit's artifacts name units %s and %s", key, m.Key)
+		if err := e.AddModel(m); err != nil {
+			return err
 		}
 	}
-	pm, err := PredictionsMember(a.header, sets)
-	if err != nil {
-		return err
-	}
-	mm, err := ModelsMember(models)
+	return a.AppendUnit(e)
+}
+
+// AppendUnit writes the unit e encoded, as Append does.
+func (a *Artifacts) AppendUnit(e *UnitEncoder) error {
+	key := e.Key()
+	pm, mm, err := e.Members()
 	if err != nil {
 		return err
 	}

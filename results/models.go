@@ -93,15 +93,14 @@ func ModelsMember(recs []ModelRecord) ([]byte, error) {
 	if len(recs) == 0 {
 		return nil, fmt.Errorf("results: a unit without models")
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false) // rules stay readable: "<=", not "\u003c="
+	e := NewUnitEncoder(PredictionColumns)
+	defer e.Release()
 	for _, r := range recs {
-		if err := enc.Encode(r); err != nil {
-			return nil, fmt.Errorf("results: model of %s config %d: %w", r.Key, r.ConfigIndex, err)
+		if err := e.AddModel(r); err != nil {
+			return nil, err
 		}
 	}
-	return gzipMember(buf.Bytes())
+	return e.mod.finish()
 }
 
 // Models is a decoded models file.

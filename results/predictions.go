@@ -123,49 +123,17 @@ func PredictionsHeaderMember(header []string) ([]byte, error) {
 // PredictionsMember renders the prediction sets of one unit as one gzip
 // member of CSV rows under header (from PredictionsHeader).
 func PredictionsMember(header []string, sets []PredictionSet) ([]byte, error) {
-	col := map[string]int{}
-	for j, h := range header[len(PredictionColumns):] {
-		col[h] = len(PredictionColumns) + j
-	}
-	var rows [][]string
 	if len(sets) == 0 {
 		return nil, fmt.Errorf("results: a unit without predictions")
 	}
+	e := NewUnitEncoder(header)
+	defer e.Release()
 	for _, p := range sets {
-		if err := p.check(); err != nil {
+		if err := e.AddSet(p); err != nil {
 			return nil, err
 		}
-		scoreAt := make([]int, len(p.Classes))
-		for k, c := range p.Classes {
-			j, ok := col[ScoreColumn(c)]
-			if !ok && p.Scores != nil {
-				return nil, fmt.Errorf("results: the predictions header has no column %s", ScoreColumn(c))
-			}
-			scoreAt[k] = j
-		}
-		if len(p.Rows) == 0 {
-			return nil, fmt.Errorf("results: predictions of %s config %d: no test row", p.Key, p.ConfigIndex)
-		}
-		for i, r := range p.Rows {
-			row := make([]string, len(header))
-			row[0], row[1], row[2] = p.Key, strconv.Itoa(p.ConfigIndex), strconv.Itoa(r)
-			row[3] = p.Classes[p.YTrue[i]]
-			if p.YPred[i] >= 0 {
-				row[4] = p.Classes[p.YPred[i]]
-			}
-			if p.Scores != nil {
-				for k, v := range p.Scores[i] {
-					row[scoreAt[k]] = formatScore(v)
-				}
-			}
-			rows = append(rows, row)
-		}
 	}
-	text, err := encodeCSV(rows)
-	if err != nil {
-		return nil, err
-	}
-	return gzipMember(text)
+	return e.preds.finish()
 }
 
 // PredictionRow is one row of predictions.csv.gz as read back.

@@ -19,11 +19,12 @@ const (
 	ArtifactsOff  = outdir.ArtifactsOff
 )
 
-// unitArtifacts collects one unit's predictions and models, one per
-// recorded configuration. A nil *unitArtifacts collects nothing.
+// unitArtifacts holds one unit's predictions and models, one per recorded
+// configuration, compressed as they are recorded: the unit keeps neither
+// the model nor its scores after add. A nil *unitArtifacts collects
+// nothing.
 type unitArtifacts struct {
-	sets   []results.PredictionSet
-	models []results.ModelRecord
+	enc *results.UnitEncoder
 }
 
 // add records the configuration ci of a unit from its outcome on fold f.
@@ -34,10 +35,15 @@ func (a *unitArtifacts) add(key string, ci int, s learn.Schema, f protocol.Fold,
 		return nil
 	}
 	ps, mr, err := results.FromModel(key, ci, s, o.model, xte, f.TestRows, f.YTest, o.pred, f.Unscale)
+	if err == nil {
+		err = a.enc.AddSet(ps)
+	}
+	if err == nil {
+		err = a.enc.AddModel(mr)
+	}
 	if err != nil {
 		return fmt.Errorf("%s: artifacts: %w", key, err)
 	}
-	a.sets, a.models = append(a.sets, ps), append(a.models, mr)
 	return nil
 }
 
@@ -130,7 +136,7 @@ func (f *artifactFiles) append(u *unitArtifacts) error {
 	if f == nil || u == nil {
 		return nil
 	}
-	err := f.a.Append(u.sets, u.models)
+	err := f.a.AppendUnit(u.enc)
 	if err == nil {
 		err = f.a.Sync() // as durable as the unit's rows, written next
 	}
@@ -157,6 +163,15 @@ func (f *artifactFiles) finish() error {
 		return &WriteError{Path: filepath.Join(f.dir, results.PredictionsFile), Err: err}
 	}
 	return nil
+}
+
+// header is the predictions header units are encoded under (nil: no
+// artifacts).
+func (f *artifactFiles) header() []string {
+	if f == nil {
+		return nil
+	}
+	return f.a.Header()
 }
 
 func (f *artifactFiles) close() {

@@ -31,8 +31,9 @@ type executor struct {
 	ctx context.Context
 	// stages receives the time spent preparing, fitting and predicting.
 	stages *Stages
-	// artifacts asks run for each unit's predictions and models.
-	artifacts bool
+	// artifacts, when not nil, asks run for each unit's predictions and
+	// models, encoded under this predictions header.
+	artifacts []string
 }
 
 // matrices builds a fold's rows, timed as the prepare stage.
@@ -138,8 +139,8 @@ func (e *executor) run(u Unit, plan *protocol.Plan, m resolvedMethod, nFolds int
 	}
 	f := plan.Folds[fi]
 	var arts *unitArtifacts
-	if e.artifacts {
-		arts = &unitArtifacts{}
+	if e.artifacts != nil {
+		arts = &unitArtifacts{enc: results.NewUnitEncoder(e.artifacts)}
 	}
 	seed := learnerSeed(u)
 	sel := m.SelectionFor(plan)

@@ -273,7 +273,7 @@ func (r *Runner) execute(ctx context.Context, s Study, ms []resolvedMethod, plan
 	}
 	work := make(chan Unit)
 	out := make(chan result)
-	ex := &executor{ctx: ctx, stages: &r.stages, artifacts: arts != nil}
+	ex := &executor{ctx: ctx, stages: &r.stages, artifacts: arts.header()}
 	var wg sync.WaitGroup
 	for w := 0; w < jobs; w++ {
 		wg.Add(1)
