@@ -9,6 +9,9 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
+
+	"github.com/fgrtbench/fgrtbench/learn"
 )
 
 // The artifact path runs once per unit and, on large data, over hundreds
@@ -223,14 +226,161 @@ func appendScore(b []byte, v float64) []byte {
 	return strconv.AppendFloat(b, v, 'g', -1, 64)
 }
 
-// appendModelJSON appends r's JSON line as ModelsMember's encoder writes
-// it (HTML characters unescaped).
+// appendModelJSON appends r's JSON line as an encoding/json Encoder with
+// HTML escaping off writes it (TestModelJSONMatchesEncodingJSON), without
+// reflection: a model record is written once per configuration and its
+// partitions and rules are the bulk of models.jsonl.gz.
 func appendModelJSON(b []byte, r ModelRecord) ([]byte, error) {
-	buf := bytes.NewBuffer(b)
-	enc := json.NewEncoder(buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(r); err != nil {
+	b = append(b, `{"key":`...)
+	b = appendJSONString(b, r.Key)
+	b = append(b, `,"config_index":`...)
+	b = strconv.AppendInt(b, int64(r.ConfigIndex), 10)
+	b = append(b, `,"kind":`...)
+	b = appendJSONString(b, r.Kind)
+	b = append(b, `,"features":`...)
+	b = appendJSONStrings(b, r.Features)
+	b = append(b, `,"classes":`...)
+	b = appendJSONStrings(b, r.Classes)
+	b = append(b, `,"rules":`...)
+	b = appendJSONStrings(b, r.Rules)
+	if len(r.Partitions) > 0 {
+		b = append(b, `,"partitions":[`...)
+		for i, t := range r.Partitions {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"feature":`...)
+			b = strconv.AppendInt(b, int64(t.Feature), 10)
+			b = append(b, `,"feature_name":`...)
+			b = appendJSONString(b, t.FeatureName)
+			b = append(b, `,"term":`...)
+			b = strconv.AppendInt(b, int64(t.Term), 10)
+			b = append(b, `,"term_name":`...)
+			b = appendJSONString(b, t.TermName)
+			var err error
+			if len(t.Trapezoid) > 0 {
+				b = append(b, `,"trapezoid":`...)
+				if b, err = appendJSONFloats(b, t.Trapezoid); err != nil {
+					return nil, err
+				}
+			}
+			if len(t.TrapezoidScaled) > 0 {
+				b = append(b, `,"trapezoid_scaled":`...)
+				if b, err = appendJSONFloats(b, t.TrapezoidScaled); err != nil {
+					return nil, err
+				}
+			}
+			if t.Category != nil {
+				b = append(b, `,"category":`...)
+				if b, err = appendJSONFloat(b, *t.Category); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	if len(r.Model) > 0 {
+		b = append(b, `,"model":`...)
+		// encoding/json writes a RawMessage compacted (and refuses an
+		// invalid one); json.Compact does both without HTML escaping.
+		buf := bytes.NewBuffer(b)
+		if err := json.Compact(buf, r.Model); err != nil {
+			return nil, fmt.Errorf("json: error calling MarshalJSON for type json.RawMessage: %w", err)
+		}
+		b = buf.Bytes()
+	}
+	return append(b, '}', '\n'), nil
+}
+
+func appendJSONStrings(b []byte, ss []string) []byte {
+	if ss == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i, s := range ss {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, s)
+	}
+	return append(b, ']')
+}
+
+func appendJSONFloats(b []byte, fs []learn.JSONFloat) ([]byte, error) {
+	b = append(b, '[')
+	for i, f := range fs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var err error
+		if b, err = appendJSONFloat(b, f); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, ']'), nil
+}
+
+func appendJSONFloat(b []byte, f learn.JSONFloat) ([]byte, error) {
+	text, err := f.MarshalJSON() // compact: a number or a quoted word
+	if err != nil {
 		return nil, err
 	}
-	return buf.Bytes(), nil
+	return append(b, text...), nil
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendJSONString appends s quoted as encoding/json quotes a string with
+// HTML escaping off: quotes, backslashes and control characters escaped,
+// invalid UTF-8 as U+FFFD, U+2028 and U+2029 escaped.
+func appendJSONString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '\\', '"':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
 }

@@ -3,10 +3,13 @@ package results
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
 	"io"
 	"math"
 	"strconv"
 	"testing"
+
+	"github.com/fgrtbench/fgrtbench/learn"
 )
 
 // referencePredictionsText is the CSV text of sets as encoding/csv writes
@@ -100,5 +103,44 @@ func TestPredictionsMemberMatchesEncodingCSV(t *testing.T) {
 				t.Fatalf("text differs from encoding/csv:\n got %q\nwant %q", got, want)
 			}
 		})
+	}
+}
+
+func TestModelJSONMatchesEncodingJSON(t *testing.T) {
+	var ascii []byte
+	for c := 0; c < 0x80; c++ {
+		ascii = append(ascii, byte(c))
+	}
+	odd := []string{string(ascii), "IF x <= 0.5 & y > 2 THEN \"A\"", "bad \xff utf8 \xe2\x82", "sep \u2028 \u2029 é 中", ""}
+	cat := learn.JSONFloat(3)
+	recs := []ModelRecord{
+		{Key: "k", ConfigIndex: 0}, // nil slices: null, no partitions, no model
+		{Key: odd[0], ConfigIndex: 12, Kind: odd[1], Features: odd, Classes: []string{}, Rules: odd[1:],
+			Partitions: []Term{
+				{Feature: 0, FeatureName: odd[2], Term: 1, TermName: odd[3],
+					Trapezoid:       []learn.JSONFloat{-1e-7, 0, 1.0 / 3, learn.JSONFloat(math.Inf(1))},
+					TrapezoidScaled: []learn.JSONFloat{learn.JSONFloat(math.NaN()), 1e21, 2.5, learn.JSONFloat(math.Inf(-1))}},
+				{Feature: 4, FeatureName: "f", Term: 0, TermName: "t", Category: &cat},
+				{Feature: 5, Trapezoid: []learn.JSONFloat{}},
+			},
+			Model: json.RawMessage(" {\"a\" : [1, 2,\n 3], \"b\":\"<&>\"} ")},
+	}
+	for i, r := range recs {
+		var want bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(r); err != nil {
+			t.Fatal(err)
+		}
+		got, err := appendModelJSON(nil, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want.Bytes()) {
+			t.Errorf("record %d:\n got %s\nwant %s", i, got, want.Bytes())
+		}
+	}
+	if _, err := appendModelJSON(nil, ModelRecord{Model: json.RawMessage("{bad")}); err == nil {
+		t.Error("an invalid model was written")
 	}
 }
