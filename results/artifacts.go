@@ -1,6 +1,7 @@
 package results
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
@@ -169,8 +170,15 @@ func (a *Artifacts) Finish() error {
 			continue
 		}
 		path := filepath.Join(a.dir, name)
-		data, err := os.ReadFile(path)
+		// Copied member by member from the file, not read whole: a study
+		// on large data writes tens of megabytes of models.
+		src, err := os.Open(path)
 		if err != nil {
+			return err
+		}
+		st, err := src.Stat()
+		if err != nil {
+			src.Close()
 			return err
 		}
 		head := idx[0].start
@@ -178,16 +186,23 @@ func (a *Artifacts) Finish() error {
 			head = min(head, s.start) // the header member precedes every unit
 		}
 		sort.SliceStable(idx, less)
-		var out bytes.Buffer
-		out.Grow(len(data))
-		out.Write(data[:head])
-		for _, s := range idx {
-			out.Write(data[s.start:s.end])
-		}
-		if out.Len() != len(data) {
-			return fmt.Errorf("results: %s: the member index covers %d of %d bytes", path, out.Len(), len(data))
-		}
-		if err := writeFileAtomic(path, out.Bytes()); err != nil {
+		err = writeFileAtomicFunc(path, func(w io.Writer) error {
+			n, err := io.Copy(w, io.NewSectionReader(src, 0, head))
+			for _, s := range idx {
+				if err != nil {
+					return err
+				}
+				var m int64
+				m, err = io.Copy(w, io.NewSectionReader(src, s.start, s.end-s.start))
+				n += m
+			}
+			if err == nil && n != st.Size() {
+				err = fmt.Errorf("results: %s: the member index covers %d of %d bytes", path, n, st.Size())
+			}
+			return err
+		})
+		src.Close()
+		if err != nil {
 			return err
 		}
 	}
@@ -278,6 +293,15 @@ func RetainUnits(dir string, keep func(key string) bool) (dropped int, err error
 // writeFileAtomic replaces path by data through a temporary file and a
 // rename, so that a crash leaves the old or the new file.
 func writeFileAtomic(path string, data []byte) error {
+	return writeFileAtomicFunc(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// writeFileAtomicFunc is writeFileAtomic with the content written by
+// write, buffered.
+func writeFileAtomicFunc(path string, write func(w io.Writer) error) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
 		return err
@@ -287,7 +311,12 @@ func writeFileAtomic(path string, data []byte) error {
 		tmp.Close()
 		return err
 	}
-	if _, err := tmp.Write(data); err != nil {
+	bw := bufio.NewWriterSize(tmp, 1<<20)
+	if err := write(bw); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := bw.Flush(); err != nil {
 		tmp.Close()
 		return err
 	}

@@ -174,21 +174,25 @@ func (e *UnitEncoder) AddSet(p PredictionSet) error {
 	return nil
 }
 
-// AddModel appends one model record's JSON line.
+// AddModel appends one model record's JSON line. The model, the bulk of
+// the line (megabytes for a deep tree), goes to the compressor as it is
+// when it is already compact, without a copy.
 func (e *UnitEncoder) AddModel(r ModelRecord) error {
 	if err := e.checkKey(r.Key); err != nil {
 		return err
 	}
-	line, err := appendModelJSON(e.line[:0], r)
+	if e.mod.zw == nil {
+		e.mod.start()
+	}
+	line, model, err := appendModelParts(e.line[:0], r)
 	if err != nil {
 		return fmt.Errorf("results: model of %s config %d: %w", r.Key, r.ConfigIndex, err)
 	}
 	e.line = line
-	if e.mod.zw == nil {
-		e.mod.start()
-	}
-	if _, err := e.mod.zw.Write(line); err != nil {
-		return err
+	for _, part := range [][]byte{line, model, []byte("}\n")} {
+		if _, err := e.mod.zw.Write(part); err != nil {
+			return err
+		}
 	}
 	e.nModels++
 	return nil
@@ -231,6 +235,17 @@ func appendScore(b []byte, v float64) []byte {
 // reflection: a model record is written once per configuration and its
 // partitions and rules are the bulk of models.jsonl.gz.
 func appendModelJSON(b []byte, r ModelRecord) ([]byte, error) {
+	b, model, err := appendModelParts(b, r)
+	if err != nil {
+		return nil, err
+	}
+	return append(append(b, model...), '}', '\n'), nil
+}
+
+// appendModelParts appends r's JSON line up to its model's text, which it
+// returns apart (r.Model itself when it is already compact, else a
+// compacted copy appended to b after the head), without the closing "}\n".
+func appendModelParts(b []byte, r ModelRecord) (head, model []byte, err error) {
 	b = append(b, `{"key":`...)
 	b = appendJSONString(b, r.Key)
 	b = append(b, `,"config_index":`...)
@@ -261,36 +276,68 @@ func appendModelJSON(b []byte, r ModelRecord) ([]byte, error) {
 			if len(t.Trapezoid) > 0 {
 				b = append(b, `,"trapezoid":`...)
 				if b, err = appendJSONFloats(b, t.Trapezoid); err != nil {
-					return nil, err
+					return nil, nil, err
 				}
 			}
 			if len(t.TrapezoidScaled) > 0 {
 				b = append(b, `,"trapezoid_scaled":`...)
 				if b, err = appendJSONFloats(b, t.TrapezoidScaled); err != nil {
-					return nil, err
+					return nil, nil, err
 				}
 			}
 			if t.Category != nil {
 				b = append(b, `,"category":`...)
 				if b, err = appendJSONFloat(b, *t.Category); err != nil {
-					return nil, err
+					return nil, nil, err
 				}
 			}
 			b = append(b, '}')
 		}
 		b = append(b, ']')
 	}
-	if len(r.Model) > 0 {
-		b = append(b, `,"model":`...)
-		// encoding/json writes a RawMessage compacted (and refuses an
-		// invalid one); json.Compact does both without HTML escaping.
-		buf := bytes.NewBuffer(b)
-		if err := json.Compact(buf, r.Model); err != nil {
-			return nil, fmt.Errorf("json: error calling MarshalJSON for type json.RawMessage: %w", err)
-		}
-		b = buf.Bytes()
+	if len(r.Model) == 0 {
+		return b, nil, nil
 	}
-	return append(b, '}', '\n'), nil
+	b = append(b, `,"model":`...)
+	// encoding/json writes a RawMessage compacted (and refuses an invalid
+	// one); json.Compact does both without HTML escaping.
+	if !json.Valid(r.Model) {
+		return nil, nil, fmt.Errorf("json: error calling MarshalJSON for type json.RawMessage: invalid JSON")
+	}
+	if isCompactJSON(r.Model) {
+		return b, r.Model, nil
+	}
+	n := len(b)
+	buf := bytes.NewBuffer(b)
+	if err := json.Compact(buf, r.Model); err != nil {
+		return nil, nil, err
+	}
+	b = buf.Bytes()
+	return b[:n], b[n:], nil
+}
+
+// isCompactJSON reports whether valid JSON text has no white space outside
+// its strings (json.Compact would return it unchanged).
+func isCompactJSON(raw []byte) bool {
+	inString, escaped := false, false
+	for _, c := range raw {
+		switch {
+		case escaped:
+			escaped = false
+		case inString:
+			switch c {
+			case '\\':
+				escaped = true
+			case '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			return false
+		}
+	}
+	return true
 }
 
 func appendJSONStrings(b []byte, ss []string) []byte {

@@ -124,6 +124,10 @@ func TestModelJSONMatchesEncodingJSON(t *testing.T) {
 				{Feature: 5, Trapezoid: []learn.JSONFloat{}},
 			},
 			Model: json.RawMessage(" {\"a\" : [1, 2,\n 3], \"b\":\"<&>\"} ")},
+		// Already compact: written as it is; spaces and an escaped quote
+		// inside a string do not count as white space.
+		{Key: "c", Model: json.RawMessage(`{"a":"x y \\\" z","b":[1,{"c":null}]}`)},
+		{Key: "d", Model: json.RawMessage(`{"a":"x\\\\"  ,"b":1}`)},
 	}
 	for i, r := range recs {
 		var want bytes.Buffer
