@@ -3,6 +3,7 @@ package cart
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 
 	"github.com/fgrtbench/fgrtbench/learn"
 )
@@ -90,3 +91,86 @@ var (
 	_ learn.Describer = (*Tree)(nil)
 	_ learn.Scorer    = (*Tree)(nil)
 )
+
+// MarshalJSON writes the tree as encoding/json would from its field tags,
+// without reflection: a tree grown on large data has hundreds of
+// thousands of nodes, and the models artifact describes every one.
+func (dt describedTree) MarshalJSON() ([]byte, error) {
+	b := make([]byte, 0, 64+len(dt.Feature)*(48+24*dt.NumClasses))
+	b = append(b, `{"n_classes":`...)
+	b = strconv.AppendInt(b, int64(dt.NumClasses), 10)
+	var err error
+	for _, f := range []struct {
+		name string
+		ints []int
+		fl   []learn.JSONFloat
+	}{
+		{name: "children_left", ints: dt.ChildrenLeft},
+		{name: "children_right", ints: dt.ChildrenRight},
+		{name: "feature", ints: dt.Feature},
+		{name: "threshold", fl: dt.Threshold},
+		{name: "impurity", fl: dt.Impurity},
+		{name: "n_node_samples", ints: dt.NodeSamples},
+	} {
+		b = append(append(append(b, `,"`...), f.name...), `":`...)
+		if f.name == "threshold" || f.name == "impurity" {
+			if b, err = appendFloats(b, f.fl); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		b = appendInts(b, f.ints)
+	}
+	b = append(b, `,"value":`...)
+	if dt.Value == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, v := range dt.Value {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = appendFloats(b, v); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"max_depth":`...)
+	b = strconv.AppendInt(b, int64(dt.MaxDepth), 10)
+	return append(b, '}'), nil
+}
+
+// appendInts appends v as encoding/json writes an []int (nil: null).
+func appendInts(b []byte, v []int) []byte {
+	if v == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i, x := range v {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(x), 10)
+	}
+	return append(b, ']')
+}
+
+// appendFloats appends v as encoding/json writes a []learn.JSONFloat.
+func appendFloats(b []byte, v []learn.JSONFloat) ([]byte, error) {
+	if v == nil {
+		return append(b, "null"...), nil
+	}
+	b = append(b, '[')
+	for i, x := range v {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		text, err := x.MarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		b = append(b, text...)
+	}
+	return append(b, ']'), nil
+}
