@@ -3,6 +3,7 @@ package fgrt
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 
 	"github.com/fgrtbench/fgrtbench/fuzzy"
 	"github.com/fgrtbench/fgrtbench/learn"
@@ -230,3 +231,130 @@ var (
 	_ learn.Describer = (*Model)(nil)
 	_ learn.Scorer    = (*Model)(nil)
 )
+
+// MarshalJSON writes the model as encoding/json would from its field tags
+// (TestDescribedModelMarshalMatchesReflection), without reflection: every
+// recorded configuration of every unit is described for the models
+// artifact.
+func (dm describedModel) MarshalJSON() ([]byte, error) {
+	b := make([]byte, 0, 256+len(dm.Nodes)*(96+24*dm.NumClasses))
+	b = append(b, `{"num_classes":`...)
+	b = strconv.AppendInt(b, int64(dm.NumClasses), 10)
+	b = append(b, `,"root_prediction":`...)
+	b = strconv.AppendInt(b, int64(dm.RootPrediction), 10)
+	b = append(b, `,"ended_by_break":`...)
+	b = strconv.AppendBool(b, dm.EndedByBreak)
+	b = append(b, `,"clamp":`...)
+	b = strconv.AppendBool(b, dm.Clamp)
+	b = append(b, `,"partitions":`...)
+	if dm.Partitions == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, p := range dm.Partitions {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"nominal":`...)
+			b = strconv.AppendBool(b, p.Nominal)
+			b = append(b, `,"min":`...)
+			b = appendFloat(b, p.Min)
+			b = append(b, `,"max":`...)
+			b = appendFloat(b, p.Max)
+			b = append(b, `,"terms":`...)
+			if p.Terms == nil {
+				b = append(b, "null"...)
+			} else {
+				b = append(b, '[')
+				for k, t := range p.Terms {
+					if k > 0 {
+						b = append(b, ',')
+					}
+					name, err := json.Marshal(t.Name)
+					if err != nil {
+						return nil, err
+					}
+					b = append(append(b, `{"name":`...), name...)
+					b = append(b, `,"crisp":`...)
+					b = strconv.AppendBool(b, t.Crisp)
+					if t.Category != 0 { // omitempty
+						b = append(b, `,"category":`...)
+						b = appendFloat(b, t.Category)
+					}
+					if t.Trapezoid != nil {
+						b = append(b, `,"trapezoid":`...)
+						b = appendFloats(b, t.Trapezoid[:])
+					}
+					b = append(b, '}')
+				}
+				b = append(b, ']')
+			}
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"nodes":`...)
+	if dm.Nodes == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, n := range dm.Nodes {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"feature":`...)
+			b = strconv.AppendInt(b, int64(n.Feature), 10)
+			b = append(b, `,"term":`...)
+			b = strconv.AppendInt(b, int64(n.Term), 10)
+			b = append(b, `,"parent":`...)
+			b = strconv.AppendInt(b, int64(n.Parent), 10)
+			b = append(b, `,"children":`...)
+			if n.Children == nil {
+				b = append(b, "null"...)
+			} else {
+				b = append(b, '[')
+				for k, c := range n.Children {
+					if k > 0 {
+						b = append(b, ',')
+					}
+					b = strconv.AppendInt(b, int64(c), 10)
+				}
+				b = append(b, ']')
+			}
+			b = append(b, `,"depth":`...)
+			b = strconv.AppendInt(b, int64(n.Depth), 10)
+			b = append(b, `,"class":`...)
+			b = strconv.AppendInt(b, int64(n.Class), 10)
+			b = append(b, `,"coverage":`...)
+			b = appendFloat(b, n.Coverage)
+			b = append(b, `,"gain":`...)
+			b = appendFloat(b, n.Gain)
+			b = append(b, `,"class_weights":`...)
+			b = appendFloats(b, n.ClassWeights)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}'), nil
+}
+
+// appendFloat appends v as its MarshalJSON writes it (which cannot fail).
+func appendFloat(b []byte, v learn.JSONFloat) []byte {
+	text, _ := v.MarshalJSON()
+	return append(b, text...)
+}
+
+// appendFloats appends v as encoding/json writes a []learn.JSONFloat.
+func appendFloats(b []byte, v []learn.JSONFloat) []byte {
+	if v == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i, x := range v {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendFloat(b, x)
+	}
+	return append(b, ']')
+}
