@@ -258,9 +258,9 @@ func (dm describedModel) MarshalJSON() ([]byte, error) {
 			b = append(b, `{"nominal":`...)
 			b = strconv.AppendBool(b, p.Nominal)
 			b = append(b, `,"min":`...)
-			b = appendFloat(b, p.Min)
+			b = p.Min.AppendJSON(b)
 			b = append(b, `,"max":`...)
-			b = appendFloat(b, p.Max)
+			b = p.Max.AppendJSON(b)
 			b = append(b, `,"terms":`...)
 			if p.Terms == nil {
 				b = append(b, "null"...)
@@ -279,11 +279,11 @@ func (dm describedModel) MarshalJSON() ([]byte, error) {
 					b = strconv.AppendBool(b, t.Crisp)
 					if t.Category != 0 { // omitempty
 						b = append(b, `,"category":`...)
-						b = appendFloat(b, t.Category)
+						b = t.Category.AppendJSON(b)
 					}
 					if t.Trapezoid != nil {
 						b = append(b, `,"trapezoid":`...)
-						b = appendFloats(b, t.Trapezoid[:])
+						b = learn.AppendJSONFloats(b, t.Trapezoid[:])
 					}
 					b = append(b, '}')
 				}
@@ -326,35 +326,14 @@ func (dm describedModel) MarshalJSON() ([]byte, error) {
 			b = append(b, `,"class":`...)
 			b = strconv.AppendInt(b, int64(n.Class), 10)
 			b = append(b, `,"coverage":`...)
-			b = appendFloat(b, n.Coverage)
+			b = n.Coverage.AppendJSON(b)
 			b = append(b, `,"gain":`...)
-			b = appendFloat(b, n.Gain)
+			b = n.Gain.AppendJSON(b)
 			b = append(b, `,"class_weights":`...)
-			b = appendFloats(b, n.ClassWeights)
+			b = learn.AppendJSONFloats(b, n.ClassWeights)
 			b = append(b, '}')
 		}
 		b = append(b, ']')
 	}
 	return append(b, '}'), nil
-}
-
-// appendFloat appends v as its MarshalJSON writes it (which cannot fail).
-func appendFloat(b []byte, v learn.JSONFloat) []byte {
-	text, _ := v.MarshalJSON()
-	return append(b, text...)
-}
-
-// appendFloats appends v as encoding/json writes a []learn.JSONFloat.
-func appendFloats(b []byte, v []learn.JSONFloat) []byte {
-	if v == nil {
-		return append(b, "null"...)
-	}
-	b = append(b, '[')
-	for i, x := range v {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendFloat(b, x)
-	}
-	return append(b, ']')
 }

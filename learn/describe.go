@@ -170,14 +170,21 @@ type JSONFloat float64
 
 // MarshalJSON implements json.Marshaler.
 func (f JSONFloat) MarshalJSON() ([]byte, error) {
+	return f.AppendJSON(make([]byte, 0, 24)), nil
+}
+
+// AppendJSON appends f as MarshalJSON writes it, without allocating: the
+// hand-written encoders of the learners' descriptions and of the artifacts
+// write every float through it.
+func (f JSONFloat) AppendJSON(b []byte) []byte {
 	v := float64(f)
 	switch {
 	case math.IsNaN(v):
-		return []byte(`"NaN"`), nil
+		return append(b, `"NaN"`...)
 	case math.IsInf(v, 1):
-		return []byte(`"Infinity"`), nil
+		return append(b, `"Infinity"`...)
 	case math.IsInf(v, -1):
-		return []byte(`"-Infinity"`), nil
+		return append(b, `"-Infinity"`...)
 	}
 	// encoding/json's float64 format, without its reflection: shortest
 	// round-trip digits, exponent form below 1e-6 and from 1e21 on, the
@@ -186,12 +193,29 @@ func (f JSONFloat) MarshalJSON() ([]byte, error) {
 	if a := math.Abs(v); a != 0 && (a < 1e-6 || a >= 1e21) {
 		format = 'e'
 	}
-	b := strconv.AppendFloat(make([]byte, 0, 24), v, format, -1, 64)
-	if n := len(b); format == 'e' && n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+	start := len(b)
+	b = strconv.AppendFloat(b, v, format, -1, 64)
+	if n := len(b); format == 'e' && n-start >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
 		b[n-2] = b[n-1]
 		b = b[:n-1]
 	}
-	return b, nil
+	return b
+}
+
+// AppendJSONFloats appends v as encoding/json writes a []JSONFloat (nil:
+// null).
+func AppendJSONFloats(b []byte, v []JSONFloat) []byte {
+	if v == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i, x := range v {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = x.AppendJSON(b)
+	}
+	return append(b, ']')
 }
 
 // UnmarshalJSON implements json.Unmarshaler.

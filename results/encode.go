@@ -272,24 +272,17 @@ func appendModelParts(b []byte, r ModelRecord) (head, model []byte, err error) {
 			b = strconv.AppendInt(b, int64(t.Term), 10)
 			b = append(b, `,"term_name":`...)
 			b = appendJSONString(b, t.TermName)
-			var err error
 			if len(t.Trapezoid) > 0 {
 				b = append(b, `,"trapezoid":`...)
-				if b, err = appendJSONFloats(b, t.Trapezoid); err != nil {
-					return nil, nil, err
-				}
+				b = learn.AppendJSONFloats(b, t.Trapezoid)
 			}
 			if len(t.TrapezoidScaled) > 0 {
 				b = append(b, `,"trapezoid_scaled":`...)
-				if b, err = appendJSONFloats(b, t.TrapezoidScaled); err != nil {
-					return nil, nil, err
-				}
+				b = learn.AppendJSONFloats(b, t.TrapezoidScaled)
 			}
 			if t.Category != nil {
 				b = append(b, `,"category":`...)
-				if b, err = appendJSONFloat(b, *t.Category); err != nil {
-					return nil, nil, err
-				}
+				b = t.Category.AppendJSON(b)
 			}
 			b = append(b, '}')
 		}
@@ -352,28 +345,6 @@ func appendJSONStrings(b []byte, ss []string) []byte {
 		b = appendJSONString(b, s)
 	}
 	return append(b, ']')
-}
-
-func appendJSONFloats(b []byte, fs []learn.JSONFloat) ([]byte, error) {
-	b = append(b, '[')
-	for i, f := range fs {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		var err error
-		if b, err = appendJSONFloat(b, f); err != nil {
-			return nil, err
-		}
-	}
-	return append(b, ']'), nil
-}
-
-func appendJSONFloat(b []byte, f learn.JSONFloat) ([]byte, error) {
-	text, err := f.MarshalJSON() // compact: a number or a quoted word
-	if err != nil {
-		return nil, err
-	}
-	return append(b, text...), nil
 }
 
 const hexDigits = "0123456789abcdef"

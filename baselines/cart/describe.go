@@ -99,7 +99,6 @@ func (dt describedTree) MarshalJSON() ([]byte, error) {
 	b := make([]byte, 0, 64+len(dt.Feature)*(48+24*dt.NumClasses))
 	b = append(b, `{"n_classes":`...)
 	b = strconv.AppendInt(b, int64(dt.NumClasses), 10)
-	var err error
 	for _, f := range []struct {
 		name string
 		ints []int
@@ -114,9 +113,7 @@ func (dt describedTree) MarshalJSON() ([]byte, error) {
 	} {
 		b = append(append(append(b, `,"`...), f.name...), `":`...)
 		if f.name == "threshold" || f.name == "impurity" {
-			if b, err = appendFloats(b, f.fl); err != nil {
-				return nil, err
-			}
+			b = learn.AppendJSONFloats(b, f.fl)
 			continue
 		}
 		b = appendInts(b, f.ints)
@@ -130,9 +127,7 @@ func (dt describedTree) MarshalJSON() ([]byte, error) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			if b, err = appendFloats(b, v); err != nil {
-				return nil, err
-			}
+			b = learn.AppendJSONFloats(b, v)
 		}
 		b = append(b, ']')
 	}
@@ -154,23 +149,4 @@ func appendInts(b []byte, v []int) []byte {
 		b = strconv.AppendInt(b, int64(x), 10)
 	}
 	return append(b, ']')
-}
-
-// appendFloats appends v as encoding/json writes a []learn.JSONFloat.
-func appendFloats(b []byte, v []learn.JSONFloat) ([]byte, error) {
-	if v == nil {
-		return append(b, "null"...), nil
-	}
-	b = append(b, '[')
-	for i, x := range v {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		text, err := x.MarshalJSON()
-		if err != nil {
-			return nil, err
-		}
-		b = append(b, text...)
-	}
-	return append(b, ']'), nil
 }
