@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/fgrtbench/fgrtbench/internal/safefile"
 	"io"
 	"os"
 	"path/filepath"
@@ -55,12 +56,12 @@ func OpenArtifacts(dir string, scoreClasses []string) (a *Artifacts, cut int64, 
 	files := []**os.File{&a.preds, &a.models}
 	for i, name := range []string{PredictionsFile, ModelsFile} {
 		path := filepath.Join(dir, name)
-		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+		f, err := safefile.OpenWrite(path, os.O_RDWR|os.O_CREATE, 0o644)
 		if err != nil {
 			return a, cut, err
 		}
 		*files[i] = f
-		data, err := io.ReadAll(f)
+		data, err := safefile.ReadAll(f, path, safefile.ResultsCap)
 		if err != nil {
 			return a, cut, err
 		}
@@ -172,7 +173,7 @@ func (a *Artifacts) Finish() error {
 		path := filepath.Join(a.dir, name)
 		// Copied member by member from the file, not read whole: a study
 		// on large data writes tens of megabytes of models.
-		src, err := os.Open(path)
+		src, err := safefile.OpenNoFollow(path, safefile.ResultsCap)
 		if err != nil {
 			return err
 		}
@@ -255,7 +256,7 @@ func memberKey(name string, data []byte) (string, error) {
 func RetainUnits(dir string, keep func(key string) bool) (dropped int, err error) {
 	for _, name := range []string{PredictionsFile, ModelsFile} {
 		path := filepath.Join(dir, name)
-		data, err := os.ReadFile(path)
+		data, err := safefile.ReadFileNoFollow(path, safefile.ResultsCap)
 		if errors.Is(err, os.ErrNotExist) {
 			continue
 		}
@@ -459,8 +460,8 @@ func CrossCheck(recs []Record, derived map[UnitConfig]Derived, limit int) []erro
 // with --no-artifacts, which callers must report as such. One file without
 // the other, a damaged file, or any disagreement is an error.
 func ReadArtifacts(dir string, recs []Record) (p Predictions, m Models, present bool, err error) {
-	pdata, perr := os.ReadFile(filepath.Join(dir, PredictionsFile))
-	mdata, merr := os.ReadFile(filepath.Join(dir, ModelsFile))
+	pdata, perr := safefile.ReadFileNoFollow(filepath.Join(dir, PredictionsFile), safefile.ResultsCap)
+	mdata, merr := safefile.ReadFileNoFollow(filepath.Join(dir, ModelsFile), safefile.ResultsCap)
 	switch {
 	case errors.Is(perr, os.ErrNotExist) && errors.Is(merr, os.ErrNotExist):
 		return p, m, false, nil
@@ -540,7 +541,7 @@ func keepKeys(units []string, keys map[string]bool) []string {
 func SortArtifacts(dir string) error {
 	for _, name := range []string{PredictionsFile, ModelsFile} {
 		path := filepath.Join(dir, name)
-		data, err := os.ReadFile(path)
+		data, err := safefile.ReadFileNoFollow(path, safefile.ResultsCap)
 		if errors.Is(err, os.ErrNotExist) {
 			continue
 		}
@@ -629,7 +630,7 @@ func MergeArtifacts(dst string, srcs []string, keep func(key string) bool) (pres
 		headerSrc := ""
 		for _, src := range with {
 			path := filepath.Join(src, name)
-			data, err := os.ReadFile(path)
+			data, err := safefile.ReadFileNoFollow(path, safefile.ResultsCap)
 			if err != nil {
 				return true, err
 			}

@@ -107,6 +107,9 @@ func TestNoWriteThroughPlantedLinks(t *testing.T) {
 		{"lock fifo", ".fgrtbench.lock", func(p, _ string) error { return syscall.Mkfifo(p, 0o644) }, "named pipe"},
 		{"results fifo", "results.csv", func(p, _ string) error { return syscall.Mkfifo(p, 0o644) }, "named pipe"},
 		{"results dir", "results.csv", func(p, _ string) error { return os.Mkdir(p, 0o755) }, "directory"},
+		{"predictions link", "predictions.csv.gz", link, "symbolic link"},
+		{"models link", "models.jsonl.gz", link, "symbolic link"},
+		{"predictions fifo", "predictions.csv.gz", func(p, _ string) error { return syscall.Mkfifo(p, 0o644) }, "named pipe"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			tmp := t.TempDir()
