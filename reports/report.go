@@ -396,24 +396,29 @@ func (r *Report) Write() error {
 	if r.HTML != nil {
 		files["index.html"] = r.HTML
 	}
+	// subdir makes a report subdirectory once, never through a link.
 	dirs := map[string]bool{"": true}
+	subdir := func(sub string) error {
+		if dirs[sub] {
+			return nil
+		}
+		dirs[sub] = true
+		dir := filepath.Join(r.Dir, sub)
+		if st, err := os.Lstat(dir); err == nil && !st.IsDir() {
+			return fmt.Errorf("%s is %s, not a directory; refusing to write a report through it (remove it or report into another directory)", dir, modeKind(st.Mode()))
+		}
+		return os.MkdirAll(dir, 0o755)
+	}
 	for _, t := range r.Tables {
 		stem := filepath.Join(t.Dir, t.Name)
 		if _, dup := files[stem+".md"]; dup {
 			return fmt.Errorf("reports: two tables named %s", stem)
 		}
-		if !dirs[t.Dir] {
-			if !reportSubdirs[t.Dir] {
-				return fmt.Errorf("reports: table %s in an unknown subdirectory %q", t.Name, t.Dir)
-			}
-			dirs[t.Dir] = true
-			sub := filepath.Join(r.Dir, t.Dir)
-			if st, err := os.Lstat(sub); err == nil && !st.IsDir() {
-				return fmt.Errorf("%s is %s, not a directory; refusing to write a report through it (remove it or report into another directory)", sub, modeKind(st.Mode()))
-			}
-			if err := os.MkdirAll(sub, 0o755); err != nil {
-				return err
-			}
+		if !reportSubdirs[t.Dir] && t.Dir != "" {
+			return fmt.Errorf("reports: table %s in an unknown subdirectory %q", t.Name, t.Dir)
+		}
+		if err := subdir(t.Dir); err != nil {
+			return err
 		}
 		files[stem+".md"] = t.Markdown()
 		files[stem+".tex"] = t.LaTeX()
@@ -427,15 +432,8 @@ func (r *Report) Write() error {
 		if _, dup := files[n]; dup {
 			return fmt.Errorf("reports: two files named %s", n)
 		}
-		if !dirs[sub] {
-			dirs[sub] = true
-			dir := filepath.Join(r.Dir, sub)
-			if st, err := os.Lstat(dir); err == nil && !st.IsDir() {
-				return fmt.Errorf("%s is %s, not a directory; refusing to write a report through it (remove it or report into another directory)", dir, modeKind(st.Mode()))
-			}
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				return err
-			}
+		if err := subdir(sub); err != nil {
+			return err
 		}
 		files[n] = data
 	}
