@@ -439,12 +439,15 @@ func (w *worker) do(ctx context.Context, timeout time.Duration, id int64, line [
 		if errors.Is(err, os.ErrDeadlineExceeded) {
 			return "", fail("timed out after %v: it does not read its standard input%s", timeout, w.stderr.tail.tail())
 		}
-		// The worker is gone (a broken pipe): say how it ended.
+		// The worker is gone (a broken pipe): say how it ended. The words
+		// are those of a worker that died after the job reached the pipe:
+		// which of the two paths a dying worker takes depends only on
+		// scheduling, and the same fault must give the same line.
 		select {
 		case <-w.exited:
 		case <-time.After(waitDelay):
 		}
-		return "", fail("%s before reading the job%s", w.ending(), w.stopTail())
+		return "", fail("%s before answering%s", w.ending(), w.stopTail())
 	}
 	var m lineMsg
 	select {
