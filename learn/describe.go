@@ -133,7 +133,7 @@ func Reconstruct(d Description) (Predictor, error) {
 // NewDescription fills the parts every learner shares: kind, names, the
 // rules as RuleLines of m.Rules(s), and the marshalled model.
 func NewDescription(kind string, m Model, s Schema, model any) (Description, error) {
-	raw, err := json.Marshal(model)
+	raw, err := marshalModel(model)
 	if err != nil {
 		return Description{}, fmt.Errorf("learn: describing a %s model: %w", kind, err)
 	}
@@ -147,6 +147,66 @@ func NewDescription(kind string, m Model, s Schema, model any) (Description, err
 		d.Classes[k] = s.ClassName(k)
 	}
 	return d, nil
+}
+
+// marshalModel is json.Marshal(model), without json.Marshal's second pass
+// over what a hand-written MarshalJSON returns when that pass could change
+// nothing. json.Marshal re-scans a Marshaler's output to validate it,
+// compact it and escape <, >, & and U+2028/U+2029 for HTML; on a large
+// study that pass cost as much as the encoding itself (each fit's model is
+// described once). Output that is compact and holds none of those
+// characters is passed through as it is, byte for byte what json.Marshal
+// would return; anything else takes json.Marshal. Validity is checked
+// where descriptions are written (results validates every model before it
+// is appended), and Reconstruct decodes it in the conformance suite.
+func marshalModel(model any) ([]byte, error) {
+	if mj, ok := model.(json.Marshaler); ok {
+		raw, err := mj.MarshalJSON()
+		if err == nil && IsCompactJSON(raw) && !needsHTMLEscape(raw) {
+			return raw, nil
+		}
+	}
+	return json.Marshal(model)
+}
+
+// needsHTMLEscape reports whether json.Marshal's HTML escaping would
+// change raw: it holds <, > or &, or the UTF-8 of U+2028 or U+2029.
+func needsHTMLEscape(raw []byte) bool {
+	for i, c := range raw {
+		switch c {
+		case '<', '>', '&':
+			return true
+		case 0xE2:
+			if i+2 < len(raw) && raw[i+1] == 0x80 && (raw[i+2] == 0xA8 || raw[i+2] == 0xA9) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// IsCompactJSON reports whether JSON text has no white space outside its
+// strings (json.Compact would return valid text unchanged).
+func IsCompactJSON(raw []byte) bool {
+	inString, escaped := false, false
+	for _, c := range raw {
+		switch {
+		case escaped:
+			escaped = false
+		case inString:
+			switch c {
+			case '\\':
+				escaped = true
+			case '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			return false
+		}
+	}
+	return true
 }
 
 // RuleLines returns the rule lines of a Model.Rules text: the lines that

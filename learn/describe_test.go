@@ -99,3 +99,54 @@ func TestJSONFloatMatchesEncodingJSON(t *testing.T) {
 		}
 	}
 }
+
+// rawModel is a model description whose MarshalJSON returns fixed text.
+type rawModel string
+
+func (r rawModel) MarshalJSON() ([]byte, error) { return []byte(r), nil }
+
+// TestMarshalModelIsJSONMarshal: the pass-through of a compact Marshaler's
+// output gives json.Marshal's bytes, and everything json.Marshal would
+// change (white space, HTML characters, U+2028/U+2029) or refuse takes
+// json.Marshal.
+func TestMarshalModelIsJSONMarshal(t *testing.T) {
+	cases := []struct {
+		name        string
+		model       any
+		passThrough bool
+	}{
+		{"compact", rawModel(`{"nodes":[{"f":0,"t":0.5}],"name":"a b"}`), true},
+		{"space in a string only", rawModel(`{"rule":"IF x IS Low THEN c"}`), true},
+		{"escaped quote", rawModel(`{"s":"say \"hi\" "}`), true},
+		{"white space outside strings", rawModel(`{"a": [1, 2]}`), false},
+		{"newline", rawModel("{\"a\":1\n}"), false},
+		{"html", rawModel(`{"rule":"x < 3 & y > 2"}`), false},
+		{"line separator", rawModel("{\"s\":\"a\u2028b\"}"), false},
+		{"paragraph separator", rawModel("{\"s\":\"a\u2029b\"}"), false},
+		{"not a Marshaler", struct{ A []float64 }{[]float64{1, 2}}, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			want, err := json.Marshal(c.model)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := marshalModel(c.model)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != string(want) {
+				t.Errorf("marshalModel = %s, json.Marshal = %s", got, want)
+			}
+			if r, ok := c.model.(rawModel); ok && (string(got) == string(r)) != c.passThrough {
+				t.Errorf("passed through = %v, want %v", !c.passThrough, c.passThrough)
+			}
+		})
+	}
+	// Invalid text with white space takes json.Marshal, which refuses it;
+	// invalid compact text passes through and is refused where models are
+	// written (TestAppendRefusesMalformedUnits in results).
+	if _, err := marshalModel(rawModel(`{"a": }`)); err == nil {
+		t.Error("invalid JSON with white space was accepted")
+	}
+}

@@ -307,6 +307,11 @@ func TestAppendRefusesMalformedUnits(t *testing.T) {
 	}
 	defer a.Close()
 	sets, models := unitA()
+	// A learner's description is written as it gave it when it scans as
+	// compact (learn.NewDescription's pass-through), so the writer is
+	// where invalid model JSON is stopped.
+	invalid := append([]ModelRecord(nil), models...)
+	invalid[0].Model = []byte(`{"nodes":[1,}`)
 	bad := []struct {
 		name   string
 		sets   []PredictionSet
@@ -314,6 +319,7 @@ func TestAppendRefusesMalformedUnits(t *testing.T) {
 	}{
 		{"no predictions", nil, models},
 		{"no models", sets, nil},
+		{"model not JSON", sets, invalid},
 		{"class out of range", []PredictionSet{{Key: "k", Classes: []string{"no"}, Rows: []int{0}, YTrue: []int{1}, YPred: []int{0}}}, models},
 		{"short scores", []PredictionSet{{Key: "k", Classes: []string{"no", "yes"}, Rows: []int{0}, YTrue: []int{1}, YPred: []int{0}, Scores: [][]float64{{1}}}}, models},
 		{"class without a score column", []PredictionSet{{Key: "k", Classes: []string{"maybe"}, Rows: []int{0}, YTrue: []int{0}, YPred: []int{0}, Scores: [][]float64{{1}}}}, models},

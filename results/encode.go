@@ -297,7 +297,7 @@ func appendModelParts(b []byte, r ModelRecord) (head, model []byte, err error) {
 	if !json.Valid(r.Model) {
 		return nil, nil, fmt.Errorf("json: error calling MarshalJSON for type json.RawMessage: invalid JSON")
 	}
-	if isCompactJSON(r.Model) {
+	if learn.IsCompactJSON(r.Model) {
 		return b, r.Model, nil
 	}
 	n := len(b)
@@ -307,30 +307,6 @@ func appendModelParts(b []byte, r ModelRecord) (head, model []byte, err error) {
 	}
 	b = buf.Bytes()
 	return b[:n], b[n:], nil
-}
-
-// isCompactJSON reports whether valid JSON text has no white space outside
-// its strings (json.Compact would return it unchanged).
-func isCompactJSON(raw []byte) bool {
-	inString, escaped := false, false
-	for _, c := range raw {
-		switch {
-		case escaped:
-			escaped = false
-		case inString:
-			switch c {
-			case '\\':
-				escaped = true
-			case '"':
-				inString = false
-			}
-		case c == '"':
-			inString = true
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			return false
-		}
-	}
-	return true
 }
 
 func appendJSONStrings(b []byte, ss []string) []byte {
