@@ -9,18 +9,23 @@
 #                       and the authors' published numbers
 #   ./run.sh --fresh    move an existing $OUT aside first (e.g. results of an older
 #                       version, which reproduce refuses to mix with new ones)
+#   ./run.sh --no-artifacts
+#                       keep no per-row predictions or models (what they cost is
+#                       measured with this: docs/results.md)
 #   OUT=dir JOBS=n ./run.sh
 set -euo pipefail
 cd "$(dirname "$0")"
 
 check=0
 fresh=()
+artifacts=()
 for arg in "$@"; do
   case "$arg" in
     --check) check=1 ;;
     --fresh) fresh=(--fresh) ;;
-    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
-    *) echo "run.sh: unknown argument $arg (use --check or --fresh)" >&2; exit 2 ;;
+    --no-artifacts) artifacts=(--no-artifacts) ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    *) echo "run.sh: unknown argument $arg (use --check, --fresh or --no-artifacts)" >&2; exit 2 ;;
   esac
 done
 
@@ -49,7 +54,7 @@ echo "== reproduce (paper and clean protocols, all methods)"
 # The report is rendered once, below, when the runtime study it includes is
 # on disk too (if reproduce fails, `fgrtbench report --results "$OUT"`
 # reports the units that finished, marked PARTIAL).
-./fgrtbench reproduce --no-report --out "$OUT" -j "$JOBS" "${fresh[@]}"
+./fgrtbench reproduce --no-report --out "$OUT" -j "$JOBS" "${fresh[@]}" "${artifacts[@]}"
 
 echo "== runtime study"
 ./fgrtbench runtime --out "$OUT" --datasets pima,ring,spambase,wine
