@@ -15,10 +15,12 @@ import (
 // members, so a crash can only leave a torn last member, which
 // WholeMembers finds and OpenArtifacts and RetainUnits remove.
 
-// compressionLevel trades size for time: on a full reproduction (both
-// protocols, every method, ten datasets) level 3 writes 20.6 MB where the
-// default level (6) writes 16.1 MB, in about half the compression time.
-const compressionLevel = 3
+// compressionLevel trades size for time. Compression is most of what the
+// artifacts cost a run (BenchmarkUnitEncoder); on a full reproduction
+// (both protocols, every method, ten datasets) level 1 writes 24 MB where
+// level 3 wrote 20.6 MB and the default level (6) 16.1 MB, in well under
+// half level 3's compression time.
+const compressionLevel = 1
 
 // gzipMember compresses b into one gzip member. The header carries no
 // name and no time, so equal contents give equal bytes.
