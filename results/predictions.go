@@ -162,11 +162,111 @@ type Predictions struct {
 
 // ReadPredictions decodes a whole predictions.csv.gz. A torn tail is an
 // error naming the byte offset, unless allowTorn (a reader of a directory
-// being written); then it is dropped and torn reports it.
+// being written); then it is dropped and torn reports it. Members are
+// parsed in parallel (parseMembers) and joined in file order: the result
+// and the first error are those of reading the members one by one.
 func ReadPredictions(data []byte, allowTorn bool) (p Predictions, torn bool, err error) {
-	// A full reproduction holds millions of rows: members are decompressed
-	// and parsed one at a time, and the strings rows repeat (the unit's
-	// key, the class labels) are shared rather than allocated per row.
+	return readPredictions(data, allowTorn, readWorkers())
+}
+
+// predMember is one unit member's rows as parsed.
+type predMember struct {
+	// dst is the window of the shared row buffer the member's rows are
+	// parsed into (nil: rows has its own storage).
+	dst  []PredictionRow
+	off  int // dst's index in the buffer
+	rows []PredictionRow
+	unit string
+	err  error
+}
+
+func readPredictions(data []byte, allowTorn bool, workers int) (p Predictions, torn bool, err error) {
+	// A full reproduction holds millions of rows (rows compress to 5 to 6
+	// bytes each): they are parsed straight into one buffer with room
+	// for them all, each member into its own window (as many rows as it
+	// has lines), so that joining them moves rows only across the gaps.
+	// Should the estimate be short, the members beyond it get their own
+	// storage and are appended.
+	var all []PredictionRow
+	off, overflow := 0, false
+	first := func(k int, m Member, r *predMember) bool {
+		if k == 0 {
+			err = p.readHeader(m.Data)
+			return false
+		}
+		if err != nil {
+			return false
+		}
+		if all == nil {
+			all = make([]PredictionRow, len(data)/5)
+		}
+		n := lineCount(m.Data)
+		if !overflow && n <= len(all)-off {
+			r.dst, r.off = all[off:off+n:off+n], off
+			off += n
+		} else {
+			overflow = true
+		}
+		return true
+	}
+	header := func() []string { return p.Header }
+	parse := func(k int, m Member, r *predMember) { parsePredictionMember(header(), k, m.Data, r) }
+	members, torn, end := parseMembers(data, workers, first, parse, func(r *predMember) bool { return r.err != nil })
+	if err != nil {
+		return p, torn, err
+	}
+	w, written := 0, 0
+	for k, r := range members {
+		if k == 0 {
+			continue
+		}
+		if r.err != nil {
+			err = r.err
+			break
+		}
+		if r.unit != "" {
+			p.Units = append(p.Units, r.unit)
+		}
+		if r.dst != nil {
+			// The window starts at or after w: copy moves rows left.
+			written = max(written, r.off+len(r.rows))
+			w += copy(all[w:], r.rows)
+			continue
+		}
+		all = append(all[:w], r.rows...)
+		w = len(all)
+		written = w
+	}
+	if w < written {
+		clear(all[w:written]) // rows moved left leave copies behind
+	}
+	p.Rows = all[:w]
+	if err != nil {
+		return p, torn, err
+	}
+	if torn && !allowTorn {
+		return p, torn, fmt.Errorf("results: %s is damaged at byte %d (not a whole gzip member)", PredictionsFile, end)
+	}
+	return p, torn, nil
+}
+
+// lineCount is the number of lines of text (a last line without its
+// newline counts): no CSV record spans less than one.
+func lineCount(b []byte) int {
+	n := bytes.Count(b, []byte{'\n'})
+	if len(b) > 0 && b[len(b)-1] != '\n' {
+		n++
+	}
+	return n
+}
+
+// parsePredictionMember parses the rows of unit member k into r. Our own
+// encoder writes no quotes, so a member without a quote, a carriage
+// return or a blank line is split at commas and newlines directly (what
+// encoding/csv would read from it); any other member, which a user may
+// have written, is read by encoding/csv.
+func parsePredictionMember(header []string, k int, data []byte, r *predMember) {
+	rows := r.dst[:0]
 	intern := map[string]string{}
 	share := func(s string) string {
 		if v, ok := intern[s]; ok {
@@ -176,57 +276,81 @@ func ReadPredictions(data []byte, allowTorn bool) (p Predictions, torn bool, err
 		intern[s] = s
 		return s
 	}
-	m := -1
-	var end int64
-	torn = EachMember(data, func(mem Member) {
-		m++
-		end = mem.End
-		if err != nil {
+	// Score rows are cut from slabs, not allocated one by one.
+	width := len(header) - len(PredictionColumns)
+	left := lineCount(data)
+	var slab []float64
+	newScores := func() []float64 {
+		if len(slab) < width {
+			slab = make([]float64, max(1, min(left, 512))*width)
+		}
+		s := slab[:width:width]
+		slab = slab[width:]
+		return s
+	}
+	add := func(i int, f []string) bool {
+		left--
+		row, perr := parsePredictionRow(header, f, newScores)
+		if perr != nil {
+			r.err = fmt.Errorf("results: %s member %d row %d: %v", PredictionsFile, k, i+1, perr)
+			return false
+		}
+		row.Key, row.YTrue, row.YPred = share(row.Key), share(row.YTrue), share(row.YPred)
+		if i == 0 {
+			r.unit = row.Key
+		} else if row.Key != r.unit {
+			r.err = fmt.Errorf("results: %s member %d mixes units %s and %s", PredictionsFile, k, r.unit, row.Key)
+			return false
+		}
+		rows = append(rows, row)
+		return true
+	}
+	defer func() { r.rows = rows }()
+	if plainCSV(data) {
+		text := string(data)
+		f := make([]string, 0, len(header)+1)
+		for i := 0; len(text) > 0; i++ {
+			line, rest, _ := strings.Cut(text, "\n")
+			text = rest
+			f = f[:0]
+			for {
+				field, more, ok := strings.Cut(line, ",")
+				f = append(f, field)
+				if !ok {
+					break
+				}
+				line = more
+			}
+			if !add(i, f) {
+				return
+			}
+		}
+		return
+	}
+	cr := csv.NewReader(bytes.NewReader(data))
+	cr.FieldsPerRecord = -1
+	cr.ReuseRecord = true
+	for i := 0; ; i++ {
+		f, rerr := cr.Read()
+		if rerr == io.EOF {
 			return
 		}
-		if m == 0 {
-			err = p.readHeader(mem.Data)
+		if rerr != nil {
+			r.err = fmt.Errorf("results: %s member %d: %v", PredictionsFile, k, rerr)
 			return
 		}
-		if m == 1 {
-			// Rows compress to 5 to 6 bytes each (a full reproduction):
-			// room for them all at once, without counting them first.
-			p.Rows = make([]PredictionRow, 0, len(data)/5)
+		if !add(i, f) {
+			return
 		}
-		cr := csv.NewReader(bytes.NewReader(mem.Data))
-		cr.FieldsPerRecord = -1
-		cr.ReuseRecord = true
-		for i := 0; ; i++ {
-			f, rerr := cr.Read()
-			if rerr == io.EOF {
-				return
-			}
-			if rerr != nil {
-				err = fmt.Errorf("results: %s member %d: %v", PredictionsFile, m, rerr)
-				return
-			}
-			r, perr := parsePredictionRow(p.Header, f)
-			if perr != nil {
-				err = fmt.Errorf("results: %s member %d row %d: %v", PredictionsFile, m, i+1, perr)
-				return
-			}
-			r.Key, r.YTrue, r.YPred = share(r.Key), share(r.YTrue), share(r.YPred)
-			if i == 0 {
-				p.Units = append(p.Units, r.Key)
-			} else if r.Key != p.Units[len(p.Units)-1] {
-				err = fmt.Errorf("results: %s member %d mixes units %s and %s", PredictionsFile, m, p.Units[len(p.Units)-1], r.Key)
-				return
-			}
-			p.Rows = append(p.Rows, r)
-		}
-	})
-	if err != nil {
-		return p, torn, err
 	}
-	if torn && !allowTorn {
-		return p, torn, fmt.Errorf("results: %s is damaged at byte %d (not a whole gzip member)", PredictionsFile, end)
-	}
-	return p, torn, nil
+}
+
+// plainCSV reports whether encoding/csv would read data as its lines cut
+// at commas: no quote, no carriage return, no blank line (which it
+// skips).
+func plainCSV(data []byte) bool {
+	return bytes.IndexByte(data, '"') < 0 && bytes.IndexByte(data, '\r') < 0 &&
+		(len(data) == 0 || data[0] != '\n') && !bytes.Contains(data, []byte("\n\n"))
 }
 
 // readHeader reads the header member.
@@ -255,7 +379,9 @@ func readCSV(b []byte) ([][]string, error) {
 	return cr.ReadAll()
 }
 
-func parsePredictionRow(header, f []string) (PredictionRow, error) {
+// parsePredictionRow parses one record; newScores returns room for the
+// row's scores (one per score column) when it has any.
+func parsePredictionRow(header, f []string, newScores func() []float64) (PredictionRow, error) {
 	if len(f) != len(header) {
 		return PredictionRow{}, fmt.Errorf("%d fields, header has %d", len(f), len(header))
 	}
@@ -275,7 +401,7 @@ func parsePredictionRow(header, f []string) (PredictionRow, error) {
 			continue
 		}
 		if r.Scores == nil {
-			r.Scores = make([]float64, len(header)-len(PredictionColumns))
+			r.Scores = newScores()
 			for k := range r.Scores {
 				r.Scores[k] = math.NaN()
 			}

@@ -1,0 +1,85 @@
+package results
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// The artifact readers decompress a file's gzip members in order (their
+// boundaries are only known once the one before is decoded) and parse
+// them on a few workers: a full reproduction's artifacts are about
+// 250 MB of text in some 1,400 members per file, and parsing, not
+// decompressing, is most of the time. Results are joined in file order,
+// so what a reader returns, and which error it reports first, do not
+// depend on the number of workers or on their timing.
+
+// readWorkers bounds the workers parsing one file's members (a reader
+// reads two files at once).
+func readWorkers() int {
+	return max(1, min(runtime.GOMAXPROCS(0), 8))
+}
+
+// memberJob is one member handed to a worker, and the slot its result
+// goes to.
+type memberJob[R any] struct {
+	k   int
+	mem Member
+	out *R
+}
+
+// parseMembers calls parse for every whole member of data, the members
+// decompressed one after the other (EachMember) and parsed by up to
+// workers goroutines into its result slot, and returns the slots in
+// member order with the torn flag and the end of the last whole member.
+// first (optional) is called on the decompressing goroutine with each
+// member and its slot before the member is handed out (it may fill in
+// what parse needs); it returns false to have the member not parsed, as
+// for the header member the caller reads itself. failed
+// reports whether a result is an error: members after the first failed
+// one in file order are then not parsed (their results stay zero), as a
+// sequential reader stops at its first error. At most about 2 × workers
+// members' text is held at once.
+func parseMembers[R any](data []byte, workers int, first func(k int, m Member, r *R) bool,
+	parse func(k int, m Member, r *R), failed func(r *R) bool) (out []*R, torn bool, end int64) {
+	jobs := make(chan memberJob[R], workers)
+	// stop is the lowest member index whose parse failed (+∞ while none):
+	// a worker skips members beyond it, which cannot be reported.
+	var stop atomic.Int64
+	stop.Store(1<<62 - 1)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				if int64(j.k) > stop.Load() {
+					continue
+				}
+				parse(j.k, j.mem, j.out)
+				if failed(j.out) {
+					for {
+						s := stop.Load()
+						if int64(j.k) >= s || stop.CompareAndSwap(s, int64(j.k)) {
+							break
+						}
+					}
+				}
+			}
+		}()
+	}
+	k := -1
+	torn = EachMember(data, func(m Member) {
+		k++
+		end = m.End
+		r := new(R)
+		out = append(out, r)
+		if int64(k) > stop.Load() || (first != nil && !first(k, m, r)) {
+			return
+		}
+		jobs <- memberJob[R]{k, m, r}
+	})
+	close(jobs)
+	wg.Wait()
+	return out, torn, end
+}
