@@ -1,6 +1,8 @@
 package results
 
 import (
+	"bytes"
+	"compress/gzip"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -20,12 +22,14 @@ func readWorkers() int {
 	return max(1, min(runtime.GOMAXPROCS(0), 8))
 }
 
-// memberJob is one member handed to a worker, and the slot its result
-// goes to.
+// memberJob is one member handed to a worker, the slot its result goes
+// to, and the buffer holding its text (back to the free list once
+// parsed).
 type memberJob[R any] struct {
 	k   int
 	mem Member
 	out *R
+	buf *bytes.Buffer
 }
 
 // parseMembers calls parse for every whole member of data, the members
@@ -39,10 +43,16 @@ type memberJob[R any] struct {
 // reports whether a result is an error: members after the first failed
 // one in file order are then not parsed (their results stay zero), as a
 // sequential reader stops at its first error. At most about 2 × workers
-// members' text is held at once.
+// members' text is held at once, in buffers used over again: neither
+// first nor parse may keep m.Data (or anything sharing its memory) after
+// it returns.
 func parseMembers[R any](data []byte, workers int, first func(k int, m Member, r *R) bool,
 	parse func(k int, m Member, r *R), failed func(r *R) bool) (out []*R, torn bool, end int64) {
 	jobs := make(chan memberJob[R], workers)
+	// The text buffers circulate: a study's members decompress to some
+	// 250 MB, which allocated afresh would make the collector run again
+	// and again over the rows already read.
+	free := make(chan *bytes.Buffer, 2*workers+2)
 	// stop is the lowest member index whose parse failed (+∞ while none):
 	// a worker skips members beyond it, which cannot be reported.
 	var stop atomic.Int64
@@ -53,33 +63,74 @@ func parseMembers[R any](data []byte, workers int, first func(k int, m Member, r
 		go func() {
 			defer wg.Done()
 			for j := range jobs {
-				if int64(j.k) > stop.Load() {
-					continue
-				}
-				parse(j.k, j.mem, j.out)
-				if failed(j.out) {
-					for {
-						s := stop.Load()
-						if int64(j.k) >= s || stop.CompareAndSwap(s, int64(j.k)) {
-							break
+				if int64(j.k) <= stop.Load() {
+					parse(j.k, j.mem, j.out)
+					if failed(j.out) {
+						for {
+							s := stop.Load()
+							if int64(j.k) >= s || stop.CompareAndSwap(s, int64(j.k)) {
+								break
+							}
 						}
 					}
+				}
+				select {
+				case free <- j.buf:
+				default:
 				}
 			}
 		}()
 	}
 	k := -1
-	torn = EachMember(data, func(m Member) {
+	torn = eachMemberBuffered(data, free, func(m Member, buf *bytes.Buffer) {
 		k++
 		end = m.End
 		r := new(R)
 		out = append(out, r)
 		if int64(k) > stop.Load() || (first != nil && !first(k, m, r)) {
+			select {
+			case free <- buf:
+			default:
+			}
 			return
 		}
-		jobs <- memberJob[R]{k, m, r}
+		jobs <- memberJob[R]{k, m, r, buf}
 	})
 	close(jobs)
 	wg.Wait()
 	return out, torn, end
+}
+
+// eachMemberBuffered is EachMember decompressing each member into a
+// buffer taken from free (a new one when none is free), which fn owns.
+func eachMemberBuffered(data []byte, free chan *bytes.Buffer, fn func(m Member, buf *bytes.Buffer)) (torn bool) {
+	br := bytes.NewReader(data)
+	var zr *gzip.Reader
+	for br.Len() > 0 {
+		start := int64(len(data) - br.Len())
+		var err error
+		if zr == nil {
+			zr, err = gzip.NewReader(br)
+		} else {
+			err = zr.Reset(br)
+		}
+		if err != nil {
+			return true
+		}
+		zr.Multistream(false)
+		var buf *bytes.Buffer
+		select {
+		case buf = <-free:
+			buf.Reset()
+		default:
+			buf = new(bytes.Buffer)
+		}
+		if _, err := buf.ReadFrom(zr); err != nil {
+			return true
+		}
+		// bytes.Reader is an io.ByteReader, so gzip read no further than
+		// the member's trailer: the position is the member's end.
+		fn(Member{Start: start, End: int64(len(data) - br.Len()), Data: buf.Bytes()}, buf)
+	}
+	return false
 }

@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unsafe"
 )
 
 // PredictionsFile is the per-row predictions artifact beside results.csv.
@@ -215,7 +216,12 @@ func readPredictions(data []byte, allowTorn bool, workers int) (p Predictions, t
 	if err != nil {
 		return p, torn, err
 	}
-	w, written := 0, 0
+	// w counts the rows joined; written bounds the windows' rows. Once a
+	// member's rows are not in its window (the estimate was short), the
+	// rows joined so far move to a new array, which the remaining members
+	// are appended to, so that no window is written over before it is
+	// read.
+	w, written, moved := 0, 0, false
 	for k, r := range members {
 		if k == 0 {
 			continue
@@ -227,17 +233,19 @@ func readPredictions(data []byte, allowTorn bool, workers int) (p Predictions, t
 		if r.unit != "" {
 			p.Units = append(p.Units, r.unit)
 		}
-		if r.dst != nil {
+		if !moved && r.dst != nil && len(r.rows) <= len(r.dst) {
 			// The window starts at or after w: copy moves rows left.
 			written = max(written, r.off+len(r.rows))
 			w += copy(all[w:], r.rows)
 			continue
 		}
-		all = append(all[:w], r.rows...)
+		if !moved {
+			all, moved = all[:w:w], true
+		}
+		all = append(all, r.rows...)
 		w = len(all)
-		written = w
 	}
-	if w < written {
+	if !moved && w < written {
 		clear(all[w:written]) // rows moved left leave copies behind
 	}
 	p.Rows = all[:w]
@@ -267,13 +275,29 @@ func lineCount(b []byte) int {
 // have written, is read by encoding/csv.
 func parsePredictionMember(header []string, k int, data []byte, r *predMember) {
 	rows := r.dst[:0]
-	intern := map[string]string{}
+	// The strings rows repeat (the unit's key, the class labels) are
+	// copied once per member: a member's few distinct ones are found by a
+	// scan of those seen, a map beyond that.
+	var seen []string
+	var intern map[string]string
 	share := func(s string) string {
+		for _, v := range seen {
+			if v == s {
+				return v
+			}
+		}
 		if v, ok := intern[s]; ok {
 			return v
 		}
 		s = strings.Clone(s)
-		intern[s] = s
+		if len(seen) < 16 {
+			seen = append(seen, s)
+		} else {
+			if intern == nil {
+				intern = map[string]string{}
+			}
+			intern[s] = s
+		}
 		return s
 	}
 	// Score rows are cut from slabs, not allocated one by one.
@@ -307,20 +331,27 @@ func parsePredictionMember(header []string, k int, data []byte, r *predMember) {
 	}
 	defer func() { r.rows = rows }()
 	if plainCSV(data) {
-		text := string(data)
+		// The fields are read in place: data is the member's own
+		// decompressed text, never written to, and no field outlives the
+		// parse (labels and keys are copied by share, numbers parsed).
+		text := unsafe.String(unsafe.SliceData(data), len(data))
 		f := make([]string, 0, len(header)+1)
 		for i := 0; len(text) > 0; i++ {
-			line, rest, _ := strings.Cut(text, "\n")
-			text = rest
-			f = f[:0]
-			for {
-				field, more, ok := strings.Cut(line, ",")
-				f = append(f, field)
-				if !ok {
-					break
-				}
-				line = more
+			n := strings.IndexByte(text, '\n')
+			if n < 0 {
+				n = len(text)
 			}
+			line := text[:n]
+			text = text[min(n+1, len(text)):]
+			f = f[:0]
+			start := 0
+			for j := 0; j < len(line); j++ {
+				if line[j] == ',' {
+					f = append(f, line[start:j])
+					start = j + 1
+				}
+			}
+			f = append(f, line[start:])
 			if !add(i, f) {
 				return
 			}
