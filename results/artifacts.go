@@ -531,6 +531,7 @@ func ReadArtifacts(dir string, recs []Record) (p Predictions, m Models, present 
 	case merr != nil:
 		return p, m, true, merr
 	}
+	defer pauseGC(len(pdata) + len(mdata))()
 	// The two files are decoded at once (each on its own workers); a
 	// damaged predictions file is reported before a damaged models file,
 	// as when they were read one after the other.

@@ -126,6 +126,7 @@ type modelMember struct {
 }
 
 func readModels(data []byte, allowTorn bool, workers int) (ms Models, torn bool, err error) {
+	defer pauseGC(len(data))()
 	members, torn, end := parseMembers(data, workers, nil, decodeModelMember, func(r *modelMember) bool { return r.err != nil })
 	n := 0
 	for _, r := range members {

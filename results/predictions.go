@@ -182,6 +182,7 @@ type predMember struct {
 }
 
 func readPredictions(data []byte, allowTorn bool, workers int) (p Predictions, torn bool, err error) {
+	defer pauseGC(len(data))()
 	// A full reproduction holds millions of rows (rows compress to 5 to 6
 	// bytes each): they are parsed straight into one buffer with room
 	// for them all, each member into its own window (as many rows as it

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"reflect"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
@@ -580,5 +582,39 @@ func TestDeriveLikeRowByRow(t *testing.T) {
 		if err != nil || !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: %v, %v; want %v", c.name, got, err, want)
 		}
+	}
+}
+
+// TestPauseGCNests: readers that overlap leave the collector off until
+// the last is done, then restore the setting and the memory limit; a
+// user's GOGC is left alone.
+func TestPauseGCNests(t *testing.T) {
+	t.Setenv("GOGC", "")
+	os.Unsetenv("GOGC")
+	percent := debug.SetGCPercent(73)
+	limit := debug.SetMemoryLimit(-1)
+	defer debug.SetGCPercent(percent)
+	current := func() (int, int64) {
+		p := debug.SetGCPercent(-1)
+		debug.SetGCPercent(p)
+		return p, debug.SetMemoryLimit(-1)
+	}
+	outer := pauseGC(1 << 20)
+	inner := pauseGC(1 << 10)
+	if p, l := current(); p != -1 || (limit == math.MaxInt64 && l == math.MaxInt64) {
+		t.Errorf("paused: GC percent %d, limit %d", p, l)
+	}
+	inner()
+	if p, _ := current(); p != -1 {
+		t.Errorf("after the inner reader: GC percent %d, want still off", p)
+	}
+	outer()
+	if p, l := current(); p != 73 || l != limit {
+		t.Errorf("after both: GC percent %d, limit %d; want 73, %d", p, l, limit)
+	}
+	t.Setenv("GOGC", "50")
+	pauseGC(1 << 20)()
+	if p, _ := current(); p != 73 {
+		t.Errorf("with GOGC set: GC percent %d, want 73 untouched", p)
 	}
 }
