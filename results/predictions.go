@@ -337,6 +337,10 @@ func parsePredictionMember(header []string, k int, data []byte, r *predMember) {
 		// parse (labels and keys are copied by share, numbers parsed).
 		text := unsafe.String(unsafe.SliceData(data), len(data))
 		f := make([]string, 0, len(header)+1)
+		// A member's rows start with one key, the longest field: a line
+		// starting with the previous row's key and a comma is split after
+		// it.
+		prevKey := ""
 		for i := 0; len(text) > 0; i++ {
 			n := strings.IndexByte(text, '\n')
 			if n < 0 {
@@ -346,13 +350,17 @@ func parsePredictionMember(header []string, k int, data []byte, r *predMember) {
 			text = text[min(n+1, len(text)):]
 			f = f[:0]
 			start := 0
-			for j := 0; j < len(line); j++ {
+			if k := len(prevKey); k > 0 && len(line) > k && line[k] == ',' && line[:k] == prevKey {
+				f, start = append(f, prevKey), k+1
+			}
+			for j := start; j < len(line); j++ {
 				if line[j] == ',' {
 					f = append(f, line[start:j])
 					start = j + 1
 				}
 			}
 			f = append(f, line[start:])
+			prevKey = f[0]
 			if !add(i, f) {
 				return
 			}
