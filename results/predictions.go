@@ -144,7 +144,8 @@ type PredictionRow struct {
 	Row          int
 	YTrue, YPred string // YPred "" = no prediction
 	// Scores is aligned with the header's score columns; nil when the row
-	// has none, NaN where a cell is empty.
+	// has none, NaN where a cell is empty. Read-only: rows of a unit
+	// with the same scores, as read, share one slice.
 	Scores []float64
 }
 
@@ -301,21 +302,38 @@ func parsePredictionMember(header []string, k int, data []byte, r *predMember) {
 		}
 		return s
 	}
-	// Score rows are cut from slabs, not allocated one by one.
+	// Score rows are cut from slabs, not allocated one by one; the slabs
+	// grow from a few rows (most rows share their scores, below) to 512.
 	width := len(header) - len(PredictionColumns)
 	left := lineCount(data)
 	var slab []float64
+	slabRows := 4
 	newScores := func() []float64 {
 		if len(slab) < width {
-			slab = make([]float64, max(1, min(left, 512))*width)
+			slabRows = min(2*slabRows, 512)
+			slab = make([]float64, max(1, min(left, slabRows))*width)
 		}
 		s := slab[:width:width]
 		slab = slab[width:]
 		return s
 	}
-	add := func(i int, f []string) bool {
+	// Most rows of a unit repeat a score vector of an earlier row (a
+	// tree's leaf, a rule's class): rows whose score fields read alike
+	// share one slice, parsed once.
+	var same map[string][]float64
+	add := func(i int, f []string, scoreText string) bool {
 		left--
-		row, perr := parsePredictionRow(header, f, newScores)
+		row, perr := parseRowHead(header, f)
+		if perr == nil {
+			if sc, ok := same[scoreText]; ok && scoreText != "" {
+				row.Scores = sc
+			} else if row.Scores, perr = parseRowScores(header, f, newScores); perr == nil && scoreText != "" {
+				if same == nil {
+					same = map[string][]float64{}
+				}
+				same[scoreText] = row.Scores
+			}
+		}
 		if perr != nil {
 			r.err = fmt.Errorf("results: %s member %d row %d: %v", PredictionsFile, k, i+1, perr)
 			return false
@@ -353,15 +371,26 @@ func parsePredictionMember(header []string, k int, data []byte, r *predMember) {
 			if k := len(prevKey); k > 0 && len(line) > k && line[k] == ',' && line[:k] == prevKey {
 				f, start = append(f, prevKey), k+1
 			}
+			scores := -1 // where the score fields start
 			for j := start; j < len(line); j++ {
 				if line[j] == ',' {
+					if len(f) == len(PredictionColumns) {
+						scores = start
+					}
 					f = append(f, line[start:j])
 					start = j + 1
 				}
 			}
+			if len(f) == len(PredictionColumns) {
+				scores = start
+			}
 			f = append(f, line[start:])
 			prevKey = f[0]
-			if !add(i, f) {
+			scoreText := ""
+			if len(f) == len(header) && scores >= 0 {
+				scoreText = line[scores:]
+			}
+			if !add(i, f, scoreText) {
 				return
 			}
 		}
@@ -379,7 +408,7 @@ func parsePredictionMember(header []string, k int, data []byte, r *predMember) {
 			r.err = fmt.Errorf("results: %s member %d: %v", PredictionsFile, k, rerr)
 			return
 		}
-		if !add(i, f) {
+		if !add(i, f, "") {
 			return
 		}
 	}
@@ -419,9 +448,8 @@ func readCSV(b []byte) ([][]string, error) {
 	return cr.ReadAll()
 }
 
-// parsePredictionRow parses one record; newScores returns room for the
-// row's scores (one per score column) when it has any.
-func parsePredictionRow(header, f []string, newScores func() []float64) (PredictionRow, error) {
+// parseRowHead parses a record's leading columns (PredictionColumns).
+func parseRowHead(header, f []string) (PredictionRow, error) {
 	if len(f) != len(header) {
 		return PredictionRow{}, fmt.Errorf("%d fields, header has %d", len(f), len(header))
 	}
@@ -436,19 +464,24 @@ func parsePredictionRow(header, f []string, newScores func() []float64) (Predict
 	if r.Key == "" || r.YTrue == "" {
 		return r, fmt.Errorf("empty key or y_true")
 	}
+	return r, nil
+}
+
+// parseRowScores parses a record's score columns (nil: all empty).
+func parseRowScores(header, f []string, newScores func() []float64) (scores []float64, err error) {
 	for j, s := range f[len(PredictionColumns):] {
 		if s == "" {
 			continue
 		}
-		if r.Scores == nil {
-			r.Scores = newScores()
-			for k := range r.Scores {
-				r.Scores[k] = math.NaN()
+		if scores == nil {
+			scores = newScores()
+			for k := range scores {
+				scores[k] = math.NaN()
 			}
 		}
-		if r.Scores[j], err = parseScore(s); err != nil {
-			return r, fmt.Errorf("%s: %v", header[len(PredictionColumns)+j], err)
+		if scores[j], err = parseScore(s); err != nil {
+			return scores, fmt.Errorf("%s: %v", header[len(PredictionColumns)+j], err)
 		}
 	}
-	return r, nil
+	return scores, nil
 }

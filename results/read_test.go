@@ -618,3 +618,28 @@ func TestPauseGCNests(t *testing.T) {
 		t.Errorf("with GOGC set: GC percent %d, want 73 untouched", p)
 	}
 }
+
+// TestReadPredictionsShareScores: rows of a member whose score fields
+// read alike share one slice (the memory of a study's scores is that of
+// its distinct vectors); other members and other vectors do not, and the
+// values are those of parsing each row.
+func TestReadPredictionsShareScores(t *testing.T) {
+	data := gz(t, testHeader,
+		"u1,0,0,a,b,0.25,0.75\nu1,0,1,b,a,0.5,\nu1,0,2,a,a,0.25,0.75\nu1,1,0,b,b,,\nu1,1,1,a,a,,\n",
+		"u2,0,0,a,b,0.25,0.75\n")
+	p, _, err := ReadPredictions(data, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkPredictionsAlike(t, "shared scores", data, false)
+	r := p.Rows
+	if &r[0].Scores[0] != &r[2].Scores[0] {
+		t.Error("rows 0 and 2 of one member (same scores) do not share their slice")
+	}
+	if &r[0].Scores[0] == &r[1].Scores[0] || &r[0].Scores[0] == &r[5].Scores[0] {
+		t.Error("rows with other scores, or of another member, share a slice")
+	}
+	if r[3].Scores != nil || r[4].Scores != nil {
+		t.Errorf("rows without scores read as %v, %v", r[3].Scores, r[4].Scores)
+	}
+}
