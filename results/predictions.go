@@ -320,18 +320,25 @@ func parsePredictionMember(header []string, k int, data []byte, r *predMember) {
 	// Most rows of a unit repeat a score vector of an earlier row (a
 	// tree's leaf, a rule's class): rows whose score fields read alike
 	// share one slice, parsed once.
+	// A member whose vectors hardly repeat (a fuzzy model's strengths)
+	// stops looking them up after 64 misses.
 	var same map[string][]float64
+	hits, misses := 0, 0
 	add := func(i int, f []string, scoreText string) bool {
 		left--
 		row, perr := parseRowHead(header, f)
 		if perr == nil {
-			if sc, ok := same[scoreText]; ok && scoreText != "" {
+			if scoreText == "" || (misses >= 64 && hits < misses) {
+				row.Scores, perr = parseRowScores(header, f, newScores)
+			} else if sc, ok := same[scoreText]; ok {
 				row.Scores = sc
-			} else if row.Scores, perr = parseRowScores(header, f, newScores); perr == nil && scoreText != "" {
+				hits++
+			} else if row.Scores, perr = parseRowScores(header, f, newScores); perr == nil {
 				if same == nil {
 					same = map[string][]float64{}
 				}
 				same[scoreText] = row.Scores
+				misses++
 			}
 		}
 		if perr != nil {

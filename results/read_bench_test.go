@@ -58,18 +58,28 @@ func generatedUnit(shape studyShape, u int) ([]PredictionSet, []ModelRecord) {
 			p.YTrue = append(p.YTrue, rng.IntN(len(classes)))
 			p.YPred = append(p.YPred, rng.IntN(len(classes)))
 		}
-		if u%3 != 2 {
+		// As in a full reproduction: a third of the units score rows by
+		// the leaf they fall in (a few vectors, repeated), a third by
+		// continuous strengths, a third not at all (RIPPER).
+		leaves := make([][]float64, 8)
+		for l := range leaves {
+			leaves[l] = make([]float64, len(classes))
+			n := 1 + rng.IntN(60)
+			for k := range leaves[l] {
+				leaves[l][k] = float64(rng.IntN(n+1)) / float64(n)
+			}
+		}
+		switch u % 3 {
+		case 0:
+			for range shape.testRows {
+				p.Scores = append(p.Scores, leaves[rng.IntN(len(leaves))])
+			}
+		case 1:
 			for range shape.testRows {
 				s := make([]float64, len(classes))
-				sum := 0.0
 				for k := range s {
 					s[k] = rng.Float64()
-					sum += s[k]
 				}
-				for k := range s {
-					s[k] /= sum
-				}
-				s[0] = float64(rng.IntN(4)) / 4 // a short score, as a leaf fraction's
 				p.Scores = append(p.Scores, s)
 			}
 		}
