@@ -19,13 +19,13 @@ import (
 // so what a reader returns, and which error it reports first, do not
 // depend on the number of workers or on their timing.
 
-// The readers build a study's rows (about 90 bytes each, with their
-// scores) in one buffer taken at the start. A collection while they run
+// The readers build a study's rows (88 bytes each, millions of them) in
+// one buffer taken at the start. A collection while they run
 // finds little garbage (the members' text is held in buffers used over
 // again) but scans that buffer before the rows are written into it, which
 // maps its pages to the zero page: every first write is then a
 // copy-on-write fault that flushes the other cores' TLBs. On a full
-// reproduction that doubled the readers' time (1.0 s of 2.1 s of CPU in
+// reproduction that doubled the readers' time (1.1 s of 2.3 s of CPU in
 // the kernel). So the collector is off while they run, unless the user
 // chose GOGC; a memory limit (if the user set none) makes it collect
 // anyway beyond what the readers could keep, should a file of user-made
@@ -96,8 +96,8 @@ type memberJob[R any] struct {
 // first (optional) is called on the decompressing goroutine with each
 // member and its slot before the member is handed out (it may fill in
 // what parse needs); it returns false to have the member not parsed, as
-// for the header member the caller reads itself. failed
-// reports whether a result is an error: members after the first failed
+// for the header member the caller reads itself. failed reports
+// whether a result is an error: members after the first failed
 // one in file order are then not parsed (their results stay zero), as a
 // sequential reader stops at its first error. At most about 2 × workers
 // members' text is held at once, in buffers used over again: neither

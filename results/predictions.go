@@ -319,9 +319,8 @@ func parsePredictionMember(header []string, k int, data []byte, r *predMember) {
 	}
 	// Most rows of a unit repeat a score vector of an earlier row (a
 	// tree's leaf, a rule's class): rows whose score fields read alike
-	// share one slice, parsed once.
-	// A member whose vectors hardly repeat (a fuzzy model's strengths)
-	// stops looking them up after 64 misses.
+	// share one slice, parsed once. A member whose vectors hardly repeat
+	// (a fuzzy model's strengths) stops looking them up after 64 misses.
 	var same map[string][]float64
 	hits, misses := 0, 0
 	add := func(i int, f []string, scoreText string) bool {
@@ -357,9 +356,11 @@ func parsePredictionMember(header []string, k int, data []byte, r *predMember) {
 	}
 	defer func() { r.rows = rows }()
 	if plainCSV(data) {
-		// The fields are read in place: data is the member's own
-		// decompressed text, never written to, and no field outlives the
-		// parse (labels and keys are copied by share, numbers parsed).
+		// The fields are read in place: data is the member's decompressed
+		// text, not written to while it is parsed, and no field outlives
+		// the parse (labels and keys are copied by share, numbers parsed,
+		// the score texts keyed in same dropped with it), so that the
+		// buffer can hold the next member's text.
 		text := unsafe.String(unsafe.SliceData(data), len(data))
 		f := make([]string, 0, len(header)+1)
 		// A member's rows start with one key, the longest field: a line
