@@ -224,6 +224,13 @@ func readPredictions(data []byte, allowTorn bool, workers int) (p Predictions, t
 	// are appended to, so that no window is written over before it is
 	// read.
 	w, written, moved := 0, 0, false
+	total := 0
+	for _, r := range members {
+		if r.err != nil {
+			break
+		}
+		total += len(r.rows)
+	}
 	for k, r := range members {
 		if k == 0 {
 			continue
@@ -242,7 +249,9 @@ func readPredictions(data []byte, allowTorn bool, workers int) (p Predictions, t
 			continue
 		}
 		if !moved {
-			all, moved = all[:w:w], true
+			// Room for every row at once: appending to a short array
+			// would copy the rows over and over.
+			all, moved = append(make([]PredictionRow, 0, total), all[:w]...), true
 		}
 		all = append(all, r.rows...)
 		w = len(all)

@@ -643,3 +643,28 @@ func TestReadPredictionsShareScores(t *testing.T) {
 		t.Errorf("rows without scores read as %v, %v", r[3].Scores, r[4].Scores)
 	}
 }
+
+// TestReadPredictionsShortEstimate: rows that compress to under 5 bytes
+// each outgrow the row buffer taken at the start; the members beyond it
+// are joined all the same, in order.
+func TestReadPredictionsShortEstimate(t *testing.T) {
+	members := []string{"key,config_index,row,y_true,y_pred\n"}
+	rows := 0
+	for u := range 6 {
+		var b strings.Builder
+		for i := range 4000 {
+			fmt.Fprintf(&b, "u%d,0,%d,a,a\n", u, i)
+			rows++
+		}
+		members = append(members, b.String())
+	}
+	data := gz(t, members...)
+	if rows <= len(data)/5 {
+		t.Fatalf("%d rows in %d bytes: within the estimate, the test does not test it", rows, len(data))
+	}
+	checkPredictionsAlike(t, "short estimate", data, false)
+	p, _, err := ReadPredictions(data, false)
+	if err != nil || len(p.Rows) != rows || p.Rows[rows-1].Row != 3999 || p.Rows[4000].Key != "u1" {
+		t.Fatalf("%d rows, %v", len(p.Rows), err)
+	}
+}
