@@ -286,6 +286,9 @@ func lineCount(b []byte) int {
 // have written, is read by encoding/csv.
 func parsePredictionMember(header []string, k int, data []byte, r *predMember) {
 	rows := r.dst[:0]
+	if rows == nil {
+		rows = make([]PredictionRow, 0, lineCount(data)) // beyond the buffer
+	}
 	// The strings rows repeat (the unit's key, the class labels) are
 	// copied once per member: a member's few distinct ones are found by a
 	// scan of those seen, a map beyond that.
