@@ -247,6 +247,8 @@ func TestReadPredictionsLikeEncodingCSV(t *testing.T) {
 		{"no last newline", "u2,0,0,a,b,1,2\nu2,0,1,a,b,,"},
 		{"empty member", ""},
 		{"spaces kept", " u2 ,0,0, a ,b,,\n"},
+		{"invalid utf-8 and nul", "u2,0,0,a\xff,b\x00,,\n"},
+		{"tab and form feed", "u2,0,0,\ta,b\f,,\n"},
 		{"too few fields", "u2,0,0,a,b,1\n"},
 		{"too many fields", "u2,0,0,a,b,1,2,3\n"},
 		{"bad config", "u2,x,0,a,b,,\n"},
@@ -667,4 +669,23 @@ func TestReadPredictionsShortEstimate(t *testing.T) {
 	if err != nil || len(p.Rows) != rows || p.Rows[rows-1].Row != 3999 || p.Rows[4000].Key != "u1" {
 		t.Fatalf("%d rows, %v", len(p.Rows), err)
 	}
+}
+
+// FuzzPredictionsMember holds the member parser to encoding/csv on any
+// member text.
+func FuzzPredictionsMember(f *testing.F) {
+	for _, m := range []string{"u1,0,0,a,b,0.25,0.75\nu1,0,1,b,,,\n", "\"u\",0,0,\"a,b\",b,1,\n", "u,0,0,a,b,1,2\r\n\nu,0,1,a,b,,", "u,1,2,a,b,1,1\nu,1,3,a,b,1,1\n"} {
+		f.Add(m)
+	}
+	f.Fuzz(func(t *testing.T, member string) {
+		data := gz(t, testHeader, member)
+		want, _, wantErr := refReadPredictions(data, false)
+		got, _, err := readPredictions(data, false, 2)
+		if errText(err) != errText(wantErr) {
+			t.Fatalf("%q: error %q, encoding/csv %q", member, errText(err), errText(wantErr))
+		}
+		if wantErr == nil {
+			samePredictions(t, fmt.Sprintf("%q", member), got, want)
+		}
+	})
 }
