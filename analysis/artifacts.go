@@ -135,16 +135,24 @@ func computeArtifacts(recs []results.Record, art Artifacts, order []Cell) ([]Pre
 		rows []results.PredictionRow
 	}
 	rowsOf := map[cellKey]*pooled{}
+	// A configuration's rows are contiguous: its cell is looked up once
+	// per run of rows, not per row (millions in a full reproduction).
+	var run *pooled
+	runKey := uc{ci: -1}
 	for _, p := range art.Predictions.Rows {
-		r, ok := selected[uc{p.Key, p.ConfigIndex}]
-		if !ok {
-			continue
+		if p.Key != runKey.key || p.ConfigIndex != runKey.ci {
+			runKey, run = uc{p.Key, p.ConfigIndex}, nil
+			if r, ok := selected[runKey]; ok {
+				k := cellKey{r.Protocol, r.Dataset, r.Method}
+				if rowsOf[k] == nil {
+					rowsOf[k] = &pooled{}
+				}
+				run = rowsOf[k]
+			}
 		}
-		k := cellKey{r.Protocol, r.Dataset, r.Method}
-		if rowsOf[k] == nil {
-			rowsOf[k] = &pooled{}
+		if run != nil {
+			run.rows = append(run.rows, p)
 		}
-		rowsOf[k].rows = append(rowsOf[k].rows, p)
 	}
 	var preds []Predictive
 	var stab []Stability
@@ -197,6 +205,15 @@ func predictive(k cellKey, classes []string, rows []results.PredictionRow, score
 	scores := make([][]float64, 0, len(rows))
 	truth := make([]int, 0, len(rows))
 	haveScores := len(extra) == 0
+	// Each class's score column, looked up once (-1: none).
+	cols := make([]int, len(classes))
+	for i, c := range classes {
+		if col, ok := scoreCol[c]; ok {
+			cols[i] = col
+		} else {
+			cols[i] = -1
+		}
+	}
 	for _, r := range rows {
 		t := index[r.YTrue]
 		if r.YPred == "" {
@@ -208,9 +225,8 @@ func predictive(k cellKey, classes []string, rows []results.PredictionRow, score
 			continue
 		}
 		s := make([]float64, len(classes))
-		for i, c := range classes {
-			col, ok := scoreCol[c]
-			if !ok || r.Scores == nil || math.IsNaN(r.Scores[col]) {
+		for i, col := range cols {
+			if col < 0 || r.Scores == nil || math.IsNaN(r.Scores[col]) {
 				haveScores = false
 				break
 			}

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Artifacts appends the units' artifacts (PredictionsFile, ModelsFile) to
@@ -352,34 +353,47 @@ type Derived struct {
 // is an error (a unit whose artifacts were appended twice).
 func Derive(p Predictions, m Models) (map[UnitConfig]Derived, error) {
 	out := map[UnitConfig]Derived{}
-	type rowID struct{ config, row int }
 	// A unit's rows are contiguous (one member each), so duplicates are
 	// looked for within the unit, and a unit's key seen again after other
 	// units is a unit recorded twice: the memory stays that of one unit,
-	// not of every row of a study.
-	var seen map[rowID]bool
+	// not of every row of a study. Within a unit, rows come in runs of one
+	// configuration (one prediction set each); a unit whose runs are of
+	// distinct configurations, each in increasing row order (as written),
+	// holds no row twice, and its counts are added run by run. Any other
+	// unit is checked row by row (duplicateRow), which finds the same
+	// first duplicate as always.
 	units := map[string]bool{}
-	current := ""
-	for _, r := range p.Rows {
-		uc := UnitConfig{r.Key, r.ConfigIndex}
-		if r.Key != current || seen == nil {
-			if units[r.Key] {
-				return nil, fmt.Errorf("results: %s: %s recorded twice", PredictionsFile, r.Key)
+	rows := p.Rows
+	for start := 0; start < len(rows); {
+		key := rows[start].Key
+		if units[key] {
+			return nil, fmt.Errorf("results: %s: %s recorded twice", PredictionsFile, key)
+		}
+		units[key] = true
+		end := start + 1
+		for end < len(rows) && rows[end].Key == key {
+			end++
+		}
+		unit := rows[start:end]
+		if err := duplicateRow(unit); err != nil {
+			return nil, err
+		}
+		for i := 0; i < len(unit); {
+			j, correct := i, 0
+			for ; j < len(unit) && unit[j].ConfigIndex == unit[i].ConfigIndex; j++ {
+				if unit[j].Correct() {
+					correct++
+				}
 			}
-			units[r.Key], current, seen = true, r.Key, map[rowID]bool{}
+			uc := UnitConfig{key, unit[i].ConfigIndex}
+			d := out[uc]
+			d.HasPredictions = true
+			d.NTest += j - i
+			d.Correct += correct
+			out[uc] = d
+			i = j
 		}
-		id := rowID{r.ConfigIndex, r.Row}
-		if seen[id] {
-			return nil, fmt.Errorf("results: %s: row %d of %s config %d recorded twice", PredictionsFile, r.Row, r.Key, r.ConfigIndex)
-		}
-		seen[id] = true
-		d := out[uc]
-		d.HasPredictions = true
-		d.NTest++
-		if r.Correct() {
-			d.Correct++
-		}
-		out[uc] = d
+		start = end
 	}
 	for _, rec := range m.Records {
 		uc := UnitConfig{rec.Key, rec.ConfigIndex}
@@ -395,6 +409,53 @@ func Derive(p Predictions, m Models) (map[UnitConfig]Derived, error) {
 		out[uc] = d
 	}
 	return out, nil
+}
+
+// duplicateRow returns the error for the first row of one unit's rows
+// (contiguous) recorded twice for one configuration, or nil. Rows come
+// in runs of one configuration (one prediction set each): when every run
+// is of another configuration, each is checked against a bit set of its
+// row indices; otherwise (or with row indices too large for a bit set)
+// the unit is checked against a set of (configuration, row) pairs. Both
+// find the same first duplicate in row order.
+func duplicateRow(unit []PredictionRow) error {
+	dup := func(r PredictionRow) error {
+		return fmt.Errorf("results: %s: row %d of %s config %d recorded twice", PredictionsFile, r.Row, r.Key, r.ConfigIndex)
+	}
+	runs := map[int]bool{}
+	maxRow := 0
+	distinct := true
+	for i, r := range unit {
+		if i == 0 || r.ConfigIndex != unit[i-1].ConfigIndex {
+			distinct = distinct && !runs[r.ConfigIndex]
+			runs[r.ConfigIndex] = true
+		}
+		maxRow = max(maxRow, r.Row)
+	}
+	if distinct && maxRow < 1<<24 {
+		bits := make([]uint64, maxRow/64+1)
+		for i, r := range unit {
+			if i > 0 && r.ConfigIndex != unit[i-1].ConfigIndex {
+				clear(bits)
+			}
+			w, b := r.Row/64, uint64(1)<<(r.Row%64)
+			if bits[w]&b != 0 {
+				return dup(r)
+			}
+			bits[w] |= b
+		}
+		return nil
+	}
+	type rowID struct{ config, row int }
+	seen := map[rowID]bool{}
+	for _, r := range unit {
+		id := rowID{r.ConfigIndex, r.Row}
+		if seen[id] {
+			return dup(r)
+		}
+		seen[id] = true
+	}
+	return nil
 }
 
 // CrossCheck holds results.csv rows to the artifacts: every row's
@@ -470,11 +531,23 @@ func ReadArtifacts(dir string, recs []Record) (p Predictions, m Models, present 
 	case merr != nil:
 		return p, m, true, merr
 	}
-	if p, _, err = ReadPredictions(pdata, false); err != nil {
-		return p, m, true, fmt.Errorf("%s: %w", dir, err)
+	defer pauseGC(len(pdata) + len(mdata))()
+	// The two files are decoded at once (each on its own workers); a
+	// damaged predictions file is reported before a damaged models file,
+	// as when they were read one after the other.
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		m, _, merr = ReadModels(mdata, false)
+	}()
+	p, _, perr = ReadPredictions(pdata, false)
+	wg.Wait()
+	if perr != nil {
+		return p, m, true, fmt.Errorf("%s: %w", dir, perr)
 	}
-	if m, _, err = ReadModels(mdata, false); err != nil {
-		return p, m, true, fmt.Errorf("%s: %w", dir, err)
+	if merr != nil {
+		return p, m, true, fmt.Errorf("%s: %w", dir, merr)
 	}
 	derived, err := Derive(p, m)
 	if err != nil {

@@ -111,47 +111,78 @@ type Models struct {
 }
 
 // ReadModels decodes a whole models.jsonl.gz. A torn tail is an error
-// unless allowTorn; then it is dropped and torn reports it.
+// unless allowTorn; then it is dropped and torn reports it. Members are
+// decoded in parallel (parseMembers) and joined in file order: the result
+// and the first error are those of decoding the members one by one.
 func ReadModels(data []byte, allowTorn bool) (ms Models, torn bool, err error) {
-	// One member decompressed at a time: a full reproduction's models
-	// are about 100 MB of JSON.
-	m := 0
-	var end int64
-	torn = EachMember(data, func(mem Member) {
-		m++
-		end = mem.End
-		if err != nil {
-			return
+	return readModels(data, allowTorn, readWorkers())
+}
+
+// modelMember is one unit member's records as decoded.
+type modelMember struct {
+	recs []ModelRecord
+	unit string
+	err  error
+}
+
+func readModels(data []byte, allowTorn bool, workers int) (ms Models, torn bool, err error) {
+	defer pauseGC(len(data))()
+	members, torn, end := parseMembers(data, workers, nil, decodeModelMember, func(r *modelMember) bool { return r.err != nil })
+	n := 0
+	for _, r := range members {
+		n += len(r.recs)
+	}
+	ms.Records = make([]ModelRecord, 0, n)
+	for _, r := range members {
+		if r.err != nil {
+			return ms, torn, r.err
 		}
-		lines := bytes.Split(bytes.TrimSuffix(mem.Data, []byte("\n")), []byte("\n"))
-		for i, line := range lines {
-			var r ModelRecord
-			dec := json.NewDecoder(bytes.NewReader(line))
-			dec.DisallowUnknownFields()
-			if derr := dec.Decode(&r); derr != nil {
-				err = fmt.Errorf("results: %s member %d line %d: %v", ModelsFile, m, i+1, derr)
-				return
-			}
-			if r.Key == "" {
-				err = fmt.Errorf("results: %s member %d line %d: no key", ModelsFile, m, i+1)
-				return
-			}
-			if i == 0 {
-				ms.Units = append(ms.Units, r.Key)
-			} else if r.Key != ms.Units[len(ms.Units)-1] {
-				err = fmt.Errorf("results: %s member %d mixes units %s and %s", ModelsFile, m, ms.Units[len(ms.Units)-1], r.Key)
-				return
-			}
-			ms.Records = append(ms.Records, r)
+		if r.unit != "" {
+			ms.Units = append(ms.Units, r.unit)
 		}
-	})
-	if err != nil {
-		return ms, torn, err
+		ms.Records = append(ms.Records, r.recs...)
 	}
 	if torn && !allowTorn {
 		return ms, torn, fmt.Errorf("results: %s is damaged at byte %d (not a whole gzip member)", ModelsFile, end)
 	}
 	return ms, torn, nil
+}
+
+// decodeModelMember decodes the JSON lines of member k (0-based; messages
+// count members from 1) into r: each line by fastModel, or by
+// encoding/json where fastModel declines.
+func decodeModelMember(k int, mem Member, r *modelMember) {
+	m := k + 1
+	intern := map[string]string{}
+	data := bytes.TrimSuffix(mem.Data, []byte("\n"))
+	for i := 0; ; i++ {
+		line, rest, more := bytes.Cut(data, []byte("\n"))
+		data = rest
+		rec, ok := fastModel(line, intern)
+		if !ok {
+			rec = ModelRecord{}
+			dec := json.NewDecoder(bytes.NewReader(line))
+			dec.DisallowUnknownFields()
+			if derr := dec.Decode(&rec); derr != nil {
+				r.err = fmt.Errorf("results: %s member %d line %d: %v", ModelsFile, m, i+1, derr)
+				return
+			}
+		}
+		if rec.Key == "" {
+			r.err = fmt.Errorf("results: %s member %d line %d: no key", ModelsFile, m, i+1)
+			return
+		}
+		if i == 0 {
+			r.unit = rec.Key
+		} else if rec.Key != r.unit {
+			r.err = fmt.Errorf("results: %s member %d mixes units %s and %s", ModelsFile, m, r.unit, rec.Key)
+			return
+		}
+		r.recs = append(r.recs, rec)
+		if !more {
+			return
+		}
+	}
 }
 
 // FromModel builds the artifacts of one recorded configuration from its

@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unsafe"
 )
 
 // PredictionsFile is the per-row predictions artifact beside results.csv.
@@ -143,7 +144,8 @@ type PredictionRow struct {
 	Row          int
 	YTrue, YPred string // YPred "" = no prediction
 	// Scores is aligned with the header's score columns; nil when the row
-	// has none, NaN where a cell is empty.
+	// has none, NaN where a cell is empty. Read-only: rows of a unit
+	// with the same scores, as read, share one slice.
 	Scores []float64
 }
 
@@ -162,64 +164,102 @@ type Predictions struct {
 
 // ReadPredictions decodes a whole predictions.csv.gz. A torn tail is an
 // error naming the byte offset, unless allowTorn (a reader of a directory
-// being written); then it is dropped and torn reports it.
+// being written); then it is dropped and torn reports it. Members are
+// parsed in parallel (parseMembers) and joined in file order: the result
+// and the first error are those of reading the members one by one.
 func ReadPredictions(data []byte, allowTorn bool) (p Predictions, torn bool, err error) {
-	// A full reproduction holds millions of rows: members are decompressed
-	// and parsed one at a time, and the strings rows repeat (the unit's
-	// key, the class labels) are shared rather than allocated per row.
-	intern := map[string]string{}
-	share := func(s string) string {
-		if v, ok := intern[s]; ok {
-			return v
+	return readPredictions(data, allowTorn, readWorkers())
+}
+
+// predMember is one unit member's rows as parsed.
+type predMember struct {
+	// dst is the window of the shared row buffer the member's rows are
+	// parsed into (nil: rows has its own storage).
+	dst  []PredictionRow
+	off  int // dst's index in the buffer
+	rows []PredictionRow
+	unit string
+	err  error
+}
+
+func readPredictions(data []byte, allowTorn bool, workers int) (p Predictions, torn bool, err error) {
+	defer pauseGC(len(data))()
+	// A full reproduction holds millions of rows (rows compress to 5 to 6
+	// bytes each): they are parsed straight into one buffer with room
+	// for them all, each member into its own window (as many rows as it
+	// has lines), so that joining them moves rows only across the gaps.
+	// Should the estimate be short, the members beyond it get their own
+	// storage and are appended.
+	var all []PredictionRow
+	off, overflow := 0, false
+	first := func(k int, m Member, r *predMember) bool {
+		if k == 0 {
+			err = p.readHeader(m.Data)
+			return false
 		}
-		s = strings.Clone(s)
-		intern[s] = s
-		return s
-	}
-	m := -1
-	var end int64
-	torn = EachMember(data, func(mem Member) {
-		m++
-		end = mem.End
 		if err != nil {
-			return
+			return false
 		}
-		if m == 0 {
-			err = p.readHeader(mem.Data)
-			return
+		if all == nil {
+			all = make([]PredictionRow, len(data)/5)
 		}
-		if m == 1 {
-			// Rows compress to 5 to 6 bytes each (a full reproduction):
-			// room for them all at once, without counting them first.
-			p.Rows = make([]PredictionRow, 0, len(data)/5)
+		n := lineCount(m.Data)
+		if !overflow && n <= len(all)-off {
+			r.dst, r.off = all[off:off+n:off+n], off
+			off += n
+		} else {
+			overflow = true
 		}
-		cr := csv.NewReader(bytes.NewReader(mem.Data))
-		cr.FieldsPerRecord = -1
-		cr.ReuseRecord = true
-		for i := 0; ; i++ {
-			f, rerr := cr.Read()
-			if rerr == io.EOF {
-				return
-			}
-			if rerr != nil {
-				err = fmt.Errorf("results: %s member %d: %v", PredictionsFile, m, rerr)
-				return
-			}
-			r, perr := parsePredictionRow(p.Header, f)
-			if perr != nil {
-				err = fmt.Errorf("results: %s member %d row %d: %v", PredictionsFile, m, i+1, perr)
-				return
-			}
-			r.Key, r.YTrue, r.YPred = share(r.Key), share(r.YTrue), share(r.YPred)
-			if i == 0 {
-				p.Units = append(p.Units, r.Key)
-			} else if r.Key != p.Units[len(p.Units)-1] {
-				err = fmt.Errorf("results: %s member %d mixes units %s and %s", PredictionsFile, m, p.Units[len(p.Units)-1], r.Key)
-				return
-			}
-			p.Rows = append(p.Rows, r)
+		return true
+	}
+	header := func() []string { return p.Header }
+	parse := func(k int, m Member, r *predMember) { parsePredictionMember(header(), k, m.Data, r) }
+	members, torn, end := parseMembers(data, workers, first, parse, func(r *predMember) bool { return r.err != nil })
+	if err != nil {
+		return p, torn, err
+	}
+	// w counts the rows joined; written bounds the windows' rows. Once a
+	// member's rows are not in its window (the estimate was short), the
+	// rows joined so far move to a new array, which the remaining members
+	// are appended to, so that no window is written over before it is
+	// read.
+	w, written, moved := 0, 0, false
+	total := 0
+	for _, r := range members {
+		if r.err != nil {
+			break
 		}
-	})
+		total += len(r.rows)
+	}
+	for k, r := range members {
+		if k == 0 {
+			continue
+		}
+		if r.err != nil {
+			err = r.err
+			break
+		}
+		if r.unit != "" {
+			p.Units = append(p.Units, r.unit)
+		}
+		if !moved && r.dst != nil && len(r.rows) <= len(r.dst) {
+			// The window starts at or after w: copy moves rows left.
+			written = max(written, r.off+len(r.rows))
+			w += copy(all[w:], r.rows)
+			continue
+		}
+		if !moved {
+			// Room for every row at once: appending to a short array
+			// would copy the rows over and over.
+			all, moved = append(make([]PredictionRow, 0, total), all[:w]...), true
+		}
+		all = append(all, r.rows...)
+		w = len(all)
+	}
+	if !moved && w < written {
+		clear(all[w:written]) // rows moved left leave copies behind
+	}
+	p.Rows = all[:w]
 	if err != nil {
 		return p, torn, err
 	}
@@ -227,6 +267,179 @@ func ReadPredictions(data []byte, allowTorn bool) (p Predictions, torn bool, err
 		return p, torn, fmt.Errorf("results: %s is damaged at byte %d (not a whole gzip member)", PredictionsFile, end)
 	}
 	return p, torn, nil
+}
+
+// lineCount is the number of lines of text (a last line without its
+// newline counts): no CSV record spans less than one.
+func lineCount(b []byte) int {
+	n := bytes.Count(b, []byte{'\n'})
+	if len(b) > 0 && b[len(b)-1] != '\n' {
+		n++
+	}
+	return n
+}
+
+// parsePredictionMember parses the rows of unit member k into r. Our own
+// encoder writes no quotes, so a member without a quote, a carriage
+// return or a blank line is split at commas and newlines directly (what
+// encoding/csv would read from it); any other member, which a user may
+// have written, is read by encoding/csv.
+func parsePredictionMember(header []string, k int, data []byte, r *predMember) {
+	rows := r.dst[:0]
+	if rows == nil {
+		rows = make([]PredictionRow, 0, lineCount(data)) // beyond the buffer
+	}
+	// The strings rows repeat (the unit's key, the class labels) are
+	// copied once per member: a member's few distinct ones are found by a
+	// scan of those seen, a map beyond that.
+	var seen []string
+	var intern map[string]string
+	share := func(s string) string {
+		for _, v := range seen {
+			if v == s {
+				return v
+			}
+		}
+		if v, ok := intern[s]; ok {
+			return v
+		}
+		s = strings.Clone(s)
+		if len(seen) < 16 {
+			seen = append(seen, s)
+		} else {
+			if intern == nil {
+				intern = map[string]string{}
+			}
+			intern[s] = s
+		}
+		return s
+	}
+	// Score rows are cut from slabs, not allocated one by one; the slabs
+	// grow from a few rows (most rows share their scores, below) to 512.
+	width := len(header) - len(PredictionColumns)
+	left := lineCount(data)
+	var slab []float64
+	slabRows := 4
+	newScores := func() []float64 {
+		if len(slab) < width {
+			slabRows = min(2*slabRows, 512)
+			slab = make([]float64, max(1, min(left, slabRows))*width)
+		}
+		s := slab[:width:width]
+		slab = slab[width:]
+		return s
+	}
+	// Most rows of a unit repeat a score vector of an earlier row (a
+	// tree's leaf, a rule's class): rows whose score fields read alike
+	// share one slice, parsed once. A member whose vectors hardly repeat
+	// (a fuzzy model's strengths) stops looking them up after 64 misses.
+	var same map[string][]float64
+	hits, misses := 0, 0
+	add := func(i int, f []string, scoreText string) bool {
+		left--
+		row, perr := parseRowHead(header, f)
+		if perr == nil {
+			if scoreText == "" || (misses >= 64 && hits < misses) {
+				row.Scores, perr = parseRowScores(header, f, newScores)
+			} else if sc, ok := same[scoreText]; ok {
+				row.Scores = sc
+				hits++
+			} else if row.Scores, perr = parseRowScores(header, f, newScores); perr == nil {
+				if same == nil {
+					same = map[string][]float64{}
+				}
+				same[scoreText] = row.Scores
+				misses++
+			}
+		}
+		if perr != nil {
+			r.err = fmt.Errorf("results: %s member %d row %d: %v", PredictionsFile, k, i+1, perr)
+			return false
+		}
+		row.Key, row.YTrue, row.YPred = share(row.Key), share(row.YTrue), share(row.YPred)
+		if i == 0 {
+			r.unit = row.Key
+		} else if row.Key != r.unit {
+			r.err = fmt.Errorf("results: %s member %d mixes units %s and %s", PredictionsFile, k, r.unit, row.Key)
+			return false
+		}
+		rows = append(rows, row)
+		return true
+	}
+	defer func() { r.rows = rows }()
+	if plainCSV(data) {
+		// The fields are read in place: data is the member's decompressed
+		// text, not written to while it is parsed, and no field outlives
+		// the parse (labels and keys are copied by share, numbers parsed,
+		// the score texts keyed in same dropped with it), so that the
+		// buffer can hold the next member's text.
+		text := unsafe.String(unsafe.SliceData(data), len(data))
+		f := make([]string, 0, len(header)+1)
+		// A member's rows start with one key, the longest field: a line
+		// starting with the previous row's key and a comma is split after
+		// it.
+		prevKey := ""
+		for i := 0; len(text) > 0; i++ {
+			n := strings.IndexByte(text, '\n')
+			if n < 0 {
+				n = len(text)
+			}
+			line := text[:n]
+			text = text[min(n+1, len(text)):]
+			f = f[:0]
+			start := 0
+			if k := len(prevKey); k > 0 && len(line) > k && line[k] == ',' && line[:k] == prevKey {
+				f, start = append(f, prevKey), k+1
+			}
+			scores := -1 // where the score fields start
+			for j := start; j < len(line); j++ {
+				if line[j] == ',' {
+					if len(f) == len(PredictionColumns) {
+						scores = start
+					}
+					f = append(f, line[start:j])
+					start = j + 1
+				}
+			}
+			if len(f) == len(PredictionColumns) {
+				scores = start
+			}
+			f = append(f, line[start:])
+			prevKey = f[0]
+			scoreText := ""
+			if len(f) == len(header) && scores >= 0 {
+				scoreText = line[scores:]
+			}
+			if !add(i, f, scoreText) {
+				return
+			}
+		}
+		return
+	}
+	cr := csv.NewReader(bytes.NewReader(data))
+	cr.FieldsPerRecord = -1
+	cr.ReuseRecord = true
+	for i := 0; ; i++ {
+		f, rerr := cr.Read()
+		if rerr == io.EOF {
+			return
+		}
+		if rerr != nil {
+			r.err = fmt.Errorf("results: %s member %d: %v", PredictionsFile, k, rerr)
+			return
+		}
+		if !add(i, f, "") {
+			return
+		}
+	}
+}
+
+// plainCSV reports whether encoding/csv would read data as its lines cut
+// at commas: no quote, no carriage return, no blank line (which it
+// skips).
+func plainCSV(data []byte) bool {
+	return bytes.IndexByte(data, '"') < 0 && bytes.IndexByte(data, '\r') < 0 &&
+		(len(data) == 0 || data[0] != '\n') && !bytes.Contains(data, []byte("\n\n"))
 }
 
 // readHeader reads the header member.
@@ -255,7 +468,8 @@ func readCSV(b []byte) ([][]string, error) {
 	return cr.ReadAll()
 }
 
-func parsePredictionRow(header, f []string) (PredictionRow, error) {
+// parseRowHead parses a record's leading columns (PredictionColumns).
+func parseRowHead(header, f []string) (PredictionRow, error) {
 	if len(f) != len(header) {
 		return PredictionRow{}, fmt.Errorf("%d fields, header has %d", len(f), len(header))
 	}
@@ -270,19 +484,24 @@ func parsePredictionRow(header, f []string) (PredictionRow, error) {
 	if r.Key == "" || r.YTrue == "" {
 		return r, fmt.Errorf("empty key or y_true")
 	}
+	return r, nil
+}
+
+// parseRowScores parses a record's score columns (nil: all empty).
+func parseRowScores(header, f []string, newScores func() []float64) (scores []float64, err error) {
 	for j, s := range f[len(PredictionColumns):] {
 		if s == "" {
 			continue
 		}
-		if r.Scores == nil {
-			r.Scores = make([]float64, len(header)-len(PredictionColumns))
-			for k := range r.Scores {
-				r.Scores[k] = math.NaN()
+		if scores == nil {
+			scores = newScores()
+			for k := range scores {
+				scores[k] = math.NaN()
 			}
 		}
-		if r.Scores[j], err = parseScore(s); err != nil {
-			return r, fmt.Errorf("%s: %v", header[len(PredictionColumns)+j], err)
+		if scores[j], err = parseScore(s); err != nil {
+			return scores, fmt.Errorf("%s: %v", header[len(PredictionColumns)+j], err)
 		}
 	}
-	return r, nil
+	return scores, nil
 }

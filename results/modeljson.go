@@ -1,0 +1,469 @@
+package results
+
+import (
+	"math"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/fgrtbench/fgrtbench/learn"
+)
+
+// A full reproduction's models.jsonl.gz is about 100 MB of JSON, two
+// thirds of it the learners' model structures, which readers keep as raw
+// text. encoding/json scans every line twice (once to find its end, once
+// to decode) through reflection. fastModel decodes the lines our own
+// encoder writes in one pass: keys spelled exactly, strings without
+// escapes, integers where an int goes, the model an object or array kept
+// verbatim after a validating scan. It declines (ok false) anything else,
+// and the caller then decodes the line with encoding/json as before, so
+// that every record read, and every error message, is the one
+// encoding/json gives: fastModel accepts a subset of what encoding/json
+// accepts and decodes it alike.
+
+// maxModelDepth bounds the nesting fastModel follows; encoding/json's
+// own limit is 10000, so deeper text goes to it.
+const maxModelDepth = 10000
+
+// jsonScan is a position in one line of JSON.
+type jsonScan struct {
+	b []byte
+	i int
+	// intern shares the strings records repeat (feature, class and term
+	// names, kinds) within a member.
+	intern map[string]string
+}
+
+func (s *jsonScan) ws() {
+	for s.i < len(s.b) {
+		switch s.b[s.i] {
+		case ' ', '\t', '\n', '\r':
+			s.i++
+		default:
+			return
+		}
+	}
+}
+
+// peek returns the next byte after white space (0 at the end).
+func (s *jsonScan) peek() byte {
+	s.ws()
+	if s.i < len(s.b) {
+		return s.b[s.i]
+	}
+	return 0
+}
+
+// eat consumes c after white space.
+func (s *jsonScan) eat(c byte) bool {
+	if s.peek() != c {
+		return false
+	}
+	s.i++
+	return true
+}
+
+// rawString returns the bytes of a string without escapes, control
+// characters or invalid UTF-8 (exactly what encoding/json decodes it to).
+func (s *jsonScan) rawString() ([]byte, bool) {
+	if !s.eat('"') {
+		return nil, false
+	}
+	start := s.i
+	ascii := true
+	for s.i < len(s.b) {
+		c := s.b[s.i]
+		switch {
+		case c == '"':
+			str := s.b[start:s.i]
+			s.i++
+			if !ascii && !utf8.Valid(str) {
+				return nil, false
+			}
+			return str, true
+		case c == '\\' || c < 0x20:
+			return nil, false
+		case c >= utf8.RuneSelf:
+			ascii = false
+		}
+		s.i++
+	}
+	return nil, false
+}
+
+func (s *jsonScan) str() (string, bool) {
+	b, ok := s.rawString()
+	return string(b), ok
+}
+
+// shared is str, interned.
+func (s *jsonScan) shared() (string, bool) {
+	b, ok := s.rawString()
+	if !ok {
+		return "", false
+	}
+	if v, ok := s.intern[string(b)]; ok {
+		return v, true
+	}
+	v := string(b)
+	s.intern[v] = v
+	return v, true
+}
+
+// null consumes a null.
+func (s *jsonScan) null() bool {
+	if s.peek() == 'n' && len(s.b)-s.i >= 4 && string(s.b[s.i:s.i+4]) == "null" {
+		s.i += 4
+		return true
+	}
+	return false
+}
+
+// number returns the text of a JSON number (RFC 8259 grammar) and
+// whether it is an integer (no fraction, no exponent).
+func (s *jsonScan) number() (text []byte, integer, ok bool) {
+	s.ws()
+	b, i := s.b, s.i
+	start := i
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && b[i] >= '1' && b[i] <= '9':
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+	default:
+		return nil, false, false
+	}
+	integer = true
+	if i < len(b) && b[i] == '.' {
+		integer = false
+		i++
+		d := i
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		if i == d {
+			return nil, false, false
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		integer = false
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		d := i
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		if i == d {
+			return nil, false, false
+		}
+	}
+	s.i = i
+	return b[start:i], integer, true
+}
+
+// integer reads a JSON integer that fits an int.
+func (s *jsonScan) integer() (int, bool) {
+	text, integer, ok := s.number()
+	if !ok || !integer {
+		return 0, false
+	}
+	v, err := strconv.ParseInt(string(text), 10, strconv.IntSize)
+	return int(v), err == nil
+}
+
+// float reads a learn.JSONFloat: a number, or "NaN", "Infinity",
+// "-Infinity".
+func (s *jsonScan) float() (learn.JSONFloat, bool) {
+	if s.peek() == '"' {
+		b, ok := s.rawString()
+		switch {
+		case !ok:
+			return 0, false
+		case string(b) == "NaN":
+			return learn.JSONFloat(math.NaN()), true
+		case string(b) == "Infinity":
+			return learn.JSONFloat(math.Inf(1)), true
+		case string(b) == "-Infinity":
+			return learn.JSONFloat(math.Inf(-1)), true
+		}
+		return 0, false
+	}
+	text, _, ok := s.number()
+	if !ok {
+		return 0, false
+	}
+	v, err := strconv.ParseFloat(string(text), 64)
+	return learn.JSONFloat(v), err == nil
+}
+
+// array reads null (nil) or an array whose elements elem reads (an empty
+// array: not nil, as encoding/json decodes it).
+func array[T any](s *jsonScan, elem func() (T, bool)) ([]T, bool) {
+	if s.null() {
+		return nil, true
+	}
+	if !s.eat('[') {
+		return nil, false
+	}
+	out := []T{}
+	if s.eat(']') {
+		return out, true
+	}
+	for {
+		v, ok := elem()
+		if !ok {
+			return nil, false
+		}
+		out = append(out, v)
+		if s.eat(']') {
+			return out, true
+		}
+		if !s.eat(',') {
+			return nil, false
+		}
+	}
+}
+
+// object reads an object whose members field reads by key (each key at
+// most once: encoding/json would let a later one win, left to it).
+func (s *jsonScan) object(field func(key string) bool) bool {
+	if !s.eat('{') {
+		return false
+	}
+	if s.eat('}') {
+		return true
+	}
+	var seen [16]string
+	n := 0
+	for {
+		k, ok := s.rawString()
+		if !ok || !s.eat(':') {
+			return false
+		}
+		for _, prev := range seen[:n] {
+			if prev == string(k) {
+				return false
+			}
+		}
+		if n == len(seen) {
+			return false
+		}
+		seen[n] = string(k)
+		n++
+		if !field(seen[n-1]) {
+			return false
+		}
+		if s.eat('}') {
+			return true
+		}
+		if !s.eat(',') {
+			return false
+		}
+	}
+}
+
+// skipValue passes over one JSON value, checking it as encoding/json's
+// scanner does, and returns its text.
+func (s *jsonScan) skipValue() ([]byte, bool) {
+	s.ws()
+	start := s.i
+	// stack holds the open containers: '{' or '['.
+	var stack []byte
+	b := s.b
+	for {
+		// A value.
+		s.ws()
+		if s.i >= len(b) {
+			return nil, false
+		}
+		switch c := b[s.i]; {
+		case c == '{' || c == '[':
+			if len(stack) >= maxModelDepth {
+				return nil, false
+			}
+			stack = append(stack, c)
+			s.i++
+			s.ws()
+			if s.i < len(b) && b[s.i] == c+2 { // '}' or ']'
+				s.i++
+				stack = stack[:len(stack)-1]
+				break
+			}
+			if c == '{' {
+				if !s.skipKey() {
+					return nil, false
+				}
+			}
+			continue
+		case c == '"':
+			if !s.skipString() {
+				return nil, false
+			}
+		case c == '-' || (c >= '0' && c <= '9'):
+			if _, _, ok := s.number(); !ok {
+				return nil, false
+			}
+		case c == 't' || c == 'f' || c == 'n':
+			lit := "null"
+			if c == 't' {
+				lit = "true"
+			} else if c == 'f' {
+				lit = "false"
+			}
+			if len(b)-s.i < len(lit) || string(b[s.i:s.i+len(lit)]) != lit {
+				return nil, false
+			}
+			s.i += len(lit)
+		default:
+			return nil, false
+		}
+		// After a value: close containers, or go on to the next element.
+		for {
+			if len(stack) == 0 {
+				return b[start:s.i], true
+			}
+			s.ws()
+			if s.i >= len(b) {
+				return nil, false
+			}
+			top := stack[len(stack)-1]
+			c := b[s.i]
+			s.i++
+			if c == top+2 {
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			if c != ',' {
+				return nil, false
+			}
+			if top == '{' && !s.skipKey() {
+				return nil, false
+			}
+			s.ws()
+			break
+		}
+	}
+}
+
+// skipKey passes over an object key and its colon.
+func (s *jsonScan) skipKey() bool {
+	s.ws()
+	if s.i >= len(s.b) || s.b[s.i] != '"' || !s.skipString() {
+		return false
+	}
+	return s.eat(':')
+}
+
+// skipString passes over a string (any bytes but control characters,
+// valid escapes).
+func (s *jsonScan) skipString() bool {
+	b := s.b
+	s.i++ // the opening quote
+	for s.i < len(b) {
+		c := b[s.i]
+		switch {
+		case c == '"':
+			s.i++
+			return true
+		case c < 0x20:
+			return false
+		case c == '\\':
+			s.i++
+			if s.i >= len(b) {
+				return false
+			}
+			switch b[s.i] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			case 'u':
+				if len(b)-s.i < 5 {
+					return false
+				}
+				for _, h := range b[s.i+1 : s.i+5] {
+					if !('0' <= h && h <= '9' || 'a' <= h && h <= 'f' || 'A' <= h && h <= 'F') {
+						return false
+					}
+				}
+				s.i += 4
+			default:
+				return false
+			}
+		}
+		s.i++
+	}
+	return false
+}
+
+// fastModel decodes one line as encoding/json decodes it into a
+// ModelRecord, or declines (ok false).
+func fastModel(line []byte, intern map[string]string) (r ModelRecord, ok bool) {
+	s := &jsonScan{b: line, intern: intern}
+	strs := func() ([]string, bool) { return array(s, s.str) }
+	shared := func() ([]string, bool) { return array(s, s.shared) }
+	floats := func() ([]learn.JSONFloat, bool) { return array(s, s.float) }
+	term := func() (Term, bool) {
+		var t Term
+		ok := s.object(func(key string) bool {
+			var ok bool
+			switch key {
+			case "feature":
+				t.Feature, ok = s.integer()
+			case "feature_name":
+				t.FeatureName, ok = s.shared()
+			case "term":
+				t.Term, ok = s.integer()
+			case "term_name":
+				t.TermName, ok = s.shared()
+			case "trapezoid":
+				t.Trapezoid, ok = floats()
+			case "trapezoid_scaled":
+				t.TrapezoidScaled, ok = floats()
+			case "category":
+				var v learn.JSONFloat
+				if v, ok = s.float(); ok {
+					t.Category = &v
+				}
+			}
+			return ok
+		})
+		return t, ok
+	}
+	ok = s.object(func(key string) bool {
+		var ok bool
+		switch key {
+		case "key":
+			r.Key, ok = s.str()
+		case "config_index":
+			r.ConfigIndex, ok = s.integer()
+		case "kind":
+			r.Kind, ok = s.shared()
+		case "features":
+			r.Features, ok = shared()
+		case "classes":
+			r.Classes, ok = shared()
+		case "rules":
+			r.Rules, ok = strs()
+		case "partitions":
+			r.Partitions, ok = array(s, term)
+		case "model":
+			if c := s.peek(); c != '{' && c != '[' {
+				return false
+			}
+			var raw []byte
+			if raw, ok = s.skipValue(); ok {
+				r.Model = append([]byte(nil), raw...)
+			}
+		}
+		return ok
+	})
+	if !ok {
+		return ModelRecord{}, false
+	}
+	s.ws()
+	return r, s.i == len(line)
+}
