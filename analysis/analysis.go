@@ -104,6 +104,13 @@ type Options struct {
 	// Artifacts are the stored predictions and models (nil: a directory
 	// without them); they give Predictive and Stability.
 	Artifacts *Artifacts
+	// LoadArtifacts, when set, reads them instead: Compute calls it once,
+	// on its own goroutine, while it computes everything else (on a full
+	// reproduction reading and re-deriving the artifacts takes about as
+	// long as the statistical tests, so the two overlap). Its error is
+	// Compute's error, before any of the analysis's own; it may return
+	// nil (no artifacts).
+	LoadArtifacts func() (*Artifacts, error)
 }
 
 // Method is one method label of the study.
@@ -194,12 +201,40 @@ func (a *Analysis) ChanceOf(protocol, dataset, method string) (Chance, bool) {
 // are replaced by short unique names before anything is aggregated, so no
 // view can show a path.
 func Compute(recs []results.Record, opts Options) (*Analysis, error) {
+	art := opts.Artifacts
+	var artErr error
+	loaded := make(chan struct{})
+	if opts.LoadArtifacts != nil {
+		go func() {
+			defer close(loaded)
+			art, artErr = opts.LoadArtifacts()
+		}()
+	} else {
+		close(loaded)
+	}
+	a, renamedRecs, err := compute(recs, opts)
+	<-loaded
+	if artErr != nil {
+		return nil, artErr
+	}
+	if err != nil {
+		return nil, err
+	}
+	if art != nil {
+		a.Predictive, a.Stability = computeArtifacts(renamedRecs, *art, a.Cells)
+	}
+	return a, nil
+}
+
+// compute is Compute without the artifacts; it returns the records with
+// their datasets' short names, which the artifacts' tables use too.
+func compute(recs []results.Record, opts Options) (*Analysis, []results.Record, error) {
 	rope := opts.Rope
 	if rope == 0 {
 		rope = stats.DefaultRope
 	}
 	if !(rope > 0) || rope >= 1 || math.IsInf(rope, 0) {
-		return nil, fmt.Errorf("analysis: ROPE %v must be in (0, 1) (a fraction of accuracy)", opts.Rope)
+		return nil, nil, fmt.Errorf("analysis: ROPE %v must be in (0, 1) (a fraction of accuracy)", opts.Rope)
 	}
 	short := ShortNames(datasetNames(recs, opts.Datasets))
 	recs = renamed(recs, short)
@@ -208,23 +243,23 @@ func Compute(recs []results.Record, opts Options) (*Analysis, error) {
 	a.Study.Title = titleOf(opts.Name, opts.Command)
 	var err error
 	if a.Cells, err = Aggregate(recs); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if a.Points, err = Points(recs); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if a.Sweeps, err = Sweeps(a.Points, opts.MethodBase, opts.Methods); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(a.Cells) == 0 && len(a.Sweeps) == 0 {
-		return nil, errors.New("analysis: no selected rows and no sweep in the results")
+		return nil, nil, errors.New("analysis: no selected rows and no sweep in the results")
 	}
 	a.SeedSpreads = SeedSpreads(recs, opts.MethodBase, opts.Stochastic)
 	a.Protocols = protocolsOf(a.Cells)
 	a.Study.Datasets = studyDatasets(recs, opts.Datasets, short)
 	a.Methods = methodList(recs, opts.Methods, opts.MethodBase)
 	if opts.Reference != "" && !hasMethod(a.Methods, opts.Reference) {
-		return nil, fmt.Errorf("analysis: --reference %s is not a method of these results (methods: %s)", opts.Reference, labels(a.Methods))
+		return nil, nil, fmt.Errorf("analysis: --reference %s is not a method of these results (methods: %s)", opts.Reference, labels(a.Methods))
 	}
 	folds := foldScores(recs)
 	bayes := stats.DefaultSignedRankOptions()
@@ -235,7 +270,7 @@ func Compute(recs []results.Record, opts Options) (*Analysis, error) {
 	for _, p := range a.Protocols {
 		t, err := computeTests(a.Cells, p, opts.Methods, opts.Reference, bayes, folds)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		a.Tests = append(a.Tests, t)
 	}
@@ -246,10 +281,7 @@ func Compute(recs []results.Record, opts Options) (*Analysis, error) {
 	}
 	a.Chance = chanceFlags(a.Cells, a.Study.Datasets)
 	a.Ablations, a.Warnings = computeAblations(recs, pointProtocols(a.Points))
-	if opts.Artifacts != nil {
-		a.Predictive, a.Stability = computeArtifacts(recs, *opts.Artifacts, a.Cells)
-	}
-	return a, nil
+	return a, recs, nil
 }
 
 // pointProtocols lists the protocols of points (a sweep-only protocol has

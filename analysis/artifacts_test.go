@@ -1,6 +1,8 @@
 package analysis
 
 import (
+	"errors"
+	"fmt"
 	"math"
 	"reflect"
 	"strings"
@@ -9,13 +11,12 @@ import (
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
-// TestComputeArtifacts: confusion matrix summed over folds of the selected
-// configuration only, AUC and log-loss from the pooled scores, rule
-// stability (recurrence, Jaccard) and the representative fold.
-func TestComputeArtifacts(t *testing.T) {
+// artifactsFixture is three folds of one cell, with a second
+// configuration per fold that is not selected, and their artifacts.
+func artifactsFixture() ([]results.Record, Artifacts) {
 	sel := func(fold int, key string, acc float64, ci int, selected bool) results.Record {
 		return results.Record{Protocol: "clean", Dataset: "d", Method: "m", Key: key, ConfigIndex: ci, Selected: selected,
-			Fold: fold, Accuracy: acc, NTest: 2}
+			Fold: fold, Accuracy: acc, NTest: 2, Config: fmt.Sprintf("c=%d", ci)}
 	}
 	recs := []results.Record{
 		sel(0, "k0", 1, 0, true), sel(0, "k0", 0.5, 1, false),
@@ -41,7 +42,15 @@ func TestComputeArtifacts(t *testing.T) {
 		model("k1", 0, "IF z IS Low THEN class a"),
 		model("k2", 0, "IF x IS Low THEN class a  [coverage 0.3, confidence 0.9]"),
 	}}
-	preds, stab := computeArtifacts(recs, Artifacts{Predictions: p, Models: m}, []Cell{{Protocol: "clean", Dataset: "d", Method: "m"}})
+	return recs, Artifacts{Predictions: p, Models: m}
+}
+
+// TestComputeArtifacts: confusion matrix summed over folds of the selected
+// configuration only, AUC and log-loss from the pooled scores, rule
+// stability (recurrence, Jaccard) and the representative fold.
+func TestComputeArtifacts(t *testing.T) {
+	recs, art := artifactsFixture()
+	preds, stab := computeArtifacts(recs, art, []Cell{{Protocol: "clean", Dataset: "d", Method: "m"}})
 	if len(preds) != 1 || len(stab) != 1 {
 		t.Fatalf("got %d predictive, %d stability cells", len(preds), len(stab))
 	}
@@ -98,5 +107,44 @@ func TestAntecedents(t *testing.T) {
 		if got := strings.Join(Antecedents(in), "|"); got != want {
 			t.Errorf("Antecedents(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestLoadArtifacts: artifacts read by Compute while it computes the rest
+// give the analysis that artifacts passed in give; the reader's error is
+// Compute's, before the analysis's own; a reader that finds none leaves the
+// artifacts' tables empty.
+func TestLoadArtifacts(t *testing.T) {
+	recs, art := artifactsFixture()
+	want, err := Compute(recs, Options{Artifacts: &art, Samples: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want.Predictive) != 1 || len(want.Stability) != 1 {
+		t.Fatalf("the fixture gives %d predictive and %d stability cells", len(want.Predictive), len(want.Stability))
+	}
+	calls := 0
+	got, err := Compute(recs, Options{Samples: 1000, LoadArtifacts: func() (*Artifacts, error) { calls++; return &art, nil }})
+	if err != nil || calls != 1 {
+		t.Fatalf("%v (%d calls)", err, calls)
+	}
+	// Compared as analysis.json (reflect.DeepEqual would call two NaN
+	// statistics different).
+	wantJSON, err := want.JSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gotJSON, err := got.JSON(); err != nil || string(gotJSON) != string(wantJSON) {
+		t.Errorf("the analysis with artifacts loaded alongside differs from the one with artifacts given (%v)", err)
+	}
+	unreadable := errors.New("predictions.csv.gz is damaged at byte 12")
+	for _, rope := range []float64{0, 2} { // a valid analysis, and one that fails too
+		if _, err := Compute(recs, Options{Rope: rope, LoadArtifacts: func() (*Artifacts, error) { return nil, unreadable }}); err != unreadable {
+			t.Errorf("rope %v: error %v, want the reader's", rope, err)
+		}
+	}
+	none, err := Compute(recs, Options{Samples: 1000, LoadArtifacts: func() (*Artifacts, error) { return nil, nil }})
+	if err != nil || none.Predictive != nil || none.Stability != nil {
+		t.Errorf("no artifacts: %v, %d predictive, %d stability cells", err, len(none.Predictive), len(none.Stability))
 	}
 }

@@ -54,9 +54,9 @@ run report after merge, or to render again.`}
 type reportOptions struct {
 	reference string
 	rope      float64
-	// artifacts, when set, are the directory's stored predictions and
-	// models (confusion matrices, AUC, log-loss, rule stability).
-	artifacts *analysis.Artifacts
+	// loadArtifacts, when set, reads the directory's stored predictions
+	// and models (confusion matrices, AUC, log-loss, rule stability).
+	loadArtifacts func() (*analysis.Artifacts, error)
 }
 
 // renderReport writes DIR/report from DIR/results.csv (and the manifest,
@@ -108,14 +108,15 @@ func renderReportWith(ctx context.Context, env *Env, dir string, df *dataFlags, 
 	}
 	// Every reader re-derives n_test, correct and rules from the
 	// artifacts: a directory where they disagree with results.csv is
-	// refused, not reported.
-	art, err := readArtifacts(dir, recs)
-	if err != nil {
-		return "", err
-	}
-	opts.Facts = append(opts.Facts, art.fact())
-	if art.present {
-		ro.artifacts = &analysis.Artifacts{Predictions: art.predictions, Models: art.models}
+	// refused, not reported. The analysis reads them while it computes
+	// its tests, and returns their error first.
+	var art storedArtifacts
+	ro.loadArtifacts = func() (*analysis.Artifacts, error) {
+		var err error
+		if art, err = readArtifacts(dir, recs); err != nil || !art.present {
+			return nil, err
+		}
+		return &analysis.Artifacts{Predictions: art.predictions, Models: art.models}, nil
 	}
 	opts.Stochastic = stochasticOf(m)
 	opts.Methods = presentationOf(m, recordLabels(recs))
@@ -123,6 +124,7 @@ func renderReportWith(ctx context.Context, env *Env, dir string, df *dataFlags, 
 	if err != nil {
 		return "", err
 	}
+	opts.Facts = append(opts.Facts, art.fact())
 	opts.Analysis = a
 	for _, w := range a.Warnings {
 		fmt.Fprintf(env.Stderr, "fgrtbench report: %s\n", w)
@@ -186,7 +188,7 @@ func partialMark(path string) string {
 // method names, order and bases, and the stochastic methods.
 func studyAnalysis(recs []results.Record, m *manifest.Manifest, partial string, ro reportOptions) (*analysis.Analysis, error) {
 	ao := analysis.Options{Partial: partial, Methods: presentationOf(m, recordLabels(recs)), Stochastic: stochasticOf(m),
-		Reference: ro.reference, Rope: ro.rope, Artifacts: ro.artifacts}
+		Reference: ro.reference, Rope: ro.rope, LoadArtifacts: ro.loadArtifacts}
 	if m != nil {
 		ao.MethodBase = methodBases(m)
 		ao.Command = safeCommand(m.Command)
