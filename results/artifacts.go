@@ -519,7 +519,10 @@ func CrossCheck(recs []Record, derived map[UnitConfig]Derived, limit int) []erro
 // directory against its results.csv rows. present is false (and nothing
 // else is checked) when the directory has neither artifact file: a run
 // with --no-artifacts, which callers must report as such. One file without
-// the other, a damaged file, or any disagreement is an error.
+// the other, a damaged file, or any disagreement is an error. Each model's
+// JSON is checked as it is read but not kept (Model is nil): the readers of
+// a directory use its rules and partitions, and on large data the models
+// (deep trees) were most of what a report held. ReadModels keeps it.
 func ReadArtifacts(dir string, recs []Record) (p Predictions, m Models, present bool, err error) {
 	pdata, perr := safefile.ReadFileNoFollow(filepath.Join(dir, PredictionsFile), safefile.ResultsCap)
 	mdata, merr := safefile.ReadFileNoFollow(filepath.Join(dir, ModelsFile), safefile.ResultsCap)
@@ -539,7 +542,7 @@ func ReadArtifacts(dir string, recs []Record) (p Predictions, m Models, present 
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		m, _, merr = ReadModels(mdata, false)
+		m, _, merr = readModels(mdata, false, readWorkers(), false)
 	}()
 	p, _, perr = ReadPredictions(pdata, false)
 	wg.Wait()

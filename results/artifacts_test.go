@@ -112,8 +112,17 @@ func TestArtifactsRoundTrip(t *testing.T) {
 	}
 	_, wantA := unitA()
 	_, wantB := unitB()
-	if !reflect.DeepEqual(m.Records, append(wantA, wantB...)) {
-		t.Errorf("models read back as %+v", m.Records)
+	wantModels := append(wantA, wantB...)
+	// ReadModels keeps each model's JSON; ReadArtifacts drops it.
+	full, _, err := ReadModels(mustRead(t, filepath.Join(dir, ModelsFile)), false)
+	if err != nil || !reflect.DeepEqual(full.Records, wantModels) {
+		t.Errorf("models read back as %+v (%v)", full.Records, err)
+	}
+	for i := range wantModels {
+		wantModels[i].Model = nil
+	}
+	if !reflect.DeepEqual(m.Records, wantModels) {
+		t.Errorf("a directory's models read back as %+v", m.Records)
 	}
 	derived, err := Derive(p, m)
 	if err != nil {

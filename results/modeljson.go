@@ -400,8 +400,9 @@ func (s *jsonScan) skipString() bool {
 }
 
 // fastModel decodes one line as encoding/json decodes it into a
-// ModelRecord, or declines (ok false).
-func fastModel(line []byte, intern map[string]string) (r ModelRecord, ok bool) {
+// ModelRecord, or declines (ok false). Without keepModel the model's JSON
+// is checked but not copied (r.Model is nil).
+func fastModel(line []byte, intern map[string]string, keepModel bool) (r ModelRecord, ok bool) {
 	s := &jsonScan{b: line, intern: intern}
 	strs := func() ([]string, bool) { return array(s, s.str) }
 	shared := func() ([]string, bool) { return array(s, s.shared) }
@@ -455,7 +456,7 @@ func fastModel(line []byte, intern map[string]string) (r ModelRecord, ok bool) {
 				return false
 			}
 			var raw []byte
-			if raw, ok = s.skipValue(); ok {
+			if raw, ok = s.skipValue(); ok && keepModel {
 				r.Model = append([]byte(nil), raw...)
 			}
 		}

@@ -115,7 +115,7 @@ type Models struct {
 // decoded in parallel (parseMembers) and joined in file order: the result
 // and the first error are those of decoding the members one by one.
 func ReadModels(data []byte, allowTorn bool) (ms Models, torn bool, err error) {
-	return readModels(data, allowTorn, readWorkers())
+	return readModels(data, allowTorn, readWorkers(), true)
 }
 
 // modelMember is one unit member's records as decoded.
@@ -125,9 +125,12 @@ type modelMember struct {
 	err  error
 }
 
-func readModels(data []byte, allowTorn bool, workers int) (ms Models, torn bool, err error) {
+// readModels is ReadModels on workers; without keepModel every record's
+// model JSON is checked but not kept (Model is nil).
+func readModels(data []byte, allowTorn bool, workers int, keepModel bool) (ms Models, torn bool, err error) {
 	defer pauseGC(len(data))()
-	members, torn, end := parseMembers(data, workers, nil, decodeModelMember, func(r *modelMember) bool { return r.err != nil })
+	decode := func(k int, mem Member, r *modelMember) { decodeModelMember(k, mem, r, keepModel) }
+	members, torn, end := parseMembers(data, workers, nil, decode, func(r *modelMember) bool { return r.err != nil })
 	n := 0
 	for _, r := range members {
 		n += len(r.recs)
@@ -151,14 +154,14 @@ func readModels(data []byte, allowTorn bool, workers int) (ms Models, torn bool,
 // decodeModelMember decodes the JSON lines of member k (0-based; messages
 // count members from 1) into r: each line by fastModel, or by
 // encoding/json where fastModel declines.
-func decodeModelMember(k int, mem Member, r *modelMember) {
+func decodeModelMember(k int, mem Member, r *modelMember, keepModel bool) {
 	m := k + 1
 	intern := map[string]string{}
 	data := bytes.TrimSuffix(mem.Data, []byte("\n"))
 	for i := 0; ; i++ {
 		line, rest, more := bytes.Cut(data, []byte("\n"))
 		data = rest
-		rec, ok := fastModel(line, intern)
+		rec, ok := fastModel(line, intern, keepModel)
 		if !ok {
 			rec = ModelRecord{}
 			dec := json.NewDecoder(bytes.NewReader(line))
@@ -166,6 +169,9 @@ func decodeModelMember(k int, mem Member, r *modelMember) {
 			if derr := dec.Decode(&rec); derr != nil {
 				r.err = fmt.Errorf("results: %s member %d line %d: %v", ModelsFile, m, i+1, derr)
 				return
+			}
+			if !keepModel {
+				rec.Model = nil
 			}
 		}
 		if rec.Key == "" {

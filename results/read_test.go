@@ -205,12 +205,27 @@ func checkModelsAlike(t *testing.T, what string, data []byte, allowTorn bool) {
 	t.Helper()
 	want, wantTorn, wantErr := refReadModels(data, allowTorn)
 	for workers := 1; workers <= 5; workers++ {
-		got, torn, err := readModels(data, allowTorn, workers)
+		got, torn, err := readModels(data, allowTorn, workers, true)
 		if errText(err) != errText(wantErr) || torn != wantTorn {
 			t.Fatalf("%s, %d workers: torn %v, error %q; want torn %v, %q", what, workers, torn, errText(err), wantTorn, errText(wantErr))
 		}
 		if wantErr == nil && (!reflect.DeepEqual(got.Units, want.Units) || !reflect.DeepEqual(withoutNaN(got.Records...), withoutNaN(want.Records...))) {
 			t.Fatalf("%s, %d workers: models differ from encoding/json's", what, workers)
+		}
+		// A directory's readers do not keep the model JSON: the same
+		// records and errors, with Model nil.
+		lean, leanTorn, leanErr := readModels(data, allowTorn, workers, false)
+		if errText(leanErr) != errText(wantErr) || leanTorn != wantTorn {
+			t.Fatalf("%s, %d workers, model JSON not kept: torn %v, error %q; want torn %v, %q", what, workers, leanTorn, errText(leanErr), wantTorn, errText(wantErr))
+		}
+		if wantErr == nil {
+			stripped := withoutNaN(want.Records...)
+			for i := range stripped {
+				stripped[i].Model = nil
+			}
+			if !reflect.DeepEqual(withoutNaN(lean.Records...), stripped) {
+				t.Fatalf("%s, %d workers: models read without their JSON differ from encoding/json's", what, workers)
+			}
 		}
 	}
 }
@@ -452,7 +467,7 @@ func TestFastModelLikeEncodingJSON(t *testing.T) {
 func checkModelLine(t *testing.T, what string, line []byte, asMember bool) {
 	t.Helper()
 	want, wantErr := refModelLine(line)
-	got, ok := fastModel(line, map[string]string{})
+	got, ok := fastModel(line, map[string]string{}, true)
 	if !ok {
 		return // decoded by encoding/json itself
 	}
@@ -466,7 +481,7 @@ func checkModelLine(t *testing.T, what string, line []byte, asMember bool) {
 		return
 	}
 	var m modelMember
-	decodeModelMember(0, Member{Data: line}, &m)
+	decodeModelMember(0, Member{Data: line}, &m, true)
 	w, _, werr := refReadModels(gz(t, string(line)), false)
 	if errText(m.err) != errText(werr) || (werr == nil && !reflect.DeepEqual(withoutNaN(m.recs...), withoutNaN(w.Records...))) {
 		t.Fatalf("%s: member read as %v, %v; reference %v", what, m.recs, m.err, werr)
@@ -529,7 +544,7 @@ func FuzzFastModel(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, line []byte) {
 		want, wantErr := refModelLine(line)
-		got, ok := fastModel(line, map[string]string{})
+		got, ok := fastModel(line, map[string]string{}, true)
 		if !ok {
 			return
 		}
