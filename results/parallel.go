@@ -52,11 +52,7 @@ func pauseGC(input int) (resume func()) {
 		gcPause.limit = debug.SetMemoryLimit(-1)
 		gcPause.valve = -1
 		if gcPause.limit == math.MaxInt64 {
-			var ms runtime.MemStats
-			runtime.ReadMemStats(&ms)
-			// Rows and scores take up to about 40 times their compressed
-			// size; twice that, and 256 MiB, is room enough.
-			gcPause.valve = int64(ms.Sys) + 256<<20 + 80*int64(input)
+			gcPause.valve = pauseLimit(input)
 			debug.SetMemoryLimit(gcPause.valve)
 		}
 	}
@@ -71,6 +67,23 @@ func pauseGC(input int) (resume func()) {
 			}
 		}
 	}
+}
+
+// pauseLimit is the memory limit while the collector is paused: the live
+// heap, what the artifacts of input compressed bytes hold once read (a
+// full reproduction's rows, scores and rules take 8 to 11 times their
+// compressed size, a large-data study's deep trees' rules a little more),
+// and room for the members being decompressed. A reproduction's report
+// stays under it and never collects; on large data (tens of MB of
+// artifacts, members of tens of MB whose buffers grow as they are
+// decompressed) the collector runs near it instead of letting the garbage
+// reach several times the data: there, a limit of the process's memory
+// plus 80 times the input let a report's resident memory reach 1.5 GB
+// with half of it garbage.
+func pauseLimit(input int) int64 {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return int64(ms.HeapAlloc) + 64<<20 + 16*int64(input)
 }
 
 // readWorkers bounds the workers parsing one file's members (a reader

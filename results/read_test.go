@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"reflect"
+	"runtime"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -616,10 +617,17 @@ func TestPauseGCNests(t *testing.T) {
 		debug.SetGCPercent(p)
 		return p, debug.SetMemoryLimit(-1)
 	}
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
 	outer := pauseGC(1 << 20)
 	inner := pauseGC(1 << 10)
 	if p, l := current(); p != -1 || (limit == math.MaxInt64 && l == math.MaxInt64) {
 		t.Errorf("paused: GC percent %d, limit %d", p, l)
+	} else if limit == math.MaxInt64 && (l < int64(before.HeapAlloc)+16<<20 || l > int64(before.HeapAlloc)+64<<20+16<<20+8<<20) {
+		// The outer reader's input sets the limit: the live heap, 16
+		// times the input and 64 MiB (a few MiB of slack for the heap's
+		// growth between the two readings).
+		t.Errorf("paused: memory limit %d, heap %d: want the heap + 64 MiB + 16 × 1 MiB", l, before.HeapAlloc)
 	}
 	inner()
 	if p, _ := current(); p != -1 {
