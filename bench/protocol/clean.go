@@ -98,7 +98,7 @@ func (Clean) Plan(d *datasets.Dataset, o Options) (*Plan, error) {
 				return nil, fmt.Errorf("%s: inner folds of fold %d: %w", d.Name, k, err)
 			}
 			f.InnerFold = inner
-			f.Rescale = func(trainIdx, testIdx []int, buf *Scratch) ([][]float64, [][]float64) {
+			f.Rescale = func(trainIdx, testIdx []int, buf *Scratch) ([][]float64, func() [][]float64) {
 				tr, te := v.compose(trainIdx), v.compose(testIdx)
 				return v.scaled(tr, te, v.fit(tr), buf)
 			}
@@ -224,32 +224,43 @@ func (v *foldView) compose(pos []int) []int {
 	return out
 }
 
-// scaled returns rows tr and te of X scaled by sc, in buf's memory when buf
-// is not nil (grown as needed and kept for the next call), else in fresh
-// memory.
-func (v *foldView) scaled(tr, te []int, sc *sksplit.StandardScaler, buf *Scratch) (xtr, xte [][]float64) {
+// scaled returns rows tr of X scaled by sc, in buf's memory when buf is
+// not nil (grown as needed and kept for the next call), else in fresh
+// memory, and a function that scales rows te the same way into fresh
+// memory when first called (later calls return the same rows). A caller
+// that fits before it predicts thus holds no test rows while it fits, and
+// buf is as large as the largest training part, not a whole fold: the
+// test rows take the memory the fit has freed.
+func (v *foldView) scaled(tr, te []int, sc *sksplit.StandardScaler, buf *Scratch) (xtr [][]float64, xte func() [][]float64) {
 	if buf == nil {
 		buf = &Scratch{}
 	}
+	var test [][]float64
+	return v.scaleInto(tr, sc, buf), func() [][]float64 {
+		if test == nil {
+			test = v.scaleInto(te, sc, &Scratch{})
+		}
+		return test
+	}
+}
+
+// scaleInto returns rows idx of X scaled by sc, in buf's memory (grown as
+// needed).
+func (v *foldView) scaleInto(idx []int, sc *sksplit.StandardScaler, buf *Scratch) [][]float64 {
 	w := v.width()
-	n := len(tr) + len(te)
+	n := len(idx)
 	if cap(buf.flat) < n*w {
 		buf.flat = make([]float64, n*w)
 	}
 	if cap(buf.rows) < n {
 		buf.rows = make([][]float64, n)
 	}
-	flat, rows := buf.flat[:n*w], buf.rows[:n]
-	for i, r := range tr {
+	flat, rows := buf.flat[:n*w], buf.rows[:n:n]
+	for i, r := range idx {
 		rows[i] = flat[i*w : (i+1)*w : (i+1)*w]
 		scaleRow(rows[i], v.X[r], sc)
 	}
-	for i, r := range te {
-		k := len(tr) + i
-		rows[k] = flat[k*w : (k+1)*w : (k+1)*w]
-		scaleRow(rows[k], v.X[r], sc)
-	}
-	return rows[:len(tr):len(tr)], rows[len(tr):]
+	return rows
 }
 
 // scaleRow writes src scaled by sc into dst: the value

@@ -63,11 +63,13 @@ type Fold struct {
 	// only): InnerFold[i] is the inner test fold of training row i.
 	InnerFold []int
 	// Rescale refits the protocol's scaling on a subset of the training
-	// rows (inner cross-validation) and returns those rows scaled. buf,
-	// when not nil, is scratch memory reused from call to call: the rows
-	// returned live in it until the next call with the same buf. Nil when
-	// the protocol does not scale per fold.
-	Rescale func(trainIdx, testIdx []int, buf *Scratch) (xtr, xte [][]float64)
+	// rows (inner cross-validation) and returns those rows scaled, and a
+	// function that returns the test subset scaled (in fresh memory, built
+	// at its first call: call it after fitting, as LazyMatrices). buf,
+	// when not nil, is scratch memory reused from call to call: the
+	// training rows returned live in it until the next call with the same
+	// buf. Nil when the protocol does not scale per fold.
+	Rescale func(trainIdx, testIdx []int, buf *Scratch) (xtr [][]float64, xte func() [][]float64)
 	// TestRows[i] is the 0-based index of test row i among the data rows
 	// of the dataset file (dropped rows counted), for the predictions
 	// artifact.
@@ -80,8 +82,9 @@ type Fold struct {
 	view *foldView // the clean protocol's unscaled rows; nil otherwise
 }
 
-// Scratch is memory for scaled rows that a worker reuses from fold to fold
-// (Fold.Matrices, Fold.Rescale): the values and the row slices.
+// Scratch is memory for scaled training rows that a worker reuses from
+// fold to fold (Fold.LazyMatrices, Fold.Rescale): the values and the row
+// slices.
 type Scratch struct {
 	flat []float64
 	rows [][]float64
@@ -98,8 +101,18 @@ func (f *Fold) NTest() int { return len(f.YTest) }
 // reused as Rescale reuses it, when buf is not nil). Values are those the
 // protocol's scaling gives, bit for bit, whichever way they are built.
 func (f *Fold) Matrices(buf *Scratch) (xtr, xte [][]float64) {
+	xtr, test := f.LazyMatrices(buf)
+	return xtr, test()
+}
+
+// LazyMatrices is Matrices with the test rows built when test is first
+// called (later calls return the same rows): a clean fold's test rows are
+// then scaled into fresh memory, so that a caller that fits first holds
+// only the training rows (in buf) while it fits, and its fit's working
+// memory, freed by then, takes the test rows. Values are Matrices'.
+func (f *Fold) LazyMatrices(buf *Scratch) (xtr [][]float64, test func() [][]float64) {
 	if f.view == nil {
-		return f.XTrain, f.XTest
+		return f.XTrain, func() [][]float64 { return f.XTest }
 	}
 	return f.view.scaled(f.view.train, f.view.test, f.view.scaler(), buf)
 }

@@ -85,7 +85,8 @@ func TestCleanFitsScalingOnTrainingFoldOnly(t *testing.T) {
 				tr = append(tr, i)
 			}
 		}
-		xtr, xte := f.Rescale(tr, te, nil)
+		xtr, lazy := f.Rescale(tr, te, nil)
+		xte := lazy()
 		sum := 0.0
 		for _, row := range xtr {
 			sum += row[0]
@@ -315,6 +316,48 @@ func samePlan(a, b *Plan) bool {
 	return true
 }
 
+// TestLazyTestRows: a clean fold's test rows are scaled at the first call
+// of the function LazyMatrices and Rescale return (not before: the fit
+// runs without them), the same rows on every call, in memory of their own
+// (a later use of the scratch buffer leaves them alone), with Matrices'
+// values; a protocol that holds its rows returns them as they are.
+func TestLazyTestRows(t *testing.T) {
+	d := synthetic(150)
+	p, err := Clean{}.Plan(d, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf Scratch
+	for k, f := range p.Folds {
+		_, wantTe := f.Matrices(nil)
+		xtr, test := f.LazyMatrices(&buf)
+		if len(xtr) != f.NTrain() {
+			t.Fatalf("fold %d: %d training rows, want %d", k, len(xtr), f.NTrain())
+		}
+		f.LazyMatrices(&buf) // reuses buf before test rows are built
+		first := test()
+		if !reflect.DeepEqual(first, wantTe) {
+			t.Fatalf("fold %d: lazy test rows differ from Matrices'", k)
+		}
+		if again := test(); &again[0][0] != &first[0][0] {
+			t.Fatalf("fold %d: a second call scaled the test rows again", k)
+		}
+		f.Rescale([]int{0, 1, 2}, []int{3}, &buf)
+		if !reflect.DeepEqual(first, wantTe) {
+			t.Fatalf("fold %d: test rows changed when the scratch buffer was reused", k)
+		}
+	}
+	h, err := Paper{}.Plan(d, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := h.Folds[0]
+	xtr, test := f.LazyMatrices(nil)
+	if !reflect.DeepEqual(xtr, f.XTrain) || !reflect.DeepEqual(test(), f.XTest) {
+		t.Error("a protocol's own rows are not returned as they are")
+	}
+}
+
 // TestCleanFoldViewsScaleAsBefore pins the clean protocol's fold views to
 // the eager preparation they replace (every fold split and scaled by
 // StandardScaler.Transform when the plan was built): the same values bit
@@ -360,7 +403,8 @@ func TestCleanFoldViewsScaleAsBefore(t *testing.T) {
 			}
 		}
 		isc := sksplit.FitScaler(pickRows(rawTr, tr), numeric)
-		xtr, xte := f.Rescale(tr, te, &buf)
+		xtr, lazy := f.Rescale(tr, te, &buf)
+		xte := lazy()
 		if !reflect.DeepEqual(xtr, isc.Transform(pickRows(rawTr, tr))) || !reflect.DeepEqual(xte, isc.Transform(pickRows(rawTr, te))) {
 			t.Fatalf("fold %d: inner rescaling differs from the eager one", k)
 		}

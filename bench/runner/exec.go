@@ -36,10 +36,25 @@ type executor struct {
 	artifacts []string
 }
 
-// matrices builds a fold's rows, timed as the prepare stage.
-func (e *executor) matrices(f *protocol.Fold, buf *protocol.Scratch) (xtr, xte [][]float64) {
+// matrices builds a fold's training rows, and returns a function that
+// builds its test rows on first use (protocol.Fold.LazyMatrices), both
+// timed as the prepare stage. The rows are fresh memory, not a worker's
+// scratch: once the fit has read them (CART converts them to its own
+// columns, FGRT to its memberships) nothing else holds them, and the
+// collector frees them while the fit runs on.
+func (e *executor) matrices(f *protocol.Fold) (xtr [][]float64, xte func() [][]float64) {
 	defer e.stages.since(StagePrepare, time.Now())
-	return f.Matrices(buf)
+	xtr, test := f.LazyMatrices(nil)
+	return xtr, e.timedRows(test)
+}
+
+// timedRows times test, a protocol's deferred test rows, as the prepare
+// stage.
+func (e *executor) timedRows(test func() [][]float64) func() [][]float64 {
+	return func() [][]float64 {
+		defer e.stages.since(StagePrepare, time.Now())
+		return test()
+	}
 }
 
 // timed records an evaluation's fit and predict seconds in the stages.
@@ -95,14 +110,16 @@ func (e *executor) trainer(plan *protocol.Plan, m resolvedMethod, cfg methods.Co
 	return withPreparation(t, prepared)
 }
 
-func evaluate(t learn.Trainer, s learn.Schema, xtr [][]float64, ytr []int, xte [][]float64, yte []int) (outcome, error) {
+// evaluate fits t and scores it on the test rows, which xte builds after
+// the fit (the fit's working memory is free by then).
+func evaluate(t learn.Trainer, s learn.Schema, xtr [][]float64, ytr []int, xte func() [][]float64, yte []int) (outcome, error) {
 	t0 := time.Now()
 	model, err := t.Fit(xtr, ytr, s)
 	fit := time.Since(t0).Seconds()
 	if err != nil {
 		return outcome{}, err
 	}
-	return score(model, fit, s, xte, yte)
+	return score(model, fit, s, xte(), yte)
 }
 
 // score predicts the test rows with a fitted model (fit seconds given).
@@ -128,11 +145,11 @@ func score(model learn.Model, fit float64, s learn.Schema, xte [][]float64, yte 
 }
 
 // run evaluates one unit and returns its rows, and its artifacts when the
-// executor keeps them (one prediction set and model per row). buf is the
-// worker's scratch memory for the unit's scaled rows
-// (protocol.Fold.Matrices, Rescale), reused from unit to unit so that a
-// worker holds one fold's rows at a time whatever the number of units.
-func (e *executor) run(u Unit, plan *protocol.Plan, m resolvedMethod, nFolds int, buf *protocol.Scratch) ([]results.Record, *unitArtifacts, error) {
+// executor keeps them (one prediction set and model per row). A worker
+// holds at most one fold's scaled rows at a time, whatever the number of
+// units: each split's training rows are built for its fits and dropped,
+// its test rows after the fits (matrices).
+func (e *executor) run(u Unit, plan *protocol.Plan, m resolvedMethod, nFolds int) ([]results.Record, *unitArtifacts, error) {
 	fi := u.Repeat*nFolds + u.Fold
 	if fi >= len(plan.Folds) {
 		return nil, nil, fmt.Errorf("%s: plan has %d folds, unit wants %d", u.Key, len(plan.Folds), fi)
@@ -157,7 +174,7 @@ func (e *executor) run(u Unit, plan *protocol.Plan, m resolvedMethod, nFolds int
 		}
 	}
 	if sel == protocol.SelectInnerCV {
-		ci, err := e.innerSelect(plan, f, m, seed, buf)
+		ci, err := e.innerSelect(plan, f, m, seed)
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", u.Key, err)
 		}
@@ -166,18 +183,18 @@ func (e *executor) run(u Unit, plan *protocol.Plan, m resolvedMethod, nFolds int
 			return nil, nil, err
 		}
 		// The inner folds' rows are dead: the fold's rows take their memory.
-		xtr, xte := e.matrices(&f, buf)
+		xtr, xte := e.matrices(&f)
 		o, err := evaluate(t, plan.Schema, xtr, f.YTrain, xte, f.YTest)
 		e.timed(o)
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s %s: %w", u.Key, m.Configs[ci], err)
 		}
-		if err := arts.add(u.Key, ci, plan.Schema, f, xte, o); err != nil {
+		if err := arts.add(u.Key, ci, plan.Schema, f, xte(), o); err != nil {
 			return nil, nil, err
 		}
 		return []results.Record{row(ci, o, true)}, arts, nil
 	}
-	xtr, xte := e.matrices(&f, buf)
+	xtr, xte := e.matrices(&f)
 	out := make([]results.Record, 0, len(m.Configs))
 	best, bestAcc := -1, -1.0
 	for ci, cfg := range m.Configs {
@@ -185,11 +202,17 @@ func (e *executor) run(u Unit, plan *protocol.Plan, m resolvedMethod, nFolds int
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", u.Key, err)
 		}
-		o, err := evaluate(t, plan.Schema, xtr, f.YTrain, xte, f.YTest)
+		x := xtr
+		if ci == len(m.Configs)-1 {
+			// The last fit holds the only reference to the rows, so that
+			// they can be freed once it has read them (matrices).
+			xtr = nil
+		}
+		o, err := evaluate(t, plan.Schema, x, f.YTrain, xte, f.YTest)
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s %s: %w", u.Key, cfg, err)
 		}
-		if err := arts.add(u.Key, ci, plan.Schema, f, xte, o); err != nil {
+		if err := arts.add(u.Key, ci, plan.Schema, f, xte(), o); err != nil {
 			return nil, nil, err
 		}
 		e.timed(o)
@@ -208,13 +231,13 @@ func (e *executor) run(u Unit, plan *protocol.Plan, m resolvedMethod, nFolds int
 
 // innerSelect returns the index of the configuration with the best mean
 // accuracy over the inner folds of the training rows (first on ties).
-// Inner folds are built one at a time, into buf (a rescaling protocol's
+// Inner folds are built one at a time, in fresh memory (a rescaling protocol's
 // rows) or as views of the fold's rows, and dropped before the next one.
-func (e *executor) innerSelect(plan *protocol.Plan, f protocol.Fold, m resolvedMethod, seed int64, buf *protocol.Scratch) (int, error) {
+func (e *executor) innerSelect(plan *protocol.Plan, f protocol.Fold, m resolvedMethod, seed int64) (int, error) {
 	k := plan.InnerK
 	var xfold [][]float64 // the fold's training rows, for a protocol without rescaling
 	if f.Rescale == nil {
-		xfold, _ = e.matrices(&f, nil)
+		xfold, _ = e.matrices(&f)
 	}
 	// Split by split, so that configurations share preparations on each
 	// inner training set; every sum still adds the folds in order.
@@ -232,11 +255,14 @@ func (e *executor) innerSelect(plan *protocol.Plan, f protocol.Fold, m resolvedM
 			continue
 		}
 		t0 := time.Now()
-		var xtr, xte [][]float64
+		var xtr [][]float64
+		var xte func() [][]float64 // built after the fits, in the memory they freed
 		if f.Rescale != nil {
-			xtr, xte = f.Rescale(tr, te, buf)
+			xtr, xte = f.Rescale(tr, te, nil)
+			xte = e.timedRows(xte)
 		} else {
-			xtr, xte = pickRows(xfold, tr), pickRows(xfold, te)
+			xtr = pickRows(xfold, tr)
+			xte = func() [][]float64 { return pickRows(xfold, te) }
 		}
 		ytr, yte := pickLabels(f.YTrain, tr), pickLabels(f.YTrain, te)
 		e.stages.since(StagePrepare, t0)
@@ -257,8 +283,9 @@ func (e *executor) innerSelect(plan *protocol.Plan, f protocol.Fold, m resolvedM
 		if err != nil {
 			return 0, fmt.Errorf("inner fold %d: %w", j, err)
 		}
+		rows := xte()
 		for ci, model := range models {
-			o, err := score(model, 0, plan.Schema, xte, yte)
+			o, err := score(model, 0, plan.Schema, rows, yte)
 			if err != nil {
 				return 0, fmt.Errorf("inner fold %d, %s: %w", j, m.Configs[ci], err)
 			}

@@ -279,7 +279,6 @@ func (r *Runner) execute(ctx context.Context, s Study, ms []resolvedMethod, plan
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var buf protocol.Scratch // this worker's scratch rows (executor.run)
 			for u := range work {
 				if ctx.Err() != nil {
 					out <- result{u: u, err: ctx.Err()}
@@ -289,7 +288,7 @@ func (r *Runner) execute(ctx context.Context, s Study, ms []resolvedMethod, plan
 				var rows []results.Record
 				var ua *unitArtifacts
 				if err == nil {
-					rows, ua, err = ex.run(u, plan, ms[u.Method], s.Layout(u.Protocol).Folds, &buf)
+					rows, ua, err = ex.run(u, plan, ms[u.Method], s.Layout(u.Protocol).Folds)
 				}
 				out <- result{u: u, rows: rows, arts: ua, err: err}
 			}

@@ -72,6 +72,7 @@ func renderReportWith(ctx context.Context, env *Env, dir string, df *dataFlags, 
 	if err := reports.CheckDirs(dir); err != nil {
 		return "", err
 	}
+	defer artifactsGC(dir)()
 	recs, err := results.ReadFile(filepath.Join(dir, runner.ResultsFile))
 	if err != nil {
 		return "", err
