@@ -2,8 +2,11 @@ package analysis
 
 import (
 	"math"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/fgrtbench/fgrtbench/results"
 )
@@ -247,30 +250,43 @@ func predictive(k cellKey, classes []string, rows []results.PredictionRow, score
 func stability(k cellKey, rows []results.Record, models map[unitConfig]results.ModelRecord) (Stability, bool) {
 	type uc = unitConfig
 	s := Stability{Protocol: k.protocol, Dataset: k.dataset, Method: k.method}
-	var sets []map[string]bool
-	count, antecedents := map[string]int{}, map[string]int{}
-	total := 0
+	if len(rows) == 0 {
+		return s, false
+	}
 	for _, r := range rows {
-		m, ok := models[uc{r.Key, r.ConfigIndex}]
-		if !ok || m.Rules == nil {
+		if m, ok := models[uc{r.Key, r.ConfigIndex}]; !ok || m.Rules == nil {
 			return s, false // a method without rules text: nothing to compare
 		}
-		set := map[string]bool{}
+	}
+	// Each model's rule set and conditions are built on their own (in
+	// parallel: a deep tree on large data has 10^5 rules per fold), then
+	// counted across models in row order.
+	sets := make([]map[string]bool, len(rows))
+	conds := make([]map[string]bool, len(rows))
+	eachIndex(len(rows), func(i int) {
+		m := models[uc{rows[i].Key, rows[i].ConfigIndex}]
+		set := make(map[string]bool, len(m.Rules))
 		for _, rule := range m.Rules {
 			set[RuleText(rule)] = true
 		}
-		conds := map[string]bool{}
+		cs := map[string]bool{}
 		for rule := range set {
-			count[rule]++
 			for _, c := range Antecedents(rule) {
-				conds[c] = true
+				cs[c] = true
 			}
 		}
-		for c := range conds {
+		sets[i], conds[i] = set, cs
+	})
+	count, antecedents := make(map[string]int, len(sets[0])), map[string]int{}
+	total := 0
+	for i, r := range rows {
+		for rule := range sets[i] {
+			count[rule]++
+		}
+		for c := range conds[i] {
 			antecedents[c]++
 		}
-		total += len(m.Rules)
-		sets = append(sets, set)
+		total += len(models[uc{r.Key, r.ConfigIndex}].Rules)
 	}
 	s.Models = len(sets)
 	s.MeanRules = float64(total) / float64(len(sets))
@@ -293,6 +309,24 @@ func stability(k cellKey, rows []results.Record, models map[unitConfig]results.M
 	s.Representative = RepresentativeModel{Key: rep.Key, Repeat: rep.Repeat, Fold: rep.Fold, Accuracy: rep.Accuracy,
 		Config: rep.Config, Rules: m.Rules, Partitions: m.NamedPartitions()}
 	return s, true
+}
+
+// eachIndex calls fn(i) for every i in [0, n) on up to GOMAXPROCS
+// goroutines and returns when all have returned; fn must write only what
+// belongs to i.
+func eachIndex(n int, fn func(i int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(n, runtime.GOMAXPROCS(0)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				fn(i)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // jaccard is |a ∩ b| / |a ∪ b|; two empty sets are identical (1).
