@@ -55,7 +55,7 @@ func TestTimeProcessPeakRSS(t *testing.T) {
 
 func TestStudyArgs(t *testing.T) {
 	got := strings.Join(StudyArgs("big.csv", "out", 2), " ")
-	want := "reproduce --methods fgrt,cart --no-variants --protocol clean --datasets big.csv -j 2 --out out --no-report --profile"
+	want := "reproduce --methods fgrt,cart --no-variants --protocol clean --datasets big.csv -j 2 --profile --out out"
 	if got != want {
 		t.Errorf("StudyArgs = %s, want %s", got, want)
 	}
