@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"fmt"
-	"io"
 	"os"
 )
 
@@ -62,29 +61,9 @@ func WholeMembers(data []byte) (members []Member, torn bool) {
 // content at a time unless fn keeps it. It reports whether the data ends
 // in a torn member (fn has then seen the whole members before it).
 func EachMember(data []byte, fn func(m Member)) (torn bool) {
-	br := bytes.NewReader(data)
-	var zr *gzip.Reader
-	for br.Len() > 0 {
-		start := int64(len(data) - br.Len())
-		var err error
-		if zr == nil {
-			zr, err = gzip.NewReader(br)
-		} else {
-			err = zr.Reset(br)
-		}
-		if err != nil {
-			return true
-		}
-		zr.Multistream(false)
-		content, err := io.ReadAll(zr)
-		if err != nil {
-			return true
-		}
-		// bytes.Reader is an io.ByteReader, so gzip read no further than
-		// the member's trailer: the position is the member's end.
-		fn(Member{Start: start, End: int64(len(data) - br.Len()), Data: content})
-	}
-	return false
+	// Without a free list every member gets a buffer of its own, which fn
+	// may keep.
+	return eachMemberBuffered(data, nil, func(m Member, _ *bytes.Buffer) { fn(m) })
 }
 
 // appendMember appends one member to f in one write; on a failed write it

@@ -172,7 +172,8 @@ func parseMembers[R any](data []byte, workers int, first func(k int, m Member, r
 }
 
 // eachMemberBuffered is EachMember decompressing each member into a
-// buffer taken from free (a new one when none is free), which fn owns.
+// buffer taken from free (a new one when none is free, or free is nil),
+// which fn owns.
 func eachMemberBuffered(data []byte, free chan *bytes.Buffer, fn func(m Member, buf *bytes.Buffer)) (torn bool) {
 	br := bytes.NewReader(data)
 	var zr *gzip.Reader
