@@ -23,8 +23,8 @@ func speedCommand() *Command {
 		Long: `Speed times fgrtbench's learners side by side with scikit-learn's trees and
 Weka's J48 and JRip (each when installed) on the same data and prints the
 table with ratios. --large-data adds a 10^6-row study (reading the file
-beside pandas.read_csv, then a clean FGRT and CART study): wall time and
-peak memory. --external times an external learner's study in process mode
+beside pandas.read_csv, then a clean FGRT and CART study with its report):
+wall time and peak memory. --external times an external learner's study in process mode
 and in worker mode side by side (the scikit-learn example, and the Go test
 adapter for the harness's cost per job; run from the repository root).
 --markdown prints it as the generated performance block,
