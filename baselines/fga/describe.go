@@ -175,7 +175,9 @@ func (m *Model) Scores(X [][]float64) [][]float64 {
 	return out
 }
 
-// firing is the rule's firing strength on a row, as predictRow computes it.
+// firing is the rule's firing strength on a row: the product of its
+// antecedents' memberships (0 for an invalid one or a NaN), as predictRow
+// and the scores weigh it.
 func (m *Model) firing(rule Rule, row []float64) float64 {
 	phi := 1.0
 	for _, c := range rule.Antecedents {

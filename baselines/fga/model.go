@@ -112,18 +112,7 @@ func (m *Model) predictRow(row []float64) int {
 	}
 	best, bestV := 0, 0.0
 	for r, rule := range m.rules {
-		phi := 1.0
-		for _, c := range rule.Antecedents {
-			mu := 0.0
-			if c.Valid {
-				x := min(max(row[c.Feature], m.lo[c.Feature]), m.hi[c.Feature])
-				if v := c.Set.Membership(x); !math.IsNaN(v) {
-					mu = v
-				}
-			}
-			phi *= mu
-		}
-		a := rule.DominanceScore * phi
+		a := rule.DominanceScore * m.firing(rule, row)
 		if math.IsNaN(a) {
 			return rule.Class // np.argmax: the first NaN wins
 		}
