@@ -108,11 +108,15 @@ type grower struct {
 	// fit's memory) and mOf decodes them into one of two buffers; a
 	// node's strengths are read node by node, so each is decoded about
 	// once per use.
-	mcache [2]struct {
-		nd  *node
-		buf []float64
-	}
-	mnext int
+	mcache [2]decodeSlot
+	mnext  int
+}
+
+// decodeSlot is a buffer of decoded firing strengths and the node whose
+// strengths it holds (nil: none).
+type decodeSlot struct {
+	nd  *node
+	buf []float64
 }
 
 // mOf returns the node's firing strengths: its own slice, or, encoded,
@@ -133,10 +137,7 @@ func (g *grower) mOf(nd *node) []float64 {
 }
 
 // claimSlot takes a decoding buffer not holding keep's strengths.
-func (g *grower) claimSlot(keep *node) *struct {
-	nd  *node
-	buf []float64
-} {
+func (g *grower) claimSlot(keep *node) *decodeSlot {
 	if keep != nil && g.mcache[g.mnext].nd == keep {
 		g.mnext ^= 1
 	}
@@ -151,10 +152,7 @@ func (g *grower) claimSlot(keep *node) *struct {
 
 // setM gives the node the firing strengths m (fresh, or a decoding
 // buffer just claimed), encoding them with the encoded store.
-func (g *grower) setM(nd *node, m []float64, slot *struct {
-	nd  *node
-	buf []float64
-}) {
+func (g *grower) setM(nd *node, m []float64, slot *decodeSlot) {
 	if !g.mu.encoded {
 		nd.m = m
 		return
@@ -472,10 +470,7 @@ func (g *grower) split(id int, leaves *int) {
 	ch := &node{parent: id, cond: k, depth: p.depth + 1, pred: p.bestCls, gain: p.bestGain,
 		path: p.path + string(binary.AppendUvarint(nil, uint64(k)))}
 	pm := g.mOf(p)
-	var slot *struct {
-		nd  *node
-		buf []float64
-	}
+	var slot *decodeSlot
 	var m []float64
 	if g.mu.encoded {
 		slot = g.claimSlot(p)
@@ -573,10 +568,7 @@ func (g *grower) snapshot() snapshot {
 func (g *grower) grow(rules []*stopRule) {
 	nc := len(g.cands)
 	root := &node{parent: -1, cond: -1, pred: -1, coverage: 1, gain: math.NaN()}
-	var slot *struct {
-		nd  *node
-		buf []float64
-	}
+	var slot *decodeSlot
 	var m []float64
 	if g.mu.encoded {
 		slot = g.claimSlot(nil)
