@@ -2,6 +2,8 @@ package analysis
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -140,19 +142,10 @@ func Aggregate(recs []results.Record) ([]Cell, error) {
 			BalancedAccuracy: g.Mean[colBal], BalancedAccuracyStd: g.Std[colBal],
 			Rules: g.Mean[colRules], AntecedentsPerRule: g.Mean[colAntPerRule], RulebaseSize: g.Mean[colSize],
 			Leaves: g.Mean[colLeaves], InternalNodes: g.Mean[colInternal], FitSeconds: g.Mean[colFit],
-			Selection: strings.Join(sortedKeys(selections[k]), "+"),
+			Selection: strings.Join(slices.Sorted(maps.Keys(selections[k])), "+"),
 		}
 	}
 	return cells, nil
-}
-
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // splitVariant splits "cart@text" into ("cart", "text").

@@ -2,7 +2,9 @@ package analysis
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -156,7 +158,7 @@ func Points(recs []results.Record) ([]Point, error) {
 		k := keys[g.Group]
 		out[i] = Point{
 			Protocol: k.protocol, Dataset: k.dataset, Method: k.method, Config: k.config, ConfigIndex: minIndex[k],
-			Selection: strings.Join(sortedKeys(selections[k]), "+"), Swept: k.sweep, N: g.N,
+			Selection: strings.Join(slices.Sorted(maps.Keys(selections[k])), "+"), Swept: k.sweep, N: g.N,
 			Accuracy: g.Mean[colAcc], AccuracyStd: g.Std[colAcc],
 			BalancedAccuracy: g.Mean[colBal], BalancedAccuracyStd: g.Std[colBal],
 			Rules: g.Mean[colRules], Antecedents: g.Mean[colAnt],

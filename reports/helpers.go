@@ -1,8 +1,6 @@
 package reports
 
 import (
-	"sort"
-
 	"github.com/fgrtbench/fgrtbench/analysis"
 	"github.com/fgrtbench/fgrtbench/results"
 )
@@ -26,15 +24,6 @@ var (
 const tieTol = analysis.TieTol
 
 type cellKey struct{ protocol, dataset, method string }
-
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
 
 func splitVariant(method string) (base, variant string) { return results.SplitVariant(method) }
 

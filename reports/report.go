@@ -201,7 +201,7 @@ func Build(opts Options) (*Report, error) {
 			rows = fmt.Sprintf("%d–%d", minN, maxN)
 		}
 		fmt.Fprintf(&md, "- **%s** %s %d datasets, %d methods (%s), %s selected rows (folds × repeats) per dataset and method; selection rules: %s.\n",
-			mdEscape(p), mdEscape(text), len(datasetsOf(pc)), len(methodsOf(pc, pres)), mdEscape(displayList(methodsOf(pc, pres), pres)), rows, strings.Join(sortedKeys(sel), ", "))
+			mdEscape(p), mdEscape(text), len(datasetsOf(pc)), len(methodsOf(pc, pres)), mdEscape(displayList(methodsOf(pc, pres), pres)), rows, strings.Join(slices.Sorted(maps.Keys(sel)), ", "))
 	}
 	md.WriteString("\n")
 

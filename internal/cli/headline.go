@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -74,7 +75,7 @@ func headlineOf(recs []results.Record) Headline {
 		ds[k.dataset][k.method] = sum[k] / float64(c)
 	}
 	var h Headline
-	for _, p := range sortedKeys(byProtocol) {
+	for _, p := range slices.Sorted(maps.Keys(byProtocol)) {
 		ds := byProtocol[p]
 		seen := map[string]bool{}
 		for _, cells := range ds {
@@ -82,10 +83,10 @@ func headlineOf(recs []results.Record) Headline {
 				seen[m] = true
 			}
 		}
-		methods := sortedKeys(seen)
+		methods := slices.Sorted(maps.Keys(seen))
 		ph := ProtocolHeadline{Protocol: p}
 		var matrix [][]float64
-		for _, d := range sortedKeys(ds) {
+		for _, d := range slices.Sorted(maps.Keys(ds)) {
 			if len(ds[d]) != len(methods) {
 				ph.Dropped++
 				continue
@@ -148,15 +149,6 @@ func (h Headline) Write(w io.Writer, reportPath string) {
 	if reportPath != "" {
 		fmt.Fprintf(w, "report: %s\n", reportPath)
 	}
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // writeHeadline ends a run or a report: the headline of DIR's results,
