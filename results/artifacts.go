@@ -66,7 +66,10 @@ func OpenArtifacts(dir string, scoreClasses []string) (a *Artifacts, cut int64, 
 		if err != nil {
 			return a, cut, err
 		}
-		members, torn := WholeMembers(data)
+		members, torn, err := WholeMembers(data)
+		if err != nil {
+			return a, cut, fmt.Errorf("results: %s: %w", path, err)
+		}
 		if torn {
 			end := lastEnd(members)
 			if err := f.Truncate(end); err != nil {
@@ -264,7 +267,10 @@ func RetainUnits(dir string, keep func(key string) bool) (dropped int, err error
 		if err != nil {
 			return dropped, err
 		}
-		members, torn := WholeMembers(data)
+		members, torn, err := WholeMembers(data)
+		if err != nil {
+			return dropped, fmt.Errorf("results: %s: %w", path, err)
+		}
 		var out bytes.Buffer
 		changed := torn
 		for i, m := range members {
@@ -624,7 +630,10 @@ func SortArtifacts(dir string) error {
 		if err != nil {
 			return err
 		}
-		members, torn := WholeMembers(data)
+		members, torn, err := WholeMembers(data)
+		if err != nil {
+			return fmt.Errorf("results: %s: %w", path, err)
+		}
 		if torn {
 			return fmt.Errorf("results: %s is damaged after byte %d", path, lastEnd(members))
 		}
@@ -710,7 +719,10 @@ func MergeArtifacts(dst string, srcs []string, keep func(key string) bool) (pres
 			if err != nil {
 				return true, err
 			}
-			members, torn := WholeMembers(data)
+			members, torn, err := WholeMembers(data)
+			if err != nil {
+				return true, fmt.Errorf("results: %s: %w", path, err)
+			}
 			if torn {
 				return true, fmt.Errorf("results: %s is damaged after byte %d (a shard still running, or cut short)", path, lastEnd(members))
 			}

@@ -214,7 +214,10 @@ func TestOpenArtifactsCutsTornTail(t *testing.T) {
 		t.Fatal(err)
 	}
 	a.Close()
-	members, torn := WholeMembers(mustRead(t, path))
+	members, torn, err := WholeMembers(mustRead(t, path))
+	if err != nil {
+		t.Fatal(err)
+	}
 	if torn || len(members) != 1 || cut != int64(len(full)-3)-members[0].End {
 		t.Errorf("after open: %d members, torn %v, cut %d", len(members), torn, cut)
 	}

@@ -45,22 +45,49 @@ type Member struct {
 	Data       []byte
 }
 
+// Decompressing is bounded: a file's members may decompress to at most
+// maxInflation times the file's size, plus inflationSlack, in all. The
+// files fgrtbench writes (gzip level 1) decompress to about 10 times their
+// size and files compressed harder by other tools to a few times more; a
+// gzip bomb (a few MB that decompress to tens of GB) in a directory from
+// elsewhere is refused instead of taking the machine's memory.
+const (
+	maxInflation   = 100
+	inflationSlack = 64 << 20
+)
+
+// InflatedError is the refusal of a file whose members decompress beyond
+// the bound.
+type InflatedError struct {
+	// Start is the offset of the member that crossed the bound.
+	Start int64
+	// Limit is the bound, in bytes of decompressed text.
+	Limit int64
+}
+
+func (e *InflatedError) Error() string {
+	return fmt.Sprintf("the gzip member at byte %d takes the file past %d MiB of text (%d times its size and %d MiB): not artifacts fgrtbench wrote (a gzip bomb?)",
+		e.Start, e.Limit>>20, maxInflation, inflationSlack>>20)
+}
+
 // WholeMembers splits data into its whole gzip members. It stops at the
 // first member that does not decode to its end (a torn tail, or garbage):
 // the members before it are returned with torn = true. Callers that must
 // refuse damage in the middle of a file compare the last End with the
 // file's size (a torn tail is only acceptable at the end of a file being
-// resumed).
-func WholeMembers(data []byte) (members []Member, torn bool) {
-	torn = EachMember(data, func(m Member) { members = append(members, m) })
-	return members, torn
+// resumed). A file that decompresses beyond the bound is an
+// *InflatedError.
+func WholeMembers(data []byte) (members []Member, torn bool, err error) {
+	torn, err = EachMember(data, func(m Member) { members = append(members, m) })
+	return members, torn, err
 }
 
 // EachMember calls fn with each whole gzip member of data in turn, as
 // WholeMembers splits them, without holding more than one member's
 // content at a time unless fn keeps it. It reports whether the data ends
-// in a torn member (fn has then seen the whole members before it).
-func EachMember(data []byte, fn func(m Member)) (torn bool) {
+// in a torn member (fn has then seen the whole members before it), or
+// fails with an *InflatedError.
+func EachMember(data []byte, fn func(m Member)) (torn bool, err error) {
 	// Without a free list every member gets a buffer of its own, which fn
 	// may keep.
 	return eachMemberBuffered(data, nil, func(m Member, _ *bytes.Buffer) { fn(m) })

@@ -130,7 +130,10 @@ type modelMember struct {
 func readModels(data []byte, allowTorn bool, workers int, keepModel bool) (ms Models, torn bool, err error) {
 	defer pauseGC(len(data))()
 	decode := func(k int, mem Member, r *modelMember) { decodeModelMember(k, mem, r, keepModel) }
-	members, torn, end := parseMembers(data, workers, nil, decode, func(r *modelMember) bool { return r.err != nil })
+	members, torn, end, err := parseMembers(data, workers, nil, decode, func(r *modelMember) bool { return r.err != nil })
+	if err != nil {
+		return ms, torn, fmt.Errorf("results: %s: %w", ModelsFile, err)
+	}
 	n := 0
 	for _, r := range members {
 		n += len(r.recs)

@@ -3,6 +3,7 @@ package results
 import (
 	"bytes"
 	"compress/gzip"
+	"io"
 	"math"
 	"os"
 	"runtime"
@@ -105,7 +106,8 @@ type memberJob[R any] struct {
 // parseMembers calls parse for every whole member of data, the members
 // decompressed one after the other (EachMember) and parsed by up to
 // workers goroutines into its result slot, and returns the slots in
-// member order with the torn flag and the end of the last whole member.
+// member order with the torn flag and the end of the last whole member
+// (or an *InflatedError, the members parsed so far to be dropped).
 // first (optional) is called on the decompressing goroutine with each
 // member and its slot before the member is handed out (it may fill in
 // what parse needs); it returns false to have the member not parsed, as
@@ -117,7 +119,7 @@ type memberJob[R any] struct {
 // first nor parse may keep m.Data (or anything sharing its memory) after
 // it returns.
 func parseMembers[R any](data []byte, workers int, first func(k int, m Member, r *R) bool,
-	parse func(k int, m Member, r *R), failed func(r *R) bool) (out []*R, torn bool, end int64) {
+	parse func(k int, m Member, r *R), failed func(r *R) bool) (out []*R, torn bool, end int64, err error) {
 	jobs := make(chan memberJob[R], workers)
 	// The text buffers circulate: a study's members decompress to some
 	// 250 MB, which allocated afresh would make the collector run again
@@ -152,7 +154,7 @@ func parseMembers[R any](data []byte, workers int, first func(k int, m Member, r
 		}()
 	}
 	k := -1
-	torn = eachMemberBuffered(data, free, func(m Member, buf *bytes.Buffer) {
+	torn, err = eachMemberBuffered(data, free, func(m Member, buf *bytes.Buffer) {
 		k++
 		end = m.End
 		r := new(R)
@@ -168,15 +170,17 @@ func parseMembers[R any](data []byte, workers int, first func(k int, m Member, r
 	})
 	close(jobs)
 	wg.Wait()
-	return out, torn, end
+	return out, torn, end, err
 }
 
 // eachMemberBuffered is EachMember decompressing each member into a
 // buffer taken from free (a new one when none is free, or free is nil),
 // which fn owns.
-func eachMemberBuffered(data []byte, free chan *bytes.Buffer, fn func(m Member, buf *bytes.Buffer)) (torn bool) {
+func eachMemberBuffered(data []byte, free chan *bytes.Buffer, fn func(m Member, buf *bytes.Buffer)) (torn bool, err error) {
 	br := bytes.NewReader(data)
 	var zr *gzip.Reader
+	limit := int64(maxInflation)*int64(len(data)) + inflationSlack
+	budget := limit
 	for br.Len() > 0 {
 		start := int64(len(data) - br.Len())
 		var err error
@@ -186,7 +190,7 @@ func eachMemberBuffered(data []byte, free chan *bytes.Buffer, fn func(m Member, 
 			err = zr.Reset(br)
 		}
 		if err != nil {
-			return true
+			return true, nil
 		}
 		zr.Multistream(false)
 		var buf *bytes.Buffer
@@ -196,12 +200,17 @@ func eachMemberBuffered(data []byte, free chan *bytes.Buffer, fn func(m Member, 
 		default:
 			buf = new(bytes.Buffer)
 		}
-		if _, err := buf.ReadFrom(zr); err != nil {
-			return true
+		n, err := buf.ReadFrom(io.LimitReader(zr, budget+1))
+		if n > budget {
+			return false, &InflatedError{Start: start, Limit: limit}
 		}
+		if err != nil {
+			return true, nil
+		}
+		budget -= n
 		// bytes.Reader is an io.ByteReader, so gzip read no further than
 		// the member's trailer: the position is the member's end.
 		fn(Member{Start: start, End: int64(len(data) - br.Len()), Data: buf.Bytes()}, buf)
 	}
-	return false
+	return false, nil
 }

@@ -214,9 +214,12 @@ func readPredictions(data []byte, allowTorn bool, workers int) (p Predictions, t
 	}
 	header := func() []string { return p.Header }
 	parse := func(k int, m Member, r *predMember) { parsePredictionMember(header(), k, m.Data, r) }
-	members, torn, end := parseMembers(data, workers, first, parse, func(r *predMember) bool { return r.err != nil })
-	if err != nil {
+	members, torn, end, perr := parseMembers(data, workers, first, parse, func(r *predMember) bool { return r.err != nil })
+	if err != nil { // the header, read first
 		return p, torn, err
+	}
+	if perr != nil {
+		return p, torn, fmt.Errorf("results: %s: %w", PredictionsFile, perr)
 	}
 	// w counts the rows joined; written bounds the windows' rows. Once a
 	// member's rows are not in its window (the estimate was short), the

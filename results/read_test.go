@@ -27,7 +27,8 @@ import (
 func refReadPredictions(data []byte, allowTorn bool) (p Predictions, torn bool, err error) {
 	m := -1
 	var end int64
-	torn = EachMember(data, func(mem Member) {
+	var inflated error
+	torn, inflated = EachMember(data, func(mem Member) {
 		m++
 		end = mem.End
 		if err != nil {
@@ -62,6 +63,9 @@ func refReadPredictions(data []byte, allowTorn bool) (p Predictions, torn bool, 
 			p.Rows = append(p.Rows, r)
 		}
 	})
+	if inflated != nil && err == nil {
+		err = fmt.Errorf("results: %s: %w", PredictionsFile, inflated)
+	}
 	if err != nil {
 		return p, torn, err
 	}
@@ -106,7 +110,8 @@ func refParseRow(header, f []string) (PredictionRow, error) {
 func refReadModels(data []byte, allowTorn bool) (ms Models, torn bool, err error) {
 	m := 0
 	var end int64
-	torn = EachMember(data, func(mem Member) {
+	var inflated error
+	torn, inflated = EachMember(data, func(mem Member) {
 		m++
 		end = mem.End
 		if err != nil {
@@ -132,6 +137,9 @@ func refReadModels(data []byte, allowTorn bool) (ms Models, torn bool, err error
 			ms.Records = append(ms.Records, r)
 		}
 	})
+	if inflated != nil && err == nil {
+		err = fmt.Errorf("results: %s: %w", ModelsFile, inflated)
+	}
 	if err != nil {
 		return ms, torn, err
 	}

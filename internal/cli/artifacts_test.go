@@ -25,7 +25,10 @@ func editPredictions(t *testing.T, dir string, edit func(member int, recs [][]st
 	if err != nil {
 		t.Fatal(err)
 	}
-	members, torn := results.WholeMembers(data)
+	members, torn, err := results.WholeMembers(data)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if torn {
 		t.Fatal("torn predictions file")
 	}
