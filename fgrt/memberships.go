@@ -31,8 +31,11 @@ type memberships struct {
 	n       int
 	starts  []int // class c's rows are [starts[c], starts[c+1])
 	encoded bool
-	cands   []candMemberships
-	chunk   []float64 // decoding buffer of dot and sumWhere
+	// sparseOK: every membership is finite, so class sums may be taken
+	// over a node's support (support.go).
+	sparseOK bool
+	cands    []candMemberships
+	chunk    []float64 // decoding buffer of dot and sumWhere
 	// One decoded candidate: of returns buf, valid until the next call.
 	// While the store is built, buf is the scratch column of addFeature.
 	buf     []float64
@@ -47,13 +50,14 @@ type memberships struct {
 // i/4): on 10^6 rows a byte per code was a fifth of a fit's memory.
 type candMemberships struct {
 	dense  []float64
-	codes  []uint8 // packed, see codeAt
+	codes  []uint8 // packed, see codeAt; capacity codeBytes(n)
 	frac   []float64
 	fracAt []int
+	rank   []int32 // see rankCodes
 }
 
 func newMemberships(n int, starts []int, encoded bool) *memberships {
-	s := &memberships{n: n, starts: starts, encoded: encoded, bufK: -1}
+	s := &memberships{n: n, starts: starts, encoded: encoded, sparseOK: true, bufK: -1}
 	if encoded {
 		s.chunk = make([]float64, npsum.Chunk)
 		s.buf = make([]float64, n+1)
@@ -84,6 +88,7 @@ func (s *memberships) addFeature(col []float64, p fuzzy.Partition) {
 		if !s.encoded {
 			c.dense = make([]float64, n)
 			term.MembershipInto(c.dense, col)
+			s.sparseOK = s.sparseOK && sparseSafe(c.dense)
 			s.cands = append(s.cands, c)
 			continue
 		}
@@ -92,7 +97,7 @@ func (s *memberships) addFeature(col []float64, p fuzzy.Partition) {
 		// multiples of membershipBlock, hence of four: whole code bytes.
 		var muBuf [membershipBlock]float64
 		var codeBuf [membershipBlock]uint8
-		c.codes = make([]uint8, (n+3)/4)
+		c.codes = make([]uint8, (n+3)/4, codeBytes(n))
 		classes := len(s.starts) - 1
 		c.fracAt = make([]int, classes)
 		next, count := 0, 0 // next: the first class whose fracAt is unset
@@ -100,6 +105,7 @@ func (s *memberships) addFeature(col []float64, p fuzzy.Partition) {
 			hi := min(lo+membershipBlock, n)
 			mu, codes := muBuf[:hi-lo], codeBuf[:hi-lo]
 			term.MembershipInto(mu, col[lo:hi])
+			s.sparseOK = s.sparseOK && sparseSafe(mu)
 			classify(codes, mu)
 			pack(c.codes[lo/4:], codes)
 			for ; next < classes && s.starts[next] < hi; next++ {
@@ -116,6 +122,7 @@ func (s *memberships) addFeature(col []float64, p fuzzy.Partition) {
 		}
 		c.frac = make([]float64, count+1)
 		copy(c.frac, s.scratch[:count])
+		c.rank = rankCodes(c.codes, n)
 		s.cands = append(s.cands, c)
 	}
 }
@@ -131,7 +138,7 @@ type packedColumn struct {
 func encodeColumn(v []float64) packedColumn {
 	n := len(v)
 	var codeBuf [membershipBlock]uint8
-	c := packedColumn{codes: make([]uint8, (n+3)/4)}
+	c := packedColumn{codes: make([]uint8, (n+3)/4, codeBytes(n))}
 	count := 0
 	for lo := 0; lo < n; lo += membershipBlock {
 		hi := min(lo+membershipBlock, n)

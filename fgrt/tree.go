@@ -110,6 +110,8 @@ type grower struct {
 	// once per use.
 	mcache [2]decodeSlot
 	mnext  int
+	// sup is the support of the node last evaluated (support.go).
+	sup support
 }
 
 // decodeSlot is a buffer of decoded firing strengths and the node whose
@@ -385,10 +387,31 @@ func (g *grower) childSums(nd *node, e *nodeSums, k int) (float64, []float64) {
 	c := g.nClasses
 	wk := e.wk[k*c : (k+1)*c]
 	if !e.have[k] {
-		e.ct[k] = g.classSums(g.mOf(nd), k, wk)
+		if sp := g.supportOf(nd); sp != nil {
+			e.ct[k] = g.mu.dotSupport(k, sp, wk)
+		} else {
+			e.ct[k] = g.classSums(g.mOf(nd), k, wk)
+		}
 		e.have[k] = true
 	}
 	return e.ct[k], wk
+}
+
+// supportOf returns the node's support when its class sums are to be
+// taken over it, or nil for the dense dot (a store that is not sparseOK,
+// or a node with too few zero strengths).
+func (g *grower) supportOf(nd *node) *support {
+	if !g.mu.sparseOK {
+		return nil
+	}
+	if g.sup.nd != nd {
+		g.sup.nd = nd
+		g.sup.ok = g.sup.build(g.mOf(nd), g.start)
+	}
+	if !g.sup.ok {
+		return nil
+	}
+	return &g.sup
 }
 
 // classPending marks a candidate whose class has not been computed yet.
