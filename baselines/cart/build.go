@@ -2,7 +2,6 @@ package cart
 
 import (
 	"math"
-	"slices"
 )
 
 const (
@@ -46,14 +45,18 @@ type builder struct {
 
 	// sorted[f*n+start : f*n+end] lists the samples of the node being split
 	// in ascending order of column f (for every column not known constant in
-	// the node); samples[start:end] lists them in no particular order.
-	sorted   []int32
-	samples  []int32
-	goesLeft []bool
-	scratch  []int32
-	xf       []float32
-	yf       []int32
-	isConst  []bool
+	// the node), and values[f*n+start : f*n+end] their values of column f,
+	// so a scan reads its feature's values in order instead of gathering
+	// them from the column; samples[start:end] lists the samples in no
+	// particular order.
+	sorted      []int32
+	values      []float32
+	samples     []int32
+	goesLeft    []bool
+	scratch     []int32
+	scratchVals []float32
+	yf          []int32
+	isConst     []bool
 
 	total, left, right []float64 // class counts, length C
 	log2Base           float64
@@ -67,7 +70,10 @@ type builder struct {
 func newBuilder(data *dataset, p Config) *builder {
 	n, d, c := data.n, data.d, data.classes
 	b := &builder{
-		data:             data,
+		// The sorted values are all the builder reads of the columns, so
+		// it keeps no reference to them: once the caller drops the
+		// dataset, they are not held beside their sorted copy.
+		data:             &dataset{n: n, d: d, classes: c, y: data.y},
 		crit:             p.Criterion,
 		minLeaf:          p.MinSamplesLeaf,
 		maxFeatures:      p.MaxFeatures,
@@ -75,10 +81,11 @@ func newBuilder(data *dataset, p Config) *builder {
 		features:         make([]int, d),
 		constantFeatures: make([]int, d),
 		sorted:           make([]int32, n*d),
+		values:           make([]float32, n*d),
 		samples:          make([]int32, n),
 		goesLeft:         make([]bool, n),
 		scratch:          make([]int32, n),
-		xf:               make([]float32, n),
+		scratchVals:      make([]float32, n),
 		yf:               make([]int32, n),
 		isConst:          make([]bool, d),
 		total:            make([]float64, c),
@@ -104,16 +111,17 @@ func newBuilder(data *dataset, p Config) *builder {
 	// Presort every column once. Keys pack an order-preserving image of the
 	// float32 value above the row index, so one integer sort orders by value
 	// (ties by row, which keeps the fit deterministic).
-	keys := make([]uint64, n)
+	keys, tmp := make([]uint64, n), make([]uint64, n)
 	for f := 0; f < d; f++ {
 		col := data.cols[f*n : (f+1)*n]
 		for i, v := range col {
 			keys[i] = uint64(orderedBits(v))<<32 | uint64(i)
 		}
-		slices.Sort(keys)
-		seg := b.sorted[f*n : (f+1)*n]
+		keys, tmp = sortKeys(keys, tmp)
+		seg, vals := b.sorted[f*n:(f+1)*n], b.values[f*n:(f+1)*n]
 		for i, k := range keys {
 			seg[i] = int32(uint32(k))
+			vals[i] = col[uint32(k)]
 		}
 	}
 	return b
@@ -236,8 +244,8 @@ func (b *builder) nodeSplit(start, end int, impurity float64, nConstant int) (sp
 		fj += nFound
 		f := features[fj]
 		seg := b.sorted[f*n+start : f*n+end]
-		col := b.data.cols[f*n : (f+1)*n]
-		if col[seg[m-1]] <= col[seg[0]]+featureThreshold {
+		xf := b.values[f*n+start : f*n+end]
+		if xf[m-1] <= xf[0]+featureThreshold {
 			features[fj], features[nTotal] = features[nTotal], features[fj]
 			nFound++
 			nTotal++
@@ -246,10 +254,9 @@ func (b *builder) nodeSplit(start, end int, impurity float64, nConstant int) (sp
 		fi--
 		features[fi], features[fj] = features[fj], features[fi]
 
-		xf, yf := b.xf[:m], b.yf[:m]
+		yf, y := b.yf[:m], b.data.y
 		for k, i := range seg {
-			xf[k] = col[i]
-			yf[k] = b.data.y[i]
+			yf[k] = y[i]
 		}
 		clear(b.left)
 		added := 0 // samples xf[:added] are in b.left
@@ -269,7 +276,12 @@ func (b *builder) nodeSplit(start, end int, impurity float64, nConstant int) (sp
 			}
 			wL := float64(p)
 			wR := wN - wL
-			iL, iR := b.childImpurities(wL, wR)
+			var iL, iR float64
+			if b.crit == Gini {
+				iL, iR = b.childGini(wL, wR)
+			} else {
+				iL, iR = b.childImpurities(wL, wR)
+			}
 			proxy := -float64(wR*iR) - float64(wL*iL)
 			if proxy > bestProxy {
 				bestProxy = proxy
@@ -335,14 +347,29 @@ func (b *builder) childImpurities(wL, wR float64) (float64, float64) {
 	return b.impurityOf(b.left, wL), b.impurityOf(b.right, wR)
 }
 
+// childGini is childImpurities for the Gini criterion, in one pass and
+// without writing b.right: the same operations in the same order (a
+// candidate split's hottest path).
+func (b *builder) childGini(wL, wR float64) (float64, float64) {
+	left := b.left[:len(b.total)]
+	sqL, sqR := 0.0, 0.0
+	for k, t := range b.total {
+		l := left[k]
+		r := t - l
+		sqL += float64(l * l)
+		sqR += float64(r * r)
+	}
+	return 1.0 - sqL/float64(wL*wL), 1.0 - sqR/float64(wR*wR)
+}
+
 // partition reorders samples[start:end] and every column's sorted segment
 // that may still be scanned so that the rows going left come first, each
 // side keeping its order (stable, so sorted segments stay sorted).
 func (b *builder) partition(start, end int, sp split, nConstant int) {
 	n, d := b.data.n, b.data.d
-	col := b.data.cols[sp.feature*n : (sp.feature+1)*n]
-	for _, i := range b.samples[start:end] {
-		b.goesLeft[i] = float64(col[i]) <= sp.threshold
+	f := sp.feature
+	for k, i := range b.sorted[f*n+start : f*n+end] {
+		b.goesLeft[i] = float64(b.values[f*n+start+k]) <= sp.threshold
 	}
 	clear(b.isConst)
 	for _, f := range b.constantFeatures[:nConstant] {
@@ -351,7 +378,7 @@ func (b *builder) partition(start, end int, sp split, nConstant int) {
 	b.stablePartition(b.samples[start:end])
 	for f := 0; f < d; f++ {
 		if !b.isConst[f] {
-			b.stablePartition(b.sorted[f*n+start : f*n+end])
+			b.stablePartitionSorted(b.sorted[f*n+start:f*n+end], b.values[f*n+start:f*n+end])
 		}
 	}
 }
@@ -369,4 +396,23 @@ func (b *builder) stablePartition(seg []int32) {
 		}
 	}
 	copy(seg[nl:], right[:nr])
+}
+
+// stablePartitionSorted is stablePartition of a sorted segment and of its
+// values alongside.
+func (b *builder) stablePartitionSorted(seg []int32, vals []float32) {
+	nl, nr := 0, 0
+	right, rightVals := b.scratch, b.scratchVals
+	vals = vals[:len(seg)]
+	for k, i := range seg {
+		if b.goesLeft[i] {
+			seg[nl], vals[nl] = i, vals[k]
+			nl++
+		} else {
+			right[nr], rightVals[nr] = i, vals[k]
+			nr++
+		}
+	}
+	copy(seg[nl:], right[:nr])
+	copy(vals[nl:], rightVals[:nr])
 }
