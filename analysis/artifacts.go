@@ -85,22 +85,42 @@ type RepresentativeModel struct {
 // Antecedents splits a rule text "IF a AND b THEN c" into its conditions
 // (none for "IF TRUE THEN c" or a text of another form).
 func Antecedents(rule string) []string {
+	var out []string
+	eachAntecedent(rule, func(c string) { out = append(out, c) })
+	return out
+}
+
+// eachAntecedent calls fn with each of Antecedents(rule) in turn, without
+// building the slice (a deep tree's rules have tens of conditions each).
+func eachAntecedent(rule string, fn func(string)) {
 	body, ok := strings.CutPrefix(RuleText(rule), "IF ")
 	if !ok {
-		return nil
+		return
 	}
 	cond, _, ok := strings.Cut(body, " THEN ")
 	if !ok || cond == "TRUE" {
-		return nil
+		return
 	}
-	return strings.Split(cond, " AND ")
+	for {
+		c, rest, more := strings.Cut(cond, " AND ")
+		fn(c)
+		if !more {
+			return
+		}
+		cond = rest
+	}
 }
 
 // RuleText is a rule as compared across models: the learner's rule string
 // without trailing statistics in brackets ("IF x IS Low THEN class 2
 // [coverage 0.31, confidence 0.98]" → "IF x IS Low THEN class 2").
 func RuleText(rule string) string {
-	if i := strings.LastIndex(rule, " ["); i > 0 && strings.HasSuffix(rule, "]") {
+	// The suffix first: a rule without statistics is not searched for " ["
+	// (a deep tree's rules run to hundreds of bytes).
+	if !strings.HasSuffix(rule, "]") {
+		return strings.TrimSpace(rule)
+	}
+	if i := strings.LastIndex(rule, " ["); i > 0 {
 		return strings.TrimSpace(rule[:i])
 	}
 	return strings.TrimSpace(rule)
@@ -271,9 +291,7 @@ func stability(k cellKey, rows []results.Record, models map[unitConfig]results.M
 		}
 		cs := map[string]bool{}
 		for rule := range set {
-			for _, c := range Antecedents(rule) {
-				cs[c] = true
-			}
+			eachAntecedent(rule, func(c string) { cs[c] = true })
 		}
 		sets[i], conds[i] = set, cs
 	})

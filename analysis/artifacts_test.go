@@ -91,6 +91,9 @@ func TestRuleText(t *testing.T) {
 		"IF a IS Low THEN class 1  [coverage 0.3, confidence 0.9]": "IF a IS Low THEN class 1",
 		"IF a <= 2 THEN class 1":                                   "IF a <= 2 THEN class 1",
 		"IF a IS [x] THEN class 1 ":                                "IF a IS [x] THEN class 1",
+		"IF a IS [x] THEN class 1]":                                "IF a IS",
+		"IF a IS b THEN class 1]":                                  "IF a IS b THEN class 1]",
+		"[only]":                                                   "[only]",
 	} {
 		if got := RuleText(in); got != want {
 			t.Errorf("RuleText(%q) = %q, want %q", in, got, want)
@@ -103,6 +106,9 @@ func TestAntecedents(t *testing.T) {
 		"IF a IS Low AND b <= 2 THEN class 1  [coverage 0.3, confidence 0.9]": "a IS Low|b <= 2",
 		"IF TRUE THEN class 1":   "",
 		"a rule of another form": "",
+		"IF a <= 1 THEN class 1": "a <= 1",
+		"IF  THEN class 1":       "",
+		"IF a AND  AND b THEN 2": "a||b",
 	} {
 		if got := strings.Join(Antecedents(in), "|"); got != want {
 			t.Errorf("Antecedents(%q) = %q, want %q", in, got, want)
