@@ -289,23 +289,28 @@ func (m *Model) Predict(X [][]float64) []int {
 			continue
 		}
 		m.firing(x, act, bounded)
-		best, cls := -1.0, -1
-		for _, i := range m.leafOrder {
-			if act[i] > best {
-				best, cls = act[i], m.nodeClass(i)
-			}
-		}
-		for _, i := range m.internalOrder {
-			if v := m.fallbackMembership(i, act); v > best {
-				best, cls = v, m.nodeClass(i)
-			}
-		}
-		if best < 0 {
-			cls = m.RootPrediction
-		}
-		out[r] = cls
+		out[r] = m.decide(act)
 	}
 	return out
+}
+
+// decide is the class Predict gives a row with firing strengths act.
+func (m *Model) decide(act []float64) int {
+	best, cls := -1.0, -1
+	for _, i := range m.leafOrder {
+		if act[i] > best {
+			best, cls = act[i], m.nodeClass(i)
+		}
+	}
+	for _, i := range m.internalOrder {
+		if v := m.fallbackMembership(i, act); v > best {
+			best, cls = v, m.nodeClass(i)
+		}
+	}
+	if best < 0 {
+		cls = m.RootPrediction
+	}
+	return cls
 }
 
 // PredictProba returns per-row class distributions

@@ -279,6 +279,47 @@ type GroupFitter interface {
 	FitGroup(ts []Trainer, X [][]float64, y []int, s Schema) ([]Model, error)
 }
 
+// GroupPredictor is implemented by models that can predict the same rows
+// for several models of their method at once, sharing the work the
+// predictions have in common (FGRT's models of one FitGroup share their
+// partitions, so a row's memberships are evaluated once for all of them).
+// PredictGroup returns, in order, what each model's Predict returns, or
+// ok false when the models are not a group it can share work over (the
+// caller then predicts model by model).
+type GroupPredictor interface {
+	PredictGroup(models []Model, X [][]float64) (pred [][]int, ok bool)
+}
+
+// PredictGroup predicts X with every model at once when the first model
+// is a GroupPredictor that accepts the group; the caller checks each
+// prediction set with CheckPredictions, as PredictChecked does. It returns
+// nil (the caller then predicts model by model) for fewer than two
+// models, no GroupPredictor, a refused group, or a model that predicts
+// through CheckedPredictor (an external method, which reports its own
+// timing per model).
+func PredictGroup(models []Model, X [][]float64) ([][]int, error) {
+	if len(models) < 2 {
+		return nil, nil
+	}
+	for _, m := range models {
+		if _, ok := m.(CheckedPredictor); ok {
+			return nil, nil
+		}
+	}
+	g, ok := models[0].(GroupPredictor)
+	if !ok {
+		return nil, nil
+	}
+	preds, ok := g.PredictGroup(models, X)
+	if !ok {
+		return nil, nil
+	}
+	if len(preds) != len(models) {
+		return nil, fmt.Errorf("group prediction returned %d prediction sets for %d models", len(preds), len(models))
+	}
+	return preds, nil
+}
+
 // SharedPreparer is a Preparer whose preparation depends on only some of
 // its settings, so that trainers of one method that differ in the others
 // (FGRT's growth parameters) can share one preparation instead of

@@ -133,6 +133,12 @@ func score(model learn.Model, fit float64, s learn.Schema, xte [][]float64, yte 
 	if ownFit >= 0 { // a method that fits at prediction time (external) times itself
 		fit, predS = ownFit, max(0, predS-ownFit)
 	}
+	return scored(model, fit, predS, pred, s, yte), nil
+}
+
+// scored is the outcome of a model's checked predictions pred of the test
+// rows.
+func scored(model learn.Model, fit, predS float64, pred []int, s learn.Schema, yte []int) outcome {
 	o := outcome{cx: model.Complexity(), fitS: fit, predS: predS, model: model, pred: pred}
 	for i, y := range yte {
 		if pred[i] == y {
@@ -141,7 +147,7 @@ func score(model learn.Model, fit float64, s learn.Schema, xte [][]float64, yte 
 	}
 	o.acc = float64(o.correct) / float64(len(yte))
 	o.balAcc = learn.BalancedAccuracy(yte, pred, len(s.Classes))
-	return o, nil
+	return o
 }
 
 // run evaluates one unit and returns its rows, and its artifacts when the
@@ -284,8 +290,23 @@ func (e *executor) innerSelect(plan *protocol.Plan, f protocol.Fold, m resolvedM
 			return 0, fmt.Errorf("inner fold %d: %w", j, err)
 		}
 		rows := xte()
+		// The configurations' models predict the rows at once where their
+		// method shares the work (learn.GroupPredictor), else one by one;
+		// the shared time is split evenly among them.
+		t1 := time.Now()
+		preds, err := learn.PredictGroup(models, rows)
+		if err != nil {
+			return 0, fmt.Errorf("inner fold %d: %w", j, err)
+		}
+		groupS := time.Since(t1).Seconds() / float64(len(models))
 		for ci, model := range models {
-			o, err := score(model, 0, plan.Schema, rows, yte)
+			var o outcome
+			if preds != nil {
+				err = learn.CheckPredictions(preds[ci], len(rows), len(plan.Schema.Classes))
+				o = scored(model, 0, groupS, preds[ci], plan.Schema, yte)
+			} else {
+				o, err = score(model, 0, plan.Schema, rows, yte)
+			}
 			if err != nil {
 				return 0, fmt.Errorf("inner fold %d, %s: %w", j, m.Configs[ci], err)
 			}

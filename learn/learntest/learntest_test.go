@@ -196,7 +196,36 @@ func (t optional) FitGroup(ts []learn.Trainer, X [][]float64, y []int, s learn.S
 	if t.fault == "group-short" {
 		out = out[:len(out)-1]
 	}
+	if strings.HasPrefix(t.fault, "predict-group") {
+		for i, m := range out {
+			out[i] = groupModel{majorityModel: m.(*majorityModel), fault: t.fault}
+		}
+	}
 	return out, nil
+}
+
+// groupModel is a majority model that predicts groups, wrongly for the
+// faults "predict-group" (the last model's classes shifted) and
+// "predict-group-short" (one set fewer).
+type groupModel struct {
+	*majorityModel
+	fault string
+}
+
+func (g groupModel) PredictGroup(ms []learn.Model, X [][]float64) ([][]int, bool) {
+	out := make([][]int, len(ms))
+	for i, m := range ms {
+		out[i] = m.Predict(X)
+		if g.fault == "predict-group" && i == len(ms)-1 {
+			for r := range out[i] {
+				out[i][r] = (out[i][r] + 1) % 3
+			}
+		}
+	}
+	if g.fault == "predict-group-short" {
+		out = out[:len(out)-1]
+	}
+	return out, true
 }
 
 var (
@@ -220,6 +249,8 @@ func TestOptionalInterfaces(t *testing.T) {
 		{"shared", "with a shared preparation differs from its own Fit"},
 		{"group", "FitGroup (unprepared): model 1 differs"},
 		{"group-short", "returned 1 models for 2 trainers"},
+		{"predict-group", "PredictGroup (unprepared): model 1 predicts"},
+		{"predict-group-short", "returned 1 prediction sets for 2 models"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.fault, func(t *testing.T) {

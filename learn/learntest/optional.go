@@ -23,7 +23,10 @@ import (
 //     WithPreparation;
 //   - learn.GroupFitter: FitGroup on the group (unprepared and, for a
 //     SharedPreparer, sharing one preparation) returns, in order, the models
-//     each trainer's own Fit returns.
+//     each trainer's own Fit returns;
+//   - learn.GroupPredictor, on the models FitGroup returns: a group it
+//     accepts is predicted, model by model, as each model's Predict
+//     predicts the test rows.
 //
 // "The same model" is judged as the harness sees a model: the same
 // predictions on the test rows, the same printed rules and the same
@@ -147,6 +150,30 @@ func checkGroup(s Subject, d Data, gf learn.GroupFitter, how string, group []lea
 		got := describe(models[i], d)
 		if diff := differ(got, mustFit(u, d)); diff != "" {
 			errs = append(errs, fmt.Errorf("%s on %s: FitGroup (%s): model %d differs from its trainer's own Fit: %s", s.Name, d.Name, how, i, diff))
+		}
+	}
+	return append(errs, checkGroupPredict(s, d, how, models)...)
+}
+
+// checkGroupPredict checks a GroupPredictor's predictions of a group it
+// accepts against each model's own Predict.
+func checkGroupPredict(s Subject, d Data, how string, models []learn.Model) []error {
+	if _, ok := models[0].(learn.GroupPredictor); !ok || len(models) < 2 {
+		return nil
+	}
+	var preds [][]int
+	err := safely(func() error {
+		var err error
+		preds, err = learn.PredictGroup(models, d.XTest)
+		return err
+	})
+	if err != nil {
+		return []error{fmt.Errorf("%s on %s: PredictGroup (%s): %v", s.Name, d.Name, how, err)}
+	}
+	var errs []error
+	for i, pred := range preds { // nil: the group was refused
+		if want := describe(models[i], d).pred; !reflect.DeepEqual(pred, want) {
+			errs = append(errs, fmt.Errorf("%s on %s: PredictGroup (%s): model %d predicts %v, its Predict %v", s.Name, d.Name, how, i, pred, want))
 		}
 	}
 	return errs
