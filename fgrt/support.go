@@ -43,6 +43,12 @@ type support struct {
 // sparseShare of its rows, and reports whether it did.
 func (sp *support) build(m []float64, starts []int) bool {
 	limit := int(sparseShare * float64(len(m)))
+	if cap(sp.rows) < limit {
+		// At their largest from the start: grown by appends, the buffers
+		// left their smaller copies behind as garbage at every node.
+		sp.rows, sp.vals = make([]int32, 0, limit), make([]float64, 0, limit)
+		sp.mu = make([]float64, 0, limit)
+	}
 	sp.rows, sp.vals = sp.rows[:0], sp.vals[:0]
 	for i, v := range m {
 		if v != 0 {
@@ -56,9 +62,6 @@ func (sp *support) build(m []float64, starts []int) bool {
 	sp.classAt = sp.classAt[:0]
 	for _, s := range starts {
 		sp.classAt = append(sp.classAt, sort.Search(len(sp.rows), func(t int) bool { return int(sp.rows[t]) >= s }))
-	}
-	if cap(sp.mu) < len(sp.rows) {
-		sp.mu = make([]float64, len(sp.rows), cap(sp.rows))
 	}
 	sp.mu = sp.mu[:len(sp.rows)]
 	return true
