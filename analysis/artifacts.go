@@ -73,14 +73,24 @@ type Stability struct {
 
 // RepresentativeModel is the model of a representative fold.
 type RepresentativeModel struct {
-	Key        string              `json:"key"`
-	Repeat     int                 `json:"repeat"`
-	Fold       int                 `json:"fold"`
-	Accuracy   float64             `json:"accuracy"`
-	Config     string              `json:"config"`
-	Rules      []string            `json:"rules"`
-	Partitions []results.NamedTerm `json:"partitions,omitempty"`
+	Key      string   `json:"key"`
+	Repeat   int      `json:"repeat"`
+	Fold     int      `json:"fold"`
+	Accuracy float64  `json:"accuracy"`
+	Config   string   `json:"config"`
+	Rules    []string `json:"rules"`
+	// RulesOmitted counts the rules after the first
+	// MaxRepresentativeRules, which are left out (the artifacts keep them).
+	RulesOmitted int                 `json:"rules_omitted,omitempty"`
+	Partitions   []results.NamedTerm `json:"partitions,omitempty"`
 }
+
+// MaxRepresentativeRules is the number of a representative model's rules
+// the analysis keeps, and the report shows: a deep tree on large data has
+// 10^5 rules (tens of MB of text that no reader reads through), while the
+// models of the paper's study have a few hundred at most. The rest are
+// counted; 'fgrtbench rules --results' prints a stored model whole.
+const MaxRepresentativeRules = 1000
 
 // Antecedents splits a rule text "IF a AND b THEN c" into its conditions
 // (none for "IF TRUE THEN c" or a text of another form).
@@ -324,8 +334,9 @@ func stability(k cellKey, rows []results.Record, models map[unitConfig]results.M
 	s.Recurring, s.RecurringAntecedents = recurring(count), recurring(antecedents)
 	rep, _ := results.Representative(rows)
 	m := models[uc{rep.Key, rep.ConfigIndex}]
+	shown := m.Rules[:min(len(m.Rules), MaxRepresentativeRules)]
 	s.Representative = RepresentativeModel{Key: rep.Key, Repeat: rep.Repeat, Fold: rep.Fold, Accuracy: rep.Accuracy,
-		Config: rep.Config, Rules: m.Rules, Partitions: m.NamedPartitions()}
+		Config: rep.Config, Rules: shown, RulesOmitted: len(m.Rules) - len(shown), Partitions: m.NamedPartitions()}
 	return s, true
 }
 

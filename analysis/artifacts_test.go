@@ -154,3 +154,30 @@ func TestLoadArtifacts(t *testing.T) {
 		t.Errorf("no artifacts: %v, %d predictive, %d stability cells", err, len(none.Predictive), len(none.Stability))
 	}
 }
+
+// TestRepresentativeRulesCapped: a representative model of more than
+// MaxRepresentativeRules rules keeps its first ones and counts the rest,
+// while rule stability still counts every rule; one at the cap is whole.
+func TestRepresentativeRulesCapped(t *testing.T) {
+	for _, n := range []int{MaxRepresentativeRules, MaxRepresentativeRules + 7} {
+		recs, art := artifactsFixture()
+		var rules []string
+		for i := range n {
+			rules = append(rules, fmt.Sprintf("IF x <= %d THEN class a", i))
+		}
+		for i, m := range art.Models.Records {
+			if m.Key == "k1" && m.ConfigIndex == 1 { // the representative fold's model
+				art.Models.Records[i].Rules = rules
+			}
+		}
+		_, stab := computeArtifacts(recs, art, []Cell{{Protocol: "clean", Dataset: "d", Method: "m"}})
+		r := stab[0].Representative
+		shown := min(n, MaxRepresentativeRules)
+		if len(r.Rules) != shown || r.RulesOmitted != n-shown || !reflect.DeepEqual(r.Rules, rules[:shown]) {
+			t.Errorf("%d rules: representative keeps %d and omits %d, want the first %d and %d", n, len(r.Rules), r.RulesOmitted, shown, n-shown)
+		}
+		if want := float64(2+n+1) / 3; math.Abs(stab[0].MeanRules-want) > 1e-12 || stab[0].Distinct != n+2 {
+			t.Errorf("%d rules: stability over %v rules per model and %d distinct, want %v and %d", n, stab[0].MeanRules, stab[0].Distinct, want, n+2)
+		}
+	}
+}

@@ -176,6 +176,10 @@ func RulesFiles(a *analysis.Analysis) map[string][]byte {
 		r := s.Representative
 		fmt.Fprintf(b, "\nRepresentative fold (accuracy %s %%, the median): repeat %d fold %d, config `%s` (numeric thresholds in the units the learner saw):\n\n```\n%s\n```\n",
 			pct(r.Accuracy), r.Repeat, r.Fold, strings.ReplaceAll(r.Config, "`", "'"), strings.Join(r.Rules, "\n"))
+		if r.RulesOmitted > 0 {
+			fmt.Fprintf(b, "\nThe first %d of its %d rules; `fgrtbench rules --results` on this study's directory prints them all (`--dataset` as in results.csv, `--method %s --protocol %s --repeat %d --fold %d`).\n",
+				len(r.Rules), len(r.Rules)+r.RulesOmitted, s.Method, s.Protocol, r.Repeat, r.Fold)
+		}
 		if len(r.Partitions) > 0 {
 			fmt.Fprintf(b, "\nPartitions these rules use, in the data's units:\n\n```\n%s\n```\n", results.FormatPartitions(r.Partitions))
 		}
