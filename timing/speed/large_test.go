@@ -51,6 +51,26 @@ func TestTimeProcessPeakRSS(t *testing.T) {
 	if r.PeakRSS < 64<<20 || r.PeakRSS > 1<<30 || r.Wall <= 0 {
 		t.Errorf("child holding 64 MiB: peak %d bytes, wall %v", r.PeakRSS, r.Wall)
 	}
+	if runtime.GOOS != "linux" {
+		return
+	}
+	// The measuring process's own peak is not the child's: after holding
+	// 384 MiB itself, it must still report the child's 64 MiB (rusage
+	// alone reported 384 MiB: the child inherits the high-water mark of
+	// the memory it was started from).
+	held := make([]byte, 384<<20)
+	for i := range held {
+		held[i] = 1
+	}
+	runtime.KeepAlive(held)
+	held = nil
+	r, _, err = timeProcess(context.Background(), ".", "child", os.Args[0], "-test.run=^TestTimeProcessPeakRSS$")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.PeakRSS < 64<<20 || r.PeakRSS > 256<<20 {
+		t.Errorf("child holding 64 MiB after the parent held 384 MiB: peak %d MiB (note %q)", r.PeakRSS>>20, r.Note)
+	}
 }
 
 func TestStudyArgs(t *testing.T) {
