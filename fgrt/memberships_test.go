@@ -18,38 +18,49 @@ func withEncodedMemberships(f func()) {
 	f()
 }
 
+// randomGrowth is one random case of the tests that grow a tree two ways:
+// data of trial's seed (its last column nominal every fifth trial),
+// quantile or paper-style partitions (optimised every third trial) and
+// random growth settings.
+func randomGrowth(t *testing.T, r *rand.Rand, trial int) (X [][]float64, y []int, c int, parts []fuzzy.Partition, opt GrowConfig) {
+	t.Helper()
+	n, d := 30+r.IntN(500), 2+r.IntN(8)
+	c = 2 + r.IntN(3)
+	X, y = randomData(uint64(trial), n, d, c)
+	nominal := make([]bool, d)
+	if trial%5 == 4 {
+		nominal[d-1] = true // column d-1 holds four integer codes when d%3 == 0
+		for i := range X {
+			X[i][d-1] = float64(int(X[i][d-1]*10) % 4)
+		}
+	}
+	style := []fuzzy.Style{fuzzy.QuantileStyle, fuzzy.PaperStyle}[trial%2]
+	parts, err := fuzzy.FitPartitions(X, nominal, style)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if trial%3 == 2 {
+		if parts, _, err = partopt.Optimize(X, y, parts, partopt.Config{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	opt = GrowConfig{
+		MaxRules:          1 + r.IntN(30),
+		CoverageThreshold: []float64{0, 0.01, 0.05, 0.1}[r.IntN(4)],
+		MinImprovement:    []float64{0, 0.005, 0.01}[r.IntN(3)],
+		Patience:          1 + r.IntN(4),
+		FixQ1:             r.IntN(2) == 0,
+	}
+	return X, y, c, parts, opt
+}
+
 // TestEncodedMembershipsMatchDense grows the same trees from the encoded
 // membership store as from the dense one, on quantile, paper-style and
 // optimised partitions, nominal columns and random growth settings.
 func TestEncodedMembershipsMatchDense(t *testing.T) {
 	r := rand.New(rand.NewPCG(16, 16))
 	for trial := 0; trial < 40; trial++ {
-		n, d, c := 30+r.IntN(400), 2+r.IntN(8), 2+r.IntN(3)
-		X, y := randomData(uint64(trial), n, d, c)
-		nominal := make([]bool, d)
-		if trial%5 == 4 {
-			nominal[d-1] = true // column d-1 holds four integer codes when d%3 == 0
-			for i := range X {
-				X[i][d-1] = float64(int(X[i][d-1]*10) % 4)
-			}
-		}
-		style := []fuzzy.Style{fuzzy.QuantileStyle, fuzzy.PaperStyle}[trial%2]
-		parts, err := fuzzy.FitPartitions(X, nominal, style)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if trial%3 == 2 {
-			if parts, _, err = partopt.Optimize(X, y, parts, partopt.Config{}); err != nil {
-				t.Fatal(err)
-			}
-		}
-		opt := GrowConfig{
-			MaxRules:          1 + r.IntN(30),
-			CoverageThreshold: []float64{0, 0.01, 0.05, 0.1}[r.IntN(4)],
-			MinImprovement:    []float64{0, 0.005, 0.01}[r.IntN(3)],
-			Patience:          1 + r.IntN(4),
-			FixQ1:             r.IntN(2) == 0,
-		}
+		X, y, c, parts, opt := randomGrowth(t, r, trial)
 		dense, err := FitTree(X, y, c, parts, opt)
 		if err != nil {
 			t.Fatal(err)

@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/fgrtbench/fgrtbench/fgrt/partopt"
 	"github.com/fgrtbench/fgrtbench/fuzzy"
 	"github.com/fgrtbench/fgrtbench/internal/npsum"
 	"github.com/fgrtbench/fgrtbench/learn"
@@ -169,31 +168,14 @@ func TestSupportGuard(t *testing.T) {
 
 // TestSupportGrowsSameTrees: class sums over the support (share 1: every
 // node) and the dense dot (share 0: none) grow the same trees, with both
-// membership stores, on quantile, paper-style and optimised partitions.
+// membership stores, on randomGrowth's cases.
 func TestSupportGrowsSameTrees(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 9))
 	saved := sparseShare
 	defer func() { sparseShare = saved }()
-	for trial := 0; trial < 30; trial++ {
-		n, d, c := 40+r.IntN(600), 2+r.IntN(6), 2+r.IntN(3)
-		X, y := randomData(uint64(100+trial), n, d, c)
-		style := []fuzzy.Style{fuzzy.QuantileStyle, fuzzy.PaperStyle}[trial%2]
-		parts, err := fuzzy.FitPartitions(X, make([]bool, d), style)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if trial%3 == 2 {
-			if parts, _, err = partopt.Optimize(X, y, parts, partopt.Config{}); err != nil {
-				t.Fatal(err)
-			}
-		}
-		opt := GrowConfig{
-			MaxRules:          2 + r.IntN(30),
-			CoverageThreshold: []float64{0, 0.01, 0.05}[r.IntN(3)],
-			MinImprovement:    []float64{0, 0.005, 0.01}[r.IntN(3)],
-			Patience:          1 + r.IntN(4),
-			FixQ1:             r.IntN(2) == 0,
-		}
+	for trial := 0; trial < 40; trial++ {
+		X, y, c, parts, opt := randomGrowth(t, r, trial)
+		var err error
 		fit := func(share float64, encoded bool) *Model {
 			sparseShare = share
 			var m *Model
