@@ -201,6 +201,7 @@ func (e *executor) run(u Unit, plan *protocol.Plan, m resolvedMethod, nFolds int
 		return []results.Record{row(ci, o, true)}, arts, nil
 	}
 	xtr, xte := e.matrices(&f)
+	rows := &handoff{rows: xtr}
 	out := make([]results.Record, 0, len(m.Configs))
 	best, bestAcc := -1, -1.0
 	for ci, cfg := range m.Configs {
@@ -208,13 +209,7 @@ func (e *executor) run(u Unit, plan *protocol.Plan, m resolvedMethod, nFolds int
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", u.Key, err)
 		}
-		x := xtr
-		if ci == len(m.Configs)-1 {
-			// The last fit holds the only reference to the rows, so that
-			// they can be freed once it has read them (matrices).
-			xtr = nil
-		}
-		o, err := evaluate(t, plan.Schema, x, f.YTrain, xte, f.YTest)
+		o, err := evaluate(t, plan.Schema, rows.take(ci == len(m.Configs)-1), f.YTrain, xte, f.YTest)
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s %s: %w", u.Key, cfg, err)
 		}
@@ -337,4 +332,21 @@ func pickLabels(y []int, idx []int) []int {
 		out[i] = y[r]
 	}
 	return out
+}
+
+// handoff holds a fold's rows for the fits of a loop and gives them away
+// to the last one, so that nothing but that fit refers to them: they can
+// then be freed as soon as it has read them (matrices). A local variable
+// set to nil before the last call did not do it: the compiled loop kept
+// the slice reachable from its frame, so a CART unit on 10^6 rows held its
+// 147 MB of scaled rows through its whole fit (TestFitOwnsItsRows).
+type handoff struct{ rows [][]float64 }
+
+// take returns the rows, keeping them unless last.
+func (h *handoff) take(last bool) [][]float64 {
+	x := h.rows
+	if last {
+		h.rows = nil
+	}
+	return x
 }
