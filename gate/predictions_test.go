@@ -1,6 +1,10 @@
 package gate
 
 import (
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"sort"
 	"strings"
 	"testing"
 
@@ -41,5 +45,120 @@ func TestComparePredictions(t *testing.T) {
 				t.Errorf("got %q (%d compared, %d skipped), want %q (%d, %d)", strings.Join(got, "|"), compared, skipped, c.want, c.compared, c.skipped)
 			}
 		})
+	}
+}
+
+// comparePredictionsByMaps is ComparePredictions as first written, with a
+// map of each side's rows: the oracle of TestComparePredictionsMatchesMaps.
+func comparePredictionsByMaps(ref, cur results.Predictions, compare func(key string) bool) (diffs []PredictionDiff, compared, skipped int) {
+	type id struct {
+		key         string
+		config, row int
+	}
+	index := func(p results.Predictions) map[id]results.PredictionRow {
+		m := map[id]results.PredictionRow{}
+		for _, r := range p.Rows {
+			m[id{r.Key, r.ConfigIndex, r.Row}] = r
+		}
+		return m
+	}
+	was, now := index(ref), index(cur)
+	for k, r := range was {
+		if !compare(k.key) {
+			skipped++
+			continue
+		}
+		compared++
+		n, ok := now[k]
+		switch {
+		case !ok:
+			diffs = append(diffs, PredictionDiff{k.key, k.config, k.row, r.YPred, "", r.YTrue, "missing"})
+		case n.YTrue != r.YTrue:
+			diffs = append(diffs, PredictionDiff{k.key, k.config, k.row, r.YPred, n.YPred, r.YTrue, "true label differs: " + r.YTrue + " -> " + n.YTrue})
+		case n.YPred != r.YPred:
+			diffs = append(diffs, PredictionDiff{k.key, k.config, k.row, r.YPred, n.YPred, r.YTrue, ""})
+		}
+	}
+	for k, n := range now {
+		if _, ok := was[k]; !ok && compare(k.key) {
+			diffs = append(diffs, PredictionDiff{k.key, k.config, k.row, "", n.YPred, n.YTrue, "extra"})
+		}
+	}
+	sort.Slice(diffs, func(i, j int) bool {
+		a, b := diffs[i], diffs[j]
+		if a.Key != b.Key {
+			return a.Key < b.Key
+		}
+		if a.ConfigIndex != b.ConfigIndex {
+			return a.ConfigIndex < b.ConfigIndex
+		}
+		return a.Row < b.Row
+	})
+	return diffs, compared, skipped
+}
+
+// TestComparePredictionsMatchesMaps: the ordered walk gives the map
+// version's differences and counts on random pairs of prediction sets,
+// in file order or shuffled, with rows missing, extra, relabelled,
+// repeated and of stochastic methods.
+func TestComparePredictionsMatchesMaps(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 7))
+	labels := []string{"a", "b", "c"}
+	for trial := 0; trial < 300; trial++ {
+		var ref, cur []results.PredictionRow
+		for u := range 1 + rng.IntN(4) {
+			key := fmt.Sprintf("u%d", u)
+			if u == 2 {
+				key = "s" // a stochastic method's unit
+			}
+			for ci := range 1 + rng.IntN(2) {
+				for r := range rng.IntN(12) {
+					row := results.PredictionRow{Key: key, ConfigIndex: ci, Row: r, YTrue: labels[rng.IntN(3)], YPred: labels[rng.IntN(3)]}
+					if rng.IntN(8) != 0 {
+						ref = append(ref, row)
+					}
+					switch rng.IntN(10) {
+					case 0: // missing from the results
+					case 1:
+						row.YPred = labels[rng.IntN(3)]
+						cur = append(cur, row)
+					case 2:
+						row.YTrue = labels[rng.IntN(3)]
+						cur = append(cur, row)
+					case 3:
+						cur = append(cur, row, results.PredictionRow{Key: key, ConfigIndex: ci, Row: r, YTrue: row.YTrue, YPred: labels[rng.IntN(3)]})
+					default:
+						cur = append(cur, row)
+					}
+				}
+			}
+		}
+		if trial%3 == 0 {
+			rng.Shuffle(len(ref), func(i, j int) { ref[i], ref[j] = ref[j], ref[i] })
+			rng.Shuffle(len(cur), func(i, j int) { cur[i], cur[j] = cur[j], cur[i] })
+		}
+		deterministic := func(k string) bool { return k != "s" }
+		a, b := results.Predictions{Rows: ref}, results.Predictions{Rows: cur}
+		got, gc, gs := ComparePredictions(a, b, deterministic)
+		want, wc, ws := comparePredictionsByMaps(a, b, deterministic)
+		if !reflect.DeepEqual(got, want) || gc != wc || gs != ws {
+			t.Fatalf("trial %d: %v (%d compared, %d skipped), the maps give %v (%d, %d)", trial, got, gc, gs, want, wc, ws)
+		}
+	}
+}
+
+// BenchmarkComparePredictions compares two sets of 10^6 rows in file order
+// (what check --predictions does on a large study).
+func BenchmarkComparePredictions(b *testing.B) {
+	var rows []results.PredictionRow
+	for u := range 10 {
+		for r := range 100_000 {
+			rows = append(rows, results.PredictionRow{Key: fmt.Sprintf("unit-%02d", u), Row: r, YTrue: "a", YPred: "b"})
+		}
+	}
+	p := results.Predictions{Rows: rows}
+	b.ReportAllocs()
+	for b.Loop() {
+		ComparePredictions(p, p, func(string) bool { return true })
 	}
 }
