@@ -49,6 +49,11 @@ func pauseGC(input int) (resume func()) {
 	gcPause.Lock()
 	defer gcPause.Unlock()
 	if gcPause.n == 0 {
+		// Collect first, so that what the pause keeps is live memory only:
+		// garbage left before it (an earlier reader's, or a study's run in
+		// the same process) would otherwise stay through the read, and the
+		// limit below, which counts the heap, would let it.
+		runtime.GC()
 		gcPause.percent = debug.SetGCPercent(-1)
 		gcPause.limit = debug.SetMemoryLimit(-1)
 		gcPause.valve = -1

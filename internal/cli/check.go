@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 
 	"github.com/fgrtbench/fgrtbench/bench/identity"
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
@@ -319,10 +318,6 @@ func checkPredictions(env *Env, dir, ref string, limit int) error {
 	if err != nil {
 		return err
 	}
-	// The second read pauses the collector (results.ReadArtifacts), so the
-	// first directory's models, garbage now, are collected before it: on
-	// the 10^6-row study this halves what the comparison holds at its peak.
-	runtime.GC()
 	was, _, err := read(ref)
 	if err != nil {
 		return err
