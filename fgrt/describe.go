@@ -309,18 +309,7 @@ func (dm describedModel) MarshalJSON() ([]byte, error) {
 			b = append(b, `,"parent":`...)
 			b = strconv.AppendInt(b, int64(n.Parent), 10)
 			b = append(b, `,"children":`...)
-			if n.Children == nil {
-				b = append(b, "null"...)
-			} else {
-				b = append(b, '[')
-				for k, c := range n.Children {
-					if k > 0 {
-						b = append(b, ',')
-					}
-					b = strconv.AppendInt(b, int64(c), 10)
-				}
-				b = append(b, ']')
-			}
+			b = learn.AppendJSONInts(b, n.Children)
 			b = append(b, `,"depth":`...)
 			b = strconv.AppendInt(b, int64(n.Depth), 10)
 			b = append(b, `,"class":`...)

@@ -265,6 +265,17 @@ func (f JSONFloat) AppendJSON(b []byte) []byte {
 // AppendJSONFloats appends v as encoding/json writes a []JSONFloat (nil:
 // null).
 func AppendJSONFloats(b []byte, v []JSONFloat) []byte {
+	return AppendJSONArray(b, v, func(b []byte, x JSONFloat) []byte { return x.AppendJSON(b) })
+}
+
+// AppendJSONInts appends v as encoding/json writes an []int (nil: null).
+func AppendJSONInts(b []byte, v []int) []byte {
+	return AppendJSONArray(b, v, func(b []byte, x int) []byte { return strconv.AppendInt(b, int64(x), 10) })
+}
+
+// AppendJSONArray appends v as encoding/json writes a slice: null when v
+// is nil, else its elements, each written by elem, between brackets.
+func AppendJSONArray[T any](b []byte, v []T, elem func([]byte, T) []byte) []byte {
 	if v == nil {
 		return append(b, "null"...)
 	}
@@ -273,7 +284,7 @@ func AppendJSONFloats(b []byte, v []JSONFloat) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = x.AppendJSON(b)
+		b = elem(b, x)
 	}
 	return append(b, ']')
 }

@@ -150,3 +150,27 @@ func TestMarshalModelIsJSONMarshal(t *testing.T) {
 		t.Error("invalid JSON with white space was accepted")
 	}
 }
+
+// TestAppendJSONArrays: the slice writers give encoding/json's bytes for
+// nil, empty and filled slices, nested ones included.
+func TestAppendJSONArrays(t *testing.T) {
+	same := func(what string, got []byte, v any) {
+		t.Helper()
+		want, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Errorf("%s: got %s, want %s", what, got, want)
+		}
+	}
+	for _, v := range [][]int{nil, {}, {0, -3, 1 << 40}} {
+		same("ints", AppendJSONInts(nil, v), v)
+	}
+	for _, v := range [][]JSONFloat{nil, {}, {0.5, 1e-9, -2}} {
+		same("floats", AppendJSONFloats(nil, v), v)
+	}
+	nested := [][]JSONFloat{nil, {}, {1, 2.5}}
+	same("nested", AppendJSONArray(nil, nested, AppendJSONFloats), nested)
+	same("nil nested", AppendJSONArray[[]JSONFloat](nil, nil, AppendJSONFloats), [][]JSONFloat(nil))
+}

@@ -310,17 +310,7 @@ func appendModelParts(b []byte, r ModelRecord) (head, model []byte, err error) {
 }
 
 func appendJSONStrings(b []byte, ss []string) []byte {
-	if ss == nil {
-		return append(b, "null"...)
-	}
-	b = append(b, '[')
-	for i, s := range ss {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendJSONString(b, s)
-	}
-	return append(b, ']')
+	return learn.AppendJSONArray(b, ss, appendJSONString)
 }
 
 const hexDigits = "0123456789abcdef"

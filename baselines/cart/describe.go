@@ -99,54 +99,21 @@ func (dt describedTree) MarshalJSON() ([]byte, error) {
 	b := make([]byte, 0, 64+len(dt.Feature)*(48+24*dt.NumClasses))
 	b = append(b, `{"n_classes":`...)
 	b = strconv.AppendInt(b, int64(dt.NumClasses), 10)
-	for _, f := range []struct {
-		name string
-		ints []int
-		fl   []learn.JSONFloat
-	}{
-		{name: "children_left", ints: dt.ChildrenLeft},
-		{name: "children_right", ints: dt.ChildrenRight},
-		{name: "feature", ints: dt.Feature},
-		{name: "threshold", fl: dt.Threshold},
-		{name: "impurity", fl: dt.Impurity},
-		{name: "n_node_samples", ints: dt.NodeSamples},
-	} {
-		b = append(append(append(b, `,"`...), f.name...), `":`...)
-		if f.name == "threshold" || f.name == "impurity" {
-			b = learn.AppendJSONFloats(b, f.fl)
-			continue
-		}
-		b = appendInts(b, f.ints)
-	}
+	b = append(b, `,"children_left":`...)
+	b = learn.AppendJSONInts(b, dt.ChildrenLeft)
+	b = append(b, `,"children_right":`...)
+	b = learn.AppendJSONInts(b, dt.ChildrenRight)
+	b = append(b, `,"feature":`...)
+	b = learn.AppendJSONInts(b, dt.Feature)
+	b = append(b, `,"threshold":`...)
+	b = learn.AppendJSONFloats(b, dt.Threshold)
+	b = append(b, `,"impurity":`...)
+	b = learn.AppendJSONFloats(b, dt.Impurity)
+	b = append(b, `,"n_node_samples":`...)
+	b = learn.AppendJSONInts(b, dt.NodeSamples)
 	b = append(b, `,"value":`...)
-	if dt.Value == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i, v := range dt.Value {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = learn.AppendJSONFloats(b, v)
-		}
-		b = append(b, ']')
-	}
+	b = learn.AppendJSONArray(b, dt.Value, learn.AppendJSONFloats)
 	b = append(b, `,"max_depth":`...)
 	b = strconv.AppendInt(b, int64(dt.MaxDepth), 10)
 	return append(b, '}'), nil
-}
-
-// appendInts appends v as encoding/json writes an []int (nil: null).
-func appendInts(b []byte, v []int) []byte {
-	if v == nil {
-		return append(b, "null"...)
-	}
-	b = append(b, '[')
-	for i, x := range v {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = strconv.AppendInt(b, int64(x), 10)
-	}
-	return append(b, ']')
 }

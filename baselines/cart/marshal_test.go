@@ -36,3 +36,28 @@ func TestDescribedTreeMarshalMatchesReflection(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkDescribedTreeMarshal writes a tree of 200,001 nodes (a deep
+// tree on large data) as the models artifact does.
+func BenchmarkDescribedTreeMarshal(b *testing.B) {
+	const n = 200_001
+	dt := describedTree{NumClasses: 3, MaxDepth: 40}
+	for i := 0; i < n; i++ {
+		l, r := 2*i+1, 2*i+2
+		if l >= n {
+			l, r = Leaf, Leaf
+		}
+		dt.ChildrenLeft, dt.ChildrenRight = append(dt.ChildrenLeft, l), append(dt.ChildrenRight, r)
+		dt.Feature = append(dt.Feature, i%20)
+		dt.Threshold = append(dt.Threshold, learn.JSONFloat(float64(i)*0.001-0.5))
+		dt.Impurity = append(dt.Impurity, learn.JSONFloat(0.5/float64(i+1)))
+		dt.NodeSamples = append(dt.NodeSamples, n-i)
+		dt.Value = append(dt.Value, []learn.JSONFloat{learn.JSONFloat(i % 7), 2, learn.JSONFloat(i % 3)})
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := dt.MarshalJSON(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
