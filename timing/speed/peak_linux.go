@@ -23,7 +23,12 @@ import (
 // the child inherits a floor of a few tens of MB.
 func resetPeakRSS() (floor uint64, reset bool) {
 	debug.FreeOSMemory()
-	reset = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) == nil
+	// Opened for writing only: the kernel's file is there or the reset is
+	// not available; nothing is created or truncated.
+	if f, err := os.OpenFile("/proc/self/clear_refs", os.O_WRONLY, 0); err == nil {
+		_, werr := f.Write([]byte("5"))
+		reset = f.Close() == nil && werr == nil
+	}
 	return selfPeakRSS(), reset
 }
 
