@@ -47,8 +47,8 @@ func featurePartitions(X [][]float64, y []int, s learn.Schema, feature string) (
 	if s.Features[j].Nominal {
 		return plots.MembershipData{}, fmt.Errorf("plots: feature %q is nominal: its crisp categories have no membership functions to draw", feature)
 	}
-	corners := func(o fgrt.Options) ([][4]float64, []string, error) {
-		tr, err := fgrt.NewTrainer(o)
+	corners := func(o fgrt.Config) ([][4]float64, []string, error) {
+		tr, err := fgrt.New(o)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -67,11 +67,11 @@ func featurePartitions(X [][]float64, y []int, s learn.Schema, feature string) (
 		}
 		return out, terms, nil
 	}
-	def, terms, err := corners(fgrt.DefaultOptions())
+	def, terms, err := corners(fgrt.DefaultConfig())
 	if err != nil {
 		return plots.MembershipData{}, err
 	}
-	o := fgrt.DefaultOptions()
+	o := fgrt.DefaultConfig()
 	o.Optimize, o.Strategy = true, partopt.Grid
 	opt, _, err := corners(o)
 	if err != nil {
