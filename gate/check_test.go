@@ -12,6 +12,7 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
 	"github.com/fgrtbench/fgrtbench/bench/runner"
+	"github.com/fgrtbench/fgrtbench/bench/study"
 	"github.com/fgrtbench/fgrtbench/datasets"
 	"github.com/fgrtbench/fgrtbench/results"
 )
@@ -38,10 +39,10 @@ func synthetic(name string) *datasets.Dataset {
 }
 
 // run executes a small study of real learners and returns its records.
-func run(t *testing.T, ms []runner.MethodSpec) []results.Record {
+func run(t *testing.T, ms []study.MethodSpec) []results.Record {
 	t.Helper()
 	dir := t.TempDir()
-	study := runner.Study{Protocols: []string{"clean"}, Datasets: []string{"synth"}, Methods: ms, Options: protocol.DefaultOptions()}
+	study := study.Study{Protocols: []string{"clean"}, Datasets: []string{"synth"}, Methods: ms, Options: protocol.DefaultOptions()}
 	r := &runner.Runner{Load: func(context.Context, string) (*datasets.Dataset, error) { return synthetic("synth"), nil }, OutDir: dir, Jobs: 2}
 	if _, err := r.Run(context.Background(), study); err != nil {
 		t.Fatal(err)
@@ -53,8 +54,8 @@ func run(t *testing.T, ms []runner.MethodSpec) []results.Record {
 	return recs
 }
 
-func baselineOf(recs []results.Record) *Baseline[runner.Study] {
-	b := &Baseline[runner.Study]{}
+func baselineOf(recs []results.Record) *Baseline[study.Study] {
+	b := &Baseline[study.Study]{}
 	if err := b.Update(recs); err != nil {
 		panic(err)
 	}
@@ -62,7 +63,7 @@ func baselineOf(recs []results.Record) *Baseline[runner.Study] {
 }
 
 func TestIdenticalRunPasses(t *testing.T) {
-	ms := []runner.MethodSpec{{Name: "cart"}, {Name: "fgrt", Grid: "fixed"}}
+	ms := []study.MethodSpec{{Name: "cart"}, {Name: "fgrt", Grid: "fixed"}}
 	b := baselineOf(run(t, ms))
 	diffs := Compare(b, run(t, ms), Options{})
 	if n := Regressions(diffs); n != 0 {
@@ -81,15 +82,15 @@ func TestIdenticalRunPasses(t *testing.T) {
 func TestPerturbedLearnerFails(t *testing.T) {
 	cases := []struct {
 		name      string
-		base, alt runner.MethodSpec
+		base, alt study.MethodSpec
 	}{
-		{"cart min_samples_leaf", runner.MethodSpec{Name: "cart"}, runner.MethodSpec{Name: "cart", Label: "cart", Params: map[string]string{"min_samples_leaf": "9"}}},
-		{"fgrt max_rules", runner.MethodSpec{Name: "fgrt", Grid: "fixed", Label: "fgrt"}, runner.MethodSpec{Name: "fgrt", Grid: "fixed", Label: "fgrt", Params: map[string]string{"max_rules": "4"}}},
+		{"cart min_samples_leaf", study.MethodSpec{Name: "cart"}, study.MethodSpec{Name: "cart", Label: "cart", Params: map[string]string{"min_samples_leaf": "9"}}},
+		{"fgrt max_rules", study.MethodSpec{Name: "fgrt", Grid: "fixed", Label: "fgrt"}, study.MethodSpec{Name: "fgrt", Grid: "fixed", Label: "fgrt", Params: map[string]string{"max_rules": "4"}}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			b := baselineOf(run(t, []runner.MethodSpec{c.base}))
-			diffs := Compare(b, run(t, []runner.MethodSpec{c.alt}), Options{})
+			b := baselineOf(run(t, []study.MethodSpec{c.base}))
+			diffs := Compare(b, run(t, []study.MethodSpec{c.alt}), Options{})
 			if Regressions(diffs) == 0 {
 				t.Fatal("a changed learner passed the gate")
 			}
@@ -176,7 +177,7 @@ func TestEveryFieldIsCompared(t *testing.T) {
 }
 
 func TestToleranceOnlyForStochasticMethods(t *testing.T) {
-	b := &Baseline[runner.Study]{Study: runner.Study{Methods: []runner.MethodSpec{{Name: "cart"}, {Name: "fga"}}},
+	b := &Baseline[study.Study]{Study: study.Study{Methods: []study.MethodSpec{{Name: "cart"}, {Name: "fga"}}},
 		Tolerances: map[string]Tolerance{"fga": {Accuracy: 0.03}}}
 	if err := b.Validate(); err != nil {
 		t.Fatal(err)
@@ -231,7 +232,7 @@ func TestRowsOfTwoRunsAreRefused(t *testing.T) {
 			if !dup {
 				t.Fatalf("a row present twice must be a regression: %+v", diffs)
 			}
-			err := (&Baseline[runner.Study]{}).Update(tc.recs)
+			err := (&Baseline[study.Study]{}).Update(tc.recs)
 			if err == nil || !strings.Contains(err.Error(), "more than once") {
 				t.Fatalf("Update of a row present twice: got %v", err)
 			}
@@ -247,7 +248,7 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 	if err := b.Save(path); err != nil {
 		t.Fatal(err)
 	}
-	got, err := Load[runner.Study](path)
+	got, err := Load[study.Study](path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/external/externaltest"
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
 	"github.com/fgrtbench/fgrtbench/bench/runner"
+	"github.com/fgrtbench/fgrtbench/bench/study"
 	"github.com/fgrtbench/fgrtbench/datasets"
 )
 
@@ -74,14 +75,14 @@ func TestModesGiveIdenticalResults(t *testing.T) {
 	adapter := externaltest.GoAdapter(t)
 	o := protocol.DefaultOptions()
 	o.Folds, o.InnerFolds = 3, 2
-	study := func(mode string) runner.Study {
+	st := func(mode string) study.Study {
 		spec := func() *external.Spec {
 			return &external.Spec{Command: adapter + " {dir} {seed} {mode}", Params: map[string]string{"mode": "ok", "k": "1"}, Mode: mode}
 		}
-		return runner.Study{
+		return study.Study{
 			Protocols: []string{"clean", "paper"},
 			Datasets:  []string{"alpha"},
-			Methods: []runner.MethodSpec{
+			Methods: []study.MethodSpec{
 				{Name: "external", Label: "ext", External: spec(), Sweep: map[string][]string{"k": {"1", "2"}}},
 				{Name: "external", Label: "ext-sweep", External: spec(), Sweep: map[string][]string{"k": {"1", "2"}}, Selection: protocol.SelectSweep},
 			},
@@ -92,7 +93,7 @@ func TestModesGiveIdenticalResults(t *testing.T) {
 	for _, mode := range []string{external.ModeProcess, external.ModeWorker} {
 		dir := t.TempDir()
 		r := &runner.Runner{Load: synthetic, OutDir: dir, Jobs: 2}
-		sum, err := r.Run(context.Background(), study(mode))
+		sum, err := r.Run(context.Background(), st(mode))
 		if err != nil || sum.Ran == 0 {
 			t.Fatalf("%s: %+v, %v", mode, sum, err)
 		}
@@ -101,11 +102,11 @@ func TestModesGiveIdenticalResults(t *testing.T) {
 	if files[0] != files[1] {
 		t.Errorf("results differ between modes:\n%s\n---\n%s", files[0], files[1])
 	}
-	a, err := runner.IdentityOf(study(external.ModeProcess), nil)
+	a, err := study.IdentityOf(st(external.ModeProcess), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := runner.IdentityOf(study(external.ModeWorker), nil)
+	b, _ := study.IdentityOf(st(external.ModeWorker), nil)
 	if fmt.Sprint(a) != fmt.Sprint(b) {
 		t.Error("the mode changes the study's identity")
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/methods"
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
 	"github.com/fgrtbench/fgrtbench/bench/runner"
+	"github.com/fgrtbench/fgrtbench/bench/study"
 	"github.com/fgrtbench/fgrtbench/datasets"
 	"github.com/fgrtbench/fgrtbench/gate"
 	"github.com/fgrtbench/fgrtbench/internal/sharedtest"
@@ -84,10 +85,10 @@ func paperRun(t *testing.T) []results.Record {
 			return
 		}
 		defer os.RemoveAll(dir)
-		study := runner.Study{
+		study := study.Study{
 			Protocols: []string{"paper"},
 			Datasets:  datasets.Names(),
-			Methods:   []runner.MethodSpec{{Name: "fgrt"}, {Name: "fgrt-opt"}, {Name: "cart"}, {Name: "c45-entropy"}},
+			Methods:   []study.MethodSpec{{Name: "fgrt"}, {Name: "fgrt-opt"}, {Name: "cart"}, {Name: "c45-entropy"}},
 			Options:   protocol.DefaultOptions(),
 		}
 		r := &runner.Runner{Load: load, OutDir: dir, Jobs: 2}

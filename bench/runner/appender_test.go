@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/fgrtbench/fgrtbench/bench/outdir"
+	"github.com/fgrtbench/fgrtbench/bench/study"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
@@ -54,7 +56,7 @@ func (f *fullDisk) Truncate(size int64) error {
 // again resumes to exactly the results of an uninterrupted run.
 func TestDiskFullStopsAndResumes(t *testing.T) {
 	ref := t.TempDir()
-	runStudy(t, ref, 1, Shard{})
+	runStudy(t, ref, 1, study.Shard{})
 	want := stripTiming(t, filepath.Join(ref, ResultsFile))
 	header := len(strings.Join(results.Header, ",")) + 1
 
@@ -73,8 +75,8 @@ func TestDiskFullStopsAndResumes(t *testing.T) {
 			dir := t.TempDir()
 			path := filepath.Join(dir, ResultsFile)
 			disk := c.disk
-			r := &Runner{Load: testLoader, OutDir: dir, Jobs: 2, openResults: func(p string) (appendFile, error) {
-				f, err := openResultsFile(p)
+			r := &Runner{Load: testLoader, OutDir: dir, Jobs: 2, openResults: func(p string) (outdir.AppendFile, error) {
+				f, err := outdir.OpenResultsFile(p)
 				if err != nil {
 					return nil, err
 				}
@@ -82,7 +84,7 @@ func TestDiskFullStopsAndResumes(t *testing.T) {
 				return &disk, nil
 			}}
 			sum, err := r.Run(context.Background(), testStudy())
-			var we *WriteError
+			var we *outdir.WriteError
 			if !errors.As(err, &we) || we.Path != path {
 				t.Fatalf("want a WriteError for %s, got %v", path, err)
 			}
@@ -115,7 +117,7 @@ func TestDiskFullStopsAndResumes(t *testing.T) {
 				}
 			}
 
-			again := runStudy(t, dir, 2, Shard{})
+			again := runStudy(t, dir, 2, study.Shard{})
 			if again.Skipped != sum.Ran || again.Ran != 60-sum.Ran {
 				t.Fatalf("resume skipped %d and ran %d after %d units were written", again.Skipped, again.Ran, sum.Ran)
 			}
@@ -142,7 +144,7 @@ func TestWriteErrorAdvice(t *testing.T) {
 		{syscall.EIO, "fix that cause"},
 	}
 	for _, c := range cases {
-		msg := (&WriteError{Path: "/out/results.csv", Err: c.err}).Error()
+		msg := (&outdir.WriteError{Path: "/out/results.csv", Err: c.err}).Error()
 		if !strings.Contains(msg, c.want) || strings.Contains(msg, "\n") || !strings.Contains(msg, "run the same command again") {
 			t.Errorf("%v: %q lacks %q", c.err, msg, c.want)
 		}

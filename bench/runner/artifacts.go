@@ -3,9 +3,11 @@ package runner
 import (
 	"context"
 	"fmt"
-	"github.com/fgrtbench/fgrtbench/bench/outdir"
 	"os"
 	"path/filepath"
+
+	"github.com/fgrtbench/fgrtbench/bench/outdir"
+	"github.com/fgrtbench/fgrtbench/bench/study"
 
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
 	"github.com/fgrtbench/fgrtbench/learn"
@@ -51,7 +53,7 @@ func (a *unitArtifacts) add(key string, ci int, s learn.Schema, f protocol.Fold,
 // the mode it was started with: one whose results were written without
 // artifacts continues without (so that it never holds artifacts for some
 // units only), and one with artifacts refuses --no-artifacts.
-func artifactsMode(dir string, off bool, existing existingResults) (bool, error) {
+func artifactsMode(dir string, off bool, existing outdir.Existing) (bool, error) {
 	_, perr := os.Stat(filepath.Join(dir, results.PredictionsFile))
 	_, merr := os.Stat(filepath.Join(dir, results.ModelsFile))
 	has := perr == nil || merr == nil
@@ -69,7 +71,7 @@ func artifactsMode(dir string, off bool, existing existingResults) (bool, error)
 
 // scoreClasses lists the distinct class names of the study's datasets, in
 // dataset then class order: the score columns of predictions.csv.gz.
-func scoreClasses(ctx context.Context, s Study, plans *planCache) ([]string, error) {
+func scoreClasses(ctx context.Context, s study.Study, plans *planCache) ([]string, error) {
 	var out []string
 	seen := map[string]bool{}
 	for _, name := range s.Datasets {
@@ -91,7 +93,7 @@ func scoreClasses(ctx context.Context, s Study, plans *planCache) ([]string, err
 // retainArtifacts drops the artifacts of units that resume dropped or
 // never recorded in results.csv (a run that died between writing a unit's
 // artifacts and its rows), so that those units, run again, appear once.
-func retainArtifacts(dir string, existing existingResults, done map[string]bool, todo []Unit) error {
+func retainArtifacts(dir string, existing outdir.Existing, done map[string]bool, todo []study.Unit) error {
 	ours := map[string]bool{}
 	for _, u := range todo {
 		ours[u.Key] = true
@@ -115,7 +117,7 @@ type artifactFiles struct {
 	dir string
 }
 
-func (r *Runner) openArtifacts(ctx context.Context, s Study, plans *planCache, keep bool) (*artifactFiles, error) {
+func (r *Runner) openArtifacts(ctx context.Context, s study.Study, plans *planCache, keep bool) (*artifactFiles, error) {
 	if !keep {
 		return nil, nil
 	}
@@ -125,7 +127,7 @@ func (r *Runner) openArtifacts(ctx context.Context, s Study, plans *planCache, k
 	}
 	a, _, err := results.OpenArtifacts(r.OutDir, classes)
 	if err != nil {
-		return nil, &WriteError{Path: filepath.Join(r.OutDir, results.PredictionsFile), Err: err}
+		return nil, &outdir.WriteError{Path: filepath.Join(r.OutDir, results.PredictionsFile), Err: err}
 	}
 	return &artifactFiles{a: a, dir: r.OutDir}, nil
 }
@@ -141,7 +143,7 @@ func (f *artifactFiles) append(u *unitArtifacts) error {
 		err = f.a.Sync() // as durable as the unit's rows, written next
 	}
 	if err != nil {
-		return &WriteError{Path: filepath.Join(f.dir, results.PredictionsFile), Err: err}
+		return &outdir.WriteError{Path: filepath.Join(f.dir, results.PredictionsFile), Err: err}
 	}
 	return nil
 }
@@ -160,7 +162,7 @@ func (f *artifactFiles) finish() error {
 		return nil
 	}
 	if err := f.a.Finish(); err != nil {
-		return &WriteError{Path: filepath.Join(f.dir, results.PredictionsFile), Err: err}
+		return &outdir.WriteError{Path: filepath.Join(f.dir, results.PredictionsFile), Err: err}
 	}
 	return nil
 }

@@ -15,7 +15,9 @@ import (
 	"testing"
 
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
+	"github.com/fgrtbench/fgrtbench/bench/outdir"
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
+	"github.com/fgrtbench/fgrtbench/bench/study"
 	"github.com/fgrtbench/fgrtbench/learn"
 	"github.com/fgrtbench/fgrtbench/results"
 )
@@ -52,8 +54,8 @@ func readChecked(t *testing.T, dir string) (results.Predictions, results.Models)
 
 func TestArtifactsIndependentOfJobs(t *testing.T) {
 	a, b := t.TempDir(), t.TempDir()
-	runStudy(t, a, 1, Shard{})
-	runStudy(t, b, 2, Shard{})
+	runStudy(t, a, 1, study.Shard{})
+	runStudy(t, b, 2, study.Shard{})
 	sameArtifacts(t, a, b, "-j1 and -j2")
 	p, m := readChecked(t, a)
 	if len(m.Units) != 60 || len(p.Units) != 60 {
@@ -95,14 +97,14 @@ func TestArtifactsResume(t *testing.T) {
 		os.Exit(3) // not reached when the kill happened
 	}
 	ref := t.TempDir()
-	runStudy(t, ref, 2, Shard{})
+	runStudy(t, ref, 2, study.Shard{})
 
 	dir := t.TempDir()
-	runStudy(t, dir, 2, Shard{})
+	runStudy(t, dir, 2, study.Shard{})
 	data, _ := os.ReadFile(filepath.Join(dir, ResultsFile))
 	lines := strings.SplitAfter(string(data), "\n")
 	os.WriteFile(filepath.Join(dir, ResultsFile), []byte(strings.Join(lines[:len(lines)-30], "")), 0o644)
-	if sum := runStudy(t, dir, 1, Shard{}); sum.Ran == 0 {
+	if sum := runStudy(t, dir, 1, study.Shard{}); sum.Ran == 0 {
 		t.Fatal("nothing ran again")
 	}
 	sameArtifacts(t, ref, dir, "rows dropped, then resumed")
@@ -116,19 +118,19 @@ func TestArtifactsResume(t *testing.T) {
 		if ee, ok := err.(*exec.ExitError); !ok || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
 			t.Fatalf("child was not killed: %v", err)
 		}
-		runStudy(t, dir, 1, Shard{})
+		runStudy(t, dir, 1, study.Shard{})
 		sameArtifacts(t, ref, dir, "kill -9 after "+after+" units, then resume")
 		readChecked(t, dir)
 	}
 
 	// A torn tail (a crash inside the artifact write) is cut on resume.
 	dir = t.TempDir()
-	runStudy(t, dir, 2, Shard{})
+	runStudy(t, dir, 2, study.Shard{})
 	pred := filepath.Join(dir, results.PredictionsFile)
 	b, _ := os.ReadFile(pred)
 	os.WriteFile(pred, b[:len(b)-5], 0o644)
 	os.WriteFile(filepath.Join(dir, ResultsFile), []byte(strings.Join(lines[:len(lines)-30], "")), 0o644)
-	runStudy(t, dir, 1, Shard{})
+	runStudy(t, dir, 1, study.Shard{})
 	sameArtifacts(t, ref, dir, "torn tail, then resume")
 }
 
@@ -152,7 +154,7 @@ func TestNoArtifacts(t *testing.T) {
 	data, _ := os.ReadFile(filepath.Join(dir, ResultsFile))
 	lines := strings.SplitAfter(string(data), "\n")
 	os.WriteFile(filepath.Join(dir, ResultsFile), []byte(strings.Join(lines[:len(lines)-30], "")), 0o644)
-	runStudy(t, dir, 2, Shard{})
+	runStudy(t, dir, 2, study.Shard{})
 	if _, err := os.Stat(filepath.Join(dir, results.PredictionsFile)); !os.IsNotExist(err) {
 		t.Errorf("a directory without artifacts gained some on resume (%v)", err)
 	}
@@ -161,7 +163,7 @@ func TestNoArtifacts(t *testing.T) {
 	}
 	// A directory with artifacts refuses --no-artifacts before writing.
 	kept := t.TempDir()
-	runStudy(t, kept, 2, Shard{})
+	runStudy(t, kept, 2, study.Shard{})
 	before, _ := os.ReadFile(filepath.Join(kept, ResultsFile))
 	r = &Runner{Load: testLoader, OutDir: kept, Jobs: 2, NoArtifacts: true}
 	if _, err := r.Run(context.Background(), testStudy()); err == nil || !strings.Contains(err.Error(), "keeps artifacts") {
@@ -177,21 +179,21 @@ func TestNoArtifacts(t *testing.T) {
 // without artifacts merge to a directory without them.
 func TestShardArtifactsMergeToOneRun(t *testing.T) {
 	ref := t.TempDir()
-	runStudy(t, ref, 2, Shard{})
+	runStudy(t, ref, 2, study.Shard{})
 	var inputs, plain []string
 	for i := 0; i < 3; i++ {
 		dir := t.TempDir()
-		runStudy(t, dir, 1, Shard{Index: i, Count: 3})
+		runStudy(t, dir, 1, study.Shard{Index: i, Count: 3})
 		inputs = append(inputs, dir)
 		bare := t.TempDir()
-		r := &Runner{Load: testLoader, OutDir: bare, Jobs: 1, Shard: Shard{Index: i, Count: 3}, NoArtifacts: true}
+		r := &Runner{Load: testLoader, OutDir: bare, Jobs: 1, Shard: study.Shard{Index: i, Count: 3}, NoArtifacts: true}
 		if _, err := r.Run(context.Background(), testStudy()); err != nil {
 			t.Fatal(err)
 		}
 		plain = append(plain, bare)
 	}
 	out := t.TempDir()
-	if _, err := Merge(out, append(inputs, inputs[0]), MergeOptions{}); err != nil {
+	if _, err := outdir.Merge(out, append(inputs, inputs[0]), outdir.MergeOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	sameArtifacts(t, ref, out, "merged shards")
@@ -201,7 +203,7 @@ func TestShardArtifactsMergeToOneRun(t *testing.T) {
 	}
 
 	bare := t.TempDir()
-	if _, err := Merge(bare, plain, MergeOptions{}); err != nil {
+	if _, err := outdir.Merge(bare, plain, outdir.MergeOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if man, err := manifest.Read(bare); err != nil || man.Artifacts != ArtifactsOff {
@@ -209,7 +211,7 @@ func TestShardArtifactsMergeToOneRun(t *testing.T) {
 	}
 	// Shards with and without artifacts do not merge, and nothing is written.
 	mixed := t.TempDir()
-	if _, err := Merge(mixed, []string{inputs[0], plain[1], inputs[2]}, MergeOptions{}); err == nil || !strings.Contains(err.Error(), "merge shards run alike") {
+	if _, err := outdir.Merge(mixed, []string{inputs[0], plain[1], inputs[2]}, outdir.MergeOptions{}); err == nil || !strings.Contains(err.Error(), "merge shards run alike") {
 		t.Errorf("mixed shards: %v", err)
 	}
 	if _, err := os.Stat(filepath.Join(mixed, ResultsFile)); !os.IsNotExist(err) {
@@ -217,7 +219,7 @@ func TestShardArtifactsMergeToOneRun(t *testing.T) {
 	}
 	// A partial merge keeps the artifacts of the units it keeps.
 	part := t.TempDir()
-	if _, err := Merge(part, inputs[:2], MergeOptions{AllowPartial: true}); err != nil {
+	if _, err := outdir.Merge(part, inputs[:2], outdir.MergeOptions{AllowPartial: true}); err != nil {
 		t.Fatal(err)
 	}
 	recs, _ := results.ReadFile(filepath.Join(part, ResultsFile))
@@ -234,10 +236,10 @@ func TestShardArtifactsMergeToOneRun(t *testing.T) {
 func TestStoredModelsReproduceStoredPredictions(t *testing.T) {
 	o := protocol.DefaultOptions()
 	o.InnerFolds = 3
-	s := Study{
+	s := study.Study{
 		Protocols: []string{"paper", "clean"},
 		Datasets:  []string{"alpha"},
-		Methods:   []MethodSpec{{Name: "fgrt"}, {Name: "fgrt-opt"}, {Name: "cart"}, {Name: "c45"}, {Name: "ripper"}},
+		Methods:   []study.MethodSpec{{Name: "fgrt"}, {Name: "fgrt-opt"}, {Name: "cart"}, {Name: "c45"}, {Name: "ripper"}},
 		Options:   o,
 	}
 	dir := t.TempDir()

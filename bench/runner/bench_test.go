@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
+	"github.com/fgrtbench/fgrtbench/bench/study"
 	"github.com/fgrtbench/fgrtbench/datasets"
 )
 
@@ -40,11 +41,11 @@ func benchmarkUnit(b *testing.B, method string) {
 		b.Skip("10^6 rows: not in -short")
 	}
 	d := largeDataset(1_000_000, 20)
-	s := Study{Protocols: []string{"clean"}, Datasets: []string{"large"}, Methods: []MethodSpec{{Name: method}}, Options: protocol.DefaultOptions()}
+	s := study.Study{Protocols: []string{"clean"}, Datasets: []string{"large"}, Methods: []study.MethodSpec{{Name: method}}, Options: protocol.DefaultOptions()}
 	load := func(context.Context, string) (*datasets.Dataset, error) { return d, nil }
 	b.ReportAllocs()
 	for b.Loop() {
-		r := &Runner{Load: load, OutDir: b.TempDir(), Jobs: 1, Shard: Shard{Index: 0, Count: 5}}
+		r := &Runner{Load: load, OutDir: b.TempDir(), Jobs: 1, Shard: study.Shard{Index: 0, Count: 5}}
 		if _, err := r.Run(context.Background(), s); err != nil {
 			b.Fatal(err)
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/bench/methods"
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
+	"github.com/fgrtbench/fgrtbench/bench/study"
 	"github.com/fgrtbench/fgrtbench/learn"
 	"github.com/fgrtbench/fgrtbench/results"
 )
@@ -71,7 +72,7 @@ type cancellable interface {
 
 // newTrainer builds the trainer of a configuration, tied to the run's
 // context when it can be.
-func (e *executor) newTrainer(m resolvedMethod, cfg methods.Config, seed int64) (learn.Trainer, error) {
+func (e *executor) newTrainer(m study.ResolvedMethod, cfg methods.Config, seed int64) (learn.Trainer, error) {
 	t, err := m.Method.New(cfg, seed)
 	if err != nil {
 		return nil, err
@@ -84,7 +85,7 @@ func (e *executor) newTrainer(m resolvedMethod, cfg methods.Config, seed int64) 
 
 // trainer builds the trainer of a configuration for a unit, prepared on the
 // plan's preparation rows when the protocol asks for it.
-func (e *executor) trainer(plan *protocol.Plan, m resolvedMethod, cfg methods.Config, seed int64) (learn.Trainer, error) {
+func (e *executor) trainer(plan *protocol.Plan, m study.ResolvedMethod, cfg methods.Config, seed int64) (learn.Trainer, error) {
 	t, err := e.newTrainer(m, cfg, seed)
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", m.Label, cfg, err)
@@ -155,7 +156,7 @@ func scored(model learn.Model, fit, predS float64, pred []int, s learn.Schema, y
 // holds at most one fold's scaled rows at a time, whatever the number of
 // units: each split's training rows are built for its fits and dropped,
 // its test rows after the fits (matrices).
-func (e *executor) run(u Unit, plan *protocol.Plan, m resolvedMethod, nFolds int) ([]results.Record, *unitArtifacts, error) {
+func (e *executor) run(u study.Unit, plan *protocol.Plan, m study.ResolvedMethod, nFolds int) ([]results.Record, *unitArtifacts, error) {
 	fi := u.Repeat*nFolds + u.Fold
 	if fi >= len(plan.Folds) {
 		return nil, nil, fmt.Errorf("%s: plan has %d folds, unit wants %d", u.Key, len(plan.Folds), fi)
@@ -165,7 +166,7 @@ func (e *executor) run(u Unit, plan *protocol.Plan, m resolvedMethod, nFolds int
 	if e.artifacts != nil {
 		arts = &unitArtifacts{enc: results.NewUnitEncoder(e.artifacts)}
 	}
-	seed := learnerSeed(u)
+	seed := study.LearnerSeed(u)
 	sel := m.SelectionFor(plan)
 	row := func(ci int, o outcome, selected bool) results.Record {
 		return results.Record{
@@ -234,7 +235,7 @@ func (e *executor) run(u Unit, plan *protocol.Plan, m resolvedMethod, nFolds int
 // accuracy over the inner folds of the training rows (first on ties).
 // Inner folds are built one at a time, in fresh memory (a rescaling protocol's
 // rows) or as views of the fold's rows, and dropped before the next one.
-func (e *executor) innerSelect(plan *protocol.Plan, f protocol.Fold, m resolvedMethod, seed int64) (int, error) {
+func (e *executor) innerSelect(plan *protocol.Plan, f protocol.Fold, m study.ResolvedMethod, seed int64) (int, error) {
 	k := plan.InnerK
 	var xfold [][]float64 // the fold's training rows, for a protocol without rescaling
 	if f.Rescale == nil {

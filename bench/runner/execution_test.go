@@ -8,7 +8,9 @@ import (
 	"testing"
 
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
+	"github.com/fgrtbench/fgrtbench/bench/outdir"
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
+	"github.com/fgrtbench/fgrtbench/bench/study"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
@@ -17,16 +19,16 @@ import (
 // shards run with different values merge, the config column leaves it out,
 // and the manifest records the values each invocation used.
 func TestExecutionParamsAreNotIdentity(t *testing.T) {
-	study := func(workers string) Study {
-		return Study{Protocols: []string{"clean"}, Datasets: []string{"alpha"}, Options: protocol.DefaultOptions(),
-			Methods: []MethodSpec{{Name: "fga", Params: map[string]string{"generations": "2", "population": "4", "workers": workers}}}}
+	studyWith := func(workers string) study.Study {
+		return study.Study{Protocols: []string{"clean"}, Datasets: []string{"alpha"}, Options: protocol.DefaultOptions(),
+			Methods: []study.MethodSpec{{Name: "fga", Params: map[string]string{"generations": "2", "population": "4", "workers": workers}}}}
 	}
 	dir := t.TempDir()
-	first, err := (&Runner{Load: testLoader, OutDir: dir, Jobs: 2}).Run(context.Background(), study("1"))
+	first, err := (&Runner{Load: testLoader, OutDir: dir, Jobs: 2}).Run(context.Background(), studyWith("1"))
 	if err != nil || first.Failed > 0 {
 		t.Fatalf("first run: %v %v", err, first.Errors)
 	}
-	again, err := (&Runner{Load: testLoader, OutDir: dir, Jobs: 2}).Run(context.Background(), study("3"))
+	again, err := (&Runner{Load: testLoader, OutDir: dir, Jobs: 2}).Run(context.Background(), studyWith("3"))
 	if err != nil || again.Skipped != first.Units || again.Ran != 0 {
 		t.Fatalf("re-run with workers=3: %+v, %v; want every unit resumed", again, err)
 	}
@@ -53,13 +55,13 @@ func TestExecutionParamsAreNotIdentity(t *testing.T) {
 
 	shards := []string{t.TempDir(), t.TempDir()}
 	for i, w := range []string{"1", "2"} {
-		r := &Runner{Load: testLoader, OutDir: shards[i], Jobs: 2, Shard: Shard{Index: i, Count: 2}}
-		if _, err := r.Run(context.Background(), study(w)); err != nil {
+		r := &Runner{Load: testLoader, OutDir: shards[i], Jobs: 2, Shard: study.Shard{Index: i, Count: 2}}
+		if _, err := r.Run(context.Background(), studyWith(w)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	out := t.TempDir()
-	if _, err := Merge(out, shards, MergeOptions{}); err != nil {
+	if _, err := outdir.Merge(out, shards, outdir.MergeOptions{}); err != nil {
 		t.Fatalf("shards run with workers 1 and 2 do not merge: %v", err)
 	}
 	merged, err := results.ReadFile(filepath.Join(out, ResultsFile))
@@ -74,9 +76,9 @@ func TestExecutionParamsAreNotIdentity(t *testing.T) {
 // TestSweepOverExecutionParamRefused: configurations that differ only in
 // workers are one configuration of the results; a sweep over it is refused.
 func TestSweepOverExecutionParamRefused(t *testing.T) {
-	s := Study{Protocols: []string{"clean"}, Datasets: []string{"alpha"}, Options: protocol.DefaultOptions(),
-		Methods: []MethodSpec{{Name: "fga", Sweep: map[string][]string{"workers": {"1", "2"}}}}}
-	_, err := UnitsOf(s)
+	s := study.Study{Protocols: []string{"clean"}, Datasets: []string{"alpha"}, Options: protocol.DefaultOptions(),
+		Methods: []study.MethodSpec{{Name: "fga", Sweep: map[string][]string{"workers": {"1", "2"}}}}}
+	_, err := study.UnitsOf(s)
 	if err == nil || !strings.Contains(err.Error(), "differ only in workers") {
 		t.Fatalf("sweep over workers: %v", err)
 	}

@@ -14,23 +14,25 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/external"
 	"github.com/fgrtbench/fgrtbench/bench/external/externaltest"
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
+	"github.com/fgrtbench/fgrtbench/bench/outdir"
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
+	"github.com/fgrtbench/fgrtbench/bench/study"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
 // externalStudy evaluates the Go adapter under both protocols: a swept
 // parameter selected by inner CV (clean) or test accuracy (paper), and the
 // same sweep reported point by point.
-func externalStudy(adapter, flag string) Study {
+func externalStudy(adapter, flag string) study.Study {
 	o := protocol.DefaultOptions()
 	o.Folds, o.InnerFolds = 3, 2
 	spec := func() *external.Spec {
 		return &external.Spec{Command: adapter + " {dir} {seed} {mode}", Params: map[string]string{"mode": "fail-if-flag", "flag": flag, "k": "1"}}
 	}
-	return Study{
+	return study.Study{
 		Protocols: []string{"clean", "paper"},
 		Datasets:  []string{"alpha"},
-		Methods: []MethodSpec{
+		Methods: []study.MethodSpec{
 			{Name: "external", Label: "ext", External: spec(), Sweep: map[string][]string{"k": {"1", "2"}}},
 			{Name: "external", Label: "ext-sweep", External: spec(), Sweep: map[string][]string{"k": {"1", "2"}}, Selection: protocol.SelectSweep},
 		},
@@ -38,7 +40,7 @@ func externalStudy(adapter, flag string) Study {
 	}
 }
 
-func runExternal(t *testing.T, dir string, s Study, shard Shard) (Summary, error) {
+func runExternal(t *testing.T, dir string, s study.Study, shard study.Shard) (Summary, error) {
 	t.Helper()
 	r := &Runner{Load: testLoader, OutDir: dir, Jobs: 2, Shard: shard}
 	return r.Run(context.Background(), s)
@@ -56,7 +58,7 @@ func TestExternalMethodStudy(t *testing.T) {
 	}
 	s := externalStudy(adapter, flag)
 	dir := t.TempDir()
-	first, err := runExternal(t, dir, s, Shard{})
+	first, err := runExternal(t, dir, s, study.Shard{})
 	if err == nil || first.Failed == 0 || first.Ran == 0 {
 		t.Fatalf("want some failed and some finished units, got %+v, %v", first, err)
 	}
@@ -89,7 +91,7 @@ func TestExternalMethodStudy(t *testing.T) {
 	if err := os.Remove(flag); err != nil {
 		t.Fatal(err)
 	}
-	second, err := runExternal(t, dir, s, Shard{})
+	second, err := runExternal(t, dir, s, study.Shard{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +99,7 @@ func TestExternalMethodStudy(t *testing.T) {
 		t.Errorf("resume ran %d and skipped %d, want the %d failed and %d finished", second.Ran, second.Skipped, first.Failed, first.Ran)
 	}
 	ref := t.TempDir()
-	if _, err := runExternal(t, ref, s, Shard{}); err != nil {
+	if _, err := runExternal(t, ref, s, study.Shard{}); err != nil {
 		t.Fatal(err)
 	}
 	want := stripTiming(t, filepath.Join(ref, ResultsFile))
@@ -107,13 +109,13 @@ func TestExternalMethodStudy(t *testing.T) {
 	var inputs []string
 	for i := 0; i < 2; i++ {
 		sd := t.TempDir()
-		if _, err := runExternal(t, sd, s, Shard{Index: i, Count: 2}); err != nil {
+		if _, err := runExternal(t, sd, s, study.Shard{Index: i, Count: 2}); err != nil {
 			t.Fatal(err)
 		}
 		inputs = append(inputs, filepath.Join(sd, ResultsFile))
 	}
 	merged := filepath.Join(t.TempDir(), "merged.csv")
-	if _, err := Merge(merged, inputs, MergeOptions{}); err != nil {
+	if _, err := outdir.Merge(merged, inputs, outdir.MergeOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if got := stripTiming(t, merged); got != want {
@@ -127,7 +129,7 @@ func TestExternalMethodStudy(t *testing.T) {
 func TestExternalAdapterIsPartOfTheUnit(t *testing.T) {
 	adapter := externaltest.GoAdapter(t)
 	s := externalStudy(adapter, "/nonexistent")
-	keys := func(s Study) map[string]bool {
+	keys := func(s study.Study) map[string]bool {
 		t.Helper()
 		ms, err := s.Resolve()
 		if err != nil {
@@ -155,7 +157,7 @@ func TestExternalAdapterIsPartOfTheUnit(t *testing.T) {
 	// A study whose spec pinned the old checksum refuses to resolve.
 	pinned := externalStudy(adapter, "/nonexistent")
 	pinned.Methods[0].External.AdapterSHA256 = strings.Repeat("a", 64)
-	if _, err := UnitsOf(pinned); err == nil || !strings.Contains(err.Error(), "changed") {
+	if _, err := study.UnitsOf(pinned); err == nil || !strings.Contains(err.Error(), "changed") {
 		t.Errorf("pinned checksum not enforced: %v", err)
 	}
 }
@@ -168,7 +170,7 @@ func TestExternalAdapterChangeRefusesResume(t *testing.T) {
 	s := externalStudy(adapter, "/nonexistent")
 	s.Protocols, s.Methods = []string{"clean"}, s.Methods[1:]
 	dir := t.TempDir()
-	if _, err := runExternal(t, dir, s, Shard{}); err != nil {
+	if _, err := runExternal(t, dir, s, study.Shard{}); err != nil {
 		t.Fatal(err)
 	}
 	before, _ := os.ReadFile(filepath.Join(dir, ResultsFile))
@@ -182,8 +184,8 @@ func TestExternalAdapterChangeRefusesResume(t *testing.T) {
 	newSum, _ := external.FileSHA256(adapter)
 	s = externalStudy(adapter, "/nonexistent")
 	s.Protocols, s.Methods = []string{"clean"}, s.Methods[1:]
-	sum, err := runExternal(t, dir, s, Shard{})
-	var mm *Mismatch
+	sum, err := runExternal(t, dir, s, study.Shard{})
+	var mm *outdir.Mismatch
 	if !errors.As(err, &mm) || sum.Ran != 0 {
 		t.Fatalf("want a refused directory, got %v (ran %d)", err, sum.Ran)
 	}
@@ -218,9 +220,9 @@ func TestExternalUndeclaredNames(t *testing.T) {
 	}
 	for _, c := range cases {
 		s := testStudy()
-		s.Methods = []MethodSpec{{Name: "external", Label: "ext", Params: c.params, Sweep: c.sweep,
+		s.Methods = []study.MethodSpec{{Name: "external", Label: "ext", Params: c.params, Sweep: c.sweep,
 			External: &external.Spec{Command: "sh " + adapter + " {dir}", Params: map[string]string{"a": "1", "c": "x"}}}}
-		_, err := UnitsOf(s)
+		_, err := study.UnitsOf(s)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: got %v, want error containing %q", c.name, err, c.want)
 		}
@@ -235,10 +237,10 @@ func TestInterruptStopsExternalCommand(t *testing.T) {
 	adapter := externaltest.GoAdapter(t)
 	o := protocol.DefaultOptions()
 	o.Folds = 2
-	s := Study{
+	s := study.Study{
 		Protocols: []string{"clean"},
 		Datasets:  []string{"alpha"},
-		Methods: []MethodSpec{{Name: "external", Label: "ext",
+		Methods: []study.MethodSpec{{Name: "external", Label: "ext",
 			External: &external.Spec{Command: adapter + " {dir} {seed} {mode}", Params: map[string]string{"mode": "sleep"}, Timeout: "1m"}}},
 		Options: o,
 	}
@@ -271,7 +273,7 @@ type countingProgress struct {
 
 func (p *countingProgress) Start(int) {}
 func (p *countingProgress) Finish()   {}
-func (p *countingProgress) Done(_ Unit, err error) {
+func (p *countingProgress) Done(_ study.Unit, err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.done++
@@ -293,7 +295,7 @@ func TestManifestRecordsExternalProgram(t *testing.T) {
 		m.External.Program = "/elsewhere/bin/adapter" // as a manifest from another host says
 	}
 	dir := t.TempDir()
-	if _, err := runExternal(t, dir, s, Shard{}); err != nil {
+	if _, err := runExternal(t, dir, s, study.Shard{}); err != nil {
 		t.Fatal(err)
 	}
 	if s.Methods[0].External.Program != "/elsewhere/bin/adapter" {
@@ -304,7 +306,7 @@ func TestManifestRecordsExternalProgram(t *testing.T) {
 		t.Fatal(err)
 	}
 	var m struct {
-		Study Study `json:"study"`
+		Study study.Study `json:"study"`
 	}
 	if err := json.Unmarshal(raw, &m); err != nil {
 		t.Fatal(err)
@@ -314,7 +316,7 @@ func TestManifestRecordsExternalProgram(t *testing.T) {
 		t.Errorf("manifest records program %q, want %q", got, abs)
 	}
 	// Another recorded program is the same study: nothing runs again.
-	if sum, err := runExternal(t, dir, s, Shard{}); err != nil || sum.Ran != 0 {
+	if sum, err := runExternal(t, dir, s, study.Shard{}); err != nil || sum.Ran != 0 {
 		t.Errorf("resuming with another recorded program: ran %d, %v", sum.Ran, err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/bench/methods"
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
+	"github.com/fgrtbench/fgrtbench/bench/study"
 	"github.com/fgrtbench/fgrtbench/learn"
 )
 
@@ -54,9 +55,9 @@ func TestFitOwnsItsRows(t *testing.T) {
 	rowsHeld.Store(0)
 	rowsFits.Store(0)
 	o := protocol.DefaultOptions()
-	s := Study{Protocols: []string{"clean"}, Datasets: []string{"alpha"}, Options: o,
-		Methods: []MethodSpec{{Name: "test-rows-reader", Selection: protocol.SelectTest}}}
-	r := &Runner{Load: testLoader, OutDir: t.TempDir(), Jobs: 1, Shard: Shard{Index: 0, Count: 5}}
+	s := study.Study{Protocols: []string{"clean"}, Datasets: []string{"alpha"}, Options: o,
+		Methods: []study.MethodSpec{{Name: "test-rows-reader", Selection: protocol.SelectTest}}}
+	r := &Runner{Load: testLoader, OutDir: t.TempDir(), Jobs: 1, Shard: study.Shard{Index: 0, Count: 5}}
 	if _, err := r.Run(context.Background(), s); err != nil {
 		t.Fatal(err)
 	}

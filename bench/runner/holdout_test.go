@@ -7,7 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fgrtbench/fgrtbench/bench/outdir"
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
+	"github.com/fgrtbench/fgrtbench/bench/study"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
@@ -17,16 +19,16 @@ import (
 func TestHoldoutUnits(t *testing.T) {
 	o := protocol.DefaultOptions()
 	o.Repeats = 3
-	s := Study{
+	s := study.Study{
 		Protocols: []string{"holdout"},
 		Datasets:  []string{"alpha", "beta"},
-		Methods: []MethodSpec{
+		Methods: []study.MethodSpec{
 			{Name: "test-centroid", Params: map[string]string{"jitter": "0.5"}},
 			{Name: "cart"},
 		},
 		Options: o,
 	}
-	units, err := UnitsOf(s)
+	units, err := study.UnitsOf(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,11 +63,11 @@ func TestHoldoutUnits(t *testing.T) {
 	// Training on the 64 % part leaves no validation rows: a grid needs an
 	// explicit selection, refused before anything runs.
 	s.Options.HoldoutTrain = protocol.HoldoutTrain64
-	if _, err := UnitsOf(s); err == nil || !strings.Contains(err.Error(), "no default selection") {
+	if _, err := study.UnitsOf(s); err == nil || !strings.Contains(err.Error(), "no default selection") {
 		t.Fatalf("grid under holdout_train 64: %v", err)
 	}
 	s.Methods[0].Selection = protocol.SelectTest
-	if _, err := UnitsOf(s); err != nil {
+	if _, err := study.UnitsOf(s); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -73,30 +75,30 @@ func TestHoldoutUnits(t *testing.T) {
 // TestHoldoutIdentity: the holdout option and FGA's partition mode are part
 // of the unit identity, so a directory of one is never resumed as the other.
 func TestHoldoutIdentity(t *testing.T) {
-	study := func() Study {
+	baseStudy := func() study.Study {
 		o := protocol.DefaultOptions()
 		o.Repeats = 2
-		return Study{Protocols: []string{"holdout"}, Datasets: []string{"alpha"}, Options: o,
-			Methods: []MethodSpec{{Name: "fga", Params: map[string]string{"generations": "2", "population": "4"}}}}
+		return study.Study{Protocols: []string{"holdout"}, Datasets: []string{"alpha"}, Options: o,
+			Methods: []study.MethodSpec{{Name: "fga", Params: map[string]string{"generations": "2", "population": "4"}}}}
 	}
 	base := t.TempDir()
-	if _, err := (&Runner{Load: testLoader, OutDir: base, Jobs: 2}).Run(context.Background(), study()); err != nil {
+	if _, err := (&Runner{Load: testLoader, OutDir: base, Jobs: 2}).Run(context.Background(), baseStudy()); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
 		name   string
-		mutate func(*Study)
+		mutate func(*study.Study)
 		want   string
 	}{
-		{"holdout_train", func(s *Study) { s.Options.HoldoutTrain = protocol.HoldoutTrain64 }, "holdout_train=64"},
-		{"partitions", func(s *Study) { s.Methods[0].Params["partitions"] = "fixed" }, "partitions=fixed"},
+		{"holdout_train", func(s *study.Study) { s.Options.HoldoutTrain = protocol.HoldoutTrain64 }, "holdout_train=64"},
+		{"partitions", func(s *study.Study) { s.Methods[0].Params["partitions"] = "fixed" }, "partitions=fixed"},
 	} {
-		s := study()
+		s := baseStudy()
 		c.mutate(&s)
 		dir := t.TempDir()
 		copyDir(t, base, dir)
 		_, err := (&Runner{Load: testLoader, OutDir: dir, Jobs: 2}).Run(context.Background(), s)
-		var mm *Mismatch
+		var mm *outdir.Mismatch
 		if !errors.As(err, &mm) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: want a study mismatch naming %s, got %v", c.name, c.want, err)
 		}
@@ -105,7 +107,7 @@ func TestHoldoutIdentity(t *testing.T) {
 
 // runAndRead runs study s on the test datasets with two workers and returns
 // its rows; any failed unit fails the test.
-func runAndRead(t *testing.T, s Study) []results.Record {
+func runAndRead(t *testing.T, s study.Study) []results.Record {
 	t.Helper()
 	dir := t.TempDir()
 	sum, err := (&Runner{Load: testLoader, OutDir: dir, Jobs: 2}).Run(context.Background(), s)
@@ -130,10 +132,10 @@ func TestFGAPartitionModeDefaults(t *testing.T) {
 	for k, v := range small {
 		fixed[k] = v
 	}
-	s := Study{
+	s := study.Study{
 		Protocols: []string{"paper", "clean", "holdout"},
 		Datasets:  []string{"alpha"},
-		Methods:   []MethodSpec{{Name: "fga", Params: small}, {Name: "fga", Label: "fga-fixed", Params: fixed}},
+		Methods:   []study.MethodSpec{{Name: "fga", Params: small}, {Name: "fga", Label: "fga-fixed", Params: fixed}},
 		Options:   o,
 	}
 	recs := runAndRead(t, s)

@@ -11,6 +11,8 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
 	"github.com/fgrtbench/fgrtbench/bench/methods"
+	"github.com/fgrtbench/fgrtbench/bench/outdir"
+	"github.com/fgrtbench/fgrtbench/bench/study"
 	"github.com/fgrtbench/fgrtbench/datasets"
 )
 
@@ -44,23 +46,23 @@ func snapshot(t *testing.T, dir string) (string, string) {
 func TestResumeRefusesAnotherStudy(t *testing.T) {
 	cases := []struct {
 		name   string
-		mutate func(*Study)
+		mutate func(*study.Study)
 		load   Loader
 		want   []string
 	}{
-		{"folds", func(s *Study) { s.Options.Folds = 3 }, nil, []string{"folds=5", "folds=3"}},
-		{"inner folds", func(s *Study) { s.Options.InnerFolds = 4 }, nil, []string{"inner_folds=3", "inner_folds=4"}},
-		{"seed", func(s *Study) { s.Options.Seed = 7 }, nil, []string{"seed=42", "seed=7"}},
-		{"repeats", func(s *Study) { s.Options.Repeats = 1 }, nil, []string{"repeats=2", "repeats=1"}},
-		{"parameter", func(s *Study) { s.Methods[1].Params = map[string]string{"jitter": "0.5"} }, nil, []string{"jitter=0.3", "jitter=0.5"}},
-		{"grid", func(s *Study) { s.Methods[2].Sweep = map[string][]string{"k": {"4", "2"}} }, nil, []string{"k=1", "k=2"}},
-		{"selection", func(s *Study) { s.Methods[2].Selection = "sweep" }, nil, []string{"selection=test", "selection=sweep"}},
+		{"folds", func(s *study.Study) { s.Options.Folds = 3 }, nil, []string{"folds=5", "folds=3"}},
+		{"inner folds", func(s *study.Study) { s.Options.InnerFolds = 4 }, nil, []string{"inner_folds=3", "inner_folds=4"}},
+		{"seed", func(s *study.Study) { s.Options.Seed = 7 }, nil, []string{"seed=42", "seed=7"}},
+		{"repeats", func(s *study.Study) { s.Options.Repeats = 1 }, nil, []string{"repeats=2", "repeats=1"}},
+		{"parameter", func(s *study.Study) { s.Methods[1].Params = map[string]string{"jitter": "0.5"} }, nil, []string{"jitter=0.3", "jitter=0.5"}},
+		{"grid", func(s *study.Study) { s.Methods[2].Sweep = map[string][]string{"k": {"4", "2"}} }, nil, []string{"k=1", "k=2"}},
+		{"selection", func(s *study.Study) { s.Methods[2].Selection = "sweep" }, nil, []string{"selection=test", "selection=sweep"}},
 		{"edited data", nil, editedLoader, []string{"dataset alpha sha256=content:"}},
-		{"dropped method", func(s *Study) { s.Methods = s.Methods[:2] }, nil, []string{"centroid-test, which this study does not include"}},
-		{"dropped dataset", func(s *Study) { s.Datasets = s.Datasets[:1] }, nil, []string{"clean/beta/test-centroid, which this study does not include"}},
+		{"dropped method", func(s *study.Study) { s.Methods = s.Methods[:2] }, nil, []string{"centroid-test, which this study does not include"}},
+		{"dropped dataset", func(s *study.Study) { s.Datasets = s.Datasets[:1] }, nil, []string{"clean/beta/test-centroid, which this study does not include"}},
 	}
 	base := t.TempDir()
-	runStudy(t, base, 2, Shard{})
+	runStudy(t, base, 2, study.Shard{})
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -76,7 +78,7 @@ func TestResumeRefusesAnotherStudy(t *testing.T) {
 			}
 			r := &Runner{Load: load, OutDir: dir, Jobs: 2}
 			sum, err := r.Run(context.Background(), s)
-			var mm *Mismatch
+			var mm *outdir.Mismatch
 			if !errors.As(err, &mm) {
 				t.Fatalf("want a study mismatch, got %v", err)
 			}
@@ -102,7 +104,7 @@ func TestResumeRefusesAnotherStudy(t *testing.T) {
 
 func TestResumeRefusesNewLearnerVersion(t *testing.T) {
 	dir := t.TempDir()
-	runStudy(t, dir, 2, Shard{})
+	runStudy(t, dir, 2, study.Shard{})
 	m, err := methods.Lookup("test-centroid")
 	if err != nil {
 		t.Fatal(err)
@@ -121,7 +123,7 @@ func TestResumeRefusesNewLearnerVersion(t *testing.T) {
 // whose keys lack the identity.
 func TestRowsIdentifyThemselves(t *testing.T) {
 	dir := t.TempDir()
-	runStudy(t, dir, 2, Shard{})
+	runStudy(t, dir, 2, study.Shard{})
 	if err := os.Remove(filepath.Join(dir, manifest.FileName)); err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +134,7 @@ func TestRowsIdentifyThemselves(t *testing.T) {
 		t.Fatalf("want a refusal from the rows, got %v", err)
 	}
 	// The same study resumes without its manifest and writes a new one.
-	if sum := runStudy(t, dir, 2, Shard{}); sum.Ran != 0 || sum.Skipped != 60 {
+	if sum := runStudy(t, dir, 2, study.Shard{}); sum.Ran != 0 || sum.Skipped != 60 {
 		t.Fatalf("ran %d, resumed %d", sum.Ran, sum.Skipped)
 	}
 	// A row in the key format of an older version is refused.
@@ -160,12 +162,12 @@ func TestSupersetResumes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sum := runStudy(t, dir, 2, Shard{})
+	sum := runStudy(t, dir, 2, study.Shard{})
 	if sum.Skipped != first.Units || sum.Ran != 60-first.Units {
 		t.Fatalf("superset: ran %d, resumed %d (first run had %d units)", sum.Ran, sum.Skipped, first.Units)
 	}
 	ref := t.TempDir()
-	runStudy(t, ref, 1, Shard{})
+	runStudy(t, ref, 1, study.Shard{})
 	if stripTiming(t, filepath.Join(dir, ResultsFile)) != stripTiming(t, filepath.Join(ref, ResultsFile)) {
 		t.Fatal("superset resume differs from one run")
 	}
@@ -180,8 +182,8 @@ func TestSupersetResumes(t *testing.T) {
 // datasets and the study, and records both invocations.
 func TestManifestKeepsProvenance(t *testing.T) {
 	dir := t.TempDir()
-	runStudy(t, dir, 2, Shard{})
-	runStudy(t, dir, 1, Shard{Index: 1, Count: 3})
+	runStudy(t, dir, 2, study.Shard{})
+	runStudy(t, dir, 1, study.Shard{Index: 1, Count: 3})
 	m, err := manifest.Read(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -210,9 +212,9 @@ func TestManifestKeepsProvenance(t *testing.T) {
 func TestFreshMovesAside(t *testing.T) {
 	parent := t.TempDir()
 	dir := filepath.Join(parent, "out")
-	runStudy(t, dir, 2, Shard{})
+	runStudy(t, dir, 2, study.Shard{})
 	want, _ := snapshot(t, dir)
-	moved, err := MoveAside(dir, time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
+	moved, err := outdir.MoveAside(dir, time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +233,7 @@ func TestFreshMovesAside(t *testing.T) {
 	if _, err := r.Run(context.Background(), s); err != nil {
 		t.Fatalf("fresh directory: %v", err)
 	}
-	if moved, err := MoveAside(filepath.Join(parent, "none"), time.Now()); moved != "" || err != nil {
+	if moved, err := outdir.MoveAside(filepath.Join(parent, "none"), time.Now()); moved != "" || err != nil {
 		t.Fatalf("absent directory: %q %v", moved, err)
 	}
 }

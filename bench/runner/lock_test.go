@@ -11,6 +11,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fgrtbench/fgrtbench/bench/outdir"
+	"github.com/fgrtbench/fgrtbench/bench/study"
 )
 
 // TestBusyDirectoryRefused: a run into a directory that another run is
@@ -22,13 +25,13 @@ func TestBusyDirectoryRefused(t *testing.T) {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	release, err := lockDir(out) // the other run
+	release, err := outdir.Lock(out) // the other run
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := &Runner{Load: testLoader, OutDir: out, Jobs: 2}
 	sum, err := r.Run(context.Background(), testStudy())
-	var busy *Busy
+	var busy *outdir.Busy
 	if !errors.As(err, &busy) || !strings.Contains(err.Error(), fmt.Sprintf("pid %d on ", os.Getpid())) {
 		t.Fatalf("got %v, want a refusal naming the run that holds %s", err, out)
 	}
@@ -52,20 +55,20 @@ func TestMoveAsideRefusesABusyDirectory(t *testing.T) {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	release, err := lockDir(out)
+	release, err := outdir.Lock(out)
 	if err != nil {
 		t.Fatal(err)
 	}
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	var busy *Busy
-	if _, err := MoveAside(out, now); !errors.As(err, &busy) {
+	var busy *outdir.Busy
+	if _, err := outdir.MoveAside(out, now); !errors.As(err, &busy) {
 		t.Fatalf("got %v, want a refusal: a run holds %s", err, out)
 	}
 	if _, err := os.Stat(out); err != nil {
 		t.Fatalf("the busy directory was moved: %v", err)
 	}
 	release()
-	if dst, err := MoveAside(out, now); err != nil || dst != out+".replaced-20260102T030405Z" {
+	if dst, err := outdir.MoveAside(out, now); err != nil || dst != out+".replaced-20260102T030405Z" {
 		t.Fatalf("after the run ended: %q, %v", dst, err)
 	}
 }
@@ -76,25 +79,25 @@ func TestMoveAsideRefusesABusyDirectory(t *testing.T) {
 // resumes it.
 func TestShardDirectoryKeepsItsShardCount(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out")
-	run := func(s Shard) (Summary, error) {
+	run := func(s study.Shard) (Summary, error) {
 		r := &Runner{Load: testLoader, OutDir: out, Jobs: 2, Shard: s}
 		return r.Run(context.Background(), testStudy())
 	}
-	if _, err := run(Shard{Index: 1, Count: 3}); err != nil {
+	if _, err := run(study.Shard{Index: 1, Count: 3}); err != nil {
 		t.Fatal(err)
 	}
 	before, err := os.ReadFile(filepath.Join(out, ResultsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	sum, err := run(Shard{Index: 1, Count: 4})
+	sum, err := run(study.Shard{Index: 1, Count: 4})
 	if err == nil || !strings.Contains(err.Error(), "holds shard 1/3 of this study; this run is shard 1/4") || sum.Ran != 0 {
 		t.Fatalf("got %+v, %v; want a refusal naming both shard counts", sum, err)
 	}
 	if after, _ := os.ReadFile(filepath.Join(out, ResultsFile)); string(after) != string(before) {
 		t.Fatal("the refused run changed results.csv")
 	}
-	for _, s := range []Shard{{Index: 1, Count: 3}, {Index: 2, Count: 3}, {}} {
+	for _, s := range []study.Shard{{Index: 1, Count: 3}, {Index: 2, Count: 3}, {}} {
 		if _, err := run(s); err != nil {
 			t.Fatalf("shard %s: %v", s, err)
 		}

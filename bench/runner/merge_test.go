@@ -10,17 +10,19 @@ import (
 	"testing"
 
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
+	"github.com/fgrtbench/fgrtbench/bench/outdir"
+	"github.com/fgrtbench/fgrtbench/bench/study"
 	"github.com/fgrtbench/fgrtbench/datasets"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
 // shardDirs runs the test study as n shards into fresh directories.
-func shardDirs(t *testing.T, n int, s Study) []string {
+func shardDirs(t *testing.T, n int, s study.Study) []string {
 	t.Helper()
 	var dirs []string
 	for i := 0; i < n; i++ {
 		dir := t.TempDir()
-		r := &Runner{Load: testLoader, OutDir: dir, Jobs: 2, Shard: Shard{Index: i, Count: n}}
+		r := &Runner{Load: testLoader, OutDir: dir, Jobs: 2, Shard: study.Shard{Index: i, Count: n}}
 		if _, err := r.Run(context.Background(), s); err != nil {
 			t.Fatal(err)
 		}
@@ -71,7 +73,7 @@ func TestMergeRefuses(t *testing.T) {
 	}
 	for _, c := range cases {
 		out := filepath.Join(t.TempDir(), "merged")
-		_, err := Merge(out, c.inputs, MergeOptions{})
+		_, err := outdir.Merge(out, c.inputs, outdir.MergeOptions{})
 		if err == nil {
 			t.Errorf("%s: merge accepted", c.name)
 			continue
@@ -91,7 +93,7 @@ func TestMergeWritesManifest(t *testing.T) {
 	dirs := shardDirs(t, 3, testStudy())
 	out := t.TempDir()
 	// Inputs may be directories or results files; a duplicate is harmless.
-	sum, err := Merge(out, []string{dirs[0], filepath.Join(dirs[1], ResultsFile), dirs[2], dirs[0]}, MergeOptions{})
+	sum, err := outdir.Merge(out, []string{dirs[0], filepath.Join(dirs[1], ResultsFile), dirs[2], dirs[0]}, outdir.MergeOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +116,7 @@ func TestMergeWritesManifest(t *testing.T) {
 		t.Fatalf("history %s", got)
 	}
 	// The merged directory resumes as the whole study: nothing to run.
-	if s := runStudy(t, out, 2, Shard{}); s.Ran != 0 || s.Skipped != 60 {
+	if s := runStudy(t, out, 2, study.Shard{}); s.Ran != 0 || s.Skipped != 60 {
 		t.Fatalf("resuming the merge ran %d", s.Ran)
 	}
 }
@@ -122,7 +124,7 @@ func TestMergeWritesManifest(t *testing.T) {
 func TestMergeAllowPartial(t *testing.T) {
 	dirs := shardDirs(t, 3, testStudy())
 	out := filepath.Join(t.TempDir(), "m")
-	sum, err := Merge(out, dirs[:2], MergeOptions{AllowPartial: true})
+	sum, err := outdir.Merge(out, dirs[:2], outdir.MergeOptions{AllowPartial: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +144,7 @@ func TestMergeAllowPartial(t *testing.T) {
 		t.Fatalf("manifest partial %+v", m.Partial)
 	}
 	// Completing the merge later replaces the partial one.
-	if sum, err := Merge(out, dirs, MergeOptions{}); err != nil || sum.Partial {
+	if sum, err := outdir.Merge(out, dirs, outdir.MergeOptions{}); err != nil || sum.Partial {
 		t.Fatalf("complete merge over the partial one: %+v %v", sum, err)
 	}
 	if m, _ := manifest.Read(out); m.Partial != nil {
@@ -159,7 +161,7 @@ func TestMergeIntoDeviceRefused(t *testing.T) {
 	if err := syscall.Mkfifo(pipe, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := Merge(pipe, dirs, MergeOptions{})
+	_, err := outdir.Merge(pipe, dirs, outdir.MergeOptions{})
 	if err == nil || !strings.Contains(err.Error(), "refusing to replace") {
 		t.Fatalf("merge into a named pipe: %v", err)
 	}
@@ -180,13 +182,13 @@ func TestMergeRefusesRenamedDataset(t *testing.T) {
 		s := testStudy()
 		s.Datasets = []string{name}
 		dir := t.TempDir()
-		r := &Runner{Load: load, OutDir: dir, Jobs: 2, Shard: Shard{Index: i, Count: 2}}
+		r := &Runner{Load: load, OutDir: dir, Jobs: 2, Shard: study.Shard{Index: i, Count: 2}}
 		if _, err := r.Run(context.Background(), s); err != nil {
 			t.Fatal(err)
 		}
 		dirs = append(dirs, dir)
 	}
-	_, err := Merge(filepath.Join(t.TempDir(), "m"), dirs, MergeOptions{})
+	_, err := outdir.Merge(filepath.Join(t.TempDir(), "m"), dirs, outdir.MergeOptions{})
 	if err == nil {
 		t.Fatal("merge accepted shards of differently named datasets")
 	}
@@ -211,7 +213,7 @@ func TestMergeOntoSymlinkRefused(t *testing.T) {
 	if err := os.Symlink(target, link); err != nil {
 		t.Fatal(err)
 	}
-	_, err := Merge(link, dirs, MergeOptions{})
+	_, err := outdir.Merge(link, dirs, outdir.MergeOptions{})
 	if err == nil || !strings.Contains(err.Error(), "symbolic link") {
 		t.Fatalf("merge onto a symbolic link: %v", err)
 	}

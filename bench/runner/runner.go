@@ -16,6 +16,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
 	"github.com/fgrtbench/fgrtbench/bench/outdir"
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
+	"github.com/fgrtbench/fgrtbench/bench/study"
 	"github.com/fgrtbench/fgrtbench/datasets"
 	"github.com/fgrtbench/fgrtbench/internal/atomicfile"
 	"github.com/fgrtbench/fgrtbench/results"
@@ -31,7 +32,7 @@ type Loader func(ctx context.Context, name string) (*datasets.Dataset, error)
 // concurrent use; the runner calls it from its writer goroutine only.
 type Progress interface {
 	Start(total int)
-	Done(u Unit, err error)
+	Done(u study.Unit, err error)
 	Finish()
 }
 
@@ -39,8 +40,8 @@ type Progress interface {
 type Runner struct {
 	Load     Loader
 	OutDir   string
-	Jobs     int   // worker count; <= 0 means runtime.NumCPU()
-	Shard    Shard // zero value = all units
+	Jobs     int         // worker count; <= 0 means runtime.NumCPU()
+	Shard    study.Shard // zero value = all units
 	Progress Progress
 	// FailFast stops at the first failing unit instead of running the rest.
 	FailFast bool
@@ -51,7 +52,7 @@ type Runner struct {
 	afterUnit func(done int)
 	// openResults opens results.csv for appending (nil: the file system);
 	// tests inject a file that fails like a full disk.
-	openResults func(path string) (appendFile, error)
+	openResults func(path string) (outdir.AppendFile, error)
 	plans       *planCache // built by Validate, used by Run
 	stages      Stages
 }
@@ -73,7 +74,7 @@ type Summary struct {
 // identity and refuses a directory that holds results of another study
 // (see CheckDir). It keeps OutDir/manifest.json up to date: the study, its
 // identity, the datasets and one history entry per invocation.
-func (r *Runner) Run(ctx context.Context, s Study) (Summary, error) {
+func (r *Runner) Run(ctx context.Context, s study.Study) (Summary, error) {
 	ms, err := r.validate(ctx, s)
 	if err != nil {
 		return Summary{}, err
@@ -89,15 +90,15 @@ func (r *Runner) Run(ctx context.Context, s Study) (Summary, error) {
 	}
 	path := filepath.Join(r.OutDir, ResultsFile)
 	sum := Summary{ResultsPath: path}
-	prev, err := CheckDir(r.OutDir, id)
+	prev, err := outdir.CheckDir(r.OutDir, id)
 	if err != nil {
 		return sum, err
 	}
-	if err := sameSplit(r.OutDir, prev, r.Shard); err != nil {
+	if err := study.SameSplit(r.OutDir, prev, r.Shard); err != nil {
 		return sum, err
 	}
 
-	var todo []Unit
+	var todo []study.Unit
 	for i, u := range all {
 		if r.Shard.Contains(i) {
 			todo = append(todo, u)
@@ -110,18 +111,18 @@ func (r *Runner) Run(ctx context.Context, s Study) (Summary, error) {
 	}
 	// Refusals here, like the check above, come before any unit is
 	// considered: the summary is empty.
-	release, err := lockDir(r.OutDir)
+	release, err := outdir.Lock(r.OutDir)
 	if err != nil {
 		return Summary{ResultsPath: path}, err
 	}
 	defer release()
 	// Check again under the lock: a run that finished in between may have
 	// written the directory for another study.
-	prev, existing, err := checkDir(r.OutDir, id)
+	prev, existing, err := outdir.CheckDirResults(r.OutDir, id)
 	if err != nil {
 		return Summary{ResultsPath: path}, err
 	}
-	if err := sameSplit(r.OutDir, prev, r.Shard); err != nil {
+	if err := study.SameSplit(r.OutDir, prev, r.Shard); err != nil {
 		return Summary{ResultsPath: path}, err
 	}
 	keepArtifacts, err := artifactsMode(r.OutDir, r.NoArtifacts, existing)
@@ -134,10 +135,10 @@ func (r *Runner) Run(ctx context.Context, s Study) (Summary, error) {
 	}
 	if keepArtifacts {
 		if err := retainArtifacts(r.OutDir, existing, done, todo); err != nil {
-			return sum, &WriteError{Path: filepath.Join(r.OutDir, results.PredictionsFile), Err: err}
+			return sum, &outdir.WriteError{Path: filepath.Join(r.OutDir, results.PredictionsFile), Err: err}
 		}
 	}
-	var pending []Unit
+	var pending []study.Unit
 	for _, u := range todo {
 		if !done[u.Key] {
 			pending = append(pending, u)
@@ -145,10 +146,10 @@ func (r *Runner) Run(ctx context.Context, s Study) (Summary, error) {
 	}
 	sum.Skipped = len(todo) - len(pending)
 
-	man := manifest.New(withPrograms(s), r.Jobs, r.Shard.String())
+	man := manifest.New(study.WithPrograms(s), r.Jobs, r.Shard.String())
 	man.Identity = &id
-	man.Execution = executionRecord(ms)
-	man.Methods = methodEntries(ms)
+	man.Execution = study.ExecutionRecord(ms)
+	man.Methods = study.Entries(ms)
 	man.Datasets = mergeDatasets(prev, records)
 	man.Units, man.Skipped = sum.Units, sum.Skipped
 	man.Artifacts = ArtifactsOff
@@ -160,7 +161,7 @@ func (r *Runner) Run(ctx context.Context, s Study) (Summary, error) {
 	err = man.Write(r.OutDir)
 	r.stages.since(StageWrite, t0)
 	if err != nil {
-		return sum, &WriteError{Path: filepath.Join(r.OutDir, manifest.FileName), Err: err}
+		return sum, &outdir.WriteError{Path: filepath.Join(r.OutDir, manifest.FileName), Err: err}
 	}
 	sum, runErr := r.execute(ctx, s, ms, plans, path, pending, sum, keepArtifacts)
 	man.End = time.Now().UTC()
@@ -197,7 +198,7 @@ func (c *planCache) describe(ctx context.Context, names []string) (map[string]st
 		if err != nil {
 			return nil, nil, err
 		}
-		sum := datasetChecksum(d)
+		sum := study.DatasetChecksum(d)
 		checksums[name] = sum
 		path := d.Path
 		if path == "" {
@@ -237,13 +238,13 @@ func mergeDatasets(prev *manifest.Manifest, loaded []manifest.Dataset) []manifes
 
 // execute runs the pending units on a worker pool, appending each unit's
 // rows to the results file as it finishes, and canonicalises the file.
-func (r *Runner) execute(ctx context.Context, s Study, ms []resolvedMethod, plans *planCache, path string,
-	pending []Unit, sum Summary, keepArtifacts bool) (Summary, error) {
+func (r *Runner) execute(ctx context.Context, s study.Study, ms []study.ResolvedMethod, plans *planCache, path string,
+	pending []study.Unit, sum Summary, keepArtifacts bool) (Summary, error) {
 	open := r.openResults
 	if open == nil {
-		open = openResultsFile
+		open = outdir.OpenResultsFile
 	}
-	f, err := openAppender(path, open)
+	f, err := outdir.OpenAppender(path, open)
 	if err != nil {
 		return sum, err
 	}
@@ -266,12 +267,12 @@ func (r *Runner) execute(ctx context.Context, s Study, ms []resolvedMethod, plan
 	defer cancel()
 
 	type result struct {
-		u    Unit
+		u    study.Unit
 		rows []results.Record
 		arts *unitArtifacts
 		err  error
 	}
-	work := make(chan Unit)
+	work := make(chan study.Unit)
 	out := make(chan result)
 	ex := &executor{ctx: ctx, stages: &r.stages, artifacts: arts.header()}
 	var wg sync.WaitGroup
@@ -348,7 +349,7 @@ func (r *Runner) execute(ctx context.Context, s Study, ms []resolvedMethod, plan
 	err = Canonicalize(path)
 	r.stages.since(StageWrite, t0)
 	if err != nil {
-		return sum, &WriteError{Path: path, Err: fmt.Errorf("rewriting it in canonical order: %w", err)}
+		return sum, &outdir.WriteError{Path: path, Err: fmt.Errorf("rewriting it in canonical order: %w", err)}
 	}
 	if err := arts.finish(); err != nil {
 		return sum, err
@@ -405,7 +406,7 @@ func tightGC() func() {
 // are units of the study), drops incomplete units and a torn last line,
 // rewrites the file if it dropped anything, and returns the keys of the
 // complete units.
-func resume(path string, existing existingResults, todo []Unit) (map[string]bool, error) {
+func resume(path string, existing outdir.Existing, todo []study.Unit) (map[string]bool, error) {
 	done := map[string]bool{}
 	recs := existing.Recs
 	count := map[string]int{}

@@ -14,7 +14,9 @@ import (
 	"testing"
 
 	"github.com/fgrtbench/fgrtbench/bench/methods"
+	"github.com/fgrtbench/fgrtbench/bench/outdir"
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
+	"github.com/fgrtbench/fgrtbench/bench/study"
 	"github.com/fgrtbench/fgrtbench/datasets"
 	"github.com/fgrtbench/fgrtbench/learn"
 	"github.com/fgrtbench/fgrtbench/results"
@@ -147,14 +149,14 @@ func testLoader(ctx context.Context, name string) (*datasets.Dataset, error) {
 	return nil, fmt.Errorf("unknown dataset %q", name)
 }
 
-func testStudy() Study {
+func testStudy() study.Study {
 	o := protocol.DefaultOptions()
 	o.Repeats = 2
 	o.InnerFolds = 3
-	return Study{
+	return study.Study{
 		Protocols: []string{"clean"},
 		Datasets:  []string{"alpha", "beta"},
-		Methods: []MethodSpec{
+		Methods: []study.MethodSpec{
 			{Name: "test-centroid"},
 			{Name: "test-centroid", Selection: protocol.SelectSweep, Label: "centroid-sweep", Params: map[string]string{"jitter": "0.3"}},
 			{Name: "test-centroid", Sweep: map[string][]string{"k": {"4", "1"}}, Selection: protocol.SelectTest, Label: "centroid-test"},
@@ -179,7 +181,7 @@ func stripTiming(t *testing.T, path string) string {
 	return b.String()
 }
 
-func runStudy(t *testing.T, dir string, jobs int, shard Shard) Summary {
+func runStudy(t *testing.T, dir string, jobs int, shard study.Shard) Summary {
 	t.Helper()
 	r := &Runner{Load: testLoader, OutDir: dir, Jobs: jobs, Shard: shard}
 	sum, err := r.Run(context.Background(), testStudy())
@@ -191,8 +193,8 @@ func runStudy(t *testing.T, dir string, jobs int, shard Shard) Summary {
 
 func TestResultsIndependentOfJobs(t *testing.T) {
 	a, b := t.TempDir(), t.TempDir()
-	sa := runStudy(t, a, 1, Shard{})
-	runStudy(t, b, 2, Shard{})
+	sa := runStudy(t, a, 1, study.Shard{})
+	runStudy(t, b, 2, study.Shard{})
 	ra, rb := stripTiming(t, filepath.Join(a, ResultsFile)), stripTiming(t, filepath.Join(b, ResultsFile))
 	if ra != rb {
 		t.Fatalf("-j1 and -j2 differ:\n%s\n---\n%s", ra, rb)
@@ -227,9 +229,9 @@ func TestResultsIndependentOfJobs(t *testing.T) {
 
 func TestResumeSkipsFinishedUnits(t *testing.T) {
 	dir := t.TempDir()
-	runStudy(t, dir, 2, Shard{})
+	runStudy(t, dir, 2, study.Shard{})
 	first := stripTiming(t, filepath.Join(dir, ResultsFile))
-	sum := runStudy(t, dir, 2, Shard{})
+	sum := runStudy(t, dir, 2, study.Shard{})
 	if sum.Ran != 0 || sum.Skipped != 60 {
 		t.Fatalf("second run ran %d, skipped %d; want 0, 60", sum.Ran, sum.Skipped)
 	}
@@ -240,7 +242,7 @@ func TestResumeSkipsFinishedUnits(t *testing.T) {
 
 func TestResumeAfterTornWrite(t *testing.T) {
 	ref := t.TempDir()
-	runStudy(t, ref, 1, Shard{})
+	runStudy(t, ref, 1, study.Shard{})
 	want := stripTiming(t, filepath.Join(ref, ResultsFile))
 
 	// Keep the header and a few complete rows, cut the next unit short and
@@ -252,7 +254,7 @@ func TestResumeAfterTornWrite(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, ResultsFile), []byte(torn), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	sum := runStudy(t, dir, 2, Shard{})
+	sum := runStudy(t, dir, 2, study.Shard{})
 	if sum.Skipped == 0 || sum.Ran == 0 {
 		t.Fatalf("resume skipped %d, ran %d", sum.Skipped, sum.Ran)
 	}
@@ -275,7 +277,7 @@ func TestKillNineThenResume(t *testing.T) {
 		os.Exit(3) // not reached when the kill happened
 	}
 	ref := t.TempDir()
-	runStudy(t, ref, 2, Shard{})
+	runStudy(t, ref, 2, study.Shard{})
 	want := stripTiming(t, filepath.Join(ref, ResultsFile))
 	for _, after := range []string{"1", "17", "59"} {
 		dir := t.TempDir()
@@ -285,7 +287,7 @@ func TestKillNineThenResume(t *testing.T) {
 		if ee, ok := err.(*exec.ExitError); !ok || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
 			t.Fatalf("child was not killed: %v", err)
 		}
-		sum := runStudy(t, dir, 1, Shard{})
+		sum := runStudy(t, dir, 1, study.Shard{})
 		n, _ := strconv.Atoi(after)
 		if sum.Skipped < n {
 			t.Fatalf("after kill at %s units, resume found only %d finished", after, sum.Skipped)
@@ -298,12 +300,12 @@ func TestKillNineThenResume(t *testing.T) {
 
 func TestShardsMergeToOneRun(t *testing.T) {
 	ref := t.TempDir()
-	runStudy(t, ref, 2, Shard{})
+	runStudy(t, ref, 2, study.Shard{})
 	var inputs []string
 	total := 0
 	for i := 0; i < 3; i++ {
 		dir := t.TempDir()
-		s := runStudy(t, dir, 1, Shard{Index: i, Count: 3})
+		s := runStudy(t, dir, 1, study.Shard{Index: i, Count: 3})
 		total += s.Units
 		inputs = append(inputs, filepath.Join(dir, ResultsFile))
 	}
@@ -313,7 +315,7 @@ func TestShardsMergeToOneRun(t *testing.T) {
 	// Merging a file with itself must de-duplicate.
 	inputs = append(inputs, inputs[0])
 	out := filepath.Join(t.TempDir(), "merged.csv")
-	if _, err := Merge(out, inputs, MergeOptions{}); err != nil {
+	if _, err := outdir.Merge(out, inputs, outdir.MergeOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := stripTiming(t, out), stripTiming(t, filepath.Join(ref, ResultsFile)); got != want {
@@ -325,37 +327,41 @@ func TestStudyErrors(t *testing.T) {
 	base := testStudy()
 	cases := []struct {
 		name   string
-		mutate func(*Study)
+		mutate func(*study.Study)
 		want   string
 	}{
-		{"unknown method", func(s *Study) { s.Methods = []MethodSpec{{Name: "nope"}} }, "unknown method"},
-		{"unknown param", func(s *Study) {
-			s.Methods = []MethodSpec{{Name: "test-centroid", Params: map[string]string{"zz": "1"}}}
+		{"unknown method", func(s *study.Study) { s.Methods = []study.MethodSpec{{Name: "nope"}} }, "unknown method"},
+		{"unknown param", func(s *study.Study) {
+			s.Methods = []study.MethodSpec{{Name: "test-centroid", Params: map[string]string{"zz": "1"}}}
 		}, "no parameter"},
-		{"bad value", func(s *Study) { s.Methods = []MethodSpec{{Name: "test-centroid", Params: map[string]string{"k": "0"}}} }, "below the minimum"},
-		{"unknown grid", func(s *Study) { s.Methods = []MethodSpec{{Name: "test-centroid", Grid: "zz"}} }, "no grid"},
-		{"duplicate label", func(s *Study) { s.Methods = []MethodSpec{{Name: "test-centroid"}, {Name: "test-centroid"}} }, "label"},
-		{"unknown protocol", func(s *Study) { s.Protocols = []string{"x"} }, "unknown protocol"},
-		{"bad selection", func(s *Study) { s.Methods = []MethodSpec{{Name: "test-centroid", Selection: "best"}} }, "selection"},
-		{"one fold", func(s *Study) { s.Options.Folds = 1 }, "folds"},
+		{"bad value", func(s *study.Study) {
+			s.Methods = []study.MethodSpec{{Name: "test-centroid", Params: map[string]string{"k": "0"}}}
+		}, "below the minimum"},
+		{"unknown grid", func(s *study.Study) { s.Methods = []study.MethodSpec{{Name: "test-centroid", Grid: "zz"}} }, "no grid"},
+		{"duplicate label", func(s *study.Study) { s.Methods = []study.MethodSpec{{Name: "test-centroid"}, {Name: "test-centroid"}} }, "label"},
+		{"unknown protocol", func(s *study.Study) { s.Protocols = []string{"x"} }, "unknown protocol"},
+		{"bad selection", func(s *study.Study) { s.Methods = []study.MethodSpec{{Name: "test-centroid", Selection: "best"}} }, "selection"},
+		{"one fold", func(s *study.Study) { s.Options.Folds = 1 }, "folds"},
 		// Each value is valid alone; the learner refuses the combination.
-		{"refused combination", func(s *Study) {
-			s.Methods = []MethodSpec{{Name: "fga", Params: map[string]string{"partition": "paper"}}}
+		{"refused combination", func(s *study.Study) {
+			s.Methods = []study.MethodSpec{{Name: "fga", Params: map[string]string{"partition": "paper"}}}
 		}, "method fga: fga: the paper's partition formula applies to fixed partitions only"},
-		{"refused sweep point", func(s *Study) {
-			s.Methods = []MethodSpec{{Name: "fga", Params: map[string]string{"partitions": "fixed", "partition": "paper"}, Sweep: map[string][]string{"n_labels": {"3", "5"}}}}
+		{"refused sweep point", func(s *study.Study) {
+			s.Methods = []study.MethodSpec{{Name: "fga", Params: map[string]string{"partitions": "fixed", "partition": "paper"}, Sweep: map[string][]string{"n_labels": {"3", "5"}}}}
 		}, "configuration crossover_prob=0.3;generations=100;n_ants=3;n_labels=5;"},
-		{"learner's own range", func(s *Study) { s.Methods = []MethodSpec{{Name: "c45", Params: map[string]string{"confidence": "0"}}} }, "method c45: c45: confidence 0 outside (0, 0.5]"},
-		{"inner-cv under paper", func(s *Study) {
+		{"learner's own range", func(s *study.Study) {
+			s.Methods = []study.MethodSpec{{Name: "c45", Params: map[string]string{"confidence": "0"}}}
+		}, "method c45: c45: confidence 0 outside (0, 0.5]"},
+		{"inner-cv under paper", func(s *study.Study) {
 			s.Protocols = []string{"paper"}
-			s.Methods = []MethodSpec{{Name: "test-centroid", Selection: protocol.SelectInnerCV}}
+			s.Methods = []study.MethodSpec{{Name: "test-centroid", Selection: protocol.SelectInnerCV}}
 		}, "needs inner folds"},
 	}
 	for _, c := range cases {
 		s := base
-		s.Methods = append([]MethodSpec(nil), base.Methods...)
+		s.Methods = append([]study.MethodSpec(nil), base.Methods...)
 		c.mutate(&s)
-		_, err := UnitsOf(s)
+		_, err := study.UnitsOf(s)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: got %v, want error containing %q", c.name, err, c.want)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/bench/methods"
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
+	"github.com/fgrtbench/fgrtbench/bench/study"
 	"github.com/fgrtbench/fgrtbench/learn"
 	"github.com/fgrtbench/fgrtbench/results"
 )
@@ -118,17 +119,17 @@ func init() {
 func TestInnerCVSharesPreparations(t *testing.T) {
 	o := protocol.DefaultOptions()
 	o.InnerFolds = 3
-	study := Study{
+	st := study.Study{
 		Protocols: []string{"clean"},
 		Datasets:  []string{"alpha", "beta"},
-		Methods:   []MethodSpec{{Name: "test-scaled"}, {Name: "test-scaled-shared"}},
+		Methods:   []study.MethodSpec{{Name: "test-scaled"}, {Name: "test-scaled-shared"}},
 		Options:   o,
 	}
 	dir := t.TempDir()
 	sharedPrepares.Store(0)
 	groupFits.Store(0)
 	r := &Runner{Load: testLoader, OutDir: dir, Jobs: 2}
-	if _, err := r.Run(t.Context(), study); err != nil {
+	if _, err := r.Run(t.Context(), st); err != nil {
 		t.Fatal(err)
 	}
 	recs, err := results.ReadFile(filepath.Join(dir, "results.csv"))

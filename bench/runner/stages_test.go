@@ -7,6 +7,7 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
+	"github.com/fgrtbench/fgrtbench/bench/study"
 )
 
 func TestStagesAddAndFormat(t *testing.T) {
@@ -27,8 +28,8 @@ func TestStagesAddAndFormat(t *testing.T) {
 // TestRunRecordsStages: a run times every stage it went through and the
 // manifest records the figures, for the run and its history entry.
 func TestRunRecordsStages(t *testing.T) {
-	s := Study{Protocols: []string{"clean"}, Datasets: []string{"alpha"}, Options: protocol.DefaultOptions(),
-		Methods: []MethodSpec{{Name: "cart"}, {Name: "fgrt"}}}
+	s := study.Study{Protocols: []string{"clean"}, Datasets: []string{"alpha"}, Options: protocol.DefaultOptions(),
+		Methods: []study.MethodSpec{{Name: "cart"}, {Name: "fgrt"}}}
 	dir := t.TempDir()
 	r := &Runner{Load: testLoader, OutDir: dir, Jobs: 2}
 	if _, err := r.Run(context.Background(), s); err != nil {

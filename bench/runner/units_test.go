@@ -3,6 +3,7 @@ package runner
 import (
 	"testing"
 
+	"github.com/fgrtbench/fgrtbench/bench/study"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
@@ -10,7 +11,7 @@ import (
 // a disjoint slice and together they are the study, so a stepped array plus
 // the remaining indices (or any resubmit) covers it exactly once.
 func TestShardsPartitionTheUnits(t *testing.T) {
-	units, err := UnitsOf(testStudy())
+	units, err := study.UnitsOf(testStudy())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -18,7 +19,7 @@ func TestShardsPartitionTheUnits(t *testing.T) {
 		seen := make([]int, len(units))
 		for i := 0; i < n; i++ {
 			for u := range units {
-				if (Shard{Index: i, Count: n}).Contains(u) {
+				if (study.Shard{Index: i, Count: n}).Contains(u) {
 					seen[u]++
 				}
 			}
@@ -33,17 +34,17 @@ func TestShardsPartitionTheUnits(t *testing.T) {
 
 func TestMissingUnits(t *testing.T) {
 	s := testStudy()
-	units, err := UnitsOf(s)
+	units, err := study.UnitsOf(s)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var recs []results.Record
 	for i, u := range units {
-		if (Shard{Index: 0, Count: 3}).Contains(i) {
+		if (study.Shard{Index: 0, Count: 3}).Contains(i) {
 			recs = append(recs, results.Record{Protocol: u.Protocol, Dataset: u.Dataset, Method: u.Label, Repeat: u.Repeat, Fold: u.Fold, Seed: u.Seed})
 		}
 	}
-	missing, err := MissingUnits(s, recs)
+	missing, err := study.MissingUnits(s, recs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +54,7 @@ func TestMissingUnits(t *testing.T) {
 	for _, u := range units {
 		recs = append(recs, results.Record{Protocol: u.Protocol, Dataset: u.Dataset, Method: u.Label, Repeat: u.Repeat, Fold: u.Fold, Seed: u.Seed})
 	}
-	if missing, _ := MissingUnits(s, recs); len(missing) != 0 {
+	if missing, _ := study.MissingUnits(s, recs); len(missing) != 0 {
 		t.Fatalf("complete results miss %d units", len(missing))
 	}
 }

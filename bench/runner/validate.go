@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
+	"github.com/fgrtbench/fgrtbench/bench/study"
 	"github.com/fgrtbench/fgrtbench/datasets"
 )
 
@@ -27,7 +28,7 @@ import (
 //
 // The plans are kept for the run, so Run after Validate builds none twice.
 // Run calls Validate itself before it creates the output directory.
-func (r *Runner) Validate(ctx context.Context, s Study) error {
+func (r *Runner) Validate(ctx context.Context, s study.Study) error {
 	_, err := r.validate(ctx, s)
 	return err
 }
@@ -35,7 +36,7 @@ func (r *Runner) Validate(ctx context.Context, s Study) error {
 // validate is Validate, returning the study's resolved methods for Run
 // (resolving builds every configuration and hashes external adapters:
 // once per run is enough).
-func (r *Runner) validate(ctx context.Context, s Study) ([]resolvedMethod, error) {
+func (r *Runner) validate(ctx context.Context, s study.Study) ([]study.ResolvedMethod, error) {
 	ms, err := s.Resolve()
 	if err != nil {
 		return nil, err

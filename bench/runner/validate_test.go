@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fgrtbench/fgrtbench/bench/study"
 	"github.com/fgrtbench/fgrtbench/datasets"
 )
 
@@ -57,46 +58,46 @@ func TestValidateRefusesBeforeWriting(t *testing.T) {
 	}
 	cases := []struct {
 		name   string
-		mutate func(*Study)
+		mutate func(*study.Study)
 		want   string
 	}{
-		{"one class", func(s *Study) { s.Datasets = []string{"alpha", "one-class"} }, "single class"},
-		{"declared class without rows", func(s *Study) { s.Datasets = []string{"declared-two"} }, "single class"},
-		{"class with one row", func(s *Study) { s.Datasets = []string{"single-row"} }, `class "c1" has a single complete row`},
-		{"too few rows for the folds", func(s *Study) { s.Datasets = []string{"too-few"} }, "needs a class with at least 5 complete rows; the largest has 4"},
-		{"paper protocol folds", func(s *Study) {
+		{"one class", func(s *study.Study) { s.Datasets = []string{"alpha", "one-class"} }, "single class"},
+		{"declared class without rows", func(s *study.Study) { s.Datasets = []string{"declared-two"} }, "single class"},
+		{"class with one row", func(s *study.Study) { s.Datasets = []string{"single-row"} }, `class "c1" has a single complete row`},
+		{"too few rows for the folds", func(s *study.Study) { s.Datasets = []string{"too-few"} }, "needs a class with at least 5 complete rows; the largest has 4"},
+		{"paper protocol folds", func(s *study.Study) {
 			s.Options.Folds, s.Options.InnerFolds = 2, 2
 			s.Protocols = []string{"clean", "paper"}
 			s.Datasets = []string{"too-few"}
 			s.Methods = s.Methods[:1]
 		}, "5-fold"},
-		{"no complete row", func(s *Study) { s.Datasets = []string{"all-missing"} }, "missing input"},
-		{"unknown dataset", func(s *Study) { s.Datasets = []string{"alpha", "missing"} }, "unknown dataset"},
-		{"inner folds", func(s *Study) {
+		{"no complete row", func(s *study.Study) { s.Datasets = []string{"all-missing"} }, "missing input"},
+		{"unknown dataset", func(s *study.Study) { s.Datasets = []string{"alpha", "missing"} }, "unknown dataset"},
+		{"inner folds", func(s *study.Study) {
 			s.Datasets = []string{"too-few"}
 			s.Options.Folds = 2
 			s.Options.InnerFolds = 4
 		}, "inner folds"},
-		{"not finite after scaling", func(s *Study) { s.Datasets = []string{"huge"} }, "is NaN after preprocessing"},
-		{"folds 0", func(s *Study) { s.Options.Folds = 0 }, "folds must be at least 2"},
-		{"empty sweep list", func(s *Study) {
-			s.Methods = []MethodSpec{{Name: "test-centroid", Sweep: map[string][]string{"k": {}}}}
+		{"not finite after scaling", func(s *study.Study) { s.Datasets = []string{"huge"} }, "is NaN after preprocessing"},
+		{"folds 0", func(s *study.Study) { s.Options.Folds = 0 }, "folds must be at least 2"},
+		{"empty sweep list", func(s *study.Study) {
+			s.Methods = []study.MethodSpec{{Name: "test-centroid", Sweep: map[string][]string{"k": {}}}}
 		}, "sweep of k lists no values"},
-		{"sweep value listed twice", func(s *Study) {
-			s.Methods = []MethodSpec{{Name: "test-centroid", Sweep: map[string][]string{"k": {"1", "4", "1.0"}}, Selection: "sweep"}}
+		{"sweep value listed twice", func(s *study.Study) {
+			s.Methods = []study.MethodSpec{{Name: "test-centroid", Sweep: map[string][]string{"k": {"1", "4", "1.0"}}, Selection: "sweep"}}
 		}, `sweep of k lists one value twice ("1" and "1.0")`},
-		{"empty sweep", func(s *Study) {
-			s.Methods = []MethodSpec{{Name: "test-centroid", Sweep: map[string][]string{}}}
+		{"empty sweep", func(s *study.Study) {
+			s.Methods = []study.MethodSpec{{Name: "test-centroid", Sweep: map[string][]string{}}}
 		}, "sweep names no parameter"},
-		{"no datasets", func(s *Study) { s.Datasets = []string{} }, "at least one"},
-		{"dataset listed twice", func(s *Study) { s.Datasets = []string{"alpha", "alpha"} }, `dataset "alpha" is listed twice`},
-		{"label of another method", func(s *Study) { s.Methods[0].Label = "fgrt-opt" }, `label "fgrt-opt" names the method fgrt-opt`},
-		{"label of another method's variant", func(s *Study) { s.Methods[0].Label = "cart@text" }, `label "cart@text" names the method cart`},
-		{"fgrt-fixed label on another method", func(s *Study) { s.Methods[0].Label = "fgrt-fixed" }, `label "fgrt-fixed" is shown as FGRT with quirks Q1 and Q2 fixed`},
-		{"fgrt-fixed label without the fixes", func(s *Study) {
-			s.Methods = []MethodSpec{{Name: "fgrt", Label: "fgrt-fixed", Params: map[string]string{"fix_q1": "true"}}}
+		{"no datasets", func(s *study.Study) { s.Datasets = []string{} }, "at least one"},
+		{"dataset listed twice", func(s *study.Study) { s.Datasets = []string{"alpha", "alpha"} }, `dataset "alpha" is listed twice`},
+		{"label of another method", func(s *study.Study) { s.Methods[0].Label = "fgrt-opt" }, `label "fgrt-opt" names the method fgrt-opt`},
+		{"label of another method's variant", func(s *study.Study) { s.Methods[0].Label = "cart@text" }, `label "cart@text" names the method cart`},
+		{"fgrt-fixed label on another method", func(s *study.Study) { s.Methods[0].Label = "fgrt-fixed" }, `label "fgrt-fixed" is shown as FGRT with quirks Q1 and Q2 fixed`},
+		{"fgrt-fixed label without the fixes", func(s *study.Study) {
+			s.Methods = []study.MethodSpec{{Name: "fgrt", Label: "fgrt-fixed", Params: map[string]string{"fix_q1": "true"}}}
 		}, `it needs method fgrt with fix_q1 and fix_q2 "true"`},
-		{"protocol listed twice", func(s *Study) { s.Protocols = []string{"clean", "clean"} }, `protocol "clean" is listed twice`},
+		{"protocol listed twice", func(s *study.Study) { s.Protocols = []string{"clean", "clean"} }, `protocol "clean" is listed twice`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/bench/external"
 	"github.com/fgrtbench/fgrtbench/bench/external/externaltest"
-	"github.com/fgrtbench/fgrtbench/bench/runner"
+	"github.com/fgrtbench/fgrtbench/bench/study"
 )
 
 const yamlSpec = `
@@ -39,7 +39,7 @@ func TestParseYAMLAndJSON(t *testing.T) {
 	if s.Options.Folds != 3 || s.Options.Repeats != 2 || s.Options.Seed != 7 || s.Options.InnerFolds != 4 {
 		t.Fatalf("options %+v", s.Options)
 	}
-	units, err := runner.UnitsOf(s)
+	units, err := study.UnitsOf(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +159,7 @@ func TestREADMEExampleParses(t *testing.T) {
 		if err != nil {
 			t.Fatalf("README example %s: %v", c.marker, err)
 		}
-		units, err := runner.UnitsOf(s)
+		units, err := study.UnitsOf(s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -184,7 +184,7 @@ methods:
 	if err != nil {
 		t.Fatal(err)
 	}
-	units, err := runner.UnitsOf(s)
+	units, err := study.UnitsOf(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,7 +229,7 @@ methods:
 	if got := s.Methods[0].External.AdapterSHA256; got != sum {
 		t.Errorf("pinned %q, want %q", got, sum)
 	}
-	units, err := runner.UnitsOf(s)
+	units, err := study.UnitsOf(s)
 	if err != nil || len(units) != 5 {
 		t.Fatalf("%d units, %v", len(units), err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/methods"
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
 	"github.com/fgrtbench/fgrtbench/bench/runner"
+	"github.com/fgrtbench/fgrtbench/bench/study"
 	"github.com/fgrtbench/fgrtbench/datasets"
 	"github.com/fgrtbench/fgrtbench/examples/centroid"
 	"github.com/fgrtbench/fgrtbench/results"
@@ -44,10 +45,10 @@ func TestTinyStudy(t *testing.T) {
 	o := protocol.DefaultOptions()
 	o.Repeats = 1
 	o.InnerFolds = 3
-	study := runner.Study{
+	study := study.Study{
 		Protocols: []string{"clean"},
 		Datasets:  []string{"clouds"},
-		Methods:   []runner.MethodSpec{{Name: "centroid"}, {Name: "centroid", Grid: "shrink", Label: "centroid@shrink"}},
+		Methods:   []study.MethodSpec{{Name: "centroid"}, {Name: "centroid", Grid: "shrink", Label: "centroid@shrink"}},
 		Options:   o,
 	}
 	r := &runner.Runner{Load: clouds, OutDir: t.TempDir(), Jobs: 1}

@@ -21,6 +21,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
 	"github.com/fgrtbench/fgrtbench/bench/runner"
 	"github.com/fgrtbench/fgrtbench/bench/spec"
+	"github.com/fgrtbench/fgrtbench/bench/study"
 	"github.com/fgrtbench/fgrtbench/datasets"
 	"github.com/fgrtbench/fgrtbench/learn"
 	"github.com/fgrtbench/fgrtbench/learn/learntest"
@@ -88,9 +89,9 @@ func sameInBothModes(t *testing.T, command string, params map[string]string, swe
 	o.Folds = 2
 	var files []string
 	for _, mode := range []string{external.ModeProcess, external.ModeWorker} {
-		s := runner.Study{
+		s := study.Study{
 			Protocols: []string{"clean"}, Datasets: []string{"synthetic"}, Options: o,
-			Methods: []runner.MethodSpec{{Name: "external", Label: "py", Sweep: sweep, Selection: protocol.SelectSweep,
+			Methods: []study.MethodSpec{{Name: "external", Label: "py", Sweep: sweep, Selection: protocol.SelectSweep,
 				External: &external.Spec{Command: command, Params: params, Mode: mode, Timeout: "5m"}}},
 		}
 		dir := t.TempDir()
@@ -164,7 +165,7 @@ func TestExampleSpecsParse(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if _, err := runner.UnitsOf(s); err != nil {
+				if _, err := study.UnitsOf(s); err != nil {
 					t.Fatal(err)
 				}
 				if ext := s.Methods[0].External; ext == nil || ext.Mode != external.ModeWorker {

@@ -12,6 +12,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/outdir"
 	"github.com/fgrtbench/fgrtbench/bench/runner"
 	"github.com/fgrtbench/fgrtbench/bench/spec"
+	"github.com/fgrtbench/fgrtbench/bench/study"
 	"github.com/fgrtbench/fgrtbench/gate"
 	"github.com/fgrtbench/fgrtbench/results"
 )
@@ -59,12 +60,12 @@ unchanged still fails. Scores and timing are not compared.`}
 			// Nothing runs: the spec would be silently ignored.
 			return fmt.Errorf("--spec names a study to run, but --results reads results instead (with --update, --spec names the study the new baseline records)")
 		}
-		b, err := gate.Load[runner.Study](*baselinePath)
+		b, err := gate.Load[study.Study](*baselinePath)
 		if err != nil {
 			if !*update || !os.IsNotExist(err) {
 				return err
 			}
-			b = &gate.Baseline[runner.Study]{}
+			b = &gate.Baseline[study.Study]{}
 		}
 		if *update && *resultsDir == "" {
 			// A baseline is the whole study: refuse before running a slice of it.
@@ -179,18 +180,18 @@ unchanged still fails. Scores and timing are not compared.`}
 }
 
 // studyFromManifest recovers the study recorded in a run's manifest.
-func studyFromManifest(dir string) (runner.Study, error) {
+func studyFromManifest(dir string) (study.Study, error) {
 	m, err := manifest.Read(dir)
 	if err != nil {
-		return runner.Study{}, err
+		return study.Study{}, err
 	}
 	return manifestStudy(m)
 }
 
 // manifestStudy decodes the study a manifest records (stored untyped, as
 // the runner wrote it).
-func manifestStudy(m *manifest.Manifest) (runner.Study, error) {
-	var s runner.Study
+func manifestStudy(m *manifest.Manifest) (study.Study, error) {
+	var s study.Study
 	data, err := json.Marshal(m.Study)
 	if err != nil {
 		return s, err
@@ -201,12 +202,12 @@ func manifestStudy(m *manifest.Manifest) (runner.Study, error) {
 
 // restrictToShard keeps the baseline rows of the units in this run's shard,
 // and says how many of the baseline's rows the check covers.
-func restrictToShard(env *Env, rf *runFlags, b *gate.Baseline[runner.Study], study runner.Study) error {
+func restrictToShard(env *Env, rf *runFlags, b *gate.Baseline[study.Study], st study.Study) error {
 	shard, err := rf.resolveShard(env)
 	if err != nil || shard.All() {
 		return err
 	}
-	units, err := runner.UnitsOf(study)
+	units, err := study.UnitsOf(st)
 	if err != nil {
 		return err
 	}
@@ -230,16 +231,16 @@ func restrictToShard(env *Env, rf *runFlags, b *gate.Baseline[runner.Study], stu
 
 // checkComplete refuses to write a baseline from results that miss units of
 // the study the baseline will re-run (a shard, a partial merge, failures).
-func checkComplete(study runner.Study, recs []results.Record, dir string) error {
-	if len(study.Methods) == 0 {
+func checkComplete(st study.Study, recs []results.Record, dir string) error {
+	if len(st.Methods) == 0 {
 		return fmt.Errorf("--update: cannot tell whether %s holds the whole study (no study in its manifest.json); give --spec", dir)
 	}
-	missing, err := runner.MissingUnits(study, recs)
+	missing, err := study.MissingUnits(st, recs)
 	if err != nil {
 		return err
 	}
 	if len(missing) > 0 {
-		units, _ := runner.UnitsOf(study)
+		units, _ := study.UnitsOf(st)
 		where := ""
 		if m, err := manifest.Read(dir); dir != "" && err == nil && m.Shard != "" && m.Shard != "all" {
 			where = " (" + dir + " is shard " + m.Shard + ")"
@@ -258,10 +259,10 @@ func checkComplete(study runner.Study, recs []results.Record, dir string) error 
 			return fmt.Errorf("check --update: %v", err)
 		}
 		units := m.Identity.UnitList()
-		for _, i := range runner.Missing(*m.Identity, recs) {
+		for _, i := range outdir.Missing(*m.Identity, recs) {
 			if u := units[i]; present[u.Key] {
 				return fmt.Errorf("--update: unit %s in %s lacks some of its %d rows (an interrupted run: resume it first)",
-					runner.UnitName(*m.Identity, u), dir, m.Identity.Groups[u.Group].RowsPerUnit)
+					outdir.UnitName(*m.Identity, u), dir, m.Identity.Groups[u.Group].RowsPerUnit)
 			}
 		}
 	}
@@ -273,7 +274,7 @@ func checkComplete(study runner.Study, recs []results.Record, dir string) error 
 // rows would show as moved values when the experiment itself differs. The
 // baseline's identity is computed with the checksums of the data the
 // results' manifest records.
-func sameStudyAsBaseline(b *gate.Baseline[runner.Study], dir string) error {
+func sameStudyAsBaseline(b *gate.Baseline[study.Study], dir string) error {
 	m, err := manifest.Read(dir)
 	if err != nil || m.Identity == nil || len(b.Study.Methods) == 0 {
 		return nil // nothing to compare with: the row comparison stands alone
@@ -282,7 +283,7 @@ func sameStudyAsBaseline(b *gate.Baseline[runner.Study], dir string) error {
 	for _, d := range m.Datasets {
 		checksums[d.Name] = d.NormalizedSHA256
 	}
-	want, err := runner.IdentityOf(b.Study, checksums)
+	want, err := study.IdentityOf(b.Study, checksums)
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/fgrtbench/fgrtbench/bench/outdir"
 	"github.com/fgrtbench/fgrtbench/bench/runner"
 )
 
@@ -22,7 +23,7 @@ func TestNoReportAfterAWriteError(t *testing.T) {
 	}
 	var stdout, stderr bytes.Buffer
 	env := &Env{Stdout: &stdout, Stderr: &stderr, Getenv: func(string) string { return "" }}
-	runErr := &runner.WriteError{Path: filepath.Join(dir, runner.ResultsFile), Err: syscall.ENOSPC}
+	runErr := &outdir.WriteError{Path: filepath.Join(dir, runner.ResultsFile), Err: syscall.ENOSPC}
 	err := reportAfterRun(context.Background(), env, &runFlags{out: dir}, runner.Summary{Units: 60, Ran: 12}, runErr)
 	if !errors.Is(err, syscall.ENOSPC) || err.Error() != runErr.Error() {
 		t.Fatalf("got %v, want the write error alone", err)

@@ -13,8 +13,8 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/bench/external"
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
-	"github.com/fgrtbench/fgrtbench/bench/runner"
 	"github.com/fgrtbench/fgrtbench/bench/spec"
+	"github.com/fgrtbench/fgrtbench/bench/study"
 	"github.com/fgrtbench/fgrtbench/learn"
 )
 
@@ -31,7 +31,7 @@ func (e *externalFlags) add(fs *flag.FlagSet) {
 }
 
 // apply sets the flags on the study's external methods.
-func (e *externalFlags) apply(study runner.Study) error {
+func (e *externalFlags) apply(study study.Study) error {
 	if e.workerJobs < 0 {
 		return fmt.Errorf("--worker-jobs %d: need 0 (never recycle) or more", e.workerJobs)
 	}
@@ -98,19 +98,19 @@ type tryOptions struct {
 // what the adapter received (the files, the command or job message), what
 // it printed, and what it returned.
 func externalTry(ctx context.Context, env *Env, o tryOptions) error {
-	study, err := spec.Load(o.spec)
+	st, err := spec.Load(o.spec)
 	if err != nil {
 		return err
 	}
-	var ms *runner.MethodSpec
+	var ms *study.MethodSpec
 	var labels []string
-	for i, m := range study.Methods {
+	for i, m := range st.Methods {
 		if m.External == nil {
 			continue
 		}
 		labels = append(labels, m.ResultLabel())
 		if o.label == m.ResultLabel() || (o.label == "" && ms == nil) {
-			ms = &study.Methods[i]
+			ms = &st.Methods[i]
 		}
 	}
 	switch {
@@ -167,11 +167,11 @@ func externalTry(ctx context.Context, env *Env, o tryOptions) error {
 
 	dsName := o.dataset
 	if dsName == "" {
-		dsName = study.Datasets[0]
+		dsName = st.Datasets[0]
 	}
 	protoName := o.protocol
 	if protoName == "" {
-		protoName = study.Protocols[0]
+		protoName = st.Protocols[0]
 	}
 	p, err := protocol.Lookup(protoName)
 	if err != nil {
@@ -181,7 +181,7 @@ func externalTry(ctx context.Context, env *Env, o tryOptions) error {
 	if err != nil {
 		return err
 	}
-	plan, err := p.Plan(d, study.Options)
+	plan, err := p.Plan(d, st.Options)
 	if err != nil {
 		return err
 	}

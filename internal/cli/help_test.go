@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
-	"github.com/fgrtbench/fgrtbench/bench/runner"
+	"github.com/fgrtbench/fgrtbench/bench/study"
 )
 
 // allCommands lists every command and subcommand with the words that
@@ -252,7 +252,7 @@ func TestNoDoubledPrefix(t *testing.T) {
 // with real results) are printed after Main's prefix, so they start with
 // the flag, not the command.
 func TestCheckCompleteNamesNoCommand(t *testing.T) {
-	err := checkComplete(runner.Study{}, nil, t.TempDir())
+	err := checkComplete(study.Study{}, nil, t.TempDir())
 	if err == nil || strings.HasPrefix(err.Error(), "check") {
 		t.Errorf("checkComplete: %v", err)
 	}

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
-	"github.com/fgrtbench/fgrtbench/bench/runner"
+	"github.com/fgrtbench/fgrtbench/bench/study"
 	"github.com/fgrtbench/fgrtbench/gate"
 )
 
@@ -311,7 +311,7 @@ func TestCheckOfAShardComparesItsOwnUnits(t *testing.T) {
 	if failed := shardChecks(); len(failed) != 0 {
 		t.Fatalf("shards %v fail against their own baseline", failed)
 	}
-	b, err := gate.Load[runner.Study](path)
+	b, err := gate.Load[study.Study](path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/fgrtbench/fgrtbench/bench/runner"
+	"github.com/fgrtbench/fgrtbench/bench/study"
 )
 
 // Progress lines for a stderr that is not a terminal (Slurm logs, CI): a
@@ -49,7 +49,7 @@ func (p *lineProgress) Start(total int) {
 	fmt.Fprintf(p.w, "fgrtbench: %d units to run\n", total)
 }
 
-func (p *lineProgress) Done(_ runner.Unit, err error) {
+func (p *lineProgress) Done(_ study.Unit, err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.done++

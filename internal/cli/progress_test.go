@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fgrtbench/fgrtbench/bench/runner"
+	"github.com/fgrtbench/fgrtbench/bench/study"
 )
 
 func TestLineProgressThrottlesAndEstimates(t *testing.T) {
@@ -23,7 +23,7 @@ func TestLineProgressThrottlesAndEstimates(t *testing.T) {
 		if i == 7 {
 			err = errors.New("boom")
 		}
-		p.Done(runner.Unit{}, err)
+		p.Done(study.Unit{}, err)
 	}
 	p.Finish()
 	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
@@ -51,7 +51,7 @@ func TestLineProgressEveryFewPercentWhenFast(t *testing.T) {
 	p.Start(1000)
 	for i := 0; i < 1000; i++ {
 		clock = clock.Add(time.Millisecond)
-		p.Done(runner.Unit{}, nil)
+		p.Done(study.Unit{}, nil)
 	}
 	// Start line, first unit, one line per 10 % (the last one is the end).
 	if n := strings.Count(buf.String(), "\n"); n != 12 {

@@ -157,7 +157,7 @@ func onlyStudyRows(dir string, m *manifest.Manifest, recs []results.Record) erro
 		// Without it neither foreign rows nor a partial study can be told.
 		return fmt.Errorf("%s records no study identity (the block was removed, or an fgrtbench older than identities wrote it), so whose rows %s holds cannot be checked; re-run the study into a new --out", filepath.Join(dir, manifest.FileName), filepath.Join(dir, runner.ResultsFile))
 	}
-	if reason := runner.ForeignRow(filepath.Join(dir, runner.ResultsFile), *m.Identity, recs); reason != "" {
+	if reason := outdir.ForeignRow(filepath.Join(dir, runner.ResultsFile), *m.Identity, recs); reason != "" {
 		return fmt.Errorf("%s; the study is the one %s records, and results of two studies are not shown as one", reason, filepath.Join(dir, manifest.FileName))
 	}
 	if err := outdir.CheckSelected(*m.Identity, recs, filepath.Join(dir, runner.ResultsFile)); err != nil {
@@ -254,7 +254,7 @@ func partialNote(m *manifest.Manifest, recs []results.Record) string {
 	var note string
 	switch {
 	case m.Identity != nil:
-		missing := runner.Missing(*m.Identity, recs)
+		missing := outdir.Missing(*m.Identity, recs)
 		if len(missing) == 0 {
 			return ""
 		}

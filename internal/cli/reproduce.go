@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 
+	"github.com/fgrtbench/fgrtbench/bench/outdir"
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
 	"github.com/fgrtbench/fgrtbench/bench/runner"
 	"github.com/fgrtbench/fgrtbench/bench/spec"
@@ -84,7 +85,7 @@ each method's default grid (docs/specs-and-sweeps.md).`}
 // After a write error (a full disk) it renders nothing: the run stopped
 // with one message and the report could only fail or be partial.
 func reportAfterRun(ctx context.Context, env *Env, rf *runFlags, sum runner.Summary, runErr error) error {
-	if sum.Ran+sum.Skipped == 0 || ctx.Err() != nil || runner.IsWriteError(runErr) || !rf.wholeStudy(env) {
+	if sum.Ran+sum.Skipped == 0 || ctx.Err() != nil || outdir.IsWriteError(runErr) || !rf.wholeStudy(env) {
 		return runErr
 	}
 	path, err := renderReport(ctx, env, rf.out, &rf.data)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 
+	"github.com/fgrtbench/fgrtbench/bench/outdir"
 	"github.com/fgrtbench/fgrtbench/bench/runner"
 	"github.com/fgrtbench/fgrtbench/bench/spec"
 	"github.com/fgrtbench/fgrtbench/bench/study"
@@ -50,15 +51,15 @@ func (r *runFlags) add(fs *flag.FlagSet, defaultOut string) {
 	r.ext.add(fs)
 }
 
-func (r *runFlags) resolveShard(env *Env) (runner.Shard, error) {
+func (r *runFlags) resolveShard(env *Env) (study.Shard, error) {
 	if r.shard != "" {
-		s, err := runner.ParseShard(r.shard)
+		s, err := study.ParseShard(r.shard)
 		if err == nil && r.shardCount != 0 && r.shardCount != s.Count {
 			err = fmt.Errorf("--shard %s and --shard-count %d disagree", r.shard, r.shardCount)
 		}
 		return s, err
 	}
-	s, _, err := runner.ShardFromEnv(env.Getenv, r.shardCount)
+	s, _, err := study.ShardFromEnv(env.Getenv, r.shardCount)
 	return s, err
 }
 
@@ -74,7 +75,7 @@ func (r *runFlags) wholeStudy(env *Env) bool {
 }
 
 // execute runs a study with progress; the runner keeps the manifest.
-func execute(ctx context.Context, env *Env, rf *runFlags, study runner.Study) (runner.Summary, error) {
+func execute(ctx context.Context, env *Env, rf *runFlags, study study.Study) (runner.Summary, error) {
 	if rf.jobs < 1 {
 		return runner.Summary{}, fmt.Errorf("-j %d: need at least 1 parallel unit (the default is the number of CPUs, %d)", rf.jobs, runtime.NumCPU())
 	}
@@ -97,7 +98,7 @@ func execute(ctx context.Context, env *Env, rf *runFlags, study runner.Study) (r
 		if err := r.Validate(ctx, study); err != nil {
 			return runner.Summary{}, err
 		}
-		moved, err := runner.MoveAside(rf.out, time.Now())
+		moved, err := outdir.MoveAside(rf.out, time.Now())
 		if err != nil {
 			return runner.Summary{}, err
 		}
@@ -112,7 +113,7 @@ func execute(ctx context.Context, env *Env, rf *runFlags, study runner.Study) (r
 	}
 	start := time.Now()
 	sum, runErr := r.Run(ctx, study)
-	if (sum.Units == 0 && runErr != nil) || runner.IsWriteError(runErr) {
+	if (sum.Units == 0 && runErr != nil) || outdir.IsWriteError(runErr) {
 		// Refused before any unit was considered, or stopped by a write
 		// error: the error is the one message.
 		return sum, interrupted(sum, runErr)
@@ -191,7 +192,7 @@ func (p *barProgress) Start(total int) {
 	)
 }
 
-func (p *barProgress) Done(u runner.Unit, err error) {
+func (p *barProgress) Done(u study.Unit, err error) {
 	p.bar.Describe(u.Dataset + " " + u.Label)
 	_ = p.bar.Add(1)
 }
@@ -253,7 +254,7 @@ results.csv, the manifest and the report.`}
 		if err := checkInputArtifacts(fs.Args()); err != nil {
 			return err
 		}
-		sum, err := runner.Merge(*out, fs.Args(), runner.MergeOptions{AllowPartial: *partial})
+		sum, err := outdir.Merge(*out, fs.Args(), outdir.MergeOptions{AllowPartial: *partial})
 		if err != nil {
 			return err
 		}
