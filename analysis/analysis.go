@@ -255,7 +255,7 @@ func compute(recs []results.Record, opts Options) (*Analysis, []results.Record, 
 		return nil, nil, errors.New("analysis: no selected rows and no sweep in the results")
 	}
 	a.SeedSpreads = SeedSpreads(recs, opts.MethodBase, opts.Stochastic)
-	a.Protocols = protocolsOf(a.Cells)
+	a.Protocols = ProtocolsOf(a.Cells)
 	a.Study.Datasets = studyDatasets(recs, opts.Datasets, short)
 	a.Methods = methodList(recs, opts.Methods, opts.MethodBase)
 	if opts.Reference != "" && !hasMethod(a.Methods, opts.Reference) {
@@ -291,7 +291,7 @@ func pointProtocols(points []Point) []string {
 	for i, p := range points {
 		cells[i].Protocol = p.Protocol
 	}
-	return protocolsOf(cells)
+	return ProtocolsOf(cells)
 }
 
 // titleOf names the study: the spec's name, or the command for reproduce.
@@ -403,7 +403,7 @@ func studyDatasets(recs []results.Record, in []DatasetInput, short map[string]st
 	for n := range byShort {
 		names = append(names, n)
 	}
-	sortDatasets(names)
+	SortDatasets(names)
 	out := make([]Dataset, len(names))
 	for i, n := range names {
 		out[i] = byShort[n]
@@ -424,7 +424,7 @@ func methodList(recs []results.Record, pres results.Presentation, base map[strin
 	out := make([]Method, len(ls))
 	for i, l := range ls {
 		_, v := results.SplitVariant(l)
-		out[i] = Method{Label: l, Display: pres.DisplayName(l), Base: baseMethod(l, base), Variant: v}
+		out[i] = Method{Label: l, Display: pres.DisplayName(l), Base: BaseMethod(l, base), Variant: v}
 	}
 	return out
 }
@@ -469,7 +469,7 @@ func chanceFlags(cells []Cell, ds []Dataset) []Chance {
 	type pd struct{ protocol, dataset string }
 	base := map[pd]float64{}
 	for _, c := range cells {
-		if baseMethod(c.Method, nil) == MajorityMethod {
+		if BaseMethod(c.Method, nil) == MajorityMethod {
 			base[pd{c.Protocol, c.Dataset}] = c.BalancedAccuracy
 		}
 	}
@@ -485,7 +485,7 @@ func chanceFlags(cells []Cell, ds []Dataset) []Chance {
 	}
 	var out []Chance
 	for _, c := range cells {
-		if baseMethod(c.Method, nil) == MajorityMethod {
+		if BaseMethod(c.Method, nil) == MajorityMethod {
 			continue
 		}
 		b, ok := base[pd{c.Protocol, c.Dataset}]

@@ -151,10 +151,10 @@ func Aggregate(recs []results.Record) ([]Cell, error) {
 // splitVariant splits "cart@text" into ("cart", "text").
 func splitVariant(method string) (base, variant string) { return results.SplitVariant(method) }
 
-// baseMethod resolves a results.csv method label to its registry method:
+// BaseMethod resolves a results.csv method label to its registry method:
 // through base (the study's label → method map, e.g. fgrt-fixed → fgrt),
 // else the label without its variant suffix ("cart@text" → cart).
-func baseMethod(label string, base map[string]string) string {
+func BaseMethod(label string, base map[string]string) string {
 	if b, ok := base[label]; ok && b != "" {
 		return b
 	}
@@ -162,11 +162,15 @@ func baseMethod(label string, base map[string]string) string {
 	return b
 }
 
-// paperColumn returns the paper column a method (variant or not) is compared with.
-func paperColumn(method string) (string, bool) {
+// PaperColumn returns the paper column a method (variant or not) is compared with.
+func PaperColumn(method string) (string, bool) {
 	base, _ := splitVariant(method)
 	return paper.ColumnForMethod(base)
 }
+
+// TieTol is the distance under which two mean accuracies count as equal
+// (ranks, best marks): summation-order noise, not a difference.
+const TieTol = 1e-12
 
 func rankOf(list []string, s string) int {
 	for i, v := range list {
@@ -177,9 +181,9 @@ func rankOf(list []string, s string) int {
 	return len(list)
 }
 
-// sortDatasets orders datasets: the paper's ten in its order, others
-// alphabetically after them.
-func sortDatasets(ds []string) {
+// SortDatasets orders dataset names: the paper's ten in its order, others
+// alphabetically after them. Every view uses this order.
+func SortDatasets(ds []string) {
 	sort.SliceStable(ds, func(i, j int) bool {
 		ri, rj := rankOf(paper.Datasets, ds[i]), rankOf(paper.Datasets, ds[j])
 		if ri != rj {
@@ -203,8 +207,9 @@ func uniqueSorted(cells []Cell, field func(Cell) string, order func([]string)) [
 	return out
 }
 
-// protocolsOf lists the protocols present: "paper" first, "clean" second, others sorted.
-func protocolsOf(cells []Cell) []string {
+// ProtocolsOf lists the protocols of cells: "paper" first, "clean"
+// second, others sorted.
+func ProtocolsOf(cells []Cell) []string {
 	return uniqueSorted(cells, func(c Cell) string { return c.Protocol }, func(s []string) {
 		sort.SliceStable(s, func(i, j int) bool {
 			ri, rj := rankOf([]string{"paper", "clean"}, s[i]), rankOf([]string{"paper", "clean"}, s[j])
@@ -216,7 +221,8 @@ func protocolsOf(cells []Cell) []string {
 	})
 }
 
-func filterProtocol(cells []Cell, protocol string) []Cell {
+// FilterProtocol returns the cells of one protocol.
+func FilterProtocol(cells []Cell, protocol string) []Cell {
 	var out []Cell
 	for _, c := range cells {
 		if c.Protocol == protocol {
@@ -226,10 +232,12 @@ func filterProtocol(cells []Cell, protocol string) []Cell {
 	return out
 }
 
-func datasetsOf(cells []Cell) []string {
-	return uniqueSorted(cells, func(c Cell) string { return c.Dataset }, sortDatasets)
+// DatasetsOf lists the datasets of cells in display order.
+func DatasetsOf(cells []Cell) []string {
+	return uniqueSorted(cells, func(c Cell) string { return c.Dataset }, SortDatasets)
 }
 
-func methodsOf(cells []Cell, pres results.Presentation) []string {
+// MethodsOf lists the methods of cells in the presentation's order.
+func MethodsOf(cells []Cell, pres results.Presentation) []string {
 	return uniqueSorted(cells, func(c Cell) string { return c.Method }, pres.Sort)
 }

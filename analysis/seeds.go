@@ -50,7 +50,7 @@ func SeedSpreads(recs []results.Record, base map[string]string, stochastic map[s
 	}
 	groups := map[cellKey]map[int]*perSeed{}
 	for _, r := range recs {
-		if !r.Selected || !stochastic[baseMethod(r.Method, base)] {
+		if !r.Selected || !stochastic[BaseMethod(r.Method, base)] {
 			continue
 		}
 		k := cellKey{r.Protocol, r.Dataset, r.Method}
@@ -95,7 +95,7 @@ func SeedSpreads(recs []results.Record, base map[string]string, stochastic map[s
 			sp.Acc = append(sp.Acc, sum/float64(len(folds)))
 		}
 		sp.summarise()
-		if col, ok := paper.ColumnForMethod(baseMethod(k.method, base)); ok {
+		if col, ok := paper.ColumnForMethod(BaseMethod(k.method, base)); ok {
 			sp.Paper, sp.HasPaper = paper.Accuracy(k.dataset, col)
 		}
 		if sp.HasPaper {

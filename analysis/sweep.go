@@ -389,7 +389,7 @@ func Sweeps(points []Point, base map[string]string, pres results.Presentation) (
 				s.Datasets = append(s.Datasets, p.Dataset)
 			}
 		}
-		sortDatasets(s.Datasets)
+		SortDatasets(s.Datasets)
 		row := map[string]int{}
 		for i, d := range s.Datasets {
 			row[d] = i
@@ -406,7 +406,7 @@ func Sweeps(points []Point, base map[string]string, pres results.Presentation) (
 			s.Points[row[p.Dataset]][col[p.Config]] = p
 		}
 		for _, p := range points {
-			if !p.Swept && p.Protocol == k.protocol && seen[p.Dataset] && (p.Method == k.method || baseMethod(p.Method, base) == baseMethod(k.method, base)) {
+			if !p.Swept && p.Protocol == k.protocol && seen[p.Dataset] && (p.Method == k.method || BaseMethod(p.Method, base) == BaseMethod(k.method, base)) {
 				s.Selected = append(s.Selected, p)
 			}
 		}
@@ -459,9 +459,9 @@ func (s Sweep) ranks() (perDataset [][]float64, mean []float64) {
 			for j, q := range pts {
 				switch {
 				case q.N == 0 || j == i:
-				case q.Accuracy-p.Accuracy > tieTol:
+				case q.Accuracy-p.Accuracy > TieTol:
 					better++
-				case math.Abs(q.Accuracy-p.Accuracy) <= tieTol:
+				case math.Abs(q.Accuracy-p.Accuracy) <= TieTol:
 					ties++
 				}
 			}
@@ -510,7 +510,7 @@ func (s Sweep) best() []int {
 	for d, pts := range s.Points {
 		out[d] = -1
 		for i, p := range pts {
-			if p.N > 0 && (out[d] < 0 || p.Accuracy-pts[out[d]].Accuracy > tieTol) {
+			if p.N > 0 && (out[d] < 0 || p.Accuracy-pts[out[d]].Accuracy > TieTol) {
 				out[d] = i
 			}
 		}
@@ -524,7 +524,7 @@ func (s Sweep) pooledBest() int {
 	_, mean := s.ranks()
 	best := -1
 	for i, r := range mean {
-		if !math.IsNaN(r) && (best < 0 || r < mean[best]-tieTol) {
+		if !math.IsNaN(r) && (best < 0 || r < mean[best]-TieTol) {
 			best = i
 		}
 	}

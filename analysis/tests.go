@@ -96,18 +96,18 @@ func foldScores(recs []results.Record) map[foldKey]map[[2]int]float64 {
 }
 
 func computeTests(cells []Cell, protocol string, pres results.Presentation, reference string, bayes stats.SignedRankOptions, folds map[foldKey]map[[2]int]float64) (Tests, error) {
-	cells = filterProtocol(cells, protocol)
+	cells = FilterProtocol(cells, protocol)
 	ix := map[foldKey]Cell{}
 	for _, c := range cells {
 		ix[foldKey{c.Protocol, c.Dataset, c.Method}] = c
 	}
-	t := Tests{Protocol: protocol, Methods: methodsOf(cells, pres)}
+	t := Tests{Protocol: protocol, Methods: MethodsOf(cells, pres)}
 	if len(t.Methods) < 2 {
 		t.NA = fmt.Sprintf("the %s protocol has %d method(s); a comparison needs 2", protocol, len(t.Methods))
 		return t, nil
 	}
 	var matrix [][]float64
-	for _, ds := range datasetsOf(cells) {
+	for _, ds := range DatasetsOf(cells) {
 		row := make([]float64, len(t.Methods))
 		complete := true
 		for j, m := range t.Methods {

@@ -11,7 +11,6 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/fgrtbench/fgrtbench/analysis"
-	"github.com/fgrtbench/fgrtbench/reports"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
@@ -209,9 +208,4 @@ func frontPlot(pn FrontPanel, styles map[string]MethodStyle, pres results.Presen
 		p.Add(labels)
 	}
 	return p, nil
-}
-
-// Front draws the front figure of one protocol from aggregated points.
-func Front(dir, name string, points []reports.Point, protocol string, pres results.Presentation) error {
-	return FrontFigure(dir, name, "Accuracy against rulebase size ("+protocol+" protocol)", analysis.ComputeFront(points, protocol).Panels, pres)
 }

@@ -2,12 +2,13 @@ package plots
 
 import (
 	"fmt"
-	"github.com/fgrtbench/fgrtbench/analysis"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/fgrtbench/fgrtbench/analysis"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"

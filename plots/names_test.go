@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fgrtbench/fgrtbench/reports"
+	"github.com/fgrtbench/fgrtbench/analysis"
 )
 
 // TestSweepFigureNameIsOneSafeComponent: a label of any length or content
@@ -16,7 +16,7 @@ func TestSweepFigureNameIsOneSafeComponent(t *testing.T) {
 	long := strings.Repeat("x", 260)
 	names := map[string]bool{}
 	for _, label := range []string{long, long + "y", "../../etc/passwd", "a b\x00c\nd", "fgrt@ofat"} {
-		n := SweepFigureName(reports.Sweep{Protocol: "clean", Method: label})
+		n := SweepFigureName(analysis.Sweep{Protocol: "clean", Method: label})
 		if filepath.Base(n) != n || len(n)+len(".png") > 255 || strings.ContainsAny(n, "/\x00\n") {
 			t.Errorf("label %.20q: figure name %q", label, n)
 		}
@@ -25,7 +25,7 @@ func TestSweepFigureNameIsOneSafeComponent(t *testing.T) {
 		}
 		names[n] = true
 	}
-	if got := SweepFigureName(reports.Sweep{Protocol: "clean", Method: "fgrt@ofat"}); got != "sweep_clean_fgrt_ofat" {
+	if got := SweepFigureName(analysis.Sweep{Protocol: "clean", Method: "fgrt@ofat"}); got != "sweep_clean_fgrt_ofat" {
 		t.Errorf("ordinary label: %q", got)
 	}
 }

@@ -38,7 +38,7 @@ func RenderAll(resultsDir, outDir string) ([]Figure, error) {
 type RenderOptions struct {
 	// MethodBase maps method labels to registry methods (fgrt-fixed →
 	// fgrt), so that a sweep's figure shows the selected variants of its
-	// method beside it (see reports.Sweeps).
+	// method beside it (see analysis.Sweeps).
 	MethodBase map[string]string
 	// Methods names and orders the method labels (the manifest's method
 	// entries, results.PresentationOf); the zero value shows labels as

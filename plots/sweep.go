@@ -9,35 +9,22 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/fgrtbench/fgrtbench/analysis"
 	"github.com/fgrtbench/fgrtbench/internal/safename"
-	"github.com/fgrtbench/fgrtbench/reports"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
-// Figures of hyperparameter sweeps (reports.Sweep, aggregated from
-// results.csv by package reports): one swept parameter gives curves, two
-// give heatmaps, more give one-factor-at-a-time panels around the best
-// pooled configuration.
-
-// sweepsOf aggregates the points and sweeps of results.csv records
-// (through package reports, so that figures and tables show the same
-// numbers).
-func sweepsOf(recs []results.Record, base map[string]string, pres results.Presentation) ([]reports.Point, []reports.Sweep, error) {
-	points, err := reports.Points(recs)
-	if err != nil {
-		return nil, nil, err
-	}
-	sweeps, err := reports.Sweeps(points, base, pres)
-	return points, sweeps, err
-}
+// Figures of hyperparameter sweeps (analysis.Sweep, computed by package
+// analysis): one swept parameter gives curves, two give heatmaps, more give
+// one-factor-at-a-time panels around the best pooled configuration.
 
 // SweepFigureName is the file stem of a sweep's figure.
-func SweepFigureName(s reports.Sweep) string {
+func SweepFigureName(s analysis.Sweep) string {
 	return safename.Component("sweep_" + s.Protocol + "_" + s.Method)
 }
 
 // SweepCaption describes the figure SweepFigure draws for s.
-func SweepCaption(s reports.Sweep, pres results.Presentation) string {
+func SweepCaption(s analysis.Sweep, pres results.Presentation) string {
 	head := fmt.Sprintf("Sweep of %s (%s protocol, %d datasets): ", pres.DisplayName(s.Method), s.Protocol, len(s.Datasets))
 	switch len(s.Params) {
 	case 0:
@@ -59,7 +46,7 @@ func SweepCaption(s reports.Sweep, pres results.Presentation) string {
 }
 
 // refsNote explains the dashed references, when the figure has any.
-func refsNote(s reports.Sweep, why string, pres results.Presentation) string {
+func refsNote(s analysis.Sweep, why string, pres results.Presentation) string {
 	if len(selectedRefs(s, pres)) == 0 {
 		return ""
 	}
@@ -67,7 +54,7 @@ func refsNote(s reports.Sweep, why string, pres results.Presentation) string {
 }
 
 // logNote says when the x axis is logarithmic (or equally spaced).
-func logNote(s reports.Sweep, j int) string {
+func logNote(s analysis.Sweep, j int) string {
 	vals := make([]string, len(s.Configs))
 	for i := range s.Configs {
 		vals[i] = s.Values[i][j]
@@ -98,7 +85,7 @@ func distinct(vals []string) []string {
 // (the hub of a grid that is not a full product, such as the paper's 16
 // configurations), ties broken by the best mean rank over datasets, then by
 // grid order.
-func center(s reports.Sweep) int {
+func center(s analysis.Sweep) int {
 	_, rank := s.Ranks()
 	best, bestN := 0, -1
 	for i := range s.Configs {
@@ -125,7 +112,7 @@ func center(s reports.Sweep) int {
 	return best
 }
 
-func centerText(s reports.Sweep) string {
+func centerText(s analysis.Sweep) string {
 	if len(s.Configs) == 0 {
 		return ""
 	}
@@ -134,7 +121,7 @@ func centerText(s reports.Sweep) string {
 
 // SweepFigure draws the figure of one sweep (see SweepCaption); ErrNoData
 // for a sweep without points or without a swept parameter.
-func SweepFigure(dir, name string, s reports.Sweep, pres results.Presentation) error {
+func SweepFigure(dir, name string, s analysis.Sweep, pres results.Presentation) error {
 	if len(s.Configs) == 0 || len(s.Datasets) == 0 || len(s.Params) == 0 {
 		return ErrNoData
 	}
@@ -163,17 +150,17 @@ var pooledColor = color.NRGBA{0, 0, 0, 255}
 // metric picks a value of a point.
 type metric struct {
 	label string
-	value func(reports.Point) float64
+	value func(analysis.Point) float64
 	// spread is the population standard deviation over the point's rows.
-	spread func(reports.Point) float64
+	spread func(analysis.Point) float64
 	// lo and hi bound the metric's possible values; a confidence band is
 	// clipped to them.
 	lo, hi float64
 }
 
 var sweepMetrics = []metric{
-	{"test accuracy", func(p reports.Point) float64 { return p.Accuracy }, func(p reports.Point) float64 { return p.AccuracyStd }, 0, 1},
-	{"rulebase size", func(p reports.Point) float64 { return p.RulebaseSize }, func(p reports.Point) float64 { return p.RulebaseSizeStd }, 0, math.Inf(1)},
+	{"test accuracy", func(p analysis.Point) float64 { return p.Accuracy }, func(p analysis.Point) float64 { return p.AccuracyStd }, 0, 1},
+	{"rulebase size", func(p analysis.Point) float64 { return p.RulebaseSize }, func(p analysis.Point) float64 { return p.RulebaseSizeStd }, 0, math.Inf(1)},
 }
 
 // pooledSeries is the mean over datasets of a metric along configs (indices
@@ -182,7 +169,7 @@ var sweepMetrics = []metric{
 // repeats (sample variance sd²·n/(n-1) over n rows), so the pooled mean has
 // variance Σ sd_d²/(n_d-1) / k² and the band is ±1.96 of its root.
 // Configurations missing on some dataset are left out.
-func pooledSeries(s reports.Sweep, configs []int, xs []float64, m metric) panelSeries {
+func pooledSeries(s analysis.Sweep, configs []int, xs []float64, m metric) panelSeries {
 	ps := panelSeries{Name: "pooled mean", Color: pooledColor, Width: vg.Points(2.2)}
 	k := float64(len(s.Datasets))
 	band := true
@@ -213,7 +200,7 @@ func pooledSeries(s reports.Sweep, configs []int, xs []float64, m metric) panelS
 }
 
 // datasetSeries is one dataset's metric along configs.
-func datasetSeries(s reports.Sweep, d int, configs []int, xs []float64, m metric) panelSeries {
+func datasetSeries(s analysis.Sweep, d int, configs []int, xs []float64, m metric) panelSeries {
 	c, dashes := datasetStyle(d)
 	ps := panelSeries{Name: s.Datasets[d], Color: c, Dashes: dashes, Width: vg.Points(1)}
 	for n, i := range configs {
@@ -229,7 +216,7 @@ func datasetSeries(s reports.Sweep, d int, configs []int, xs []float64, m metric
 type selectedRef struct {
 	name   string
 	dashes []vg.Length
-	points []reports.Point
+	points []analysis.Point
 }
 
 func (r selectedRef) value(m metric) float64 {
@@ -246,9 +233,9 @@ var refColor = color.NRGBA{60, 60, 60, 255}
 // selectedRefs lists the selected variants present on every dataset of the
 // sweep (a mean over fewer datasets would not compare with the pooled
 // line), in the sweep's order, each with its own dash pattern.
-func selectedRefs(s reports.Sweep, pres results.Presentation) []selectedRef {
+func selectedRefs(s analysis.Sweep, pres results.Presentation) []selectedRef {
 	var order []string
-	by := map[string][]reports.Point{}
+	by := map[string][]analysis.Point{}
 	for _, p := range s.Selected {
 		if _, ok := by[p.Method]; !ok {
 			order = append(order, p.Method)
@@ -267,7 +254,7 @@ func selectedRefs(s reports.Sweep, pres results.Presentation) []selectedRef {
 	return out
 }
 
-func sweepLegend(s reports.Sweep, pres results.Presentation) []legendEntry {
+func sweepLegend(s analysis.Sweep, pres results.Presentation) []legendEntry {
 	var out []legendEntry
 	for d, ds := range s.Datasets {
 		c, dashes := datasetStyle(d)
@@ -282,7 +269,7 @@ func sweepLegend(s reports.Sweep, pres results.Presentation) []legendEntry {
 
 // axisPanels builds the accuracy and size panels of one parameter varying
 // along the given configurations.
-func axisPanels(s reports.Sweep, param int, configs []int, pres results.Presentation) (acc, size *panel) {
+func axisPanels(s analysis.Sweep, param int, configs []int, pres results.Presentation) (acc, size *panel) {
 	var vals []string
 	for _, i := range configs {
 		vals = append(vals, s.Values[i][param])
@@ -320,7 +307,7 @@ func axisPanels(s reports.Sweep, param int, configs []int, pres results.Presenta
 
 // sortedByValue orders configuration indices by the parameter's value on
 // its axis.
-func sortedByValue(s reports.Sweep, param int, configs []int) []int {
+func sortedByValue(s analysis.Sweep, param int, configs []int) []int {
 	var vals []string
 	for _, i := range configs {
 		vals = append(vals, s.Values[i][param])
@@ -336,7 +323,7 @@ func sortedByValue(s reports.Sweep, param int, configs []int) []int {
 	return out
 }
 
-func sweepCurves(dir, name string, s reports.Sweep, pres results.Presentation) error {
+func sweepCurves(dir, name string, s analysis.Sweep, pres results.Presentation) error {
 	all := make([]int, len(s.Configs))
 	for i := range all {
 		all[i] = i
@@ -351,7 +338,7 @@ func sweepCurves(dir, name string, s reports.Sweep, pres results.Presentation) e
 	return f.save(dir, name)
 }
 
-func sweepOFAT(dir, name string, s reports.Sweep, pres results.Presentation) error {
+func sweepOFAT(dir, name string, s analysis.Sweep, pres results.Presentation) error {
 	c := center(s)
 	var accRow, sizeRow []*panel
 	for j, p := range s.Params {
@@ -483,7 +470,7 @@ func heatPanel(title, xlabel, ylabel string, xs, ys []string, cell func(xi, yi i
 	return p, h
 }
 
-func sweepHeatmaps(dir, name string, s reports.Sweep, pres results.Presentation) error {
+func sweepHeatmaps(dir, name string, s analysis.Sweep, pres results.Presentation) error {
 	xvals, yvals := make([]string, 0), make([]string, 0)
 	for i := range s.Configs {
 		xvals, yvals = append(xvals, s.Values[i][0]), append(yvals, s.Values[i][1])
@@ -493,10 +480,10 @@ func sweepHeatmaps(dir, name string, s reports.Sweep, pres results.Presentation)
 	for i := range s.Configs {
 		index[[2]string{s.Values[i][0], s.Values[i][1]}] = i
 	}
-	pointAt := func(d, xi, yi int) (reports.Point, bool) {
+	pointAt := func(d, xi, yi int) (analysis.Point, bool) {
 		i, ok := index[[2]string{xa.Values[xi], ya.Values[yi]}]
 		if !ok || s.Points[d][i].N == 0 {
-			return reports.Point{}, false
+			return analysis.Point{}, false
 		}
 		return s.Points[d][i], true
 	}

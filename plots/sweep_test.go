@@ -3,14 +3,14 @@ package plots
 import (
 	"errors"
 	"fmt"
-	"github.com/fgrtbench/fgrtbench/analysis"
 	"math"
 	"reflect"
 	"sort"
 	"strings"
 	"testing"
 
-	"github.com/fgrtbench/fgrtbench/reports"
+	"github.com/fgrtbench/fgrtbench/analysis"
+
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
@@ -58,7 +58,7 @@ func sweepGridRecords(params map[string][]string) []results.Record {
 	return recs
 }
 
-func sweepOf(t *testing.T, recs []results.Record) ([]reports.Point, reports.Sweep) {
+func sweepOf(t *testing.T, recs []results.Record) ([]analysis.Point, analysis.Sweep) {
 	t.Helper()
 	points, sweeps, err := sweepsOf(recs, map[string]string{"fgrt-fixed": "fgrt", "fgrt": "fgrt", "cart": "cart"}, paperMethods)
 	if err != nil {
@@ -88,7 +88,7 @@ func TestSweepFiguresGolden(t *testing.T) {
 
 func TestFrontGolden(t *testing.T) {
 	points, _ := sweepOf(t, sweepGridRecords(oneParam))
-	checkFigure(t, "front", func(dir, name string) error { return Front(dir, name, points, "clean", paperMethods) })
+	checkFigure(t, "front", func(dir, name string) error { return frontOf(dir, name, points, "clean", paperMethods) })
 }
 
 // TestFrontOfOnePointGolden: a panel whose front is a single point (it is
@@ -166,9 +166,9 @@ func TestSweepFigureData(t *testing.T) {
 	}
 	// In a grid that is not a product the hub wins over a better-ranked
 	// corner: (b=1) has two neighbours, (a=2) only one.
-	hub := reports.Sweep{Params: []string{"a", "b"}, Configs: []string{"a=1;b=1", "a=2;b=1", "a=1;b=2", "a=2;b=2x"},
+	hub := analysis.Sweep{Params: []string{"a", "b"}, Configs: []string{"a=1;b=1", "a=2;b=1", "a=1;b=2", "a=2;b=2x"},
 		Values: [][]string{{"1", "1"}, {"2", "1"}, {"1", "2"}, {"3", "3"}}, Datasets: []string{"d"},
-		Points: [][]reports.Point{{{N: 1, Accuracy: 0.5}, {N: 1, Accuracy: 0.9}, {N: 1, Accuracy: 0.6}, {N: 1, Accuracy: 0.95}}}}
+		Points: [][]analysis.Point{{{N: 1, Accuracy: 0.5}, {N: 1, Accuracy: 0.9}, {N: 1, Accuracy: 0.6}, {N: 1, Accuracy: 0.95}}}}
 	if got := center(hub); got != 0 {
 		t.Errorf("centre of a non-product grid: %d, want the hub 0", got)
 	}
@@ -211,10 +211,10 @@ func TestSweepFigureData(t *testing.T) {
 
 func TestSweepAndFrontWithoutDataAreSkipped(t *testing.T) {
 	dir := t.TempDir()
-	if err := SweepFigure(dir, "x", reports.Sweep{}, paperMethods); !errors.Is(err, ErrNoData) {
+	if err := SweepFigure(dir, "x", analysis.Sweep{}, paperMethods); !errors.Is(err, ErrNoData) {
 		t.Errorf("empty sweep: %v", err)
 	}
-	if err := Front(dir, "x", nil, "clean", paperMethods); !errors.Is(err, ErrNoData) {
+	if err := frontOf(dir, "x", nil, "clean", paperMethods); !errors.Is(err, ErrNoData) {
 		t.Errorf("empty front: %v", err)
 	}
 }
@@ -265,4 +265,20 @@ func TestSweepCaptionSaysOnlyWhatIsDrawn(t *testing.T) {
 	if strings.Contains(c, "dashed") || !strings.Contains(c, "the values equally spaced on the x axis") {
 		t.Errorf("caption of a sweep without selected variants, on an equally spaced axis: %s", c)
 	}
+}
+
+// sweepsOf computes the points and sweeps of records as the analysis does,
+// for the figures' tests.
+func sweepsOf(recs []results.Record, base map[string]string, pres results.Presentation) ([]analysis.Point, []analysis.Sweep, error) {
+	points, err := analysis.Points(recs)
+	if err != nil {
+		return nil, nil, err
+	}
+	sweeps, err := analysis.Sweeps(points, base, pres)
+	return points, sweeps, err
+}
+
+// frontOf draws the front figure of one protocol from aggregated points.
+func frontOf(dir, name string, points []analysis.Point, protocol string, pres results.Presentation) error {
+	return FrontFigure(dir, name, "Accuracy against rulebase size ("+protocol+" protocol)", analysis.ComputeFront(points, protocol).Panels, pres)
 }

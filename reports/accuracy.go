@@ -11,7 +11,7 @@ import (
 
 // AccuracyTable builds the accuracy table of one protocol from an
 // analysis of cells (see accuracyTable).
-func AccuracyTable(cells []Cell, protocol string, pres results.Presentation) Table {
+func AccuracyTable(cells []analysis.Cell, protocol string, pres results.Presentation) Table {
 	a, err := analysis.Compute(cellRecords(cells), analysis.Options{Methods: pres})
 	if err != nil {
 		return Table{Name: "accuracy-" + protocol}
@@ -26,10 +26,10 @@ func AccuracyTable(cells []Cell, protocol string, pres results.Presentation) Tab
 // carries the paper's value where the paper has a comparable one.
 func accuracyTable(a *analysis.Analysis, protocol string, seeds spreadIndex, lg *legend) Table {
 	pres := a.Presentation()
-	cells := filterProtocol(a.Cells, protocol)
+	cells := analysis.FilterProtocol(a.Cells, protocol)
 	ix := newCellIndex(cells)
-	datasets := datasetsOf(cells)
-	methods := methodsOf(cells, pres)
+	datasets := analysis.DatasetsOf(cells)
+	methods := analysis.MethodsOf(cells, pres)
 	t := Table{
 		Name:      "accuracy-" + protocol,
 		Title:     fmt.Sprintf("Accuracy (%%) per dataset, %s protocol", protocol),
@@ -60,7 +60,7 @@ func accuracyTable(a *analysis.Analysis, protocol string, seeds spreadIndex, lg 
 			}
 			sums[j] += c.Accuracy
 			counts[j]++
-			e := Entry{Text: pct(c.Accuracy) + " ± " + pct(c.AccuracyStd), Bold: best-c.Accuracy <= tieTol}
+			e := Entry{Text: pct(c.Accuracy) + " ± " + pct(c.AccuracyStd), Bold: best-c.Accuracy <= analysis.TieTol}
 			sp, seeded := seeds[cellKey{protocol, ds, m}]
 			if seeded {
 				e.Text = pct(sp.Mean) + " ± " + pct(sp.Std) + " ‡"
@@ -101,7 +101,7 @@ func accuracyTable(a *analysis.Analysis, protocol string, seeds spreadIndex, lg 
 			row = append(row, Entry{Text: "—"})
 			continue
 		}
-		e := Entry{Text: pct(means[j]), Bold: bestMean-means[j] <= tieTol}
+		e := Entry{Text: pct(means[j]), Bold: bestMean-means[j] <= analysis.TieTol}
 		if counts[j] != len(datasets) {
 			e.Text += fmt.Sprintf(" (%d datasets)", counts[j])
 		}
@@ -121,7 +121,7 @@ func accuracyTable(a *analysis.Analysis, protocol string, seeds spreadIndex, lg 
 
 // cellRecords turns cells back into one selected record each (for callers
 // that hold cells only).
-func cellRecords(cells []Cell) []results.Record {
+func cellRecords(cells []analysis.Cell) []results.Record {
 	out := make([]results.Record, len(cells))
 	for i, c := range cells {
 		out[i] = results.Record{Protocol: c.Protocol, Dataset: c.Dataset, Method: c.Method, Selected: true, Selection: c.Selection,

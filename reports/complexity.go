@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/fgrtbench/fgrtbench/analysis"
 	"github.com/fgrtbench/fgrtbench/paper"
 	"github.com/fgrtbench/fgrtbench/results"
 )
@@ -13,9 +14,9 @@ import (
 // plus the authors' tree counts (leaves, internal nodes), each averaged over
 // folds and then over datasets; the paper's figures alongside. Paper-only
 // methods (FRR) get a row with the paper's figures only.
-func ComplexityTable(cells []Cell, protocol string, pres results.Presentation) Table {
-	cells = filterProtocol(cells, protocol)
-	methods := methodsOf(cells, pres)
+func ComplexityTable(cells []analysis.Cell, protocol string, pres results.Presentation) Table {
+	cells = analysis.FilterProtocol(cells, protocol)
+	methods := analysis.MethodsOf(cells, pres)
 	t := Table{
 		Name:      "complexity-" + protocol,
 		Title:     fmt.Sprintf("Model complexity averaged over datasets, %s protocol", protocol),
@@ -46,10 +47,10 @@ func ComplexityTable(cells []Cell, protocol string, pres results.Presentation) T
 			csvRow = append(csvRow, csvNum(v))
 		}
 		pRow, pCSV := paperComplexity(m)
-		if _, variant := splitVariant(m); variant != "" {
+		if _, variant := results.SplitVariant(m); variant != "" {
 			pRow, pCSV = []Entry{{Text: "—"}, {Text: "—"}, {Text: "—"}}, []string{"", "", ""}
 		}
-		if col, ok := paperColumn(m); ok {
+		if col, ok := analysis.PaperColumn(m); ok {
 			covered[col] = true
 		}
 		t.Rows = append(t.Rows, append(row, pRow...))
@@ -81,7 +82,7 @@ func ComplexityTable(cells []Cell, protocol string, pres results.Presentation) T
 }
 
 func paperComplexity(method string) ([]Entry, []string) {
-	col, ok := paperColumn(method)
+	col, ok := analysis.PaperColumn(method)
 	if ok {
 		if p, ok := paper.Complexity(col); ok {
 			return []Entry{{Text: fixed(p.Rules, 2)}, {Text: fixed(p.ConditionsPerRule, 2)}, {Text: fixed(p.RulebaseSize, 2)}},

@@ -1,19 +1,22 @@
 package reports
 
-import "github.com/fgrtbench/fgrtbench/results"
+import (
+	"github.com/fgrtbench/fgrtbench/analysis"
+	"github.com/fgrtbench/fgrtbench/results"
+)
 
 // ProtocolGapTable shows, per dataset and method, the paper-protocol
 // accuracy minus the clean-protocol accuracy (percentage points): how much
 // of a published number comes from test-fold selection and leakage. ok is
 // false when the cells do not hold both protocols.
-func ProtocolGapTable(cells []Cell, pres results.Presentation) (t Table, ok bool) {
+func ProtocolGapTable(cells []analysis.Cell, pres results.Presentation) (t Table, ok bool) {
 	ix := newCellIndex(cells)
-	pc, cc := filterProtocol(cells, "paper"), filterProtocol(cells, "clean")
+	pc, cc := analysis.FilterProtocol(cells, "paper"), analysis.FilterProtocol(cells, "clean")
 	if len(pc) == 0 || len(cc) == 0 {
 		return Table{}, false
 	}
 	var methods []string
-	for _, m := range methodsOf(pc, pres) {
+	for _, m := range analysis.MethodsOf(pc, pres) {
 		for _, c := range cc {
 			if c.Method == m {
 				methods = append(methods, m)
@@ -37,7 +40,7 @@ func ProtocolGapTable(cells []Cell, pres results.Presentation) (t Table, ok bool
 	}
 	sums := make([]float64, len(methods))
 	counts := make([]int, len(methods))
-	for _, ds := range datasetsOf(cells) {
+	for _, ds := range analysis.DatasetsOf(cells) {
 		row := []Entry{{Text: ds}}
 		any := false
 		for j, m := range methods {

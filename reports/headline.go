@@ -31,8 +31,8 @@ func headline(a *analysis.Analysis, opts Options, lg *legend) []byte {
 	var b bytes.Buffer
 	pres := a.Presentation()
 	p := mainProtocol(a)
-	cells := filterProtocol(a.Cells, p)
-	datasets, methods := datasetsOf(cells), methodsOf(cells, pres)
+	cells := analysis.FilterProtocol(a.Cells, p)
+	datasets, methods := analysis.DatasetsOf(cells), analysis.MethodsOf(cells, pres)
 	study := a.Study.Name
 	if study == "" {
 		study = "(unnamed)"

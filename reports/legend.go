@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"sort"
 	"strings"
+
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
 // legend collects the marks and abbreviations a report used, so that each
@@ -21,7 +23,7 @@ func (l *legend) use(mark string) { l.used[mark] = true }
 
 // variant records a method label's "@suffix".
 func (l *legend) variant(label string) {
-	if _, v := splitVariant(label); v != "" {
+	if _, v := results.SplitVariant(label); v != "" {
 		l.variants[v] = true
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/analysis"
 	"github.com/fgrtbench/fgrtbench/paper"
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
 // paperTestSelected lists the paper's columns whose values were themselves
@@ -20,10 +21,10 @@ var paperTestSelected = map[string]bool{paper.FGRT: true, paper.FGRTStar: true}
 // cross-validation, except FGA's column, which was counted on the
 // hold-out split. note says how a comparison is qualified ("" when plain).
 func paperComparable(protocol, method, dataset string) (val float64, col, note string, ok bool) {
-	if _, variant := splitVariant(method); variant != "" {
+	if _, variant := results.SplitVariant(method); variant != "" {
 		return 0, "", "", false
 	}
-	col, ok = paperColumn(method)
+	col, ok = analysis.PaperColumn(method)
 	if !ok {
 		return 0, "", "", false
 	}
@@ -62,7 +63,7 @@ func paperTable(a *analysis.Analysis, protocol string, lg *legend) (t Table, row
 		Linked:    true,
 	}
 	pres := a.Presentation()
-	for _, c := range filterProtocol(a.Cells, protocol) {
+	for _, c := range analysis.FilterProtocol(a.Cells, protocol) {
 		v, col, note, ok := paperComparable(protocol, c.Method, c.Dataset)
 		if !ok {
 			continue
@@ -83,9 +84,9 @@ func paperTable(a *analysis.Analysis, protocol string, lg *legend) (t Table, row
 		t.CSVRows = append(t.CSVRows, []string{protocol, c.Dataset, c.Method, csvNum(c.Accuracy * 100), fixed(v, 2), csvNum(c.Accuracy*100 - v), strconv.FormatBool(paperTestSelected[col]), note})
 	}
 	// Means over the paper's ten datasets, for methods that have them all.
-	cells := filterProtocol(a.Cells, protocol)
+	cells := analysis.FilterProtocol(a.Cells, protocol)
 	ix := newCellIndex(cells)
-	for _, m := range methodsOf(cells, pres) {
+	for _, m := range analysis.MethodsOf(cells, pres) {
 		_, col, _, ok := paperComparable(protocol, m, paper.Datasets[0])
 		if !ok {
 			continue

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/fgrtbench/fgrtbench/analysis"
 	"github.com/fgrtbench/fgrtbench/paper"
 	"github.com/fgrtbench/fgrtbench/results"
 )
@@ -25,7 +26,7 @@ type PaperCheckRow struct {
 // PaperCheck lists every (dataset, method) of the authors' committed results
 // (fgrt, fgrt-opt, cart, c45-entropy on the ten datasets), in the paper's
 // dataset order, with the reproduced paper-protocol values where present.
-func PaperCheck(cells []Cell) []PaperCheckRow {
+func PaperCheck(cells []analysis.Cell) []PaperCheckRow {
 	ix := newCellIndex(cells)
 	var out []PaperCheckRow
 	for _, ds := range paper.Datasets {

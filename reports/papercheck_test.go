@@ -2,10 +2,11 @@ package reports
 
 import (
 	"fmt"
-	"github.com/fgrtbench/fgrtbench/analysis"
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/fgrtbench/fgrtbench/analysis"
 
 	"github.com/fgrtbench/fgrtbench/paper"
 	"github.com/fgrtbench/fgrtbench/results"
@@ -31,7 +32,7 @@ func authorsAsRecords() []results.Record {
 // the paper's printed values only by rounding except in the one recorded
 // discrepancy (C4.5 saheart), and the mean row matches the paper's means.
 func TestPerfectReproduction(t *testing.T) {
-	cells, err := Aggregate(authorsAsRecords())
+	cells, err := analysis.Aggregate(authorsAsRecords())
 	if err != nil {
 		t.Fatal(err)
 	}

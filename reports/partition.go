@@ -3,6 +3,7 @@ package reports
 import (
 	"fmt"
 
+	"github.com/fgrtbench/fgrtbench/analysis"
 	"github.com/fgrtbench/fgrtbench/paper"
 )
 
@@ -13,8 +14,8 @@ const samePP = 0.005
 // PartitionTable compares FGRT with FGRT* (optimised partitions) per
 // dataset, ours and the paper's, with a count of datasets improved,
 // unchanged and worse.
-func PartitionTable(cells []Cell, protocol string) Table {
-	cells = filterProtocol(cells, protocol)
+func PartitionTable(cells []analysis.Cell, protocol string) Table {
+	cells = analysis.FilterProtocol(cells, protocol)
 	ix := newCellIndex(cells)
 	t := Table{
 		Name:      "partition-" + protocol,
@@ -35,7 +36,7 @@ func PartitionTable(cells []Cell, protocol string) Table {
 		}
 	}
 	n := 0
-	for _, ds := range datasetsOf(cells) {
+	for _, ds := range analysis.DatasetsOf(cells) {
 		a, okA := ix.get(protocol, ds, "fgrt")
 		b, okB := ix.get(protocol, ds, "fgrt-opt")
 		if !okA || !okB {

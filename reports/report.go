@@ -93,7 +93,7 @@ type Report struct {
 	// Dir is the directory the report is (or will be) written to.
 	Dir      string
 	Analysis *analysis.Analysis
-	Cells    []Cell
+	Cells    []analysis.Cell
 	Tables   []Table
 	// Stats holds the statistical comparison of each protocol that allowed one.
 	Stats []StatsResult
@@ -103,7 +103,7 @@ type Report struct {
 	PaperCheck []PaperCheckRow
 	Mismatches []PaperCheckRow
 	// Sweeps are the hyperparameter sweeps in the records (sweep.go).
-	Sweeps []Sweep
+	Sweeps []analysis.Sweep
 	// Markdown is the content of REPORT.md; JSON that of analysis.json.
 	Markdown []byte
 	JSON     []byte
@@ -183,7 +183,7 @@ func Build(opts Options) (*Report, error) {
 
 	md.WriteString("## Protocols\n\n")
 	for _, p := range protocols {
-		pc := filterProtocol(cells, p)
+		pc := analysis.FilterProtocol(cells, p)
 		text, ok := protocolText[p]
 		if !ok {
 			text = "(no description of this protocol)"
@@ -201,7 +201,7 @@ func Build(opts Options) (*Report, error) {
 			rows = fmt.Sprintf("%d–%d", minN, maxN)
 		}
 		fmt.Fprintf(&md, "- **%s** %s %d datasets, %d methods (%s), %s selected rows (folds × repeats) per dataset and method; selection rules: %s.\n",
-			mdEscape(p), mdEscape(text), len(datasetsOf(pc)), len(methodsOf(pc, pres)), mdEscape(displayList(methodsOf(pc, pres), pres)), rows, strings.Join(slices.Sorted(maps.Keys(sel)), ", "))
+			mdEscape(p), mdEscape(text), len(analysis.DatasetsOf(pc)), len(analysis.MethodsOf(pc, pres)), mdEscape(displayList(analysis.MethodsOf(pc, pres), pres)), rows, strings.Join(slices.Sorted(maps.Keys(sel)), ", "))
 	}
 	md.WriteString("\n")
 
@@ -339,7 +339,7 @@ func displayList(ms []string, pres results.Presentation) string {
 // holdoutPlacement summarises, under the holdout protocol (the split on
 // which the paper's FGA column was counted), where the paper's values fall
 // in our seed distributions: the pairs outside our seeds' range, by name.
-func holdoutPlacement(spreads []SeedSpread, pres results.Presentation) []byte {
+func holdoutPlacement(spreads []analysis.SeedSpread, pres results.Presentation) []byte {
 	var outside []string
 	n := 0
 	for _, s := range spreads {

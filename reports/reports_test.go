@@ -10,13 +10,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fgrtbench/fgrtbench/analysis"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
 
 func TestAggregateSelectsAndChecks(t *testing.T) {
-	cells, err := Aggregate(fixtureRecords())
+	cells, err := analysis.Aggregate(fixtureRecords())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,10 +40,10 @@ func TestAggregateSelectsAndChecks(t *testing.T) {
 		t.Errorf("two equal folds: mean %v std %v", c.Accuracy, c.AccuracyStd)
 	}
 	dup := append(fixtureRecords(), results.Record{Protocol: "paper", Dataset: "wine", Method: "cart", Selected: true, Fold: 1, Accuracy: 0.5})
-	if _, err := Aggregate(dup); err == nil || !strings.Contains(err.Error(), "two selected rows") {
+	if _, err := analysis.Aggregate(dup); err == nil || !strings.Contains(err.Error(), "two selected rows") {
 		t.Errorf("duplicate selected row: %v", err)
 	}
-	if cells, err := Aggregate(nil); err != nil || len(cells) != 0 {
+	if cells, err := analysis.Aggregate(nil); err != nil || len(cells) != 0 {
 		t.Errorf("no records: %v %v", cells, err)
 	}
 }
@@ -75,7 +76,7 @@ func TestDisplayNamesAndOrder(t *testing.T) {
 }
 
 func TestStatisticsOnCells(t *testing.T) {
-	cells, _ := Aggregate(fixtureRecords())
+	cells, _ := analysis.Aggregate(fixtureRecords())
 	sr, err := Statistics(cells, "paper", paperMethods)
 	if err != nil {
 		t.Fatal(err)
@@ -109,7 +110,7 @@ func TestStatisticsOnCells(t *testing.T) {
 }
 
 func TestPaperCheck(t *testing.T) {
-	cells, _ := Aggregate(fixtureRecords())
+	cells, _ := analysis.Aggregate(fixtureRecords())
 	rows := PaperCheck(cells)
 	if len(rows) != 40 {
 		t.Fatalf("%d rows, want 40", len(rows))
@@ -396,7 +397,7 @@ func BenchmarkAggregate(b *testing.B) {
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := Aggregate(recs); err != nil {
+		if _, err := analysis.Aggregate(recs); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -6,12 +6,13 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fgrtbench/fgrtbench/analysis"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
-type spreadIndex map[cellKey]SeedSpread
+type spreadIndex map[cellKey]analysis.SeedSpread
 
-func newSpreadIndex(sp []SeedSpread) spreadIndex {
+func newSpreadIndex(sp []analysis.SeedSpread) spreadIndex {
 	ix := spreadIndex{}
 	for _, s := range sp {
 		ix[cellKey{s.Protocol, s.Dataset, s.Method}] = s
@@ -21,7 +22,7 @@ func newSpreadIndex(sp []SeedSpread) spreadIndex {
 
 // SeedTable lists the seed distributions of one protocol and where the
 // paper's value falls in each.
-func SeedTable(spreads []SeedSpread, protocol string, pres results.Presentation) Table {
+func SeedTable(spreads []analysis.SeedSpread, protocol string, pres results.Presentation) Table {
 	t := Table{
 		Name:   "seeds-" + protocol,
 		Title:  fmt.Sprintf("Accuracy (%%) over learner seeds, stochastic methods, %s protocol", protocol),
@@ -69,7 +70,7 @@ func SeedTable(spreads []SeedSpread, protocol string, pres results.Presentation)
 
 // singleSplit reports whether every seed of s was tested on the same number
 // of rows (one hold-out split), so that accuracies map back to counts.
-func singleSplit(s SeedSpread) bool {
+func singleSplit(s analysis.SeedSpread) bool {
 	for _, n := range s.NTest {
 		if n != s.NTest[0] {
 			return false

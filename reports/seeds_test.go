@@ -1,9 +1,10 @@
 package reports
 
 import (
-	"github.com/fgrtbench/fgrtbench/analysis"
 	"strings"
 	"testing"
+
+	"github.com/fgrtbench/fgrtbench/analysis"
 
 	"github.com/fgrtbench/fgrtbench/results"
 )
@@ -29,7 +30,7 @@ func holdoutRecords() []results.Record {
 
 func TestSeedSpreads(t *testing.T) {
 	stochastic := map[string]bool{"fga": true, "ripper": true}
-	sp := SeedSpreads(holdoutRecords(), nil, stochastic)
+	sp := analysis.SeedSpreads(holdoutRecords(), nil, stochastic)
 	if len(sp) != 2 {
 		t.Fatalf("%d spreads, want 2 (CART is deterministic)", len(sp))
 	}
@@ -126,11 +127,11 @@ func TestSeedMeanIsCellMean(t *testing.T) {
 		rev[i], rev[j] = rev[j], rev[i]
 	}
 	stochastic := map[string]bool{"fga": true}
-	sp := SeedSpreads(recs, nil, stochastic)
-	if back := SeedSpreads(rev, nil, stochastic); len(sp) != 1 || len(back) != 1 || sp[0].Mean != back[0].Mean || sp[0].Std != back[0].Std {
+	sp := analysis.SeedSpreads(recs, nil, stochastic)
+	if back := analysis.SeedSpreads(rev, nil, stochastic); len(sp) != 1 || len(back) != 1 || sp[0].Mean != back[0].Mean || sp[0].Std != back[0].Std {
 		t.Fatalf("spreads %+v, shuffled %+v", sp, back)
 	}
-	cells, err := Aggregate(recs)
+	cells, err := analysis.Aggregate(recs)
 	if err != nil {
 		t.Fatal(err)
 	}

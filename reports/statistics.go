@@ -21,7 +21,7 @@ type (
 // Statistics computes the comparison of one protocol's cells (all pairs,
 // no per-dataset fold tests: cells hold no folds). It needs at least two
 // methods and two complete datasets.
-func Statistics(cells []Cell, protocol string, pres results.Presentation) (StatsResult, error) {
+func Statistics(cells []analysis.Cell, protocol string, pres results.Presentation) (StatsResult, error) {
 	a, err := analysis.Compute(cellRecords(cells), analysis.Options{Methods: pres})
 	if err != nil {
 		return StatsResult{}, err
@@ -64,7 +64,7 @@ func StatisticsTables(r StatsResult, a *analysis.Analysis) []Table {
 	for _, j := range order {
 		ar := r.Friedman.AvgRanks[j]
 		within := r.CD05 > 0 && ar-best < r.CD05
-		ranks.Rows = append(ranks.Rows, []Entry{{Text: pres.DisplayName(r.Methods[j])}, {Text: fixed(ar, 3), Bold: ar-best <= tieTol}, {Text: fixed(ar-best, 3)}})
+		ranks.Rows = append(ranks.Rows, []Entry{{Text: pres.DisplayName(r.Methods[j])}, {Text: fixed(ar, 3), Bold: ar-best <= analysis.TieTol}, {Text: fixed(ar-best, 3)}})
 		withinS := ""
 		if r.CD05 > 0 {
 			withinS = strconv.FormatBool(within)

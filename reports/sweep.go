@@ -8,13 +8,14 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fgrtbench/fgrtbench/analysis"
 	"github.com/fgrtbench/fgrtbench/internal/safename"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
 // tableName makes a file stem of the sweep: sweep-<protocol>-<method>, any
 // character outside [A-Za-z0-9.-] turned into '_'.
-func sweepTableName(s Sweep) string {
+func sweepTableName(s analysis.Sweep) string {
 	return safename.Component("sweep-" + s.Protocol + "-" + s.Method)
 }
 
@@ -24,7 +25,7 @@ func sweepTableName(s Sweep) string {
 // dataset (best in bold); then the selected points of the method and its
 // variants on that dataset; finally a pooled block with each
 // configuration's mean over datasets and mean rank.
-func SweepTable(s Sweep, pres results.Presentation) Table {
+func SweepTable(s analysis.Sweep, pres results.Presentation) Table {
 	t := Table{
 		Name:  sweepTableName(s),
 		Title: fmt.Sprintf("Sweep of %s over %s, %s protocol", pres.DisplayName(s.Method), sweptText(s.Params), s.Protocol),
@@ -43,7 +44,7 @@ func SweepTable(s Sweep, pres results.Presentation) Table {
 			if p.N == 0 {
 				continue
 			}
-			isBest := best[d] == i || (best[d] >= 0 && math.Abs(s.Points[d][best[d]].Accuracy-p.Accuracy) <= tieTol)
+			isBest := best[d] == i || (best[d] >= 0 && math.Abs(s.Points[d][best[d]].Accuracy-p.Accuracy) <= analysis.TieTol)
 			row := []Entry{{Text: ds}}
 			row = append(row, paramEntries(s, i)...)
 			row = append(row, pointEntries(p)...)
@@ -103,7 +104,7 @@ func SweepTable(s Sweep, pres results.Presentation) Table {
 	return t
 }
 
-func anyTestSweep(s Sweep) bool {
+func anyTestSweep(s analysis.Sweep) bool {
 	for _, pts := range s.Points {
 		for _, p := range pts {
 			if strings.Contains(p.Selection, "test") {
@@ -128,7 +129,7 @@ func headerParams(params []string) []string {
 	return params
 }
 
-func paramEntries(s Sweep, i int) []Entry {
+func paramEntries(s analysis.Sweep, i int) []Entry {
 	if len(s.Params) == 0 {
 		return []Entry{{Text: "(one configuration)"}}
 	}
@@ -139,7 +140,7 @@ func paramEntries(s Sweep, i int) []Entry {
 	return out
 }
 
-func pointEntries(p Point) []Entry {
+func pointEntries(p analysis.Point) []Entry {
 	return []Entry{
 		{Text: pct(p.Accuracy) + " ± " + pct(p.AccuracyStd)},
 		{Text: pct(p.BalancedAccuracy) + " ± " + pct(p.BalancedAccuracyStd)},
@@ -148,7 +149,7 @@ func pointEntries(p Point) []Entry {
 	}
 }
 
-func pointCSV(protocol, dataset, method, point string, p Point, rank string, best bool) []string {
+func pointCSV(protocol, dataset, method, point string, p analysis.Point, rank string, best bool) []string {
 	return []string{protocol, dataset, method, point, p.Config, p.Selection, strconv.Itoa(p.N),
 		csvNum(p.Accuracy * 100), csvNum(p.AccuracyStd * 100), csvNum(p.BalancedAccuracy * 100), csvNum(p.BalancedAccuracyStd * 100),
 		csvNum(p.Rules), csvNum(p.Antecedents), csvNum(p.RulebaseSize), csvNum(p.FitSeconds), rank, strconv.FormatBool(best)}
@@ -157,7 +158,7 @@ func pointCSV(protocol, dataset, method, point string, p Point, rank string, bes
 // sweepSection writes the "Hyperparameter sweeps" section of REPORT.md: a
 // line per sweep and its table; the tables are appended to rep.Tables so
 // that Write stores them in the three formats.
-func sweepSection(rep *Report, sweeps []Sweep, pres results.Presentation) []byte {
+func sweepSection(rep *Report, sweeps []analysis.Sweep, pres results.Presentation) []byte {
 	if len(sweeps) == 0 {
 		return nil
 	}
@@ -186,7 +187,7 @@ func sweepSection(rep *Report, sweeps []Sweep, pres results.Presentation) []byte
 }
 
 // sweepValuesText lists each swept parameter's distinct values.
-func sweepValuesText(s Sweep) string {
+func sweepValuesText(s analysis.Sweep) string {
 	if len(s.Params) == 0 {
 		return "one configuration"
 	}

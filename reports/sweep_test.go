@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fgrtbench/fgrtbench/analysis"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
@@ -210,7 +211,7 @@ func TestSweepTableMatchesResults(t *testing.T) {
 
 // TestSweepRanks checks ranks with ties and a missing point.
 func TestSweepRanks(t *testing.T) {
-	s := Sweep{Datasets: []string{"a", "b"}, Configs: []string{"x", "y", "z"}, Points: [][]Point{
+	s := analysis.Sweep{Datasets: []string{"a", "b"}, Configs: []string{"x", "y", "z"}, Points: [][]analysis.Point{
 		{{N: 1, Accuracy: 0.9}, {N: 1, Accuracy: 0.9}, {N: 1, Accuracy: 0.5}},
 		{{N: 1, Accuracy: 0.7}, {N: 1, Accuracy: 0.8}, {}},
 	}}
@@ -231,7 +232,7 @@ func TestSweepRanks(t *testing.T) {
 
 func TestPointsRejectDuplicatesAndKeepInnerCVOut(t *testing.T) {
 	recs := sweepRecords()
-	pts, err := Points(recs)
+	pts, err := analysis.Points(recs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +246,7 @@ func TestPointsRejectDuplicatesAndKeepInnerCVOut(t *testing.T) {
 		t.Errorf("points by kind %v", kinds)
 	}
 	dup := append(recs, recs[0])
-	if _, err := Points(dup); err == nil || !strings.Contains(err.Error(), "two rows of configuration") {
+	if _, err := analysis.Points(dup); err == nil || !strings.Contains(err.Error(), "two rows of configuration") {
 		t.Errorf("duplicate sweep row: %v", err)
 	}
 }
@@ -285,7 +286,7 @@ func TestSweepOnlyResultsReport(t *testing.T) {
 }
 
 func TestSweepValuesTextSortsNumbers(t *testing.T) {
-	s := Sweep{Params: []string{"max_rules", "partition"}, Configs: []string{"a", "b", "c", "d"},
+	s := analysis.Sweep{Params: []string{"max_rules", "partition"}, Configs: []string{"a", "b", "c", "d"},
 		Values: [][]string{{"15", "quantile"}, {"5", "paper"}, {"30", "quantile"}, {"25", "paper"}}}
 	if got, want := sweepValuesText(s), "max_rules ∈ {5, 15, 25, 30}, partition ∈ {quantile, paper}"; got != want {
 		t.Errorf("got %q, want %q", got, want)
@@ -303,11 +304,11 @@ func BenchmarkPointsAndSweeps(b *testing.B) {
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		pts, err := Points(recs)
+		pts, err := analysis.Points(recs)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := Sweeps(pts, nil, paperMethods); err != nil {
+		if _, err := analysis.Sweeps(pts, nil, paperMethods); err != nil {
 			b.Fatal(err)
 		}
 	}

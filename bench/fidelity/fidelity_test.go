@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/fgrtbench/fgrtbench/analysis"
 	"github.com/fgrtbench/fgrtbench/bench/methods"
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
 	"github.com/fgrtbench/fgrtbench/bench/runner"
@@ -109,7 +110,7 @@ func paperRun(t *testing.T) []results.Record {
 // with the authors' committed fuzzy_cart_results.csv (40 cells).
 func TestPaperProtocolReproducesAuthorsMeans(t *testing.T) {
 	recs := paperRun(t)
-	cells, err := reports.Aggregate(recs)
+	cells, err := analysis.Aggregate(recs)
 	if err != nil {
 		t.Fatal(err)
 	}

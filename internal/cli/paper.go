@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/fgrtbench/fgrtbench/analysis"
 	"github.com/fgrtbench/fgrtbench/gate"
 	"github.com/fgrtbench/fgrtbench/reports"
 	"github.com/fgrtbench/fgrtbench/results"
@@ -10,7 +11,7 @@ import (
 // authors' committed numbers: the report computes the cells, the gate
 // judges them (it imports no report).
 func paperCompare(recs []results.Record, notes map[string]string) ([]gate.PaperDiff, error) {
-	cells, err := reports.Aggregate(recs)
+	cells, err := analysis.Aggregate(recs)
 	if err != nil {
 		return nil, err
 	}

@@ -28,7 +28,7 @@ var Table = []Layer{
 	// The training-time study fits learners through the registry.
 	{"tools", []string{"timing/..."}, []string{"tools", "registry", "contracts", "foundations"}},
 	// The views read the results contract only: no learner, registry or runner.
-	{"plots", []string{"plots"}, []string{"reports", "analysis", "report-parts", "contracts", "foundations"}},
+	{"plots", []string{"plots"}, []string{"analysis", "report-parts", "contracts", "foundations"}},
 	{"gate", []string{"gate"}, []string{"contracts", "foundations"}},
 	{"reports", []string{"reports", "reports/html"}, []string{"analysis", "report-parts", "contracts", "foundations"}},
 	// One analysis of a study, computed once from results.csv and the
