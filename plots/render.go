@@ -23,48 +23,37 @@ const (
 const NothingToDraw = "the figures need per-fold rows in " + ResultsFile + " (FGRT's 16-configuration grid, sweep points, fgrt and fgrt-opt, " +
 	"or methods with rulebase sizes) or timings in " + RuntimeFile
 
-// RenderAll renders every figure the data in resultsDir supports into
-// outDir (usually <resultsDir>/report/figures): from results.csv the pooled
-// and one-factor ablations, the partition-optimisation impact and the
+// RenderOptions carry the study's analysis and, for a directory with
+// runtime.csv only, the presentation of its method labels.
+type RenderOptions struct {
+	// Analysis is the study's analysis (nil for a directory without
+	// results.csv): every figure of the results draws its values, with its
+	// presentation and label → method map.
+	Analysis *analysis.Analysis
+	// Methods names and orders the method labels of runtime.csv when there
+	// is no analysis (the manifest's method entries,
+	// results.PresentationOf); the zero value shows labels as they are,
+	// alphabetically.
+	Methods results.Presentation
+}
+
+// RenderAll renders every figure the study supports into outDir (usually
+// <resultsDir>/report/figures): from the study's analysis (opts.Analysis,
+// computed once from resultsDir's results.csv by the caller: the one every
+// table of the report renders) the pooled and one-factor ablations, the
+// sweeps, the fronts, the partition-optimisation impact and the
 // critical-difference diagram of each protocol present; from runtime.csv,
 // when it exists, the runtime scaling figures. Figures without data are
 // skipped. It returns the PNG files with captions, their paths relative to
 // outDir's parent (e.g. "figures/ablation_pooled.png").
-func RenderAll(resultsDir, outDir string) ([]Figure, error) {
-	return RenderAllWith(resultsDir, outDir, RenderOptions{})
-}
-
-// RenderOptions carry what the figures may take from the manifest.
-type RenderOptions struct {
-	// MethodBase maps method labels to registry methods (fgrt-fixed →
-	// fgrt), so that a sweep's figure shows the selected variants of its
-	// method beside it (see analysis.Sweeps).
-	MethodBase map[string]string
-	// Methods names and orders the method labels (the manifest's method
-	// entries, results.PresentationOf); the zero value shows labels as
-	// they are, alphabetically.
-	Methods results.Presentation
-	// Records, when not nil, are the results the caller already read from
-	// resultsDir's results.csv: the figures are drawn from them rather
-	// than from a second read, so that a report's tables and figures show
-	// one state of the file.
-	Records []results.Record
-	// Analysis, when not nil, is the report's analysis of those records:
-	// the critical-difference diagrams, fronts, sweep figures and
-	// partition figures draw its values. Without it RenderAllWith
-	// computes one from the records.
-	Analysis *analysis.Analysis
-}
-
-// RenderAllWith is RenderAll with options.
-func RenderAllWith(resultsDir, outDir string, opts RenderOptions) ([]Figure, error) {
-	recs, haveResults := opts.Records, opts.Records != nil
-	if path := filepath.Join(resultsDir, ResultsFile); !haveResults && fileExists(path) {
-		r, err := results.ReadFile(path)
-		if err != nil {
-			return nil, err
-		}
-		recs, haveResults = r, true
+//
+// A directory with a results.csv and no analysis is refused: the figures
+// never compute an analysis of their own, so they cannot disagree with the
+// tables.
+func RenderAll(resultsDir, outDir string, opts RenderOptions) ([]Figure, error) {
+	a := opts.Analysis
+	if a == nil && fileExists(filepath.Join(resultsDir, ResultsFile)) {
+		return nil, fmt.Errorf("plots: %s holds %s but no analysis of it was given (the figures draw the report's analysis)", resultsDir, ResultsFile)
 	}
 	var rt []results.RuntimeRow
 	haveRuntime := false
@@ -75,22 +64,15 @@ func RenderAllWith(resultsDir, outDir string, opts RenderOptions) ([]Figure, err
 		}
 		rt, haveRuntime = r, true
 	}
-	if !haveResults && !haveRuntime {
+	if a == nil && !haveRuntime {
 		return nil, fmt.Errorf("plots: %s has neither %s nor %s", resultsDir, ResultsFile, RuntimeFile)
 	}
-	a := opts.Analysis
-	if a == nil && haveResults && len(recs) > 0 {
-		var err error
-		if a, err = analysis.Compute(recs, analysis.Options{Methods: opts.Methods, MethodBase: opts.MethodBase}); err != nil {
-			return nil, err
-		}
-	}
-	if a != nil && opts.Methods.Names == nil && opts.Methods.Order == nil {
+	if a != nil {
 		opts.Methods = a.Presentation()
 	}
 	// Every label of the study gets its slot in the method order, so that
 	// a method is drawn alike in every figure (see methodStyles).
-	opts.Methods = completePresentation(opts.Methods, studyLabels(recs, rt))
+	opts.Methods = completePresentation(opts.Methods, studyLabels(a, rt))
 	rel := filepath.Base(outDir)
 	var figs []Figure
 	// add runs one figure, recording it unless it had no data.
@@ -105,7 +87,7 @@ func RenderAllWith(resultsDir, outDir string, opts RenderOptions) ([]Figure, err
 		figs = append(figs, Figure{Path: filepath.ToSlash(filepath.Join(rel, name+".png")), Caption: caption})
 		return nil
 	}
-	protocols := protocolsOf(recs)
+	protocols := studyProtocols(a)
 	steps := []struct {
 		name, caption string
 		render        func() error
@@ -217,15 +199,25 @@ func fileExists(path string) bool {
 	return err == nil && !st.IsDir()
 }
 
-// protocolsOf lists the protocols of the records, "paper" first.
-func protocolsOf(recs []results.Record) []string {
+// studyProtocols lists the protocols of the analysis, those with sweep
+// points only included, "paper" first.
+func studyProtocols(a *analysis.Analysis) []string {
+	if a == nil {
+		return nil
+	}
 	seen := map[string]bool{}
 	var out []string
-	for _, r := range recs {
-		if !seen[r.Protocol] {
-			seen[r.Protocol] = true
-			out = append(out, r.Protocol)
+	add := func(p string) {
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
 		}
+	}
+	for _, p := range a.Protocols {
+		add(p)
+	}
+	for _, p := range a.Points {
+		add(p.Protocol)
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if (out[i] == "paper") != (out[j] == "paper") {

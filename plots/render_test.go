@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fgrtbench/fgrtbench/analysis"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
@@ -38,7 +39,8 @@ func TestRenderAll(t *testing.T) {
 	recs := append(comparisonRecords(), ablationRecords("fgrt@ofat", "sweep")...)
 	writeResults(t, dir, recs)
 	out := filepath.Join(dir, "report", "figures")
-	figs, err := RenderAllWith(dir, out, RenderOptions{Methods: paperMethods})
+	a := studyOf(t, dir, paperMethods)
+	figs, err := RenderAll(dir, out, RenderOptions{Analysis: a})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,38 +71,58 @@ func TestRenderAll(t *testing.T) {
 	if err := results.WriteRuntimeFile(filepath.Join(dir, RuntimeFile), runtimeRows()); err != nil {
 		t.Fatal(err)
 	}
-	figs, err = RenderAll(dir, out)
+	figs, err = RenderAll(dir, out, RenderOptions{Analysis: a})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if last := figs[len(figs)-1].Path; last != "figures/runtime_scaling.png" {
 		t.Errorf("last figure %s, want the runtime figure", last)
 	}
-	if _, err := RenderAll(t.TempDir(), out); err == nil {
+	if _, err := RenderAll(t.TempDir(), out, RenderOptions{}); err == nil {
 		t.Error("empty directory: no error")
+	}
+	// Results without their analysis are refused, never analysed here.
+	if _, err := RenderAll(dir, out, RenderOptions{Methods: paperMethods}); err == nil || !strings.Contains(err.Error(), "no analysis") {
+		t.Errorf("results.csv without an analysis: %v, want a refusal", err)
 	}
 }
 
-// TestRenderAllGivenRecords: with the records the caller read, the figures
-// come from them even when results.csv changed afterwards (a run still
-// appending, a merge replacing it), so a report's tables and figures show
-// one state of the file.
-func TestRenderAllGivenRecords(t *testing.T) {
+// studyOf reads dir's results.csv and computes its analysis, as the report
+// does before it draws any figure.
+func studyOf(t *testing.T, dir string, pres results.Presentation) *analysis.Analysis {
+	t.Helper()
+	recs, err := results.ReadFile(filepath.Join(dir, ResultsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := analysis.Compute(recs, analysis.Options{Methods: pres, Samples: 2000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// TestRenderAllDrawsTheAnalysis: the figures come from the analysis the
+// caller computed, never from a read of their own, even when results.csv
+// changed afterwards (a run still appending, a merge replacing it), so a
+// report's tables and figures show one state of the file.
+func TestRenderAllDrawsTheAnalysis(t *testing.T) {
 	dir := t.TempDir()
 	recs := append(comparisonRecords(), ablationRecords("fgrt@ofat", "sweep")...)
 	writeResults(t, dir, recs)
-	want, err := RenderAll(dir, filepath.Join(dir, "a"))
+	a := studyOf(t, dir, results.Presentation{})
+	want, err := RenderAll(dir, filepath.Join(dir, "a"), RenderOptions{Analysis: a})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// The file changes after the caller's read: only one dataset is left.
 	writeResults(t, dir, recs[:1])
-	got, err := RenderAllWith(dir, filepath.Join(dir, "b"), RenderOptions{Records: recs})
+	got, err := RenderAll(dir, filepath.Join(dir, "b"), RenderOptions{Analysis: a})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(got) != len(want) {
-		t.Fatalf("%d figures from the given records, %d from the file they were read from", len(got), len(want))
+		t.Fatalf("%d figures from the analysis after the file changed, %d before", len(got), len(want))
 	}
 	for i := range want {
 		a, errA := os.ReadFile(filepath.Join(dir, filepath.FromSlash(want[i].Path)))
@@ -109,7 +131,7 @@ func TestRenderAllGivenRecords(t *testing.T) {
 			t.Fatal(errA, errB)
 		}
 		if want[i].Caption != got[i].Caption || !reflect.DeepEqual(a, b) {
-			t.Errorf("%s differs from the figure of the records the caller read", got[i].Path)
+			t.Errorf("%s differs from the figure drawn before results.csv changed", got[i].Path)
 		}
 	}
 }

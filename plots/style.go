@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/fgrtbench/fgrtbench/analysis"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
@@ -181,10 +182,12 @@ func outline(c *draw.Canvas, sty draw.GlyphStyle, pts []vg.Point, filled bool) {
 }
 
 // studyLabels lists the method labels of a study's results and timings.
-func studyLabels(recs []results.Record, rt []results.RuntimeRow) []string {
+func studyLabels(a *analysis.Analysis, rt []results.RuntimeRow) []string {
 	var out []string
-	for _, r := range recs {
-		out = append(out, r.Method)
+	if a != nil {
+		for _, m := range a.Methods {
+			out = append(out, m.Label)
+		}
 	}
 	for _, r := range rt {
 		out = append(out, r.Method)

@@ -47,7 +47,7 @@ func TestViewsAgree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	figs, err := RenderAllWith(dir, filepath.Join(dir, "report", "figures"), RenderOptions{Records: recs, Analysis: a})
+	figs, err := RenderAll(dir, filepath.Join(dir, "report", "figures"), RenderOptions{Analysis: a})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,9 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"strings"
 
@@ -56,20 +58,22 @@ func plotAll(env *Env, dir, out *string) error {
 				return err
 			}
 		}
-		opts.MethodBase = methodBases(m)
 	} else {
 		m = nil
 	}
 	opts.Methods = presentationOf(m, recordLabels(recs))
-	if recErr == nil && len(recs) > 0 {
+	if recErr != nil && !errors.Is(recErr, fs.ErrNotExist) {
+		return recErr
+	}
+	if recErr == nil {
 		// The figures of the study's one analysis, as the report draws them.
 		a, err := studyAnalysis(recs, m, "", reportOptions{})
 		if err != nil {
 			return err
 		}
-		opts.Analysis, opts.Records = a, recs
+		opts.Analysis = a
 	}
-	figs, err := plots.RenderAllWith(*dir, target, opts)
+	figs, err := plots.RenderAll(*dir, target, opts)
 	for _, f := range figs {
 		fmt.Fprintf(env.Stdout, "%s\t%s\n", filepath.Join(filepath.Dir(target), f.Path), f.Caption)
 	}

@@ -314,7 +314,7 @@ func revision(m *manifest.Manifest) string {
 // renderFigures draws the figures the results support into
 // DIR/report/figures; paths come back relative to DIR/report.
 func renderFigures(dir string, recs []results.Record, a *analysis.Analysis) ([]reports.Figure, error) {
-	figs, err := plots.RenderAllWith(dir, filepath.Join(dir, "report", "figures"), plots.RenderOptions{MethodBase: a.MethodBase(), Methods: a.Presentation(), Records: recs, Analysis: a})
+	figs, err := plots.RenderAll(dir, filepath.Join(dir, "report", "figures"), plots.RenderOptions{Analysis: a})
 	out := make([]reports.Figure, 0, len(figs))
 	for _, f := range figs {
 		out = append(out, reports.Figure{Path: filepath.Join("report", f.Path), Caption: f.Caption})
