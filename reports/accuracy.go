@@ -6,18 +6,7 @@ import (
 	"strconv"
 
 	"github.com/fgrtbench/fgrtbench/analysis"
-	"github.com/fgrtbench/fgrtbench/results"
 )
-
-// AccuracyTable builds the accuracy table of one protocol from an
-// analysis of cells (see accuracyTable).
-func AccuracyTable(cells []analysis.Cell, protocol string, pres results.Presentation) Table {
-	a, err := analysis.Compute(cellRecords(cells), analysis.Options{Methods: pres})
-	if err != nil {
-		return Table{Name: "accuracy-" + protocol}
-	}
-	return accuracyTable(a, protocol, nil, newLegend())
-}
 
 // accuracyTable builds the accuracy table of one protocol: datasets ×
 // methods, mean ± std in percent, the best method per dataset in bold, †
@@ -117,17 +106,6 @@ func accuracyTable(a *analysis.Analysis, protocol string, seeds spreadIndex, lg 
 		t.Notes = append(t.Notes, "Under holdout, the paper's FGA column was counted on this very split; its other columns are means over the paper protocol's 5 folds.")
 	}
 	return t
-}
-
-// cellRecords turns cells back into one selected record each (for callers
-// that hold cells only).
-func cellRecords(cells []analysis.Cell) []results.Record {
-	out := make([]results.Record, len(cells))
-	for i, c := range cells {
-		out[i] = results.Record{Protocol: c.Protocol, Dataset: c.Dataset, Method: c.Method, Selected: true, Selection: c.Selection,
-			Accuracy: c.Accuracy, BalancedAccuracy: c.BalancedAccuracy, FitSeconds: c.FitSeconds}
-	}
-	return out
 }
 
 // coversExactly reports whether the method has a cell for every dataset in ds.

@@ -2,7 +2,9 @@ package reports
 
 import (
 	"fmt"
+	"testing"
 
+	"github.com/fgrtbench/fgrtbench/analysis"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
@@ -112,3 +114,15 @@ var paperMethods = results.PresentationOf([]results.Method{
 	{Label: "fga", Method: "fga", DisplayName: "FGA", Order: 6, Stochastic: true},
 	{Label: "fgrt-fixed", Method: "fgrt", DisplayName: "FGRT (Q1+Q2 fixed)", Order: -1},
 })
+
+// analysisOf computes the analysis of records as the report command does
+// before it renders any view: the tests build a report from it, as the
+// command does, and no view computes one of its own.
+func analysisOf(t testing.TB, recs []results.Record, o analysis.Options) *analysis.Analysis {
+	t.Helper()
+	a, err := analysis.Compute(recs, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}

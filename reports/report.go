@@ -64,11 +64,9 @@ type Options struct {
 	Dir string
 	// Title overrides the analysis's title of the study.
 	Title string
-	// Analysis is the computed study every table renders. When nil, Build
-	// computes it from Records and the fields below (for callers and tests
-	// that hold records only).
+	// Analysis is the computed study every table renders (required): the
+	// caller computes it once, and every view of the study renders it.
 	Analysis *analysis.Analysis
-	Records  []results.Record
 	Facts    []Fact
 	// Datasets feeds the dataset table's shapes (instances, features…) by
 	// short dataset name; the table lists every dataset of the analysis.
@@ -80,12 +78,6 @@ type Options struct {
 	FiguresError string
 	// Tolerance for the reproduction check (fraction); 0 means DefaultTolerance.
 	Tolerance float64
-	// Methods, MethodBase, Stochastic and Partial are the analysis options
-	// Build uses when Analysis is nil (see analysis.Options).
-	Methods    results.Presentation
-	MethodBase map[string]string
-	Stochastic map[string]bool
-	Partial    string
 }
 
 // Report is a built report.
@@ -131,14 +123,6 @@ var protocolText = map[string]string{
 	"clean":   "fits every data-dependent step (scaling, fuzzy partitions, FGRT* optimisation) on the training folds only and chooses hyper-parameters by an inner cross-validation on the training fold, so each test fold is used once, for the final score.",
 }
 
-// analysisOf returns opts.Analysis, or computes it from the records.
-func analysisOf(opts Options) (*analysis.Analysis, error) {
-	if opts.Analysis != nil {
-		return opts.Analysis, nil
-	}
-	return analysis.Compute(opts.Records, analysis.Options{Methods: opts.Methods, MethodBase: opts.MethodBase, Stochastic: opts.Stochastic, Partial: opts.Partial})
-}
-
 // Build renders every table, REPORT.md and analysis.json from the
 // analysis without writing anything.
 func Build(opts Options) (*Report, error) {
@@ -152,10 +136,11 @@ func Build(opts Options) (*Report, error) {
 	if tol < 0 || math.IsNaN(tol) {
 		return nil, fmt.Errorf("reports: tolerance %v must be positive", tol)
 	}
-	a, err := analysisOf(opts)
-	if err != nil {
-		return nil, err
+	a := opts.Analysis
+	if a == nil {
+		return nil, errors.New("reports: no analysis to render")
 	}
+	var err error
 	title := opts.Title
 	if title == "" {
 		title = a.Study.Title

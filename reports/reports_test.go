@@ -75,11 +75,11 @@ func TestDisplayNamesAndOrder(t *testing.T) {
 	}
 }
 
-func TestStatisticsOnCells(t *testing.T) {
-	cells, _ := analysis.Aggregate(fixtureRecords())
-	sr, err := Statistics(cells, "paper", paperMethods)
-	if err != nil {
-		t.Fatal(err)
+func TestStatisticsOfFixture(t *testing.T) {
+	a := analysisOf(t, fixtureRecords(), analysis.Options{Methods: paperMethods})
+	sr, ok := a.TestsOf("paper")
+	if !ok || sr.NA != "" {
+		t.Fatalf("paper protocol: %v %q", ok, sr.NA)
 	}
 	if len(sr.Datasets) != 4 || len(sr.Methods) != 6 || len(sr.Excluded) != 0 {
 		t.Fatalf("datasets %v methods %v excluded %v", sr.Datasets, sr.Methods, sr.Excluded)
@@ -101,11 +101,11 @@ func TestStatisticsOnCells(t *testing.T) {
 		}
 	}
 	// Clean has 3 methods on 3 datasets.
-	if sr, err := Statistics(cells, "clean", paperMethods); err != nil || sr.Friedman.K != 3 || sr.Friedman.N != 3 {
-		t.Errorf("clean: %+v %v", sr.Friedman, err)
+	if sr, ok := a.TestsOf("clean"); !ok || sr.Friedman.K != 3 || sr.Friedman.N != 3 {
+		t.Errorf("clean: %+v %v", sr.Friedman, ok)
 	}
-	if _, err := Statistics(cells, "nope", paperMethods); err == nil {
-		t.Error("unknown protocol: no error")
+	if _, ok := a.TestsOf("nope"); ok {
+		t.Error("unknown protocol: found")
 	}
 }
 
@@ -134,13 +134,14 @@ func TestPaperCheck(t *testing.T) {
 }
 
 func TestBuildErrors(t *testing.T) {
-	if _, err := Build(Options{Records: fixtureRecords()}); err == nil {
+	a := analysisOf(t, fixtureRecords(), analysis.Options{Methods: paperMethods})
+	if _, err := Build(Options{Analysis: a}); err == nil {
 		t.Error("no dir: no error")
 	}
 	if _, err := Build(Options{Dir: t.TempDir()}); err == nil {
-		t.Error("no records: no error")
+		t.Error("no analysis: no error")
 	}
-	if _, err := Build(Options{Dir: t.TempDir(), Records: fixtureRecords(), Tolerance: -1}); err == nil {
+	if _, err := Build(Options{Dir: t.TempDir(), Analysis: a, Tolerance: -1}); err == nil {
 		t.Error("negative tolerance: no error")
 	}
 }
@@ -148,7 +149,8 @@ func TestBuildErrors(t *testing.T) {
 func renderFixture(t *testing.T, recs []results.Record) (string, *Report) {
 	t.Helper()
 	dir := t.TempDir()
-	rep, err := Render(Options{Methods: paperMethods, Dir: dir, Title: "Fixture report", Records: recs, Facts: fixtureFacts, Datasets: fixtureDatasets, Figures: fixtureFigures})
+	a := analysisOf(t, recs, analysis.Options{Methods: paperMethods})
+	rep, err := Render(Options{Dir: dir, Title: "Fixture report", Analysis: a, Facts: fixtureFacts, Datasets: fixtureDatasets, Figures: fixtureFigures})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -358,7 +360,7 @@ func TestSparseResults(t *testing.T) {
 		{Protocol: "clean", Dataset: "wine", Method: "c45", Selected: true, Selection: "fixed", Fold: 0, Accuracy: 0.9, Rules: 5, Antecedents: 10},
 		{Protocol: "clean", Dataset: "wine", Method: "c45", Selected: true, Selection: "fixed", Fold: 1, Accuracy: 0.8, Rules: 0, Antecedents: 0},
 	}
-	rep, err := Render(Options{Methods: paperMethods, Dir: t.TempDir(), Records: recs})
+	rep, err := Render(Options{Dir: t.TempDir(), Analysis: analysisOf(t, recs, analysis.Options{Methods: paperMethods})})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -91,7 +91,8 @@ func TestSeedSpreads(t *testing.T) {
 // section, naming the pairs outside the range, instead of claiming there is
 // nothing to compare.
 func TestHoldoutPlacementInDifferences(t *testing.T) {
-	rep, err := Render(Options{Methods: paperMethods, Dir: t.TempDir(), Records: holdoutRecords(), Stochastic: map[string]bool{"fga": true, "ripper": true}})
+	a := analysisOf(t, holdoutRecords(), analysis.Options{Methods: paperMethods, Stochastic: map[string]bool{"fga": true, "ripper": true}})
+	rep, err := Render(Options{Dir: t.TempDir(), Analysis: a})
 	if err != nil {
 		t.Fatal(err)
 	}

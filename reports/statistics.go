@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/fgrtbench/fgrtbench/analysis"
-	"github.com/fgrtbench/fgrtbench/results"
 )
 
 // StatsResult is the statistical comparison of one protocol (computed by
@@ -17,24 +16,6 @@ type (
 	StatsResult = analysis.Tests
 	PairTest    = analysis.Pair
 )
-
-// Statistics computes the comparison of one protocol's cells (all pairs,
-// no per-dataset fold tests: cells hold no folds). It needs at least two
-// methods and two complete datasets.
-func Statistics(cells []analysis.Cell, protocol string, pres results.Presentation) (StatsResult, error) {
-	a, err := analysis.Compute(cellRecords(cells), analysis.Options{Methods: pres})
-	if err != nil {
-		return StatsResult{}, err
-	}
-	t, ok := a.TestsOf(protocol)
-	if !ok {
-		return t, fmt.Errorf("reports: no %s protocol in the results", protocol)
-	}
-	if t.NA != "" {
-		return t, fmt.Errorf("reports: %s", t.NA)
-	}
-	return t, nil
-}
 
 // pValue formats a p-value with four significant decimals, or "< 0.0001";
 // "n/a" for a test that does not apply (NaN).

@@ -98,7 +98,8 @@ func num(t *testing.T, s string) float64 {
 // from the rows, independently of the aggregation code.
 func TestSweepTableMatchesResults(t *testing.T) {
 	recs := sweepRecords()
-	rep, err := Build(Options{Methods: paperMethods, Dir: t.TempDir(), Records: recs, MethodBase: map[string]string{"fgrt-fixed": "fgrt", "fgrt": "fgrt", "cart": "cart"}})
+	a := analysisOf(t, recs, analysis.Options{Methods: paperMethods, MethodBase: map[string]string{"fgrt-fixed": "fgrt", "fgrt": "fgrt", "cart": "cart"}})
+	rep, err := Build(Options{Dir: t.TempDir(), Analysis: a})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,7 +259,7 @@ func TestSweepOnlyResultsReport(t *testing.T) {
 			recs = append(recs, r)
 		}
 	}
-	rep, err := Build(Options{Methods: paperMethods, Dir: t.TempDir(), Records: recs})
+	rep, err := Build(Options{Dir: t.TempDir(), Analysis: analysisOf(t, recs, analysis.Options{Methods: paperMethods})})
 	if err != nil {
 		t.Fatalf("a results file holding only a sweep: %v", err)
 	}
@@ -268,7 +269,7 @@ func TestSweepOnlyResultsReport(t *testing.T) {
 	// Shuffled input renders the same.
 	shuffled := append([]results.Record(nil), recs...)
 	rand.New(rand.NewPCG(1, 2)).Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
-	rep2, err := Build(Options{Methods: paperMethods, Dir: t.TempDir(), Records: shuffled})
+	rep2, err := Build(Options{Dir: t.TempDir(), Analysis: analysisOf(t, shuffled, analysis.Options{Methods: paperMethods})})
 	if err != nil {
 		t.Fatal(err)
 	}

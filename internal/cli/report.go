@@ -77,18 +77,18 @@ func renderReportWith(ctx context.Context, env *Env, dir string, df *dataFlags, 
 	if err != nil {
 		return "", err
 	}
-	opts := reports.Options{Dir: dir, Records: recs}
+	opts := reports.Options{Dir: dir}
+	var partial string
 	m, err := manifest.Read(dir)
 	if err == nil {
 		if err := onlyStudyRows(dir, m, recs); err != nil {
 			return "", err
 		}
-		opts.Partial = partialNote(m, recs)
-		opts.Facts = manifestFacts(m, opts.Partial)
-		if opts.Partial != "" {
-			fmt.Fprintf(env.Stderr, "fgrtbench report: %s holds %s; the report says so\n", dir, opts.Partial)
+		partial = partialNote(m, recs)
+		opts.Facts = manifestFacts(m, partial)
+		if partial != "" {
+			fmt.Fprintf(env.Stderr, "fgrtbench report: %s holds %s; the report says so\n", dir, partial)
 		}
-		opts.MethodBase = methodBases(m)
 	} else {
 		// The reason without the directory's path: no output names one.
 		why := "no manifest.json beside results.csv"
@@ -99,9 +99,9 @@ func renderReportWith(ctx context.Context, env *Env, dir string, df *dataFlags, 
 		// Without its manifest, a partial merge's results.csv still says
 		// so in its first line.
 		if note := partialMark(filepath.Join(dir, runner.ResultsFile)); note != "" {
-			opts.Partial = note + " (the mark in results.csv; its manifest.json is absent)"
-			opts.Facts = append([]reports.Fact{partialFact(opts.Partial)}, opts.Facts...)
-			fmt.Fprintf(env.Stderr, "fgrtbench report: %s holds %s; the report says so\n", dir, opts.Partial)
+			partial = note + " (the mark in results.csv; its manifest.json is absent)"
+			opts.Facts = append([]reports.Fact{partialFact(partial)}, opts.Facts...)
+			fmt.Fprintf(env.Stderr, "fgrtbench report: %s holds %s; the report says so\n", dir, partial)
 		}
 	}
 	if err != nil {
@@ -119,9 +119,7 @@ func renderReportWith(ctx context.Context, env *Env, dir string, df *dataFlags, 
 		}
 		return &analysis.Artifacts{Predictions: art.predictions, Models: art.models}, nil
 	}
-	opts.Stochastic = stochasticOf(m)
-	opts.Methods = presentationOf(m, recordLabels(recs))
-	a, err := studyAnalysis(recs, m, opts.Partial, ro)
+	a, err := studyAnalysis(recs, m, partial, ro)
 	if err != nil {
 		return "", err
 	}
