@@ -136,9 +136,15 @@ type Analysis struct {
 	Sweeps      []Sweep      `json:"sweeps"`
 	SeedSpreads []SeedSpread `json:"seed_spreads"`
 	// Tests holds the statistics of each protocol, in Protocols order.
-	Tests  []Tests  `json:"tests"`
-	Fronts []Front  `json:"fronts"`
-	Chance []Chance `json:"chance"`
+	Tests []Tests `json:"tests"`
+	// Headline is the protocol the headline shows (clean when the study
+	// ran it); Rankings hold each protocol's methods in the order every
+	// view lists them, with their mean ranks (ranking.go), in Protocols
+	// order.
+	Headline string    `json:"headline_protocol"`
+	Rankings []Ranking `json:"rankings"`
+	Fronts   []Front   `json:"fronts"`
+	Chance   []Chance  `json:"chance"`
 	// Ablations are the FGRT grid's ablation groups (empty without FGRT
 	// grid or one-factor rows).
 	Ablations []Ablation `json:"ablations"`
@@ -273,6 +279,10 @@ func compute(recs []results.Record, opts Options) (*Analysis, []results.Record, 
 			return nil, nil, err
 		}
 		a.Tests = append(a.Tests, t)
+	}
+	a.Headline = headlineProtocol(a.Protocols)
+	if a.Rankings, err = computeRankings(a); err != nil {
+		return nil, nil, err
 	}
 	for _, p := range pointProtocols(a.Points) {
 		if f := ComputeFront(a.Points, p); len(f.Panels) > 0 {

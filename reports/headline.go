@@ -4,25 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"math"
-	"sort"
 	"strings"
 
 	"github.com/fgrtbench/fgrtbench/analysis"
 )
-
-// mainProtocol is the protocol the headline shows: clean (every test fold
-// used once) when the study ran it, else the first.
-func mainProtocol(a *analysis.Analysis) string {
-	for _, p := range a.Protocols {
-		if p == "clean" {
-			return p
-		}
-	}
-	if len(a.Protocols) > 0 {
-		return a.Protocols[0]
-	}
-	return ""
-}
 
 // headline is the first screen of REPORT.md: what was studied, the
 // accuracy and rulebase size of every method on every dataset with mean
@@ -30,14 +15,14 @@ func mainProtocol(a *analysis.Analysis) string {
 func headline(a *analysis.Analysis, opts Options, lg *legend) []byte {
 	var b bytes.Buffer
 	pres := a.Presentation()
-	p := mainProtocol(a)
+	p := a.Headline
 	cells := analysis.FilterProtocol(a.Cells, p)
-	datasets, methods := analysis.DatasetsOf(cells), analysis.MethodsOf(cells, pres)
+	datasets := analysis.DatasetsOf(cells)
 	study := a.Study.Name
 	if study == "" {
 		study = "(unnamed)"
 	}
-	fmt.Fprintf(&b, "Study **%s**: %d datasets, %d methods, protocols %s", mdEscape(study), len(a.Study.Datasets), len(a.Methods), strings.Join(a.Protocols, ", "))
+	fmt.Fprintf(&b, "Study **%s**: %s, %s, protocols %s", mdEscape(study), plural(len(a.Study.Datasets), "dataset"), plural(len(a.ComparedMethods()), "method"), strings.Join(a.Protocols, ", "))
 	if a.Study.Command != "" {
 		fmt.Fprintf(&b, "; command `%s`", strings.ReplaceAll(a.Study.Command, "`", "'"))
 	}
@@ -49,28 +34,21 @@ func headline(a *analysis.Analysis, opts Options, lg *legend) []byte {
 	fmt.Fprintf(&b, "## Headline (%s protocol)\n\n", mdEscape(p))
 	b.WriteString("Accuracy (%) and, in parentheses, rulebase size (conditions) of each method's selected configuration, mean over folds; ")
 	b.WriteString("methods ordered by mean rank of accuracy over the datasets every method has (1 = best).\n\n")
-	order := append([]string(nil), methods...)
-	sort.SliceStable(order, func(i, j int) bool {
-		ri, rj := t.MeanRank(order[i]), t.MeanRank(order[j])
-		if math.IsNaN(ri) != math.IsNaN(rj) {
-			return !math.IsNaN(ri)
-		}
-		return ri < rj
-	})
+	ranking, _ := a.RankingOf(p)
 	ix := newCellIndex(cells)
 	b.WriteString("| Method | Mean rank |")
 	for _, d := range datasets {
 		b.WriteString(" " + mdEscape(d) + " |")
 	}
 	b.WriteString("\n|---|---:|" + strings.Repeat("---:|", len(datasets)) + "\n")
-	for _, m := range order {
+	for _, rm := range ranking.Methods {
+		m := rm.Label
 		lg.variant(m)
-		r := t.MeanRank(m)
 		rank := "—"
-		if !math.IsNaN(r) {
-			rank = fixed(r, 2)
+		if !math.IsNaN(rm.MeanRank) {
+			rank = fixed(rm.MeanRank, 2)
 		}
-		fmt.Fprintf(&b, "| %s | %s |", mdEscape(pres.DisplayName(m)), rank)
+		fmt.Fprintf(&b, "| %s | %s |", mdEscape(rm.Display), rank)
 		for _, d := range datasets {
 			c, ok := ix.get(p, d, m)
 			if !ok {
@@ -150,4 +128,12 @@ func countText(n int) string {
 	default:
 		return fmt.Sprintf("%d other methods are", n)
 	}
+}
+
+// plural writes a count with its noun: "1 dataset", "3 datasets".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

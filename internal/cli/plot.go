@@ -65,6 +65,9 @@ func plotAll(env *Env, dir, out *string) error {
 	if recErr != nil && !errors.Is(recErr, fs.ErrNotExist) {
 		return recErr
 	}
+	if recErr == nil && len(recs) == 0 {
+		return fmt.Errorf("nothing to draw from %s: its %s holds no rows; %s", *dir, runner.ResultsFile, plots.NothingToDraw)
+	}
 	if recErr == nil {
 		// The figures of the study's one analysis, as the report draws them.
 		a, err := studyAnalysis(recs, m, "", reportOptions{})

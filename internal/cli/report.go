@@ -40,11 +40,11 @@ run report after merge, or to render again.`}
 		if !(ro.rope > 0 && ro.rope < 1) {
 			return fmt.Errorf("--rope %v: must be a fraction of accuracy in (0, 1), e.g. 0.01 for one percentage point", ro.rope)
 		}
-		path, err := renderReportWith(ctx, env, *dir, &df, ro)
+		path, a, err := renderReportWith(ctx, env, *dir, &df, ro)
 		if err != nil {
 			return err
 		}
-		writeHeadline(env, *dir, path)
+		writeHeadline(env.Stdout, a, path)
 		return nil
 	}
 	return c
@@ -60,29 +60,30 @@ type reportOptions struct {
 }
 
 // renderReport writes DIR/report from DIR/results.csv (and the manifest,
-// when present) and returns the path of REPORT.md.
-func renderReport(ctx context.Context, env *Env, dir string, df *dataFlags) (string, error) {
+// when present) and returns the path of REPORT.md and the analysis every
+// view of it rendered (the terminal's headline renders it too).
+func renderReport(ctx context.Context, env *Env, dir string, df *dataFlags) (string, *analysis.Analysis, error) {
 	return renderReportWith(ctx, env, dir, df, reportOptions{})
 }
 
 // renderReportWith is renderReport with the statistics options: it
 // computes the analysis once and renders every view (figures, tables,
 // REPORT.md, analysis.json) from it.
-func renderReportWith(ctx context.Context, env *Env, dir string, df *dataFlags, ro reportOptions) (string, error) {
+func renderReportWith(ctx context.Context, env *Env, dir string, df *dataFlags, ro reportOptions) (string, *analysis.Analysis, error) {
 	if err := reports.CheckDirs(dir); err != nil {
-		return "", err
+		return "", nil, err
 	}
 	defer artifactsGC(dir)()
 	recs, err := results.ReadFile(filepath.Join(dir, runner.ResultsFile))
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	opts := reports.Options{Dir: dir}
 	var partial string
 	m, err := manifest.Read(dir)
 	if err == nil {
 		if err := onlyStudyRows(dir, m, recs); err != nil {
-			return "", err
+			return "", nil, err
 		}
 		partial = partialNote(m, recs)
 		opts.Facts = manifestFacts(m, partial)
@@ -121,7 +122,7 @@ func renderReportWith(ctx context.Context, env *Env, dir string, df *dataFlags, 
 	}
 	a, err := studyAnalysis(recs, m, partial, ro)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	opts.Facts = append(opts.Facts, art.fact())
 	opts.Analysis = a
@@ -132,7 +133,7 @@ func renderReportWith(ctx context.Context, env *Env, dir string, df *dataFlags, 
 	figs, err := renderFigures(dir, recs, a)
 	var pathErr *fs.PathError
 	if errors.As(err, &pathErr) {
-		return "", err // a write error (a full disk): stop here, with one message
+		return "", nil, err // a write error (a full disk): stop here, with one message
 	}
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "fgrtbench report: figures: %v\n", err)
@@ -141,9 +142,9 @@ func renderReportWith(ctx context.Context, env *Env, dir string, df *dataFlags, 
 	opts.Figures = figs
 	rep, err := renderReportFiles(opts, m)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
-	return filepath.Join(rep.Dir, "REPORT.md"), nil
+	return filepath.Join(rep.Dir, "REPORT.md"), a, nil
 }
 
 // onlyStudyRows refuses results that hold rows of none of the units of the

@@ -88,10 +88,10 @@ func reportAfterRun(ctx context.Context, env *Env, rf *runFlags, sum runner.Summ
 	if sum.Ran+sum.Skipped == 0 || ctx.Err() != nil || outdir.IsWriteError(runErr) || !rf.wholeStudy(env) {
 		return runErr
 	}
-	path, err := renderReport(ctx, env, rf.out, &rf.data)
+	path, a, err := renderReport(ctx, env, rf.out, &rf.data)
 	if err != nil {
 		return errors.Join(runErr, fmt.Errorf("results are in %s, but the report failed: %w", rf.out, err))
 	}
-	writeHeadline(env, rf.out, path)
+	writeHeadline(env.Stdout, a, path)
 	return runErr
 }

@@ -268,7 +268,7 @@ results.csv, the manifest and the report.`}
 		// again rather than leave it stale.
 		dir := filepath.Dir(sum.ResultsPath)
 		if _, err := os.Stat(filepath.Join(dir, "report", "REPORT.md")); err == nil && filepath.Base(sum.ResultsPath) == runner.ResultsFile {
-			path, err := renderReport(ctx, env, dir, &dataFlags{})
+			path, _, err := renderReport(ctx, env, dir, &dataFlags{})
 			if err != nil {
 				return fmt.Errorf("merged, but %s still shows the results the merge replaced and could not be rendered again: %v", filepath.Join(dir, "report"), err)
 			}

@@ -1,0 +1,128 @@
+package analysis
+
+import (
+	"math"
+	"slices"
+	"sort"
+
+	"github.com/fgrtbench/fgrtbench/stats"
+)
+
+// Ranking is the headline of one protocol: its methods — every method
+// label with selected rows under it, grid variants such as cart@text
+// included, sweep-only labels not — in the order every view lists them,
+// best mean rank of accuracy first. REPORT.md's headline table, the ranks
+// table and the terminal's last lines all print this list, so they cannot
+// differ in which methods they rank, in their ranks or in their order.
+type Ranking struct {
+	Protocol string `json:"protocol"`
+	// Datasets are those the ranks cover (every method has a cell on
+	// each); Excluded those some method lacks.
+	Datasets []string `json:"datasets"`
+	Excluded []string `json:"excluded,omitempty"`
+	Methods  []Ranked `json:"methods"`
+}
+
+// Ranked is one method of a Ranking.
+type Ranked struct {
+	Label   string `json:"label"`
+	Display string `json:"display"`
+	// MeanRank is the mean rank of the method's accuracy over Datasets (1 =
+	// best): the Friedman test's average ranks, or with a single dataset
+	// (too few for a test, enough for a ranking) the ranks on it. NaN
+	// (null) when nothing is ranked: one method, or no dataset every
+	// method has.
+	MeanRank float64 `json:"mean_rank"`
+	// BestOn counts the datasets of Datasets on which the method has the
+	// best accuracy (a tie counts for each tied method).
+	BestOn int `json:"best_on"`
+}
+
+// headlineProtocol is the protocol the headline shows: clean (every test
+// fold used once) when the study ran it, else the first.
+func headlineProtocol(protocols []string) string {
+	if slices.Contains(protocols, "clean") {
+		return "clean"
+	}
+	if len(protocols) > 0 {
+		return protocols[0]
+	}
+	return ""
+}
+
+// RankingOf returns the ranking of a protocol.
+func (a *Analysis) RankingOf(protocol string) (Ranking, bool) {
+	for _, r := range a.Rankings {
+		if r.Protocol == protocol {
+			return r, true
+		}
+	}
+	return Ranking{}, false
+}
+
+// ComparedMethods lists the method labels the tables compare (those with
+// selected rows under some protocol), in display order: the count a
+// report gives as the study's methods. Labels with sweep points only are
+// in Methods, not here.
+func (a *Analysis) ComparedMethods() []string { return MethodsOf(a.Cells, a.pres) }
+
+// computeRankings orders each protocol's tested methods by mean rank,
+// ties in display order, unranked methods last.
+func computeRankings(a *Analysis) ([]Ranking, error) {
+	out := make([]Ranking, 0, len(a.Tests))
+	for _, t := range a.Tests {
+		r := Ranking{Protocol: t.Protocol, Datasets: t.Datasets, Excluded: t.Excluded}
+		ix := map[foldKey]Cell{}
+		for _, c := range FilterProtocol(a.Cells, t.Protocol) {
+			ix[foldKey{c.Protocol, c.Dataset, c.Method}] = c
+		}
+		var matrix [][]float64
+		for _, d := range t.Datasets {
+			row := make([]float64, len(t.Methods))
+			complete := true
+			for j, m := range t.Methods {
+				c, ok := ix[foldKey{t.Protocol, d, m}]
+				complete = complete && ok
+				row[j] = c.Accuracy
+			}
+			if complete {
+				matrix = append(matrix, row)
+			}
+		}
+		ranks := t.Friedman.AvgRanks
+		if len(ranks) != len(t.Methods) && len(t.Methods) >= 2 && len(matrix) == 1 {
+			var err error
+			if ranks, err = stats.AverageRanks(matrix, true); err != nil {
+				return nil, err
+			}
+		}
+		best := make([]int, len(t.Methods))
+		if len(t.Methods) >= 2 {
+			for _, row := range matrix {
+				rk := stats.Rank(row, true)
+				top := slices.Min(rk)
+				for j, v := range rk {
+					if v == top {
+						best[j]++
+					}
+				}
+			}
+		}
+		for j, m := range t.Methods {
+			mr := math.NaN()
+			if j < len(ranks) {
+				mr = ranks[j]
+			}
+			r.Methods = append(r.Methods, Ranked{Label: m, Display: a.pres.DisplayName(m), MeanRank: mr, BestOn: best[j]})
+		}
+		sort.SliceStable(r.Methods, func(i, j int) bool {
+			ri, rj := r.Methods[i].MeanRank, r.Methods[j].MeanRank
+			if math.IsNaN(ri) != math.IsNaN(rj) {
+				return !math.IsNaN(ri)
+			}
+			return ri < rj
+		})
+		out = append(out, r)
+	}
+	return out, nil
+}
