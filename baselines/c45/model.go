@@ -153,6 +153,24 @@ func formatThreshold(v float64) string { return strconv.FormatFloat(v, 'g', -1, 
 
 // Rules renders one line per leaf: IF a AND b THEN class c.
 func (m *Model) Rules(s learn.Schema) string {
+	return m.rules(s, func(_ int, v float64) string { return formatThreshold(v) })
+}
+
+// ReadableRules renders the lines of Rules with each threshold mapped
+// back through unscale and printed by learn.ReadableNumber
+// (learn.ReadableRuler).
+func (m *Model) ReadableRules(s learn.Schema, unscale learn.Unscale) string {
+	return m.rules(s, func(j int, v float64) string {
+		if unscale != nil {
+			v = unscale(j, v)
+		}
+		return learn.ReadableNumber(v)
+	})
+}
+
+// rules renders one line per leaf, printing the threshold of attribute j
+// as num(j, threshold).
+func (m *Model) rules(s learn.Schema, num func(j int, v float64) string) string {
 	var sb strings.Builder
 	var walk func(parent *node, k int, nd *node, conds []string)
 	walk = func(parent *node, k int, nd *node, conds []string) {
@@ -164,13 +182,17 @@ func (m *Model) Rules(s learn.Schema) string {
 			fmt.Fprintf(&sb, "IF %s THEN class %s\n", cond, s.ClassName(leafClass(parent, k, nd)))
 			return
 		}
+		attr := nd.attr
 		for i, ch := range nd.children {
-			walk(nd, i, ch, append(conds[:len(conds):len(conds)], nd.test(s, i, formatThreshold)))
+			test := nd.test(s, i, func(v float64) string { return num(attr, v) })
+			walk(nd, i, ch, append(conds[:len(conds):len(conds)], test))
 		}
 	}
 	walk(nil, 0, m.root, nil)
 	return sb.String()
 }
+
+var _ learn.ReadableRuler = (*Model)(nil)
 
 // WekaString renders the tree as J48's toString body does (numbers rounded
 // as Weka prints them), for side-by-side comparison with a Weka run. Leaf

@@ -180,6 +180,24 @@ func (t *Tree) nodeDepths() []int {
 // Thresholds are printed with up to 6 significant digits; the root-only tree
 // prints "IF TRUE THEN class ...".
 func (t *Tree) Rules(s learn.Schema) string {
+	return t.rules(s, func(_ int, thr float64) string { return strconv.FormatFloat(thr, 'g', 6, 64) })
+}
+
+// ReadableRules renders the lines of Rules with each threshold mapped
+// back through unscale and printed by learn.ReadableNumber
+// (learn.ReadableRuler).
+func (t *Tree) ReadableRules(s learn.Schema, unscale learn.Unscale) string {
+	return t.rules(s, func(j int, thr float64) string {
+		if unscale != nil {
+			thr = unscale(j, thr)
+		}
+		return learn.ReadableNumber(thr)
+	})
+}
+
+// rules renders one rule per leaf, printing the threshold of feature j
+// as num(j, threshold).
+func (t *Tree) rules(s learn.Schema, num func(j int, thr float64) string) string {
 	var b strings.Builder
 	var conds []string
 	var walk func(node int)
@@ -195,7 +213,7 @@ func (t *Tree) Rules(s learn.Schema) string {
 			return
 		}
 		name := s.FeatureName(t.Feature[node])
-		thr := strconv.FormatFloat(t.Threshold[node], 'g', 6, 64)
+		thr := num(t.Feature[node], t.Threshold[node])
 		conds = append(conds, name+" <= "+thr)
 		walk(t.ChildrenLeft[node])
 		conds[len(conds)-1] = name + " > " + thr
@@ -205,3 +223,5 @@ func (t *Tree) Rules(s learn.Schema) string {
 	walk(0)
 	return b.String()
 }
+
+var _ learn.ReadableRuler = (*Tree)(nil)
