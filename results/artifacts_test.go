@@ -530,9 +530,25 @@ func TestFromModelReadableRules(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		got, recorded := mr.Readable()
-		if !reflect.DeepEqual(got, c.want) || recorded != c.wantRecorded || !reflect.DeepEqual(mr.Rules, []string{"IF a <= 1 THEN class lo", "IF a > 1 THEN class hi"}) {
+		got, _ := mr.Readable()
+		if recorded := mr.ReadableRules != nil; !reflect.DeepEqual(got, c.want) || recorded != c.wantRecorded || !reflect.DeepEqual(mr.Rules, []string{"IF a <= 1 THEN class lo", "IF a > 1 THEN class hi"}) {
 			t.Errorf("%s: readable %q (recorded %v), rules %q; want %q (%v)", c.name, got, recorded, mr.Rules, c.want, c.wantRecorded)
+		}
+	}
+	// A threshold learner's record without readable rules (stored by an
+	// older build) is in the learner's units; other records never are.
+	for _, c := range []struct {
+		m    ModelRecord
+		want bool
+	}{
+		{ModelRecord{Kind: "cart.tree/1", Rules: []string{"IF a <= 0.1 THEN class lo"}}, true},
+		{ModelRecord{Kind: "ripper.rulesets/1", Rules: []string{"IF a=<0.1 THEN class lo"}}, true},
+		{ModelRecord{Kind: "cart.tree/1", Rules: []string{"IF a <= 0.1 THEN class lo"}, ReadableRules: []string{"IF a <= 757.0 THEN class lo"}}, false},
+		{ModelRecord{Kind: "fgrt.tree/1", Rules: []string{"IF a IS Low THEN class lo"}}, false},
+		{ModelRecord{Kind: "cart.tree/1", Rules: []string{}}, false},
+	} {
+		if _, got := c.m.Readable(); got != c.want {
+			t.Errorf("%s %q (readable %q): learner units %v, want %v", c.m.Kind, c.m.Rules, c.m.ReadableRules, got, c.want)
 		}
 	}
 	if _, _, err := FromModel("u", 0, s, readableThreshold{dropOne: true}, xte, []int{1, 2}, []int{0, 0}, []int{0, 1}, unscale); err == nil ||

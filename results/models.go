@@ -253,11 +253,20 @@ func FromModel(key string, configIndex int, s learn.Schema, m learn.Model, xte [
 }
 
 // Readable returns the rules for a reader: ReadableRules where the record
-// keeps them (recorded reports so), else Rules as the learner printed
-// them, whose numeric thresholds, if any, are in the units it saw.
-func (m ModelRecord) Readable() (rules []string, recorded bool) {
+// keeps them, else Rules as the learner printed them. learnerUnits reports
+// that those are the rules of a learner with numeric thresholds
+// (ThresholdKinds) that the record keeps in the units the learner saw
+// only: a study stored before readable rules were recorded.
+func (m ModelRecord) Readable() (rules []string, learnerUnits bool) {
 	if len(m.ReadableRules) > 0 {
-		return m.ReadableRules, true
+		return m.ReadableRules, false
 	}
-	return m.Rules, false
+	return m.Rules, len(m.Rules) > 0 && ThresholdKinds[m.Kind]
 }
+
+// ThresholdKinds are the learn.Description kinds whose rules compare
+// features with numeric thresholds and whose models therefore record
+// ReadableRules (CART and its entropy variant, C4.5, RIPPER), by name:
+// the results contract does not import the learners (a test of the
+// registry checks the list against them).
+var ThresholdKinds = map[string]bool{"cart.tree/1": true, "c45.tree/1": true, "ripper.rulesets/1": true}
