@@ -59,3 +59,12 @@ func ReadableNumber(v float64) string {
 	decimals := max(0, ReadableDigits-1-exp)
 	return strconv.FormatFloat(v, 'f', decimals, 64)
 }
+
+// RuleStats is the suffix of a rule line that tells how much of the
+// training data the rule covers (its share of the training rows or
+// weight) and how confident it is (the share of those of the predicted
+// class), as FGRT prints it: "  [coverage 0.307, confidence 0.972]".
+// Readers of rule strings strip it before comparing rules.
+func RuleStats(coverage, confidence float64) string {
+	return "  [coverage " + strconv.FormatFloat(coverage, 'f', 3, 64) + ", confidence " + strconv.FormatFloat(confidence, 'f', 3, 64) + "]"
+}

@@ -138,7 +138,7 @@ func storedRules(env *Env, q storedRulesQuery, asJSON bool) error {
 		fmt.Fprintln(env.Stdout, r)
 	}
 	if model.ReadableRules != nil || learnerUnits {
-		fmt.Fprintf(env.Stdout, "\n%d rules (numeric thresholds in %s)\n", len(rules), ruleUnits)
+		fmt.Fprintf(env.Stdout, "\n%d rules; numeric thresholds in %s\n", len(rules), ruleUnits)
 	} else {
 		fmt.Fprintf(env.Stdout, "\n%d rules\n", len(rules))
 	}

@@ -31,9 +31,21 @@ func numbers(line string) (nums, between []string) {
 	return nums, append(between, line[last:])
 }
 
+// ruleStats matches learn.RuleStats.
+var ruleStats = regexp.MustCompile(`^  \[coverage (0\.\d{3}|1\.000), confidence (0\.\d{3}|1\.000)\]$`)
+
+// splitStats cuts a readable rule line's trailing "  [...]".
+func splitStats(line string) (rule, stats string) {
+	if i := strings.LastIndex(line, "  ["); i > 0 && strings.HasSuffix(line, "]") {
+		return line[:i], line[i:]
+	}
+	return line, ""
+}
+
 // CheckReadableRules checks the promise of learn.ReadableRuler, for models
 // that implement it (others pass): ReadableRules prints the same rules as
-// Rules, line for line, differing only in their numbers; with unscale nil
+// Rules, line for line, differing only in their numbers and a trailing
+// learn.RuleStats (coverage and confidence in [0, 1]); with unscale nil
 // each number is Rules' number printed by learn.ReadableNumber, and with an
 // unscale each is unscale(j, number) (the check uses v ↦ 1000·v + 5 for
 // every feature j, so that a number left in the learner's units shows).
@@ -58,7 +70,11 @@ func CheckReadableRules(m learn.Model, s learn.Schema) error {
 			return fmt.Errorf("%s: %d rule lines, Rules has %d", c.name, len(got), len(want))
 		}
 		for i := range got {
-			gn, gs := numbers(got[i])
+			line, stats := splitStats(got[i])
+			if stats != "" && !ruleStats.MatchString(stats) {
+				return fmt.Errorf("%s: rule %d ends in %q, not learn.RuleStats", c.name, i+1, stats)
+			}
+			gn, gs := numbers(line)
 			wn, ws := numbers(want[i])
 			if !slices.Equal(gs, ws) {
 				return fmt.Errorf("%s: rule %d reads %q, Rules %q: they differ in more than their numbers", c.name, i+1, got[i], want[i])
