@@ -117,7 +117,7 @@ func storedRules(env *Env, q storedRulesQuery, asJSON bool) error {
 	}
 	units := "the data's own units"
 	rules, learnerUnits := model.Readable()
-	ruleUnits := "the data's own units, thresholds to 4 significant digits (full precision in " + results.ModelsFile + ")"
+	ruleUnits := "the data's own units, to 4 significant digits (full precision in " + results.ModelsFile + "); coverage and confidence on the fold's training rows"
 	if learnerUnits {
 		ruleUnits = "the units the learner saw: the protocol's scaled units, if it scales (this study predates readable rules)"
 	}

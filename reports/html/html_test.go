@@ -88,7 +88,42 @@ func fixtureAnalysis(t testing.TB) *analysis.Analysis {
 	if err != nil {
 		t.Fatal(err)
 	}
+	a.Stability = fixtureStability()
 	return a
+}
+
+// fixtureStability is the rule stability the artifacts of the fixture
+// study would give: CART's rules in the data's units with their coverage
+// and confidence, FGRT's linguistic rules with their partitions, and the
+// hostile method's many rules, in the learner's units, with hostile text.
+func fixtureStability() []analysis.Stability {
+	jac := 0.5
+	var many []string
+	for i := range 60 {
+		many = append(many, fmt.Sprintf("IF x <= %d AND y > </code><script>alert(%d)</script> THEN class a", i, i))
+	}
+	return []analysis.Stability{
+		{Protocol: "clean", Dataset: "iris", Method: "cart", Models: 3, MeanRules: 3.3, Distinct: 5, Jaccard: &jac, DataUnits: true,
+			Recurring: []analysis.RuleCount{{Rule: "IF petal_width <= 0.8000 THEN class a", Models: 3}, {Rule: "IF petal_width > 0.8000 AND petal_length > 4.950 THEN class c", Models: 2}},
+			Representative: analysis.RepresentativeModel{Key: "clean/iris/cart/0/1", Fold: 1, Accuracy: 0.95, Config: "max_depth=0",
+				Rules: []string{
+					"IF petal_width <= 0.8000 THEN class a  [coverage 0.333, confidence 1.000]",
+					"IF petal_width > 0.8000 AND petal_length <= 4.950 THEN class b  [coverage 0.325, confidence 0.962]",
+					"IF petal_width > 0.8000 AND petal_length > 4.950 THEN class c  [coverage 0.342, confidence 0.951]",
+				}}},
+		{Protocol: "clean", Dataset: "iris", Method: "fgrt", Models: 3, MeanRules: 2, Distinct: 2, Jaccard: &jac,
+			Recurring: []analysis.RuleCount{{Rule: "IF petal_length IS Low THEN class a", Models: 3}},
+			Representative: analysis.RepresentativeModel{Key: "clean/iris/fgrt/0/1", Fold: 1, Accuracy: 0.91, Config: "max_rules=15",
+				Rules: []string{
+					"IF petal_length IS Low THEN class a  [coverage 0.331, confidence 0.990]",
+					"IF petal_length IS High THEN class c  [coverage 0.402, confidence 0.780]",
+				},
+				Partitions: []results.NamedTerm{{Feature: "petal_length", Term: "Low", Trapezoid: []float64{1, 1, 1.6, 4.35}},
+					{Feature: "petal_length", Term: "High", Trapezoid: []float64{1.6, 4.35, 6.9, 6.9}}}}},
+		{Protocol: "clean", Dataset: "iris", Method: hostileMethod, Models: 3, MeanRules: 65, Distinct: 195, LearnerUnits: true,
+			Representative: analysis.RepresentativeModel{Key: "clean/iris/h/0/1", Fold: 1, Accuracy: 0.81, Config: "a=<b>",
+				Rules: many, RulesOmitted: 5}},
+	}
 }
 
 func fixtureInput(t testing.TB) Input {
