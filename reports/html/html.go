@@ -198,16 +198,16 @@ type ruleSetView struct {
 	// to models.jsonl.gz (beyond analysis.MaxRepresentativeRules).
 	Hidden, Omitted int
 	// Open shows the rules without a click: a set short enough to read.
-	Open                bool
-	HasStats            bool
-	Models, Distinct    int
-	MeanRules           float64
-	Jaccard             string
-	Units               string
-	Recurring           []analysis.RuleCount
-	MoreRecurring       int
-	Partitions          string
-	File                string
+	Open             bool
+	HasStats         bool
+	Models, Distinct int
+	MeanRules        float64
+	Jaccard          string
+	Units            string
+	Recurring        []analysis.RuleCount
+	MoreRecurring    int
+	Partitions       string
+	File             string
 }
 
 // ruleView is one rule: its text and the coverage and confidence the
