@@ -206,6 +206,8 @@ type ruleSetView struct {
 	Units            string
 	Recurring        []analysis.RuleCount
 	MoreRecurring    int
+	Conditions       []analysis.RuleCount
+	MoreConditions   int
 	Partitions       string
 	File             string
 }
@@ -267,6 +269,8 @@ func rulesOf(a *analysis.Analysis, dataset string, name func(string) string) []r
 		}
 		v.Recurring = s.Recurring[:min(len(s.Recurring), MaxRecurring)]
 		v.MoreRecurring = len(s.Recurring) - len(v.Recurring)
+		v.Conditions = s.RecurringAntecedents[:min(len(s.RecurringAntecedents), MaxRecurring)]
+		v.MoreConditions = len(s.RecurringAntecedents) - len(v.Conditions)
 		if len(r.Partitions) > 0 {
 			v.Partitions = results.FormatPartitions(r.Partitions)
 		}
