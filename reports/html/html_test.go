@@ -104,7 +104,7 @@ func fixtureStability() []analysis.Stability {
 	}
 	return []analysis.Stability{
 		{Protocol: "clean", Dataset: "iris", Method: "cart", Models: 3, MeanRules: 3.3, Distinct: 5, Jaccard: &jac, DataUnits: true,
-			Recurring: []analysis.RuleCount{{Rule: "IF petal_width <= 0.8000 THEN class a", Models: 3}, {Rule: "IF petal_width > 0.8000 AND petal_length > 4.950 THEN class c", Models: 2}},
+			Recurring:            []analysis.RuleCount{{Rule: "IF petal_width <= 0.8000 THEN class a", Models: 3}, {Rule: "IF petal_width > 0.8000 AND petal_length > 4.950 THEN class c", Models: 2}},
 			RecurringAntecedents: []analysis.RuleCount{{Rule: "petal_width <= 0.8000", Models: 3}, {Rule: "petal_length > 4.950", Models: 2}},
 			Representative: analysis.RepresentativeModel{Key: "clean/iris/cart/0/1", Fold: 1, Accuracy: 0.95, Config: "max_depth=0",
 				Rules: []string{
