@@ -49,7 +49,12 @@ type RuleCount struct {
 // Stability is the rule stability of one (protocol, dataset, method): how
 // alike the rule sets of its selected models are across folds, repeats
 // and seeds. Rules are compared as strings (without the statistics a
-// learner prints after them, such as FGRT's coverage and confidence).
+// learner prints after them, such as FGRT's coverage and confidence), as
+// a reader reads them: where every model records readable rules
+// (results.ModelRecord.ReadableRules: CART, C4.5, RIPPER), those, with
+// thresholds in the data's units at 4 significant digits, so that the
+// same split found in two folds (each with its own scaler) reads as one
+// rule; otherwise the learner's own strings.
 type Stability struct {
 	Protocol string `json:"protocol"`
 	Dataset  string `json:"dataset"`
@@ -70,6 +75,15 @@ type Stability struct {
 	// Representative is the fold whose accuracy is the median, with its
 	// rules and the partitions they use (data units).
 	Representative RepresentativeModel `json:"representative"`
+	// LearnerUnits is true when the rules are the learner's own strings
+	// although some are not in the data's units: a study stored before
+	// readable rules were recorded, whose numeric thresholds are in the
+	// units the learner saw (the protocol's scaled units, if it scales).
+	LearnerUnits bool `json:"rules_in_learner_units,omitempty"`
+	// DataUnits is true when the rules compared and shown are readable
+	// rules: numeric thresholds in the data's units, to 4 significant
+	// digits. Neither flag is set for rules without thresholds (FGRT).
+	DataUnits bool `json:"rules_in_data_units,omitempty"`
 }
 
 // RepresentativeModel is the model of a representative fold.
@@ -314,10 +328,25 @@ func stability(k cellKey, rows []results.Record, models map[unitConfig]results.M
 	if len(rows) == 0 {
 		return s, false
 	}
+	readable, recorded := true, false
 	for _, r := range rows {
-		if m, ok := models[uc{r.Key, r.ConfigIndex}]; !ok || m.Rules == nil {
+		m, ok := models[uc{r.Key, r.ConfigIndex}]
+		if !ok || m.Rules == nil {
 			return s, false // a method without rules text: nothing to compare
 		}
+		if _, learnerUnits := m.Readable(); learnerUnits {
+			readable = false
+		}
+		recorded = recorded || len(m.ReadableRules) > 0
+	}
+	// rulesOf is what is compared and shown of a model: all its rules as
+	// a reader reads them, or all as the learner printed them, never a mix.
+	rulesOf := func(m results.ModelRecord) []string {
+		if readable {
+			r, _ := m.Readable()
+			return r
+		}
+		return m.Rules
 	}
 	// Each model's rule set and conditions are built on their own (in
 	// parallel: a deep tree on large data has 10^5 rules per fold), then
@@ -327,7 +356,7 @@ func stability(k cellKey, rows []results.Record, models map[unitConfig]results.M
 	eachIndex(len(rows), func(i int) {
 		m := models[uc{rows[i].Key, rows[i].ConfigIndex}]
 		set := make(map[string]bool, len(m.Rules))
-		for _, rule := range m.Rules {
+		for _, rule := range rulesOf(m) {
 			set[RuleText(rule)] = true
 		}
 		cs := map[string]bool{}
@@ -365,9 +394,11 @@ func stability(k cellKey, rows []results.Record, models map[unitConfig]results.M
 	s.Recurring, s.RecurringAntecedents = recurring(count), recurring(antecedents)
 	rep, _ := results.Representative(rows)
 	m := models[uc{rep.Key, rep.ConfigIndex}]
-	shown := m.Rules[:min(len(m.Rules), MaxRepresentativeRules)]
+	rules := rulesOf(m)
+	shown := rules[:min(len(rules), MaxRepresentativeRules)]
 	s.Representative = RepresentativeModel{Key: rep.Key, Repeat: rep.Repeat, Fold: rep.Fold, Accuracy: rep.Accuracy,
-		Config: rep.Config, Rules: shown, RulesOmitted: len(m.Rules) - len(shown), Partitions: m.NamedPartitions()}
+		Config: rep.Config, Rules: shown, RulesOmitted: len(rules) - len(shown), Partitions: m.NamedPartitions()}
+	s.LearnerUnits, s.DataUnits = !readable, readable && recorded
 	return s, true
 }
 

@@ -181,3 +181,53 @@ func TestRepresentativeRulesCapped(t *testing.T) {
 		}
 	}
 }
+
+// TestStabilityReadableRules: where every model records readable rules,
+// those are compared and shown (the same split in data units, found by
+// two folds with their own scalers, is one rule); where a threshold
+// learner's model lacks them (an older study), every model's own rules
+// are, and the cell says so; never a mix.
+func TestStabilityReadableRules(t *testing.T) {
+	recs, art := artifactsFixture()
+	tree := func(key string, ci int, scaled, readable string) results.ModelRecord {
+		m := results.ModelRecord{Key: key, ConfigIndex: ci, Kind: "cart.tree/1", Classes: []string{"a", "b"},
+			Rules: []string{"IF p <= " + scaled + " THEN class a", "IF p > " + scaled + " THEN class b"}}
+		if readable != "" {
+			m.ReadableRules = []string{"IF p <= " + readable + " THEN class a", "IF p > " + readable + " THEN class b"}
+		}
+		return m
+	}
+	cell := []Cell{{Protocol: "clean", Dataset: "d", Method: "m"}}
+	for _, c := range []struct {
+		name                    string
+		readable                [3]string
+		wantDistinct            int
+		wantRep                 string
+		wantLearner, wantData   bool
+		wantRecurringAntecedent string
+	}{
+		{"all readable", [3]string{"757.0", "757.0", "757.0"}, 2, "IF p <= 757.0 THEN class a", false, true, "p <= 757.0"},
+		{"one older model", [3]string{"757.0", "", "757.0"}, 6, "IF p <= 0.0181 THEN class a", true, false, ""},
+	} {
+		art.Models.Records = []results.ModelRecord{
+			tree("k0", 0, "0.0180732", c.readable[0]), tree("k1", 1, "0.0181", c.readable[1]), tree("k2", 0, "0.01799", c.readable[2]),
+		}
+		_, stab := computeArtifacts(recs, art, cell)
+		s := stab[0]
+		rec := ""
+		if len(s.RecurringAntecedents) > 0 {
+			rec = s.RecurringAntecedents[0].Rule
+		}
+		if s.Distinct != c.wantDistinct || s.Representative.Rules[0] != c.wantRep || s.LearnerUnits != c.wantLearner ||
+			s.DataUnits != c.wantData || rec != c.wantRecurringAntecedent {
+			t.Errorf("%s: %d distinct, representative %q, learner units %v, data units %v, recurring %q; want %d, %q, %v, %v, %q",
+				c.name, s.Distinct, s.Representative.Rules[0], s.LearnerUnits, s.DataUnits, rec,
+				c.wantDistinct, c.wantRep, c.wantLearner, c.wantData, c.wantRecurringAntecedent)
+		}
+	}
+	// Rules without thresholds (the fixture's FGRT-like terms): neither flag.
+	recs, art = artifactsFixture()
+	if _, stab := computeArtifacts(recs, art, cell); stab[0].LearnerUnits || stab[0].DataUnits {
+		t.Errorf("terms flagged: learner units %v, data units %v", stab[0].LearnerUnits, stab[0].DataUnits)
+	}
+}

@@ -204,6 +204,11 @@ func CheckShape(d *Dataset, info Info) error {
 	return nil
 }
 
+// OfflineHint is how to run without the network, for an error about a
+// failed download: the command line's --mirror flag and the environment
+// variable both name a directory of KEEL files (%s: the dataset's name).
+const OfflineHint = "give --mirror DIR or set " + EnvDataMirror + "=DIR, a directory holding %s.dat, to work from local files"
+
 // fromMirror reads and verifies the mirror copy of a dataset.
 func (f *Fetcher) fromMirror(mirror string, info Info) ([]byte, error) {
 	src := filepath.Join(mirror, info.Name+".dat")
@@ -242,6 +247,11 @@ func (f *Fetcher) download(ctx context.Context, info Info) ([]byte, error) {
 	fail := func(format string, args ...any) error {
 		return fmt.Errorf("dataset %s: download %s: %s", info.Name, url, fmt.Sprintf(format, args...))
 	}
+	// A request that reached no server, or no good answer, is most often
+	// a machine offline: the error says how to run from local files.
+	offline := func(format string, args ...any) error {
+		return fail(format+" (offline? "+OfflineHint+")", append(args, info.Name)...)
+	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
@@ -251,15 +261,15 @@ func (f *Fetcher) download(ctx context.Context, info Info) ([]byte, error) {
 	f.logf("%s: downloading %s", info.Name, url)
 	resp, err := client.Do(req)
 	if err != nil {
-		return nil, fail("%s", transportError(ctx, err, timeout))
+		return nil, offline("%s", transportError(ctx, err, timeout))
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return nil, fail("HTTP %s (set %s to a directory holding %s.dat to work offline)", resp.Status, EnvDataMirror, info.Name)
+		return nil, offline("HTTP %s", resp.Status)
 	}
 	archive, err := io.ReadAll(io.LimitReader(resp.Body, maxArchiveBytes+1))
 	if err != nil {
-		return nil, fail("reading response: %s", transportError(ctx, err, timeout))
+		return nil, offline("reading response: %s", transportError(ctx, err, timeout))
 	}
 	if len(archive) > maxArchiveBytes {
 		return nil, fail("archive larger than %d bytes", maxArchiveBytes)
@@ -280,7 +290,7 @@ func (f *Fetcher) download(ctx context.Context, info Info) ([]byte, error) {
 // transportError describes a failed request, naming a timeout as such.
 func transportError(ctx context.Context, err error, timeout time.Duration) string {
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) || errors.Is(err, context.DeadlineExceeded) {
-		return fmt.Sprintf("timed out after %v (raise the timeout or use a mirror)", timeout)
+		return fmt.Sprintf("timed out after %v", timeout)
 	}
 	if errors.Is(ctx.Err(), context.Canceled) {
 		return "cancelled"

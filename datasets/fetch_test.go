@@ -130,11 +130,11 @@ func TestFetchFailures(t *testing.T) {
 		want    []string
 	}{
 		{"wrong checksum", serveBytes(altered), 0, []string{"dataset tiny", "/tiny.zip", "normalized SHA-256 ", "want " + tinyInfo().NormalizedSHA256}},
-		{"404", func(w http.ResponseWriter, r *http.Request) { http.NotFound(w, r) }, 0, []string{"dataset tiny", "HTTP 404 Not Found"}},
+		{"404", func(w http.ResponseWriter, r *http.Request) { http.NotFound(w, r) }, 0, []string{"dataset tiny", "HTTP 404 Not Found", "offline? give --mirror DIR or set FGRT_DATA_MIRROR=DIR, a directory holding tiny.dat"}},
 		{"truncated body", func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Length", "100000")
 			w.Write(good[:len(good)/2])
-		}, 0, []string{"dataset tiny", "truncated"}},
+		}, 0, []string{"dataset tiny", "truncated", "--mirror DIR", "FGRT_DATA_MIRROR=DIR"}},
 		{"truncated zip", serveBytes(good[:len(good)-10]), 0, []string{"corrupt or truncated zip"}},
 		{"not a zip", serveBytes([]byte("<html>maintenance</html>")), 0, []string{"corrupt or truncated zip"}},
 		{"member missing", serveBytes(zipOf(t, map[string]string{"other.dat": tinyKEEL})), 0, []string{"archive has no tiny.dat (members: other.dat)"}},
@@ -143,7 +143,7 @@ func TestFetchFailures(t *testing.T) {
 			case <-time.After(3 * time.Second):
 			case <-r.Context().Done():
 			}
-		}, 100 * time.Millisecond, []string{"timed out after 100ms"}},
+		}, 100 * time.Millisecond, []string{"timed out after 100ms", "--mirror DIR", "FGRT_DATA_MIRROR=DIR"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -309,4 +309,28 @@ func TestRegistry(t *testing.T) {
 	if _, err := Lookup("Wine"); err == nil {
 		t.Error("Lookup is case-sensitive by design; Wine should fail")
 	}
+}
+
+// TestFetchOffline: a download that reaches no server (a machine offline)
+// fails in one line that names the flag and the variable to work from
+// local files, and leaves no cache file.
+func TestFetchOffline(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	url := srv.URL
+	srv.Close() // nothing listens there now: the connection is refused
+	f := testFetcher(t, url)
+	_, err := f.Fetch(context.Background(), "tiny")
+	if err == nil {
+		t.Fatal("fetch from a closed server succeeded")
+	}
+	for _, want := range []string{"dataset tiny: download " + url + "/tiny.zip", "offline? give --mirror DIR or set FGRT_DATA_MIRROR=DIR, a directory holding tiny.dat"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not mention %q", err, want)
+		}
+	}
+	if strings.Contains(err.Error(), "\n") {
+		t.Errorf("error spans several lines: %q", err)
+	}
+	t.Log(err)
+	assertCacheEmpty(t, f.CacheDir)
 }

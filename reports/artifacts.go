@@ -91,6 +91,22 @@ func artifactsSummary(a *analysis.Analysis, protocol string) string {
 	return fmt.Sprintf("%d rows, one per dataset and method: AUC (macro one-vs-rest) and log-loss of the stored scores, mean rules per model, distinct rules and the mean pairwise Jaccard similarity of the rule sets across folds and seeds.", n)
 }
 
+// RuleUnitsNote says, after a list of a cell's rules, in which units
+// their numeric thresholds are: the learner's (scaled) units for a study
+// stored before readable rules were recorded, the data's units where the
+// rules are readable ones (thresholds to 4 significant digits;
+// models.jsonl.gz keeps them at full precision), nothing for rules
+// without thresholds.
+func RuleUnitsNote(s analysis.Stability) string {
+	if s.LearnerUnits {
+		return " (numeric thresholds in the units the learner saw: this study was stored before rules were recorded in the data's units)"
+	}
+	if s.DataUnits {
+		return " (numeric thresholds in the data's units, to 4 significant digits)"
+	}
+	return ""
+}
+
 // RulesFiles renders report/rules/<dataset>.md per dataset: for each
 // protocol and method, the confusion matrix (summed over the folds of the
 // selected configuration), AUC and log-loss, rule stability with the
@@ -174,8 +190,8 @@ func RulesFiles(a *analysis.Analysis) map[string][]byte {
 			}
 		}
 		r := s.Representative
-		fmt.Fprintf(b, "\nRepresentative fold (accuracy %s %%, the median): repeat %d fold %d, config `%s` (numeric thresholds in the units the learner saw):\n\n```\n%s\n```\n",
-			pct(r.Accuracy), r.Repeat, r.Fold, strings.ReplaceAll(r.Config, "`", "'"), strings.Join(r.Rules, "\n"))
+		fmt.Fprintf(b, "\nRepresentative fold (accuracy %s %%, the median): repeat %d fold %d, config `%s`%s:\n\n```\n%s\n```\n",
+			pct(r.Accuracy), r.Repeat, r.Fold, strings.ReplaceAll(r.Config, "`", "'"), RuleUnitsNote(s), strings.Join(r.Rules, "\n"))
 		if r.RulesOmitted > 0 {
 			fmt.Fprintf(b, "\nThe first %d of its %d rules; `fgrtbench rules --results` on this study's directory prints them all (`--dataset` as in results.csv, `--method %s --protocol %s --repeat %d --fold %d`).\n",
 				len(r.Rules), len(r.Rules)+r.RulesOmitted, s.Method, s.Protocol, r.Repeat, r.Fold)

@@ -57,8 +57,13 @@ func (l *legend) markdown() []byte {
 		vs = append(vs, v)
 	}
 	sort.Strings(vs)
+	// Each name escaped on its own: the bold marks between them are
+	// Markdown, not text (escaping the joined string printed them).
+	for i, v := range vs {
+		vs[i] = "**@" + mdEscape(v) + "**"
+	}
 	if len(vs) > 0 {
-		b.WriteString("- **@" + mdEscape(strings.Join(vs, "**, **@")) + "**: a method label's suffix names a variant of the method run over its grid of that name (e.g. CART@text: CART over its `text` grid), each configuration of which is a sweep point or chosen by inner cross-validation; the name without a suffix is the method with its defaults.\n")
+		b.WriteString("- " + strings.Join(vs, ", ") + ": a method label's suffix names a variant of the method run over its grid of that name (e.g. CART@text: CART over its `text` grid), each configuration of which is a sweep point or chosen by inner cross-validation; the name without a suffix is the method with its defaults.\n")
 	}
 	b.WriteString("\n")
 	return b.Bytes()

@@ -488,6 +488,75 @@ func TestFromModel(t *testing.T) {
 	}
 }
 
+// readableThreshold prints its threshold for a reader (learn.ReadableRuler),
+// or, faulty, one rule too few.
+type readableThreshold struct {
+	threshold
+	dropOne bool
+}
+
+func (m readableThreshold) ReadableRules(s learn.Schema, unscale learn.Unscale) string {
+	v := 1.0
+	if unscale != nil {
+		v = unscale(0, v)
+	}
+	text := "IF a <= " + learn.ReadableNumber(v) + " THEN class " + s.ClassName(0) + "\n"
+	if m.dropOne {
+		return text
+	}
+	return text + "IF a > " + learn.ReadableNumber(v) + " THEN class " + s.ClassName(1) + "\n"
+}
+
+// TestFromModelReadableRules: a learn.ReadableRuler's rules are recorded
+// for a reader through the fold's unscale, beside the learner's own; a
+// model without it records none; a readable text that drops a rule is
+// refused.
+func TestFromModelReadableRules(t *testing.T) {
+	s := learn.Schema{Features: []learn.Feature{{Name: "a"}}, Classes: []string{"lo", "hi"}}
+	xte := [][]float64{{0.5}, {2}}
+	unscale := func(j int, v float64) float64 { return v*41.25 + 715.7523 }
+	for _, c := range []struct {
+		name         string
+		m            learn.Model
+		unscale      Unscale
+		want         []string
+		wantRecorded bool
+	}{
+		{"scaled fold", readableThreshold{}, unscale, []string{"IF a <= 757.0 THEN class lo", "IF a > 757.0 THEN class hi"}, true},
+		{"unscaled", readableThreshold{}, nil, []string{"IF a <= 1.000 THEN class lo", "IF a > 1.000 THEN class hi"}, true},
+		{"no thresholds to map", threshold{}, unscale, []string{"IF a <= 1 THEN class lo", "IF a > 1 THEN class hi"}, false},
+	} {
+		_, mr, err := FromModel("u", 0, s, c.m, xte, []int{1, 2}, []int{0, 0}, []int{0, 1}, c.unscale)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		got, _ := mr.Readable()
+		if recorded := mr.ReadableRules != nil; !reflect.DeepEqual(got, c.want) || recorded != c.wantRecorded || !reflect.DeepEqual(mr.Rules, []string{"IF a <= 1 THEN class lo", "IF a > 1 THEN class hi"}) {
+			t.Errorf("%s: readable %q (recorded %v), rules %q; want %q (%v)", c.name, got, recorded, mr.Rules, c.want, c.wantRecorded)
+		}
+	}
+	// A threshold learner's record without readable rules (stored by an
+	// older build) is in the learner's units; other records never are.
+	for _, c := range []struct {
+		m    ModelRecord
+		want bool
+	}{
+		{ModelRecord{Kind: "cart.tree/1", Rules: []string{"IF a <= 0.1 THEN class lo"}}, true},
+		{ModelRecord{Kind: "ripper.rulesets/1", Rules: []string{"IF a=<0.1 THEN class lo"}}, true},
+		{ModelRecord{Kind: "cart.tree/1", Rules: []string{"IF a <= 0.1 THEN class lo"}, ReadableRules: []string{"IF a <= 757.0 THEN class lo"}}, false},
+		{ModelRecord{Kind: "fgrt.tree/1", Rules: []string{"IF a IS Low THEN class lo"}}, false},
+		{ModelRecord{Kind: "cart.tree/1", Rules: []string{}}, false},
+	} {
+		if _, got := c.m.Readable(); got != c.want {
+			t.Errorf("%s %q (readable %q): learner units %v, want %v", c.m.Kind, c.m.Rules, c.m.ReadableRules, got, c.want)
+		}
+	}
+	if _, _, err := FromModel("u", 0, s, readableThreshold{dropOne: true}, xte, []int{1, 2}, []int{0, 0}, []int{0, 1}, unscale); err == nil ||
+		!strings.Contains(err.Error(), "1 readable rules for 2 rules") {
+		t.Errorf("a readable text one rule short: %v", err)
+	}
+}
+
 // silent is a model with the given rules text.
 type silent struct {
 	threshold

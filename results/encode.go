@@ -258,6 +258,10 @@ func appendModelParts(b []byte, r ModelRecord) (head, model []byte, err error) {
 	b = appendJSONStrings(b, r.Classes)
 	b = append(b, `,"rules":`...)
 	b = appendJSONStrings(b, r.Rules)
+	if len(r.ReadableRules) > 0 {
+		b = append(b, `,"readable_rules":`...)
+		b = appendJSONStrings(b, r.ReadableRules)
+	}
 	if len(r.Partitions) > 0 {
 		b = append(b, `,"partitions":[`...)
 		for i, t := range r.Partitions {

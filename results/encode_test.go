@@ -115,7 +115,7 @@ func TestModelJSONMatchesEncodingJSON(t *testing.T) {
 	cat := learn.JSONFloat(3)
 	recs := []ModelRecord{
 		{Key: "k", ConfigIndex: 0}, // nil slices: null, no partitions, no model
-		{Key: odd[0], ConfigIndex: 12, Kind: odd[1], Features: odd, Classes: []string{}, Rules: odd[1:],
+		{Key: odd[0], ConfigIndex: 12, Kind: odd[1], Features: odd, Classes: []string{}, Rules: odd[1:], ReadableRules: odd[2:],
 			Partitions: []Term{
 				{Feature: 0, FeatureName: odd[2], Term: 1, TermName: odd[3],
 					Trapezoid:       []learn.JSONFloat{-1e-7, 0, 1.0 / 3, learn.JSONFloat(math.Inf(1))},
@@ -128,6 +128,9 @@ func TestModelJSONMatchesEncodingJSON(t *testing.T) {
 		// inside a string do not count as white space.
 		{Key: "c", Model: json.RawMessage(`{"a":"x y \\\" z","b":[1,{"c":null}]}`)},
 		{Key: "d", Model: json.RawMessage(`{"a":"x\\\\"  ,"b":1}`)},
+		// Readable rules: empty (omitted) and present without partitions.
+		{Key: "e", Rules: []string{}, ReadableRules: []string{}},
+		{Key: "f", Rules: []string{"IF x <= 0.0180732 THEN class 1"}, ReadableRules: []string{"IF x <= 757.0 THEN class 1"}},
 	}
 	for i, r := range recs {
 		var want bytes.Buffer

@@ -449,6 +449,8 @@ func fastModel(line []byte, intern map[string]string, keepModel bool) (r ModelRe
 			r.Classes, ok = shared()
 		case "rules":
 			r.Rules, ok = strs()
+		case "readable_rules":
+			r.ReadableRules, ok = strs()
 		case "partitions":
 			r.Partitions, ok = array(s, term)
 		case "model":

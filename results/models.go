@@ -28,9 +28,18 @@ type ModelRecord struct {
 	// equals the row's rules column. It is null for a model that gives no
 	// rules text (an external method may not): its rule count is then
 	// unknown here.
-	Rules      []string        `json:"rules"`
-	Partitions []Term          `json:"partitions,omitempty"`
-	Model      json.RawMessage `json:"model,omitempty"`
+	Rules []string `json:"rules"`
+	// ReadableRules are Rules for a reader, line for line, where the
+	// learner compares features with numeric thresholds (CART, C4.5,
+	// RIPPER: learn.ReadableRuler): each threshold mapped back through
+	// the fold's scaler to the data's units and printed with 4
+	// significant digits (learn.ReadableNumber). Rules and Model keep the
+	// learner's units at full precision. Absent for other learners (FGRT's
+	// rules name terms, whose corners Partitions holds in both units) and
+	// in studies stored before it was recorded.
+	ReadableRules []string        `json:"readable_rules,omitempty"`
+	Partitions    []Term          `json:"partitions,omitempty"`
+	Model         json.RawMessage `json:"model,omitempty"`
 }
 
 // Term is one term of a fuzzy partition, in the data's own units and in
@@ -232,5 +241,32 @@ func FromModel(key string, configIndex int, s learn.Schema, m learn.Model, xte [
 		return ps, ModelRecord{}, fmt.Errorf("results: the model of %s config %d prints %d rules (lines starting with \"IF \") but counts %d; "+
 			"every counted rule must be one such line (or run with --no-artifacts)", key, configIndex, len(d.Rules), cx.Rules)
 	}
-	return ps, NewModelRecord(key, configIndex, d, unscale), nil
+	rec := NewModelRecord(key, configIndex, d, unscale)
+	if rr, ok := m.(learn.ReadableRuler); ok && d.Rules != nil {
+		rec.ReadableRules = learn.RuleLines(rr.ReadableRules(s, learn.Unscale(unscale)))
+		if len(rec.ReadableRules) != len(d.Rules) {
+			return ps, ModelRecord{}, fmt.Errorf("results: the model of %s config %d prints %d readable rules for %d rules",
+				key, configIndex, len(rec.ReadableRules), len(d.Rules))
+		}
+	}
+	return ps, rec, nil
 }
+
+// Readable returns the rules for a reader: ReadableRules where the record
+// keeps them, else Rules as the learner printed them. learnerUnits reports
+// that those are the rules of a learner with numeric thresholds
+// (ThresholdKinds) that the record keeps in the units the learner saw
+// only: a study stored before readable rules were recorded.
+func (m ModelRecord) Readable() (rules []string, learnerUnits bool) {
+	if len(m.ReadableRules) > 0 {
+		return m.ReadableRules, false
+	}
+	return m.Rules, len(m.Rules) > 0 && ThresholdKinds[m.Kind]
+}
+
+// ThresholdKinds are the learn.Description kinds whose rules compare
+// features with numeric thresholds and whose models therefore record
+// ReadableRules (CART and its entropy variant, C4.5, RIPPER), by name:
+// the results contract does not import the learners (a test of the
+// registry checks the list against them).
+var ThresholdKinds = map[string]bool{"cart.tree/1": true, "c45.tree/1": true, "ripper.rulesets/1": true}

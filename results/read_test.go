@@ -450,6 +450,7 @@ func TestFastModelLikeEncodingJSON(t *testing.T) {
 	cat := learn.JSONFloat(2)
 	rec := ModelRecord{Key: "clean/d/m#1/r0/f0/s42", ConfigIndex: 12, Kind: "tree/1", Features: []string{"x", "y é"},
 		Classes: []string{"a", "b"}, Rules: []string{"IF x IS Low THEN a", "IF TRUE THEN b"},
+		ReadableRules: []string{"IF x <= 757.0 THEN a", "IF TRUE THEN b"},
 		Partitions: []Term{
 			{Feature: 0, FeatureName: "x", Term: 1, TermName: "Low", Trapezoid: learn.Floats([]float64{-1.5, 0, 2e-9, math.Inf(1)}),
 				TrapezoidScaled: learn.Floats([]float64{math.NaN(), 0.25, 1, 1e21})},

@@ -153,6 +153,41 @@ func formatThreshold(v float64) string { return strconv.FormatFloat(v, 'g', -1, 
 
 // Rules renders one line per leaf: IF a AND b THEN class c.
 func (m *Model) Rules(s learn.Schema) string {
+	return m.rules(s, func(_ int, v float64) string { return formatThreshold(v) }, false)
+}
+
+// ReadableRules renders the lines of Rules with each threshold mapped
+// back through unscale and printed by learn.ReadableNumber, each followed
+// by the leaf's learn.RuleStats: its share of the training weight and the
+// share of the leaf's weight that the predicted class holds (0 for a
+// leaf that received none) (learn.ReadableRuler).
+func (m *Model) ReadableRules(s learn.Schema, unscale learn.Unscale) string {
+	return m.rules(s, func(j int, v float64) string {
+		if unscale != nil {
+			v = unscale(j, v)
+		}
+		return learn.ReadableNumber(v)
+	}, true)
+}
+
+// leafStats is the learn.RuleStats of a leaf predicting class.
+func (m *Model) leafStats(leaf *node, class int) string {
+	var coverage, confidence float64
+	if leaf.dist == nil || m.root.dist == nil {
+		return learn.RuleStats(0, 0)
+	}
+	if m.root.dist.total > 0 {
+		coverage = leaf.dist.total / m.root.dist.total
+	}
+	if leaf.dist.total > 0 {
+		confidence = leaf.dist.perClass[class] / leaf.dist.total
+	}
+	return learn.RuleStats(coverage, confidence)
+}
+
+// rules renders one line per leaf, printing the threshold of attribute j
+// as num(j, threshold) and, with stats, each leaf's leafStats.
+func (m *Model) rules(s learn.Schema, num func(j int, v float64) string, stats bool) string {
 	var sb strings.Builder
 	var walk func(parent *node, k int, nd *node, conds []string)
 	walk = func(parent *node, k int, nd *node, conds []string) {
@@ -161,16 +196,25 @@ func (m *Model) Rules(s learn.Schema) string {
 			if len(conds) > 0 {
 				cond = strings.Join(conds, " AND ")
 			}
-			fmt.Fprintf(&sb, "IF %s THEN class %s\n", cond, s.ClassName(leafClass(parent, k, nd)))
+			class := leafClass(parent, k, nd)
+			fmt.Fprintf(&sb, "IF %s THEN class %s", cond, s.ClassName(class))
+			if stats {
+				sb.WriteString(m.leafStats(nd, class))
+			}
+			sb.WriteByte('\n')
 			return
 		}
+		attr := nd.attr
 		for i, ch := range nd.children {
-			walk(nd, i, ch, append(conds[:len(conds):len(conds)], nd.test(s, i, formatThreshold)))
+			test := nd.test(s, i, func(v float64) string { return num(attr, v) })
+			walk(nd, i, ch, append(conds[:len(conds):len(conds)], test))
 		}
 	}
 	walk(nil, 0, m.root, nil)
 	return sb.String()
 }
+
+var _ learn.ReadableRuler = (*Model)(nil)
 
 // WekaString renders the tree as J48's toString body does (numbers rounded
 // as Weka prints them), for side-by-side comparison with a Weka run. Leaf

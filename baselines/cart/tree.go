@@ -180,6 +180,42 @@ func (t *Tree) nodeDepths() []int {
 // Thresholds are printed with up to 6 significant digits; the root-only tree
 // prints "IF TRUE THEN class ...".
 func (t *Tree) Rules(s learn.Schema) string {
+	return t.rules(s, func(_ int, thr float64) string { return strconv.FormatFloat(thr, 'g', 6, 64) }, nil)
+}
+
+// ReadableRules renders the lines of Rules with each threshold mapped
+// back through unscale and printed by learn.ReadableNumber, each followed
+// by the leaf's learn.RuleStats: its share of the training rows and the
+// share of its class weight that the predicted class holds
+// (learn.ReadableRuler).
+func (t *Tree) ReadableRules(s learn.Schema, unscale learn.Unscale) string {
+	return t.rules(s, func(j int, thr float64) string {
+		if unscale != nil {
+			thr = unscale(j, thr)
+		}
+		return learn.ReadableNumber(thr)
+	}, t.leafStats)
+}
+
+// leafStats is the learn.RuleStats of leaf i.
+func (t *Tree) leafStats(i int) string {
+	var coverage, confidence, sum float64
+	if t.NodeSamples[0] > 0 {
+		coverage = float64(t.NodeSamples[i]) / float64(t.NodeSamples[0])
+	}
+	v := t.NodeValue(i)
+	for _, w := range v {
+		sum += w
+	}
+	if sum > 0 {
+		confidence = v[t.NodeClass(i)] / sum
+	}
+	return learn.RuleStats(coverage, confidence)
+}
+
+// rules renders one rule per leaf, printing the threshold of feature j
+// as num(j, threshold) and after each rule stats(leaf) (nil: nothing).
+func (t *Tree) rules(s learn.Schema, num func(j int, thr float64) string, stats func(leaf int) string) string {
 	var b strings.Builder
 	var conds []string
 	var walk func(node int)
@@ -191,11 +227,15 @@ func (t *Tree) Rules(s learn.Schema) string {
 			} else {
 				b.WriteString(strings.Join(conds, " AND "))
 			}
-			fmt.Fprintf(&b, " THEN class %s\n", s.ClassName(t.NodeClass(node)))
+			fmt.Fprintf(&b, " THEN class %s", s.ClassName(t.NodeClass(node)))
+			if stats != nil {
+				b.WriteString(stats(node))
+			}
+			b.WriteByte('\n')
 			return
 		}
 		name := s.FeatureName(t.Feature[node])
-		thr := strconv.FormatFloat(t.Threshold[node], 'g', 6, 64)
+		thr := num(t.Feature[node], t.Threshold[node])
 		conds = append(conds, name+" <= "+thr)
 		walk(t.ChildrenLeft[node])
 		conds[len(conds)-1] = name + " > " + thr
@@ -205,3 +245,5 @@ func (t *Tree) Rules(s learn.Schema) string {
 	walk(0)
 	return b.String()
 }
+
+var _ learn.ReadableRuler = (*Tree)(nil)

@@ -306,16 +306,19 @@ func pyFloat(v float64) string {
 
 // binLabel names interval k of a binned column like wittgenstein does:
 // "<5.1", "5.1-5.8", ">6.4".
-func (c *column) binLabel(k int) string {
+func (c *column) binLabel(k int) string { return c.binLabelWith(k, pyFloat) }
+
+// binLabelWith is binLabel with the edges printed by num.
+func (c *column) binLabelWith(k int, num func(float64) string) string {
 	l, r := c.lefts[k], c.rights[k]
 	switch {
 	case math.IsInf(l, -1) && math.IsInf(r, 1):
 		return "any"
 	case math.IsInf(l, -1):
-		return "<" + pyFloat(r)
+		return "<" + num(r)
 	case math.IsInf(r, 1):
-		return ">" + pyFloat(l)
+		return ">" + num(l)
 	default:
-		return pyFloat(l) + "-" + pyFloat(r)
+		return num(l) + "-" + num(r)
 	}
 }

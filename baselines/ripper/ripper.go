@@ -312,14 +312,19 @@ func (m *Model) Complexity() learn.Complexity {
 }
 
 // condString renders "feature=value" with bins as right-closed ranges and
-// nominal codes by their category names.
-func (m *Model) condString(c cond, s learn.Schema) string {
+// nominal codes by their category names; num, when not nil, prints the
+// numbers of feature j (bin edges, raw values) instead of the learner's
+// own spelling.
+func (m *Model) condString(c cond, s learn.Schema, num func(j int, v float64) string) string {
 	name := s.FeatureName(c.feature)
 	col := m.columns[c.feature]
 	if c.code == missingCode {
 		return name + "=nan"
 	}
 	if col.binned {
+		if num != nil {
+			return name + "=" + col.binLabelWith(c.code, func(v float64) string { return num(c.feature, v) })
+		}
 		return name + "=" + col.binLabel(c.code)
 	}
 	v := col.values[c.code]
@@ -329,12 +334,34 @@ func (m *Model) condString(c cond, s learn.Schema) string {
 			return name + "=" + cats[k]
 		}
 	}
+	if num != nil {
+		return name + "=" + num(c.feature, v)
+	}
 	return name + "=" + strconv.FormatFloat(v, 'g', -1, 64)
 }
 
 // Rules renders each rule set as IF ... THEN lines, followed by how the rule
 // sets combine into a prediction.
-func (m *Model) Rules(s learn.Schema) string {
+func (m *Model) Rules(s learn.Schema) string { return m.rules(s, nil) }
+
+// ReadableRules renders the lines of Rules with every bin edge and raw
+// value of a numeric feature mapped back through unscale and printed by
+// learn.ReadableNumber (learn.ReadableRuler): "Proline=<757.0" rather
+// than "Proline=<0.0181".
+func (m *Model) ReadableRules(s learn.Schema, unscale learn.Unscale) string {
+	return m.rules(s, func(j int, v float64) string {
+		if unscale != nil {
+			v = unscale(j, v)
+		}
+		return learn.ReadableNumber(v)
+	})
+}
+
+var _ learn.ReadableRuler = (*Model)(nil)
+
+// rules renders the rule sets, the numbers of the conditions printed by
+// num (nil: the learner's own spelling).
+func (m *Model) rules(s learn.Schema, num func(j int, v float64) string) string {
 	var b strings.Builder
 	if len(m.present) == 1 {
 		// No rule (Complexity counts none): scikit-learn's one-vs-rest
@@ -348,7 +375,7 @@ func (m *Model) Rules(s learn.Schema) string {
 		for i, r := range est.rules {
 			parts := make([]string, len(r))
 			for k, c := range r {
-				parts[k] = m.condString(m.conds[c], s)
+				parts[k] = m.condString(m.conds[c], s, num)
 			}
 			ante := "TRUE"
 			if len(parts) > 0 {

@@ -25,9 +25,14 @@ type rulesJSON struct {
 	Config           string   `json:"config"`
 	Accuracy         *float64 `json:"test_accuracy,omitempty"`
 	TrainingAccuracy *float64 `json:"training_accuracy,omitempty"`
-	// Units are those of the partitions' corners (a rule's crisp
-	// thresholds are in the units the learner saw).
+	// Units are those of the partitions' corners. RuleUnits are those of
+	// the rules' numeric thresholds: the data's own (4 significant
+	// digits; models.jsonl.gz keeps them at full precision in the units
+	// the learner saw), or the learner's for a study stored before
+	// readable rules were recorded. Absent for fitted FGRT, whose rules
+	// name terms.
 	Units      string              `json:"partition_units"`
+	RuleUnits  string              `json:"rule_units,omitempty"`
 	Classes    []string            `json:"classes"`
 	Rules      []string            `json:"rules"`
 	Partitions []results.NamedTerm `json:"partitions"`
@@ -111,11 +116,16 @@ func storedRules(env *Env, q storedRulesQuery, asJSON bool) error {
 		return fmt.Errorf("%s does not describe its models as rules (%s config %d records none)", q.method, row.Key, row.ConfigIndex)
 	}
 	units := "the data's own units"
+	rules, learnerUnits := model.Readable()
+	ruleUnits := "the data's own units, to 4 significant digits (full precision in " + results.ModelsFile + "); coverage and confidence on the fold's training rows"
+	if learnerUnits {
+		ruleUnits = "the units the learner saw: the protocol's scaled units, if it scales (this study predates readable rules)"
+	}
 	if asJSON {
 		rep, fold, acc := row.Repeat, row.Fold, row.Accuracy
 		return writeRulesJSON(env, rulesJSON{Source: "stored", Dataset: q.dataset, Method: q.method, Protocol: row.Protocol,
 			Key: row.Key, Repeat: &rep, Fold: &fold, Representative: representative, Config: row.Config, Accuracy: &acc,
-			Units: units, Classes: model.Classes, Rules: model.Rules, Partitions: model.NamedPartitions()})
+			Units: units, RuleUnits: ruleUnitsJSON(model, ruleUnits), Classes: model.Classes, Rules: rules, Partitions: model.NamedPartitions()})
 	}
 	which := ""
 	if representative {
@@ -124,14 +134,27 @@ func storedRules(env *Env, q storedRulesQuery, asJSON bool) error {
 	fmt.Fprintf(env.Stdout, "%s on %s, %s protocol, repeat %d fold %d%s\nconfig %s; test accuracy %.4f (%d of %d); stored in %s\n%s\n\n",
 		q.method, q.dataset, row.Protocol, row.Repeat, row.Fold, which, orDefault(row.Config), row.Accuracy, row.Correct, row.NTest,
 		results.ModelsFile, strings.Repeat("=", 60))
-	for _, r := range model.Rules {
+	for _, r := range rules {
 		fmt.Fprintln(env.Stdout, r)
 	}
-	fmt.Fprintf(env.Stdout, "\n%d rules (numeric thresholds in the units the learner saw: the protocol's scaled units, if it scales)\n", len(model.Rules))
+	if model.ReadableRules != nil || learnerUnits {
+		fmt.Fprintf(env.Stdout, "\n%d rules; numeric thresholds in %s\n", len(rules), ruleUnits)
+	} else {
+		fmt.Fprintf(env.Stdout, "\n%d rules\n", len(rules))
+	}
 	if len(model.Partitions) > 0 {
 		fmt.Fprintf(env.Stdout, "\nPartitions its rules use, in %s\n%s\n%s\n", units, strings.Repeat("=", 60), results.FormatPartitions(model.NamedPartitions()))
 	}
 	return nil
+}
+
+// ruleUnitsJSON is rulesJSON.RuleUnits: none for a model whose rules
+// compare no numeric thresholds.
+func ruleUnitsJSON(m results.ModelRecord, units string) string {
+	if _, learnerUnits := m.Readable(); m.ReadableRules == nil && !learnerUnits {
+		return ""
+	}
+	return units
 }
 
 func countSelected(rows []results.Record) int {

@@ -258,6 +258,9 @@ func CheckData(s Subject, d Data) []error {
 	for _, err := range CheckDescription(a.model, d) {
 		fail("description: %v", err)
 	}
+	if err := CheckReadableRules(a.model, d.Schema); err != nil {
+		fail("readable rules: %v", err)
+	}
 	b, err := fitPredict(s, d, seed)
 	switch {
 	case err != nil:

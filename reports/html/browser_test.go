@@ -1,6 +1,7 @@
 package html
 
 import (
+	"bytes"
 	"context"
 	"image/png"
 	"os"
@@ -92,7 +93,8 @@ func TestInBrowser(t *testing.T) {
 	}
 	// The verdict must cover sorting and both selectors: a self-test that
 	// silently checked nothing would pass too.
-	for _, want := range []string{"ok sorting by Accuracy ascending (12 rows)", "ok sorting by Accuracy descending", "ok the dataset selector shows only", "ok the method selector hides", "ok the text filter keeps only", "ok hovering a front point shows \"CART · max_depth="} {
+	for _, want := range []string{"ok the rules sections show rules in 3 of 3 rule sets (2 open)", "ok the method selector hides the rules of fgrt",
+		"ok sorting by Accuracy ascending (12 rows)", "ok sorting by Accuracy descending", "ok the dataset selector shows only", "ok the method selector hides", "ok the text filter keeps only", "ok hovering a front point shows \"CART · max_depth="} {
 		if !strings.Contains(report, want) {
 			t.Errorf("self-test report lacks %q", want)
 		}
@@ -109,15 +111,46 @@ func TestInBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkScreenshot(t, bin, url, shot)
+	// The dataset sections' rules: headless Chromium paints nothing of a
+	// page scrolled to an anchor, so the page is shot with every other
+	// part hidden by a style sheet added for the shot (the rules keep the
+	// page's own styles).
+	if !bytes.Contains(page, []byte(`<div class="rulesets"`)) {
+		t.Fatal("the page has no rules section")
+	}
+	rulesOnly := bytes.Replace(page, []byte("</head>"), []byte(`<style>header, main > section:not(#datasets), #datasets > h2, #datasets > table, `+
+		`section.dataset > .dsbody, section.dataset > p.note { display: none !important; }</style></head>`), 1)
+	rulesShot := filepath.Join(filepath.Dir(shot), "report-rules.png")
+	checkScreenshot(t, bin, writePage(t, rulesOnly), rulesShot)
+}
+
+// checkScreenshot saves a 1400×1000 screenshot of url at shot and checks
+// that it is one, and not blank.
+func checkScreenshot(t *testing.T, bin, url, shot string) {
+	t.Helper()
 	runChromium(t, bin, url, "--screenshot="+shot, "--window-size=1400,1000", "--hide-scrollbars")
 	f, err := os.Open(shot)
 	if err != nil {
 		t.Fatalf("no screenshot: %v", err)
 	}
 	defer f.Close()
-	cfg, err := png.DecodeConfig(f)
-	if err != nil || cfg.Width != 1400 || cfg.Height != 1000 {
-		t.Fatalf("screenshot %s: %dx%d, %v; want a 1400x1000 PNG", shot, cfg.Width, cfg.Height, err)
+	img, err := png.Decode(f)
+	if err != nil || img.Bounds().Dx() != 1400 || img.Bounds().Dy() != 1000 {
+		t.Fatalf("screenshot %s: %v, %v; want a 1400x1000 PNG", shot, img.Bounds(), err)
+	}
+	// Dark pixels (text) on a good part of the rows: not a blank page.
+	inked := 0
+	for y := 0; y < 1000; y += 10 {
+		for x := 0; x < 1400; x++ {
+			if r, g, b, _ := img.At(x, y).RGBA(); r+g+b < 3*0x6000 {
+				inked++
+				break
+			}
+		}
+	}
+	if inked < 20 {
+		t.Fatalf("screenshot %s looks blank (%d of 100 sampled rows hold dark pixels)", shot, inked)
 	}
 	t.Logf("screenshot: %s", shot)
 }

@@ -24,12 +24,14 @@ import (
 	"fmt"
 	"html/template"
 	"math"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/fgrtbench/fgrtbench/analysis"
 	"github.com/fgrtbench/fgrtbench/internal/safename"
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
 // FileName is the page's name in the report directory.
@@ -84,6 +86,14 @@ func Render(in Input) ([]byte, error) {
 	}
 	t, err := template.New("page").Funcs(template.FuncMap{
 		"pct": pct, "num": num, "pval": analysis.FormatP, "raw": raw, "join": strings.Join, "ms": ms, "inc": func(i int) int { return i + 1 },
+		"sum": func(n ...int) int {
+			t := 0
+			for _, v := range n {
+				t += v
+			}
+			return t
+		},
+		"maxRules": func() int { return analysis.MaxRepresentativeRules },
 	}).Parse(pageTemplate)
 	if err != nil {
 		return nil, err
@@ -169,6 +179,104 @@ type datasetView struct {
 	Cells   []cellView
 	Fronts  []frontView
 	Legend  []legendView
+	// Rules are the representative rules and rule stability of each
+	// (protocol, method) with stored rules, in the analysis' order.
+	Rules []ruleSetView
+}
+
+// ruleSetView is one cell's rules as analysis.Stability holds them: the
+// representative fold's rules, each with the coverage and confidence the
+// learner printed after it, and the rules that recur across folds.
+type ruleSetView struct {
+	Protocol, Method, Display string
+	Repeat, Fold              int
+	Accuracy                  float64
+	Config                    string
+	Rules                     []ruleView
+	// Hidden counts the representative rules the page leaves to the
+	// rules page (beyond MaxPageRules), Omitted those the analysis left
+	// to models.jsonl.gz (beyond analysis.MaxRepresentativeRules).
+	Hidden, Omitted int
+	// Open shows the rules without a click: a set short enough to read.
+	Open             bool
+	HasStats         bool
+	Models, Distinct int
+	MeanRules        float64
+	Jaccard          string
+	Units            string
+	Recurring        []analysis.RuleCount
+	MoreRecurring    int
+	Conditions       []analysis.RuleCount
+	MoreConditions   int
+	Partitions       string
+	File             string
+}
+
+// ruleView is one rule: its text and the coverage and confidence the
+// learner printed after it ("" where it printed none).
+type ruleView struct {
+	Text, Coverage, Confidence string
+}
+
+// MaxPageRules is the number of a representative model's rules the page
+// shows per cell (the rules page shows up to
+// analysis.MaxRepresentativeRules); MaxOpenRules the most it shows
+// without a click; MaxRecurring the recurring rules it lists.
+const (
+	MaxPageRules = 50
+	MaxOpenRules = 15
+	MaxRecurring = 10
+)
+
+// ruleStats matches the "  [coverage 0.307, confidence 0.972]" a learner
+// prints after a rule (learn.RuleStats).
+var ruleStats = regexp.MustCompile(`^(.*?)\s+\[coverage ([0-9.]+), confidence ([0-9.]+)\]$`)
+
+func ruleOf(line string) ruleView {
+	if m := ruleStats.FindStringSubmatch(line); m != nil {
+		return ruleView{Text: m[1], Coverage: m[2], Confidence: m[3]}
+	}
+	return ruleView{Text: analysis.RuleText(line)}
+}
+
+// rulesOf lays out the rules of the stability cells of one dataset.
+func rulesOf(a *analysis.Analysis, dataset string, name func(string) string) []ruleSetView {
+	var out []ruleSetView
+	for _, s := range a.Stability {
+		if s.Dataset != dataset {
+			continue
+		}
+		r := s.Representative
+		v := ruleSetView{Protocol: s.Protocol, Method: s.Method, Display: name(s.Method), Repeat: r.Repeat, Fold: r.Fold,
+			Accuracy: r.Accuracy, Config: r.Config, Omitted: r.RulesOmitted, Models: s.Models, Distinct: s.Distinct,
+			MeanRules: s.MeanRules, File: "rules/" + safename.Component(dataset) + ".md"}
+		shown := r.Rules[:min(len(r.Rules), MaxPageRules)]
+		v.Hidden = len(r.Rules) - len(shown)
+		for _, line := range shown {
+			rv := ruleOf(line)
+			v.HasStats = v.HasStats || rv.Coverage != ""
+			v.Rules = append(v.Rules, rv)
+		}
+		v.Open = len(r.Rules)+r.RulesOmitted <= MaxOpenRules
+		if s.Jaccard != nil {
+			v.Jaccard = num(*s.Jaccard, 3)
+		}
+		switch {
+		case s.LearnerUnits:
+			v.Units = "Numeric thresholds in the units the learner saw (the protocol's scaled units): this study was stored before rules were recorded in the data's units."
+		case s.DataUnits:
+			v.Units = "Numeric thresholds in the data's units, to 4 significant digits (models.jsonl.gz keeps them at full precision)."
+		}
+		v.Recurring = s.Recurring[:min(len(s.Recurring), MaxRecurring)]
+		v.MoreRecurring = len(s.Recurring) - len(v.Recurring)
+		v.Conditions = s.RecurringAntecedents[:min(len(s.RecurringAntecedents), MaxRecurring)]
+		v.MoreConditions = len(s.RecurringAntecedents) - len(v.Conditions)
+		if len(r.Partitions) > 0 {
+			v.Partitions = results.FormatPartitions(r.Partitions)
+		}
+		out = append(out, v)
+	}
+	return out
 }
 
 type fileGroup struct {
@@ -253,6 +361,7 @@ func build(in Input) page {
 		p.Protocols = append(p.Protocols, pv)
 	}
 	for i := range p.Datasets {
+		p.Datasets[i].Rules = rulesOf(a, p.Datasets[i].Name, name)
 		seen := map[string]bool{}
 		for _, f := range p.Datasets[i].Fronts {
 			for _, pt := range f.Points {

@@ -88,7 +88,43 @@ func fixtureAnalysis(t testing.TB) *analysis.Analysis {
 	if err != nil {
 		t.Fatal(err)
 	}
+	a.Stability = fixtureStability()
 	return a
+}
+
+// fixtureStability is the rule stability the artifacts of the fixture
+// study would give: CART's rules in the data's units with their coverage
+// and confidence, FGRT's linguistic rules with their partitions, and the
+// hostile method's many rules, in the learner's units, with hostile text.
+func fixtureStability() []analysis.Stability {
+	jac := 0.5
+	var many []string
+	for i := range 60 {
+		many = append(many, fmt.Sprintf("IF x <= %d AND y > </code><script>alert(%d)</script> THEN class a", i, i))
+	}
+	return []analysis.Stability{
+		{Protocol: "clean", Dataset: "iris", Method: "cart", Models: 3, MeanRules: 3.3, Distinct: 5, Jaccard: &jac, DataUnits: true,
+			Recurring:            []analysis.RuleCount{{Rule: "IF petal_width <= 0.8000 THEN class a", Models: 3}, {Rule: "IF petal_width > 0.8000 AND petal_length > 4.950 THEN class c", Models: 2}},
+			RecurringAntecedents: []analysis.RuleCount{{Rule: "petal_width <= 0.8000", Models: 3}, {Rule: "petal_length > 4.950", Models: 2}},
+			Representative: analysis.RepresentativeModel{Key: "clean/iris/cart/0/1", Fold: 1, Accuracy: 0.95, Config: "max_depth=0",
+				Rules: []string{
+					"IF petal_width <= 0.8000 THEN class a  [coverage 0.333, confidence 1.000]",
+					"IF petal_width > 0.8000 AND petal_length <= 4.950 THEN class b  [coverage 0.325, confidence 0.962]",
+					"IF petal_width > 0.8000 AND petal_length > 4.950 THEN class c  [coverage 0.342, confidence 0.951]",
+				}}},
+		{Protocol: "clean", Dataset: "iris", Method: "fgrt", Models: 3, MeanRules: 2, Distinct: 2, Jaccard: &jac,
+			Recurring: []analysis.RuleCount{{Rule: "IF petal_length IS Low THEN class a", Models: 3}},
+			Representative: analysis.RepresentativeModel{Key: "clean/iris/fgrt/0/1", Fold: 1, Accuracy: 0.91, Config: "max_rules=15",
+				Rules: []string{
+					"IF petal_length IS Low THEN class a  [coverage 0.331, confidence 0.990]",
+					"IF petal_length IS High THEN class c  [coverage 0.402, confidence 0.780]",
+				},
+				Partitions: []results.NamedTerm{{Feature: "petal_length", Term: "Low", Trapezoid: []float64{1, 1, 1.6, 4.35}},
+					{Feature: "petal_length", Term: "High", Trapezoid: []float64{1.6, 4.35, 6.9, 6.9}}}}},
+		{Protocol: "clean", Dataset: "iris", Method: hostileMethod, Models: 3, MeanRules: 65, Distinct: 195, LearnerUnits: true,
+			Representative: analysis.RepresentativeModel{Key: "clean/iris/h/0/1", Fold: 1, Accuracy: 0.81, Config: "a=<b>",
+				Rules: many, RulesOmitted: 5}},
+	}
 }
 
 func fixtureInput(t testing.TB) Input {
@@ -301,5 +337,44 @@ func TestFormatting(t *testing.T) {
 		if c.got != c.want {
 			t.Errorf("got %q, want %q", c.got, c.want)
 		}
+	}
+}
+
+// TestRulesSection: each dataset section shows its cells' rules from the
+// analysis' stability: the representative rules with their coverage and
+// confidence in columns, the units note, FGRT's partitions, the recurring
+// rules and conditions; a long rule set is capped and closed, its text
+// escaped.
+func TestRulesSection(t *testing.T) {
+	page, err := Render(fixtureInput(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(page)
+	for _, want := range []string{
+		`<div class="rulesets" id="ds-2-rules">`,
+		`<details class="rules" data-method="cart" open>`,
+		`<details class="rules" data-method="m&#39;&lt;b&gt;&amp;amp;">`,
+		`<tr><td class="n">2</td><td><code>IF petal_width &gt; 0.8000 AND petal_length &lt;= 4.950 THEN class b</code></td><td class="n">0.325</td><td class="n">0.962</td></tr>`,
+		`Numeric thresholds in the data&#39;s units, to 4 significant digits`,
+		`<tr><td><code>petal_width &lt;= 0.8000</code></td><td class="n">3 of 3</td></tr>`,
+		`petal_length  Low   (1, 1, 1.6, 4.35)`,
+		`<tr><td><code>IF petal_length IS Low THEN class a</code></td><td class="n">3 of 3</td></tr>`,
+		`50 of 65 rules`,
+		`Numeric thresholds in the units the learner saw`,
+		`15 more rules: <a href="rules/iris.md">rules/iris.md</a> lists up to 1000;`,
+		`IF x &lt;= 49 AND y &gt; &lt;/code&gt;&lt;script&gt;alert(49)&lt;/script&gt; THEN class a`,
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+	for _, unwanted := range []string{"alert(50)", `data-method="m&#39;&lt;b&gt;&amp;amp;" open>`} {
+		if strings.Contains(s, unwanted) {
+			t.Errorf("the page holds %q", unwanted)
+		}
+	}
+	if n := strings.Count(s, `<details class="rules"`); n != 3 {
+		t.Errorf("%d rule sets, want 3 (the fixture's stability cells)", n)
 	}
 }

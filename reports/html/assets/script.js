@@ -71,7 +71,7 @@
       // Pooled front panels (no dataset) stay.
       el.classList.toggle("hid-ds", ds !== "" && d !== "" && d !== ds && el.tagName !== "OPTION");
     });
-    all("tr[data-method], ul.legend li[data-method]").forEach(function (el) {
+    all("tr[data-method], ul.legend li[data-method], details.rules[data-method]").forEach(function (el) {
       el.classList.toggle("hid-m", on[el.getAttribute("data-method")] === false);
     });
     all("g.pt[data-method], text.plabel[data-method]").forEach(function (el) {
@@ -148,8 +148,12 @@
       var m = boxes[0].value;
       boxes[0].checked = false;
       boxes[0].dispatchEvent(new Event("change"));
-      var shown = all("tr[data-method], g.pt[data-method]").filter(visible);
+      var shown = all("tr[data-method], g.pt[data-method], details.rules[data-method]").filter(visible);
       check(shown.length > 0 && shown.every(function (r) { return r.getAttribute("data-method") !== m; }), "the method selector hides " + m);
+      var hiddenRules = all("details.rules[data-method]").filter(function (d) { return d.getAttribute("data-method") === m && !visible(d); });
+      if (all("details.rules[data-method]").some(function (d) { return d.getAttribute("data-method") === m; })) {
+        check(hiddenRules.length > 0, "the method selector hides the rules of " + m + " (" + hiddenRules.length + " rule sets)");
+      }
       boxes[0].checked = true;
       boxes[0].dispatchEvent(new Event("change"));
     }
@@ -170,6 +174,19 @@
       check(kept.length > 0 && kept.every(function (r) { return r.textContent.toLowerCase().indexOf(first.toLowerCase()) >= 0; }), "the text filter keeps only rows containing " + first);
       f.value = "";
       f.dispatchEvent(new Event("input"));
+    }
+    // The rules of the dataset sections: each set shows rules (text in a
+    // code cell), and a set's coverage column, where there is one, holds
+    // fractions.
+    var sets = all("details.rules");
+    if (sets.length) {
+      var good = sets.filter(function (d) {
+        var rows = all("table.rules tbody tr", d);
+        if (!rows.length || !rows.every(function (r) { return /^IF /.test(r.cells[1].textContent); })) return false;
+        return rows.every(function (r) { return r.cells.length < 4 || r.cells[2].textContent === "—" || /^[01]\.\d{3}$/.test(r.cells[2].textContent); });
+      });
+      var open = sets.filter(function (d) { return d.open; }).length;
+      check(good.length === sets.length, "the rules sections show rules in " + good.length + " of " + sets.length + " rule sets (" + open + " open)");
     }
     out = errors.concat(out);
     var res = document.getElementById("selftest-result");

@@ -1,0 +1,70 @@
+package learn
+
+import (
+	"math"
+	"strconv"
+)
+
+// Unscale maps a value of feature j from the units a learner saw (the
+// protocol's scaled units) back to the data's own units. Nil means the
+// units are the same.
+type Unscale func(j int, v float64) float64
+
+// ReadableRuler is implemented by models whose rules compare features
+// with numeric thresholds (CART, C4.5, RIPPER's bins). ReadableRules
+// renders the same lines as Model.Rules, one per rule in the same order,
+// with every threshold mapped back through unscale (nil: as it is) and
+// printed by ReadableNumber: for a reader, not for reconstruction (the
+// model's description keeps the thresholds at full precision).
+type ReadableRuler interface {
+	ReadableRules(s Schema, unscale Unscale) string
+}
+
+// ReadableDigits is the number of significant digits ReadableNumber keeps.
+const ReadableDigits = 4
+
+// ReadableNumber prints a threshold for a reader: ReadableDigits
+// significant digits, trailing zeros kept so that the precision shows
+// (757.04 → "757.0", 0.5 → "0.5000", -0.656396 → "-0.6564"), in plain
+// decimal notation for magnitudes from 1e-4 up to 1e6. The integer part
+// is never rounded away (12345.6 → "12346", not "1.235e+04"); outside
+// that range, and only there, the exponent form ("1.235e+06",
+// "1.234e-07"). Zero is "0"; NaN and the infinities print as Go prints
+// them.
+func ReadableNumber(v float64) string {
+	switch {
+	case v == 0:
+		return "0"
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	// Round to the significant digits first: 9999.6 becomes 10000 and
+	// must print as such, with the exponent of the rounded value.
+	r, err := strconv.ParseFloat(strconv.FormatFloat(v, 'e', ReadableDigits-1, 64), 64)
+	if err != nil {
+		r = v
+	}
+	if a := math.Abs(v); a < 1e-4 || a >= 1e6 {
+		return strconv.FormatFloat(v, 'e', ReadableDigits-1, 64)
+	}
+	a := math.Abs(r)
+	exp := int(math.Floor(math.Log10(a)))
+	// math.Log10 is inexact near powers of ten: settle exp on the value.
+	for math.Pow10(exp) > a {
+		exp--
+	}
+	for math.Pow10(exp+1) <= a {
+		exp++
+	}
+	decimals := max(0, ReadableDigits-1-exp)
+	return strconv.FormatFloat(v, 'f', decimals, 64)
+}
+
+// RuleStats is the suffix of a rule line that tells how much of the
+// training data the rule covers (its share of the training rows or
+// weight) and how confident it is (the share of those of the predicted
+// class), as FGRT prints it: "  [coverage 0.307, confidence 0.972]".
+// Readers of rule strings strip it before comparing rules.
+func RuleStats(coverage, confidence float64) string {
+	return "  [coverage " + strconv.FormatFloat(coverage, 'f', 3, 64) + ", confidence " + strconv.FormatFloat(confidence, 'f', 3, 64) + "]"
+}
