@@ -23,6 +23,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/baselines/c45"
 	"github.com/fgrtbench/fgrtbench/baselines/cart"
 	"github.com/fgrtbench/fgrtbench/baselines/fga"
+	"github.com/fgrtbench/fgrtbench/baselines/fuzzycart"
 	"github.com/fgrtbench/fgrtbench/baselines/majority"
 	"github.com/fgrtbench/fgrtbench/baselines/ripper"
 	"github.com/fgrtbench/fgrtbench/fgrt"
@@ -38,6 +39,7 @@ func builtin() {
 	Register(ripper.Spec)
 	Register(fga.Spec)
 	Register(majority.Spec)
+	Register(fuzzycart.Spec)
 }
 
 func init() { builtin() }
