@@ -23,6 +23,7 @@ import importlib.machinery
 import json
 import os
 import sys
+import time
 import types
 
 import numpy as np
@@ -59,6 +60,9 @@ def load_exfuzzy(path):
     import tree_learning
     import utils
     return fuzzy_sets, utils, tree_learning
+
+
+TIMES = []
 
 
 # Harness parameter names -> FuzzyCART constructor arguments.
@@ -98,9 +102,11 @@ def run(fs, utils, tl, Xtr, ytr, Xte, nominal, cfg, seed):
     parts = utils.construct_partitions(Xtr, fs.FUZZY_SETS.t1, categorical_mask=mask, n_partitions=3)
     np.random.seed(seed)
     clf = tl.FuzzyCART(parts, **ctor_args(cfg))
+    t0 = time.perf_counter()
     clf.fit(Xtr, ytr, patience=int(cfg.get('patience', 3)))
     if cfg.get('apply_ccp_alpha') == 'true':
         clf.cost_complexity_pruning(Xtr, ytr)
+    TIMES.append({'config': cfg, 'rows': len(ytr), 'fit_seconds': time.perf_counter() - t0})
     out = {
         'config': cfg,
         'seed': seed,
@@ -170,6 +176,7 @@ def keel(inputs):
         case = {'name': d['name'], 'dataset': d['dataset'], 'fold': d['fold'], 'runs': []}
         for cfg in d['configs']:
             case['runs'].append(run(*EXF, Xtr, ytr, Xte, d['nominal'], cfg, 0))
+            TIMES[-1]['name'] = d['name']
         out.append(case)
         print(d['name'], file=sys.stderr)
     return out
@@ -180,6 +187,7 @@ if __name__ == '__main__':
     ap.add_argument('--exfuzzy', required=True)
     ap.add_argument('--inputs')
     ap.add_argument('--out', required=True)
+    ap.add_argument('--times', help='also write each fit\'s wall time (fit + pruning) here')
     a = ap.parse_args()
     EXF = load_exfuzzy(a.exfuzzy)
     cases = keel(a.inputs) if a.inputs else synthetic()
@@ -188,3 +196,6 @@ if __name__ == '__main__':
     with open(a.out, 'w') as f:
         json.dump(doc, f, separators=(',', ':'))
         f.write('\n')
+    if a.times:
+        with open(a.times, 'w') as f:
+            json.dump(TIMES, f, indent=1)
