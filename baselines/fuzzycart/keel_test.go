@@ -73,4 +73,3 @@ func TestExportKEELInputs(t *testing.T) {
 		}
 	}
 }
-
