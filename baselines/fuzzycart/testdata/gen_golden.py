@@ -165,16 +165,18 @@ def synthetic():
     return out
 
 
-def keel(inputs):
+def keel(inputs, only, nconfigs):
     out = []
     for path in sorted(glob.glob(os.path.join(inputs, '*.json'))):
         with open(path) as f:
             d = json.load(f)
+        if only and d['dataset'] not in only:
+            continue
         Xtr = np.array(d['x_train'], dtype=float)
         ytr = np.array(d['y_train'], dtype=int)
         Xte = np.array(d['x_test'], dtype=float)
         case = {'name': d['name'], 'dataset': d['dataset'], 'fold': d['fold'], 'runs': []}
-        for cfg in d['configs']:
+        for cfg in d['configs'][:nconfigs]:
             case['runs'].append(run(*EXF, Xtr, ytr, Xte, d['nominal'], cfg, 0))
             TIMES[-1]['name'] = d['name']
         out.append(case)
@@ -186,11 +188,14 @@ if __name__ == '__main__':
     ap = argparse.ArgumentParser()
     ap.add_argument('--exfuzzy', required=True)
     ap.add_argument('--inputs')
+    ap.add_argument('--datasets', help='comma-separated: only these datasets of --inputs')
+    ap.add_argument('--configs', type=int, help='only the first N configurations of each fold')
     ap.add_argument('--out', required=True)
     ap.add_argument('--times', help='also write each fit\'s wall time (fit + pruning) here')
     a = ap.parse_args()
     EXF = load_exfuzzy(a.exfuzzy)
-    cases = keel(a.inputs) if a.inputs else synthetic()
+    only = set(a.datasets.split(',')) if a.datasets else None
+    cases = keel(a.inputs, only, a.configs) if a.inputs else synthetic()
     doc = {'reference': 'Fuminides/ex-fuzzy@96f0cf2d3fa177cfcb052da2644fbab5336e71ce (2.1.5) tree_learning.FuzzyCART',
            'numpy': np.__version__, 'cases': cases}
     with open(a.out, 'w') as f:
