@@ -23,6 +23,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/baselines/c45"
 	"github.com/fgrtbench/fgrtbench/baselines/cart"
 	"github.com/fgrtbench/fgrtbench/baselines/fga"
+	"github.com/fgrtbench/fgrtbench/baselines/fuzzycart"
 	"github.com/fgrtbench/fgrtbench/baselines/majority"
 	"github.com/fgrtbench/fgrtbench/baselines/ripper"
 	"github.com/fgrtbench/fgrtbench/fgrt"
@@ -38,6 +39,7 @@ func builtin() {
 	Register(ripper.Spec)
 	Register(fga.Spec)
 	Register(majority.Spec)
+	RegisterOptIn(fuzzycart.Spec)
 }
 
 func init() { builtin() }
@@ -72,6 +74,8 @@ func ParseConfig(s string) (Config, error) { return learn.ParseValues(s) }
 var (
 	mu       sync.RWMutex
 	registry = map[string]*Method{}
+	// optIn names the methods the built-in studies run only when named.
+	optIn = map[string]bool{}
 )
 
 // Register adds methods. It panics on a duplicate name or an invalid
@@ -99,6 +103,33 @@ func Register(ms ...*Method) {
 		}
 		registry[m.Name] = m
 	}
+}
+
+// RegisterOptIn registers methods that the paper study (reproduce) runs
+// only when they are named: learners outside the paper whose rows would
+// change the reproduction's outputs (results.csv, the report, the gate's
+// baselines) if they joined its default method list.
+func RegisterOptIn(ms ...*Method) {
+	Register(ms...)
+	mu.Lock()
+	defer mu.Unlock()
+	for _, m := range ms {
+		optIn[m.Name] = true
+	}
+}
+
+// DefaultNames lists Names without the opt-in methods: the paper study's
+// default method list.
+func DefaultNames() []string {
+	mu.RLock()
+	defer mu.RUnlock()
+	var out []string
+	for _, n := range namesLocked() {
+		if !optIn[n] {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // Lookup finds a method by name; the error lists the registered names.

@@ -123,6 +123,18 @@ func TestPaperStudy(t *testing.T) {
 	if _, err := Paper([]string{"paper"}, []string{"wine"}, []string{"nope"}, false); err == nil {
 		t.Fatal("unknown method accepted")
 	}
+	// The opt-in FuzzyCART stays out of the default study (whose outputs
+	// stay the paper's) and runs when named.
+	if labels["fuzzycart||"] {
+		t.Error("the default paper study runs the opt-in fuzzycart")
+	}
+	named, err := Paper([]string{"clean"}, []string{"wine"}, []string{"fgrt", "fuzzycart"}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(named.Methods) != 2 || named.Methods[1].Name != "fuzzycart" {
+		t.Errorf("named methods: %+v", named.Methods)
+	}
 }
 
 // TestREADMEExampleParses keeps the spec examples of the README valid.

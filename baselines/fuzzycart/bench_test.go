@@ -1,0 +1,52 @@
+package fuzzycart_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/fgrtbench/fgrtbench/baselines/fuzzycart"
+	"github.com/fgrtbench/fgrtbench/learn"
+)
+
+// benchData is a seeded numeric data set of n rows, d columns and three
+// classes.
+func benchData(n, d int) ([][]float64, []int, learn.Schema) {
+	r := rand.New(rand.NewPCG(1, 2))
+	X := make([][]float64, n)
+	y := make([]int, n)
+	for i := range X {
+		X[i] = make([]float64, d)
+		s := 0.0
+		for j := range X[i] {
+			X[i][j] = r.NormFloat64()
+			s += X[i][j] * float64(j%3-1)
+		}
+		y[i] = min(2, max(0, int(s+1.5+r.NormFloat64()*0.5)))
+	}
+	return X, y, schemaFor(nil, d, 3)
+}
+
+// BenchmarkFit fits FuzzyCART's defaults (cci) and the purity path on
+// 2,000 and 8,000 rows of 10 columns (ring and spambase are 7,400 × 20
+// and 4,597 × 57).
+func BenchmarkFit(b *testing.B) {
+	for _, n := range []int{2000, 8000} {
+		X, y, s := benchData(n, 10)
+		for _, metric := range []fuzzycart.Metric{fuzzycart.CCI, fuzzycart.Purity} {
+			cfg := fuzzycart.DefaultConfig()
+			cfg.Metric = metric
+			tr, err := fuzzycart.New(cfg, 0)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Run(fmt.Sprintf("rows=%d/%s", n, metric), func(b *testing.B) {
+				for b.Loop() {
+					if _, err := tr.Fit(X, y, s); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
