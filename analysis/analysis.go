@@ -246,7 +246,6 @@ func compute(recs []results.Record, opts Options) (*Analysis, []results.Record, 
 	recs = renamed(recs, short)
 	a := &Analysis{Schema: Schema, Rope: rope, Reference: opts.Reference, pres: opts.Methods, base: opts.MethodBase}
 	a.Study = Study{Name: opts.Name, Command: opts.Command, Partial: opts.Partial}
-	a.Study.Title = titleOf(opts.Name, opts.Command)
 	var err error
 	if a.Cells, err = Aggregate(recs); err != nil {
 		return nil, nil, err
@@ -263,6 +262,7 @@ func compute(recs []results.Record, opts Options) (*Analysis, []results.Record, 
 	a.SeedSpreads = SeedSpreads(recs, opts.MethodBase, opts.Stochastic)
 	a.Protocols = ProtocolsOf(a.Cells)
 	a.Study.Datasets = studyDatasets(recs, opts.Datasets, short)
+	a.Study.Name, a.Study.Title = studyTitle(a, opts.Name, opts.Command)
 	a.Methods = methodList(recs, opts.Methods, opts.MethodBase)
 	if opts.Reference != "" && !hasMethod(a.Methods, opts.Reference) {
 		return nil, nil, fmt.Errorf("analysis: --reference %s is not a method of these results (methods: %s)", opts.Reference, labels(a.Methods))
@@ -304,7 +304,8 @@ func pointProtocols(points []Point) []string {
 	return ProtocolsOf(cells)
 }
 
-// titleOf names the study: the spec's name, or the command for reproduce.
+// titleOf names the study: the spec's name, or the command for reproduce
+// (see studyTitle: the paper's title only for the paper's datasets).
 func titleOf(name, command string) string {
 	switch {
 	case name != "" && name != "paper":

@@ -5,14 +5,12 @@ import (
 	"math"
 	"sort"
 	"strconv"
-	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/fgrtbench/fgrtbench/results"
-	"github.com/fgrtbench/fgrtbench/stats"
 )
 
 // CDData is the input of a critical-difference diagram.
@@ -26,64 +24,6 @@ type CDData struct {
 	// FriedmanP is the Friedman test's p-value (shown in the title when
 	// positive or zero; NaN hides it).
 	FriedmanP float64
-}
-
-// CDFromRecords builds the Friedman/Nemenyi analysis of the selected rows
-// of one protocol: the mean accuracy over folds per (data set, method),
-// data sets that have every method, average ranks (higher accuracy = rank
-// 1), Friedman's tie-corrected p-value and the Nemenyi CD at alpha. methods
-// selects and orders the method labels; empty means every label with
-// selected rows except sweeps and grid variants (labels containing '@').
-func CDFromRecords(recs []results.Record, protocol string, methods []string, alpha float64) (CDData, error) {
-	if len(methods) == 0 {
-		seen := map[string]bool{}
-		for _, r := range recs {
-			if r.Protocol == protocol && r.Selected && r.Selection != "sweep" && !strings.Contains(r.Method, "@") && !seen[r.Method] {
-				seen[r.Method] = true
-				methods = append(methods, r.Method)
-			}
-		}
-		sort.Strings(methods)
-	}
-	if len(methods) < 2 {
-		return CDData{}, ErrNoData
-	}
-	means := make([]map[string]float64, len(methods))
-	for i, m := range methods {
-		means[i] = meanSelected(recs, m, protocol)
-	}
-	var datasets []string
-	for d := range means[0] {
-		all := true
-		for _, mm := range means[1:] {
-			if _, ok := mm[d]; !ok {
-				all = false
-			}
-		}
-		if all {
-			datasets = append(datasets, d)
-		}
-	}
-	sort.Strings(datasets)
-	if len(datasets) < 2 {
-		return CDData{}, ErrNoData
-	}
-	m := make([][]float64, len(datasets))
-	for i, d := range datasets {
-		m[i] = make([]float64, len(methods))
-		for j := range methods {
-			m[i][j] = means[j][d]
-		}
-	}
-	fr, err := stats.Friedman(m, true)
-	if err != nil {
-		return CDData{}, fmt.Errorf("plots: Friedman: %v", err)
-	}
-	cd, err := stats.NemenyiCD(alpha, len(methods), len(datasets))
-	if err != nil {
-		return CDData{}, fmt.Errorf("plots: Nemenyi CD: %v", err)
-	}
-	return CDData{Methods: methods, AvgRanks: fr.AvgRanks, CD: cd, Alpha: alpha, NDatasets: len(datasets), FriedmanP: fr.PTieCorrected}, nil
 }
 
 // Cliques returns the maximal groups of methods (as index ranges [lo, hi]
@@ -218,14 +158,4 @@ func CDFigure(dir, name string, d CDData, pres results.Presentation) error {
 		}
 		return nil
 	})
-}
-
-// CriticalDifference draws the CD diagram of one protocol's selected rows
-// at alpha = 0.05 (every main method; see CDFromRecords).
-func CriticalDifference(dir, name string, recs []results.Record, protocol string, pres results.Presentation) (CDData, error) {
-	d, err := CDFromRecords(recs, protocol, nil, 0.05)
-	if err != nil {
-		return d, err
-	}
-	return d, CDFigure(dir, name, d, pres)
 }

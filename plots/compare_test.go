@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fgrtbench/fgrtbench/analysis"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
@@ -42,8 +43,20 @@ func comparisonRecords() []results.Record {
 	return recs
 }
 
+// comparisonAnalysis is the analysis of comparisonRecords, as the report
+// computes it before any figure is drawn.
+func comparisonAnalysis(t *testing.T) *analysis.Analysis {
+	t.Helper()
+	a, err := analysis.Compute(comparisonRecords(), analysis.Options{Methods: paperMethods, Samples: 2000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
 func TestPartitionImpactRows(t *testing.T) {
-	rows := PartitionImpactRows(comparisonRecords(), "paper")
+	a := comparisonAnalysis(t)
+	rows := PartitionImpactRowsOf(a, "paper")
 	if len(rows) != 5 || rows[0].Dataset != "a" || rows[4].Dataset != "e" {
 		t.Fatalf("rows %+v", rows)
 	}
@@ -53,16 +66,16 @@ func TestPartitionImpactRows(t *testing.T) {
 	if rows[4].Optimised >= rows[4].Default {
 		t.Errorf("e: %+v, want a loss", rows[4])
 	}
-	if len(PartitionImpactRows(comparisonRecords(), "clean")) != 0 {
+	if len(PartitionImpactRowsOf(a, "clean")) != 0 {
 		t.Error("rows for a protocol without records")
 	}
 }
 
 func TestPartitionImpactGolden(t *testing.T) {
 	checkFigure(t, "partition_impact", func(dir, name string) error {
-		return PartitionImpact(dir, name, comparisonRecords(), "paper")
+		return PartitionImpactFigure(dir, name, "Partition optimisation: FGRT vs FGRT* (paper protocol)", PartitionImpactRowsOf(comparisonAnalysis(t), "paper"))
 	})
-	if err := PartitionImpact(t.TempDir(), "x", nil, "paper"); err != ErrNoData {
+	if err := PartitionImpactFigure(t.TempDir(), "x", "x", nil); err != ErrNoData {
 		t.Errorf("err %v, want ErrNoData", err)
 	}
 }
@@ -85,16 +98,17 @@ func TestCliques(t *testing.T) {
 	}
 }
 
-func TestCDFromRecords(t *testing.T) {
-	d, err := CDFromRecords(comparisonRecords(), "paper", nil, 0.05)
+func TestCDDataOf(t *testing.T) {
+	a := comparisonAnalysis(t)
+	d, err := CDDataOf(a, "paper")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(d.Methods, []string{"cart", "fgrt", "fgrt-opt", "ripper"}) || d.NDatasets != 5 {
+	if !reflect.DeepEqual(d.Methods, []string{"fgrt", "fgrt-opt", "cart", "ripper"}) || d.NDatasets != 5 {
 		t.Fatalf("methods %v over %d data sets", d.Methods, d.NDatasets)
 	}
 	// fgrt-opt first on four data sets, second on one: (4*1+2)/5 = 1.2.
-	want := []float64{3, 1.8, 1.2, 4}
+	want := []float64{1.8, 1.2, 3, 4}
 	for i := range want {
 		if math.Abs(d.AvgRanks[i]-want[i]) > 1e-12 {
 			t.Errorf("rank of %s = %v, want %v", d.Methods[i], d.AvgRanks[i], want[i])
@@ -104,15 +118,18 @@ func TestCDFromRecords(t *testing.T) {
 	if math.Abs(d.CD-2.569*math.Sqrt(20.0/30)) > 1e-3 {
 		t.Errorf("CD %v", d.CD)
 	}
-	if _, err := CDFromRecords(comparisonRecords(), "clean", nil, 0.05); err != ErrNoData {
+	if _, err := CDDataOf(a, "clean"); err != ErrNoData {
 		t.Errorf("empty protocol: err %v, want ErrNoData", err)
 	}
 }
 
 func TestCDGolden(t *testing.T) {
 	checkFigure(t, "cd_diagram", func(dir, name string) error {
-		_, err := CriticalDifference(dir, name, comparisonRecords(), "paper", paperMethods)
-		return err
+		d, err := CDDataOf(comparisonAnalysis(t), "paper")
+		if err != nil {
+			return err
+		}
+		return CDFigure(dir, name, d, paperMethods)
 	})
 	seven := CDData{Methods: []string{"fgrt", "fgrt-opt", "cart", "c45-entropy", "c45", "ripper", "fga"},
 		AvgRanks: []float64{2.9, 2.2, 4.1, 4.3, 3.6, 5.2, 5.7}, CD: 2.85, Alpha: 0.05, NDatasets: 10, FriedmanP: math.NaN()}

@@ -3,14 +3,11 @@ package plots
 import (
 	"fmt"
 	"math"
-	"sort"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-
-	"github.com/fgrtbench/fgrtbench/results"
 )
 
 // PartitionImpactRow is one data set's mean test accuracy (selected rows,
@@ -19,38 +16,6 @@ import (
 type PartitionImpactRow struct {
 	Dataset            string
 	Default, Optimised float64
-}
-
-// meanSelected returns the mean accuracy of the selected rows per data set
-// for one method and protocol.
-func meanSelected(recs []results.Record, method, protocol string) map[string]float64 {
-	sum, n := map[string]float64{}, map[string]int{}
-	for _, r := range recs {
-		if r.Selected && r.Method == method && r.Protocol == protocol {
-			sum[r.Dataset] += r.Accuracy
-			n[r.Dataset]++
-		}
-	}
-	out := map[string]float64{}
-	for d, s := range sum {
-		out[d] = s / float64(n[d])
-	}
-	return out
-}
-
-// PartitionImpactRows pairs fgrt and fgrt-opt per data set (data sets with
-// both, sorted by name).
-func PartitionImpactRows(recs []results.Record, protocol string) []PartitionImpactRow {
-	def := meanSelected(recs, "fgrt", protocol)
-	opt := meanSelected(recs, "fgrt-opt", protocol)
-	var out []PartitionImpactRow
-	for d, a := range def {
-		if b, ok := opt[d]; ok {
-			out = append(out, PartitionImpactRow{Dataset: d, Default: a, Optimised: b})
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Dataset < out[j].Dataset })
-	return out
 }
 
 // PartitionImpactFigure draws grouped bars of the default and optimised
@@ -138,10 +103,4 @@ func PartitionImpactFigure(dir, name, title string, rows []PartitionImpactRow) e
 	}
 	w := vg.Length(math.Max(14, 1.6*float64(len(rows))+4)) * vg.Centimeter
 	return saveGrid(dir, name, w, 16*vg.Centimeter, 2, 1, [][]*plot.Plot{{top}, {bottom}})
-}
-
-// PartitionImpact draws the partition-optimisation figure from results.csv
-// records of one protocol.
-func PartitionImpact(dir, name string, recs []results.Record, protocol string) error {
-	return PartitionImpactFigure(dir, name, "Partition optimisation: FGRT vs FGRT* ("+protocol+" protocol)", PartitionImpactRows(recs, protocol))
 }

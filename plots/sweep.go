@@ -25,7 +25,11 @@ func SweepFigureName(s analysis.Sweep) string {
 
 // SweepCaption describes the figure SweepFigure draws for s.
 func SweepCaption(s analysis.Sweep, pres results.Presentation) string {
-	head := fmt.Sprintf("Sweep of %s (%s protocol, %d datasets): ", pres.DisplayName(s.Method), s.Protocol, len(s.Datasets))
+	datasets := fmt.Sprintf("%d datasets", len(s.Datasets))
+	if len(s.Datasets) == 1 {
+		datasets = "1 dataset"
+	}
+	head := fmt.Sprintf("Sweep of %s (%s protocol, %s): ", pres.DisplayName(s.Method), s.Protocol, datasets)
 	switch len(s.Params) {
 	case 0:
 		return head + "a single configuration; nothing varies."

@@ -65,7 +65,7 @@ func accuracyTable(a *analysis.Analysis, protocol string, seeds spreadIndex, lg 
 				lg.use("§")
 			}
 			paperS, diffS := "", ""
-			if v, _, _, ok := paperComparable(protocol, m, ds); ok {
+			if v, _, _, ok := paperComparable(protocol, m, ds); ok && a.PaperDataset(ds) {
 				paperS, diffS = fixed(v, 2), csvNum(c.Accuracy*100-v)
 			}
 			row = append(row, e)
@@ -92,7 +92,7 @@ func accuracyTable(a *analysis.Analysis, protocol string, seeds spreadIndex, lg 
 		}
 		e := Entry{Text: pct(means[j]), Bold: bestMean-means[j] <= analysis.TieTol}
 		if counts[j] != len(datasets) {
-			e.Text += fmt.Sprintf(" (%d datasets)", counts[j])
+			e.Text += " (" + plural(counts[j], "dataset") + ")"
 		}
 		row = append(row, e)
 		t.CSVRows = append(t.CSVRows, []string{protocol, "mean", m, pres.DisplayName(m), strconv.Itoa(counts[j]),

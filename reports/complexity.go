@@ -13,9 +13,13 @@ import (
 // rules, antecedents per rule and rulebase size as a reader counts them,
 // plus the authors' tree counts (leaves, internal nodes), each averaged over
 // folds and then over datasets; the paper's figures alongside. Paper-only
-// methods (FRR) get a row with the paper's figures only.
-func ComplexityTable(cells []analysis.Cell, protocol string, pres results.Presentation) Table {
-	cells = analysis.FilterProtocol(cells, protocol)
+// methods (FRR) get a row with the paper's figures only. The paper's
+// figures (means over its ten datasets) stand beside ours under the paper
+// protocol of a study with some of the paper's datasets only.
+func ComplexityTable(a *analysis.Analysis, protocol string) Table {
+	pres := a.Presentation()
+	paperColumns := protocol == "paper" && a.HasPaperDatasets()
+	cells := analysis.FilterProtocol(a.Cells, protocol)
 	methods := analysis.MethodsOf(cells, pres)
 	t := Table{
 		Name:      "complexity-" + protocol,
@@ -57,7 +61,7 @@ func ComplexityTable(cells []analysis.Cell, protocol string, pres results.Presen
 		t.CSVRows = append(t.CSVRows, append(csvRow, pCSV...))
 	}
 	for _, col := range paper.ComplexityColumns {
-		if covered[col] || protocol != "paper" {
+		if covered[col] || !paperColumns {
 			continue
 		}
 		p, _ := paper.Complexity(col)
@@ -70,8 +74,9 @@ func ComplexityTable(cells []analysis.Cell, protocol string, pres results.Presen
 		"Rules: one per leaf or rule-list entry; Antecedents/rule: mean conditions per rule (per-fold ratio, averaged); Rulebase size: total antecedents. Leaves and internal nodes are the counts the authors' driver records (its N_Rules and N_Unique_Conditions).",
 		"The paper's FGRT row (10.40 rules, 2.28 conditions/rule) equals the authors' mean leaves and mean internal nodes, not antecedents per rule; its CART and C4.5 rows match no committed result. Paper size = paper rules × paper conditions/rule.",
 	}
-	if protocol != "paper" {
-		// The paper's figures are comparable under its protocol only.
+	if !paperColumns {
+		// The paper's figures are comparable under its protocol, on its
+		// datasets, only.
 		t.Header, t.Align, t.CSVHeader = t.Header[:7], t.Align[:7], t.CSVHeader[:9]
 		for i := range t.Rows {
 			t.Rows[i], t.CSVRows[i] = t.Rows[i][:7], t.CSVRows[i][:9]

@@ -84,7 +84,11 @@ func headline(a *analysis.Analysis, opts Options, lg *legend) []byte {
 			break
 		}
 	}
-	b.WriteString("Details follow: protocols, run facts, the comparison with the paper where it applies, every table, the sweeps, the figures and a legend of the marks.\n\n")
+	if a.HasPaperDatasets() {
+		b.WriteString("Details follow: protocols, run facts, the comparison with the paper where it applies, every table, the sweeps, the figures and a legend of the marks.\n\n")
+	} else {
+		b.WriteString("Details follow: protocols, run facts, every table, the sweeps, the figures and a legend of the marks.\n\n")
+	}
 	return b.Bytes()
 }
 

@@ -63,7 +63,8 @@ func paperTable(a *analysis.Analysis, protocol string, lg *legend) (t Table, row
 		Linked:    true,
 	}
 	pres := a.Presentation()
-	for _, c := range analysis.FilterProtocol(a.Cells, protocol) {
+	paperCells := analysis.FilterProtocol(a.PaperCells(), protocol)
+	for _, c := range paperCells {
 		v, col, note, ok := paperComparable(protocol, c.Method, c.Dataset)
 		if !ok {
 			continue
@@ -84,9 +85,8 @@ func paperTable(a *analysis.Analysis, protocol string, lg *legend) (t Table, row
 		t.CSVRows = append(t.CSVRows, []string{protocol, c.Dataset, c.Method, csvNum(c.Accuracy * 100), fixed(v, 2), csvNum(c.Accuracy*100 - v), strconv.FormatBool(paperTestSelected[col]), note})
 	}
 	// Means over the paper's ten datasets, for methods that have them all.
-	cells := analysis.FilterProtocol(a.Cells, protocol)
-	ix := newCellIndex(cells)
-	for _, m := range analysis.MethodsOf(cells, pres) {
+	ix := newCellIndex(paperCells)
+	for _, m := range analysis.MethodsOf(paperCells, pres) {
 		_, col, _, ok := paperComparable(protocol, m, paper.Datasets[0])
 		if !ok {
 			continue

@@ -13,9 +13,11 @@ const samePP = 0.005
 
 // PartitionTable compares FGRT with FGRT* (optimised partitions) per
 // dataset, ours and the paper's, with a count of datasets improved,
-// unchanged and worse.
-func PartitionTable(cells []analysis.Cell, protocol string) Table {
-	cells = analysis.FilterProtocol(cells, protocol)
+// unchanged and worse. The paper's columns appear under the paper protocol
+// where some dataset is the paper's.
+func PartitionTable(an *analysis.Analysis, protocol string) Table {
+	cells := analysis.FilterProtocol(an.Cells, protocol)
+	paperColumns := false
 	ix := newCellIndex(cells)
 	t := Table{
 		Name:      "partition-" + protocol,
@@ -49,9 +51,13 @@ func PartitionTable(cells []analysis.Cell, protocol string) Table {
 		csvRow := []string{protocol, ds, csvNum(a.Accuracy * 100), csvNum(b.Accuracy * 100), csvNum(d)}
 		pa, okPA := paper.Accuracy(ds, paper.FGRT)
 		pb, okPB := paper.Accuracy(ds, paper.FGRTStar)
+		if !an.PaperDataset(ds) {
+			okPA, okPB = false, false
+		}
 		if protocol != "paper" {
 			// The paper's values are comparable under its protocol only.
 		} else if okPA && okPB {
+			paperColumns = true
 			pd := pb - pa
 			tally(&theirs, pd)
 			row = append(row, Entry{Text: fixed(pa, 2)}, Entry{Text: fixed(pb, 2)}, Entry{Text: signed(pd, 2), Bold: pd > samePP})
@@ -64,18 +70,18 @@ func PartitionTable(cells []analysis.Cell, protocol string) Table {
 		t.CSVRows = append(t.CSVRows, csvRow)
 	}
 	t.Notes = []string{
-		fmt.Sprintf("Ours: FGRT* better on %d, unchanged on %d (|Δ| < %.3f pp), worse on %d of %d datasets. Paper (on the same datasets): better on %d, unchanged on %d, worse on %d.",
-			ours[0], ours[1], samePP, ours[2], n, theirs[0], theirs[1], theirs[2]),
+		fmt.Sprintf("Ours: FGRT* better on %d, unchanged on %d (|Δ| < %.3f pp), worse on %d of %s. Paper (on the same datasets): better on %d, unchanged on %d, worse on %d.",
+			ours[0], ours[1], samePP, ours[2], plural(n, "dataset"), theirs[0], theirs[1], theirs[2]),
 		"Accuracies in percent; Δ in percentage points; improvements in bold.",
 	}
-	if protocol != "paper" {
+	if !paperColumns {
 		// Paper columns only where the paper's numbers are comparable.
 		t.Header, t.Align, t.CSVHeader = t.Header[:4], t.Align[:4], t.CSVHeader[:5]
 		for i := range t.Rows {
 			t.Rows[i] = t.Rows[i][:4]
 			t.CSVRows[i] = t.CSVRows[i][:5]
 		}
-		t.Notes[0] = fmt.Sprintf("FGRT* better on %d, unchanged on %d (|Δ| < %.3f pp), worse on %d of %d datasets.", ours[0], ours[1], samePP, ours[2], n)
+		t.Notes[0] = fmt.Sprintf("FGRT* better on %d, unchanged on %d (|Δ| < %.3f pp), worse on %d of %s.", ours[0], ours[1], samePP, ours[2], plural(n, "dataset"))
 	}
 	return t
 }

@@ -185,8 +185,8 @@ func Build(opts Options) (*Report, error) {
 		if minN != maxN {
 			rows = fmt.Sprintf("%d–%d", minN, maxN)
 		}
-		fmt.Fprintf(&md, "- **%s** %s %d datasets, %d methods (%s), %s selected rows (folds × repeats) per dataset and method; selection rules: %s.\n",
-			mdEscape(p), mdEscape(text), len(analysis.DatasetsOf(pc)), len(analysis.MethodsOf(pc, pres)), mdEscape(displayList(analysis.MethodsOf(pc, pres), pres)), rows, strings.Join(slices.Sorted(maps.Keys(sel)), ", "))
+		fmt.Fprintf(&md, "- **%s** %s %s, %s (%s), %s selected rows (folds × repeats) per dataset and method; selection rules: %s.\n",
+			mdEscape(p), mdEscape(text), plural(len(analysis.DatasetsOf(pc)), "dataset"), plural(len(analysis.MethodsOf(pc, pres)), "method"), mdEscape(displayList(analysis.MethodsOf(pc, pres), pres)), rows, strings.Join(slices.Sorted(maps.Keys(sel)), ", "))
 	}
 	md.WriteString("\n")
 
@@ -199,7 +199,7 @@ func Build(opts Options) (*Report, error) {
 	}
 
 	if hasProtocol(protocols, "paper") {
-		rep.PaperCheck = PaperCheck(cells)
+		rep.PaperCheck = PaperCheck(a.PaperCells())
 		rep.Mismatches = PaperMismatches(rep.PaperCheck, tol)
 	}
 	md.Write(differencesSection(rep, a, tol, lg))
@@ -209,11 +209,11 @@ func Build(opts Options) (*Report, error) {
 	rep.Tables = append(rep.Tables, DatasetsTable(datasetRows(a, opts.Datasets)))
 	var statNotes []string
 	for _, p := range protocols {
-		rep.Tables = append(rep.Tables, accuracyTable(a, p, seedIx, lg), ComplexityTable(cells, p, pres))
+		rep.Tables = append(rep.Tables, accuracyTable(a, p, seedIx, lg), ComplexityTable(a, p))
 		if st := SeedTable(spreads, p, pres); len(st.Rows) > 0 {
 			rep.Tables = append(rep.Tables, st)
 		}
-		pt := PartitionTable(cells, p)
+		pt := PartitionTable(a, p)
 		if len(pt.Rows) > 0 {
 			rep.Tables = append(rep.Tables, pt)
 		}
@@ -239,7 +239,10 @@ func Build(opts Options) (*Report, error) {
 	if gt, ok := ProtocolGapTable(cells, pres); ok {
 		rep.Tables = append(rep.Tables, gt)
 	}
-	if rep.PaperCheck != nil {
+	// The reproduction check applies where the results hold some cell of
+	// the authors' (their methods on the paper's datasets, paper
+	// protocol); elsewhere it would be a table of dashes.
+	if len(rep.PaperCheck) > len(PaperMissing(rep.PaperCheck)) {
 		pc := PaperCheckTable(rep.PaperCheck, tol, pres)
 		pc.Linked = true
 		rep.Tables = append(rep.Tables, pc)

@@ -3,6 +3,7 @@ package reports
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/fgrtbench/fgrtbench/analysis"
+	"github.com/fgrtbench/fgrtbench/datasets"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
@@ -417,5 +419,70 @@ func TestFactsFromMap(t *testing.T) {
 func TestMarkdownNamesMakeNoLinks(t *testing.T) {
 	if got, want := mdEscape("[click](http://x.invalid)"), `\[click\](http://x.invalid)`; got != want {
 		t.Errorf("mdEscape: %q, want %q", got, want)
+	}
+}
+
+// TestOwnStudyIsFramedByItself: reproduce on datasets that are not the
+// paper's (a user's wine.csv whose checksum is not the registry's wine, and
+// mine.csv) is titled by its datasets, not as the paper's study, and shows
+// no paper section or column: no reproduction check, no comparison with
+// the paper, no paper columns in the complexity and partition tables, no
+// paper values in the accuracy CSV. With the paper's own wine file beside
+// mine.csv, the paper's sections come back for wine only.
+func TestOwnStudyIsFramedByItself(t *testing.T) {
+	wine, err := datasets.Lookup("wine")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recs []results.Record
+	for _, p := range []string{"paper", "clean"} {
+		for _, d := range []string{"/u/wine.csv", "/u/mine.csv"} {
+			for j, m := range []string{"fgrt", "fgrt-opt", "cart", "c45-entropy"} {
+				for f := 0; f < 3; f++ {
+					acc := 0.6 + 0.05*float64(j) + 0.01*float64(f)
+					recs = append(recs, results.Record{Protocol: p, Dataset: d, Method: m, Selected: true, Selection: "fixed", Fold: f,
+						Accuracy: acc, BalancedAccuracy: acc, Rules: 3 + j, Antecedents: 5 + j, RulebaseSize: 5 + j, Key: fmt.Sprint(p, d, m, f)})
+				}
+			}
+		}
+	}
+	cases := []struct {
+		name, wineSHA, title string
+		paperSections        bool
+	}{
+		{"own wine", "0000", "Study of wine, mine: the paper's methods and protocols (fgrtbench reproduce)", false},
+		{"the paper's wine", wine.NormalizedSHA256, "Study of mine and 1 of the paper's: the paper's methods and protocols (fgrtbench reproduce)", true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			a := analysisOf(t, recs, analysis.Options{Name: "paper", Command: "fgrtbench reproduce --datasets /u/wine.csv,/u/mine.csv", Methods: paperMethods,
+				Datasets: []analysis.DatasetInput{{Name: "/u/wine.csv", SHA256: c.wineSHA}, {Name: "/u/mine.csv", SHA256: "1111"}}})
+			rep, err := Build(Options{Dir: t.TempDir(), Analysis: a})
+			if err != nil {
+				t.Fatal(err)
+			}
+			md := string(rep.Markdown)
+			if first, _, _ := strings.Cut(md, "\n"); first != "# "+c.title {
+				t.Errorf("title %q, want %q", first, "# "+c.title)
+			}
+			if strings.Contains(md, "A Fast Interpretable Fuzzy Tree Learner") {
+				t.Error("a study of other datasets is framed as the paper's")
+			}
+			for _, section := range []string{"Reproduction check", "## Comparison with the paper", "Paper FGRT", "Paper rules", "the comparison with the paper where it applies"} {
+				if got := strings.Contains(md, section); got != c.paperSections {
+					t.Errorf("%q in REPORT.md: %v, want %v", section, got, c.paperSections)
+				}
+			}
+			for _, tab := range rep.Tables {
+				if tab.Name != "accuracy-paper" {
+					continue
+				}
+				for _, row := range tab.CSVRows {
+					if hasPaper := row[11] != ""; hasPaper != (c.paperSections && row[1] == "wine") {
+						t.Errorf("accuracy CSV row %v: a paper value %v", row[:3], hasPaper)
+					}
+				}
+			}
+		})
 	}
 }

@@ -343,11 +343,13 @@ func build(in Input) page {
 			seen := map[string]bool{}
 			for _, panel := range f.Panels {
 				fv := frontOf(proto, panel, name, methodIndex)
-				for _, pt := range panel.Points {
-					seen[pt.Method] = true
-				}
 				if panel.Dataset == "" {
 					pv.Pooled = &fv
+					// The protocol's legend keys the pooled plot: a study
+					// of one dataset has none, and so no legend there.
+					for _, pt := range panel.Points {
+						seen[pt.Method] = true
+					}
 				} else if i, ok := dsIndex[panel.Dataset]; ok {
 					p.Datasets[i].Fronts = append(p.Datasets[i].Fronts, fv)
 				}
@@ -398,11 +400,23 @@ func matrixOf(a *analysis.Analysis, proto string, byKey map[[2]string]*cellView,
 			best[k[0]] = c.Accuracy
 		}
 	}
+	// The mean ranks are the ranking's, as REPORT.md's headline and the
+	// terminal show them (with one dataset, the ranks on it).
+	ranks := map[string]float64{}
+	if r, ok := a.RankingOf(proto); ok {
+		for _, m := range r.Methods {
+			ranks[m.Label] = m.MeanRank
+		}
+	}
 	for _, m := range a.Methods {
 		if !hasM[m.Label] {
 			continue
 		}
-		row := matrixRow{Method: m.Label, Display: name(m.Label), Rank: t.MeanRank(m.Label)}
+		rank, ok := ranks[m.Label]
+		if !ok {
+			rank = t.MeanRank(m.Label)
+		}
+		row := matrixRow{Method: m.Label, Display: name(m.Label), Rank: rank}
 		for _, d := range mv.Datasets {
 			c := byKey[[2]string{d, m.Label}]
 			row.Cells = append(row.Cells, matrixCell{Dataset: d, Cell: c, Best: c != nil && c.Accuracy == best[d]})

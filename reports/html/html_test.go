@@ -378,3 +378,38 @@ func TestRulesSection(t *testing.T) {
 		t.Errorf("%d rule sets, want 3 (the fixture's stability cells)", n)
 	}
 }
+
+// TestOneDatasetStudy: with one dataset there is no pooled front, so the
+// protocol's section shows no legend and no "hover a point" caption (the
+// dataset's own front keeps its legend), and the headline matrix shows the
+// ranks on that dataset, as REPORT.md and the terminal do, not n/a.
+func TestOneDatasetStudy(t *testing.T) {
+	var recs []results.Record
+	for _, r := range fixtureRecords() {
+		if r.Dataset == "iris" && r.Method != hostileMethod {
+			recs = append(recs, r)
+		}
+	}
+	a, err := analysis.Compute(recs, analysis.Options{Samples: 2000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := Render(Input{Analysis: a})
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(page)
+	if n := strings.Count(html, `<ul class="legend">`); n != 1 {
+		t.Errorf("%d legends, want the dataset front's only", n)
+	}
+	if strings.Contains(html, "Hover a point") {
+		t.Error("a caption about a front the section does not show")
+	}
+	r, _ := a.RankingOf("clean")
+	for _, m := range r.Methods {
+		want := fmt.Sprintf(`<tr data-method="%s"><td>%s</td><td class="n" data-v="%s">%s</td>`, m.Label, m.Display, strconv.FormatFloat(m.MeanRank, 'g', -1, 64), strconv.FormatFloat(m.MeanRank, 'f', 2, 64))
+		if !strings.Contains(html, want) {
+			t.Errorf("matrix lacks %s's rank %v (%s)", m.Label, m.MeanRank, want)
+		}
+	}
+}
