@@ -326,7 +326,7 @@ func scaleRow(dst, src []float64, sc *sksplit.StandardScaler, fill []float64) {
 	}
 	for c, j := range sc.Cols {
 		if j < len(src) {
-			dst[j] = (src[j] - sc.Mean[c]) / sc.Scale[c]
+			dst[j] = (dst[j] - sc.Mean[c]) / sc.Scale[c]
 		}
 	}
 }
