@@ -73,6 +73,12 @@ type Dataset struct {
 	// used different rows.
 	RowsUsed        int   `json:"rows_used,omitempty"`
 	ClassCountsUsed []int `json:"class_counts_used,omitempty"`
+	// Features, NominalFeatures and MissingRows (rows of the file with a
+	// missing input) describe the file when the manifest recorded them
+	// (Features 0 otherwise).
+	Features        int `json:"features,omitempty"`
+	NominalFeatures int `json:"nominal_features,omitempty"`
+	MissingRows     int `json:"missing_rows,omitempty"`
 	// MajorityRate is the share of the most frequent class among the rows
 	// used (among the file's rows when the rows used are unknown; NaN when
 	// the class counts are unknown): the accuracy of the majority-class
@@ -92,6 +98,9 @@ type DatasetInput struct {
 	// unknown).
 	RowsUsed        int
 	ClassCountsUsed []int
+	// Features, NominalFeatures and MissingRows describe the file
+	// (Features 0 when unknown).
+	Features, NominalFeatures, MissingRows int
 }
 
 // Options configure Compute.
@@ -399,7 +408,8 @@ func studyDatasets(recs []results.Record, in []DatasetInput, short map[string]st
 	byShort := map[string]Dataset{}
 	for _, d := range in {
 		s := Dataset{Name: short[d.Name], SHA256: d.SHA256, Rows: d.Rows, Classes: d.Classes, ClassCounts: d.ClassCounts,
-			RowsUsed: d.RowsUsed, ClassCountsUsed: d.ClassCountsUsed, MajorityRate: math.NaN()}
+			RowsUsed: d.RowsUsed, ClassCountsUsed: d.ClassCountsUsed, MajorityRate: math.NaN(),
+			Features: d.Features, NominalFeatures: d.NominalFeatures, MissingRows: d.MissingRows}
 		counts := d.ClassCounts
 		if len(d.ClassCountsUsed) > 0 {
 			counts = d.ClassCountsUsed

@@ -48,6 +48,9 @@ func datasetRows(a *analysis.Analysis, known []DatasetInfo) []DatasetInfo {
 			if len(d.ClassCounts) > 0 {
 				info.Classes = len(d.ClassCounts)
 			}
+			if d.Features > 0 {
+				info.Features, info.Nominal, info.Missing = d.Features, d.NominalFeatures, d.MissingRows
+			}
 		}
 		// The rows used, their class balance and majority rate are what
 		// the manifest recorded of the run; without that record (results

@@ -198,7 +198,8 @@ func studyAnalysis(recs []results.Record, m *manifest.Manifest, partial string, 
 			ao.Name = st.Name
 		}
 		for _, d := range m.Datasets {
-			in := analysis.DatasetInput{Name: d.Name, SHA256: d.NormalizedSHA256, Rows: d.Rows, Classes: d.Classes, ClassCounts: d.ClassCounts}
+			in := analysis.DatasetInput{Name: d.Name, SHA256: d.NormalizedSHA256, Rows: d.Rows, Classes: d.Classes, ClassCounts: d.ClassCounts,
+				Features: d.Features, NominalFeatures: d.NominalFeatures, MissingRows: d.MissingRows}
 			in.RowsUsed, in.ClassCountsUsed = rowsUsed(d)
 			ao.Datasets = append(ao.Datasets, in)
 		}
