@@ -168,10 +168,10 @@ type datasetView struct {
 	Balance string // of the rows used
 	// Used is the number of rows used (the file's rows when the manifest
 	// did not record it).
-	Used int
-	Cells   []cellView
-	Fronts  []frontView
-	Legend  []legendView
+	Used   int
+	Cells  []cellView
+	Fronts []frontView
+	Legend []legendView
 }
 
 type fileGroup struct {
