@@ -59,13 +59,30 @@ type Dataset struct {
 	// disambiguated by its directory or a counter); never a path.
 	Name   string `json:"name"`
 	SHA256 string `json:"normalized_sha256,omitempty"`
-	Rows   int    `json:"rows,omitempty"`
-	// Classes and ClassCounts give the class balance when the manifest
-	// recorded it (empty otherwise: the views print "—").
+	// Rows is the number of data rows in the file.
+	Rows int `json:"rows,omitempty"`
+	// Classes and ClassCounts give the class balance of the file's rows
+	// when the manifest recorded it (empty otherwise: the views print "—").
 	Classes     []string `json:"classes,omitempty"`
 	ClassCounts []int    `json:"class_counts,omitempty"`
-	// MajorityRate is the share of the most frequent class (NaN when the
-	// class counts are unknown).
+	// RowsUsed is the number of rows the study's protocols evaluated on
+	// (the file's rows less those dropped for a missing input), and
+	// ClassCountsUsed their class balance; both absent when the manifest
+	// did not record them (results made before it did: every protocol
+	// then dropped the rows with a missing input) or when the protocols
+	// used different rows.
+	RowsUsed        int   `json:"rows_used,omitempty"`
+	ClassCountsUsed []int `json:"class_counts_used,omitempty"`
+	// Features, NominalFeatures and MissingRows (rows of the file with a
+	// missing input) describe the file when the manifest recorded them
+	// (Features 0 otherwise).
+	Features        int `json:"features,omitempty"`
+	NominalFeatures int `json:"nominal_features,omitempty"`
+	MissingRows     int `json:"missing_rows,omitempty"`
+	// MajorityRate is the share of the most frequent class among the rows
+	// used (among the file's rows when the rows used are unknown; NaN when
+	// the class counts are unknown): the accuracy of the majority-class
+	// baseline on those rows.
 	MajorityRate float64 `json:"majority_rate"`
 }
 
@@ -77,6 +94,13 @@ type DatasetInput struct {
 	Rows        int
 	Classes     []string
 	ClassCounts []int
+	// RowsUsed and ClassCountsUsed are the rows used (0 and nil when
+	// unknown).
+	RowsUsed        int
+	ClassCountsUsed []int
+	// Features, NominalFeatures and MissingRows describe the file
+	// (Features 0 when unknown).
+	Features, NominalFeatures, MissingRows int
 }
 
 // Options configure Compute.
@@ -394,9 +418,15 @@ func renamed(recs []results.Record, short map[string]string) []results.Record {
 func studyDatasets(recs []results.Record, in []DatasetInput, short map[string]string) []Dataset {
 	byShort := map[string]Dataset{}
 	for _, d := range in {
-		s := Dataset{Name: short[d.Name], SHA256: d.SHA256, Rows: d.Rows, Classes: d.Classes, ClassCounts: d.ClassCounts, MajorityRate: math.NaN()}
+		s := Dataset{Name: short[d.Name], SHA256: d.SHA256, Rows: d.Rows, Classes: d.Classes, ClassCounts: d.ClassCounts,
+			RowsUsed: d.RowsUsed, ClassCountsUsed: d.ClassCountsUsed, MajorityRate: math.NaN(),
+			Features: d.Features, NominalFeatures: d.NominalFeatures, MissingRows: d.MissingRows}
+		counts := d.ClassCounts
+		if len(d.ClassCountsUsed) > 0 {
+			counts = d.ClassCountsUsed
+		}
 		total, most := 0, 0
-		for _, c := range d.ClassCounts {
+		for _, c := range counts {
 			total += c
 			most = max(most, c)
 		}
@@ -487,7 +517,11 @@ func chanceFlags(cells []Cell, ds []Dataset) []Chance {
 	classes := map[string]int{}
 	for _, d := range ds {
 		n := 0
-		for _, c := range d.ClassCounts {
+		counts := d.ClassCounts
+		if len(d.ClassCountsUsed) > 0 {
+			counts = d.ClassCountsUsed
+		}
+		for _, c := range counts {
 			if c > 0 {
 				n++
 			}

@@ -3,6 +3,7 @@ package analysis
 import (
 	"encoding/json"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -163,5 +164,49 @@ func TestJSONNullsAndNames(t *testing.T) {
 	ds := doc["study"].(map[string]any)["datasets"].([]any)[0].(map[string]any)
 	if v, ok := ds["majority_rate"]; !ok || v != nil {
 		t.Errorf("majority_rate of unknown counts = %v, want null", v)
+	}
+}
+
+// TestMajorityRateOfTheRowsUsed: the majority rate is that of the rows
+// the protocols used when the manifest recorded them (hepatitis: 67 of
+// the 80 complete rows, 83.75 %, what the majority method scores), else of
+// the file's rows (79.35 %); analysis.json carries both balances.
+func TestMajorityRateOfTheRowsUsed(t *testing.T) {
+	recs := records(map[string]map[string]float64{"cart": {"hepatitis": 0.8}, "c45": {"hepatitis": 0.9}}, nil)
+	cases := []struct {
+		name string
+		in   DatasetInput
+		want float64
+		json map[string]any
+	}{
+		{"rows used recorded", DatasetInput{Name: "hepatitis", Rows: 155, ClassCounts: []int{32, 123}, RowsUsed: 80, ClassCountsUsed: []int{13, 67},
+			Features: 19, MissingRows: 75}, 67.0 / 80, map[string]any{"name": "hepatitis", "rows": 155.0, "class_counts": []any{32.0, 123.0},
+			"rows_used": 80.0, "class_counts_used": []any{13.0, 67.0}, "features": 19.0, "missing_rows": 75.0, "majority_rate": 0.8375}},
+		{"an older manifest", DatasetInput{Name: "hepatitis", Rows: 155, ClassCounts: []int{32, 123}}, 123.0 / 155,
+			map[string]any{"name": "hepatitis", "rows": 155.0, "class_counts": []any{32.0, 123.0}, "majority_rate": 123.0 / 155}},
+	}
+	for _, c := range cases {
+		a, err := Compute(recs, Options{Datasets: []DatasetInput{c.in}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := a.Study.Datasets[0].MajorityRate; math.Abs(r-c.want) > 1e-12 {
+			t.Errorf("%s: majority rate %v, want %v", c.name, r, c.want)
+		}
+		js, err := a.JSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc struct {
+			Study struct {
+				Datasets []map[string]any `json:"datasets"`
+			} `json:"study"`
+		}
+		if err := json.Unmarshal(js, &doc); err != nil {
+			t.Fatal(err)
+		}
+		if got := doc.Study.Datasets[0]; !reflect.DeepEqual(got, c.json) {
+			t.Errorf("%s: analysis.json's dataset\n%v\nwant\n%v", c.name, got, c.json)
+		}
 	}
 }

@@ -144,6 +144,7 @@ header:
 			}
 			if f == "?" {
 				row[j] = math.NaN()
+				d.noteMissing(lr.line, k+1, attrs[k].Name)
 			} else {
 				v, err := cols[j].cell(f)
 				if err != nil {

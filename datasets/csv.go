@@ -149,6 +149,7 @@ func ReadCSVWith(r io.Reader, name, path string, o CSVOptions) (*Dataset, error)
 			}
 			if isCSVMissing(f) {
 				row[j] = math.NaN()
+				d.noteMissing(lines[i], k+1, attrs[k].Name)
 			} else {
 				v, err := cols[j].cell(f)
 				if err != nil {

@@ -63,6 +63,64 @@ type Dataset struct {
 	// dataset was read from, set by loaders that verify or hash the file
 	// (Fetcher.Load); empty otherwise. Results identify their data by it.
 	Checksum string
+
+	// FirstMissing is where the reader met the first missing input cell
+	// (zero Line when the file has none, or the dataset was not read from
+	// a file), so that a refusal of incomplete data can name it.
+	FirstMissing Cell
+}
+
+// Cell is a position in a data file: the 1-based line, the 1-based field
+// of that line and the column's name.
+type Cell struct {
+	Line, Column int
+	Name         string
+}
+
+// noteMissing records the first missing input cell a reader meets.
+func (d *Dataset) noteMissing(line, column int, name string) {
+	if d.FirstMissing.Line == 0 {
+		d.FirstMissing = Cell{Line: line, Column: column, Name: name}
+	}
+}
+
+// MissingByColumn returns the number of missing cells of each input
+// column, in column order.
+func (d *Dataset) MissingByColumn() []int {
+	out := make([]int, len(d.Inputs))
+	for _, row := range d.X {
+		for j, v := range row {
+			if j < len(out) && math.IsNaN(v) {
+				out[j]++
+			}
+		}
+	}
+	return out
+}
+
+// MissingError returns nil when the dataset has no missing input cell, and
+// otherwise an error naming the first one: its file, line and column as
+// the reader recorded them, else its row and column.
+func (d *Dataset) MissingError() error {
+	rows := d.MissingRows()
+	if len(rows) == 0 {
+		return nil
+	}
+	cells := 0
+	for _, n := range d.MissingByColumn() {
+		cells += n
+	}
+	why := fmt.Sprintf("missing value (%d missing cells in %d of %d rows); the missing-value policy \"error\" refuses incomplete data (use drop or impute)", cells, len(rows), d.Rows())
+	if c := d.FirstMissing; c.Line > 0 {
+		return fmt.Errorf("%s:%d: column %d (%s): %s", d.Path, c.Line, c.Column, c.Name, why)
+	}
+	row := d.X[rows[0]]
+	for j, v := range row {
+		if math.IsNaN(v) {
+			return fmt.Errorf("%s: data row %d, column %s: %s", d.Name, rows[0]+1, d.Inputs[j].Name, why)
+		}
+	}
+	return fmt.Errorf("%s: data row %d: %s", d.Name, rows[0]+1, why)
 }
 
 // Rows returns the number of data rows.

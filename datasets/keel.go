@@ -258,6 +258,7 @@ func (p *keelParser) data(lr *lineReader) (*Dataset, error) {
 			f := fields[k]
 			if isKEELMissing(f) {
 				row[j] = math.NaN()
+				d.noteMissing(lr.line, k+1, p.attrs[k].Name)
 				continue
 			}
 			v, err := cols[j].cell(f)

@@ -196,11 +196,16 @@ type numericCSV struct {
 	block   []float64
 	numbers []int
 	notInt  []bool
+	// line counts the lines taken so far; first is the first missing
+	// input cell (Dataset.FirstMissing).
+	lineNo int
+	first  Cell
 }
 
 // line takes one line with its terminator; false means the file needs
 // ReadCSVWith.
 func (p *numericCSV) line(b []byte) bool {
+	p.lineNo++
 	if n := len(b); n > 0 && b[n-1] == '\n' {
 		b = b[:n-1]
 		if n := len(b); n > 0 && b[n-1] == '\r' {
@@ -253,6 +258,9 @@ func (p *numericCSV) line(b []byte) bool {
 		}
 		if isCSVMissing(cell) {
 			row[j] = math.NaN()
+			if p.first.Line == 0 {
+				p.first = Cell{Line: p.lineNo, Column: k + 1, Name: p.attrs[k].Name}
+			}
 			j++
 			continue
 		}
@@ -311,7 +319,7 @@ func (p *numericCSV) dataset() *Dataset {
 	if !p.header || len(p.X) == 0 {
 		return nil
 	}
-	d := &Dataset{Name: nameFromPath(p.path), Path: p.path, X: p.X, Inputs: make([]Attribute, 0, p.nIn)}
+	d := &Dataset{Name: nameFromPath(p.path), Path: p.path, X: p.X, Inputs: make([]Attribute, 0, p.nIn), FirstMissing: p.first}
 	j := 0
 	for k, a := range p.attrs {
 		if k == p.classK {

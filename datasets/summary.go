@@ -26,8 +26,8 @@ type Summary struct {
 
 // Summarize describes a dataset read from a file, using its registry entry
 // for the paper's domain and instance count. Notes flag a row count that
-// differs from the paper's table, rows with missing values (which the
-// paper's experiment dropped), and any mismatch with the registry's expected
+// differs from the paper's table, rows with missing values (which every
+// protocol drops under the default missing-value policy), and any mismatch with the registry's expected
 // shape. info may be the zero Info for a dataset outside the registry.
 func Summarize(d *Dataset, info Info) Summary {
 	s := Summary{
@@ -59,7 +59,7 @@ func Summarize(d *Dataset, info Info) Summary {
 		s.Notes = append(s.Notes, fmt.Sprintf("file has %s rows, paper's table %s", thousands(s.Instances), thousands(info.PaperInstances)))
 	}
 	if s.MissingRows > 0 {
-		s.Notes = append(s.Notes, fmt.Sprintf("%d rows with missing values (%d cells); the paper's protocol drops them, leaving %d", s.MissingRows, s.MissingCells, s.Instances-s.MissingRows))
+		s.Notes = append(s.Notes, fmt.Sprintf("%d rows with missing values (%d cells); every protocol drops them (missing-value policy drop, the default), leaving %d; impute keeps them under the clean and holdout protocols", s.MissingRows, s.MissingCells, s.Instances-s.MissingRows))
 	}
 	if info.Name != "" && info.Instances > 0 {
 		if err := CheckShape(d, info); err != nil {

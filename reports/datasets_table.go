@@ -16,6 +16,7 @@ import (
 type DatasetInfo struct {
 	Name      string
 	Instances int // rows used
+	FileRows  int // rows in the file
 	Features  int
 	Nominal   int // nominal input columns
 	Classes   int
@@ -40,15 +41,30 @@ func datasetRows(a *analysis.Analysis, known []DatasetInfo) []DatasetInfo {
 	for _, d := range a.Study.Datasets {
 		info, ok := byName[d.Name]
 		if !ok {
-			info = DatasetInfo{Name: d.Name, Instances: -1, Features: -1, Nominal: -1, Classes: -1, Missing: -1}
+			info = DatasetInfo{Name: d.Name, Instances: -1, FileRows: -1, Features: -1, Nominal: -1, Classes: -1, Missing: -1}
 			if d.Rows > 0 {
-				info.Instances = d.Rows
+				info.FileRows = d.Rows
 			}
 			if len(d.ClassCounts) > 0 {
 				info.Classes = len(d.ClassCounts)
 			}
+			if d.Features > 0 {
+				info.Features, info.Nominal, info.Missing = d.Features, d.NominalFeatures, d.MissingRows
+			}
 		}
+		// The rows used, their class balance and majority rate are what
+		// the manifest recorded of the run; without that record (results
+		// made before it existed) only the caller's shape says.
 		info.SHA256, info.ClassCounts, info.MajorityRate = d.SHA256, d.ClassCounts, d.MajorityRate
+		if d.RowsUsed > 0 {
+			info.Instances = d.RowsUsed
+		}
+		if len(d.ClassCountsUsed) > 0 {
+			info.ClassCounts = d.ClassCountsUsed
+		} else if info.Missing > 0 {
+			// The file's balance is not that of the rows used.
+			info.ClassCounts, info.MajorityRate = nil, math.NaN()
+		}
 		out = append(out, info)
 	}
 	return out
@@ -68,9 +84,9 @@ func DatasetsTable(rows []DatasetInfo) Table {
 	t := Table{
 		Name:      "datasets",
 		Title:     "Datasets",
-		Header:    []string{"Dataset", "Instances", "Features", "Nominal", "Classes", "Class balance", "Majority (%)", "Missing rows", "SHA-256 (normalised)", "Differs from paper"},
-		Align:     "lrrrrlrrll",
-		CSVHeader: []string{"dataset", "instances", "features", "nominal", "classes", "class_counts", "majority_rate", "missing_rows", "normalized_sha256", "domain", "paper_instances", "paper_features", "paper_classes", "differs"},
+		Header:    []string{"Dataset", "Rows in file", "Rows used", "Features", "Nominal", "Classes", "Class balance", "Majority (%)", "Missing rows", "SHA-256 (normalised)", "Differs from paper"},
+		Align:     "lrrrrrlrrll",
+		CSVHeader: []string{"dataset", "instances", "features", "nominal", "classes", "class_counts", "majority_rate", "missing_rows", "normalized_sha256", "domain", "paper_instances", "paper_features", "paper_classes", "differs", "rows_in_file"},
 	}
 	for _, r := range rows {
 		domain := r.Domain
@@ -97,7 +113,7 @@ func DatasetsTable(rows []DatasetInfo) Table {
 		pI, pF, pC := "", "", ""
 		if inPaper {
 			var diffs []string
-			if r.Instances >= 0 && p.Instances != r.Instances {
+			if r.FileRows >= 0 && p.Instances != r.FileRows {
 				diffs = append(diffs, fmt.Sprintf("instances (paper %d)", p.Instances))
 			}
 			if r.Features >= 0 && p.Features != r.Features {
@@ -112,13 +128,13 @@ func DatasetsTable(rows []DatasetInfo) Table {
 			}
 			pI, pF, pC = strconv.Itoa(p.Instances), strconv.Itoa(p.Features), strconv.Itoa(p.Classes)
 		}
-		t.Rows = append(t.Rows, []Entry{{Text: r.Name}, {Text: intOrDash(r.Instances)}, {Text: intOrDash(r.Features)}, {Text: intOrDash(r.Nominal)},
+		t.Rows = append(t.Rows, []Entry{{Text: r.Name}, {Text: intOrDash(r.FileRows)}, {Text: intOrDash(r.Instances)}, {Text: intOrDash(r.Features)}, {Text: intOrDash(r.Nominal)},
 			{Text: intOrDash(r.Classes)}, {Text: balance}, {Text: majority}, {Text: intOrDash(r.Missing)}, {Text: sum}, {Text: differs}})
 		t.CSVRows = append(t.CSVRows, []string{r.Name, intOrDash(r.Instances), intOrDash(r.Features), intOrDash(r.Nominal), intOrDash(r.Classes),
-			strings.ReplaceAll(balance, "—", ""), majorityCSV, intOrDash(r.Missing), r.SHA256, domain, pI, pF, pC, differs})
+			strings.ReplaceAll(balance, "—", ""), majorityCSV, intOrDash(r.Missing), r.SHA256, domain, pI, pF, pC, differs, intOrDash(r.FileRows)})
 	}
 	t.Notes = []string{
-		"Instances are the rows used; class balance gives the rows per class in the dataset's class order, and the majority rate the accuracy of always predicting the most frequent class (— where the manifest did not record class counts). The checksum is the normalised SHA-256 of the file (manifest.json has it in full).",
+		"Rows used are the rows the protocols evaluated on: the rows in the file less those with a missing input, which every protocol drops under the default missing-value policy (drop; missing rows counts them in the file). Class balance gives the rows used per class in the dataset's class order, and the majority rate the accuracy of always predicting the most frequent class on the rows used (— where the manifest did not record class counts). The checksum is the normalised SHA-256 of the file (manifest.json has it in full).",
 		"The authors' results for hepatitis and dermatology come from their complete rows only (80 and 358); the KEEL spambase file has 4,597 rows where the paper lists 4,601.",
 	}
 	return t

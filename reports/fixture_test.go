@@ -82,11 +82,11 @@ func fixtureRecords() []results.Record {
 }
 
 var fixtureDatasets = []DatasetInfo{
-	{Name: "zoo", Instances: 101, Features: 16, Nominal: 16, Classes: 7, Missing: 0, Domain: "Biology"},
-	{Name: "iris", Instances: 150, Features: 4, Nominal: 0, Classes: 3, Missing: 0, Domain: "Botany"},
-	{Name: "wine", Instances: 178, Features: 13, Nominal: 0, Classes: 3, Missing: 0},
-	{Name: "pima", Instances: 768, Features: 8, Nominal: 0, Classes: 2, Missing: 0, Domain: "Medical"},
-	{Name: "hepatitis", Instances: 80, Features: 19, Nominal: 0, Classes: 2, Missing: 75, Domain: "Medical"},
+	{Name: "zoo", Instances: 101, FileRows: 101, Features: 16, Nominal: 16, Classes: 7, Missing: 0, Domain: "Biology"},
+	{Name: "iris", Instances: 150, FileRows: 150, Features: 4, Nominal: 0, Classes: 3, Missing: 0, Domain: "Botany"},
+	{Name: "wine", Instances: 178, FileRows: 178, Features: 13, Nominal: 0, Classes: 3, Missing: 0},
+	{Name: "pima", Instances: 768, FileRows: 768, Features: 8, Nominal: 0, Classes: 2, Missing: 0, Domain: "Medical"},
+	{Name: "hepatitis", Instances: 80, FileRows: 155, Features: 19, Nominal: 0, Classes: 2, Missing: 75, Domain: "Medical"},
 }
 
 var fixtureFacts = []Fact{

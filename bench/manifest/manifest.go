@@ -29,16 +29,52 @@ import (
 // FileName is the manifest's name inside an output directory.
 const FileName = "manifest.json"
 
-// Dataset identifies one dataset file used by a run.
+// Dataset identifies one dataset file used by a run and says how the
+// study used its rows.
 type Dataset struct {
 	Name             string `json:"name"`
 	Path             string `json:"path"`
 	NormalizedSHA256 string `json:"normalized_sha256"`
-	Rows             int    `json:"rows"`
+	// Rows is the number of data rows in the file.
+	Rows int `json:"rows"`
 	// Classes and ClassCounts give the class balance (rows per class, in
-	// the dataset's class order); absent in manifests written before.
+	// the dataset's class order) of the file's rows; absent in manifests
+	// written before.
 	Classes     []string `json:"classes,omitempty"`
 	ClassCounts []int    `json:"class_counts,omitempty"`
+	// Features and NominalFeatures count the input columns and the nominal
+	// ones; MissingRows the rows with at least one missing input, and
+	// Missing the missing cells of each input column that has any (in
+	// column order). Absent in manifests written before they existed.
+	Features        int             `json:"features,omitempty"`
+	NominalFeatures int             `json:"nominal_features,omitempty"`
+	MissingRows     int             `json:"missing_rows,omitempty"`
+	Missing         []ColumnMissing `json:"missing_by_column,omitempty"`
+	// Use says, per protocol of the study (in study order), which rows
+	// were used.
+	Use []DatasetUse `json:"use,omitempty"`
+}
+
+// ColumnMissing is the number of missing cells of one input column.
+type ColumnMissing struct {
+	Column string `json:"column"`
+	Cells  int    `json:"cells"`
+}
+
+// DatasetUse is how one protocol used a dataset's rows.
+type DatasetUse struct {
+	Protocol string `json:"protocol"`
+	// Policy is the missing-value policy: drop, impute or error.
+	Policy string `json:"missing_policy"`
+	// RowsUsed is the number of rows the protocol's folds are made of;
+	// RowsDropped the rows of the file left out for a missing input (see
+	// Dataset.Missing for why); CellsImputed the missing cells filled.
+	RowsUsed     int `json:"rows_used"`
+	RowsDropped  int `json:"rows_dropped"`
+	CellsImputed int `json:"cells_imputed,omitempty"`
+	// ClassCounts are the rows used per class, in the dataset's class
+	// order.
+	ClassCounts []int `json:"class_counts"`
 }
 
 // Manifest describes one run.

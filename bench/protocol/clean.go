@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/fgrtbench/fgrtbench/datasets"
+	"github.com/fgrtbench/fgrtbench/internal/impute"
 	"github.com/fgrtbench/fgrtbench/internal/sksplit"
 	"github.com/fgrtbench/fgrtbench/learn"
 )
@@ -16,15 +17,19 @@ import (
 // resolved by an inner stratified cross-validation on the training fold.
 //
 // Rows with missing values are dropped, as in the paper protocol, so that
-// the two protocols evaluate the same rows; nominal inputs keep their
-// declared-domain codes and are never scaled.
+// the two protocols evaluate the same rows (missing-value policy drop, the
+// default). Under policy impute every row is kept and a missing cell is
+// filled before scaling with the mean (numeric) or most frequent code
+// (nominal) of the rows the scaler is fitted on: each training fold, and
+// each inner training fold, so no test row reaches an imputed value.
+// Nominal inputs keep their declared-domain codes and are never scaled.
 type Clean struct{}
 
 // Name returns "clean".
 func (Clean) Name() string { return "clean" }
 
 // Reads: folds, repeats, seed and inner_folds.
-func (Clean) Reads() []string { return []string{"folds", "repeats", "seed", "inner_folds"} }
+func (Clean) Reads() []string { return []string{"folds", "repeats", "seed", "inner_folds", "missing"} }
 
 // Layout: o.Folds folds per repeat, repeat r with fold seed o.Seed + r,
 // grids resolved by inner cross-validation.
@@ -42,7 +47,8 @@ func (Clean) Plan(d *datasets.Dataset, o Options) (*Plan, error) {
 		return nil, err
 	}
 	full, kept := d, []int(nil) // nil: every row kept, in file order
-	if len(d.MissingRows()) > 0 {
+	imputing := o.Missing == MissingImpute
+	if !imputing && len(d.MissingRows()) > 0 {
 		full, kept = d.CompleteRows()
 	}
 	schema := full.Schema()
@@ -55,7 +61,17 @@ func (Clean) Plan(d *datasets.Dataset, o Options) (*Plan, error) {
 		Rows:          len(full.X),
 	}
 	if dropped := len(d.X) - len(full.X); dropped > 0 {
+		plan.Dropped = dropped
 		plan.Notes = append(plan.Notes, fmt.Sprintf("%d rows with missing values dropped", dropped))
+	}
+	var imp *impute.Imputer
+	if imputing {
+		levels, names := imputeColumns(schema)
+		imp = impute.New(full.X, levels, names)
+		if imp != nil {
+			plan.Imputed = imp.Cells()
+			plan.Notes = append(plan.Notes, fmt.Sprintf("%d missing cells imputed with each training fold's mean (numeric) or mode (nominal)", imp.Cells()))
+		}
 	}
 	if len(full.X) < o.Folds {
 		return nil, fmt.Errorf("%s: %d complete rows cannot make %d folds", d.Name, len(full.X), o.Folds)
@@ -77,7 +93,7 @@ func (Clean) Plan(d *datasets.Dataset, o Options) (*Plan, error) {
 			}
 			// Sized exactly: on 10^6 rows, growing by append would
 			// allocate about twice the final slices.
-			v := &foldView{X: full.X, numeric: numeric, bound: bound, train: make([]int, 0, len(fold)-nTest), test: make([]int, 0, nTest)}
+			v := &foldView{X: full.X, numeric: numeric, bound: bound, imp: imp, train: make([]int, 0, len(fold)-nTest), test: make([]int, 0, nTest)}
 			ytr, yte := make([]int, 0, len(fold)-nTest), make([]int, 0, nTest)
 			for i, g := range fold {
 				if g == k {
@@ -98,14 +114,31 @@ func (Clean) Plan(d *datasets.Dataset, o Options) (*Plan, error) {
 				return nil, fmt.Errorf("%s: inner folds of fold %d: %w", d.Name, k, err)
 			}
 			f.InnerFold = inner
+			if err := imp.Check(v.train, inner); err != nil {
+				return nil, fmt.Errorf("%s: fold %d of repeat %d: %w", d.Name, k, r, err)
+			}
 			f.Rescale = func(trainIdx, testIdx []int, buf *Scratch) ([][]float64, func() [][]float64) {
 				tr, te := v.compose(trainIdx), v.compose(testIdx)
-				return v.scaled(tr, te, v.fit(tr), buf)
+				sc, fill := v.fit(tr)
+				return v.scaled(tr, te, sc, fill, buf)
 			}
 			plan.Folds = append(plan.Folds, f)
 		}
 	}
 	return plan, nil
+}
+
+// imputeColumns describes the schema's columns to impute.New: the number
+// of codes of each nominal column (0 for a numeric one) and the names.
+func imputeColumns(s learn.Schema) (levels []int, names []string) {
+	levels, names = make([]int, len(s.Features)), make([]string, len(s.Features))
+	for j, f := range s.Features {
+		names[j] = s.FeatureName(j)
+		if f.Nominal {
+			levels[j] = max(1, len(f.Categories))
+		}
+	}
+	return levels, names
 }
 
 func numericColumns(s learn.Schema) []int {
@@ -127,7 +160,9 @@ type foldView struct {
 	train, test []int // rows of X, in file order
 	once        sync.Once
 	sc          *sksplit.StandardScaler
-	bound       *absBound // shared by the plan's views
+	fill        []float64       // the training rows' imputed values (nil: no imputation)
+	bound       *absBound       // shared by the plan's views
+	imp         *impute.Imputer // nil unless missing cells are imputed
 }
 
 // absBound is the largest magnitude of each column of X (+Inf for a column
@@ -173,7 +208,7 @@ func (v *foldView) finite() bool {
 			return false
 		}
 	}
-	sc := v.scaler()
+	sc, _ := v.prep()
 	for c, j := range sc.Cols {
 		if j >= len(max) {
 			continue
@@ -196,23 +231,39 @@ func (v *foldView) width() int {
 	return len(v.X[0])
 }
 
-// scaler is the StandardScaler of the fold's training rows.
-func (v *foldView) scaler() *sksplit.StandardScaler {
-	v.once.Do(func() { v.sc = v.fit(v.train) })
-	return v.sc
+// prep is the preprocessing fitted on the fold's training rows: the
+// StandardScaler and the imputed values (nil without imputation).
+func (v *foldView) prep() (*sksplit.StandardScaler, []float64) {
+	v.once.Do(func() { v.sc, v.fill = v.fit(v.train) })
+	return v.sc, v.fill
 }
 
 // unscale maps a value of column j from the fold's scaled units back to
 // the data's own (Fold.Unscale).
-func (v *foldView) unscale(j int, x float64) float64 { return unscaler(v.scaler())(j, x) }
+func (v *foldView) unscale(j int, x float64) float64 {
+	sc, _ := v.prep()
+	return unscaler(sc)(j, x)
+}
 
-// fit fits a StandardScaler on the numeric columns of rows idx of X.
-func (v *foldView) fit(idx []int) *sksplit.StandardScaler {
+// fit fits the preprocessing on rows idx of X: the imputed values when
+// missing cells are imputed, then a StandardScaler on the numeric columns
+// of the rows as imputed (a pipeline of SimpleImputer and StandardScaler).
+func (v *foldView) fit(idx []int) (*sksplit.StandardScaler, []float64) {
 	rows := make([][]float64, len(idx))
 	for i, r := range idx {
 		rows[i] = v.X[r]
 	}
-	return sksplit.FitScaler(rows, v.numeric)
+	fill := v.imp.Fit(rows)
+	if fill != nil {
+		w := v.width()
+		flat := make([]float64, len(rows)*w)
+		for i, row := range rows {
+			filled := flat[i*w : (i+1)*w : (i+1)*w]
+			impute.Row(filled, row, fill)
+			rows[i] = filled
+		}
+	}
+	return sksplit.FitScaler(rows, v.numeric), fill
 }
 
 // compose maps positions among the training rows to rows of X.
@@ -231,14 +282,14 @@ func (v *foldView) compose(pos []int) []int {
 // that fits before it predicts thus holds no test rows while it fits, and
 // buf is as large as the largest training part, not a whole fold: the
 // test rows take the memory the fit has freed.
-func (v *foldView) scaled(tr, te []int, sc *sksplit.StandardScaler, buf *Scratch) (xtr [][]float64, xte func() [][]float64) {
+func (v *foldView) scaled(tr, te []int, sc *sksplit.StandardScaler, fill []float64, buf *Scratch) (xtr [][]float64, xte func() [][]float64) {
 	if buf == nil {
 		buf = &Scratch{}
 	}
 	var test [][]float64
-	return v.scaleInto(tr, sc, buf), func() [][]float64 {
+	return v.scaleInto(tr, sc, fill, buf), func() [][]float64 {
 		if test == nil {
-			test = v.scaleInto(te, sc, &Scratch{})
+			test = v.scaleInto(te, sc, fill, &Scratch{})
 		}
 		return test
 	}
@@ -246,7 +297,7 @@ func (v *foldView) scaled(tr, te []int, sc *sksplit.StandardScaler, buf *Scratch
 
 // scaleInto returns rows idx of X scaled by sc, in buf's memory (grown as
 // needed).
-func (v *foldView) scaleInto(idx []int, sc *sksplit.StandardScaler, buf *Scratch) [][]float64 {
+func (v *foldView) scaleInto(idx []int, sc *sksplit.StandardScaler, fill []float64, buf *Scratch) [][]float64 {
 	w := v.width()
 	n := len(idx)
 	if cap(buf.flat) < n*w {
@@ -258,19 +309,24 @@ func (v *foldView) scaleInto(idx []int, sc *sksplit.StandardScaler, buf *Scratch
 	flat, rows := buf.flat[:n*w], buf.rows[:n:n]
 	for i, r := range idx {
 		rows[i] = flat[i*w : (i+1)*w : (i+1)*w]
-		scaleRow(rows[i], v.X[r], sc)
+		scaleRow(rows[i], v.X[r], sc, fill)
 	}
 	return rows
 }
 
 // scaleRow writes src scaled by sc into dst: the value
 // sksplit.StandardScaler.Transform computes, (x - mean) / scale on the
-// scaled columns, the others copied.
-func scaleRow(dst, src []float64, sc *sksplit.StandardScaler) {
-	copy(dst, src)
+// scaled columns, the others copied; a missing cell is first replaced by
+// its column's value in fill (when not nil).
+func scaleRow(dst, src []float64, sc *sksplit.StandardScaler, fill []float64) {
+	if fill != nil {
+		impute.Row(dst, src, fill)
+	} else {
+		copy(dst, src)
+	}
 	for c, j := range sc.Cols {
 		if j < len(src) {
-			dst[j] = (src[j] - sc.Mean[c]) / sc.Scale[c]
+			dst[j] = (dst[j] - sc.Mean[c]) / sc.Scale[c]
 		}
 	}
 }

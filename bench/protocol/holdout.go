@@ -31,6 +31,12 @@ const (
 // split; deterministic learners run once. Learners fit their own
 // preprocessing (fuzzy partitions) on the training part.
 //
+// Under missing-value policy impute the rows with a missing input are
+// kept, and each missing cell is filled, before scaling, with the mean
+// (numeric) or most frequent code (nominal) of the 64 % part: the rows the
+// scaler is fitted on and the grid's candidates are trained on, so no
+// validation or test row reaches an imputed value.
+//
 // Grids are resolved on the loader's validation part: each configuration is
 // fitted on the 64 % part and scored on the 16 % part, and the best one is
 // refitted on the 80 % part (selection inner-cv with one inner split).
@@ -42,7 +48,7 @@ type Holdout struct{}
 func (Holdout) Name() string { return "holdout" }
 
 // Reads: repeats (learner seeds) and holdout_train.
-func (Holdout) Reads() []string { return []string{"repeats", "holdout_train"} }
+func (Holdout) Reads() []string { return []string{"repeats", "holdout_train", "missing"} }
 
 // Layout: one fold, o.Repeats learner seeds on it, all recorded with seed 33.
 func (Holdout) Layout(o Options) Layout {
@@ -61,7 +67,9 @@ func (h Holdout) Plan(d *datasets.Dataset, o Options) (*Plan, error) {
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
-	p, err := paperprep.Prepare(d)
+	po := paperprep.PaperOptions()
+	po.Impute = o.Missing == MissingImpute
+	p, err := paperprep.PrepareWith(d, po)
 	if err != nil {
 		return nil, fmt.Errorf("%s: holdout protocol: %w", d.Name, err)
 	}
@@ -77,6 +85,8 @@ func (h Holdout) Plan(d *datasets.Dataset, o Options) (*Plan, error) {
 		Schema:        p.Schema,
 		GridSelection: l.GridSelection,
 		Rows:          len(p.X),
+		Dropped:       len(p.Dropped),
+		Imputed:       p.Imputed,
 	}
 	for _, n := range p.Notes {
 		if n != p.FoldsNote { // the 5-fold note does not apply to one split

@@ -15,7 +15,8 @@ const PaperSeed = 42
 // split with random_state 33, a StandardScaler fitted on the 64% part, rows
 // stacked back, StratifiedKFold(5, shuffle, 42), learners' partitions fitted
 // on all rows, grids selected by test accuracy. Options are ignored: the
-// paper fixes them.
+// paper fixes them (a study refuses missing-value policy impute with the
+// paper protocol; see study.Study.Resolve).
 type Paper struct{}
 
 // Name returns "paper".
@@ -44,6 +45,7 @@ func (Paper) Plan(d *datasets.Dataset, _ Options) (*Plan, error) {
 		PrepareY:      p.Y,
 		GridSelection: SelectTest,
 		Rows:          len(p.X),
+		Dropped:       len(p.Dropped),
 		Notes:         p.Notes,
 	}
 	for k := 0; k < 5; k++ {

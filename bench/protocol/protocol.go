@@ -114,7 +114,8 @@ func (f *Fold) LazyMatrices(buf *Scratch) (xtr [][]float64, test func() [][]floa
 	if f.view == nil {
 		return f.XTrain, func() [][]float64 { return f.XTest }
 	}
-	return f.view.scaled(f.view.train, f.view.test, f.view.scaler(), buf)
+	sc, fill := f.view.prep()
+	return f.view.scaled(f.view.train, f.view.test, sc, fill, buf)
 }
 
 // ProvablyFinite reports whether every value EachRow would pass is
@@ -145,11 +146,11 @@ func (f *Fold) EachRow(fn func(test bool, i int, row []float64) bool) {
 		return
 	}
 	v := f.view
-	sc := v.scaler()
+	sc, fill := v.prep()
 	row := make([]float64, v.width())
 	for part, idx := range [][]int{v.train, v.test} {
 		for i, r := range idx {
-			scaleRow(row, v.X[r], sc)
+			scaleRow(row, v.X[r], sc, fill)
 			if !fn(part == 1, i, row) {
 				return
 			}
@@ -208,6 +209,10 @@ type Plan struct {
 	InnerK int
 	// Rows is the number of rows used (after dropping incomplete rows).
 	Rows int
+	// Dropped is the number of rows of the file left out for a missing
+	// input, and Imputed the number of missing cells filled in the rows
+	// used (in at least one fold; missing-value policy impute).
+	Dropped, Imputed int
 	// Notes records facts a reader of the results needs (dropped rows,
 	// integer truncation...).
 	Notes []string
@@ -229,6 +234,47 @@ type Options struct {
 	// when empty) or "64" (the scaler's part only). Repeats count learner
 	// seeds under holdout.
 	HoldoutTrain string `json:"holdout_train,omitempty" yaml:"holdout_train,omitempty"`
+	// Missing is the missing-value policy: "" (MissingDrop, the default,
+	// stored empty so that a study that names it is the same experiment
+	// as one that does not), MissingImpute or MissingError.
+	Missing string `json:"missing,omitempty" yaml:"missing,omitempty"`
+}
+
+// Missing-value policies (Options.Missing).
+const (
+	// MissingDrop drops every row with a missing input before the split:
+	// the authors' choice, and every protocol's default.
+	MissingDrop = "drop"
+	// MissingImpute keeps every row and fills a missing numeric cell with
+	// the mean, and a missing nominal cell with the most frequent code,
+	// of the rows the fold's preprocessing is fitted on (clean and holdout
+	// protocols only: the paper protocol reproduces the authors' drop).
+	MissingImpute = "impute"
+	// MissingError refuses a dataset with a missing input cell.
+	MissingError = "error"
+)
+
+// MissingPolicies lists the policies, default first.
+func MissingPolicies() []string { return []string{MissingDrop, MissingImpute, MissingError} }
+
+// NormalizeMissing returns the policy as Options.Missing stores it ("" for
+// drop) or an error naming the valid ones.
+func NormalizeMissing(policy string) (string, error) {
+	switch policy {
+	case "", MissingDrop:
+		return "", nil
+	case MissingImpute, MissingError:
+		return policy, nil
+	}
+	return "", fmt.Errorf("unknown missing-value policy %q (valid: %s)", policy, strings.Join(MissingPolicies(), ", "))
+}
+
+// MissingPolicy names the options' policy ("drop" for the default).
+func (o Options) MissingPolicy() string {
+	if o.Missing == "" {
+		return MissingDrop
+	}
+	return o.Missing
 }
 
 // DefaultOptions are the defaults of the clean protocol.
@@ -254,6 +300,11 @@ func (o Options) Validate() error {
 	case "", HoldoutTrain80, HoldoutTrain64:
 	default:
 		return fmt.Errorf("protocol: holdout_train must be %q or %q, got %q", HoldoutTrain80, HoldoutTrain64, o.HoldoutTrain)
+	}
+	switch o.Missing {
+	case "", MissingDrop, MissingImpute, MissingError:
+	default:
+		return fmt.Errorf("protocol: missing must be %s, got %q", strings.Join(MissingPolicies(), ", "), o.Missing)
 	}
 	return nil
 }

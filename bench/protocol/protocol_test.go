@@ -272,6 +272,7 @@ func TestUnreadOptionsDoNotMatter(t *testing.T) {
 		"seed":          func(o *Options) { o.Seed = 7 },
 		"inner_folds":   func(o *Options) { o.InnerFolds = 3 },
 		"holdout_train": func(o *Options) { o.HoldoutTrain = HoldoutTrain64 },
+		"missing":       func(o *Options) { o.Missing = MissingImpute },
 	}
 	d := synthetic(120)
 	for _, n := range Names() {

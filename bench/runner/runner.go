@@ -45,6 +45,10 @@ type Runner struct {
 	Progress Progress
 	// FailFast stops at the first failing unit instead of running the rest.
 	FailFast bool
+	// Warn, when set, receives each warning of a run (one line, no
+	// newline): a dataset whose incomplete rows are dropped, once per
+	// dataset.
+	Warn func(string)
 	// NoArtifacts turns off the per-unit artifacts (predictions.csv.gz,
 	// models.jsonl.gz) for a directory that has none yet.
 	NoArtifacts bool
@@ -80,9 +84,16 @@ func (r *Runner) Run(ctx context.Context, s study.Study) (Summary, error) {
 		return Summary{}, err
 	}
 	plans := r.planCache(s.Options)
-	checksums, records, err := plans.describe(ctx, s.Datasets)
+	checksums, records, err := plans.describe(ctx, s.Datasets, s.Protocols)
 	if err != nil {
 		return Summary{}, err
+	}
+	if r.Warn != nil {
+		for _, d := range records {
+			if w := DropWarning(d); w != "" {
+				r.Warn(w)
+			}
+		}
 	}
 	id, all, err := s.Identity(ms, checksums)
 	if err != nil {
@@ -185,9 +196,9 @@ func (r *Runner) Run(ctx context.Context, s study.Study) (Summary, error) {
 
 // describe loads every dataset of the study (once, shared with the
 // plans) before any unit runs, and returns the checksum each is identified
-// by and its manifest record: the checksums are part of every unit's
-// identity.
-func (c *planCache) describe(ctx context.Context, names []string) (map[string]string, []manifest.Dataset, error) {
+// by and its manifest record, with the rows each of the protocols uses:
+// the checksums are part of every unit's identity.
+func (c *planCache) describe(ctx context.Context, names, protocols []string) (map[string]string, []manifest.Dataset, error) {
 	checksums := map[string]string{}
 	var records []manifest.Dataset
 	for _, name := range names {
@@ -204,16 +215,79 @@ func (c *planCache) describe(ctx context.Context, names []string) (map[string]st
 		if path == "" {
 			path = name
 		}
-		counts := make([]int, len(d.Classes))
-		for _, y := range d.Y {
-			if y >= 0 && y < len(counts) {
-				counts[y]++
+		rec := manifest.Dataset{Name: name, Path: path, NormalizedSHA256: sum, Rows: d.Rows(),
+			Classes: append([]string(nil), d.Classes...), ClassCounts: classCounts(d.Y, len(d.Classes)),
+			Features: len(d.Inputs), MissingRows: len(d.MissingRows())}
+		for j, n := range d.MissingByColumn() {
+			if n > 0 {
+				rec.Missing = append(rec.Missing, manifest.ColumnMissing{Column: d.Inputs[j].Name, Cells: n})
 			}
 		}
-		records = append(records, manifest.Dataset{Name: name, Path: path, NormalizedSHA256: sum, Rows: d.Rows(),
-			Classes: append([]string(nil), d.Classes...), ClassCounts: counts})
+		for _, a := range d.Inputs {
+			if a.Nominal() {
+				rec.NominalFeatures++
+			}
+		}
+		for _, p := range protocols {
+			plan, err := c.get(ctx, p, name)
+			if err != nil {
+				return nil, nil, err
+			}
+			use, err := datasetUse(d, plan, c.opts)
+			if err != nil {
+				return nil, nil, err
+			}
+			rec.Use = append(rec.Use, use)
+		}
+		records = append(records, rec)
 	}
 	return checksums, records, nil
+}
+
+// classCounts counts the labels y per class.
+func classCounts(y []int, classes int) []int {
+	counts := make([]int, classes)
+	for _, c := range y {
+		if c >= 0 && c < classes {
+			counts[c]++
+		}
+	}
+	return counts
+}
+
+// datasetUse is the manifest's record of the rows plan uses of d. The
+// rows are the file's complete rows when the plan dropped any, else all of
+// them; a plan that disagrees with that count is an error, not a record.
+func datasetUse(d *datasets.Dataset, plan *protocol.Plan, o protocol.Options) (manifest.DatasetUse, error) {
+	y := d.Y
+	if plan.Dropped > 0 {
+		full, _ := d.CompleteRows()
+		y = full.Y
+	}
+	if len(y) != plan.Rows || d.Rows()-plan.Dropped != plan.Rows {
+		return manifest.DatasetUse{}, fmt.Errorf("%s protocol: plan of %s uses %d rows and drops %d of the file's %d (%d complete): the record of the rows used would be wrong",
+			plan.Protocol, d.Name, plan.Rows, plan.Dropped, d.Rows(), d.Rows()-len(d.MissingRows()))
+	}
+	return manifest.DatasetUse{Protocol: plan.Protocol, Policy: o.MissingPolicy(), RowsUsed: plan.Rows, RowsDropped: plan.Dropped,
+		CellsImputed: plan.Imputed, ClassCounts: classCounts(y, len(d.Classes))}, nil
+}
+
+// DropWarning is the warning a run gives for a dataset whose protocols
+// drop rows with a missing input ("" when none does): "hepatitis: 75 of
+// 155 rows dropped (missing values in 15 columns)".
+func DropWarning(d manifest.Dataset) string {
+	dropped := 0
+	for _, u := range d.Use {
+		dropped = max(dropped, u.RowsDropped)
+	}
+	if dropped == 0 {
+		return ""
+	}
+	cols := "1 column"
+	if len(d.Missing) != 1 {
+		cols = fmt.Sprintf("%d columns", len(d.Missing))
+	}
+	return fmt.Sprintf("%s: %d of %d rows dropped (missing values in %s)", d.Name, dropped, d.Rows, cols)
 }
 
 // mergeDatasets keeps the datasets a directory's manifest already lists and
@@ -516,7 +590,12 @@ func (c *planCache) get(ctx context.Context, proto, dataset string) (*protocol.P
 		}
 		defer c.stages.since(StagePrepare, time.Now())
 		l := p.Layout(c.opts)
-		if err := CheckClasses(d, l.Folds); err != nil {
+		if c.opts.Missing == protocol.MissingError {
+			if err := d.MissingError(); err != nil {
+				return nil, err
+			}
+		}
+		if err := checkClasses(d, l.Folds, c.opts.Missing == protocol.MissingImpute); err != nil {
 			return nil, err
 		}
 		plan, err := p.Plan(d, c.opts)

@@ -59,7 +59,7 @@ func (r *Runner) validate(ctx context.Context, s study.Study) ([]study.ResolvedM
 			}
 		}
 	}
-	checksums, _, err := plans.describe(ctx, s.Datasets)
+	checksums, _, err := plans.describe(ctx, s.Datasets, s.Protocols)
 	if err != nil {
 		return nil, err
 	}
@@ -108,8 +108,15 @@ func (r *Runner) planCache(o protocol.Options) *planCache {
 // A class with fewer than k rows (but at least two) is accepted, as
 // scikit-learn accepts it with a warning: some test folds then lack that
 // class. The paper's zoo (a class of 4 rows, 5 folds) is such a case.
-func CheckClasses(d *datasets.Dataset, k int) error {
-	full, _ := d.CompleteRows()
+func CheckClasses(d *datasets.Dataset, k int) error { return checkClasses(d, k, false) }
+
+// checkClasses is CheckClasses on every row when all is set (missing-value
+// policy impute keeps the incomplete rows).
+func checkClasses(d *datasets.Dataset, k int, all bool) error {
+	full := d
+	if !all {
+		full, _ = d.CompleteRows()
+	}
 	if len(full.Y) == 0 {
 		if d.Rows() == 0 {
 			return fmt.Errorf("%s has no data rows", d.Name)

@@ -38,6 +38,9 @@ type file struct {
 	InnerFolds *int               `json:"inner_folds" yaml:"inner_folds"`
 	// HoldoutTrain is protocol.Options.HoldoutTrain ("80" or "64").
 	HoldoutTrain string `json:"holdout_train" yaml:"holdout_train"`
+	// Missing is the missing-value policy: drop (the default), impute or
+	// error (protocol.Options.Missing).
+	Missing string `json:"missing" yaml:"missing"`
 }
 
 // checkPresent refuses keys that are present but say nothing: "datasets:
@@ -76,7 +79,7 @@ func checkPresent(data []byte, format string) error {
 			}
 		}
 	}
-	for _, k := range []string{"name", "protocols", "datasets", "methods", "folds", "repeats", "seed", "inner_folds", "holdout_train"} {
+	for _, k := range []string{"name", "protocols", "datasets", "methods", "folds", "repeats", "seed", "inner_folds", "holdout_train", "missing"} {
 		if !present[k] || !empty[k] {
 			continue
 		}
@@ -209,6 +212,14 @@ func parse(data []byte, format, dir string) (study.Study, error) {
 	if f.HoldoutTrain != protocol.HoldoutTrain80 {
 		s.Options.HoldoutTrain = f.HoldoutTrain
 	}
+	// "drop" is the default, stored as "" for the same reason; every
+	// protocol applies drop and error, and Resolve refuses impute with the
+	// paper protocol, so the option is not checked as unread.
+	missing, err := protocol.NormalizeMissing(f.Missing)
+	if err != nil {
+		return study.Study{}, fmt.Errorf("spec: missing: %v", err)
+	}
+	s.Options.Missing = missing
 	for _, d := range s.Datasets {
 		if err := datasets.CheckName(d); err != nil {
 			return study.Study{}, fmt.Errorf("spec: %v", err)

@@ -286,3 +286,36 @@ func TestPresentButEmpty(t *testing.T) {
 		t.Fatalf("defaults: %v %+v", err, s)
 	}
 }
+
+// TestMissingPolicySpec: the spec's missing: key sets the policy (drop,
+// the default, stored as ""), refuses an unknown or empty value, a key in
+// other letters, and impute with the paper protocol, each in one line.
+func TestMissingPolicySpec(t *testing.T) {
+	parse := func(format, text string) (string, error) {
+		s, err := Parse([]byte(text), format)
+		return s.Options.Missing, err
+	}
+	ok := []struct{ name, format, text, want string }{
+		{"absent", "yaml", "datasets: [wine]\nmethods: [{name: cart}]\n", ""},
+		{"drop", "yaml", "datasets: [wine]\nmissing: drop\nmethods: [{name: cart}]\n", ""},
+		{"impute under clean and holdout", "yaml", "protocols: [clean, holdout]\ndatasets: [wine]\nmissing: impute\nmethods: [{name: cart}]\n", "impute"},
+		{"error under paper", "json", `{"protocols":["paper"],"datasets":["wine"],"missing":"error","methods":[{"name":"cart"}]}`, "error"},
+	}
+	for _, c := range ok {
+		if got, err := parse(c.format, c.text); err != nil || got != c.want {
+			t.Errorf("%s: missing %q, %v; want %q", c.name, got, err, c.want)
+		}
+	}
+	bad := []struct{ name, format, text, want string }{
+		{"unknown", "yaml", "datasets: [wine]\nmissing: mean\nmethods: [{name: cart}]\n", `spec: missing: unknown missing-value policy "mean" (valid: drop, impute, error)`},
+		{"empty", "yaml", "datasets: [wine]\nmissing: \"\"\nmethods: [{name: cart}]\n", "missing is given but empty"},
+		{"capitals", "json", `{"datasets":["wine"],"Missing":"drop","methods":[{"name":"cart"}]}`, "key Missing must be written missing"},
+		{"impute under paper", "yaml", "protocols: [paper, clean]\ndatasets: [wine]\nmissing: impute\nmethods: [{name: cart}]\n", "impute applies to the clean and holdout protocols only"},
+	}
+	for _, c := range bad {
+		_, err := parse(c.format, c.text)
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: %v, want one line containing %q", c.name, err, c.want)
+		}
+	}
+}

@@ -80,6 +80,14 @@ func optionsRead(p string, all map[string]any) (map[string]any, error) {
 			opts[name] = v
 		}
 	}
+	// Missing-value policies drop and error evaluate the same rows (error
+	// only refuses data drop would change), so neither is part of a unit's
+	// identity: results made before the policy existed, under drop, stay
+	// valid, and a study run with error resumes one run with drop. Only
+	// impute changes rows.
+	if v, ok := opts["missing"]; ok && v != protocol.MissingImpute {
+		delete(opts, "missing")
+	}
 	return opts, nil
 }
 

@@ -8,6 +8,7 @@ package study
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -320,6 +321,9 @@ func (s Study) Resolve() ([]ResolvedMethod, error) {
 	}
 	if err := s.Options.Validate(); err != nil {
 		return nil, err
+	}
+	if s.Options.Missing == protocol.MissingImpute && slices.Contains(s.Protocols, "paper") {
+		return nil, fmt.Errorf("missing-value policy impute applies to the clean and holdout protocols only: the paper protocol reproduces the authors' drop of incomplete rows (run the paper protocol with drop, or impute with --protocol clean or holdout)")
 	}
 	if err := s.checkSize(); err != nil {
 		return nil, err

@@ -97,6 +97,9 @@ unchanged still fails. Scores and timing are not compared.`}
 			if len(study.Methods) == 0 {
 				return fmt.Errorf("%s has no study to run; give --results or --spec", *baselinePath)
 			}
+			if err := rf.applyMissing(&study); err != nil {
+				return err
+			}
 			if rf.out == "" {
 				dir, err := os.MkdirTemp("", "fgrtbench-check-*")
 				if err != nil {

@@ -181,6 +181,11 @@ func externalTry(ctx context.Context, env *Env, o tryOptions) error {
 	if err != nil {
 		return err
 	}
+	if st.Options.Missing == protocol.MissingError {
+		if err := d.MissingError(); err != nil {
+			return err
+		}
+	}
 	plan, err := p.Plan(d, st.Options)
 	if err != nil {
 		return err

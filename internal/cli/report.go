@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/fgrtbench/fgrtbench/analysis"
@@ -196,10 +197,29 @@ func studyAnalysis(recs []results.Record, m *manifest.Manifest, partial string, 
 			ao.Name = st.Name
 		}
 		for _, d := range m.Datasets {
-			ao.Datasets = append(ao.Datasets, analysis.DatasetInput{Name: d.Name, SHA256: d.NormalizedSHA256, Rows: d.Rows, Classes: d.Classes, ClassCounts: d.ClassCounts})
+			in := analysis.DatasetInput{Name: d.Name, SHA256: d.NormalizedSHA256, Rows: d.Rows, Classes: d.Classes, ClassCounts: d.ClassCounts,
+				Features: d.Features, NominalFeatures: d.NominalFeatures, MissingRows: d.MissingRows}
+			in.RowsUsed, in.ClassCountsUsed = rowsUsed(d)
+			ao.Datasets = append(ao.Datasets, in)
 		}
 	}
 	return analysis.Compute(recs, ao)
+}
+
+// rowsUsed returns the rows the protocols of a manifest's dataset record
+// used and their class counts, when every protocol used the same rows (0
+// and nil otherwise, or when the manifest predates the record).
+func rowsUsed(d manifest.Dataset) (int, []int) {
+	if len(d.Use) == 0 {
+		return 0, nil
+	}
+	first := d.Use[0]
+	for _, u := range d.Use[1:] {
+		if u.RowsUsed != first.RowsUsed || !slices.Equal(u.ClassCounts, first.ClassCounts) {
+			return 0, nil
+		}
+	}
+	return first.RowsUsed, first.ClassCounts
 }
 
 // safeCommand joins a command line with every argument that names a path
@@ -240,7 +260,9 @@ func datasetRows(a *analysis.Analysis) []reports.DatasetInfo {
 		if err != nil {
 			continue
 		}
-		out = append(out, reports.DatasetInfo{Name: n, Instances: info.Instances, Features: info.Features,
+		// Rows used: the complete rows, which every protocol used before
+		// the manifest recorded the rows used (it overrides this).
+		out = append(out, reports.DatasetInfo{Name: n, Instances: info.Instances - info.MissingRows, FileRows: info.Instances, Features: info.Features,
 			Nominal: info.Nominal, Classes: info.Classes, Missing: info.MissingRows, Domain: info.Domain})
 	}
 	return out

@@ -72,6 +72,9 @@ each method's default grid (docs/specs-and-sweeps.md).`}
 		}
 		study.Options.Repeats = *repeats
 		study.Options.Seed = *seed
+		if err := rf.applyMissing(&study); err != nil {
+			return err
+		}
 		sum, runErr := execute(ctx, env, &rf, study)
 		if *noReport {
 			return runErr

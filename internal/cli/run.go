@@ -15,6 +15,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/fgrtbench/fgrtbench/bench/outdir"
+	"github.com/fgrtbench/fgrtbench/bench/protocol"
 	"github.com/fgrtbench/fgrtbench/bench/runner"
 	"github.com/fgrtbench/fgrtbench/bench/spec"
 	"github.com/fgrtbench/fgrtbench/bench/study"
@@ -35,6 +36,8 @@ type runFlags struct {
 	// noArtifacts turns off predictions.csv.gz and models.jsonl.gz (the
 	// manifest records "artifacts": "off" and the report says so).
 	noArtifacts bool
+	// missing is the --missing policy ("" when not given).
+	missing string
 }
 
 func (r *runFlags) add(fs *flag.FlagSet, defaultOut string) {
@@ -48,7 +51,22 @@ func (r *runFlags) add(fs *flag.FlagSet, defaultOut string) {
 	fs.BoolVar(&r.noArtifacts, "no-artifacts", false, "do not keep each unit's predictions and models (predictions.csv.gz, models.jsonl.gz), for huge sweeps; the manifest and the report say they are off")
 	fs.BoolVar(&r.fresh, "fresh", false, "start over: first move an existing --out directory aside (renamed to OUT.replaced-<time>; nothing is deleted)")
 	fs.Int64Var(&study.MaxUnits, "max-units", study.DefaultMaxUnits, "refuse a study of more fits than this (units × configurations), before any memory is spent on it")
+	fs.StringVar(&r.missing, "missing", "", "missing-value policy (overrides a spec's missing:): drop (the default, and the paper's: rows with a missing input are left out, with a warning), impute (clean and holdout protocols: each missing cell takes the mean or most frequent value of its training fold) or error (refuse data with a missing cell)")
 	r.ext.add(fs)
+}
+
+// applyMissing sets the study's missing-value policy from --missing when
+// it was given.
+func (r *runFlags) applyMissing(s *study.Study) error {
+	if r.missing == "" {
+		return nil
+	}
+	policy, err := protocol.NormalizeMissing(r.missing)
+	if err != nil {
+		return fmt.Errorf("--missing: %v", err)
+	}
+	s.Options.Missing = policy
+	return nil
 }
 
 func (r *runFlags) resolveShard(env *Env) (study.Shard, error) {
@@ -93,7 +111,8 @@ func execute(ctx context.Context, env *Env, rf *runFlags, study study.Study) (ru
 	// Run checks everything that can be checked (the study, the data, the
 	// directory's own study) before it writes anything: a refused study
 	// leaves nothing behind.
-	r := &runner.Runner{Load: load, OutDir: rf.out, Jobs: rf.jobs, Shard: shard, FailFast: rf.failFast, NoArtifacts: rf.noArtifacts}
+	r := &runner.Runner{Load: load, OutDir: rf.out, Jobs: rf.jobs, Shard: shard, FailFast: rf.failFast, NoArtifacts: rf.noArtifacts,
+		Warn: func(w string) { fmt.Fprintf(env.Stderr, "fgrtbench: warning: %s\n", w) }}
 	if rf.fresh {
 		if err := r.Validate(ctx, study); err != nil {
 			return runner.Summary{}, err
@@ -223,6 +242,9 @@ runs a part of the units, for a job array; merge combines the parts.`}
 		}
 		study, err := spec.Load(*specPath)
 		if err != nil {
+			return err
+		}
+		if err := rf.applyMissing(&study); err != nil {
 			return err
 		}
 		sum, runErr := execute(ctx, env, &rf, study)

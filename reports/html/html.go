@@ -175,10 +175,13 @@ type cellView struct {
 type datasetView struct {
 	analysis.Dataset
 	ID      string // "ds-<index>": never derived from the name
-	Balance string
-	Cells   []cellView
-	Fronts  []frontView
-	Legend  []legendView
+	Balance string // of the rows used
+	// Used is the number of rows used (the file's rows when the manifest
+	// did not record it).
+	Used   int
+	Cells  []cellView
+	Fronts []frontView
+	Legend []legendView
 	// Rules are the representative rules and rule stability of each
 	// (protocol, method) with stored rules, in the analysis' order.
 	Rules []ruleSetView
@@ -305,7 +308,10 @@ func build(in Input) page {
 	}
 	dsIndex := map[string]int{}
 	for i, d := range a.Study.Datasets {
-		dv := datasetView{Dataset: d, ID: "ds-" + strconv.Itoa(i+1), Balance: balance(d)}
+		dv := datasetView{Dataset: d, ID: "ds-" + strconv.Itoa(i+1), Balance: balance(d), Used: d.Rows}
+		if d.RowsUsed > 0 {
+			dv.Used = d.RowsUsed
+		}
 		dsIndex[d.Name] = i
 		p.Datasets = append(p.Datasets, dv)
 	}
@@ -426,13 +432,18 @@ func matrixOf(a *analysis.Analysis, proto string, byKey map[[2]string]*cellView,
 	return mv
 }
 
-// balance describes a dataset's class counts ("—" when unknown).
+// balance describes the class counts of a dataset's rows used, else of
+// its file ("—" when unknown).
 func balance(d analysis.Dataset) string {
-	if len(d.ClassCounts) == 0 {
+	counts := d.ClassCounts
+	if len(d.ClassCountsUsed) > 0 {
+		counts = d.ClassCountsUsed
+	}
+	if len(counts) == 0 {
 		return "—"
 	}
-	parts := make([]string, len(d.ClassCounts))
-	for i, n := range d.ClassCounts {
+	parts := make([]string, len(counts))
+	for i, n := range counts {
 		c := strconv.Itoa(i)
 		if i < len(d.Classes) {
 			c = d.Classes[i]
