@@ -1,12 +1,7 @@
 package study
 
 import (
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
 	"fmt"
-	"io"
-	"math"
 
 	"github.com/fgrtbench/fgrtbench/bench/identity"
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
@@ -17,6 +12,9 @@ import (
 // the normalised checksum of each dataset, together with its units in
 // canonical order. It is the only place that decides what a unit is.
 func (s Study) Identity(ms []ResolvedMethod, checksums map[string]string) (identity.Study, []Unit, error) {
+	if err := oneTableOnce(s.Datasets, checksums); err != nil {
+		return identity.Study{}, nil, err
+	}
 	all, err := identity.OptionsMap(s.Options)
 	if err != nil {
 		return identity.Study{}, nil, err
@@ -67,6 +65,28 @@ func (s Study) Identity(ms []ResolvedMethod, checksums map[string]string) (ident
 	return id, units, nil
 }
 
+// oneTableOnce refuses a study that names one table of data twice (two
+// copies of a file, two spellings of one path, a registry name and a copy
+// of its file): the table would enter every comparison twice, and a
+// Friedman or Nemenyi test would count it as two datasets. Identities are
+// of the parsed table (datasets.Identity), so a byte-level difference does
+// not hide the duplicate. Names without a checksum (none loaded) are not
+// compared.
+func oneTableOnce(names []string, checksums map[string]string) error {
+	first := map[string]string{}
+	for _, d := range names {
+		sum := checksums[d]
+		if sum == "" {
+			continue
+		}
+		if prev, ok := first[sum]; ok && prev != d {
+			return fmt.Errorf("datasets %s and %s are one table (identity %s): a study names each table of data once (remove one of them)", prev, d, sum)
+		}
+		first[sum] = d
+	}
+	return nil
+}
+
 // optionsRead keeps the options protocol p reads (protocol.Protocol.Reads):
 // changing an option another protocol reads leaves p's units alone.
 func optionsRead(p string, all map[string]any) (map[string]any, error) {
@@ -94,44 +114,11 @@ func IdentityOf(s Study, checksums map[string]string) (identity.Study, error) {
 	return id, err
 }
 
-// DatasetChecksum is the checksum a dataset is identified by: the
-// normalised SHA-256 of its file when the loader recorded it, else a
-// fingerprint of the parsed content (data built in memory).
-func DatasetChecksum(d *datasets.Dataset) string {
-	if d.Checksum != "" {
-		return d.Checksum
-	}
-	h := sha256.New()
-	str := func(s string) { fmt.Fprintf(h, "%d:%s", len(s), s) }
-	attr := func(a datasets.Attribute) {
-		str(a.Name)
-		str(a.Type)
-		fmt.Fprintf(h, "%d %t", len(a.Domain), a.IntegerLiterals)
-		for _, v := range a.Domain {
-			str(v)
-		}
-	}
-	for _, a := range d.Inputs {
-		attr(a)
-	}
-	attr(d.Output)
-	for _, c := range d.Classes {
-		str(c)
-	}
-	var buf [8]byte
-	for i, row := range d.X {
-		for _, v := range row {
-			binary.LittleEndian.PutUint64(buf[:], math.Float64bits(v))
-			h.Write(buf[:])
-		}
-		if i < len(d.Y) {
-			binary.LittleEndian.PutUint64(buf[:], uint64(d.Y[i]))
-			h.Write(buf[:])
-		}
-	}
-	_, _ = io.WriteString(h, "end")
-	return "content:" + hex.EncodeToString(h.Sum(nil))
-}
+// DatasetChecksum is the checksum a dataset is identified by in a study's
+// identity: datasets.Identity, which depends on the parsed table only (the
+// registry's pinned file checksum for the ten KEEL tables, a content
+// identity for any other).
+func DatasetChecksum(d *datasets.Dataset) string { return datasets.Identity(d) }
 
 // ExecutionRecord lists the execution-only parameter values each method's
 // configurations ran with ("label: workers=0"), for the manifest: the
