@@ -1,7 +1,6 @@
 package study
 
 import (
-	"fmt"
 
 	"github.com/fgrtbench/fgrtbench/bench/identity"
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
@@ -12,9 +11,6 @@ import (
 // the normalised checksum of each dataset, together with its units in
 // canonical order. It is the only place that decides what a unit is.
 func (s Study) Identity(ms []ResolvedMethod, checksums map[string]string) (identity.Study, []Unit, error) {
-	if err := oneTableOnce(s.Datasets, checksums); err != nil {
-		return identity.Study{}, nil, err
-	}
 	all, err := identity.OptionsMap(s.Options)
 	if err != nil {
 		return identity.Study{}, nil, err
@@ -63,28 +59,6 @@ func (s Study) Identity(ms []ResolvedMethod, checksums map[string]string) (ident
 		}
 	}
 	return id, units, nil
-}
-
-// oneTableOnce refuses a study that names one table of data twice (two
-// copies of a file, two spellings of one path, a registry name and a copy
-// of its file): the table would enter every comparison twice, and a
-// Friedman or Nemenyi test would count it as two datasets. Identities are
-// of the parsed table (datasets.Identity), so a byte-level difference does
-// not hide the duplicate. Names without a checksum (none loaded) are not
-// compared.
-func oneTableOnce(names []string, checksums map[string]string) error {
-	first := map[string]string{}
-	for _, d := range names {
-		sum := checksums[d]
-		if sum == "" {
-			continue
-		}
-		if prev, ok := first[sum]; ok && prev != d {
-			return fmt.Errorf("datasets %s and %s are one table (identity %s): a study names each table of data once (remove one of them)", prev, d, sum)
-		}
-		first[sum] = d
-	}
-	return nil
 }
 
 // optionsRead keeps the options protocol p reads (protocol.Protocol.Reads):

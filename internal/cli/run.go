@@ -34,6 +34,9 @@ type runFlags struct {
 	// noArtifacts turns off predictions.csv.gz and models.jsonl.gz (the
 	// manifest records "artifacts": "off" and the report says so).
 	noArtifacts bool
+	// checkData, when set (by check), vets each dataset as it is loaded,
+	// before any unit runs.
+	checkData func(name string, d *datasets.Dataset) error
 }
 
 func (r *runFlags) add(fs *flag.FlagSet, defaultOut string) {
@@ -87,7 +90,11 @@ func execute(ctx context.Context, env *Env, rf *runFlags, study runner.Study) (r
 	}
 	fetcher := rf.data.fetcher(env)
 	load := func(ctx context.Context, name string) (*datasets.Dataset, error) {
-		return loadDataset(ctx, fetcher, name)
+		d, err := loadDatasetFrom(ctx, fetcher, name, study.DataPath(name))
+		if err == nil && rf.checkData != nil {
+			err = rf.checkData(name, d)
+		}
+		return d, err
 	}
 	// Run checks everything that can be checked (the study, the data, the
 	// directory's own study) before it writes anything: a refused study
@@ -143,10 +150,16 @@ func interrupted(sum runner.Summary, err error) error {
 // once and parsed from the very bytes its checksum covers. Either way the
 // Dataset's Checksum is the normalised SHA-256 the manifest records.
 func loadDataset(ctx context.Context, f *datasets.Fetcher, name string) (*datasets.Dataset, error) {
+	return loadDatasetFrom(ctx, f, name, name)
+}
+
+// loadDatasetFrom is loadDataset for a study's dataset, named as the study
+// names it and read from path (Study.DataPath).
+func loadDatasetFrom(ctx context.Context, f *datasets.Fetcher, name, path string) (*datasets.Dataset, error) {
 	if !datasets.IsDataFile(name) {
 		return f.Load(ctx, name)
 	}
-	ds, err := datasets.LoadFile(name, datasets.LoadOptions{Progress: loadProgress(name)})
+	ds, err := datasets.LoadFile(path, datasets.LoadOptions{Progress: loadProgress(path)})
 	if err != nil {
 		return nil, err
 	}
