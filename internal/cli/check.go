@@ -29,6 +29,26 @@ the baseline's own study (or --spec) into --out, a temporary directory
 removed afterwards unless --out is given. --update rewrites the baseline
 from the results instead; --paper also compares with the authors' numbers.
 
+Before any row, check compares the experiment with the one the baseline
+records: each dataset's table (its content identity), each learner's
+version and the study's canonical form. A difference is named and exits
+with its own status, before any row is compared:
+
+  0  every row matches (within declared tolerances)
+  1  results moved (the table says which), or check could not run
+  2  usage error
+  3  data changed: a dataset's table is not the baseline's
+  4  learner changed: a learner's version is not the baseline's
+  5  study changed: another study (options, methods, configurations,
+     datasets), or a baseline that records no experiment (an earlier
+     fgrtbench)
+
+The study and the learners are compared before the study runs, each
+dataset as it loads; with several differences found together, the lowest
+status wins. --update is the only way to accept a change. Relative paths in the baseline's study resolve from the baseline's
+directory (data_dir in the baseline moves them), so check means the same
+from any working directory.
+
 --predictions --results DIR --against REFDIR compares the stored test-row
 predictions (predictions.csv.gz) of two results directories instead and
 lists every row whose predicted label changed (key, config, row, old ->

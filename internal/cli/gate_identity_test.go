@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -156,5 +157,25 @@ func TestResumeTakesTheSameTableInOtherBytes(t *testing.T) {
 	}
 	if after, _ := os.ReadFile(filepath.Join(out, "results.csv")); !bytes.Equal(after, before) {
 		t.Error("resume rewrote results.csv")
+	}
+}
+
+// TestCheckHelpDocumentsExitStatuses: each named difference has its exit
+// status in 'check -h', as docs/ci-gate.md lists them.
+func TestCheckHelpDocumentsExitStatuses(t *testing.T) {
+	_, out, _ := runCLI("check", "-h")
+	doc, err := os.ReadFile("../../docs/ci-gate.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []gate.Kind{gate.DataChanged, gate.LearnerChanged, gate.StudyChanged} {
+		line := fmt.Sprintf("  %d  %s", int(k), k)
+		if !strings.Contains(out, line) {
+			t.Errorf("check -h does not list %q", line)
+		}
+		row := fmt.Sprintf("| %d | %s |", int(k), k)
+		if !strings.Contains(string(doc), row) {
+			t.Errorf("docs/ci-gate.md does not list %q", row)
+		}
 	}
 }

@@ -148,7 +148,8 @@ func interrupted(sum runner.Summary, err error) error {
 // loadDataset loads a registry dataset through the fetcher (verified
 // against the registry's checksum) or a data file of the user's own, read
 // once and parsed from the very bytes its checksum covers. Either way the
-// Dataset's Checksum is the normalised SHA-256 the manifest records.
+// Dataset's Checksum is the file's normalised SHA-256 (the manifest records
+// datasets.Identity, the identity of the parsed table).
 func loadDataset(ctx context.Context, f *datasets.Fetcher, name string) (*datasets.Dataset, error) {
 	return loadDatasetFrom(ctx, f, name, name)
 }
