@@ -179,3 +179,49 @@ func TestCheckHelpDocumentsExitStatuses(t *testing.T) {
 		}
 	}
 }
+
+// TestBaselinePathsResolveFromTheBaseline is issue 30's second finding:
+// the baseline stored cwd-relative paths, so check run from another
+// directory failed with "stat ci/mine.csv". Now a spec's data paths
+// resolve from the spec's directory, a baseline's from its own (data_dir
+// when the spec lay elsewhere), and check passes from any directory; the
+// dataset keeps the name the spec gives it.
+func TestBaselinePathsResolveFromTheBaseline(t *testing.T) {
+	tmp := t.TempDir()
+	for _, d := range []string{"data", "specs", "ci", "elsewhere"} {
+		if err := os.Mkdir(filepath.Join(tmp, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeData(t, filepath.Join(tmp, "data", "mine.csv"), 0)
+	spec := filepath.Join(tmp, "specs", "s.yaml")
+	writeSpec(t, spec, "../data/mine.csv", 3)
+	t.Chdir(filepath.Join(tmp, "elsewhere"))
+	if code, _, e := runCLI("check", "--baseline", "../ci/b.json", "--spec", "../specs/s.yaml", "--update"); code != 0 {
+		t.Fatalf("update: %s", e)
+	}
+	raw, _ := os.ReadFile(filepath.Join(tmp, "ci", "b.json"))
+	if !bytes.Contains(raw, []byte(`"data_dir": "../specs"`)) || !bytes.Contains(raw, []byte(`"dataset":"../data/mine.csv"`)) {
+		t.Fatalf("the baseline does not keep the spec's names and where they resolve from:\n%s", raw)
+	}
+	for _, c := range []struct{ dir, baseline string }{
+		{tmp, "ci/b.json"},
+		{filepath.Join(tmp, "ci"), "b.json"},
+		{filepath.Join(tmp, "data"), filepath.Join(tmp, "ci", "b.json")},
+	} {
+		t.Chdir(c.dir)
+		if code, out, e := runCLI("check", "--baseline", c.baseline); code != 0 || !strings.Contains(out, "ok: 3 baseline rows match") {
+			t.Errorf("from %s: exit %d %s %s", c.dir, code, out, e)
+		}
+	}
+	// Where the path read from the working directory names another file
+	// (an edited copy), that file is not the data.
+	deep := filepath.Join(tmp, "deep", "x")
+	os.MkdirAll(deep, 0o755)
+	os.MkdirAll(filepath.Join(tmp, "deep", "data"), 0o755)
+	writeData(t, filepath.Join(tmp, "deep", "data", "mine.csv"), 0.5)
+	t.Chdir(deep)
+	if code, out, e := runCLI("check", "--baseline", "../../ci/b.json"); code != 0 {
+		t.Errorf("a decoy at the cwd-relative path was read: exit %d %s %s", code, out, e)
+	}
+}
