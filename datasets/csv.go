@@ -168,6 +168,7 @@ func ReadCSVWith(r io.Reader, name, path string, o CSVOptions) (*Dataset, error)
 	d.Output = Attribute{Name: attrs[classK].Name, Type: "nominal", Domain: append([]string(nil), classes...), IntegerLiterals: allIntegerLiterals(classes)}
 	d.Output.Min, d.Output.Max = newNaNRange()
 	d.Classes = classes
+	canonicalNumericClasses(d)
 	return d, nil
 }
 

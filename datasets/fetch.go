@@ -171,7 +171,12 @@ func (f *Fetcher) Load(ctx context.Context, name string) (*Dataset, error) {
 	if err := CheckShape(d, info); err != nil {
 		return nil, err
 	}
-	// Fetch verified the file against the registry's checksum.
+	// Fetch verified the file against the registry's checksum; the table
+	// it parses to must be the one the registry pins, or Identity would
+	// give these results another identity than the paper's.
+	if got := ContentIdentity(d); got != info.ContentIdentity {
+		return nil, fmt.Errorf("dataset %s: the verified file %s parses to table %s, but the registry pins %s: this build reads the file differently (a reader's bug)", name, p, short(got), short(info.ContentIdentity))
+	}
 	d.Checksum = info.NormalizedSHA256
 	return d, nil
 }

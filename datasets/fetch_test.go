@@ -19,7 +19,11 @@ import (
 const tinyKEEL = "@relation tiny\r\n@attribute a real [0.0, 5.0] \r\n@attribute Class {n, p}\r\n@inputs a\r\n@outputs Class\r\n@data\r\n1.0, n\r\n2.5, p\r\n4.0, p\r\n"
 
 func tinyInfo() Info {
-	return Info{Name: "tiny", NormalizedSHA256: NormalizedSHA256([]byte(tinyKEEL)), Instances: 3, Features: 1, Classes: 2}
+	d, err := ReadKEEL(strings.NewReader(tinyKEEL), "tiny", "tiny.dat")
+	if err != nil {
+		panic(err)
+	}
+	return Info{Name: "tiny", NormalizedSHA256: NormalizedSHA256([]byte(tinyKEEL)), ContentIdentity: ContentIdentity(d), Instances: 3, Features: 1, Classes: 2}
 }
 
 // zipOf builds a zip archive holding the given members.

@@ -351,5 +351,6 @@ func (p *numericCSV) dataset() *Dataset {
 	d.Output = Attribute{Name: p.attrs[p.classK].Name, Type: "nominal", Domain: append([]string(nil), classes...), IntegerLiterals: allIntegerLiterals(classes)}
 	d.Output.Min, d.Output.Max = newNaNRange()
 	d.Classes = classes
+	canonicalNumericClasses(d)
 	return d
 }

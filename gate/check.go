@@ -92,6 +92,19 @@ type Baseline[S Study] struct {
 	Description string `json:"description"`
 	// Study is run by 'fgrtbench check' when no results are given.
 	Study S `json:"study"`
+	// DataDir is where the study's relative paths (data files, external
+	// commands) resolve from, relative to the baseline's own directory;
+	// "" is the baseline's directory.
+	DataDir string `json:"data_dir,omitempty"`
+	// Fgrtbench is the version of fgrtbench that wrote the baseline. It is
+	// informational: what a new version changes in a learner is its
+	// version in Identity.
+	Fgrtbench string `json:"fgrtbench,omitempty"`
+	// Identity records the experiment the rows are results of (the
+	// datasets' tables, the learners' versions, the canonical study);
+	// check compares it before any row. Baselines written before it
+	// existed lack it and are refused until --update records it.
+	Identity *Record `json:"identity,omitempty"`
 	// Tolerances per method label; methods not listed must match exactly.
 	Tolerances map[string]Tolerance `json:"tolerances,omitempty"`
 	// PaperNotes explains accepted differences from the authors' published

@@ -32,9 +32,11 @@ type Group struct {
 	// does not change this protocol's units.
 	Options map[string]any `json:"options"`
 	Dataset string         `json:"dataset"`
-	// DatasetSHA256 is the normalised SHA-256 of the data file (or a
-	// fingerprint of the parsed content when the data did not come from a
-	// file).
+	// DatasetSHA256 identifies the dataset's parsed table
+	// (datasets.Identity): "content:" and a SHA-256 of the table, or, for
+	// the ten KEEL tables the registry pins, their pinned normalised file
+	// checksum. Earlier versions recorded a data file's normalised
+	// checksum here (bare hex).
 	DatasetSHA256 string `json:"dataset_sha256"`
 	Label         string `json:"label"`
 	Method        string `json:"method"`
@@ -216,7 +218,10 @@ func Diff(a, b Group) (string, string) {
 	for _, k := range unionKeys(a.Options, b.Options) {
 		add(k, optionValue(a.Options, k), optionValue(b.Options, k))
 	}
-	add("dataset "+a.Dataset+" sha256", short(a.DatasetSHA256), short(b.DatasetSHA256))
+	if a.DatasetSHA256 != b.DatasetSHA256 {
+		as = append(as, "dataset "+a.Dataset+" sha256="+dataIdentity(a.DatasetSHA256, b.DatasetSHA256))
+		bs = append(bs, "dataset "+b.Dataset+" sha256="+dataIdentity(b.DatasetSHA256, a.DatasetSHA256))
+	}
 	add("method", a.Method, b.Method)
 	add(a.Method+" version", a.MethodVersion, b.MethodVersion)
 	add("selection", orDefault(a.Selection), orDefault(b.Selection))
@@ -241,6 +246,21 @@ func Diff(a, b Group) (string, string) {
 		return "identity " + a.Hash, "identity " + b.Hash
 	}
 	return strings.Join(dedupe(as), ", "), strings.Join(dedupe(bs), ", ")
+}
+
+// contentPrefix starts the identity of a parsed table
+// (datasets.ContentPrefix); a bare hex value is a normalised file checksum.
+const contentPrefix = "content:"
+
+// dataIdentity shortens a dataset identity for a message, and says so when
+// it is a file checksum facing a table identity: a data file of the user's
+// own identified by an earlier fgrtbench, which hashed its bytes
+// (docs/data.md#identity-of-a-dataset).
+func dataIdentity(id, other string) string {
+	if id != "" && !strings.HasPrefix(id, contentPrefix) && strings.HasPrefix(other, contentPrefix) {
+		return short(id) + " (a file checksum: recorded by an fgrtbench that identified data files by their bytes)"
+	}
+	return short(id)
 }
 
 func dedupe(xs []string) []string {
@@ -271,8 +291,12 @@ func orDefault(s string) string {
 }
 
 func short(h string) string {
-	if len(h) > 12 {
-		return h[:12] + "…"
+	n := 12
+	if strings.HasPrefix(h, contentPrefix) {
+		n += len(contentPrefix)
+	}
+	if len(h) > n {
+		return h[:n] + "…"
 	}
 	return h
 }

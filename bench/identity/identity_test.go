@@ -93,3 +93,22 @@ func TestContainsAndDiff(t *testing.T) {
 		t.Fatalf("diff %q vs %q", c.Stored, c.Current)
 	}
 }
+
+// TestDiffNamesAFileChecksumOfAnEarlierVersion: a directory written when
+// data files were identified by their bytes meets the table identity of
+// this version; the refusal says which side is the old file checksum,
+// and two table identities are shown as they are.
+func TestDiffNamesAFileChecksumOfAnEarlierVersion(t *testing.T) {
+	old, cur := group(), group()
+	old.DatasetSHA256 = strings.Repeat("ab", 32)
+	cur.DatasetSHA256 = "content:" + strings.Repeat("cd", 32)
+	stored, now := Diff(old, cur)
+	if !strings.Contains(stored, "sha256=abababababab… (a file checksum: recorded by an fgrtbench that identified data files by their bytes)") ||
+		now != "dataset wine sha256=content:cdcdcdcdcdcd…" {
+		t.Errorf("diff %q vs %q", stored, now)
+	}
+	old.DatasetSHA256 = "content:" + strings.Repeat("ef", 32)
+	if stored, _ := Diff(old, cur); stored != "dataset wine sha256=content:efefefefefef…" {
+		t.Errorf("two table identities: %q", stored)
+	}
+}

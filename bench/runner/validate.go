@@ -71,15 +71,16 @@ func (r *Runner) validate(ctx context.Context, s study.Study) ([]study.ResolvedM
 
 // sameDataOnce refuses one dataset listed under two names (a/d.csv,
 // ./a/d.csv and its absolute path; a copy of a file; a registry name and
-// its mirror file): datasets are identified by their normalised content,
-// and a dataset counted twice would be two rows of every table and two
+// its mirror file, a copy with a byte-order mark or CRLF line ends):
+// datasets are identified by their parsed table (datasets.Identity), and a
+// dataset counted twice would be two rows of every table and two
 // blocks of every statistic (Friedman N).
 func sameDataOnce(names []string, checksums map[string]string) error {
 	seen := map[string]string{}
 	for _, n := range names {
 		sum := checksums[n]
 		if first, dup := seen[sum]; dup && sum != "" {
-			return fmt.Errorf("datasets %s and %s hold the same data (normalised SHA-256 %.12s…); list each dataset once", first, n, sum)
+			return fmt.Errorf("datasets %s and %s hold the same table of data (identity %.20s…); list each dataset once", first, n, sum)
 		}
 		seen[sum] = n
 	}

@@ -153,8 +153,8 @@ func yamlError(err error) string {
 }
 
 // Parse reads a spec; format is "json" or "yaml". Unknown fields are errors.
-// An external method's relative paths resolve against the current
-// directory (Load: against the spec file's).
+// Relative paths (data files, an external method's command and adapter)
+// resolve against the current directory (Load: against the spec file's).
 func Parse(data []byte, format string) (study.Study, error) {
 	return parse(data, format, "")
 }
@@ -220,8 +220,12 @@ func parse(data []byte, format, dir string) (study.Study, error) {
 		return study.Study{}, fmt.Errorf("spec: missing: %v", err)
 	}
 	s.Options.Missing = missing
+	// Data files resolve from the spec's directory, as an external
+	// method's command does, so that a spec means the same data from any
+	// working directory.
+	s.DataDir = dir
 	for _, d := range s.Datasets {
-		if err := datasets.CheckName(d); err != nil {
+		if err := datasets.CheckName(s.DataPath(d)); err != nil {
 			return study.Study{}, fmt.Errorf("spec: %v", err)
 		}
 	}
@@ -242,8 +246,9 @@ func parse(data []byte, format, dir string) (study.Study, error) {
 }
 
 // Load reads a spec file, choosing the format by extension (.json, .yaml, .yml).
-// An external method's command and adapter paths resolve against the spec
-// file's directory, where its command also runs.
+// Relative paths resolve against the spec file's directory: data files
+// (Study.DataDir) and an external method's command and adapter, which also
+// runs there.
 func Load(path string) (study.Study, error) {
 	data, err := safefile.ReadFile(path, safefile.SpecCap)
 	if err != nil {

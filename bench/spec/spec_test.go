@@ -319,3 +319,44 @@ func TestMissingPolicySpec(t *testing.T) {
 		}
 	}
 }
+
+// TestDataPathsResolveFromTheSpec (issue 30, class 2): a data file in a spec
+// is found beside the spec, from any working directory, and keeps the name
+// the spec gives it; Parse (no file) resolves from the working directory.
+func TestDataPathsResolveFromTheSpec(t *testing.T) {
+	root := t.TempDir()
+	ci := filepath.Join(root, "ci")
+	other := filepath.Join(root, "elsewhere")
+	for _, d := range []string{ci, other} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	text := "x,class\n1,a\n2,b\n3,a\n4,b\n5,a\n6,b\n"
+	if err := os.WriteFile(filepath.Join(ci, "mine.csv"), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	body := "protocols: [clean]\ndatasets: [mine.csv, wine]\nfolds: 2\ninner_folds: 2\nmethods: [{name: cart}]\n"
+	specPath := filepath.Join(ci, "study.yaml")
+	if err := os.WriteFile(specPath, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, cwd := range []string{root, ci, other} {
+		t.Chdir(cwd)
+		rel, _ := filepath.Rel(cwd, specPath)
+		s, err := Load(rel)
+		if err != nil {
+			t.Fatalf("from %s: %v", cwd, err)
+		}
+		if s.Datasets[0] != "mine.csv" || s.DataPath("mine.csv") != filepath.Join(filepath.Dir(rel), "mine.csv") || s.DataPath("wine") != "wine" {
+			t.Errorf("from %s: datasets %q, paths %q %q", cwd, s.Datasets, s.DataPath("mine.csv"), s.DataPath("wine"))
+		}
+		if _, err := os.Stat(s.DataPath("mine.csv")); err != nil {
+			t.Errorf("from %s: %v", cwd, err)
+		}
+	}
+	t.Chdir(other)
+	if _, err := Parse([]byte(body), "yaml"); err == nil || !strings.Contains(err.Error(), "mine.csv") {
+		t.Errorf("Parse resolved mine.csv outside the working directory: %v", err)
+	}
+}

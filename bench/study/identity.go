@@ -1,13 +1,6 @@
 package study
 
 import (
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
-	"fmt"
-	"io"
-	"math"
-
 	"github.com/fgrtbench/fgrtbench/bench/identity"
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
 	"github.com/fgrtbench/fgrtbench/datasets"
@@ -102,44 +95,11 @@ func IdentityOf(s Study, checksums map[string]string) (identity.Study, error) {
 	return id, err
 }
 
-// DatasetChecksum is the checksum a dataset is identified by: the
-// normalised SHA-256 of its file when the loader recorded it, else a
-// fingerprint of the parsed content (data built in memory).
-func DatasetChecksum(d *datasets.Dataset) string {
-	if d.Checksum != "" {
-		return d.Checksum
-	}
-	h := sha256.New()
-	str := func(s string) { fmt.Fprintf(h, "%d:%s", len(s), s) }
-	attr := func(a datasets.Attribute) {
-		str(a.Name)
-		str(a.Type)
-		fmt.Fprintf(h, "%d %t", len(a.Domain), a.IntegerLiterals)
-		for _, v := range a.Domain {
-			str(v)
-		}
-	}
-	for _, a := range d.Inputs {
-		attr(a)
-	}
-	attr(d.Output)
-	for _, c := range d.Classes {
-		str(c)
-	}
-	var buf [8]byte
-	for i, row := range d.X {
-		for _, v := range row {
-			binary.LittleEndian.PutUint64(buf[:], math.Float64bits(v))
-			h.Write(buf[:])
-		}
-		if i < len(d.Y) {
-			binary.LittleEndian.PutUint64(buf[:], uint64(d.Y[i]))
-			h.Write(buf[:])
-		}
-	}
-	_, _ = io.WriteString(h, "end")
-	return "content:" + hex.EncodeToString(h.Sum(nil))
-}
+// DatasetChecksum is the checksum a dataset is identified by in a study's
+// identity: datasets.Identity, which depends on the parsed table only (the
+// registry's pinned file checksum for the ten KEEL tables, a content
+// identity for any other).
+func DatasetChecksum(d *datasets.Dataset) string { return datasets.Identity(d) }
 
 // ExecutionRecord lists the execution-only parameter values each method's
 // configurations ran with ("label: workers=0"), for the manifest: the

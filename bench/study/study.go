@@ -8,6 +8,7 @@ package study
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/external"
 	"github.com/fgrtbench/fgrtbench/bench/methods"
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
+	"github.com/fgrtbench/fgrtbench/datasets"
 	"github.com/fgrtbench/fgrtbench/internal/safename"
 	"github.com/fgrtbench/fgrtbench/results"
 )
@@ -79,6 +81,23 @@ type Study struct {
 	Datasets  []string         `json:"datasets" yaml:"datasets"`
 	Methods   []MethodSpec     `json:"methods" yaml:"methods"`
 	Options   protocol.Options `json:"options" yaml:"options"`
+	// DataDir is the directory that the relative paths of data files in
+	// Datasets resolve from (DataPath): the spec file's directory
+	// (spec.Load), or the baseline's for the study a baseline records;
+	// "" is the current directory. It is no part of the study's record:
+	// datasets keep the names written in the spec, so that results, unit
+	// keys and baselines do not depend on the directory a study ran from.
+	DataDir string `json:"-" yaml:"-"`
+}
+
+// DataPath is the path a dataset of the study is read from: a relative
+// data-file path joined to DataDir, anything else (a registry name, an
+// absolute path) as it is.
+func (s Study) DataPath(name string) string {
+	if s.DataDir == "" || !datasets.IsDataFile(name) || filepath.IsAbs(name) {
+		return name
+	}
+	return filepath.Join(s.DataDir, name)
 }
 
 // ResolvedMethod is a method spec with its configurations expanded.

@@ -13,6 +13,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/runner"
 	"github.com/fgrtbench/fgrtbench/bench/spec"
 	"github.com/fgrtbench/fgrtbench/bench/study"
+	"github.com/fgrtbench/fgrtbench/datasets"
 	"github.com/fgrtbench/fgrtbench/gate"
 	"github.com/fgrtbench/fgrtbench/results"
 )
@@ -28,6 +29,26 @@ slowed). It reads the results from --results, or, without --results, runs
 the baseline's own study (or --spec) into --out, a temporary directory
 removed afterwards unless --out is given. --update rewrites the baseline
 from the results instead; --paper also compares with the authors' numbers.
+
+Before any row, check compares the experiment with the one the baseline
+records: each dataset's table (its content identity), each learner's
+version and the study's canonical form. A difference is named and exits
+with its own status, before any row is compared:
+
+  0  every row matches (within declared tolerances)
+  1  results moved (the table says which), or check could not run
+  2  usage error
+  3  data changed: a dataset's table is not the baseline's
+  4  learner changed: a learner's version is not the baseline's
+  5  study changed: another study (options, methods, configurations,
+     datasets), or a baseline that records no experiment (an earlier
+     fgrtbench)
+
+The study and the learners are compared before the study runs, each
+dataset as it loads; with several differences found together, the lowest
+status wins. --update is the only way to accept a change. Relative paths in the baseline's study resolve from the baseline's
+directory (data_dir in the baseline moves them), so check means the same
+from any working directory.
 
 --predictions --results DIR --against REFDIR compares the stored test-row
 predictions (predictions.csv.gz) of two results directories instead and
@@ -67,6 +88,18 @@ unchanged still fails. Scores and timing are not compared.`}
 			}
 			b = &gate.Baseline[study.Study]{}
 		}
+		// The baseline's relative paths mean the same from any directory.
+		baseDir := filepath.Dir(*baselinePath)
+		setStudyDir(&b.Study, filepath.Join(baseDir, b.DataDir))
+		if !*update {
+			if b.Identity == nil {
+				return &gate.ChangedError{Changes: []gate.Change{{Kind: gate.StudyChanged,
+					What: *baselinePath + " records no identity of its data, learners and study (a baseline of an earlier fgrtbench): record it once with --update and review the diff"}}}
+			}
+			if _, version, _, _ := manifest.BuildInfo(); b.Fgrtbench != "" && b.Fgrtbench != version {
+				fmt.Fprintf(env.Stderr, "fgrtbench check: note: %s was written by fgrtbench %s, this is %s (learners are compared by their own versions)\n", *baselinePath, b.Fgrtbench, version)
+			}
+		}
 		if *update && *resultsDir == "" {
 			// A baseline is the whole study: refuse before running a slice of it.
 			if shard, err := rf.resolveShard(env); err != nil {
@@ -76,29 +109,46 @@ unchanged still fails. Scores and timing are not compared.`}
 			}
 		}
 		var recs []results.Record
+		var specStudy *study.Study
+		if *specPath != "" {
+			s, err := spec.Load(*specPath)
+			if err != nil {
+				return err
+			}
+			specStudy = &s
+		}
 		if *resultsDir != "" {
 			recs, err = results.ReadFile(filepath.Join(*resultsDir, runner.ResultsFile))
 			if err != nil {
 				return err
 			}
 			if !*update {
-				if err := sameStudyAsBaseline(b, *resultsDir); err != nil {
+				// What made the results, against what the baseline records,
+				// before any row.
+				if err := sameExperiment(b, *resultsDir); err != nil {
 					return err
 				}
 			}
 		} else {
 			study := b.Study
-			if *specPath != "" {
-				if study, err = spec.Load(*specPath); err != nil {
-					return err
-				}
-				b.Study = study
+			if specStudy != nil {
+				study = *specStudy
 			}
 			if len(study.Methods) == 0 {
 				return fmt.Errorf("%s has no study to run; give --results or --spec", *baselinePath)
 			}
 			if err := rf.applyMissing(&study); err != nil {
 				return err
+			}
+			if !*update {
+				// The study and its learners before running it; each
+				// dataset as it is loaded, before any unit runs.
+				if err := sameStudy(b, study, specStudy == nil); err != nil {
+					return err
+				}
+				rf.checkData = func(name string, d *datasets.Dataset) error {
+					return sameData(b, name, datasets.Identity(d))
+				}
 			}
 			if rf.out == "" {
 				dir, err := os.MkdirTemp("", "fgrtbench-check-*")
@@ -124,21 +174,20 @@ unchanged still fails. Scores and timing are not compared.`}
 			}
 		}
 		if *update {
-			if *resultsDir != "" && *specPath == "" {
-				// Keep the study that produced the results, so the baseline
-				// can re-run itself.
-				if study, err := studyFromManifest(*resultsDir); err == nil {
-					b.Study = study
-				}
-			} else if *resultsDir != "" {
-				if b.Study, err = spec.Load(*specPath); err != nil {
-					return err
-				}
+			dir := *resultsDir
+			if dir == "" {
+				dir = rf.out
+			}
+			if err := updateStudy(b, specStudy, *specPath, *baselinePath, *resultsDir); err != nil {
+				return err
 			}
 			if err := checkComplete(b.Study, recs, *resultsDir); err != nil {
 				return err
 			}
 			if err := rederive(env, *resultsDir, rf.out, recs); err != nil {
+				return err
+			}
+			if err := recordExperiment(b, specStudy, dir); err != nil {
 				return err
 			}
 			if err := b.Update(recs); err != nil {
@@ -272,31 +321,191 @@ func checkComplete(st study.Study, recs []results.Record, dir string) error {
 	return nil
 }
 
-// sameStudyAsBaseline refuses results made by another study than the
-// baseline's (other options, parameters, data or learner versions): their
-// rows would show as moved values when the experiment itself differs. The
-// baseline's identity is computed with the checksums of the data the
-// results' manifest records.
-func sameStudyAsBaseline(b *gate.Baseline[study.Study], dir string) error {
-	m, err := manifest.Read(dir)
-	if err != nil || m.Identity == nil || len(b.Study.Methods) == 0 {
-		return nil // nothing to compare with: the row comparison stands alone
+// setStudyDir makes the study's relative paths (data files, external
+// commands and adapters) resolve from dir.
+func setStudyDir(s *study.Study, dir string) {
+	s.DataDir = dir
+	for _, m := range s.Methods {
+		if m.External != nil {
+			m.External.BaseDir = dir
+		}
 	}
-	checksums := map[string]string{}
-	for _, d := range m.Datasets {
-		checksums[d.Name] = d.NormalizedSHA256
+}
+
+// canonical is a study's identity without the data and the learner
+// versions (which a baseline records apart), rehashed: equal for two
+// studies exactly when they are one study of (maybe) other data or
+// learner versions.
+func canonical(id identity.Study) identity.Study {
+	groups := make([]identity.Group, len(id.Groups))
+	for i, g := range id.Groups {
+		g.DatasetSHA256, g.MethodVersion, g.Hash = "", 0, ""
+		groups[i] = g
 	}
-	want, err := study.IdentityOf(b.Study, checksums)
+	return identity.NewStudy(groups)
+}
+
+// recordOf is the record of the experiment a study identity describes.
+func recordOf(id identity.Study) gate.Record {
+	r := gate.Record{Data: map[string]string{}, Learners: map[string]gate.Learner{}, Spec: canonical(id).Hash}
+	for _, g := range id.Groups {
+		if g.DatasetSHA256 != "" {
+			r.Data[g.Dataset] = g.DatasetSHA256
+		}
+		r.Learners[g.Label] = gate.Learner{Method: g.Method, Version: g.MethodVersion}
+	}
+	return r
+}
+
+// studyChange names how the study checked (cur) differs from the
+// baseline's: the first slot (protocol/dataset/label) that differs, with
+// what differs in it, or, when the baseline's own study no longer resolves
+// to the canonical form it recorded, that.
+func studyChange(b *gate.Baseline[study.Study], cur identity.Study) gate.Change {
+	change := func(what string) gate.Change { return gate.Change{Kind: gate.StudyChanged, What: what} }
+	base, err := study.IdentityOf(b.Study, nil)
+	if err != nil {
+		return change("the baseline's study no longer resolves: " + err.Error())
+	}
+	was, now := canonical(base), canonical(cur)
+	if c := identity.Contains(now, was); c != nil {
+		if c.Current == "" {
+			return change(fmt.Sprintf("the baseline's study has %s, the checked one has not", c.Slot))
+		}
+		return change(fmt.Sprintf("%s: %s in the baseline, %s now", c.Slot, c.Stored, c.Current))
+	}
+	if c := identity.Contains(was, now); c != nil {
+		return change(fmt.Sprintf("the checked study has %s, the baseline's has not", c.Slot))
+	}
+	return change(fmt.Sprintf("this build resolves the baseline's own study to canonical form %.20s…, the baseline recorded %.20s… (a default, a grid or the identity rules changed)", was.Hash, b.Identity.Spec))
+}
+
+// sameStudy compares the study check is about to run (and the learners
+// this build would run it with) with the baseline's record, before
+// anything runs. own says it is the baseline's own study.
+func sameStudy(b *gate.Baseline[study.Study], s study.Study, own bool) error {
+	id, err := study.IdentityOf(s, nil)
 	if err != nil {
 		return err
 	}
-	if c := identity.Contains(*m.Identity, want); c != nil {
-		if c.Current == "" {
-			return fmt.Errorf("the results in %s do not include %s of the baseline's study; check them against a baseline of their own study", dir, c.Slot)
+	cur := recordOf(id)
+	cur.Data = nil // compared as each dataset loads (sameData)
+	changes := gate.CompareRecords(*b.Identity, cur)
+	for i, c := range changes {
+		if c.Kind == gate.StudyChanged {
+			changes[i] = studyChange(b, id)
+			if own {
+				changes[i].What = "the baseline's own study: " + changes[i].What
+			}
 		}
-		return fmt.Errorf("the results in %s were made with %s; the baseline's study has %s (%s): they are results of another experiment (update the baseline deliberately with --update)", dir, c.Current, c.Stored, c.Slot)
+	}
+	if len(changes) > 0 {
+		return &gate.ChangedError{Changes: changes}
 	}
 	return nil
+}
+
+// sameData refuses a dataset whose table is not the one the baseline
+// records (datasets.Identity: a byte-level difference that leaves the table
+// the same passes, an edited value does not).
+func sameData(b *gate.Baseline[study.Study], name, id string) error {
+	want, ok := b.Identity.Data[name]
+	if !ok || want == id {
+		return nil
+	}
+	return &gate.ChangedError{Changes: gate.CompareRecords(gate.Record{Data: map[string]string{name: want}},
+		gate.Record{Data: map[string]string{name: id}})}
+}
+
+// sameExperiment refuses results made by another experiment than the
+// baseline records (other data, learner versions or study): their rows
+// would show as moved values, or pass, when the experiment itself differs.
+// The manifest's identity says what made them.
+func sameExperiment(b *gate.Baseline[study.Study], dir string) error {
+	m, err := manifest.Read(dir)
+	if err != nil {
+		return fmt.Errorf("%s: cannot tell which data and learners made these results (%v); check a results directory with its manifest.json", dir, err)
+	}
+	if m.Identity == nil {
+		return fmt.Errorf("%s: its manifest.json records no study identity (an earlier fgrtbench): cannot tell which data and learners made these results; re-run the study", dir)
+	}
+	changes := gate.CompareRecords(*b.Identity, recordOf(*m.Identity))
+	for i, c := range changes {
+		if c.Kind == gate.StudyChanged {
+			changes[i] = studyChange(b, *m.Identity)
+		}
+	}
+	if len(changes) > 0 {
+		return &gate.ChangedError{Changes: changes}
+	}
+	return nil
+}
+
+// updateStudy sets the study a baseline being updated records: --spec's,
+// else the one that made --results, else the baseline's own; and where its
+// relative paths resolve from, relative to the baseline.
+func updateStudy(b *gate.Baseline[study.Study], specStudy *study.Study, specPath, baselinePath, resultsDir string) error {
+	switch {
+	case specStudy != nil:
+		b.Study = *specStudy
+		rel, err := relDir(filepath.Dir(baselinePath), filepath.Dir(specPath))
+		if err != nil {
+			return err
+		}
+		b.DataDir = rel
+	case resultsDir != "":
+		// Keep the study that produced the results, so the baseline can
+		// re-run itself; its data files are looked for from the
+		// baseline's directory (data_dir in the baseline moves them).
+		if study, err := studyFromManifest(resultsDir); err == nil {
+			b.Study = study
+		}
+	}
+	return nil
+}
+
+// relDir is to relative to from, "" when they are one directory.
+func relDir(from, to string) (string, error) {
+	af, err := filepath.Abs(from)
+	if err != nil {
+		return "", err
+	}
+	at, err := filepath.Abs(to)
+	if err != nil {
+		return "", err
+	}
+	rel, err := filepath.Rel(af, at)
+	if err != nil || rel == "." {
+		return "", err
+	}
+	return filepath.ToSlash(rel), nil
+}
+
+// recordExperiment records in the baseline what made the rows it takes:
+// the identity in dir's manifest, which must be of the baseline's study.
+func recordExperiment(b *gate.Baseline[study.Study], specStudy *study.Study, dir string) error {
+	m, err := manifest.Read(dir)
+	if err != nil || m.Identity == nil {
+		return fmt.Errorf("--update: %s has no manifest.json with a study identity: the baseline could not record which data and learners made its rows", dir)
+	}
+	rec := recordOf(*m.Identity)
+	want, err := study.IdentityOf(b.Study, nil)
+	if err != nil {
+		return err
+	}
+	if canonical(want).Hash != rec.Spec {
+		return fmt.Errorf("--update: the results in %s were made by another study than %s (%s)", dir, describeStudySource(specStudy), studyChange(&gate.Baseline[study.Study]{Study: b.Study, Identity: &gate.Record{}}, *m.Identity).What)
+	}
+	_, version, _, _ := manifest.BuildInfo()
+	b.Identity, b.Fgrtbench = &rec, version
+	return nil
+}
+
+func describeStudySource(specStudy *study.Study) string {
+	if specStudy != nil {
+		return "--spec's"
+	}
+	return "the baseline's"
 }
 
 // checkPredictions compares the predictions of dir with those of ref, both

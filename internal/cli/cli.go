@@ -193,9 +193,18 @@ func Main(ctx context.Context, env *Env, args []string) int {
 		// the name once.
 		msg := strings.TrimPrefix(err.Error(), c.Name+": ")
 		fmt.Fprintf(env.Stderr, "fgrtbench %s: %s\n", c.LongName(), msg)
+		var ec exitCoder
+		if errors.As(err, &ec) {
+			return ec.ExitCode()
+		}
 		return 1
 	}
 }
+
+// exitCoder is a failure with an exit status of its own (check's "data
+// changed", "learner changed" and "study changed", documented in
+// docs/ci-gate.md and 'check -h'); any other failure exits 1.
+type exitCoder interface{ ExitCode() int }
 
 // usageError is a command's complaint about how it was invoked (a missing
 // required flag): Main prints it with the pointer to the command's help and

@@ -104,7 +104,8 @@ func datasetsCommand() *Command {
 		Long: `Datasets prints the table of the named datasets (all ten when none is
 named) computed from the verified files, with differences from the paper
 flagged. The path of a .dat, .arff or .csv file prints that file's row, with
-the normalised SHA-256 a run's manifest records for it.`}
+the identity of its table that a run's manifest and a baseline record for
+it (docs/data.md).`}
 	fs := &d.Flag
 	var df dataFlags
 	df.add(fs)
@@ -121,7 +122,8 @@ the normalised SHA-256 a run's manifest records for it.`}
 
 // datasetSummaries loads and summarises the named datasets (all when none).
 // A data file of the user's own is read as a study would read it, and its
-// row notes its normalised SHA-256, the checksum a run's manifest records.
+// row notes the identity of its table (datasets.Identity), which a run's
+// manifest and a baseline record.
 func datasetSummaries(ctx context.Context, f *datasets.Fetcher, names []string) ([]datasets.Summary, error) {
 	if len(names) == 0 {
 		names = datasets.Names()
@@ -137,7 +139,7 @@ func datasetSummaries(ctx context.Context, f *datasets.Fetcher, names []string) 
 				return nil, err
 			}
 			s := datasets.Summarize(ds, datasets.Info{})
-			s.Notes = append(s.Notes, "normalised SHA-256 "+ds.Checksum)
+			s.Notes = append(s.Notes, "identity "+datasets.Identity(ds))
 			rows = append(rows, s)
 			continue
 		}

@@ -165,9 +165,12 @@ func externalTry(ctx context.Context, env *Env, o tryOptions) error {
 		return fmt.Errorf("method %s: %v", ms.ResultLabel(), err)
 	}
 
-	dsName := o.dataset
+	// The spec's own datasets resolve from its directory; one given on the
+	// command line, from the current one.
+	dsName, dsPath := o.dataset, o.dataset
 	if dsName == "" {
 		dsName = st.Datasets[0]
+		dsPath = st.DataPath(dsName)
 	}
 	protoName := o.protocol
 	if protoName == "" {
@@ -177,7 +180,7 @@ func externalTry(ctx context.Context, env *Env, o tryOptions) error {
 	if err != nil {
 		return err
 	}
-	d, err := loadDataset(ctx, o.data.fetcher(env), dsName)
+	d, err := loadDatasetFrom(ctx, o.data.fetcher(env), dsName, dsPath)
 	if err != nil {
 		return err
 	}

@@ -165,7 +165,8 @@ func must[T any](v T, err error) T {
 }
 
 // TestCheckRefusesResultsOfAnotherStudy: results made with other options
-// than the baseline's study are a different experiment, not moved values.
+// than the baseline's study are a different experiment, not moved values:
+// "study changed", exit 5.
 func TestCheckRefusesResultsOfAnotherStudy(t *testing.T) {
 	tmp, data, spec := studyFixture(t)
 	baseline := filepath.Join(tmp, "b.json")
@@ -187,7 +188,7 @@ func TestCheckRefusesResultsOfAnotherStudy(t *testing.T) {
 		t.Fatalf("run: %s", e)
 	}
 	code, _, e := runCLI("check", "--baseline", baseline, "--results", filepath.Join(tmp, "other"))
-	if code != 1 || !strings.Contains(e, "were made with folds=4; the baseline's study has folds=3") {
+	if code != 5 || !strings.Contains(e, "study changed: ") || !strings.Contains(e, "folds=3 in the baseline, folds=4 now") {
 		t.Fatalf("results of another study: exit %d, %q", code, e)
 	}
 }

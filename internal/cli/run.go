@@ -38,6 +38,9 @@ type runFlags struct {
 	noArtifacts bool
 	// missing is the --missing policy ("" when not given).
 	missing string
+	// checkData, when set (by check), vets each dataset as it is loaded,
+	// before any unit runs.
+	checkData func(name string, d *datasets.Dataset) error
 }
 
 func (r *runFlags) add(fs *flag.FlagSet, defaultOut string) {
@@ -106,7 +109,11 @@ func execute(ctx context.Context, env *Env, rf *runFlags, study study.Study) (ru
 	}
 	fetcher := rf.data.fetcher(env)
 	load := func(ctx context.Context, name string) (*datasets.Dataset, error) {
-		return loadDataset(ctx, fetcher, name)
+		d, err := loadDatasetFrom(ctx, fetcher, name, study.DataPath(name))
+		if err == nil && rf.checkData != nil {
+			err = rf.checkData(name, d)
+		}
+		return d, err
 	}
 	// Run checks everything that can be checked (the study, the data, the
 	// directory's own study) before it writes anything: a refused study
@@ -161,12 +168,19 @@ func interrupted(sum runner.Summary, err error) error {
 // loadDataset loads a registry dataset through the fetcher (verified
 // against the registry's checksum) or a data file of the user's own, read
 // once and parsed from the very bytes its checksum covers. Either way the
-// Dataset's Checksum is the normalised SHA-256 the manifest records.
+// Dataset's Checksum is the file's normalised SHA-256 (the manifest records
+// datasets.Identity, the identity of the parsed table).
 func loadDataset(ctx context.Context, f *datasets.Fetcher, name string) (*datasets.Dataset, error) {
+	return loadDatasetFrom(ctx, f, name, name)
+}
+
+// loadDatasetFrom is loadDataset for a study's dataset, named as the study
+// names it and read from path (Study.DataPath).
+func loadDatasetFrom(ctx context.Context, f *datasets.Fetcher, name, path string) (*datasets.Dataset, error) {
 	if !datasets.IsDataFile(name) {
 		return f.Load(ctx, name)
 	}
-	ds, err := datasets.LoadFile(name, datasets.LoadOptions{Progress: loadProgress(name)})
+	ds, err := datasets.LoadFile(path, datasets.LoadOptions{Progress: loadProgress(path)})
 	if err != nil {
 		return nil, err
 	}

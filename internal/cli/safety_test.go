@@ -3,6 +3,7 @@
 package cli
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -450,15 +451,23 @@ func TestOneDatasetUnderSeveralSpellings(t *testing.T) {
 	writeData(t, filepath.Join("a", "d.csv"), 0)
 	b, _ := os.ReadFile(filepath.Join("a", "d.csv"))
 	os.WriteFile(filepath.Join("a", "copy.csv"), b, 0o644)
+	// The same table in other bytes (issue 30, class 5): the identity is
+	// the parsed table's, so these are one dataset too.
+	os.WriteFile(filepath.Join("a", "bom.csv"), append([]byte("\ufeff"), b...), 0o644)
+	os.WriteFile(filepath.Join("a", "crlf.csv"), bytes.ReplaceAll(b, []byte("\n"), []byte("\r\n")), 0o644)
+	os.WriteFile(filepath.Join("a", "blank.csv"), append(append([]byte(nil), b...), "\n\n"...), 0o644)
 	out := filepath.Join(tmp, "X")
 	for _, list := range []string{
 		"a/d.csv, ./a/d.csv",
 		"a/d.csv, " + filepath.Join(tmp, "a", "d.csv"),
 		"a/d.csv, a/copy.csv",
+		"a/d.csv, a/bom.csv",
+		"a/d.csv, a/crlf.csv",
+		"a/blank.csv, a/d.csv",
 	} {
 		spec := filepath.Join(tmp, "s.yaml")
 		os.WriteFile(spec, []byte("protocols: [clean]\ndatasets: ["+list+"]\nfolds: 3\ninner_folds: 2\nmethods: [{name: cart}]\n"), 0o644)
-		refused(t, tmp, out, []string{"hold the same data", "list each dataset once"}, "run", "--spec", spec, "--out", out)
+		refused(t, tmp, out, []string{"hold the same table of data", "list each dataset once"}, "run", "--spec", spec, "--out", out)
 		if _, err := os.Stat(out); err == nil {
 			t.Fatalf("[%s]: a refused study created its output", list)
 		}

@@ -98,7 +98,8 @@ func TestRefusedBeforeAnythingIsWritten(t *testing.T) {
 }
 
 // TestDatasetsCommandReadsFiles: `fgrtbench datasets FILE` prints the
-// table row of a data file with its normalised checksum.
+// table row of a data file with the identity of its table, the one a
+// manifest records.
 func TestDatasetsCommandReadsFiles(t *testing.T) {
 	dir := t.TempDir()
 	path := writeFile(t, dir, "mine.csv", "x1,colour,class\n1,red,a\n2,?,b\n3,blue,a\n")
@@ -115,9 +116,12 @@ func TestDatasetsCommandReadsFiles(t *testing.T) {
 	if fields[0] != path || strings.Join(fields[1:7], " ") != "3 2 1 2 1 1" {
 		t.Fatalf("row %q", lines[1])
 	}
-	data, _ := os.ReadFile(path)
-	if !strings.Contains(lines[1], "normalised SHA-256 "+datasets.NormalizedSHA256(data)) {
-		t.Fatalf("row lacks the checksum: %q", lines[1])
+	ds, err := datasets.LoadFile(path, datasets.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if id := datasets.Identity(ds); !strings.HasPrefix(id, "content:") || !strings.Contains(lines[1], "identity "+id) {
+		t.Fatalf("row lacks the identity %s: %q", id, lines[1])
 	}
 	code, _, stderr = runCLI("datasets", filepath.Join(dir, "absent.csv"))
 	if code != 1 || !strings.Contains(stderr, "absent.csv") {
