@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/fgrtbench/fgrtbench/bench/methods"
+	"github.com/fgrtbench/fgrtbench/internal/duration"
 	"github.com/fgrtbench/fgrtbench/internal/safefile"
 	"github.com/fgrtbench/fgrtbench/learn"
 )
@@ -462,8 +463,8 @@ func (s Spec) Method() (*methods.Method, error) {
 	}
 	timeout := DefaultTimeout
 	if s.Timeout != "" {
-		if timeout, err = time.ParseDuration(s.Timeout); err != nil || timeout <= 0 {
-			return nil, fmt.Errorf("external method: timeout %q is not a positive duration such as 90s or 10m", s.Timeout)
+		if timeout, err = duration.ParsePositive(s.Timeout); err != nil {
+			return nil, fmt.Errorf("external method: timeout %v", err)
 		}
 	}
 	pinned := s

@@ -106,7 +106,7 @@ func TestRunExternalFlags(t *testing.T) {
 	if len(pids) != len(jobs) {
 		t.Errorf("%d workers for %d jobs with --worker-jobs 1", len(pids), len(jobs))
 	}
-	if code, _, e := runCLI("run", "--spec", spec, "--out", "out2", "--worker-jobs", "-1"); code != 1 || !strings.Contains(e, "--worker-jobs -1") {
+	if code, _, e := runCLI("run", "--spec", spec, "--out", "out2", "--worker-jobs", "-1"); code != 2 || !strings.Contains(e, "--worker-jobs -1") {
 		t.Errorf("--worker-jobs -1: exit %d, %q", code, e)
 	}
 }
