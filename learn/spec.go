@@ -255,6 +255,12 @@ type Spec struct {
 	// New builds a trainer for validated values. seed is the work unit's
 	// seed; deterministic methods may ignore it.
 	New func(cfg Values, seed int64) (Trainer, error)
+	// Release, when set, ends what the method keeps running between fits
+	// (an external method's worker processes) and returns once it has
+	// ended. The runner calls it when a run ends, normally, after a
+	// failure or on interruption, so that nothing the method started
+	// outlives the run; a later fit may start anew.
+	Release func()
 }
 
 // Title returns the display name: DisplayName, or Name without one.

@@ -510,7 +510,12 @@ func (s Spec) Method() (*methods.Method, error) {
 	for _, name := range names {
 		ps = append(ps, methods.Param{Name: name, Kind: methods.String, Default: s.Params[name], Doc: "declared by the spec"})
 	}
+	var release func()
+	if run.pool != nil {
+		release = run.pool.release
+	}
 	return &methods.Method{
+		Release:    release,
 		Name:       Name,
 		Version:    Version, // the adapter's SHA-256 is a parameter: a new adapter is a new identity
 		Doc:        "external method: " + s.Command,

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
+	"github.com/fgrtbench/fgrtbench/bench/methods"
 	"github.com/fgrtbench/fgrtbench/bench/outdir"
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
 	"github.com/fgrtbench/fgrtbench/datasets"
@@ -281,6 +282,11 @@ func (r *Runner) execute(ctx context.Context, s Study, ms []resolvedMethod, plan
 	jobs = min(jobs, len(pending))
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// Deferred after cancel, so it runs before it: once every unit has
+	// returned, whether the run finished, failed or was interrupted, what
+	// the methods keep running (external workers) ends before Run returns,
+	// within its grace period, rather than outliving the process.
+	defer releaseMethods(ms)
 
 	type result struct {
 		u    Unit
@@ -544,4 +550,20 @@ func (c *planCache) get(ctx context.Context, proto, dataset string) (*protocol.P
 		}
 		return plan, nil
 	})
+}
+
+// releaseMethods calls the Release of every method that has one, once
+// each, concurrently (each may wait out a worker's grace period).
+func releaseMethods(ms []resolvedMethod) {
+	var wg sync.WaitGroup
+	seen := map[*methods.Method]bool{}
+	for _, m := range ms {
+		if m.Method == nil || m.Method.Release == nil || seen[m.Method] {
+			continue
+		}
+		seen[m.Method] = true
+		wg.Add(1)
+		go func() { defer wg.Done(); m.Method.Release() }()
+	}
+	wg.Wait()
 }
