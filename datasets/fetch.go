@@ -129,19 +129,30 @@ func (f *Fetcher) fetch(ctx context.Context, name string) (string, []byte, error
 		return "", nil, err
 	}
 	dst := f.CachePath(name)
+	// corrupted says what is wrong with a cached copy that is there but
+	// cannot be used: when the fresh copy fails too, the error names both,
+	// so that a user offline learns that the cache, not the network, is
+	// what broke.
+	var corrupted string
 	if data, err := safefile.ReadFile(dst, safefile.DataCap); err == nil {
 		if got := NormalizedSHA256(data); got == info.NormalizedSHA256 {
 			f.logf("%s: using cached %s", name, dst)
 			return dst, data, nil
 		} else {
+			corrupted = fmt.Sprintf("the cached copy %s is corrupted (normalized SHA-256 %s, want %s)", dst, short(got), short(info.NormalizedSHA256))
 			f.logf("%s: cached %s has normalized SHA-256 %s, want %s; fetching a fresh copy", name, dst, short(got), short(info.NormalizedSHA256))
 		}
+	} else if !errors.Is(err, os.ErrNotExist) {
+		corrupted = fmt.Sprintf("the cached copy cannot be read (%v)", err)
 	}
 	var data []byte
 	if m := f.mirror(); m != "" {
 		data, err = f.fromMirror(m, info)
 	} else {
 		data, err = f.download(ctx, info)
+	}
+	if err != nil && corrupted != "" {
+		return "", nil, fmt.Errorf("dataset %s: %s, and fetching a fresh copy failed: %w", name, corrupted, err)
 	}
 	if err != nil {
 		return "", nil, err

@@ -338,3 +338,46 @@ func TestFetchOffline(t *testing.T) {
 	t.Log(err)
 	assertCacheEmpty(t, f.CacheDir)
 }
+
+// TestCorruptedCacheNamed (issue 30, "messages that say what happened"): a
+// cached copy that fails verification, when no fresh copy can be had
+// either, is named as corrupted beside the failed download, in one line;
+// the cache is left as it was (a fetch that fails writes nothing).
+func TestCorruptedCacheNamed(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		plant  func(path string) error
+		want   string
+		exists bool
+	}{
+		{"edited copy", func(p string) error { return os.WriteFile(p, []byte(strings.Replace(tinyKEEL, "1", "7", 1)), 0o644) }, "is corrupted (normalized SHA-256 ", true},
+		{"truncated copy", func(p string) error { return os.WriteFile(p, []byte(tinyKEEL[:len(tinyKEEL)/2]), 0o644) }, "is corrupted (normalized SHA-256 ", true},
+		{"a directory in its place", func(p string) error { return os.Mkdir(p, 0o755) }, "the cached copy cannot be read", true},
+		{"absent", func(string) error { return nil }, "", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			srv, _ := server(t, func(w http.ResponseWriter, r *http.Request) { http.NotFound(w, r) })
+			f := testFetcher(t, srv.URL)
+			os.MkdirAll(f.CacheDir, 0o755)
+			cached := filepath.Join(f.CacheDir, "tiny.dat")
+			if err := c.plant(cached); err != nil {
+				t.Fatal(err)
+			}
+			beforeData, _ := os.ReadFile(cached)
+			_, err := f.Fetch(context.Background(), "tiny")
+			if err == nil || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("error %v, want one line", err)
+			}
+			switch {
+			case c.want != "" && (!strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "and fetching a fresh copy failed: ") || !strings.Contains(err.Error(), "404")):
+				t.Errorf("error %q names neither the cache (%q) nor the failed download", err, c.want)
+			case c.want == "" && strings.Contains(err.Error(), "cached copy"):
+				t.Errorf("without a cached copy the error %q blames one", err)
+			}
+			afterData, _ := os.ReadFile(cached)
+			if st, err := os.Lstat(cached); (err == nil) != c.exists || string(afterData) != string(beforeData) || (err == nil && c.name == "a directory in its place" && !st.IsDir()) {
+				t.Error("a failed fetch changed the cached copy")
+			}
+		})
+	}
+}

@@ -91,6 +91,34 @@ func (p Param) Check(v string) error {
 	return nil
 }
 
+// Canonical returns the one spelling of a value Check accepts, so that
+// equal values give one configuration string: an integer in decimal
+// without sign or leading zeros ("+05" -> "5", "-0" -> "0"), a number in
+// Go's shortest form that reads back to it ("0.50" -> "0.5", "-0.0" ->
+// "0", "1e3" -> "1000"), a bool as true or false ("True", "1", "T" ->
+// "true"). Enum and String values are their own spelling (the harness
+// does not know what an external method's string means).
+func (p Param) Canonical(v string) string {
+	switch p.Kind {
+	case Int:
+		if n, err := strconv.Atoi(v); err == nil {
+			return strconv.Itoa(n)
+		}
+	case Float:
+		if f, err := strconv.ParseFloat(v, 64); err == nil && f == f {
+			if f == 0 {
+				f = 0 // -0 is 0: one configuration, one string
+			}
+			return strconv.FormatFloat(f, 'g', -1, 64)
+		}
+	case Bool:
+		if b, err := strconv.ParseBool(v); err == nil {
+			return strconv.FormatBool(b)
+		}
+	}
+	return v
+}
+
 func (p Param) bounds(f float64, v string) error {
 	if p.HasMin && f < p.Min {
 		return fmt.Errorf("parameter %s: %s is below the minimum %v", p.Name, v, p.Min)
@@ -255,6 +283,12 @@ type Spec struct {
 	// New builds a trainer for validated values. seed is the work unit's
 	// seed; deterministic methods may ignore it.
 	New func(cfg Values, seed int64) (Trainer, error)
+	// Release, when set, ends what the method keeps running between fits
+	// (an external method's worker processes) and returns once it has
+	// ended. The runner calls it when a run ends, normally, after a
+	// failure or on interruption, so that nothing the method started
+	// outlives the run; a later fit may start anew.
+	Release func()
 }
 
 // Title returns the display name: DisplayName, or Name without one.
@@ -294,7 +328,7 @@ func (m *Spec) Resolve(overrides map[string]string) (Values, error) {
 		if err := p.Check(v); err != nil {
 			return nil, fmt.Errorf("method %s: %v", m.Name, err)
 		}
-		c[k] = v
+		c[k] = p.Canonical(v)
 	}
 	return c, nil
 }
@@ -385,6 +419,10 @@ func (m *Spec) Check() error {
 	for _, p := range m.Params {
 		if err := p.Check(p.Default); err != nil {
 			return fmt.Errorf("%s: bad default: %v", m.Name, err)
+		}
+		if c := p.Canonical(p.Default); c != p.Default {
+			// A default is a configuration string's value as it is.
+			return fmt.Errorf("%s: default of %s is %q; write it as %q, its canonical form", m.Name, p.Name, p.Default, c)
 		}
 	}
 	return nil

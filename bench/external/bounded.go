@@ -19,7 +19,7 @@ const (
 )
 
 // readBounded reads a regular file of at most limit bytes; an absent file
-// is fs.ErrNotExist. Errors name the file by its base name (the adapter's
+// is fs.ErrNotExist, a larger one tooLarge with its first limit bytes. Errors name the file by its base name (the adapter's
 // author knows which directory).
 func readBounded(path string, limit int64) ([]byte, error) {
 	f, err := openRegular(path)
@@ -32,7 +32,9 @@ func readBounded(path string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	if int64(len(data)) > limit {
-		return nil, tooLarge{limit}
+		// The first limit bytes come with the refusal: what they hold
+		// can say why the file is too large (an unknown label, padding).
+		return data[:limit], tooLarge{limit}
 	}
 	return data, nil
 }

@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/fgrtbench/fgrtbench/bench/methods"
+	"github.com/fgrtbench/fgrtbench/internal/duration"
 	"github.com/fgrtbench/fgrtbench/internal/safefile"
 	"github.com/fgrtbench/fgrtbench/learn"
 )
@@ -462,8 +463,8 @@ func (s Spec) Method() (*methods.Method, error) {
 	}
 	timeout := DefaultTimeout
 	if s.Timeout != "" {
-		if timeout, err = time.ParseDuration(s.Timeout); err != nil || timeout <= 0 {
-			return nil, fmt.Errorf("external method: timeout %q is not a positive duration such as 90s or 10m", s.Timeout)
+		if timeout, err = duration.ParsePositive(s.Timeout); err != nil {
+			return nil, fmt.Errorf("external method: timeout %v", err)
 		}
 	}
 	pinned := s
@@ -509,7 +510,12 @@ func (s Spec) Method() (*methods.Method, error) {
 	for _, name := range names {
 		ps = append(ps, methods.Param{Name: name, Kind: methods.String, Default: s.Params[name], Doc: "declared by the spec"})
 	}
+	var release func()
+	if run.pool != nil {
+		release = run.pool.release
+	}
 	return &methods.Method{
+		Release:    release,
 		Name:       Name,
 		Version:    Version, // the adapter's SHA-256 is a parameter: a new adapter is a new identity
 		Doc:        "external method: " + s.Command,

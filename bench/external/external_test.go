@@ -50,7 +50,7 @@ func TestFailuresExplainThemselves(t *testing.T) {
 		{"short", "", "predictions.txt has 22 predictions for 23 test rows"},
 		{"unknown", "", `predictions.txt line 1: "purple" is not a class of the schema (red, green, blue)`},
 		{"badjson", "", "malformed result.json"},
-		{"hugepred", "", "predictions.txt is larger than 161 bytes, the most 23 test rows of class names can take"},
+		{"hugepred", "", "predictions.txt is larger than 4264 bytes, the most 23 test rows of class names can take"},
 		{"fifo", "", "predictions.txt is a named pipe, not a regular file"}, // and no hang
 	}
 	for _, tc := range cases {

@@ -103,10 +103,22 @@ func (j *job) finish(err error) error {
 		os.WriteFile(filepath.Join(j.dir, JobRecordFile), append(data, '\n'), 0o644)
 	}
 	if err != nil {
-		return fmt.Errorf("%w (job files kept in %s)", err, j.dir)
+		return &KeptError{Err: err, Dir: j.dir}
 	}
 	return nil
 }
+
+// KeptError is a failed job whose files were kept: the error names their
+// directory. A caller that deletes the directory afterwards (external try
+// without --keep-unit-dirs) reports Err alone, not a claim that has become
+// untrue.
+type KeptError struct {
+	Err error
+	Dir string
+}
+
+func (e *KeptError) Error() string { return fmt.Sprintf("%v (job files kept in %s)", e.Err, e.Dir) }
+func (e *KeptError) Unwrap() error { return e.Err }
 
 func (j *job) tracef(format string, args ...any) {
 	if j.trace != nil {

@@ -1,7 +1,6 @@
 package external
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/csv"
@@ -512,12 +511,26 @@ func (b *tailBuffer) tail() string {
 	return ": " + s
 }
 
+// predictionsSlack is what predictions.txt may hold beyond one line per
+// test row: a trailing line, a final newline (docs/shared-storage.md gives
+// the cap as (test rows + 1) × (longest class name + 2) + 4 KiB).
+const predictionsSlack = 4 << 10
+
+// predictionsCap is the size beyond which predictions.txt is refused
+// unread: n lines of the longest class name and "\r\n", one more, and
+// predictionsSlack.
+func predictionsCap(n, longest int) int64 {
+	return int64(n+1)*int64(longest+2) + predictionsSlack
+}
+
 // readPredictions reads one class name per line; it must have exactly n
 // lines, each a class of the schema.
 //
 // The file is another program's output: a link, FIFO or device in its
 // place is refused (never followed, never waited on), and so is a file
-// longer than n lines of the longest class name could be.
+// larger than predictionsCap. A file refused for its size is still read up
+// to the cap, so that the refusal names what made it large when the lines
+// show it (a label that is not a class, with its line).
 func readPredictions(path string, n int, s learn.Schema) ([]int, error) {
 	index := map[string]int{}
 	longest := 0
@@ -525,36 +538,69 @@ func readPredictions(path string, n int, s learn.Schema) ([]int, error) {
 		index[s.ClassName(k)] = k
 		longest = max(longest, len(s.ClassName(k)))
 	}
-	// n lines of a class name and "\r\n" at most: anything longer is wrong
-	// however it continues, and is not read.
-	limit := int64(n) * int64(longest+2)
+	limit := predictionsCap(n, longest)
 	data, err := readBounded(path, limit)
+	truncated := errors.As(err, new(tooLarge))
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		return nil, fmt.Errorf("external: the command exited 0 but wrote no %s", PredictionsFile)
-	case errors.As(err, new(tooLarge)):
-		return nil, fmt.Errorf("external: %s is larger than %d bytes, the most %d test rows of class names can take", PredictionsFile, limit, n)
-	case err != nil:
+	case err != nil && !truncated:
 		return nil, fileError(PredictionsFile, err)
 	}
 	pred := make([]int, 0, n)
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
-	for line := 1; sc.Scan(); line++ {
-		label := strings.TrimSuffix(sc.Text(), "\r")
+	rest := data
+	for line := 1; len(rest) > 0; line++ {
+		var text []byte
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			text, rest = rest[:i], rest[i+1:]
+		} else if truncated && len(rest) <= longest+1 {
+			break // cut by the cap: may be the start of a class name
+		} else if truncated {
+			return nil, fmt.Errorf("external: %s line %d: %s, running past the file's cap of %d bytes, is not a class of the schema (%s)", PredictionsFile, line, quoteClipped(string(rest)), limit, strings.Join(classNames(s), ", "))
+		} else {
+			text, rest = rest, nil
+		}
+		label := strings.TrimSuffix(string(text), "\r")
 		k, ok := index[label]
 		if !ok {
-			return nil, fmt.Errorf("external: %s line %d: %q is not a class of the schema (%s)", PredictionsFile, line, label, strings.Join(classNames(s), ", "))
+			return nil, fmt.Errorf("external: %s line %d: %s is not a class of the schema (%s)%s", PredictionsFile, line, quoteClipped(label), strings.Join(classNames(s), ", "), labelHint(label, index))
 		}
 		pred = append(pred, k)
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("external: %s: %v", PredictionsFile, err)
-	}
-	if len(pred) != n {
+	switch {
+	case truncated && len(pred) > n:
+		return nil, fmt.Errorf("external: %s is larger than %d bytes, the most %d test rows of class names can take: its first %d lines are classes, one per test row wanted", PredictionsFile, limit, n, len(pred))
+	case truncated:
+		return nil, fmt.Errorf("external: %s is larger than %d bytes, the most %d test rows of class names can take", PredictionsFile, limit, n)
+	case len(pred) != n:
 		return nil, fmt.Errorf("external: %s has %d predictions for %d test rows", PredictionsFile, len(pred), n)
 	}
 	return pred, nil
+}
+
+// quoteClipped quotes a label, clipped to its first 60 bytes.
+func quoteClipped(label string) string {
+	if len(label) > 60 {
+		return fmt.Sprintf("%q... (%d bytes)", label[:60], len(label))
+	}
+	return fmt.Sprintf("%q", label)
+}
+
+// labelHint says why a line that is not a class may be one in disguise:
+// a byte-order mark, or spaces or tabs around it.
+func labelHint(label string, index map[string]int) string {
+	bare, hadBOM := strings.CutPrefix(label, "\ufeff")
+	trimmed := strings.TrimSpace(bare)
+	_, isClass := index[trimmed]
+	switch {
+	case hadBOM && isClass:
+		return "; it starts with a byte-order mark: write the file without one"
+	case hadBOM:
+		return "; the file starts with a byte-order mark: write it without one"
+	case isClass && trimmed != label:
+		return fmt.Sprintf("; it is %q with spaces around it: write class names as they are", trimmed)
+	}
+	return ""
 }
 
 func classNames(s learn.Schema) []string {

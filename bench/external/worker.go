@@ -78,6 +78,13 @@ type pool struct {
 	mu      sync.Mutex
 	idle    []*worker
 	watched map[<-chan struct{}]bool
+	// ending counts the workers being retired or stopped in the
+	// background; ended is signalled (with mu held) when it drops to 0.
+	// Release waits for it, so that a run does not return, and the
+	// process exit, while a worker's grace period runs: the worker would
+	// outlive the run.
+	ending int
+	ended  *sync.Cond
 	// started counts the workers started (tests, external try).
 	started atomic.Int64
 }
@@ -252,6 +259,36 @@ func (w *worker) stop() {
 	})
 }
 
+// inBackground runs end (w.retire or w.stop) in a goroutine that Release
+// waits for. Called with p.mu held, so that a Release that finds no idle
+// worker also finds the retirement of those another caller took.
+func (p *pool) inBackground(end func()) {
+	if p.ended == nil {
+		p.ended = sync.NewCond(&p.mu)
+	}
+	p.ending++
+	go func() {
+		end()
+		p.mu.Lock()
+		if p.ending--; p.ending == 0 {
+			p.ended.Broadcast()
+		}
+		p.mu.Unlock()
+	}()
+}
+
+// release retires the idle workers and waits until every worker retired or
+// stopped in the background has ended: each closed input, then, once the
+// grace period ends, its process group killed.
+func (p *pool) release() {
+	p.closeIdle()
+	p.mu.Lock()
+	for p.ending > 0 {
+		p.ended.Wait()
+	}
+	p.mu.Unlock()
+}
+
 // retire asks the worker to exit (end of its input), and stops it when it
 // does not within retireGrace.
 func (w *worker) retire() {
@@ -288,7 +325,7 @@ func (p *pool) get(ctx context.Context, rc *runConfig) (*worker, error) {
 			p.mu.Unlock()
 			return w, nil
 		}
-		go w.stop()
+		p.inBackground(w.stop)
 	}
 	p.mu.Unlock()
 	return p.start(rc)
@@ -301,12 +338,13 @@ func (p *pool) put(ctx context.Context, w *worker, maxJobs int) {
 	case w.broken:
 		w.stop()
 		return
-	case (maxJobs > 0 && w.jobs >= maxJobs) || (ctx != nil && ctx.Err() != nil):
-		go w.retire()
-		return
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if (maxJobs > 0 && w.jobs >= maxJobs) || (ctx != nil && ctx.Err() != nil) {
+		p.inBackground(w.retire)
+		return
+	}
 	p.idle = append(p.idle, w)
 	w.idleTimer = time.AfterFunc(idleTimeout, func() { p.reap(w) })
 }
@@ -314,31 +352,26 @@ func (p *pool) put(ctx context.Context, w *worker, maxJobs int) {
 // reap retires a worker that stayed idle too long.
 func (p *pool) reap(w *worker) {
 	p.mu.Lock()
+	defer p.mu.Unlock()
 	for i, x := range p.idle {
 		if x == w {
 			p.idle = append(p.idle[:i], p.idle[i+1:]...)
-			p.mu.Unlock()
-			w.retire()
+			p.inBackground(w.retire)
 			return
 		}
 	}
-	p.mu.Unlock()
 }
 
-// closeIdle retires every idle worker (workers in a job are retired when
-// their job ends).
+// closeIdle starts the retirement of every idle worker (workers in a job
+// are retired when their job ends); release waits for them.
 func (p *pool) closeIdle() {
 	p.mu.Lock()
-	idle := p.idle
-	p.idle = nil
-	p.mu.Unlock()
-	var wg sync.WaitGroup
-	for _, w := range idle {
+	defer p.mu.Unlock()
+	for _, w := range p.idle {
 		w.idleTimer.Stop()
-		wg.Add(1)
-		go func() { defer wg.Done(); w.retire() }()
+		p.inBackground(w.retire)
 	}
-	wg.Wait()
+	p.idle = nil
 }
 
 // watch retires the idle workers when ctx ends (the run is over or
@@ -364,11 +397,12 @@ func (p *pool) watch(ctx context.Context) {
 	}()
 }
 
-// Close retires the method's idle workers; Method's callers that have no
-// context to cancel (tests, external try) call it when done.
+// Close retires the method's workers and returns when they have ended
+// (the method's Release); callers that hold a Trainer rather than the
+// Method (tests, external try) call it when done.
 func (t *Trainer) Close() {
 	if t.run.pool != nil {
-		t.run.pool.closeIdle()
+		t.run.pool.release()
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
+	"github.com/fgrtbench/fgrtbench/bench/methods"
 	"github.com/fgrtbench/fgrtbench/bench/outdir"
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
 	"github.com/fgrtbench/fgrtbench/bench/study"
@@ -36,11 +37,21 @@ type Progress interface {
 	Finish()
 }
 
+// MaxJobs is the ceiling on a run's parallel units (-j). Workers never
+// outnumber the pending units, so the ceiling guards against a typo, not
+// against small studies: it is fixed rather than a multiple of the CPUs so
+// that a command that runs on a large machine runs on a laptop too, and
+// 4096 is five times the hardware threads of the largest two-socket
+// servers (768), room for external methods that wait on I/O rather than a
+// CPU. Each worker holds a unit's data and model, so more would only
+// exhaust memory.
+const MaxJobs = 4096
+
 // Runner executes a study into an output directory.
 type Runner struct {
 	Load     Loader
 	OutDir   string
-	Jobs     int         // worker count; <= 0 means runtime.NumCPU()
+	Jobs     int         // worker count, at most MaxJobs; <= 0 means runtime.NumCPU()
 	Shard    study.Shard // zero value = all units
 	Progress Progress
 	// FailFast stops at the first failing unit instead of running the rest.
@@ -79,6 +90,9 @@ type Summary struct {
 // (see CheckDir). It keeps OutDir/manifest.json up to date: the study, its
 // identity, the datasets and one history entry per invocation.
 func (r *Runner) Run(ctx context.Context, s study.Study) (Summary, error) {
+	if r.Jobs > MaxJobs {
+		return Summary{}, fmt.Errorf("%d parallel units is above the ceiling of %d", r.Jobs, MaxJobs)
+	}
 	ms, err := r.validate(ctx, s)
 	if err != nil {
 		return Summary{}, err
@@ -333,12 +347,21 @@ func (r *Runner) execute(ctx context.Context, s study.Study, ms []study.Resolved
 		r.Progress.Start(len(pending))
 	}
 	defer tightGC()()
+	// A worker more than the units pending would only wait: each costs a
+	// goroutine and its buffers, so -j 200000 on three units must cost
+	// three.
 	jobs := r.Jobs
 	if jobs <= 0 {
 		jobs = runtime.NumCPU()
 	}
+	jobs = min(jobs, len(pending))
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// Deferred after cancel, so it runs before it: once every unit has
+	// returned, whether the run finished, failed or was interrupted, what
+	// the methods keep running (external workers) ends before Run returns,
+	// within its grace period, rather than outliving the process.
+	defer releaseMethods(ms)
 
 	type result struct {
 		u    study.Unit
@@ -607,4 +630,20 @@ func (c *planCache) get(ctx context.Context, proto, dataset string) (*protocol.P
 		}
 		return plan, nil
 	})
+}
+
+// releaseMethods calls the Release of every method that has one, once
+// each, concurrently (each may wait out a worker's grace period).
+func releaseMethods(ms []study.ResolvedMethod) {
+	var wg sync.WaitGroup
+	seen := map[*methods.Method]bool{}
+	for _, m := range ms {
+		if m.Method == nil || m.Method.Release == nil || seen[m.Method] {
+			continue
+		}
+		seen[m.Method] = true
+		wg.Add(1)
+		go func() { defer wg.Done(); m.Method.Release() }()
+	}
+	wg.Wait()
 }

@@ -185,7 +185,7 @@ func resolveMethod(s MethodSpec) (ResolvedMethod, error) {
 	if err != nil {
 		return ResolvedMethod{}, err
 	}
-	if err := checkSweep(s); err != nil {
+	if err := checkSweep(s, m); err != nil {
 		return ResolvedMethod{}, err
 	}
 	if err := checkExternalNames(s); err != nil {
@@ -239,7 +239,12 @@ func checkDistinct(label string, m *methods.Method, cfgs []methods.Config) error
 	seen := make(map[string]int, len(cfgs))
 	for i, c := range cfgs {
 		key := m.Canonical(c)
-		if j, dup := seen[key]; dup && cfgs[j].String() != c.String() {
+		if j, dup := seen[key]; dup && cfgs[j].String() == c.String() {
+			// Two grid points that params: (or two spellings of one
+			// value) made one configuration: it would be run and ranked
+			// twice.
+			return fmt.Errorf("method %s: configurations %d and %d are one configuration (%s); list each once", label, j+1, i+1, key)
+		} else if dup {
 			return fmt.Errorf("method %s: configurations %d and %d differ only in %s, which change how the learner runs, not its results; sweep or grid other parameters", label, j+1, i+1, strings.Join(executionNames(m), ", "))
 		}
 		seen[key] = i

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/fgrtbench/fgrtbench/bench/methods"
 )
 
 // UnitsOf lists the units a study expands to, in canonical order; the
@@ -25,8 +27,10 @@ func UnitsOf(s Study) ([]Unit, error) {
 
 // checkSweep refuses a sweep parameter without values: the cartesian product
 // would have no point, and a method without configurations has nothing to
-// run or report.
-func checkSweep(s MethodSpec) error {
+// run or report. It refuses a value listed twice, also in two spellings
+// of one value of the method's parameter (m's Canonical: "true" and
+// "True", "0" and "-0.0").
+func checkSweep(s MethodSpec, m *methods.Method) error {
 	if s.Sweep != nil && len(s.Sweep) == 0 {
 		return fmt.Errorf("method %s: sweep names no parameter (omit it to use a grid)", s.Name)
 	}
@@ -39,13 +43,23 @@ func checkSweep(s MethodSpec) error {
 		vals := s.Sweep[name]
 		for i := range vals {
 			for j := range i {
-				if sameValue(vals[i], vals[j]) {
+				if sameValue(vals[i], vals[j]) || sameCanonical(m, name, vals[i], vals[j]) {
 					return fmt.Errorf("method %s: sweep of %s lists one value twice (%q and %q); list each value once", s.Name, name, vals[j], vals[i])
 				}
 			}
 		}
 	}
 	return nil
+}
+
+// sameCanonical reports whether a and b are valid values of m's parameter
+// name with one canonical form.
+func sameCanonical(m *methods.Method, name, a, b string) bool {
+	if m == nil {
+		return false
+	}
+	p, ok := m.Param(name)
+	return ok && p.Check(a) == nil && p.Check(b) == nil && p.Canonical(a) == p.Canonical(b)
 }
 
 // sameValue reports whether two parameter values are one: equal strings,

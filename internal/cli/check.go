@@ -63,7 +63,7 @@ unchanged still fails. Scores and timing are not compared.`}
 	specPath := fs.String("spec", "", "run this study instead of the baseline's own")
 	update := fs.Bool("update", false, "rewrite the baseline's rows from the results (review the diff before committing)")
 	paper := fs.Bool("paper", false, "also compare paper-protocol FGRT, FGRT*, CART and C4.5 with the authors' published numbers")
-	timing := fs.Float64("timing-ratio", 0, "also flag fit times above this multiple of the baseline's (0 = ignore timing)")
+	timing := fs.Float64("timing-ratio", 0, "also flag fit times above this multiple of the baseline's, at least 1 (without it, timing is ignored)")
 	limit := fs.Int("limit", 40, "print at most this many differences (0 = all)")
 	preds := fs.Bool("predictions", false, "compare the stored predictions of --results with those of --against, row by row (deterministic methods); no baseline")
 	against := fs.String("against", "", "with --predictions: the reference results directory")

@@ -23,7 +23,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -175,6 +177,10 @@ func Main(ctx context.Context, env *Env, args []string) int {
 			return 2
 		}
 	}
+	if err := checkFlagRanges(c); err != nil {
+		fmt.Fprintf(env.Stderr, "fgrtbench %s: %v (see 'fgrtbench %s -h')\n", c.LongName(), err, c.LongName())
+		return 2
+	}
 	if !c.Positional && c.Flag.NArg() > 0 {
 		fmt.Fprintf(env.Stderr, "fgrtbench %s: unexpected argument %q: %s takes flags only (see 'fgrtbench %s -h')\n", c.LongName(), c.Flag.Arg(0), c.LongName(), c.LongName())
 		return 2
@@ -238,6 +244,12 @@ func unknownCommand(env *Env, cmds []*Command, parent *Command, args, rest []str
 // flagError words a flag parse error; an unknown flag gets the nearest
 // flag of the command, when one is near.
 func flagError(fs *flag.FlagSet, err error) string {
+	if m := invalidValue.FindStringSubmatch(err.Error()); m != nil {
+		// The flag package's "invalid value "0" for flag -timeout: ..."
+		// names the flag as no documentation does: say "--timeout 0".
+		value, _ := strconv.Unquote(m[1])
+		return flagName(m[2]) + " " + value + strings.TrimPrefix(": "+m[3], ": "+m[1])
+	}
 	name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: ")
 	if !ok {
 		return err.Error()
@@ -251,6 +263,8 @@ func flagError(fs *flag.FlagSet, err error) string {
 	}
 	return msg
 }
+
+var invalidValue = regexp.MustCompile(`^invalid (?:boolean )?value ("(?:[^"\\]|\\.)*") for flag -([^:]+): (.*)$`)
 
 // nearest returns the candidate closest to word by edit distance, or ""
 // when none is close enough to be a likely misspelling (within a third of

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/fgrtbench/fgrtbench/datasets"
+	"github.com/fgrtbench/fgrtbench/internal/duration"
 )
 
 // dataFlags are the flags every command that reads datasets shares.
@@ -35,12 +36,9 @@ func (p positiveDuration) String() string {
 }
 
 func (p positiveDuration) Set(s string) error {
-	v, err := time.ParseDuration(s)
+	v, err := duration.ParsePositive(s)
 	if err != nil {
 		return err
-	}
-	if v <= 0 {
-		return fmt.Errorf("%s is not a timeout: give a positive duration such as 30s or 5m", s)
 	}
 	*p.d = v
 	return nil

@@ -97,7 +97,7 @@ type tryOptions struct {
 // externalTry runs one job of an external method on one fold, printing
 // what the adapter received (the files, the command or job message), what
 // it printed, and what it returned.
-func externalTry(ctx context.Context, env *Env, o tryOptions) error {
+func externalTry(ctx context.Context, env *Env, o tryOptions) (retErr error) {
 	st, err := spec.Load(o.spec)
 	if err != nil {
 		return err
@@ -142,6 +142,14 @@ func externalTry(ctx context.Context, env *Env, o tryOptions) error {
 	}
 	if o.keep == "" {
 		defer os.RemoveAll(keep)
+		// The job's error says where its files were kept; they are
+		// deleted on return, so say that instead.
+		defer func() {
+			var kept *external.KeptError
+			if errors.As(retErr, &kept) && strings.HasPrefix(kept.Dir, keep+string(filepath.Separator)) {
+				retErr = fmt.Errorf("%s (the job's files were shown above and deleted; --keep-unit-dirs DIR keeps them)", strings.Replace(retErr.Error(), " (job files kept in "+kept.Dir+")", "", 1))
+			}
+		}()
 	}
 	ext.KeepDirs = keep
 	m, err := ext.Method()

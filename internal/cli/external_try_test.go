@@ -106,7 +106,35 @@ func TestRunExternalFlags(t *testing.T) {
 	if len(pids) != len(jobs) {
 		t.Errorf("%d workers for %d jobs with --worker-jobs 1", len(pids), len(jobs))
 	}
-	if code, _, e := runCLI("run", "--spec", spec, "--out", "out2", "--worker-jobs", "-1"); code != 1 || !strings.Contains(e, "--worker-jobs -1") {
+	if code, _, e := runCLI("run", "--spec", spec, "--out", "out2", "--worker-jobs", "-1"); code != 2 || !strings.Contains(e, "--worker-jobs -1") {
 		t.Errorf("--worker-jobs -1: exit %d, %q", code, e)
+	}
+}
+
+// TestExternalTryKeptFilesAreReal (issue 30, "messages that say what
+// happened"): a failed try says its job's files were kept only when they
+// are: without --keep-unit-dirs it says they were deleted, and nothing is
+// left in the temporary directory; with it the directory it names exists.
+func TestExternalTryKeptFilesAreReal(t *testing.T) {
+	spec := externalStudyDir(t, "worker", "exit")
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	code, _, errOut := runCLI("external", "try", "--spec", spec)
+	if code != 1 || strings.Contains(errOut, "kept in") || !strings.Contains(errOut, "deleted; --keep-unit-dirs DIR keeps them") || !strings.Contains(errOut, "the model exploded") {
+		t.Errorf("without --keep-unit-dirs: exit %d, %q", code, errOut)
+	}
+	if entries, _ := os.ReadDir(tmp); len(entries) != 0 {
+		t.Errorf("the try left %v in $TMPDIR", entries)
+	}
+
+	keep := filepath.Join(t.TempDir(), "kept")
+	code, _, errOut = runCLI("external", "try", "--spec", spec, "--keep-unit-dirs", keep)
+	_, dir, ok := strings.Cut(strings.TrimSpace(errOut), "(job files kept in ")
+	dir = strings.TrimSuffix(dir, ")")
+	if code != 1 || !ok || !strings.HasPrefix(dir, keep+string(filepath.Separator)) {
+		t.Fatalf("with --keep-unit-dirs: exit %d, %q", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "job.json")); err != nil {
+		t.Errorf("the kept directory it names: %v", err)
 	}
 }

@@ -59,13 +59,14 @@ func TestRefusedBeforeAnythingIsWritten(t *testing.T) {
 		{"methods []", []string{"run", "--spec", spec("datasets: [" + good + "]\nmethods: []\n")}, "methods is given but empty"},
 		{"folds under paper only", []string{"run", "--spec", spec("protocols: [paper]\ndatasets: [" + good + "]\nfolds: 3\nmethods: [{name: cart}]\n")}, "used by none of the study's protocols"},
 		{"empty sweep list", []string{"run", "--spec", spec("datasets: [" + good + "]\nmethods: [{name: fgrt, sweep: {max_rules: []}}]\n")}, "lists no values"},
-		{"-j 0", []string{"reproduce", "--datasets", good, "--methods", "cart", "-j", "0"}, "-j 0: need at least 1"},
-		{"-j -1", []string{"reproduce", "--datasets", good, "--methods", "cart", "-j", "-1"}, "-j -1"},
-		{"-j -5", []string{"run", "-j", "-5", "--spec", spec("datasets: [" + good + "]\nmethods: [{name: cart}]\n")}, "-j -5"},
+		{"bool sweep in two spellings", []string{"run", "--spec", spec("datasets: [" + good + "]\nmethods: [{name: fgrt, sweep: {fix_q1: [\"true\", \"True\", \"1\"]}}]\n")}, `sweep of fix_q1 lists one value twice ("true" and "True")`},
+		{"-0.0 and 0 in one sweep", []string{"run", "--spec", spec("datasets: [" + good + "]\nmethods: [{name: cart, sweep: {ccp_alpha: [\"-0.0\", \"0\"]}}]\n")}, `sweep of ccp_alpha lists one value twice ("-0.0" and "0")`},
+		{"grid made one configuration by params", []string{"run", "--spec", spec("datasets: [" + good + "]\nmethods: [{name: c45-entropy, grid: text, params: {max_depth: 3}}]\n")}, "configurations 1 and 2 are one configuration"},
+		// Out-of-range numbers (-j 0, --repeats 0) are usage errors, exit
+		// 2: TestNumericFlagsOutOfRange.
 		{"--datasets empty", []string{"reproduce", "--datasets=", "--methods", "cart"}, "--datasets is empty"},
 		{"--methods empty", []string{"reproduce", "--datasets", good, "--methods", ","}, "--methods is empty"},
 		{"runtime --methods empty", []string{"runtime", "--methods="}, "--methods is empty"},
-		{"--repeats 0", []string{"reproduce", "--datasets", good, "--methods", "cart", "--repeats", "0"}, "repeats must be at least 1"},
 		{"--repeats under paper", []string{"reproduce", "--protocol", "paper", "--datasets", good, "--methods", "cart", "--repeats", "3"}, "--repeats is used by none of the study's protocols (paper)"},
 		{"--seed under paper", []string{"reproduce", "--protocol", "paper", "--datasets", good, "--methods", "cart", "--seed", "7"}, "--seed is used by none of the study's protocols (paper)"},
 		{"--seed under holdout", []string{"reproduce", "--protocol", "holdout", "--datasets", good, "--methods", "cart", "--seed", "7"}, "--seed is used by none of the study's protocols (holdout): it is an option of the clean protocol"},
