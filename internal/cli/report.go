@@ -14,6 +14,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/outdir"
 	"github.com/fgrtbench/fgrtbench/bench/runner"
 	"github.com/fgrtbench/fgrtbench/datasets"
+	"github.com/fgrtbench/fgrtbench/internal/owned"
 	"github.com/fgrtbench/fgrtbench/internal/safefile"
 	"github.com/fgrtbench/fgrtbench/plots"
 	"github.com/fgrtbench/fgrtbench/reports"
@@ -133,8 +134,10 @@ func renderReportWith(ctx context.Context, env *Env, dir string, df *dataFlags, 
 	opts.Datasets = datasetRows(a)
 	figs, err := renderFigures(dir, recs, a)
 	var pathErr *fs.PathError
-	if errors.As(err, &pathErr) {
-		return "", err // a write error (a full disk): stop here, with one message
+	if errors.As(err, &pathErr) || owned.IsRefusal(err) {
+		// A write error (a full disk), or a file of the user's in the way
+		// of a figure: stop here, with one message.
+		return "", err
 	}
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "fgrtbench report: figures: %v\n", err)
