@@ -82,6 +82,11 @@ func CheckDirResults(dir string, id identity.Study) (*manifest.Manifest, Existin
 	path := filepath.Join(dir, results.FileName)
 	data, err := safefile.ReadFileNoFollow(path, safefile.ResultsCap)
 	if errors.Is(err, fs.ErrNotExist) {
+		if prev == nil {
+			if err := StrayArtifacts(dir); err != nil {
+				return nil, none, err
+			}
+		}
 		return prev, none, nil
 	}
 	if err != nil {
@@ -98,6 +103,24 @@ func CheckDirResults(dir string, id identity.Study) (*manifest.Manifest, Existin
 		return nil, Existing{}, err
 	}
 	return prev, Existing{Recs: recs, Truncated: truncated}, nil
+}
+
+// StrayArtifacts refuses artifact files (predictions.csv.gz,
+// models.jsonl.gz) in a directory that holds neither a manifest.json nor a
+// results.csv: nothing there shows that fgrtbench wrote them (a run writes
+// its manifest before any artifact), so they are a user's files of the same
+// name, which a run or merge would otherwise cut or replace.
+func StrayArtifacts(dir string) error {
+	for _, n := range []string{results.PredictionsFile, results.ModelsFile} {
+		p := filepath.Join(dir, n)
+		if _, err := os.Lstat(p); err == nil {
+			if err := safefile.CheckRegular(p, "replace"); err != nil {
+				return err
+			}
+			return fmt.Errorf("%s is in the way and was not written by fgrtbench (%s holds no %s or %s); refusing to replace it: move it, or write into another directory", p, dir, manifest.FileName, results.FileName)
+		}
+	}
+	return nil
 }
 
 // ForeignRow explains the first row of recs (read from path) that is none

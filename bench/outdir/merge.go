@@ -254,6 +254,11 @@ type mergeOutput struct {
 func mergeTarget(out string) (*mergeOutput, error) {
 	st, err := os.Lstat(out)
 	if errors.Is(err, fs.ErrNotExist) {
+		if _, err := manifest.Read(filepath.Dir(out)); errors.Is(err, fs.ErrNotExist) {
+			return nil, StrayArtifacts(filepath.Dir(out))
+		} else if err != nil {
+			return nil, fmt.Errorf("%v; refusing to replace it: merge into a new directory", err)
+		}
 		return nil, nil
 	}
 	if err != nil {
