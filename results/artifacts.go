@@ -251,6 +251,46 @@ func memberKey(name string, data []byte) (string, error) {
 	return f[0], nil
 }
 
+// WholeUnits returns the keys of the units whose member is whole in both
+// artifact files of dir: a unit missing from either (its member torn off
+// by an interrupted copy, or a file removed) has no artifacts a reader can
+// check its rows against. A missing file counts as holding no unit.
+func WholeUnits(dir string) (map[string]bool, error) {
+	var sets [2]map[string]bool
+	for i, name := range []string{PredictionsFile, ModelsFile} {
+		sets[i] = map[string]bool{}
+		path := filepath.Join(dir, name)
+		data, err := safefile.ReadFileNoFollow(path, safefile.ResultsCap)
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		members, _, err := WholeMembers(data)
+		if err != nil {
+			return nil, fmt.Errorf("results: %s: %w", path, err)
+		}
+		for k, m := range members {
+			if name == PredictionsFile && k == 0 {
+				continue // the header
+			}
+			key, err := memberKey(name, m.Data)
+			if err != nil {
+				return nil, fmt.Errorf("results: %s member %d: %v", path, k, err)
+			}
+			sets[i][key] = true
+		}
+	}
+	both := map[string]bool{}
+	for k := range sets[0] {
+		if sets[1][k] {
+			both[k] = true
+		}
+	}
+	return both, nil
+}
+
 // RetainUnits rewrites the artifact files of dir keeping only the members
 // of the units keep accepts (and the predictions header), dropping a torn
 // tail: a resumed run calls it with the units results.csv holds, so that
