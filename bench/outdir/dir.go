@@ -60,8 +60,8 @@ func CheckDirResults(dir string, id identity.Study) (*manifest.Manifest, Existin
 		return nil, none, &Mismatch{Dir: dir, Reason: fmt.Sprintf("cannot tell which study %s holds: %v", dir, err)}
 	}
 	if prev != nil && prev.Identity != nil {
-		if err := prev.Identity.Verify(); err != nil {
-			return nil, none, &Mismatch{Dir: dir, Reason: fmt.Sprintf("%s: %v", filepath.Join(dir, manifest.FileName), err)}
+		if err := prev.Verify(dir); err != nil {
+			return nil, none, &Mismatch{Dir: dir, Reason: err.Error()}
 		}
 		if c := identity.Contains(id, *prev.Identity); c != nil {
 			var reason string
@@ -93,6 +93,11 @@ func CheckDirResults(dir string, id identity.Study) (*manifest.Manifest, Existin
 		return nil, none, err
 	}
 	recs, truncated, err := results.Read(bytes.NewReader(data))
+	var fe *results.FieldError
+	if errors.As(err, &fe) {
+		fe.Path = path // a cell out of range: named by file, line and column
+		return nil, none, &Mismatch{Dir: dir, Reason: fe.Error()}
+	}
 	if err != nil {
 		return nil, none, &Mismatch{Dir: dir, Reason: fmt.Sprintf("%s is not a results file this version can resume (%v)", path, err)}
 	}

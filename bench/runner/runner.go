@@ -135,7 +135,7 @@ func (r *Runner) Run(ctx context.Context, s Study) (Summary, error) {
 		// A unit whose artifacts are missing or torn is not done: its rows
 		// go, and it runs again, so that every reader can check it.
 		if existing, sum.Healed, err = dropUnitsWithoutArtifacts(r.OutDir, existing, todo); err != nil {
-			return sum, err
+			return Summary{ResultsPath: path}, err // a refusal: nothing considered yet
 		}
 	}
 	done, err := resume(path, existing, todo)

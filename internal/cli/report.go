@@ -160,6 +160,11 @@ func onlyStudyRows(dir string, m *manifest.Manifest, recs []results.Record) erro
 		// Without it neither foreign rows nor a partial study can be told.
 		return fmt.Errorf("%s records no study identity (the block was removed, or an fgrtbench older than identities wrote it), so whose rows %s holds cannot be checked; re-run the study into a new --out", filepath.Join(dir, manifest.FileName), filepath.Join(dir, runner.ResultsFile))
 	}
+	// The check resume and merge apply: a manifest either would refuse
+	// (an edited method version or dataset checksum) is not reported.
+	if err := m.Verify(dir); err != nil {
+		return err
+	}
 	if reason := runner.ForeignRow(filepath.Join(dir, runner.ResultsFile), *m.Identity, recs); reason != "" {
 		return fmt.Errorf("%s; the study is the one %s records, and results of two studies are not shown as one", reason, filepath.Join(dir, manifest.FileName))
 	}

@@ -16,7 +16,7 @@ import (
 // spec, a finished results directory and the shards of the same study.
 type writerFixture struct {
 	tmp, data, spec, results, baseline string
-	shards                   []string
+	shards                             []string
 }
 
 // writers gives, for every command that writes files, the arguments that
