@@ -70,7 +70,7 @@ func (e *NotDir) Error() string {
 type Dir struct {
 	path   string
 	marker string
-	// subdirs are the subdirectories names may lie in ("sweeps/x.md");
+	// subdirs are the subdirectories names may lie in (SUB/NAME);
 	// nil allows plain names only.
 	subdirs map[string]bool
 	names   map[string]bool
