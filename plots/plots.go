@@ -24,8 +24,6 @@ import (
 	"bytes"
 	"fmt"
 	"image/color"
-	"os"
-	"path/filepath"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -34,7 +32,7 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
 
-	"github.com/fgrtbench/fgrtbench/internal/atomicfile"
+	"github.com/fgrtbench/fgrtbench/internal/owned"
 )
 
 // Figure is one rendered figure: Path is relative to the report directory
@@ -91,7 +89,13 @@ func save(dir, name string, w, h vg.Length, fn drawFunc) error {
 	if name == "" {
 		return fmt.Errorf("plots: empty figure name")
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	// Nothing is drawn into a directory that is a link, or where a file of
+	// the user's holds the figure's name.
+	d, err := owned.Open(dir)
+	if err != nil {
+		return err
+	}
+	if err := d.Check(name+".svg", name+".png"); err != nil {
 		return err
 	}
 	svg := vgsvg.New(w, h)
@@ -110,10 +114,7 @@ func save(dir, name string, w, h vg.Length, fn drawFunc) error {
 	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(&pb); err != nil {
 		return fmt.Errorf("plots: %s.png: %w", name, err)
 	}
-	if err := atomicfile.WriteFile(filepath.Join(dir, name+".svg"), sb.Bytes()); err != nil {
-		return err
-	}
-	return atomicfile.WriteFile(filepath.Join(dir, name+".png"), pb.Bytes())
+	return owned.WriteFiles(dir, []string{name + ".svg", name + ".png"}, [][]byte{sb.Bytes(), pb.Bytes()})
 }
 
 // saveGrid renders plots side by side in rows x cols tiles.

@@ -6,8 +6,10 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
+	"github.com/fgrtbench/fgrtbench/internal/owned"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
@@ -43,8 +45,16 @@ func checkFigure(t *testing.T, name string, render func(dir, name string) error)
 			}
 		}
 		entries, _ := os.ReadDir(dir)
-		if len(entries) != 2 {
-			t.Errorf("%s: directory holds %d entries, want the two figures only (temporary files left?)", name, len(entries))
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		// The two figures and the marker listing them (internal/owned).
+		if want := []string{owned.Marker, name + ".png", name + ".svg"}; !slices.Equal(names, want) {
+			t.Errorf("%s: directory holds %q, want %q (temporary files left?)", name, names, want)
+		}
+		if m, _ := os.ReadFile(filepath.Join(dir, owned.Marker)); string(m) != name+".png\n"+name+".svg\n" {
+			t.Errorf("%s: the marker lists %q, want the two figures", name, m)
 		}
 	}
 	if !bytes.Equal(outs[0][0], outs[1][0]) {

@@ -25,8 +25,7 @@ import (
 	"strings"
 
 	"github.com/fgrtbench/fgrtbench/analysis"
-	"github.com/fgrtbench/fgrtbench/internal/atomicfile"
-	"github.com/fgrtbench/fgrtbench/internal/safefile"
+	"github.com/fgrtbench/fgrtbench/internal/owned"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
@@ -368,8 +367,10 @@ var reportSubdirs = map[string]bool{"sweeps": true, "rules": true}
 // or removes only files it can prove a previous report wrote (those
 // MarkerFile lists); any other file in the way is refused in one line before
 // anything is written. Neither r.Dir nor a table subdirectory may be a
-// symbolic link. A directory from before the marker existed has its report
-// files replaced by name and nothing removed.
+// symbolic link. The marker is kept by package internal/owned, the one
+// write path of files fgrtbench shares a directory with; a directory with
+// no marker has no file fgrtbench may replace (a report directory from
+// before the marker existed is refused until its old report is moved).
 func (r *Report) Write() error {
 	if st, err := os.Lstat(r.Dir); err == nil && !st.IsDir() {
 		return fmt.Errorf("%s is %s, not a directory; refusing to write a report through it (remove it or report into another directory)", r.Dir, modeKind(st.Mode()))
@@ -426,57 +427,33 @@ func (r *Report) Write() error {
 		files[n] = data
 	}
 	names := sortedNames(files)
-	marker := filepath.Join(r.Dir, MarkerFile)
-	prev, legacy, err := readMarker(marker)
+	d, err := owned.OpenMarked(r.Dir, MarkerFile, reportSubdirs)
 	if err != nil {
 		return err
 	}
-	for _, n := range names {
-		path := filepath.Join(r.Dir, n)
-		if _, err := os.Lstat(path); err == nil && !legacy && !prev[n] {
-			return fmt.Errorf("%s is in the way of the report and was not written by fgrtbench (%s does not list it); refusing to replace it: move it, or report into another directory", path, MarkerFile)
-		}
-	}
+	prev := d.Names()
 	// The marker names old and new files while the new ones are written,
 	// so a render cut short still knows every file it may remove.
-	all := maps.Clone(prev)
-	for _, n := range names {
-		all[n] = true
-	}
-	if err := writeMarker(marker, all); err != nil {
+	if err := d.Claim(names...); err != nil {
 		return err
 	}
 	// REPORT.md goes last: a report cut short by a write error (a full
 	// disk) never has a new REPORT.md that links to tables it lacks.
 	order := append(slices.DeleteFunc(slices.Clone(names), func(n string) bool { return n == "REPORT.md" }), "REPORT.md")
 	for _, n := range order {
-		if err := atomicfile.WriteFile(filepath.Join(r.Dir, n), files[n]); err != nil {
+		if err := d.WriteFile(n, files[n]); err != nil {
 			return err
 		}
 	}
-	for _, n := range slices.Sorted(maps.Keys(prev)) {
+	for _, n := range prev {
 		if _, ours := files[n]; ours {
 			continue
 		}
-		if sub, _, nested := strings.Cut(n, "/"); nested {
-			if st, err := os.Lstat(filepath.Join(r.Dir, sub)); err != nil || !st.IsDir() {
-				continue // never remove through a subdirectory turned into a link
-			}
-		}
-		path := filepath.Join(r.Dir, n)
-		st, err := os.Lstat(path)
-		if err != nil || !st.Mode().IsRegular() {
-			continue // gone already, or replaced by something not ours
-		}
-		if err := os.Remove(path); err != nil {
+		if err := d.Remove(n); err != nil {
 			return err
 		}
 	}
-	keep := map[string]bool{}
-	for _, n := range names {
-		keep[n] = true
-	}
-	if err := writeMarker(marker, keep); err != nil {
+	if err := d.Keep(names); err != nil {
 		return err
 	}
 	r.Files = names
@@ -495,33 +472,6 @@ func CheckDirs(dir string) error {
 	return nil
 }
 
-// readMarker reads the names a previous report wrote; legacy is true when
-// there is no marker (a directory fgrtbench never rendered into, or one
-// rendered before the marker existed).
-func readMarker(path string) (names map[string]bool, legacy bool, err error) {
-	data, err := safefile.ReadFileNoFollow(path, safefile.SmallCap)
-	if errors.Is(err, fs.ErrNotExist) {
-		return map[string]bool{}, true, nil
-	}
-	if err != nil {
-		return nil, false, err
-	}
-	names = map[string]bool{}
-	for i, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
-		if line == "" {
-			continue
-		}
-		// Only plain file names, or plain names in a report subdirectory: a
-		// marker edited to name ../x cannot make a render remove a file
-		// outside the report directory.
-		if !markerName(line) {
-			return nil, false, fmt.Errorf("%s:%d: %q is not a file name of a report; remove the marker only if the directory holds no file of yours", path, i+1, line)
-		}
-		names[line] = true
-	}
-	return names, false, nil
-}
-
 // markerName reports whether a marker line names a file a report may have
 // written: a plain file name, or "SUB/NAME" for a report subdirectory.
 func markerName(line string) bool {
@@ -533,14 +483,6 @@ func markerName(line string) bool {
 		base = line
 	}
 	return base != "" && base != "." && base != ".." && !strings.ContainsAny(base, "/\\\x00")
-}
-
-func writeMarker(path string, names map[string]bool) error {
-	var b strings.Builder
-	for _, n := range slices.Sorted(maps.Keys(names)) {
-		b.WriteString(n + "\n")
-	}
-	return atomicfile.WriteFile(path, []byte(b.String()))
 }
 
 func modeKind(m fs.FileMode) string {

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"github.com/fgrtbench/fgrtbench/internal/safefile"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -251,6 +252,46 @@ func memberKey(name string, data []byte) (string, error) {
 	return f[0], nil
 }
 
+// WholeUnits returns the keys of the units whose member is whole in both
+// artifact files of dir: a unit missing from either (its member torn off
+// by an interrupted copy, or a file removed) has no artifacts a reader can
+// check its rows against. A missing file counts as holding no unit.
+func WholeUnits(dir string) (map[string]bool, error) {
+	var sets [2]map[string]bool
+	for i, name := range []string{PredictionsFile, ModelsFile} {
+		sets[i] = map[string]bool{}
+		path := filepath.Join(dir, name)
+		data, err := safefile.ReadFileNoFollow(path, safefile.ResultsCap)
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		members, _, err := WholeMembers(data)
+		if err != nil {
+			return nil, fmt.Errorf("results: %s: %w", path, err)
+		}
+		for k, m := range members {
+			if name == PredictionsFile && k == 0 {
+				continue // the header
+			}
+			key, err := memberKey(name, m.Data)
+			if err != nil {
+				return nil, fmt.Errorf("results: %s member %d: %v", path, k, err)
+			}
+			sets[i][key] = true
+		}
+	}
+	both := map[string]bool{}
+	for k := range sets[0] {
+		if sets[1][k] {
+			both[k] = true
+		}
+	}
+	return both, nil
+}
+
 // RetainUnits rewrites the artifact files of dir keeping only the members
 // of the units keep accepts (and the predictions header), dropping a torn
 // tail: a resumed run calls it with the units results.csv holds, so that
@@ -349,8 +390,24 @@ type UnitConfig struct {
 // model without rules text).
 type Derived struct {
 	NTest, Correct, Rules int
+	// BalancedAccuracy is the mean recall over the classes of the
+	// predictions' true labels (valid with HasPredictions).
+	BalancedAccuracy float64
+	// Leaves is the model's rule count for a model a Go learner described
+	// (one rule per leaf, and Leaves = Rules for rule lists: learn's
+	// Complexity contract, which learntest holds every learner to); -1
+	// when unknown (an external method's model).
+	Leaves int
 	// HasModel and HasPredictions report which artifact held it.
 	HasModel, HasPredictions bool
+
+	tallies []classTally // per true label: rows and rows predicted right
+}
+
+// classTally counts one true label's rows of a configuration.
+type classTally struct {
+	label  string
+	n, hit int
 }
 
 // Derive re-derives n_test and correct (from the predictions) and rules
@@ -396,10 +453,19 @@ func Derive(p Predictions, m Models) (map[UnitConfig]Derived, error) {
 			d.HasPredictions = true
 			d.NTest += j - i
 			d.Correct += correct
+			d.tallies = tallyClasses(d.tallies, unit[i:j])
+			d.BalancedAccuracy = balancedAccuracy(d.tallies)
+			d.Leaves = -1
 			out[uc] = d
 			i = j
 		}
 		start = end
+	}
+	for uc, d := range out {
+		if d.tallies != nil {
+			d.tallies = nil // counted; the map keeps the numbers only
+			out[uc] = d
+		}
 	}
 	for _, rec := range m.Records {
 		uc := UnitConfig{rec.Key, rec.ConfigIndex}
@@ -407,15 +473,60 @@ func Derive(p Predictions, m Models) (map[UnitConfig]Derived, error) {
 		if d.HasModel {
 			return nil, fmt.Errorf("results: %s: %s config %d recorded twice", ModelsFile, rec.Key, rec.ConfigIndex)
 		}
+		if !d.HasPredictions {
+			d.Leaves = -1
+		}
 		d.HasModel = true
 		d.Rules = len(rec.Rules)
 		if rec.Rules == nil {
 			d.Rules = -1
 		}
+		if rec.Kind != "" && rec.Rules != nil {
+			d.Leaves = len(rec.Rules)
+		}
 		out[uc] = d
 	}
 	return out, nil
 }
+
+// tallyClasses adds rows to the per-label counts ts.
+func tallyClasses(ts []classTally, rows []PredictionRow) []classTally {
+	for _, r := range rows {
+		k := 0
+		for k < len(ts) && ts[k].label != r.YTrue {
+			k++
+		}
+		if k == len(ts) {
+			ts = append(ts, classTally{label: r.YTrue})
+		}
+		ts[k].n++
+		if r.Correct() {
+			ts[k].hit++
+		}
+	}
+	return ts
+}
+
+// balancedAccuracy is learn.BalancedAccuracy from per-label counts: the
+// mean over the true labels present of the share predicted right, the
+// labels taken in order of first appearance (the runner sums them in the
+// schema's class order; the two sums differ by rounding only).
+func balancedAccuracy(ts []classTally) float64 {
+	if len(ts) == 0 {
+		return 0
+	}
+	sum := 0.0
+	for _, t := range ts {
+		sum += float64(t.hit) / float64(t.n)
+	}
+	return sum / float64(len(ts))
+}
+
+// BalancedTolerance is how far a stored balanced_accuracy may lie from the
+// one re-derived from the predictions: the rounding of a sum of per-class
+// recalls taken in another order, far below any edit that changes a
+// printed digit.
+const BalancedTolerance = 1e-12
 
 // duplicateRow returns the error for the first row of one unit's rows
 // (contiguous) recorded twice for one configuration, or nil. Rows come
@@ -492,6 +603,11 @@ func CrossCheck(recs []Record, derived map[UnitConfig]Derived, limit int) []erro
 				r.Key, r.ConfigIndex, r.Correct, r.NTest, d.Correct, d.NTest)
 		case d.Rules >= 0 && d.Rules != r.Rules:
 			err = fmt.Errorf("%s config %d: results.csv says %d rules, the model records %d", r.Key, r.ConfigIndex, r.Rules, d.Rules)
+		case math.Abs(d.BalancedAccuracy-r.BalancedAccuracy) > BalancedTolerance:
+			err = fmt.Errorf("%s config %d: results.csv says balanced_accuracy %s, the predictions %s",
+				r.Key, r.ConfigIndex, formatFloat(r.BalancedAccuracy), formatFloat(d.BalancedAccuracy))
+		case d.Leaves >= 0 && d.Leaves != r.Leaves:
+			err = fmt.Errorf("%s config %d: results.csv says %d leaves, the model's %d rules make %d (one rule per leaf)", r.Key, r.ConfigIndex, r.Leaves, d.Leaves, d.Leaves)
 		}
 		if err != nil && add(err) {
 			return errs

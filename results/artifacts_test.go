@@ -47,7 +47,10 @@ var scoreClasses = []string{"no", "yes", "a, b"}
 func recordsFor(sets []PredictionSet, models []ModelRecord) []Record {
 	var recs []Record
 	for i, s := range sets {
-		r := Record{Key: s.Key, ConfigIndex: s.ConfigIndex, NTest: len(s.Rows), Rules: len(models[i].Rules)}
+		// As the runner records them: balanced accuracy by learn's
+		// function over the schema's classes, one leaf per rule.
+		r := Record{Key: s.Key, ConfigIndex: s.ConfigIndex, NTest: len(s.Rows), Rules: len(models[i].Rules),
+			BalancedAccuracy: learn.BalancedAccuracy(s.YTrue, s.YPred, len(s.Classes)), Leaves: len(models[i].Rules)}
 		for k := range s.Rows {
 			if s.YPred[k] == s.YTrue[k] {
 				r.Correct++
@@ -129,9 +132,10 @@ func TestArtifactsRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantDerived := map[UnitConfig]Derived{
-		{"paper/a/fgrt/f0", 0}: {NTest: 3, Correct: 1, Rules: 2, HasModel: true, HasPredictions: true},
-		{"paper/a/fgrt/f0", 1}: {NTest: 3, Correct: 3, Rules: 0, HasModel: true, HasPredictions: true},
-		{"paper/b/cart/f1", 0}: {NTest: 2, Correct: 1, Rules: 1, HasModel: true, HasPredictions: true},
+		// Recalls 1 and 0 of classes no and yes; 1 and 1; 1 and 0.
+		{"paper/a/fgrt/f0", 0}: {NTest: 3, Correct: 1, Rules: 2, BalancedAccuracy: 0.5, Leaves: 2, HasModel: true, HasPredictions: true},
+		{"paper/a/fgrt/f0", 1}: {NTest: 3, Correct: 3, Rules: 0, BalancedAccuracy: 1, Leaves: 0, HasModel: true, HasPredictions: true},
+		{"paper/b/cart/f1", 0}: {NTest: 2, Correct: 1, Rules: 1, BalancedAccuracy: 0.5, Leaves: 1, HasModel: true, HasPredictions: true},
 	}
 	if !reflect.DeepEqual(derived, wantDerived) {
 		t.Errorf("derived %+v", derived)
@@ -253,6 +257,9 @@ func TestCrossCheckDisagreements(t *testing.T) {
 	}{
 		{"correct", edit(func(rs []Record) []Record { rs[0].Correct++; return rs }), "says 2 of 3 correct, the predictions 1 of 3"},
 		{"rules", edit(func(rs []Record) []Record { rs[2].Rules = 4; return rs }), "says 4 rules, the model records 1"},
+		{"balanced accuracy", edit(func(rs []Record) []Record { rs[0].BalancedAccuracy = 0.75; return rs }), "paper/a/fgrt/f0 config 0: results.csv says balanced_accuracy 0.75, the predictions 0.5"},
+		{"balanced accuracy, last digit", edit(func(rs []Record) []Record { rs[2].BalancedAccuracy = 0.5000001; return rs }), "says balanced_accuracy 0.5000001, the predictions 0.5"},
+		{"leaves", edit(func(rs []Record) []Record { rs[1].Leaves = 3; return rs }), "paper/a/fgrt/f0 config 1: results.csv says 3 leaves, the model's 0 rules make 0"},
 		{"row without artifacts", edit(func(rs []Record) []Record { return append(rs, Record{Key: "x", NTest: 1}) }), "x config 0: no predictions"},
 		// A configuration of a unit that has rows, missing from them (a
 		// unit with no row at all is one in flight, left out: below).

@@ -6,11 +6,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"reflect"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -597,14 +599,39 @@ func TestDeriveLikeRowByRow(t *testing.T) {
 			continue
 		}
 		want := map[UnitConfig]Derived{}
+		// Balanced accuracy row by row: per configuration, each true
+		// label's rows and hits.
+		type count struct{ n, hit int }
+		perLabel := map[UnitConfig]map[string]*count{}
 		for _, r := range c.rows {
-			d := want[UnitConfig{r.Key, r.ConfigIndex}]
+			uc := UnitConfig{r.Key, r.ConfigIndex}
+			d := want[uc]
 			d.HasPredictions = true
+			d.Leaves = -1
 			d.NTest++
 			if r.Correct() {
 				d.Correct++
 			}
-			want[UnitConfig{r.Key, r.ConfigIndex}] = d
+			want[uc] = d
+			if perLabel[uc] == nil {
+				perLabel[uc] = map[string]*count{}
+			}
+			if perLabel[uc][r.YTrue] == nil {
+				perLabel[uc][r.YTrue] = &count{}
+			}
+			perLabel[uc][r.YTrue].n++
+			if r.Correct() {
+				perLabel[uc][r.YTrue].hit++
+			}
+		}
+		for uc, labels := range perLabel {
+			sum := 0.0
+			for _, l := range slices.Sorted(maps.Keys(labels)) {
+				sum += float64(labels[l].hit) / float64(labels[l].n)
+			}
+			d := want[uc]
+			d.BalancedAccuracy = sum / float64(len(labels))
+			want[uc] = d
 		}
 		if err != nil || !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: %v, %v; want %v", c.name, got, err, want)

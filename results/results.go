@@ -8,8 +8,10 @@ package results
 
 import (
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -114,7 +116,7 @@ func Parse(f []string) (Record, error) {
 			var v int
 			v, err = strconv.Atoi(f[i])
 			if err != nil {
-				err = fmt.Errorf("results: column %s: %v", Header[i], err)
+				err = &FieldError{Column: i + 1, Name: Header[i], Msg: fmt.Sprintf("%q is not an integer", f[i])}
 			}
 			*dst = v
 		}
@@ -124,7 +126,7 @@ func Parse(f []string) (Record, error) {
 			var v float64
 			v, err = strconv.ParseFloat(f[i], 64)
 			if err != nil {
-				err = fmt.Errorf("results: column %s: %v", Header[i], err)
+				err = &FieldError{Column: i + 1, Name: Header[i], Msg: fmt.Sprintf("%q is not a number", f[i])}
 			}
 			*dst = v
 		}
@@ -158,9 +160,75 @@ func Parse(f []string) (Record, error) {
 	getF(21, &r.PredictSeconds)
 	r.Key = f[22]
 	if err == nil {
+		err = r.checkRanges()
+	}
+	if err == nil {
 		err = r.checkAccuracy()
 	}
 	return r, err
+}
+
+// FieldError is a cell of results.csv holding a number no run writes (a
+// rate outside [0, 1], a negative time or count): an edited or corrupted
+// row. Read fills Line; ReadFile fills Path.
+type FieldError struct {
+	Path         string
+	Line, Column int // 1-based; Line 0 when unknown
+	Name         string
+	Msg          string
+}
+
+func (e *FieldError) Error() string {
+	switch {
+	case e.Path != "" && e.Line > 0:
+		return fmt.Sprintf("%s:%d:%d: %s %s", e.Path, e.Line, e.Column, e.Name, e.Msg)
+	case e.Line > 0:
+		return fmt.Sprintf("line %d, column %d: %s %s", e.Line, e.Column, e.Name, e.Msg)
+	}
+	return fmt.Sprintf("results: column %d: %s %s", e.Column, e.Name, e.Msg)
+}
+
+// column is the 1-based column of a Header name.
+func column(name string) int {
+	for i, h := range Header {
+		if h == name {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// checkRanges holds every number of a parsed row to the range a run can
+// write: rates in [0, 1], times finite and >= 0, counts and indices >= 0.
+// (correct, n_test and accuracy are held to each other by checkAccuracy.)
+func (r Record) checkRanges() error {
+	bad := func(name, msg string) error {
+		return &FieldError{Column: column(name), Name: name, Msg: msg}
+	}
+	for _, c := range []struct {
+		name string
+		v    int
+	}{
+		{"config_index", r.ConfigIndex}, {"repeat", r.Repeat}, {"fold", r.Fold}, {"n_train", r.NTrain},
+		{"rules", r.Rules}, {"antecedents", r.Antecedents}, {"rulebase_size", r.RulebaseSize},
+		{"leaves", r.Leaves}, {"internal_nodes", r.InternalNodes},
+	} {
+		if c.v < 0 {
+			return bad(c.name, fmt.Sprintf("%d is negative; counts and indices are >= 0 (an edited or corrupted row)", c.v))
+		}
+	}
+	if v := r.BalancedAccuracy; !(v >= 0 && v <= 1) {
+		return bad("balanced_accuracy", formatFloat(v)+" is not a rate in [0, 1] (an edited or corrupted row)")
+	}
+	for _, c := range []struct {
+		name string
+		v    float64
+	}{{"fit_seconds", r.FitSeconds}, {"predict_seconds", r.PredictSeconds}} {
+		if !(c.v >= 0) || math.IsInf(c.v, 1) {
+			return bad(c.name, formatFloat(c.v)+" is not a time >= 0 (an edited or corrupted row)")
+		}
+	}
+	return nil
 }
 
 // checkAccuracy holds a parsed row to the contract that its accuracy is
@@ -197,11 +265,16 @@ func Read(rd io.Reader) (recs []Record, truncated bool, err error) {
 	cr.FieldsPerRecord = -1
 	cr.Comment = '#' // a PartialMark line
 	var rows [][]string
+	var lines []int // each row's line in the file (a partial mark shifts them)
 	for {
 		good := cr.InputOffset()
 		row, err := cr.Read()
 		if err == io.EOF {
 			break
+		}
+		if err == nil {
+			line, _ := cr.FieldPos(0)
+			lines = append(lines, line)
 		}
 		if err != nil {
 			// A write cut inside a quoted field that holds a newline leaves
@@ -227,8 +300,13 @@ func Read(rd io.Reader) (recs []Record, truncated bool, err error) {
 	}
 	for i, row := range rows[1:] {
 		r, err := Parse(row)
+		var fe *FieldError
+		if errors.As(err, &fe) {
+			fe.Line = lines[i+1]
+			return nil, truncated, fe
+		}
 		if err != nil {
-			return nil, truncated, fmt.Errorf("line %d: %v", i+2, err)
+			return nil, truncated, fmt.Errorf("line %d: %v", lines[i+1], err)
 		}
 		recs = append(recs, r)
 	}
@@ -295,6 +373,11 @@ func ReadFile(path string) ([]Record, error) {
 	}
 	defer f.Close()
 	recs, _, err := Read(f)
+	var fe *FieldError
+	if errors.As(err, &fe) {
+		fe.Path = path
+		return nil, fe
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}

@@ -2,6 +2,8 @@ package results
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -130,5 +132,62 @@ func TestReadStrayQuoteBeforeOneLastRow(t *testing.T) {
 	stray := lines[0] + strings.Replace(lines[1], "paper,wine,", "paper,\"wine,", 1) + lines[2]
 	if _, _, err := Read(strings.NewReader(stray)); err == nil {
 		t.Error("a stray quote before the last row was read as a torn row")
+	}
+}
+
+// TestStoredNumbersAreRangeChecked is item 7 of issue 30: every number
+// read from results.csv is held to the range a run writes (rates in
+// [0, 1], times finite and >= 0, counts non-negative integers); a cell
+// outside it is refused with the file, line and column.
+func TestStoredNumbersAreRangeChecked(t *testing.T) {
+	cases := []struct {
+		column, value, want string
+	}{
+		{"balanced_accuracy", "1.7", "2:15: balanced_accuracy 1.7 is not a rate in [0, 1]"},
+		{"balanced_accuracy", "-3", "2:15: balanced_accuracy -3 is not a rate in [0, 1]"},
+		{"balanced_accuracy", "NaN", "2:15: balanced_accuracy NaN is not a rate in [0, 1]"},
+		{"fit_seconds", "-0.5", "2:21: fit_seconds -0.5 is not a time >= 0"},
+		{"fit_seconds", "+Inf", "2:21: fit_seconds +Inf is not a time >= 0"},
+		{"predict_seconds", "NaN", "2:22: predict_seconds NaN is not a time >= 0"},
+		{"leaves", "-1", "2:19: leaves -1 is negative"},
+		{"leaves", "5.5", `2:19: leaves "5.5" is not an integer`},
+		{"rules", "-2", "2:16: rules -2 is negative"},
+		{"antecedents", "-1", "2:17: antecedents -1 is negative"},
+		{"rulebase_size", "-1", "2:18: rulebase_size -1 is negative"},
+		{"internal_nodes", "-4", "2:20: internal_nodes -4 is negative"},
+		{"n_train", "-142", "2:11: n_train -142 is negative"},
+		{"config_index", "-1", "2:5: config_index -1 is negative"},
+		{"repeat", "-1", "2:8: repeat -1 is negative"},
+		{"fold", "-2", "2:9: fold -2 is negative"},
+		{"accuracy", "x", `2:14: accuracy "x" is not a number`},
+	}
+	dir := t.TempDir()
+	for _, c := range cases {
+		var b bytes.Buffer
+		if err := Write(&b, sample()); err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.SplitAfter(b.String(), "\n")
+		fields := strings.Split(strings.TrimSuffix(lines[1], "\n"), ",")
+		col := column(c.column)
+		if col == 0 {
+			t.Fatalf("no column %s", c.column)
+		}
+		fields[col-1] = c.value
+		lines[1] = strings.Join(fields, ",") + "\n"
+		path := filepath.Join(dir, "results.csv")
+		if err := os.WriteFile(path, []byte(strings.Join(lines, "")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := ReadFile(path)
+		if err == nil || !strings.HasPrefix(err.Error(), path+":"+c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s = %s: got %v, want %s:%s", c.column, c.value, err, path, c.want)
+		}
+	}
+	// The sample itself is within range.
+	var b bytes.Buffer
+	Write(&b, sample())
+	if _, _, err := Read(&b); err != nil {
+		t.Fatal(err)
 	}
 }

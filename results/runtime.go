@@ -6,12 +6,11 @@ import (
 	"github.com/fgrtbench/fgrtbench/internal/safefile"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
-	"github.com/fgrtbench/fgrtbench/internal/atomicfile"
+	"github.com/fgrtbench/fgrtbench/internal/owned"
 )
 
 // RuntimeFile is the name of the training-time study's output (written by
@@ -58,14 +57,14 @@ func WriteRuntime(w io.Writer, rows []RuntimeRow) error {
 	return cw.Error()
 }
 
-// WriteRuntimeFile writes runtime.csv through a temporary file and a rename.
+// WriteRuntimeFile writes runtime.csv through a temporary file and a
+// rename, never over a file fgrtbench did not write (internal/owned).
 func WriteRuntimeFile(path string, rows []RuntimeRow) error {
-	if dir := filepath.Dir(path); dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
+	d, err := owned.Open(filepath.Dir(path))
+	if err != nil {
+		return err
 	}
-	return atomicfile.Write(path, func(w io.Writer) error { return WriteRuntime(w, rows) })
+	return d.Write(filepath.Base(path), func(w io.Writer) error { return WriteRuntime(w, rows) })
 }
 
 // ReadRuntime parses runtime.csv.

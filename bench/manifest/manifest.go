@@ -300,3 +300,31 @@ func Read(dir string) (*Manifest, error) {
 	}
 	return &m, nil
 }
+
+// Verify refuses a manifest whose study identity was edited or corrupted:
+// a group whose hash does not match its content (a method version or a
+// dataset checksum changed by hand), a study hash that does not match its
+// groups, or a dataset record whose checksum is not the one the identity
+// holds for that dataset. It is the one check that resume, merge and
+// report apply to a directory's manifest, so that none of them takes a
+// manifest another would refuse. A manifest without an identity (an
+// older fgrtbench) passes here; callers that need one say so.
+func (m *Manifest) Verify(dir string) error {
+	if m.Identity == nil {
+		return nil
+	}
+	path := filepath.Join(dir, FileName)
+	if err := m.Identity.Verify(); err != nil {
+		return fmt.Errorf("%s: %v", path, err)
+	}
+	sums := map[string]string{}
+	for _, g := range m.Identity.Groups {
+		sums[g.Dataset] = g.DatasetSHA256
+	}
+	for _, d := range m.Datasets {
+		if want, ok := sums[d.Name]; ok && d.NormalizedSHA256 != want {
+			return fmt.Errorf("%s: dataset %s records checksum %s, but the study's identity has %s (an edited or corrupted manifest)", path, d.Name, d.NormalizedSHA256, want)
+		}
+	}
+	return nil
+}

@@ -60,8 +60,8 @@ func CheckDirResults(dir string, id identity.Study) (*manifest.Manifest, Existin
 		return nil, none, &Mismatch{Dir: dir, Reason: fmt.Sprintf("cannot tell which study %s holds: %v", dir, err)}
 	}
 	if prev != nil && prev.Identity != nil {
-		if err := prev.Identity.Verify(); err != nil {
-			return nil, none, &Mismatch{Dir: dir, Reason: fmt.Sprintf("%s: %v", filepath.Join(dir, manifest.FileName), err)}
+		if err := prev.Verify(dir); err != nil {
+			return nil, none, &Mismatch{Dir: dir, Reason: err.Error()}
 		}
 		if c := identity.Contains(id, *prev.Identity); c != nil {
 			var reason string
@@ -82,12 +82,22 @@ func CheckDirResults(dir string, id identity.Study) (*manifest.Manifest, Existin
 	path := filepath.Join(dir, results.FileName)
 	data, err := safefile.ReadFileNoFollow(path, safefile.ResultsCap)
 	if errors.Is(err, fs.ErrNotExist) {
+		if prev == nil {
+			if err := StrayArtifacts(dir); err != nil {
+				return nil, none, err
+			}
+		}
 		return prev, none, nil
 	}
 	if err != nil {
 		return nil, none, err
 	}
 	recs, truncated, err := results.Read(bytes.NewReader(data))
+	var fe *results.FieldError
+	if errors.As(err, &fe) {
+		fe.Path = path // a cell out of range: named by file, line and column
+		return nil, none, &Mismatch{Dir: dir, Reason: fe.Error()}
+	}
 	if err != nil {
 		return nil, none, &Mismatch{Dir: dir, Reason: fmt.Sprintf("%s is not a results file this version can resume (%v)", path, err)}
 	}
@@ -98,6 +108,24 @@ func CheckDirResults(dir string, id identity.Study) (*manifest.Manifest, Existin
 		return nil, Existing{}, err
 	}
 	return prev, Existing{Recs: recs, Truncated: truncated}, nil
+}
+
+// StrayArtifacts refuses artifact files (predictions.csv.gz,
+// models.jsonl.gz) in a directory that holds neither a manifest.json nor a
+// results.csv: nothing there shows that fgrtbench wrote them (a run writes
+// its manifest before any artifact), so they are a user's files of the same
+// name, which a run or merge would otherwise cut or replace.
+func StrayArtifacts(dir string) error {
+	for _, n := range []string{results.PredictionsFile, results.ModelsFile} {
+		p := filepath.Join(dir, n)
+		if _, err := os.Lstat(p); err == nil {
+			if err := safefile.CheckRegular(p, "replace"); err != nil {
+				return err
+			}
+			return fmt.Errorf("%s is in the way and was not written by fgrtbench (%s holds no %s or %s); refusing to replace it: move it, or write into another directory", p, dir, manifest.FileName, results.FileName)
+		}
+	}
+	return nil
 }
 
 // ForeignRow explains the first row of recs (read from path) that is none

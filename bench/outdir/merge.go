@@ -254,6 +254,11 @@ type mergeOutput struct {
 func mergeTarget(out string) (*mergeOutput, error) {
 	st, err := os.Lstat(out)
 	if errors.Is(err, fs.ErrNotExist) {
+		if _, err := manifest.Read(filepath.Dir(out)); errors.Is(err, fs.ErrNotExist) {
+			return nil, StrayArtifacts(filepath.Dir(out))
+		} else if err != nil {
+			return nil, fmt.Errorf("%v; refusing to replace it: merge into a new directory", err)
+		}
 		return nil, nil
 	}
 	if err != nil {
@@ -269,6 +274,9 @@ func mergeTarget(out string) (*mergeOutput, error) {
 	m, err := manifest.Read(filepath.Dir(out))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%s exists without a %s beside it, so whose results it holds is unknown; refusing to replace it: merge into a new directory", out, manifest.FileName)
+	}
+	if err == nil {
+		err = m.Verify(filepath.Dir(out))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%v; merge into a new directory", err)
@@ -293,8 +301,8 @@ func readMergeInput(in string) (mergeInput, error) {
 	if m.Identity == nil {
 		return mergeInput{}, fmt.Errorf("%s records no study identity (written by an older fgrtbench); re-run that shard", filepath.Join(dir, manifest.FileName))
 	}
-	if err := m.Identity.Verify(); err != nil {
-		return mergeInput{}, fmt.Errorf("%s: %v", filepath.Join(dir, manifest.FileName), err)
+	if err := m.Verify(dir); err != nil {
+		return mergeInput{}, err
 	}
 	mi := mergeInput{path: path, man: m}
 	seen := map[string]bool{}

@@ -5,14 +5,13 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/fgrtbench/fgrtbench/bench/paperprep"
 	"github.com/fgrtbench/fgrtbench/datasets"
-	"github.com/fgrtbench/fgrtbench/internal/atomicfile"
+	"github.com/fgrtbench/fgrtbench/internal/owned"
 	"github.com/fgrtbench/fgrtbench/internal/safename"
 	"github.com/fgrtbench/fgrtbench/internal/sksplit"
 	"github.com/fgrtbench/fgrtbench/learn"
@@ -171,21 +170,11 @@ func (a *Assignment) WriteARFF(w io.Writer, fold int, test bool) error {
 }
 
 // Export writes <dir>/<dataset>-<protocol>-folds.csv and, per fold,
-// <dataset>-<protocol>-fold<k>-{train,test}.arff.
+// <dataset>-<protocol>-fold<k>-{train,test}.arff. Every name is checked
+// before the first is written: a file of the user's in the way of any of
+// them (one the directory's marker does not list) is refused and nothing
+// is written (package internal/owned).
 func (a *Assignment) Export(dir, protocolName string) ([]string, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	var written []string
-	write := func(name string, fn func(io.Writer) error) error {
-		path := filepath.Join(dir, name)
-		if err := atomicfile.Write(path, fn); err != nil {
-			return err
-		}
-		written = append(written, path)
-		return nil
-	}
-
 	// The dataset's name may be a path (../x.csv, /data/x.csv): its stem,
 	// reduced to one safe component, names the files, which therefore
 	// always land in dir.
@@ -194,9 +183,8 @@ func (a *Assignment) Export(dir, protocolName string) ([]string, error) {
 		stem = strings.TrimSuffix(filepath.Base(stem), filepath.Ext(stem))
 	}
 	base := safename.Component(stem + "-" + protocolName)
-	if err := write(base+"-folds.csv", a.WriteCSV); err != nil {
-		return written, err
-	}
+	names := []string{base + "-folds.csv"}
+	writers := []func(io.Writer) error{a.WriteCSV}
 	maxFold := 0
 	for _, f := range a.Fold {
 		if f > maxFold {
@@ -210,10 +198,23 @@ func (a *Assignment) Export(dir, protocolName string) ([]string, error) {
 				part = "test"
 			}
 			k, test := k, test
-			if err := write(fmt.Sprintf("%s-fold%d-%s.arff", base, k, part), func(w io.Writer) error { return a.WriteARFF(w, k, test) }); err != nil {
-				return written, err
-			}
+			names = append(names, fmt.Sprintf("%s-fold%d-%s.arff", base, k, part))
+			writers = append(writers, func(w io.Writer) error { return a.WriteARFF(w, k, test) })
 		}
+	}
+	d, err := owned.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.Claim(names...); err != nil {
+		return nil, err
+	}
+	var written []string
+	for i, n := range names {
+		if err := d.Write(n, writers[i]); err != nil {
+			return written, err
+		}
+		written = append(written, filepath.Join(dir, n))
 	}
 	return written, nil
 }

@@ -90,6 +90,39 @@ func scoreClasses(ctx context.Context, s study.Study, plans *planCache) ([]strin
 	return out, nil
 }
 
+// dropUnitsWithoutArtifacts removes from existing the rows of the units of
+// todo whose artifacts are not whole in both files (an interrupted copy
+// cut predictions.csv.gz's tail, a file was removed), so that resume runs
+// them again; it returns how many units it dropped. The rows of units
+// this run does not own (another shard's) are left as they are.
+func dropUnitsWithoutArtifacts(dir string, existing outdir.Existing, todo []study.Unit) (outdir.Existing, int, error) {
+	if len(existing.Recs) == 0 {
+		return existing, 0, nil
+	}
+	whole, err := results.WholeUnits(dir)
+	if err != nil {
+		return existing, 0, err
+	}
+	ours := map[string]bool{}
+	for _, u := range todo {
+		ours[u.Key] = true
+	}
+	dropped := map[string]bool{}
+	keep := existing.Recs[:0:0]
+	for _, rec := range existing.Recs {
+		if ours[rec.Key] && !whole[rec.Key] {
+			dropped[rec.Key] = true
+			continue
+		}
+		keep = append(keep, rec)
+	}
+	if len(dropped) == 0 {
+		return existing, 0, nil
+	}
+	// Truncated makes resume rewrite results.csv without the rows.
+	return outdir.Existing{Recs: keep, Truncated: true}, len(dropped), nil
+}
+
 // retainArtifacts drops the artifacts of units that resume dropped or
 // never recorded in results.csv (a run that died between writing a unit's
 // artifacts and its rows), so that those units, run again, appear once.

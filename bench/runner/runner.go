@@ -78,8 +78,11 @@ func (r *Runner) Stages() *Stages { return &r.stages }
 // Summary tells what a run did.
 type Summary struct {
 	Units, Skipped, Ran, Failed int
-	Errors                      []string
-	ResultsPath                 string
+	// Healed counts the units whose rows resume dropped because their
+	// artifacts were missing or torn (they ran again).
+	Healed      int
+	Errors      []string
+	ResultsPath string
 }
 
 // Run executes every unit of the study that is in the shard and not yet in
@@ -153,6 +156,13 @@ func (r *Runner) Run(ctx context.Context, s study.Study) (Summary, error) {
 	keepArtifacts, err := artifactsMode(r.OutDir, r.NoArtifacts, existing)
 	if err != nil {
 		return Summary{ResultsPath: path}, err
+	}
+	if keepArtifacts {
+		// A unit whose artifacts are missing or torn is not done: its rows
+		// go, and it runs again, so that every reader can check it.
+		if existing, sum.Healed, err = dropUnitsWithoutArtifacts(r.OutDir, existing, todo); err != nil {
+			return Summary{ResultsPath: path}, err // a refusal: nothing considered yet
+		}
 	}
 	done, err := resume(path, existing, todo)
 	if err != nil {

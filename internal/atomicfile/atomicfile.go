@@ -7,10 +7,13 @@ package atomicfile
 import (
 	"bufio"
 	"cmp"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 )
 
 // Write creates path with the content fn writes, atomically, mode 0644.
@@ -84,4 +87,43 @@ func replaceable(path string) error {
 		kind = "a named pipe"
 	}
 	return fmt.Errorf("%s is %s; refusing to replace it (write to a regular file or a new path)", path, kind)
+}
+
+// Create is Write for a path that must not exist: the temporary file is
+// hard-linked to path, which fails when anything (a file, a link, a
+// directory) appeared there meanwhile, so a file another program put in
+// the way is never replaced. The error then wraps fs.ErrExist. On a file
+// system without hard links the temporary file is renamed instead, after
+// checking again that path is still absent.
+func Create(path string, fn func(w io.Writer) error) error {
+	if _, err := os.Lstat(path); err == nil {
+		return &os.PathError{Op: "create", Path: path, Err: fs.ErrExist}
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	name := tmp.Name()
+	defer os.Remove(name) // after the link, only the temporary name goes
+	bw := bufio.NewWriter(tmp)
+	err = cmp.Or(fn(bw), bw.Flush(), tmp.Chmod(0o644), tmp.Sync(), tmp.Close())
+	if err != nil {
+		return err
+	}
+	err = os.Link(name, path)
+	var le *os.LinkError
+	if err != nil && errors.As(err, &le) && !errors.Is(err, fs.ErrExist) && (errors.Is(le.Err, syscall.EPERM) || errors.Is(le.Err, syscall.ENOTSUP) || errors.Is(le.Err, syscall.EXDEV)) {
+		// No hard links here (some network and FUSE file systems).
+		if _, lerr := os.Lstat(path); lerr == nil {
+			return &os.PathError{Op: "create", Path: path, Err: fs.ErrExist}
+		}
+		return os.Rename(name, path)
+	}
+	if err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return &os.PathError{Op: "create", Path: path, Err: fs.ErrExist}
+		}
+		return err
+	}
+	return nil
 }

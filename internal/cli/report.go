@@ -15,6 +15,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/outdir"
 	"github.com/fgrtbench/fgrtbench/bench/runner"
 	"github.com/fgrtbench/fgrtbench/datasets"
+	"github.com/fgrtbench/fgrtbench/internal/owned"
 	"github.com/fgrtbench/fgrtbench/internal/safefile"
 	"github.com/fgrtbench/fgrtbench/plots"
 	"github.com/fgrtbench/fgrtbench/reports"
@@ -133,8 +134,10 @@ func renderReportWith(ctx context.Context, env *Env, dir string, df *dataFlags, 
 	opts.Datasets = datasetRows(a)
 	figs, err := renderFigures(dir, recs, a)
 	var pathErr *fs.PathError
-	if errors.As(err, &pathErr) {
-		return "", nil, err // a write error (a full disk): stop here, with one message
+	if errors.As(err, &pathErr) || owned.IsRefusal(err) {
+		// A write error (a full disk), or a file of the user's in the way
+		// of a figure: stop here, with one message.
+		return "", nil, err
 	}
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "fgrtbench report: figures: %v\n", err)
@@ -156,6 +159,11 @@ func onlyStudyRows(dir string, m *manifest.Manifest, recs []results.Record) erro
 	if m.Identity == nil {
 		// Without it neither foreign rows nor a partial study can be told.
 		return fmt.Errorf("%s records no study identity (the block was removed, or an fgrtbench older than identities wrote it), so whose rows %s holds cannot be checked; re-run the study into a new --out", filepath.Join(dir, manifest.FileName), filepath.Join(dir, runner.ResultsFile))
+	}
+	// The check resume and merge apply: a manifest either would refuse
+	// (an edited method version or dataset checksum) is not reported.
+	if err := m.Verify(dir); err != nil {
+		return err
 	}
 	if reason := outdir.ForeignRow(filepath.Join(dir, runner.ResultsFile), *m.Identity, recs); reason != "" {
 		return fmt.Errorf("%s; the study is the one %s records, and results of two studies are not shown as one", reason, filepath.Join(dir, manifest.FileName))

@@ -145,6 +145,9 @@ func execute(ctx context.Context, env *Env, rf *runFlags, study study.Study) (ru
 		// error: the error is the one message.
 		return sum, interrupted(sum, runErr)
 	}
+	if sum.Healed > 0 {
+		fmt.Fprintf(env.Stderr, "fgrtbench: %d units had missing or torn artifacts in %s; their rows were dropped and they ran again\n", sum.Healed, rf.out)
+	}
 	fmt.Fprintf(env.Stderr, "fgrtbench: %d units (%d run, %d resumed, %d failed) in %.1fs, shard %s -> %s\n",
 		sum.Units, sum.Ran, sum.Skipped, sum.Failed, time.Since(start).Seconds(), shard, sum.ResultsPath)
 	if rf.profile {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fgrtbench/fgrtbench/bench/methods"
+	"github.com/fgrtbench/fgrtbench/internal/owned"
 	"github.com/fgrtbench/fgrtbench/learn"
 	"github.com/fgrtbench/fgrtbench/plots"
 	rt "github.com/fgrtbench/fgrtbench/timing"
@@ -90,6 +91,15 @@ runtime_real into --out, where report includes them.`}
 					fmt.Fprintf(env.Stderr, "fgrtbench runtime: %s is not registered in this build; skipped\n", m)
 				}
 			}
+		}
+		// A file of the user's in the way of an output is refused before
+		// anything is timed, not after.
+		outs, err := owned.Open(*out)
+		if err != nil {
+			return err
+		}
+		if err := outs.Check(plots.RuntimeFile, "runtime_scaling.png", "runtime_scaling.svg", "runtime_real.png", "runtime_real.svg"); err != nil {
+			return err
 		}
 		o.Log = env.Stderr
 		o.Progress = (&runtimeProgress{w: env.Stderr, terminal: env.StderrIsTerminal, prev: time.Now()}).Step

@@ -274,7 +274,8 @@ func TestNamesFromDataNeverDecidePaths(t *testing.T) {
 				t.Fatalf("folds --dataset %s: %s", ds, e)
 			}
 		})
-		if len(files) != 7 || !slicesContains(files, "x-clean-folds.csv") {
+		// The six folds' files, the fold CSV and the marker listing them.
+		if len(files) != 8 || !slicesContains(files, "x-clean-folds.csv") || !slicesContains(files, ".fgrtbench-files") {
 			t.Errorf("folds --dataset %s wrote %v", ds, files)
 		}
 	}
@@ -294,7 +295,7 @@ func TestNamesFromDataNeverDecidePaths(t *testing.T) {
 			t.Fatalf("plot partitions: %s", e)
 		}
 	})
-	if strings.Join(files, " ") != "partitions_h_.._.._evil_x.png partitions_h_.._.._evil_x.svg" {
+	if strings.Join(files, " ") != ".fgrtbench-files partitions_h_.._.._evil_x.png partitions_h_.._.._evil_x.svg" {
 		t.Errorf("plot partitions wrote %v", files)
 	}
 

@@ -255,6 +255,12 @@ func CheckData(s Subject, d Data) []error {
 	if err := CheckRulesText(a.rules, a.cx); err != nil {
 		fail("%v\nrules:\n%s", err, a.rules)
 	}
+	// One rule per leaf, and Leaves = Rules for a rule list: the readers
+	// of a results directory re-derive the leaves column from the stored
+	// rules on this contract (results.Derive).
+	if a.cx.Leaves != a.cx.Rules {
+		fail("Complexity says %d leaves but %d rules; a tree has one rule per leaf and a rule list reports Leaves = Rules", a.cx.Leaves, a.cx.Rules)
+	}
 	for _, err := range CheckDescription(a.model, d) {
 		fail("description: %v", err)
 	}

@@ -69,8 +69,11 @@ func (m *majorityModel) Predict(X [][]float64) []int {
 }
 
 func (m *majorityModel) Complexity() learn.Complexity {
-	if m.fault == "complexity" {
+	switch m.fault {
+	case "complexity":
 		return learn.Complexity{Rules: 2, Leaves: 2}
+	case "leaves":
+		return learn.Complexity{Rules: 1, Leaves: 3}
 	}
 	return learn.Complexity{Rules: 1, Leaves: 1}
 }
@@ -109,6 +112,7 @@ func TestSuiteCatchesFaults(t *testing.T) {
 		{"short", "predictions for"},
 		{"range", "predicted class 99"},
 		{"complexity", "printed rules show 1 rules"},
+		{"leaves", "says 3 leaves but 1 rules"},
 		{"panic-on-empty", "panic"},
 	}
 	for _, tc := range cases {
