@@ -1,14 +1,13 @@
-// Package reports turns results.csv records into the tables of a benchmark
-// report — accuracy, complexity, datasets, partition optimisation, protocol
-// gap, statistics, hyperparameter sweeps (sweep.go) and the reproduction
-// check against the authors' committed numbers — each written as Markdown, LaTeX (booktabs) and CSV, and a
-// REPORT.md that shows them all with the figures the caller supplies.
+// Package reports renders a study's analysis (package analysis, computed
+// once by the caller) as the tables of a benchmark report — accuracy,
+// complexity, datasets, partition optimisation, protocol gap, statistics,
+// hyperparameter sweeps (sweep.go) and the reproduction check against the
+// authors' committed numbers — each written as Markdown, LaTeX (booktabs)
+// and CSV, and a REPORT.md that shows them all with the figures the caller
+// supplies. It computes no means, ranks or tests of its own.
 //
-// Output is byte-deterministic: records are put in canonical order before
-// aggregation, floats use fixed formats, and every list is sorted (no map
-// order reaches a file). Aggregation (group-by mean and standard deviation)
-// goes through one file, aggregate_gota.go, the only user of the gota data
-// frame library.
+// Output is byte-deterministic: the analysis is, floats use fixed formats,
+// and every list is sorted (no map order reaches a file).
 package reports
 
 import (

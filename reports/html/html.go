@@ -113,11 +113,14 @@ type page struct {
 	Protocols               []protocolView
 	Datasets                []datasetView
 	Methods                 []analysis.Method
-	Files                   []fileGroup
-	Figures                 []Figure
-	Provenance              Provenance
-	Rope                    float64
-	Schema                  int
+	// Compared counts the methods the tables compare, as REPORT.md's
+	// study line does (Methods also holds sweep-only labels).
+	Compared   int
+	Files      []fileGroup
+	Figures    []Figure
+	Provenance Provenance
+	Rope       float64
+	Schema     int
 }
 
 type protocolView struct {
@@ -290,7 +293,7 @@ type fileGroup struct {
 func build(in Input) page {
 	a := in.Analysis
 	p := page{Title: a.Study.Title, Partial: a.Study.Partial, Command: a.Study.Command,
-		CSS: template.CSS(styleCSS), JS: template.JS(scriptJS), Methods: a.Methods,
+		CSS: template.CSS(styleCSS), JS: template.JS(scriptJS), Methods: a.Methods, Compared: len(a.ComparedMethods()),
 		Figures: in.Figures, Provenance: in.Provenance, Rope: a.Rope, Schema: a.Schema}
 	display := map[string]string{}
 	for _, m := range a.Methods {
