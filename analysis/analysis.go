@@ -79,6 +79,9 @@ type Dataset struct {
 	Features        int `json:"features,omitempty"`
 	NominalFeatures int `json:"nominal_features,omitempty"`
 	MissingRows     int `json:"missing_rows,omitempty"`
+	// CellsImputed is the number of missing cells a protocol filled
+	// (missing-value policy impute; 0 otherwise).
+	CellsImputed int `json:"cells_imputed,omitempty"`
 	// MajorityRate is the share of the most frequent class among the rows
 	// used (among the file's rows when the rows used are unknown; NaN when
 	// the class counts are unknown): the accuracy of the majority-class
@@ -99,8 +102,9 @@ type DatasetInput struct {
 	RowsUsed        int
 	ClassCountsUsed []int
 	// Features, NominalFeatures and MissingRows describe the file
-	// (Features 0 when unknown).
-	Features, NominalFeatures, MissingRows int
+	// (Features 0 when unknown); CellsImputed counts the missing cells a
+	// protocol filled.
+	Features, NominalFeatures, MissingRows, CellsImputed int
 }
 
 // Options configure Compute.
@@ -420,7 +424,7 @@ func studyDatasets(recs []results.Record, in []DatasetInput, short map[string]st
 	for _, d := range in {
 		s := Dataset{Name: short[d.Name], SHA256: d.SHA256, Rows: d.Rows, Classes: d.Classes, ClassCounts: d.ClassCounts,
 			RowsUsed: d.RowsUsed, ClassCountsUsed: d.ClassCountsUsed, MajorityRate: math.NaN(),
-			Features: d.Features, NominalFeatures: d.NominalFeatures, MissingRows: d.MissingRows}
+			Features: d.Features, NominalFeatures: d.NominalFeatures, MissingRows: d.MissingRows, CellsImputed: d.CellsImputed}
 		counts := d.ClassCounts
 		if len(d.ClassCountsUsed) > 0 {
 			counts = d.ClassCountsUsed

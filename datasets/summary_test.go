@@ -22,7 +22,7 @@ func TestSummarize(t *testing.T) {
 		t.Errorf("summary %+v", s)
 	}
 	notes := strings.Join(s.Notes, " | ")
-	for _, want := range []string{"file has 4 rows, paper's table 5", "2 rows with missing values (3 cells)", "leaving 2"} {
+	for _, want := range []string{"file has 4 rows, paper's table 5", "2 rows with missing values (3 cells); every protocol drops them (missing-value policy drop, the default), leaving 2; impute keeps them under the clean and holdout protocols"} {
 		if !strings.Contains(notes, want) {
 			t.Errorf("notes %q lack %q", notes, want)
 		}

@@ -28,6 +28,8 @@ type DatasetInfo struct {
 	SHA256       string
 	ClassCounts  []int
 	MajorityRate float64
+	// Imputed is the number of missing cells the study imputed (0: none).
+	Imputed int
 }
 
 // datasetRows lists every dataset of the analysis, with the shapes the
@@ -55,7 +57,7 @@ func datasetRows(a *analysis.Analysis, known []DatasetInfo) []DatasetInfo {
 		// The rows used, their class balance and majority rate are what
 		// the manifest recorded of the run; without that record (results
 		// made before it existed) only the caller's shape says.
-		info.SHA256, info.ClassCounts, info.MajorityRate = d.SHA256, d.ClassCounts, d.MajorityRate
+		info.SHA256, info.ClassCounts, info.MajorityRate, info.Imputed = d.SHA256, d.ClassCounts, d.MajorityRate, d.CellsImputed
 		if d.RowsUsed > 0 {
 			info.Instances = d.RowsUsed
 		}
@@ -88,7 +90,11 @@ func DatasetsTable(rows []DatasetInfo) Table {
 		Align:     "lrrrrrlrrll",
 		CSVHeader: []string{"dataset", "instances", "features", "nominal", "classes", "class_counts", "majority_rate", "missing_rows", "normalized_sha256", "domain", "paper_instances", "paper_features", "paper_classes", "differs", "rows_in_file"},
 	}
+	var imputed []string
 	for _, r := range rows {
+		if r.Imputed > 0 {
+			imputed = append(imputed, fmt.Sprintf("%s (%d cells)", r.Name, r.Imputed))
+		}
 		domain := r.Domain
 		p, inPaper := paper.Dataset(r.Name)
 		if domain == "" && inPaper {
@@ -134,8 +140,11 @@ func DatasetsTable(rows []DatasetInfo) Table {
 			strings.ReplaceAll(balance, "—", ""), majorityCSV, intOrDash(r.Missing), r.SHA256, domain, pI, pF, pC, differs, intOrDash(r.FileRows)})
 	}
 	t.Notes = []string{
-		"Rows used are the rows the protocols evaluated on: the rows in the file less those with a missing input, which every protocol drops under the default missing-value policy (drop; missing rows counts them in the file). Class balance gives the rows used per class in the dataset's class order, and the majority rate the accuracy of always predicting the most frequent class on the rows used (— where the manifest did not record class counts). The checksum is the normalised SHA-256 of the file (manifest.json has it in full).",
+		"Rows used are the rows the protocols evaluated on: the rows in the file less those with a missing input, which every protocol drops under the default missing-value policy (drop; missing rows counts them in the file) and keeps under impute. Class balance gives the rows used per class in the dataset's class order, and the majority rate the accuracy of always predicting the most frequent class on the rows used (— where the manifest did not record class counts). The checksum is the normalised SHA-256 of the file (manifest.json has it in full).",
 		"The authors' results for hepatitis and dermatology come from their complete rows only (80 and 358); the KEEL spambase file has 4,597 rows where the paper lists 4,601.",
+	}
+	if len(imputed) > 0 {
+		t.Notes = append(t.Notes, "Missing cells imputed (missing-value policy impute): "+strings.Join(imputed, ", ")+"; each took the mean (numeric) or most frequent value (nominal) of the training rows of its fold.")
 	}
 	return t
 }

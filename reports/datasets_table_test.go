@@ -22,7 +22,7 @@ func TestDatasetsTableRowsUsed(t *testing.T) {
 	}{
 		{"recorded", analysis.Dataset{Name: "hepatitis", Rows: 155, ClassCounts: []int{32, 123}, RowsUsed: 80, ClassCountsUsed: []int{13, 67}, MajorityRate: 67.0 / 80},
 			"hepatitis | 155 | 80 | 19 | 0 | 2 | 13:67 | 83.75 | 75 |"},
-		{"imputed", analysis.Dataset{Name: "hepatitis", Rows: 155, ClassCounts: []int{32, 123}, RowsUsed: 155, ClassCountsUsed: []int{32, 123}, MajorityRate: 123.0 / 155},
+		{"imputed", analysis.Dataset{Name: "hepatitis", Rows: 155, ClassCounts: []int{32, 123}, RowsUsed: 155, ClassCountsUsed: []int{32, 123}, MajorityRate: 123.0 / 155, CellsImputed: 167},
 			"hepatitis | 155 | 155 | 19 | 0 | 2 | 32:123 | 79.35 | 75 |"},
 		{"an older manifest", analysis.Dataset{Name: "hepatitis", Rows: 155, ClassCounts: []int{32, 123}, MajorityRate: 123.0 / 155},
 			"hepatitis | 155 | 80 | 19 | 0 | 2 | — | — | 75 |"},
@@ -34,6 +34,9 @@ func TestDatasetsTableRowsUsed(t *testing.T) {
 		a := &analysis.Analysis{}
 		a.Study.Datasets = []analysis.Dataset{c.d}
 		tab := DatasetsTable(datasetRows(a, known))
+		if note := tab.Notes[len(tab.Notes)-1]; (c.d.CellsImputed > 0) != strings.HasPrefix(note, "Missing cells imputed (missing-value policy impute): hepatitis (167 cells);") {
+			t.Errorf("%s: last note %q", c.name, note)
+		}
 		var cells []string
 		for _, e := range tab.Rows[0] {
 			cells = append(cells, e.Text)

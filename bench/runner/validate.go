@@ -19,9 +19,10 @@ import (
 //   - the study itself: protocols, options, methods, parameters, grids and
 //     sweeps (see UnitsOf);
 //   - every dataset of the study, in every shard (a shard must not succeed
-//     on a study another shard rejects): it loads, and its complete rows
-//     (the rows both protocols use) satisfy CheckClasses for the
-//     protocol's folds;
+//     on a study another shard rejects): it loads, it has no missing cell
+//     under missing-value policy error, and the rows the protocols use
+//     (the complete rows; every row under impute) satisfy CheckClasses
+//     for the protocol's folds;
 //   - every (protocol, dataset) plan builds — including, under the clean
 //     protocol, the inner folds of every training fold — and holds finite
 //     numbers only, so that neither NaN nor ±Inf ever reaches a learner.
@@ -98,7 +99,8 @@ func (r *Runner) planCache(o protocol.Options) *planCache {
 
 // CheckClasses refuses a dataset that stratified k-fold cross-validation
 // with k folds cannot evaluate honestly. It looks at the complete rows
-// (rows with a missing input are dropped by both protocols) and requires
+// (rows with a missing input are dropped by every protocol under the
+// default missing-value policy) and requires
 //
 //   - at least two classes (one class is nothing to classify);
 //   - at least two rows in every class present: with a single row, the fold
@@ -114,15 +116,16 @@ func CheckClasses(d *datasets.Dataset, k int) error { return checkClasses(d, k, 
 // checkClasses is CheckClasses on every row when all is set (missing-value
 // policy impute keeps the incomplete rows).
 func checkClasses(d *datasets.Dataset, k int, all bool) error {
-	full := d
+	full, complete := d, " "
 	if !all {
 		full, _ = d.CompleteRows()
+		complete = " complete "
 	}
 	if len(full.Y) == 0 {
 		if d.Rows() == 0 {
 			return fmt.Errorf("%s has no data rows", d.Name)
 		}
-		return fmt.Errorf("%s: every one of its %d rows has a missing input, and both protocols use complete rows only", d.Name, d.Rows())
+		return fmt.Errorf("%s: every one of its %d rows has a missing input, and every protocol uses complete rows only (missing-value policy drop; impute keeps them under the clean and holdout protocols)", d.Name, d.Rows())
 	}
 	counts := make([]int, len(d.Classes))
 	for _, y := range full.Y {
@@ -140,13 +143,13 @@ func checkClasses(d *datasets.Dataset, k int, all bool) error {
 	sizes := strings.Join(present, ", ")
 	switch {
 	case len(present) < 2:
-		return fmt.Errorf("%s has a single class among its %d complete rows (%s); classification needs at least two", d.Name, len(full.Y), sizes)
+		return fmt.Errorf("%s has a single class among its %d%srows (%s); classification needs at least two", d.Name, len(full.Y), complete, sizes)
 	case largest < k:
-		return fmt.Errorf("%s: %d-fold stratified cross-validation needs a class with at least %d complete rows; the largest has %d (%s)", d.Name, k, k, largest, sizes)
+		return fmt.Errorf("%s: %d-fold stratified cross-validation needs a class with at least %d%srows; the largest has %d (%s)", d.Name, k, k, complete, largest, sizes)
 	}
 	for c, n := range counts {
 		if n == 1 {
-			return fmt.Errorf("%s: class %q has a single complete row; every class needs at least 2, or the fold that tests it never trains on its class (rows per class: %s)", d.Name, d.Classes[c], sizes)
+			return fmt.Errorf("%s: class %q has a single%srow; every class needs at least 2, or the fold that tests it never trains on its class (rows per class: %s)", d.Name, d.Classes[c], complete, sizes)
 		}
 	}
 	return nil

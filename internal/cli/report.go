@@ -207,6 +207,9 @@ func studyAnalysis(recs []results.Record, m *manifest.Manifest, partial string, 
 		for _, d := range m.Datasets {
 			in := analysis.DatasetInput{Name: d.Name, SHA256: d.NormalizedSHA256, Rows: d.Rows, Classes: d.Classes, ClassCounts: d.ClassCounts,
 				Features: d.Features, NominalFeatures: d.NominalFeatures, MissingRows: d.MissingRows}
+			for _, u := range d.Use {
+				in.CellsImputed = max(in.CellsImputed, u.CellsImputed)
+			}
 			in.RowsUsed, in.ClassCountsUsed = rowsUsed(d)
 			ao.Datasets = append(ao.Datasets, in)
 		}
