@@ -1,9 +1,10 @@
 package plots
 
 import (
-	"fmt"
 	"image/color"
 	"math"
+	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -49,11 +50,12 @@ func FrontCaption(protocol string) string {
 	return "Accuracy–interpretability front (" + protocol + " protocol): mean test accuracy against mean rulebase size " +
 		"(conditions in the rulebase; log scale when the sizes span a decade) of every method's reported configuration (filled) and of every sweep point " +
 		"(hollow), one panel per dataset and a pooled one (means over the datasets, for the points present on all of them). " +
-		"Each method has its own colour and marker, the same in every figure. The Pareto-optimal points (no other point is as small and at least as accurate) are ringed in black, joined by the black line and labelled with the method (and, for a sweep point, the parameters its method's sweep varies, keys shortened to their initials; a (+N) counts further optimal points at the same place). " +
+		"Each method has its own colour and marker, the same in every figure. The Pareto-optimal points (no other point is as small and at least as accurate) are ringed in black, joined by the black line and numbered; the key beneath each panel names each number's method (and, for a sweep point, the parameters its method's sweep varies, keys shortened to their initials), whole; optimal points at the same place share a number. " +
 		"Under the paper protocol the reported configuration of a test-selected grid is chosen per fold on the test fold, an optimistic estimate."
 }
 
-// FrontFigure draws the panels in a grid (four per row) with one legend.
+// FrontFigure draws the panels in a grid (three per row) with one legend;
+// beneath each panel, the key of its numbered Pareto points.
 func FrontFigure(dir, name, title string, panels []FrontPanel, pres results.Presentation) error {
 	if len(panels) == 0 {
 		return ErrNoData
@@ -62,12 +64,17 @@ func FrontFigure(dir, name, title string, panels []FrontPanel, pres results.Pres
 	styles := methodStyles(pres, methods)
 	cols := gridCols(len(panels))
 	var ps []*plot.Plot
+	keys := make([][]keyLine, len(panels))
+	keyLines := 0
 	for i, pn := range panels {
-		p, err := frontPlot(pn, styles, pres, i%cols == 0, i+cols >= len(panels))
+		entries := frontKey(pn, pres)
+		p, err := frontPlot(pn, entries, styles, i%cols == 0, i+cols >= len(panels))
 		if err != nil {
 			return err
 		}
 		ps = append(ps, p)
+		keys[i] = wrapKey(entries, keyWidth)
+		keyLines = max(keyLines, keyRows(keys[i]))
 	}
 	grid := wrapGrid(ps, cols)
 	rows := len(grid)
@@ -80,22 +87,203 @@ func FrontFigure(dir, name, title string, panels []FrontPanel, pres results.Pres
 	legend = append(legend,
 		legendEntry{Name: "reported configuration (filled)", Color: grey, Glyph: draw.CircleGlyph{}},
 		legendEntry{Name: "sweep point (hollow)", Color: grey, Glyph: draw.RingGlyph{}},
-		legendEntry{Name: "Pareto front (ringed, joined, labelled)", Color: color.Black, Width: vg.Points(1.2)})
+		legendEntry{Name: "Pareto front (ringed, joined, numbered)", Color: color.Black, Width: vg.Points(1.2)})
 	lw := legendColumnWidth(legend)
-	w := vg.Length(cols)*8*vg.Centimeter + lw
-	h := vg.Length(rows)*7*vg.Centimeter + vg.Centimeter
+	// Every row holds the longest key of the figure, so that the panels'
+	// axes stay aligned across rows.
+	keyH := vg.Length(keyLines)*keyStep + vg.Millimeter*2
+	if keyLines == 0 {
+		keyH = 0
+	}
+	w := vg.Length(cols)*panelWidth + lw
+	h := vg.Length(rows)*(7*vg.Centimeter+keyH) + vg.Centimeter
 	return save(dir, name, w, h, func(c draw.Canvas) error {
 		area := drawTitle(c, title)
 		leg := area
 		leg.Min.X = area.Max.X - lw
 		drawLegendColumn(leg, legend)
 		area.Max.X -= lw
-		drawGrid(area, grid, vg.Millimeter*5)
+		t := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Millimeter * 5, PadY: vg.Millimeter * 5,
+			PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 3}
+		cs := plot.Align(grid, t, area)
+		for i := range grid {
+			for j, p := range grid[i] {
+				if p == nil {
+					continue
+				}
+				pc, kc := cs[i][j], cs[i][j]
+				pc.Min.Y += keyH
+				kc.Max.Y = kc.Min.Y + keyH
+				p.Draw(pc)
+				drawKey(kc, keys[i*cols+j])
+			}
+		}
 		return nil
 	})
 }
 
-func frontPlot(pn FrontPanel, styles map[string]MethodStyle, pres results.Presentation, yLabel, xLabel bool) (*plot.Plot, error) {
+// panelWidth is the width of one front panel; keyStep the height of a
+// line of its key, keyIndent where the key's names start after their
+// numbers, keyColGap the space between its columns, keyWidth the width of
+// its names' column when it has one, keyFontSize its size in points.
+const (
+	panelWidth  = 8 * vg.Centimeter
+	keyStep     = vg.Millimeter * 3.1
+	keyIndent   = vg.Millimeter * 5
+	keyColGap   = vg.Millimeter * 3
+	keyWidth    = panelWidth - keyIndent - vg.Millimeter*8
+	keyFontSize = 7
+)
+
+// frontKeyEntry is one numbered place of a panel's Pareto front: the
+// point (data units) and the names of the optimal points there.
+type frontKeyEntry struct {
+	N    int
+	X, Y float64
+	Text string
+}
+
+// frontKey numbers a panel's Pareto points in front order: each named by
+// its method and, for a sweep point, the parameters its method's sweep
+// varies, shortened; optimal points at one place (equal size and
+// accuracy) share a number, their names joined.
+func frontKey(pn FrontPanel, pres results.Presentation) []frontKeyEntry {
+	cfgs := map[string][]string{}
+	for _, q := range pn.Points {
+		if q.Swept {
+			cfgs[q.Method] = append(cfgs[q.Method], q.Config)
+		}
+	}
+	name := func(q FrontPoint) string {
+		text := pres.DisplayName(q.Method)
+		if q.Swept {
+			if c := shortConfig(q.Config, varyingKeys(cfgs[q.Method])); c != "" {
+				text += " " + c
+			}
+		}
+		return text
+	}
+	var out []frontKeyEntry
+	front := pn.Pareto
+	for i := 0; i < len(front); {
+		q := pn.Points[front[i]]
+		names := []string{name(q)}
+		j := i + 1
+		for j < len(front) && pn.Points[front[j]].Size == q.Size && pn.Points[front[j]].Accuracy == q.Accuracy {
+			names = append(names, name(pn.Points[front[j]]))
+			j++
+		}
+		out = append(out, frontKeyEntry{N: len(out) + 1, X: math.Max(q.Size, minFrontSize), Y: q.Accuracy, Text: strings.Join(names, "; ")})
+		i = j
+	}
+	return out
+}
+
+// keyLine is one drawn line of a key: the number (on an entry's first
+// line only) and text, at a row of a column.
+type keyLine struct {
+	Number, Text string
+	Row, Col     int
+}
+
+// keyRows is the number of rows a key takes.
+func keyRows(lines []keyLine) int {
+	n := 0
+	for _, l := range lines {
+		n = max(n, l.Row+1)
+	}
+	return n
+}
+
+// maxKeyCols is the most columns a key is set in.
+const maxKeyCols = 3
+
+// wrapKey lays a key out in width: in as many columns (up to maxKeyCols)
+// as its longest name allows, filled top-down, or in one column whose
+// names break into lines no wider than width (at spaces; a word wider
+// than the line is broken between letters): a name is never cut short.
+func wrapKey(entries []frontKeyEntry, width vg.Length) []keyLine {
+	f := fontOf(keyFontSize)
+	face := plot.DefaultTextHandler.Cache().Lookup(f, f.Size)
+	widest := vg.Length(0)
+	for _, e := range entries {
+		widest = max(widest, face.Width(e.Text))
+	}
+	cols := min(maxKeyCols, max(1, int((width+keyIndent)/(widest+keyIndent+keyColGap))))
+	var out []keyLine
+	if cols > 1 {
+		rows := (len(entries) + cols - 1) / cols
+		for i, e := range entries {
+			out = append(out, keyLine{Number: strconv.Itoa(e.N), Text: e.Text, Row: i % rows, Col: i / rows})
+		}
+		return out
+	}
+	for _, e := range entries {
+		num := strconv.Itoa(e.N)
+		for _, line := range wrapText(e.Text, width, face.Width) {
+			out = append(out, keyLine{Number: num, Text: line, Row: len(out)})
+			num = ""
+		}
+	}
+	return out
+}
+
+// wrapText breaks s into lines no wider than width as measured by
+// widthOf, at spaces, and inside a word only where the word alone is
+// wider than a line.
+func wrapText(s string, width vg.Length, widthOf func(string) vg.Length) []string {
+	var lines []string
+	cur := ""
+	for _, word := range strings.Fields(s) {
+		switch {
+		case cur == "":
+		case widthOf(cur+" "+word) <= width:
+			cur += " " + word
+			continue
+		default:
+			lines = append(lines, cur)
+		}
+		cur = word
+		for widthOf(cur) > width && len([]rune(cur)) > 1 {
+			r := []rune(cur)
+			k := len(r) - 1
+			for k > 1 && widthOf(string(r[:k])) > width {
+				k--
+			}
+			lines = append(lines, string(r[:k]))
+			cur = string(r[k:])
+		}
+	}
+	if cur != "" || len(lines) == 0 {
+		lines = append(lines, cur)
+	}
+	return lines
+}
+
+// drawKey writes a panel's key top-down in c: in each column, numbers
+// right-aligned, names beside them.
+func drawKey(c draw.Canvas, lines []keyLine) {
+	f := fontOf(keyFontSize)
+	num := draw.TextStyle{Color: plotTextColor, Font: f, Handler: plot.DefaultTextHandler, XAlign: draw.XRight, YAlign: draw.YTop}
+	text := num
+	text.XAlign = draw.XLeft
+	cols := 0
+	for _, l := range lines {
+		cols = max(cols, l.Col+1)
+	}
+	x0 := c.Min.X + vg.Millimeter*2
+	colW := (c.Max.X - x0) / vg.Length(max(cols, 1))
+	for _, l := range lines {
+		y := c.Max.Y - vg.Millimeter - vg.Length(l.Row)*keyStep
+		x := x0 + vg.Length(l.Col)*colW
+		if l.Number != "" {
+			c.FillText(num, vg.Point{X: x + keyIndent - vg.Millimeter*1.5, Y: y}, l.Number)
+		}
+		c.FillText(text, vg.Point{X: x + keyIndent, Y: y}, l.Text)
+	}
+}
+
+func frontPlot(pn FrontPanel, key []frontKeyEntry, styles map[string]MethodStyle, yLabel, xLabel bool) (*plot.Plot, error) {
 	p := newPlot(pn.Title, "", "")
 	p.Title.TextStyle.Font.Size = vg.Points(10)
 	if yLabel {
@@ -171,35 +359,12 @@ func frontPlot(pn FrontPanel, styles map[string]MethodStyle, pres results.Presen
 		}
 		rings.Shape, rings.Color, rings.Radius = draw.RingGlyph{}, color.Black, vg.Points(5.5)
 		p.Add(rings)
-		// Each optimal point named directly: the method, and for a sweep
-		// point the parameters its method's sweep varies, shortened.
-		// Optimal points at one place (equal size and accuracy) get one
-		// label that counts the others.
-		cfgs := map[string][]string{}
-		for _, q := range pts {
-			if q.Swept {
-				cfgs[q.Method] = append(cfgs[q.Method], q.Config)
-			}
-		}
-		labels := labelPlotter{Size: 6.5}
-		for i := 0; i < len(front); {
-			k := front[i]
-			j := i + 1
-			for j < len(front) && pts[front[j]].Size == pts[k].Size && pts[front[j]].Accuracy == pts[k].Accuracy {
-				j++
-			}
-			text := pres.DisplayName(pts[k].Method)
-			if pts[k].Swept {
-				if c := shortConfig(pts[k].Config, varyingKeys(cfgs[pts[k].Method])); c != "" {
-					text += " " + c
-				}
-			}
-			text = capLabel(text)
-			if j-i > 1 {
-				text += fmt.Sprintf(" (+%d)", j-i-1)
-			}
-			labels.Labels = append(labels.Labels, pointLabel{X: pts[k].Size, Y: pts[k].Accuracy, Text: text, Color: color.Black})
-			i = j
+		// Each optimal place numbered beside its point (frontKey): a
+		// number is small enough to place clear of every other mark,
+		// and the key beneath the panel names it whole.
+		labels := labelPlotter{Size: keyFontSize}
+		for _, e := range key {
+			labels.Labels = append(labels.Labels, pointLabel{X: e.X, Y: e.Y, Text: strconv.Itoa(e.N), Color: color.Black})
 		}
 		labels.Line = labels.Labels
 		for _, q := range pts {

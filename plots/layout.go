@@ -101,9 +101,6 @@ func initials(k string) string {
 	return b.String()
 }
 
-// maxLabelRunes caps a point label: longer ones end in "…".
-const maxLabelRunes = 30
-
 // shortConfig shortens a configuration for a label: only the keys in keep
 // (all when keep is nil), each abbreviated to its initials unless two
 // kept keys share them ("max_rules=15;coverage_threshold=0.01" → "mr=15
@@ -135,15 +132,6 @@ func shortConfig(cfg string, keep map[string]bool) string {
 	return strings.Join(parts, " ")
 }
 
-// capLabel shortens a label to maxLabelRunes.
-func capLabel(s string) string {
-	r := []rune(s)
-	if len(r) <= maxLabelRunes {
-		return s
-	}
-	return string(r[:maxLabelRunes-1]) + "…"
-}
-
 // pointLabel is a text to write beside a data point.
 type pointLabel struct {
 	X, Y  float64
@@ -151,12 +139,7 @@ type pointLabel struct {
 	Color color.Color
 }
 
-// labelPlotter writes point labels beside their points. Each label tries
-// eight positions around its point (right, left, above, below, then the
-// diagonals), then the same eight three times farther out with a leader
-// line, and takes the first whose box overlaps neither a label placed
-// before it nor a point or the front's line nor the plot's edge; when
-// every position collides it takes the one with the least overlap.
+// labelPlotter writes point labels beside their points (placeLabels).
 type labelPlotter struct {
 	Labels []pointLabel
 	Size   float64 // font size in points
@@ -169,13 +152,18 @@ func (lp labelPlotter) Plot(c draw.Canvas, plt *plot.Plot) {
 	trX, trY := plt.Transforms(&c)
 	f := fontOf(lp.Size)
 	face := plot.DefaultTextHandler.Cache().Lookup(f, f.Size)
-	h := vg.Points(lp.Size) * 1.1
-	gap := vg.Points(5)
-	var placed []vg.Rectangle
-	// Every labelled point is an obstacle for every label.
-	for _, l := range append(append([]pointLabel(nil), lp.Labels...), lp.Avoid...) {
+	var obstacles []vg.Rectangle
+	// Every point is an obstacle for every label: a labelled point with
+	// its ring (radius 5.5 points), another with its marker.
+	box := func(l pointLabel, r vg.Length) vg.Rectangle {
 		p := vg.Point{X: trX(l.X), Y: trY(l.Y)}
-		placed = append(placed, vg.Rectangle{Min: vg.Point{X: p.X - 3, Y: p.Y - 3}, Max: vg.Point{X: p.X + 3, Y: p.Y + 3}})
+		return vg.Rectangle{Min: vg.Point{X: p.X - r, Y: p.Y - r}, Max: vg.Point{X: p.X + r, Y: p.Y + r}}
+	}
+	for _, l := range lp.Labels {
+		obstacles = append(obstacles, box(l, 6))
+	}
+	for _, l := range lp.Avoid {
+		obstacles = append(obstacles, box(l, 4))
 	}
 	// The line is sampled into small boxes along each segment.
 	for i := 1; i < len(lp.Line); i++ {
@@ -184,49 +172,112 @@ func (lp labelPlotter) Plot(c draw.Canvas, plt *plot.Plot) {
 		for k := 1; k < 12; k++ {
 			f := vg.Length(k) / 12
 			q := vg.Point{X: a.X + (b.X-a.X)*f, Y: a.Y + (b.Y-a.Y)*f}
-			placed = append(placed, vg.Rectangle{Min: vg.Point{X: q.X - 1, Y: q.Y - 1}, Max: vg.Point{X: q.X + 1, Y: q.Y + 1}})
+			obstacles = append(obstacles, vg.Rectangle{Min: vg.Point{X: q.X - 1, Y: q.Y - 1}, Max: vg.Point{X: q.X + 1, Y: q.Y + 1}})
 		}
 	}
-	for _, l := range lp.Labels {
-		p := vg.Point{X: trX(l.X), Y: trY(l.Y)}
-		w := face.Width(l.Text)
-		// Near positions first, then the same directions farther out
-		// (joined to the point by a thin leader line).
-		var cands []vg.Point // lower-left corners
-		for _, g := range []vg.Length{gap, 3.2 * gap} {
-			cands = append(cands,
-				vg.Point{X: p.X + g, Y: p.Y - h/2}, vg.Point{X: p.X - g - w, Y: p.Y - h/2},
-				vg.Point{X: p.X - w/2, Y: p.Y + g}, vg.Point{X: p.X - w/2, Y: p.Y - g - h},
-				vg.Point{X: p.X + g, Y: p.Y + g}, vg.Point{X: p.X + g, Y: p.Y - g - h},
-				vg.Point{X: p.X - g - w, Y: p.Y + g}, vg.Point{X: p.X - g - w, Y: p.Y - g - h})
-		}
-		best, bestCost, far := cands[0], vg.Length(math.Inf(1)), false
-		for i, q := range cands {
-			r := vg.Rectangle{Min: q, Max: vg.Point{X: q.X + w, Y: q.Y + h}}
-			cost := outside(r, c.Rectangle) * 4
-			for _, o := range placed {
-				cost += overlap(r, o)
-			}
-			if i >= 8 {
-				cost += 2 // a far place only when it gains something
-			}
-			if cost < bestCost {
-				best, bestCost, far = q, cost, i >= 8
-			}
-			if cost == 0 {
-				break
-			}
-		}
-		r := vg.Rectangle{Min: best, Max: vg.Point{X: best.X + w, Y: best.Y + h}}
-		placed = append(placed, r)
-		if far {
+	anchors := make([]vg.Point, len(lp.Labels))
+	widths := make([]vg.Length, len(lp.Labels))
+	for i, l := range lp.Labels {
+		anchors[i], widths[i] = vg.Point{X: trX(l.X), Y: trY(l.Y)}, face.Width(l.Text)
+	}
+	boxes, far := placeLabels(c.Rectangle, anchors, widths, vg.Points(lp.Size)*1.1, obstacles)
+	for i, l := range lp.Labels {
+		p, r := anchors[i], boxes[i]
+		if far[i] {
 			// Leader from the point to the nearest point of the label's box.
 			end := vg.Point{X: max(r.Min.X, min(p.X, r.Max.X)), Y: max(r.Min.Y, min(p.Y, r.Max.Y))}
 			c.StrokeLine2(draw.LineStyle{Color: color.Gray{Y: 110}, Width: vg.Points(0.4)}, p.X, p.Y, end.X, end.Y)
 		}
 		sty := draw.TextStyle{Color: l.Color, Font: f, Handler: plot.DefaultTextHandler, XAlign: draw.XLeft, YAlign: draw.YBottom}
-		c.FillText(sty, best, l.Text)
+		c.FillText(sty, r.Min, l.Text)
 	}
+}
+
+// labelGaps are the distances from its point at which placeLabels tries
+// a label, nearest first (in units of labelGap); beyond the first, a
+// leader line joins label and point.
+var labelGaps = []vg.Length{1, 2, 3.2, 4.6, 6.2, 8}
+
+const labelGap = vg.Length(5) // points
+
+// placeLabels places labels of the given widths and height h beside their
+// anchors in frame, in order: each tries eight positions around its
+// anchor (right, left, above, below, then the diagonals) at each of
+// labelGaps, and takes the first whose box overlaps neither a label
+// placed before it nor an obstacle and lies inside frame; when every
+// position collides it takes the nearest clear place anywhere in the
+// frame (nearestClear), and only where there is none the position with
+// the least overlap. far reports the positions beyond the nearest ring,
+// which get a leader line.
+func placeLabels(frame vg.Rectangle, anchors []vg.Point, widths []vg.Length, h vg.Length, obstacles []vg.Rectangle) (boxes []vg.Rectangle, far []bool) {
+	placed := append([]vg.Rectangle(nil), obstacles...)
+	for i, p := range anchors {
+		w := widths[i]
+		var best vg.Rectangle
+		bestCost, bestFar := vg.Length(math.Inf(1)), false
+	search:
+		for ring, k := range labelGaps {
+			g := k * labelGap
+			for _, q := range []vg.Point{
+				{X: p.X + g, Y: p.Y - h/2}, {X: p.X - g - w, Y: p.Y - h/2},
+				{X: p.X - w/2, Y: p.Y + g}, {X: p.X - w/2, Y: p.Y - g - h},
+				{X: p.X + g, Y: p.Y + g}, {X: p.X + g, Y: p.Y - g - h},
+				{X: p.X - g - w, Y: p.Y + g}, {X: p.X - g - w, Y: p.Y - g - h},
+			} {
+				r := vg.Rectangle{Min: q, Max: vg.Point{X: q.X + w, Y: q.Y + h}}
+				cost := outside(r, frame) * 4
+				for _, o := range placed {
+					cost += overlap(r, o)
+				}
+				if ring > 0 {
+					cost += vg.Length(ring) // farther only when it gains something
+				}
+				if cost < bestCost {
+					best, bestCost, bestFar = r, cost, ring > 0
+				}
+				if cost == vg.Length(ring) && outside(r, frame) == 0 {
+					break search // clear of everything: the nearest such place
+				}
+			}
+		}
+		if outside(best, frame) > 0 || collides(best, placed) {
+			// Crowded: the nearest clear place anywhere in the frame,
+			// joined to its point by a leader line.
+			if r, ok := nearestClear(frame, p, w, h, placed); ok {
+				best, bestFar = r, true
+			}
+		}
+		placed = append(placed, best)
+		boxes, far = append(boxes, best), append(far, bestFar)
+	}
+	return boxes, far
+}
+
+// collides reports whether r overlaps any of rs.
+func collides(r vg.Rectangle, rs []vg.Rectangle) bool {
+	for _, o := range rs {
+		if overlap(r, o) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// nearestClear scans frame on a 1-point grid for the w×h box overlapping
+// none of placed whose centre is nearest p (false: there is none).
+func nearestClear(frame vg.Rectangle, p vg.Point, w, h vg.Length, placed []vg.Rectangle) (vg.Rectangle, bool) {
+	var best vg.Rectangle
+	bestD, found := vg.Length(math.Inf(1)), false
+	for y := frame.Min.Y; y+h <= frame.Max.Y; y++ {
+		for x := frame.Min.X; x+w <= frame.Max.X; x++ {
+			r := vg.Rectangle{Min: vg.Point{X: x, Y: y}, Max: vg.Point{X: x + w, Y: y + h}}
+			dx, dy := x+w/2-p.X, y+h/2-p.Y
+			if d := dx*dx + dy*dy; d < bestD && !collides(r, placed) {
+				best, bestD, found = r, d, true
+			}
+		}
+	}
+	return best, found
 }
 
 // overlap is the area two rectangles share.

@@ -78,7 +78,7 @@ func TestLogAxisWhenSpanningADecade(t *testing.T) {
 		for i, s := range tc.sizes {
 			pn.Points = append(pn.Points, FrontPoint{Method: "m", Size: s, Accuracy: 0.5 + 0.1*float64(i)})
 		}
-		p, err := frontPlot(pn, methodStyles(paperMethods, []string{"m"}), paperMethods, true, true)
+		p, err := frontPlot(pn, frontKey(pn, paperMethods), methodStyles(paperMethods, []string{"m"}), true, true)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -152,9 +152,6 @@ func TestShortConfig(t *testing.T) {
 	got := varyingKeys([]string{"a=1;b=2;c=3", "a=1;b=5;c=3", "a=1;b=2;c=4"})
 	if !reflect.DeepEqual(got, map[string]bool{"b": true, "c": true}) {
 		t.Errorf("varyingKeys = %v, want b and c", got)
-	}
-	if got := capLabel(strings.Repeat("x", 40)); len([]rune(got)) != maxLabelRunes || !strings.HasSuffix(got, "…") {
-		t.Errorf("capLabel: %q", got)
 	}
 }
 
@@ -231,5 +228,78 @@ func TestLabelOverlapArea(t *testing.T) {
 		if got := outside(tc.a, tc.b); got != tc.outs {
 			t.Errorf("outside(%v, %v) = %v, want %v", tc.a, tc.b, got, tc.outs)
 		}
+	}
+}
+
+// TestPlaceLabelsClear: numbers beside a crowded front (thirty points a
+// few points apart along a line, as the top of a front of many methods)
+// are placed clear of one another, of every point's ring and inside the
+// frame.
+func TestPlaceLabelsClear(t *testing.T) {
+	frame := vg.Rectangle{Max: vg.Point{X: 200, Y: 160}}
+	var anchors []vg.Point
+	var widths []vg.Length
+	var obstacles []vg.Rectangle
+	for i := range 30 {
+		p := vg.Point{X: 60 + vg.Length(i)*3, Y: 40 + vg.Length(i)*3.5}
+		anchors = append(anchors, p)
+		widths = append(widths, vg.Length(4+3*len(fmt.Sprint(i+1))))
+		obstacles = append(obstacles, vg.Rectangle{Min: vg.Point{X: p.X - 6, Y: p.Y - 6}, Max: vg.Point{X: p.X + 6, Y: p.Y + 6}})
+	}
+	boxes, _ := placeLabels(frame, anchors, widths, 7.7, obstacles)
+	for i, b := range boxes {
+		if outside(b, frame) > 0 {
+			t.Errorf("label %d at %v leaves the frame", i+1, b)
+		}
+		for j := range i {
+			if overlap(b, boxes[j]) > 0 {
+				t.Errorf("labels %d and %d overlap: %v, %v", j+1, i+1, boxes[j], b)
+			}
+		}
+		for j, o := range obstacles {
+			if overlap(b, o) > 0 {
+				t.Errorf("label %d covers point %d", i+1, j+1)
+			}
+		}
+	}
+}
+
+// TestWrapKey: a key's names are never cut: they break at spaces (and a
+// word longer than a line between letters) into lines that fit, and the
+// lines joined give the name back; short names share columns.
+func TestWrapKey(t *testing.T) {
+	width := func(s string) vg.Length { return vg.Length(len([]rune(s))) }
+	for _, c := range []struct {
+		s    string
+		w    vg.Length
+		want []string
+	}{
+		{"CART", 10, []string{"CART"}},
+		{"C4.5 (entropy, paper)@text ca=0 c=entropy", 16, []string{"C4.5 (entropy,", "paper)@text ca=0", "c=entropy"}},
+		{"abcdefghij klm", 4, []string{"abcd", "efgh", "ij", "klm"}},
+	} {
+		got := wrapText(c.s, c.w, width)
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("wrapText(%q, %v) = %q, want %q", c.s, c.w, got, c.want)
+		}
+		for _, l := range got {
+			if width(l) > c.w {
+				t.Errorf("line %q is wider than %v", l, c.w)
+			}
+		}
+	}
+	short := []frontKeyEntry{{N: 1, Text: "CART"}, {N: 2, Text: "RIPPER"}, {N: 3, Text: "FGRT"}, {N: 4, Text: "C4.5"}}
+	lines := wrapKey(short, keyWidth)
+	if keyRows(lines) != 2 || lines[3].Col != 1 || lines[3].Row != 1 {
+		t.Errorf("short names: %+v, want two rows of columns", lines)
+	}
+	long := []frontKeyEntry{{N: 1, Text: strings.Repeat("FGRT (Q1+Q2 fixed)@ofat ct=0.01 mr=5 mi=0.01; ", 3)}}
+	lines = wrapKey(long, keyWidth)
+	var joined []string
+	for _, l := range lines {
+		joined = append(joined, l.Text)
+	}
+	if len(lines) < 2 || strings.Join(joined, " ") != strings.TrimSpace(long[0].Text) || lines[0].Number != "1" || lines[1].Number != "" {
+		t.Errorf("a long name: %+v", lines)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/fgrtbench/fgrtbench/learn"
 )
 
 // Representative returns the representative fold of the selected rows of
@@ -69,8 +71,10 @@ func (m ModelRecord) NamedPartitions() []NamedTerm {
 }
 
 // FormatPartitions renders named terms as an aligned text table, one term
-// per line: feature, term, then the trapezoid's corners (a, b, c, d) or
-// the category a crisp term matches.
+// per line: feature, term, then the trapezoid's corners (a, b, c, d),
+// printed as the readable rules of CART, C4.5 and RIPPER print their
+// thresholds (learn.ReadableNumber: 4 significant digits; the models keep
+// them at full precision), or the category a crisp term matches.
 func FormatPartitions(ts []NamedTerm) string {
 	if len(ts) == 0 {
 		return "(the rules use no fuzzy partition)"
@@ -89,7 +93,7 @@ func FormatPartitions(ts []NamedTerm) string {
 		default:
 			parts := make([]string, len(t.Trapezoid))
 			for i, v := range t.Trapezoid {
-				parts[i] = strconv.FormatFloat(v, 'g', 6, 64)
+				parts[i] = learn.ReadableNumber(v)
 			}
 			shape = "(" + strings.Join(parts, ", ") + ")"
 		}

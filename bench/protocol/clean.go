@@ -160,9 +160,10 @@ type foldView struct {
 	train, test []int // rows of X, in file order
 	once        sync.Once
 	sc          *sksplit.StandardScaler
-	fill        []float64       // the training rows' imputed values (nil: no imputation)
-	bound       *absBound       // shared by the plan's views
-	imp         *impute.Imputer // nil unless missing cells are imputed
+	fill        []float64                      // the training rows' imputed values (nil: no imputation)
+	unscaleFn   func(j int, v float64) float64 // unscaler(sc), built with it
+	bound       *absBound                      // shared by the plan's views
+	imp         *impute.Imputer                // nil unless missing cells are imputed
 }
 
 // absBound is the largest magnitude of each column of X (+Inf for a column
@@ -234,15 +235,17 @@ func (v *foldView) width() int {
 // prep is the preprocessing fitted on the fold's training rows: the
 // StandardScaler and the imputed values (nil without imputation).
 func (v *foldView) prep() (*sksplit.StandardScaler, []float64) {
-	v.once.Do(func() { v.sc, v.fill = v.fit(v.train) })
+	v.once.Do(func() { v.sc, v.fill = v.fit(v.train); v.unscaleFn = unscaler(v.sc) })
 	return v.sc, v.fill
 }
 
 // unscale maps a value of column j from the fold's scaled units back to
 // the data's own (Fold.Unscale).
+// The inverse is built once per fold, not per call: the readable rules of
+// a deep tree map every threshold of its 10^5 nodes through it.
 func (v *foldView) unscale(j int, x float64) float64 {
-	sc, _ := v.prep()
-	return unscaler(sc)(j, x)
+	v.prep()
+	return v.unscaleFn(j, x)
 }
 
 // fit fits the preprocessing on rows idx of X: the imputed values when

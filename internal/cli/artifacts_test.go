@@ -5,13 +5,17 @@ import (
 	"compress/gzip"
 	"encoding/csv"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
+	"github.com/fgrtbench/fgrtbench/learn"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
@@ -253,6 +257,31 @@ func TestStoredRules(t *testing.T) {
 	}
 	if *got.Fold != 1 || got.Representative || len(got.Rules) == 0 || strings.Join(got.Classes, ",") != "a,b" || !strings.Contains(stdout, "<=") {
 		t.Errorf("rules --json of fold 1: %+v", got)
+	}
+	// The clean protocol standardises each fold; the rules print in the
+	// data's units: x1 takes the even values 0-12 and x2 the values 0-10,
+	// so every threshold, a midpoint between two values, is a multiple of
+	// 0.5 in [0, 12], printed to 4 significant digits; each rule ends with
+	// its leaf's coverage and confidence.
+	threshold := regexp.MustCompile(`x[12] (?:<=|>) (-?[0-9.]+)`)
+	if !strings.Contains(got.RuleUnits, "the data's own units") {
+		t.Errorf("rule units %q", got.RuleUnits)
+	}
+	thresholds := 0
+	for _, rule := range got.Rules {
+		if !regexp.MustCompile(`  \[coverage [01]\.\d{3}, confidence [01]\.\d{3}\]$`).MatchString(rule) {
+			t.Errorf("rule %q: no coverage and confidence", rule)
+		}
+		for _, m := range threshold.FindAllStringSubmatch(rule, -1) {
+			thresholds++
+			v, err := strconv.ParseFloat(m[1], 64)
+			if err != nil || v < 0 || v > 12 || v*2 != math.Round(v*2) || learn.ReadableNumber(v) != m[1] {
+				t.Errorf("rule %q: threshold %s is not in the data's units (a multiple of 0.5 in [0, 12], 4 digits)", rule, m[1])
+			}
+		}
+	}
+	if thresholds == 0 {
+		t.Errorf("no threshold in the rules %q", got.Rules)
 	}
 	for _, r := range recs {
 		if r.Fold == 1 && r.Selected && r.Rules != len(got.Rules) {

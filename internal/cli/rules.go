@@ -40,7 +40,10 @@ features, terms and classes by name).
 With --results DIR --method M it fits nothing: it prints the rules a study
 stored (models.jsonl.gz) for dataset D and method label M, on --fold K
 (of --repeat R) or, by default, on the representative fold: the one whose
-accuracy is the median of the method's folds.
+accuracy is the median of the method's folds. CART, C4.5 and RIPPER
+thresholds print in the data's units (mapped back through the fold's
+scaler) with 4 significant digits, CART and C4.5 rules with each leaf's
+coverage and confidence; models.jsonl.gz keeps them at full precision.
 
 Its defaults (--max-rules 15, --coverage 0.01, --min-improvement 0.01) are
 FGRT's "fixed" grid point, the settings of the authors' runtime study: one

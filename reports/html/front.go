@@ -32,13 +32,22 @@ type frontView struct {
 	W, H                     float64
 	PlotLeft, PlotBottom     float64
 	PlotRight, PlotTop       float64
-	// Labels name the points of the Pareto front directly.
+	// Labels number the places of the Pareto front beside their points;
+	// Key names each number, whole, beneath the plot.
 	Labels []labelView
+	Key    []keyView
 }
 
 type labelView struct {
 	X, Y                 float64
 	Text, Anchor, Method string
+}
+
+// keyView is one numbered place of the Pareto front: the names (method
+// and configuration) of the optimal points there.
+type keyView struct {
+	N            int
+	Text, Method string
 }
 
 type pointView struct {
@@ -123,7 +132,7 @@ func frontOf(protocol string, p analysis.FrontPanel, name func(string) string, m
 		}
 		fv.Path += cmd + num(fv.Points[i].X, 1) + " " + num(fv.Points[i].Y, 1)
 	}
-	fv.Labels = paretoLabels(fv.Points, p.Pareto)
+	fv.Labels, fv.Key = paretoLabels(fv.Points, p.Pareto)
 	// Selected rows on top of the sweep clouds: draw swept points first.
 	sortPoints(fv.Points)
 	fv.XTicks = xTicks(minX, maxX, fv.LogX, x0, x1, sx)
@@ -208,44 +217,167 @@ func (f frontView) InnerH() float64 { return f.PlotBottom - f.PlotTop }
 func (f frontView) MidX() float64   { return (f.PlotLeft + f.PlotRight) / 2 }
 func (f frontView) MidY() float64   { return (f.PlotTop + f.PlotBottom) / 2 }
 
-// paretoLabels names each Pareto point (method, and configuration for a
-// sweep point), right of the point, or left of it in the right third of
-// the plot; a label that would overlap the previous one is dropped (the
-// hover still names the point).
-func paretoLabels(pts []pointView, pareto []int) []labelView {
-	var out []labelView
+// Label geometry (SVG units at the labels' 10px): a digit's advance, a
+// line's height, the gap between a point's edge and its number.
+const (
+	labelCharW, labelH, labelGap = 6.0, 10.0, 3.0
+)
+
+// paretoLabels numbers the places of the Pareto front in front order
+// (optimal points that coincide share a number; labelText names them) and
+// places each number
+// beside its point, clear of the other numbers, every point, the front's
+// line and the plot's edge (placeNumbers); the key names each number.
+func paretoLabels(pts []pointView, pareto []int) ([]labelView, []keyView) {
+	var key []keyView
+	var anchors []pointView
+	vary := varyingKeys(pts)
 	for j := 0; j < len(pareto); j++ {
 		p := pts[pareto[j]]
-		names := []string{labelText(p)}
-		// Points that coincide (equal means) share one label.
+		names := []string{labelText(p, vary)}
 		for j+1 < len(pareto) && pts[pareto[j+1]].X == p.X && pts[pareto[j+1]].Y == p.Y {
 			j++
-			names = append(names, labelText(pts[pareto[j]]))
+			names = append(names, labelText(pts[pareto[j]], vary))
 		}
-		text := strings.Join(names, ", ")
-		if r := []rune(text); len(r) > 44 {
-			text = string(r[:43]) + "…"
-		}
-		l := labelView{X: p.X + p.R + 3, Y: p.Y - p.R - 1, Text: text, Anchor: "start", Method: p.Method}
-		// About 5.6 units per character at the labels' 10px: a label that
-		// would run past the plot's right edge goes left of its point.
-		if l.X+5.6*float64(len([]rune(text))) > plotW-padR {
-			l.X, l.Anchor = p.X-p.R-3, "end"
-		}
-		if l.Y < padT+10 {
-			l.Y = p.Y + p.R + 11
-		}
-		if n := len(out); n > 0 && math.Abs(out[n-1].Y-l.Y) < 11 && math.Abs(out[n-1].X-l.X) < 90 {
-			continue
-		}
-		out = append(out, l)
+		key = append(key, keyView{N: len(key) + 1, Text: strings.Join(names, "; "), Method: p.Method})
+		anchors = append(anchors, p)
 	}
-	return out
+	var obstacles []box
+	for _, p := range pts {
+		r := p.R + 1
+		if p.Pareto {
+			r += 1.5 // the front's ring
+		}
+		obstacles = append(obstacles, box{p.X - r, p.Y - r, p.X + r, p.Y + r})
+	}
+	for i := 1; i < len(anchors); i++ {
+		a, b := anchors[i-1], anchors[i]
+		for k := 1; k < 16; k++ {
+			f := float64(k) / 16
+			x, y := a.X+(b.X-a.X)*f, a.Y+(b.Y-a.Y)*f
+			obstacles = append(obstacles, box{x - 1, y - 1, x + 1, y + 1})
+		}
+	}
+	frame := box{padL, padT, plotW - padR, plotH - padB}
+	var labels []labelView
+	for i, p := range anchors {
+		text := strconv.Itoa(key[i].N)
+		b := placeNumber(frame, p, labelCharW*float64(len(text)), obstacles)
+		obstacles = append(obstacles, b)
+		// SVG text sits on its baseline: the box's bottom, less the
+		// descent of digits (none).
+		labels = append(labels, labelView{X: round1(b.x0), Y: round1(b.y1 - 1), Text: text, Anchor: "start", Method: p.Method})
+	}
+	return labels, key
 }
 
-func labelText(p pointView) string {
-	if p.Config != "" {
-		return p.Display + " " + p.Config
+// box is a rectangle in SVG units (y grows downwards).
+type box struct{ x0, y0, x1, y1 float64 }
+
+func (a box) overlaps(b box) bool { return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1 }
+
+func (a box) inside(f box) bool { return a.x0 >= f.x0 && a.y0 >= f.y0 && a.x1 <= f.x1 && a.y1 <= f.y1 }
+
+// placeNumber places a w-wide number beside point p: at the first clear
+// place of eight directions (right, left, above, below, the diagonals)
+// at growing distances, else the clear place in the frame nearest p, else
+// right of p.
+func placeNumber(frame box, p pointView, w float64, obstacles []box) box {
+	clear := func(b box) bool {
+		if !b.inside(frame) {
+			return false
+		}
+		for _, o := range obstacles {
+			if b.overlaps(o) {
+				return false
+			}
+		}
+		return true
 	}
-	return p.Display
+	for _, k := range []float64{1, 2, 3.5, 5, 7} {
+		g := p.R + labelGap*k
+		for _, c := range [][2]float64{
+			{p.X + g, p.Y - labelH/2}, {p.X - g - w, p.Y - labelH/2}, {p.X - w/2, p.Y - g - labelH}, {p.X - w/2, p.Y + g},
+			{p.X + g, p.Y - g - labelH}, {p.X + g, p.Y + g}, {p.X - g - w, p.Y - g - labelH}, {p.X - g - w, p.Y + g},
+		} {
+			if b := (box{c[0], c[1], c[0] + w, c[1] + labelH}); clear(b) {
+				return b
+			}
+		}
+	}
+	best, bestD, found := box{}, math.Inf(1), false
+	for y := frame.y0; y+labelH <= frame.y1; y++ {
+		for x := frame.x0; x+w <= frame.x1; x++ {
+			b := box{x, y, x + w, y + labelH}
+			dx, dy := x+w/2-p.X, y+labelH/2-p.Y
+			if d := dx*dx + dy*dy; d < bestD && clear(b) {
+				best, bestD, found = b, d, true
+			}
+		}
+	}
+	if found {
+		return best
+	}
+	return box{p.X + p.R + labelGap, p.Y - labelH/2, p.X + p.R + labelGap + w, p.Y + labelH/2}
+}
+
+// labelText names a front point in the key: its method and, for a sweep
+// point, the settings its method's sweep varies (vary: per method, the
+// keys whose values differ between its sweep points), "k=v" apart by
+// spaces; the hover shows the whole configuration.
+func labelText(p pointView, vary map[string]map[string]bool) string {
+	if !p.Swept || p.Config == "" {
+		return p.Display
+	}
+	var kept []string
+	for _, kv := range configItems(p.Config) {
+		k, _, _ := strings.Cut(kv, "=")
+		if vary[p.Method][k] {
+			kept = append(kept, kv)
+		}
+	}
+	if len(kept) == 0 {
+		return p.Display
+	}
+	return p.Display + " " + strings.Join(kept, " ")
+}
+
+// configItems splits a configuration "k=v;k=v" into its items.
+func configItems(cfg string) []string {
+	return strings.FieldsFunc(cfg, func(r rune) bool { return r == ';' || r == ',' || r == ' ' })
+}
+
+// varyingKeys lists, per method, the configuration keys whose values
+// differ between its sweep points (or that some of them lack).
+func varyingKeys(pts []pointView) map[string]map[string]bool {
+	vals := map[string]map[string]map[string]bool{}
+	count, present := map[string]int{}, map[string]map[string]int{}
+	for _, p := range pts {
+		if !p.Swept {
+			continue
+		}
+		m := p.Method
+		if vals[m] == nil {
+			vals[m], present[m] = map[string]map[string]bool{}, map[string]int{}
+		}
+		count[m]++
+		for _, kv := range configItems(p.Config) {
+			k, v, _ := strings.Cut(kv, "=")
+			if vals[m][k] == nil {
+				vals[m][k] = map[string]bool{}
+			}
+			vals[m][k][v] = true
+			present[m][k]++
+		}
+	}
+	out := map[string]map[string]bool{}
+	for m, keys := range vals {
+		out[m] = map[string]bool{}
+		for k, vs := range keys {
+			if len(vs) > 1 || present[m][k] != count[m] {
+				out[m][k] = true
+			}
+		}
+	}
+	return out
 }

@@ -358,7 +358,7 @@ func TestRulesSection(t *testing.T) {
 		`<tr><td class="n">2</td><td><code>IF petal_width &gt; 0.8000 AND petal_length &lt;= 4.950 THEN class b</code></td><td class="n">0.325</td><td class="n">0.962</td></tr>`,
 		`Numeric thresholds in the data&#39;s units, to 4 significant digits`,
 		`<tr><td><code>petal_width &lt;= 0.8000</code></td><td class="n">3 of 3</td></tr>`,
-		`petal_length  Low   (1, 1, 1.6, 4.35)`,
+		`petal_length  Low   (1.000, 1.000, 1.600, 4.350)`,
 		`<tr><td><code>IF petal_length IS Low THEN class a</code></td><td class="n">3 of 3</td></tr>`,
 		`50 of 65 rules`,
 		`Numeric thresholds in the units the learner saw`,

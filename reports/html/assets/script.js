@@ -71,7 +71,7 @@
       // Pooled front panels (no dataset) stay.
       el.classList.toggle("hid-ds", ds !== "" && d !== "" && d !== ds && el.tagName !== "OPTION");
     });
-    all("tr[data-method], ul.legend li[data-method], details.rules[data-method]").forEach(function (el) {
+    all("tr[data-method], ul.legend li[data-method], ol.front-key li[data-method], details.rules[data-method]").forEach(function (el) {
       el.classList.toggle("hid-m", on[el.getAttribute("data-method")] === false);
     });
     all("g.pt[data-method], text.plabel[data-method]").forEach(function (el) {
