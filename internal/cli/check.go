@@ -388,7 +388,7 @@ func sameStudy(b *gate.Baseline[runner.Study], s runner.Study, own bool) error {
 	cur.Data = nil // compared as each dataset loads (sameData)
 	changes := gate.CompareRecords(*b.Identity, cur)
 	for i, c := range changes {
-		if c.Kind == gate.StudyChanged {
+		if c.Kind == gate.StudyChanged && cur.Spec != b.Identity.Spec {
 			changes[i] = studyChange(b, id)
 			if own {
 				changes[i].What = "the baseline's own study: " + changes[i].What
@@ -406,11 +406,14 @@ func sameStudy(b *gate.Baseline[runner.Study], s runner.Study, own bool) error {
 // the same passes, an edited value does not).
 func sameData(b *gate.Baseline[runner.Study], name, id string) error {
 	want, ok := b.Identity.Data[name]
-	if !ok || want == id {
+	if ok && want == id {
 		return nil
 	}
-	return &gate.ChangedError{Changes: gate.CompareRecords(gate.Record{Data: map[string]string{name: want}},
-		gate.Record{Data: map[string]string{name: id}})}
+	base := gate.Record{Data: map[string]string{}}
+	if ok {
+		base.Data[name] = want
+	}
+	return &gate.ChangedError{Changes: gate.CompareRecords(base, gate.Record{Data: map[string]string{name: id}})}
 }
 
 // sameExperiment refuses results made by another experiment than the
@@ -425,9 +428,10 @@ func sameExperiment(b *gate.Baseline[runner.Study], dir string) error {
 	if m.Identity == nil {
 		return fmt.Errorf("%s: its manifest.json records no study identity (an earlier fgrtbench): cannot tell which data and learners made these results; re-run the study", dir)
 	}
-	changes := gate.CompareRecords(*b.Identity, recordOf(*m.Identity))
+	cur := recordOf(*m.Identity)
+	changes := gate.CompareRecords(*b.Identity, cur)
 	for i, c := range changes {
-		if c.Kind == gate.StudyChanged {
+		if c.Kind == gate.StudyChanged && cur.Spec != b.Identity.Spec {
 			changes[i] = studyChange(b, *m.Identity)
 		}
 	}
