@@ -9,7 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fgrtbench/fgrtbench/datasets"
 	"github.com/fgrtbench/fgrtbench/gate"
+	"github.com/fgrtbench/fgrtbench/internal/sharedtest"
 )
 
 // refusedWith runs a command that must be refused with exit code want and
@@ -223,5 +225,35 @@ func TestBaselinePathsResolveFromTheBaseline(t *testing.T) {
 	t.Chdir(deep)
 	if code, out, e := runCLI("check", "--baseline", "../../ci/b.json"); code != 0 {
 		t.Errorf("a decoy at the cwd-relative path was read: exit %d %s %s", code, out, e)
+	}
+}
+
+// TestARegistryTableUnderAFileName: a copy of a KEEL file in other bytes
+// (CRLF line ends, trailing blank lines) is that registry dataset's table, so a study
+// naming both is refused before anything is written; alone, the copy has
+// the registry dataset's identity (the unit keys of the reproduction).
+func TestARegistryTableUnderAFileName(t *testing.T) {
+	wine := sharedtest.Require(t, "datasets/raw/wine.dat")
+	tmp := t.TempDir()
+	raw, err := os.ReadFile(wine)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lf := bytes.ReplaceAll(raw, []byte("\r\n"), []byte("\n"))
+	copyPath := filepath.Join(tmp, "w.dat")
+	os.WriteFile(copyPath, append(bytes.ReplaceAll(lf, []byte("\n"), []byte("\r\n")), "\r\n\r\n"...), 0o644)
+	spec := filepath.Join(tmp, "s.yaml")
+	os.WriteFile(spec, []byte("protocols: [clean]\ndatasets: [wine, w.dat]\nfolds: 3\ninner_folds: 2\nmethods: [{name: majority}]\n"), 0o644)
+	out := filepath.Join(tmp, "X")
+	cache := t.TempDir()
+	refused(t, tmp, out, []string{"datasets wine and w.dat hold the same table of data", "list each dataset once"},
+		"run", "--spec", spec, "--out", out, "--mirror", sharedtest.Mirror(), "--cache", cache)
+	if _, err := os.Stat(out); err == nil {
+		t.Fatal("a refused study created its output")
+	}
+	code, stdout, e := runCLI("datasets", "--mirror", sharedtest.Mirror(), "--cache", cache, copyPath)
+	info, _ := datasets.Lookup("wine")
+	if code != 0 || !strings.Contains(stdout, "identity "+info.NormalizedSHA256) {
+		t.Errorf("the copy's identity: exit %d %q %s", code, stdout, e)
 	}
 }
