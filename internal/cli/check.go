@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/fgrtbench/fgrtbench/bench/identity"
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
@@ -489,6 +491,11 @@ func recordExperiment(b *gate.Baseline[runner.Study], specStudy *runner.Study, d
 		return fmt.Errorf("--update: %s has no manifest.json with a study identity: the baseline could not record which data and learners made its rows", dir)
 	}
 	rec := recordOf(*m.Identity)
+	for _, name := range slices.Sorted(maps.Keys(rec.Data)) {
+		if datasets.ContentOf(rec.Data[name]) == "" {
+			return fmt.Errorf("--update: %s identifies dataset %s by a file checksum (%.12s…), as fgrtbench did before it identified data by its table: re-run the study with this version to record the table's identity", dir, name, rec.Data[name])
+		}
+	}
 	want, err := runner.IdentityOf(b.Study, nil)
 	if err != nil {
 		return err
