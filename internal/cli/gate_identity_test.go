@@ -296,3 +296,19 @@ func TestUpdateRefusesAnEarlierVersionsFileChecksum(t *testing.T) {
 		t.Errorf("err = %v, identity %+v", err, b.Identity)
 	}
 }
+
+// TestBaselineRunsAnExternalMethodFromAnyDirectory: an external method's
+// command in a baseline's study resolves where its spec's did (data_dir),
+// not from the working directory check runs in.
+func TestBaselineRunsAnExternalMethodFromAnyDirectory(t *testing.T) {
+	spec := externalStudyDir(t, "worker", "ok")
+	baseline := filepath.Join(t.TempDir(), "ci", "b.json")
+	os.MkdirAll(filepath.Dir(baseline), 0o755)
+	if code, _, e := runCLI("check", "--baseline", baseline, "--spec", spec, "--update", "-j", "2"); code != 0 {
+		t.Fatalf("update: %s", e)
+	}
+	t.Chdir(t.TempDir())
+	if code, out, e := runCLI("check", "--baseline", baseline, "-j", "2"); code != 0 || !strings.Contains(out, "ok: ") {
+		t.Errorf("check from elsewhere: exit %d %s %s", code, out, e)
+	}
+}
