@@ -18,8 +18,9 @@ const ContentPrefix = "content:"
 // column's name, type, declared domain and whether its cells are integer
 // literals), every value as parsed (a float64, a category code into the
 // declared domain, NaN for a missing cell) and the class labels with each
-// row's class. A byte-order mark, CR or CRLF line ends, trailing blank
-// lines, padding around cells and quoting do not change it; any change to
+// row's class. A byte-order mark (which the CSV reader drops; KEEL and ARFF
+// files with one are refused), CR or CRLF line ends, trailing blank lines,
+// padding around cells and quoting do not change it; any change to
 // a value, a label, a name or a column's type does. The dataset's name and
 // path take no part: one table under two names has one identity.
 //
@@ -80,7 +81,7 @@ func ContentIdentity(d *Dataset) string {
 // the pinned normalised file checksum they have always been identified by,
 // so that the unit keys of the paper's reproduction do not change. Both
 // forms depend on the parsed table only: a copy of a KEEL file with a
-// byte-order mark or CRLF line ends is that dataset.
+// CRLF line ends or trailing blank lines is that dataset.
 func Identity(d *Dataset) string {
 	content := ContentIdentity(d)
 	if info, ok := pinnedByContent[content]; ok {

@@ -64,19 +64,22 @@ type Change struct {
 }
 
 // CompareRecords lists how the experiment checked (cur) differs from the
-// baseline's (base), data first, then learners, then the study. Datasets
-// or labels that only one side has are a study change (the study differs);
-// cur.Spec "" skips the study comparison (the caller compares the study
-// its own way), and so does cur.Data nil for the data.
+// baseline's (base), data first, then learners, then the study (one
+// change naming every difference of the study). Datasets or labels that
+// only one side records are a study change; cur.Spec "" skips the
+// comparison of canonical forms, and cur.Data nil that of the data (the
+// caller compares them its own way).
 func CompareRecords(base, cur Record) []Change {
 	var out []Change
+	var study []string // names only one side records
 	if cur.Data != nil {
 		for _, name := range sortedKeys(base.Data) {
 			now, ok := cur.Data[name]
 			if ok && now != base.Data[name] {
-				out = append(out, Change{DataChanged, fmt.Sprintf("dataset %s: %s in the baseline, %s now", name, short(base.Data[name]), short(now))})
+				out = append(out, Change{DataChanged, fmt.Sprintf("dataset %s: %s in the baseline, %s now", name, short(base.Data[name]), dataIdentity(now, base.Data[name]))})
 			}
 		}
+		study = append(study, onlyIn("dataset", base.Data, cur.Data)...)
 	}
 	for _, label := range sortedKeys(base.Learners) {
 		b := base.Learners[label]
@@ -84,11 +87,47 @@ func CompareRecords(base, cur Record) []Change {
 		if ok && now.Method == b.Method && now.Version != b.Version {
 			out = append(out, Change{LearnerChanged, fmt.Sprintf("%s (%s) version %d in the baseline, %d now", label, b.Method, b.Version, now.Version)})
 		}
+		if ok && now.Method != b.Method {
+			study = append(study, fmt.Sprintf("method label %s is %s in the baseline, %s now", label, b.Method, now.Method))
+		}
+	}
+	if cur.Learners != nil {
+		study = append(study, onlyIn("method label", base.Learners, cur.Learners)...)
 	}
 	if cur.Spec != "" && cur.Spec != base.Spec {
-		out = append(out, Change{StudyChanged, fmt.Sprintf("canonical study %s in the baseline, %s now", short(base.Spec), short(cur.Spec))})
+		study = append(study, fmt.Sprintf("canonical study %s in the baseline, %s now", short(base.Spec), short(cur.Spec)))
+	}
+	if len(study) > 0 {
+		out = append(out, Change{StudyChanged, strings.Join(study, "; ")})
 	}
 	return out
+}
+
+// onlyIn names the keys that one of two records has and the other lacks.
+func onlyIn[V any](what string, base, cur map[string]V) []string {
+	var out []string
+	for _, k := range sortedKeys(base) {
+		if _, ok := cur[k]; !ok {
+			out = append(out, fmt.Sprintf("%s %s is in the baseline's record, not in the checked study", what, k))
+		}
+	}
+	for _, k := range sortedKeys(cur) {
+		if _, ok := base[k]; !ok {
+			out = append(out, fmt.Sprintf("%s %s is in the checked study, not in the baseline's record", what, k))
+		}
+	}
+	return out
+}
+
+// dataIdentity shortens an identity for a message, and says so when it is
+// a data file's byte checksum facing a table identity: results of an
+// fgrtbench that identified data files by their bytes, whose table is
+// unknown (docs/data.md#identity-of-a-dataset).
+func dataIdentity(id, other string) string {
+	if !strings.HasPrefix(id, "content:") && strings.HasPrefix(other, "content:") {
+		return short(id) + " (a file checksum of an earlier fgrtbench: re-run the study with this one)"
+	}
+	return short(id)
 }
 
 // ChangedError refuses a check whose experiment differs from the

@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/fgrtbench/fgrtbench/bench/identity"
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
@@ -392,7 +394,7 @@ func sameStudy(b *gate.Baseline[study.Study], s study.Study, own bool) error {
 	cur.Data = nil // compared as each dataset loads (sameData)
 	changes := gate.CompareRecords(*b.Identity, cur)
 	for i, c := range changes {
-		if c.Kind == gate.StudyChanged {
+		if c.Kind == gate.StudyChanged && cur.Spec != b.Identity.Spec {
 			changes[i] = studyChange(b, id)
 			if own {
 				changes[i].What = "the baseline's own study: " + changes[i].What
@@ -410,11 +412,14 @@ func sameStudy(b *gate.Baseline[study.Study], s study.Study, own bool) error {
 // the same passes, an edited value does not).
 func sameData(b *gate.Baseline[study.Study], name, id string) error {
 	want, ok := b.Identity.Data[name]
-	if !ok || want == id {
+	if ok && want == id {
 		return nil
 	}
-	return &gate.ChangedError{Changes: gate.CompareRecords(gate.Record{Data: map[string]string{name: want}},
-		gate.Record{Data: map[string]string{name: id}})}
+	base := gate.Record{Data: map[string]string{}}
+	if ok {
+		base.Data[name] = want
+	}
+	return &gate.ChangedError{Changes: gate.CompareRecords(base, gate.Record{Data: map[string]string{name: id}})}
 }
 
 // sameExperiment refuses results made by another experiment than the
@@ -429,9 +434,10 @@ func sameExperiment(b *gate.Baseline[study.Study], dir string) error {
 	if m.Identity == nil {
 		return fmt.Errorf("%s: its manifest.json records no study identity (an earlier fgrtbench): cannot tell which data and learners made these results; re-run the study", dir)
 	}
-	changes := gate.CompareRecords(*b.Identity, recordOf(*m.Identity))
+	cur := recordOf(*m.Identity)
+	changes := gate.CompareRecords(*b.Identity, cur)
 	for i, c := range changes {
-		if c.Kind == gate.StudyChanged {
+		if c.Kind == gate.StudyChanged && cur.Spec != b.Identity.Spec {
 			changes[i] = studyChange(b, *m.Identity)
 		}
 	}
@@ -489,6 +495,11 @@ func recordExperiment(b *gate.Baseline[study.Study], specStudy *study.Study, dir
 		return fmt.Errorf("--update: %s has no manifest.json with a study identity: the baseline could not record which data and learners made its rows", dir)
 	}
 	rec := recordOf(*m.Identity)
+	for _, name := range slices.Sorted(maps.Keys(rec.Data)) {
+		if datasets.ContentOf(rec.Data[name]) == "" {
+			return fmt.Errorf("--update: %s identifies dataset %s by a file checksum (%.12s…), as fgrtbench did before it identified data by its table: re-run the study with this version to record the table's identity", dir, name, rec.Data[name])
+		}
+	}
 	want, err := study.IdentityOf(b.Study, nil)
 	if err != nil {
 		return err

@@ -4,12 +4,18 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/fgrtbench/fgrtbench/bench/study"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/fgrtbench/fgrtbench/bench/identity"
+	"github.com/fgrtbench/fgrtbench/bench/manifest"
+	"github.com/fgrtbench/fgrtbench/bench/spec"
+	"github.com/fgrtbench/fgrtbench/datasets"
 	"github.com/fgrtbench/fgrtbench/gate"
+	"github.com/fgrtbench/fgrtbench/internal/sharedtest"
 )
 
 // refusedWith runs a command that must be refused with exit code want and
@@ -223,5 +229,86 @@ func TestBaselinePathsResolveFromTheBaseline(t *testing.T) {
 	t.Chdir(deep)
 	if code, out, e := runCLI("check", "--baseline", "../../ci/b.json"); code != 0 {
 		t.Errorf("a decoy at the cwd-relative path was read: exit %d %s %s", code, out, e)
+	}
+}
+
+// TestARegistryTableUnderAFileName: a copy of a KEEL file in other bytes
+// (CRLF line ends, trailing blank lines) is that registry dataset's table, so a study
+// naming both is refused before anything is written; alone, the copy has
+// the registry dataset's identity (the unit keys of the reproduction).
+func TestARegistryTableUnderAFileName(t *testing.T) {
+	wine := sharedtest.Require(t, "datasets/raw/wine.dat")
+	tmp := t.TempDir()
+	raw, err := os.ReadFile(wine)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lf := bytes.ReplaceAll(raw, []byte("\r\n"), []byte("\n"))
+	copyPath := filepath.Join(tmp, "w.dat")
+	os.WriteFile(copyPath, append(bytes.ReplaceAll(lf, []byte("\n"), []byte("\r\n")), "\r\n\r\n"...), 0o644)
+	spec := filepath.Join(tmp, "s.yaml")
+	os.WriteFile(spec, []byte("protocols: [clean]\ndatasets: [wine, w.dat]\nfolds: 3\ninner_folds: 2\nmethods: [{name: majority}]\n"), 0o644)
+	out := filepath.Join(tmp, "X")
+	cache := t.TempDir()
+	refused(t, tmp, out, []string{"datasets wine and w.dat hold the same table of data", "list each dataset once"},
+		"run", "--spec", spec, "--out", out, "--mirror", sharedtest.Mirror(), "--cache", cache)
+	if _, err := os.Stat(out); err == nil {
+		t.Fatal("a refused study created its output")
+	}
+	code, stdout, e := runCLI("datasets", "--mirror", sharedtest.Mirror(), "--cache", cache, copyPath)
+	info, _ := datasets.Lookup("wine")
+	if code != 0 || !strings.Contains(stdout, "identity "+info.NormalizedSHA256) {
+		t.Errorf("the copy's identity: exit %d %q %s", code, stdout, e)
+	}
+}
+
+// TestUpdateRefusesAnEarlierVersionsFileChecksum: results whose manifest
+// identifies a data file of the user's own by its bytes (an fgrtbench
+// before table identities) cannot give a baseline the table's identity;
+// --update refuses them, naming the dataset, and writes nothing.
+func TestUpdateRefusesAnEarlierVersionsFileChecksum(t *testing.T) {
+	tmp, data, specPath := studyFixture(t)
+	out := filepath.Join(tmp, "X")
+	if code, _, e := runCLI("run", "--spec", specPath, "--out", out, "--no-report"); code != 0 {
+		t.Fatalf("run: %s", e)
+	}
+	m, err := manifest.Read(out)
+	if err != nil || m.Identity == nil {
+		t.Fatal(err)
+	}
+	groups := m.Identity.Groups
+	for i := range groups {
+		groups[i].DatasetSHA256 = strings.Repeat("3d", 32) // as an earlier version recorded mine.csv
+	}
+	id := identity.NewStudy(groups)
+	m.Identity = &id
+	if err := m.Write(out); err != nil {
+		t.Fatal(err)
+	}
+	b := &gate.Baseline[study.Study]{}
+	s, err := spec.Load(specPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Study = s
+	err = recordExperiment(b, &s, out)
+	if err == nil || !strings.Contains(err.Error(), "identifies dataset "+data+" by a file checksum (3d3d3d3d3d3d…)") || b.Identity != nil {
+		t.Errorf("err = %v, identity %+v", err, b.Identity)
+	}
+}
+
+// TestBaselineRunsAnExternalMethodFromAnyDirectory: an external method's
+// command in a baseline's study resolves where its spec's did (data_dir),
+// not from the working directory check runs in.
+func TestBaselineRunsAnExternalMethodFromAnyDirectory(t *testing.T) {
+	spec := externalStudyDir(t, "worker", "ok")
+	baseline := filepath.Join(t.TempDir(), "ci", "b.json")
+	os.MkdirAll(filepath.Dir(baseline), 0o755)
+	if code, _, e := runCLI("check", "--baseline", baseline, "--spec", spec, "--update", "-j", "2"); code != 0 {
+		t.Fatalf("update: %s", e)
+	}
+	t.Chdir(t.TempDir())
+	if code, out, e := runCLI("check", "--baseline", baseline, "-j", "2"); code != 0 || !strings.Contains(out, "ok: ") {
+		t.Errorf("check from elsewhere: exit %d %s %s", code, out, e)
 	}
 }
