@@ -2,6 +2,8 @@ package cli
 
 import (
 	"sync"
+
+	"github.com/fgrtbench/fgrtbench/bench/external"
 )
 
 // A first SIGINT or SIGTERM cancels the command's context: it stops where
@@ -38,6 +40,9 @@ func setExitNote(note func() string) {
 // command args run.
 func SecondSignal(args []string) string {
 	exitGuard.hold.Lock()
+	// The run cannot wait out its workers' grace period any more: end
+	// them now rather than leave them orphaned.
+	external.KillWorkers()
 	return exitNote(args)
 }
 
