@@ -188,6 +188,7 @@ func (p *pool) start(rc *runConfig) (*worker, error) {
 	p.started.Add(1)
 	w := &worker{name: argv[0], cmd: cmd, stdin: pipes[1], stdout: pipes[2],
 		lines: make(chan lineMsg), quit: make(chan struct{}), exited: make(chan struct{}), stderrDone: make(chan struct{})}
+	liveWorkers.Store(w, struct{}{})
 	go w.readLines()
 	go func() {
 		io.Copy(&w.stderr, pipes[4])
@@ -256,6 +257,21 @@ func (w *worker) stop() {
 		}
 		close(w.quit)
 		w.stdout.Close()
+		liveWorkers.Delete(w)
+	})
+}
+
+// liveWorkers are the workers started and not yet stopped, in every pool.
+var liveWorkers sync.Map // *worker -> struct{}
+
+// KillWorkers kills the process group of every worker still running, at
+// once, without a grace period. A process that exits now (a second
+// signal: main cannot wait for Release) calls it so that no worker
+// outlives it.
+func KillWorkers() {
+	liveWorkers.Range(func(k, _ any) bool {
+		killGroup(k.(*worker).cmd)
+		return true
 	})
 }
 

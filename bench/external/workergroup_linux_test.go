@@ -61,3 +61,50 @@ func TestWorkerProcessGroup(t *testing.T) {
 	cancel()
 	waitDead("end of the run")
 }
+
+// TestKillWorkersAtOnce: a second signal cannot wait out a worker's grace
+// period; KillWorkers kills the group of a worker that ignores the end of
+// its input at once, long before the 2 s are over.
+func TestKillWorkersAtOnce(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("skipping: no sh")
+	}
+	log := filepath.Join(t.TempDir(), "pids")
+	adapter := externaltest.GoAdapter(t)
+	script := writeFile(t, "stubborn.sh", "echo $$ >> "+log+"\n"+adapter+" \"$@\"\nsleep 60 &\necho $! >> "+log+"\nwait\n")
+	s := Spec{Command: sh + " " + script + " {dir} {seed} {mode}", Params: map[string]string{"mode": "ok"}, Mode: ModeWorker}
+	h := newHarness(t, s)
+	ctx, cancel := context.WithCancel(context.Background())
+	d := learntest.Problems()[0]
+	model, err := h.m(nil).WithContext(ctx).Fit(d.XTrain, d.YTrain, d.Schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := learn.PredictChecked(model, d.XTest, 3); err != nil {
+		t.Fatal(err)
+	}
+	cancel() // the run ends: the idle worker is retired, its grace begins
+	deadline := time.Now().Add(time.Second)
+	for {
+		data, _ := os.ReadFile(log)
+		if len(strings.Fields(string(data))) == 2 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	start := time.Now()
+	KillWorkers()
+	time.Sleep(100 * time.Millisecond)
+	data, _ := os.ReadFile(log)
+	pids := strings.Fields(string(data))
+	if len(pids) != 2 {
+		t.Fatalf("pids %q, want the wrapper's and its child's", pids)
+	}
+	for _, p := range pids {
+		pid, _ := strconv.Atoi(p)
+		if alive(pid) {
+			t.Errorf("process %d lives on %v after KillWorkers", pid, time.Since(start))
+		}
+	}
+}

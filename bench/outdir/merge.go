@@ -26,6 +26,11 @@ type MergeOptions struct {
 	// partial in results.csv (a leading comment line), the manifest and
 	// the report.
 	AllowPartial bool
+	// Commit, when set, is called once everything is checked, before the
+	// first write; its error stops the merge with nothing written (an
+	// interrupted merge returns the context's error here). The files are
+	// written after it returns nil.
+	Commit func() error
 }
 
 // MergeSummary tells what a merge found and wrote.
@@ -206,6 +211,11 @@ func Merge(out string, inputs []string, o MergeOptions) (MergeSummary, error) {
 		}
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return sum, fmt.Errorf("%v; merge into a new directory", err)
+	}
+	if o.Commit != nil {
+		if err := o.Commit(); err != nil {
+			return sum, err
+		}
 	}
 	man := mergedManifest(prev, ins, id, sum)
 	if _, err := os.Stat(outDir); err != nil {

@@ -16,13 +16,14 @@ import (
 )
 
 func main() {
-	ctx, stop := signalContext(os.Stderr, os.Exit)
+	args := os.Args[1:]
+	ctx, stop := signalContext(os.Stderr, os.Exit, func() string { return cli.SecondSignal(args) })
 	defer stop()
 	env := &cli.Env{
 		Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv,
 		StderrIsTerminal: term.IsTerminal(int(os.Stderr.Fd())),
 	}
-	os.Exit(cli.Main(ctx, env, os.Args[1:]))
+	os.Exit(cli.Main(ctx, env, args))
 }
 
 // signalContext returns a context cancelled by the first SIGINT or SIGTERM:
@@ -31,7 +32,9 @@ func main() {
 // SIGTERM), for a run that something (an adapter ignoring its own signal, a
 // slow file system) keeps from stopping; results.csv then holds whole units
 // only, or a torn last one that resume drops, so the same command resumes.
-func signalContext(stderr io.Writer, exit func(int)) (context.Context, func()) {
+// note says what the exit leaves, in the command's own words (it may wait
+// for a write that must not be cut: cli.SecondSignal).
+func signalContext(stderr io.Writer, exit func(int), note func() string) (context.Context, func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
@@ -45,7 +48,7 @@ func signalContext(stderr io.Writer, exit func(int)) (context.Context, func()) {
 		}
 		select {
 		case sig := <-sigs:
-			fmt.Fprintf(stderr, "fgrtbench: second %v: exiting now; finished units are kept, run the same command again to resume\n", sig)
+			fmt.Fprintf(stderr, "fgrtbench: second %v: %s\n", sig, note())
 			code := 130
 			if sig == syscall.SIGTERM {
 				code = 143

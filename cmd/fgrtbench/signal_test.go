@@ -35,7 +35,7 @@ func (s *syncBuffer) String() string {
 func TestSecondSignalExitsAtOnce(t *testing.T) {
 	var stderr syncBuffer
 	exited := make(chan int, 1)
-	ctx, stop := signalContext(&stderr, func(code int) { exited <- code })
+	ctx, stop := signalContext(&stderr, func(code int) { exited <- code }, func() string { return "exiting now; finished units are kept, run the same command again to resume" })
 	defer stop()
 
 	syscall.Kill(syscall.Getpid(), syscall.SIGTERM)

@@ -274,6 +274,10 @@ runs a part of the units, for a job array; merge combines the parts.`}
 	return c
 }
 
+// mergeCommitHook, when set (tests), runs when a merge has taken the exit
+// hold, before it writes.
+var mergeCommitHook func()
+
 func mergeCommand() *Command {
 	m := &Command{Name: "merge", Short: "merge the shards of one study (refuses missing units, other studies, conflicting rows)",
 		UsageLine: "--out DIR|FILE [--allow-partial] SHARD_DIR|results.csv ...", Positional: true,
@@ -294,7 +298,43 @@ results.csv, the manifest and the report.`}
 		if err := checkInputArtifacts(fs.Args()); err != nil {
 			return err
 		}
-		sum, err := outdir.Merge(*out, fs.Args(), outdir.MergeOptions{AllowPartial: *partial})
+		// A first signal stops the merge before it writes (after the
+		// checks, which only read); once it writes, results.csv, the
+		// manifest and the artifacts are written in full, and a second
+		// signal waits for them (holdExit) so that the directory never
+		// holds half a merge.
+		var release func()
+		written := false
+		setExitNote(func() string {
+			if written {
+				return "exiting now; the merge was written in full to " + *out + " before the exit"
+			}
+			return "exiting now; nothing was merged, " + *out + " is as it was"
+		})
+		defer setExitNote(nil)
+		commit := func() error {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			release = holdExit()
+			if mergeCommitHook != nil {
+				mergeCommitHook()
+			}
+			if ctx.Err() != nil { // a signal while the hold was taken
+				release()
+				release = nil
+				return ctx.Err()
+			}
+			return nil
+		}
+		sum, err := outdir.Merge(*out, fs.Args(), outdir.MergeOptions{AllowPartial: *partial, Commit: commit})
+		if release != nil {
+			written = err == nil
+			release()
+		}
+		if errors.Is(err, context.Canceled) {
+			return fmt.Errorf("interrupted before anything was written: nothing was merged, %s is as it was", *out)
+		}
 		if err != nil {
 			return err
 		}
