@@ -60,15 +60,17 @@ func TestModelFromJSONRejects(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, tc := range map[string]struct{ edit func(map[string]any) }{
-		"no classes":          {func(v map[string]any) { v["classes"] = []any{} }},
-		"class out of range":  {func(v map[string]any) { v["classes"] = []any{0, 7} }},
-		"no root":             {func(v map[string]any) { v["nodes"] = []any{} }},
-		"bad feature":         {func(v map[string]any) { v["nodes"].([]any)[1].(map[string]any)["feature"] = 99 }},
-		"bad child":           {func(v map[string]any) { v["nodes"].([]any)[0].(map[string]any)["children"] = []any{0} }},
-		"empty list":          {func(v map[string]any) { v["prediction_list"] = []any{} }},
-		"list node":           {func(v map[string]any) { v["prediction_list"] = []any{[]any{999, 0}} }},
-		"list class":          {func(v map[string]any) { v["prediction_list"] = []any{[]any{0, 5}} }},
-		"neither crisp nor 4": {func(v map[string]any) { v["partitions"].([]any)[0].(map[string]any)["terms"].([]any)[0].(map[string]any)["trapezoid"] = nil }},
+		"no classes":         {func(v map[string]any) { v["classes"] = []any{} }},
+		"class out of range": {func(v map[string]any) { v["classes"] = []any{0, 7} }},
+		"no root":            {func(v map[string]any) { v["nodes"] = []any{} }},
+		"bad feature":        {func(v map[string]any) { v["nodes"].([]any)[1].(map[string]any)["feature"] = 99 }},
+		"bad child":          {func(v map[string]any) { v["nodes"].([]any)[0].(map[string]any)["children"] = []any{0} }},
+		"empty list":         {func(v map[string]any) { v["prediction_list"] = []any{} }},
+		"list node":          {func(v map[string]any) { v["prediction_list"] = []any{[]any{999, 0}} }},
+		"list class":         {func(v map[string]any) { v["prediction_list"] = []any{[]any{0, 5}} }},
+		"neither crisp nor 4": {func(v map[string]any) {
+			v["partitions"].([]any)[0].(map[string]any)["terms"].([]any)[0].(map[string]any)["trapezoid"] = nil
+		}},
 	} {
 		var v map[string]any
 		if err := json.Unmarshal(d.Model, &v); err != nil {
