@@ -50,3 +50,29 @@ func BenchmarkFit(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkFitKEEL fits FuzzyCART's defaults and the purity path on fold 0
+// of the clean protocol on ring and spambase, the folds on which
+// docs/fidelity.md#fuzzycart-speed compares it with Ex-Fuzzy's Python fit.
+func BenchmarkFitKEEL(b *testing.B) {
+	for _, name := range []string{"ring", "spambase"} {
+		p := cleanFolds(b, name)
+		f := &p.Folds[0]
+		xtr, _ := f.Matrices(nil)
+		for _, metric := range []fuzzycart.Metric{fuzzycart.CCI, fuzzycart.Purity} {
+			cfg := fuzzycart.DefaultConfig()
+			cfg.Metric = metric
+			tr, err := fuzzycart.New(cfg, 0)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Run(fmt.Sprintf("%s/%s", name, metric), func(b *testing.B) {
+				for b.Loop() {
+					if _, err := tr.Fit(xtr, f.YTrain, p.Schema); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

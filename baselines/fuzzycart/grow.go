@@ -2,6 +2,7 @@ package fuzzycart
 
 import (
 	"math"
+	"math/bits"
 	"strconv"
 
 	"github.com/fgrtbench/fgrtbench/fuzzy"
@@ -45,6 +46,11 @@ type candStats struct {
 	coverage float64 // np.sum(child) / n
 	purity   float64 // compute_fuzzy_purity(child, y, coverage_threshold)
 	class    int     // _majority_class(y, child)
+	// For the cci path: the rows whose child membership exceeds 0.01 (the
+	// rows a split relabels) as a bitset, and how many of them have the
+	// child's class.
+	sig    []uint64
+	sigHit int
 }
 
 // groups lists the classes present in a label vector (np.unique order) and
@@ -321,6 +327,19 @@ func (g *grower) statsOf(nd *node, v view) []candStats {
 		p := g.child(v, k)
 		st[k] = candStats{legal: true, coverage: npsum.Sum(p) / nf,
 			purity: g.purity(p, v.grp, g.cfg.CoverageThreshold), class: g.majority(p, v.y, v.grp)}
+		if g.cfg.Metric == CCI && v.idx == nil {
+			sig := make([]uint64, (len(p)+63)/64)
+			hit := 0
+			for i, w := range p {
+				if w > 0.01 {
+					sig[i>>6] |= 1 << (i & 63)
+					if v.y[i] == st[k].class {
+						hit++
+					}
+				}
+			}
+			st[k].sig, st[k].sigHit = sig, hit
+		}
 	}
 	if v.idx == nil {
 		nd.stats = st
@@ -392,9 +411,11 @@ func (g *grower) checkCCI(nd *node, skel []int) (float64, float64) {
 	}
 	n := len(v.y)
 	pre := 0
+	correct := make([]uint64, (n+63)/64)
 	for j, k := range v.y {
 		if sk[j] == k {
 			pre++
+			correct[j>>6] |= 1 << (j & 63)
 		}
 	}
 	st := g.statsOf(nd, v)
@@ -402,16 +423,25 @@ func (g *grower) checkCCI(nd *node, skel []int) (float64, float64) {
 		if !s.legal || !g.legal(nd, k) || s.coverage < g.cfg.CoverageThreshold {
 			continue
 		}
-		// Rows with membership above 0.01 take the child's class.
-		p := g.child(v, k)
+		// Rows with membership above 0.01 take the child's class: the
+		// correct ones among them are lost, those of the child's class won.
 		after := pre
-		for j, w := range p {
-			if w > 0.01 {
-				if sk[j] == v.y[j] {
-					after--
-				}
-				if s.class == v.y[j] {
-					after++
+		if s.sig != nil {
+			lost := 0
+			for w, b := range s.sig {
+				lost += bits.OnesCount64(b & correct[w])
+			}
+			after += s.sigHit - lost
+		} else {
+			p := g.child(v, k)
+			for j, w := range p {
+				if w > 0.01 {
+					if sk[j] == v.y[j] {
+						after--
+					}
+					if s.class == v.y[j] {
+						after++
+					}
 				}
 			}
 		}

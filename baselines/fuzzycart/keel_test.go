@@ -32,7 +32,7 @@ var keelConfigs = []map[string]string{
 
 // cleanFolds loads a KEEL dataset from the shared mirror and plans the
 // clean protocol's default folds (5 folds, seed 42), as reproduce does.
-func cleanFolds(t *testing.T, name string) *protocol.Plan {
+func cleanFolds(t testing.TB, name string) *protocol.Plan {
 	t.Helper()
 	mirror := sharedtest.Mirror()
 	if mirror == "" {

@@ -33,7 +33,7 @@ func TestBuiltinDeclarations(t *testing.T) {
 		{"ripper", "RIPPER", "RIPPER"},
 		{"fga", "FGA", "FGA"},
 		{"majority", "Majority", ""},
-		{"fuzzycart", "FuzzyCART (Ex-Fuzzy 2.1.5)", ""},
+		{"fuzzycart", "FuzzyCART (Ex-Fuzzy 2.1.5, not in the paper)", ""},
 		{"fgrt-fixed", "FGRT (Q1+Q2 fixed)", ""},
 		{"unknown-method", "unknown-method", ""},
 	} {

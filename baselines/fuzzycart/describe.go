@@ -1,0 +1,207 @@
+package fuzzycart
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/fgrtbench/fgrtbench/fuzzy"
+	"github.com/fgrtbench/fgrtbench/learn"
+)
+
+// Kind is the learn.Description kind of FuzzyCART models.
+const Kind = "fuzzycart.tree/1"
+
+func init() {
+	learn.RegisterKind(Kind, func(raw json.RawMessage) (learn.Predictor, error) {
+		return ModelFromJSON(raw)
+	})
+}
+
+type describedTerm struct {
+	Name      string              `json:"name"`
+	Crisp     bool                `json:"crisp"`
+	Category  learn.JSONFloat     `json:"category,omitempty"`
+	Trapezoid *[4]learn.JSONFloat `json:"trapezoid,omitempty"`
+}
+
+type describedPartition struct {
+	Nominal bool            `json:"nominal"`
+	Min     learn.JSONFloat `json:"min"`
+	Max     learn.JSONFloat `json:"max"`
+	Terms   []describedTerm `json:"terms"`
+}
+
+type describedNode struct {
+	Name     string          `json:"name"`
+	Feature  int             `json:"feature"`
+	Term     int             `json:"term"`
+	Parent   int             `json:"parent"`
+	Children []int           `json:"children"`
+	Depth    int             `json:"depth"`
+	Class    int             `json:"class"`
+	Coverage learn.JSONFloat `json:"coverage"`
+	Quality  learn.JSONFloat `json:"quality"`
+	Removed  bool            `json:"removed,omitempty"`
+}
+
+// describedModel is the JSON of a FuzzyCART model: the partitions (in the
+// units the learner saw; trapezoids evaluated as Ex-Fuzzy 2.1.5 does,
+// docs/fidelity.md#fuzzycart-memberships), the nodes in creation order
+// (node 0 is the root; pruned nodes are kept, marked removed), and the
+// list prediction walks (the reference's _cached_all_nodes: node index and
+// the class it copied, -1 for a stale root).
+type describedModel struct {
+	Reference      string               `json:"reference"`
+	NumClasses     int                  `json:"num_classes"`
+	Classes        []int                `json:"classes"`
+	Stale          bool                 `json:"stale"`
+	Partitions     []describedPartition `json:"partitions"`
+	Nodes          []describedNode      `json:"nodes"`
+	PredictionList [][2]int             `json:"prediction_list"`
+}
+
+// Describe returns the model as data (learn.Describer).
+func (m *Model) Describe(s learn.Schema) (learn.Description, error) {
+	dm := describedModel{Reference: "ex-fuzzy@" + ReferenceCommit, NumClasses: m.NumClasses, Classes: m.Classes, Stale: m.Stale}
+	used := map[[2]int]bool{}
+	for _, n := range m.Nodes[1:] {
+		if !n.Removed {
+			used[[2]int{n.Feature, n.Term}] = true
+		}
+	}
+	var terms []learn.PartitionTerm
+	for f, p := range m.Partitions {
+		dp := describedPartition{Nominal: p.Nominal, Min: learn.JSONFloat(p.Min), Max: learn.JSONFloat(p.Max)}
+		for t, term := range p.Terms {
+			dt := describedTerm{Name: term.Name, Crisp: term.Crisp}
+			pt := learn.PartitionTerm{Feature: f, FeatureName: s.FeatureName(f), Term: t, TermName: m.termName(s, f, t)}
+			if term.Crisp {
+				v := learn.JSONFloat(term.Category.Value)
+				dt.Category, pt.Category = v, &v
+			} else {
+				sh := term.Shape
+				c := [4]learn.JSONFloat{learn.JSONFloat(sh.A), learn.JSONFloat(sh.B), learn.JSONFloat(sh.C), learn.JSONFloat(sh.D)}
+				dt.Trapezoid, pt.Trapezoid = &c, c[:]
+			}
+			dp.Terms = append(dp.Terms, dt)
+			if used[[2]int{f, t}] {
+				terms = append(terms, pt)
+			}
+		}
+		dm.Partitions = append(dm.Partitions, dp)
+	}
+	for _, n := range m.Nodes {
+		children := n.Children
+		if children == nil {
+			children = []int{}
+		}
+		dm.Nodes = append(dm.Nodes, describedNode{Name: n.Name, Feature: n.Feature, Term: n.Term, Parent: n.Parent,
+			Children: children, Depth: n.Depth, Class: n.Class, Coverage: learn.JSONFloat(n.Coverage),
+			Quality: learn.JSONFloat(n.Quality), Removed: n.Removed})
+	}
+	for _, e := range m.pred.entries {
+		dm.PredictionList = append(dm.PredictionList, [2]int{e.node, e.pred})
+	}
+	d, err := learn.NewDescription(Kind, m, s, dm)
+	d.Partitions = terms
+	return d, err
+}
+
+// ModelFromJSON rebuilds a model from the Model field of its Description,
+// validating the structure first, so malformed JSON is an error, never a
+// panic at prediction.
+func ModelFromJSON(raw json.RawMessage) (*Model, error) {
+	var dm describedModel
+	if err := json.Unmarshal(raw, &dm); err != nil {
+		return nil, err
+	}
+	if dm.NumClasses < 1 {
+		return nil, fmt.Errorf("num_classes %d, want at least 1", dm.NumClasses)
+	}
+	if len(dm.Classes) == 0 {
+		return nil, fmt.Errorf("no training classes")
+	}
+	for i, k := range dm.Classes {
+		if k < 0 || k >= dm.NumClasses || (i > 0 && k <= dm.Classes[i-1]) {
+			return nil, fmt.Errorf("classes %v: want ascending indices below %d", dm.Classes, dm.NumClasses)
+		}
+	}
+	m := &Model{NumClasses: dm.NumClasses, Classes: dm.Classes, Stale: dm.Stale}
+	for f, dp := range dm.Partitions {
+		p := fuzzy.Partition{Nominal: dp.Nominal, Min: float64(dp.Min), Max: float64(dp.Max)}
+		for t, dt := range dp.Terms {
+			term := fuzzy.Term{Name: dt.Name, Crisp: dt.Crisp}
+			switch {
+			case dt.Crisp:
+				term.Category = fuzzy.Category{Value: float64(dt.Category)}
+			case dt.Trapezoid != nil:
+				c := dt.Trapezoid
+				term.Shape = fuzzy.Trapezoid{A: float64(c[0]), B: float64(c[1]), C: float64(c[2]), D: float64(c[3])}
+			default:
+				return nil, fmt.Errorf("partition %d term %d: neither crisp nor a trapezoid", f, t)
+			}
+			p.Terms = append(p.Terms, term)
+		}
+		m.Partitions = append(m.Partitions, p)
+	}
+	if len(dm.Nodes) == 0 || dm.Nodes[0].Parent != -1 || dm.Nodes[0].Depth != 0 {
+		return nil, fmt.Errorf("the tree has no root")
+	}
+	for i, dn := range dm.Nodes {
+		if i > 0 {
+			if dn.Parent < 0 || dn.Parent >= i {
+				return nil, fmt.Errorf("node %d: parent %d does not precede it", i, dn.Parent)
+			}
+			if dn.Feature < 0 || dn.Feature >= len(m.Partitions) || dn.Term < 0 || dn.Term >= len(m.Partitions[dn.Feature].Terms) {
+				return nil, fmt.Errorf("node %d: feature %d term %d out of range", i, dn.Feature, dn.Term)
+			}
+			if dn.Depth != dm.Nodes[dn.Parent].Depth+1 {
+				return nil, fmt.Errorf("node %d: depth %d under a parent of depth %d", i, dn.Depth, dm.Nodes[dn.Parent].Depth)
+			}
+		}
+		if dn.Class < -1 || dn.Class >= dm.NumClasses {
+			return nil, fmt.Errorf("node %d: class %d out of range", i, dn.Class)
+		}
+		for _, c := range dn.Children {
+			if c <= i || c >= len(dm.Nodes) || dm.Nodes[c].Parent != i {
+				return nil, fmt.Errorf("node %d: child %d is not its child", i, c)
+			}
+		}
+		var children []int
+		if len(dn.Children) > 0 {
+			children = dn.Children
+		}
+		m.Nodes = append(m.Nodes, Node{Name: dn.Name, Feature: dn.Feature, Term: dn.Term, Parent: dn.Parent,
+			Children: children, Depth: dn.Depth, Class: dn.Class, Coverage: float64(dn.Coverage),
+			Quality: float64(dn.Quality), Removed: dn.Removed})
+	}
+	if len(dm.PredictionList) == 0 {
+		return nil, fmt.Errorf("empty prediction list")
+	}
+	var es []cacheEntry
+	seen := map[int]bool{}
+	for _, e := range dm.PredictionList {
+		if e[0] < 0 || e[0] >= len(m.Nodes) || seen[e[0]] {
+			return nil, fmt.Errorf("prediction list: node %d out of range or repeated", e[0])
+		}
+		if e[1] < -1 || e[1] >= dm.NumClasses {
+			return nil, fmt.Errorf("prediction list: class %d out of range", e[1])
+		}
+		if e[1] >= 0 && !containsInt(dm.Classes, e[1]) {
+			return nil, fmt.Errorf("prediction list: class %d is not a training class", e[1])
+		}
+		seen[e[0]] = true
+		es = append(es, cacheEntry{node: e[0], pred: e[1]})
+	}
+	m.pred = newPredictor(es, m.Nodes)
+	return m, nil
+}
+
+func containsInt(s []int, v int) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
