@@ -473,6 +473,12 @@ func Derive(p Predictions, m Models) (map[UnitConfig]Derived, error) {
 		if d.HasModel {
 			return nil, fmt.Errorf("results: %s: %s config %d recorded twice", ModelsFile, rec.Key, rec.ConfigIndex)
 		}
+		if rec.ReadableRules != nil && len(rec.ReadableRules) != len(rec.Rules) {
+			// The views show readable rules in place of the rules: one
+			// more or less would shift every rule after it.
+			return nil, fmt.Errorf("results: %s: %s config %d holds %d readable rules for %d rules", ModelsFile, rec.Key, rec.ConfigIndex,
+				len(rec.ReadableRules), len(rec.Rules))
+		}
 		if !d.HasPredictions {
 			d.Leaves = -1
 		}

@@ -558,6 +558,12 @@ func TestFromModelReadableRules(t *testing.T) {
 			t.Errorf("%s %q (readable %q): learner units %v, want %v", c.m.Kind, c.m.Rules, c.m.ReadableRules, got, c.want)
 		}
 	}
+	// A stored record whose readable rules do not pair with its rules
+	// (an edited file) is refused by every reader.
+	bad := ModelRecord{Key: "u", Rules: []string{"IF a <= 1 THEN class lo", "IF a > 1 THEN class hi"}, ReadableRules: []string{"IF a <= 757.0 THEN class lo"}}
+	if _, err := Derive(Predictions{}, Models{Records: []ModelRecord{bad}}); err == nil || !strings.Contains(err.Error(), "u config 0 holds 1 readable rules for 2 rules") {
+		t.Errorf("readable rules one short: %v", err)
+	}
 	if _, _, err := FromModel("u", 0, s, readableThreshold{dropOne: true}, xte, []int{1, 2}, []int{0, 0}, []int{0, 1}, unscale); err == nil ||
 		!strings.Contains(err.Error(), "1 readable rules for 2 rules") {
 		t.Errorf("a readable text one rule short: %v", err)
