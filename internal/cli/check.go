@@ -97,7 +97,8 @@ unchanged still fails. Scores and timing are not compared.`}
 				return &gate.ChangedError{Changes: []gate.Change{{Kind: gate.StudyChanged,
 					What: *baselinePath + " records no identity of its data, learners and study (a baseline of an earlier fgrtbench): record it once with --update and review the diff"}}}
 			}
-			if _, version, _, _ := manifest.BuildInfo(); b.Fgrtbench != "" && b.Fgrtbench != version {
+			// A development build's "(devel)" says nothing to compare.
+			if _, version, _, _ := manifest.BuildInfo(); b.Fgrtbench != "" && b.Fgrtbench != "(devel)" && version != "(devel)" && b.Fgrtbench != version {
 				fmt.Fprintf(env.Stderr, "fgrtbench check: note: %s was written by fgrtbench %s, this is %s (learners are compared by their own versions)\n", *baselinePath, b.Fgrtbench, version)
 			}
 		}
