@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/fgrtbench/fgrtbench/bench/identity"
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
@@ -393,7 +394,7 @@ func sameStudy(b *gate.Baseline[runner.Study], s runner.Study, own bool) error {
 	for i, c := range changes {
 		if c.Kind == gate.StudyChanged && cur.Spec != b.Identity.Spec {
 			changes[i] = studyChange(b, id)
-			if own {
+			if own && !strings.HasPrefix(changes[i].What, "this build resolves") {
 				changes[i].What = "the baseline's own study: " + changes[i].What
 			}
 		}
