@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/fgrtbench/fgrtbench/bench/identity"
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
@@ -98,7 +99,8 @@ unchanged still fails. Scores and timing are not compared.`}
 				return &gate.ChangedError{Changes: []gate.Change{{Kind: gate.StudyChanged,
 					What: *baselinePath + " records no identity of its data, learners and study (a baseline of an earlier fgrtbench): record it once with --update and review the diff"}}}
 			}
-			if _, version, _, _ := manifest.BuildInfo(); b.Fgrtbench != "" && b.Fgrtbench != version {
+			// A development build's "(devel)" says nothing to compare.
+			if _, version, _, _ := manifest.BuildInfo(); b.Fgrtbench != "" && b.Fgrtbench != "(devel)" && version != "(devel)" && b.Fgrtbench != version {
 				fmt.Fprintf(env.Stderr, "fgrtbench check: note: %s was written by fgrtbench %s, this is %s (learners are compared by their own versions)\n", *baselinePath, b.Fgrtbench, version)
 			}
 		}
@@ -396,7 +398,7 @@ func sameStudy(b *gate.Baseline[study.Study], s study.Study, own bool) error {
 	for i, c := range changes {
 		if c.Kind == gate.StudyChanged && cur.Spec != b.Identity.Spec {
 			changes[i] = studyChange(b, id)
-			if own {
+			if own && !strings.HasPrefix(changes[i].What, "this build resolves") {
 				changes[i].What = "the baseline's own study: " + changes[i].What
 			}
 		}

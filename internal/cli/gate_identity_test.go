@@ -126,6 +126,13 @@ func TestCheckRefusesAnotherLearnerVersion(t *testing.T) {
 	writeSpec(t, other, filepath.Join(tmp, "mine.csv"), 4)
 	refusedWith(t, tmp, 5, []string{"study changed: ", "folds=3 in the baseline, folds=4 now"}, "check", "--baseline", baseline, "--spec", other)
 
+	// A build that resolves the baseline's own study to another canonical
+	// form (a changed default or grid) than the one recorded.
+	spec0 := bytes.Index(good, []byte(`"spec": "`))
+	edit(string(good[spec0:spec0+len(`"spec": "`)+16]), `"spec": "0000000000000000`)
+	refusedWith(t, tmp, 5, []string{"study changed: this build resolves the baseline's own study to canonical form", "the baseline recorded 0000000000000000"},
+		"check", "--baseline", baseline)
+
 	// A baseline of an earlier version: no record.
 	start := bytes.Index(good, []byte(`"fgrtbench"`))
 	end := bytes.Index(good, []byte(`"fit_seconds"`))
