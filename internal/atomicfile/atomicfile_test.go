@@ -3,6 +3,7 @@ package atomicfile
 import (
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -93,5 +94,59 @@ func TestRefusesToReplaceNonRegularFiles(t *testing.T) {
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != len(cases)+1 {
 		t.Fatalf("temporary files left: %v", entries)
+	}
+}
+
+// TestCreateNeverReplaces: Create writes a new file whole (mode 0644, no
+// temporary file left), and refuses, with fs.ErrExist, anything already at
+// the path (a file, a dangling link, a directory), which stays as it was;
+// so does a file that appears while the content is written.
+func TestCreateNeverReplaces(t *testing.T) {
+	write := func(s string) func(w io.Writer) error {
+		return func(w io.Writer) error { _, err := io.WriteString(w, s); return err }
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "new.csv")
+	if err := Create(path, write("ours")); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(path); string(got) != "ours" {
+		t.Fatalf("content %q", got)
+	}
+	if st, _ := os.Stat(path); st.Mode().Perm() != 0o644 {
+		t.Fatalf("mode %v", st.Mode().Perm())
+	}
+	for _, c := range []struct {
+		name  string
+		plant func(p string) error
+	}{
+		{"file", func(p string) error { return os.WriteFile(p, []byte("theirs"), 0o600) }},
+		{"dangling link", func(p string) error { return os.Symlink(filepath.Join(dir, "nowhere"), p) }},
+		{"directory", func(p string) error { return os.Mkdir(p, 0o755) }},
+	} {
+		p := filepath.Join(dir, c.name)
+		if err := c.plant(p); err != nil {
+			t.Fatal(err)
+		}
+		before, _ := os.Lstat(p)
+		if err := Create(p, write("ours")); !errors.Is(err, fs.ErrExist) {
+			t.Errorf("%s: err = %v, want fs.ErrExist", c.name, err)
+		}
+		if after, _ := os.Lstat(p); after.Mode() != before.Mode() || after.Size() != before.Size() {
+			t.Errorf("%s: changed", c.name)
+		}
+	}
+	late := filepath.Join(dir, "late")
+	err := Create(late, func(w io.Writer) error {
+		if err := os.WriteFile(late, []byte("theirs"), 0o600); err != nil {
+			return err
+		}
+		return write("ours")(w)
+	})
+	if got, _ := os.ReadFile(late); !errors.Is(err, fs.ErrExist) || string(got) != "theirs" {
+		t.Errorf("a file that appeared meanwhile: err %v, content %q", err, got)
+	}
+	if m, _ := filepath.Glob(filepath.Join(dir, ".*.tmp-*")); len(m) != 0 {
+		t.Errorf("temporary files left: %v", m)
 	}
 }

@@ -50,8 +50,8 @@ func TestTornArtifactsHeal(t *testing.T) {
 		healed  string
 		refusal string
 	}{
-		{"predictions tail", func(dir string) error { return cut(filepath.Join(dir, results.PredictionsFile), 20) }, "(1 run, 2 resumed", "1 units had missing or torn artifacts", "not a whole gzip member"},
-		{"models tail", func(dir string) error { return cut(filepath.Join(dir, results.ModelsFile), 20) }, "(1 run, 2 resumed", "1 units had missing or torn artifacts", "not a whole gzip member"},
+		{"predictions tail", func(dir string) error { return cut(filepath.Join(dir, results.PredictionsFile), 20) }, "(1 run, 2 resumed", "1 unit had missing or torn artifacts", "not a whole gzip member"},
+		{"models tail", func(dir string) error { return cut(filepath.Join(dir, results.ModelsFile), 20) }, "(1 run, 2 resumed", "1 unit had missing or torn artifacts", "not a whole gzip member"},
 		{"predictions past its header", func(dir string) error {
 			st, err := os.Stat(filepath.Join(dir, results.PredictionsFile))
 			if err != nil {

@@ -145,7 +145,10 @@ func execute(ctx context.Context, env *Env, rf *runFlags, study study.Study) (ru
 		// error: the error is the one message.
 		return sum, interrupted(sum, runErr)
 	}
-	if sum.Healed > 0 {
+	switch {
+	case sum.Healed == 1:
+		fmt.Fprintf(env.Stderr, "fgrtbench: 1 unit had missing or torn artifacts in %s; its rows were dropped and it ran again\n", rf.out)
+	case sum.Healed > 1:
 		fmt.Fprintf(env.Stderr, "fgrtbench: %d units had missing or torn artifacts in %s; their rows were dropped and they ran again\n", sum.Healed, rf.out)
 	}
 	fmt.Fprintf(env.Stderr, "fgrtbench: %d units (%d run, %d resumed, %d failed) in %.1fs, shard %s -> %s\n",
