@@ -98,6 +98,9 @@ type Options struct {
 	// Rope is the half-width of the region of practical equivalence of the
 	// Bayesian tests, as a fraction of accuracy (0: stats.DefaultRope).
 	Rope float64
+	// ZeroMethod is the Wilcoxon tests' zero-difference convention:
+	// stats.ZeroWilcox ("" too), ZeroPratt or ZeroSplit.
+	ZeroMethod string
 	// Samples is the number of Monte-Carlo draws of the Bayesian
 	// signed-rank test (0: the stats default).
 	Samples int
@@ -268,7 +271,7 @@ func compute(recs []results.Record, opts Options) (*Analysis, []results.Record, 
 		bayes.Samples = opts.Samples
 	}
 	for _, p := range a.Protocols {
-		t, err := computeTests(a.Cells, p, opts.Methods, opts.Reference, bayes, folds)
+		t, err := computeTests(a.Cells, p, opts.Methods, opts.Reference, opts.ZeroMethod, bayes, folds)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -174,17 +174,19 @@ func WilcoxonZero(d []float64, zeroMethod string) (WilcoxonResult, error) {
 	res.Continuity = true
 	nf := float64(count)
 	mean := nf * (nf + 1) / 4
-	variance := nf * (nf + 1) * (2*nf + 1)
+	variance := nf * (nf + 1) * (2*nf + 1) / 24
 	if zeroMethod == ZeroPratt {
 		z := float64(res.Zeros)
 		mean -= z * (z + 1) / 4
-		variance -= z * (z + 1) * (2*z + 1)
+		variance -= z * (z + 1) * (2*z + 1) / 24
 	}
-	variance = (variance - tieTerm/2) / 24
+	variance -= tieTerm / 48
 	if variance <= 0 {
 		res.P = 1
 		return res, nil
 	}
+	// scipy moves T by ½·sign(T − mean) towards the mean; the p-value is
+	// two-sided, 2·Φ(−|z|).
 	dev := res.Statistic - mean
 	switch {
 	case dev > 0:
@@ -193,7 +195,7 @@ func WilcoxonZero(d []float64, zeroMethod string) (WilcoxonResult, error) {
 		dev += 0.5
 	}
 	res.Z = dev / math.Sqrt(variance)
-	res.P = math.Min(1, 2*distuv.UnitNormal.Survival(math.Abs(res.Z)))
+	res.P = math.Min(1, 2*distuv.UnitNormal.CDF(-math.Abs(res.Z)))
 	return res, nil
 }
 
