@@ -31,7 +31,10 @@ import (
 )
 
 // Schema is the version of analysis.json's layout; it changes only when a
-// field is renamed or removed.
+// field is renamed or removed. Added fields keep it: tests[] gained
+// missing, friedman.identical, friedman_permutation, decision, post_hoc and
+// zero_method (and each pair's wilcoxon zero_method and continuity) within
+// schema 1; a reader of the older layout ignores them.
 const Schema = 1
 
 // Alpha is the significance level of the tests' verdicts and of the
