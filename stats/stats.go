@@ -3,8 +3,13 @@
 // Classifiers over Multiple Data Sets", JMLR 7 (2006): average ranks, the
 // Friedman test with the Iman–Davenport correction, the Nemenyi critical
 // difference (for any number of methods, via the studentized range
-// distribution), the Wilcoxon signed-rank test and Holm's step-down
-// correction, gathered for any set of methods by Pairwise.
+// distribution), the Wilcoxon signed-rank test (with scipy's three
+// zero-difference conventions) and Holm's step-down correction, gathered
+// for any set of methods by Pairwise. FriedmanPermutation gives the exact
+// permutation distribution of Friedman's statistic (or a seeded Monte
+// Carlo estimate with its precision), which decides where the χ² and F
+// approximations do not hold: few datasets, or every dataset ranking the
+// methods alike.
 //
 // Beside these frequentist tests it has the Bayesian signed-rank test over
 // datasets with a region of practical equivalence (Benavoli et al., JMLR
