@@ -31,7 +31,10 @@ import (
 )
 
 // Schema is the version of analysis.json's layout; it changes only when a
-// field is renamed or removed.
+// field is renamed or removed. Added fields keep it: tests[] gained
+// missing, friedman.identical, friedman_permutation, decision, post_hoc and
+// zero_method (and each pair's wilcoxon zero_method and continuity) within
+// schema 1; a reader of the older layout ignores them.
 const Schema = 1
 
 // Alpha is the significance level of the tests' verdicts and of the
@@ -126,6 +129,9 @@ type Options struct {
 	// Rope is the half-width of the region of practical equivalence of the
 	// Bayesian tests, as a fraction of accuracy (0: stats.DefaultRope).
 	Rope float64
+	// ZeroMethod is the Wilcoxon tests' zero-difference convention:
+	// stats.ZeroWilcox ("" too), ZeroPratt or ZeroSplit.
+	ZeroMethod string
 	// Samples is the number of Monte-Carlo draws of the Bayesian
 	// signed-rank test (0: the stats default).
 	Samples int
@@ -302,7 +308,7 @@ func compute(recs []results.Record, opts Options) (*Analysis, []results.Record, 
 		bayes.Samples = opts.Samples
 	}
 	for _, p := range a.Protocols {
-		t, err := computeTests(a.Cells, p, opts.Methods, opts.Reference, bayes, folds)
+		t, err := computeTests(a.Cells, p, opts.Methods, opts.Reference, opts.ZeroMethod, bayes, folds)
 		if err != nil {
 			return nil, nil, err
 		}

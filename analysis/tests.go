@@ -4,35 +4,98 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/fgrtbench/fgrtbench/results"
 	"github.com/fgrtbench/fgrtbench/stats"
 )
 
 // Tests is the statistical comparison of the methods of one protocol over
-// the datasets on which every one of them has a result.
+// its datasets.
+//
+// The omnibus test is the permutation test of Friedman's statistic
+// (stats.FriedmanPermutation): exact where every arrangement of the ranks
+// can be counted, otherwise a seeded Monte Carlo estimate with its
+// precision. Decision says which one decided and why. Friedman's χ² (with
+// scipy's tie correction) and the Iman–Davenport F are large-sample
+// approximations, kept beside it for reference; the F is infinite, and not
+// reported, when every dataset ranks the methods identically. Post-hoc
+// comparisons (the Nemenyi CD, Wilcoxon with Holm) are confirmatory only
+// after a significant omnibus test and exploratory otherwise (PostHoc).
+//
+// The tests need a result of every method on every dataset. A protocol
+// where some are missing gets no tests (NA names the missing cells, and
+// Missing lists them all); its mean ranks are still given, over the
+// complete datasets, as a description.
 type Tests struct {
 	Protocol string `json:"protocol"`
 	// Methods are the ranked methods (every method of the protocol), in
 	// display order; Datasets the complete datasets the ranks cover;
-	// Excluded the datasets some method lacks.
+	// Excluded the datasets some method lacks (see Missing).
 	Methods  []string `json:"methods"`
 	Datasets []string `json:"datasets"`
 	Excluded []string `json:"excluded,omitempty"`
+	// Missing are the (dataset, method) cells of the protocol without a
+	// result, in dataset then method order; any makes the tests NA.
+	Missing []MissingCell `json:"missing,omitempty"`
 	// NA says why there are no statistics ("" when there are): fewer than
-	// two methods or two complete datasets. Views print "n/a" then.
+	// two methods or two datasets, or missing cells. Views print "n/a" then.
 	NA string `json:"na,omitempty"`
 	// Friedman holds the mean ranks (AvgRanks, 1 = most accurate, in
-	// Methods order), Friedman's χ² and the Iman–Davenport F.
+	// Methods order), Friedman's χ² and the Iman–Davenport F. When NA the
+	// p-values are NaN (null) and AvgRanks, if any, describe the complete
+	// datasets only.
 	Friedman stats.FriedmanResult `json:"friedman"`
+	// Permutation is the permutation test of Friedman's statistic, the
+	// test behind Decision.
+	Permutation stats.PermutationResult `json:"friedman_permutation"`
+	// Decision is the omnibus verdict at Alpha.
+	Decision Decision `json:"decision"`
+	// PostHoc is PostHocConfirmatory after a significant omnibus test,
+	// PostHocExploratory otherwise ("" when NA).
+	PostHoc string `json:"post_hoc,omitempty"`
 	// CD05 and CD10 are the Nemenyi critical differences at α = 0.05 and
 	// 0.10 for these Methods and Datasets (any number of methods).
 	CD05 float64 `json:"cd05"`
 	CD10 float64 `json:"cd10"`
 	// Reference is the method every pair compares with ("" = all pairs).
 	Reference string `json:"reference,omitempty"`
+	// ZeroMethod is the Wilcoxon tests' zero-difference convention
+	// (stats.ZeroWilcox, ZeroPratt or ZeroSplit).
+	ZeroMethod string `json:"zero_method,omitempty"`
 	// Pairs are the pairwise comparisons, Holm-corrected as one family.
 	Pairs []Pair `json:"pairs"`
+}
+
+// MissingCell is a dataset on which a method of the protocol has no result.
+type MissingCell struct {
+	Protocol string `json:"protocol"`
+	Dataset  string `json:"dataset"`
+	Method   string `json:"method"`
+}
+
+// The omnibus tests that can decide (Decision.Test).
+const (
+	TestFriedmanExact      = "friedman-exact"
+	TestFriedmanMonteCarlo = "friedman-monte-carlo"
+)
+
+// The standing of the post-hoc comparisons (Tests.PostHoc).
+const (
+	PostHocConfirmatory = "confirmatory"
+	PostHocExploratory  = "exploratory"
+)
+
+// Decision is the omnibus verdict: which test decided (Test, and Name as
+// the views print it), its p-value, whether the methods differ at Alpha,
+// and why this test decided (Reason, a sentence the views print as is).
+type Decision struct {
+	Test        string  `json:"test"`
+	Name        string  `json:"name"`
+	P           float64 `json:"p"`
+	Significant bool    `json:"significant"`
+	Reason      string  `json:"reason"`
 }
 
 // MeanRank returns a method's mean rank (NaN when not ranked).
@@ -95,13 +158,18 @@ func foldScores(recs []results.Record) map[foldKey]map[[2]int]float64 {
 	return out
 }
 
-func computeTests(cells []Cell, protocol string, pres results.Presentation, reference string, bayes stats.SignedRankOptions, folds map[foldKey]map[[2]int]float64) (Tests, error) {
+func computeTests(cells []Cell, protocol string, pres results.Presentation, reference, zeroMethod string, bayes stats.SignedRankOptions, folds map[foldKey]map[[2]int]float64) (Tests, error) {
 	cells = FilterProtocol(cells, protocol)
 	ix := map[foldKey]Cell{}
 	for _, c := range cells {
 		ix[foldKey{c.Protocol, c.Dataset, c.Method}] = c
 	}
+	if zeroMethod == "" {
+		zeroMethod = stats.ZeroWilcox
+	}
 	t := Tests{Protocol: protocol, Methods: MethodsOf(cells, pres)}
+	t.Friedman = naFriedman(len(t.Methods), 0)
+	t.Decision.P = math.NaN()
 	if len(t.Methods) < 2 {
 		t.NA = fmt.Sprintf("the %s protocol has %d method(s); a comparison needs 2", protocol, len(t.Methods))
 		return t, nil
@@ -114,7 +182,8 @@ func computeTests(cells []Cell, protocol string, pres results.Presentation, refe
 			c, ok := ix[foldKey{protocol, ds, m}]
 			if !ok {
 				complete = false
-				break
+				t.Missing = append(t.Missing, MissingCell{Protocol: protocol, Dataset: ds, Method: m})
+				continue
 			}
 			row[j] = c.Accuracy
 		}
@@ -125,13 +194,36 @@ func computeTests(cells []Cell, protocol string, pres results.Presentation, refe
 		t.Datasets = append(t.Datasets, ds)
 		matrix = append(matrix, row)
 	}
+	if len(t.Missing) > 0 {
+		// Refused rather than run on the complete datasets: dropping a
+		// dataset because one method failed on it changes every method's
+		// ranks, and in silence would change the verdict.
+		t.NA = missingText(t)
+		if len(matrix) > 0 {
+			avg, err := stats.AverageRanks(matrix, true)
+			if err != nil {
+				return t, err
+			}
+			t.Friedman = naFriedman(len(t.Methods), len(matrix))
+			t.Friedman.AvgRanks = avg
+		}
+		return t, nil
+	}
 	if len(matrix) < 2 {
-		t.NA = fmt.Sprintf("the %s protocol has %d dataset(s) on which every method has a result; a comparison needs 2", protocol, len(matrix))
+		t.NA = fmt.Sprintf("the %s protocol has %d dataset(s); a comparison needs 2", protocol, len(matrix))
 		return t, nil
 	}
 	var err error
 	if t.Friedman, err = stats.Friedman(matrix, true); err != nil {
 		return t, err
+	}
+	if t.Permutation, err = stats.FriedmanPermutation(matrix, true); err != nil {
+		return t, err
+	}
+	t.Decision = decide(t.Friedman, t.Permutation)
+	t.PostHoc = PostHocExploratory
+	if t.Decision.Significant {
+		t.PostHoc = PostHocConfirmatory
 	}
 	k, n := len(t.Methods), len(matrix)
 	if t.CD05, err = stats.CriticalDifference(0.05, k, n); err != nil {
@@ -149,7 +241,8 @@ func computeTests(cells []Cell, protocol string, pres results.Presentation, refe
 			t.Reference = reference
 		}
 	}
-	pw, err := stats.Pairwise(matrix, k, ref, bayes)
+	t.ZeroMethod = zeroMethod
+	pw, err := stats.PairwiseZero(matrix, k, ref, bayes, zeroMethod)
 	if err != nil {
 		return t, err
 	}
@@ -166,6 +259,86 @@ func computeTests(cells []Cell, protocol string, pres results.Presentation, refe
 		t.Pairs = append(t.Pairs, p)
 	}
 	return t, nil
+}
+
+// naFriedman is the Friedman result of a protocol without tests: sizes
+// only, every statistic and p-value NaN (null in analysis.json), so that no
+// view can print a p-value of 0 for a test that was not run.
+func naFriedman(k, n int) stats.FriedmanResult {
+	nan := math.NaN()
+	return stats.FriedmanResult{N: n, K: k, ChiSquare: nan, P: nan, ChiSquareTieCorrected: nan, PTieCorrected: nan,
+		ImanDavenport: nan, PImanDavenport: nan}
+}
+
+// missingText names the missing cells of t (the first ten; Missing has
+// them all) and says what the refusal means.
+func missingText(t Tests) string {
+	const shown = 10
+	var names []string
+	for i, c := range t.Missing {
+		if i == shown {
+			names = append(names, fmt.Sprintf("and %d more", len(t.Missing)-shown))
+			break
+		}
+		names = append(names, c.Dataset+"/"+c.Method)
+	}
+	return fmt.Sprintf("the %s protocol lacks %d of %d results (dataset/method: %s); the rank tests need every method on every dataset, so none is run rather than leaving out %s (mean ranks are over the other datasets)",
+		t.Protocol, len(t.Missing), len(t.Methods)*(len(t.Datasets)+len(t.Excluded)), strings.Join(names, ", "), strings.Join(t.Excluded, ", "))
+}
+
+// decide takes the omnibus verdict from the permutation test of Friedman's
+// statistic. An exact p-value decides as is. A Monte Carlo estimate calls
+// the methods different only when its whole 99 % interval lies below
+// Alpha, so that no study is called significant whose exact p-value may
+// be above it.
+func decide(f stats.FriedmanResult, perm stats.PermutationResult) Decision {
+	d := Decision{P: perm.P}
+	var why []string
+	if perm.Exact {
+		d.Test, d.Name = TestFriedmanExact, "exact permutation test of Friedman's statistic"
+		d.Significant = perm.P < Alpha
+		why = append(why, fmt.Sprintf("all %s arrangements of the ranks within the %d datasets (given their ties) were counted, so the p-value is exact and needs no large-sample approximation",
+			countOf(perm.Arrangements), f.N))
+	} else {
+		d.Test, d.Name = TestFriedmanMonteCarlo, "Monte Carlo permutation test of Friedman's statistic"
+		d.Significant = perm.High < Alpha
+		why = append(why, fmt.Sprintf("the %s arrangements of the ranks are too many to count, so %d random ones (seed %d) estimate the exact p-value: standard error %.2g, 99 %% interval %s to %s",
+			countOf(perm.Arrangements), perm.Draws, perm.Seed, perm.SE, strconv.FormatFloat(perm.Low, 'f', 4, 64), strconv.FormatFloat(perm.High, 'f', 4, 64)))
+		if perm.P < Alpha && !d.Significant {
+			why = append(why, fmt.Sprintf("the estimate is below α = %g but its interval is not, so the methods are not called different", Alpha))
+		}
+	}
+	if f.Identical {
+		why = append(why, "every dataset ranks the methods identically, so the Iman–Davenport F is infinite and not reported")
+	}
+	d.Reason = strings.Join(why, "; ")
+	return d
+}
+
+// PText writes a p-value as prose prints it: "p < 0.0001", "p = 0.1573",
+// or "p n/a" for a test that does not apply (NaN). Tables print FormatP
+// under a "p" heading.
+func PText(p float64) string {
+	switch f := FormatP(p); {
+	case math.IsNaN(p):
+		return "p n/a"
+	case strings.HasPrefix(f, "<"):
+		return "p " + f
+	default:
+		return "p = " + f
+	}
+}
+
+// countOf writes a number of arrangements: exactly up to 10¹⁵, else in
+// scientific notation.
+func countOf(v float64) string {
+	if math.IsInf(v, 1) {
+		return "more than 1e308"
+	}
+	if v < 1e15 {
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(v, 'g', 3, 64)
 }
 
 // foldTest pairs two cells' folds by (repeat, fold) and runs the

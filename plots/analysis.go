@@ -11,7 +11,8 @@ import (
 
 // CDDataOf is the critical-difference diagram of one protocol: the methods
 // the ranks table ranks, their mean ranks, the Nemenyi CD at α = 0.05 and
-// the Friedman test's tie-corrected p-value, as computed by the analysis.
+// the omnibus verdict (the test that decided, its p-value, whether the
+// Nemenyi comparisons are exploratory), as computed by the analysis.
 // ErrNoData when the protocol has no statistics.
 func CDDataOf(a *analysis.Analysis, protocol string) (CDData, error) {
 	t, ok := a.TestsOf(protocol)
@@ -19,7 +20,15 @@ func CDDataOf(a *analysis.Analysis, protocol string) (CDData, error) {
 		return CDData{}, ErrNoData
 	}
 	return CDData{Methods: append([]string(nil), t.Methods...), AvgRanks: append([]float64(nil), t.Friedman.AvgRanks...),
-		CD: t.CD05, Alpha: 0.05, NDatasets: len(t.Datasets), FriedmanP: t.Friedman.PTieCorrected}, nil
+		CD: t.CD05, Alpha: 0.05, NDatasets: len(t.Datasets), FriedmanP: t.Decision.P,
+		Test: t.Decision.Name, Verdict: verdictOf(t.Decision), Exploratory: t.PostHoc == analysis.PostHocExploratory}, nil
+}
+
+func verdictOf(d analysis.Decision) string {
+	if d.Significant {
+		return "significant"
+	}
+	return "not significant"
 }
 
 // FrontPanelsOf converts the analysis's front of one protocol to the

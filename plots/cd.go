@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/fgrtbench/fgrtbench/analysis"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
@@ -21,9 +22,44 @@ type CDData struct {
 	CD        float64
 	Alpha     float64
 	NDatasets int
-	// FriedmanP is the Friedman test's p-value (shown in the title when
-	// positive or zero; NaN hides it).
-	FriedmanP float64
+	// FriedmanP is the omnibus test's p-value (shown in the title when
+	// positive or zero; NaN hides it). From an analysis (CDDataOf) it is
+	// the p-value of the test that decided, Test names that test and
+	// Verdict says "significant" or "not significant"; Exploratory marks
+	// the Nemenyi comparisons as exploratory (the omnibus test not
+	// significant). Test "" means FriedmanP is the χ² approximation's.
+	FriedmanP   float64
+	Test        string
+	Verdict     string
+	Exploratory bool
+}
+
+// omnibusText states the omnibus test as the title and caption print it,
+// with the p-value written as REPORT.md writes it ("" when FriedmanP is NaN).
+func (d CDData) omnibusText() string {
+	if math.IsNaN(d.FriedmanP) {
+		return ""
+	}
+	if d.Test == "" {
+		return "Friedman " + analysis.PText(d.FriedmanP) + " (chi-square, tie-corrected)"
+	}
+	return d.Test + ", " + analysis.PText(d.FriedmanP) + ": " + d.Verdict + " at alpha = 0.05"
+}
+
+// CDCaption is the caption of a protocol's critical-difference diagram: the
+// ranks it shows, the CD, and the omnibus verdict with the same test and
+// p-value as REPORT.md's significance line.
+func CDCaption(protocol string, d CDData) string {
+	s := fmt.Sprintf("Critical-difference diagram (%s protocol): average ranks of the methods' mean accuracy over %d data sets "+
+		"(1 = best), for exactly the %d methods of the ranks table; methods joined by a bar are not significantly different by the Nemenyi test at alpha = 0.05 "+
+		"(CD = %.3f).", protocol, d.NDatasets, len(d.Methods), d.CD)
+	if o := d.omnibusText(); o != "" {
+		s += " Omnibus test: " + o + "."
+	}
+	if d.Exploratory {
+		s += " The omnibus test is not significant, so the Nemenyi comparisons are exploratory."
+	}
+	return s
 }
 
 // Cliques returns the maximal groups of methods (as index ranges [lo, hi]
@@ -108,7 +144,11 @@ func CDFigure(dir, name string, d CDData, pres results.Presentation) error {
 		top := c.Max.Y - 4*vg.Millimeter
 		title := fmt.Sprintf("Nemenyi critical difference (alpha = %g, %d data sets, %d methods)", d.Alpha, d.NDatasets, k)
 		if !math.IsNaN(d.FriedmanP) {
-			title += fmt.Sprintf("; Friedman p (tie-corrected) = %.3g", d.FriedmanP)
+			if d.Test == "" {
+				title += "; Friedman " + analysis.PText(d.FriedmanP) + " (chi-square)"
+			} else {
+				title += "; omnibus " + analysis.PText(d.FriedmanP) + ", " + d.Verdict
+			}
 		}
 		c.FillText(text(10, draw.XCenter, draw.YTop), vg.Point{X: (c.Min.X + c.Max.X) / 2, Y: top}, title)
 		// CD interval.

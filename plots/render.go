@@ -153,11 +153,7 @@ func RenderAll(resultsDir, outDir string, opts RenderOptions) ([]Figure, error) 
 	for _, p := range protocols {
 		p := p
 		var cd CDData
-		caption := func() string {
-			return fmt.Sprintf("Critical-difference diagram (%s protocol): average ranks of the methods' mean accuracy over %d data sets "+
-				"(1 = best), for exactly the %d methods of the ranks table; methods joined by a bar are not significantly different by the Nemenyi test at alpha = 0.05 "+
-				"(CD = %.3f; Friedman p = %.3g, tie-corrected).", p, cd.NDatasets, len(cd.Methods), cd.CD, cd.FriedmanP)
-		}
+		caption := func() string { return CDCaption(p, cd) }
 		name := "cd_" + p
 		var err error
 		render := func() error {

@@ -92,48 +92,6 @@ func headline(a *analysis.Analysis, opts Options, lg *legend) []byte {
 	return b.Bytes()
 }
 
-// verdict says in one sentence what the tests of a protocol conclude.
-func verdict(t analysis.Tests, a *analysis.Analysis) string {
-	pres := a.Presentation()
-	if t.NA != "" {
-		return "Significance: n/a — " + mdEscape(t.NA) + "."
-	}
-	f := t.Friedman
-	best := 0
-	for j := range t.Methods {
-		if f.AvgRanks[j] < f.AvgRanks[best] {
-			best = j
-		}
-	}
-	var within []string
-	for j, m := range t.Methods {
-		if j != best && f.AvgRanks[j]-f.AvgRanks[best] < t.CD05 {
-			within = append(within, pres.DisplayName(m))
-		}
-	}
-	differ := "differ significantly"
-	if !(f.PImanDavenport < analysis.Alpha) {
-		differ = "do not differ significantly"
-	}
-	s := fmt.Sprintf("**Significance:** over %d datasets the %d methods %s (Friedman test with Iman–Davenport correction, p = %s, α = 0.05); the best mean rank is %s's (%s), and %s within the critical difference (CD = %s) of it",
-		f.N, f.K, differ, pValue(f.PImanDavenport), mdEscape(pres.DisplayName(t.Methods[best])), fixed(f.AvgRanks[best], 2), countText(len(within)), fixed(t.CD05, 2))
-	if len(within) > 0 && len(within) <= 6 {
-		s += ": " + mdEscape(strings.Join(within, ", "))
-	}
-	return s + "."
-}
-
-func countText(n int) string {
-	switch n {
-	case 0:
-		return "no other method is"
-	case 1:
-		return "1 other method is"
-	default:
-		return fmt.Sprintf("%d other methods are", n)
-	}
-}
-
 // plural writes a count with its noun: "1 dataset", "3 datasets".
 func plural(n int, noun string) string {
 	if n == 1 {

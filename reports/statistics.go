@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/fgrtbench/fgrtbench/analysis"
+	"github.com/fgrtbench/fgrtbench/stats"
 )
 
 // StatsResult is the statistical comparison of one protocol (computed by
@@ -20,6 +21,89 @@ type (
 // pValue formats a p-value with four significant decimals, or "< 0.0001";
 // "n/a" for a test that does not apply (NaN).
 func pValue(p float64) string { return analysis.FormatP(p) }
+
+// verdict says in one sentence what the tests of a protocol conclude: the
+// omnibus verdict with the test that decided and why, then the best mean
+// rank and the methods within the critical difference of it, labelled
+// exploratory unless the omnibus test is significant. It renders
+// analysis.Tests and computes nothing.
+func verdict(t analysis.Tests, a *analysis.Analysis) string {
+	pres := a.Presentation()
+	if t.NA != "" {
+		return "Significance: n/a — " + mdEscape(t.NA) + "."
+	}
+	f := t.Friedman
+	best := 0
+	for j := range t.Methods {
+		if f.AvgRanks[j] < f.AvgRanks[best] {
+			best = j
+		}
+	}
+	var within []string
+	for j, m := range t.Methods {
+		if j != best && f.AvgRanks[j]-f.AvgRanks[best] < t.CD05 {
+			within = append(within, pres.DisplayName(m))
+		}
+	}
+	differ := "differ significantly"
+	if !t.Decision.Significant {
+		differ = "do not differ significantly"
+	}
+	s := fmt.Sprintf("**Significance:** over %d datasets the %d methods %s (%s, %s, α = 0.05): %s. The best mean rank is %s's (%s), and %s within the critical difference (CD = %s",
+		f.N, f.K, differ, t.Decision.Name, analysis.PText(t.Decision.P), mdEscape(t.Decision.Reason),
+		mdEscape(pres.DisplayName(t.Methods[best])), fixed(f.AvgRanks[best], 2), countText(len(within)), fixed(t.CD05, 2))
+	if t.PostHoc == analysis.PostHocExploratory {
+		s += "; exploratory, the omnibus test not being significant"
+	}
+	s += ") of it"
+	if len(within) > 0 && len(within) <= 6 {
+		s += ": " + mdEscape(strings.Join(within, ", "))
+	}
+	return s + "."
+}
+
+func countText(n int) string {
+	switch n {
+	case 0:
+		return "no other method is"
+	case 1:
+		return "1 other method is"
+	default:
+		return fmt.Sprintf("%d other methods are", n)
+	}
+}
+
+// verdictWord is the omnibus verdict in the Friedman table.
+func verdictWord(d analysis.Decision) string {
+	w := "not significant"
+	if d.Significant {
+		w = "significant"
+	}
+	return fmt.Sprintf("%s (%s, %s)", w, d.Name, analysis.PText(d.P))
+}
+
+// postHocNote says whether the post-hoc comparisons (CD, Holm) confirm or
+// only explore.
+func postHocNote(r StatsResult) string {
+	if r.PostHoc == analysis.PostHocConfirmatory {
+		return "The omnibus test is significant at α = 0.05, so the post-hoc comparisons (CD, Wilcoxon with Holm) are confirmatory."
+	}
+	return "The omnibus test is not significant at α = 0.05, so the post-hoc comparisons (CD, Wilcoxon with Holm) are exploratory: they suggest where differences may lie but establish none."
+}
+
+// zeroNote states the Wilcoxon tests' zero-difference convention and the
+// exact-or-normal switch, as the scipy call each one matches.
+func zeroNote(zeroMethod string) string {
+	approx := "otherwise the normal approximation with tie and continuity corrections"
+	switch zeroMethod {
+	case stats.ZeroPratt:
+		return "zero differences ranked with the others and their ranks then dropped (scipy's zero_method='pratt'); exact when no difference is zero or tied and at most 50, " + approx + " and Cureton's adjustment for the zeros"
+	case stats.ZeroSplit:
+		return "zero differences ranked with the others and their ranks split between the two signs (scipy's zero_method='zsplit'); exact when no difference is zero or tied and at most 50, " + approx
+	default:
+		return "zero differences dropped (scipy's zero_method='wilcox'); exact over the non-zero differences when at most 50 and none tied (scipy.stats.wilcoxon(d[d != 0], method='exact')), " + approx
+	}
+}
 
 // StatisticsTables renders a StatsResult as three tables: average ranks,
 // the Friedman/Nemenyi summary and the Wilcoxon/Holm pairs.
@@ -66,10 +150,27 @@ func StatisticsTables(r StatsResult, a *analysis.Analysis) []Table {
 		{"Friedman p", pValue(f.P), fmt.Sprintf("%.6g", f.P)},
 		{"Friedman χ², tie-corrected (scipy)", fixed(f.ChiSquareTieCorrected, 4), csvNum(f.ChiSquareTieCorrected)},
 		{"Friedman p, tie-corrected", pValue(f.PTieCorrected), fmt.Sprintf("%.6g", f.PTieCorrected)},
-		{fmt.Sprintf("Iman–Davenport F (%d, %d)", f.DF1, f.DF2), fixed(f.ImanDavenport, 4), csvNum(f.ImanDavenport)},
-		{"Iman–Davenport p", pValue(f.PImanDavenport), fmt.Sprintf("%.6g", f.PImanDavenport)},
+	}
+	if math.IsInf(f.ImanDavenport, 0) {
+		// Only where finite: an infinite F (every dataset ranks the methods
+		// identically) has p = 0 in the limit, which no study earns.
+		items = append(items, kv{fmt.Sprintf("Iman–Davenport F (%d, %d)", f.DF1, f.DF2), "not reported (infinite)", ""})
+	} else {
+		items = append(items,
+			kv{fmt.Sprintf("Iman–Davenport F (%d, %d)", f.DF1, f.DF2), fixed(f.ImanDavenport, 4), csvNum(f.ImanDavenport)},
+			kv{"Iman–Davenport p", pValue(f.PImanDavenport), fmt.Sprintf("%.6g", f.PImanDavenport)})
+	}
+	pm := r.Permutation
+	if pm.Exact {
+		items = append(items, kv{"Permutation test p (exact)", pValue(pm.P), fmt.Sprintf("%.6g", pm.P)})
+	} else {
+		items = append(items,
+			kv{fmt.Sprintf("Permutation test p (Monte Carlo, %d draws)", pm.Draws), pValue(pm.P), fmt.Sprintf("%.6g", pm.P)},
+			kv{"Permutation test p, 99 % interval", fixed(pm.Low, 4) + " – " + fixed(pm.High, 4), csvNum(pm.Low) + ";" + csvNum(pm.High)})
 	}
 	items = append(items,
+		kv{"Verdict (α = 0.05)", verdictWord(r.Decision), strconv.FormatBool(r.Decision.Significant)},
+		kv{"Post-hoc comparisons", r.PostHoc, r.PostHoc},
 		kv{"Nemenyi CD (α = 0.05)", fixed(r.CD05, 4), csvNum(r.CD05)},
 		kv{"Nemenyi CD (α = 0.10)", fixed(r.CD10, 4), csvNum(r.CD10)})
 	fr := Table{
@@ -78,7 +179,11 @@ func StatisticsTables(r StatsResult, a *analysis.Analysis) []Table {
 		Header:    []string{"Statistic", "Value"},
 		Align:     "lr",
 		CSVHeader: []string{"protocol", "statistic", "value"},
-		Notes:     []string{"Demšar (2006): χ² without tie correction, Iman–Davenport F from it; Nemenyi q from Demšar's Table 5(a) for up to 10 methods, from the studentized range distribution beyond. Two methods differ at level α when their average ranks differ by at least CD; the CD diagram ranks exactly these methods."},
+		Notes: []string{
+			"Verdict: " + r.Decision.Name + ", " + analysis.PText(r.Decision.P) + ": " + r.Decision.Reason + ".",
+			"The permutation test rearranges the ranks within each dataset, every arrangement equally likely when the methods do not differ; its statistic is Friedman's χ². The χ² and Iman–Davenport p-values (Demšar 2006: χ² without tie correction, F from it; the tie-corrected χ² is scipy.stats.friedmanchisquare's) are large-sample approximations, shown for reference.",
+			"Nemenyi q from Demšar's Table 5(a) for up to 10 methods, from the studentized range distribution beyond. Two methods differ at level α when their average ranks differ by at least CD; the CD diagram ranks exactly these methods. " + postHocNote(r),
+		},
 	}
 	for _, it := range items {
 		fr.Rows = append(fr.Rows, []Entry{{Text: it.name}, {Text: it.text}})
@@ -113,7 +218,8 @@ func pairwiseTable(r StatsResult, a *analysis.Analysis) Table {
 		Align:     "lrrrrrrr",
 		CSVHeader: []string{"protocol", "a", "b", "mean_diff", "n", "zeros", "w_plus", "w_minus", "exact", "p", "p_holm", "significant_05", "rope", "p_a_better", "p_equivalent", "p_b_better"},
 		Notes: []string{
-			"Comparisons: " + family + ", on per-dataset mean accuracies. Wilcoxon signed-rank test, two-sided, zero differences dropped (scipy's zero_method='wilcox'), Holm's step-down correction over the comparisons of the table; bold: Holm-adjusted p < 0.05.",
+			"Comparisons: " + family + ", on per-dataset mean accuracies. Wilcoxon signed-rank test, two-sided, " + zeroNote(r.ZeroMethod) + "; Holm's step-down correction over the comparisons of the table; bold: Holm-adjusted p < 0.05.",
+			postHocNote(r),
 			fmt.Sprintf("Bayesian signed-rank test (Benavoli et al., JMLR 2017) with ROPE ± %s pp: P(A>B), P(=), P(B>A) are the posterior probabilities that A is practically better, the two practically equivalent, B practically better.", fixed(a.Rope*100, 2)),
 		},
 	}
@@ -134,6 +240,9 @@ func pairwiseTable(r StatsResult, a *analysis.Analysis) Table {
 			csvP(pt.P), csvP(pt.PHolm), strconv.FormatBool(s), csvNum(a.Rope), csvP(pt.Bayes.PRight), csvP(pt.Bayes.PRope), csvP(pt.Bayes.PLeft)})
 	}
 	t.Summary = fmt.Sprintf("%d comparisons (%s); %d significant after Holm's correction at α = 0.05", len(r.Pairs), family, sig)
+	if r.PostHoc == analysis.PostHocExploratory {
+		t.Summary += " (exploratory: the omnibus test is not significant)"
+	}
 	if sig > 0 && sig <= 8 {
 		t.Summary += ": " + strings.Join(sigNames, "; ")
 	}

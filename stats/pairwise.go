@@ -41,6 +41,13 @@ type PairwiseResult struct {
 // than the rope", in the units of the scores (DefaultRope assumes
 // accuracies in [0, 1]).
 func Pairwise(scores [][]float64, k, reference int, bayes SignedRankOptions) ([]PairwiseResult, error) {
+	return PairwiseZero(scores, k, reference, bayes, ZeroWilcox)
+}
+
+// PairwiseZero is Pairwise with the Wilcoxon tests' zero-difference
+// convention zeroMethod (ZeroWilcox, ZeroPratt or ZeroSplit; see
+// WilcoxonZero).
+func PairwiseZero(scores [][]float64, k, reference int, bayes SignedRankOptions, zeroMethod string) ([]PairwiseResult, error) {
 	if k < 2 {
 		return nil, fmt.Errorf("stats: need at least 2 methods, got %d", k)
 	}
@@ -75,7 +82,7 @@ func Pairwise(scores [][]float64, k, reference int, bayes SignedRankOptions) ([]
 			d[i] = row[ab[0]] - row[ab[1]]
 			sum += d[i]
 		}
-		w, err := WilcoxonDiffs(d)
+		w, err := WilcoxonZero(d, zeroMethod)
 		if err != nil {
 			return nil, fmt.Errorf("stats: methods %d and %d: %v", ab[0], ab[1], err)
 		}

@@ -57,6 +57,18 @@ type reference struct {
 		PRope   float64   `json:"p_rope"`
 		PRight  float64   `json:"p_right"`
 	} `json:"bayes_signed_rank"`
+	WilcoxonZero []struct {
+		Diffs         []float64          `json:"diffs"`
+		ScipyDefaultP float64            `json:"scipy_default_p"`
+		Wilcox        wilcoxonReferenceP `json:"wilcox"`
+		Pratt         wilcoxonReferenceP `json:"pratt"`
+		Zsplit        wilcoxonReferenceP `json:"zsplit"`
+	} `json:"wilcoxon_zero"`
+	FriedmanExact []struct {
+		Matrix           [][]float64 `json:"matrix"`
+		Chi2TieCorrected float64     `json:"chi2_tie_corrected"`
+		PExact           float64     `json:"p_exact"`
+	} `json:"friedman_exact"`
 	Correlated []struct {
 		Diffs  []float64 `json:"diffs"`
 		Folds  int       `json:"folds"`
@@ -69,6 +81,12 @@ type reference struct {
 		NBDF   int       `json:"nb_df"`
 		NBP    float64   `json:"nb_p"`
 	} `json:"correlated"`
+}
+
+type wilcoxonReferenceP struct {
+	Exact     bool    `json:"exact"`
+	Statistic float64 `json:"statistic"`
+	P         float64 `json:"p"`
 }
 
 func loadReference(t *testing.T) reference {

@@ -3,8 +3,13 @@
 // Classifiers over Multiple Data Sets", JMLR 7 (2006): average ranks, the
 // Friedman test with the Iman–Davenport correction, the Nemenyi critical
 // difference (for any number of methods, via the studentized range
-// distribution), the Wilcoxon signed-rank test and Holm's step-down
-// correction, gathered for any set of methods by Pairwise.
+// distribution), the Wilcoxon signed-rank test (with scipy's three
+// zero-difference conventions) and Holm's step-down correction, gathered
+// for any set of methods by Pairwise. FriedmanPermutation gives the exact
+// permutation distribution of Friedman's statistic (or a seeded Monte
+// Carlo estimate with its precision), which decides where the χ² and F
+// approximations do not hold: few datasets, or every dataset ranking the
+// methods alike.
 //
 // Beside these frequentist tests it has the Bayesian signed-rank test over
 // datasets with a region of practical equivalence (Benavoli et al., JMLR
@@ -152,6 +157,11 @@ type FriedmanResult struct {
 	ImanDavenport  float64
 	DF1, DF2       int
 	PImanDavenport float64
+	// Identical reports that every dataset ranks the methods the same way
+	// (one rank vector, not all tied): χ² then takes its largest value
+	// given the ties, the Iman–Davenport F is infinite without ties, and
+	// only an exact test (FriedmanPermutation) says how unlikely that is.
+	Identical bool
 }
 
 // Friedman runs the Friedman test on m (rows = datasets, columns = methods).
@@ -165,6 +175,7 @@ func Friedman(m [][]float64, higherBetter bool) (FriedmanResult, error) {
 	if err != nil {
 		return res, err
 	}
+	res.Identical = identicalRankings(m, higherBetter)
 	ties := 0.0
 	for _, row := range m {
 		for _, t := range tieGroups(row) {
@@ -181,6 +192,29 @@ func Friedman(m [][]float64, higherBetter bool) (FriedmanResult, error) {
 		res.PTieCorrected = 1
 	}
 	return res, nil
+}
+
+// identicalRankings reports whether every row of m has the same rank
+// vector and that vector is not constant (a row of ties says nothing).
+func identicalRankings(m [][]float64, higherBetter bool) bool {
+	first := Rank(m[0], higherBetter)
+	constant := true
+	for _, r := range first {
+		if r != first[0] {
+			constant = false
+		}
+	}
+	if constant {
+		return false
+	}
+	for _, row := range m[1:] {
+		for j, r := range Rank(row, higherBetter) {
+			if r != first[j] {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // FriedmanFromRanks computes the Friedman and Iman–Davenport statistics from

@@ -7,26 +7,50 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// ExactMaxN is the largest number of non-zero differences for which the
-// Wilcoxon test uses the exact null distribution (when there are no ties).
-const ExactMaxN = 25
+// ExactMaxN is the largest number of ranked differences for which the
+// Wilcoxon test uses the exact null distribution (when there are no ties
+// and no zeros among them): scipy.stats.wilcoxon's method="auto" switches
+// to the normal approximation above 50 differences too.
+const ExactMaxN = 50
+
+// The zero-difference conventions of the Wilcoxon signed-rank test, named
+// as scipy.stats.wilcoxon's zero_method (Wilcoxon 1945, Pratt 1959, and
+// splitting the zeros' ranks between the two sums).
+const (
+	// ZeroWilcox drops zero differences before ranking (the default).
+	ZeroWilcox = "wilcox"
+	// ZeroPratt ranks the zeros with the other differences, then drops
+	// their ranks from both sums.
+	ZeroPratt = "pratt"
+	// ZeroSplit ranks the zeros with the other differences and adds half
+	// of their ranks to each sum.
+	ZeroSplit = "zsplit"
+)
+
+// ZeroMethods lists the accepted zero-difference conventions.
+var ZeroMethods = []string{ZeroWilcox, ZeroPratt, ZeroSplit}
 
 // WilcoxonResult is the outcome of a two-sided Wilcoxon signed-rank test.
 type WilcoxonResult struct {
-	// N is the number of non-zero differences used; Zeros the number
-	// dropped (zero_method "wilcox" in scipy's terms: zero differences are
-	// discarded before ranking).
+	// ZeroMethod is the zero-difference convention (ZeroWilcox, ZeroPratt
+	// or ZeroSplit); "" in results written before it was recorded means
+	// ZeroWilcox.
+	ZeroMethod string `json:"zero_method"`
+	// N is the number of non-zero differences; Zeros the number of zero
+	// differences (dropped by ZeroWilcox, ranked by the others).
 	N, Zeros int
 	// WPlus and WMinus are the rank sums of the positive and negative
 	// differences; Statistic = min(WPlus, WMinus).
 	WPlus, WMinus, Statistic float64
-	// Ties reports tied absolute differences (which force the normal
-	// approximation).
+	// Ties reports tied absolute differences among the ranked ones (which
+	// force the normal approximation).
 	Ties bool
 	// Exact reports whether P comes from the exact distribution; otherwise
-	// Z is the normal-approximation statistic (tie- and continuity-corrected).
-	Exact bool
-	Z     float64
+	// Z is the normal-approximation statistic, tie-corrected and with a
+	// continuity correction of ½ (Continuity).
+	Exact      bool
+	Continuity bool `json:"continuity"`
+	Z          float64
 	// P is the two-sided p-value; NaN when NA.
 	P float64
 	// NA reports a test that has nothing to go on: one difference or none,
@@ -36,7 +60,7 @@ type WilcoxonResult struct {
 }
 
 // Wilcoxon tests whether the paired samples x and y differ (differences
-// x[i]-y[i]), two-sided.
+// x[i]-y[i]), two-sided, with the ZeroWilcox convention.
 func Wilcoxon(x, y []float64) (WilcoxonResult, error) {
 	if len(x) != len(y) {
 		return WilcoxonResult{}, fmt.Errorf("stats: Wilcoxon needs paired samples, got %d and %d values", len(x), len(y))
@@ -49,71 +73,129 @@ func Wilcoxon(x, y []float64) (WilcoxonResult, error) {
 }
 
 // WilcoxonDiffs runs the two-sided Wilcoxon signed-rank test on paired
-// differences.
-//
-// Zero differences (within TieTolerance) are dropped first (scipy's default
-// zero_method="wilcox"). With N ≤ ExactMaxN remaining differences and no
-// tied magnitudes the p-value is exact: 2·P(W ≤ min(W+, W-)), capped at 1.
-// Otherwise the normal approximation is used with mean N(N+1)/4, variance
-// N(N+1)(2N+1)/24 − Σ(t³−t)/48 over tie groups, and a continuity
-// correction of 0.5 towards the mean. Over no or one difference, or when
-// every difference is zero, the test has nothing to go on: the result has
-// NA set and P = NaN (no error, so that a caller can print "n/a").
+// differences with the ZeroWilcox convention (see WilcoxonZero).
 func WilcoxonDiffs(d []float64) (WilcoxonResult, error) {
-	var nz, abs []float64
-	res := WilcoxonResult{}
+	return WilcoxonZero(d, ZeroWilcox)
+}
+
+// WilcoxonZero runs the two-sided Wilcoxon signed-rank test on paired
+// differences with the zero-difference convention zeroMethod. Differences
+// within TieTolerance of 0 are zeros, and magnitudes within it are ties.
+// Each convention gives the p-value of one scipy 1.10 call:
+//
+//   - ZeroWilcox drops the zeros. Over the n remaining differences the
+//     p-value is exact, 2·P(W ≤ min(W+, W−)) capped at 1, when n ≤
+//     ExactMaxN and no magnitudes tie: scipy.stats.wilcoxon(d[d != 0],
+//     method="exact"). Otherwise it is the normal approximation:
+//     scipy.stats.wilcoxon(d[d != 0], method="approx", correction=True).
+//     Note that scipy.stats.wilcoxon(d) with its defaults on differences
+//     that include zeros differs: it leaves the exact distribution for the
+//     normal approximation without continuity correction (FGRT against
+//     FGRT* in the paper's clean study: p = 0.463 there, 0.5625 here, the
+//     exact p-value of the non-zero differences).
+//   - ZeroPratt and ZeroSplit rank the zeros with the others. Without
+//     zeros they equal ZeroWilcox; with zeros scipy has no exact
+//     distribution for them and neither has this function: the p-value is
+//     scipy.stats.wilcoxon(d, zero_method=zeroMethod, method="approx",
+//     correction=True).
+//
+// The normal approximation has mean and variance n(n+1)/4 and
+// n(n+1)(2n+1)/24 − Σ(t³−t)/48 over tie groups (ZeroPratt subtracts the
+// zeros' share, Cureton 1967), and moves the statistic ½ towards the
+// mean. Over no or one difference, or when every difference is zero, the
+// test has nothing to go on: the result has NA set and P = NaN (no error,
+// so that a caller can print "n/a").
+func WilcoxonZero(d []float64, zeroMethod string) (WilcoxonResult, error) {
+	switch zeroMethod {
+	case ZeroWilcox, ZeroPratt, ZeroSplit:
+	default:
+		return WilcoxonResult{}, fmt.Errorf("stats: zero method %q, want one of %v", zeroMethod, ZeroMethods)
+	}
+	res := WilcoxonResult{ZeroMethod: zeroMethod}
+	var ranked []float64 // the differences that are ranked
 	for i, v := range d {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return WilcoxonResult{}, fmt.Errorf("stats: difference %d is %v", i, v)
 		}
 		if tied(v, 0) {
 			res.Zeros++
-			continue
+			if zeroMethod == ZeroWilcox {
+				continue
+			}
+			v = 0
 		}
-		nz = append(nz, v)
-		abs = append(abs, math.Abs(v))
+		ranked = append(ranked, v)
 	}
-	n := len(nz)
-	res.N = n
-	if len(d) < 2 || n == 0 {
+	res.N = len(d) - res.Zeros
+	if len(d) < 2 || res.N == 0 {
 		res.NA = true
 		res.P = math.NaN()
 		return res, nil
 	}
+	abs := make([]float64, len(ranked))
+	for i, v := range ranked {
+		abs[i] = math.Abs(v)
+	}
 	ranks := Rank(abs, false)
-	for i, v := range nz {
-		if v > 0 {
+	var zeroRanks float64
+	var nonZeroAbs []float64 // magnitudes whose ties count in the variance
+	for i, v := range ranked {
+		switch {
+		case v > 0:
 			res.WPlus += ranks[i]
-		} else {
+		case v < 0:
 			res.WMinus += ranks[i]
+		default:
+			zeroRanks += ranks[i]
 		}
+		if v != 0 || zeroMethod == ZeroSplit {
+			nonZeroAbs = append(nonZeroAbs, abs[i])
+		}
+	}
+	if zeroMethod == ZeroSplit {
+		res.WPlus += zeroRanks / 2
+		res.WMinus += zeroRanks / 2
 	}
 	res.Statistic = math.Min(res.WPlus, res.WMinus)
 	tieTerm := 0.0
-	for _, t := range tieGroups(abs) {
+	for _, t := range tieGroups(nonZeroAbs) {
 		if t > 1 {
 			res.Ties = true
 			tieTerm += float64(t*t*t - t)
 		}
 	}
-	if n <= ExactMaxN && !res.Ties {
+	count := len(ranked)
+	hasZeros := count > res.N
+	if count <= ExactMaxN && !res.Ties && !hasZeros {
 		res.Exact = true
-		res.P = math.Min(1, 2*exactLowerTail(n, int(math.Round(res.Statistic))))
+		res.P = math.Min(1, 2*exactLowerTail(count, int(math.Round(res.Statistic))))
 		return res, nil
 	}
-	nf := float64(n)
+	res.Continuity = true
+	nf := float64(count)
 	mean := nf * (nf + 1) / 4
-	variance := nf*(nf+1)*(2*nf+1)/24 - tieTerm/48
+	variance := nf * (nf + 1) * (2*nf + 1) / 24
+	if zeroMethod == ZeroPratt {
+		z := float64(res.Zeros)
+		mean -= z * (z + 1) / 4
+		variance -= z * (z + 1) * (2*z + 1) / 24
+	}
+	variance -= tieTerm / 48
 	if variance <= 0 {
 		res.P = 1
 		return res, nil
 	}
-	dev := res.Statistic - mean // ≤ 0 since Statistic is the smaller sum
-	if dev < 0 {
-		dev = math.Min(0, dev+0.5)
+	// scipy moves T by ½·sign(T − mean) towards the mean; the p-value is
+	// two-sided, 2·Φ(−|z|).
+	dev := res.Statistic - mean
+	switch {
+	case dev > 0:
+		dev -= 0.5
+	case dev < 0:
+		dev += 0.5
 	}
 	res.Z = dev / math.Sqrt(variance)
-	res.P = math.Min(1, 2*distuv.UnitNormal.CDF(res.Z))
+	res.P = math.Min(1, 2*distuv.UnitNormal.CDF(-math.Abs(res.Z)))
 	return res, nil
 }
 

@@ -85,7 +85,8 @@ func Render(in Input) ([]byte, error) {
 		return nil, fmt.Errorf("html: no analysis to render")
 	}
 	t, err := template.New("page").Funcs(template.FuncMap{
-		"pct": pct, "num": num, "pval": analysis.FormatP, "raw": raw, "join": strings.Join, "ms": ms, "inc": func(i int) int { return i + 1 },
+		"pct": pct, "num": num, "pval": analysis.FormatP, "ptext": analysis.PText, "raw": raw,
+		"finite": func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }, "join": strings.Join, "ms": ms, "inc": func(i int) int { return i + 1 },
 		"sum": func(n ...int) int {
 			t := 0
 			for _, v := range n {

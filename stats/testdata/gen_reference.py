@@ -12,6 +12,7 @@ procedure otherwise (Bayesian signed-rank test, Benavoli et al. JMLR 2017).
 """
 import json
 import sys
+import warnings
 
 import numpy as np
 import scipy
@@ -66,13 +67,106 @@ def wilcoxon(rng):
     cases = [
         ("exact", np.round(rng.normal(0.01, 0.03, 10), 6)),
         ("exact", np.round(rng.normal(0.0, 0.03, 20), 6)),
-        ("approx", np.round(rng.normal(0.01, 0.03, 40), 6)),
+        # 60 differences: above 50, where method="auto" (and the Go code)
+        # leave the exact distribution. The last 20 come from their own
+        # generator so that the draws of every later section stay as they were.
+        ("approx", np.round(np.concatenate([rng.normal(0.01, 0.03, 40),
+                                            np.random.default_rng(SEED + 1).normal(0.01, 0.03, 20)]), 6)),
         ("approx", np.round(rng.normal(0.0, 0.02, 15), 2)),  # tied magnitudes
     ]
     for mode, d in cases:
         res = stats.wilcoxon(d, zero_method="wilcox", correction=(mode == "approx"), mode=mode)
         out.append({"diffs": d.tolist(), "exact": mode == "exact",
                     "statistic": float(res.statistic), "p": float(res.pvalue)})
+    return out
+
+
+def wilcoxon_zero():
+    """The zero-difference conventions, pinned to the scipy call each one
+    follows (stats.WilcoxonZero): "wilcox" drops the zeros and is exact
+    over the rest when at most 50 remain and no magnitudes tie, otherwise
+    the normal approximation with continuity correction; "pratt" and
+    "zsplit" rank the zeros and, with zeros present, have only the normal
+    approximation. scipy_default_p is scipy.stats.wilcoxon(d) with its
+    defaults, which the Go code does not follow where there are zeros."""
+    rng = np.random.default_rng(SEED + 2)
+    cases = [
+        # Six non-zero differences and four zeros over ten datasets: exact
+        # p = 0.5625 over the non-zero ones, scipy's defaults 0.463, the
+        # situation of FGRT against FGRT* in the paper's clean study.
+        [0.0, 0.0, 0.0, 0.0, -0.001, 0.002, 0.004, 0.005, 0.007, -0.009],
+        [0.0, 0.01, 0.02, 0.03, 0.04, 0.05, -0.06, 0.07],
+        [0.0, 0.0, 0.0, 0.01, -0.01, 0.02, 0.02, -0.03, 0.04, 0.05, 0.06, -0.07],
+        np.round(rng.normal(0.005, 0.02, 30), 2).tolist(),
+        np.round(rng.normal(0.0, 0.02, 70), 3).tolist(),
+        [0.01, 0.02, -0.03, 0.04, 0.05, 0.06],
+    ]
+    out = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for d in cases:
+            d = np.asarray(d)
+            nz = d[d != 0]
+            rk = stats.rankdata(np.abs(nz))
+            ties = len(np.unique(rk)) < len(rk)
+            exact = len(nz) <= 50 and not ties
+            w = stats.wilcoxon(nz, method="exact" if exact else "approx", correction=not exact)
+            case = {"diffs": d.tolist(), "scipy_default_p": float(stats.wilcoxon(d).pvalue),
+                    "wilcox": {"exact": bool(exact), "statistic": float(w.statistic), "p": float(w.pvalue)}}
+            for zm in ("pratt", "zsplit"):
+                if np.any(d == 0):
+                    r = stats.wilcoxon(d, zero_method=zm, method="approx", correction=True)
+                    case[zm] = {"exact": False, "statistic": float(r.statistic), "p": float(r.pvalue)}
+                else:
+                    case[zm] = case["wilcox"]
+            out.append(case)
+    return out
+
+
+def friedman_exact():
+    """The exact permutation distribution of Friedman's statistic: every
+    arrangement of each dataset's values over the methods (scipy's
+    permutation_test with permutation_type="samples", enumerated in full),
+    statistic the tie-corrected chi-square of friedmanchisquare, p-value
+    P(statistic >= observed). The matrices are scores (higher = better);
+    the statistic does not depend on the direction."""
+    rng = np.random.default_rng(SEED + 3)
+    cases = [
+        [[0.9, 0.8], [0.7, 0.6]],                                     # N=2, k=2, identical
+        [[0.9, 0.8, 0.7], [0.6, 0.5, 0.4], [0.95, 0.85, 0.75]],       # N=3, k=3, identical
+        [[0.9, 0.8], [0.7, 0.6], [0.5, 0.5]],                         # k=2 with a tied row
+        [[0.9, 0.8], [0.7, 0.6], [0.5, 0.4], [0.3, 0.2], [0.2, 0.1]],  # k=2: the sign test
+        [[0.9, 0.8, 0.8], [0.7, 0.7, 0.6], [0.5, 0.6, 0.6], [0.8, 0.9, 0.7]],
+        [[0.9, 0.8, 0.7, 0.6], [0.6, 0.8, 0.7, 0.9]],                 # N=2, k=4
+        np.round(rng.normal(0.8, 0.05, (3, 4)), 2).tolist(),
+        np.round(rng.normal(0.8, 0.05, (6, 3)), 2).tolist(),
+        np.round(rng.normal(0.8, 0.05, (2, 5)), 2).tolist(),
+    ]
+
+    def chi2(*samples):
+        return stats.friedmanchisquare(*samples).statistic
+
+    out = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for m in cases:
+            a = np.asarray(m, dtype=float)
+            if a.shape[1] == 2:
+                # friedmanchisquare wants 3 samples; for k = 2 the statistic
+                # is Friedman's formula, written out (same tie correction).
+                def chi2(x, y):
+                    r = np.array([stats.rankdata(row) for row in np.stack([x, y], axis=1)])
+                    n, k = r.shape
+                    ssbn = np.sum(r.sum(axis=0) ** 2)
+                    c = 1 - sum((t ** 3 - t) for row in r for t in np.unique(row, return_counts=True)[1]) / (k * (k * k - 1) * n)
+                    return (12.0 / (k * n * (k + 1)) * ssbn - 3 * n * (k + 1)) / c
+            else:
+                def chi2(*samples):
+                    return stats.friedmanchisquare(*samples).statistic
+            res = stats.permutation_test(tuple(a.T), chi2, permutation_type="samples",
+                                         vectorized=False, n_resamples=np.inf, alternative="greater")
+            out.append({"matrix": a.tolist(), "chi2_tie_corrected": float(res.statistic),
+                        "p_exact": float(res.pvalue)})
     return out
 
 
@@ -149,6 +243,8 @@ def main():
         "wilcoxon": wilcoxon(rng),
         "bayes_signed_rank": bayes_signed_rank(rng),
         "correlated": correlated(rng),
+        "wilcoxon_zero": wilcoxon_zero(),
+        "friedman_exact": friedman_exact(),
     }
     json.dump(ref, sys.stdout, indent=1)
     sys.stdout.write("\n")

@@ -1,0 +1,177 @@
+package analysis
+
+import (
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/fgrtbench/fgrtbench/stats"
+)
+
+// TestDecisionAtTheEdges: the omnibus verdict comes from the exact
+// permutation test; a study whose datasets all rank the methods the same
+// way is significant only where the exact p-value is below α (never from
+// an infinite Iman–Davenport F), and post-hoc comparisons are exploratory
+// unless the verdict is significant.
+func TestDecisionAtTheEdges(t *testing.T) {
+	cases := []struct {
+		name        string
+		acc         map[string]map[string]float64
+		p           float64
+		significant bool
+		identical   bool
+	}{
+		// One method wins both datasets: χ² = 2 (p = 0.157), F infinite
+		// (p "0"), exact p = 2/4.
+		{"N=2 k=2 one method wins both", map[string]map[string]float64{"a": {"d1": 0.9, "d2": 0.8}, "b": {"d1": 0.7, "d2": 0.6}}, 0.5, false, true},
+		// Three datasets, three methods ranked alike: 1/36 < α.
+		{"N=3 k=3 identical", map[string]map[string]float64{"a": {"d1": 0.9, "d2": 0.8, "d3": 0.7}, "b": {"d1": 0.8, "d2": 0.7, "d3": 0.6}, "c": {"d1": 0.7, "d2": 0.6, "d3": 0.5}}, 1.0 / 36, true, true},
+		// Two of three datasets agree, the third reverses: χ² = 0.667.
+		{"N=3 k=3 mixed", map[string]map[string]float64{"a": {"d1": 0.9, "d2": 0.8, "d3": 0.5}, "b": {"d1": 0.8, "d2": 0.7, "d3": 0.6}, "c": {"d1": 0.7, "d2": 0.6, "d3": 0.7}}, 0.944, false, false},
+	}
+	for _, c := range cases {
+		a, err := Compute(records(c.acc, nil), Options{Samples: 2000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts := a.Tests[0]
+		d := ts.Decision
+		if ts.NA != "" || d.Test != TestFriedmanExact || !ts.Permutation.Exact || math.Abs(d.P-c.p) > 0.0005 || d.Significant != c.significant || ts.Friedman.Identical != c.identical {
+			t.Errorf("%s: decision %+v identical %v NA %q", c.name, d, ts.Friedman.Identical, ts.NA)
+		}
+		if d.P != ts.Permutation.P {
+			t.Errorf("%s: decision p %v, permutation p %v", c.name, d.P, ts.Permutation.P)
+		}
+		want := PostHocExploratory
+		if c.significant {
+			want = PostHocConfirmatory
+		}
+		if ts.PostHoc != want {
+			t.Errorf("%s: post-hoc %q, want %q", c.name, ts.PostHoc, want)
+		}
+		if c.identical != strings.Contains(d.Reason, "ranks the methods identically") {
+			t.Errorf("%s: reason %q", c.name, d.Reason)
+		}
+		if !strings.Contains(d.Reason, "counted") {
+			t.Errorf("%s: reason does not say the arrangements were counted: %q", c.name, d.Reason)
+		}
+	}
+}
+
+// TestDecisionMonteCarlo: past the enumeration the verdict states its
+// Monte Carlo precision and calls a difference only when the whole 99 %
+// interval is below α.
+func TestDecisionMonteCarlo(t *testing.T) {
+	f := stats.FriedmanResult{N: 10, K: 12}
+	cases := []struct {
+		perm stats.PermutationResult
+		sig  bool
+	}{
+		{stats.PermutationResult{P: 0.00001, Draws: 100000, Seed: 7, SE: 0.00001, Low: 0, High: 0.00005, Arrangements: 1e60}, true},
+		// Estimate below α, interval reaching it: not significant.
+		{stats.PermutationResult{P: 0.048, Draws: 100000, Seed: 7, SE: 0.0007, Low: 0.046, High: 0.0501, Arrangements: 1e60}, false},
+	}
+	for _, c := range cases {
+		d := decide(f, c.perm)
+		if d.Test != TestFriedmanMonteCarlo || d.Significant != c.sig || d.P != c.perm.P {
+			t.Errorf("%+v: %+v", c.perm, d)
+		}
+		for _, s := range []string{"100000 random", "seed 7", "standard error", "99 % interval"} {
+			if !strings.Contains(d.Reason, s) {
+				t.Errorf("reason %q lacks %q", d.Reason, s)
+			}
+		}
+		if !c.sig && !strings.Contains(d.Reason, "not called different") {
+			t.Errorf("inconclusive estimate not explained: %q", d.Reason)
+		}
+	}
+}
+
+// TestMissingCellsRefused: a protocol where a method lacks a dataset gets
+// no tests, and NA and Missing name every missing cell (the fault is
+// injected by leaving one unit's rows out); the mean ranks describe the
+// complete datasets and no p-value is 0 in analysis.json.
+func TestMissingCellsRefused(t *testing.T) {
+	acc := map[string]map[string]float64{
+		"a": {"d1": 0.9, "d2": 0.8, "d3": 0.7, "d4": 0.6},
+		"b": {"d1": 0.8, "d2": 0.7, "d4": 0.5},
+		"c": {"d1": 0.7, "d2": 0.9, "d3": 0.5, "d4": 0.4},
+	}
+	a, err := Compute(records(acc, nil), Options{Samples: 2000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := a.Tests[0]
+	if len(ts.Missing) != 1 || ts.Missing[0] != (MissingCell{Protocol: "clean", Dataset: "d3", Method: "b"}) {
+		t.Fatalf("missing %+v", ts.Missing)
+	}
+	for _, s := range []string{"clean", "d3/b", "lacks 1 of 12 results", "leaving out d3"} {
+		if !strings.Contains(ts.NA, s) {
+			t.Errorf("NA %q lacks %q", ts.NA, s)
+		}
+	}
+	if len(ts.Pairs) != 0 || ts.Decision.Test != "" || !math.IsNaN(ts.Decision.P) || ts.PostHoc != "" {
+		t.Errorf("tests run despite missing cells: %+v", ts)
+	}
+	if len(ts.Datasets) != 3 || len(ts.Friedman.AvgRanks) != 3 || math.Abs(ts.MeanRank("a")-4.0/3) > 1e-12 {
+		t.Errorf("descriptive ranks: datasets %v ranks %v", ts.Datasets, ts.Friedman.AvgRanks)
+	}
+	js, err := a.JSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Tests []struct {
+			Missing  []map[string]string `json:"missing"`
+			Friedman map[string]any      `json:"friedman"`
+			Decision map[string]any      `json:"decision"`
+		} `json:"tests"`
+	}
+	if err := json.Unmarshal(js, &doc); err != nil {
+		t.Fatal(err)
+	}
+	tj := doc.Tests[0]
+	if len(tj.Missing) != 1 || tj.Missing[0]["method"] != "b" || tj.Missing[0]["dataset"] != "d3" {
+		t.Errorf("analysis.json missing %v", tj.Missing)
+	}
+	for _, k := range []string{"p", "p_tie_corrected", "p_iman_davenport"} {
+		if v, ok := tj.Friedman[k]; !ok || v != nil {
+			t.Errorf("friedman.%s = %v, want null", k, v)
+		}
+	}
+	if v := tj.Decision["p"]; v != nil {
+		t.Errorf("decision.p = %v, want null", v)
+	}
+}
+
+// TestZeroMethodOption: the Wilcoxon convention is an option, recorded in
+// Tests and every pair; an unknown one is an error.
+func TestZeroMethodOption(t *testing.T) {
+	acc := map[string]map[string]float64{"a": {"d1": 0.9, "d2": 0.8, "d3": 0.7}, "b": {"d1": 0.9, "d2": 0.7, "d3": 0.8}}
+	for _, zm := range []string{"", stats.ZeroPratt, stats.ZeroSplit} {
+		a, err := Compute(records(acc, nil), Options{Samples: 2000, ZeroMethod: zm})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := zm
+		if want == "" {
+			want = stats.ZeroWilcox
+		}
+		ts := a.Tests[0]
+		if ts.ZeroMethod != want || ts.Pairs[0].Wilcoxon.ZeroMethod != want || ts.Pairs[0].Wilcoxon.Zeros != 1 {
+			t.Errorf("%q: tests %q pair %+v", zm, ts.ZeroMethod, ts.Pairs[0].Wilcoxon)
+		}
+	}
+	if _, err := Compute(records(acc, nil), Options{ZeroMethod: "drop"}); err == nil {
+		t.Error("unknown zero method: no error")
+	}
+}
+
+func TestPText(t *testing.T) {
+	for p, want := range map[float64]string{0.15729920705: "p = 0.1573", 0.00001: "p < 0.0001", 0.0001: "p = 0.0001", 1: "p = 1.0000", math.NaN(): "p n/a"} {
+		if got := PText(p); got != want {
+			t.Errorf("PText(%v) = %q, want %q", p, got, want)
+		}
+	}
+}

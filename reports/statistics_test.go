@@ -1,0 +1,52 @@
+package reports
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/fgrtbench/fgrtbench/analysis"
+	"github.com/fgrtbench/fgrtbench/results"
+)
+
+// TestMissingCellsNamedInReport injects a missing unit (method b has no
+// result on d3) and checks that REPORT.md says the tests were refused and
+// names the cell, in the significance line and the statistics notes, and
+// shows no Friedman table or p-value for that protocol.
+func TestMissingCellsNamedInReport(t *testing.T) {
+	acc := map[string]map[string]float64{
+		"a": {"d1": 0.9, "d2": 0.8, "d3": 0.7},
+		"b": {"d1": 0.8, "d2": 0.7},
+		"c": {"d1": 0.7, "d2": 0.9, "d3": 0.5},
+	}
+	var recs []results.Record
+	for m, byDS := range acc {
+		for d, v := range byDS {
+			for f := 0; f < 5; f++ {
+				recs = append(recs, results.Record{Protocol: "clean", Dataset: d, Method: m, Selected: true, Selection: "fixed", Fold: f,
+					Accuracy: v, BalancedAccuracy: v, Rules: 2, Antecedents: 3, RulebaseSize: 3, Key: m + d})
+			}
+		}
+	}
+	a, err := analysis.Compute(recs, analysis.Options{Name: "missing", Samples: 2000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Render(Options{Dir: t.TempDir(), Analysis: a})
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := string(rep.Markdown)
+	for _, want := range []string{
+		"Significance: n/a — the clean protocol lacks 1 of 9 results (dataset/method: d3/b)",
+		"No statistics for the clean protocol (n/a): the clean protocol lacks 1 of 9 results (dataset/method: d3/b)",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("REPORT.md lacks %q", want)
+		}
+	}
+	for _, bad := range []string{"Friedman test and Nemenyi", "Permutation test p", "differ significantly"} {
+		if strings.Contains(md, bad) {
+			t.Errorf("REPORT.md shows %q for a protocol with missing cells", bad)
+		}
+	}
+}
