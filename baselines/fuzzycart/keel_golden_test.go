@@ -15,7 +15,7 @@ import (
 // minutes; keel-small.json every configuration on the other eight.)
 func TestKEELGolden(t *testing.T) {
 	var g goldenFile
-	for _, part := range []string{"testdata/keel-large.json"} {
+	for _, part := range []string{"testdata/keel-small.json", "testdata/keel-large.json"} {
 		g.Cases = append(g.Cases, readGolden(t, part).Cases...)
 	}
 	plans := map[string]*protocol.Plan{}

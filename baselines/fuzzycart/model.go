@@ -44,7 +44,11 @@ type Model struct {
 	pred predictor
 }
 
-var _ learn.Model = (*Model)(nil)
+var (
+	_ learn.Model     = (*Model)(nil)
+	_ learn.Scorer    = (*Model)(nil)
+	_ learn.Describer = (*Model)(nil)
+)
 
 // predictor is the reference's _predict_all_nodes and
 // _predict_proba_all_nodes over one all-nodes list.
@@ -260,11 +264,48 @@ func (m *Model) Predict(X [][]float64) []int {
 	return m.merge(pred, bad, len(X), -1)
 }
 
+// Scores returns, per row and class of the schema, the largest eligible
+// membership of a node predicting that class: a leaf's path membership or
+// an internal node's fallback membership (learn.Scorer). These are the
+// values Predict compares (it takes the strongest node, the first in its
+// order on exact ties), so a class whose score is strictly the largest is
+// the prediction. A stale root predicting -1 (Q2) adds to no class: rows
+// it wins are predicted -1 and score at most 1e-6 everywhere. A row of the
+// wrong width scores 0 everywhere. PredictProba gives the reference's
+// predict_proba instead.
+func (m *Model) Scores(X [][]float64) [][]float64 {
+	ok, bad := m.split(X)
+	ms := m.memberships(ok)
+	out := make([][]float64, len(X))
+	j := 0
+	for i := range X {
+		out[i] = make([]float64, m.NumClasses)
+		if bad[i] {
+			continue
+		}
+		p := out[i]
+		for e, en := range m.pred.entries {
+			if en.pred < 0 {
+				continue
+			}
+			w := ms[e][j]
+			if !m.pred.leaf[e] {
+				w = m.pred.usable(ms, e, j)
+			}
+			if w > p[en.pred] {
+				p[en.pred] = w
+			}
+		}
+		j++
+	}
+	return out
+}
+
 // PredictProba returns predict_proba's class scores, one column per class
 // of the schema (classes absent from the training rows score 0). They are
 // a membership-weighted vote of every node, not the quantities Predict
-// compares (winner takes all), so the model does not implement
-// learn.Scorer. Rows of the wrong width get zeros.
+// compares (winner takes all), which Scores returns. Rows of the wrong
+// width get zeros.
 func (m *Model) PredictProba(X [][]float64) [][]float64 {
 	ok, bad := m.split(X)
 	p := m.pred.probaFrom(m.memberships(ok), len(ok), m.Classes)
