@@ -165,7 +165,8 @@ func (g *grower) setM(nd *node, m []float64, slot *decodeSlot) {
 
 type cand struct{ feature, term int }
 
-// errEmpty etc. are input errors.
+// errNoPartitions is the input error of a fit with no feature to split
+// on: no partitions given and none to fit.
 var errNoPartitions = errors.New("fgrt: no partitions")
 
 // partitionFitter fits feature j's partition on the feature's training
