@@ -19,7 +19,7 @@ const module = "github.com/fgrtbench/fgrtbench"
 // added as it says (its package, its test, one registration line in
 // builtin with its import) keeps the tests green. It copies the packages
 // bench/methods' tests need to a temporary module, adds the one-split
-// learner of testdata/guidelearner as baselines/stump with its
+// learner of testdata/guidelearner as baselines/throwaway with its
 // conformance test, registers it with one line, and runs go test on
 // bench/methods and the new package (offline, from the module cache).
 func TestAddingALearner(t *testing.T) {
@@ -41,16 +41,16 @@ func TestAddingALearner(t *testing.T) {
 	}
 
 	// The learner's package and its test.
-	pkg := filepath.Join(dst, "baselines", "stump")
-	copyFile(t, filepath.Join("testdata", "guidelearner", "stump.go.txt"), filepath.Join(pkg, "stump.go"))
-	copyFile(t, filepath.Join("testdata", "guidelearner", "stump_test.go.txt"), filepath.Join(pkg, "stump_test.go"))
+	pkg := filepath.Join(dst, "baselines", "throwaway")
+	copyFile(t, filepath.Join("testdata", "guidelearner", "throwaway.go.txt"), filepath.Join(pkg, "throwaway.go"))
+	copyFile(t, filepath.Join("testdata", "guidelearner", "throwaway_test.go.txt"), filepath.Join(pkg, "throwaway_test.go"))
 	// The registration line, with its import.
 	reg := filepath.Join(dst, "bench", "methods", "registry.go")
-	edit(t, reg, "func builtin() {\n", "func builtin() {\n\tRegister(stump.Spec)\n")
-	edit(t, reg, "\t\""+module+"/learn\"\n", "\t\""+module+"/baselines/stump\"\n\t\""+module+"/learn\"\n")
+	edit(t, reg, "func builtin() {\n", "func builtin() {\n\tRegister(throwaway.Spec)\n")
+	edit(t, reg, "\t\""+module+"/learn\"\n", "\t\""+module+"/baselines/throwaway\"\n\t\""+module+"/learn\"\n")
 
 	// Every test of both packages but this one, which would copy again.
-	cmd := exec.Command(goBin, "test", "-count=1", "-v", "-skip", "^TestAddingALearner$", "./bench/methods", "./baselines/stump")
+	cmd := exec.Command(goBin, "test", "-count=1", "-v", "-skip", "^TestAddingALearner$", "./bench/methods", "./baselines/throwaway")
 	cmd.Dir = dst
 	// Offline and in this module only: the module cache has every
 	// dependency this repository's go.sum names.
@@ -61,7 +61,7 @@ func TestAddingALearner(t *testing.T) {
 	}
 	// The learner took part: the registry's conformance run held it to the
 	// contract (a registration the tests never saw would prove nothing).
-	for _, want := range []string{"--- PASS: TestConformance/stump/", "--- PASS: TestBuiltinDeclarations", "ok  \t" + module + "/baselines/stump"} {
+	for _, want := range []string{"--- PASS: TestConformance/throwaway-stump/", "--- PASS: TestBuiltinDeclarations", "ok  \t" + module + "/baselines/throwaway"} {
 		if !bytes.Contains(out, []byte(want)) {
 			t.Errorf("go test output lacks %q:\n%s", want, tail(out))
 		}
