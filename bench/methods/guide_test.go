@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -21,7 +22,8 @@ const module = "github.com/fgrtbench/fgrtbench"
 // bench/methods' tests need to a temporary module, adds the one-split
 // learner of testdata/guidelearner as baselines/throwaway with its
 // conformance test, registers it with one line, and runs go test on
-// bench/methods and the new package (offline, from the module cache).
+// bench/methods, the worked example's package (whose test holds the guide
+// to the example) and the new package, offline, from the module cache.
 func TestAddingALearner(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: copies the repository and runs go test in the copy (a minute)")
@@ -35,8 +37,10 @@ func TestAddingALearner(t *testing.T) {
 		t.Fatal(err)
 	}
 	dst := t.TempDir()
-	copyPackages(t, goBin, root, dst, module+"/bench/methods")
-	for _, f := range []string{"go.mod", "go.sum"} {
+	// The registry and the worked example, whose test checks the guide.
+	tested := []string{"./bench/methods", "./examples/centroid"}
+	copyPackages(t, goBin, root, dst, tested)
+	for _, f := range []string{"go.mod", "go.sum", filepath.Join("docs", "adding-a-learner.md")} {
 		copyFile(t, filepath.Join(root, f), filepath.Join(dst, f))
 	}
 
@@ -50,7 +54,8 @@ func TestAddingALearner(t *testing.T) {
 	edit(t, reg, "\t\""+module+"/learn\"\n", "\t\""+module+"/baselines/throwaway\"\n\t\""+module+"/learn\"\n")
 
 	// Every test of both packages but this one, which would copy again.
-	cmd := exec.Command(goBin, "test", "-count=1", "-v", "-skip", "^TestAddingALearner$", "./bench/methods", "./baselines/throwaway")
+	args := append([]string{"test", "-count=1", "-v", "-skip", "^TestAddingALearner$"}, tested...)
+	cmd := exec.Command(goBin, append(args, "./baselines/throwaway")...)
 	cmd.Dir = dst
 	// Offline and in this module only: the module cache has every
 	// dependency this repository's go.sum names.
@@ -61,19 +66,21 @@ func TestAddingALearner(t *testing.T) {
 	}
 	// The learner took part: the registry's conformance run held it to the
 	// contract (a registration the tests never saw would prove nothing).
-	for _, want := range []string{"--- PASS: TestConformance/throwaway-stump/", "--- PASS: TestBuiltinDeclarations", "ok  \t" + module + "/baselines/throwaway"} {
+	for _, want := range []string{"--- PASS: TestConformance/throwaway-stump/", "--- PASS: TestBuiltinDeclarations", "ok  \t" + module + "/baselines/throwaway", "--- PASS: TestGuideFollowsTheCode"} {
 		if !bytes.Contains(out, []byte(want)) {
 			t.Errorf("go test output lacks %q:\n%s", want, tail(out))
 		}
 	}
 }
 
-// copyPackages copies to dst the source files of pkg and of every package
-// of this module that it or its tests import: the non-test Go files and
-// embedded files of each, the test files and testdata of pkg itself.
-func copyPackages(t *testing.T, goBin, root, dst, pkg string) {
+// copyPackages copies to dst the source files of the packages pkgs and of
+// every package of this module that they or their tests import: the
+// non-test Go files and embedded files of each, and the test files of pkgs
+// themselves.
+func copyPackages(t *testing.T, goBin, root, dst string, pkgs []string) {
 	t.Helper()
-	cmd := exec.Command(goBin, "list", "-deps", "-test", "-json=ImportPath,Dir,GoFiles,CgoFiles,EmbedFiles,TestGoFiles,XTestGoFiles,Module", pkg)
+	cmd := exec.Command(goBin, "list", "-deps", "-test", "-json=ImportPath,Dir,GoFiles,CgoFiles,EmbedFiles,TestGoFiles,XTestGoFiles,Module")
+	cmd.Args = append(cmd.Args, pkgs...)
 	cmd.Dir = root
 	out, err := cmd.Output()
 	if err != nil {
@@ -102,7 +109,7 @@ func copyPackages(t *testing.T, goBin, root, dst, pkg string) {
 			t.Fatalf("package %s lies outside the repository: %s", p.ImportPath, p.Dir)
 		}
 		files := append(append(p.GoFiles, p.CgoFiles...), p.EmbedFiles...)
-		if strings.HasPrefix(p.ImportPath, pkg) {
+		if slices.Contains(pkgs, "./"+filepath.ToSlash(rel)) {
 			files = append(append(files, p.TestGoFiles...), p.XTestGoFiles...)
 		}
 		for _, f := range files {
@@ -111,7 +118,7 @@ func copyPackages(t *testing.T, goBin, root, dst, pkg string) {
 		}
 	}
 	if copied == 0 {
-		t.Fatalf("go list named no file of %s", pkg)
+		t.Fatalf("go list named no file of %v", pkgs)
 	}
 }
 
