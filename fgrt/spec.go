@@ -1,11 +1,10 @@
 package fgrt
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 
-	"github.com/fgrtbench/fgrtbench/fgrt/partopt"
-	"github.com/fgrtbench/fgrtbench/fuzzy"
 	"github.com/fgrtbench/fgrtbench/learn"
 )
 
@@ -123,29 +122,16 @@ func grids() map[string]learn.Grid {
 // fromValues builds a Trainer from validated values; FGRT is
 // deterministic, so the unit seed is ignored.
 func fromValues(optimized bool) func(learn.Values, int64) (learn.Trainer, error) {
+	ps := params
+	if optimized {
+		ps = optParams
+	}
 	return func(cfg learn.Values, _ int64) (learn.Trainer, error) {
-		style, err := fuzzy.ParseStyle(cfg.Str("partition"))
-		if err != nil {
-			return nil, err
-		}
 		o := DefaultConfig()
-		o.MaxRules = cfg.Int("max_rules")
-		o.CoverageThreshold = cfg.Float("coverage_threshold")
-		o.MinImprovement = cfg.Float("min_improvement")
-		o.Patience = cfg.Int("patience")
-		o.EarlyStopThreshold = cfg.Float("early_stop_threshold")
-		o.FixQ1 = cfg.Bool("fix_q1")
-		o.FixQ2 = cfg.Bool("fix_q2")
-		o.FixQ3 = cfg.Bool("fix_q3")
-		o.Style = style
-		o.Clamp = cfg.Str("out_of_range") == "clamp"
-		if optimized {
-			o.Optimize = true
-			if o.Strategy, err = partopt.ParseStrategy(cfg.Str("strategy")); err != nil {
-				return nil, err
-			}
-			o.FixIntMatrix = cfg.Bool("fix_int_matrix")
+		if err := learn.Decode(ps, cfg, &o); err != nil {
+			return nil, fmt.Errorf("fgrt: %v", err)
 		}
+		o.Optimize = optimized
 		return New(o)
 	}
 }

@@ -55,17 +55,17 @@ import (
 type Config struct {
 	GrowConfig
 	// Style of the numeric partitions (quantile = the reference).
-	Style fuzzy.Style
+	Style fuzzy.Style `param:"partition"`
 	// Optimize turns FGRT into FGRT*: numeric partitions are optimised
 	// with Strategy using the labels of the rows they are fitted on.
 	Optimize bool
-	Strategy partopt.Strategy
+	Strategy partopt.Strategy `param:"strategy"`
 	// FixQ3 gives optimised Low sets a = xmin - 1e-4, so the column minimum
 	// has membership 1 in Low (the reference gives it 0 in every term).
-	FixQ3 bool
+	FixQ3 bool `param:"fix_q3"`
 	// Clamp moves out-of-range test values into the fitted range (the
 	// reference gives them membership 0 in every term of the feature).
-	Clamp bool
+	Clamp bool `param:"out_of_range=clamp"`
 	// FixIntMatrix turns off the emulation of the reference's int64 quirk
 	// in FGRT*: when the reference holds the matrix as int64 (the schema's
 	// IntegerMatrix, set by the paper protocol for dermatology), its
@@ -73,12 +73,15 @@ type Config struct {
 	// truncates ramp memberships to 0 (only plateaus count). By default we
 	// emulate that whenever the schema says so; with the fix, ramps always
 	// count.
-	FixIntMatrix bool
+	FixIntMatrix bool `param:"fix_int_matrix"`
 }
 
-// DefaultConfig returns the reference constructor's defaults.
+// DefaultConfig returns the reference constructor's defaults: those the
+// parameters of Spec and OptSpec declare (Optimize off).
 func DefaultConfig() Config {
-	return Config{GrowConfig: GrowConfig{MaxRules: 10, CoverageThreshold: 0, MinImprovement: 0.01, Patience: 3}}
+	var o Config
+	learn.MustDefaults(optParams, &o)
+	return o
 }
 
 // Validate reports invalid options.

@@ -14,25 +14,25 @@ import (
 // GrowConfig holds the tree-growth settings (docs/fidelity.md#fgrt-growth).
 type GrowConfig struct {
 	// MaxRules stops growth once the tree has this many leaves (>= 1).
-	MaxRules int
+	MaxRules int `param:"max_rules"`
 	// CoverageThreshold filters candidates whose coverage (membership mass /
 	// training rows) is below it, and ends growth when no leaf can reach it.
-	CoverageThreshold float64
+	CoverageThreshold float64 `param:"coverage_threshold"`
 	// MinImprovement is the reference's soft stop: an iteration whose best
 	// gain is <= MinImprovement is a "bad cut"; the Patience-th bad cut
 	// (cumulative) ends growth before splitting.
-	MinImprovement float64
-	Patience       int
+	MinImprovement float64 `param:"min_improvement"`
+	Patience       int     `param:"patience"`
 	// FixQ1 splits the node that actually holds the best candidate instead
 	// of its depth-1 ancestor (the reference behaviour, quirk Q1).
-	FixQ1 bool
+	FixQ1 bool `param:"fix_q1"`
 	// FixQ2 gives the root its majority class at inference even when growth
 	// ended by a break (the reference predicts -1 there, quirk Q2).
-	FixQ2 bool
+	FixQ2 bool `param:"fix_q2"`
 	// EarlyStopThreshold > 0 reproduces the reference's early_stop_threshold
 	// (used only in its runtime study): a node's scan of candidates stops at
 	// the first one that sets a new best with gain >= the threshold.
-	EarlyStopThreshold float64
+	EarlyStopThreshold float64 `param:"early_stop_threshold"`
 }
 
 // Validate reports invalid settings: values outside the bounds the
@@ -165,7 +165,8 @@ func (g *grower) setM(nd *node, m []float64, slot *decodeSlot) {
 
 type cand struct{ feature, term int }
 
-// errEmpty etc. are input errors.
+// errNoPartitions is the input error of a fit with no feature to split
+// on: no partitions given and none to fit.
 var errNoPartitions = errors.New("fgrt: no partitions")
 
 // partitionFitter fits feature j's partition on the feature's training

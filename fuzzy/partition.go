@@ -135,6 +135,17 @@ func ParseStyle(s string) (Style, error) {
 	return 0, fmt.Errorf("fuzzy: unknown partition style %q (quantile, paper)", s)
 }
 
+// UnmarshalText parses a style as ParseStyle does, so that a learner's
+// configuration decodes it (learn.Decode).
+func (s *Style) UnmarshalText(b []byte) error {
+	v, err := ParseStyle(string(b))
+	if err != nil {
+		return err
+	}
+	*s = v
+	return nil
+}
+
 func (s Style) String() string {
 	if s == PaperStyle {
 		return "paper"

@@ -8,8 +8,11 @@
 //
 // A learner declares itself to the harness with a Spec (spec.go): its name,
 // version, typed parameters with bounds and defaults, grids, display name
-// and constructor, written once in its own package. Package learntest is
-// the conformance suite every learner runs from its own tests.
+// and constructor, written once in its own package. Its constructor turns
+// the validated values into the learner's typed Config in one step, Decode
+// (decode.go), which reads the Config's param tags; DefaultConfig fills it
+// from the declared defaults (MustDefaults). Package learntest is the
+// conformance suite every learner runs from its own tests.
 package learn
 
 import (

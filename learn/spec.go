@@ -206,14 +206,34 @@ func ParseValues(s string) (Values, error) {
 	return c, nil
 }
 
-// Int returns an integer parameter; the values must have been validated.
-func (c Values) Int(name string) int { n, _ := strconv.Atoi(c[name]); return n }
+// Int returns an integer parameter. The values must have been validated:
+// a value that does not parse is a programming error and panics, never a
+// silent 0. A learner's constructor reads its values through Decode.
+func (c Values) Int(name string) int {
+	n, err := strconv.Atoi(c[name])
+	if err != nil {
+		panic(fmt.Sprintf("learn: parameter %s: %q read as an integer before validation", name, c[name]))
+	}
+	return n
+}
 
-// Float returns a float parameter; the values must have been validated.
-func (c Values) Float(name string) float64 { f, _ := strconv.ParseFloat(c[name], 64); return f }
+// Float returns a float parameter; see Int.
+func (c Values) Float(name string) float64 {
+	f, err := strconv.ParseFloat(c[name], 64)
+	if err != nil {
+		panic(fmt.Sprintf("learn: parameter %s: %q read as a number before validation", name, c[name]))
+	}
+	return f
+}
 
-// Bool returns a boolean parameter; the values must have been validated.
-func (c Values) Bool(name string) bool { b, _ := strconv.ParseBool(c[name]); return b }
+// Bool returns a boolean parameter; see Int.
+func (c Values) Bool(name string) bool {
+	b, err := strconv.ParseBool(c[name])
+	if err != nil {
+		panic(fmt.Sprintf("learn: parameter %s: %q read as a bool before validation", name, c[name]))
+	}
+	return b
+}
 
 // Str returns a parameter's raw value.
 func (c Values) Str(name string) string { return c[name] }
@@ -308,13 +328,7 @@ func (m *Spec) Param(name string) (Param, bool) {
 }
 
 // Defaults returns the default configuration.
-func (m *Spec) Defaults() Values {
-	c := Values{}
-	for _, p := range m.Params {
-		c[p.Name] = p.Default
-	}
-	return c
-}
+func (m *Spec) Defaults() Values { return DefaultValues(m.Params) }
 
 // Resolve merges overrides over the defaults and validates the result.
 // Unknown parameter names are errors that list the valid ones.

@@ -24,24 +24,26 @@ import (
 // Config holds J48's options.
 type Config struct {
 	// Confidence is the pruning confidence factor (J48 -C), in (0, 0.5].
-	Confidence float64
+	Confidence float64 `param:"confidence"`
 	// MinObj is the minimum number of instances per leaf (J48 -M), >= 1.
-	MinObj int
+	MinObj int `param:"min_obj"`
 	// Unpruned skips pessimistic pruning (J48 -U). Collapsing still runs,
 	// as in Weka 3.6.
-	Unpruned bool
+	Unpruned bool `param:"unpruned"`
 	// SubtreeRaising lets pruning replace a node by its largest branch
 	// (on by default; J48 -S turns it off).
-	SubtreeRaising bool
+	SubtreeRaising bool `param:"subtree_raising"`
 	// Collapse removes subtrees that do not reduce training error
 	// (always on in Weka 3.6; kept switchable for experiments).
-	Collapse bool
+	Collapse bool `param:"collapse"`
 }
 
 // DefaultConfig returns J48's defaults: -C 0.25 -M 2, pruned, subtree
 // raising and collapsing on.
 func DefaultConfig() Config {
-	return Config{Confidence: 0.25, MinObj: 2, SubtreeRaising: true, Collapse: true}
+	var c Config
+	learn.MustDefaults(params, &c)
+	return c
 }
 
 // Validate reports an invalid configuration: a value outside the bounds

@@ -1,6 +1,10 @@
 package c45
 
-import "github.com/fgrtbench/fgrtbench/learn"
+import (
+	"fmt"
+
+	"github.com/fgrtbench/fgrtbench/learn"
+)
 
 // Spec declares J48 to the harness (method "c45"). Config.Validate checks
 // the bounds its parameters declare.
@@ -41,11 +45,9 @@ var params = []learn.Param{
 // fromValues builds a J48 trainer from validated values; the unit seed is
 // unused (J48 is deterministic).
 func fromValues(cfg learn.Values, _ int64) (learn.Trainer, error) {
-	return New(Config{
-		Confidence:     cfg.Float("confidence"),
-		MinObj:         cfg.Int("min_obj"),
-		Unpruned:       cfg.Bool("unpruned"),
-		SubtreeRaising: cfg.Bool("subtree_raising"),
-		Collapse:       cfg.Bool("collapse"),
-	})
+	var c Config
+	if err := learn.Decode(params, cfg, &c); err != nil {
+		return nil, fmt.Errorf("c45: %v", err)
+	}
+	return New(c)
 }

@@ -72,29 +72,40 @@ func ParseCriterion(s string) (Criterion, error) {
 	return 0, fmt.Errorf("cart: unknown criterion %q (want gini or entropy)", s)
 }
 
+// UnmarshalText parses a criterion as ParseCriterion does, so that a
+// configuration decodes it (learn.Decode).
+func (c *Criterion) UnmarshalText(b []byte) error {
+	v, err := ParseCriterion(string(b))
+	if err != nil {
+		return err
+	}
+	*c = v
+	return nil
+}
+
 // Config holds DecisionTreeClassifier's hyperparameters for this port.
 type Config struct {
-	Criterion Criterion
+	Criterion Criterion `param:"criterion"`
 	// MaxDepth limits the depth of the tree (root = depth 0); 0 means
 	// unlimited (sklearn's max_depth=None).
-	MaxDepth int
+	MaxDepth int `param:"max_depth"`
 	// MinSamplesSplit is the minimum number of samples a node needs to be
 	// split (>= 2). As in sklearn, the effective value is
 	// max(MinSamplesSplit, 2*MinSamplesLeaf).
-	MinSamplesSplit int
+	MinSamplesSplit int `param:"min_samples_split"`
 	// MinSamplesLeaf is the minimum number of samples in each child (>= 1).
-	MinSamplesLeaf int
+	MinSamplesLeaf int `param:"min_samples_leaf"`
 	// MinImpurityDecrease stops a split whose weighted impurity decrease is
 	// below it (>= 0).
-	MinImpurityDecrease float64
+	MinImpurityDecrease float64 `param:"min_impurity_decrease"`
 	// MaxFeatures is the number of features drawn per node; 0 means all
 	// (sklearn's max_features=None).
-	MaxFeatures int
+	MaxFeatures int `param:"max_features"`
 	// CCPAlpha is the complexity parameter of minimal cost-complexity
 	// pruning (>= 0); 0 disables pruning.
-	CCPAlpha float64
+	CCPAlpha float64 `param:"ccp_alpha"`
 	// RandomState seeds the feature visiting order (sklearn's random_state).
-	RandomState uint32
+	RandomState uint32 `param:"random_state"`
 }
 
 // DefaultConfig returns sklearn's defaults (gini, fully grown, random_state 0).
@@ -105,8 +116,12 @@ func DefaultConfig() Config {
 // PaperConfig returns the settings of the paper's code:
 // DecisionTreeClassifier(criterion, random_state=42, min_samples_split=5,
 // min_samples_leaf=2).
+// They are the defaults Spec and EntropySpec declare.
 func PaperConfig(c Criterion) Config {
-	return Config{Criterion: c, MinSamplesSplit: 5, MinSamplesLeaf: 2, RandomState: 42}
+	var p Config
+	learn.MustDefaults(params("gini"), &p)
+	p.Criterion = c
+	return p
 }
 
 // Validate reports the first invalid parameter: an unknown criterion or a

@@ -74,25 +74,11 @@ func params(criterion string) []learn.Param {
 
 // fromValues builds a Trainer from validated values. The unit seed is
 // ignored: the tree's randomness is fixed by random_state, as in the paper.
+// Decoding refuses a random_state that its Go type (uint32) cannot hold.
 func fromValues(cfg learn.Values, _ int64) (learn.Trainer, error) {
-	crit, err := ParseCriterion(cfg.Str("criterion"))
-	if err != nil {
-		return nil, err
-	}
-	// random_state's Go type (uint32) cannot hold a value outside its
-	// declared bounds, so they are checked here, before the conversion.
-	rs := cfg.Int("random_state")
-	if err := learn.CheckBounds(params(""), learn.Number{Name: "random_state", Value: float64(rs)}); err != nil {
+	var c Config
+	if err := learn.Decode(params(""), cfg, &c); err != nil {
 		return nil, fmt.Errorf("cart: %v", err)
 	}
-	return New(Config{
-		Criterion:           crit,
-		RandomState:         uint32(rs),
-		MinSamplesSplit:     cfg.Int("min_samples_split"),
-		MinSamplesLeaf:      cfg.Int("min_samples_leaf"),
-		MaxDepth:            cfg.Int("max_depth"),
-		MaxFeatures:         cfg.Int("max_features"),
-		MinImpurityDecrease: cfg.Float("min_impurity_decrease"),
-		CCPAlpha:            cfg.Float("ccp_alpha"),
-	})
+	return New(c)
 }

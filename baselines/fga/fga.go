@@ -48,21 +48,21 @@ import (
 // Config configures a fit. The zero value is not valid; start from DefaultConfig.
 type Config struct {
 	// Rules is ex-fuzzy's nRules: the number of rule slots in a chromosome.
-	Rules int
+	Rules int `param:"n_rules"`
 	// Antecedents is nAnts: antecedent slots per rule (capped at the number
 	// of features).
-	Antecedents int
+	Antecedents int `param:"n_ants"`
 	// Labels is the number of linguistic labels per feature (>= 2).
-	Labels int
+	Labels int `param:"n_labels"`
 	// Tolerance is the dominance-score threshold of the purge.
-	Tolerance float64
+	Tolerance float64 `param:"tolerance"`
 	// Generations counts pymoo generations: the first evaluates the initial
 	// population, each later one evaluates Population offspring.
-	Generations int
+	Generations int `param:"generations"`
 	// Population is pymoo's pop_size (also the number of offspring).
-	Population int
+	Population int `param:"population"`
 	// CrossoverProb is the per-mating SBX probability (ex-fuzzy's var_prob).
-	CrossoverProb float64
+	CrossoverProb float64 `param:"crossover_prob"`
 	// SBXEta and MutationEta are the distribution indices of SBX and of the
 	// polynomial mutation.
 	SBXEta, MutationEta float64
@@ -76,19 +76,19 @@ type Config struct {
 	// fuzzy.Eps instead of moving B right, so the first label is 1 at the
 	// feature's training minimum. The default (false) is the paper-era
 	// trapezoid of fuzzy.Trapezoid, where that value is 0.
-	HeadTrapezoid bool
+	HeadTrapezoid bool `param:"trapezoid=head"`
 	// Fixed selects ex-fuzzy's linguistic_variables path: the partitions
 	// are fixed before the search (quantile partitions of the training set,
 	// or of the rows given to Prepare) and the chromosome has no membership
 	// genes. False evolves the memberships (the authors' runtime script).
-	Fixed bool
+	Fixed bool `param:"partitions=fixed"`
 	// Style builds the fixed partitions: fuzzy.QuantileStyle is ex-fuzzy's
 	// utils.construct_partitions (any number of labels); fuzzy.PaperStyle
 	// is the paper text's quartile formula (3 labels only).
-	Style fuzzy.Style
+	Style fuzzy.Style `param:"partition"`
 	// Workers evaluates the population with that many goroutines; 0 means
 	// GOMAXPROCS. It never changes the result.
-	Workers int
+	Workers int `param:"workers"`
 	// Seed seeds every random stream of the fit.
 	Seed uint64
 }
@@ -97,18 +97,10 @@ type Config struct {
 // antecedents, 3 labels, tolerance 0.01, 100 generations, population 50,
 // SBX probability 0.3 with eta 3, mutation eta 7.
 func DefaultConfig() Config {
-	return Config{
-		Rules:         15,
-		Antecedents:   3,
-		Labels:        3,
-		Tolerance:     0.01,
-		Generations:   100,
-		Population:    50,
-		CrossoverProb: 0.3,
-		SBXEta:        3,
-		MutationEta:   7,
-		MinDelta:      1e-4,
-	}
+	// The settings no parameter exposes; Spec's parameters declare the rest.
+	o := Config{SBXEta: 3, MutationEta: 7, MinDelta: 1e-4}
+	learn.MustDefaults(params, &o)
+	return o
 }
 
 // Validate reports the first invalid option: a value outside the bounds

@@ -1,7 +1,8 @@
 package fga
 
 import (
-	"github.com/fgrtbench/fgrtbench/fuzzy"
+	"fmt"
+
 	"github.com/fgrtbench/fgrtbench/learn"
 )
 
@@ -58,21 +59,9 @@ var params = []learn.Param{
 // fromValues builds a Trainer from validated values and the unit's seed.
 func fromValues(cfg learn.Values, seed int64) (learn.Trainer, error) {
 	o := DefaultConfig()
-	o.Rules = cfg.Int("n_rules")
-	o.Antecedents = cfg.Int("n_ants")
-	o.Labels = cfg.Int("n_labels")
-	o.Tolerance = cfg.Float("tolerance")
-	o.Generations = cfg.Int("generations")
-	o.Population = cfg.Int("population")
-	o.CrossoverProb = cfg.Float("crossover_prob")
-	o.HeadTrapezoid = cfg.Str("trapezoid") == "head"
-	o.Fixed = cfg.Str("partitions") == "fixed"
-	style, err := fuzzy.ParseStyle(cfg.Str("partition"))
-	if err != nil {
-		return nil, err
+	if err := learn.Decode(params, cfg, &o); err != nil {
+		return nil, fmt.Errorf("fga: %v", err)
 	}
-	o.Style = style
-	o.Workers = cfg.Int("workers")
 	o.Seed = uint64(seed)
 	return New(o)
 }

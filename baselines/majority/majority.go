@@ -28,9 +28,15 @@ var Spec = &learn.Spec{
 	New:         fromValues,
 }
 
-// fromValues builds a Trainer; there are no values to read and the
-// baseline is deterministic, so the unit seed is ignored.
-func fromValues(learn.Values, int64) (learn.Trainer, error) { return New(DefaultConfig()) }
+// fromValues builds a Trainer; there are no parameters, so any value is
+// refused, and the baseline is deterministic, so the unit seed is ignored.
+func fromValues(v learn.Values, _ int64) (learn.Trainer, error) {
+	c := DefaultConfig()
+	if err := learn.Decode(nil, v, &c); err != nil {
+		return nil, fmt.Errorf("majority: %v", err)
+	}
+	return New(c)
+}
 
 // Config holds the baseline's settings: there are none. It exists so the
 // package spells its API as every learner does.

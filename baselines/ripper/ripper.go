@@ -48,18 +48,18 @@ import (
 // Config holds RIPPER's hyperparameters; DefaultConfig returns wittgenstein's.
 type Config struct {
 	// K is the number of optimisation passes.
-	K int
+	K int `param:"k"`
 	// PruneSize is the share of the remaining examples held out for pruning
 	// at each rule, within the bounds Spec declares (0.0001 to 0.9999).
-	PruneSize float64
+	PruneSize float64 `param:"prune_size"`
 	// DLAllowance stops rule-set growth once the description length exceeds
 	// the smallest seen so far by more than this many bits.
-	DLAllowance float64
+	DLAllowance float64 `param:"dl_allowance"`
 	// NBins is the maximum number of equal-frequency bins per numeric column.
-	NBins int
+	NBins int `param:"n_discretize_bins"`
 	// MaxRules and MaxRuleConds are early stops; 0 means no limit.
-	MaxRules     int
-	MaxRuleConds int
+	MaxRules     int `param:"max_rules"`
+	MaxRuleConds int `param:"max_rule_conds"`
 	// Alpha is the additive smoothing of the rule probabilities.
 	Alpha float64
 	// Seed seeds the grow/prune splits.
@@ -74,7 +74,9 @@ type Config struct {
 // DefaultConfig returns wittgenstein's defaults (k=2, prune_size=0.33,
 // dl_allowance=64, n_discretize_bins=10, alpha=1, no limits).
 func DefaultConfig() Config {
-	return Config{K: 2, PruneSize: 0.33, DLAllowance: 64, NBins: 10, Alpha: 1}
+	c := Config{Alpha: 1} // a setting no parameter exposes
+	learn.MustDefaults(params, &c)
+	return c
 }
 
 // Validate reports the first invalid setting: a value outside the bounds

@@ -1,6 +1,10 @@
 package ripper
 
-import "github.com/fgrtbench/fgrtbench/learn"
+import (
+	"fmt"
+
+	"github.com/fgrtbench/fgrtbench/learn"
+)
 
 // Spec declares RIPPER to the harness (method "ripper"): wittgenstein
 // v0.3.x semantics, multiclass through scikit-learn's one-vs-rest. The
@@ -34,12 +38,9 @@ var params = []learn.Param{
 // fromValues builds a Trainer from validated values and the unit's seed.
 func fromValues(cfg learn.Values, seed int64) (learn.Trainer, error) {
 	c := DefaultConfig()
-	c.K = cfg.Int("k")
-	c.PruneSize = cfg.Float("prune_size")
-	c.DLAllowance = float64(cfg.Int("dl_allowance"))
-	c.NBins = cfg.Int("n_discretize_bins")
-	c.MaxRules = cfg.Int("max_rules")
-	c.MaxRuleConds = cfg.Int("max_rule_conds")
+	if err := learn.Decode(params, cfg, &c); err != nil {
+		return nil, fmt.Errorf("ripper: %v", err)
+	}
 	c.Seed = seed
 	return New(c)
 }

@@ -38,18 +38,26 @@ var params = []learn.Param{
 // fromValues builds a Trainer from validated values; the learner is
 // deterministic, so the unit seed is ignored.
 func fromValues(v learn.Values, _ int64) (learn.Trainer, error) {
-	return New(Config{Shrinkage: v.Float("shrinkage")})
+	c := DefaultConfig()
+	if err := learn.Decode(params, v, &c); err != nil {
+		return nil, fmt.Errorf("centroid: %v", err)
+	}
+	return New(c)
 }
 
 // Config holds the learner's settings.
 type Config struct {
 	// Shrinkage moves each class centroid this share of the way toward the
 	// mean of all training rows (0 = plain class means).
-	Shrinkage float64
+	Shrinkage float64 `param:"shrinkage"`
 }
 
 // DefaultConfig returns the defaults Spec declares.
-func DefaultConfig() Config { return Config{} }
+func DefaultConfig() Config {
+	var c Config
+	learn.MustDefaults(params, &c)
+	return c
+}
 
 // Validate reports a setting outside the bounds Spec declares.
 func (c Config) Validate() error {

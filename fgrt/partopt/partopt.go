@@ -30,6 +30,17 @@ const (
 	Hybrid
 )
 
+// UnmarshalText parses a strategy as ParseStrategy does, so that a
+// learner's configuration decodes it (learn.Decode).
+func (s *Strategy) UnmarshalText(b []byte) error {
+	v, err := ParseStrategy(string(b))
+	if err != nil {
+		return err
+	}
+	*s = v
+	return nil
+}
+
 // ParseStrategy maps "grid", "coordinate" and "hybrid" to a Strategy.
 func ParseStrategy(s string) (Strategy, error) {
 	switch s {
