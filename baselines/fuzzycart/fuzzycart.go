@@ -57,6 +57,20 @@ func (m Metric) String() string {
 	return "cci"
 }
 
+// UnmarshalText reads a target_metric value ("cci" or "purity"), so that
+// learn.Decode can set a Config's Metric.
+func (m *Metric) UnmarshalText(b []byte) error {
+	switch string(b) {
+	case "cci":
+		*m = CCI
+	case "purity":
+		*m = Purity
+	default:
+		return fmt.Errorf("fuzzycart: unknown target_metric %q (valid: cci, purity)", b)
+	}
+	return nil
+}
+
 // Sampling is the reference's sample_for_splits (None, True, False).
 type Sampling int
 
@@ -68,6 +82,23 @@ const (
 	SampleOff
 )
 
+// UnmarshalText reads a sample_for_splits value ("auto" for the
+// reference's None, "true", "false"), so that learn.Decode can set a
+// Config's SampleForSplits.
+func (s *Sampling) UnmarshalText(b []byte) error {
+	switch string(b) {
+	case "auto":
+		*s = SampleAuto
+	case "true":
+		*s = SampleOn
+	case "false":
+		*s = SampleOff
+	default:
+		return fmt.Errorf("fuzzycart: unknown sample_for_splits %q (valid: auto, true, false)", b)
+	}
+	return nil
+}
+
 // autoSampleRows is the row count above which sample_for_splits=None
 // samples.
 const autoSampleRows = 50000
@@ -75,36 +106,37 @@ const autoSampleRows = 50000
 // Config holds the constructor's parameters, fit's patience, and the
 // switches that correct the reference.
 type Config struct {
-	MaxRules          int
-	MaxDepth          int
-	CoverageThreshold float64
-	MinImprovement    float64
-	CCPAlpha          float64
-	Metric            Metric
-	SampleForSplits   Sampling
-	SampleSize        int
-	Patience          int
+	MaxRules          int      `param:"max_rules"`
+	MaxDepth          int      `param:"max_depth"`
+	CoverageThreshold float64  `param:"coverage_threshold"`
+	MinImprovement    float64  `param:"min_improvement"`
+	CCPAlpha          float64  `param:"ccp_alpha"`
+	Metric            Metric   `param:"target_metric"`
+	SampleForSplits   Sampling `param:"sample_for_splits"`
+	SampleSize        int      `param:"sample_size"`
+	Patience          int      `param:"patience"`
 
 	// ApplyCCPAlpha prunes after fit with the reference's
 	// cost_complexity_pruning(X, y, ccp_alpha), which its fit never calls.
-	ApplyCCPAlpha bool
+	ApplyCCPAlpha bool `param:"apply_ccp_alpha"`
 	// FixMaxDepth gives nodes at depth >= MaxDepth no candidate children
 	// (the reference stores max_depth and never reads it).
-	FixMaxDepth bool
+	FixMaxDepth bool `param:"fix_max_depth"`
 	// FixQ1 makes the purity path split the node holding the best
 	// candidate, not its depth-1 ancestor (the cci path already does).
-	FixQ1 bool
+	FixQ1 bool `param:"fix_q1"`
 	// FixQ2 lets the root predict the training majority after a fit that
 	// ended by a break (the reference keeps a cached -1).
-	FixQ2 bool
+	FixQ2 bool `param:"fix_q2"`
 }
 
 // DefaultConfig returns FuzzyCART's defaults: max_rules 10, max_depth 5,
 // coverage_threshold 0, min_improvement 0.01, ccp_alpha 0, target_metric
 // "cci", sample_for_splits None, sample_size 10000, patience 3, no fixes.
 func DefaultConfig() Config {
-	return Config{MaxRules: 10, MaxDepth: 5, MinImprovement: 0.01, Metric: CCI,
-		SampleForSplits: SampleAuto, SampleSize: 10000, Patience: 3}
+	var c Config
+	learn.MustDefaults(params, &c)
+	return c
 }
 
 // Validate reports a setting outside the bounds Spec declares.

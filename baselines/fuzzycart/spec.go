@@ -91,27 +91,9 @@ func selectionGrid() learn.Grid {
 // fromValues builds a Trainer from validated values; the unit seed seeds
 // the sampling generator (used only when sampling is on).
 func fromValues(v learn.Values, seed int64) (learn.Trainer, error) {
-	c := Config{
-		MaxRules:          v.Int("max_rules"),
-		MaxDepth:          v.Int("max_depth"),
-		CoverageThreshold: v.Float("coverage_threshold"),
-		MinImprovement:    v.Float("min_improvement"),
-		CCPAlpha:          v.Float("ccp_alpha"),
-		SampleSize:        v.Int("sample_size"),
-		Patience:          v.Int("patience"),
-		ApplyCCPAlpha:     v.Bool("apply_ccp_alpha"),
-		FixMaxDepth:       v.Bool("fix_max_depth"),
-		FixQ1:             v.Bool("fix_q1"),
-		FixQ2:             v.Bool("fix_q2"),
-	}
-	if v.Str("target_metric") == "purity" {
-		c.Metric = Purity
-	}
-	switch v.Str("sample_for_splits") {
-	case "true":
-		c.SampleForSplits = SampleOn
-	case "false":
-		c.SampleForSplits = SampleOff
+	c := DefaultConfig()
+	if err := learn.Decode(params, v, &c); err != nil {
+		return nil, err
 	}
 	// np.random.seed takes 0..2^32-1; the unit seed is taken modulo 2^32.
 	return New(c, uint32(seed))
