@@ -1,6 +1,6 @@
 package analysis
 
-// This file is the only one in package reports that imports gota: it turns
+// This file is the only one in package analysis that imports gota: it turns
 // per-row values into per-group means and standard deviations. Replacing the
 // data-frame library means rewriting groupMeanStd alone.
 
@@ -33,7 +33,7 @@ func groupMeanStd(group []int, columns [][]float64) ([]groupSummary, error) {
 	}
 	for c, col := range columns {
 		if len(col) != len(group) {
-			return nil, fmt.Errorf("reports: column %d has %d values for %d rows", c, len(col), len(group))
+			return nil, fmt.Errorf("analysis: column %d has %d values for %d rows", c, len(col), len(group))
 		}
 	}
 	cols := []series.Series{series.New(group, series.Int, "g")}
@@ -52,19 +52,19 @@ func groupMeanStd(group []int, columns [][]float64) ([]groupSummary, error) {
 
 	df := dataframe.New(cols...)
 	if df.Err != nil {
-		return nil, fmt.Errorf("reports: building data frame: %v", df.Err)
+		return nil, fmt.Errorf("analysis: building data frame: %v", df.Err)
 	}
 	groups := df.GroupBy("g")
 	if groups.Err != nil {
-		return nil, fmt.Errorf("reports: group-by: %v", groups.Err)
+		return nil, fmt.Errorf("analysis: group-by: %v", groups.Err)
 	}
 	agg := groups.Aggregation(aggs, aggCols)
 	if agg.Err != nil {
-		return nil, fmt.Errorf("reports: aggregation: %v", agg.Err)
+		return nil, fmt.Errorf("analysis: aggregation: %v", agg.Err)
 	}
 	ids, err := agg.Col("g").Int()
 	if err != nil {
-		return nil, fmt.Errorf("reports: group ids: %v", err)
+		return nil, fmt.Errorf("analysis: group ids: %v", err)
 	}
 	counts := agg.Col("n_COUNT").Float()
 	out := make([]groupSummary, len(ids))

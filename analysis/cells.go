@@ -96,7 +96,7 @@ func Aggregate(recs []results.Record) ([]Cell, error) {
 			keys = append(keys, k)
 			selections[k] = map[string]bool{}
 		} else if p := sel[i-1]; p.Repeat == r.Repeat && p.Fold == r.Fold {
-			return nil, fmt.Errorf("reports: %s/%s/%s has two selected rows for repeat %d fold %d", r.Protocol, r.Dataset, r.Method, r.Repeat, r.Fold)
+			return nil, fmt.Errorf("analysis: %s/%s/%s has two selected rows for repeat %d fold %d", r.Protocol, r.Dataset, r.Method, r.Repeat, r.Fold)
 		}
 		group[i] = len(keys) - 1
 		selections[k][r.Selection] = true
@@ -131,7 +131,7 @@ func Aggregate(recs []results.Record) ([]Cell, error) {
 		return nil, err
 	}
 	if len(sums) != len(keys) {
-		return nil, fmt.Errorf("reports: aggregation returned %d groups for %d cells", len(sums), len(keys))
+		return nil, fmt.Errorf("analysis: aggregation returned %d groups for %d cells", len(sums), len(keys))
 	}
 	cells := make([]Cell, len(keys))
 	for i, g := range sums {

@@ -134,7 +134,7 @@ func Points(recs []results.Record) ([]Point, error) {
 			if rw.key.sweep {
 				what = fmt.Sprintf("two rows of configuration %q", r.Config)
 			}
-			return nil, fmt.Errorf("reports: %s/%s/%s has %s for repeat %d fold %d", r.Protocol, r.Dataset, r.Method, what, r.Repeat, r.Fold)
+			return nil, fmt.Errorf("analysis: %s/%s/%s has %s for repeat %d fold %d", r.Protocol, r.Dataset, r.Method, what, r.Repeat, r.Fold)
 		}
 		group[i] = len(keys) - 1
 		selections[rw.key][r.Selection] = true
@@ -151,7 +151,7 @@ func Points(recs []results.Record) ([]Point, error) {
 		return nil, err
 	}
 	if len(sums) != len(keys) {
-		return nil, fmt.Errorf("reports: aggregation returned %d groups for %d points", len(sums), len(keys))
+		return nil, fmt.Errorf("analysis: aggregation returned %d groups for %d points", len(sums), len(keys))
 	}
 	out := make([]Point, len(sums))
 	for i, g := range sums {
@@ -367,7 +367,7 @@ func Sweeps(points []Point, base map[string]string, pres results.Presentation) (
 		for i, c := range s.Configs {
 			pc, err := results.ParseConfig(c)
 			if err != nil {
-				return nil, fmt.Errorf("reports: %s/%s: %v", k.protocol, k.method, err)
+				return nil, fmt.Errorf("analysis: %s/%s: %v", k.protocol, k.method, err)
 			}
 			parsed[i] = pc
 		}

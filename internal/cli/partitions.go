@@ -42,10 +42,10 @@ func featurePartitions(X [][]float64, y []int, s learn.Schema, feature string) (
 		}
 	}
 	if j < 0 {
-		return plots.MembershipData{}, fmt.Errorf("plots: no feature %q (features: %s)", feature, strings.Join(names, ", "))
+		return plots.MembershipData{}, fmt.Errorf("no feature %q (features: %s)", feature, strings.Join(names, ", "))
 	}
 	if s.Features[j].Nominal {
-		return plots.MembershipData{}, fmt.Errorf("plots: feature %q is nominal: its crisp categories have no membership functions to draw", feature)
+		return plots.MembershipData{}, fmt.Errorf("feature %q is nominal: its crisp categories have no membership functions to draw", feature)
 	}
 	corners := func(o fgrt.Config) ([][4]float64, []string, error) {
 		tr, err := fgrt.New(o)
@@ -57,7 +57,7 @@ func featurePartitions(X [][]float64, y []int, s learn.Schema, feature string) (
 			return nil, nil, err
 		}
 		if len(parts) != s.NumFeatures() {
-			return nil, nil, fmt.Errorf("plots: %d partitions for %d features", len(parts), s.NumFeatures())
+			return nil, nil, fmt.Errorf("%d partitions for %d features", len(parts), s.NumFeatures())
 		}
 		var out [][4]float64
 		var terms []string
