@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/fgrtbench/fgrtbench/fuzzy"
 	"github.com/fgrtbench/fgrtbench/learn"
 )
 
@@ -16,23 +15,6 @@ func init() {
 	learn.RegisterKind(Kind, func(raw json.RawMessage) (learn.Predictor, error) {
 		return ModelFromJSON(raw)
 	})
-}
-
-// describedTerm is one term of a described partition.
-type describedTerm struct {
-	Name string `json:"name"`
-	// Crisp terms match Category exactly; the others are the trapezoid
-	// [a, b, c, d] evaluated as fuzzy.Trapezoid does.
-	Crisp     bool                `json:"crisp"`
-	Category  learn.JSONFloat     `json:"category,omitempty"`
-	Trapezoid *[4]learn.JSONFloat `json:"trapezoid,omitempty"`
-}
-
-type describedPartition struct {
-	Nominal bool            `json:"nominal"`
-	Min     learn.JSONFloat `json:"min"`
-	Max     learn.JSONFloat `json:"max"`
-	Terms   []describedTerm `json:"terms"`
 }
 
 type describedNode struct {
@@ -55,12 +37,12 @@ type describedNode struct {
 // predicts root_prediction (-1 under quirk Q2); clamp moves inputs into
 // each partition's [min, max] first.
 type describedModel struct {
-	NumClasses     int                  `json:"num_classes"`
-	RootPrediction int                  `json:"root_prediction"`
-	EndedByBreak   bool                 `json:"ended_by_break"`
-	Clamp          bool                 `json:"clamp"`
-	Partitions     []describedPartition `json:"partitions"`
-	Nodes          []describedNode      `json:"nodes"`
+	NumClasses     int                        `json:"num_classes"`
+	RootPrediction int                        `json:"root_prediction"`
+	EndedByBreak   bool                       `json:"ended_by_break"`
+	Clamp          bool                       `json:"clamp"`
+	Partitions     []learn.DescribedPartition `json:"partitions"`
+	Nodes          []describedNode            `json:"nodes"`
 }
 
 // Describe returns the model as data (learn.Describer): rules, the
@@ -73,28 +55,8 @@ func (m *Model) Describe(s learn.Schema) (learn.Description, error) {
 	for _, n := range m.Nodes[1:] {
 		used[[2]int{n.Feature, n.Term}] = true
 	}
-	var terms []learn.PartitionTerm
-	for f, p := range m.Partitions {
-		dp := describedPartition{Nominal: p.Nominal, Min: learn.JSONFloat(p.Min), Max: learn.JSONFloat(p.Max)}
-		for t, term := range p.Terms {
-			dt := describedTerm{Name: term.Name, Crisp: term.Crisp}
-			pt := learn.PartitionTerm{Feature: f, FeatureName: s.FeatureName(f), Term: t, TermName: m.termName(s, f, t)}
-			if term.Crisp {
-				v := learn.JSONFloat(term.Category.Value)
-				dt.Category, pt.Category = v, &v
-			} else {
-				sh := term.Shape
-				corners := [4]learn.JSONFloat{learn.JSONFloat(sh.A), learn.JSONFloat(sh.B), learn.JSONFloat(sh.C), learn.JSONFloat(sh.D)}
-				dt.Trapezoid = &corners
-				pt.Trapezoid = corners[:]
-			}
-			dp.Terms = append(dp.Terms, dt)
-			if used[[2]int{f, t}] {
-				terms = append(terms, pt)
-			}
-		}
-		dm.Partitions = append(dm.Partitions, dp)
-	}
+	parts, terms := learn.DescribePartitions(m.Partitions, s, used, func(f, t int) string { return m.termName(s, f, t) })
+	dm.Partitions = parts
 	for _, n := range m.Nodes {
 		children := n.Children
 		if children == nil {
@@ -124,23 +86,11 @@ func ModelFromJSON(raw json.RawMessage) (*Model, error) {
 		return nil, fmt.Errorf("root_prediction %d out of range", dm.RootPrediction)
 	}
 	m := &Model{NumClasses: dm.NumClasses, RootPrediction: dm.RootPrediction, EndedByBreak: dm.EndedByBreak, Clamp: dm.Clamp}
-	for f, dp := range dm.Partitions {
-		p := fuzzy.Partition{Nominal: dp.Nominal, Min: float64(dp.Min), Max: float64(dp.Max)}
-		for t, dt := range dp.Terms {
-			term := fuzzy.Term{Name: dt.Name, Crisp: dt.Crisp}
-			switch {
-			case dt.Crisp:
-				term.Category = fuzzy.Category{Value: float64(dt.Category)}
-			case dt.Trapezoid != nil:
-				c := dt.Trapezoid
-				term.Shape = fuzzy.Trapezoid{A: float64(c[0]), B: float64(c[1]), C: float64(c[2]), D: float64(c[3])}
-			default:
-				return nil, fmt.Errorf("partition %d term %d: neither crisp nor a trapezoid", f, t)
-			}
-			p.Terms = append(p.Terms, term)
-		}
-		m.Partitions = append(m.Partitions, p)
+	parts, err := learn.PartitionsFromDescribed(dm.Partitions)
+	if err != nil {
+		return nil, err
 	}
+	m.Partitions = parts
 	if len(dm.Nodes) == 0 || dm.Nodes[0].Parent != -1 {
 		return nil, fmt.Errorf("the tree has no root")
 	}
@@ -247,51 +197,9 @@ func (dm describedModel) MarshalJSON() ([]byte, error) {
 	b = append(b, `,"clamp":`...)
 	b = strconv.AppendBool(b, dm.Clamp)
 	b = append(b, `,"partitions":`...)
-	if dm.Partitions == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i, p := range dm.Partitions {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, `{"nominal":`...)
-			b = strconv.AppendBool(b, p.Nominal)
-			b = append(b, `,"min":`...)
-			b = p.Min.AppendJSON(b)
-			b = append(b, `,"max":`...)
-			b = p.Max.AppendJSON(b)
-			b = append(b, `,"terms":`...)
-			if p.Terms == nil {
-				b = append(b, "null"...)
-			} else {
-				b = append(b, '[')
-				for k, t := range p.Terms {
-					if k > 0 {
-						b = append(b, ',')
-					}
-					name, err := json.Marshal(t.Name)
-					if err != nil {
-						return nil, err
-					}
-					b = append(append(b, `{"name":`...), name...)
-					b = append(b, `,"crisp":`...)
-					b = strconv.AppendBool(b, t.Crisp)
-					if t.Category != 0 { // omitempty
-						b = append(b, `,"category":`...)
-						b = t.Category.AppendJSON(b)
-					}
-					if t.Trapezoid != nil {
-						b = append(b, `,"trapezoid":`...)
-						b = learn.AppendJSONFloats(b, t.Trapezoid[:])
-					}
-					b = append(b, '}')
-				}
-				b = append(b, ']')
-			}
-			b = append(b, '}')
-		}
-		b = append(b, ']')
+	b, err := learn.AppendDescribedPartitions(b, dm.Partitions)
+	if err != nil {
+		return nil, err
 	}
 	b = append(b, `,"nodes":`...)
 	if dm.Nodes == nil {

@@ -19,8 +19,8 @@ func TestDescribedModelMarshalMatchesReflection(t *testing.T) {
 	cases := []describedModel{
 		{},
 		{NumClasses: 3, RootPrediction: -1, EndedByBreak: true, Clamp: true,
-			Partitions: []describedPartition{
-				{Nominal: false, Min: -2.5, Max: learn.JSONFloat(math.NaN()), Terms: []describedTerm{
+			Partitions: []learn.DescribedPartition{
+				{Nominal: false, Min: -2.5, Max: learn.JSONFloat(math.NaN()), Terms: []learn.DescribedTerm{
 					{Name: `low <&> "q" \ ` + "\u2028 \xff", Trapezoid: &tr},
 					{Name: "mid", Crisp: true, Category: learn.JSONFloat(math.Copysign(0, -1))},
 					{Name: "hi", Crisp: true, Category: 2},

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/fgrtbench/fgrtbench/fuzzy"
 	"github.com/fgrtbench/fgrtbench/learn"
 )
 
@@ -15,20 +14,6 @@ func init() {
 	learn.RegisterKind(Kind, func(raw json.RawMessage) (learn.Predictor, error) {
 		return ModelFromJSON(raw)
 	})
-}
-
-type describedTerm struct {
-	Name      string              `json:"name"`
-	Crisp     bool                `json:"crisp"`
-	Category  learn.JSONFloat     `json:"category,omitempty"`
-	Trapezoid *[4]learn.JSONFloat `json:"trapezoid,omitempty"`
-}
-
-type describedPartition struct {
-	Nominal bool            `json:"nominal"`
-	Min     learn.JSONFloat `json:"min"`
-	Max     learn.JSONFloat `json:"max"`
-	Terms   []describedTerm `json:"terms"`
 }
 
 type describedNode struct {
@@ -51,13 +36,13 @@ type describedNode struct {
 // list prediction walks (the reference's _cached_all_nodes: node index and
 // the class it copied, -1 for a stale root).
 type describedModel struct {
-	Reference      string               `json:"reference"`
-	NumClasses     int                  `json:"num_classes"`
-	Classes        []int                `json:"classes"`
-	Stale          bool                 `json:"stale"`
-	Partitions     []describedPartition `json:"partitions"`
-	Nodes          []describedNode      `json:"nodes"`
-	PredictionList [][2]int             `json:"prediction_list"`
+	Reference      string                     `json:"reference"`
+	NumClasses     int                        `json:"num_classes"`
+	Classes        []int                      `json:"classes"`
+	Stale          bool                       `json:"stale"`
+	Partitions     []learn.DescribedPartition `json:"partitions"`
+	Nodes          []describedNode            `json:"nodes"`
+	PredictionList [][2]int                   `json:"prediction_list"`
 }
 
 // Describe returns the model as data (learn.Describer).
@@ -69,27 +54,8 @@ func (m *Model) Describe(s learn.Schema) (learn.Description, error) {
 			used[[2]int{n.Feature, n.Term}] = true
 		}
 	}
-	var terms []learn.PartitionTerm
-	for f, p := range m.Partitions {
-		dp := describedPartition{Nominal: p.Nominal, Min: learn.JSONFloat(p.Min), Max: learn.JSONFloat(p.Max)}
-		for t, term := range p.Terms {
-			dt := describedTerm{Name: term.Name, Crisp: term.Crisp}
-			pt := learn.PartitionTerm{Feature: f, FeatureName: s.FeatureName(f), Term: t, TermName: m.termName(s, f, t)}
-			if term.Crisp {
-				v := learn.JSONFloat(term.Category.Value)
-				dt.Category, pt.Category = v, &v
-			} else {
-				sh := term.Shape
-				c := [4]learn.JSONFloat{learn.JSONFloat(sh.A), learn.JSONFloat(sh.B), learn.JSONFloat(sh.C), learn.JSONFloat(sh.D)}
-				dt.Trapezoid, pt.Trapezoid = &c, c[:]
-			}
-			dp.Terms = append(dp.Terms, dt)
-			if used[[2]int{f, t}] {
-				terms = append(terms, pt)
-			}
-		}
-		dm.Partitions = append(dm.Partitions, dp)
-	}
+	parts, terms := learn.DescribePartitions(m.Partitions, s, used, func(f, t int) string { return m.termName(s, f, t) })
+	dm.Partitions = parts
 	for _, n := range m.Nodes {
 		children := n.Children
 		if children == nil {
@@ -127,23 +93,11 @@ func ModelFromJSON(raw json.RawMessage) (*Model, error) {
 		}
 	}
 	m := &Model{NumClasses: dm.NumClasses, Classes: dm.Classes, Stale: dm.Stale}
-	for f, dp := range dm.Partitions {
-		p := fuzzy.Partition{Nominal: dp.Nominal, Min: float64(dp.Min), Max: float64(dp.Max)}
-		for t, dt := range dp.Terms {
-			term := fuzzy.Term{Name: dt.Name, Crisp: dt.Crisp}
-			switch {
-			case dt.Crisp:
-				term.Category = fuzzy.Category{Value: float64(dt.Category)}
-			case dt.Trapezoid != nil:
-				c := dt.Trapezoid
-				term.Shape = fuzzy.Trapezoid{A: float64(c[0]), B: float64(c[1]), C: float64(c[2]), D: float64(c[3])}
-			default:
-				return nil, fmt.Errorf("partition %d term %d: neither crisp nor a trapezoid", f, t)
-			}
-			p.Terms = append(p.Terms, term)
-		}
-		m.Partitions = append(m.Partitions, p)
+	parts, err := learn.PartitionsFromDescribed(dm.Partitions)
+	if err != nil {
+		return nil, err
 	}
+	m.Partitions = parts
 	if len(dm.Nodes) == 0 || dm.Nodes[0].Parent != -1 || dm.Nodes[0].Depth != 0 {
 		return nil, fmt.Errorf("the tree has no root")
 	}
