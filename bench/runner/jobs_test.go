@@ -1,13 +1,13 @@
 package runner
 
 import (
-	"github.com/fgrtbench/fgrtbench/bench/study"
-
 	"context"
 	"os"
 	"runtime/metrics"
 	"strings"
 	"testing"
+
+	"github.com/fgrtbench/fgrtbench/bench/study"
 )
 
 // goroutinesCreated is the number of goroutines the process has started.

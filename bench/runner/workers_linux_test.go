@@ -1,8 +1,6 @@
 package runner
 
 import (
-	"github.com/fgrtbench/fgrtbench/bench/study"
-
 	"context"
 	"errors"
 	"os"
@@ -16,6 +14,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/external"
 	"github.com/fgrtbench/fgrtbench/bench/external/externaltest"
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
+	"github.com/fgrtbench/fgrtbench/bench/study"
 )
 
 // processAlive reports whether a process runs (a zombie does not).
