@@ -1,8 +1,6 @@
 package datasets
 
 import (
-	"github.com/fgrtbench/fgrtbench/internal/safefile"
-
 	"bytes"
 	"fmt"
 	"io"
@@ -11,6 +9,8 @@ import (
 	"strings"
 	"unicode"
 	"unsafe"
+
+	"github.com/fgrtbench/fgrtbench/internal/safefile"
 )
 
 // LoadOptions configure LoadFile.
