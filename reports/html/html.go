@@ -95,6 +95,7 @@ func Render(in Input) ([]byte, error) {
 			return t
 		},
 		"maxRules": func() int { return analysis.MaxRepresentativeRules },
+		"count":    count,
 	}).Parse(pageTemplate)
 	if err != nil {
 		return nil, err
@@ -548,4 +549,13 @@ func scoresOf(a *analysis.Analysis, proto string, name func(string) string) []sc
 		out = append(out, v)
 	}
 	return out
+}
+
+// count writes a count with its noun in the number it takes ("1 dataset",
+// "3 datasets"), for the page's sentences.
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }

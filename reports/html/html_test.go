@@ -405,6 +405,9 @@ func TestOneDatasetStudy(t *testing.T) {
 	if strings.Contains(html, "Hover a point") {
 		t.Error("a caption about a front the section does not show")
 	}
+	if want := `<p class="sub">1 dataset · `; !strings.Contains(html, want) {
+		t.Errorf("subtitle lacks %q (the count and its noun agree)", want)
+	}
 	r, _ := a.RankingOf("clean")
 	for _, m := range r.Methods {
 		want := fmt.Sprintf(`<tr data-method="%s"><td>%s</td><td class="n" data-v="%s">%s</td>`, m.Label, m.Display, strconv.FormatFloat(m.MeanRank, 'g', -1, 64), strconv.FormatFloat(m.MeanRank, 'f', 2, 64))
