@@ -117,12 +117,16 @@ type page struct {
 	Methods                 []analysis.Method
 	// Compared counts the methods the tables compare, as REPORT.md's
 	// study line does (Methods also holds sweep-only labels).
-	Compared   int
-	Files      []fileGroup
-	Figures    []Figure
-	Provenance Provenance
-	Rope       float64
-	Schema     int
+	Compared int
+	// IdentityHeader heads the datasets' identity column: a table's
+	// content identity (a file of the user's own, "content:…") is not the
+	// normalised file checksum the paper's KEEL datasets are known by.
+	IdentityHeader string
+	Files          []fileGroup
+	Figures        []Figure
+	Provenance     Provenance
+	Rope           float64
+	Schema         int
 }
 
 type protocolView struct {
@@ -319,6 +323,9 @@ func build(in Input) page {
 		}
 		dsIndex[d.Name] = i
 		p.Datasets = append(p.Datasets, dv)
+		if strings.HasPrefix(dv.SHA256, "content:") {
+			p.IdentityHeader = "Identity"
+		}
 	}
 	// One colour and marker per method across every panel of the page.
 	methodIndex := map[string]int{}

@@ -416,3 +416,31 @@ func TestOneDatasetStudy(t *testing.T) {
 		}
 	}
 }
+
+// TestIdentityHeader: the datasets' identity column is headed by what it
+// holds: a table's content identity (a file of the user's own) is not the
+// normalised file checksum the KEEL datasets are known by.
+func TestIdentityHeader(t *testing.T) {
+	cases := []struct {
+		name, id, want string
+	}{
+		{"KEEL checksum", "010d7f9190b1aa0123456789abcdef0123456789abcdef0123456789abcdef", "<th>SHA-256 (normalised)</th>"},
+		{"table content", "content:c5b2fa6c574dfd88b462f8d10c44083b2362f2de7d1ed58eb7f62995d800f4f8", "<th>Identity</th>"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			a, err := analysis.Compute(fixtureRecords(), analysis.Options{Samples: 2000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			a.Study.Datasets[0].SHA256 = c.id
+			page, err := Render(Input{Analysis: a})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(page), c.want) {
+				t.Errorf("page lacks %s", c.want)
+			}
+		})
+	}
+}
