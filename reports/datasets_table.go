@@ -87,13 +87,15 @@ func DatasetsTable(rows []DatasetInfo) Table {
 	// study of the user's own files has no "Differs from paper" column and
 	// no note about hepatitis or spambase. A table identity (content:…)
 	// is not a file checksum, so the column says identity where one is.
-	anyPaper, anyContent := false, false
+	anyPaper, anyContent, anyChecksum := false, false, false
 	for _, r := range rows {
 		if _, ok := paper.Dataset(r.Name); ok {
 			anyPaper = true
 		}
 		if strings.HasPrefix(r.SHA256, contentPrefix) {
 			anyContent = true
+		} else if r.SHA256 != "" {
+			anyChecksum = true
 		}
 	}
 	idHeader := "SHA-256 (normalised)"
@@ -166,8 +168,11 @@ func DatasetsTable(rows []DatasetInfo) Table {
 			strings.ReplaceAll(balance, "—", ""), majorityCSV, intOrDash(r.Missing), r.SHA256, domain, pI, pF, pC, differs, intOrDash(r.FileRows)})
 	}
 	identity := "The checksum is the normalised SHA-256 of the file (manifest.json has it in full)."
-	if anyContent {
+	switch {
+	case anyContent && anyChecksum:
 		identity = "The identity is the SHA-256 of the table as parsed (content:…) for a file of your own, and the normalised SHA-256 of the file for the paper's KEEL datasets (docs/data.md, Identity of a dataset); manifest.json has it in full."
+	case anyContent:
+		identity = "The identity is the SHA-256 of the table as parsed (content:…; docs/data.md, Identity of a dataset); manifest.json has it in full."
 	}
 	t.Notes = []string{
 		"Rows used are the rows the protocols evaluated on: the rows in the file less those with a missing input, which every protocol drops under the default missing-value policy (drop; missing rows counts them in the file) and keeps under impute. Class balance gives the rows used per class in the dataset's class order, and the majority rate the accuracy of always predicting the most frequent class on the rows used (— where the manifest did not record class counts). " + identity,

@@ -65,7 +65,7 @@ func TestDatasetsTablePaperOnlyWhereItApplies(t *testing.T) {
 		identityIn string // the first note names the identity so
 	}{
 		{"own file", []analysis.Dataset{{Name: "mine.csv", Rows: 300, SHA256: content}}, false, "Identity", "content:87aa5f10c2d9…", "",
-			"SHA-256 of the table as parsed (content:…) for a file of your own"},
+			"The identity is the SHA-256 of the table as parsed (content:…; docs/data.md"},
 		{"paper subset without the noted datasets", []analysis.Dataset{{Name: "wine", SHA256: keel}, {Name: "zoo", SHA256: keel}}, true, "SHA-256 (normalised)", "4e999ed8dd40…", "",
 			"The checksum is the normalised SHA-256 of the file"},
 		{"hepatitis alone", []analysis.Dataset{{Name: "hepatitis", SHA256: keel}}, true, "SHA-256 (normalised)", "4e999ed8dd40…",
@@ -73,7 +73,7 @@ func TestDatasetsTablePaperOnlyWhereItApplies(t *testing.T) {
 		{"the paper's three", []analysis.Dataset{{Name: "dermatology", SHA256: keel}, {Name: "hepatitis", SHA256: keel}, {Name: "spambase", SHA256: keel}}, true, "SHA-256 (normalised)", "4e999ed8dd40…",
 			full, "The checksum is the normalised SHA-256 of the file"},
 		{"own file beside a paper dataset", []analysis.Dataset{{Name: "mine.csv", SHA256: content}, {Name: "spambase", SHA256: keel}}, true, "Identity", "content:87aa5f10c2d9…",
-			"The KEEL spambase file has 4,597 rows where the paper lists 4,601.", "normalised SHA-256 of the file for the paper's KEEL datasets"},
+			"The KEEL spambase file has 4,597 rows where the paper lists 4,601.", "(content:…) for a file of your own, and the normalised SHA-256 of the file for the paper's KEEL datasets"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
