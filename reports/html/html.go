@@ -398,8 +398,8 @@ func build(in Input) page {
 	return p
 }
 
-// matrixOf lays out a protocol's headline table: its methods in display
-// order, its datasets in the study's order, the best accuracy of each
+// matrixOf lays out a protocol's headline table: its methods in the
+// ranking's order, its datasets in the study's order, the best accuracy of each
 // dataset marked.
 func matrixOf(a *analysis.Analysis, proto string, byKey map[[2]string]*cellView, t analysis.Tests, name func(string) string) matrixView {
 	var mv matrixView
@@ -420,13 +420,24 @@ func matrixOf(a *analysis.Analysis, proto string, byKey map[[2]string]*cellView,
 	}
 	// The mean ranks are the ranking's, as REPORT.md's headline and the
 	// terminal show them (with one dataset, the ranks on it).
+	// The rows come in the ranking's order, as REPORT.md's headline and
+	// the terminal list them; methods the ranking lacks follow in display
+	// order.
 	ranks := map[string]float64{}
+	var order []string
 	if r, ok := a.RankingOf(proto); ok {
 		for _, m := range r.Methods {
 			ranks[m.Label] = m.MeanRank
+			order = append(order, m.Label)
 		}
 	}
 	for _, m := range a.Methods {
+		if _, ranked := ranks[m.Label]; !ranked {
+			order = append(order, m.Label)
+		}
+	}
+	for _, label := range order {
+		m := analysis.Method{Label: label}
 		if !hasM[m.Label] {
 			continue
 		}

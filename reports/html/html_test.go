@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	stdhtml "html"
+	"html/template"
 	"math"
 	"os"
 	"path/filepath"
@@ -442,5 +443,42 @@ func TestIdentityHeader(t *testing.T) {
 				t.Errorf("page lacks %s", c.want)
 			}
 		})
+	}
+}
+
+// TestMatrixInRankingOrder: the page's headline table lists the methods in
+// the ranking's order, as REPORT.md's headline and the terminal do, not in
+// display order (here the ranking puts the majority baseline first, which
+// the display order lists last).
+func TestMatrixInRankingOrder(t *testing.T) {
+	recs := fixtureRecords()
+	for i := range recs {
+		if recs[i].Method == analysis.MajorityMethod {
+			recs[i].Accuracy = 0.99
+		}
+	}
+	a, err := analysis.Compute(recs, analysis.Options{Samples: 2000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := Render(Input{Analysis: a})
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(page)
+	r, ok := a.RankingOf("clean")
+	if !ok || r.Methods[0].Label != analysis.MajorityMethod {
+		t.Fatalf("fixture: the ranking does not put the majority baseline first: %+v", r.Methods)
+	}
+	last := -1
+	for _, m := range r.Methods {
+		i := strings.Index(html, fmt.Sprintf(`<tr data-method="%s"><td>`, template.HTMLEscapeString(m.Label)))
+		if i < 0 {
+			t.Fatalf("matrix lacks %s", m.Label)
+		}
+		if i < last {
+			t.Errorf("%s comes before a method the ranking puts above it", m.Label)
+		}
+		last = i
 	}
 }
