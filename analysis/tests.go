@@ -220,6 +220,12 @@ func computeTests(cells []Cell, protocol string, pres results.Presentation, refe
 	if t.Permutation, err = stats.FriedmanPermutation(matrix, true); err != nil {
 		return t, err
 	}
+	if math.IsInf(t.Friedman.ImanDavenport, 0) {
+		// Iman–Davenport is reported only where finite: its p-value 0 in
+		// the limit would read, in analysis.json, as a significance no
+		// study earns (the F itself is written as null).
+		t.Friedman.PImanDavenport = math.NaN()
+	}
 	t.Decision = decide(t.Friedman, t.Permutation)
 	t.PostHoc = PostHocExploratory
 	if t.Decision.Significant {

@@ -43,6 +43,11 @@ func TestDecisionAtTheEdges(t *testing.T) {
 		if d.P != ts.Permutation.P {
 			t.Errorf("%s: decision p %v, permutation p %v", c.name, d.P, ts.Permutation.P)
 		}
+		// Iman–Davenport only where finite: an infinite F has no p-value
+		// (null in analysis.json), never the 0 its limit gives.
+		if f := ts.Friedman; math.IsInf(f.ImanDavenport, 0) != c.identical || math.IsNaN(f.PImanDavenport) != c.identical {
+			t.Errorf("%s: Iman–Davenport F %v with p %v", c.name, f.ImanDavenport, f.PImanDavenport)
+		}
 		want := PostHocExploratory
 		if c.significant {
 			want = PostHocConfirmatory
