@@ -30,6 +30,10 @@ type DatasetInfo struct {
 	MajorityRate float64
 	// Imputed is the number of missing cells the study imputed (0: none).
 	Imputed int
+	// Paper reports that the dataset is the paper's (its name and, where
+	// recorded, its file: analysis.PaperDataset); only then is it compared
+	// with the paper's figures.
+	Paper bool
 }
 
 // datasetRows lists every dataset of the analysis, with the shapes the
@@ -58,6 +62,7 @@ func datasetRows(a *analysis.Analysis, known []DatasetInfo) []DatasetInfo {
 		// the manifest recorded of the run; without that record (results
 		// made before it existed) only the caller's shape says.
 		info.SHA256, info.ClassCounts, info.MajorityRate, info.Imputed = d.SHA256, d.ClassCounts, d.MajorityRate, d.CellsImputed
+		info.Paper = a.PaperDataset(d.Name)
 		if d.RowsUsed > 0 {
 			info.Instances = d.RowsUsed
 		}
@@ -89,7 +94,7 @@ func DatasetsTable(rows []DatasetInfo) Table {
 	// is not a file checksum, so the column says identity where one is.
 	anyPaper, anyContent, anyChecksum := false, false, false
 	for _, r := range rows {
-		if _, ok := paper.Dataset(r.Name); ok {
+		if _, ok := paper.Dataset(r.Name); ok && r.Paper {
 			anyPaper = true
 		}
 		if strings.HasPrefix(r.SHA256, contentPrefix) {
@@ -121,6 +126,7 @@ func DatasetsTable(rows []DatasetInfo) Table {
 		}
 		domain := r.Domain
 		p, inPaper := paper.Dataset(r.Name)
+		inPaper = inPaper && r.Paper
 		if domain == "" && inPaper {
 			domain = p.Domain
 		}

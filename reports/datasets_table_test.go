@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fgrtbench/fgrtbench/analysis"
+	"github.com/fgrtbench/fgrtbench/datasets"
 )
 
 // TestDatasetsTableRowsUsed: the table shows the rows in the file beside
@@ -53,7 +54,16 @@ func TestDatasetsTableRowsUsed(t *testing.T) {
 // its identity as the table's content identity, shortened with its kind.
 func TestDatasetsTablePaperOnlyWhereItApplies(t *testing.T) {
 	const content = "content:87aa5f10c2d94b3e6a7781d0e5f1c2b3a4d5e6f708192a3b4c5d6e7f8091a2b3"
-	const keel = "4e999ed8dd40aa0123456789abcdef0123456789abcdef0123456789abcdef01"
+	// The registry's checksums: a dataset is the paper's by its name and
+	// its file (analysis.PaperDataset).
+	keelSum := func(name string) string {
+		info, err := datasets.Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return info.NormalizedSHA256
+	}
+	wine, zoo, hep, derm, spam := keelSum("wine"), keelSum("zoo"), keelSum("hepatitis"), keelSum("dermatology"), keelSum("spambase")
 	full := "The authors' results for hepatitis and dermatology come from their complete rows only (80 and 358); the KEEL spambase file has 4,597 rows where the paper lists 4,601."
 	cases := []struct {
 		name       string
@@ -66,14 +76,17 @@ func TestDatasetsTablePaperOnlyWhereItApplies(t *testing.T) {
 	}{
 		{"own file", []analysis.Dataset{{Name: "mine.csv", Rows: 300, SHA256: content}}, false, "Identity", "content:87aa5f10c2d9…", "",
 			"The identity is the SHA-256 of the table as parsed (content:…; docs/data.md"},
-		{"paper subset without the noted datasets", []analysis.Dataset{{Name: "wine", SHA256: keel}, {Name: "zoo", SHA256: keel}}, true, "SHA-256 (normalised)", "4e999ed8dd40…", "",
+		{"paper subset without the noted datasets", []analysis.Dataset{{Name: "wine", SHA256: wine}, {Name: "zoo", SHA256: zoo}}, true, "SHA-256 (normalised)", wine[:12] + "…", "",
 			"The checksum is the normalised SHA-256 of the file"},
-		{"hepatitis alone", []analysis.Dataset{{Name: "hepatitis", SHA256: keel}}, true, "SHA-256 (normalised)", "4e999ed8dd40…",
+		{"hepatitis alone", []analysis.Dataset{{Name: "hepatitis", SHA256: hep}}, true, "SHA-256 (normalised)", hep[:12] + "…",
 			"The authors' results for hepatitis come from its complete rows only (80).", "The checksum is the normalised SHA-256 of the file"},
-		{"the paper's three", []analysis.Dataset{{Name: "dermatology", SHA256: keel}, {Name: "hepatitis", SHA256: keel}, {Name: "spambase", SHA256: keel}}, true, "SHA-256 (normalised)", "4e999ed8dd40…",
+		{"the paper's three", []analysis.Dataset{{Name: "dermatology", SHA256: derm}, {Name: "hepatitis", SHA256: hep}, {Name: "spambase", SHA256: spam}}, true, "SHA-256 (normalised)", derm[:12] + "…",
 			full, "The checksum is the normalised SHA-256 of the file"},
-		{"own file beside a paper dataset", []analysis.Dataset{{Name: "mine.csv", SHA256: content}, {Name: "spambase", SHA256: keel}}, true, "Identity", "content:87aa5f10c2d9…",
+		{"own file beside a paper dataset", []analysis.Dataset{{Name: "mine.csv", SHA256: content}, {Name: "spambase", SHA256: spam}}, true, "Identity", "content:87aa5f10c2d9…",
 			"The KEEL spambase file has 4,597 rows where the paper lists 4,601.", "(content:…) for a file of your own, and the normalised SHA-256 of the file for the paper's KEEL datasets"},
+		// A file of the user's own named like one of the paper's is not it.
+		{"own hepatitis", []analysis.Dataset{{Name: "hepatitis", SHA256: content}}, false, "Identity", "content:87aa5f10c2d9…", "",
+			"The identity is the SHA-256 of the table as parsed"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
