@@ -171,7 +171,7 @@ func computeTests(cells []Cell, protocol string, pres results.Presentation, refe
 	t.Friedman = naFriedman(len(t.Methods), 0)
 	t.Decision.P = math.NaN()
 	if len(t.Methods) < 2 {
-		t.NA = fmt.Sprintf("the %s protocol has %d method(s); a comparison needs 2", protocol, len(t.Methods))
+		t.NA = fmt.Sprintf("the %s protocol has %s; a comparison needs 2", protocol, nouns(len(t.Methods), "method"))
 		return t, nil
 	}
 	var matrix [][]float64
@@ -210,7 +210,7 @@ func computeTests(cells []Cell, protocol string, pres results.Presentation, refe
 		return t, nil
 	}
 	if len(matrix) < 2 {
-		t.NA = fmt.Sprintf("the %s protocol has %d dataset(s); a comparison needs 2", protocol, len(matrix))
+		t.NA = fmt.Sprintf("the %s protocol has %s; a comparison needs 2", protocol, nouns(len(matrix), "dataset"))
 		return t, nil
 	}
 	var err error
@@ -219,6 +219,12 @@ func computeTests(cells []Cell, protocol string, pres results.Presentation, refe
 	}
 	if t.Permutation, err = stats.FriedmanPermutation(matrix, true); err != nil {
 		return t, err
+	}
+	if math.IsInf(t.Friedman.ImanDavenport, 0) {
+		// Iman–Davenport is reported only where finite: its p-value 0 in
+		// the limit would read, in analysis.json, as a significance no
+		// study earns (the F itself is written as null).
+		t.Friedman.PImanDavenport = math.NaN()
 	}
 	t.Decision = decide(t.Friedman, t.Permutation)
 	t.PostHoc = PostHocExploratory
@@ -384,4 +390,13 @@ func foldTest(a, b map[[2]int]float64, rope float64) (FoldTest, error) {
 		return ft, err
 	}
 	return ft, nil
+}
+
+// nouns writes a count with its noun in the number it takes: "1 dataset",
+// "0 methods", so that the n/a lines read as sentences.
+func nouns(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

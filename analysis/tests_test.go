@@ -43,6 +43,11 @@ func TestDecisionAtTheEdges(t *testing.T) {
 		if d.P != ts.Permutation.P {
 			t.Errorf("%s: decision p %v, permutation p %v", c.name, d.P, ts.Permutation.P)
 		}
+		// Iman–Davenport only where finite: an infinite F has no p-value
+		// (null in analysis.json), never the 0 its limit gives.
+		if f := ts.Friedman; math.IsInf(f.ImanDavenport, 0) != c.identical || math.IsNaN(f.PImanDavenport) != c.identical {
+			t.Errorf("%s: Iman–Davenport F %v with p %v", c.name, f.ImanDavenport, f.PImanDavenport)
+		}
 		want := PostHocExploratory
 		if c.significant {
 			want = PostHocConfirmatory
@@ -173,5 +178,30 @@ func TestPText(t *testing.T) {
 		if got := PText(p); got != want {
 			t.Errorf("PText(%v) = %q, want %q", p, got, want)
 		}
+	}
+}
+
+// TestNotApplicableWording: a study too small to compare says why in a
+// sentence whose noun agrees with its count ("1 dataset", not
+// "1 dataset(s)"), since the report and the terminal print it as is.
+func TestNotApplicableWording(t *testing.T) {
+	cases := []struct {
+		name string
+		acc  map[string]map[string]float64
+		want string
+	}{
+		{"one dataset", map[string]map[string]float64{"a": {"d1": 0.9}, "b": {"d1": 0.8}}, "the clean protocol has 1 dataset; a comparison needs 2"},
+		{"one method", map[string]map[string]float64{"a": {"d1": 0.9, "d2": 0.8}}, "the clean protocol has 1 method; a comparison needs 2"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			a, err := Compute(records(c.acc, nil), Options{Samples: 2000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := a.Tests[0].NA; got != c.want {
+				t.Errorf("NA = %q, want %q", got, c.want)
+			}
+		})
 	}
 }

@@ -30,6 +30,10 @@ type DatasetInfo struct {
 	MajorityRate float64
 	// Imputed is the number of missing cells the study imputed (0: none).
 	Imputed int
+	// Paper reports that the dataset is the paper's (its name and, where
+	// recorded, its file: analysis.PaperDataset); only then is it compared
+	// with the paper's figures.
+	Paper bool
 }
 
 // datasetRows lists every dataset of the analysis, with the shapes the
@@ -58,6 +62,7 @@ func datasetRows(a *analysis.Analysis, known []DatasetInfo) []DatasetInfo {
 		// the manifest recorded of the run; without that record (results
 		// made before it existed) only the caller's shape says.
 		info.SHA256, info.ClassCounts, info.MajorityRate, info.Imputed = d.SHA256, d.ClassCounts, d.MajorityRate, d.CellsImputed
+		info.Paper = a.PaperDataset(d.Name)
 		if d.RowsUsed > 0 {
 			info.Instances = d.RowsUsed
 		}
@@ -83,13 +88,37 @@ func intOrDash(v int) string {
 // with their checksums, class balance and the paper's figures where the
 // paper has the dataset.
 func DatasetsTable(rows []DatasetInfo) Table {
+	// The paper's column and notes apply only to the paper's datasets: a
+	// study of the user's own files has no "Differs from paper" column and
+	// no note about hepatitis or spambase. A table identity (content:…)
+	// is not a file checksum, so the column says identity where one is.
+	anyPaper, anyContent, anyChecksum := false, false, false
+	for _, r := range rows {
+		if _, ok := paper.Dataset(r.Name); ok && r.Paper {
+			anyPaper = true
+		}
+		if strings.HasPrefix(r.SHA256, contentPrefix) {
+			anyContent = true
+		} else if r.SHA256 != "" {
+			anyChecksum = true
+		}
+	}
+	idHeader := "SHA-256 (normalised)"
+	if anyContent {
+		idHeader = "Identity"
+	}
 	t := Table{
 		Name:      "datasets",
 		Title:     "Datasets",
-		Header:    []string{"Dataset", "Rows in file", "Rows used", "Features", "Nominal", "Classes", "Class balance", "Majority (%)", "Missing rows", "SHA-256 (normalised)", "Differs from paper"},
-		Align:     "lrrrrrlrrll",
+		Header:    []string{"Dataset", "Rows in file", "Rows used", "Features", "Nominal", "Classes", "Class balance", "Majority (%)", "Missing rows", idHeader},
+		Align:     "lrrrrrlrrl",
 		CSVHeader: []string{"dataset", "instances", "features", "nominal", "classes", "class_counts", "majority_rate", "missing_rows", "normalized_sha256", "domain", "paper_instances", "paper_features", "paper_classes", "differs", "rows_in_file"},
 	}
+	if anyPaper {
+		t.Header = append(t.Header, "Differs from paper")
+		t.Align += "l"
+	}
+	var present []string
 	var imputed []string
 	for _, r := range rows {
 		if r.Imputed > 0 {
@@ -97,6 +126,7 @@ func DatasetsTable(rows []DatasetInfo) Table {
 		}
 		domain := r.Domain
 		p, inPaper := paper.Dataset(r.Name)
+		inPaper = inPaper && r.Paper
 		if domain == "" && inPaper {
 			domain = p.Domain
 		}
@@ -111,9 +141,9 @@ func DatasetsTable(rows []DatasetInfo) Table {
 		if !math.IsNaN(r.MajorityRate) && r.MajorityRate > 0 {
 			majority, majorityCSV = pct(r.MajorityRate), csvNum(r.MajorityRate)
 		}
-		sum := "—"
-		if r.SHA256 != "" {
-			sum = r.SHA256[:min(12, len(r.SHA256))] + "…"
+		sum := shortIdentity(r.SHA256)
+		if inPaper {
+			present = append(present, r.Name)
 		}
 		differs := "not in the paper"
 		pI, pF, pC := "", "", ""
@@ -134,17 +164,79 @@ func DatasetsTable(rows []DatasetInfo) Table {
 			}
 			pI, pF, pC = strconv.Itoa(p.Instances), strconv.Itoa(p.Features), strconv.Itoa(p.Classes)
 		}
-		t.Rows = append(t.Rows, []Entry{{Text: r.Name}, {Text: intOrDash(r.FileRows)}, {Text: intOrDash(r.Instances)}, {Text: intOrDash(r.Features)}, {Text: intOrDash(r.Nominal)},
-			{Text: intOrDash(r.Classes)}, {Text: balance}, {Text: majority}, {Text: intOrDash(r.Missing)}, {Text: sum}, {Text: differs}})
+		row := []Entry{{Text: r.Name}, {Text: intOrDash(r.FileRows)}, {Text: intOrDash(r.Instances)}, {Text: intOrDash(r.Features)}, {Text: intOrDash(r.Nominal)},
+			{Text: intOrDash(r.Classes)}, {Text: balance}, {Text: majority}, {Text: intOrDash(r.Missing)}, {Text: sum}}
+		if anyPaper {
+			row = append(row, Entry{Text: differs})
+		}
+		t.Rows = append(t.Rows, row)
 		t.CSVRows = append(t.CSVRows, []string{r.Name, intOrDash(r.Instances), intOrDash(r.Features), intOrDash(r.Nominal), intOrDash(r.Classes),
 			strings.ReplaceAll(balance, "—", ""), majorityCSV, intOrDash(r.Missing), r.SHA256, domain, pI, pF, pC, differs, intOrDash(r.FileRows)})
 	}
+	identity := "The checksum is the normalised SHA-256 of the file (manifest.json has it in full)."
+	switch {
+	case anyContent && anyChecksum:
+		identity = "The identity is the SHA-256 of the table as parsed (content:…) for a file of your own, and the normalised SHA-256 of the file for the paper's KEEL datasets (docs/data.md, Identity of a dataset); manifest.json has it in full."
+	case anyContent:
+		identity = "The identity is the SHA-256 of the table as parsed (content:…; docs/data.md, Identity of a dataset); manifest.json has it in full."
+	}
 	t.Notes = []string{
-		"Rows used are the rows the protocols evaluated on: the rows in the file less those with a missing input, which every protocol drops under the default missing-value policy (drop; missing rows counts them in the file) and keeps under impute. Class balance gives the rows used per class in the dataset's class order, and the majority rate the accuracy of always predicting the most frequent class on the rows used (— where the manifest did not record class counts). The checksum is the normalised SHA-256 of the file (manifest.json has it in full).",
-		"The authors' results for hepatitis and dermatology come from their complete rows only (80 and 358); the KEEL spambase file has 4,597 rows where the paper lists 4,601.",
+		"Rows used are the rows the protocols evaluated on: the rows in the file less those with a missing input, which every protocol drops under the default missing-value policy (drop; missing rows counts them in the file) and keeps under impute. Class balance gives the rows used per class in the dataset's class order, and the majority rate the accuracy of always predicting the most frequent class on the rows used (— where the manifest did not record class counts). " + identity,
+	}
+	if note := paperRowsNote(present); note != "" {
+		t.Notes = append(t.Notes, note)
 	}
 	if len(imputed) > 0 {
 		t.Notes = append(t.Notes, "Missing cells imputed (missing-value policy impute): "+strings.Join(imputed, ", ")+"; each took the mean (numeric) or most frequent value (nominal) of the training rows of its fold.")
 	}
 	return t
+}
+
+// contentPrefix marks a dataset identity that is the table's content
+// (a file of the user's own), not a normalised file checksum.
+const contentPrefix = "content:"
+
+// shortIdentity abbreviates an identity for the table, keeping its kind:
+// 12 hex digits of a checksum, or "content:" and 12 of a table identity
+// (never "content:87aa…", which hides most of what tells two apart).
+func shortIdentity(id string) string {
+	if id == "" {
+		return "—"
+	}
+	prefix, hex := "", id
+	if strings.HasPrefix(id, contentPrefix) {
+		prefix, hex = contentPrefix, id[len(contentPrefix):]
+	}
+	if len(hex) <= 12 {
+		return id
+	}
+	return prefix + hex[:12] + "…"
+}
+
+// paperRowsNote says where the paper's rows differ from the file's, for
+// the datasets of the study that have such a difference (hepatitis and
+// dermatology: complete rows only; spambase: 4,597 rows against the
+// paper's 4,601); "" when the study has none of them.
+func paperRowsNote(present []string) string {
+	has := map[string]bool{}
+	for _, n := range present {
+		has[n] = true
+	}
+	var parts []string
+	switch {
+	case has["hepatitis"] && has["dermatology"]:
+		parts = append(parts, "the authors' results for hepatitis and dermatology come from their complete rows only (80 and 358)")
+	case has["hepatitis"]:
+		parts = append(parts, "the authors' results for hepatitis come from its complete rows only (80)")
+	case has["dermatology"]:
+		parts = append(parts, "the authors' results for dermatology come from its complete rows only (358)")
+	}
+	if has["spambase"] {
+		parts = append(parts, "the KEEL spambase file has 4,597 rows where the paper lists 4,601")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	s := strings.Join(parts, "; ") + "."
+	return strings.ToUpper(s[:1]) + s[1:]
 }

@@ -148,10 +148,26 @@ func differencesSection(rep *Report, a *analysis.Analysis, tol float64, lg *lege
 	for _, t := range tables {
 		fmt.Fprintf(&b, "Against the paper's printed table, %s protocol: %s See [%s.md](%s.md).\n\n", t.Name[len("paper-"):], mdEscape(t.Summary), t.Name, t.Name)
 	}
-	if len(tables) > 0 {
-		for _, d := range paper.Discrepancies {
+	// A known inconsistency of the paper is said only where the study
+	// compares a cell of its dataset (saheart's C4.5 says nothing about a
+	// study of hepatitis).
+	for _, d := range paper.Discrepancies {
+		if comparesDataset(tables, d.Dataset) {
 			fmt.Fprintf(&b, "Known inconsistency in the paper: %s.\n\n", mdEscape(d.Note))
 		}
 	}
 	return b.Bytes()
+}
+
+// comparesDataset reports whether one of the paper-comparison tables has
+// a row of the dataset.
+func comparesDataset(tables []Table, dataset string) bool {
+	for _, t := range tables {
+		for _, r := range t.Rows {
+			if len(r) > 0 && r[0].Text == dataset {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -98,6 +98,22 @@ func PaperCheckTable(rows []PaperCheckRow, tol float64, pres results.Presentatio
 			exact(r.Diff), exact(r.OursStd), exact(r.AuthorsStd),
 			csvNum(r.Leaves), csvNum(r.AuthorsLeaves), csvNum(r.InternalNodes), csvNum(r.AuthorsInternal), fmt.Sprint(!off)})
 	}
+	have, within := 0, 0
+	for _, r := range rows {
+		if r.Have {
+			have++
+			if math.Abs(r.Diff) <= tol {
+				within++
+			}
+		}
+	}
+	// The summary stands for the table where REPORT.md links it only: a
+	// section with nothing but its file links says nothing.
+	if have == len(rows) {
+		t.Summary = fmt.Sprintf("%d of the authors' %d cells reproduced within %g (fraction).", within, have, tol)
+	} else {
+		t.Summary = fmt.Sprintf("%d of the %d cells of the authors' results that this study holds reproduced within %g (fraction); the other %d of their %d cells are not in this study.", within, have, tol, len(rows)-have, len(rows))
+	}
 	t.Notes = []string{
 		fmt.Sprintf("Authors: results/fuzzy_cart_results.csv of the authors' repository (means over 5 folds, std with ddof 0). Bold: |Δ| above the tolerance %s (fraction).", fmt.Sprintf("%g", tol)),
 		"Leaves and internal nodes are the authors' N_Rules and N_Unique_Conditions (fold means).",

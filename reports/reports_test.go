@@ -242,7 +242,7 @@ func TestReportContent(t *testing.T) {
 		"## Protocols", "**paper**", "**clean**", "| seed | 42 |",
 		"![Figure 1](../figures/accuracy.svg)",
 		"## Comparison with the paper", "1 of 12 comparable cells reproduced",
-		"## Headline (clean protocol)", "**Significance:**", "## Legend", "FRR (paper only)", "84.74", "†",
+		"## Headline (clean protocol)", "**Significance:**", "## Legend", "FRR (paper only)", "†",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("REPORT.md lacks %q", want)
@@ -482,6 +482,44 @@ func TestOwnStudyIsFramedByItself(t *testing.T) {
 						t.Errorf("accuracy CSV row %v: a paper value %v", row[:3], hasPaper)
 					}
 				}
+			}
+		})
+	}
+}
+
+// TestPaperSectionsWhereTheyApply: the paper's known inconsistency (C4.5
+// on saheart) is said only in a study that compares saheart, and the
+// linked reproduction check has a summary, never a heading over nothing
+// but its file links.
+func TestPaperSectionsWhereTheyApply(t *testing.T) {
+	withSaheart := fixtureRecords()
+	for _, r := range fixtureRecords() {
+		if r.Protocol == "paper" && r.Dataset == "pima" {
+			r.Dataset, r.Key = "saheart", strings.Replace(r.Key, "/pima/", "/saheart/", 1)
+			withSaheart = append(withSaheart, r)
+		}
+	}
+	cases := []struct {
+		name         string
+		recs         []results.Record
+		inconsistent bool
+		check        string
+	}{
+		{"no saheart", fixtureRecords(), false, "1 of the 12 cells of the authors' results that this study holds reproduced within 1e-06 (fraction); the other 28 of their 40 cells are not in this study. Files: [paper-check.md]"},
+		{"saheart", withSaheart, true, "1 of the 16 cells of the authors' results that this study holds reproduced within 1e-06 (fraction); the other 24 of their 40 cells are not in this study. Files: [paper-check.md]"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, rep := renderFixture(t, c.recs)
+			md := string(rep.Markdown)
+			if got := strings.Contains(md, "Known inconsistency in the paper: the paper prints 84.74 for C4.5 on saheart"); got != c.inconsistent {
+				t.Errorf("saheart's inconsistency said: %v, want %v", got, c.inconsistent)
+			}
+			if !strings.Contains(md, "### Reproduction check: paper protocol against the authors' committed means\n\n"+c.check) {
+				t.Errorf("reproduction check section lacks its summary %q", c.check)
+			}
+			if strings.Contains(md, "\n\n Files: [") {
+				t.Error("a linked table's section with no summary")
 			}
 		})
 	}

@@ -95,6 +95,7 @@ func Render(in Input) ([]byte, error) {
 			return t
 		},
 		"maxRules": func() int { return analysis.MaxRepresentativeRules },
+		"count":    count,
 	}).Parse(pageTemplate)
 	if err != nil {
 		return nil, err
@@ -116,12 +117,16 @@ type page struct {
 	Methods                 []analysis.Method
 	// Compared counts the methods the tables compare, as REPORT.md's
 	// study line does (Methods also holds sweep-only labels).
-	Compared   int
-	Files      []fileGroup
-	Figures    []Figure
-	Provenance Provenance
-	Rope       float64
-	Schema     int
+	Compared int
+	// IdentityHeader heads the datasets' identity column: a table's
+	// content identity (a file of the user's own, "content:…") is not the
+	// normalised file checksum the paper's KEEL datasets are known by.
+	IdentityHeader string
+	Files          []fileGroup
+	Figures        []Figure
+	Provenance     Provenance
+	Rope           float64
+	Schema         int
 }
 
 type protocolView struct {
@@ -318,6 +323,9 @@ func build(in Input) page {
 		}
 		dsIndex[d.Name] = i
 		p.Datasets = append(p.Datasets, dv)
+		if strings.HasPrefix(dv.SHA256, "content:") {
+			p.IdentityHeader = "Identity"
+		}
 	}
 	// One colour and marker per method across every panel of the page.
 	methodIndex := map[string]int{}
@@ -390,8 +398,8 @@ func build(in Input) page {
 	return p
 }
 
-// matrixOf lays out a protocol's headline table: its methods in display
-// order, its datasets in the study's order, the best accuracy of each
+// matrixOf lays out a protocol's headline table: its methods in the
+// ranking's order, its datasets in the study's order, the best accuracy of each
 // dataset marked.
 func matrixOf(a *analysis.Analysis, proto string, byKey map[[2]string]*cellView, t analysis.Tests, name func(string) string) matrixView {
 	var mv matrixView
@@ -412,13 +420,24 @@ func matrixOf(a *analysis.Analysis, proto string, byKey map[[2]string]*cellView,
 	}
 	// The mean ranks are the ranking's, as REPORT.md's headline and the
 	// terminal show them (with one dataset, the ranks on it).
+	// The rows come in the ranking's order, as REPORT.md's headline and
+	// the terminal list them; methods the ranking lacks follow in display
+	// order.
 	ranks := map[string]float64{}
+	var order []string
 	if r, ok := a.RankingOf(proto); ok {
 		for _, m := range r.Methods {
 			ranks[m.Label] = m.MeanRank
+			order = append(order, m.Label)
 		}
 	}
 	for _, m := range a.Methods {
+		if _, ranked := ranks[m.Label]; !ranked {
+			order = append(order, m.Label)
+		}
+	}
+	for _, label := range order {
+		m := analysis.Method{Label: label}
 		if !hasM[m.Label] {
 			continue
 		}
@@ -548,4 +567,13 @@ func scoresOf(a *analysis.Analysis, proto string, name func(string) string) []sc
 		out = append(out, v)
 	}
 	return out
+}
+
+// count writes a count with its noun in the number it takes ("1 dataset",
+// "3 datasets"), for the page's sentences.
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }

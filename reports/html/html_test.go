@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	stdhtml "html"
+	"html/template"
 	"math"
 	"os"
 	"path/filepath"
@@ -405,11 +406,79 @@ func TestOneDatasetStudy(t *testing.T) {
 	if strings.Contains(html, "Hover a point") {
 		t.Error("a caption about a front the section does not show")
 	}
+	if want := `<p class="sub">1 dataset · `; !strings.Contains(html, want) {
+		t.Errorf("subtitle lacks %q (the count and its noun agree)", want)
+	}
 	r, _ := a.RankingOf("clean")
 	for _, m := range r.Methods {
 		want := fmt.Sprintf(`<tr data-method="%s"><td>%s</td><td class="n" data-v="%s">%s</td>`, m.Label, m.Display, strconv.FormatFloat(m.MeanRank, 'g', -1, 64), strconv.FormatFloat(m.MeanRank, 'f', 2, 64))
 		if !strings.Contains(html, want) {
 			t.Errorf("matrix lacks %s's rank %v (%s)", m.Label, m.MeanRank, want)
 		}
+	}
+}
+
+// TestIdentityHeader: the datasets' identity column is headed by what it
+// holds: a table's content identity (a file of the user's own) is not the
+// normalised file checksum the KEEL datasets are known by.
+func TestIdentityHeader(t *testing.T) {
+	cases := []struct {
+		name, id, want string
+	}{
+		{"KEEL checksum", "010d7f9190b1aa0123456789abcdef0123456789abcdef0123456789abcdef", "<th>SHA-256 (normalised)</th>"},
+		{"table content", "content:c5b2fa6c574dfd88b462f8d10c44083b2362f2de7d1ed58eb7f62995d800f4f8", "<th>Identity</th>"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			a, err := analysis.Compute(fixtureRecords(), analysis.Options{Samples: 2000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			a.Study.Datasets[0].SHA256 = c.id
+			page, err := Render(Input{Analysis: a})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(page), c.want) {
+				t.Errorf("page lacks %s", c.want)
+			}
+		})
+	}
+}
+
+// TestMatrixInRankingOrder: the page's headline table lists the methods in
+// the ranking's order, as REPORT.md's headline and the terminal do, not in
+// display order (here the ranking puts the majority baseline first, which
+// the display order lists last).
+func TestMatrixInRankingOrder(t *testing.T) {
+	recs := fixtureRecords()
+	for i := range recs {
+		if recs[i].Method == analysis.MajorityMethod {
+			recs[i].Accuracy = 0.99
+		}
+	}
+	a, err := analysis.Compute(recs, analysis.Options{Samples: 2000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := Render(Input{Analysis: a})
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(page)
+	r, ok := a.RankingOf("clean")
+	if !ok || r.Methods[0].Label != analysis.MajorityMethod {
+		t.Fatalf("fixture: the ranking does not put the majority baseline first: %+v", r.Methods)
+	}
+	last := -1
+	for _, m := range r.Methods {
+		i := strings.Index(html, fmt.Sprintf(`<tr data-method="%s"><td>`, template.HTMLEscapeString(m.Label)))
+		if i < 0 {
+			t.Fatalf("matrix lacks %s", m.Label)
+		}
+		if i < last {
+			t.Errorf("%s comes before a method the ranking puts above it", m.Label)
+		}
+		last = i
 	}
 }
