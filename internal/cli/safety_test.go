@@ -26,6 +26,19 @@ import (
 // a refused command must leave everything else as it was.
 func treeHash(t *testing.T, root, out string) string {
 	t.Helper()
+	return hashLines(treeLines(t, root, out))
+}
+
+// hashLines is the SHA-256 of a tree's sorted lines.
+func hashLines(lines []string) string {
+	sum := sha256.Sum256([]byte(strings.Join(lines, "\n")))
+	return hex.EncodeToString(sum[:])
+}
+
+// treeLines lists every entry under root but the subtree out, sorted: its
+// path, mode, and a link's target or a file's SHA-256.
+func treeLines(t *testing.T, root, out string) []string {
+	t.Helper()
 	var lines []string
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -59,8 +72,7 @@ func treeHash(t *testing.T, root, out string) string {
 		t.Fatal(err)
 	}
 	sort.Strings(lines)
-	sum := sha256.Sum256([]byte(strings.Join(lines, "\n")))
-	return hex.EncodeToString(sum[:])
+	return lines
 }
 
 // refused runs the command and asserts exit status 1 (or want), a one-line
