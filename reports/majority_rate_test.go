@@ -1,9 +1,13 @@
 package reports
 
 import (
+	"maps"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/fgrtbench/fgrtbench/analysis"
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
 // TestMajorityRateSection checks the per-dataset sentence on FGRT and
@@ -58,5 +62,50 @@ func TestMajorityRateSection(t *testing.T) {
 				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestNotInPaperMarked checks that a learner the paper never ran
+// (FuzzyCART, the majority baseline) is marked as such where the report
+// shows the paper's columns: the complexity table's paper figures and the
+// comparison with the paper; the paper's own methods and grid variants
+// are not.
+func TestNotInPaperMarked(t *testing.T) {
+	recs := fixtureRecords()
+	for _, d := range []string{"wine", "zoo", "pima"} {
+		for fold := range 3 {
+			for _, m := range []string{"fuzzycart", "majority"} {
+				recs = append(recs, results.Record{Protocol: "paper", Dataset: d, Method: m, Selection: "fixed", Selected: true,
+					Fold: fold, Seed: 42, NTrain: 80, NTest: 20, Correct: 12, Accuracy: 0.6, BalancedAccuracy: 0.5,
+					Rules: 3, Antecedents: 3, RulebaseSize: 3, Leaves: 3, InternalNodes: 2, Key: "nip/" + d + "/" + m + "/" + strconv.Itoa(fold)})
+			}
+		}
+	}
+	pres := results.Presentation{Names: maps.Clone(paperMethods.Names), Order: paperMethods.Order}
+	pres.Names["fuzzycart"] = "FuzzyCART"
+	pres.Names["majority"] = "Majority"
+	a := analysisOf(t, recs, analysis.Options{Methods: pres})
+	ct := ComplexityTable(a, "paper")
+	marked := map[string]string{}
+	for _, row := range ct.Rows {
+		marked[row[0].Text] = row[7].Text
+	}
+	for _, tc := range []struct{ display, paperRules string }{
+		{"FuzzyCART", notInPaperText},
+		{"Majority", notInPaperText},
+		{"FGRT", "10.40"},
+		{"CART@text", "—"},
+	} {
+		if got, ok := marked[tc.display]; !ok || got != tc.paperRules {
+			t.Errorf("complexity-paper %s: paper rules %q (row %v), want %q", tc.display, got, ok, tc.paperRules)
+		}
+	}
+	rep, err := Build(Options{Dir: t.TempDir(), Analysis: a})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "Not in the paper, so compared with none of its numbers: FuzzyCART, Majority.\n"
+	if !strings.Contains(string(rep.Markdown), want) {
+		t.Errorf("REPORT.md lacks %q", want)
 	}
 }
