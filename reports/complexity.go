@@ -53,6 +53,11 @@ func ComplexityTable(a *analysis.Analysis, protocol string) Table {
 		pRow, pCSV := paperComplexity(m)
 		if _, variant := results.SplitVariant(m); variant != "" {
 			pRow, pCSV = []Entry{{Text: "—"}, {Text: "—"}, {Text: "—"}}, []string{"", "", ""}
+		} else if notInPaper(m) {
+			// A learner the paper never ran (FuzzyCART, the majority
+			// baseline): say so where the paper's figures would stand,
+			// rather than dashes that read as missing numbers.
+			pRow[0].Text = notInPaperText
 		}
 		if col, ok := analysis.PaperColumn(m); ok {
 			covered[col] = true

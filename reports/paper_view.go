@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/fgrtbench/fgrtbench/analysis"
 	"github.com/fgrtbench/fgrtbench/paper"
@@ -144,6 +145,9 @@ func differencesSection(rep *Report, a *analysis.Analysis, tol float64, lg *lege
 			b.WriteString("\n")
 		}
 	}
+	if names := notInPaperMethods(a); len(names) > 0 {
+		fmt.Fprintf(&b, "Not in the paper, so compared with none of its numbers: %s.\n\n", mdEscape(strings.Join(names, ", ")))
+	}
 	rep.Tables = append(rep.Tables, tables...)
 	for _, t := range tables {
 		fmt.Fprintf(&b, "Against the paper's printed table, %s protocol: %s See [%s.md](%s.md).\n\n", t.Name[len("paper-"):], mdEscape(t.Summary), t.Name, t.Name)
@@ -170,4 +174,31 @@ func comparesDataset(tables []Table, dataset string) bool {
 		}
 	}
 	return false
+}
+
+// notInPaperText stands where the paper's figure for a method would be
+// when the paper never ran that method.
+const notInPaperText = "not in the paper"
+
+// notInPaper says whether a method label (without a grid variant) names
+// a learner the paper has no column for: FuzzyCART, the majority
+// baseline, a label of the study's own such as fgrt-fixed.
+func notInPaper(method string) bool {
+	if _, variant := results.SplitVariant(method); variant != "" {
+		return false
+	}
+	_, ok := analysis.PaperColumn(method)
+	return !ok
+}
+
+// notInPaperMethods lists, by display name in display order, the study's
+// method labels the paper has no column for.
+func notInPaperMethods(a *analysis.Analysis) []string {
+	var out []string
+	for _, m := range analysis.MethodsOf(a.Cells, a.Presentation()) {
+		if notInPaper(m) {
+			out = append(out, a.Display(m))
+		}
+	}
+	return out
 }

@@ -163,6 +163,7 @@ func Build(opts Options) (*Report, error) {
 		fmt.Fprintf(&md, "> **PARTIAL RESULTS: %s.** Every mean, rank and test below covers only the units present.\n\n", mdEscape(a.Study.Partial))
 	}
 	md.Write(headline(a, opts, lg))
+	md.Write(majorityRateSection(a, lg))
 
 	md.WriteString("## Protocols\n\n")
 	for _, p := range protocols {

@@ -16,6 +16,7 @@ package methods
 import (
 	"fmt"
 	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -39,7 +40,7 @@ func builtin() {
 	Register(ripper.Spec)
 	Register(fga.Spec)
 	Register(majority.Spec)
-	RegisterOptIn(fuzzycart.Spec)
+	RegisterExtra([]string{"clean"}, fuzzycart.Spec)
 }
 
 func init() { builtin() }
@@ -74,8 +75,9 @@ func ParseConfig(s string) (Config, error) { return learn.ParseValues(s) }
 var (
 	mu       sync.RWMutex
 	registry = map[string]*Method{}
-	// optIn names the methods the built-in studies run only when named.
-	optIn = map[string]bool{}
+	// extraProtocols restricts the methods outside the paper to the
+	// protocols the paper study runs them under (RegisterExtra).
+	extraProtocols = map[string][]string{}
 )
 
 // Register adds methods. It panics on a duplicate name or an invalid
@@ -105,31 +107,35 @@ func Register(ms ...*Method) {
 	}
 }
 
-// RegisterOptIn registers methods that the paper study (reproduce) runs
-// only when they are named: learners outside the paper whose rows would
-// change the reproduction's outputs (results.csv, the report, the gate's
-// baselines) if they joined its default method list.
-func RegisterOptIn(ms ...*Method) {
+// RegisterExtra registers methods outside the paper that the paper study
+// (reproduce) runs under the given protocols only: FuzzyCART is a row
+// beside the paper's methods under the clean protocol, where every method
+// selects its configuration by inner cross-validation, and is absent from
+// the paper protocol, whose test-fold selection and leakage reproduce the
+// authors' experiment and nothing else.
+func RegisterExtra(protocols []string, ms ...*Method) {
 	Register(ms...)
 	mu.Lock()
 	defer mu.Unlock()
 	for _, m := range ms {
-		optIn[m.Name] = true
+		extraProtocols[m.Name] = slices.Clone(protocols)
 	}
 }
 
-// DefaultNames lists Names without the opt-in methods: the paper study's
-// default method list.
+// PaperStudyProtocols returns the protocols the paper study runs a method
+// under, nil meaning every protocol the study runs.
+func PaperStudyProtocols(name string) []string {
+	mu.RLock()
+	defer mu.RUnlock()
+	return slices.Clone(extraProtocols[name])
+}
+
+// DefaultNames lists the paper study's default methods: every registered
+// one, the extras included (PaperStudyProtocols restricts those).
 func DefaultNames() []string {
 	mu.RLock()
 	defer mu.RUnlock()
-	var out []string
-	for _, n := range namesLocked() {
-		if !optIn[n] {
-			out = append(out, n)
-		}
-	}
-	return out
+	return namesLocked()
 }
 
 // Lookup finds a method by name; the error lists the registered names.

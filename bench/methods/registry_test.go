@@ -23,7 +23,8 @@ var paperMethods = []struct{ name, display, column string }{
 
 // TestBuiltinDeclarations checks what the specs of the registered learners
 // declare for the views and the runtime study (the presentation order,
-// display names, paper columns, the timed and the opt-in methods, which
+// display names, paper columns, the timed methods and those the paper
+// study runs under some protocols only, which
 // used to be lists of their own in reports, timing and here). The list of
 // methods is the registry's own, so that registering a learner as
 // docs/adding-a-learner.md says needs no edit here; the paper's methods
@@ -41,22 +42,18 @@ func TestBuiltinDeclarations(t *testing.T) {
 	if got, want := filter(Timed(), paper), []string{"fgrt", "cart", "c45-entropy", "c45", "ripper", "fga"}; !slices.Equal(got, want) {
 		t.Errorf("timed paper methods = %v, want %v", got, want)
 	}
-	// The paper study's default list is Names without the opt-in methods:
-	// FuzzyCART and a learner outside the paper stay out of ./run.sh's
-	// outputs; the paper's methods and the majority baseline stay in.
-	defaults := DefaultNames()
-	for _, n := range names {
-		if got, want := slices.Contains(defaults, n), !optIn[n]; got != want {
-			t.Errorf("%s: in DefaultNames %v, opt-in %v", n, got, !want)
-		}
+	// FuzzyCART is in the paper study, under the clean protocol only: the
+	// paper protocol's outputs stay the reproduction's.
+	if got, want := DefaultNames(), Names(); !slices.Equal(got, want) {
+		t.Errorf("DefaultNames() = %v, want %v", got, want)
 	}
-	for _, n := range append(slices.Clone(paper), "majority") {
-		if !slices.Contains(defaults, n) {
-			t.Errorf("DefaultNames() = %v lacks %s", defaults, n)
+	for _, tc := range []struct {
+		name string
+		want []string
+	}{{"fuzzycart", []string{"clean"}}, {"fgrt", nil}, {"majority", nil}, {"unknown-method", nil}} {
+		if got := PaperStudyProtocols(tc.name); !slices.Equal(got, tc.want) {
+			t.Errorf("PaperStudyProtocols(%s) = %v, want %v", tc.name, got, tc.want)
 		}
-	}
-	if !slices.Contains(names, "fuzzycart") || slices.Contains(defaults, "fuzzycart") {
-		t.Errorf("fuzzycart must be registered opt-in: Names %v, DefaultNames %v", names, defaults)
 	}
 
 	for _, tc := range append(paperMethods, []struct{ name, display, column string }{

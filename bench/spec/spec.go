@@ -266,8 +266,9 @@ func Load(path string) (study.Study, error) {
 }
 
 // PaperMethods returns the method specs of the paper reproduction for the
-// given registered method names (when empty, all registered methods but
-// the opt-in ones, methods.DefaultNames):
+// given registered method names (when empty, all registered methods,
+// methods.DefaultNames, those outside the paper restricted to their
+// protocols, methods.PaperStudyProtocols):
 // every method on its default grid, plus the named variants that exist in
 // the registry — CART and C4.5 with the paper text's grids, FGRT with the
 // reference quirks fixed, and one-factor-at-a-time sweeps of FGRT with the
@@ -282,7 +283,9 @@ func PaperMethods(names []string, variants bool) ([]study.MethodSpec, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, study.MethodSpec{Name: n})
+		// A method outside the paper runs under the protocols the
+		// registry gives it (FuzzyCART: clean only).
+		out = append(out, study.MethodSpec{Name: n, Protocols: methods.PaperStudyProtocols(n)})
 		if !variants {
 			continue
 		}
@@ -323,6 +326,14 @@ func Paper(protocols, datasetNames, methodNames []string, variants bool) (study.
 	}
 	if len(protocols) == 0 {
 		protocols = []string{"paper", "clean"}
+	}
+	if len(methodNames) == 0 {
+		// The default list leaves out a restricted method none of the
+		// chosen protocols runs (FuzzyCART under --protocol paper); one
+		// named in --methods is kept, and Resolve says why it cannot run.
+		ms = slices.DeleteFunc(ms, func(m study.MethodSpec) bool {
+			return !slices.ContainsFunc(protocols, m.RunsUnder)
+		})
 	}
 	s := study.Study{Name: "paper", Protocols: protocols, Datasets: datasetNames, Methods: ms, Options: protocol.DefaultOptions()}
 	if _, err := study.UnitsOf(s); err != nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -123,10 +124,30 @@ func TestPaperStudy(t *testing.T) {
 	if _, err := Paper([]string{"paper"}, []string{"wine"}, []string{"nope"}, false); err == nil {
 		t.Fatal("unknown method accepted")
 	}
-	// The opt-in FuzzyCART stays out of the default study (whose outputs
-	// stay the paper's) and runs when named.
-	if labels["fuzzycart||"] {
-		t.Error("the default paper study runs the opt-in fuzzycart")
+	// FuzzyCART is in the default study under the clean protocol only
+	// (the paper protocol's rows stay the paper's); the default list of a
+	// paper-only study leaves it out; named with the paper protocol only,
+	// it is refused with one line saying why.
+	if !labels["fuzzycart||"] {
+		t.Error("the default paper study lacks fuzzycart")
+	}
+	for _, m := range s.Methods {
+		want := []string(nil)
+		if m.Name == "fuzzycart" {
+			want = []string{"clean"}
+		}
+		if !slices.Equal(m.Protocols, want) {
+			t.Errorf("paper study method %s: protocols %v, want %v", m.ResultLabel(), m.Protocols, want)
+		}
+	}
+	paperOnly, err := Paper([]string{"paper"}, []string{"wine"}, nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range paperOnly.Methods {
+		if m.Name == "fuzzycart" {
+			t.Error("the paper-protocol-only default study lists fuzzycart, which it cannot run")
+		}
 	}
 	named, err := Paper([]string{"clean"}, []string{"wine"}, []string{"fgrt", "fuzzycart"}, false)
 	if err != nil {
@@ -134,6 +155,10 @@ func TestPaperStudy(t *testing.T) {
 	}
 	if len(named.Methods) != 2 || named.Methods[1].Name != "fuzzycart" {
 		t.Errorf("named methods: %+v", named.Methods)
+	}
+	_, err = Paper([]string{"paper"}, []string{"wine"}, []string{"fgrt", "fuzzycart"}, false)
+	if err == nil || !strings.Contains(err.Error(), "method fuzzycart runs under clean only, which the study (protocols paper) does not run") {
+		t.Errorf("fuzzycart named under the paper protocol only: err %v", err)
 	}
 }
 

@@ -24,6 +24,9 @@ func (s Study) Identity(ms []ResolvedMethod, checksums map[string]string) (ident
 		}
 		for _, d := range s.Datasets {
 			for mi, m := range ms {
+				if !m.Spec.RunsUnder(p) {
+					continue // no group: the other groups' hashes, and so their keys, are unchanged
+				}
 				repeats := repeatsOf(m, l)
 				rows := 1
 				if len(m.Configs) > 1 || m.Selection == protocol.SelectSweep {

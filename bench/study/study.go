@@ -42,6 +42,42 @@ type MethodSpec struct {
 	// External declares the command of an external method (Name
 	// "external"): a learner in any language run on the unit's files.
 	External *external.Spec `json:"external,omitempty" yaml:"external,omitempty"`
+	// Protocols restricts the method to some of the study's protocols:
+	// it forms units, and so rows, under those only. Absent (nil) means
+	// every protocol of the study, and leaves the study's record and
+	// identity as they were before the field existed.
+	Protocols []string `json:"protocols,omitempty" yaml:"protocols,omitempty"`
+}
+
+// RunsUnder reports whether the method forms units under protocol p.
+func (m MethodSpec) RunsUnder(p string) bool {
+	return m.Protocols == nil || slices.Contains(m.Protocols, p)
+}
+
+// checkProtocols refuses a restriction that names an unknown protocol,
+// one twice, none at all, or none the study runs: a method with no unit
+// would be listed in the study and missing from every table.
+func (m MethodSpec) checkProtocols(study []string) error {
+	if m.Protocols == nil {
+		return nil
+	}
+	if len(m.Protocols) == 0 {
+		return fmt.Errorf("method %s: protocols lists none (omit it to run under every protocol of the study)", m.label())
+	}
+	if d := firstRepeated(m.Protocols); d != "" {
+		return fmt.Errorf("method %s: protocol %q is listed twice in its protocols; list each once", m.label(), d)
+	}
+	for _, p := range m.Protocols {
+		if _, err := protocol.Lookup(p); err != nil {
+			return fmt.Errorf("method %s: %v", m.label(), err)
+		}
+	}
+	for _, p := range study {
+		if m.RunsUnder(p) {
+			return nil
+		}
+	}
+	return fmt.Errorf("method %s runs under %s only, which the study (protocols %s) does not run", m.label(), strings.Join(m.Protocols, ", "), strings.Join(study, ", "))
 }
 
 // label returns the results.csv method column of the spec.
@@ -355,11 +391,17 @@ func (s Study) Resolve() ([]ResolvedMethod, error) {
 	var out []ResolvedMethod
 	seen := map[string]bool{}
 	for _, ms := range s.Methods {
+		if err := ms.checkProtocols(s.Protocols); err != nil {
+			return nil, err
+		}
 		rm, err := resolveMethod(ms)
 		if err != nil {
 			return nil, err
 		}
 		for _, p := range s.Protocols {
+			if !ms.RunsUnder(p) {
+				continue
+			}
 			if err := checkSelection(rm, p, s.Layout(p)); err != nil {
 				return nil, err
 			}

@@ -23,9 +23,9 @@ writes results.csv, manifest.json and report/ to --out. --protocol, --methods
 and --datasets narrow it; it resumes and shards like run.
 
 The registered methods include the majority-class baseline (majority),
-against which a cell at chance shows. Opt-in methods (fuzzycart, Ex-Fuzzy's
-FuzzyCART, not in the paper) run only when --methods names them, so that
-the default study and its outputs stay the paper's. The variants are extra labels the
+against which a cell at chance shows, and fuzzycart (Ex-Fuzzy's FuzzyCART,
+not in the paper) under the clean protocol only, so that the paper
+protocol's rows stay the paper's. The variants are extra labels the
 paper's discussion needs: the paper-text grids (cart@text, c45@text,
 c45-entropy@text), FGRT with quirks Q1 and Q2 fixed (fgrt-fixed) and
 one-factor-at-a-time sweeps of FGRT (fgrt@ofat, fgrt-fixed@ofat). So

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/fgrtbench/fgrtbench/bench/protocol"
+	"github.com/fgrtbench/fgrtbench/datasets"
 	"github.com/fgrtbench/fgrtbench/timing/speed"
 )
 
@@ -24,7 +26,12 @@ func speedCommand() *Command {
 Weka's J48 and JRip (each when installed) on the same data and prints the
 table with ratios. --large-data adds a 10^6-row study (reading the file
 beside pandas.read_csv, then a clean FGRT and CART study with its report):
-wall time and peak memory. --external times an external learner's study in process mode
+wall time and peak memory. --exfuzzy DIR (or $FGRT_EXFUZZY), a checkout of
+Fuminides/ex-fuzzy at 96f0cf2d, adds FuzzyCART beside Ex-Fuzzy's own Python
+fit (driven by fgrtbench's script, pymoo stubbed) on the clean protocol's
+training folds of ring and spambase: the fit-time ratio and whether the
+trees have the same leaf count; without it that comparison is skipped with
+a message. --external times an external learner's study in process mode
 and in worker mode side by side (the scikit-learn example, and the Go test
 adapter for the harness's cost per job; run from the repository root).
 --markdown prints it as the generated performance block,
@@ -37,6 +44,7 @@ docs/performance.md.`}
 	largeData := fs.Bool("large-data", false, "also generate a 10^6 × 20 CSV and time reading it (beside pandas.read_csv when installed) and a clean study of FGRT and CART on it (-j 2): wall time and peak memory; minutes")
 	externalTask := fs.Bool("external", false, "also run a reduced study of the scikit-learn example's external method (examples/external) in process and in worker mode alternately, and one of the Go test adapter for the harness's cost per job (run from the repository root; under 2 minutes)")
 	runSh := fs.Bool("run-sh", false, "also time ./run.sh and the FGA hold-out study "+fgaHoldoutSpec+" (run from the repository root)")
+	exFuzzy := fs.String("exfuzzy", "", "checkout of Fuminides/ex-fuzzy at 96f0cf2d (or its ex_fuzzy/ex_fuzzy): also time FuzzyCART beside Ex-Fuzzy's fit on the clean folds of ring and spambase (default $"+speed.ExFuzzyEnv+"; skipped when neither is given)")
 	markdown := fs.Bool("markdown", false, "print the generated performance block with its begin and end markers, for scripts/speed.sh --readme to splice into docs/performance.md (with --run-sh, as that block is made)")
 	c.Run = func(ctx context.Context, env *Env, args []string) error {
 		o := speed.Options{Python: *python, WekaJar: *weka, Large: *large, Log: env.Stderr}
@@ -55,6 +63,15 @@ docs/performance.md.`}
 		if err != nil {
 			return err
 		}
+		exDir := *exFuzzy
+		if exDir == "" && env.Getenv != nil {
+			exDir = env.Getenv(speed.ExFuzzyEnv)
+		}
+		fc, err := runExFuzzy(ctx, env, exDir, *python)
+		if err != nil {
+			return err
+		}
+		rs = append(rs, fc...)
 		var runs []speed.WholeRun
 		if *runSh {
 			fmt.Fprintln(env.Stderr, "fgrtbench speed: timing ./run.sh")
@@ -165,4 +182,53 @@ func runExternal(ctx context.Context, env *Env, python string) (*speed.ExternalR
 // it.
 func markedBlock(block string) string {
 	return speed.BeginMarker + "\n" + strings.TrimRight(block, "\n") + "\n" + speed.EndMarker + "\n"
+}
+
+// runExFuzzy times FuzzyCART beside Ex-Fuzzy's Python fit when a checkout
+// is given and the interpreter imports numpy; otherwise it says which is
+// missing and times nothing (the comparison is of the two fits, and the
+// datasets it reads need no fetching without it).
+func runExFuzzy(ctx context.Context, env *Env, dir, python string) ([]speed.Result, error) {
+	if dir == "" {
+		fmt.Fprintf(env.Stderr, "fgrtbench speed: no Ex-Fuzzy checkout (--exfuzzy DIR or %s): FuzzyCART against Ex-Fuzzy skipped\n", speed.ExFuzzyEnv)
+		return nil, nil
+	}
+	modules, err := speed.ExFuzzyModules(dir)
+	if err != nil {
+		return nil, fmt.Errorf("--exfuzzy: %w", err)
+	}
+	if python == "" || exec.Command(python, "-c", "import numpy").Run() != nil {
+		fmt.Fprintf(env.Stderr, "fgrtbench speed: %q cannot import numpy: FuzzyCART against Ex-Fuzzy skipped\n", python)
+		return nil, nil
+	}
+	data, err := exFuzzyFolds(ctx, datasets.NewFetcherFromEnv())
+	if err != nil {
+		return nil, err
+	}
+	return speed.RunExFuzzy(ctx, speed.ExFuzzyOptions{Python: python, Modules: modules, Log: env.Stderr}, data)
+}
+
+// exFuzzyFolds plans the clean protocol's default folds (5, seed 42) of
+// speed.ExFuzzyDatasets, as reproduce does, and returns each training
+// fold's rows exactly as the learner receives them.
+func exFuzzyFolds(ctx context.Context, f *datasets.Fetcher) ([]speed.ExFuzzyData, error) {
+	var out []speed.ExFuzzyData
+	for _, name := range speed.ExFuzzyDatasets {
+		d, err := f.Load(ctx, name)
+		if err != nil {
+			return nil, err
+		}
+		plan, err := protocol.Clean{}.Plan(d, protocol.DefaultOptions())
+		if err != nil {
+			return nil, fmt.Errorf("speed: %s: %w", name, err)
+		}
+		e := speed.ExFuzzyData{Name: name, Schema: plan.Schema}
+		for k := range plan.Folds {
+			X, _ := plan.Folds[k].Matrices(nil)
+			e.X = append(e.X, X)
+			e.Y = append(e.Y, plan.Folds[k].YTrain)
+		}
+		out = append(out, e)
+	}
+	return out, nil
 }

@@ -1,11 +1,17 @@
 package cli
 
 import (
+	"context"
+	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/fgrtbench/fgrtbench/datasets"
+	"github.com/fgrtbench/fgrtbench/internal/sharedtest"
 	"github.com/fgrtbench/fgrtbench/timing/speed"
 )
 
@@ -66,5 +72,89 @@ func TestSpeedScriptSplicesMarkdown(t *testing.T) {
 				t.Errorf("a refused document was changed:\n%s", got)
 			}
 		})
+	}
+}
+
+// TestRunExFuzzySkips: without an Ex-Fuzzy checkout, or with an
+// interpreter that cannot import numpy, the FuzzyCART comparison is
+// skipped with one message naming what is missing; a directory without
+// Ex-Fuzzy's modules is one error.
+func TestRunExFuzzySkips(t *testing.T) {
+	mods := t.TempDir()
+	if err := os.WriteFile(filepath.Join(mods, "tree_learning.py"), []byte("# stand-in\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, dir, python, stderr, err string
+	}{
+		{"no checkout", "", "/usr/bin/python3", "no Ex-Fuzzy checkout (--exfuzzy DIR or FGRT_EXFUZZY): FuzzyCART against Ex-Fuzzy skipped\n", ""},
+		{"no modules", t.TempDir(), "/usr/bin/python3", "", "--exfuzzy: "},
+		{"no numpy", mods, filepath.Join(t.TempDir(), "no-python"), "cannot import numpy: FuzzyCART against Ex-Fuzzy skipped\n", ""},
+		{"no interpreter", mods, "", "cannot import numpy: FuzzyCART against Ex-Fuzzy skipped\n", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var stderr strings.Builder
+			rs, err := runExFuzzy(context.Background(), &Env{Stdout: io.Discard, Stderr: &stderr}, tc.dir, tc.python)
+			if len(rs) != 0 || (err == nil) != (tc.err == "") || (err != nil && !strings.Contains(err.Error(), tc.err)) {
+				t.Fatalf("results %v, err %v; want none and an error with %q", rs, err, tc.err)
+			}
+			if !strings.HasSuffix(stderr.String(), tc.stderr) || strings.Count(stderr.String(), "\n") != min(1, len(tc.stderr)) {
+				t.Errorf("stderr %q, want one line ending %q", stderr.String(), tc.stderr)
+			}
+		})
+	}
+}
+
+// TestExFuzzyFolds times FuzzyCART on the clean folds of ring and
+// spambase, beside Ex-Fuzzy when a checkout is given (FGRT_EXFUZZY; then
+// /usr/bin/python3 must import numpy, and each fold's tree must have the
+// reference's leaf count; minutes). Without it, FuzzyCART is timed alone
+// and no reference time is made up.
+func TestExFuzzyFolds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fits ring and spambase")
+	}
+	mirror := sharedtest.Mirror()
+	if mirror == "" {
+		t.Skip("KEEL mirror not found")
+	}
+	f := datasets.NewFetcherFromEnv()
+	f.Mirror, f.CacheDir = mirror, t.TempDir()
+	data, err := exFuzzyFolds(context.Background(), f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var o speed.ExFuzzyOptions
+	if dir := os.Getenv(speed.ExFuzzyEnv); dir != "" {
+		if o.Modules, err = speed.ExFuzzyModules(dir); err != nil {
+			t.Fatal(err)
+		}
+		o.Python = "/usr/bin/python3"
+	}
+	rs, err := speed.RunExFuzzy(context.Background(), o, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rs) != len(speed.ExFuzzyDatasets) {
+		t.Fatalf("%d results, want %d", len(rs), len(speed.ExFuzzyDatasets))
+	}
+	for i, r := range rs {
+		rows := 0
+		for _, X := range data[i].X {
+			rows = max(rows, len(X))
+		}
+		if len(data[i].X) != 5 || !strings.Contains(r.Task, speed.ExFuzzyDatasets[i]) || !(r.Ours > 0) || r.Rows != rows {
+			t.Errorf("result %+v (%d folds)", r, len(data[i].X))
+		}
+		if o.Modules == "" {
+			if !math.IsNaN(r.Ref) || r.Note != "" {
+				t.Errorf("%s: reference time %v, note %q without a reference", r.Task, r.Ref, r.Note)
+			}
+			continue
+		}
+		if !(r.Ref > 0) || !strings.HasPrefix(r.Note, "same leaf count on every fold") {
+			t.Errorf("%s: Ex-Fuzzy %v s, note %q", r.Task, r.Ref, r.Note)
+		}
+		t.Logf("%s: ours %.4gs, Ex-Fuzzy %.4gs, ratio %.1f", r.Task, r.Ours, r.Ref, r.Ratio())
 	}
 }

@@ -1,0 +1,89 @@
+package study
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/fgrtbench/fgrtbench/bench/protocol"
+)
+
+// TestMethodProtocols checks a method restricted to some of the study's
+// protocols: it forms units under those only, the other methods' units
+// and keys are those of the study without it, an unrestricted study's
+// record has no protocols key, and bad restrictions are refused.
+func TestMethodProtocols(t *testing.T) {
+	sums := map[string]string{"wine": "w", "zoo": "z"}
+	base := Study{Protocols: []string{"paper", "clean"}, Datasets: []string{"wine", "zoo"},
+		Methods: []MethodSpec{{Name: "cart"}, {Name: "majority"}}, Options: protocol.DefaultOptions()}
+	units := func(t *testing.T, s Study) []Unit {
+		t.Helper()
+		ms, err := s.Resolve()
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, us, err := s.Identity(ms, sums)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return us
+	}
+	before := units(t, base)
+
+	// An explicit restriction to every protocol is the unrestricted study.
+	all := base
+	all.Methods = []MethodSpec{{Name: "cart", Protocols: []string{"clean", "paper"}}, {Name: "majority"}}
+	if got := units(t, all); len(got) != len(before) {
+		t.Errorf("restriction to every protocol: %d units, want %d", len(got), len(before))
+	}
+
+	with := base
+	with.Methods = append(append([]MethodSpec(nil), base.Methods...), MethodSpec{Name: "fuzzycart", Protocols: []string{"clean"}})
+	after := units(t, with)
+	keys := map[string]bool{}
+	perProtocol := map[string]int{}
+	for _, u := range after {
+		keys[u.Key] = true
+		if u.Label == "fuzzycart" {
+			perProtocol[u.Protocol]++
+		}
+	}
+	if perProtocol["paper"] != 0 || perProtocol["clean"] != 2*5 {
+		t.Errorf("fuzzycart units per protocol %v, want clean 10 (2 datasets x 5 folds), paper 0", perProtocol)
+	}
+	for _, u := range before {
+		if !keys[u.Key] {
+			t.Errorf("unit %s of the study without fuzzycart has another key with it", u.Key)
+		}
+	}
+	if len(after) != len(before)+10 {
+		t.Errorf("%d units with fuzzycart, want %d", len(after), len(before)+10)
+	}
+
+	// The record of an unrestricted method is as before the field existed.
+	rec, err := json.Marshal(base.Methods[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(rec) != `{"name":"cart"}` {
+		t.Errorf("unrestricted method record %s", rec)
+	}
+
+	for _, tc := range []struct {
+		name      string
+		protocols []string
+		want      string
+	}{
+		{"empty list", []string{}, "protocols lists none"},
+		{"unknown", []string{"clean", "kfold"}, "kfold"},
+		{"twice", []string{"clean", "clean"}, `protocol "clean" is listed twice`},
+		{"none the study runs", []string{"holdout"}, "method cart runs under holdout only, which the study (protocols paper, clean) does not run"},
+	} {
+		s := base
+		s.Methods = []MethodSpec{{Name: "cart", Protocols: tc.protocols}}
+		_, err := s.Resolve()
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: err %v, want one saying %q", tc.name, err, tc.want)
+		}
+	}
+}
