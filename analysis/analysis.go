@@ -33,8 +33,9 @@ import (
 // Schema is the version of analysis.json's layout; it changes only when a
 // field is renamed or removed. Added fields keep it: tests[] gained
 // missing, friedman.identical, friedman_permutation, decision, post_hoc and
-// zero_method (and each pair's wilcoxon zero_method and continuity) within
-// schema 1; a reader of the older layout ignores them.
+// zero_method (and each pair's wilcoxon zero_method and continuity), and
+// the analysis gained means and gap_means, within schema 1; a reader of
+// the older layout ignores them.
 const Schema = 1
 
 // Alpha is the significance level of the tests' verdicts and of the
@@ -178,7 +179,12 @@ type Analysis struct {
 	Headline string    `json:"headline_protocol"`
 	Rankings []Ranking `json:"rankings"`
 	Fronts   []Front   `json:"fronts"`
-	Chance   []Chance  `json:"chance"`
+	// Means are each protocol's methods' mean accuracies (means.go), in
+	// Protocols and display order; GapMeans the mean protocol gap per
+	// method (paper minus clean), empty unless both protocols ran.
+	Means    []MethodMean `json:"means"`
+	GapMeans []GapMean    `json:"gap_means"`
+	Chance   []Chance     `json:"chance"`
 	// Ablations are the FGRT grid's ablation groups (empty without FGRT
 	// grid or one-factor rows).
 	Ablations []Ablation `json:"ablations"`
@@ -324,6 +330,8 @@ func compute(recs []results.Record, opts Options) (*Analysis, []results.Record, 
 		}
 	}
 	a.Chance = chanceFlags(a.Cells, a.Study.Datasets)
+	a.Means = computeMeans(a)
+	a.GapMeans = computeGapMeans(a)
 	a.Ablations, a.Warnings = computeAblations(recs, pointProtocols(a.Points))
 	return a, recs, nil
 }

@@ -1,0 +1,141 @@
+package analysis
+
+import (
+	"math"
+
+	"github.com/fgrtbench/fgrtbench/paper"
+)
+
+// MethodMean is a method's mean accuracy under one protocol: the Mean row
+// of the accuracy table and the mean of the paper comparison. The tables
+// print these numbers; they compute none of them.
+type MethodMean struct {
+	Protocol string `json:"protocol"`
+	Method   string `json:"method"`
+	// Datasets is the number of datasets the method has a cell on, and
+	// Accuracy (a fraction) the mean of those cells' accuracies.
+	Datasets int     `json:"datasets"`
+	Accuracy float64 `json:"accuracy"`
+	// Best marks the highest Accuracy of the protocol (within TieTol; a tie
+	// marks each tied method): the Mean row's bold.
+	Best bool `json:"best"`
+	// PaperAccuracy is the mean accuracy over the paper's ten datasets, in
+	// the paper's order, when the method has a cell on each of them as the
+	// paper's file (nil otherwise): the figure compared with the paper's
+	// printed mean.
+	PaperAccuracy *float64 `json:"paper_datasets_accuracy,omitempty"`
+}
+
+// GapMean is a method's mean protocol gap: paper-protocol minus
+// clean-protocol accuracy in percentage points, averaged over the datasets
+// on which the method has both cells. It is the protocol-gap table's Mean
+// row.
+type GapMean struct {
+	Method   string  `json:"method"`
+	Datasets int     `json:"datasets"`
+	GapPP    float64 `json:"gap_pp"`
+}
+
+// MeanOf returns a method's mean under a protocol.
+func (a *Analysis) MeanOf(protocol, method string) (MethodMean, bool) {
+	for _, m := range a.Means {
+		if m.Protocol == protocol && m.Method == method {
+			return m, true
+		}
+	}
+	return MethodMean{}, false
+}
+
+// GapOf returns a method's mean protocol gap.
+func (a *Analysis) GapOf(method string) (GapMean, bool) {
+	for _, g := range a.GapMeans {
+		if g.Method == method {
+			return g, true
+		}
+	}
+	return GapMean{}, false
+}
+
+// computeMeans gives every protocol's methods (display order) their mean
+// accuracy. The sums run over the datasets in DatasetsOf order and divide
+// once, the order the tables always used, so the printed digits keep.
+func computeMeans(a *Analysis) []MethodMean {
+	var out []MethodMean
+	paperCells := a.PaperCells()
+	for _, p := range a.Protocols {
+		cells := FilterProtocol(a.Cells, p)
+		ix := map[[2]string]Cell{}
+		for _, c := range cells {
+			ix[[2]string{c.Dataset, c.Method}] = c
+		}
+		onPaper := map[[2]string]Cell{}
+		for _, c := range FilterProtocol(paperCells, p) {
+			onPaper[[2]string{c.Dataset, c.Method}] = c
+		}
+		datasets := DatasetsOf(cells)
+		first := len(out)
+		best := math.Inf(-1)
+		for _, m := range MethodsOf(cells, a.pres) {
+			sum, n := 0.0, 0
+			for _, d := range datasets {
+				if c, ok := ix[[2]string{d, m}]; ok {
+					sum += c.Accuracy
+					n++
+				}
+			}
+			if n == 0 {
+				continue
+			}
+			mm := MethodMean{Protocol: p, Method: m, Datasets: n, Accuracy: sum / float64(n)}
+			best = math.Max(best, mm.Accuracy)
+			psum, all := 0.0, true
+			for _, d := range paper.Datasets {
+				c, ok := onPaper[[2]string{d, m}]
+				if !ok {
+					all = false
+					break
+				}
+				psum += c.Accuracy
+			}
+			if all {
+				v := psum / float64(len(paper.Datasets))
+				mm.PaperAccuracy = &v
+			}
+			out = append(out, mm)
+		}
+		for i := first; i < len(out); i++ {
+			out[i].Best = best-out[i].Accuracy <= TieTol
+		}
+	}
+	return out
+}
+
+// computeGapMeans averages, per method with cells under both the paper and
+// the clean protocol (paper-protocol display order), the gap over the
+// datasets that have both cells; empty unless the study ran both.
+func computeGapMeans(a *Analysis) []GapMean {
+	pc, cc := FilterProtocol(a.Cells, "paper"), FilterProtocol(a.Cells, "clean")
+	if len(pc) == 0 || len(cc) == 0 {
+		return nil
+	}
+	ix := map[cellKey]Cell{}
+	for _, c := range a.Cells {
+		ix[cellKey{c.Protocol, c.Dataset, c.Method}] = c
+	}
+	var out []GapMean
+	for _, m := range MethodsOf(pc, a.pres) {
+		sum, n := 0.0, 0
+		for _, d := range DatasetsOf(a.Cells) {
+			p, okP := ix[cellKey{"paper", d, m}]
+			c, okC := ix[cellKey{"clean", d, m}]
+			if okP && okC {
+				sum += (p.Accuracy - c.Accuracy) * 100
+				n++
+			}
+		}
+		if n > 0 {
+			out = append(out, GapMean{Method: m, Datasets: n, GapPP: sum / float64(n)})
+		}
+	}
+	return out
+}

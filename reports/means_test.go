@@ -1,0 +1,138 @@
+package reports
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/fgrtbench/fgrtbench/analysis"
+)
+
+// tableNamed returns the report's table of that name.
+func tableNamed(t *testing.T, rep *Report, name string) Table {
+	t.Helper()
+	for _, tb := range rep.Tables {
+		if tb.Name == name {
+			return tb
+		}
+	}
+	t.Fatalf("no table %s", name)
+	return Table{}
+}
+
+// meanRow returns the Markdown row whose first cell is "Mean".
+func meanRow(t *testing.T, tb Table) []Entry {
+	t.Helper()
+	for _, r := range tb.Rows {
+		if len(r) > 0 && r[0].Text == "Mean" {
+			return r
+		}
+	}
+	t.Fatalf("%s: no Mean row", tb.Name)
+	return nil
+}
+
+// leadingNumber parses "81.23 (2 datasets)" or "+3.44" as a number.
+func leadingNumber(t *testing.T, s string) float64 {
+	t.Helper()
+	f, _, _ := strings.Cut(s, " ")
+	v, err := strconv.ParseFloat(f, 64)
+	if err != nil {
+		t.Fatalf("Mean cell %q: %v", s, err)
+	}
+	return v
+}
+
+// checkMeanRows compares the accuracy and protocol-gap tables' Mean rows
+// (Markdown and CSV, number and bold) with the analysis's means.
+func checkMeanRows(t *testing.T, a *analysis.Analysis, rep *Report) {
+	t.Helper()
+	for _, p := range a.Protocols {
+		tb := tableNamed(t, rep, "accuracy-"+p)
+		row := meanRow(t, tb)
+		methods := analysis.MethodsOf(analysis.FilterProtocol(a.Cells, p), a.Presentation())
+		for j, m := range methods {
+			mm, ok := a.MeanOf(p, m)
+			if !ok {
+				t.Fatalf("%s: no mean of %s", p, m)
+			}
+			e := row[j+1]
+			if got, want := leadingNumber(t, e.Text), mm.Accuracy*100; got != mustRound(want) || e.Bold != mm.Best {
+				t.Errorf("%s Mean of %s: %q bold %v, the analysis has %v best %v", tb.Name, m, e.Text, e.Bold, want, mm.Best)
+			}
+		}
+		for _, r := range tb.CSVRows {
+			if r[1] != "mean" {
+				continue
+			}
+			mm, _ := a.MeanOf(p, r[2])
+			if r[5] != csvNum(mm.Accuracy*100) || r[4] != strconv.Itoa(mm.Datasets) || r[9] != strconv.FormatBool(mm.Best) {
+				t.Errorf("%s CSV mean row %v disagrees with the analysis %+v", tb.Name, r, mm)
+			}
+		}
+	}
+	gap := tableNamed(t, rep, "protocol-gap")
+	row := meanRow(t, gap)
+	for j, h := range gap.Header[1:] {
+		e := row[j+1]
+		var g analysis.GapMean
+		for _, c := range a.GapMeans {
+			if a.Display(c.Method) == h {
+				g = c
+			}
+		}
+		if got := leadingNumber(t, e.Text); got != mustRound(g.GapPP) || e.Bold {
+			t.Errorf("protocol-gap Mean of %s: %q bold %v, the analysis has %v", h, e.Text, e.Bold, g.GapPP)
+		}
+	}
+}
+
+// mustRound rounds as the tables print: two decimals.
+func mustRound(v float64) float64 {
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'f', 2, 64), 64)
+	return r
+}
+
+// TestMeanRowsAreTheAnalysis renders the fixture and checks each Mean row
+// against the analysis; then it alters the analysis's means and renders
+// again: a view that computed its own mean would keep the old number.
+func TestMeanRowsAreTheAnalysis(t *testing.T) {
+	a := analysisOf(t, fixtureRecords(), analysis.Options{Methods: paperMethods})
+	if len(a.Means) == 0 || len(a.GapMeans) == 0 {
+		t.Fatalf("the fixture's analysis has %d means and %d gap means", len(a.Means), len(a.GapMeans))
+	}
+	render := func() *Report {
+		rep, err := Render(Options{Dir: t.TempDir(), Title: "Fixture report", Analysis: a, Facts: fixtureFacts, Datasets: fixtureDatasets, Figures: fixtureFigures})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep
+	}
+	checkMeanRows(t, a, render())
+
+	// Shift every mean and move the bold: the tables must follow.
+	for i := range a.Means {
+		a.Means[i].Accuracy -= 0.01 * float64(i+1)
+		a.Means[i].Best = !a.Means[i].Best
+	}
+	for i := range a.GapMeans {
+		a.GapMeans[i].GapPP += 1.5
+	}
+	fgrtPaper := 0.5
+	for i, m := range a.Means {
+		if m.Protocol == "paper" && m.Method == "fgrt" {
+			a.Means[i].PaperAccuracy = &fgrtPaper
+		}
+	}
+	rep := render()
+	checkMeanRows(t, a, rep)
+	paperRow := false
+	for _, r := range tableNamed(t, rep, "paper-paper").Rows {
+		if r[0].Text == "Mean" && r[1].Text == a.Display("fgrt") {
+			paperRow = r[2].Text == "50.00"
+		}
+	}
+	if !paperRow {
+		t.Error("the paper table's Mean row for FGRT does not show the analysis's paper_datasets_accuracy (50.00)")
+	}
+}
