@@ -139,3 +139,34 @@ func computeGapMeans(a *Analysis) []GapMean {
 	}
 	return out
 }
+
+// PredictiveOf returns a protocol's predictive cells in the order every
+// table lists cells: by dataset, then method in display order (Predictive
+// itself follows the cells' key order, alphabetical by label). A cell
+// without its accuracy cell, which Compute does not make, would still be
+// listed, last, rather than dropped.
+func (a *Analysis) PredictiveOf(protocol string) []Predictive {
+	pred := map[[2]string]Predictive{}
+	for _, p := range a.Predictive {
+		if p.Protocol == protocol {
+			pred[[2]string{p.Dataset, p.Method}] = p
+		}
+	}
+	cells := FilterProtocol(a.Cells, protocol)
+	methods := MethodsOf(cells, a.pres)
+	var out []Predictive
+	for _, d := range DatasetsOf(cells) {
+		for _, m := range methods {
+			if p, ok := pred[[2]string{d, m}]; ok {
+				out = append(out, p)
+				delete(pred, [2]string{d, m})
+			}
+		}
+	}
+	for _, p := range a.Predictive {
+		if _, left := pred[[2]string{p.Dataset, p.Method}]; left && p.Protocol == protocol {
+			out = append(out, p)
+		}
+	}
+	return out
+}

@@ -555,10 +555,7 @@ func scoresOf(a *analysis.Analysis, proto string, name func(string) string) []sc
 		return num(*v, dec)
 	}
 	var out []scoreView
-	for _, p := range a.Predictive {
-		if p.Protocol != proto {
-			continue
-		}
+	for _, p := range a.PredictiveOf(proto) {
 		v := scoreView{Dataset: p.Dataset, Method: p.Method, Display: name(p.Method), AUC: opt(p.AUC, 4), LogLoss: opt(p.LogLoss, 4),
 			File: "rules/" + safename.Component(p.Dataset) + ".md"}
 		if s, ok := stab[[2]string{p.Dataset, p.Method}]; ok {
