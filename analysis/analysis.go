@@ -34,7 +34,7 @@ import (
 // field is renamed or removed. Added fields keep it: tests[] gained
 // missing, friedman.identical, friedman_permutation, decision, post_hoc and
 // zero_method (and each pair's wilcoxon zero_method and continuity), and
-// the analysis gained means and gap_means, within schema 1; a reader of
+// the analysis gained means, gap_means and complexity, within schema 1; a reader of
 // the older layout ignores them.
 const Schema = 1
 
@@ -184,7 +184,10 @@ type Analysis struct {
 	// method (paper minus clean), empty unless both protocols ran.
 	Means    []MethodMean `json:"means"`
 	GapMeans []GapMean    `json:"gap_means"`
-	Chance   []Chance     `json:"chance"`
+	// Complexity is each protocol's methods' model complexity averaged
+	// over datasets, in Protocols and display order.
+	Complexity []ComplexityMean `json:"complexity"`
+	Chance     []Chance         `json:"chance"`
 	// Ablations are the FGRT grid's ablation groups (empty without FGRT
 	// grid or one-factor rows).
 	Ablations []Ablation `json:"ablations"`
@@ -332,6 +335,7 @@ func compute(recs []results.Record, opts Options) (*Analysis, []results.Record, 
 	a.Chance = chanceFlags(a.Cells, a.Study.Datasets)
 	a.Means = computeMeans(a)
 	a.GapMeans = computeGapMeans(a)
+	a.Complexity = computeComplexity(a)
 	a.Ablations, a.Warnings = computeAblations(recs, pointProtocols(a.Points))
 	return a, recs, nil
 }

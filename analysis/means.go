@@ -170,3 +170,55 @@ func (a *Analysis) PredictiveOf(protocol string) []Predictive {
 	}
 	return out
 }
+
+// ComplexityMean is a method's model complexity under one protocol: each
+// figure of its cells (itself a mean over folds) averaged over the
+// datasets it has. It is the complexity table's row.
+type ComplexityMean struct {
+	Protocol           string  `json:"protocol"`
+	Method             string  `json:"method"`
+	Datasets           int     `json:"datasets"`
+	Rules              float64 `json:"rules"`
+	AntecedentsPerRule float64 `json:"antecedents_per_rule"`
+	RulebaseSize       float64 `json:"rulebase_size"`
+	Leaves             float64 `json:"leaves"`
+	InternalNodes      float64 `json:"internal_nodes"`
+}
+
+// ComplexityOf returns a method's complexity means under a protocol.
+func (a *Analysis) ComplexityOf(protocol, method string) (ComplexityMean, bool) {
+	for _, c := range a.Complexity {
+		if c.Protocol == protocol && c.Method == method {
+			return c, true
+		}
+	}
+	return ComplexityMean{}, false
+}
+
+// computeComplexity averages each protocol's methods' (display order)
+// complexity over their cells, summing in the cells' order and dividing
+// once, as the table always did.
+func computeComplexity(a *Analysis) []ComplexityMean {
+	var out []ComplexityMean
+	for _, p := range a.Protocols {
+		cells := FilterProtocol(a.Cells, p)
+		for _, m := range MethodsOf(cells, a.pres) {
+			cm := ComplexityMean{Protocol: p, Method: m}
+			for _, c := range cells {
+				if c.Method == m {
+					cm.Datasets++
+					cm.Rules += c.Rules
+					cm.AntecedentsPerRule += c.AntecedentsPerRule
+					cm.RulebaseSize += c.RulebaseSize
+					cm.Leaves += c.Leaves
+					cm.InternalNodes += c.InternalNodes
+				}
+			}
+			f := float64(cm.Datasets)
+			cm.Rules, cm.AntecedentsPerRule, cm.RulebaseSize = cm.Rules/f, cm.AntecedentsPerRule/f, cm.RulebaseSize/f
+			cm.Leaves, cm.InternalNodes = cm.Leaves/f, cm.InternalNodes/f
+			out = append(out, cm)
+		}
+	}
+	return out
+}

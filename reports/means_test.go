@@ -44,7 +44,8 @@ func leadingNumber(t *testing.T, s string) float64 {
 }
 
 // checkMeanRows compares the accuracy and protocol-gap tables' Mean rows
-// (Markdown and CSV, number and bold) with the analysis's means.
+// (Markdown and CSV, number and bold) and the complexity tables' averages
+// with the analysis.
 func checkMeanRows(t *testing.T, a *analysis.Analysis, rep *Report) {
 	t.Helper()
 	for _, p := range a.Protocols {
@@ -69,6 +70,24 @@ func checkMeanRows(t *testing.T, a *analysis.Analysis, rep *Report) {
 			if r[5] != csvNum(mm.Accuracy*100) || r[4] != strconv.Itoa(mm.Datasets) || r[9] != strconv.FormatBool(mm.Best) {
 				t.Errorf("%s CSV mean row %v disagrees with the analysis %+v", tb.Name, r, mm)
 			}
+		}
+	}
+	for _, p := range a.Protocols {
+		tb := tableNamed(t, rep, "complexity-"+p)
+		rows := 0
+		for _, r := range tb.CSVRows {
+			cm, ok := a.ComplexityOf(p, r[1])
+			if !ok {
+				continue
+			}
+			rows++
+			want := []string{strconv.Itoa(cm.Datasets), csvNum(cm.Rules), csvNum(cm.AntecedentsPerRule), csvNum(cm.RulebaseSize), csvNum(cm.Leaves), csvNum(cm.InternalNodes)}
+			if got := r[3:9]; strings.Join(got, ",") != strings.Join(want, ",") {
+				t.Errorf("%s row of %s: %v, the analysis has %v", tb.Name, r[1], got, want)
+			}
+		}
+		if rows == 0 {
+			t.Errorf("%s: no row of the analysis's methods", tb.Name)
 		}
 	}
 	gap := tableNamed(t, rep, "protocol-gap")
@@ -114,6 +133,10 @@ func TestMeanRowsAreTheAnalysis(t *testing.T) {
 	for i := range a.Means {
 		a.Means[i].Accuracy -= 0.01 * float64(i+1)
 		a.Means[i].Best = !a.Means[i].Best
+	}
+	for i := range a.Complexity {
+		a.Complexity[i].Rules += 7
+		a.Complexity[i].InternalNodes /= 2
 	}
 	for i := range a.GapMeans {
 		a.GapMeans[i].GapPP += 1.5
