@@ -59,6 +59,15 @@ type Tests struct {
 	// 0.10 for these Methods and Datasets (any number of methods).
 	CD05 float64 `json:"cd05"`
 	CD10 float64 `json:"cd10"`
+	// Best is the method with the best (lowest) average rank, the first in
+	// Methods order on a tie; WithinCD05 the other methods whose average
+	// rank is within CD05 of it (Methods order); Cliques the groups of
+	// methods the Nemenyi test at α = 0.05 cannot tell apart, each in rank
+	// order (NemenyiCliques). The verdict, the ranks table and the CD
+	// diagram print these.
+	Best       string     `json:"best_mean_rank,omitempty"`
+	WithinCD05 []string   `json:"within_cd05_of_best"`
+	Cliques    [][]string `json:"nemenyi_cliques"`
 	// Reference is the method every pair compares with ("" = all pairs).
 	Reference string `json:"reference,omitempty"`
 	// ZeroMethod is the Wilcoxon tests' zero-difference convention
@@ -238,6 +247,7 @@ func computeTests(cells []Cell, protocol string, pres results.Presentation, refe
 	if t.CD10, err = stats.CriticalDifference(0.10, k, n); err != nil {
 		return t, err
 	}
+	nemenyi(&t)
 	ref := stats.AllPairs
 	if reference != "" {
 		ref = rankOf(t.Methods, reference)

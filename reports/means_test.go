@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -157,5 +158,42 @@ func TestMeanRowsAreTheAnalysis(t *testing.T) {
 	}
 	if !paperRow {
 		t.Error("the paper table's Mean row for FGRT does not show the analysis's paper_datasets_accuracy (50.00)")
+	}
+}
+
+// TestRanksTableIsTheAnalysis: the ranks table lists the analysis's
+// ranking in its order, and marks within the critical difference exactly
+// the best method and the analysis's within_cd05_of_best.
+func TestRanksTableIsTheAnalysis(t *testing.T) {
+	a := analysisOf(t, fixtureRecords(), analysis.Options{Methods: paperMethods})
+	rep, err := Render(Options{Dir: t.TempDir(), Title: "Fixture report", Analysis: a, Facts: fixtureFacts, Datasets: fixtureDatasets, Figures: fixtureFigures})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tests := range a.Tests {
+		if tests.NA != "" {
+			continue
+		}
+		rk, _ := a.RankingOf(tests.Protocol)
+		tb := tableNamed(t, rep, "ranks-"+tests.Protocol)
+		if len(tb.CSVRows) != len(rk.Methods) {
+			t.Fatalf("%s: %d rows, the ranking has %d methods", tb.Name, len(tb.CSVRows), len(rk.Methods))
+		}
+		within := 0
+		for i, r := range tb.CSVRows {
+			if r[1] != rk.Methods[i].Label {
+				t.Errorf("%s row %d: %s, the ranking has %s", tb.Name, i, r[1], rk.Methods[i].Label)
+			}
+			want := r[1] == tests.Best || slices.Contains(tests.WithinCD05, r[1])
+			if r[5] != strconv.FormatBool(want) {
+				t.Errorf("%s: %s within CD %s, the analysis says %v", tb.Name, r[1], r[5], want)
+			}
+			if r[5] == "true" {
+				within++
+			}
+		}
+		if within != len(tests.WithinCD05)+1 {
+			t.Errorf("%s: %d methods within CD, the analysis has the best and %d", tb.Name, within, len(tests.WithinCD05))
+		}
 	}
 }
