@@ -32,10 +32,11 @@ import (
 
 // Schema is the version of analysis.json's layout; it changes only when a
 // field is renamed or removed. Added fields keep it: tests[] gained
-// missing, friedman.identical, friedman_permutation, decision, post_hoc and
-// zero_method (and each pair's wilcoxon zero_method and continuity), and
-// the analysis gained means, gap_means and complexity, within schema 1; a reader of
-// the older layout ignores them.
+// missing, friedman.identical, friedman_permutation, decision, post_hoc,
+// zero_method (and each pair's wilcoxon zero_method and continuity),
+// best_mean_rank, within_cd05_of_best and nemenyi_cliques; cells[] gained
+// best_on_dataset; the analysis gained means, gap_means and complexity —
+// all within schema 1; a reader of the older layout ignores them.
 const Schema = 1
 
 // Alpha is the significance level of the tests' verdicts and of the
@@ -293,6 +294,7 @@ func compute(recs []results.Record, opts Options) (*Analysis, []results.Record, 
 	if a.Cells, err = Aggregate(recs); err != nil {
 		return nil, nil, err
 	}
+	markBest(a.Cells)
 	if a.Points, err = Points(recs); err != nil {
 		return nil, nil, err
 	}

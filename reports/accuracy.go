@@ -2,7 +2,6 @@ package reports
 
 import (
 	"fmt"
-	"math"
 	"strconv"
 
 	"github.com/fgrtbench/fgrtbench/analysis"
@@ -33,19 +32,13 @@ func accuracyTable(a *analysis.Analysis, protocol string, seeds spreadIndex, lg 
 	}
 	for _, ds := range datasets {
 		row := []Entry{{Text: ds}}
-		best := math.Inf(-1)
-		for _, m := range methods {
-			if c, ok := ix.get(protocol, ds, m); ok && c.Accuracy > best {
-				best = c.Accuracy
-			}
-		}
 		for _, m := range methods {
 			c, ok := ix.get(protocol, ds, m)
 			if !ok {
 				row = append(row, Entry{Text: "—"})
 				continue
 			}
-			e := Entry{Text: pct(c.Accuracy) + " ± " + pct(c.AccuracyStd), Bold: best-c.Accuracy <= analysis.TieTol}
+			e := Entry{Text: pct(c.Accuracy) + " ± " + pct(c.AccuracyStd), Bold: c.BestOnDataset}
 			sp, seeded := seeds[cellKey{protocol, ds, m}]
 			if seeded {
 				e.Text = pct(sp.Mean) + " ± " + pct(sp.Std) + " ‡"

@@ -65,6 +65,11 @@ func checkMeanRows(t *testing.T, a *analysis.Analysis, rep *Report) {
 		}
 		for _, r := range tb.CSVRows {
 			if r[1] != "mean" {
+				for _, c := range a.Cells {
+					if c.Protocol == p && c.Dataset == r[1] && c.Method == r[2] && r[9] != strconv.FormatBool(c.BestOnDataset) {
+						t.Errorf("%s: %s/%s best %s, the analysis has %v", tb.Name, r[1], r[2], r[9], c.BestOnDataset)
+					}
+				}
 				continue
 			}
 			mm, _ := a.MeanOf(p, r[2])
@@ -134,6 +139,9 @@ func TestMeanRowsAreTheAnalysis(t *testing.T) {
 	for i := range a.Means {
 		a.Means[i].Accuracy -= 0.01 * float64(i+1)
 		a.Means[i].Best = !a.Means[i].Best
+	}
+	for i := range a.Cells {
+		a.Cells[i].BestOnDataset = !a.Cells[i].BestOnDataset
 	}
 	for i := range a.Complexity {
 		a.Complexity[i].Rules += 7
