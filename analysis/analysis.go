@@ -35,7 +35,7 @@ import (
 // missing, friedman.identical, friedman_permutation, decision, post_hoc,
 // zero_method (and each pair's wilcoxon zero_method and continuity),
 // best_mean_rank, within_cd05_of_best and nemenyi_cliques; cells[] gained
-// best_on_dataset; the analysis gained means, gap_means and complexity —
+// best_on_dataset; the analysis gained means, gap_means, complexity and partition —
 // all within schema 1; a reader of the older layout ignores them.
 const Schema = 1
 
@@ -188,7 +188,10 @@ type Analysis struct {
 	// Complexity is each protocol's methods' model complexity averaged
 	// over datasets, in Protocols and display order.
 	Complexity []ComplexityMean `json:"complexity"`
-	Chance     []Chance         `json:"chance"`
+	// Partition is each protocol's effect of partition optimisation
+	// (partition.go), where the study ran FGRT and FGRT*.
+	Partition []PartitionEffect `json:"partition"`
+	Chance    []Chance          `json:"chance"`
 	// Ablations are the FGRT grid's ablation groups (empty without FGRT
 	// grid or one-factor rows).
 	Ablations []Ablation `json:"ablations"`
@@ -338,6 +341,7 @@ func compute(recs []results.Record, opts Options) (*Analysis, []results.Record, 
 	a.Means = computeMeans(a)
 	a.GapMeans = computeGapMeans(a)
 	a.Complexity = computeComplexity(a)
+	a.Partition = computePartition(a)
 	a.Ablations, a.Warnings = computeAblations(recs, pointProtocols(a.Points))
 	return a, recs, nil
 }

@@ -73,9 +73,14 @@ func TestPartitionImpactRows(t *testing.T) {
 
 func TestPartitionImpactGolden(t *testing.T) {
 	checkFigure(t, "partition_impact", func(dir, name string) error {
-		return PartitionImpactFigure(dir, name, "Partition optimisation: FGRT vs FGRT* (paper protocol)", PartitionImpactRowsOf(comparisonAnalysis(t), "paper"))
+		a := comparisonAnalysis(t)
+		e, ok := a.PartitionEffectOf("paper")
+		if !ok {
+			t.Fatal("no partition effect under the paper protocol")
+		}
+		return PartitionImpactFigure(dir, name, "Partition optimisation: FGRT vs FGRT* (paper protocol)", PartitionImpactRowsOf(a, "paper"), e.MeanDiff)
 	})
-	if err := PartitionImpactFigure(t.TempDir(), "x", "x", nil); err != ErrNoData {
+	if err := PartitionImpactFigure(t.TempDir(), "x", "x", nil, 0); err != ErrNoData {
 		t.Errorf("err %v, want ErrNoData", err)
 	}
 }

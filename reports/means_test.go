@@ -205,3 +205,25 @@ func TestRanksTableIsTheAnalysis(t *testing.T) {
 		}
 	}
 }
+
+// TestPartitionCountsAreTheAnalysis: the partition table's counts are the
+// analysis's partition effect, and follow it when it is altered.
+func TestPartitionCountsAreTheAnalysis(t *testing.T) {
+	a := analysisOf(t, fixtureRecords(), analysis.Options{Methods: paperMethods})
+	e, ok := a.PartitionEffectOf("paper")
+	if !ok || e.Datasets != 4 || e.Improved != 3 || e.Unchanged != 1 || e.PaperDatasets != 3 || e.PaperImproved != 1 || e.PaperUnchanged != 2 {
+		t.Fatalf("the fixture's paper partition effect is %+v", e)
+	}
+	note := func() string { return PartitionTable(a, "paper").Notes[0] }
+	if want := "Ours: FGRT* better on 3, unchanged on 1 (|Δ| < 0.005 pp), worse on 0 of 4 datasets. Paper (on the same datasets): better on 1, unchanged on 2, worse on 0."; note() != want {
+		t.Errorf("note %q, want %q", note(), want)
+	}
+	for i := range a.Partition {
+		if a.Partition[i].Protocol == "paper" {
+			a.Partition[i].Improved, a.Partition[i].Worse, a.Partition[i].PaperWorse = 1, 2, 5
+		}
+	}
+	if want := "Ours: FGRT* better on 1, unchanged on 1 (|Δ| < 0.005 pp), worse on 2 of 4 datasets. Paper (on the same datasets): better on 1, unchanged on 2, worse on 5."; note() != want {
+		t.Errorf("altered analysis: note %q, want %q", note(), want)
+	}
+}
