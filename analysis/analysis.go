@@ -34,7 +34,8 @@ import (
 // field is renamed or removed. Added fields keep it: tests[] gained
 // missing, friedman.identical, friedman_permutation, decision, post_hoc,
 // zero_method (and each pair's wilcoxon zero_method and continuity),
-// best_mean_rank, within_cd05_of_best and nemenyi_cliques; cells[] gained
+// best_mean_rank, within_cd05_of_best, nemenyi_cliques, each pair's
+// significant and each per_dataset comparison's decisive; cells[] gained
 // best_on_dataset; the analysis gained means, gap_means, complexity and partition —
 // all within schema 1; a reader of the older layout ignores them.
 const Schema = 1

@@ -132,6 +132,9 @@ type Pair struct {
 	P     float64 `json:"p"`
 	PHolm float64 `json:"p_holm"`
 	NA    bool    `json:"na"`
+	// Significant: PHolm below Alpha (never when NA): the pairwise
+	// table's bold and its count of significant pairs.
+	Significant bool `json:"significant"`
 	// Bayes: PLeft = B practically better, PRope, PRight = A practically better.
 	Bayes stats.BayesResult `json:"bayes"`
 	Folds []FoldTest        `json:"per_dataset"`
@@ -147,7 +150,14 @@ type FoldTest struct {
 	MeanDiff     float64           `json:"mean_diff_pp"`
 	Correlated   stats.BayesResult `json:"correlated_bayes"`
 	NadeauBengio stats.TTestResult `json:"nadeau_bengio"`
+	// Decisive: the correlated Bayesian test finds one method practically
+	// better with posterior probability above DecisiveProbability.
+	Decisive bool `json:"decisive"`
 }
+
+// DecisiveProbability is the posterior probability above which a
+// dataset-level Bayesian comparison counts as decided.
+const DecisiveProbability = 0.95
 
 type foldKey struct{ protocol, dataset, method string }
 
@@ -264,12 +274,14 @@ func computeTests(cells []Cell, protocol string, pres results.Presentation, refe
 	}
 	for _, r := range pw {
 		p := Pair{A: t.Methods[r.A], B: t.Methods[r.B], N: r.N, MeanDiff: r.MeanDiff * 100, Wilcoxon: r.Wilcoxon, P: r.P, PHolm: r.PHolm, NA: r.NA, Bayes: r.Bayes}
+		p.Significant = !p.NA && p.PHolm < Alpha
 		for _, ds := range t.Datasets {
 			ft, err := foldTest(folds[foldKey{protocol, ds, p.A}], folds[foldKey{protocol, ds, p.B}], bayes.Rope)
 			if err != nil {
 				return t, fmt.Errorf("analysis: %s %s vs %s on %s: %v", protocol, p.A, p.B, ds, err)
 			}
 			ft.Dataset = ds
+			ft.Decisive = !ft.Correlated.NA && (ft.Correlated.PRight > DecisiveProbability || ft.Correlated.PLeft > DecisiveProbability)
 			p.Folds = append(p.Folds, ft)
 		}
 		t.Pairs = append(t.Pairs, p)

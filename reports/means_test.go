@@ -227,3 +227,45 @@ func TestPartitionCountsAreTheAnalysis(t *testing.T) {
 		t.Errorf("altered analysis: note %q, want %q", note(), want)
 	}
 }
+
+// TestPairDecisionsAreTheAnalysis: the pairwise table's significance and
+// the per-dataset table's count of decided comparisons are the analysis's
+// (altered here: the tables must follow).
+func TestPairDecisionsAreTheAnalysis(t *testing.T) {
+	a := analysisOf(t, fixtureRecords(), analysis.Options{Methods: paperMethods})
+	for ti := range a.Tests {
+		for pi := range a.Tests[ti].Pairs {
+			pr := &a.Tests[ti].Pairs[pi]
+			pr.Significant = pi%2 == 0
+			for fi := range pr.Folds {
+				pr.Folds[fi].Decisive = true
+			}
+		}
+	}
+	rep, err := Render(Options{Dir: t.TempDir(), Title: "Fixture report", Analysis: a, Facts: fixtureFacts, Datasets: fixtureDatasets, Figures: fixtureFigures})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tests := range a.Tests {
+		if tests.NA != "" || len(tests.Pairs) == 0 {
+			continue
+		}
+		tb := tableNamed(t, rep, "pairwise-"+tests.Protocol)
+		sig := 0
+		for i, r := range tb.CSVRows {
+			if r[11] != strconv.FormatBool(tests.Pairs[i].Significant) {
+				t.Errorf("%s %s vs %s: significant %s, the analysis has %v", tb.Name, r[1], r[2], r[11], tests.Pairs[i].Significant)
+			}
+			if tests.Pairs[i].Significant {
+				sig++
+			}
+		}
+		if !strings.Contains(tb.Summary, "; "+strconv.Itoa(sig)+" significant after Holm") {
+			t.Errorf("%s summary %q does not count %d significant pairs", tb.Name, tb.Summary, sig)
+		}
+		folds := tableNamed(t, rep, "folds-"+tests.Protocol)
+		if n := len(folds.CSVRows); !strings.Contains(folds.Summary, "in "+strconv.Itoa(n)+" of them") {
+			t.Errorf("%s summary %q does not count all %d comparisons as decided", folds.Name, folds.Summary, n)
+		}
+	}
+}

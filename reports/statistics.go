@@ -229,7 +229,7 @@ func pairwiseTable(r StatsResult, a *analysis.Analysis) Table {
 	sig := 0
 	var sigNames []string
 	for _, pt := range r.Pairs {
-		s := !pt.NA && pt.PHolm < 0.05
+		s := pt.Significant
 		if s {
 			sig++
 			sigNames = append(sigNames, pres.DisplayName(pt.A)+" vs "+pres.DisplayName(pt.B))
@@ -279,7 +279,7 @@ func foldTable(r StatsResult, a *analysis.Analysis) Table {
 	for _, pt := range r.Pairs {
 		for _, f := range pt.Folds {
 			n++
-			if !f.Correlated.NA && (f.Correlated.PRight > 0.95 || f.Correlated.PLeft > 0.95) {
+			if f.Decisive {
 				sure++
 			}
 			rho := "n/a"

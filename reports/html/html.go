@@ -355,7 +355,7 @@ func build(in Input) page {
 		pv.Tests = t
 		pv.Matrix = matrixOf(a, proto, byKey, t, name)
 		for _, pr := range t.Pairs {
-			pv.Pairs = append(pv.Pairs, pairView{Pair: pr, DisplayA: name(pr.A), DisplayB: name(pr.B), Significant: !pr.NA && pr.PHolm < analysis.Alpha})
+			pv.Pairs = append(pv.Pairs, pairView{Pair: pr, DisplayA: name(pr.A), DisplayB: name(pr.B), Significant: pr.Significant})
 		}
 		if f, ok := a.FrontOf(proto); ok {
 			seen := map[string]bool{}
