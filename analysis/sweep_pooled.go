@@ -82,3 +82,11 @@ func (s Sweep) selectedPooled() []SelectedPooled {
 	}
 	return out
 }
+
+// TiedBest reports whether point i of dataset d is the dataset's best
+// configuration or ties it (accuracy within TieTol): the sweep table's
+// bold and its CSV best column.
+func (s Sweep) TiedBest(d, i int) bool {
+	best := s.Best()[d]
+	return best == i || (best >= 0 && s.Points[d][i].N > 0 && math.Abs(s.Points[d][best].Accuracy-s.Points[d][i].Accuracy) <= TieTol)
+}
