@@ -32,9 +32,12 @@ import (
 
 // Schema is the version of analysis.json's layout; it changes only when a
 // field is renamed or removed. Added fields keep it: tests[] gained
-// missing, friedman.identical, friedman_permutation, decision, post_hoc and
-// zero_method (and each pair's wilcoxon zero_method and continuity) within
-// schema 1; a reader of the older layout ignores them.
+// missing, friedman.identical, friedman_permutation, decision, post_hoc,
+// zero_method (and each pair's wilcoxon zero_method and continuity),
+// best_mean_rank, within_cd05_of_best, nemenyi_cliques, each pair's
+// significant and each per_dataset comparison's decisive; cells[] gained
+// best_on_dataset; the analysis gained means, gap_means, complexity and partition —
+// all within schema 1; a reader of the older layout ignores them.
 const Schema = 1
 
 // Alpha is the significance level of the tests' verdicts and of the
@@ -178,7 +181,18 @@ type Analysis struct {
 	Headline string    `json:"headline_protocol"`
 	Rankings []Ranking `json:"rankings"`
 	Fronts   []Front   `json:"fronts"`
-	Chance   []Chance  `json:"chance"`
+	// Means are each protocol's methods' mean accuracies (means.go), in
+	// Protocols and display order; GapMeans the mean protocol gap per
+	// method (paper minus clean), empty unless both protocols ran.
+	Means    []MethodMean `json:"means"`
+	GapMeans []GapMean    `json:"gap_means"`
+	// Complexity is each protocol's methods' model complexity averaged
+	// over datasets, in Protocols and display order.
+	Complexity []ComplexityMean `json:"complexity"`
+	// Partition is each protocol's effect of partition optimisation
+	// (partition.go), where the study ran FGRT and FGRT*.
+	Partition []PartitionEffect `json:"partition"`
+	Chance    []Chance          `json:"chance"`
 	// Ablations are the FGRT grid's ablation groups (empty without FGRT
 	// grid or one-factor rows).
 	Ablations []Ablation `json:"ablations"`
@@ -284,6 +298,7 @@ func compute(recs []results.Record, opts Options) (*Analysis, []results.Record, 
 	if a.Cells, err = Aggregate(recs); err != nil {
 		return nil, nil, err
 	}
+	markBest(a.Cells)
 	if a.Points, err = Points(recs); err != nil {
 		return nil, nil, err
 	}
@@ -324,6 +339,10 @@ func compute(recs []results.Record, opts Options) (*Analysis, []results.Record, 
 		}
 	}
 	a.Chance = chanceFlags(a.Cells, a.Study.Datasets)
+	a.Means = computeMeans(a)
+	a.GapMeans = computeGapMeans(a)
+	a.Complexity = computeComplexity(a)
+	a.Partition = computePartition(a)
 	a.Ablations, a.Warnings = computeAblations(recs, pointProtocols(a.Points))
 	return a, recs, nil
 }

@@ -35,6 +35,24 @@ type Cell struct {
 	// Selection lists the selection rules of the rows ("fixed", "test",
 	// "inner-cv"), sorted and joined by '+' (normally a single rule).
 	Selection string
+	// BestOnDataset marks the highest accuracy among the protocol's cells
+	// of the dataset (within TieTol; a tie marks each): the bold of the
+	// accuracy tables and of the HTML headline table.
+	BestOnDataset bool
+}
+
+// markBest sets BestOnDataset on every cell.
+func markBest(cells []Cell) {
+	best := map[[2]string]float64{}
+	for _, c := range cells {
+		k := [2]string{c.Protocol, c.Dataset}
+		if b, ok := best[k]; !ok || c.Accuracy > b {
+			best[k] = c.Accuracy
+		}
+	}
+	for i, c := range cells {
+		cells[i].BestOnDataset = best[[2]string{c.Protocol, c.Dataset}]-c.Accuracy <= TieTol
+	}
 }
 
 // TestSelected reports whether some of the cell's numbers come from the

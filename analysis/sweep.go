@@ -235,7 +235,12 @@ type Sweep struct {
 	// with the lowest mean rank (-1 when none is on every dataset).
 	PooledPoints     []Point `json:"pooled"`
 	PooledBestConfig int     `json:"pooled_best"`
-	summarised       bool
+	// PooledCIs[i] is configuration i's confidence half-widths
+	// (sweep_pooled.go); SelectedPooled the selected variants on every
+	// dataset with their pooled means, in Selected's order.
+	PooledCIs      []PooledCI       `json:"pooled_ci95"`
+	SelectedPooled []SelectedPooled `json:"selected_pooled"`
+	summarised     bool
 }
 
 // summarise stores the sweep's ranks, best points and pooled points.
@@ -247,6 +252,11 @@ func (s *Sweep) summarise() {
 		s.PooledPoints[i], _ = s.pooled(i)
 	}
 	s.PooledBestConfig = s.pooledBest()
+	s.PooledCIs = make([]PooledCI, len(s.Configs))
+	for i := range s.Configs {
+		s.PooledCIs[i] = s.pooledCI(i)
+	}
+	s.SelectedPooled = s.selectedPooled()
 	s.summarised = true
 }
 

@@ -59,6 +59,15 @@ type Tests struct {
 	// 0.10 for these Methods and Datasets (any number of methods).
 	CD05 float64 `json:"cd05"`
 	CD10 float64 `json:"cd10"`
+	// Best is the method with the best (lowest) average rank, the first in
+	// Methods order on a tie; WithinCD05 the other methods whose average
+	// rank is within CD05 of it (Methods order); Cliques the groups of
+	// methods the Nemenyi test at α = 0.05 cannot tell apart, each in rank
+	// order (NemenyiCliques). The verdict, the ranks table and the CD
+	// diagram print these.
+	Best       string     `json:"best_mean_rank,omitempty"`
+	WithinCD05 []string   `json:"within_cd05_of_best"`
+	Cliques    [][]string `json:"nemenyi_cliques"`
 	// Reference is the method every pair compares with ("" = all pairs).
 	Reference string `json:"reference,omitempty"`
 	// ZeroMethod is the Wilcoxon tests' zero-difference convention
@@ -123,6 +132,9 @@ type Pair struct {
 	P     float64 `json:"p"`
 	PHolm float64 `json:"p_holm"`
 	NA    bool    `json:"na"`
+	// Significant: PHolm below Alpha (never when NA): the pairwise
+	// table's bold and its count of significant pairs.
+	Significant bool `json:"significant"`
 	// Bayes: PLeft = B practically better, PRope, PRight = A practically better.
 	Bayes stats.BayesResult `json:"bayes"`
 	Folds []FoldTest        `json:"per_dataset"`
@@ -138,7 +150,14 @@ type FoldTest struct {
 	MeanDiff     float64           `json:"mean_diff_pp"`
 	Correlated   stats.BayesResult `json:"correlated_bayes"`
 	NadeauBengio stats.TTestResult `json:"nadeau_bengio"`
+	// Decisive: the correlated Bayesian test finds one method practically
+	// better with posterior probability above DecisiveProbability.
+	Decisive bool `json:"decisive"`
 }
+
+// DecisiveProbability is the posterior probability above which a
+// dataset-level Bayesian comparison counts as decided.
+const DecisiveProbability = 0.95
 
 type foldKey struct{ protocol, dataset, method string }
 
@@ -238,6 +257,7 @@ func computeTests(cells []Cell, protocol string, pres results.Presentation, refe
 	if t.CD10, err = stats.CriticalDifference(0.10, k, n); err != nil {
 		return t, err
 	}
+	nemenyi(&t)
 	ref := stats.AllPairs
 	if reference != "" {
 		ref = rankOf(t.Methods, reference)
@@ -254,12 +274,14 @@ func computeTests(cells []Cell, protocol string, pres results.Presentation, refe
 	}
 	for _, r := range pw {
 		p := Pair{A: t.Methods[r.A], B: t.Methods[r.B], N: r.N, MeanDiff: r.MeanDiff * 100, Wilcoxon: r.Wilcoxon, P: r.P, PHolm: r.PHolm, NA: r.NA, Bayes: r.Bayes}
+		p.Significant = !p.NA && p.PHolm < Alpha
 		for _, ds := range t.Datasets {
 			ft, err := foldTest(folds[foldKey{protocol, ds, p.A}], folds[foldKey{protocol, ds, p.B}], bayes.Rope)
 			if err != nil {
 				return t, fmt.Errorf("analysis: %s %s vs %s on %s: %v", protocol, p.A, p.B, ds, err)
 			}
 			ft.Dataset = ds
+			ft.Decisive = !ft.Correlated.NA && (ft.Correlated.PRight > DecisiveProbability || ft.Correlated.PLeft > DecisiveProbability)
 			p.Folds = append(p.Folds, ft)
 		}
 		t.Pairs = append(t.Pairs, p)

@@ -20,7 +20,7 @@ func CDDataOf(a *analysis.Analysis, protocol string) (CDData, error) {
 		return CDData{}, ErrNoData
 	}
 	return CDData{Methods: append([]string(nil), t.Methods...), AvgRanks: append([]float64(nil), t.Friedman.AvgRanks...),
-		CD: t.CD05, Alpha: 0.05, NDatasets: len(t.Datasets), FriedmanP: t.Decision.P,
+		CD: t.CD05, Cliques: t.Cliques, Alpha: 0.05, NDatasets: len(t.Datasets), FriedmanP: t.Decision.P,
 		Test: t.Decision.Name, Verdict: verdictOf(t.Decision), Exploratory: t.PostHoc == analysis.PostHocExploratory}, nil
 }
 

@@ -18,8 +18,11 @@ import (
 type CDData struct {
 	Methods  []string
 	AvgRanks []float64 // 1 = best
-	// CD is the Nemenyi critical difference at Alpha over NDatasets.
+	// CD is the Nemenyi critical difference at Alpha over NDatasets;
+	// Cliques the groups of methods the Nemenyi test cannot tell apart
+	// (analysis.NemenyiCliques: labels in rank order), drawn as bars.
 	CD        float64
+	Cliques   [][]string
 	Alpha     float64
 	NDatasets int
 	// FriedmanP is the omnibus test's p-value (shown in the title when
@@ -62,25 +65,6 @@ func CDCaption(protocol string, d CDData) string {
 	return s
 }
 
-// Cliques returns the maximal groups of methods (as index ranges [lo, hi]
-// into the rank-sorted order) whose average ranks span less than cd: the
-// methods a Nemenyi test cannot tell apart. Single methods are not cliques.
-func Cliques(sortedRanks []float64, cd float64) [][2]int {
-	var out [][2]int
-	lastHi := -1
-	for i := range sortedRanks {
-		j := i
-		for j+1 < len(sortedRanks) && sortedRanks[j+1]-sortedRanks[i] < cd {
-			j++
-		}
-		if j > i && j > lastHi {
-			out = append(out, [2]int{i, j})
-			lastHi = j
-		}
-	}
-	return out
-}
-
 // CDFigure draws Demšar's critical-difference diagram: an axis of average
 // ranks (1, the best, on the left), every method's name and rank joined to
 // its position (better half on the left, the rest on the right), the CD
@@ -111,7 +95,21 @@ func CDFigure(dir, name string, d CDData, pres results.Presentation) error {
 	for i, o := range order {
 		sorted[i] = d.AvgRanks[o]
 	}
-	cliques := Cliques(sorted, d.CD)
+	// The cliques are the analysis's (Tests.Cliques), drawn here as ranges
+	// of the rank-sorted order.
+	pos := make(map[string]int, k)
+	for i, o := range order {
+		pos[d.Methods[o]] = i
+	}
+	var cliques [][2]int
+	for _, cl := range d.Cliques {
+		lo, okLo := pos[cl[0]]
+		hi, okHi := pos[cl[len(cl)-1]]
+		if len(cl) < 2 || !okLo || !okHi || hi-lo != len(cl)-1 {
+			return fmt.Errorf("plots: CD diagram: clique %v is not a run of the rank-sorted methods", cl)
+		}
+		cliques = append(cliques, [2]int{lo, hi})
+	}
 	nLeft := (k + 1) / 2
 	rowsPerSide := nLeft
 	row := 5 * vg.Millimeter

@@ -73,9 +73,14 @@ func TestPartitionImpactRows(t *testing.T) {
 
 func TestPartitionImpactGolden(t *testing.T) {
 	checkFigure(t, "partition_impact", func(dir, name string) error {
-		return PartitionImpactFigure(dir, name, "Partition optimisation: FGRT vs FGRT* (paper protocol)", PartitionImpactRowsOf(comparisonAnalysis(t), "paper"))
+		a := comparisonAnalysis(t)
+		e, ok := a.PartitionEffectOf("paper")
+		if !ok {
+			t.Fatal("no partition effect under the paper protocol")
+		}
+		return PartitionImpactFigure(dir, name, "Partition optimisation: FGRT vs FGRT* (paper protocol)", PartitionImpactRowsOf(a, "paper"), e.MeanDiff)
 	})
-	if err := PartitionImpactFigure(t.TempDir(), "x", "x", nil); err != ErrNoData {
+	if err := PartitionImpactFigure(t.TempDir(), "x", "x", nil, 0); err != ErrNoData {
 		t.Errorf("err %v, want ErrNoData", err)
 	}
 }
@@ -92,8 +97,8 @@ func TestCliques(t *testing.T) {
 		{[]float64{1, 2, 3, 4}, 5, [][2]int{{0, 3}}},
 	}
 	for _, tc := range tests {
-		if got := Cliques(tc.ranks, tc.cd); !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("Cliques(%v, %v) = %v, want %v", tc.ranks, tc.cd, got, tc.want)
+		if got := analysis.CliqueRanges(tc.ranks, tc.cd); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("CliqueRanges(%v, %v) = %v, want %v", tc.ranks, tc.cd, got, tc.want)
 		}
 	}
 }
@@ -133,6 +138,7 @@ func TestCDGolden(t *testing.T) {
 	})
 	seven := CDData{Methods: []string{"fgrt", "fgrt-opt", "cart", "c45-entropy", "c45", "ripper", "fga"},
 		AvgRanks: []float64{2.9, 2.2, 4.1, 4.3, 3.6, 5.2, 5.7}, CD: 2.85, Alpha: 0.05, NDatasets: 10, FriedmanP: math.NaN()}
+	seven.Cliques = analysis.NemenyiCliques(seven.Methods, seven.AvgRanks, seven.CD)
 	checkFigure(t, "cd_diagram_seven", func(dir, name string) error { return CDFigure(dir, name, seven, paperMethods) })
 }
 
@@ -141,6 +147,7 @@ func TestCDFigureBadInput(t *testing.T) {
 		"mismatch":   {Methods: []string{"a", "b"}, AvgRanks: []float64{1}, CD: 1},
 		"rank range": {Methods: []string{"a", "b"}, AvgRanks: []float64{0.5, 2}, CD: 1},
 		"cd":         {Methods: []string{"a", "b"}, AvgRanks: []float64{1, 2}, CD: 0},
+		"clique":     {Methods: []string{"a", "b", "c"}, AvgRanks: []float64{1, 2, 2.5}, CD: 3, Cliques: [][]string{{"a", "c"}}},
 	}
 	for name, d := range cases {
 		if err := CDFigure(t.TempDir(), "x", d, paperMethods); err == nil {
@@ -161,7 +168,7 @@ func TestCliquesProperties(t *testing.T) {
 		}
 		sort.Float64s(ranks)
 		cd := 0.2 + rng.Float64()*3
-		cl := Cliques(ranks, cd)
+		cl := analysis.CliqueRanges(ranks, cd)
 		for a, c := range cl {
 			if ranks[c[1]]-ranks[c[0]] >= cd {
 				t.Fatalf("clique %v spans %v >= cd %v", c, ranks[c[1]]-ranks[c[0]], cd)
@@ -195,6 +202,7 @@ func TestCliquesProperties(t *testing.T) {
 func TestFiguresShowTableNames(t *testing.T) {
 	labels := []string{"fgrt-fixed", "cart", "my-learner"}
 	d := CDData{Methods: labels, AvgRanks: []float64{1.5, 2, 2.5}, CD: 1, Alpha: 0.05, NDatasets: 4, FriedmanP: math.NaN()}
+	d.Cliques = analysis.NemenyiCliques(d.Methods, d.AvgRanks, d.CD)
 	dir := t.TempDir()
 	if err := CDFigure(dir, "cd", d, paperMethods); err != nil {
 		t.Fatal(err)

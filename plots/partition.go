@@ -20,19 +20,18 @@ type PartitionImpactRow struct {
 
 // PartitionImpactFigure draws grouped bars of the default and optimised
 // accuracy per data set (top) and their difference, optimised minus default
-// (bottom, positive = the optimisation helped).
-func PartitionImpactFigure(dir, name, title string, rows []PartitionImpactRow) error {
+// (bottom, positive = the optimisation helped), with meanDiff — the
+// analysis's partition mean_diff — as a line.
+func PartitionImpactFigure(dir, name, title string, rows []PartitionImpactRow, meanDiff float64) error {
 	if len(rows) == 0 {
 		return ErrNoData
 	}
 	names := make([]string, len(rows))
 	def, opt, gain, loss := make(plotter.Values, len(rows)), make(plotter.Values, len(rows)), make(plotter.Values, len(rows)), make(plotter.Values, len(rows))
-	var meanDiff float64
 	for i, r := range rows {
 		names[i] = r.Dataset
 		def[i], opt[i] = r.Default, r.Optimised
 		d := r.Optimised - r.Default
-		meanDiff += d / float64(len(rows))
 		if d >= 0 {
 			gain[i] = d
 		} else {

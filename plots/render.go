@@ -145,7 +145,8 @@ func RenderAll(resultsDir, outDir string, opts RenderOptions) ([]Figure, error) 
 				if a == nil {
 					return ErrNoData
 				}
-				return PartitionImpactFigure(outDir, "partition_impact_"+p, "Partition optimisation: FGRT vs FGRT* ("+p+" protocol)", PartitionImpactRowsOf(a, p))
+				e, _ := a.PartitionEffectOf(p)
+				return PartitionImpactFigure(outDir, "partition_impact_"+p, "Partition optimisation: FGRT vs FGRT* ("+p+" protocol)", PartitionImpactRowsOf(a, p), e.MeanDiff)
 			}); err != nil {
 			return figs, err
 		}

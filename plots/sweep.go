@@ -155,27 +155,24 @@ var pooledColor = color.NRGBA{0, 0, 0, 255}
 type metric struct {
 	label string
 	value func(analysis.Point) float64
-	// spread is the population standard deviation over the point's rows.
-	spread func(analysis.Point) float64
+	// half is the analysis's 95% half-width of the pooled mean.
+	half func(analysis.PooledCI) float64
 	// lo and hi bound the metric's possible values; a confidence band is
 	// clipped to them.
 	lo, hi float64
 }
 
 var sweepMetrics = []metric{
-	{"test accuracy", func(p analysis.Point) float64 { return p.Accuracy }, func(p analysis.Point) float64 { return p.AccuracyStd }, 0, 1},
-	{"rulebase size", func(p analysis.Point) float64 { return p.RulebaseSize }, func(p analysis.Point) float64 { return p.RulebaseSizeStd }, 0, math.Inf(1)},
+	{"test accuracy", func(p analysis.Point) float64 { return p.Accuracy }, func(c analysis.PooledCI) float64 { return c.Accuracy }, 0, 1},
+	{"rulebase size", func(p analysis.Point) float64 { return p.RulebaseSize }, func(c analysis.PooledCI) float64 { return c.RulebaseSize }, 0, math.Inf(1)},
 }
 
 // pooledSeries is the mean over datasets of a metric along configs (indices
-// into s.Configs), with an approximate 95% confidence band of that mean:
-// the datasets are fixed, each dataset mean varies over its folds ×
-// repeats (sample variance sd²·n/(n-1) over n rows), so the pooled mean has
-// variance Σ sd_d²/(n_d-1) / k² and the band is ±1.96 of its root.
-// Configurations missing on some dataset are left out.
+// into s.Configs), with the analysis's approximate 95% confidence band of
+// that mean (Sweep.PooledCI95), drawn only when every configuration shown
+// has one. Configurations missing on some dataset are left out.
 func pooledSeries(s analysis.Sweep, configs []int, xs []float64, m metric) panelSeries {
 	ps := panelSeries{Name: "pooled mean", Color: pooledColor, Width: vg.Points(2.2)}
-	k := float64(len(s.Datasets))
 	band := true
 	for n, i := range configs {
 		pooled, complete := s.Pooled(i)
@@ -183,17 +180,10 @@ func pooledSeries(s analysis.Sweep, configs []int, xs []float64, m metric) panel
 			continue
 		}
 		mean := m.value(pooled)
-		var variance float64
-		for d := range s.Datasets {
-			p := s.Points[d][i]
-			if p.N < 2 {
-				band = false
-				continue
-			}
-			sd := m.spread(p)
-			variance += sd * sd / float64(p.N-1) / (k * k)
+		half := m.half(s.PooledCI95(i))
+		if math.IsNaN(half) {
+			band = false
 		}
-		half := 1.96 * math.Sqrt(variance)
 		ps.X, ps.Y = append(ps.X, xs[n]), append(ps.Y, mean)
 		ps.Lo, ps.Hi = append(ps.Lo, math.Max(mean-half, m.lo)), append(ps.Hi, math.Min(mean+half, m.hi))
 	}
@@ -215,21 +205,15 @@ func datasetSeries(s analysis.Sweep, d int, configs []int, xs []float64, m metri
 	return ps
 }
 
-// selectedRef is a selected variant of the swept method, pooled over the
-// sweep's datasets.
+// selectedRef is a selected variant of the swept method with its mean
+// over the sweep's datasets (the analysis's selected_pooled).
 type selectedRef struct {
 	name   string
 	dashes []vg.Length
-	points []analysis.Point
+	pooled analysis.Point
 }
 
-func (r selectedRef) value(m metric) float64 {
-	var sum float64
-	for _, p := range r.points {
-		sum += m.value(p)
-	}
-	return sum / float64(len(r.points))
-}
+func (r selectedRef) value(m metric) float64 { return m.value(r.pooled) }
 
 // refColor draws the selected variants' references.
 var refColor = color.NRGBA{60, 60, 60, 255}
@@ -238,22 +222,11 @@ var refColor = color.NRGBA{60, 60, 60, 255}
 // sweep (a mean over fewer datasets would not compare with the pooled
 // line), in the sweep's order, each with its own dash pattern.
 func selectedRefs(s analysis.Sweep, pres results.Presentation) []selectedRef {
-	var order []string
-	by := map[string][]analysis.Point{}
-	for _, p := range s.Selected {
-		if _, ok := by[p.Method]; !ok {
-			order = append(order, p.Method)
-		}
-		by[p.Method] = append(by[p.Method], p)
-	}
 	patterns := [][]vg.Length{{vg.Points(5), vg.Points(3)}, {vg.Points(1.5), vg.Points(2)}, {vg.Points(8), vg.Points(2), vg.Points(2), vg.Points(2)}}
 	var out []selectedRef
-	for _, m := range order {
-		if len(by[m]) != len(s.Datasets) {
-			continue
-		}
-		sel := by[m][0].Selection
-		out = append(out, selectedRef{name: fmt.Sprintf("%s (%s), pooled mean", pres.DisplayName(m), sel), dashes: patterns[len(out)%len(patterns)], points: by[m]})
+	for _, sp := range s.SelectedMeans() {
+		out = append(out, selectedRef{name: fmt.Sprintf("%s (%s), pooled mean", pres.DisplayName(sp.Method), sp.Selection), dashes: patterns[len(out)%len(patterns)],
+			pooled: analysis.Point{Accuracy: sp.Accuracy, RulebaseSize: sp.RulebaseSize}})
 	}
 	return out
 }

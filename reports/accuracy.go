@@ -2,7 +2,6 @@ package reports
 
 import (
 	"fmt"
-	"math"
 	"strconv"
 
 	"github.com/fgrtbench/fgrtbench/analysis"
@@ -31,25 +30,15 @@ func accuracyTable(a *analysis.Analysis, protocol string, seeds spreadIndex, lg 
 		t.Align += "r"
 		lg.variant(m)
 	}
-	sums := make([]float64, len(methods))
-	counts := make([]int, len(methods))
 	for _, ds := range datasets {
 		row := []Entry{{Text: ds}}
-		best := math.Inf(-1)
 		for _, m := range methods {
-			if c, ok := ix.get(protocol, ds, m); ok && c.Accuracy > best {
-				best = c.Accuracy
-			}
-		}
-		for j, m := range methods {
 			c, ok := ix.get(protocol, ds, m)
 			if !ok {
 				row = append(row, Entry{Text: "—"})
 				continue
 			}
-			sums[j] += c.Accuracy
-			counts[j]++
-			e := Entry{Text: pct(c.Accuracy) + " ± " + pct(c.AccuracyStd), Bold: best-c.Accuracy <= analysis.TieTol}
+			e := Entry{Text: pct(c.Accuracy) + " ± " + pct(c.AccuracyStd), Bold: c.BestOnDataset}
 			sp, seeded := seeds[cellKey{protocol, ds, m}]
 			if seeded {
 				e.Text = pct(sp.Mean) + " ± " + pct(sp.Std) + " ‡"
@@ -75,28 +64,21 @@ func accuracyTable(a *analysis.Analysis, protocol string, seeds spreadIndex, lg 
 		t.Rows = append(t.Rows, row)
 	}
 
-	// Mean row over the datasets each method has.
-	means := make([]float64, len(methods))
-	bestMean := math.Inf(-1)
-	for j := range methods {
-		if counts[j] > 0 {
-			means[j] = sums[j] / float64(counts[j])
-			bestMean = math.Max(bestMean, means[j])
-		}
-	}
+	// Mean row over the datasets each method has: the analysis's means.
 	row := []Entry{{Text: "Mean"}}
-	for j, m := range methods {
-		if counts[j] == 0 {
+	for _, m := range methods {
+		mm, ok := a.MeanOf(protocol, m)
+		if !ok {
 			row = append(row, Entry{Text: "—"})
 			continue
 		}
-		e := Entry{Text: pct(means[j]), Bold: bestMean-means[j] <= analysis.TieTol}
-		if counts[j] != len(datasets) {
-			e.Text += " (" + plural(counts[j], "dataset") + ")"
+		e := Entry{Text: pct(mm.Accuracy), Bold: mm.Best}
+		if mm.Datasets != len(datasets) {
+			e.Text += " (" + plural(mm.Datasets, "dataset") + ")"
 		}
 		row = append(row, e)
-		t.CSVRows = append(t.CSVRows, []string{protocol, "mean", m, pres.DisplayName(m), strconv.Itoa(counts[j]),
-			csvNum(means[j] * 100), "", "", "", strconv.FormatBool(e.Bold), "", "", ""})
+		t.CSVRows = append(t.CSVRows, []string{protocol, "mean", m, pres.DisplayName(m), strconv.Itoa(mm.Datasets),
+			csvNum(mm.Accuracy * 100), "", "", "", strconv.FormatBool(e.Bold), "", "", ""})
 	}
 	t.Rows = append(t.Rows, row)
 	t.Notes = []string{
@@ -106,14 +88,4 @@ func accuracyTable(a *analysis.Analysis, protocol string, seeds spreadIndex, lg 
 		t.Notes = append(t.Notes, "Under holdout, the paper's FGA column was counted on this very split; its other columns are means over the paper protocol's 5 folds.")
 	}
 	return t
-}
-
-// coversExactly reports whether the method has a cell for every dataset in ds.
-func coversExactly(ix cellIndex, protocol, method string, ds []string) bool {
-	for _, d := range ds {
-		if _, ok := ix.get(protocol, d, method); !ok {
-			return false
-		}
-	}
-	return true
 }

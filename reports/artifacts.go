@@ -20,7 +20,8 @@ func rulesFileName(dataset string) string {
 // add to the accuracy: AUC and log-loss of the scores, and the rule
 // stability beside the rule count (mean rules per model, distinct rules,
 // mean pairwise Jaccard similarity of the rule sets across folds and
-// seeds). Empty without artifacts.
+// seeds). Empty without artifacts. Rows go by dataset, then method in
+// display order.
 func ArtifactsTable(a *analysis.Analysis, protocol string) Table {
 	t := Table{
 		Name:   "artifacts-" + safename.Component(protocol),
@@ -46,10 +47,7 @@ func ArtifactsTable(a *analysis.Analysis, protocol string) Table {
 		}
 		return fixed(*v, dec)
 	}
-	for _, p := range a.Predictive {
-		if p.Protocol != protocol {
-			continue
-		}
+	for _, p := range a.PredictiveOf(protocol) {
 		s, ok := stab[[2]string{p.Dataset, p.Method}]
 		rules, distinct, jac, models := "—", "—", "—", ""
 		if ok {

@@ -15,7 +15,8 @@ import (
 // folds and then over datasets; the paper's figures alongside. Paper-only
 // methods (FRR) get a row with the paper's figures only. The paper's
 // figures (means over its ten datasets) stand beside ours under the paper
-// protocol of a study with some of the paper's datasets only.
+// protocol of a study with some of the paper's datasets only. The averages
+// are the analysis's complexity[].
 func ComplexityTable(a *analysis.Analysis, protocol string) Table {
 	pres := a.Presentation()
 	paperColumns := protocol == "paper" && a.HasPaperDatasets()
@@ -30,20 +31,9 @@ func ComplexityTable(a *analysis.Analysis, protocol string) Table {
 	}
 	covered := map[string]bool{}
 	for _, m := range methods {
-		var n int
-		var rules, ant, size, leaves, internal float64
-		for _, c := range cells {
-			if c.Method == m {
-				n++
-				rules += c.Rules
-				ant += c.AntecedentsPerRule
-				size += c.RulebaseSize
-				leaves += c.Leaves
-				internal += c.InternalNodes
-			}
-		}
-		f := float64(n)
-		vals := []float64{rules / f, ant / f, size / f, leaves / f, internal / f}
+		cm, _ := a.ComplexityOf(protocol, m)
+		n := cm.Datasets
+		vals := []float64{cm.Rules, cm.AntecedentsPerRule, cm.RulebaseSize, cm.Leaves, cm.InternalNodes}
 		row := []Entry{{Text: pres.DisplayName(m)}, {Text: strconv.Itoa(n)}}
 		csvRow := []string{protocol, m, pres.DisplayName(m), strconv.Itoa(n)}
 		for _, v := range vals {

@@ -85,23 +85,19 @@ func paperTable(a *analysis.Analysis, protocol string, lg *legend) (t Table, row
 		t.Rows = append(t.Rows, []Entry{{Text: c.Dataset}, {Text: pres.DisplayName(c.Method)}, {Text: ours}, {Text: paperValue(v, col)}, {Text: signed(c.Accuracy*100-v, 2)}, {Text: note}})
 		t.CSVRows = append(t.CSVRows, []string{protocol, c.Dataset, c.Method, csvNum(c.Accuracy * 100), fixed(v, 2), csvNum(c.Accuracy*100 - v), strconv.FormatBool(paperTestSelected[col]), note})
 	}
-	// Means over the paper's ten datasets, for methods that have them all.
-	ix := newCellIndex(paperCells)
+	// Means over the paper's ten datasets, for methods that have them all:
+	// the analysis's paper_datasets_accuracy.
 	for _, m := range analysis.MethodsOf(paperCells, pres) {
 		_, col, _, ok := paperComparable(protocol, m, paper.Datasets[0])
 		if !ok {
 			continue
 		}
 		pm, ok := paper.AccuracyMean(col)
-		if !ok || !coversExactly(ix, protocol, m, paper.Datasets) {
+		mm, have := a.MeanOf(protocol, m)
+		if !ok || !have || mm.PaperAccuracy == nil {
 			continue
 		}
-		sum := 0.0
-		for _, d := range paper.Datasets {
-			c, _ := ix.get(protocol, d, m)
-			sum += c.Accuracy
-		}
-		mean := sum / float64(len(paper.Datasets)) * 100
+		mean := *mm.PaperAccuracy * 100
 		t.Rows = append(t.Rows, []Entry{{Text: "Mean"}, {Text: pres.DisplayName(m)}, {Text: fixed(mean, 2)}, {Text: paperValue(pm, col)}, {Text: signed(mean-pm, 2)}, {Text: "the paper's ten datasets"}})
 		t.CSVRows = append(t.CSVRows, []string{protocol, "mean", m, csvNum(mean), fixed(pm, 2), csvNum(mean - pm), strconv.FormatBool(paperTestSelected[col]), "the paper's ten datasets"})
 	}

@@ -7,10 +7,6 @@ import (
 	"github.com/fgrtbench/fgrtbench/paper"
 )
 
-// samePP is the distance (percentage points) under which FGRT and FGRT*
-// count as unchanged: the paper compares values printed with two decimals.
-const samePP = 0.005
-
 // PartitionTable compares FGRT with FGRT* (optimised partitions) per
 // dataset, ours and the paper's, with a count of datasets improved,
 // unchanged and worse. The paper's columns appear under the paper protocol
@@ -26,28 +22,14 @@ func PartitionTable(an *analysis.Analysis, protocol string) Table {
 		Align:     "lrrrrrr",
 		CSVHeader: []string{"protocol", "dataset", "fgrt", "fgrt_opt", "diff", "paper_fgrt", "paper_fgrt_opt", "paper_diff"},
 	}
-	var ours, theirs [3]int // improved, unchanged, worse
-	tally := func(c *[3]int, d float64) {
-		switch {
-		case d > samePP:
-			c[0]++
-		case d < -samePP:
-			c[2]++
-		default:
-			c[1]++
-		}
-	}
-	n := 0
 	for _, ds := range analysis.DatasetsOf(cells) {
 		a, okA := ix.get(protocol, ds, "fgrt")
 		b, okB := ix.get(protocol, ds, "fgrt-opt")
 		if !okA || !okB {
 			continue
 		}
-		n++
 		d := (b.Accuracy - a.Accuracy) * 100
-		tally(&ours, d)
-		row := []Entry{{Text: ds}, {Text: pct(a.Accuracy)}, {Text: pct(b.Accuracy)}, {Text: signed(d, 2), Bold: d > samePP}}
+		row := []Entry{{Text: ds}, {Text: pct(a.Accuracy)}, {Text: pct(b.Accuracy)}, {Text: signed(d, 2), Bold: d > analysis.SamePP}}
 		csvRow := []string{protocol, ds, csvNum(a.Accuracy * 100), csvNum(b.Accuracy * 100), csvNum(d)}
 		pa, okPA := paper.Accuracy(ds, paper.FGRT)
 		pb, okPB := paper.Accuracy(ds, paper.FGRTStar)
@@ -59,8 +41,7 @@ func PartitionTable(an *analysis.Analysis, protocol string) Table {
 		} else if okPA && okPB {
 			paperColumns = true
 			pd := pb - pa
-			tally(&theirs, pd)
-			row = append(row, Entry{Text: fixed(pa, 2)}, Entry{Text: fixed(pb, 2)}, Entry{Text: signed(pd, 2), Bold: pd > samePP})
+			row = append(row, Entry{Text: fixed(pa, 2)}, Entry{Text: fixed(pb, 2)}, Entry{Text: signed(pd, 2), Bold: pd > analysis.SamePP})
 			csvRow = append(csvRow, fixed(pa, 2), fixed(pb, 2), fixed(pd, 2))
 		} else {
 			row = append(row, Entry{Text: "—"}, Entry{Text: "—"}, Entry{Text: "—"})
@@ -69,9 +50,11 @@ func PartitionTable(an *analysis.Analysis, protocol string) Table {
 		t.Rows = append(t.Rows, row)
 		t.CSVRows = append(t.CSVRows, csvRow)
 	}
+	// The counts are the analysis's partition effect.
+	e, _ := an.PartitionEffectOf(protocol)
 	t.Notes = []string{
 		fmt.Sprintf("Ours: FGRT* better on %d, unchanged on %d (|Δ| < %.3f pp), worse on %d of %s. Paper (on the same datasets): better on %d, unchanged on %d, worse on %d.",
-			ours[0], ours[1], samePP, ours[2], plural(n, "dataset"), theirs[0], theirs[1], theirs[2]),
+			e.Improved, e.Unchanged, analysis.SamePP, e.Worse, plural(e.Datasets, "dataset"), e.PaperImproved, e.PaperUnchanged, e.PaperWorse),
 		"Accuracies in percent; Δ in percentage points; improvements in bold.",
 	}
 	if !paperColumns {
@@ -81,7 +64,7 @@ func PartitionTable(an *analysis.Analysis, protocol string) Table {
 			t.Rows[i] = t.Rows[i][:4]
 			t.CSVRows[i] = t.CSVRows[i][:5]
 		}
-		t.Notes[0] = fmt.Sprintf("FGRT* better on %d, unchanged on %d (|Δ| < %.3f pp), worse on %d of %s.", ours[0], ours[1], samePP, ours[2], plural(n, "dataset"))
+		t.Notes[0] = fmt.Sprintf("FGRT* better on %d, unchanged on %d (|Δ| < %.3f pp), worse on %d of %s.", e.Improved, e.Unchanged, analysis.SamePP, e.Worse, plural(e.Datasets, "dataset"))
 	}
 	return t
 }

@@ -235,7 +235,7 @@ func Build(opts Options) (*Report, error) {
 		}
 		rep.Extra = RulesFiles(a)
 	}
-	if gt, ok := ProtocolGapTable(cells, pres); ok {
+	if gt, ok := ProtocolGapTable(a); ok {
 		rep.Tables = append(rep.Tables, gt)
 	}
 	// The reproduction check applies where the results hold some cell of

@@ -3,7 +3,7 @@ package reports
 import (
 	"fmt"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -33,17 +33,13 @@ func verdict(t analysis.Tests, a *analysis.Analysis) string {
 		return "Significance: n/a — " + mdEscape(t.NA) + "."
 	}
 	f := t.Friedman
-	best := 0
-	for j := range t.Methods {
-		if f.AvgRanks[j] < f.AvgRanks[best] {
-			best = j
-		}
+	best := slices.Index(t.Methods, t.Best)
+	if best < 0 {
+		return "Significance: n/a — the analysis names no best mean rank."
 	}
 	var within []string
-	for j, m := range t.Methods {
-		if j != best && f.AvgRanks[j]-f.AvgRanks[best] < t.CD05 {
-			within = append(within, pres.DisplayName(m))
-		}
+	for _, m := range t.WithinCD05 {
+		within = append(within, pres.DisplayName(m))
 	}
 	differ := "differ significantly"
 	if !t.Decision.Significant {
@@ -110,11 +106,18 @@ func zeroNote(zeroMethod string) string {
 func StatisticsTables(r StatsResult, a *analysis.Analysis) []Table {
 	pres := a.Presentation()
 	p := r.Protocol
-	order := make([]int, len(r.Methods))
-	for i := range order {
-		order[i] = i
+	// The ranking's order (best mean rank first, ties in display order).
+	var order []int
+	if rk, ok := a.RankingOf(p); ok {
+		for _, m := range rk.Methods {
+			if j := slices.Index(r.Methods, m.Label); j >= 0 {
+				order = append(order, j)
+			}
+		}
 	}
-	sort.SliceStable(order, func(a, b int) bool { return r.Friedman.AvgRanks[order[a]] < r.Friedman.AvgRanks[order[b]] })
+	if len(order) != len(r.Methods) || len(r.Friedman.AvgRanks) != len(r.Methods) {
+		return []Table{{Name: "ranks-" + p, Title: "Average ranks, " + p + " protocol", Summary: "The analysis's ranking does not cover the tested methods; nothing is shown."}}
+	}
 	ranks := Table{
 		Name:      "ranks-" + p,
 		Title:     fmt.Sprintf("Average ranks over %d datasets (1 = most accurate), %s protocol", len(r.Datasets), p),
@@ -128,7 +131,7 @@ func StatisticsTables(r StatsResult, a *analysis.Analysis) []Table {
 	}
 	for _, j := range order {
 		ar := r.Friedman.AvgRanks[j]
-		within := r.CD05 > 0 && ar-best < r.CD05
+		within := r.CD05 > 0 && (r.Methods[j] == r.Best || slices.Contains(r.WithinCD05, r.Methods[j]))
 		ranks.Rows = append(ranks.Rows, []Entry{{Text: pres.DisplayName(r.Methods[j])}, {Text: fixed(ar, 3), Bold: ar-best <= analysis.TieTol}, {Text: fixed(ar-best, 3)}})
 		withinS := ""
 		if r.CD05 > 0 {
@@ -226,7 +229,7 @@ func pairwiseTable(r StatsResult, a *analysis.Analysis) Table {
 	sig := 0
 	var sigNames []string
 	for _, pt := range r.Pairs {
-		s := !pt.NA && pt.PHolm < 0.05
+		s := pt.Significant
 		if s {
 			sig++
 			sigNames = append(sigNames, pres.DisplayName(pt.A)+" vs "+pres.DisplayName(pt.B))
@@ -276,7 +279,7 @@ func foldTable(r StatsResult, a *analysis.Analysis) Table {
 	for _, pt := range r.Pairs {
 		for _, f := range pt.Folds {
 			n++
-			if !f.Correlated.NA && (f.Correlated.PRight > 0.95 || f.Correlated.PLeft > 0.95) {
+			if f.Decisive {
 				sure++
 			}
 			rho := "n/a"

@@ -38,13 +38,12 @@ func SweepTable(s analysis.Sweep, pres results.Presentation) Table {
 	nParams := max(1, len(s.Params))
 	t.Align = "l" + strings.Repeat("r", nParams) + "rrrrrrrr"
 	ranks, meanRank := s.Ranks()
-	best := s.Best()
 	for d, ds := range s.Datasets {
 		for i, p := range s.Points[d] {
 			if p.N == 0 {
 				continue
 			}
-			isBest := best[d] == i || (best[d] >= 0 && math.Abs(s.Points[d][best[d]].Accuracy-p.Accuracy) <= analysis.TieTol)
+			isBest := s.TiedBest(d, i)
 			row := []Entry{{Text: ds}}
 			row = append(row, paramEntries(s, i)...)
 			row = append(row, pointEntries(p)...)

@@ -355,7 +355,7 @@ func build(in Input) page {
 		pv.Tests = t
 		pv.Matrix = matrixOf(a, proto, byKey, t, name)
 		for _, pr := range t.Pairs {
-			pv.Pairs = append(pv.Pairs, pairView{Pair: pr, DisplayA: name(pr.A), DisplayB: name(pr.B), Significant: !pr.NA && pr.PHolm < analysis.Alpha})
+			pv.Pairs = append(pv.Pairs, pairView{Pair: pr, DisplayA: name(pr.A), DisplayB: name(pr.B), Significant: pr.Significant})
 		}
 		if f, ok := a.FrontOf(proto); ok {
 			seen := map[string]bool{}
@@ -400,7 +400,7 @@ func build(in Input) page {
 
 // matrixOf lays out a protocol's headline table: its methods in the
 // ranking's order, its datasets in the study's order, the best accuracy of each
-// dataset marked.
+// dataset marked (the analysis's best_on_dataset).
 func matrixOf(a *analysis.Analysis, proto string, byKey map[[2]string]*cellView, t analysis.Tests, name func(string) string) matrixView {
 	var mv matrixView
 	hasDs, hasM := map[string]bool{}, map[string]bool{}
@@ -410,12 +410,6 @@ func matrixOf(a *analysis.Analysis, proto string, byKey map[[2]string]*cellView,
 	for _, d := range a.Study.Datasets {
 		if hasDs[d.Name] {
 			mv.Datasets = append(mv.Datasets, d.Name)
-		}
-	}
-	best := map[string]float64{}
-	for k, c := range byKey {
-		if b, ok := best[k[0]]; !ok || c.Accuracy > b {
-			best[k[0]] = c.Accuracy
 		}
 	}
 	// The mean ranks are the ranking's, as REPORT.md's headline and the
@@ -448,7 +442,7 @@ func matrixOf(a *analysis.Analysis, proto string, byKey map[[2]string]*cellView,
 		row := matrixRow{Method: m.Label, Display: name(m.Label), Rank: rank}
 		for _, d := range mv.Datasets {
 			c := byKey[[2]string{d, m.Label}]
-			row.Cells = append(row.Cells, matrixCell{Dataset: d, Cell: c, Best: c != nil && c.Accuracy == best[d]})
+			row.Cells = append(row.Cells, matrixCell{Dataset: d, Cell: c, Best: c != nil && c.BestOnDataset})
 		}
 		mv.Rows = append(mv.Rows, row)
 	}
@@ -555,10 +549,7 @@ func scoresOf(a *analysis.Analysis, proto string, name func(string) string) []sc
 		return num(*v, dec)
 	}
 	var out []scoreView
-	for _, p := range a.Predictive {
-		if p.Protocol != proto {
-			continue
-		}
+	for _, p := range a.PredictiveOf(proto) {
 		v := scoreView{Dataset: p.Dataset, Method: p.Method, Display: name(p.Method), AUC: opt(p.AUC, 4), LogLoss: opt(p.LogLoss, 4),
 			File: "rules/" + safename.Component(p.Dataset) + ".md"}
 		if s, ok := stab[[2]string{p.Dataset, p.Method}]; ok {

@@ -1,0 +1,94 @@
+package analysis
+
+import "github.com/fgrtbench/fgrtbench/paper"
+
+// SamePP is the distance (percentage points) under which FGRT and FGRT*
+// count as unchanged: the paper compares values printed with two decimals.
+const SamePP = 0.005
+
+// PartitionEffect is the effect of partition optimisation (FGRT* against
+// FGRT) under one protocol, over the datasets with both cells: how many
+// improved, stayed within SamePP or got worse, and the mean difference.
+// The paper's counts are over the same datasets where the paper prints
+// both values (paper protocol, the paper's files only). The partition
+// table and the partition-impact figure print these.
+type PartitionEffect struct {
+	Protocol  string `json:"protocol"`
+	Datasets  int    `json:"datasets"`
+	Improved  int    `json:"improved"`
+	Unchanged int    `json:"unchanged"`
+	Worse     int    `json:"worse"`
+	// MeanDiff is the mean of FGRT* minus FGRT accuracy (a fraction).
+	MeanDiff float64 `json:"mean_diff"`
+	// PaperDatasets counts the datasets with the paper's two values;
+	// PaperImproved, PaperUnchanged and PaperWorse tally them.
+	PaperDatasets  int `json:"paper_datasets"`
+	PaperImproved  int `json:"paper_improved"`
+	PaperUnchanged int `json:"paper_unchanged"`
+	PaperWorse     int `json:"paper_worse"`
+}
+
+// PartitionEffectOf returns the partition effect of a protocol.
+func (a *Analysis) PartitionEffectOf(protocol string) (PartitionEffect, bool) {
+	for _, p := range a.Partition {
+		if p.Protocol == protocol {
+			return p, true
+		}
+	}
+	return PartitionEffect{}, false
+}
+
+// tally counts a difference in percentage points.
+func tally(d float64, improved, unchanged, worse *int) {
+	switch {
+	case d > SamePP:
+		*improved++
+	case d < -SamePP:
+		*worse++
+	default:
+		*unchanged++
+	}
+}
+
+// computePartition pairs each protocol's fgrt and fgrt-opt cells. The mean
+// difference accumulates d/n in the cells' order, as the figure always
+// did, so its line and legend keep their digits.
+func computePartition(a *Analysis) []PartitionEffect {
+	var out []PartitionEffect
+	for _, p := range a.Protocols {
+		def, opt := map[string]float64{}, map[string]float64{}
+		var order []string
+		for _, c := range FilterProtocol(a.Cells, p) {
+			switch c.Method {
+			case "fgrt":
+				def[c.Dataset] = c.Accuracy
+				order = append(order, c.Dataset)
+			case "fgrt-opt":
+				opt[c.Dataset] = c.Accuracy
+			}
+		}
+		var both []string
+		for _, d := range order {
+			if _, ok := opt[d]; ok {
+				both = append(both, d)
+			}
+		}
+		if len(both) == 0 {
+			continue
+		}
+		e := PartitionEffect{Protocol: p, Datasets: len(both)}
+		for _, d := range both {
+			diff := opt[d] - def[d]
+			e.MeanDiff += diff / float64(len(both))
+			tally((opt[d]-def[d])*100, &e.Improved, &e.Unchanged, &e.Worse)
+			pa, okA := paper.Accuracy(d, paper.FGRT)
+			pb, okB := paper.Accuracy(d, paper.FGRTStar)
+			if p == "paper" && okA && okB && a.PaperDataset(d) {
+				e.PaperDatasets++
+				tally(pb-pa, &e.PaperImproved, &e.PaperUnchanged, &e.PaperWorse)
+			}
+		}
+		out = append(out, e)
+	}
+	return out
+}
