@@ -29,9 +29,9 @@ type Ranked struct {
 	Display string `json:"display"`
 	// MeanRank is the mean rank of the method's accuracy over Datasets (1 =
 	// best): the Friedman test's average ranks, or with a single dataset
-	// (too few for a test, enough for a ranking) the ranks on it. NaN
-	// (null) when nothing is ranked: one method, or no dataset every
-	// method has.
+	// (too few for a test, enough for a ranking) the ranks on it; 1 for
+	// the only method of a protocol. NaN (null) when nothing is ranked: no
+	// dataset every method has.
 	MeanRank float64 `json:"mean_rank"`
 	// BestOn counts the datasets of Datasets on which the method has the
 	// best accuracy (a tie counts for each tied method).
@@ -72,12 +72,19 @@ func computeRankings(a *Analysis) ([]Ranking, error) {
 	out := make([]Ranking, 0, len(a.Tests))
 	for _, t := range a.Tests {
 		r := Ranking{Protocol: t.Protocol, Datasets: t.Datasets, Excluded: t.Excluded}
+		cells := FilterProtocol(a.Cells, t.Protocol)
 		ix := map[foldKey]Cell{}
-		for _, c := range FilterProtocol(a.Cells, t.Protocol) {
+		for _, c := range cells {
 			ix[foldKey{c.Protocol, c.Dataset, c.Method}] = c
 		}
+		if len(t.Methods) == 1 {
+			// No test compares one method, but it still ranks first on
+			// every dataset it has: the headline says so rather than "0
+			// datasets".
+			r.Datasets = DatasetsOf(cells)
+		}
 		var matrix [][]float64
-		for _, d := range t.Datasets {
+		for _, d := range r.Datasets {
 			row := make([]float64, len(t.Methods))
 			complete := true
 			for j, m := range t.Methods {
@@ -96,8 +103,13 @@ func computeRankings(a *Analysis) ([]Ranking, error) {
 				return nil, err
 			}
 		}
+		if len(t.Methods) == 1 && len(matrix) > 0 {
+			ranks = []float64{1}
+		}
 		best := make([]int, len(t.Methods))
-		if len(t.Methods) >= 2 {
+		if len(t.Methods) == 1 {
+			best[0] = len(matrix)
+		} else {
 			for _, row := range matrix {
 				rk := stats.Rank(row, true)
 				top := slices.Min(rk)
