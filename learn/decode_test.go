@@ -87,6 +87,7 @@ func TestDecodeErrors(t *testing.T) {
 		N bool `param:"n=1"`
 	}
 	type unexported struct {
+		//lint:ignore U1000 the case is that Decode refuses a field it cannot set
 		n int `param:"n"`
 	}
 	one := []Param{{Name: "n", Kind: Int, Default: "1"}}
