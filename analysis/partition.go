@@ -26,6 +26,17 @@ type PartitionEffect struct {
 	PaperImproved  int `json:"paper_improved"`
 	PaperUnchanged int `json:"paper_unchanged"`
 	PaperWorse     int `json:"paper_worse"`
+	// Pairs are those datasets in the analysis's order with FGRT's and
+	// FGRT*'s accuracy: the bars of the partition-impact figure. (Not in
+	// analysis.json, whose cells hold the same values.)
+	Pairs []PartitionPair `json:"-"`
+}
+
+// PartitionPair is one dataset's accuracy with the default partitions
+// (fgrt) and the optimised ones (fgrt-opt).
+type PartitionPair struct {
+	Dataset            string
+	Default, Optimised float64
 }
 
 // PartitionEffectOf returns the partition effect of a protocol.
@@ -78,6 +89,7 @@ func computePartition(a *Analysis) []PartitionEffect {
 		}
 		e := PartitionEffect{Protocol: p, Datasets: len(both)}
 		for _, d := range both {
+			e.Pairs = append(e.Pairs, PartitionPair{Dataset: d, Default: def[d], Optimised: opt[d]})
 			diff := opt[d] - def[d]
 			e.MeanDiff += diff / float64(len(both))
 			tally((opt[d]-def[d])*100, &e.Improved, &e.Unchanged, &e.Worse)

@@ -41,28 +41,14 @@ func FrontPanelsOf(a *analysis.Analysis, protocol string) []FrontPanel {
 	return append([]FrontPanel(nil), f.Panels...)
 }
 
-// PartitionImpactRowsOf pairs the fgrt and fgrt-opt cells of one protocol
-// per dataset (datasets with both, in the analysis's order).
+// PartitionImpactRowsOf returns the analysis's fgrt/fgrt-opt pairs of one
+// protocol (datasets with both, in the analysis's order) as the figure's
+// rows.
 func PartitionImpactRowsOf(a *analysis.Analysis, protocol string) []PartitionImpactRow {
-	def, opt := map[string]float64{}, map[string]float64{}
-	var order []string
-	for _, c := range a.Cells {
-		if c.Protocol != protocol {
-			continue
-		}
-		switch c.Method {
-		case "fgrt":
-			def[c.Dataset] = c.Accuracy
-			order = append(order, c.Dataset)
-		case "fgrt-opt":
-			opt[c.Dataset] = c.Accuracy
-		}
-	}
+	e, _ := a.PartitionEffectOf(protocol)
 	var out []PartitionImpactRow
-	for _, d := range order {
-		if o, ok := opt[d]; ok {
-			out = append(out, PartitionImpactRow{Dataset: d, Default: def[d], Optimised: o})
-		}
+	for _, p := range e.Pairs {
+		out = append(out, PartitionImpactRow{Dataset: p.Dataset, Default: p.Default, Optimised: p.Optimised})
 	}
 	return out
 }
