@@ -10,20 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fgrtbench/fgrtbench/bench/external/externaltest"
 	"github.com/fgrtbench/fgrtbench/learn"
 	"github.com/fgrtbench/fgrtbench/learn/learntest"
 )
-
-// alive reports whether a process runs (a zombie does not).
-func alive(pid int) bool {
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	s := string(stat)
-	i := strings.LastIndexByte(s, ')')
-	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
-}
 
 // TestWrapperChildrenDie: a wrapper script that does not exec its learner
 // (sh running sleep in the foreground or the background) is killed with its
@@ -91,10 +81,10 @@ func TestWrapperChildrenDie(t *testing.T) {
 			for _, p := range lines[1:] {
 				pid, _ := strconv.Atoi(p)
 				deadline := time.Now().Add(2 * time.Second)
-				for alive(pid) && time.Now().Before(deadline) {
+				for externaltest.ProcessAlive(pid) && time.Now().Before(deadline) {
 					time.Sleep(20 * time.Millisecond)
 				}
-				if alive(pid) {
+				if externaltest.ProcessAlive(pid) {
 					t.Errorf("process %d of the command survived", pid)
 				}
 			}

@@ -40,10 +40,10 @@ func TestWorkerProcessGroup(t *testing.T) {
 		for _, p := range strings.Fields(string(data)) {
 			pid, _ := strconv.Atoi(p)
 			deadline := time.Now().Add(3 * time.Second)
-			for alive(pid) && time.Now().Before(deadline) {
+			for externaltest.ProcessAlive(pid) && time.Now().Before(deadline) {
 				time.Sleep(20 * time.Millisecond)
 			}
-			if alive(pid) {
+			if externaltest.ProcessAlive(pid) {
 				t.Errorf("%s: process %d of the worker survived", what, pid)
 			}
 		}
@@ -103,7 +103,7 @@ func TestKillWorkersAtOnce(t *testing.T) {
 	}
 	for _, p := range pids {
 		pid, _ := strconv.Atoi(p)
-		if alive(pid) {
+		if externaltest.ProcessAlive(pid) {
 			t.Errorf("process %d lives on %v after KillWorkers", pid, time.Since(start))
 		}
 	}

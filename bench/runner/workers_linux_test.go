@@ -17,17 +17,6 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/study"
 )
 
-// processAlive reports whether a process runs (a zombie does not).
-func processAlive(pid int) bool {
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	s := string(stat)
-	i := strings.LastIndexByte(s, ')')
-	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
-}
-
 // TestWorkersEndWithTheirRun (issue 30, "workers end with their runs"): a
 // worker that keeps running after its input closes, in its own process
 // group (a wrapper whose learner exits at end of input and which then
@@ -101,7 +90,7 @@ func TestWorkersEndWithTheirRun(t *testing.T) {
 			time.Sleep(100 * time.Millisecond)
 			for _, p := range pids {
 				pid, _ := strconv.Atoi(p)
-				if processAlive(pid) {
+				if externaltest.ProcessAlive(pid) {
 					t.Errorf("process %d of a worker outlived the run (Run returned after %v)", pid, took.Round(time.Millisecond))
 				}
 			}

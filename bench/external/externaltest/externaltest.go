@@ -23,6 +23,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -68,4 +70,16 @@ func GoAdapter(t testing.TB) string {
 		t.Fatal(err)
 	}
 	return own
+}
+
+// ProcessAlive reports whether process pid runs (a zombie does not), from
+// /proc; the tests that check a worker's process group is gone use it.
+func ProcessAlive(pid int) bool {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	s := string(stat)
+	i := strings.LastIndexByte(s, ')')
+	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
 }
