@@ -120,14 +120,12 @@ func RunExFuzzy(ctx context.Context, o ExFuzzyOptions, data []ExFuzzyData) ([]Re
 	if o.Log == nil {
 		o.Log = io.Discard
 	}
-	if o.Dir == "" {
-		dir, err := os.MkdirTemp("", "fgrtbench-exfuzzy-")
-		if err != nil {
-			return nil, err
-		}
-		defer os.RemoveAll(dir)
-		o.Dir = dir
+	dir, cleanup, err := scratchDir(o.Dir, "fgrtbench-exfuzzy-")
+	if err != nil {
+		return nil, err
 	}
+	defer cleanup()
+	o.Dir = dir
 	m, err := methods.Lookup("fuzzycart")
 	if err != nil {
 		return nil, err

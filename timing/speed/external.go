@@ -108,14 +108,12 @@ func RunExternal(ctx context.Context, o ExternalOptions) (ExternalResult, error)
 	if o.Log == nil {
 		o.Log = io.Discard
 	}
-	if o.Dir == "" {
-		dir, err := os.MkdirTemp("", "fgrtbench-external-speed-")
-		if err != nil {
-			return ExternalResult{}, err
-		}
-		defer os.RemoveAll(dir)
-		o.Dir = dir
+	dir, cleanup, err := scratchDir(o.Dir, "fgrtbench-external-speed-")
+	if err != nil {
+		return ExternalResult{}, err
 	}
+	defer cleanup()
+	o.Dir = dir
 	res := ExternalResult{Load0: loadAverage()}
 	if o.Python != "" {
 		out, err := exec.CommandContext(ctx, o.Python, "-c", `import sys, sklearn; print("Python %d.%d.%d" % sys.version_info[:3], "with scikit-learn", sklearn.__version__)`).Output()

@@ -83,14 +83,12 @@ func RunLarge(ctx context.Context, o LargeOptions) (LargeResult, error) {
 	if o.Log == nil {
 		o.Log = io.Discard
 	}
-	if o.Dir == "" {
-		dir, err := os.MkdirTemp("", "fgrtbench-large-")
-		if err != nil {
-			return LargeResult{}, err
-		}
-		defer os.RemoveAll(dir)
-		o.Dir = dir
+	dir, cleanup, err := scratchDir(o.Dir, "fgrtbench-large-")
+	if err != nil {
+		return LargeResult{}, err
 	}
+	defer cleanup()
+	o.Dir = dir
 	res := LargeResult{Rows: o.Rows, Cols: o.Cols, Jobs: o.Jobs}
 	data := filepath.Join(o.Dir, fmt.Sprintf("large-%dx%d.csv", o.Rows, o.Cols))
 	if _, err := os.Stat(data); err != nil {

@@ -89,6 +89,20 @@ func tasks(large bool) []task {
 	}
 }
 
+// scratchDir returns dir, or when it is "" a new temporary directory
+// named by prefix, with the function that removes what it made (nothing
+// for a directory the caller gave).
+func scratchDir(dir, prefix string) (string, func(), error) {
+	if dir != "" {
+		return dir, func() {}, nil
+	}
+	made, err := os.MkdirTemp("", prefix)
+	if err != nil {
+		return "", nil, err
+	}
+	return made, func() { os.RemoveAll(made) }, nil
+}
+
 // slowFit is the fit time above which a fit is timed once.
 const slowFit = 3.0
 
@@ -100,14 +114,12 @@ func Run(ctx context.Context, o Options) ([]Result, error) {
 	if o.Log == nil {
 		o.Log = io.Discard
 	}
-	if o.Dir == "" {
-		dir, err := os.MkdirTemp("", "fgrtbench-speed-")
-		if err != nil {
-			return nil, err
-		}
-		defer os.RemoveAll(dir)
-		o.Dir = dir
+	dir, cleanup, err := scratchDir(o.Dir, "fgrtbench-speed-")
+	if err != nil {
+		return nil, err
 	}
+	defer cleanup()
+	o.Dir = dir
 	var out []Result
 	for _, tk := range tasks(o.Large) {
 		for _, n := range tk.sizes {
