@@ -16,7 +16,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/fgrtbench/fgrtbench/internal/cli"
+	"github.com/fgrtbench/fgrtbench/cmd/fgrtbench/cli"
 )
 
 type container struct {

@@ -12,7 +12,7 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/fgrtbench/fgrtbench/internal/cli"
+	"github.com/fgrtbench/fgrtbench/cmd/fgrtbench/cli"
 )
 
 func main() {

@@ -23,7 +23,7 @@ type Layer struct {
 // Table is fgrtbench's layering, from the wiring at the top to the
 // foundations at the bottom.
 var Table = []Layer{
-	{"wiring", []string{"cmd/...", "internal/cli", "bench/fidelity", "deploy", "examples/..."},
+	{"wiring", []string{"cmd/...", "bench/fidelity", "deploy", "examples/..."},
 		[]string{"wiring", "tools", "plots", "gate", "reports", "analysis", "report-parts", "runner", "storage", "study", "records", "protocol", "registry", "learners", "contracts", "foundations"}},
 	// The training-time study fits learners through the registry.
 	{"tools", []string{"timing/..."}, []string{"tools", "registry", "contracts", "foundations"}},

@@ -23,7 +23,7 @@ func TestSpeedScriptSplicesMarkdown(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("bash not installed")
 	}
-	script, err := filepath.Abs("../../scripts/speed.sh")
+	script, err := filepath.Abs("../../../scripts/speed.sh")
 	if err != nil {
 		t.Fatal(err)
 	}

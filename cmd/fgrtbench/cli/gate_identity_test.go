@@ -177,7 +177,7 @@ func TestResumeTakesTheSameTableInOtherBytes(t *testing.T) {
 // status in 'check -h', as docs/ci-gate.md lists them.
 func TestCheckHelpDocumentsExitStatuses(t *testing.T) {
 	_, out, _ := runCLI("check", "-h")
-	doc, err := os.ReadFile("../../docs/ci-gate.md")
+	doc, err := os.ReadFile("../../../docs/ci-gate.md")
 	if err != nil {
 		t.Fatal(err)
 	}

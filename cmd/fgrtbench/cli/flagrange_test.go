@@ -176,7 +176,7 @@ func TestNumericFlagsOutOfRange(t *testing.T) {
 // TestREADMEStatesTheJobsCeiling keeps the README's -j ceiling equal to
 // the runner's.
 func TestREADMEStatesTheJobsCeiling(t *testing.T) {
-	b, err := os.ReadFile("../../README.md")
+	b, err := os.ReadFile("../../../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
