@@ -1,0 +1,132 @@
+package par
+
+import (
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+func TestForCallsEachIndexOnce(t *testing.T) {
+	for _, threads := range []int{1, 2, 3, 8} {
+		for _, n := range []int{0, 1, 2, 7, 100} {
+			b := NewBudget(threads)
+			counts := make([]int32, n)
+			b.Do(func() {
+				b.For(n, func(i int) { atomic.AddInt32(&counts[i], 1) })
+			})
+			for i, c := range counts {
+				if c != 1 {
+					t.Fatalf("threads %d n %d: index %d called %d times", threads, n, i, c)
+				}
+			}
+			if b.Peak() > threads {
+				t.Fatalf("threads %d: peak %d", threads, b.Peak())
+			}
+		}
+	}
+}
+
+func TestNilBudgetIsSerialInOrder(t *testing.T) {
+	var b *Budget
+	var order []int
+	b.Do(func() { b.For(5, func(i int) { order = append(order, i) }) })
+	for i, v := range order {
+		if v != i {
+			t.Fatalf("order %v", order)
+		}
+	}
+	if len(order) != 5 || b.Threads() != 1 || b.Peak() != 1 {
+		t.Fatalf("order %v threads %d peak %d", order, b.Threads(), b.Peak())
+	}
+}
+
+// Loops use the threads that are free and only those: with every thread
+// held by a unit worker, a loop runs on its caller alone; once the workers
+// give theirs back, a loop spreads over them.
+func TestForTakesOnlyFreeThreads(t *testing.T) {
+	b := NewBudget(4)
+	for i := 0; i < 3; i++ {
+		b.Acquire() // three other units run
+	}
+	if m := mostAtOnce(b, 64); m != 1 {
+		t.Fatalf("with every other thread held, a loop ran %d calls at once, want 1", m)
+	}
+	for i := 0; i < 3; i++ {
+		b.Release()
+	}
+	if m := mostAtOnce(b, 64); m < 2 || m > 4 {
+		t.Fatalf("a loop with 4 free threads ran %d calls at once, want 2..4", m)
+	}
+	if b.Peak() > 4 {
+		t.Fatalf("peak %d over a budget of 4", b.Peak())
+	}
+}
+
+// Nested loops and units competing for threads never make more threads
+// busy than the budget, and every thread comes back.
+func TestNeverOversubscribes(t *testing.T) {
+	const threads = 3
+	b := NewBudget(threads)
+	var wg sync.WaitGroup
+	var sum atomic.Int64
+	for u := 0; u < 12; u++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			b.Do(func() {
+				b.For(8, func(i int) {
+					b.For(8, func(j int) { sum.Add(int64(i*8 + j)) })
+				})
+			})
+		}()
+	}
+	wg.Wait()
+	if got, want := sum.Load(), int64(12*(63*64/2)); got != want {
+		t.Fatalf("sum %d, want %d", got, want)
+	}
+	if b.Peak() > threads {
+		t.Fatalf("peak %d over a budget of %d", b.Peak(), threads)
+	}
+	if n := len(b.free); n != threads {
+		t.Fatalf("%d of %d threads came back", n, threads)
+	}
+}
+
+func TestPanicReachesTheCaller(t *testing.T) {
+	b := NewBudget(4)
+	defer func() {
+		if r := recover(); r != "boom" {
+			t.Fatalf("recovered %v, want boom", r)
+		}
+		if n := len(b.free); n != 3 { // the caller still holds its thread inside Do
+			t.Fatalf("%d threads free after a panic, want 3", n)
+		}
+	}()
+	b.Acquire()
+	b.For(100, func(i int) {
+		if i == 17 {
+			panic("boom")
+		}
+	})
+}
+
+// mostAtOnce runs a loop of n short sleeps on a thread of b and returns the
+// largest number of calls that ran at the same time.
+func mostAtOnce(b *Budget, n int) int64 {
+	var concurrent, most atomic.Int64
+	b.Do(func() {
+		b.For(n, func(int) {
+			c := concurrent.Add(1)
+			for {
+				m := most.Load()
+				if c <= m || most.CompareAndSwap(m, c) {
+					break
+				}
+			}
+			time.Sleep(2 * time.Millisecond)
+			concurrent.Add(-1)
+		})
+	})
+	return most.Load()
+}
