@@ -24,7 +24,11 @@ type Layer struct {
 // foundations at the bottom.
 var Table = []Layer{
 	{"wiring", []string{"cmd/...", "bench/fidelity", "deploy", "examples/..."},
-		[]string{"wiring", "tools", "plots", "gate", "reports", "analysis", "report-parts", "runner", "storage", "study", "records", "protocol", "registry", "learners", "contracts", "foundations"}},
+		[]string{"wiring", "tasks", "tools", "plots", "gate", "reports", "analysis", "report-parts", "runner", "storage", "study", "records", "protocol", "registry", "learners", "contracts", "foundations"}},
+	// What each command does, as a library: one function per command that
+	// the CLI calls after parsing its flags (run a study and gate it, try
+	// an external method, print a study's rules, ...).
+	{"tasks", []string{"tasks/..."}, []string{"tasks", "tools", "plots", "gate", "reports", "analysis", "report-parts", "runner", "storage", "study", "records", "protocol", "registry", "learners", "contracts", "foundations"}},
 	// The training-time study fits learners through the registry.
 	{"tools", []string{"timing/..."}, []string{"tools", "registry", "contracts", "foundations"}},
 	// The views read the results contract only: no learner, registry or runner.
