@@ -81,83 +81,119 @@ func Merge(out string, inputs []string, o MergeOptions) (MergeSummary, error) {
 	sum.ResultsPath = out
 	sum.ManifestPath = filepath.Join(filepath.Dir(out), manifest.FileName)
 
-	// The output directory, when it exists, is locked for the whole merge
-	// (a run writing there would otherwise lose rows to it or overwrite it)
-	// and its own rows are one more input: a merge into a directory of the
-	// same study never throws its finished units away.
-	// It is checked before the lock is taken (a refused merge leaves no
-	// lock file in a directory that is not fgrtbench's) and again under it.
-	outDir := filepath.Dir(out)
-	ownRows, err := mergeTarget(out)
+	ownRows, release, err := lockMergeTarget(out)
 	if err != nil {
 		return sum, err
 	}
-	if st, err := os.Stat(outDir); err == nil && st.IsDir() {
-		release, err := Lock(outDir)
-		if err != nil {
-			return sum, err
-		}
-		defer release()
-		if ownRows, err = mergeTarget(out); err != nil {
-			return sum, err
+	defer release()
+	ins, count, err := readMergeInputs(inputs)
+	if err != nil {
+		return sum, err
+	}
+	id := *ins[0].man.Identity
+	sources, all, err := collectMergeRows(out, sum.ManifestPath, ownRows, ins, id)
+	if err != nil {
+		return sum, err
+	}
+	complete, err := completeUnits(id, all, ins, count, o, &sum)
+	if err != nil {
+		return sum, err
+	}
+	var keep []results.Record
+	for _, rec := range all {
+		if complete[rec.Key] {
+			keep = append(keep, rec)
 		}
 	}
+	results.Sort(keep)
+	sum.Rows = len(keep)
+	return sum, writeMerge(out, sources, ins, id, complete, keep, o, sum)
+}
 
-	var ins []mergeInput
+// lockMergeTarget reads what the merge's output already holds and, when
+// its directory exists, locks it for the whole merge (a run writing there
+// would otherwise lose rows to it or overwrite it): the directory's own
+// rows are one more input, so a merge into a directory of the same study
+// never throws its finished units away. The target is checked before the
+// lock is taken (a refused merge leaves no lock file in a directory that
+// is not fgrtbench's) and again under it. release is never nil.
+func lockMergeTarget(out string) (own *mergeOutput, release func(), err error) {
+	release = func() {}
+	if own, err = mergeTarget(out); err != nil {
+		return nil, release, err
+	}
+	if st, err := os.Stat(filepath.Dir(out)); err == nil && st.IsDir() {
+		unlock, err := Lock(filepath.Dir(out))
+		if err != nil {
+			return nil, release, err
+		}
+		if own, err = mergeTarget(out); err != nil {
+			unlock()
+			return nil, release, err
+		}
+		return own, unlock, nil
+	}
+	return own, release, nil
+}
+
+// readMergeInputs reads every input's manifest and checks that they are
+// shards of one study; count is the study's shard count.
+func readMergeInputs(inputs []string) (ins []mergeInput, count int, err error) {
 	for _, in := range inputs {
 		mi, err := readMergeInput(in)
 		if err != nil {
-			return sum, err
+			return nil, 0, err
 		}
 		ins = append(ins, mi)
 	}
-	id := *ins[0].man.Identity
 	for _, mi := range ins[1:] {
 		if err := sameStudy(ins[0], mi); err != nil {
-			return sum, err
+			return nil, 0, err
 		}
 	}
-	count, err := shardCount(ins)
-	if err != nil {
-		return sum, err
-	}
+	count, err = shardCount(ins)
+	return ins, count, err
+}
 
-	// Rows: every row must be a unit of the study; rows of one unit agree
-	// across inputs.
-	units := id.UnitList()
-	keys := make(map[string]int, len(units))
-	for i, u := range units {
-		keys[u.Key] = i
+// mergeRowID names one result row: a unit and a configuration.
+type mergeRowID struct {
+	key string
+	ci  int
+}
+
+// collectMergeRows gathers the rows of every input and of the output's
+// own results (when they belong to the same study): every row must be a
+// unit of the study, and rows of one unit must agree across inputs.
+// sources are the inputs the rows came from, the output's own included.
+func collectMergeRows(out, manifestPath string, own *mergeOutput, ins []mergeInput, id identity.Study) (sources []mergeInput, all []results.Record, err error) {
+	keys := make(map[string]bool)
+	for _, u := range id.UnitList() {
+		keys[u.Key] = true
 	}
-	type rowID struct {
-		key string
-		ci  int
-	}
-	seen := map[rowID]int{} // index into all
-	var all []results.Record
-	from := map[rowID]string{}
-	sources := slices.Clone(ins)
-	if ownRows != nil {
-		if ownRows.man.Identity == nil || ownRows.man.Identity.Hash != id.Hash {
-			return sum, fmt.Errorf("%s belongs to another study; merge into a new directory", sum.ManifestPath)
+	seen := map[mergeRowID]int{} // index into all
+	from := map[mergeRowID]string{}
+	sources = slices.Clone(ins)
+	if own != nil {
+		if own.man.Identity == nil || own.man.Identity.Hash != id.Hash {
+			return nil, nil, fmt.Errorf("%s belongs to another study; merge into a new directory", manifestPath)
 		}
 		sources = append(sources, mergeInput{path: out})
 	}
 	for _, mi := range sources {
-		var recs []results.Record
-		if mi.path == out && ownRows != nil {
-			recs = ownRows.recs
+		recs := []results.Record(nil)
+		if mi.path == out && own != nil {
+			recs = own.recs
 		} else if recs, err = results.ReadFile(mi.path); err != nil {
-			return sum, err
+			return nil, nil, err
 		}
 		for _, rec := range recs {
-			if _, ok := keys[rec.Key]; !ok {
-				return sum, fmt.Errorf("%s holds a row that is not a unit of its manifest's study (%s)", mi.path, rec.Key)
+			if !keys[rec.Key] {
+				return nil, nil, fmt.Errorf("%s holds a row that is not a unit of its manifest's study (%s)", mi.path, rec.Key)
 			}
-			k := rowID{rec.Key, rec.ConfigIndex}
+			k := mergeRowID{rec.Key, rec.ConfigIndex}
 			if at, ok := seen[k]; ok {
 				if !results.SameOutsideTiming(all[at], rec) {
-					return sum, fmt.Errorf("unit %s config %d differs between %s and %s (%s); the inputs disagree, so neither can be trusted: re-run that unit",
+					return nil, nil, fmt.Errorf("unit %s config %d differs between %s and %s (%s); the inputs disagree, so neither can be trusted: re-run that unit",
 						rec.Key, rec.ConfigIndex, from[k], mi.path, firstDifference(all[at], rec))
 				}
 				continue
@@ -167,17 +203,23 @@ func Merge(out string, inputs []string, o MergeOptions) (MergeSummary, error) {
 			all = append(all, rec)
 		}
 	}
+	return sources, all, nil
+}
 
+// completeUnits says which units of the study the rows complete, records
+// the missing ones (and their shards) in sum, and refuses a partial merge
+// unless o allows it.
+func completeUnits(id identity.Study, all []results.Record, ins []mergeInput, count int, o MergeOptions, sum *MergeSummary) (map[string]bool, error) {
 	if err := CheckSelected(id, all, "the merge's inputs"); err != nil {
-		return sum, err
+		return nil, err
 	}
-	missing := Missing(id, all)
+	units := id.UnitList()
 	missingShards := map[int]bool{}
 	complete := make(map[string]bool, len(units))
 	for _, u := range units {
 		complete[u.Key] = true
 	}
-	for _, i := range missing {
+	for _, i := range Missing(id, all) {
 		complete[units[i].Key] = false
 		sum.Missing = append(sum.Missing, UnitName(id, units[i]))
 		missingShards[i%count] = true
@@ -191,47 +233,46 @@ func Merge(out string, inputs []string, o MergeOptions) (MergeSummary, error) {
 		if len(sum.Missing) == 1 {
 			verb = "is"
 		}
-		return sum, fmt.Errorf("%d of the study's %d units %s missing%s, e.g. %s; merge every shard (re-run failed ones), or pass --allow-partial to write results marked as partial",
+		return nil, fmt.Errorf("%d of the study's %d units %s missing%s, e.g. %s; merge every shard (re-run failed ones), or pass --allow-partial to write results marked as partial",
 			len(sum.Missing), len(units), verb, shardNote(sum.MissingShards, ins, count), sum.Missing[0])
 	}
 	sum.Partial = len(sum.Missing) > 0
-	var keep []results.Record
-	for _, rec := range all {
-		if complete[rec.Key] {
-			keep = append(keep, rec)
-		}
-	}
-	results.Sort(keep)
-	sum.Rows = len(keep)
+	return complete, nil
+}
 
-	prev, err := manifest.Read(filepath.Dir(out))
+// writeMerge writes the merged study: its artifacts, results.csv (marked
+// when partial) and the manifest, after checking that a manifest already
+// there is of the same study and after o.Commit agrees.
+func writeMerge(out string, sources, ins []mergeInput, id identity.Study, complete map[string]bool, keep []results.Record, o MergeOptions, sum MergeSummary) error {
+	outDir := filepath.Dir(out)
+	prev, err := manifest.Read(outDir)
 	if err == nil {
 		if prev.Identity == nil || prev.Identity.Hash != id.Hash {
-			return sum, fmt.Errorf("%s belongs to another study; merge into a new directory", sum.ManifestPath)
+			return fmt.Errorf("%s belongs to another study; merge into a new directory", sum.ManifestPath)
 		}
 	} else if !errors.Is(err, fs.ErrNotExist) {
-		return sum, fmt.Errorf("%v; merge into a new directory", err)
+		return fmt.Errorf("%v; merge into a new directory", err)
 	}
 	if o.Commit != nil {
 		if err := o.Commit(); err != nil {
-			return sum, err
+			return err
 		}
 	}
 	man := mergedManifest(prev, ins, id, sum)
 	if _, err := os.Stat(outDir); err != nil {
 		if err := os.MkdirAll(outDir, 0o755); err != nil {
-			return sum, err
+			return err
 		}
 		release, err := Lock(outDir)
 		if err != nil {
-			return sum, err
+			return err
 		}
 		defer release()
 	}
 	// sources: the directory's own units, kept in its results, keep their
 	// artifacts too.
-	if man.Artifacts, err = mergeArtifacts(filepath.Dir(out), sources, complete); err != nil {
-		return sum, err
+	if man.Artifacts, err = mergeArtifacts(outDir, sources, complete); err != nil {
+		return err
 	}
 	var b bytes.Buffer
 	if sum.Partial {
@@ -239,15 +280,15 @@ func Merge(out string, inputs []string, o MergeOptions) (MergeSummary, error) {
 			sum.PresentUnits, sum.ExpectedUnits, sum.Rows, strings.Join(sum.MissingShards, ", "), manifest.FileName)
 	}
 	if err := results.Write(&b, keep); err != nil {
-		return sum, err
+		return err
 	}
 	if err := atomicfile.WriteFile(out, b.Bytes()); err != nil {
-		return sum, fmt.Errorf("writing %s: %w", out, err)
+		return fmt.Errorf("writing %s: %w", out, err)
 	}
-	if err := man.Write(filepath.Dir(out)); err != nil {
-		return sum, fmt.Errorf("writing %s: %w", sum.ManifestPath, err)
+	if err := man.Write(outDir); err != nil {
+		return fmt.Errorf("writing %s: %w", sum.ManifestPath, err)
 	}
-	return sum, nil
+	return nil
 }
 
 // mergeTarget is what a merge finds at its output path.
