@@ -169,17 +169,38 @@ func PrepareWith(d *datasets.Dataset, o Options) (*Prepared, error) {
 	if err != nil {
 		return nil, fmt.Errorf("paperprep: %s: %w", d.Name, err)
 	}
-	p := &Prepared{
-		X:           make([][]float64, len(order)),
-		Y:           make([]int, len(order)),
-		SrcRow:      make([]int, len(order)),
-		Categorical: make([]bool, len(d.Inputs)),
-		NTrain:      nTrain,
-		NVal:        nVal,
-		NTest:       nTest,
-		Dropped:     dropped,
+	p := &Prepared{NTrain: nTrain, NVal: nVal, NTest: nTest, Dropped: dropped}
+	p.arrange(complete, codes, kept, order)
+	numeric := p.describe(d, categories)
+	if o.Impute {
+		if err := p.impute(d, categories); err != nil {
+			return nil, fmt.Errorf("paperprep: %s: %w", d.Name, err)
+		}
 	}
-	width := len(d.Inputs)
+	if len(numeric) > 0 {
+		if err := p.scale(numeric, o.Truncate && IntegerMatrix(d.Inputs)); err != nil {
+			return nil, fmt.Errorf("paperprep: %s: %w", d.Name, err)
+		}
+	}
+	// The reference's matrix is int64 whenever every input is integer
+	// typed, with or without a numeric column to truncate (zoo).
+	p.Schema.IntegerMatrix = o.Truncate && IntegerMatrix(d.Inputs)
+
+	p.Fold, err = Folds(p.Y, o.K, o.FoldSeed)
+	if err != nil {
+		return nil, fmt.Errorf("paperprep: %s: %w", d.Name, err)
+	}
+	p.note(d, o.K)
+	return p, nil
+}
+
+// arrange lays the complete rows out in the split's order (training,
+// validation, test), coded, in one flat backing array.
+func (p *Prepared) arrange(complete *datasets.Dataset, codes [][]float64, kept, order []int) {
+	width := len(complete.Inputs)
+	p.X = make([][]float64, len(order))
+	p.Y = make([]int, len(order))
+	p.SrcRow = make([]int, len(order))
 	flat := make([]float64, len(order)*width)
 	for r, i := range order {
 		p.X[r] = flat[r*width : (r+1)*width : (r+1)*width]
@@ -187,9 +208,14 @@ func PrepareWith(d *datasets.Dataset, o Options) (*Prepared, error) {
 		p.Y[r] = complete.Y[i]
 		p.SrcRow[r] = kept[i]
 	}
+}
 
+// describe sets the schema and the categorical mask from d's inputs and
+// returns the numeric columns.
+func (p *Prepared) describe(d *datasets.Dataset, categories [][]string) (numeric []int) {
+	width := len(d.Inputs)
+	p.Categorical = make([]bool, width)
 	p.Schema = learn.Schema{Features: make([]learn.Feature, width), Classes: append([]string(nil), d.Classes...)}
-	var numeric []int
 	for j, a := range d.Inputs {
 		p.Categorical[j] = a.Nominal()
 		p.Schema.Features[j] = learn.Feature{Name: a.Name, Nominal: a.Nominal()}
@@ -199,61 +225,65 @@ func PrepareWith(d *datasets.Dataset, o Options) (*Prepared, error) {
 			numeric = append(numeric, j)
 		}
 	}
+	return numeric
+}
 
-	if o.Impute {
-		levels, names := make([]int, width), make([]string, width)
-		for j, a := range d.Inputs {
-			names[j] = a.Name
-			if a.Nominal() {
-				levels[j] = max(1, len(categories[j]))
-			}
-		}
-		if imp := impute.New(p.X, levels, names); imp != nil {
-			train := make([]int, nTrain)
-			for i := range train {
-				train[i] = i
-			}
-			if err := imp.Check(train, nil); err != nil {
-				return nil, fmt.Errorf("paperprep: %s: %w", d.Name, err)
-			}
-			fill := imp.Fit(p.X[:nTrain])
-			for _, row := range p.X {
-				impute.Row(row, row, fill)
-			}
-			p.Imputed = imp.Cells()
+// impute fills missing cells with the mean or mode of the training part
+// (the scaler's rows).
+func (p *Prepared) impute(d *datasets.Dataset, categories [][]string) error {
+	width := len(d.Inputs)
+	levels, names := make([]int, width), make([]string, width)
+	for j, a := range d.Inputs {
+		names[j] = a.Name
+		if a.Nominal() {
+			levels[j] = max(1, len(categories[j]))
 		}
 	}
+	imp := impute.New(p.X, levels, names)
+	if imp == nil {
+		return nil
+	}
+	train := make([]int, p.NTrain)
+	for i := range train {
+		train[i] = i
+	}
+	if err := imp.Check(train, nil); err != nil {
+		return err
+	}
+	fill := imp.Fit(p.X[:p.NTrain])
+	for _, row := range p.X {
+		impute.Row(row, row, fill)
+	}
+	p.Imputed = imp.Cells()
+	return nil
+}
 
-	if len(numeric) > 0 {
-		sc := &sksplit.StandardScaler{}
-		if err := sc.Fit(p.X[:nTrain], numeric); err != nil {
-			return nil, fmt.Errorf("paperprep: %s: %w", d.Name, err)
-		}
-		if err := sc.TransformInPlace(p.X); err != nil {
-			return nil, fmt.Errorf("paperprep: %s: %w", d.Name, err)
-		}
-		p.Scaler = sc
-		if o.Truncate && IntegerMatrix(d.Inputs) {
-			// Assigning float64 z-scores into pandas' int64 matrix truncates
-			// them toward zero.
-			for _, row := range p.X {
-				for _, j := range numeric {
-					row[j] = float64(int64(row[j]))
-				}
+// scale standardises the numeric columns on the training part and, when
+// truncate, truncates the z-scores toward zero as assigning float64 values
+// into pandas' int64 matrix does.
+func (p *Prepared) scale(numeric []int, truncate bool) error {
+	sc := &sksplit.StandardScaler{}
+	if err := sc.Fit(p.X[:p.NTrain], numeric); err != nil {
+		return err
+	}
+	if err := sc.TransformInPlace(p.X); err != nil {
+		return err
+	}
+	p.Scaler = sc
+	if truncate {
+		for _, row := range p.X {
+			for _, j := range numeric {
+				row[j] = float64(int64(row[j]))
 			}
-			p.Truncated = true
 		}
+		p.Truncated = true
 	}
+	return nil
+}
 
-	// The reference's matrix is int64 whenever every input is integer
-	// typed, with or without a numeric column to truncate (zoo).
-	p.Schema.IntegerMatrix = o.Truncate && IntegerMatrix(d.Inputs)
-
-	p.Fold, err = Folds(p.Y, o.K, o.FoldSeed)
-	if err != nil {
-		return nil, fmt.Errorf("paperprep: %s: %w", d.Name, err)
-	}
-
+// note records what the preparation did to the data, in the order the
+// report lists it.
+func (p *Prepared) note(d *datasets.Dataset, k int) {
 	if len(p.Dropped) > 0 {
 		p.Notes = append(p.Notes, fmt.Sprintf("dropped %d of %d rows with a missing input (file order kept)", len(p.Dropped), d.Rows()))
 	}
@@ -263,9 +293,8 @@ func PrepareWith(d *datasets.Dataset, o Options) (*Prepared, error) {
 	if p.Truncated {
 		p.Notes = append(p.Notes, "all inputs are integer typed: scaled values truncated toward zero (pandas int64 matrix), as in the authors' run")
 	}
-	if sksplit.FewerThanK(p.Y, o.K) {
-		p.FoldsNote = fmt.Sprintf("a class has fewer than %d rows: some folds lack it (sklearn warns)", o.K)
+	if sksplit.FewerThanK(p.Y, k) {
+		p.FoldsNote = fmt.Sprintf("a class has fewer than %d rows: some folds lack it (sklearn warns)", k)
 		p.Notes = append(p.Notes, p.FoldsNote)
 	}
-	return p, nil
 }
