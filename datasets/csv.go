@@ -75,85 +75,124 @@ func ReadCSVWith(r io.Reader, name, path string, o CSVOptions) (*Dataset, error)
 	if len(header) < 2 {
 		return nil, errf(1, "header names %d column(s); need at least one input and the class", len(header))
 	}
-	attrs, declared, classK, err := csvHeader(header, o, errf)
+	t := csvTable{errf: errf}
+	if t.attrs, t.declared, t.classK, err = csvHeader(header, o, errf); err != nil {
+		return nil, err
+	}
+	if err := t.read(cr, path, name); err != nil {
+		return nil, err
+	}
+	// First pass: what each input column's cells are; second: convert.
+	labels, err := t.columnTypes()
 	if err != nil {
 		return nil, err
 	}
-	var records [][]string
-	var lines []int
+	d := &Dataset{Name: name, Path: path}
+	classes := labels.csvClasses()
+	if err := t.convert(d, classes); err != nil {
+		return nil, err
+	}
+	d.Output = Attribute{Name: t.attrs[t.classK].Name, Type: "nominal", Domain: append([]string(nil), classes...), IntegerLiterals: allIntegerLiterals(classes)}
+	d.Output.Min, d.Output.Max = newNaNRange()
+	d.Classes = classes
+	canonicalNumericClasses(d)
+	return d, nil
+}
+
+// csvTable is a CSV file read whole: its header's columns, its records as
+// strings with their line numbers, and then its typed input columns.
+type csvTable struct {
+	errf     func(line int, format string, args ...any) error
+	attrs    []Attribute
+	declared []bool // columns declared nominal in the header
+	classK   int
+	records  [][]string
+	lines    []int
+	cols     []*column // the inputs, without the class
+}
+
+// read reads every record after the header, cells trimmed.
+func (t *csvTable) read(cr *csv.Reader, path, name string) error {
 	for {
 		rec, err := cr.Read()
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
-			return nil, csvError(path, name, err)
+			return csvError(path, name, err)
 		}
 		line, _ := cr.FieldPos(0)
 		for k := range rec {
 			rec[k] = strings.TrimSpace(rec[k])
 		}
-		records = append(records, rec)
-		lines = append(lines, line)
+		t.records = append(t.records, rec)
+		t.lines = append(t.lines, line)
 	}
-	if len(records) == 0 {
-		return nil, errf(1, "no data rows after the header")
+	if len(t.records) == 0 {
+		return t.errf(1, "no data rows after the header")
 	}
+	return nil
+}
 
-	// First pass: what each input column's cells are.
-	kinds := make([]cellKinds, len(attrs))
+// columnTypes decides each input column's type from its cells and
+// collects the class labels.
+func (t *csvTable) columnTypes() (labelSet, error) {
+	kinds := make([]cellKinds, len(t.attrs))
 	var labels labelSet
-	for i, rec := range records {
+	for i, rec := range t.records {
 		for k, f := range rec {
-			if k == classK {
+			if k == t.classK {
 				if isCSVMissing(f) {
-					return nil, errf(lines[i], "missing class value in column %s", attrs[k].Name)
+					return labels, t.errf(t.lines[i], "missing class value in column %s", t.attrs[k].Name)
 				}
 				labels.add(f)
 				continue
 			}
-			if !isCSVMissing(f) && !declared[k] {
-				kinds[k].add(f, lines[i])
+			if !isCSVMissing(f) && !t.declared[k] {
+				kinds[k].add(f, t.lines[i])
 			}
 		}
 	}
-	cols := make([]*column, 0, len(attrs)-1)
-	for k, a := range attrs {
-		if k == classK {
+	t.cols = make([]*column, 0, len(t.attrs)-1)
+	for k, a := range t.attrs {
+		if k == t.classK {
 			continue
 		}
-		typ, line, msg := kinds[k].columnType(declared[k])
+		typ, line, msg := kinds[k].columnType(t.declared[k])
 		if msg != "" {
-			return nil, errf(line, "column %d (%s): %s", k+1, a.Name, msg)
+			return labels, t.errf(line, "column %d (%s): %s", k+1, a.Name, msg)
 		}
 		a.Type = typ
 		a.Min, a.Max = newNaNRange()
-		cols = append(cols, newColumn(a))
+		t.cols = append(t.cols, newColumn(a))
 	}
+	return labels, nil
+}
 
-	// Second pass: convert.
-	classes := labels.csvClasses()
+// convert fills d's rows, labels and inputs from the typed columns.
+func (t *csvTable) convert(d *Dataset, classes []string) error {
 	classIndex := make(map[string]int, len(classes))
 	for i, c := range classes {
 		classIndex[c] = i
 	}
-	d := &Dataset{Name: name, Path: path, X: make([][]float64, len(records)), Y: make([]int, len(records))}
-	flat := make([]float64, len(records)*len(cols))
-	for i, rec := range records {
-		row := flat[i*len(cols) : (i+1)*len(cols) : (i+1)*len(cols)]
+	n, width := len(t.records), len(t.cols)
+	d.X, d.Y = make([][]float64, n), make([]int, n)
+	flat := make([]float64, n*width)
+	for i, rec := range t.records {
+		row := flat[i*width : (i+1)*width : (i+1)*width]
 		j := 0
 		for k, f := range rec {
-			if k == classK {
+			if k == t.classK {
 				d.Y[i] = classIndex[f]
 				continue
 			}
 			if isCSVMissing(f) {
 				row[j] = math.NaN()
-				d.noteMissing(lines[i], k+1, attrs[k].Name)
+				d.noteMissing(t.lines[i], k+1, t.attrs[k].Name)
 			} else {
-				v, err := cols[j].cell(f)
+				v, err := t.cols[j].cell(f)
 				if err != nil {
-					return nil, errf(lines[i], "column %d: %v", k+1, err)
+					return t.errf(t.lines[i], "column %d: %v", k+1, err)
 				}
 				row[j] = v
 			}
@@ -161,15 +200,11 @@ func ReadCSVWith(r io.Reader, name, path string, o CSVOptions) (*Dataset, error)
 		}
 		d.X[i] = row
 	}
-	d.Inputs = make([]Attribute, len(cols))
-	for j, c := range cols {
+	d.Inputs = make([]Attribute, width)
+	for j, c := range t.cols {
 		d.Inputs[j] = c.attr
 	}
-	d.Output = Attribute{Name: attrs[classK].Name, Type: "nominal", Domain: append([]string(nil), classes...), IntegerLiterals: allIntegerLiterals(classes)}
-	d.Output.Min, d.Output.Max = newNaNRange()
-	d.Classes = classes
-	canonicalNumericClasses(d)
-	return d, nil
+	return nil
 }
 
 // csvHeader reads the header row: the column names (a byte-order mark and
