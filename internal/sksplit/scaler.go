@@ -29,9 +29,42 @@ func (s *StandardScaler) Fit(X [][]float64, cols []int) error {
 	if n == 0 {
 		return errors.New("StandardScaler: no rows to fit")
 	}
-	// Validation in one row-major pass (a pass per column touches every
-	// row once per column, which on 10^6 rows is most of a fit's time);
-	// the error reported is still the first in column-then-row order.
+	if err := checkScalerInput(X, cols); err != nil {
+		return err
+	}
+	s.Cols = append([]int(nil), cols...)
+	s.Mean = make([]float64, len(cols))
+	s.Var = make([]float64, len(cols))
+	s.Scale = make([]float64, len(cols))
+	s.N = n
+	nf := float64(n)
+	const eps = 2.220446049250313e-16
+	sums, corrections, qs := columnMoments(X, cols)
+	for c, sum := range sums {
+		correction, q := corrections[c], qs[c]
+		unnorm := q - correction*correction/nf
+		mean := (0.0 + sum) / nf
+		variance := unnorm / nf
+		s.Mean[c] = mean
+		s.Var[c] = variance
+		// _is_constant_feature: var <= n*eps*var + (n*mean*eps)**2, evaluated
+		// left to right as numpy does.
+		nm := nf * mean * eps
+		upper := float64(nf*eps*variance) + float64(nm*nm)
+		if variance <= upper {
+			s.Scale[c] = 1
+		} else {
+			s.Scale[c] = math.Sqrt(variance)
+		}
+	}
+	return nil
+}
+
+// checkScalerInput refuses a column out of a row's range or a NaN cell.
+// It validates in one row-major pass (a pass per column touches every row
+// once per column, which on 10^6 rows is most of a fit's time); the error
+// reported is still the first in column-then-row order.
+func checkScalerInput(X [][]float64, cols []int) error {
 	bad := make([]int, len(cols))
 	for c := range bad {
 		bad[c] = -1
@@ -52,19 +85,21 @@ func (s *StandardScaler) Fit(X [][]float64, cols []int) error {
 		}
 		return fmt.Errorf("StandardScaler: NaN in row %d column %d", i, cols[c])
 	}
-	s.Cols = append([]int(nil), cols...)
-	s.Mean = make([]float64, len(cols))
-	s.Var = make([]float64, len(cols))
-	s.Scale = make([]float64, len(cols))
-	s.N = n
-	nf := float64(n)
-	const eps = 2.220446049250313e-16
-	// npsum.Sum adds the pairwise sums of consecutive blocks of
-	// npsum.Chunk values in order, so each column's sums are accumulated
-	// block by block: the rows of a block are gathered for every column
-	// while they are in cache, in two passes (the mean first, then the
-	// centred sums). Adding npsum.Sum of a block equals adding its
-	// pairwise sum: the accumulator starts at +0 and so is never -0.
+	return nil
+}
+
+// columnMoments returns, for each column of cols, the sum of its values,
+// the sum of its values centred on sum/n, and the sum of their squares,
+// each summed as numpy sums.
+//
+// npsum.Sum adds the pairwise sums of consecutive blocks of npsum.Chunk
+// values in order, so each column's sums are accumulated block by block:
+// the rows of a block are gathered for every column while they are in
+// cache, in two passes (the mean first, then the centred sums). Adding
+// npsum.Sum of a block equals adding its pairwise sum: the accumulator
+// starts at +0 and so is never -0.
+func columnMoments(X [][]float64, cols []int) (sums, corrections, qs []float64) {
+	n := len(X)
 	block := min(n, npsum.Chunk)
 	buf := make([]float64, len(cols)*block)
 	tmp := make([]float64, block)
@@ -76,7 +111,7 @@ func (s *StandardScaler) Fit(X [][]float64, cols []int) error {
 			}
 		}
 	}
-	sums := make([]float64, len(cols))
+	sums = make([]float64, len(cols))
 	for lo := 0; lo < n; lo += block {
 		hi := min(lo+block, n)
 		gather(lo, hi)
@@ -90,9 +125,9 @@ func (s *StandardScaler) Fit(X [][]float64, cols []int) error {
 	// with last_sum = 0.0 (identical except for the sign of a zero).
 	ts := make([]float64, len(cols))
 	for c, sum := range sums {
-		ts[c] = sum / nf
+		ts[c] = sum / float64(n)
 	}
-	corrections, qs := make([]float64, len(cols)), make([]float64, len(cols))
+	corrections, qs = make([]float64, len(cols)), make([]float64, len(cols))
 	for lo := 0; lo < n; lo += block {
 		hi := min(lo+block, n)
 		gather(lo, hi)
@@ -109,24 +144,7 @@ func (s *StandardScaler) Fit(X [][]float64, cols []int) error {
 			qs[c] += npsum.Sum(t)
 		}
 	}
-	for c, sum := range sums {
-		correction, q := corrections[c], qs[c]
-		unnorm := q - correction*correction/nf
-		mean := (0.0 + sum) / nf
-		variance := unnorm / nf
-		s.Mean[c] = mean
-		s.Var[c] = variance
-		// _is_constant_feature: var <= n*eps*var + (n*mean*eps)**2, evaluated
-		// left to right as numpy does.
-		nm := nf * mean * eps
-		upper := float64(nf*eps*variance) + float64(nm*nm)
-		if variance <= upper {
-			s.Scale[c] = 1
-		} else {
-			s.Scale[c] = math.Sqrt(variance)
-		}
-	}
-	return nil
+	return sums, corrections, qs
 }
 
 // TransformInPlace replaces X[i][Cols[c]] by (x - Mean[c]) / Scale[c]
