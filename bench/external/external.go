@@ -429,22 +429,8 @@ func (s *Spec) resolveProgram(t template) (program, target string) {
 // value) plus the command template and the adapter's checksum, both fixed,
 // so that every configuration — and so every unit key — carries them.
 func (s Spec) Method() (*methods.Method, error) {
-	if strings.TrimSpace(s.Command) == "" {
-		return nil, errors.New("external method: command is required")
-	}
-	for name := range s.Params {
-		if _, reserved := placeholders[name]; reserved || name == ParamCommand || name == ParamAdapter {
-			return nil, fmt.Errorf("external method: parameter name %q is reserved", name)
-		}
-		if name == "" || strings.ContainsAny(name, "{}=; \t\n") {
-			return nil, fmt.Errorf("external method: parameter name %q may not be empty or contain braces, '=', ';' or blanks", name)
-		}
-		if strings.ContainsAny(s.Params[name], ";\n") {
-			return nil, fmt.Errorf("external method: parameter %s: value %q may not contain ';' or newlines", name, s.Params[name])
-		}
-	}
-	if strings.ContainsAny(s.Command, ";\n") {
-		return nil, fmt.Errorf("external method: command %q may not contain ';' or newlines (it is part of each configuration's canonical form; wrap shell pipelines in a script)", s.Command)
+	if err := s.checkDeclaration(); err != nil {
+		return nil, err
 	}
 	t, err := parseTemplate(s.Command, s.Params)
 	if err != nil {
@@ -453,24 +439,93 @@ func (s Spec) Method() (*methods.Method, error) {
 	if _, err := exec.LookPath(s.program(t.expand(nil)[0])); err != nil {
 		return nil, fmt.Errorf("external method: %v", err)
 	}
-	switch s.Mode {
-	case "", ModeProcess, ModeWorker:
-	default:
-		return nil, fmt.Errorf("external method: mode %q is not process or worker", s.Mode)
-	}
-	if s.WorkerJobs < 0 {
-		return nil, fmt.Errorf("external method: worker_jobs %d is negative (0 keeps a worker for every job)", s.WorkerJobs)
-	}
-	timeout := DefaultTimeout
-	if s.Timeout != "" {
-		if timeout, err = duration.ParsePositive(s.Timeout); err != nil {
-			return nil, fmt.Errorf("external method: timeout %v", err)
-		}
+	timeout, err := s.checkExecution()
+	if err != nil {
+		return nil, err
 	}
 	pinned := s
 	if err := pinned.Pin(); err != nil {
 		return nil, err
 	}
+	run, err := s.runConfig(t, pinned, timeout)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for name := range s.Params {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	var release func()
+	if run.pool != nil {
+		release = run.pool.release
+	}
+	return &methods.Method{
+		Release:    release,
+		Name:       Name,
+		Version:    Version, // the adapter's SHA-256 is a parameter: a new adapter is a new identity
+		Doc:        "external method: " + s.Command,
+		Params:     s.params(pinned.AdapterSHA256, run.adapter, names),
+		Grids:      map[string]methods.Grid{"default": {{}}},
+		Stochastic: !s.Deterministic,
+		New: func(cfg methods.Config, seed int64) (learn.Trainer, error) {
+			user := map[string]string{}
+			for _, name := range names {
+				user[name] = cfg.Str(name)
+			}
+			return &Trainer{run: run, params: user, seed: seed}, nil
+		},
+	}, nil
+}
+
+// checkDeclaration refuses a spec whose command, parameter names or
+// values, mode or worker count cannot be used.
+func (s Spec) checkDeclaration() error {
+	if strings.TrimSpace(s.Command) == "" {
+		return errors.New("external method: command is required")
+	}
+	for name := range s.Params {
+		if _, reserved := placeholders[name]; reserved || name == ParamCommand || name == ParamAdapter {
+			return fmt.Errorf("external method: parameter name %q is reserved", name)
+		}
+		if name == "" || strings.ContainsAny(name, "{}=; \t\n") {
+			return fmt.Errorf("external method: parameter name %q may not be empty or contain braces, '=', ';' or blanks", name)
+		}
+		if strings.ContainsAny(s.Params[name], ";\n") {
+			return fmt.Errorf("external method: parameter %s: value %q may not contain ';' or newlines", name, s.Params[name])
+		}
+	}
+	if strings.ContainsAny(s.Command, ";\n") {
+		return fmt.Errorf("external method: command %q may not contain ';' or newlines (it is part of each configuration's canonical form; wrap shell pipelines in a script)", s.Command)
+	}
+	return nil
+}
+
+// checkExecution refuses an unknown mode or a negative worker count and
+// returns the timeout of a fit.
+func (s Spec) checkExecution() (time.Duration, error) {
+	switch s.Mode {
+	case "", ModeProcess, ModeWorker:
+	default:
+		return 0, fmt.Errorf("external method: mode %q is not process or worker", s.Mode)
+	}
+	if s.WorkerJobs < 0 {
+		return 0, fmt.Errorf("external method: worker_jobs %d is negative (0 keeps a worker for every job)", s.WorkerJobs)
+	}
+	if s.Timeout == "" {
+		return DefaultTimeout, nil
+	}
+	timeout, err := duration.ParsePositive(s.Timeout)
+	if err != nil {
+		return 0, fmt.Errorf("external method: timeout %v", err)
+	}
+	return timeout, nil
+}
+
+// runConfig is how each fit of the method runs: the command, timeout,
+// adapter, directories and, in worker mode, the pool of workers.
+func (s Spec) runConfig(t template, pinned Spec, timeout time.Duration) (*runConfig, error) {
+	var err error
 	adapter, _ := pinned.adapterPath(t)
 	if abs, err := filepath.Abs(adapter); err == nil {
 		adapter = abs // the unit's check reads it whatever the current directory
@@ -495,39 +550,21 @@ func (s Spec) Method() (*methods.Method, error) {
 		}
 		run.pool = &pool{}
 	}
-	// No external parameter is Execution (methods.Param): the harness
-	// cannot prove that a value it does not understand leaves results
-	// alone, so each is part of the config column and the unit identity.
+	return run, nil
+}
+
+// params declares the method's parameters: the command, the adapter's
+// SHA-256 and the spec's own, sorted by name. No external parameter is
+// Execution (methods.Param): the harness cannot prove that a value it does
+// not understand leaves results alone, so each is part of the config
+// column and the unit identity.
+func (s Spec) params(adapterSHA, adapter string, names []string) []methods.Param {
 	ps := []methods.Param{
 		{Name: ParamCommand, Kind: methods.Enum, Default: s.Command, Values: []string{s.Command}, Doc: "the command template"},
-		{Name: ParamAdapter, Kind: methods.Enum, Default: pinned.AdapterSHA256, Values: []string{pinned.AdapterSHA256}, Doc: "SHA-256 of " + adapter},
+		{Name: ParamAdapter, Kind: methods.Enum, Default: adapterSHA, Values: []string{adapterSHA}, Doc: "SHA-256 of " + adapter},
 	}
-	var names []string
-	for name := range s.Params {
-		names = append(names, name)
-	}
-	sort.Strings(names)
 	for _, name := range names {
 		ps = append(ps, methods.Param{Name: name, Kind: methods.String, Default: s.Params[name], Doc: "declared by the spec"})
 	}
-	var release func()
-	if run.pool != nil {
-		release = run.pool.release
-	}
-	return &methods.Method{
-		Release:    release,
-		Name:       Name,
-		Version:    Version, // the adapter's SHA-256 is a parameter: a new adapter is a new identity
-		Doc:        "external method: " + s.Command,
-		Params:     ps,
-		Grids:      map[string]methods.Grid{"default": {{}}},
-		Stochastic: !s.Deterministic,
-		New: func(cfg methods.Config, seed int64) (learn.Trainer, error) {
-			user := map[string]string{}
-			for _, name := range names {
-				user[name] = cfg.Str(name)
-			}
-			return &Trainer{run: run, params: user, seed: seed}, nil
-		},
-	}, nil
+	return ps
 }
