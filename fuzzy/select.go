@@ -151,78 +151,20 @@ type interval struct {
 
 func selectBySample(s []float64, o orderStats) bool {
 	n := len(s)
-	sample := make([]float64, sampleSize)
-	for i := range sample {
-		sample[i] = s[int(uint64(i)*uint64(n)/sampleSize)]
-	}
-	slices.Sort(sample)
-	// One interval per interior rank, merging overlaps; the extremes come
-	// from the counting pass.
-	var ivs []interval
-	for _, r := range o.rank {
-		if r == 0 || r == n-1 {
-			continue
-		}
-		est := int(uint64(r) * sampleSize / uint64(n))
-		lo, hi := math.Inf(-1), math.Inf(1) // near the ends, open the interval
-		if est-sampleSlack > 0 {
-			lo = sample[est-sampleSlack]
-		}
-		if est+sampleSlack < sampleSize-1 {
-			hi = sample[est+sampleSlack]
-		}
-		if k := len(ivs) - 1; k >= 0 && lo <= ivs[k].hi {
-			ivs[k].hi = max(ivs[k].hi, hi)
-			ivs[k].ranks = append(ivs[k].ranks, r)
-			continue
-		}
-		ivs = append(ivs, interval{lo: lo, hi: hi, ranks: []int{r}})
-	}
+	ivs := sampleIntervals(s, o.rank)
 	if len(ivs) > maxIntervals {
 		return false
 	}
-	// Unused bounds are NaN: no comparison with them holds.
-	var bounds [2 * maxIntervals]float64 // lo_1, hi_1, lo_2, ...
-	for i := range bounds {
-		bounds[i] = math.NaN()
-	}
-	for i, iv := range ivs {
-		bounds[2*i], bounds[2*i+1] = iv.lo, iv.hi
-	}
-	// Pass 1: every value's bucket (bucket 2i+1 is interval i, 2i the gap
-	// before it), the bucket counts, the minimum and the maximum.
-	var counts [4][2*maxIntervals + 1]int
 	bp := bucketPool.Get().(*[]uint8)
 	defer bucketPool.Put(bp)
 	if cap(*bp) < n {
 		*bp = make([]uint8, n)
 	}
 	buckets := (*bp)[:n]
-	mn, mx := s[0], s[0]
-	for i, v := range s {
-		b := bucketOf(v, &bounds)
-		buckets[i] = b
-		counts[i&3][b]++
-		if v < mn {
-			mn = v
-		}
-		if v > mx {
-			mx = v
-		}
-	}
-	below, inside := 0, 0
-	var ranks []int // the wanted ranks among the values inside the intervals
-	for i := range ivs {
-		below += counts[0][2*i] + counts[1][2*i] + counts[2][2*i] + counts[3][2*i]
-		size := counts[0][2*i+1] + counts[1][2*i+1] + counts[2][2*i+1] + counts[3][2*i+1]
-		for _, r := range ivs[i].ranks {
-			if r < below || r >= below+size {
-				return false
-			}
-			ranks = append(ranks, r-below+inside)
-		}
-		below += size
-		inside += size
+	counts, mn, mx := bucketize(s, ivs, buckets)
+	ranks, ok := ranksInside(ivs, counts)
+	if !ok {
+		return false
 	}
 	// Pass 2: move the values inside the intervals to the front of s (each
 	// is written at or before the place it is read from). The intervals are
@@ -243,6 +185,90 @@ func selectBySample(s []float64, o orderStats) bool {
 	}
 	o.value[0], o.value[len(o.value)-1] = mn, mx
 	return true
+}
+
+// sampleIntervals estimates, from a regular sample of s, an interval of
+// values around each interior wanted rank, merging overlaps; the extremes
+// come from the counting pass.
+func sampleIntervals(s []float64, wanted []int) []interval {
+	n := len(s)
+	sample := make([]float64, sampleSize)
+	for i := range sample {
+		sample[i] = s[int(uint64(i)*uint64(n)/sampleSize)]
+	}
+	slices.Sort(sample)
+	var ivs []interval
+	for _, r := range wanted {
+		if r == 0 || r == n-1 {
+			continue
+		}
+		est := int(uint64(r) * sampleSize / uint64(n))
+		lo, hi := math.Inf(-1), math.Inf(1) // near the ends, open the interval
+		if est-sampleSlack > 0 {
+			lo = sample[est-sampleSlack]
+		}
+		if est+sampleSlack < sampleSize-1 {
+			hi = sample[est+sampleSlack]
+		}
+		if k := len(ivs) - 1; k >= 0 && lo <= ivs[k].hi {
+			ivs[k].hi = max(ivs[k].hi, hi)
+			ivs[k].ranks = append(ivs[k].ranks, r)
+			continue
+		}
+		ivs = append(ivs, interval{lo: lo, hi: hi, ranks: []int{r}})
+	}
+	return ivs
+}
+
+// bucketCounts are the values per bucket, in four interleaved lanes.
+type bucketCounts [4][2*maxIntervals + 1]int
+
+// bucketize is the counting pass: every value's bucket (bucket 2i+1 is
+// interval i, 2i the gap before it), the bucket counts, the minimum and
+// the maximum.
+func bucketize(s []float64, ivs []interval, buckets []uint8) (counts bucketCounts, mn, mx float64) {
+	// Unused bounds are NaN: no comparison with them holds.
+	var bounds [2 * maxIntervals]float64 // lo_1, hi_1, lo_2, ...
+	for i := range bounds {
+		bounds[i] = math.NaN()
+	}
+	for i, iv := range ivs {
+		bounds[2*i], bounds[2*i+1] = iv.lo, iv.hi
+	}
+	mn, mx = s[0], s[0]
+	for i, v := range s {
+		b := bucketOf(v, &bounds)
+		buckets[i] = b
+		counts[i&3][b]++
+		if v < mn {
+			mn = v
+		}
+		if v > mx {
+			mx = v
+		}
+	}
+	return counts, mn, mx
+}
+
+// ranksInside turns each interval's wanted ranks into ranks among the
+// values inside the intervals; ok is false when a wanted rank fell
+// outside its interval (the sample misled: the caller selects another
+// way).
+func ranksInside(ivs []interval, counts bucketCounts) (ranks []int, ok bool) {
+	below, inside := 0, 0
+	for i := range ivs {
+		below += counts[0][2*i] + counts[1][2*i] + counts[2][2*i] + counts[3][2*i]
+		size := counts[0][2*i+1] + counts[1][2*i+1] + counts[2][2*i+1] + counts[3][2*i+1]
+		for _, r := range ivs[i].ranks {
+			if r < below || r >= below+size {
+				return nil, false
+			}
+			ranks = append(ranks, r-below+inside)
+		}
+		below += size
+		inside += size
+	}
+	return ranks, true
 }
 
 // bucketOf returns 2i+1 when v lies in interval i ([bounds[2i],
