@@ -132,6 +132,23 @@ func WilcoxonZero(d []float64, zeroMethod string) (WilcoxonResult, error) {
 		res.P = math.NaN()
 		return res, nil
 	}
+	tieTerm := res.rankSums(ranked)
+	count := len(ranked)
+	hasZeros := count > res.N
+	if count <= ExactMaxN && !res.Ties && !hasZeros {
+		res.Exact = true
+		res.P = math.Min(1, 2*exactLowerTail(count, int(math.Round(res.Statistic))))
+		return res, nil
+	}
+	res.normalApproximation(count, tieTerm)
+	return res, nil
+}
+
+// rankSums ranks the magnitudes of the ranked differences and sets W+,
+// W- (a zero's rank split between them under ZeroSplit), the statistic
+// and Ties; it returns the tie correction Σ(t³ - t) over the magnitudes
+// that count in the variance.
+func (res *WilcoxonResult) rankSums(ranked []float64) (tieTerm float64) {
 	abs := make([]float64, len(ranked))
 	for i, v := range ranked {
 		abs[i] = math.Abs(v)
@@ -148,34 +165,33 @@ func WilcoxonZero(d []float64, zeroMethod string) (WilcoxonResult, error) {
 		default:
 			zeroRanks += ranks[i]
 		}
-		if v != 0 || zeroMethod == ZeroSplit {
+		if v != 0 || res.ZeroMethod == ZeroSplit {
 			nonZeroAbs = append(nonZeroAbs, abs[i])
 		}
 	}
-	if zeroMethod == ZeroSplit {
+	if res.ZeroMethod == ZeroSplit {
 		res.WPlus += zeroRanks / 2
 		res.WMinus += zeroRanks / 2
 	}
 	res.Statistic = math.Min(res.WPlus, res.WMinus)
-	tieTerm := 0.0
 	for _, t := range tieGroups(nonZeroAbs) {
 		if t > 1 {
 			res.Ties = true
 			tieTerm += float64(t*t*t - t)
 		}
 	}
-	count := len(ranked)
-	hasZeros := count > res.N
-	if count <= ExactMaxN && !res.Ties && !hasZeros {
-		res.Exact = true
-		res.P = math.Min(1, 2*exactLowerTail(count, int(math.Round(res.Statistic))))
-		return res, nil
-	}
+	return tieTerm
+}
+
+// normalApproximation sets the z statistic and p-value of count ranked
+// differences with scipy's continuity correction; a variance that is not
+// positive gives p = 1.
+func (res *WilcoxonResult) normalApproximation(count int, tieTerm float64) {
 	res.Continuity = true
 	nf := float64(count)
 	mean := nf * (nf + 1) / 4
 	variance := nf * (nf + 1) * (2*nf + 1) / 24
-	if zeroMethod == ZeroPratt {
+	if res.ZeroMethod == ZeroPratt {
 		z := float64(res.Zeros)
 		mean -= z * (z + 1) / 4
 		variance -= z * (z + 1) * (2*z + 1) / 24
@@ -183,7 +199,7 @@ func WilcoxonZero(d []float64, zeroMethod string) (WilcoxonResult, error) {
 	variance -= tieTerm / 48
 	if variance <= 0 {
 		res.P = 1
-		return res, nil
+		return
 	}
 	// scipy moves T by ½·sign(T − mean) towards the mean; the p-value is
 	// two-sided, 2·Φ(−|z|).
@@ -196,7 +212,6 @@ func WilcoxonZero(d []float64, zeroMethod string) (WilcoxonResult, error) {
 	}
 	res.Z = dev / math.Sqrt(variance)
 	res.P = math.Min(1, 2*distuv.UnitNormal.CDF(-math.Abs(res.Z)))
-	return res, nil
 }
 
 // exactLowerTail returns P(W ≤ w) for the signed-rank statistic of n
