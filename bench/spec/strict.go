@@ -162,90 +162,112 @@ func at(line, col int) string { return fmt.Sprintf("line %d, column %d", line, c
 
 // jsonTree reads one JSON value and refuses anything after it.
 func jsonTree(data []byte) (*tree, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	pos := func(off int64) string {
-		line := 1 + bytes.Count(data[:off], []byte("\n"))
-		col := int(off) - bytes.LastIndexByte(data[:off], '\n')
-		return at(line, col)
-	}
-	// start finds the offset where the token just read begins.
-	start := func(end int64) int64 {
-		i := end
-		for i > 0 && !strings.ContainsRune(" \t\r\n:,[{", rune(data[i-1])) {
-			i--
-		}
-		if i < end && data[end-1] == '"' { // a string: back to its opening quote
-			j := bytes.LastIndexByte(data[:end-1], '"')
-			for j > 0 && data[j-1] == '\\' {
-				j = bytes.LastIndexByte(data[:j-1], '"')
-			}
-			if j >= 0 {
-				i = int64(j)
-			}
-		}
-		return i
-	}
-	var read func() (*tree, error)
-	read = func() (*tree, error) {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, err
-		}
-		here := pos(start(dec.InputOffset()))
-		switch v := tok.(type) {
-		case json.Delim:
-			here = pos(dec.InputOffset() - 1)
-			switch v {
-			case '{':
-				t := &tree{kind: 'm', pos: here}
-				for dec.More() {
-					kt, err := dec.Token()
-					if err != nil {
-						return nil, err
-					}
-					k, _ := kt.(string)
-					t.keys = append(t.keys, k)
-					t.kpos = append(t.kpos, pos(start(dec.InputOffset())))
-					val, err := read()
-					if err != nil {
-						return nil, err
-					}
-					t.vals = append(t.vals, val)
-				}
-				_, err := dec.Token()
-				return t, err
-			case '[':
-				t := &tree{kind: 's', pos: here}
-				for dec.More() {
-					it, err := read()
-					if err != nil {
-						return nil, err
-					}
-					t.items = append(t.items, it)
-				}
-				_, err := dec.Token()
-				return t, err
-			}
-		case json.Number:
-			return &tree{kind: 'v', text: string(v), num: true, pos: here}, nil
-		case string:
-			return &tree{kind: 'v', text: v, pos: here}, nil
-		}
-		return &tree{kind: 'v', text: fmt.Sprint(tok), pos: here}, nil
-	}
-	t, err := read()
+	j := &jsonReader{data: data, dec: json.NewDecoder(bytes.NewReader(data))}
+	j.dec.UseNumber()
+	t, err := j.read()
 	if err != nil {
 		return nil, nil // a syntax error: the decoder words it
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		off := dec.InputOffset()
+	if _, err := j.dec.Token(); err != io.EOF {
+		off := j.dec.InputOffset()
 		for off < int64(len(data)) && strings.ContainsRune(" \t\r\n", rune(data[off])) {
 			off++
 		}
-		return nil, fmt.Errorf("%s: data after the spec's closing }; a spec is one JSON object", pos(min(off, int64(len(data)))))
+		return nil, fmt.Errorf("%s: data after the spec's closing }; a spec is one JSON object", j.pos(min(off, int64(len(data)))))
 	}
 	return t, nil
+}
+
+// jsonReader builds a tree from a JSON decoder's tokens, with the line and
+// column of each.
+type jsonReader struct {
+	data []byte
+	dec  *json.Decoder
+}
+
+// pos is the line and column of a byte offset.
+func (j *jsonReader) pos(off int64) string {
+	line := 1 + bytes.Count(j.data[:off], []byte("\n"))
+	col := int(off) - bytes.LastIndexByte(j.data[:off], '\n')
+	return at(line, col)
+}
+
+// start finds the offset where the token just read begins.
+func (j *jsonReader) start(end int64) int64 {
+	data := j.data
+	i := end
+	for i > 0 && !strings.ContainsRune(" \t\r\n:,[{", rune(data[i-1])) {
+		i--
+	}
+	if i < end && data[end-1] == '"' { // a string: back to its opening quote
+		k := bytes.LastIndexByte(data[:end-1], '"')
+		for k > 0 && data[k-1] == '\\' {
+			k = bytes.LastIndexByte(data[:k-1], '"')
+		}
+		if k >= 0 {
+			i = int64(k)
+		}
+	}
+	return i
+}
+
+// read reads one value: an object, an array or a scalar.
+func (j *jsonReader) read() (*tree, error) {
+	tok, err := j.dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	here := j.pos(j.start(j.dec.InputOffset()))
+	switch v := tok.(type) {
+	case json.Delim:
+		here = j.pos(j.dec.InputOffset() - 1)
+		switch v {
+		case '{':
+			return j.object(here)
+		case '[':
+			return j.array(here)
+		}
+	case json.Number:
+		return &tree{kind: 'v', text: string(v), num: true, pos: here}, nil
+	case string:
+		return &tree{kind: 'v', text: v, pos: here}, nil
+	}
+	return &tree{kind: 'v', text: fmt.Sprint(tok), pos: here}, nil
+}
+
+// object reads an object's members after its '{', and its '}'.
+func (j *jsonReader) object(here string) (*tree, error) {
+	t := &tree{kind: 'm', pos: here}
+	for j.dec.More() {
+		kt, err := j.dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		k, _ := kt.(string)
+		t.keys = append(t.keys, k)
+		t.kpos = append(t.kpos, j.pos(j.start(j.dec.InputOffset())))
+		val, err := j.read()
+		if err != nil {
+			return nil, err
+		}
+		t.vals = append(t.vals, val)
+	}
+	_, err := j.dec.Token()
+	return t, err
+}
+
+// array reads an array's items after its '[', and its ']'.
+func (j *jsonReader) array(here string) (*tree, error) {
+	t := &tree{kind: 's', pos: here}
+	for j.dec.More() {
+		it, err := j.read()
+		if err != nil {
+			return nil, err
+		}
+		t.items = append(t.items, it)
+	}
+	_, err := j.dec.Token()
+	return t, err
 }
 
 // yamlTree reads one YAML document and refuses a second.
