@@ -160,29 +160,8 @@ func Parse(data []byte, format string) (study.Study, error) {
 }
 
 func parse(data []byte, format, dir string) (study.Study, error) {
-	var f file
-	if format == "json" || format == "yaml" {
-		if err := strict(data, format); err != nil {
-			return study.Study{}, fmt.Errorf("spec: %v", err)
-		}
-	}
-	switch format {
-	case "json":
-		dec := json.NewDecoder(bytes.NewReader(data))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&f); err != nil {
-			return study.Study{}, fmt.Errorf("spec: %v", err)
-		}
-	case "yaml":
-		dec := yaml.NewDecoder(bytes.NewReader(data))
-		dec.KnownFields(true)
-		if err := dec.Decode(&f); err != nil {
-			return study.Study{}, fmt.Errorf("spec: %s", yamlError(err))
-		}
-	default:
-		return study.Study{}, fmt.Errorf("spec: unknown format %q (json or yaml)", format)
-	}
-	if err := checkPresent(data, format); err != nil {
+	f, err := decodeFile(data, format)
+	if err != nil {
 		return study.Study{}, err
 	}
 	s := study.Study{Name: f.Name, Protocols: f.Protocols, Datasets: f.Datasets, Methods: f.Methods, Options: protocol.DefaultOptions()}
@@ -195,31 +174,9 @@ func parse(data []byte, format, dir string) (study.Study, error) {
 	if err := checkUnusedOptions(f, s.Protocols); err != nil {
 		return study.Study{}, err
 	}
-	if f.Folds != nil {
-		s.Options.Folds = *f.Folds
+	if s.Options, err = f.options(s.Options); err != nil {
+		return study.Study{}, err
 	}
-	if f.Repeats != nil {
-		s.Options.Repeats = *f.Repeats
-	}
-	if f.Seed != nil {
-		s.Options.Seed = *f.Seed
-	}
-	if f.InnerFolds != nil {
-		s.Options.InnerFolds = *f.InnerFolds
-	}
-	// "80" is the default: stored as "" so that both spellings are one
-	// experiment (one unit identity).
-	if f.HoldoutTrain != protocol.HoldoutTrain80 {
-		s.Options.HoldoutTrain = f.HoldoutTrain
-	}
-	// "drop" is the default, stored as "" for the same reason; every
-	// protocol applies drop and error, and Resolve refuses impute with the
-	// paper protocol, so the option is not checked as unread.
-	missing, err := protocol.NormalizeMissing(f.Missing)
-	if err != nil {
-		return study.Study{}, fmt.Errorf("spec: missing: %v", err)
-	}
-	s.Options.Missing = missing
 	// Data files resolve from the spec's directory, as an external
 	// method's command does, so that a spec means the same data from any
 	// working directory.
@@ -243,6 +200,64 @@ func parse(data []byte, format, dir string) (study.Study, error) {
 		return study.Study{}, fmt.Errorf("spec: %v", err)
 	}
 	return s, nil
+}
+
+// decodeFile checks a spec's text strictly (duplicate keys, positions)
+// and decodes it, refusing unknown fields and a missing required one.
+func decodeFile(data []byte, format string) (file, error) {
+	var f file
+	if format == "json" || format == "yaml" {
+		if err := strict(data, format); err != nil {
+			return f, fmt.Errorf("spec: %v", err)
+		}
+	}
+	switch format {
+	case "json":
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&f); err != nil {
+			return f, fmt.Errorf("spec: %v", err)
+		}
+	case "yaml":
+		dec := yaml.NewDecoder(bytes.NewReader(data))
+		dec.KnownFields(true)
+		if err := dec.Decode(&f); err != nil {
+			return f, fmt.Errorf("spec: %s", yamlError(err))
+		}
+	default:
+		return f, fmt.Errorf("spec: unknown format %q (json or yaml)", format)
+	}
+	return f, checkPresent(data, format)
+}
+
+// options sets the protocol options the spec gives over the defaults o.
+func (f file) options(o protocol.Options) (protocol.Options, error) {
+	if f.Folds != nil {
+		o.Folds = *f.Folds
+	}
+	if f.Repeats != nil {
+		o.Repeats = *f.Repeats
+	}
+	if f.Seed != nil {
+		o.Seed = *f.Seed
+	}
+	if f.InnerFolds != nil {
+		o.InnerFolds = *f.InnerFolds
+	}
+	// "80" is the default: stored as "" so that both spellings are one
+	// experiment (one unit identity).
+	if f.HoldoutTrain != protocol.HoldoutTrain80 {
+		o.HoldoutTrain = f.HoldoutTrain
+	}
+	// "drop" is the default, stored as "" for the same reason; every
+	// protocol applies drop and error, and Resolve refuses impute with the
+	// paper protocol, so the option is not checked as unread.
+	missing, err := protocol.NormalizeMissing(f.Missing)
+	if err != nil {
+		return o, fmt.Errorf("spec: missing: %v", err)
+	}
+	o.Missing = missing
+	return o, nil
 }
 
 // Load reads a spec file, choosing the format by extension (.json, .yaml, .yml).
