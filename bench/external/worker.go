@@ -476,29 +476,50 @@ func (w *worker) do(ctx context.Context, timeout time.Duration, id int64, line [
 		w.stderr.setEcho(&linePrefixer{w: trace, prefix: "  | "})
 		defer w.stderr.setEcho(nil)
 	}
-	deadline := time.Now().Add(timeout)
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
-	fail := func(format string, args ...any) error {
-		w.broken = true
-		w.stop()
-		return fmt.Errorf("external: %s worker "+format, append([]any{w.name}, args...)...)
+	if err := w.send(line, timeout); err != nil {
+		return "", err
 	}
-	w.stdin.SetWriteDeadline(deadline)
-	if _, err := w.stdin.Write(line); err != nil {
-		if errors.Is(err, os.ErrDeadlineExceeded) {
-			return "", fail("timed out after %v: it does not read its standard input%s", timeout, w.stderr.tail.tail())
-		}
-		// The worker is gone (a broken pipe): say how it ended. The words
-		// are those of a worker that died after the job reached the pipe:
-		// which of the two paths a dying worker takes depends only on
-		// scheduling, and the same fault must give the same line.
-		select {
-		case <-w.exited:
-		case <-time.After(waitDelay):
-		}
-		return "", fail("%s before answering%s", w.ending(), w.stopTail())
+	m, err := w.receive(ctx, timer, timeout)
+	if err != nil {
+		return "", err
 	}
+	return w.answer(m, id)
+}
+
+// fail marks the worker broken, stops it and words the failure.
+func (w *worker) fail(format string, args ...any) error {
+	w.broken = true
+	w.stop()
+	return fmt.Errorf("external: %s worker "+format, append([]any{w.name}, args...)...)
+}
+
+// send writes a job's line to the worker's standard input, within the
+// job's timeout.
+func (w *worker) send(line []byte, timeout time.Duration) error {
+	w.stdin.SetWriteDeadline(time.Now().Add(timeout))
+	_, err := w.stdin.Write(line)
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return w.fail("timed out after %v: it does not read its standard input%s", timeout, w.stderr.tail.tail())
+	}
+	// The worker is gone (a broken pipe): say how it ended. The words are
+	// those of a worker that died after the job reached the pipe: which of
+	// the two paths a dying worker takes depends only on scheduling, and
+	// the same fault must give the same line.
+	select {
+	case <-w.exited:
+	case <-time.After(waitDelay):
+	}
+	return w.fail("%s before answering%s", w.ending(), w.stopTail())
+}
+
+// receive waits for the worker's answer line, its exit, the timer or the
+// run's interruption.
+func (w *worker) receive(ctx context.Context, timer *time.Timer, timeout time.Duration) (lineMsg, error) {
 	var m lineMsg
 	select {
 	case m = <-w.lines:
@@ -511,30 +532,35 @@ func (w *worker) do(ctx context.Context, timeout time.Duration, id int64, line [
 			m.err = io.EOF
 		}
 	case <-timer.C:
-		return "", fail("timed out after %v%s", timeout, w.stopTail())
+		return m, w.fail("timed out after %v%s", timeout, w.stopTail())
 	case <-ctx.Done():
-		return "", fail("stopped, the run was interrupted: %w", ctx.Err())
+		return m, w.fail("stopped, the run was interrupted: %w", ctx.Err())
 	}
 	if m.err == io.EOF {
 		select {
 		case <-w.exited:
-			return "", fail("%s before answering%s", w.ending(), w.stopTail())
+			return m, w.fail("%s before answering%s", w.ending(), w.stopTail())
 		case <-time.After(waitDelay):
-			return "", fail("closed its standard output before answering%s", w.stopTail())
+			return m, w.fail("closed its standard output before answering%s", w.stopTail())
 		}
 	}
 	if m.err != nil {
-		return "", fail("%v%s", m.err, w.stopTail())
+		return m, w.fail("%v%s", m.err, w.stopTail())
 	}
+	return m, nil
+}
+
+// answer checks the worker's answer to job id and returns its text.
+func (w *worker) answer(m lineMsg, id int64) (string, error) {
 	answer := string(bytes.TrimRight(m.line, "\r\n"))
 	var a answerJSON
 	dec := json.NewDecoder(bytes.NewReader(m.line))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&a); err != nil || a.ID == nil || a.OK == nil || dec.More() {
-		return answer, fail("wrote %s on its standard output, which is not an answer {\"id\": %d, \"ok\": true} (print to stderr: stdout carries the protocol)%s", clip(m.line), id, w.stopTail())
+		return answer, w.fail("wrote %s on its standard output, which is not an answer {\"id\": %d, \"ok\": true} (print to stderr: stdout carries the protocol)%s", clip(m.line), id, w.stopTail())
 	}
 	if *a.ID != id {
-		return answer, fail("answered job %d, but job %d is the one in flight (one answer per job, in order)%s", *a.ID, id, w.stopTail())
+		return answer, w.fail("answered job %d, but job %d is the one in flight (one answer per job, in order)%s", *a.ID, id, w.stopTail())
 	}
 	if !*a.OK {
 		msg := strings.Join(strings.Fields(a.Error), " ")
