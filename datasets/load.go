@@ -100,75 +100,36 @@ const rowBlock = 8192
 // an error only when the file cannot be read.
 func readNumericCSV(f io.Reader, path string, size int64, o LoadOptions) (*Dataset, error) {
 	h := newNormalizedHash()
-	// Blocks go to the hashing goroutine after the tokenizer has taken
-	// them; a block comes back to free once hashed, and the tokenizer only
-	// takes a free block after it is done with the previous one.
-	free := make(chan []byte, 3)
-	for i := 0; i < cap(free); i++ {
-		free <- make([]byte, loadBlock)
-	}
-	toHash := make(chan []byte, cap(free))
-	hashed := make(chan struct{})
-	go func() {
-		defer close(hashed)
-		for b := range toHash {
-			h.Write(b)
-			free <- b[:cap(b)]
-		}
-	}()
-	stop := func() { close(toHash); <-hashed }
-
+	bh := newBlockHasher(h)
 	p := &numericCSV{path: path, o: o.CSV}
 	var carry []byte // an incomplete last line of the previous block
 	var read int64
 	for {
-		buf := <-free
+		buf := <-bh.free
 		n, err := io.ReadFull(f, buf)
 		read += int64(n)
 		if n > 0 {
-			toHash <- buf[:n]
+			bh.toHash <- buf[:n]
 		} else {
-			free <- buf
+			bh.free <- buf
 		}
 		if o.Progress != nil && n > 0 {
 			o.Progress(read, size)
 		}
-		ok := true
-		chunk := buf[:n]
-		if len(carry) > 0 {
-			nl := bytes.IndexByte(chunk, '\n')
-			if nl < 0 {
-				carry = append(carry, chunk...)
-				chunk = nil
-			} else {
-				carry = append(carry, chunk[:nl+1]...)
-				ok = p.line(carry)
-				carry = carry[:0]
-				chunk = chunk[nl+1:]
-			}
-		}
-		for ok && len(chunk) > 0 {
-			nl := bytes.IndexByte(chunk, '\n')
-			if nl < 0 {
-				carry = append(carry, chunk...)
-				break
-			}
-			ok = p.line(chunk[:nl+1])
-			chunk = chunk[nl+1:]
-		}
-		if !ok {
-			stop()
+		var ok bool
+		if carry, ok = p.lines(carry, buf[:n]); !ok {
+			bh.stop()
 			return nil, nil
 		}
 		if err == io.EOF || err == io.ErrUnexpectedEOF {
 			break
 		}
 		if err != nil {
-			stop()
+			bh.stop()
 			return nil, err
 		}
 	}
-	stop()
+	bh.stop()
 	if len(carry) > 0 && !p.line(carry) {
 		return nil, nil
 	}
@@ -177,6 +138,61 @@ func readNumericCSV(f io.Reader, path string, size int64, o LoadOptions) (*Datas
 		d.Checksum = h.Sum()
 	}
 	return d, nil
+}
+
+// blockHasher hashes blocks in a goroutine of its own while the tokenizer
+// reads the next: blocks go to it after the tokenizer has taken them, and
+// come back to free once hashed; the tokenizer only takes a free block
+// after it is done with the previous one.
+type blockHasher struct {
+	free, toHash chan []byte
+	hashed       chan struct{}
+}
+
+func newBlockHasher(h *normalizedHash) *blockHasher {
+	bh := &blockHasher{free: make(chan []byte, 3), hashed: make(chan struct{})}
+	for i := 0; i < cap(bh.free); i++ {
+		bh.free <- make([]byte, loadBlock)
+	}
+	bh.toHash = make(chan []byte, cap(bh.free))
+	go func() {
+		defer close(bh.hashed)
+		for b := range bh.toHash {
+			h.Write(b)
+			bh.free <- b[:cap(b)]
+		}
+	}()
+	return bh
+}
+
+// stop waits until every block sent is hashed.
+func (bh *blockHasher) stop() { close(bh.toHash); <-bh.hashed }
+
+// lines tokenizes the complete lines of chunk, the first completing carry
+// (an incomplete line of the previous block), and returns the new carry;
+// ok is false once a line is refused.
+func (p *numericCSV) lines(carry, chunk []byte) (next []byte, ok bool) {
+	ok = true
+	if len(carry) > 0 {
+		nl := bytes.IndexByte(chunk, '\n')
+		if nl < 0 {
+			return append(carry, chunk...), true
+		}
+		carry = append(carry, chunk[:nl+1]...)
+		ok = p.line(carry)
+		carry = carry[:0]
+		chunk = chunk[nl+1:]
+	}
+	for ok && len(chunk) > 0 {
+		nl := bytes.IndexByte(chunk, '\n')
+		if nl < 0 {
+			carry = append(carry, chunk...)
+			break
+		}
+		ok = p.line(chunk[:nl+1])
+		chunk = chunk[nl+1:]
+	}
+	return carry, ok
 }
 
 // numericCSV is the state of the streaming tokenizer: the header, then the
