@@ -259,44 +259,62 @@ func (p *numericCSV) line(b []byte) bool {
 			b = b[end:]
 		}
 		if k == p.classK {
-			if isCSVMissing(cell) {
+			if !p.label(cell) {
 				return false
 			}
-			id, ok := p.labels[cell]
-			if !ok {
-				id = int32(len(p.order))
-				cell = strings.Clone(cell)
-				p.labels[cell] = id
-				p.order = append(p.order, cell)
-			}
-			p.y = append(p.y, id)
 			continue
 		}
-		if isCSVMissing(cell) {
-			row[j] = math.NaN()
-			if p.first.Line == 0 {
-				p.first = Cell{Line: p.lineNo, Column: k + 1, Name: p.attrs[k].Name}
-			}
-			j++
-			continue
-		}
-		isNum, isInt := numberLiteral(cell)
-		if !isNum {
-			return false // text, an infinity: a nominal column or an error
-		}
-		v, err := parseNumber(cell)
-		if err != nil {
+		if !p.value(row, j, k, cell) {
 			return false
-		}
-		row[j] = v
-		p.numbers[j]++
-		if !isInt {
-			p.notInt[j] = true
 		}
 		j++
 	}
 	p.X = append(p.X, row)
 	p.block = p.block[p.nIn:]
+	return true
+}
+
+// label records a row's class label, numbering labels in order of first
+// appearance; a missing label is refused.
+func (p *numericCSV) label(cell string) bool {
+	if isCSVMissing(cell) {
+		return false
+	}
+	id, ok := p.labels[cell]
+	if !ok {
+		id = int32(len(p.order))
+		cell = strings.Clone(cell) // cell points into the read buffer
+		p.labels[cell] = id
+		p.order = append(p.order, cell)
+	}
+	p.y = append(p.y, id)
+	return true
+}
+
+// value stores cell, the k-th field and j-th input, into row: NaN for a
+// missing value (the first one noted), else a number; text or an infinity
+// is refused (a nominal column or an error, for ReadCSVWith to say).
+func (p *numericCSV) value(row []float64, j, k int, cell string) bool {
+	if isCSVMissing(cell) {
+		row[j] = math.NaN()
+		if p.first.Line == 0 {
+			p.first = Cell{Line: p.lineNo, Column: k + 1, Name: p.attrs[k].Name}
+		}
+		return true
+	}
+	isNum, isInt := numberLiteral(cell)
+	if !isNum {
+		return false
+	}
+	v, err := parseNumber(cell)
+	if err != nil {
+		return false
+	}
+	row[j] = v
+	p.numbers[j]++
+	if !isInt {
+		p.notInt[j] = true
+	}
 	return true
 }
 
