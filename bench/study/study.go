@@ -358,26 +358,8 @@ type Unit struct {
 
 // validate checks the study and resolves its methods.
 func (s Study) Resolve() ([]ResolvedMethod, error) {
-	if len(s.Protocols) == 0 || len(s.Datasets) == 0 || len(s.Methods) == 0 {
-		return nil, fmt.Errorf("study needs at least one protocol, dataset and method")
-	}
-	for _, p := range s.Protocols {
-		if _, err := protocol.Lookup(p); err != nil {
-			return nil, err
-		}
-	}
-	// A name listed twice would run its units twice under one key and
-	// leave two selected rows per fold, which no report can read.
-	if d := firstRepeated(s.Protocols); d != "" {
-		return nil, fmt.Errorf("protocol %q is listed twice; list each protocol once", d)
-	}
-	if d := firstRepeated(s.Datasets); d != "" {
-		return nil, fmt.Errorf("dataset %q is listed twice; list each dataset once", d)
-	}
-	for _, d := range s.Datasets {
-		if formulaLike(d) {
-			return nil, fmt.Errorf("dataset %q begins with %q, which spreadsheets opening the CSV outputs run as a formula; rename the file (or give it as ./%s)", d, d[:1], d)
-		}
+	if err := s.checkLists(); err != nil {
+		return nil, err
 	}
 	if err := s.Options.Validate(); err != nil {
 		return nil, err
@@ -391,22 +373,8 @@ func (s Study) Resolve() ([]ResolvedMethod, error) {
 	var out []ResolvedMethod
 	seen := map[string]bool{}
 	for _, ms := range s.Methods {
-		if err := ms.checkProtocols(s.Protocols); err != nil {
-			return nil, err
-		}
-		rm, err := resolveMethod(ms)
+		rm, err := s.resolveIn(ms)
 		if err != nil {
-			return nil, err
-		}
-		for _, p := range s.Protocols {
-			if !ms.RunsUnder(p) {
-				continue
-			}
-			if err := checkSelection(rm, p, s.Layout(p)); err != nil {
-				return nil, err
-			}
-		}
-		if err := checkLabel(rm); err != nil {
 			return nil, err
 		}
 		if seen[rm.Label] {
@@ -432,6 +400,54 @@ func (s Study) Resolve() ([]ResolvedMethod, error) {
 		return nil, fmt.Errorf("method labels %q and %q would name the same report file (%s); give one a distinct label", a, b, safename.Component(b))
 	}
 	return out, nil
+}
+
+// checkLists refuses an empty study, an unknown protocol, a protocol or
+// dataset listed twice (its units would run twice under one key and leave
+// two selected rows per fold, which no report can read), and a dataset
+// name a spreadsheet would run as a formula.
+func (s Study) checkLists() error {
+	if len(s.Protocols) == 0 || len(s.Datasets) == 0 || len(s.Methods) == 0 {
+		return fmt.Errorf("study needs at least one protocol, dataset and method")
+	}
+	for _, p := range s.Protocols {
+		if _, err := protocol.Lookup(p); err != nil {
+			return err
+		}
+	}
+	if d := firstRepeated(s.Protocols); d != "" {
+		return fmt.Errorf("protocol %q is listed twice; list each protocol once", d)
+	}
+	if d := firstRepeated(s.Datasets); d != "" {
+		return fmt.Errorf("dataset %q is listed twice; list each dataset once", d)
+	}
+	for _, d := range s.Datasets {
+		if formulaLike(d) {
+			return fmt.Errorf("dataset %q begins with %q, which spreadsheets opening the CSV outputs run as a formula; rename the file (or give it as ./%s)", d, d[:1], d)
+		}
+	}
+	return nil
+}
+
+// resolveIn resolves one method of the study and checks its selection
+// under each protocol it runs under and its label.
+func (s Study) resolveIn(ms MethodSpec) (ResolvedMethod, error) {
+	if err := ms.checkProtocols(s.Protocols); err != nil {
+		return ResolvedMethod{}, err
+	}
+	rm, err := resolveMethod(ms)
+	if err != nil {
+		return ResolvedMethod{}, err
+	}
+	for _, p := range s.Protocols {
+		if !ms.RunsUnder(p) {
+			continue
+		}
+		if err := checkSelection(rm, p, s.Layout(p)); err != nil {
+			return ResolvedMethod{}, err
+		}
+	}
+	return rm, checkLabel(rm)
 }
 
 // formulaLike reports a name that a spreadsheet would read as a formula
