@@ -365,36 +365,8 @@ func attributeSpec(name, spec string, quoted bool) (Attribute, error) {
 		return a, fmt.Errorf("attribute %q has no type (expected real, integer or {values})", name)
 	}
 	if spec[0] == '{' {
-		if spec[len(spec)-1] != '}' {
-			return a, fmt.Errorf("attribute %q: nominal value list %s does not end with '}'", name, clip(spec))
-		}
-		a.Type = "nominal"
-		body := strings.TrimSpace(spec[1 : len(spec)-1])
-		if body == "" {
-			return a, nil
-		}
-		var values []string
-		if quoted {
-			var err error
-			values, err = splitQuoted(body)
-			if err != nil {
-				return a, fmt.Errorf("attribute %q: %v", name, err)
-			}
-		} else {
-			values = splitFields(nil, body)
-		}
-		seen := make(map[string]bool, len(values))
-		for _, v := range values {
-			if v == "" {
-				return a, fmt.Errorf("attribute %q: empty value in nominal list %s", name, clip(spec))
-			}
-			if seen[v] {
-				return a, fmt.Errorf("attribute %q: value %q listed twice in nominal list", name, clip(v))
-			}
-			seen[v] = true
-			a.Domain = append(a.Domain, v)
-		}
-		return a, nil
+		err := a.nominal(spec, quoted)
+		return a, err
 	}
 	typ, rng := spec, ""
 	if i := strings.IndexAny(spec, " \t["); i >= 0 {
@@ -411,20 +383,62 @@ func attributeSpec(name, spec string, quoted bool) (Attribute, error) {
 	if rng == "" {
 		return a, nil
 	}
+	err := a.declaredRange(rng)
+	return a, err
+}
+
+// nominal reads a nominal attribute's value list {v1, v2, ...}, quoted
+// values allowed when quoted (ARFF).
+func (a *Attribute) nominal(spec string, quoted bool) error {
+	if spec[len(spec)-1] != '}' {
+		return fmt.Errorf("attribute %q: nominal value list %s does not end with '}'", a.Name, clip(spec))
+	}
+	a.Type = "nominal"
+	body := strings.TrimSpace(spec[1 : len(spec)-1])
+	if body == "" {
+		return nil
+	}
+	var values []string
+	if quoted {
+		var err error
+		values, err = splitQuoted(body)
+		if err != nil {
+			return fmt.Errorf("attribute %q: %v", a.Name, err)
+		}
+	} else {
+		values = splitFields(nil, body)
+	}
+	seen := make(map[string]bool, len(values))
+	for _, v := range values {
+		if v == "" {
+			return fmt.Errorf("attribute %q: empty value in nominal list %s", a.Name, clip(spec))
+		}
+		if seen[v] {
+			return fmt.Errorf("attribute %q: value %q listed twice in nominal list", a.Name, clip(v))
+		}
+		seen[v] = true
+		a.Domain = append(a.Domain, v)
+	}
+	return nil
+}
+
+// declaredRange reads a numeric attribute's range [lo, hi] into Min and
+// Max.
+func (a *Attribute) declaredRange(rng string) error {
 	if rng[0] != '[' || rng[len(rng)-1] != ']' {
-		return a, fmt.Errorf("attribute %q: expected a range [lo, hi] after the type, got %s", name, clip(rng))
+		return fmt.Errorf("attribute %q: expected a range [lo, hi] after the type, got %s", a.Name, clip(rng))
 	}
 	bounds := splitFields(nil, rng[1:len(rng)-1])
 	if len(bounds) != 2 {
-		return a, fmt.Errorf("attribute %q: range %s must have two bounds", name, clip(rng))
+		return fmt.Errorf("attribute %q: range %s must have two bounds", a.Name, clip(rng))
 	}
 	for i, b := range bounds {
 		if ok, _ := numberLiteral(b); !ok {
-			return a, fmt.Errorf("attribute %q: range bound %q is not a number", name, clip(b))
+			return fmt.Errorf("attribute %q: range bound %q is not a number", a.Name, clip(b))
 		}
 		v, err := parseNumber(b)
 		if err != nil {
-			return a, fmt.Errorf("attribute %q: range bound: %v", name, err)
+			return fmt.Errorf("attribute %q: range bound: %v", a.Name, err)
 		}
 		if i == 0 {
 			a.Min = v
@@ -432,7 +446,7 @@ func attributeSpec(name, spec string, quoted bool) (Attribute, error) {
 			a.Max = v
 		}
 	}
-	return a, nil
+	return nil
 }
 
 // clip shortens a string quoted in an error message.
