@@ -68,19 +68,8 @@ func DefaultSignedRankOptions() SignedRankOptions {
 // Wilcoxon test: one dataset is no evidence about datasets. Non-finite differences or options
 // out of range are errors.
 func BayesSignedRank(d []float64, opt SignedRankOptions) (BayesResult, error) {
-	if !(opt.Rope >= 0) || math.IsInf(opt.Rope, 0) {
-		return BayesResult{}, fmt.Errorf("stats: ROPE must be finite and ≥ 0, got %v", opt.Rope)
-	}
-	if !(opt.Prior > 0) || math.IsInf(opt.Prior, 0) {
-		return BayesResult{}, fmt.Errorf("stats: prior weight must be finite and > 0, got %v", opt.Prior)
-	}
-	if opt.Samples < 1 {
-		return BayesResult{}, fmt.Errorf("stats: need at least 1 posterior sample, got %d", opt.Samples)
-	}
-	for i, v := range d {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return BayesResult{}, fmt.Errorf("stats: difference %d is %v", i, v)
-		}
+	if err := opt.check(d); err != nil {
+		return BayesResult{}, err
 	}
 	if len(d) < 2 {
 		return naBayes(), nil
@@ -121,21 +110,46 @@ func BayesSignedRank(d []float64, opt SignedRankOptions) (BayesResult, error) {
 		var th [3]float64
 		th[0], th[2] = wl.theta(w)
 		th[1] = 1 - th[0] - th[2]
-		best := math.Max(th[0], math.Max(th[1], th[2]))
-		ties := 0.0
-		for _, v := range th {
-			if v == best {
-				ties++
-			}
-		}
-		for c, v := range th {
-			if v == best {
-				wins[c] += 1 / ties
-			}
-		}
+		addWin(&wins, th)
 	}
 	s := float64(opt.Samples)
 	return BayesResult{PLeft: wins[0] / s, PRope: wins[1] / s, PRight: wins[2] / s}, nil
+}
+
+// check refuses options and differences the test cannot use.
+func (opt SignedRankOptions) check(d []float64) error {
+	if !(opt.Rope >= 0) || math.IsInf(opt.Rope, 0) {
+		return fmt.Errorf("stats: ROPE must be finite and ≥ 0, got %v", opt.Rope)
+	}
+	if !(opt.Prior > 0) || math.IsInf(opt.Prior, 0) {
+		return fmt.Errorf("stats: prior weight must be finite and > 0, got %v", opt.Prior)
+	}
+	if opt.Samples < 1 {
+		return fmt.Errorf("stats: need at least 1 posterior sample, got %d", opt.Samples)
+	}
+	for i, v := range d {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("stats: difference %d is %v", i, v)
+		}
+	}
+	return nil
+}
+
+// addWin counts one posterior sample's win for the largest of its three
+// probabilities (left, rope, right), split evenly among tied ones.
+func addWin(wins *[3]float64, th [3]float64) {
+	best := math.Max(th[0], math.Max(th[1], th[2]))
+	ties := 0.0
+	for _, v := range th {
+		if v == best {
+			ties++
+		}
+	}
+	for c, v := range th {
+		if v == best {
+			wins[c] += 1 / ties
+		}
+	}
 }
 
 // walsh holds, for sorted values z and a rope, where the Heaviside terms
