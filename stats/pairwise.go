@@ -59,43 +59,15 @@ func PairwiseZero(scores [][]float64, k, reference int, bayes SignedRankOptions,
 			return nil, fmt.Errorf("stats: row %d has %d values, want %d", i, len(row), k)
 		}
 	}
-	var pairs [][2]int
-	if reference == AllPairs {
-		for i := 0; i < k; i++ {
-			for j := i + 1; j < k; j++ {
-				pairs = append(pairs, [2]int{i, j})
-			}
-		}
-	} else {
-		for j := 0; j < k; j++ {
-			if j != reference {
-				pairs = append(pairs, [2]int{reference, j})
-			}
-		}
-	}
+	pairs := comparedPairs(k, reference)
 	out := make([]PairwiseResult, len(pairs))
 	ps := make([]float64, len(pairs))
 	for p, ab := range pairs {
-		d := make([]float64, len(scores))
-		sum := 0.0
-		for i, row := range scores {
-			d[i] = row[ab[0]] - row[ab[1]]
-			sum += d[i]
-		}
-		w, err := WilcoxonZero(d, zeroMethod)
-		if err != nil {
-			return nil, fmt.Errorf("stats: methods %d and %d: %v", ab[0], ab[1], err)
-		}
-		b, err := BayesSignedRank(d, bayes)
-		if err != nil {
+		var err error
+		if out[p], err = comparePair(scores, ab, bayes, zeroMethod); err != nil {
 			return nil, err
 		}
-		mean := math.NaN()
-		if len(d) > 0 {
-			mean = sum / float64(len(d))
-		}
-		out[p] = PairwiseResult{A: ab[0], B: ab[1], N: len(d), MeanDiff: mean, Wilcoxon: w, P: w.P, NA: w.NA, Bayes: b}
-		ps[p] = w.P
+		ps[p] = out[p].P
 	}
 	adj, err := Holm(ps)
 	if err != nil {
@@ -105,4 +77,49 @@ func PairwiseZero(scores [][]float64, k, reference int, bayes SignedRankOptions,
 		out[p].PHolm = adj[p]
 	}
 	return out, nil
+}
+
+// comparedPairs lists the pairs of methods compared: every pair (i < j)
+// for AllPairs, else the reference against each other method.
+func comparedPairs(k, reference int) [][2]int {
+	var pairs [][2]int
+	if reference == AllPairs {
+		for i := 0; i < k; i++ {
+			for j := i + 1; j < k; j++ {
+				pairs = append(pairs, [2]int{i, j})
+			}
+		}
+		return pairs
+	}
+	for j := 0; j < k; j++ {
+		if j != reference {
+			pairs = append(pairs, [2]int{reference, j})
+		}
+	}
+	return pairs
+}
+
+// comparePair tests one pair of methods on their per-dataset differences:
+// the Wilcoxon signed-rank test and the Bayesian signed-rank test (Holm's
+// adjustment is the caller's, over every pair).
+func comparePair(scores [][]float64, ab [2]int, bayes SignedRankOptions, zeroMethod string) (PairwiseResult, error) {
+	d := make([]float64, len(scores))
+	sum := 0.0
+	for i, row := range scores {
+		d[i] = row[ab[0]] - row[ab[1]]
+		sum += d[i]
+	}
+	w, err := WilcoxonZero(d, zeroMethod)
+	if err != nil {
+		return PairwiseResult{}, fmt.Errorf("stats: methods %d and %d: %v", ab[0], ab[1], err)
+	}
+	b, err := BayesSignedRank(d, bayes)
+	if err != nil {
+		return PairwiseResult{}, err
+	}
+	mean := math.NaN()
+	if len(d) > 0 {
+		mean = sum / float64(len(d))
+	}
+	return PairwiseResult{A: ab[0], B: ab[1], N: len(d), MeanDiff: mean, Wilcoxon: w, P: w.P, NA: w.NA, Bayes: b}, nil
 }

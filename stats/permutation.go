@@ -190,23 +190,9 @@ func friedmanPermutation(m [][]float64, higherBetter bool, maxSteps, draws int) 
 // exactPermutation runs the dynamic programme; ok is false when it would
 // exceed maxSteps (res.Steps then says how far it got).
 func exactPermutation(ranks [][]int, counts []float64, sObs int64, maxSteps int) (res PermutationResult, ok bool) {
-	k := len(ranks[0])
-	key := func(v []int) string {
-		b := make([]byte, 4*len(v))
-		for j, x := range v {
-			binary.LittleEndian.PutUint32(b[4*j:], uint32(x))
-		}
-		return string(b)
-	}
-	decode := func(s string, v []int) {
-		for j := range v {
-			v[j] = int(binary.LittleEndian.Uint32([]byte(s[4*j:])))
-		}
-	}
 	first := append([]int(nil), ranks[0]...)
 	sort.Ints(first)
-	states := map[string]float64{key(first): 1}
-	state, next := make([]int, k), make([]int, k)
+	states := map[string]float64{rankKey(first): 1}
 	steps := 0
 	for i := 1; i < len(ranks); i++ {
 		// Checked before the row's arrangements are listed (a row of ten
@@ -218,42 +204,67 @@ func exactPermutation(ranks [][]int, counts []float64, sObs int64, maxSteps int)
 			return PermutationResult{Steps: int(math.Min(work, math.MaxInt32))}, false
 		}
 		steps += len(states) * int(counts[i])
-		perms := distinctPermutations(ranks[i])
-		w := 1 / float64(len(perms))
-		last := i == len(ranks)-1
-		// The keys are visited in sorted order so that the floating-point
-		// sums, and so P, do not depend on map iteration order.
-		keys := make([]string, 0, len(states))
-		for s := range states {
-			keys = append(keys, s)
-		}
-		sort.Strings(keys)
-		grown := map[string]float64{}
-		tail := 0.0
-		for _, s := range keys {
-			prob := states[s] * w
-			decode(s, state)
-			for _, p := range perms {
-				for j := range next {
-					next[j] = state[j] + p[j]
-				}
-				if last {
-					if sumSquares(next) >= sObs {
-						tail += prob
-					}
-					continue
-				}
-				sort.Ints(next)
-				grown[key(next)] += prob
-			}
-		}
-		if last {
+		grown, tail := growStates(states, ranks[i], i == len(ranks)-1, sObs)
+		if i == len(ranks)-1 {
 			return PermutationResult{Exact: true, P: math.Min(1, tail), Steps: steps}, true
 		}
 		states = grown
 	}
 	// A single dataset (not reached: callers need two).
 	return PermutationResult{Exact: true, P: 1, Steps: steps}, true
+}
+
+// growStates adds every distinct arrangement of one dataset's ranks to
+// each state (the sorted rank sums so far, with its probability). For the
+// last dataset it returns instead the probability tail of the sums of
+// squares at or above sObs.
+func growStates(states map[string]float64, row []int, last bool, sObs int64) (grown map[string]float64, tail float64) {
+	k := len(row)
+	state, next := make([]int, k), make([]int, k)
+	perms := distinctPermutations(row)
+	w := 1 / float64(len(perms))
+	// The keys are visited in sorted order so that the floating-point
+	// sums, and so P, do not depend on map iteration order.
+	keys := make([]string, 0, len(states))
+	for s := range states {
+		keys = append(keys, s)
+	}
+	sort.Strings(keys)
+	grown = map[string]float64{}
+	for _, s := range keys {
+		prob := states[s] * w
+		decodeRankKey(s, state)
+		for _, p := range perms {
+			for j := range next {
+				next[j] = state[j] + p[j]
+			}
+			if last {
+				if sumSquares(next) >= sObs {
+					tail += prob
+				}
+				continue
+			}
+			sort.Ints(next)
+			grown[rankKey(next)] += prob
+		}
+	}
+	return grown, tail
+}
+
+// rankKey encodes rank sums as a map key.
+func rankKey(v []int) string {
+	b := make([]byte, 4*len(v))
+	for j, x := range v {
+		binary.LittleEndian.PutUint32(b[4*j:], uint32(x))
+	}
+	return string(b)
+}
+
+// decodeRankKey decodes a rankKey into v.
+func decodeRankKey(s string, v []int) {
+	for j := range v {
+		v[j] = int(binary.LittleEndian.Uint32([]byte(s[4*j:])))
+	}
 }
 
 // monteCarloPermutation estimates the p-value from draws random
