@@ -219,14 +219,13 @@ func (p *keelParser) data(lr *lineReader) (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
-	cols := make([]*column, len(inCols))
+	r := keelRows{p: p, inCols: inCols, outCol: outCol, cols: make([]*column, len(inCols)), out: p.attrs[outCol]}
 	for j, k := range inCols {
-		cols[j] = newColumn(p.attrs[k])
+		r.cols[j] = newColumn(p.attrs[k])
 	}
-	out := p.attrs[outCol]
-	classIndex := make(map[string]int, len(out.Domain))
-	for i, v := range out.Domain {
-		classIndex[v] = i
+	r.classIndex = make(map[string]int, len(r.out.Domain))
+	for i, v := range r.out.Domain {
+		r.classIndex[v] = i
 	}
 	d := &Dataset{Name: p.name, Path: p.path}
 	fields := make([]string, 0, len(p.attrs))
@@ -242,46 +241,66 @@ func (p *keelParser) data(lr *lineReader) (*Dataset, error) {
 			continue
 		}
 		fields = splitFields(fields[:0], text)
-		if len(fields) != len(p.attrs) {
-			return nil, p.errf(lr.line, "data row has %d values, want %d (one per @attribute)", len(fields), len(p.attrs))
+		if err := r.row(d, fields, lr.line); err != nil {
+			return nil, err
 		}
-		label := fields[outCol]
-		y, ok := classIndex[label]
-		if !ok {
-			if isKEELMissing(label) {
-				return nil, p.errf(lr.line, "missing class label (%q) in output %s", label, out.Name)
-			}
-			return nil, p.errf(lr.line, "unknown class label %q: output %s declares {%s}", clip(label), out.Name, strings.Join(out.Domain, ", "))
-		}
-		row := make([]float64, len(cols))
-		for j, k := range inCols {
-			f := fields[k]
-			if isKEELMissing(f) {
-				row[j] = math.NaN()
-				d.noteMissing(lr.line, k+1, p.attrs[k].Name)
-				continue
-			}
-			v, err := cols[j].cell(f)
-			if err != nil {
-				return nil, p.errf(lr.line, "%v", err)
-			}
-			row[j] = v
-		}
-		d.X = append(d.X, row)
-		d.Y = append(d.Y, y)
 	}
 	if len(d.X) == 0 {
 		return nil, p.errf(dataLine, "no data rows after @data")
 	}
-	d.Inputs = make([]Attribute, len(cols))
-	for j, c := range cols {
+	d.Inputs = make([]Attribute, len(r.cols))
+	for j, c := range r.cols {
 		d.Inputs[j] = c.attr
 	}
-	d.Output = out
-	d.Output.Domain = append([]string(nil), out.Domain...)
-	d.Output.IntegerLiterals = allIntegerLiterals(out.Domain)
-	d.Classes = append([]string(nil), out.Domain...)
+	d.Output = r.out
+	d.Output.Domain = append([]string(nil), r.out.Domain...)
+	d.Output.IntegerLiterals = allIntegerLiterals(r.out.Domain)
+	d.Classes = append([]string(nil), r.out.Domain...)
 	return d, nil
+}
+
+// keelRows reads a KEEL file's data rows: the input columns and the
+// output's classes.
+type keelRows struct {
+	p          *keelParser
+	inCols     []int // the inputs' fields
+	outCol     int   // the output's field
+	cols       []*column
+	out        Attribute
+	classIndex map[string]int
+}
+
+// row reads one data row's fields (at line) into d.
+func (r *keelRows) row(d *Dataset, fields []string, line int) error {
+	p := r.p
+	if len(fields) != len(p.attrs) {
+		return p.errf(line, "data row has %d values, want %d (one per @attribute)", len(fields), len(p.attrs))
+	}
+	label := fields[r.outCol]
+	y, ok := r.classIndex[label]
+	if !ok {
+		if isKEELMissing(label) {
+			return p.errf(line, "missing class label (%q) in output %s", label, r.out.Name)
+		}
+		return p.errf(line, "unknown class label %q: output %s declares {%s}", clip(label), r.out.Name, strings.Join(r.out.Domain, ", "))
+	}
+	row := make([]float64, len(r.cols))
+	for j, k := range r.inCols {
+		f := fields[k]
+		if isKEELMissing(f) {
+			row[j] = math.NaN()
+			d.noteMissing(line, k+1, p.attrs[k].Name)
+			continue
+		}
+		v, err := r.cols[j].cell(f)
+		if err != nil {
+			return p.errf(line, "%v", err)
+		}
+		row[j] = v
+	}
+	d.X = append(d.X, row)
+	d.Y = append(d.Y, y)
+	return nil
 }
 
 // allIntegerLiterals reports whether every label is an integer literal.
