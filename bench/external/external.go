@@ -154,73 +154,98 @@ type piece struct {
 // and double quotes group them; "{{" and "}}" are literal braces) and
 // checks that every placeholder is known.
 func parseTemplate(cmd string, params map[string]string) (template, error) {
-	var words template
-	var word []piece
-	var lit strings.Builder
-	inWord := false
-	flush := func() {
-		if lit.Len() > 0 {
-			word = append(word, piece{text: lit.String()})
-			lit.Reset()
-		}
-	}
-	endWord := func() {
-		flush()
-		if inWord {
-			words = append(words, word)
-		}
-		word, inWord = nil, false
-	}
+	tp := templateParser{cmd: cmd, params: params}
 	var quote byte
 	for i := 0; i < len(cmd); i++ {
 		c := cmd[i]
 		switch {
 		case quote == 0 && (c == ' ' || c == '\t' || c == '\n'):
-			endWord()
+			tp.endWord()
 			continue
 		case quote == 0 && (c == '\'' || c == '"'):
-			quote, inWord = c, true
+			quote, tp.inWord = c, true
 			continue
 		case quote != 0 && c == quote:
 			quote = 0
 			continue
 		}
-		inWord = true
-		switch {
-		case c == '{' && strings.HasPrefix(cmd[i:], "{{"):
-			lit.WriteByte('{')
-			i++
-		case c == '}' && strings.HasPrefix(cmd[i:], "}}"):
-			lit.WriteByte('}')
-			i++
-		case c == '{':
-			end := strings.IndexByte(cmd[i:], '}')
-			if end < 0 {
-				return nil, fmt.Errorf("command %q: unclosed '{'", cmd)
-			}
-			name := cmd[i+1 : i+end]
-			if _, ok := placeholders[name]; !ok {
-				if _, ok := params[name]; !ok {
-					return nil, fmt.Errorf("command %q: unknown placeholder {%s} (valid: %s and the declared parameters)", cmd, name, strings.Join(placeholderNames(), ", "))
-				}
-			}
-			flush()
-			word = append(word, piece{text: name, isVar: true})
-			i += end
-		case c == '}':
-			return nil, fmt.Errorf("command %q: unmatched '}' (write '}}' for a literal brace)", cmd)
-		default:
-			lit.WriteByte(c)
+		tp.inWord = true
+		n, err := tp.char(i)
+		if err != nil {
+			return nil, err
 		}
+		i += n
 	}
 	if quote != 0 {
 		return nil, fmt.Errorf("command %q: unclosed quote", cmd)
 	}
-	endWord()
-	if len(words) == 0 {
+	tp.endWord()
+	if len(tp.words) == 0 {
 		return nil, errors.New("external method: empty command")
 	}
-	return words, nil
+	return tp.words, nil
+}
+
+// templateParser is the state of parseTemplate: the words so far, the
+// word being read and its literal text not yet flushed into a piece.
+type templateParser struct {
+	cmd    string
+	params map[string]string
+	words  template
+	word   []piece
+	lit    strings.Builder
+	inWord bool
+}
+
+// flush ends the current literal piece.
+func (tp *templateParser) flush() {
+	if tp.lit.Len() > 0 {
+		tp.word = append(tp.word, piece{text: tp.lit.String()})
+		tp.lit.Reset()
+	}
+}
+
+// endWord ends the current word (a quoted empty word counts).
+func (tp *templateParser) endWord() {
+	tp.flush()
+	if tp.inWord {
+		tp.words = append(tp.words, tp.word)
+	}
+	tp.word, tp.inWord = nil, false
+}
+
+// char reads the character at i (quotes already handled): a doubled brace, a
+// placeholder or a literal byte. skip is how many more bytes it consumed.
+func (tp *templateParser) char(i int) (skip int, err error) {
+	cmd := tp.cmd
+	c := cmd[i]
+	switch {
+	case c == '{' && strings.HasPrefix(cmd[i:], "{{"):
+		tp.lit.WriteByte('{')
+		return 1, nil
+	case c == '}' && strings.HasPrefix(cmd[i:], "}}"):
+		tp.lit.WriteByte('}')
+		return 1, nil
+	case c == '{':
+		end := strings.IndexByte(cmd[i:], '}')
+		if end < 0 {
+			return 0, fmt.Errorf("command %q: unclosed '{'", cmd)
+		}
+		name := cmd[i+1 : i+end]
+		if _, ok := placeholders[name]; !ok {
+			if _, ok := tp.params[name]; !ok {
+				return 0, fmt.Errorf("command %q: unknown placeholder {%s} (valid: %s and the declared parameters)", cmd, name, strings.Join(placeholderNames(), ", "))
+			}
+		}
+		tp.flush()
+		tp.word = append(tp.word, piece{text: name, isVar: true})
+		return end, nil
+	case c == '}':
+		return 0, fmt.Errorf("command %q: unmatched '}' (write '}}' for a literal brace)", cmd)
+	default:
+		tp.lit.WriteByte(c)
+		return 0, nil
+	}
 }
 
 // Placeholders lists the command template's placeholders, sorted, each

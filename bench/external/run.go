@@ -294,6 +294,17 @@ func readScores(path string, n int, s learn.Schema) ([][]float64, error) {
 	if err != nil {
 		return nil, fmt.Errorf("external: %s: header: %v (want one column per class: %s)", ScoresFile, err, strings.Join(classNames(s), ", "))
 	}
+	col, err := scoreColumns(header, s)
+	if err != nil {
+		return nil, err
+	}
+	return scoreRows(r, col, n)
+}
+
+// scoreColumns maps each header column of the scores file to its class
+// index; each class must appear once.
+func scoreColumns(header []string, s learn.Schema) ([]int, error) {
+	k := s.NumClasses()
 	index := map[string]int{}
 	for c := 0; c < k; c++ {
 		index[s.ClassName(c)] = c
@@ -307,6 +318,12 @@ func readScores(path string, n int, s learn.Schema) ([][]float64, error) {
 		}
 		seen[c], col[i] = true, c
 	}
+	return col, nil
+}
+
+// scoreRows reads the n score rows after the header, each a finite number
+// per class, into class order.
+func scoreRows(r *csv.Reader, col []int, n int) ([][]float64, error) {
 	out := make([][]float64, 0, n)
 	for line := 2; ; line++ {
 		rec, err := r.Read()
@@ -319,7 +336,7 @@ func readScores(path string, n int, s learn.Schema) ([][]float64, error) {
 		if len(out) == n {
 			return nil, fmt.Errorf("external: %s has more than %d score rows for %d test rows", ScoresFile, n, n)
 		}
-		row := make([]float64, k)
+		row := make([]float64, len(col))
 		for i, f := range rec {
 			v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
 			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
