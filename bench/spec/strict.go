@@ -58,34 +58,7 @@ func check(t *tree, typ reflect.Type, path string) error {
 	}
 	switch t.kind {
 	case 'm':
-		seen := map[string]bool{}
-		for i, k := range t.keys {
-			if seen[k] {
-				return fmt.Errorf("%s: key %s is given twice; give each key once", t.kpos[i], path+k)
-			}
-			seen[k] = true
-		}
-		for i, k := range t.keys {
-			var sub reflect.Type
-			switch typ.Kind() {
-			case reflect.Struct:
-				f, exact := field(typ, k)
-				if f == nil {
-					continue // unknown: the decoder names it
-				}
-				if !exact {
-					return fmt.Errorf("%s: key %s must be written %s (keys are case-sensitive)", t.kpos[i], path+k, path+fieldName(*f))
-				}
-				sub = f.Type
-			case reflect.Map:
-				sub = typ.Elem()
-			default:
-				continue
-			}
-			if err := check(t.vals[i], sub, path+k+"."); err != nil {
-				return err
-			}
-		}
+		return checkMapping(t, typ, path)
 	case 's':
 		if typ.Kind() == reflect.Slice {
 			for _, it := range t.items {
@@ -95,22 +68,62 @@ func check(t *tree, typ reflect.Type, path string) error {
 			}
 		}
 	case 'v':
-		isInt := false
+		return checkScalar(t, typ, path)
+	}
+	return nil
+}
+
+// checkMapping refuses a key given twice or in another letter case than
+// its field's, and checks each value along its field's type.
+func checkMapping(t *tree, typ reflect.Type, path string) error {
+	seen := map[string]bool{}
+	for i, k := range t.keys {
+		if seen[k] {
+			return fmt.Errorf("%s: key %s is given twice; give each key once", t.kpos[i], path+k)
+		}
+		seen[k] = true
+	}
+	for i, k := range t.keys {
+		var sub reflect.Type
 		switch typ.Kind() {
-		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-			isInt = true
-		}
-		if (isInt || t.num) && looksInteger(t.text) && !decimal.MatchString(t.text) {
-			fix := "write it in decimal"
-			if typ.Kind() == reflect.String {
-				fix += ", or quote it if it is text"
+		case reflect.Struct:
+			f, exact := field(typ, k)
+			if f == nil {
+				continue // unknown: the decoder names it
 			}
-			return fmt.Errorf("%s: %s is not a plain decimal integer (leading zeros, signs, underscores and 0x/0o prefixes are refused: YAML would read 042 as octal 34); %s", t.pos, strings.TrimSuffix(path, ".")+" "+t.text, fix)
+			if !exact {
+				return fmt.Errorf("%s: key %s must be written %s (keys are case-sensitive)", t.kpos[i], path+k, path+fieldName(*f))
+			}
+			sub = f.Type
+		case reflect.Map:
+			sub = typ.Elem()
+		default:
+			continue
 		}
-		if isInt && t.num && !decimal.MatchString(t.text) {
-			return fmt.Errorf("%s: %s is not a decimal integer", t.pos, strings.TrimSuffix(path, ".")+" "+t.text)
+		if err := check(t.vals[i], sub, path+k+"."); err != nil {
+			return err
 		}
+	}
+	return nil
+}
+
+// checkScalar refuses an integer that is not written in plain decimal.
+func checkScalar(t *tree, typ reflect.Type, path string) error {
+	isInt := false
+	switch typ.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		isInt = true
+	}
+	if (isInt || t.num) && looksInteger(t.text) && !decimal.MatchString(t.text) {
+		fix := "write it in decimal"
+		if typ.Kind() == reflect.String {
+			fix += ", or quote it if it is text"
+		}
+		return fmt.Errorf("%s: %s is not a plain decimal integer (leading zeros, signs, underscores and 0x/0o prefixes are refused: YAML would read 042 as octal 34); %s", t.pos, strings.TrimSuffix(path, ".")+" "+t.text, fix)
+	}
+	if isInt && t.num && !decimal.MatchString(t.text) {
+		return fmt.Errorf("%s: %s is not a decimal integer", t.pos, strings.TrimSuffix(path, ".")+" "+t.text)
 	}
 	return nil
 }
