@@ -247,19 +247,7 @@ func (f *Fetcher) fromMirror(mirror string, info Info) ([]byte, error) {
 
 // download fetches the KEEL archive and returns the verified .dat bytes.
 func (f *Fetcher) download(ctx context.Context, info Info) ([]byte, error) {
-	base := f.BaseURL
-	if base == "" {
-		base = KEELBaseURL
-	}
-	url := strings.TrimRight(base, "/") + "/" + info.Name + ".zip"
-	timeout := f.Timeout
-	if timeout <= 0 {
-		timeout = DefaultTimeout
-	}
-	client := f.Client
-	if client == nil {
-		client = http.DefaultClient
-	}
+	url, timeout, client := f.endpoint(info)
 	fail := func(format string, args ...any) error {
 		return fmt.Errorf("dataset %s: download %s: %s", info.Name, url, fmt.Sprintf(format, args...))
 	}
@@ -301,6 +289,24 @@ func (f *Fetcher) download(ctx context.Context, info Info) ([]byte, error) {
 		return nil, fail("%s.dat has normalized SHA-256 %s, want %s (KEEL changed the file or the download is corrupt)", info.Name, got, info.NormalizedSHA256)
 	}
 	return data, nil
+}
+
+// endpoint is where and how a dataset is downloaded: its URL under the
+// base (KEEL's by default), the timeout and the HTTP client.
+func (f *Fetcher) endpoint(info Info) (url string, timeout time.Duration, client *http.Client) {
+	base := f.BaseURL
+	if base == "" {
+		base = KEELBaseURL
+	}
+	timeout = f.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	client = f.Client
+	if client == nil {
+		client = http.DefaultClient
+	}
+	return strings.TrimRight(base, "/") + "/" + info.Name + ".zip", timeout, client
 }
 
 // transportError describes a failed request, naming a timeout as such.

@@ -271,21 +271,29 @@ func Compare[S Study](b *Baseline[S], recs []results.Record, o Options) []Diff {
 		diffs = append(diffs, Diff{ID: id, Field: "row", Baseline: "absent", Result: "new", Regression: true})
 	}
 	if o.TimingRatio > 0 {
-		got := map[string]float64{}
-		for _, r := range recs {
-			got[r.Dataset+"/"+r.Method] += r.FitSeconds
-		}
-		keys := make([]string, 0, len(b.FitSeconds))
-		for k := range b.FitSeconds {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			bt, gt := b.FitSeconds[k], got[k]
-			// Below 50 ms of summed fit time, timer noise dominates.
-			if bt > 0.05 && gt > bt*o.TimingRatio {
-				diffs = append(diffs, Diff{ID: k, Field: "fit_seconds", Baseline: fmtF(bt), Result: fmtF(gt), Delta: fmt.Sprintf("x%.1f", gt/bt), Regression: true})
-			}
+		diffs = append(diffs, slowerFits(b.FitSeconds, recs, o.TimingRatio)...)
+	}
+	return diffs
+}
+
+// slowerFits names each dataset and method whose summed fit time grew by
+// more than ratio over the baseline's.
+func slowerFits(baseline map[string]float64, recs []results.Record, ratio float64) []Diff {
+	got := map[string]float64{}
+	for _, r := range recs {
+		got[r.Dataset+"/"+r.Method] += r.FitSeconds
+	}
+	keys := make([]string, 0, len(baseline))
+	for k := range baseline {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var diffs []Diff
+	for _, k := range keys {
+		bt, gt := baseline[k], got[k]
+		// Below 50 ms of summed fit time, timer noise dominates.
+		if bt > 0.05 && gt > bt*ratio {
+			diffs = append(diffs, Diff{ID: k, Field: "fit_seconds", Baseline: fmtF(bt), Result: fmtF(gt), Delta: fmt.Sprintf("x%.1f", gt/bt), Regression: true})
 		}
 	}
 	return diffs

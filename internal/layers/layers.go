@@ -60,6 +60,26 @@ var Table = []Layer{
 	{"foundations", []string{"internal/..."}, []string{"foundations"}},
 }
 
+// reaches says whether directory b can be reached from a along next.
+func reaches(next map[string]map[string]bool, a, b string) bool {
+	seen := map[string]bool{a: true}
+	stack := []string{a}
+	for len(stack) > 0 {
+		p := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for q := range next[p] {
+			if q == b {
+				return true
+			}
+			if !seen[q] {
+				seen[q] = true
+				stack = append(stack, q)
+			}
+		}
+	}
+	return false
+}
+
 // Edge is one import: From imports To (module-relative paths).
 type Edge struct{ From, To string }
 
@@ -188,24 +208,6 @@ func DirectoryCycles(edges []Edge) []string {
 			witness[[2]string{a, b}] = e
 		}
 	}
-	reach := func(a, b string) bool {
-		seen := map[string]bool{a: true}
-		stack := []string{a}
-		for len(stack) > 0 {
-			p := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			for q := range next[p] {
-				if q == b {
-					return true
-				}
-				if !seen[q] {
-					seen[q] = true
-					stack = append(stack, q)
-				}
-			}
-		}
-		return false
-	}
 	var dirs []string
 	for d := range next {
 		dirs = append(dirs, d)
@@ -220,7 +222,7 @@ func DirectoryCycles(edges []Edge) []string {
 	var out []string
 	for i, a := range dirs {
 		for _, b := range dirs[i+1:] {
-			if reach(a, b) && reach(b, a) {
+			if reaches(next, a, b) && reaches(next, b, a) {
 				out = append(out, fmt.Sprintf("%s ↔ %s (%s; %s)", a, b, how(a, b), how(b, a)))
 			}
 		}
