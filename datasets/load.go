@@ -245,18 +245,10 @@ func (p *numericCSV) line(b []byte) bool {
 	row := p.block[:p.nIn:p.nIn]
 	j := 0
 	for k := 0; k < len(p.attrs); k++ {
-		end := bytes.IndexByte(b, ',')
-		if (end < 0) != (k == len(p.attrs)-1) {
+		var cell string
+		var ok bool
+		if cell, b, ok = nextField(b, k == len(p.attrs)-1); !ok {
 			return false // another number of fields than the header
-		}
-		if end < 0 {
-			end = len(b)
-		}
-		cell := strings.TrimSpace(unsafe.String(unsafe.SliceData(b), end))
-		if end < len(b) {
-			b = b[end+1:]
-		} else {
-			b = b[end:]
 		}
 		if k == p.classK {
 			if !p.label(cell) {
@@ -272,6 +264,20 @@ func (p *numericCSV) line(b []byte) bool {
 	p.X = append(p.X, row)
 	p.block = p.block[p.nIn:]
 	return true
+}
+
+// nextField splits the next comma-separated field off b, trimmed; the
+// cell points into b's memory (the caller clones what it keeps). ok is
+// false when the last field has a comma after it or another lacks one.
+func nextField(b []byte, last bool) (cell string, rest []byte, ok bool) {
+	end := bytes.IndexByte(b, ',')
+	if (end < 0) != last {
+		return "", b, false
+	}
+	if end < 0 {
+		return strings.TrimSpace(unsafe.String(unsafe.SliceData(b), len(b))), b[len(b):], true
+	}
+	return strings.TrimSpace(unsafe.String(unsafe.SliceData(b), end)), b[end+1:], true
 }
 
 // label records a row's class label, numbering labels in order of first

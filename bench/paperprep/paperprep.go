@@ -152,14 +152,7 @@ func PrepareWith(d *datasets.Dataset, o Options) (*Prepared, error) {
 	if !(o.TrainProportion > 0 && o.TrainProportion < 1) || !(o.ValTestSize > 0 && o.ValTestSize < 1) || o.K < 2 {
 		return nil, fmt.Errorf("paperprep: invalid options %+v", o)
 	}
-	complete, kept := d.CompleteRows()
-	dropped := d.MissingRows()
-	if o.Impute {
-		complete, kept, dropped = d, make([]int, d.Rows()), nil
-		for i := range kept {
-			kept[i] = i
-		}
-	}
+	complete, kept, dropped := usedRows(d, o.Impute)
 	if complete.Rows() == 0 {
 		return nil, fmt.Errorf("paperprep: %s has no row without missing inputs", d.Name)
 	}
@@ -192,6 +185,21 @@ func PrepareWith(d *datasets.Dataset, o Options) (*Prepared, error) {
 	}
 	p.note(d, o.K)
 	return p, nil
+}
+
+// usedRows are the rows the preparation uses: every row when missing
+// cells are imputed, else the complete ones (kept are their indices in d,
+// dropped the others').
+func usedRows(d *datasets.Dataset, impute bool) (used *datasets.Dataset, kept, dropped []int) {
+	if impute {
+		kept = make([]int, d.Rows())
+		for i := range kept {
+			kept[i] = i
+		}
+		return d, kept, nil
+	}
+	used, kept = d.CompleteRows()
+	return used, kept, d.MissingRows()
 }
 
 // arrange lays the complete rows out in the split's order (training,
