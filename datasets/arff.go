@@ -283,33 +283,9 @@ func splitQuoted(s string) ([]string, error) {
 		}
 		var v string
 		if i < len(s) && (s[i] == '\'' || s[i] == '"') {
-			q := s[i]
-			i++
-			var b strings.Builder
-			closed := false
-			for i < len(s) {
-				c := s[i]
-				if c == '\\' && i+1 < len(s) {
-					b.WriteByte(s[i+1])
-					i += 2
-					continue
-				}
-				i++
-				if c == q {
-					closed = true
-					break
-				}
-				b.WriteByte(c)
-			}
-			if !closed {
-				return nil, errors.New("unterminated quoted value")
-			}
-			v = b.String()
-			for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
-				i++
-			}
-			if i < len(s) && s[i] != ',' {
-				return nil, fmt.Errorf("unexpected %q after a quoted value", s[i])
+			var err error
+			if v, i, err = quotedValue(s, i); err != nil {
+				return nil, err
 			}
 		} else {
 			end := strings.IndexByte(s[i:], ',')
@@ -325,4 +301,38 @@ func splitQuoted(s string) ([]string, error) {
 		}
 		i++ // the comma
 	}
+}
+
+// quotedValue reads the quoted value that starts at s[i] (backslash
+// escapes one byte) and the blanks after it; next is the index of the
+// comma or the end that must follow.
+func quotedValue(s string, i int) (v string, next int, err error) {
+	q := s[i]
+	i++
+	var b strings.Builder
+	closed := false
+	for i < len(s) {
+		c := s[i]
+		if c == '\\' && i+1 < len(s) {
+			b.WriteByte(s[i+1])
+			i += 2
+			continue
+		}
+		i++
+		if c == q {
+			closed = true
+			break
+		}
+		b.WriteByte(c)
+	}
+	if !closed {
+		return "", i, errors.New("unterminated quoted value")
+	}
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	if i < len(s) && s[i] != ',' {
+		return "", i, fmt.Errorf("unexpected %q after a quoted value", s[i])
+	}
+	return b.String(), i, nil
 }

@@ -142,6 +142,25 @@ func (in *inputs) files() (map[string][]byte, error) {
 	if out[TestFile], err = matrixCSV(in.schema, in.xte, nil); err != nil {
 		return nil, err
 	}
+	if out[SchemaFile], err = marshal(in.schemaJSON()); err != nil {
+		return nil, err
+	}
+	if out[PartitionsFile], err = marshal(in.partitionsJSON()); err != nil {
+		return nil, err
+	}
+	pj := paramsJSON{Seed: in.seed, Params: map[string]json.RawMessage{}}
+	for k, v := range in.params {
+		pj.Params[k] = paramValue(v)
+	}
+	if out[ParamsFile], err = marshal(pj); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// schemaJSON describes the schema for the method: classes, features and
+// the sizes of the training and test sets.
+func (in *inputs) schemaJSON() schemaJSON {
 	sj := schemaJSON{Classes: make([]string, in.schema.NumClasses()), NTrain: len(in.xtr), NTest: len(in.xte)}
 	for k := range sj.Classes {
 		sj.Classes[k] = in.schema.ClassName(k)
@@ -153,9 +172,12 @@ func (in *inputs) files() (map[string][]byte, error) {
 		}
 		sj.Features = append(sj.Features, sf)
 	}
-	if out[SchemaFile], err = marshal(sj); err != nil {
-		return nil, err
-	}
+	return sj
+}
+
+// partitionsJSON describes each feature's fuzzy partition: its terms'
+// trapezoids, or a nominal term's value.
+func (in *inputs) partitionsJSON() []partitionJSON {
 	parts := make([]partitionJSON, len(in.partitions))
 	for j, p := range in.partitions {
 		pj := partitionJSON{Feature: in.schema.FeatureName(j), Type: "numeric", Min: p.Min, Max: p.Max}
@@ -174,17 +196,7 @@ func (in *inputs) files() (map[string][]byte, error) {
 		}
 		parts[j] = pj
 	}
-	if out[PartitionsFile], err = marshal(parts); err != nil {
-		return nil, err
-	}
-	pj := paramsJSON{Seed: in.seed, Params: map[string]json.RawMessage{}}
-	for k, v := range in.params {
-		pj.Params[k] = paramValue(v)
-	}
-	if out[ParamsFile], err = marshal(pj); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return parts
 }
 
 // write stores the input files in dir.

@@ -283,6 +283,43 @@ func (j *jsonReader) array(here string) (*tree, error) {
 	return t, err
 }
 
+// yamlNodeTree converts a YAML node (at depth) to a tree.
+func yamlNodeTree(n *yaml.Node, depth int) *tree {
+	if depth > 100 {
+		return &tree{kind: 'v', pos: at(n.Line, n.Column)}
+	}
+	if n.Kind == yaml.AliasNode {
+		// Not followed: aliases can multiply a document (billion
+		// laughs), and the anchored node is checked where it stands.
+		return &tree{kind: 'v', pos: at(n.Line, n.Column)}
+	}
+	here := at(n.Line, n.Column)
+	switch n.Kind {
+	case yaml.DocumentNode:
+		if len(n.Content) == 0 {
+			return nil
+		}
+		return yamlNodeTree(n.Content[0], depth+1)
+	case yaml.MappingNode:
+		t := &tree{kind: 'm', pos: here}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			t.keys = append(t.keys, k.Value)
+			t.kpos = append(t.kpos, at(k.Line, k.Column))
+			t.vals = append(t.vals, yamlNodeTree(n.Content[i+1], depth+1))
+		}
+		return t
+	case yaml.SequenceNode:
+		t := &tree{kind: 's', pos: here}
+		for _, c := range n.Content {
+			t.items = append(t.items, yamlNodeTree(c, depth+1))
+		}
+		return t
+	}
+	tag := n.ShortTag()
+	return &tree{kind: 'v', text: n.Value, num: tag == "!!int" || tag == "!!float", pos: here}
+}
+
 // yamlTree reads one YAML document and refuses a second.
 func yamlTree(data []byte) (*tree, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -296,43 +333,7 @@ func yamlTree(data []byte) (*tree, error) {
 	} else if !errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("after the first YAML document: %v; a spec is one document", err)
 	}
-	var conv func(n *yaml.Node, depth int) *tree
-	conv = func(n *yaml.Node, depth int) *tree {
-		if depth > 100 {
-			return &tree{kind: 'v', pos: at(n.Line, n.Column)}
-		}
-		if n.Kind == yaml.AliasNode {
-			// Not followed: aliases can multiply a document (billion
-			// laughs), and the anchored node is checked where it stands.
-			return &tree{kind: 'v', pos: at(n.Line, n.Column)}
-		}
-		here := at(n.Line, n.Column)
-		switch n.Kind {
-		case yaml.DocumentNode:
-			if len(n.Content) == 0 {
-				return nil
-			}
-			return conv(n.Content[0], depth+1)
-		case yaml.MappingNode:
-			t := &tree{kind: 'm', pos: here}
-			for i := 0; i+1 < len(n.Content); i += 2 {
-				k := n.Content[i]
-				t.keys = append(t.keys, k.Value)
-				t.kpos = append(t.kpos, at(k.Line, k.Column))
-				t.vals = append(t.vals, conv(n.Content[i+1], depth+1))
-			}
-			return t
-		case yaml.SequenceNode:
-			t := &tree{kind: 's', pos: here}
-			for _, c := range n.Content {
-				t.items = append(t.items, conv(c, depth+1))
-			}
-			return t
-		}
-		tag := n.ShortTag()
-		return &tree{kind: 'v', text: n.Value, num: tag == "!!int" || tag == "!!float", pos: here}
-	}
-	t := conv(&doc, 0)
+	t := yamlNodeTree(&doc, 0)
 	if t == nil {
 		return nil, nil
 	}

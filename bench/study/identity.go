@@ -27,25 +27,9 @@ func (s Study) Identity(ms []ResolvedMethod, checksums map[string]string) (ident
 				if !m.Spec.RunsUnder(p) {
 					continue // no group: the other groups' hashes, and so their keys, are unchanged
 				}
-				repeats := repeatsOf(m, l)
-				rows := 1
-				if len(m.Configs) > 1 || m.Selection == protocol.SelectSweep {
-					sel := m.Selection
-					if sel == "" {
-						sel = l.GridSelection
-					}
-					rows = m.ExpectedRows(sel)
-				}
-				cfgs := make([]string, len(m.Configs))
-				for i, c := range m.Configs {
-					cfgs[i] = m.Method.Canonical(c)
-				}
-				groups = append(groups, identity.Group{
-					Protocol: p, Options: opts, Dataset: d, DatasetSHA256: checksums[d],
-					Label: m.Label, Method: m.Method.Name, MethodVersion: m.Method.Version,
-					Selection: m.Selection, Configs: cfgs,
-					Repeats: repeats, Folds: l.Folds, Seeds: l.Seeds[:repeats], RowsPerUnit: rows,
-				})
+				g := groupOf(m, l)
+				g.Protocol, g.Options, g.Dataset, g.DatasetSHA256 = p, opts, d, checksums[d]
+				groups = append(groups, g)
 				methodOf = append(methodOf, mi)
 			}
 		}
@@ -61,6 +45,30 @@ func (s Study) Identity(ms []ResolvedMethod, checksums map[string]string) (ident
 		}
 	}
 	return id, units, nil
+}
+
+// groupOf is the part of a group's identity that a method and a
+// protocol's layout fix: the method, its configurations in canonical
+// form, its repeats, folds and seeds, and its rows per unit.
+func groupOf(m ResolvedMethod, l protocol.Layout) identity.Group {
+	repeats := repeatsOf(m, l)
+	rows := 1
+	if len(m.Configs) > 1 || m.Selection == protocol.SelectSweep {
+		sel := m.Selection
+		if sel == "" {
+			sel = l.GridSelection
+		}
+		rows = m.ExpectedRows(sel)
+	}
+	cfgs := make([]string, len(m.Configs))
+	for i, c := range m.Configs {
+		cfgs[i] = m.Method.Canonical(c)
+	}
+	return identity.Group{
+		Label: m.Label, Method: m.Method.Name, MethodVersion: m.Method.Version,
+		Selection: m.Selection, Configs: cfgs,
+		Repeats: repeats, Folds: l.Folds, Seeds: l.Seeds[:repeats], RowsPerUnit: rows,
+	}
 }
 
 // optionsRead keeps the options protocol p reads (protocol.Protocol.Reads):

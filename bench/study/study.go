@@ -227,32 +227,9 @@ func resolveMethod(s MethodSpec) (ResolvedMethod, error) {
 	if err := checkExternalNames(s); err != nil {
 		return ResolvedMethod{}, err
 	}
-	var cfgs []methods.Config
-	if len(s.Sweep) > 0 {
-		if s.Grid != "" {
-			return ResolvedMethod{}, fmt.Errorf("method %s: give either grid or sweep, not both", s.Name)
-		}
-		for _, point := range cartesian(s.Sweep) {
-			for k, v := range s.Params {
-				if _, swept := s.Sweep[k]; !swept {
-					point[k] = v
-				}
-			}
-			c, err := m.Resolve(point)
-			if err != nil {
-				return ResolvedMethod{}, err
-			}
-			cfgs = append(cfgs, c)
-		}
-	} else {
-		grid := s.Grid
-		if grid == "" {
-			grid = "default"
-		}
-		cfgs, err = m.Expand(grid, s.Params)
-		if err != nil {
-			return ResolvedMethod{}, err
-		}
+	cfgs, err := configsOf(s, m)
+	if err != nil {
+		return ResolvedMethod{}, err
 	}
 	if err := checkConstructible(s.label(), m, cfgs); err != nil {
 		return ResolvedMethod{}, err
@@ -266,6 +243,35 @@ func resolveMethod(s MethodSpec) (ResolvedMethod, error) {
 		return ResolvedMethod{}, fmt.Errorf("method %s: unknown selection %q (valid: test, inner-cv, sweep)", s.Name, s.Selection)
 	}
 	return ResolvedMethod{Spec: s, Label: s.label(), Method: m, Configs: cfgs, Selection: s.Selection}, nil
+}
+
+// configsOf lists a method's configurations: the points of its sweep
+// (with its fixed parameters) or its grid's.
+func configsOf(s MethodSpec, m *methods.Method) ([]methods.Config, error) {
+	if len(s.Sweep) == 0 {
+		grid := s.Grid
+		if grid == "" {
+			grid = "default"
+		}
+		return m.Expand(grid, s.Params)
+	}
+	if s.Grid != "" {
+		return nil, fmt.Errorf("method %s: give either grid or sweep, not both", s.Name)
+	}
+	var cfgs []methods.Config
+	for _, point := range cartesian(s.Sweep) {
+		for k, v := range s.Params {
+			if _, swept := s.Sweep[k]; !swept {
+				point[k] = v
+			}
+		}
+		c, err := m.Resolve(point)
+		if err != nil {
+			return nil, err
+		}
+		cfgs = append(cfgs, c)
+	}
+	return cfgs, nil
 }
 
 // checkDistinct refuses configurations that differ only in Execution

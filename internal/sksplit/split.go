@@ -131,14 +131,8 @@ func StratifiedShuffleSplitFirst(y []int, nTrain, nTest int, seed uint32) (train
 	for _, c := range yIdx {
 		counts[c]++
 	}
-	if slices.Min(counts) < 2 {
-		return nil, nil, errors.New("The least populated class in y has only 1 member, which is too few. The minimum number of groups for any class cannot be less than 2.")
-	}
-	if nTrain < k {
-		return nil, nil, fmt.Errorf("The train_size = %d should be greater or equal to the number of classes = %d", nTrain, k)
-	}
-	if nTest < k {
-		return nil, nil, fmt.Errorf("The test_size = %d should be greater or equal to the number of classes = %d", nTest, k)
+	if err := checkStratifiedSizes(counts, nTrain, nTest); err != nil {
+		return nil, nil, err
 	}
 	// Stable argsort of the class positions: each class's indices ascending.
 	classIndices := make([][]int, k)
@@ -168,6 +162,22 @@ func StratifiedShuffleSplitFirst(y []int, nTrain, nTest int, seed uint32) (train
 	train = nprand.PermutationOf(rng, train)
 	test = nprand.PermutationOf(rng, test)
 	return train, test, nil
+}
+
+// checkStratifiedSizes refuses, in sklearn's words, a class of one member
+// or a training or test set smaller than the number of classes.
+func checkStratifiedSizes(counts []int, nTrain, nTest int) error {
+	k := len(counts)
+	if slices.Min(counts) < 2 {
+		return errors.New("The least populated class in y has only 1 member, which is too few. The minimum number of groups for any class cannot be less than 2.")
+	}
+	if nTrain < k {
+		return fmt.Errorf("The train_size = %d should be greater or equal to the number of classes = %d", nTrain, k)
+	}
+	if nTest < k {
+		return fmt.Errorf("The test_size = %d should be greater or equal to the number of classes = %d", nTest, k)
+	}
+	return nil
 }
 
 // TrainTestSplit returns the index arrays of sklearn's
