@@ -38,6 +38,7 @@ type FitOptions struct {
 
 // Fitted is the model Fit trained, described.
 type Fitted struct {
+	Dataset        string
 	Method, Config string
 	Rows           int
 	Units          string // the units of the partitions' corners
@@ -49,7 +50,7 @@ type Fitted struct {
 
 // Fit trains FGRT (FGRT* with Optimized) on the dataset's complete rows.
 func Fit(ctx context.Context, o FitOptions) (*Fitted, error) {
-	out := &Fitted{Method: "fgrt", Units: "the data's own units"}
+	out := &Fitted{Dataset: o.Dataset, Method: "fgrt", Units: "the data's own units"}
 	if o.Optimized {
 		out.Method = "fgrt-opt"
 	}

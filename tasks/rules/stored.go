@@ -18,6 +18,7 @@ type Query struct {
 
 // Stored are the rules a study stored for one fold.
 type Stored struct {
+	Query Query
 	Row   results.Record
 	Model results.ModelRecord
 	// Representative says Row is the representative fold, the median of
@@ -48,7 +49,7 @@ func ReadStored(q Query) (*Stored, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Stored{Representative: q.Fold < 0}
+	s := &Stored{Query: q, Representative: q.Fold < 0}
 	if s.Row, err = q.pick(rows); err != nil {
 		return nil, err
 	}

@@ -104,8 +104,7 @@ func runRules(ctx context.Context, env *Env, f *rulesFlags) error {
 		return err
 	}
 	if f.asJSON {
-		return writeRulesJSON(env, rulesJSON{Source: "fitted", Dataset: o.Dataset, Method: m.Method, Config: m.Config,
-			Units: m.Units, TrainingAccuracy: &m.Accuracy, Classes: m.Record.Classes, Rules: m.Record.Rules, Partitions: m.Record.NamedPartitions()})
+		return writeRulesJSON(env, m.Document())
 	}
 	cx, w, rule := m.Complexity, env.Stdout, strings.Repeat("=", 60)
 	fmt.Fprintf(w, "%s on %s (%d rows, %s)\n%s\n\n", m.Method, o.Dataset, m.Rows, m.Config, rule)

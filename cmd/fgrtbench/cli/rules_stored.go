@@ -10,36 +10,9 @@ import (
 )
 
 // rulesJSON is rules --json: every feature, term and class by name.
-type rulesJSON struct {
-	Source   string `json:"source"` // "fitted" or "stored"
-	Dataset  string `json:"dataset"`
-	Method   string `json:"method"`
-	Protocol string `json:"protocol,omitempty"`
-	Key      string `json:"key,omitempty"`
-	Repeat   *int   `json:"repeat,omitempty"`
-	Fold     *int   `json:"fold,omitempty"`
-	// Representative is true for the fold chosen as the median accuracy.
-	Representative   bool     `json:"representative,omitempty"`
-	Config           string   `json:"config"`
-	Accuracy         *float64 `json:"test_accuracy,omitempty"`
-	TrainingAccuracy *float64 `json:"training_accuracy,omitempty"`
-	// Units are those of the partitions' corners. RuleUnits are those of
-	// the rules' numeric thresholds: the data's own (4 significant
-	// digits; models.jsonl.gz keeps them at full precision in the units
-	// the learner saw), or the learner's for a study stored before
-	// readable rules were recorded. Absent for fitted FGRT, whose rules
-	// name terms.
-	Units      string              `json:"partition_units"`
-	RuleUnits  string              `json:"rule_units,omitempty"`
-	Classes    []string            `json:"classes"`
-	Rules      []string            `json:"rules"`
-	Partitions []results.NamedTerm `json:"partitions"`
-}
+type rulesJSON = rules.Document
 
 func writeRulesJSON(env *Env, r rulesJSON) error {
-	if r.Partitions == nil {
-		r.Partitions = []results.NamedTerm{}
-	}
 	enc := json.NewEncoder(env.Stdout)
 	enc.SetEscapeHTML(false) // rules stay readable: "<=", not "\u003c="
 	enc.SetIndent("", "  ")
@@ -53,12 +26,10 @@ func printStoredRules(env *Env, q rules.Query, asJSON bool) error {
 	if err != nil {
 		return err
 	}
-	row, units := s.Row, "the data's own units"
 	if asJSON {
-		return writeRulesJSON(env, rulesJSON{Source: "stored", Dataset: q.Dataset, Method: q.Method, Protocol: row.Protocol,
-			Key: row.Key, Repeat: &row.Repeat, Fold: &row.Fold, Representative: s.Representative, Config: row.Config, Accuracy: &row.Accuracy,
-			Units: units, RuleUnits: s.RuleUnits, Classes: s.Model.Classes, Rules: s.Rules, Partitions: s.Model.NamedPartitions()})
+		return writeRulesJSON(env, s.Document())
 	}
+	doc, row := s.Document(), s.Row
 	which, config, w := "", row.Config, env.Stdout
 	if s.Representative {
 		which = fmt.Sprintf(", the representative fold (its accuracy is the median of %d folds)", s.Folds)
@@ -78,7 +49,7 @@ func printStoredRules(env *Env, q rules.Query, asJSON bool) error {
 		fmt.Fprintf(w, "\n%d rules\n", len(s.Rules))
 	}
 	if len(s.Model.Partitions) > 0 {
-		fmt.Fprintf(w, "\nPartitions its rules use, in %s\n%s\n%s\n", units, strings.Repeat("=", 60), results.FormatPartitions(s.Model.NamedPartitions()))
+		fmt.Fprintf(w, "\nPartitions its rules use, in %s\n%s\n%s\n", doc.Units, strings.Repeat("=", 60), results.FormatPartitions(doc.Partitions))
 	}
 	return nil
 }
