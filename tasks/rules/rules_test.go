@@ -75,3 +75,23 @@ func TestOverrides(t *testing.T) {
 		t.Errorf("overrides %v, want %v", got, want)
 	}
 }
+
+// TestReadable: a stored model's rules read in the data's units where it
+// records readable ones, in the learner's for an older threshold model,
+// and with no units where they compare no threshold.
+func TestReadable(t *testing.T) {
+	cases := []struct {
+		m         results.ModelRecord
+		rule, has string
+	}{
+		{results.ModelRecord{Kind: "cart.tree/1", Rules: []string{"IF x <= 0.1"}, ReadableRules: []string{"IF x <= 3"}}, "IF x <= 3", "the data's own units"},
+		{results.ModelRecord{Kind: "cart.tree/1", Rules: []string{"IF x <= 0.1"}}, "IF x <= 0.1", "the units the learner saw"},
+		{results.ModelRecord{Kind: "fgrt.rules/1", Rules: []string{"IF x IS low"}}, "IF x IS low", ""},
+	}
+	for _, c := range cases {
+		rules, units := readable(c.m)
+		if len(rules) != 1 || rules[0] != c.rule || (c.has == "") != (units == "") || !strings.Contains(units, c.has) {
+			t.Errorf("%s: %q in %q, want %q in units with %q", c.m.Kind, rules, units, c.rule, c.has)
+		}
+	}
+}
