@@ -4,15 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/fgrtbench/fgrtbench/bench/study"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/fgrtbench/fgrtbench/bench/identity"
-	"github.com/fgrtbench/fgrtbench/bench/manifest"
-	"github.com/fgrtbench/fgrtbench/bench/spec"
 	"github.com/fgrtbench/fgrtbench/datasets"
 	"github.com/fgrtbench/fgrtbench/gate"
 	"github.com/fgrtbench/fgrtbench/internal/sharedtest"
@@ -266,41 +262,6 @@ func TestARegistryTableUnderAFileName(t *testing.T) {
 	info, _ := datasets.Lookup("wine")
 	if code != 0 || !strings.Contains(stdout, "identity "+info.NormalizedSHA256) {
 		t.Errorf("the copy's identity: exit %d %q %s", code, stdout, e)
-	}
-}
-
-// TestUpdateRefusesAnEarlierVersionsFileChecksum: results whose manifest
-// identifies a data file of the user's own by its bytes (an fgrtbench
-// before table identities) cannot give a baseline the table's identity;
-// --update refuses them, naming the dataset, and writes nothing.
-func TestUpdateRefusesAnEarlierVersionsFileChecksum(t *testing.T) {
-	tmp, data, specPath := studyFixture(t)
-	out := filepath.Join(tmp, "X")
-	if code, _, e := runCLI("run", "--spec", specPath, "--out", out, "--no-report"); code != 0 {
-		t.Fatalf("run: %s", e)
-	}
-	m, err := manifest.Read(out)
-	if err != nil || m.Identity == nil {
-		t.Fatal(err)
-	}
-	groups := m.Identity.Groups
-	for i := range groups {
-		groups[i].DatasetSHA256 = strings.Repeat("3d", 32) // as an earlier version recorded mine.csv
-	}
-	id := identity.NewStudy(groups)
-	m.Identity = &id
-	if err := m.Write(out); err != nil {
-		t.Fatal(err)
-	}
-	b := &gate.Baseline[study.Study]{}
-	s, err := spec.Load(specPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b.Study = s
-	err = recordExperiment(b, &s, out)
-	if err == nil || !strings.Contains(err.Error(), "identifies dataset "+data+" by a file checksum (3d3d3d3d3d3d…)") || b.Identity != nil {
-		t.Errorf("err = %v, identity %+v", err, b.Identity)
 	}
 }
 

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
-	"github.com/fgrtbench/fgrtbench/bench/study"
 )
 
 // allCommands lists every command and subcommand with the words that
@@ -245,16 +244,6 @@ func TestNoDoubledPrefix(t *testing.T) {
 				t.Errorf("%v: doubled prefix: %q", args, line)
 			}
 		}
-	}
-}
-
-// TestCheckCompleteNamesNoCommand: checkComplete's messages (reached only
-// with real results) are printed after Main's prefix, so they start with
-// the flag, not the command.
-func TestCheckCompleteNamesNoCommand(t *testing.T) {
-	err := checkComplete(study.Study{}, nil, t.TempDir())
-	if err == nil || strings.HasPrefix(err.Error(), "check") {
-		t.Errorf("checkComplete: %v", err)
 	}
 }
 

@@ -3,14 +3,11 @@ package cli
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
 
-	"github.com/fgrtbench/fgrtbench/bench/methods"
-	"github.com/fgrtbench/fgrtbench/bench/paperprep"
-	"github.com/fgrtbench/fgrtbench/fgrt"
-	"github.com/fgrtbench/fgrtbench/learn"
+	"github.com/fgrtbench/fgrtbench/datasets"
 	"github.com/fgrtbench/fgrtbench/results"
+	"github.com/fgrtbench/fgrtbench/tasks/rules"
 )
 
 // setFlags collects repeated --set name=value flags.
@@ -54,105 +51,67 @@ every grid point of a study is merged over, and they stay as they are so
 that results keep matching the authors' code. For the registry's defaults,
 pass --max-rules 10 --coverage 0.`}
 	fs := &c.Flag
-	var df dataFlags
-	df.add(fs)
-	name := fs.String("dataset", "", "dataset name, or the path of a .dat, .arff or .csv file")
-	optimized := fs.Bool("optimized", false, "FGRT*: optimise the partitions (grid search on the dataset's labels)")
-	maxRules := fs.Int("max-rules", 15, "rule budget (leaves)")
-	coverage := fs.Float64("coverage", 0.01, "coverage threshold")
-	minImp := fs.Float64("min-improvement", 0.01, "minimum improvement (soft, patience 3)")
-	paperPrep := fs.Bool("paper-preprocessing", false, "use the paper protocol's standardised matrix instead of raw values")
-	asJSON := fs.Bool("json", false, "print the rules as JSON: features, terms and classes by name")
-	resultsDir := fs.String("results", "", "print the rules stored in this results directory (models.jsonl.gz) instead of fitting")
-	method := fs.String("method", "", "with --results: the method label whose stored rules to print")
-	protocolName := fs.String("protocol", "", "with --results: the protocol (needed when the results hold several)")
-	repeat := fs.Int("repeat", 0, "with --results and --fold: the repeat of the fold")
-	fold := fs.Int("fold", -1, "with --results: the fold whose rules to print (default: the representative fold, whose accuracy is the median)")
-	sets := setFlags{}
-	fs.Var(sets, "set", "any other FGRT parameter as name=value (repeatable; see 'fgrtbench rules -h' and the registry)")
-	c.Run = func(ctx context.Context, env *Env, args []string) error {
-		if *name == "" {
-			return usageError("--dataset is required")
-		}
-		if *resultsDir != "" {
-			if *method == "" {
-				return usageError("--results needs --method (the label whose stored rules to print)")
-			}
-			return storedRules(env, storedRulesQuery{dir: *resultsDir, dataset: *name, method: *method,
-				protocol: *protocolName, repeat: *repeat, fold: *fold}, *asJSON)
-		}
-		if *method != "" || *protocolName != "" || *fold >= 0 {
-			return usageError("--method, --protocol and --fold read stored rules: give --results DIR")
-		}
-		methodName := "fgrt"
-		if *optimized {
-			methodName = "fgrt-opt"
-		}
-		m, err := methods.Lookup(methodName)
-		if err != nil {
-			return err
-		}
-		overrides := map[string]string{
-			"max_rules":          strconv.Itoa(*maxRules),
-			"coverage_threshold": strconv.FormatFloat(*coverage, 'g', -1, 64),
-			"min_improvement":    strconv.FormatFloat(*minImp, 'g', -1, 64),
-		}
-		for k, v := range sets {
-			overrides[k] = v
-		}
-		cfg, err := m.Resolve(overrides)
-		if err != nil {
-			return err
-		}
-		ds, err := loadDataset(ctx, df.fetcher(env), *name)
-		if err != nil {
-			return err
-		}
-		var X [][]float64
-		var y []int
-		var schema learn.Schema
-		units := "the data's own units"
-		if *paperPrep {
-			p, err := paperprep.Prepare(ds)
-			if err != nil {
-				return err
-			}
-			X, y, schema = p.X, p.Y, p.Schema
-			units = "the standardised units of the paper's preprocessing"
-		} else {
-			full, _ := ds.CompleteRows()
-			X, y, schema = full.X, full.Y, full.Schema()
-		}
-		tr, err := m.New(cfg, 0)
-		if err != nil {
-			return err
-		}
-		model, err := tr.Fit(X, y, schema)
-		if err != nil {
-			return err
-		}
-		fm, ok := model.(*fgrt.Model)
-		if !ok {
-			return fmt.Errorf("method %s did not return an FGRT model", methodName)
-		}
-		desc, err := fm.Describe(schema)
-		if err != nil {
-			return err
-		}
-		rec := results.NewModelRecord("", 0, desc, nil)
-		acc := learn.Accuracy(y, fm.Predict(X))
-		if *asJSON {
-			return writeRulesJSON(env, rulesJSON{Source: "fitted", Dataset: *name, Method: methodName, Config: cfg.String(),
-				Units: units, TrainingAccuracy: &acc, Classes: rec.Classes, Rules: rec.Rules, Partitions: rec.NamedPartitions()})
-		}
-		cx := fm.Complexity()
-		fmt.Fprintf(env.Stdout, "%s on %s (%d rows, %s)\n%s\n\n", methodName, *name, len(X), cfg, strings.Repeat("=", 60))
-		fmt.Fprintln(env.Stdout, fm.Rules(schema))
-		fmt.Fprintf(env.Stdout, "\n%d rules, %d antecedents (%.2f per rule); reference counts: %d leaves, %d internal nodes\n",
-			cx.Rules, cx.Antecedents, cx.MeanAntecedents(), cx.Leaves, cx.InternalNodes)
-		fmt.Fprintf(env.Stdout, "training accuracy %.4f\n\nPartitions its rules use, in %s\n%s\n", acc, units, strings.Repeat("=", 60))
-		fmt.Fprintln(env.Stdout, results.FormatPartitions(rec.NamedPartitions()))
-		return nil
-	}
+	var f rulesFlags
+	f.data.add(fs)
+	fs.StringVar(&f.fit.Dataset, "dataset", "", "dataset name, or the path of a .dat, .arff or .csv file")
+	fs.BoolVar(&f.fit.Optimized, "optimized", false, "FGRT*: optimise the partitions (grid search on the dataset's labels)")
+	fs.IntVar(&f.fit.MaxRules, "max-rules", 15, "rule budget (leaves)")
+	fs.Float64Var(&f.fit.Coverage, "coverage", 0.01, "coverage threshold")
+	fs.Float64Var(&f.fit.MinImprovement, "min-improvement", 0.01, "minimum improvement (soft, patience 3)")
+	fs.BoolVar(&f.fit.PaperPreprocessing, "paper-preprocessing", false, "use the paper protocol's standardised matrix instead of raw values")
+	fs.BoolVar(&f.asJSON, "json", false, "print the rules as JSON: features, terms and classes by name")
+	fs.StringVar(&f.stored.Dir, "results", "", "print the rules stored in this results directory (models.jsonl.gz) instead of fitting")
+	fs.StringVar(&f.stored.Method, "method", "", "with --results: the method label whose stored rules to print")
+	fs.StringVar(&f.stored.Protocol, "protocol", "", "with --results: the protocol (needed when the results hold several)")
+	fs.IntVar(&f.stored.Repeat, "repeat", 0, "with --results and --fold: the repeat of the fold")
+	fs.IntVar(&f.stored.Fold, "fold", -1, "with --results: the fold whose rules to print (default: the representative fold, whose accuracy is the median)")
+	f.fit.Set = setFlags{}
+	fs.Var(setFlags(f.fit.Set), "set", "any other FGRT parameter as name=value (repeatable; see 'fgrtbench rules -h' and the registry)")
+	c.Run = func(ctx context.Context, env *Env, args []string) error { return runRules(ctx, env, &f) }
 	return c
+}
+
+// rulesFlags are rules' flags: what to fit, or which stored rules to read.
+type rulesFlags struct {
+	fit    rules.FitOptions
+	stored rules.Query
+	data   dataFlags
+	asJSON bool
+}
+
+// runRules prints the rules of FGRT fitted on a dataset, or those a study
+// stored.
+func runRules(ctx context.Context, env *Env, f *rulesFlags) error {
+	if f.fit.Dataset == "" {
+		return usageError("--dataset is required")
+	}
+	if q := f.stored; q.Dir != "" {
+		if q.Method == "" {
+			return usageError("--results needs --method (the label whose stored rules to print)")
+		}
+		q.Dataset = f.fit.Dataset
+		return printStoredRules(env, q, f.asJSON)
+	}
+	if f.stored.Method != "" || f.stored.Protocol != "" || f.stored.Fold >= 0 {
+		return usageError("--method, --protocol and --fold read stored rules: give --results DIR")
+	}
+	o := f.fit
+	o.Load = func(ctx context.Context, name string) (*datasets.Dataset, error) {
+		return loadDataset(ctx, f.data.fetcher(env), name)
+	}
+	m, err := rules.Fit(ctx, o)
+	if err != nil {
+		return err
+	}
+	if f.asJSON {
+		return writeRulesJSON(env, m.Document())
+	}
+	cx, w, rule := m.Complexity, env.Stdout, strings.Repeat("=", 60)
+	fmt.Fprintf(w, "%s on %s (%d rows, %s)\n%s\n\n", m.Method, o.Dataset, m.Rows, m.Config, rule)
+	fmt.Fprintln(w, m.Text)
+	fmt.Fprintf(w, "\n%d rules, %d antecedents (%.2f per rule); reference counts: %d leaves, %d internal nodes\n",
+		cx.Rules, cx.Antecedents, cx.MeanAntecedents(), cx.Leaves, cx.InternalNodes)
+	fmt.Fprintf(w, "training accuracy %.4f\n\nPartitions its rules use, in %s\n%s\n", m.Accuracy, m.Units, rule)
+	fmt.Fprintln(w, results.FormatPartitions(m.Record.NamedPartitions()))
+	return nil
 }

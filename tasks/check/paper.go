@@ -1,4 +1,4 @@
-package cli
+package check
 
 import (
 	"github.com/fgrtbench/fgrtbench/analysis"
