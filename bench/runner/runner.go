@@ -20,6 +20,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/study"
 	"github.com/fgrtbench/fgrtbench/datasets"
 	"github.com/fgrtbench/fgrtbench/internal/atomicfile"
+	"github.com/fgrtbench/fgrtbench/internal/par"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
@@ -37,7 +38,7 @@ type Progress interface {
 	Finish()
 }
 
-// MaxJobs is the ceiling on a run's parallel units (-j). Workers never
+// MaxJobs is the ceiling on a run's busy threads (-j). Workers never
 // outnumber the pending units, so the ceiling guards against a typo, not
 // against small studies: it is fixed rather than a multiple of the CPUs so
 // that a command that runs on a large machine runs on a laptop too, and
@@ -51,7 +52,7 @@ const MaxJobs = 4096
 type Runner struct {
 	Load     Loader
 	OutDir   string
-	Jobs     int         // worker count, at most MaxJobs; <= 0 means runtime.NumCPU()
+	Jobs     int         // busy threads (units and the loops in their fits), at most MaxJobs; <= 0 means runtime.NumCPU()
 	Shard    study.Shard // zero value = all units
 	Progress Progress
 	// FailFast stops at the first failing unit instead of running the rest.
@@ -70,6 +71,8 @@ type Runner struct {
 	openResults func(path string) (outdir.AppendFile, error)
 	plans       *planCache // built by Validate, used by Run
 	stages      Stages
+	// budget is the last run's CPU budget (its Peak is what tests check).
+	budget *par.Budget
 }
 
 // Stages returns the time the runner's runs spent in each stage so far.
@@ -334,8 +337,9 @@ func mergeDatasets(prev *manifest.Manifest, loaded []manifest.Dataset) []manifes
 	return out
 }
 
-// execute runs the pending units on a worker pool, appending each unit's
-// rows to the results file as it finishes, and canonicalises the file.
+// execute runs the pending units on a worker pool sharing one budget of
+// -j threads (threads.go), appending each unit's rows to the results file
+// as it finishes, and canonicalises the file.
 func (r *Runner) execute(ctx context.Context, s study.Study, ms []study.ResolvedMethod, plans *planCache, path string,
 	pending []study.Unit, sum Summary, keepArtifacts bool) (Summary, error) {
 	open := r.openResults
@@ -357,14 +361,6 @@ func (r *Runner) execute(ctx context.Context, s study.Study, ms []study.Resolved
 		r.Progress.Start(len(pending))
 	}
 	defer tightGC()()
-	// A worker more than the units pending would only wait: each costs a
-	// goroutine and its buffers, so -j 200000 on three units must cost
-	// three.
-	jobs := r.Jobs
-	if jobs <= 0 {
-		jobs = runtime.NumCPU()
-	}
-	jobs = min(jobs, len(pending))
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	// Deferred after cancel, so it runs before it: once every unit has
@@ -373,92 +369,17 @@ func (r *Runner) execute(ctx context.Context, s study.Study, ms []study.Resolved
 	// within its grace period, rather than outliving the process.
 	defer releaseMethods(ms)
 
-	type result struct {
-		u    study.Unit
-		rows []results.Record
-		arts *unitArtifacts
-		err  error
-	}
-	work := make(chan study.Unit)
-	out := make(chan result)
-	ex := &executor{ctx: ctx, stages: &r.stages, artifacts: arts.header()}
-	var wg sync.WaitGroup
-	for w := 0; w < jobs; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for u := range work {
-				if ctx.Err() != nil {
-					out <- result{u: u, err: ctx.Err()}
-					continue
-				}
-				plan, err := plans.get(ctx, u.Protocol, u.Dataset)
-				var rows []results.Record
-				var ua *unitArtifacts
-				if err == nil {
-					rows, ua, err = ex.run(u, plan, ms[u.Method], s.Layout(u.Protocol).Folds)
-				}
-				out <- result{u: u, rows: rows, arts: ua, err: err}
-			}
-		}()
-	}
-	go func() {
-		defer close(work)
-		for _, u := range pending {
-			select {
-			case work <- u:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	go func() { wg.Wait(); close(out) }()
-
-	var writeErr error
-	for res := range out {
-		if res.err != nil {
-			if !errors.Is(res.err, context.Canceled) {
-				sum.Failed++
-				sum.Errors = append(sum.Errors, res.err.Error())
-				if r.FailFast {
-					cancel()
-				}
-			}
-		} else if writeErr = r.writeUnitTimed(arts, f, res.rows, res.arts); writeErr != nil {
-			// Stop: no further unit starts, the units in flight are
-			// cancelled (an external command is killed) and awaited, so
-			// that they clean up (their temporary directories) before the
-			// process exits; their rows are dropped.
-			cancel()
-			for range out {
-			}
-			break
-		} else {
-			sum.Ran++
-			if r.afterUnit != nil {
-				r.afterUnit(sum.Ran)
-			}
-		}
-		if r.Progress != nil && !errors.Is(res.err, context.Canceled) { // an interrupted unit is neither done nor failed
-			r.Progress.Done(res.u, res.err)
-		}
-	}
+	r.budget = par.NewBudget(r.threads())
+	ex := &executor{ctx: ctx, stages: &r.stages, artifacts: arts.header(), budget: r.budget}
+	pool := &unitPool{ctx: ctx, budget: r.budget, ex: ex, s: s, ms: ms, plans: plans}
+	writeErr := r.collect(pool.start(pending), cancel, arts, f, &sum)
 	if r.Progress != nil {
 		r.Progress.Finish()
 	}
 	if writeErr != nil {
 		return sum, writeErr
 	}
-	if err := f.Close(); err != nil {
-		return sum, err
-	}
-	t0 := time.Now()
-	err = Canonicalize(path)
-	r.stages.since(StageWrite, t0)
-	if err != nil {
-		return sum, &outdir.WriteError{Path: path, Err: fmt.Errorf("rewriting it in canonical order: %w", err)}
-	}
-	if err := arts.finish(); err != nil {
+	if err := r.finishResults(f, path, arts); err != nil {
 		return sum, err
 	}
 	sort.Strings(sum.Errors)
@@ -469,6 +390,55 @@ func (r *Runner) execute(ctx context.Context, s study.Study, ms []study.Resolved
 		return sum, fmt.Errorf("%d of %d units failed; first: %s", sum.Failed, len(pending), sum.Errors[0])
 	}
 	return sum, nil
+}
+
+// collect writes each unit's rows as its result arrives and counts it in
+// sum; a failed unit stops the run under FailFast. A write error stops
+// it: no further unit starts, the units in flight are cancelled (an
+// external command is killed) and awaited, so that they clean up (their
+// temporary directories) before the process exits; their rows are dropped
+// and the error is returned.
+func (r *Runner) collect(out <-chan unitResult, cancel func(), arts *artifactFiles, f *outdir.Appender, sum *Summary) error {
+	for res := range out {
+		if res.err != nil {
+			if !errors.Is(res.err, context.Canceled) {
+				sum.Failed++
+				sum.Errors = append(sum.Errors, res.err.Error())
+				if r.FailFast {
+					cancel()
+				}
+			}
+		} else if err := r.writeUnitTimed(arts, f, res.rows, res.arts); err != nil {
+			cancel()
+			for range out {
+			}
+			return err
+		} else {
+			sum.Ran++
+			if r.afterUnit != nil {
+				r.afterUnit(sum.Ran)
+			}
+		}
+		if r.Progress != nil && !errors.Is(res.err, context.Canceled) { // an interrupted unit is neither done nor failed
+			r.Progress.Done(res.u, res.err)
+		}
+	}
+	return nil
+}
+
+// finishResults closes the results file, rewrites it in canonical order
+// and completes the artifacts.
+func (r *Runner) finishResults(f *outdir.Appender, path string, arts *artifactFiles) error {
+	if err := f.Close(); err != nil {
+		return err
+	}
+	t0 := time.Now()
+	err := Canonicalize(path)
+	r.stages.since(StageWrite, t0)
+	if err != nil {
+		return &outdir.WriteError{Path: path, Err: fmt.Errorf("rewriting it in canonical order: %w", err)}
+	}
+	return arts.finish()
 }
 
 // appendTimed appends a unit's rows, timed as the write stage.
