@@ -133,10 +133,10 @@ func TestBudgetBoundsBusyThreads(t *testing.T) {
 		Methods: []study.MethodSpec{{Name: "test-threaded"}}, Options: protocol.DefaultOptions()}
 	s.Options.Repeats, s.Options.InnerFolds = 2, 3
 	cases := []struct {
-		name     string
-		jobs     int
-		shard    study.Shard
-		minPeak  int // threads that must have been busy at once
+		name    string
+		jobs    int
+		shard   study.Shard
+		minPeak int // threads that must have been busy at once
 	}{
 		{"many units, -j 1", 1, study.Shard{}, 1},
 		{"many units, -j 3", 3, study.Shard{}, 1},
