@@ -98,7 +98,7 @@ type Summary struct {
 // identity, the datasets and one history entry per invocation.
 func (r *Runner) Run(ctx context.Context, s study.Study) (Summary, error) {
 	if r.Jobs > MaxJobs {
-		return Summary{}, fmt.Errorf("%d parallel units is above the ceiling of %d", r.Jobs, MaxJobs)
+		return Summary{}, fmt.Errorf("%d threads is above the ceiling of %d", r.Jobs, MaxJobs)
 	}
 	st, err := r.identify(ctx, s)
 	if err != nil {

@@ -144,8 +144,14 @@ func RunLarge(ctx context.Context, o LargeOptions) (LargeResult, error) {
 // timeProcess runs a command in dir and returns its wall time, its peak
 // resident memory and its output (stdout and stderr together).
 func timeProcess(ctx context.Context, dir, what, name string, args ...string) (LargeRun, string, error) {
+	return timeProcessEnv(ctx, dir, nil, what, name, args...)
+}
+
+// timeProcessEnv is timeProcess with the child's environment (this
+// process's when nil).
+func timeProcessEnv(ctx context.Context, dir string, env []string, what, name string, args ...string) (LargeRun, string, error) {
 	cmd := exec.CommandContext(ctx, name, args...)
-	cmd.Dir = dir
+	cmd.Dir, cmd.Env = dir, env
 	floor, _ := resetPeakRSS()
 	t0 := time.Now()
 	out, err := cmd.CombinedOutput()
