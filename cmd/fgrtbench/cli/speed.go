@@ -20,15 +20,13 @@ func init() { register(speedCommand) }
 // process's when nil); tests make their binary act as fgrtbench with it.
 var scalingEnv []string
 
-func speedCommand() *Command {
-	c := &Command{Name: "speed", Short: "time fgrtbench against scikit-learn and Weka (when installed) on the same data; print the table with ratios",
-		UsageLine: "[--python /usr/bin/python3] [--weka /usr/share/java/weka.jar] [--large] [--large-data] [--external] [--run-sh] [--markdown] [-j 1] [--scaling [--scaling-studies paper,large] [--scaling-j 1,2,4] [--scaling-rows N] [--out DIR]]",
-		Long: `Speed times fgrtbench's learners side by side with scikit-learn's trees and
+// speedLong is the speed command's help.
+const speedLong = `Speed times fgrtbench's learners side by side with scikit-learn's trees and
 Weka's J48 and JRip (each when installed) on the same data and prints the
 table with ratios. -j N lets each of our timed fits keep N threads busy
-(its learner's parallel loops; the models are the same). --large-data adds a 10^6-row study (reading the file
-beside pandas.read_csv, then a clean FGRT and CART study with its report):
-wall time and peak memory. --exfuzzy DIR (or $FGRT_EXFUZZY), a checkout of
+(its learner's parallel loops; the models are the same). --large-data adds
+a 10^6-row study (reading the file beside pandas.read_csv, then a clean
+FGRT and CART study with its report): wall time and peak memory. --exfuzzy DIR (or $FGRT_EXFUZZY), a checkout of
 Fuminides/ex-fuzzy at 96f0cf2d, adds FuzzyCART beside Ex-Fuzzy's own Python
 fit (driven by fgrtbench's script, pymoo stubbed) on the clean protocol's
 training folds of ring and spambase: the fit-time ratio and whether the
@@ -45,7 +43,12 @@ number of CPUs (--scaling-j to choose), every run a fresh
 'fgrtbench reproduce' process: the paper's study as ./run.sh runs it and
 the 10^6 × 20 study of docs/large-data.md (--scaling-studies to choose).
 It prints wall time, speed-up over -j 1 and over -j 2, efficiency and the
-child's peak memory, and writes them as ` + speed.ScalingFile + ` into --out when given.`}
+child's peak memory, and writes them as ` + speed.ScalingFile + ` into --out when given.`
+
+func speedCommand() *Command {
+	c := &Command{Name: "speed", Short: "time fgrtbench against scikit-learn and Weka (when installed) on the same data; print the table with ratios",
+		UsageLine: "[--python /usr/bin/python3] [--weka /usr/share/java/weka.jar] [--large] [--large-data] [--external] [--run-sh] [--markdown] [-j 1] [--scaling [--scaling-studies paper,large] [--scaling-j 1,2,4] [--scaling-rows N] [--out DIR]]",
+		Long:      speedLong}
 	fs := &c.Flag
 	var o speedrun.Options
 	fs.StringVar(&o.Python, "python", "/usr/bin/python3", "Python interpreter with scikit-learn (skipped when it cannot import sklearn; empty skips)")
