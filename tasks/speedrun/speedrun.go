@@ -38,8 +38,8 @@ type Options struct {
 	// Markdown frames the block in its markers (MarkedBlock).
 	Markdown bool
 	// Scaling, when set, replaces everything above: the studies of
-	// Scaling.Studies at each -j, as a table (and speed.ScalingFile in the
-	// directory ScalingOut when set).
+	// Scaling.Studies at each -j, as a table and as speed.ScalingFile in
+	// the directory ScalingOut.
 	Scaling    *speed.ScalingOptions
 	ScalingOut string
 	// Binary is the fgrtbench executable that child measurements start.
@@ -157,30 +157,27 @@ func MarkedBlock(block string) string {
 	return speed.BeginMarker + "\n" + strings.TrimRight(block, "\n") + "\n" + speed.EndMarker + "\n"
 }
 
-// runScaling times the scaling studies and prints their table, and writes
-// it as speed.ScalingFile into ScalingOut when set; a file in the way that
-// fgrtbench did not write is refused before any study runs.
+// runScaling times the scaling studies, prints their table and writes it
+// as speed.ScalingFile into ScalingOut; bad options and a file in the way
+// that fgrtbench did not write are refused before anything is written.
 func runScaling(ctx context.Context, o Options) error {
-	var outs *owned.Dir
-	if o.ScalingOut != "" {
-		var err error
-		if outs, err = owned.Open(o.ScalingOut); err != nil {
-			return err
-		}
-		if err := outs.Check(speed.ScalingFile); err != nil {
-			return err
-		}
-	}
 	so := *o.Scaling
 	so.Binary, so.Log = o.Binary, o.Stderr
+	if err := so.Check(); err != nil {
+		return err
+	}
+	outs, err := owned.Open(o.ScalingOut)
+	if err != nil {
+		return err
+	}
+	if err := outs.Check(speed.ScalingFile); err != nil {
+		return err
+	}
 	runs, err := speed.RunScaling(ctx, so)
 	if len(runs) == 0 {
 		return err
 	}
 	fmt.Fprint(o.Stdout, speed.ScalingTable(runs))
-	if outs == nil {
-		return err
-	}
 	data, cerr := speed.ScalingCSV(runs)
 	if cerr == nil {
 		cerr = outs.WriteFile(speed.ScalingFile, data)

@@ -76,9 +76,10 @@ func DefaultScalingJobs(n int) []int {
 // RunScaling runs each study at each -j, smallest first, and returns the
 // runs in that order.
 func RunScaling(ctx context.Context, o ScalingOptions) ([]ScalingRun, error) {
-	if err := o.defaults(); err != nil {
+	if err := o.Check(); err != nil {
 		return nil, err
 	}
+	o.defaults()
 	dir, cleanup, err := scratchDir(o.Dir, "fgrtbench-scaling-")
 	if err != nil {
 		return nil, err
@@ -103,24 +104,29 @@ func RunScaling(ctx context.Context, o ScalingOptions) ([]ScalingRun, error) {
 	return runs, nil
 }
 
-// defaults fills the unset options and refuses unknown studies and -j
-// values below 1.
-func (o *ScalingOptions) defaults() error {
-	if len(o.Studies) == 0 {
-		o.Studies = ScalingStudies
-	}
+// Check refuses unknown studies and -j values below 1, so that a caller
+// can refuse them before it writes anything.
+func (o *ScalingOptions) Check() error {
 	for _, s := range o.Studies {
 		if s != ScalingPaper && s != ScalingLarge {
 			return fmt.Errorf("speed --scaling: unknown study %q (known: %s)", s, strings.Join(ScalingStudies, ", "))
 		}
 	}
-	if len(o.Jobs) == 0 {
-		o.Jobs = DefaultScalingJobs(runtime.NumCPU())
-	}
 	for _, j := range o.Jobs {
 		if j < 1 {
 			return fmt.Errorf("speed --scaling: -j %d is below 1", j)
 		}
+	}
+	return nil
+}
+
+// defaults fills the unset options.
+func (o *ScalingOptions) defaults() {
+	if len(o.Studies) == 0 {
+		o.Studies = ScalingStudies
+	}
+	if len(o.Jobs) == 0 {
+		o.Jobs = DefaultScalingJobs(runtime.NumCPU())
 	}
 	if o.Rows == 0 {
 		o.Rows, o.Cols = rt.LargeRows, rt.LargeCols
@@ -128,7 +134,6 @@ func (o *ScalingOptions) defaults() error {
 	if o.Log == nil {
 		o.Log = io.Discard
 	}
-	return nil
 }
 
 // studyArgs returns a function of (output directory, -j) giving the

@@ -43,7 +43,7 @@ number of CPUs (--scaling-j to choose), every run a fresh
 'fgrtbench reproduce' process: the paper's study as ./run.sh runs it and
 the 10^6 × 20 study of docs/large-data.md (--scaling-studies to choose).
 It prints wall time, speed-up over -j 1 and over -j 2, efficiency and the
-child's peak memory, and writes them as ` + speed.ScalingFile + ` into --out when given.`
+child's peak memory, and writes them as ` + speed.ScalingFile + ` into --out.`
 
 func speedCommand() *Command {
 	c := &Command{Name: "speed", Short: "time fgrtbench against scikit-learn and Weka (when installed) on the same data; print the table with ratios",
@@ -64,7 +64,7 @@ func speedCommand() *Command {
 	studies := fs.String("scaling-studies", strings.Join(speed.ScalingStudies, ","), "with --scaling: the studies to time (paper, large)")
 	jobs := fs.String("scaling-j", "", "with --scaling: the -j values (default 1,2,4,… up to the number of CPUs)")
 	rows := fs.Int("scaling-rows", rt.LargeRows, "with --scaling: rows of the large study's generated CSV (fewer for a quick check)")
-	fs.StringVar(&o.ScalingOut, "out", "", "with --scaling: also write the table as "+speed.ScalingFile+" into this directory")
+	fs.StringVar(&o.ScalingOut, "out", "out", "with --scaling: output directory (the table as "+speed.ScalingFile+")")
 	c.Run = func(ctx context.Context, env *Env, args []string) error {
 		if err := checkListFlags(fs, "scaling-studies", "scaling-j"); err != nil {
 			return err
