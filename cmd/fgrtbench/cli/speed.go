@@ -26,8 +26,9 @@ Weka's J48 and JRip (each when installed) on the same data and prints the
 table with ratios. -j N lets each of our timed fits keep N threads busy
 (its learner's parallel loops; the models are the same). --large-data adds
 a 10^6-row study (reading the file beside pandas.read_csv, then a clean
-FGRT and CART study with its report): wall time and peak memory. --exfuzzy DIR (or $FGRT_EXFUZZY), a checkout of
-Fuminides/ex-fuzzy at 96f0cf2d, adds FuzzyCART beside Ex-Fuzzy's own Python
+FGRT and CART study with its report): wall time and peak memory.
+--exfuzzy DIR (or $FGRT_EXFUZZY), a checkout of Fuminides/ex-fuzzy at
+96f0cf2d, adds FuzzyCART beside Ex-Fuzzy's own Python
 fit (driven by fgrtbench's script, pymoo stubbed) on the clean protocol's
 training folds of ring and spambase: the fit-time ratio and whether the
 trees have the same leaf count; without it that comparison is skipped with
