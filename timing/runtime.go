@@ -33,6 +33,7 @@ import (
 	"time"
 
 	"github.com/fgrtbench/fgrtbench/bench/methods"
+	"github.com/fgrtbench/fgrtbench/internal/par"
 	"github.com/fgrtbench/fgrtbench/learn"
 	"github.com/fgrtbench/fgrtbench/results"
 )
@@ -89,6 +90,11 @@ type Options struct {
 	// study, so a caller can show how far the study is (the command line
 	// prints a progress line, not one line per pair).
 	Progress func(Step)
+	// Threads is the CPU budget of one fit (-j): a learner that spreads
+	// its loops (learn.Threaded) may keep that many threads busy. 0 or 1
+	// fits on one thread, as the paper's timings were made. The fits and
+	// their models are the same for every value; only the times differ.
+	Threads int
 	// now is the clock (tests may replace it).
 	now func() time.Time
 }
@@ -300,87 +306,124 @@ func RunReal(ctx context.Context, load Loader, names []string, o Options) ([]Row
 
 // runStudy times every method at every point, in increasing size.
 func (o *Options) runStudy(ctx context.Context, study string, ms []method, pts []point) ([]Row, error) {
-	now := o.now
-	if now == nil {
-		now = time.Now
+	st := &studyRun{o: o, study: study, real: strings.HasPrefix(study, RealPrefix), now: o.now,
+		stopped: map[string]bool{}, warmed: map[string]bool{}, total: len(pts) * len(ms)}
+	if st.now == nil {
+		st.now = time.Now
 	}
-	real := strings.HasPrefix(study, RealPrefix)
-	stopped, warmed := map[string]bool{}, map[string]bool{}
-	var rows []Row
-	done, total := 0, len(pts)*len(ms)
-	step := func(m method, p point, slowest float64) {
-		done++
-		if o.Progress != nil {
-			o.Progress(Step{Study: study, Method: m.name, N: p.n, D: p.d, Done: done, Total: total, Slowest: slowest})
-		}
+	if o.Threads > 1 {
+		st.budget = par.NewBudget(o.Threads)
 	}
 	for _, p := range pts {
 		data, err := p.data()
 		if err != nil {
-			return rows, err
+			return st.rows, err
 		}
 		for _, m := range ms {
-			if stopped[m.name] {
-				step(m, p, 0)
+			if limit, ok := o.MaxSamples[m.name]; st.stopped[m.name] || (ok && p.n > limit) {
+				st.step(m, p, 0)
 				continue
 			}
-			if limit, ok := o.MaxSamples[m.name]; ok && p.n > limit {
-				step(m, p, 0)
-				continue
+			slowest, err := st.trials(ctx, m, p, data)
+			if err != nil {
+				return st.rows, err
 			}
-			var slowest float64
-			for t := 0; t < o.Trials; t++ {
-				if err := ctx.Err(); err != nil {
-					return rows, err
-				}
-				seed := uint32(42 + t)
-				rowsIdx := trainRows(p.n, seed)
-				if real {
-					// Subsample first (n of the data set's rows), then split.
-					sub := subsample(len(data.X), p.n, seed)
-					for i, r := range rowsIdx {
-						rowsIdx[i] = sub[r]
-					}
-				}
-				Xtr := make([][]float64, len(rowsIdx))
-				ytr := make([]int, len(rowsIdx))
-				for i, r := range rowsIdx {
-					Xtr[i], ytr[i] = data.X[r], data.y[r]
-				}
-				tr, err := m.m.New(m.cfg, int64(seed))
-				if err != nil {
-					return rows, fmt.Errorf("runtime: %s: %v", m.name, err)
-				}
-				if !warmed[m.name] {
-					// One untimed fit first, so the first timing does not
-					// pay for cold caches and lazy initialisation.
-					warmed[m.name] = true
-					if _, err := tr.Fit(Xtr, ytr, data.s); err != nil {
-						return rows, fmt.Errorf("runtime: %s %s n=%d d=%d: %v", study, m.name, p.n, p.d, err)
-					}
-				}
-				// Collect the garbage of earlier fits now rather than
-				// inside the timed one.
-				goruntime.GC()
-				start := now()
-				_, err = tr.Fit(Xtr, ytr, data.s)
-				secs := now().Sub(start).Seconds()
-				if err != nil {
-					return rows, fmt.Errorf("runtime: %s %s n=%d d=%d trial %d: %v", study, m.name, p.n, p.d, t, err)
-				}
-				rows = append(rows, Row{Study: study, Method: m.name, NSamples: p.n, NFeatures: p.d, Trial: t, FitSeconds: secs})
-				slowest = math.Max(slowest, secs)
-			}
-			step(m, p, slowest)
+			st.step(m, p, slowest)
 			if o.MaxSecondsPerFit > 0 && slowest > o.MaxSecondsPerFit {
-				stopped[m.name] = true
+				st.stopped[m.name] = true
 				if o.Log != nil {
 					fmt.Fprintf(o.Log, "runtime: %s: %s took over %gs; larger sizes skipped\n", study, m.name, o.MaxSecondsPerFit)
 				}
 			}
 		}
 	}
-	return rows, nil
+	return st.rows, nil
+}
+
+// studyRun is the state of one study as runStudy goes through it.
+type studyRun struct {
+	o               *Options
+	study           string
+	real            bool
+	now             func() time.Time
+	budget          *par.Budget // nil: serial fits
+	stopped, warmed map[string]bool
+	rows            []Row
+	done, total     int
+}
+
+// step counts a finished (size, method) pair and reports it.
+func (st *studyRun) step(m method, p point, slowest float64) {
+	st.done++
+	if st.o.Progress != nil {
+		st.o.Progress(Step{Study: st.study, Method: m.name, N: p.n, D: p.d, Done: st.done, Total: st.total, Slowest: slowest})
+	}
+}
+
+// trials times the trials of one method at one point, appending a row per
+// trial, and returns the slowest fit's seconds.
+func (st *studyRun) trials(ctx context.Context, m method, p point, data dataset) (float64, error) {
+	var slowest float64
+	for t := 0; t < st.o.Trials; t++ {
+		if err := ctx.Err(); err != nil {
+			return 0, err
+		}
+		seed := uint32(42 + t)
+		Xtr, ytr := st.trainingRows(p, data, seed)
+		tr, err := m.m.New(m.cfg, int64(seed))
+		if err != nil {
+			return 0, fmt.Errorf("runtime: %s: %v", m.name, err)
+		}
+		tr = learn.WithThreads(tr, st.budget)
+		if !st.warmed[m.name] {
+			// One untimed fit first, so the first timing does not
+			// pay for cold caches and lazy initialisation.
+			st.warmed[m.name] = true
+			if _, err := st.fit(tr, Xtr, ytr, data.s); err != nil {
+				return 0, fmt.Errorf("runtime: %s %s n=%d d=%d: %v", st.study, m.name, p.n, p.d, err)
+			}
+		}
+		// Collect the garbage of earlier fits now rather than
+		// inside the timed one.
+		goruntime.GC()
+		secs, err := st.fit(tr, Xtr, ytr, data.s)
+		if err != nil {
+			return 0, fmt.Errorf("runtime: %s %s n=%d d=%d trial %d: %v", st.study, m.name, p.n, p.d, t, err)
+		}
+		st.rows = append(st.rows, Row{Study: st.study, Method: m.name, NSamples: p.n, NFeatures: p.d, Trial: t, FitSeconds: secs})
+		slowest = math.Max(slowest, secs)
+	}
+	return slowest, nil
+}
+
+// trainingRows are the rows trial seed fits on: the 80 % training part of
+// the point's rows, after drawing the subsample of a real data set.
+func (st *studyRun) trainingRows(p point, data dataset, seed uint32) ([][]float64, []int) {
+	rowsIdx := trainRows(p.n, seed)
+	if st.real {
+		// Subsample first (n of the data set's rows), then split.
+		sub := subsample(len(data.X), p.n, seed)
+		for i, r := range rowsIdx {
+			rowsIdx[i] = sub[r]
+		}
+	}
+	Xtr := make([][]float64, len(rowsIdx))
+	ytr := make([]int, len(rowsIdx))
+	for i, r := range rowsIdx {
+		Xtr[i], ytr[i] = data.X[r], data.y[r]
+	}
+	return Xtr, ytr
+}
+
+// fit times one fit on one thread of the study's budget (the fit's loops
+// may take the others).
+func (st *studyRun) fit(tr learn.Trainer, X [][]float64, y []int, s learn.Schema) (secs float64, err error) {
+	st.budget.Do(func() {
+		start := st.now()
+		_, err = tr.Fit(X, y, s)
+		secs = st.now().Sub(start).Seconds()
+	})
+	return secs, err
 }
 
 // subsample returns the first n rows of RandomState(seed).permutation(total),

@@ -204,3 +204,26 @@ func TestProgressCountsEveryPair(t *testing.T) {
 		t.Errorf("steps:\n%+v\nwant\n%+v", steps, want)
 	}
 }
+
+// TestThreadsChangeOnlyTimes (issue 33): a study timed with a budget of
+// several threads per fit writes the rows of the serial one (under a fake
+// clock, where only the times could differ), trial for trial.
+func TestThreadsChangeOnlyTimes(t *testing.T) {
+	var ref []Row
+	for _, threads := range []int{0, 1, 4} {
+		o := Options{Methods: []string{"cart", "fgrt"}, Samples: []int{60, 30}, SamplesFeatures: 3, Trials: 2,
+			Threads: threads, now: fakeClock()}
+		rows, err := Run(context.Background(), o)
+		if err != nil {
+			t.Fatalf("threads %d: %v", threads, err)
+		}
+		if len(rows) != 2*2*2 {
+			t.Fatalf("threads %d: %d rows, want 8", threads, len(rows))
+		}
+		if ref == nil {
+			ref = rows
+		} else if !reflect.DeepEqual(rows, ref) {
+			t.Errorf("threads %d: rows\n%v\nwant\n%v", threads, rows, ref)
+		}
+	}
+}

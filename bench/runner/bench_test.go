@@ -58,3 +58,27 @@ func BenchmarkUnitCART(b *testing.B) { benchmarkUnit(b, "cart") }
 // BenchmarkUnitFGRT is one FGRT unit (16 configurations chosen by a 5-fold
 // inner cross-validation) on 10^6 rows.
 func BenchmarkUnitFGRT(b *testing.B) { benchmarkUnit(b, "fgrt") }
+
+// benchmarkInnerCV runs one FGRT unit (its 16 configurations chosen by a
+// 5-fold inner cross-validation) of a clean study on n rows × 8 inputs at
+// -j jobs: with one unit, the threads beyond the first go to its inner
+// folds. It is how the inner loop's need for a threshold was measured:
+//
+//	go test ./bench/runner -run '^$' -bench 'InnerCV' -benchtime 10x
+func benchmarkInnerCV(b *testing.B, n, jobs int) {
+	d := largeDataset(n, 8)
+	s := study.Study{Protocols: []string{"clean"}, Datasets: []string{"large"}, Methods: []study.MethodSpec{{Name: "fgrt"}}, Options: protocol.DefaultOptions()}
+	load := func(context.Context, string) (*datasets.Dataset, error) { return d, nil }
+	for b.Loop() {
+		r := &Runner{Load: load, OutDir: b.TempDir(), Jobs: jobs, Shard: study.Shard{Index: 0, Count: 10}, NoArtifacts: true}
+		if _, err := r.Run(context.Background(), s); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// The paper's datasets are 150 to 7,400 rows; 150 is iris-sized.
+func BenchmarkInnerCVSmallJ1(b *testing.B) { benchmarkInnerCV(b, 150, 1) }
+func BenchmarkInnerCVSmallJ2(b *testing.B) { benchmarkInnerCV(b, 150, 2) }
+func BenchmarkInnerCVLargeJ1(b *testing.B) { benchmarkInnerCV(b, 20_000, 1) }
+func BenchmarkInnerCVLargeJ2(b *testing.B) { benchmarkInnerCV(b, 20_000, 2) }

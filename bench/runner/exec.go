@@ -8,6 +8,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/methods"
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
 	"github.com/fgrtbench/fgrtbench/bench/study"
+	"github.com/fgrtbench/fgrtbench/internal/par"
 	"github.com/fgrtbench/fgrtbench/learn"
 	"github.com/fgrtbench/fgrtbench/results"
 )
@@ -35,6 +36,10 @@ type executor struct {
 	// artifacts, when not nil, asks run for each unit's predictions and
 	// models, encoded under this predictions header.
 	artifacts []string
+	// budget is the run's CPU budget: every trainer gets it (learn.
+	// WithThreads), and inner cross-validation spreads its fits over it.
+	// It changes no result. Nil runs everything serially.
+	budget *par.Budget
 }
 
 // matrices builds a fold's training rows, and returns a function that
@@ -71,7 +76,8 @@ type cancellable interface {
 }
 
 // newTrainer builds the trainer of a configuration, tied to the run's
-// context when it can be.
+// context when it can be, and holding the run's budget for the loops of
+// its fits.
 func (e *executor) newTrainer(m study.ResolvedMethod, cfg methods.Config, seed int64) (learn.Trainer, error) {
 	t, err := m.Method.New(cfg, seed)
 	if err != nil {
@@ -80,7 +86,7 @@ func (e *executor) newTrainer(m study.ResolvedMethod, cfg methods.Config, seed i
 	if c, ok := t.(cancellable); ok && e.ctx != nil {
 		t = c.WithContext(e.ctx)
 	}
-	return t, nil
+	return learn.WithThreads(t, e.budget), nil
 }
 
 // trainer builds the trainer of a configuration for a unit, prepared on the
@@ -161,61 +167,95 @@ func (e *executor) run(u study.Unit, plan *protocol.Plan, m study.ResolvedMethod
 	if fi >= len(plan.Folds) {
 		return nil, nil, fmt.Errorf("%s: plan has %d folds, unit wants %d", u.Key, len(plan.Folds), fi)
 	}
-	f := plan.Folds[fi]
+	uf := unitFold{u: u, plan: plan, f: plan.Folds[fi], m: m, sel: m.SelectionFor(plan), seed: study.LearnerSeed(u)}
 	var arts *unitArtifacts
 	if e.artifacts != nil {
 		arts = &unitArtifacts{enc: results.NewUnitEncoder(e.artifacts)}
 	}
-	seed := study.LearnerSeed(u)
-	sel := m.SelectionFor(plan)
-	row := func(ci int, o outcome, selected bool) results.Record {
-		return results.Record{
-			Protocol: u.Protocol, Dataset: u.Dataset, Method: u.Label,
-			Config: m.Method.Canonical(m.Configs[ci]), ConfigIndex: ci, Selected: selected, Selection: sel,
-			Repeat: u.Repeat, Fold: u.Fold, Seed: u.Seed,
-			NTrain: f.NTrain(), NTest: f.NTest(), Correct: o.correct,
-			Accuracy: o.acc, BalancedAccuracy: o.balAcc,
-			Rules: o.cx.Rules, Antecedents: o.cx.Antecedents, RulebaseSize: o.cx.RulebaseSize(),
-			Leaves: o.cx.Leaves, InternalNodes: o.cx.InternalNodes,
-			FitSeconds: o.fitS, PredictSeconds: o.predS, Key: u.Key,
-		}
+	var out []results.Record
+	var err error
+	if uf.sel == protocol.SelectInnerCV {
+		out, err = e.runSelected(uf, arts)
+	} else {
+		out, err = e.runEach(uf, arts)
 	}
-	if sel == protocol.SelectInnerCV {
-		ci, err := e.innerSelect(plan, f, m, seed)
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", u.Key, err)
-		}
-		t, err := e.newTrainer(m, m.Configs[ci], seed)
-		if err != nil {
-			return nil, nil, err
-		}
-		// The inner folds' rows are dead: the fold's rows take their memory.
-		xtr, xte := e.matrices(&f)
-		o, err := evaluate(t, plan.Schema, xtr, f.YTrain, xte, f.YTest)
-		e.timed(o)
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s %s: %w", u.Key, m.Configs[ci], err)
-		}
-		if err := arts.add(u.Key, ci, plan.Schema, f, xte(), o); err != nil {
-			return nil, nil, err
-		}
-		return []results.Record{row(ci, o, true)}, arts, nil
+	if err != nil {
+		return nil, nil, err
 	}
-	xtr, xte := e.matrices(&f)
+	return out, arts, nil
+}
+
+// unitFold is a unit with its fold, method, selection and learner seed.
+type unitFold struct {
+	u    study.Unit
+	plan *protocol.Plan
+	f    protocol.Fold
+	m    study.ResolvedMethod
+	sel  string
+	seed int64
+}
+
+// record is the results row of configuration ci's outcome o.
+func (uf *unitFold) record(ci int, o outcome, selected bool) results.Record {
+	u, f := uf.u, &uf.f
+	return results.Record{
+		Protocol: u.Protocol, Dataset: u.Dataset, Method: u.Label,
+		Config: uf.m.Method.Canonical(uf.m.Configs[ci]), ConfigIndex: ci, Selected: selected, Selection: uf.sel,
+		Repeat: u.Repeat, Fold: u.Fold, Seed: u.Seed,
+		NTrain: f.NTrain(), NTest: f.NTest(), Correct: o.correct,
+		Accuracy: o.acc, BalancedAccuracy: o.balAcc,
+		Rules: o.cx.Rules, Antecedents: o.cx.Antecedents, RulebaseSize: o.cx.RulebaseSize(),
+		Leaves: o.cx.Leaves, InternalNodes: o.cx.InternalNodes,
+		FitSeconds: o.fitS, PredictSeconds: o.predS, Key: u.Key,
+	}
+}
+
+// runSelected selects the unit's configuration by inner cross-validation,
+// then fits and scores it alone: one row, selected.
+func (e *executor) runSelected(uf unitFold, arts *unitArtifacts) ([]results.Record, error) {
+	u, plan, f, m := uf.u, uf.plan, &uf.f, uf.m
+	ci, err := e.innerSelect(plan, *f, m, uf.seed)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", u.Key, err)
+	}
+	t, err := e.newTrainer(m, m.Configs[ci], uf.seed)
+	if err != nil {
+		return nil, err
+	}
+	// The inner folds' rows are dead: the fold's rows take their memory.
+	xtr, xte := e.matrices(f)
+	o, err := evaluate(t, plan.Schema, xtr, f.YTrain, xte, f.YTest)
+	e.timed(o)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", u.Key, m.Configs[ci], err)
+	}
+	if err := arts.add(u.Key, ci, plan.Schema, *f, xte(), o); err != nil {
+		return nil, err
+	}
+	return []results.Record{uf.record(ci, o, true)}, nil
+}
+
+// runEach fits and scores every configuration of the unit, one after the
+// other (their fit times are recorded, so they do not compete for
+// threads), and marks the best on the test rows unless the selection is a
+// sweep.
+func (e *executor) runEach(uf unitFold, arts *unitArtifacts) ([]results.Record, error) {
+	u, plan, f, m := uf.u, uf.plan, &uf.f, uf.m
+	xtr, xte := e.matrices(f)
 	rows := &handoff{rows: xtr}
 	out := make([]results.Record, 0, len(m.Configs))
 	best, bestAcc := -1, -1.0
 	for ci, cfg := range m.Configs {
-		t, err := e.trainer(plan, m, cfg, seed)
+		t, err := e.trainer(plan, m, cfg, uf.seed)
 		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", u.Key, err)
+			return nil, fmt.Errorf("%s: %w", u.Key, err)
 		}
 		o, err := evaluate(t, plan.Schema, rows.take(ci == len(m.Configs)-1), f.YTrain, xte, f.YTest)
 		if err != nil {
-			return nil, nil, fmt.Errorf("%s %s: %w", u.Key, cfg, err)
+			return nil, fmt.Errorf("%s %s: %w", u.Key, cfg, err)
 		}
-		if err := arts.add(u.Key, ci, plan.Schema, f, xte(), o); err != nil {
-			return nil, nil, err
+		if err := arts.add(u.Key, ci, plan.Schema, *f, xte(), o); err != nil {
+			return nil, err
 		}
 		e.timed(o)
 		// Strict '>' keeps the first configuration in list order on ties,
@@ -223,100 +263,12 @@ func (e *executor) run(u study.Unit, plan *protocol.Plan, m study.ResolvedMethod
 		if o.acc > bestAcc {
 			best, bestAcc = ci, o.acc
 		}
-		out = append(out, row(ci, o, false))
+		out = append(out, uf.record(ci, o, false))
 	}
-	if sel != protocol.SelectSweep {
+	if uf.sel != protocol.SelectSweep {
 		out[best].Selected = true
 	}
-	return out, arts, nil
-}
-
-// innerSelect returns the index of the configuration with the best mean
-// accuracy over the inner folds of the training rows (first on ties).
-// Inner folds are built one at a time, in fresh memory (a rescaling protocol's
-// rows) or as views of the fold's rows, and dropped before the next one.
-func (e *executor) innerSelect(plan *protocol.Plan, f protocol.Fold, m study.ResolvedMethod, seed int64) (int, error) {
-	k := plan.InnerK
-	var xfold [][]float64 // the fold's training rows, for a protocol without rescaling
-	if f.Rescale == nil {
-		xfold, _ = e.matrices(&f)
-	}
-	// Split by split, so that configurations share preparations on each
-	// inner training set; every sum still adds the folds in order.
-	sums := make([]float64, len(m.Configs))
-	for j := 0; j < k; j++ {
-		var tr, te []int
-		for i, g := range f.InnerFold {
-			if g == j {
-				te = append(te, i)
-			} else {
-				tr = append(tr, i)
-			}
-		}
-		if len(te) == 0 || len(tr) == 0 {
-			continue
-		}
-		t0 := time.Now()
-		var xtr [][]float64
-		var xte func() [][]float64 // built after the fits, in the memory they freed
-		if f.Rescale != nil {
-			xtr, xte = f.Rescale(tr, te, nil)
-			xte = e.timedRows(xte)
-		} else {
-			xtr = pickRows(xfold, tr)
-			xte = func() [][]float64 { return pickRows(xfold, te) }
-		}
-		ytr, yte := pickLabels(f.YTrain, tr), pickLabels(f.YTrain, te)
-		e.stages.since(StagePrepare, t0)
-		prep := foldPreparations{X: xtr, y: ytr, s: plan.Schema}
-		ts := make([]learn.Trainer, len(m.Configs))
-		for ci, cfg := range m.Configs {
-			t, err := e.newTrainer(m, cfg, seed+int64(j)+1)
-			if err != nil {
-				return 0, err
-			}
-			if ts[ci], err = prep.trainer(t); err != nil {
-				return 0, fmt.Errorf("inner fold %d, %s: %w", j, cfg, err)
-			}
-		}
-		t0 = time.Now()
-		models, err := fitAll(ts, m.Configs, xtr, ytr, plan.Schema)
-		e.stages.since(StageFit, t0)
-		if err != nil {
-			return 0, fmt.Errorf("inner fold %d: %w", j, err)
-		}
-		rows := xte()
-		// The configurations' models predict the rows at once where their
-		// method shares the work (learn.GroupPredictor), else one by one;
-		// the shared time is split evenly among them.
-		t1 := time.Now()
-		preds, err := learn.PredictGroup(models, rows)
-		if err != nil {
-			return 0, fmt.Errorf("inner fold %d: %w", j, err)
-		}
-		groupS := time.Since(t1).Seconds() / float64(len(models))
-		for ci, model := range models {
-			var o outcome
-			if preds != nil {
-				err = learn.CheckPredictions(preds[ci], len(rows), len(plan.Schema.Classes))
-				o = scored(model, 0, groupS, preds[ci], plan.Schema, yte)
-			} else {
-				o, err = score(model, 0, plan.Schema, rows, yte)
-			}
-			if err != nil {
-				return 0, fmt.Errorf("inner fold %d, %s: %w", j, m.Configs[ci], err)
-			}
-			e.timed(o)
-			sums[ci] += o.acc
-		}
-	}
-	best, bestScore := 0, -1.0
-	for ci, sum := range sums {
-		if score := sum / float64(k); score > bestScore {
-			best, bestScore = ci, score
-		}
-	}
-	return best, nil
+	return out, nil
 }
 
 func pickRows(X [][]float64, idx []int) [][]float64 {

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fgrtbench/fgrtbench/bench/identity"
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
 	"github.com/fgrtbench/fgrtbench/bench/methods"
 	"github.com/fgrtbench/fgrtbench/bench/outdir"
@@ -20,6 +21,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/study"
 	"github.com/fgrtbench/fgrtbench/datasets"
 	"github.com/fgrtbench/fgrtbench/internal/atomicfile"
+	"github.com/fgrtbench/fgrtbench/internal/par"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
@@ -37,7 +39,7 @@ type Progress interface {
 	Finish()
 }
 
-// MaxJobs is the ceiling on a run's parallel units (-j). Workers never
+// MaxJobs is the ceiling on a run's busy threads (-j). Workers never
 // outnumber the pending units, so the ceiling guards against a typo, not
 // against small studies: it is fixed rather than a multiple of the CPUs so
 // that a command that runs on a large machine runs on a laptop too, and
@@ -51,7 +53,7 @@ const MaxJobs = 4096
 type Runner struct {
 	Load     Loader
 	OutDir   string
-	Jobs     int         // worker count, at most MaxJobs; <= 0 means runtime.NumCPU()
+	Jobs     int         // busy threads (units and the loops in their fits), at most MaxJobs; <= 0 means runtime.NumCPU()
 	Shard    study.Shard // zero value = all units
 	Progress Progress
 	// FailFast stops at the first failing unit instead of running the rest.
@@ -70,6 +72,8 @@ type Runner struct {
 	openResults func(path string) (outdir.AppendFile, error)
 	plans       *planCache // built by Validate, used by Run
 	stages      Stages
+	// budget is the last run's CPU budget (its Peak is what tests check).
+	budget *par.Budget
 }
 
 // Stages returns the time the runner's runs spent in each stage so far.
@@ -94,46 +98,23 @@ type Summary struct {
 // identity, the datasets and one history entry per invocation.
 func (r *Runner) Run(ctx context.Context, s study.Study) (Summary, error) {
 	if r.Jobs > MaxJobs {
-		return Summary{}, fmt.Errorf("%d parallel units is above the ceiling of %d", r.Jobs, MaxJobs)
+		return Summary{}, fmt.Errorf("%d threads is above the ceiling of %d", r.Jobs, MaxJobs)
 	}
-	ms, err := r.validate(ctx, s)
-	if err != nil {
-		return Summary{}, err
-	}
-	plans := r.planCache(s.Options)
-	checksums, records, err := plans.describe(ctx, s.Datasets, s.Protocols)
-	if err != nil {
-		return Summary{}, err
-	}
-	if r.Warn != nil {
-		for _, d := range records {
-			if w := DropWarning(d); w != "" {
-				r.Warn(w)
-			}
-		}
-	}
-	id, all, err := s.Identity(ms, checksums)
+	st, err := r.identify(ctx, s)
 	if err != nil {
 		return Summary{}, err
 	}
 	path := filepath.Join(r.OutDir, ResultsFile)
 	sum := Summary{ResultsPath: path}
-	prev, err := outdir.CheckDir(r.OutDir, id)
+	prev, err := outdir.CheckDir(r.OutDir, st.id)
 	if err != nil {
 		return sum, err
 	}
 	if err := study.SameSplit(r.OutDir, prev, r.Shard); err != nil {
 		return sum, err
 	}
-
-	var todo []study.Unit
-	for i, u := range all {
-		if r.Shard.Contains(i) {
-			todo = append(todo, u)
-		}
-	}
+	todo := shardUnits(r.Shard, st.all)
 	sum.Units = len(todo)
-
 	if err := os.MkdirAll(r.OutDir, 0o755); err != nil {
 		return sum, err
 	}
@@ -144,33 +125,112 @@ func (r *Runner) Run(ctx context.Context, s study.Study) (Summary, error) {
 		return Summary{ResultsPath: path}, err
 	}
 	defer release()
-	// Check again under the lock: a run that finished in between may have
-	// written the directory for another study.
-	prev, existing, err := outdir.CheckDirResults(r.OutDir, id)
+	d, err := r.openDir(st.id, todo)
 	if err != nil {
 		return Summary{ResultsPath: path}, err
 	}
-	if err := study.SameSplit(r.OutDir, prev, r.Shard); err != nil {
-		return Summary{ResultsPath: path}, err
-	}
-	keepArtifacts, err := artifactsMode(r.OutDir, r.NoArtifacts, existing)
-	if err != nil {
-		return Summary{ResultsPath: path}, err
-	}
-	if keepArtifacts {
-		// A unit whose artifacts are missing or torn is not done: its rows
-		// go, and it runs again, so that every reader can check it.
-		if existing, sum.Healed, err = dropUnitsWithoutArtifacts(r.OutDir, existing, todo); err != nil {
-			return Summary{ResultsPath: path}, err // a refusal: nothing considered yet
-		}
-	}
-	done, err := resume(path, existing, todo)
+	sum.Healed = d.healed
+	pending, err := d.resume(path, todo)
 	if err != nil {
 		return sum, err
 	}
-	if keepArtifacts {
-		if err := retainArtifacts(r.OutDir, existing, done, todo); err != nil {
-			return sum, &outdir.WriteError{Path: filepath.Join(r.OutDir, results.PredictionsFile), Err: err}
+	sum.Skipped = len(todo) - len(pending)
+	man, err := r.startManifest(s, st, d, sum)
+	if err != nil {
+		return sum, err
+	}
+	sum, runErr := r.execute(ctx, s, st.ms, st.plans, path, pending, sum, d.keepArtifacts)
+	return sum, r.endManifest(man, sum, runErr)
+}
+
+// shardUnits returns the units of all that belong to the shard, in order.
+func shardUnits(shard study.Shard, all []study.Unit) []study.Unit {
+	var todo []study.Unit
+	for i, u := range all {
+		if shard.Contains(i) {
+			todo = append(todo, u)
+		}
+	}
+	return todo
+}
+
+// runIdentity is what a run knows of its study before it touches the
+// output directory.
+type runIdentity struct {
+	ms      []study.ResolvedMethod
+	plans   *planCache
+	id      identity.Study
+	all     []study.Unit
+	records []manifest.Dataset
+}
+
+// identify validates the study, loads its datasets (warning of dropped
+// rows) and computes its identity and units.
+func (r *Runner) identify(ctx context.Context, s study.Study) (runIdentity, error) {
+	var st runIdentity
+	var err error
+	if st.ms, err = r.validate(ctx, s); err != nil {
+		return st, err
+	}
+	st.plans = r.planCache(s.Options)
+	checksums, records, err := st.plans.describe(ctx, s.Datasets, s.Protocols)
+	if err != nil {
+		return st, err
+	}
+	st.records = records
+	if r.Warn != nil {
+		for _, d := range records {
+			if w := DropWarning(d); w != "" {
+				r.Warn(w)
+			}
+		}
+	}
+	st.id, st.all, err = s.Identity(st.ms, checksums)
+	return st, err
+}
+
+// runDir is the output directory as a locked run found it.
+type runDir struct {
+	prev          *manifest.Manifest
+	existing      outdir.Existing
+	keepArtifacts bool
+	healed        int
+	outDir        string
+}
+
+// openDir checks the locked directory again (a run that finished in
+// between may have written it for another study), decides the artifacts'
+// mode, and drops the rows of units whose artifacts are missing or torn:
+// such a unit is not done, and runs again so that every reader can check
+// it. Its errors are refusals: no unit has been considered yet.
+func (r *Runner) openDir(id identity.Study, todo []study.Unit) (runDir, error) {
+	d := runDir{outDir: r.OutDir}
+	var err error
+	if d.prev, d.existing, err = outdir.CheckDirResults(r.OutDir, id); err != nil {
+		return d, err
+	}
+	if err := study.SameSplit(r.OutDir, d.prev, r.Shard); err != nil {
+		return d, err
+	}
+	if d.keepArtifacts, err = artifactsMode(r.OutDir, r.NoArtifacts, d.existing); err != nil {
+		return d, err
+	}
+	if d.keepArtifacts {
+		d.existing, d.healed, err = dropUnitsWithoutArtifacts(r.OutDir, d.existing, todo)
+	}
+	return d, err
+}
+
+// resume keeps the complete units' rows (and their artifacts) and returns
+// the units of todo still to run.
+func (d *runDir) resume(path string, todo []study.Unit) ([]study.Unit, error) {
+	done, err := resume(path, d.existing, todo)
+	if err != nil {
+		return nil, err
+	}
+	if d.keepArtifacts {
+		if err := retainArtifacts(d.outDir, d.existing, done, todo); err != nil {
+			return nil, &outdir.WriteError{Path: filepath.Join(d.outDir, results.PredictionsFile), Err: err}
 		}
 	}
 	var pending []study.Unit
@@ -179,26 +239,32 @@ func (r *Runner) Run(ctx context.Context, s study.Study) (Summary, error) {
 			pending = append(pending, u)
 		}
 	}
-	sum.Skipped = len(todo) - len(pending)
+	return pending, nil
+}
 
+// startManifest writes the manifest of a run about to execute.
+func (r *Runner) startManifest(s study.Study, st runIdentity, d runDir, sum Summary) (*manifest.Manifest, error) {
 	man := manifest.New(study.WithPrograms(s), r.Jobs, r.Shard.String())
-	man.Identity = &id
-	man.Execution = study.ExecutionRecord(ms)
-	man.Methods = study.Entries(ms)
-	man.Datasets = mergeDatasets(prev, records)
+	man.Identity = &st.id
+	man.Execution = study.ExecutionRecord(st.ms)
+	man.Methods = study.Entries(st.ms)
+	man.Datasets = mergeDatasets(d.prev, st.records)
 	man.Units, man.Skipped = sum.Units, sum.Skipped
 	man.Artifacts = ArtifactsOff
-	if keepArtifacts {
+	if d.keepArtifacts {
 		man.Artifacts = ArtifactsKept
 	}
-	man.Continue(prev, "running")
-	t0 := time.Now()
-	err = man.Write(r.OutDir)
-	r.stages.since(StageWrite, t0)
-	if err != nil {
-		return sum, &outdir.WriteError{Path: filepath.Join(r.OutDir, manifest.FileName), Err: err}
+	man.Continue(d.prev, "running")
+	defer r.stages.since(StageWrite, time.Now())
+	if err := man.Write(r.OutDir); err != nil {
+		return nil, &outdir.WriteError{Path: filepath.Join(r.OutDir, manifest.FileName), Err: err}
 	}
-	sum, runErr := r.execute(ctx, s, ms, plans, path, pending, sum, keepArtifacts)
+	return man, nil
+}
+
+// endManifest records how the run ended and returns its error (or the
+// manifest's, when the run had none).
+func (r *Runner) endManifest(man *manifest.Manifest, sum Summary, runErr error) error {
 	man.End = time.Now().UTC()
 	man.Ran, man.Failed, man.Errors = sum.Ran, sum.Failed, sum.Errors
 	status := "complete"
@@ -208,14 +274,13 @@ func (r *Runner) Run(ctx context.Context, s study.Study) (Summary, error) {
 	case runErr != nil:
 		status = "interrupted"
 	}
-	t0 = time.Now()
-	defer r.stages.since(StageWrite, t0)
+	defer r.stages.since(StageWrite, time.Now())
 	man.StageSeconds = r.stages.Seconds()
 	man.Record(status)
 	if err := man.Write(r.OutDir); err != nil && runErr == nil {
 		runErr = err
 	}
-	return sum, runErr
+	return runErr
 }
 
 // describe loads every dataset of the study (once, shared with the
@@ -334,8 +399,9 @@ func mergeDatasets(prev *manifest.Manifest, loaded []manifest.Dataset) []manifes
 	return out
 }
 
-// execute runs the pending units on a worker pool, appending each unit's
-// rows to the results file as it finishes, and canonicalises the file.
+// execute runs the pending units on a worker pool sharing one budget of
+// -j threads (threads.go), appending each unit's rows to the results file
+// as it finishes, and canonicalises the file.
 func (r *Runner) execute(ctx context.Context, s study.Study, ms []study.ResolvedMethod, plans *planCache, path string,
 	pending []study.Unit, sum Summary, keepArtifacts bool) (Summary, error) {
 	open := r.openResults
@@ -357,14 +423,6 @@ func (r *Runner) execute(ctx context.Context, s study.Study, ms []study.Resolved
 		r.Progress.Start(len(pending))
 	}
 	defer tightGC()()
-	// A worker more than the units pending would only wait: each costs a
-	// goroutine and its buffers, so -j 200000 on three units must cost
-	// three.
-	jobs := r.Jobs
-	if jobs <= 0 {
-		jobs = runtime.NumCPU()
-	}
-	jobs = min(jobs, len(pending))
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	// Deferred after cancel, so it runs before it: once every unit has
@@ -373,48 +431,43 @@ func (r *Runner) execute(ctx context.Context, s study.Study, ms []study.Resolved
 	// within its grace period, rather than outliving the process.
 	defer releaseMethods(ms)
 
-	type result struct {
-		u    study.Unit
-		rows []results.Record
-		arts *unitArtifacts
-		err  error
+	r.budget = par.NewBudget(r.threads())
+	ex := &executor{ctx: ctx, stages: &r.stages, artifacts: arts.header(), budget: r.budget}
+	pool := &unitPool{ctx: ctx, budget: r.budget, ex: ex, s: s, ms: ms, plans: plans}
+	writeErr := r.collect(pool.start(pending), cancel, arts, f, &sum)
+	if r.Progress != nil {
+		r.Progress.Finish()
 	}
-	work := make(chan study.Unit)
-	out := make(chan result)
-	ex := &executor{ctx: ctx, stages: &r.stages, artifacts: arts.header()}
-	var wg sync.WaitGroup
-	for w := 0; w < jobs; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for u := range work {
-				if ctx.Err() != nil {
-					out <- result{u: u, err: ctx.Err()}
-					continue
-				}
-				plan, err := plans.get(ctx, u.Protocol, u.Dataset)
-				var rows []results.Record
-				var ua *unitArtifacts
-				if err == nil {
-					rows, ua, err = ex.run(u, plan, ms[u.Method], s.Layout(u.Protocol).Folds)
-				}
-				out <- result{u: u, rows: rows, arts: ua, err: err}
-			}
-		}()
+	if writeErr != nil {
+		return sum, writeErr
 	}
-	go func() {
-		defer close(work)
-		for _, u := range pending {
-			select {
-			case work <- u:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	go func() { wg.Wait(); close(out) }()
+	if err := r.finishResults(f, path, arts); err != nil {
+		return sum, err
+	}
+	sort.Strings(sum.Errors)
+	return sum, runError(ctx, sum, len(pending))
+}
 
-	var writeErr error
+// runError is the error of a run that executed pending units: the
+// interruption when no unit failed and some did not run, else the count of
+// failed units and the first of their errors (sorted).
+func runError(ctx context.Context, sum Summary, pending int) error {
+	if ctx.Err() != nil && sum.Failed == 0 && pending > sum.Ran {
+		return ctx.Err()
+	}
+	if sum.Failed > 0 {
+		return fmt.Errorf("%d of %d units failed; first: %s", sum.Failed, pending, sum.Errors[0])
+	}
+	return nil
+}
+
+// collect writes each unit's rows as its result arrives and counts it in
+// sum; a failed unit stops the run under FailFast. A write error stops
+// it: no further unit starts, the units in flight are cancelled (an
+// external command is killed) and awaited, so that they clean up (their
+// temporary directories) before the process exits; their rows are dropped
+// and the error is returned.
+func (r *Runner) collect(out <-chan unitResult, cancel func(), arts *artifactFiles, f *outdir.Appender, sum *Summary) error {
 	for res := range out {
 		if res.err != nil {
 			if !errors.Is(res.err, context.Canceled) {
@@ -424,15 +477,11 @@ func (r *Runner) execute(ctx context.Context, s study.Study, ms []study.Resolved
 					cancel()
 				}
 			}
-		} else if writeErr = r.writeUnitTimed(arts, f, res.rows, res.arts); writeErr != nil {
-			// Stop: no further unit starts, the units in flight are
-			// cancelled (an external command is killed) and awaited, so
-			// that they clean up (their temporary directories) before the
-			// process exits; their rows are dropped.
+		} else if err := r.writeUnitTimed(arts, f, res.rows, res.arts); err != nil {
 			cancel()
 			for range out {
 			}
-			break
+			return err
 		} else {
 			sum.Ran++
 			if r.afterUnit != nil {
@@ -443,32 +492,22 @@ func (r *Runner) execute(ctx context.Context, s study.Study, ms []study.Resolved
 			r.Progress.Done(res.u, res.err)
 		}
 	}
-	if r.Progress != nil {
-		r.Progress.Finish()
-	}
-	if writeErr != nil {
-		return sum, writeErr
-	}
+	return nil
+}
+
+// finishResults closes the results file, rewrites it in canonical order
+// and completes the artifacts.
+func (r *Runner) finishResults(f *outdir.Appender, path string, arts *artifactFiles) error {
 	if err := f.Close(); err != nil {
-		return sum, err
+		return err
 	}
 	t0 := time.Now()
-	err = Canonicalize(path)
+	err := Canonicalize(path)
 	r.stages.since(StageWrite, t0)
 	if err != nil {
-		return sum, &outdir.WriteError{Path: path, Err: fmt.Errorf("rewriting it in canonical order: %w", err)}
+		return &outdir.WriteError{Path: path, Err: fmt.Errorf("rewriting it in canonical order: %w", err)}
 	}
-	if err := arts.finish(); err != nil {
-		return sum, err
-	}
-	sort.Strings(sum.Errors)
-	if ctx.Err() != nil && sum.Failed == 0 && len(pending) > sum.Ran {
-		return sum, ctx.Err()
-	}
-	if sum.Failed > 0 {
-		return sum, fmt.Errorf("%d of %d units failed; first: %s", sum.Failed, len(pending), sum.Errors[0])
-	}
-	return sum, nil
+	return arts.finish()
 }
 
 // appendTimed appends a unit's rows, timed as the write stage.

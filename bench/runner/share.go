@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/fgrtbench/fgrtbench/bench/methods"
+	"github.com/fgrtbench/fgrtbench/internal/par"
 	"github.com/fgrtbench/fgrtbench/learn"
 )
 
@@ -64,21 +65,23 @@ func (f *foldPreparations) trainer(t learn.Trainer) (learn.Trainer, error) {
 }
 
 // fitAll fits every trainer on the same rows, all at once when the first
-// one is a learn.GroupFitter. An error names the failing configuration
-// when the fits ran one by one.
-func fitAll(ts []learn.Trainer, cfgs []methods.Config, X [][]float64, y []int, s learn.Schema) ([]learn.Model, error) {
+// one is a learn.GroupFitter, else each on the free threads of the budget
+// (serially with a nil one). An error names the failing configuration
+// when the fits ran one by one: the first in list order, the one a serial
+// loop stops at.
+func fitAll(b *par.Budget, ts []learn.Trainer, cfgs []methods.Config, X [][]float64, y []int, s learn.Schema) ([]learn.Model, error) {
 	if len(ts) > 1 {
 		if gf, ok := ts[0].(learn.GroupFitter); ok {
 			return gf.FitGroup(ts, X, y, s)
 		}
 	}
 	models := make([]learn.Model, len(ts))
-	for i, t := range ts {
-		m, err := t.Fit(X, y, s)
+	errs := make([]error, len(ts))
+	b.For(len(ts), func(i int) { models[i], errs[i] = ts[i].Fit(X, y, s) })
+	for i, err := range errs {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", cfgs[i], err)
 		}
-		models[i] = m
 	}
 	return models, nil
 }

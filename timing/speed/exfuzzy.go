@@ -136,56 +136,80 @@ func RunExFuzzy(ctx context.Context, o ExFuzzyOptions, data []ExFuzzyData) ([]Re
 	}
 	var out []Result
 	for _, d := range data {
-		name := d.Name
-		if len(d.X) != len(d.Y) || len(d.X) == 0 {
-			return out, fmt.Errorf("speed: %s: %d training matrices and %d label vectors", name, len(d.X), len(d.Y))
-		}
-		r := Result{Task: fmt.Sprintf("FuzzyCART fit, %s (%d clean folds)", name, len(d.X)), Ref: math.NaN(), RefName: "Ex-Fuzzy (not given)"}
-		if o.Python != "" && o.Modules != "" {
-			r.RefName, r.Ref = "Ex-Fuzzy 2.1.5", 0
-		}
-		var differ []string
-		for k, X := range d.X {
-			if err := ctx.Err(); err != nil {
-				return out, err
-			}
-			y := d.Y[k]
-			tr, err := m.New(cfg, 42)
-			if err != nil {
-				return out, err
-			}
-			var model learn.Model
-			t, alloc := best(func() (err error) { model, err = tr.Fit(X, y, d.Schema); return err })
-			if math.IsNaN(t) {
-				_, err := tr.Fit(X, y, d.Schema)
-				return out, fmt.Errorf("speed: fuzzycart on %s fold %d: %w", name, k, err)
-			}
-			r.Ours += t
-			r.Rows = max(r.Rows, len(X))
-			r.Alloc = max(r.Alloc, alloc)
-			r.Matrix = max(r.Matrix, uint64(len(X)*len(X[0])*8))
-			line := fmt.Sprintf("speed: FuzzyCART %s fold %d (%d rows): ours %.4gs", name, k, len(X), t)
-			if !math.IsNaN(r.Ref) {
-				ref, leaves, err := o.exFuzzy(ctx, X, y, d.Schema.NominalMask())
-				if err != nil {
-					return out, fmt.Errorf("speed: Ex-Fuzzy on %s fold %d: %w", name, k, err)
-				}
-				r.Ref += ref
-				if ours := model.Complexity().Leaves; ours != leaves {
-					differ = append(differ, fmt.Sprintf("fold %d: %d leaves, Ex-Fuzzy %d", k, ours, leaves))
-				}
-				line += fmt.Sprintf("  Ex-Fuzzy %.4gs", ref)
-			}
-			fmt.Fprintln(o.Log, line)
-		}
-		if len(differ) > 0 {
-			r.Note = "trees differ: " + strings.Join(differ, "; ")
-		} else if !math.IsNaN(r.Ref) {
-			r.Note = "same leaf count on every fold; KEEL data, the clean protocol's training folds (rows: the largest), times summed over the folds, construct_partitions included"
+		r, err := o.dataset(ctx, m, cfg, d)
+		if err != nil {
+			return out, err
 		}
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// dataset times FuzzyCART (and Ex-Fuzzy when given) on each training fold
+// of d, summing the times over the folds.
+func (o ExFuzzyOptions) dataset(ctx context.Context, m *methods.Method, cfg methods.Config, d ExFuzzyData) (Result, error) {
+	name := d.Name
+	r := Result{Task: fmt.Sprintf("FuzzyCART fit, %s (%d clean folds)", name, len(d.X)), Ref: math.NaN(), RefName: "Ex-Fuzzy (not given)"}
+	if len(d.X) != len(d.Y) || len(d.X) == 0 {
+		return r, fmt.Errorf("speed: %s: %d training matrices and %d label vectors", name, len(d.X), len(d.Y))
+	}
+	if o.Python != "" && o.Modules != "" {
+		r.RefName, r.Ref = "Ex-Fuzzy 2.1.5", 0
+	}
+	var differ []string
+	for k := range d.X {
+		if err := ctx.Err(); err != nil {
+			return r, err
+		}
+		diff, err := o.fold(ctx, m, cfg, d, k, &r)
+		if err != nil {
+			return r, err
+		}
+		if diff != "" {
+			differ = append(differ, diff)
+		}
+	}
+	if len(differ) > 0 {
+		r.Note = "trees differ: " + strings.Join(differ, "; ")
+	} else if !math.IsNaN(r.Ref) {
+		r.Note = "same leaf count on every fold; KEEL data, the clean protocol's training folds (rows: the largest), times summed over the folds, construct_partitions included"
+	}
+	return r, nil
+}
+
+// fold times fold k of d into r, and returns how the trees differ in leaf
+// count ("" when they do not, or without Ex-Fuzzy).
+func (o ExFuzzyOptions) fold(ctx context.Context, m *methods.Method, cfg methods.Config, d ExFuzzyData, k int, r *Result) (string, error) {
+	X, y := d.X[k], d.Y[k]
+	tr, err := m.New(cfg, 42)
+	if err != nil {
+		return "", err
+	}
+	var model learn.Model
+	t, alloc := best(func() (err error) { model, err = tr.Fit(X, y, d.Schema); return err })
+	if math.IsNaN(t) {
+		_, err := tr.Fit(X, y, d.Schema)
+		return "", fmt.Errorf("speed: fuzzycart on %s fold %d: %w", d.Name, k, err)
+	}
+	r.Ours += t
+	r.Rows = max(r.Rows, len(X))
+	r.Alloc = max(r.Alloc, alloc)
+	r.Matrix = max(r.Matrix, uint64(len(X)*len(X[0])*8))
+	line := fmt.Sprintf("speed: FuzzyCART %s fold %d (%d rows): ours %.4gs", d.Name, k, len(X), t)
+	diff := ""
+	if !math.IsNaN(r.Ref) {
+		ref, leaves, err := o.exFuzzy(ctx, X, y, d.Schema.NominalMask())
+		if err != nil {
+			return "", fmt.Errorf("speed: Ex-Fuzzy on %s fold %d: %w", d.Name, k, err)
+		}
+		r.Ref += ref
+		if ours := model.Complexity().Leaves; ours != leaves {
+			diff = fmt.Sprintf("fold %d: %d leaves, Ex-Fuzzy %d", k, ours, leaves)
+		}
+		line += fmt.Sprintf("  Ex-Fuzzy %.4gs", ref)
+	}
+	fmt.Fprintln(o.Log, line)
+	return diff, nil
 }
 
 func (o ExFuzzyOptions) exFuzzy(ctx context.Context, X [][]float64, y []int, nominal []bool) (float64, int, error) {

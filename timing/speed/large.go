@@ -101,51 +101,73 @@ func RunLarge(ctx context.Context, o LargeOptions) (LargeResult, error) {
 		res.FileBytes = st.Size()
 	}
 	base := filepath.Base(data)
-
-	r, _, err := timeProcess(ctx, o.Dir, "`fgrtbench datasets "+base+"`", o.Binary, "datasets", base)
+	if res.Runs, err = o.timeReads(ctx, base); err != nil {
+		return res, err
+	}
+	r, stages, err := o.timeStudy(ctx, base)
 	if err != nil {
 		return res, err
 	}
-	res.Runs = append(res.Runs, r)
-	fmt.Fprintf(o.Log, "speed: %s %.2fs, peak %s\n", r.What, r.Wall, megabytes(r.PeakRSS))
+	res.Runs, res.Stages = append(res.Runs, r), stages
+	return res, nil
+}
 
-	if o.Python != "" {
-		r, out, err := timeProcess(ctx, o.Dir, "`pandas.read_csv("+base+")` (Python process)", o.Python, "-c", pandasScript, base)
-		if err != nil {
-			return res, err
-		}
-		if f := strings.Fields(out); len(f) == 2 {
-			r.Note = "read_csv itself " + f[0][:min(len(f[0]), 5)] + " s"
-		}
-		res.Runs = append(res.Runs, r)
-		fmt.Fprintf(o.Log, "speed: %s %.2fs, peak %s\n", r.What, r.Wall, megabytes(r.PeakRSS))
+// timeReads times `fgrtbench datasets` reading the file base, and
+// pandas.read_csv when o.Python is set.
+func (o LargeOptions) timeReads(ctx context.Context, base string) ([]LargeRun, error) {
+	r, _, err := timeProcess(ctx, o.Dir, "`fgrtbench datasets "+base+"`", o.Binary, "datasets", base)
+	if err != nil {
+		return nil, err
 	}
+	runs := []LargeRun{r}
+	fmt.Fprintf(o.Log, "speed: %s %.2fs, peak %s\n", r.What, r.Wall, megabytes(r.PeakRSS))
+	if o.Python == "" {
+		return runs, nil
+	}
+	r, out, err := timeProcess(ctx, o.Dir, "`pandas.read_csv("+base+")` (Python process)", o.Python, "-c", pandasScript, base)
+	if err != nil {
+		return runs, err
+	}
+	if f := strings.Fields(out); len(f) == 2 {
+		r.Note = "read_csv itself " + f[0][:min(len(f[0]), 5)] + " s"
+	}
+	fmt.Fprintf(o.Log, "speed: %s %.2fs, peak %s\n", r.What, r.Wall, megabytes(r.PeakRSS))
+	return append(runs, r), nil
+}
 
-	out := filepath.Join(o.Dir, "study")
-	if err := os.RemoveAll(out); err != nil {
-		return res, err
+// timeStudy times the study on the file base (StudyArgs) and returns its
+// run and its --profile line.
+func (o LargeOptions) timeStudy(ctx context.Context, base string) (LargeRun, string, error) {
+	if err := os.RemoveAll(filepath.Join(o.Dir, "study")); err != nil {
+		return LargeRun{}, "", err
 	}
 	args := StudyArgs(base, "study", o.Jobs)
 	// Shown as run, but for the output directory (a temporary one).
 	r, stderr, err := timeProcess(ctx, o.Dir, "`fgrtbench "+strings.Join(args[:len(args)-2], " ")+"`", o.Binary, args...)
 	if err != nil {
-		return res, err
+		return r, "", err
 	}
+	stages := ""
 	for _, l := range strings.Split(stderr, "\n") {
 		if rest, ok := strings.CutPrefix(l, "fgrtbench: profile: "); ok {
-			res.Stages, _, _ = strings.Cut(rest, " (summed") // the block says how it is summed
+			stages, _, _ = strings.Cut(rest, " (summed") // the block says how it is summed
 		}
 	}
-	res.Runs = append(res.Runs, r)
 	fmt.Fprintf(o.Log, "speed: %s %.1fs, peak %s\n", r.What, r.Wall, megabytes(r.PeakRSS))
-	return res, nil
+	return r, stages, nil
 }
 
 // timeProcess runs a command in dir and returns its wall time, its peak
 // resident memory and its output (stdout and stderr together).
 func timeProcess(ctx context.Context, dir, what, name string, args ...string) (LargeRun, string, error) {
+	return timeProcessEnv(ctx, dir, nil, what, name, args...)
+}
+
+// timeProcessEnv is timeProcess with the child's environment (this
+// process's when nil).
+func timeProcessEnv(ctx context.Context, dir string, env []string, what, name string, args ...string) (LargeRun, string, error) {
 	cmd := exec.CommandContext(ctx, name, args...)
-	cmd.Dir = dir
+	cmd.Dir, cmd.Env = dir, env
 	floor, _ := resetPeakRSS()
 	t0 := time.Now()
 	out, err := cmd.CombinedOutput()

@@ -27,12 +27,15 @@ type Machine struct {
 	Sklearn      string // "scikit-learn 1.2.1 (numpy 1.24.2)" or ""
 	Weka         string // "Weka 3.6.14" or ""
 	Load0, Load1 string // 1/5/15-minute load averages before and after
+	// Threads is the budget of each of our timed fits (speed -j); 0 or 1
+	// is one core.
+	Threads int
 }
 
 // DescribeMachine reads the facts of this machine (Linux /proc files; what
 // it cannot read stays empty).
 func DescribeMachine(ctx context.Context, o Options) Machine {
-	m := Machine{Cores: goruntime.NumCPU(), Go: goruntime.Version(), Load0: loadAverage()}
+	m := Machine{Cores: goruntime.NumCPU(), Go: goruntime.Version(), Load0: loadAverage(), Threads: o.Threads}
 	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
 		for _, l := range strings.Split(string(b), "\n") {
 			if k, v, ok := strings.Cut(l, ":"); ok && strings.TrimSpace(k) == "model name" {
@@ -142,7 +145,11 @@ func Markdown(m Machine, rs []Result, runs []WholeRun) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Measured by `scripts/speed.sh` on %s, %d cores, %.1f GiB, %s; %s; %s. Load average (1/5/15 min) %s before, %s after.\n\n",
 		orUnknown(m.CPU), m.Cores, m.MemGiB, m.Go, orNone(m.Sklearn, "scikit-learn not installed"), orNone(m.Weka, "Weka not installed"), m.Load0, m.Load1)
-	b.WriteString("The authors' runtime data (randn, 10 features, 3 random classes; the 80 % training part), the runtime study's settings, one core for our fits; fastest of a warm-up and three fits (one fit above 3 s). Allocated: what our warm-up fit allocated in all (Go's total allocations, at least its peak memory) over its float64 input matrix. Weka's times are its own build times of one JVM run.\n\n")
+	cores := "one core for our fits"
+	if m.Threads > 1 {
+		cores = fmt.Sprintf("a budget of %d threads for each of our fits (`speed -j %d`)", m.Threads, m.Threads)
+	}
+	fmt.Fprintf(&b, "The authors' runtime data (randn, 10 features, 3 random classes; the 80 %% training part), the runtime study's settings, %s; fastest of a warm-up and three fits (one fit above 3 s). Allocated: what our warm-up fit allocated in all (Go's total allocations, at least its peak memory) over its float64 input matrix. Weka's times are its own build times of one JVM run.\n\n", cores)
 	b.WriteString("| task | rows (training; predicted for predict) | fgrtbench | allocated (× input matrix) | reference | reference time | reference / fgrtbench |\n|---|---:|---:|---:|---|---:|---:|\n")
 	for _, r := range rs {
 		ref, ratio := "—", "—"

@@ -31,6 +31,7 @@ import (
 	"time"
 
 	"github.com/fgrtbench/fgrtbench/bench/methods"
+	"github.com/fgrtbench/fgrtbench/internal/par"
 	"github.com/fgrtbench/fgrtbench/learn"
 	rt "github.com/fgrtbench/fgrtbench/timing"
 )
@@ -47,6 +48,11 @@ type Options struct {
 	Dir string
 	// Log receives progress lines.
 	Log io.Writer
+	// Threads is the CPU budget of each of our timed fits (-j): a learner
+	// that spreads its loops (learn.Threaded) may keep that many threads
+	// busy. 0 or 1 times fits on one thread. Models are the same for
+	// every value.
+	Threads int
 }
 
 // Result is one measured task: our time and the reference's (NaN when
@@ -141,37 +147,13 @@ func Run(ctx context.Context, o Options) ([]Result, error) {
 	return out, nil
 }
 
+// measure times our side of one task at n rows, then the reference's.
 func (o Options) measure(ctx context.Context, tk task, n int) (Result, error) {
 	const d = 10
 	X, y := rt.SyntheticTraining(n, d)
-	s := rt.SyntheticSchema(d)
 	r := Result{Task: tk.name, Rows: len(X), Ref: math.NaN()}
-	m, err := methods.Lookup(tk.method)
-	if err != nil {
-		return r, err
-	}
-	cfg, err := m.Resolve(rt.DefaultOptions().Params[tk.method])
-	if err != nil {
-		return r, err
-	}
-	tr, err := m.New(cfg, 42)
-	if err != nil {
-		return r, err
-	}
-	var ours learn.Model
-	if tk.predict {
-		if ours, err = tr.Fit(X, y, s); err != nil {
-			return r, err
-		}
-		all, _ := rt.Synthetic(n, d)
-		r.Rows = n
-		r.Ours, r.Alloc = best(func() error { ours.Predict(all); return nil })
-	} else {
-		r.Ours, r.Alloc = best(func() (err error) { ours, err = tr.Fit(X, y, s); return err })
-	}
-	r.Matrix = uint64(r.Rows * d * 8)
-	if math.IsNaN(r.Ours) {
-		_, err = tr.Fit(X, y, s)
+	ours, err := o.timeOurs(tk, n, X, y, &r)
+	if err != nil || math.IsNaN(r.Ours) {
 		return r, err
 	}
 	kind, arg, _ := strings.Cut(tk.ref, ":")
@@ -196,6 +178,48 @@ func (o Options) measure(ctx context.Context, tk task, n int) (Result, error) {
 		r.RefName = "Weka (not installed)"
 	}
 	return r, nil
+}
+
+// timeOurs times our fit of the task's method on X, y (or its prediction
+// of n rows), each run holding one thread of a budget of o.Threads, and
+// records the time and allocation in r. A failed fit leaves r.Ours NaN
+// and returns its error.
+func (o Options) timeOurs(tk task, n int, X [][]float64, y []int, r *Result) (learn.Model, error) {
+	const d = 10
+	s := rt.SyntheticSchema(d)
+	m, err := methods.Lookup(tk.method)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := m.Resolve(rt.DefaultOptions().Params[tk.method])
+	if err != nil {
+		return nil, err
+	}
+	tr, err := m.New(cfg, 42)
+	if err != nil {
+		return nil, err
+	}
+	var budget *par.Budget
+	if o.Threads > 1 {
+		budget = par.NewBudget(o.Threads)
+		tr = learn.WithThreads(tr, budget)
+	}
+	var ours learn.Model
+	if tk.predict {
+		if budget.Do(func() { ours, err = tr.Fit(X, y, s) }); err != nil {
+			return nil, err
+		}
+		all, _ := rt.Synthetic(n, d)
+		r.Rows = n
+		r.Ours, r.Alloc = best(func() error { budget.Do(func() { ours.Predict(all) }); return nil })
+	} else {
+		r.Ours, r.Alloc = best(func() (err error) { budget.Do(func() { ours, err = tr.Fit(X, y, s) }); return err })
+	}
+	r.Matrix = uint64(r.Rows * d * 8)
+	if math.IsNaN(r.Ours) {
+		_, err = tr.Fit(X, y, s)
+	}
+	return ours, err
 }
 
 // best returns the fastest of the timed runs of f after one warm-up run

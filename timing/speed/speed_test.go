@@ -31,10 +31,16 @@ func TestMarkdownAndReadmeBlock(t *testing.T) {
 		"10.0× (trees differ: 3 nodes, scikit-learn 5)", "| FGRT fit | 800,000 | 450 ms | — | — | — | — |",
 		"fgrtbench: 1.50×; scikit-learn: 1.50×", "`./run.sh` took 41 s wall and 63 s CPU",
 		"`fgrtbench run --spec s.yaml -j 2` took 9 s wall and 9 s CPU",
+		"the runtime study's settings, one core for our fits; fastest",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("Markdown lacks %q:\n%s", want, md)
 		}
+	}
+	// Fits timed on several threads say so, never as one core's.
+	m.Threads = 4
+	if md := Markdown(m, rs, nil); !strings.Contains(md, "settings, a budget of 4 threads for each of our fits (`speed -j 4`); fastest") || strings.Contains(md, "one core") {
+		t.Errorf("Markdown at -j 4:\n%s", md)
 	}
 	path := filepath.Join(t.TempDir(), "README.md")
 	os.WriteFile(path, []byte("# x\nbefore\n"+BeginMarker+"\nold\n"+EndMarker+"\nafter\n"), 0o644)

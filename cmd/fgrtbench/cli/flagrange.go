@@ -23,7 +23,7 @@ type valueCheck func(v any) error
 // flags to this table; duration flags check themselves (positiveDuration).
 var flagRanges = map[string]valueCheck{
 	// Shared by run, reproduce and check.
-	"j":           intIn(1, runner.MaxJobs, "parallel units from 1 to "+strconv.Itoa(runner.MaxJobs)+", the ceiling the README documents"),
+	"j":           intIn(1, runner.MaxJobs, "busy threads from 1 to "+strconv.Itoa(runner.MaxJobs)+", the ceiling the README documents"),
 	"max-units":   intIn(1, math.MaxInt64, "the largest study to accept, in fits: at least 1"),
 	"shard-count": intIn(1, math.MaxInt32, "the number of shards: at least 1"),
 	"worker-jobs": intIn(0, math.MaxInt32, "jobs per external worker: 0 (a worker serves the whole run) or more"),
@@ -52,6 +52,8 @@ var flagRanges = map[string]valueCheck{
 	"runtime features-samples":    intIn(1, math.MaxInt32, "a number of samples: at least 1"),
 	"runtime trials":              intIn(1, math.MaxInt32, "trials per size: at least 1"),
 	"runtime max-seconds-per-fit": floatIn(0, math.MaxFloat64, "seconds: 0 (no limit) or more"),
+
+	"speed scaling-rows": intIn(100, math.MaxInt32, "rows of the large study's CSV: at least 100"),
 }
 
 // rangeOf returns the check of flag name in command c, nil when it has

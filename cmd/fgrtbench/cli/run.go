@@ -47,7 +47,7 @@ type runFlags struct {
 func (r *runFlags) add(fs *flag.FlagSet, defaultOut string) {
 	r.data.add(fs)
 	fs.StringVar(&r.out, "out", defaultOut, "output directory (results.csv, manifest.json, report/)")
-	fs.IntVar(&r.jobs, "j", runtime.NumCPU(), "parallel work units, 1 to "+strconv.Itoa(runner.MaxJobs)+" (default: the number of CPUs); never more run than units are pending, and results do not depend on it")
+	fs.IntVar(&r.jobs, "j", runtime.NumCPU(), "busy threads, 1 to "+strconv.Itoa(runner.MaxJobs)+" (default: the number of CPUs): units run in parallel, and when fewer are left than threads the idle threads go to the running units' loops; results do not depend on it")
 	fs.StringVar(&r.shard, "shard", "", "run only shard i/N of the units (0/1 = all; default: all, or --shard-count with the job array's index)")
 	fs.IntVar(&r.shardCount, "shard-count", 0, "number of shards N in a Slurm job array or Kubernetes Indexed Job: the shard index is SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX (required there)")
 	fs.BoolVar(&r.failFast, "fail-fast", false, "stop at the first failing unit")

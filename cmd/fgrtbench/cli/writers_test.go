@@ -36,6 +36,11 @@ var writers = map[string]func(f writerFixture, out string) []string{
 	"runtime": func(f writerFixture, out string) []string {
 		return []string{"runtime", "--out", out, "--methods", "cart", "--samples", "40", "--features", "", "--trials", "1"}
 	},
+	// speed writes only with --scaling (its children are this test
+	// binary acting as fgrtbench: TestMain).
+	"speed": func(f writerFixture, out string) []string {
+		return []string{"speed", "--scaling", "--scaling-studies", "large", "--scaling-j", "1", "--scaling-rows", "300", "--out", out}
+	},
 	"run": func(f writerFixture, out string) []string {
 		return []string{"run", "--spec", f.spec, "--out", out, "-j", "1"}
 	},

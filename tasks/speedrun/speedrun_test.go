@@ -1,8 +1,7 @@
-package cli
+package speedrun
 
 import (
 	"context"
-	"io"
 	"math"
 	"os"
 	"os/exec"
@@ -23,14 +22,14 @@ func TestSpeedScriptSplicesMarkdown(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("bash not installed")
 	}
-	script, err := filepath.Abs("../../../scripts/speed.sh")
+	script, err := filepath.Abs("../../scripts/speed.sh")
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
 	block := "Measured by `scripts/speed.sh` on a test.\n\n| task | rows |\n|---|---:|\n| fit | 1,000 |\n"
 	blockFile := filepath.Join(dir, "block.md")
-	if err := os.WriteFile(blockFile, []byte(markedBlock(block)), 0o644); err != nil {
+	if err := os.WriteFile(blockFile, []byte(MarkedBlock(block)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	splice := func(path string) error {
@@ -94,7 +93,7 @@ func TestRunExFuzzySkips(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var stderr strings.Builder
-			rs, err := runExFuzzy(context.Background(), &Env{Stdout: io.Discard, Stderr: &stderr}, tc.dir, tc.python)
+			rs, err := runExFuzzy(context.Background(), &stderr, nil, tc.dir, tc.python)
 			if len(rs) != 0 || (err == nil) != (tc.err == "") || (err != nil && !strings.Contains(err.Error(), tc.err)) {
 				t.Fatalf("results %v, err %v; want none and an error with %q", rs, err, tc.err)
 			}

@@ -1,0 +1,165 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/fgrtbench/fgrtbench/bench/methods"
+	"github.com/fgrtbench/fgrtbench/bench/protocol"
+	"github.com/fgrtbench/fgrtbench/bench/study"
+	"github.com/fgrtbench/fgrtbench/internal/par"
+	"github.com/fgrtbench/fgrtbench/learn"
+)
+
+// threaded is the centroid learner with a loop over the run's budget: each
+// fit spreads a few short bodies with For, so that a run's loops take the
+// threads its unit workers leave free. It counts the fits that received a
+// budget, and the most loop bodies that ran at once.
+type threaded struct {
+	centroid
+	budget *par.Budget
+}
+
+var (
+	threadedFits, threadedWithBudget atomic.Int64
+	threadedBodies, threadedPeak     atomic.Int64
+)
+
+func (t threaded) WithThreads(b *par.Budget) learn.Trainer { t.budget = b; return t }
+
+func (t threaded) Fit(X [][]float64, y []int, s learn.Schema) (learn.Model, error) {
+	threadedFits.Add(1)
+	if t.budget != nil {
+		threadedWithBudget.Add(1)
+	}
+	t.budget.For(4, func(int) {
+		n := threadedBodies.Add(1)
+		for p := threadedPeak.Load(); n > p && !threadedPeak.CompareAndSwap(p, n); p = threadedPeak.Load() {
+		}
+		time.Sleep(200 * time.Microsecond)
+		threadedBodies.Add(-1)
+	})
+	return t.centroid.Fit(X, y, s)
+}
+
+func init() {
+	methods.Register(&methods.Method{
+		Name:    "test-threaded",
+		Version: 1,
+		Params:  []methods.Param{{Name: "k", Kind: methods.Int, Default: "2", Min: 1, HasMin: true}},
+		Grids:   map[string]methods.Grid{"default": {{"k": "1"}, {"k": "2"}, {"k": "3"}}},
+		New: func(c methods.Config, seed int64) (learn.Trainer, error) {
+			return threaded{centroid: centroid{k: c.Int("k"), seed: seed}}, nil
+		},
+	})
+}
+
+// threadsStudy is a small clean study of real learners and the threaded
+// one: grids selected by inner cross-validation (FGRT's fits as a group,
+// CART's one by one), single configurations, a sweep, and artifacts.
+func threadsStudy() study.Study {
+	o := protocol.DefaultOptions()
+	o.Repeats, o.Folds, o.InnerFolds = 1, 3, 3
+	return study.Study{
+		Protocols: []string{"clean"},
+		Datasets:  []string{"alpha", "beta"},
+		Methods: []study.MethodSpec{
+			{Name: "fgrt", Params: map[string]string{"coverage_threshold": "0.01"}, Sweep: map[string][]string{"max_rules": {"3", "6"}, "min_improvement": {"0.01", "0"}}},
+			{Name: "cart", Grid: "text"},
+			{Name: "c45-entropy"},
+			{Name: "ripper"},
+			{Name: "test-threaded"},
+			{Name: "test-threaded", Label: "threaded-sweep", Selection: protocol.SelectSweep},
+		},
+		Options: o,
+	}
+}
+
+// TestResultsIdenticalForAnyThreads (issue 33, determinism): the study's
+// results, predictions and models are byte-identical at -j 1 and -j 4 and
+// under GOMAXPROCS 1 and 4, timing columns aside, while inner
+// cross-validation and the test learner's loops spread over the threads.
+func TestResultsIdenticalForAnyThreads(t *testing.T) {
+	files := []string{"predictions.csv.gz", "models.jsonl.gz"}
+	type run struct{ jobs, procs int }
+	var ref map[string][]byte
+	for _, c := range []run{{1, 1}, {4, 4}, {4, 1}, {1, 4}, {3, 2}} {
+		prev := runtime.GOMAXPROCS(c.procs)
+		dir := t.TempDir()
+		r := &Runner{Load: testLoader, OutDir: dir, Jobs: c.jobs}
+		sum, err := r.Run(context.Background(), threadsStudy())
+		runtime.GOMAXPROCS(prev)
+		if err != nil {
+			t.Fatalf("-j %d GOMAXPROCS %d: %v", c.jobs, c.procs, err)
+		}
+		if sum.Ran != 36 {
+			t.Fatalf("-j %d: ran %d units, want 2 datasets × 6 methods × 3 folds = 36", c.jobs, sum.Ran)
+		}
+		if peak := r.budget.Peak(); peak > c.jobs {
+			t.Errorf("-j %d: %d threads busy at once", c.jobs, peak)
+		}
+		got := map[string][]byte{ResultsFile: []byte(stripTiming(t, filepath.Join(dir, ResultsFile)))}
+		for _, name := range files {
+			b, err := os.ReadFile(filepath.Join(dir, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got[name] = b
+		}
+		if ref == nil {
+			ref = got
+			continue
+		}
+		for name, b := range got {
+			if !bytes.Equal(b, ref[name]) {
+				t.Errorf("-j %d GOMAXPROCS %d: %s differs from -j 1 GOMAXPROCS 1", c.jobs, c.procs, name)
+			}
+		}
+	}
+}
+
+// TestBudgetBoundsBusyThreads (issue 33, one CPU budget): every trainer
+// gets the run's budget; the busy threads (unit workers and loop bodies
+// together) never exceed -j; and when a single unit is left, the idle
+// threads go to its loops.
+func TestBudgetBoundsBusyThreads(t *testing.T) {
+	s := study.Study{Protocols: []string{"clean"}, Datasets: []string{"alpha", "beta"},
+		Methods: []study.MethodSpec{{Name: "test-threaded"}}, Options: protocol.DefaultOptions()}
+	s.Options.Repeats, s.Options.InnerFolds = 2, 3
+	cases := []struct {
+		name    string
+		jobs    int
+		shard   study.Shard
+		minPeak int // threads that must have been busy at once
+	}{
+		{"many units, -j 1", 1, study.Shard{}, 1},
+		{"many units, -j 3", 3, study.Shard{}, 1},
+		// One unit of the 20: its worker holds one thread, and its inner
+		// folds (3) take two of the three free ones at once.
+		{"one unit, -j 4", 4, study.Shard{Index: 0, Count: 20}, 3},
+	}
+	for _, c := range cases {
+		threadedFits.Store(0)
+		threadedWithBudget.Store(0)
+		threadedPeak.Store(0)
+		r := &Runner{Load: testLoader, OutDir: t.TempDir(), Jobs: c.jobs, Shard: c.shard, NoArtifacts: true}
+		if _, err := r.Run(context.Background(), s); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if fits := threadedFits.Load(); fits == 0 || threadedWithBudget.Load() != fits {
+			t.Errorf("%s: %d of %d fits had the run's budget", c.name, threadedWithBudget.Load(), fits)
+		}
+		if peak := r.budget.Peak(); peak < c.minPeak || peak > c.jobs {
+			t.Errorf("%s: %d threads busy at once, want %d to %d", c.name, peak, c.minPeak, c.jobs)
+		}
+		if loops := threadedPeak.Load(); loops > int64(c.jobs) {
+			t.Errorf("%s: %d loop bodies ran at once, above -j", c.name, loops)
+		}
+	}
+}

@@ -1,0 +1,88 @@
+package cli
+
+import (
+	"context"
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/fgrtbench/fgrtbench/timing/speed"
+)
+
+// asFgrtbench is the variable under which this package's test binary runs
+// as fgrtbench itself (Main on its arguments), so that a command that
+// starts fgrtbench children (speed --scaling) can be tested without
+// building the binary.
+const asFgrtbench = "FGRT_TEST_BINARY_IS_FGRTBENCH"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(asFgrtbench) == "1" {
+		env := &Env{Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv}
+		os.Exit(Main(context.Background(), env, os.Args[1:]))
+	}
+	scalingEnv = append(os.Environ(), asFgrtbench+"=1")
+	os.Exit(m.Run())
+}
+
+// TestSpeedScalingTinyStudy runs `speed --scaling` on a tiny large-data
+// study (600 rows) at -j 1 and 2, each a child reproduce: the table has a
+// row per -j with its speed-ups derived from the measured walls, and the
+// CSV says the same. (TestEveryWriterKeepsForeignFiles holds its --out
+// to the rules of every writer.)
+func TestSpeedScalingTinyStudy(t *testing.T) {
+	dir := t.TempDir()
+	code, stdout, stderr := runCLI("speed", "--scaling", "--scaling-studies", "large", "--scaling-j", "1,2", "--scaling-rows", "600", "--out", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	if len(lines) != 3 || !strings.HasPrefix(lines[1], "large      1 ") || !strings.HasPrefix(lines[2], "large      2 ") {
+		t.Fatalf("table:\n%s", stdout)
+	}
+	if !strings.Contains(lines[1], " 1.00× ") || !strings.Contains(lines[1], " 100 % ") {
+		t.Errorf("-j 1 row is not its own base: %q", lines[1])
+	}
+	f, err := os.Open(filepath.Join(dir, speed.ScalingFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(f).ReadAll()
+	f.Close()
+	if err != nil || len(recs) != 3 || strings.Join(recs[0], ",") != strings.Join(speed.ScalingCSVHeader, ",") {
+		t.Fatalf("CSV %v (%v)", recs, err)
+	}
+	w1, _ := strconv.ParseFloat(recs[1][2], 64)
+	w2, _ := strconv.ParseFloat(recs[2][2], 64)
+	s2, _ := strconv.ParseFloat(recs[2][3], 64)
+	if w1 <= 0 || w2 <= 0 || s2 < w1/w2-0.01 || s2 > w1/w2+0.01 {
+		t.Errorf("walls %v, %v and speed-up %v do not agree", w1, w2, s2)
+	}
+	if rss, _ := strconv.ParseUint(recs[1][6], 10, 64); rss < 1<<20 && recs[1][6] != "" {
+		t.Errorf("peak RSS %s bytes is not a process's", recs[1][6])
+	}
+
+}
+
+// TestSpeedScalingRefusals: flags that would do nothing without --scaling,
+// an unknown study and a -j below 1 are one error each, before anything
+// runs.
+func TestSpeedScalingRefusals(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"speed", "--scaling-j", "1,2"}, "--scaling-j applies to --scaling only"},
+		{[]string{"speed", "--out", "x"}, "--out applies to --scaling only"},
+		{[]string{"speed", "--scaling", "--scaling-studies", "nope"}, `unknown study "nope"`},
+		{[]string{"speed", "--scaling", "--scaling-j", "0"}, "not a positive integer"},
+		{[]string{"speed", "--scaling", "--scaling-rows", "5"}, "at least 100"},
+	} {
+		code, _, stderr := runCLI(c.args...)
+		if code == 0 || !strings.Contains(stderr, c.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 1 {
+			t.Errorf("%v: exit %d, stderr %q; want one line with %q", c.args, code, stderr, c.want)
+		}
+	}
+}
