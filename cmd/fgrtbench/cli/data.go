@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/fgrtbench/fgrtbench/datasets"
@@ -152,4 +153,47 @@ func datasetSummaries(ctx context.Context, f *datasets.Fetcher, names []string) 
 		rows = append(rows, datasets.Summarize(ds, info))
 	}
 	return rows, nil
+}
+
+// loadDataset loads a registry dataset through the fetcher (verified
+// against the registry's checksum) or a data file of the user's own, read
+// once and parsed from the very bytes its checksum covers. Either way the
+// Dataset's Checksum is the file's normalised SHA-256 (the manifest records
+// datasets.Identity, the identity of the parsed table).
+func loadDataset(ctx context.Context, f *datasets.Fetcher, name string) (*datasets.Dataset, error) {
+	return loadDatasetFrom(ctx, f, name, name)
+}
+
+// loadDatasetFrom is loadDataset for a study's dataset, named as the study
+// names it and read from path (Study.DataPath).
+func loadDatasetFrom(ctx context.Context, f *datasets.Fetcher, name, path string) (*datasets.Dataset, error) {
+	if !datasets.IsDataFile(name) {
+		return f.Load(ctx, name)
+	}
+	ds, err := datasets.LoadFile(path, datasets.LoadOptions{Progress: loadProgress(path)})
+	if err != nil {
+		return nil, err
+	}
+	ds.Name = name
+	return ds, nil
+}
+
+// loadProgress reports on stderr, every few seconds, how far the reading
+// of a large data file is.
+func loadProgress(name string) func(read, size int64) {
+	var last time.Time
+	start := time.Now()
+	return func(read, size int64) {
+		if size < 64<<20 || time.Since(last) < 2*time.Second {
+			return
+		}
+		if !last.IsZero() || time.Since(start) > 2*time.Second {
+			fmt.Fprintf(os.Stderr, "fgrtbench: reading %s: %d%% of %d MB\n", name, 100*read/size, size>>20)
+		}
+		if last.IsZero() {
+			last = start
+		} else {
+			last = time.Now()
+		}
+	}
 }

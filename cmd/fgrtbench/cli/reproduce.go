@@ -10,6 +10,8 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
 	"github.com/fgrtbench/fgrtbench/bench/runner"
 	"github.com/fgrtbench/fgrtbench/bench/spec"
+	"github.com/fgrtbench/fgrtbench/reports"
+	"github.com/fgrtbench/fgrtbench/tasks/reporting"
 )
 
 func init() { register(reproduceCommand) }
@@ -93,10 +95,10 @@ func reportAfterRun(ctx context.Context, env *Env, rf *runFlags, sum runner.Summ
 	if sum.Ran+sum.Skipped == 0 || ctx.Err() != nil || outdir.IsWriteError(runErr) || !rf.wholeStudy(env) {
 		return runErr
 	}
-	path, a, err := renderReport(ctx, env, rf.out, &rf.data)
+	path, a, err := reporting.Render(rf.out, withWarnings(env, reporting.Options{}))
 	if err != nil {
 		return errors.Join(runErr, fmt.Errorf("results are in %s, but the report failed: %w", rf.out, err))
 	}
-	writeHeadline(env.Stdout, a, path)
+	reports.WriteHeadline(env.Stdout, a, path)
 	return runErr
 }
