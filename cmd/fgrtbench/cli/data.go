@@ -57,6 +57,7 @@ func (d *dataFlags) fetcher(env *Env) *datasets.Fetcher {
 		f.BaseURL = d.baseURL
 	}
 	f.Timeout = d.timeout
+	f.FileProgress = loadProgress
 	return f
 }
 
@@ -109,7 +110,7 @@ it (docs/data.md).`}
 	var df dataFlags
 	df.add(fs)
 	d.Run = func(ctx context.Context, env *Env, args []string) error {
-		rows, err := datasetSummaries(ctx, df.fetcher(env), fs.Args())
+		rows, err := df.fetcher(env).Summaries(ctx, fs.Args())
 		if err != nil {
 			return err
 		}
@@ -119,63 +120,15 @@ it (docs/data.md).`}
 	return d
 }
 
-// datasetSummaries loads and summarises the named datasets (all when none).
-// A data file of the user's own is read as a study would read it, and its
-// row notes the identity of its table (datasets.Identity), which a run's
-// manifest and a baseline record.
-func datasetSummaries(ctx context.Context, f *datasets.Fetcher, names []string) ([]datasets.Summary, error) {
-	if len(names) == 0 {
-		names = datasets.Names()
-	}
-	var rows []datasets.Summary
-	for _, n := range names {
-		if err := datasets.CheckName(n); err != nil {
-			return nil, err
-		}
-		if datasets.IsDataFile(n) {
-			ds, err := loadDataset(ctx, f, n)
-			if err != nil {
-				return nil, err
-			}
-			s := datasets.Summarize(ds, datasets.Info{})
-			s.Notes = append(s.Notes, "identity "+datasets.Identity(ds))
-			rows = append(rows, s)
-			continue
-		}
-		info, err := datasets.Lookup(n)
-		if err != nil {
-			return nil, err
-		}
-		ds, err := f.Load(ctx, n)
-		if err != nil {
-			return nil, err
-		}
-		rows = append(rows, datasets.Summarize(ds, info))
-	}
-	return rows, nil
-}
-
-// loadDataset loads a registry dataset through the fetcher (verified
-// against the registry's checksum) or a data file of the user's own, read
-// once and parsed from the very bytes its checksum covers. Either way the
-// Dataset's Checksum is the file's normalised SHA-256 (the manifest records
-// datasets.Identity, the identity of the parsed table).
+// loadDataset loads a registry dataset, or a data file of the user's own,
+// as a study names it (datasets.Fetcher.LoadAs); loadDatasetFrom reads a
+// study's dataset from the path the study gives it (Study.DataPath).
 func loadDataset(ctx context.Context, f *datasets.Fetcher, name string) (*datasets.Dataset, error) {
-	return loadDatasetFrom(ctx, f, name, name)
+	return f.LoadAs(ctx, name, name)
 }
 
-// loadDatasetFrom is loadDataset for a study's dataset, named as the study
-// names it and read from path (Study.DataPath).
 func loadDatasetFrom(ctx context.Context, f *datasets.Fetcher, name, path string) (*datasets.Dataset, error) {
-	if !datasets.IsDataFile(name) {
-		return f.Load(ctx, name)
-	}
-	ds, err := datasets.LoadFile(path, datasets.LoadOptions{Progress: loadProgress(path)})
-	if err != nil {
-		return nil, err
-	}
-	ds.Name = name
-	return ds, nil
+	return f.LoadAs(ctx, name, path)
 }
 
 // loadProgress reports on stderr, every few seconds, how far the reading
