@@ -60,24 +60,27 @@ func rowsUsed(d manifest.Dataset) (int, []int) {
 
 // datasetRows describes the datasets the results cover, from the registry's
 // verified shapes (every file is checked against them when loaded), named
-// as the analysis names them.
-func datasetRows(a *analysis.Analysis) []reports.DatasetInfo {
+// as the analysis names them; a data file of the user's own has no row.
+func datasetRows(a *analysis.Analysis) ([]reports.DatasetInfo, error) {
 	seen := map[string]bool{}
 	for _, d := range a.Study.Datasets {
 		seen[d.Name] = true
 	}
 	var out []reports.DatasetInfo
 	for _, n := range datasets.Names() {
-		info, err := datasets.Lookup(n)
-		if !seen[n] || err != nil {
+		if !seen[n] {
 			continue
+		}
+		info, err := datasets.Lookup(n)
+		if err != nil {
+			return nil, err
 		}
 		// Rows used: the complete rows, which every protocol used before
 		// the manifest recorded the rows used (it overrides this).
 		out = append(out, reports.DatasetInfo{Name: n, Instances: info.Instances - info.MissingRows, FileRows: info.Instances, Features: info.Features,
 			Nominal: info.Nominal, Classes: info.Classes, Missing: info.MissingRows, Domain: info.Domain})
 	}
-	return out
+	return out, nil
 }
 
 // MethodBases maps each method label of the manifest's study to its

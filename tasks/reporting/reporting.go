@@ -71,7 +71,10 @@ func Render(dir string, o Options) (string, *analysis.Analysis, error) {
 	for _, w := range a.Warnings {
 		o.warn(w)
 	}
-	opts := reports.Options{Dir: dir, Facts: append(facts, art.fact()), Analysis: a, Datasets: datasetRows(a)}
+	opts := reports.Options{Dir: dir, Facts: append(facts, art.fact()), Analysis: a}
+	if opts.Datasets, err = datasetRows(a); err != nil {
+		return "", nil, err
+	}
 	if opts.Figures, err = renderFigures(dir, a); err != nil {
 		if fatalFigureError(err) {
 			return "", nil, err
