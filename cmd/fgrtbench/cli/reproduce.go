@@ -2,17 +2,12 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 
-	"github.com/fgrtbench/fgrtbench/bench/outdir"
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
-	"github.com/fgrtbench/fgrtbench/bench/runner"
 	"github.com/fgrtbench/fgrtbench/bench/spec"
 	"github.com/fgrtbench/fgrtbench/bench/study"
-	"github.com/fgrtbench/fgrtbench/reports"
-	"github.com/fgrtbench/fgrtbench/tasks/reporting"
 )
 
 func init() { register(reproduceCommand) }
@@ -48,11 +43,7 @@ each method's default grid (docs/specs-and-sweeps.md).`}
 		if err := rf.applyMissing(&study); err != nil {
 			return err
 		}
-		sum, runErr := execute(ctx, env, &rf, study)
-		if *noReport {
-			return runErr
-		}
-		return reportAfterRun(ctx, env, &rf, sum, runErr)
+		return runAndReport(ctx, env, &rf, study, *noReport)
 	}
 	return c
 }
@@ -103,21 +94,4 @@ func (p *paperFlags) study(fs *flag.FlagSet) (study.Study, error) {
 	}
 	st.Options.Repeats, st.Options.Seed = p.repeats, p.seed
 	return st, nil
-}
-
-// reportAfterRun renders DIR/report after run or reproduce. It reports
-// whatever finished, even when some units failed: the failures are listed
-// in the manifest and the exit status stays non-zero (runErr is returned).
-// After a write error (a full disk) it renders nothing: the run stopped
-// with one message and the report could only fail or be partial.
-func reportAfterRun(ctx context.Context, env *Env, rf *runFlags, sum runner.Summary, runErr error) error {
-	if sum.Ran+sum.Skipped == 0 || ctx.Err() != nil || outdir.IsWriteError(runErr) || !rf.wholeStudy(env) {
-		return runErr
-	}
-	path, a, err := reporting.Render(rf.out, withWarnings(env, reporting.Options{}))
-	if err != nil {
-		return errors.Join(runErr, fmt.Errorf("results are in %s, but the report failed: %w", rf.out, err))
-	}
-	reports.WriteHeadline(env.Stdout, a, path)
-	return runErr
 }

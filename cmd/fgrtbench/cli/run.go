@@ -14,6 +14,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/spec"
 	"github.com/fgrtbench/fgrtbench/bench/study"
 	"github.com/fgrtbench/fgrtbench/datasets"
+	"github.com/fgrtbench/fgrtbench/reports"
 	"github.com/fgrtbench/fgrtbench/tasks/reporting"
 	"github.com/fgrtbench/fgrtbench/tasks/runstudy"
 )
@@ -80,41 +81,58 @@ func (r *runFlags) resolveShard(env *Env) (study.Shard, error) {
 	return s, err
 }
 
-// wholeStudy reports whether the run covers every unit; a shard says on
-// stderr why it writes no report (a report of one shard would pass for the
-// study's results).
-func (r *runFlags) wholeStudy(env *Env) bool {
-	s, err := r.resolveShard(env)
-	if err == nil && !s.All() {
-		fmt.Fprintf(env.Stderr, "fgrtbench: shard %s holds part of the study, so no report: merge the shards, then run 'fgrtbench report' on the merged results\n", s)
+// options are the runner's settings for study from the flags, with
+// progress and notes on stderr.
+func (r *runFlags) options(env *Env, study study.Study) (runstudy.Options, error) {
+	if r.jobs < 1 {
+		return runstudy.Options{}, fmt.Errorf("-j %d: need at least 1 parallel unit (the default is the number of CPUs, %d)", r.jobs, runtime.NumCPU())
 	}
-	return err == nil && s.All()
+	shard, err := r.resolveShard(env)
+	if err != nil {
+		return runstudy.Options{}, err
+	}
+	if err := r.ext.apply(study); err != nil {
+		return runstudy.Options{}, err
+	}
+	fetcher := r.data.fetcher(env)
+	load := func(ctx context.Context, name string) (*datasets.Dataset, error) {
+		d, err := loadDatasetFrom(ctx, fetcher, name, study.DataPath(name))
+		if err == nil && r.checkData != nil {
+			err = r.checkData(name, d)
+		}
+		return d, err
+	}
+	return runstudy.Options{Out: r.out, Jobs: r.jobs, Shard: shard, FailFast: r.failFast, NoArtifacts: r.noArtifacts,
+		Fresh: r.fresh, Profile: r.profile, Load: load, Progress: runstudy.Progress(env.Stderr, env.StderrIsTerminal),
+		Note: func(msg string) { fmt.Fprintf(env.Stderr, "fgrtbench: %s\n", msg) }}, nil
 }
 
 // execute runs a study with progress (runstudy.Run); the runner keeps the
 // manifest.
 func execute(ctx context.Context, env *Env, rf *runFlags, study study.Study) (runner.Summary, error) {
-	if rf.jobs < 1 {
-		return runner.Summary{}, fmt.Errorf("-j %d: need at least 1 parallel unit (the default is the number of CPUs, %d)", rf.jobs, runtime.NumCPU())
-	}
-	shard, err := rf.resolveShard(env)
+	o, err := rf.options(env, study)
 	if err != nil {
 		return runner.Summary{}, err
 	}
-	if err := rf.ext.apply(study); err != nil {
-		return runner.Summary{}, err
+	return runstudy.Run(ctx, study, o)
+}
+
+// runAndReport is run and reproduce: execute, then, unless noReport, the
+// report of what finished (runstudy.RunAndReport) and its headline.
+func runAndReport(ctx context.Context, env *Env, rf *runFlags, study study.Study, noReport bool) error {
+	if noReport {
+		_, err := execute(ctx, env, rf, study)
+		return err
 	}
-	fetcher := rf.data.fetcher(env)
-	load := func(ctx context.Context, name string) (*datasets.Dataset, error) {
-		d, err := loadDatasetFrom(ctx, fetcher, name, study.DataPath(name))
-		if err == nil && rf.checkData != nil {
-			err = rf.checkData(name, d)
-		}
-		return d, err
+	o, err := rf.options(env, study)
+	if err != nil {
+		return err
 	}
-	return runstudy.Run(ctx, study, runstudy.Options{Out: rf.out, Jobs: rf.jobs, Shard: shard, FailFast: rf.failFast, NoArtifacts: rf.noArtifacts,
-		Fresh: rf.fresh, Profile: rf.profile, Load: load, Progress: runstudy.Progress(env.Stderr, env.StderrIsTerminal),
-		Note: func(msg string) { fmt.Fprintf(env.Stderr, "fgrtbench: %s\n", msg) }})
+	rep, err := runstudy.RunAndReport(ctx, study, o, withWarnings(env, reporting.Options{}))
+	if rep.Path != "" {
+		reports.WriteHeadline(env.Stdout, rep.Analysis, rep.Path)
+	}
+	return err
 }
 
 func init() {
@@ -146,11 +164,7 @@ runs a part of the units, for a job array; merge combines the parts.`}
 		if err := rf.applyMissing(&study); err != nil {
 			return err
 		}
-		sum, runErr := execute(ctx, env, &rf, study)
-		if *noReport {
-			return runErr
-		}
-		return reportAfterRun(ctx, env, &rf, sum, runErr)
+		return runAndReport(ctx, env, &rf, study, *noReport)
 	}
 	return c
 }
@@ -170,6 +184,8 @@ results.csv, the manifest and the report.`}
 		if *out == "" || fs.NArg() == 0 {
 			return usageError("need --out and at least one input")
 		}
+		// A first signal stops the merge before it writes; a second one
+		// waits until what it writes is written in full (mergeHold).
 		var hold mergeHold
 		setExitNote(hold.note(*out))
 		defer setExitNote(nil)
