@@ -11,32 +11,15 @@ import (
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
-// stored are a results directory's predictions and models, read and
-// re-derived against its results.csv (present false: a directory run with
-// --no-artifacts, or older than the artifacts).
-type stored struct {
-	present     bool
-	predictions results.Predictions
-	models      results.Models
-}
-
-func readStored(dir string, recs []results.Record) (stored, error) {
-	p, m, present, err := results.ReadArtifacts(dir, recs)
-	if err != nil {
-		return stored{}, err
-	}
-	return stored{present: present, predictions: p, models: m}, nil
-}
-
-// fact is the report's run-facts row on the artifacts: kept, or off (never
-// silently absent).
-func (a stored) fact() reports.Fact {
-	if !a.present {
+// artifactsFact is the report's run-facts row on the artifacts: kept, or
+// off (never silently absent).
+func artifactsFact(present bool, p results.Predictions, m results.Models) reports.Fact {
+	if !present {
 		return reports.Fact{Key: "artifacts", Value: "off: no " + results.PredictionsFile + " or " + results.ModelsFile +
 			" (run with --no-artifacts): no confusion matrices, AUC, log-loss or stored rules"}
 	}
 	return reports.Fact{Key: "artifacts", Value: fmt.Sprintf("kept: %s (%d test-row predictions) and %s (%d models), re-derived and equal to results.csv",
-		results.PredictionsFile, len(a.predictions.Rows), results.ModelsFile, len(a.models.Records))}
+		results.PredictionsFile, len(p.Rows), results.ModelsFile, len(m.Records))}
 }
 
 // CheckInputs re-derives the artifacts of each input (a results directory,
@@ -53,7 +36,7 @@ func CheckInputs(inputs []string) error {
 		if err != nil {
 			return err
 		}
-		if _, err := readStored(dir, recs); err != nil {
+		if _, _, _, err := results.ReadArtifacts(dir, recs); err != nil {
 			return err
 		}
 	}

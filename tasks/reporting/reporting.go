@@ -56,13 +56,14 @@ func Render(dir string, o Options) (string, *analysis.Analysis, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	var art stored
+	fact := artifactsFact(false, results.Predictions{}, results.Models{})
 	load := func() (*analysis.Artifacts, error) {
-		var err error
-		if art, err = readStored(dir, recs); err != nil || !art.present {
+		p, m, present, err := results.ReadArtifacts(dir, recs)
+		if err != nil || !present {
 			return nil, err
 		}
-		return &analysis.Artifacts{Predictions: art.predictions, Models: art.models}, nil
+		fact = artifactsFact(present, p, m)
+		return &analysis.Artifacts{Predictions: p, Models: m}, nil
 	}
 	a, err := analyse(recs, m, partial, o, load)
 	if err != nil {
@@ -71,7 +72,7 @@ func Render(dir string, o Options) (string, *analysis.Analysis, error) {
 	for _, w := range a.Warnings {
 		o.warn(w)
 	}
-	opts := reports.Options{Dir: dir, Facts: append(facts, art.fact()), Analysis: a}
+	opts := reports.Options{Dir: dir, Facts: append(facts, fact), Analysis: a}
 	if opts.Datasets, err = datasetRows(a); err != nil {
 		return "", nil, err
 	}
