@@ -53,6 +53,9 @@ type Fetcher struct {
 	// Log receives one line per action (cache hit, copy, download); nil
 	// means silent.
 	Log io.Writer
+	// FileProgress, when set, gives the progress callback of each data
+	// file of the user's own that LoadAs reads (LoadOptions.Progress).
+	FileProgress func(path string) func(read, size int64)
 
 	// lookup replaces Lookup; tests use it to register small datasets.
 	lookup func(name string) (Info, error)

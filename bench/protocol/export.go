@@ -218,3 +218,15 @@ func (a *Assignment) Export(dir, protocolName string) ([]string, error) {
 	}
 	return written, nil
 }
+
+// ExportFolds writes the fold assignment the protocol gives d (Assign) to
+// dir (Assignment.Export): the folds command's work. It returns the files
+// written and the number of rows assigned.
+func ExportFolds(d *datasets.Dataset, protocolName string, opts Options, dir string) ([]string, int, error) {
+	a, err := Assign(d, protocolName, opts)
+	if err != nil {
+		return nil, 0, err
+	}
+	files, err := a.Export(dir, protocolName)
+	return files, len(a.X), err
+}

@@ -152,6 +152,3 @@ func checkPredictions(env *Env, dir, ref string, limit int) error {
 	fmt.Fprintf(env.Stdout, "predictions: %d of %d compared rows differ%s\n", len(out.Diffs), out.Compared, note)
 	return err
 }
-
-// manifestStudy decodes the study a manifest records (for report.go).
-func manifestStudy(m *manifest.Manifest) (study.Study, error) { return study.FromManifest(m) }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/fgrtbench/fgrtbench/datasets"
@@ -56,6 +57,7 @@ func (d *dataFlags) fetcher(env *Env) *datasets.Fetcher {
 		f.BaseURL = d.baseURL
 	}
 	f.Timeout = d.timeout
+	f.FileProgress = loadProgress
 	return f
 }
 
@@ -108,7 +110,7 @@ it (docs/data.md).`}
 	var df dataFlags
 	df.add(fs)
 	d.Run = func(ctx context.Context, env *Env, args []string) error {
-		rows, err := datasetSummaries(ctx, df.fetcher(env), fs.Args())
+		rows, err := df.fetcher(env).Summaries(ctx, fs.Args())
 		if err != nil {
 			return err
 		}
@@ -118,38 +120,33 @@ it (docs/data.md).`}
 	return d
 }
 
-// datasetSummaries loads and summarises the named datasets (all when none).
-// A data file of the user's own is read as a study would read it, and its
-// row notes the identity of its table (datasets.Identity), which a run's
-// manifest and a baseline record.
-func datasetSummaries(ctx context.Context, f *datasets.Fetcher, names []string) ([]datasets.Summary, error) {
-	if len(names) == 0 {
-		names = datasets.Names()
+// loadDataset loads a registry dataset, or a data file of the user's own,
+// as a study names it (datasets.Fetcher.LoadAs); loadDatasetFrom reads a
+// study's dataset from the path the study gives it (Study.DataPath).
+func loadDataset(ctx context.Context, f *datasets.Fetcher, name string) (*datasets.Dataset, error) {
+	return f.LoadAs(ctx, name, name)
+}
+
+func loadDatasetFrom(ctx context.Context, f *datasets.Fetcher, name, path string) (*datasets.Dataset, error) {
+	return f.LoadAs(ctx, name, path)
+}
+
+// loadProgress reports on stderr, every few seconds, how far the reading
+// of a large data file is.
+func loadProgress(name string) func(read, size int64) {
+	var last time.Time
+	start := time.Now()
+	return func(read, size int64) {
+		if size < 64<<20 || time.Since(last) < 2*time.Second {
+			return
+		}
+		if !last.IsZero() || time.Since(start) > 2*time.Second {
+			fmt.Fprintf(os.Stderr, "fgrtbench: reading %s: %d%% of %d MB\n", name, 100*read/size, size>>20)
+		}
+		if last.IsZero() {
+			last = start
+		} else {
+			last = time.Now()
+		}
 	}
-	var rows []datasets.Summary
-	for _, n := range names {
-		if err := datasets.CheckName(n); err != nil {
-			return nil, err
-		}
-		if datasets.IsDataFile(n) {
-			ds, err := loadDataset(ctx, f, n)
-			if err != nil {
-				return nil, err
-			}
-			s := datasets.Summarize(ds, datasets.Info{})
-			s.Notes = append(s.Notes, "identity "+datasets.Identity(ds))
-			rows = append(rows, s)
-			continue
-		}
-		info, err := datasets.Lookup(n)
-		if err != nil {
-			return nil, err
-		}
-		ds, err := f.Load(ctx, n)
-		if err != nil {
-			return nil, err
-		}
-		rows = append(rows, datasets.Summarize(ds, info))
-	}
-	return rows, nil
 }

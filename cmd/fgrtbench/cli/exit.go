@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"sync"
 
 	"github.com/fgrtbench/fgrtbench/bench/external"
@@ -61,4 +62,52 @@ func exitNote(args []string) string {
 		}
 	}
 	return "exiting now"
+}
+
+// mergeCommitHook, when set (tests), runs when a merge has taken the exit
+// hold, before it writes.
+var mergeCommitHook func()
+
+// mergeHold is merge's hold on the exit at a second signal: taken just
+// before the merge writes, so that results.csv, the manifest and the
+// artifacts are written in full, and released once they are (or failed).
+type mergeHold struct {
+	release func()
+	written bool
+}
+
+// take is the merge's Commit: a first signal before it, or while the hold
+// is taken, stops the merge with nothing written.
+func (h *mergeHold) take(ctx context.Context) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	h.release = holdExit()
+	if mergeCommitHook != nil {
+		mergeCommitHook()
+	}
+	if ctx.Err() != nil {
+		h.done(false)
+		return ctx.Err()
+	}
+	return nil
+}
+
+// done releases the hold, if taken, noting whether the merge was written.
+func (h *mergeHold) done(written bool) {
+	if h.release != nil {
+		h.written = written
+		h.release()
+		h.release = nil
+	}
+}
+
+// note is what a second signal says during a merge into out.
+func (h *mergeHold) note(out string) func() string {
+	return func() string {
+		if h.written {
+			return "exiting now; the merge was written in full to " + out + " before the exit"
+		}
+		return "exiting now; nothing was merged, " + out + " is as it was"
+	}
 }

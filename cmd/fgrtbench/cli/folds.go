@@ -39,15 +39,11 @@ a CSV of each row's fold, and each fold's training and test part as ARFF
 		}
 		opts := protocol.DefaultOptions()
 		opts.Seed, opts.Folds = *seed, *k
-		a, err := protocol.Assign(ds, *proto, opts)
+		files, rows, err := protocol.ExportFolds(ds, *proto, opts, *out)
 		if err != nil {
 			return err
 		}
-		files, err := a.Export(*out, *proto)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(env.Stdout, "wrote %d files to %s (%d rows)\n", len(files), *out, len(a.X))
+		fmt.Fprintf(env.Stdout, "wrote %d files to %s (%d rows)\n", len(files), *out, rows)
 		return nil
 	}
 	return c

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
+	"github.com/fgrtbench/fgrtbench/internal/command"
 )
 
 // allCommands lists every command and subcommand with the words that
@@ -30,7 +31,7 @@ func allCommands() [][]string {
 // commandAt returns the (freshly built) command the words select.
 func commandAt(t *testing.T, words []string) *Command {
 	t.Helper()
-	c, rest := find(Commands(), words)
+	c, rest := command.Find(Commands(), words)
 	if c == nil || len(rest) > 0 {
 		t.Fatalf("%v selects no command", words)
 	}
@@ -65,7 +66,7 @@ func TestHelpIsDashH(t *testing.T) {
 					t.Errorf("help does not list %s:\n%s", flagName(f.Name), hOut)
 					return
 				}
-				if def := defaultText(f); def != "" && !strings.Contains(line, "(default "+def+")") && !strings.Contains(f.Usage, "(default") {
+				if def := command.DefaultText(f); def != "" && !strings.Contains(line, "(default "+def+")") && !strings.Contains(f.Usage, "(default") {
 					t.Errorf("help of %s does not give its default %s: %q", flagName(f.Name), def, line)
 				}
 			})
@@ -141,26 +142,6 @@ func TestMisspellingsSuggestTheNearest(t *testing.T) {
 			}
 		} else if !strings.Contains(errOut, c.want) {
 			t.Errorf("%v: %q lacks %q", c.args, errOut, c.want)
-		}
-	}
-}
-
-func TestNearest(t *testing.T) {
-	names := []string{"out", "results", "no-report", "datasets", "j"}
-	for _, c := range []struct{ word, want string }{
-		{"otu", "out"}, {"reslts", "results"}, {"no-rep", "no-report"}, {"dataset", "datasets"},
-		{"J", "j"}, {"x", "j"}, {"zzzzzz", ""}, {"resultsdir", "results"}, {"frobnicate", ""},
-	} {
-		if got := nearest(c.word, names); got != c.want {
-			t.Errorf("nearest(%q) = %q, want %q", c.word, got, c.want)
-		}
-	}
-	for _, c := range []struct {
-		a, b string
-		d    int
-	}{{"", "", 0}, {"a", "", 1}, {"kitten", "sitting", 3}, {"flaw", "lawn", 2}, {"out", "out", 0}} {
-		if got := editDistance(c.a, c.b); got != c.d || editDistance(c.b, c.a) != c.d {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", c.a, c.b, got, c.d)
 		}
 	}
 }

@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/fgrtbench/fgrtbench/bench/runner"
 )
 
 // TestInterruptSaysWhatIsKept: a run stopped by a signal (its context
@@ -28,10 +26,5 @@ func TestInterruptSaysWhatIsKept(t *testing.T) {
 	want := "fgrtbench run: interrupted before any unit ran"
 	if code != 1 || last != want {
 		t.Fatalf("exit %d, last line %q, want %q", code, last, want)
-	}
-	// Stopped with units done: the count and the way to resume.
-	err := interrupted(runner.Summary{Units: 30, Ran: 3, Skipped: 4, ResultsPath: "o/results.csv"}, context.Canceled)
-	if want := "interrupted: 7 of 30 units are done and kept in o/results.csv; run the same command again to resume"; err == nil || err.Error() != want {
-		t.Errorf("got %v, want %q", err, want)
 	}
 }

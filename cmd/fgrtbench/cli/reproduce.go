@@ -2,14 +2,12 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 
-	"github.com/fgrtbench/fgrtbench/bench/outdir"
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
-	"github.com/fgrtbench/fgrtbench/bench/runner"
 	"github.com/fgrtbench/fgrtbench/bench/spec"
+	"github.com/fgrtbench/fgrtbench/bench/study"
 )
 
 func init() { register(reproduceCommand) }
@@ -34,69 +32,66 @@ each method's default grid (docs/specs-and-sweeps.md).`}
 	fs := &c.Flag
 	var rf runFlags
 	rf.add(fs, "out")
-	proto := fs.String("protocol", "both", "paper, clean, holdout, or both (= paper and clean)")
-	methodList := fs.String("methods", "", "comma-separated methods (default: all registered)")
-	datasetList := fs.String("datasets", "", "comma-separated datasets: registry names or paths of .dat, .arff or .csv files (default: the ten of the paper)")
-	noVariants := fs.Bool("no-variants", false, "skip the variants (CART/C4.5 paper-text grids, FGRT with quirks fixed, OFAT sweeps)")
+	var pf paperFlags
+	pf.add(fs)
 	noReport := fs.Bool("no-report", false, "do not render the report after running")
-	repeats := fs.Int("repeats", 1, "repetitions: of the clean protocol's k-fold (different fold seeds), or learner seeds of the holdout split")
-	seed := fs.Int64("seed", protocol.DefaultOptions().Seed, "fold seed of the clean protocol's first repeat")
 	c.Run = func(ctx context.Context, env *Env, args []string) error {
-		if err := checkListFlags(fs, "datasets", "methods"); err != nil {
-			return err
-		}
-		var protocols []string
-		switch *proto {
-		case "both":
-			protocols = []string{"paper", "clean"}
-		default:
-			if _, err := protocol.Lookup(*proto); err != nil {
-				return err
-			}
-			protocols = []string{*proto}
-		}
-		study, err := spec.Paper(protocols, splitList(*datasetList), splitList(*methodList), !*noVariants)
+		study, err := pf.study(fs)
 		if err != nil {
 			return err
 		}
-		// A flag no chosen protocol reads would be silently ignored
-		// (--repeats 5 under paper still runs one repeat): refuse it.
-		var given []string
-		fs.Visit(func(f *flag.Flag) {
-			if f.Name == "repeats" || f.Name == "seed" {
-				given = append(given, f.Name)
-			}
-		})
-		if err := spec.UnreadOption(given, protocols); err != nil {
-			return fmt.Errorf("--%w", err)
-		}
-		study.Options.Repeats = *repeats
-		study.Options.Seed = *seed
 		if err := rf.applyMissing(&study); err != nil {
 			return err
 		}
-		sum, runErr := execute(ctx, env, &rf, study)
-		if *noReport {
-			return runErr
-		}
-		return reportAfterRun(ctx, env, &rf, sum, runErr)
+		return runAndReport(ctx, env, &rf, study, *noReport)
 	}
 	return c
 }
 
-// reportAfterRun renders DIR/report after run or reproduce. It reports
-// whatever finished, even when some units failed: the failures are listed
-// in the manifest and the exit status stays non-zero (runErr is returned).
-// After a write error (a full disk) it renders nothing: the run stopped
-// with one message and the report could only fail or be partial.
-func reportAfterRun(ctx context.Context, env *Env, rf *runFlags, sum runner.Summary, runErr error) error {
-	if sum.Ran+sum.Skipped == 0 || ctx.Err() != nil || outdir.IsWriteError(runErr) || !rf.wholeStudy(env) {
-		return runErr
+// paperFlags choose the part of the paper's study that reproduce runs.
+type paperFlags struct {
+	protocol, methods, datasets string
+	noVariants                  bool
+	repeats                     int
+	seed                        int64
+}
+
+func (p *paperFlags) add(fs *flag.FlagSet) {
+	fs.StringVar(&p.protocol, "protocol", "both", "paper, clean, holdout, or both (= paper and clean)")
+	fs.StringVar(&p.methods, "methods", "", "comma-separated methods (default: all registered)")
+	fs.StringVar(&p.datasets, "datasets", "", "comma-separated datasets: registry names or paths of .dat, .arff or .csv files (default: the ten of the paper)")
+	fs.BoolVar(&p.noVariants, "no-variants", false, "skip the variants (CART/C4.5 paper-text grids, FGRT with quirks fixed, OFAT sweeps)")
+	fs.IntVar(&p.repeats, "repeats", 1, "repetitions: of the clean protocol's k-fold (different fold seeds), or learner seeds of the holdout split")
+	fs.Int64Var(&p.seed, "seed", protocol.DefaultOptions().Seed, "fold seed of the clean protocol's first repeat")
+}
+
+// study is the paper's study (spec.Paper) the flags of fs choose.
+func (p *paperFlags) study(fs *flag.FlagSet) (study.Study, error) {
+	if err := checkListFlags(fs, "datasets", "methods"); err != nil {
+		return study.Study{}, err
 	}
-	path, a, err := renderReport(ctx, env, rf.out, &rf.data)
+	protocols := []string{"paper", "clean"}
+	if p.protocol != "both" {
+		if _, err := protocol.Lookup(p.protocol); err != nil {
+			return study.Study{}, err
+		}
+		protocols = []string{p.protocol}
+	}
+	st, err := spec.Paper(protocols, splitList(p.datasets), splitList(p.methods), !p.noVariants)
 	if err != nil {
-		return errors.Join(runErr, fmt.Errorf("results are in %s, but the report failed: %w", rf.out, err))
+		return st, err
 	}
-	writeHeadline(env.Stdout, a, path)
-	return runErr
+	// A flag no chosen protocol reads would be silently ignored
+	// (--repeats 5 under paper still runs one repeat): refuse it.
+	var given []string
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "repeats" || f.Name == "seed" {
+			given = append(given, f.Name)
+		}
+	})
+	if err := spec.UnreadOption(given, protocols); err != nil {
+		return st, fmt.Errorf("--%w", err)
+	}
+	st.Options.Repeats, st.Options.Seed = p.repeats, p.seed
+	return st, nil
 }

@@ -2,18 +2,11 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
-	"time"
-
-	"github.com/schollz/progressbar/v3"
 
 	"github.com/fgrtbench/fgrtbench/bench/outdir"
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
@@ -21,6 +14,9 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/spec"
 	"github.com/fgrtbench/fgrtbench/bench/study"
 	"github.com/fgrtbench/fgrtbench/datasets"
+	"github.com/fgrtbench/fgrtbench/reports"
+	"github.com/fgrtbench/fgrtbench/tasks/reporting"
+	"github.com/fgrtbench/fgrtbench/tasks/runstudy"
 )
 
 // runFlags are shared by run and reproduce.
@@ -85,159 +81,59 @@ func (r *runFlags) resolveShard(env *Env) (study.Shard, error) {
 	return s, err
 }
 
-// wholeStudy reports whether the run covers every unit; a shard says on
-// stderr why it writes no report (a report of one shard would pass for the
-// study's results).
-func (r *runFlags) wholeStudy(env *Env) bool {
-	s, err := r.resolveShard(env)
-	if err == nil && !s.All() {
-		fmt.Fprintf(env.Stderr, "fgrtbench: shard %s holds part of the study, so no report: merge the shards, then run 'fgrtbench report' on the merged results\n", s)
+// options are the runner's settings for study from the flags, with
+// progress and notes on stderr.
+func (r *runFlags) options(env *Env, study study.Study) (runstudy.Options, error) {
+	if r.jobs < 1 {
+		return runstudy.Options{}, fmt.Errorf("-j %d: need at least 1 parallel unit (the default is the number of CPUs, %d)", r.jobs, runtime.NumCPU())
 	}
-	return err == nil && s.All()
-}
-
-// execute runs a study with progress; the runner keeps the manifest.
-func execute(ctx context.Context, env *Env, rf *runFlags, study study.Study) (runner.Summary, error) {
-	if rf.jobs < 1 {
-		return runner.Summary{}, fmt.Errorf("-j %d: need at least 1 parallel unit (the default is the number of CPUs, %d)", rf.jobs, runtime.NumCPU())
-	}
-	shard, err := rf.resolveShard(env)
+	shard, err := r.resolveShard(env)
 	if err != nil {
-		return runner.Summary{}, err
+		return runstudy.Options{}, err
 	}
-	if err := rf.ext.apply(study); err != nil {
-		return runner.Summary{}, err
+	if err := r.ext.apply(study); err != nil {
+		return runstudy.Options{}, err
 	}
-	fetcher := rf.data.fetcher(env)
+	fetcher := r.data.fetcher(env)
 	load := func(ctx context.Context, name string) (*datasets.Dataset, error) {
 		d, err := loadDatasetFrom(ctx, fetcher, name, study.DataPath(name))
-		if err == nil && rf.checkData != nil {
-			err = rf.checkData(name, d)
+		if err == nil && r.checkData != nil {
+			err = r.checkData(name, d)
 		}
 		return d, err
 	}
-	// Run checks everything that can be checked (the study, the data, the
-	// directory's own study) before it writes anything: a refused study
-	// leaves nothing behind.
-	r := &runner.Runner{Load: load, OutDir: rf.out, Jobs: rf.jobs, Shard: shard, FailFast: rf.failFast, NoArtifacts: rf.noArtifacts,
-		Warn: func(w string) { fmt.Fprintf(env.Stderr, "fgrtbench: warning: %s\n", w) }}
-	if rf.fresh {
-		if err := r.Validate(ctx, study); err != nil {
-			return runner.Summary{}, err
-		}
-		moved, err := outdir.MoveAside(rf.out, time.Now())
-		if err != nil {
-			return runner.Summary{}, err
-		}
-		if moved != "" {
-			fmt.Fprintf(env.Stderr, "fgrtbench: --fresh: moved the previous contents of %s to %s\n", rf.out, moved)
-		}
-	}
-	if env.StderrIsTerminal {
-		r.Progress = &barProgress{w: env.Stderr}
-	} else {
-		r.Progress = &lineProgress{w: env.Stderr}
-	}
-	start := time.Now()
-	sum, runErr := r.Run(ctx, study)
-	if (sum.Units == 0 && runErr != nil) || outdir.IsWriteError(runErr) {
-		// Refused before any unit was considered, or stopped by a write
-		// error: the error is the one message.
-		return sum, interrupted(sum, runErr)
-	}
-	switch {
-	case sum.Healed == 1:
-		fmt.Fprintf(env.Stderr, "fgrtbench: 1 unit had missing or torn artifacts in %s; its rows were dropped and it ran again\n", rf.out)
-	case sum.Healed > 1:
-		fmt.Fprintf(env.Stderr, "fgrtbench: %d units had missing or torn artifacts in %s; their rows were dropped and they ran again\n", sum.Healed, rf.out)
-	}
-	fmt.Fprintf(env.Stderr, "fgrtbench: %d units (%d run, %d resumed, %d failed) in %.1fs, shard %s -> %s\n",
-		sum.Units, sum.Ran, sum.Skipped, sum.Failed, time.Since(start).Seconds(), shard, sum.ResultsPath)
-	if rf.profile {
-		fmt.Fprintf(env.Stderr, "fgrtbench: profile: %s (summed over -j %d)\n", r.Stages(), rf.jobs)
-	}
-	return sum, interrupted(sum, runErr)
+	return runstudy.Options{Out: r.out, Jobs: r.jobs, Shard: shard, FailFast: r.failFast, NoArtifacts: r.noArtifacts,
+		Fresh: r.fresh, Profile: r.profile, Load: load, Progress: runstudy.Progress(env.Stderr, env.StderrIsTerminal),
+		Note: func(msg string) { fmt.Fprintf(env.Stderr, "fgrtbench: %s\n", msg) }}, nil
 }
 
-// interrupted words a run stopped by a signal (Ctrl-C, a scheduler's
-// SIGTERM): what is kept and how to go on, rather than "context canceled".
-func interrupted(sum runner.Summary, err error) error {
-	switch {
-	case !errors.Is(err, context.Canceled):
-		return err
-	case sum.Units == 0:
-		return errors.New("interrupted before any unit ran")
-	}
-	return fmt.Errorf("interrupted: %d of %d units are done and kept in %s; run the same command again to resume",
-		sum.Ran+sum.Skipped, sum.Units, sum.ResultsPath)
-}
-
-// loadDataset loads a registry dataset through the fetcher (verified
-// against the registry's checksum) or a data file of the user's own, read
-// once and parsed from the very bytes its checksum covers. Either way the
-// Dataset's Checksum is the file's normalised SHA-256 (the manifest records
-// datasets.Identity, the identity of the parsed table).
-func loadDataset(ctx context.Context, f *datasets.Fetcher, name string) (*datasets.Dataset, error) {
-	return loadDatasetFrom(ctx, f, name, name)
-}
-
-// loadDatasetFrom is loadDataset for a study's dataset, named as the study
-// names it and read from path (Study.DataPath).
-func loadDatasetFrom(ctx context.Context, f *datasets.Fetcher, name, path string) (*datasets.Dataset, error) {
-	if !datasets.IsDataFile(name) {
-		return f.Load(ctx, name)
-	}
-	ds, err := datasets.LoadFile(path, datasets.LoadOptions{Progress: loadProgress(path)})
+// execute runs a study with progress (runstudy.Run); the runner keeps the
+// manifest.
+func execute(ctx context.Context, env *Env, rf *runFlags, study study.Study) (runner.Summary, error) {
+	o, err := rf.options(env, study)
 	if err != nil {
-		return nil, err
+		return runner.Summary{}, err
 	}
-	ds.Name = name
-	return ds, nil
+	return runstudy.Run(ctx, study, o)
 }
 
-// loadProgress reports on stderr, every few seconds, how far the reading
-// of a large data file is.
-func loadProgress(name string) func(read, size int64) {
-	var last time.Time
-	start := time.Now()
-	return func(read, size int64) {
-		if size < 64<<20 || time.Since(last) < 2*time.Second {
-			return
-		}
-		if !last.IsZero() || time.Since(start) > 2*time.Second {
-			fmt.Fprintf(os.Stderr, "fgrtbench: reading %s: %d%% of %d MB\n", name, 100*read/size, size>>20)
-		}
-		if last.IsZero() {
-			last = start
-		} else {
-			last = time.Now()
-		}
+// runAndReport is run and reproduce: execute, then, unless noReport, the
+// report of what finished (runstudy.RunAndReport) and its headline.
+func runAndReport(ctx context.Context, env *Env, rf *runFlags, study study.Study, noReport bool) error {
+	if noReport {
+		_, err := execute(ctx, env, rf, study)
+		return err
 	}
+	o, err := rf.options(env, study)
+	if err != nil {
+		return err
+	}
+	rep, err := runstudy.RunAndReport(ctx, study, o, withWarnings(env, reporting.Options{}))
+	if rep.Path != "" {
+		reports.WriteHeadline(env.Stdout, rep.Analysis, rep.Path)
+	}
+	return err
 }
-
-// barProgress draws a progress bar on a terminal's stderr.
-type barProgress struct {
-	w   io.Writer
-	bar *progressbar.ProgressBar
-}
-
-func (p *barProgress) Start(total int) {
-	p.bar = progressbar.NewOptions(total,
-		progressbar.OptionSetWriter(p.w),
-		progressbar.OptionSetDescription("units"),
-		progressbar.OptionShowCount(),
-		progressbar.OptionSetPredictTime(true),
-		progressbar.OptionClearOnFinish(),
-		progressbar.OptionThrottle(100*time.Millisecond),
-	)
-}
-
-func (p *barProgress) Done(u study.Unit, err error) {
-	p.bar.Describe(u.Dataset + " " + u.Label)
-	_ = p.bar.Add(1)
-}
-
-func (p *barProgress) Finish() { _ = p.bar.Finish() }
 
 func init() {
 	register(runCommand)
@@ -268,18 +164,10 @@ runs a part of the units, for a job array; merge combines the parts.`}
 		if err := rf.applyMissing(&study); err != nil {
 			return err
 		}
-		sum, runErr := execute(ctx, env, &rf, study)
-		if *noReport {
-			return runErr
-		}
-		return reportAfterRun(ctx, env, &rf, sum, runErr)
+		return runAndReport(ctx, env, &rf, study, *noReport)
 	}
 	return c
 }
-
-// mergeCommitHook, when set (tests), runs when a merge has taken the exit
-// hold, before it writes.
-var mergeCommitHook func()
 
 func mergeCommand() *Command {
 	m := &Command{Name: "merge", Short: "merge the shards of one study (refuses missing units, other studies, conflicting rows)",
@@ -296,68 +184,29 @@ results.csv, the manifest and the report.`}
 		if *out == "" || fs.NArg() == 0 {
 			return usageError("need --out and at least one input")
 		}
-		// A shard whose artifacts disagree with its own rows is refused
-		// before anything is merged.
-		if err := checkInputArtifacts(fs.Args()); err != nil {
-			return err
-		}
-		// A first signal stops the merge before it writes (after the
-		// checks, which only read); once it writes, results.csv, the
-		// manifest and the artifacts are written in full, and a second
-		// signal waits for them (holdExit) so that the directory never
-		// holds half a merge.
-		var release func()
-		written := false
-		setExitNote(func() string {
-			if written {
-				return "exiting now; the merge was written in full to " + *out + " before the exit"
-			}
-			return "exiting now; nothing was merged, " + *out + " is as it was"
-		})
+		// A first signal stops the merge before it writes; a second one
+		// waits until what it writes is written in full (mergeHold).
+		var hold mergeHold
+		setExitNote(hold.note(*out))
 		defer setExitNote(nil)
-		commit := func() error {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			release = holdExit()
-			if mergeCommitHook != nil {
-				mergeCommitHook()
-			}
-			if ctx.Err() != nil { // a signal while the hold was taken
-				release()
-				release = nil
-				return ctx.Err()
-			}
-			return nil
-		}
-		sum, err := outdir.Merge(*out, fs.Args(), outdir.MergeOptions{AllowPartial: *partial, Commit: commit})
-		if release != nil {
-			written = err == nil
-			release()
-		}
-		if errors.Is(err, context.Canceled) {
-			return fmt.Errorf("interrupted before anything was written: nothing was merged, %s is as it was", *out)
-		}
-		if err != nil {
-			return err
-		}
-		if sum.Partial {
-			fmt.Fprintf(env.Stderr, "fgrtbench merge: PARTIAL: %d of %d units (missing shards %s); marked as partial in %s and %s\n",
-				sum.PresentUnits, sum.ExpectedUnits, strings.Join(sum.MissingShards, ", "), sum.ResultsPath, sum.ManifestPath)
-		}
-		fmt.Fprintf(env.Stdout, "merged %d rows (%d of %d units) from %d inputs into %s\n", sum.Rows, sum.PresentUnits, sum.ExpectedUnits, sum.Inputs, sum.ResultsPath)
-		// A report already in the directory shows the results just
-		// replaced (complete ones, even, over a partial merge): render it
-		// again rather than leave it stale.
-		dir := filepath.Dir(sum.ResultsPath)
-		if _, err := os.Stat(filepath.Join(dir, "report", "REPORT.md")); err == nil && filepath.Base(sum.ResultsPath) == runner.ResultsFile {
-			path, _, err := renderReport(ctx, env, dir, &dataFlags{})
-			if err != nil {
-				return fmt.Errorf("merged, but %s still shows the results the merge replaced and could not be rendered again: %v", filepath.Join(dir, "report"), err)
-			}
+		path, err := runstudy.Merge(ctx, *out, fs.Args(), runstudy.MergeOptions{AllowPartial: *partial,
+			Commit: func() error { return hold.take(ctx) },
+			Merged: func(sum outdir.MergeSummary) { hold.done(true); printMerged(env, sum) },
+			Report: withWarnings(env, reporting.Options{})})
+		hold.done(false)
+		if err == nil && path != "" {
 			fmt.Fprintf(env.Stdout, "report: %s (rendered again from the merged results)\n", path)
 		}
-		return nil
+		return err
 	}
 	return m
+}
+
+// printMerged says what a merge wrote, and loudly when it is partial.
+func printMerged(env *Env, sum outdir.MergeSummary) {
+	if sum.Partial {
+		fmt.Fprintf(env.Stderr, "fgrtbench merge: PARTIAL: %d of %d units (missing shards %s); marked as partial in %s and %s\n",
+			sum.PresentUnits, sum.ExpectedUnits, strings.Join(sum.MissingShards, ", "), sum.ResultsPath, sum.ManifestPath)
+	}
+	fmt.Fprintf(env.Stdout, "merged %d rows (%d of %d units) from %d inputs into %s\n", sum.Rows, sum.PresentUnits, sum.ExpectedUnits, sum.Inputs, sum.ResultsPath)
 }

@@ -1,4 +1,4 @@
-package cli
+package reports
 
 import (
 	"fmt"
@@ -10,14 +10,14 @@ import (
 	"github.com/fgrtbench/fgrtbench/analysis"
 )
 
-// writeHeadline ends a run or a report, so that a run does not end without
-// a result: the report's headline — the analysis's ranking of its headline
-// protocol, the one REPORT.md's headline table prints, then the other
-// protocols' — and the report's path. It renders the analysis the report
-// was rendered from and computes nothing: the terminal and REPORT.md show
-// the same methods, under the same names, with the same ranks, in the
-// same order.
-func writeHeadline(w io.Writer, a *analysis.Analysis, reportPath string) {
+// WriteHeadline writes what ends a run or a report on the terminal, so
+// that a run does not end without a result: the analysis's ranking of its
+// headline protocol, the one REPORT.md's headline table prints, then the
+// other protocols', and the report's path ("" = none). It renders the
+// analysis the report was rendered from and computes nothing: the terminal
+// and REPORT.md show the same methods, under the same names, with the same
+// ranks, in the same order.
+func WriteHeadline(w io.Writer, a *analysis.Analysis, reportPath string) {
 	if a != nil && len(a.Rankings) > 0 {
 		fmt.Fprintln(w, "headline: mean rank of test accuracy over the datasets (1 = best) and on how many datasets each is best (a tie counts for each), as in REPORT.md")
 		if r, ok := a.RankingOf(a.Headline); ok {
@@ -34,7 +34,7 @@ func writeHeadline(w io.Writer, a *analysis.Analysis, reportPath string) {
 	}
 }
 
-// writeRanking prints one protocol's ranking.
+// writeRanking prints one protocol's ranking as a terminal table.
 func writeRanking(w io.Writer, r analysis.Ranking) {
 	left := ""
 	if n := len(r.Excluded); n > 0 {

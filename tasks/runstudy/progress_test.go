@@ -1,4 +1,4 @@
-package cli
+package runstudy
 
 import (
 	"bytes"
@@ -67,8 +67,8 @@ func TestShortDuration(t *testing.T) {
 		2*time.Hour + 7*time.Minute:     "2h07m",
 		59*time.Minute + 59*time.Second: "59m59s",
 	} {
-		if got := shortDuration(d); got != want {
-			t.Errorf("shortDuration(%v) = %q, want %q", d, got, want)
+		if got := ShortDuration(d); got != want {
+			t.Errorf("ShortDuration(%v) = %q, want %q", d, got, want)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package cli
+package partitions
 
 import (
 	"math"
@@ -11,9 +11,9 @@ import (
 	"github.com/fgrtbench/fgrtbench/plots"
 )
 
-// TestFeaturePartitions: the default and optimised partitions of a numeric
+// TestData: the default and optimised partitions of a numeric
 // feature differ and draw; nominal and unknown features are refused.
-func TestFeaturePartitions(t *testing.T) {
+func TestData(t *testing.T) {
 	// Three classes along x0; x1 is nominal.
 	var X [][]float64
 	var y []int
@@ -22,7 +22,7 @@ func TestFeaturePartitions(t *testing.T) {
 		y = append(y, i/30)
 	}
 	s := learn.Schema{Features: []learn.Feature{{Name: "v"}, {Name: "flag", Nominal: true, Categories: []string{"a", "b"}}}, Classes: []string{"p", "q", "r"}}
-	d, err := featurePartitions(X, y, s, "v")
+	d, err := Data(X, y, s, "v")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,10 +35,10 @@ func TestFeaturePartitions(t *testing.T) {
 	if err := plots.MembershipFigure(t.TempDir(), "m", d); err != nil {
 		t.Error(err)
 	}
-	if _, err := featurePartitions(X, y, s, "flag"); err == nil {
+	if _, err := Data(X, y, s, "flag"); err == nil {
 		t.Error("nominal feature: no error")
 	}
-	if _, err := featurePartitions(X, y, s, "nope"); err == nil {
+	if _, err := Data(X, y, s, "nope"); err == nil {
 		t.Error("unknown feature: no error")
 	}
 }

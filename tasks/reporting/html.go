@@ -1,4 +1,4 @@
-package cli
+package reporting
 
 import (
 	"os"
@@ -10,16 +10,16 @@ import (
 	reporthtml "github.com/fgrtbench/fgrtbench/reports/html"
 )
 
-// renderReportFiles builds the report, renders its HTML page
-// (report/index.html) from the same analysis and the manifest's
-// provenance, and writes every file: the page is one of the report's
-// files, so the report's own bookkeeping covers it.
-func renderReportFiles(opts reports.Options, m *manifest.Manifest) (*reports.Report, error) {
+// writeFiles builds the report, renders its HTML page (report/index.html)
+// from the same analysis and the manifest's provenance, and writes every
+// file: the page is one of the report's files, so the report's own
+// bookkeeping covers it.
+func writeFiles(opts reports.Options, m *manifest.Manifest) (*reports.Report, error) {
 	rep, err := reports.Build(opts)
 	if err != nil {
 		return nil, err
 	}
-	in := reporthtml.Input{Analysis: rep.Analysis, Provenance: provenanceOf(opts.Facts, m)}
+	in := reporthtml.Input{Analysis: rep.Analysis, Provenance: provenance(opts.Facts, m)}
 	in.Files = append(in.Files, "REPORT.md")
 	if rep.JSON != nil {
 		in.Files = append(in.Files, "analysis.json")
@@ -31,28 +31,33 @@ func renderReportFiles(opts reports.Options, m *manifest.Manifest) (*reports.Rep
 	for n := range rep.Extra {
 		in.Files = append(in.Files, n) // rules/<dataset>.md
 	}
-	for _, f := range opts.Figures {
-		rel, ok := strings.CutPrefix(filepath.ToSlash(f.Path), "report/")
-		if !ok || filepath.IsAbs(f.Path) {
-			continue // a figure outside the report directory has no relative link
-		}
-		in.Figures = append(in.Figures, reporthtml.Figure{Path: rel, Caption: f.Caption})
-		// The SVG twin the figure step draws beside each PNG.
-		if svg, ok := strings.CutSuffix(rel, ".png"); ok {
-			if _, err := os.Stat(filepath.Join(rep.Dir, filepath.FromSlash(svg+".svg"))); err == nil {
-				in.Files = append(in.Files, svg+".svg")
-			}
-		}
-	}
+	addFigures(&in, rep.Dir, opts.Figures)
 	if rep.HTML, err = reporthtml.Render(in); err != nil {
 		return nil, err
 	}
 	return rep, rep.Write()
 }
 
-// provenanceOf is the page's account of the run: the report's run facts
+// addFigures lists the report's figures on the page, each PNG with the SVG
+// twin the figure step draws beside it.
+func addFigures(in *reporthtml.Input, reportDir string, figs []reports.Figure) {
+	for _, f := range figs {
+		rel, ok := strings.CutPrefix(filepath.ToSlash(f.Path), "report/")
+		if !ok || filepath.IsAbs(f.Path) {
+			continue // a figure outside the report directory has no relative link
+		}
+		in.Figures = append(in.Figures, reporthtml.Figure{Path: rel, Caption: f.Caption})
+		if svg, ok := strings.CutSuffix(rel, ".png"); ok {
+			if _, err := os.Stat(filepath.Join(reportDir, filepath.FromSlash(svg+".svg"))); err == nil {
+				in.Files = append(in.Files, svg+".svg")
+			}
+		}
+	}
+}
+
+// provenance is the page's account of the run: the report's run facts
 // and the manifest's command history (paths reduced as in the facts).
-func provenanceOf(facts []reports.Fact, m *manifest.Manifest) reporthtml.Provenance {
+func provenance(facts []reports.Fact, m *manifest.Manifest) reporthtml.Provenance {
 	var p reporthtml.Provenance
 	for _, f := range facts {
 		p.Facts = append(p.Facts, reporthtml.Fact{Key: f.Key, Value: f.Value})
@@ -63,10 +68,9 @@ func provenanceOf(facts []reports.Fact, m *manifest.Manifest) reporthtml.Provena
 	const stamp = "2006-01-02 15:04:05Z"
 	for _, h := range m.History {
 		inv := reporthtml.Invocation{Start: h.Start.UTC().Format(stamp), Command: safeCommand(h.Command), Version: h.Version, Revision: h.VCSRevision, Shard: h.Shard}
+		inv.End = "(did not finish)"
 		if !h.End.IsZero() {
 			inv.End = h.End.UTC().Format(stamp)
-		} else {
-			inv.End = "(did not finish)"
 		}
 		if len(inv.Revision) > 12 {
 			inv.Revision = inv.Revision[:12]
