@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/fgrtbench/fgrtbench/analysis"
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
 	"github.com/fgrtbench/fgrtbench/bench/paperprep"
 	"github.com/fgrtbench/fgrtbench/bench/runner"
@@ -49,7 +50,7 @@ func plotAll(env *Env, dir, out *string) error {
 			return err // never draw through a planted report/ link
 		}
 	}
-	var opts plots.RenderOptions
+	var a *analysis.Analysis
 	recs, recErr := results.ReadFile(filepath.Join(*dir, runner.ResultsFile))
 	m, err := manifest.Read(*dir)
 	if err == nil {
@@ -61,7 +62,7 @@ func plotAll(env *Env, dir, out *string) error {
 	} else {
 		m = nil
 	}
-	opts.Methods = presentationOf(m, recordLabels(recs))
+	methods := presentationOf(m, recordLabels(recs))
 	if recErr != nil && !errors.Is(recErr, fs.ErrNotExist) {
 		return recErr
 	}
@@ -70,13 +71,15 @@ func plotAll(env *Env, dir, out *string) error {
 	}
 	if recErr == nil {
 		// The figures of the study's one analysis, as the report draws them.
-		a, err := studyAnalysis(recs, m, "", reportOptions{})
-		if err != nil {
+		if a, err = studyAnalysis(recs, m, "", reportOptions{}); err != nil {
 			return err
 		}
-		opts.Analysis = a
 	}
-	figs, err := plots.RenderAll(*dir, target, opts)
+	in, err := figureInputs(*dir, a, methods)
+	if err != nil {
+		return err
+	}
+	figs, err := plots.RenderAll(target, in)
 	for _, f := range figs {
 		fmt.Fprintf(env.Stdout, "%s\t%s\n", filepath.Join(filepath.Dir(target), f.Path), f.Caption)
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -346,12 +347,36 @@ func revision(m *manifest.Manifest) string {
 // renderFigures draws the figures the results support into
 // DIR/report/figures; paths come back relative to DIR/report.
 func renderFigures(dir string, recs []results.Record, a *analysis.Analysis) ([]reports.Figure, error) {
-	figs, err := plots.RenderAll(dir, filepath.Join(dir, "report", "figures"), plots.RenderOptions{Analysis: a})
+	in, err := figureInputs(dir, a, results.Presentation{})
+	var figs []plots.Figure
+	if err == nil {
+		figs, err = plots.RenderAll(filepath.Join(dir, "report", "figures"), in)
+	}
 	out := make([]reports.Figure, 0, len(figs))
 	for _, f := range figs {
 		out = append(out, reports.Figure{Path: filepath.Join("report", f.Path), Caption: f.Caption})
 	}
 	return out, err
+}
+
+// figureInputs loads what the figures of dir draw besides the analysis a
+// (nil when dir has no results.csv): the timings of its runtime.csv, when
+// there is one. methods presents runtime.csv's labels when a is nil.
+func figureInputs(dir string, a *analysis.Analysis, methods results.Presentation) (plots.Inputs, error) {
+	in := plots.Inputs{Analysis: a, Methods: methods}
+	path := filepath.Join(dir, plots.RuntimeFile)
+	if st, err := os.Stat(path); err != nil || st.IsDir() {
+		if a == nil {
+			return in, fmt.Errorf("plots: %s has neither %s nor %s", dir, plots.ResultsFile, plots.RuntimeFile)
+		}
+		return in, nil
+	}
+	rt, err := results.ReadRuntimeFile(path)
+	if err != nil {
+		return in, err
+	}
+	in.Runtime = rt
+	return in, nil
 }
 
 // methodBases maps each method label of the manifest's study to its
