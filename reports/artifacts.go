@@ -41,38 +41,47 @@ func ArtifactsTable(a *analysis.Analysis, protocol string) Table {
 			stab[[2]string{s.Dataset, s.Method}] = s
 		}
 	}
-	opt := func(v *float64, dec int) string {
-		if v == nil {
-			return "—"
-		}
-		return fixed(*v, dec)
-	}
 	for _, p := range a.PredictiveOf(protocol) {
 		s, ok := stab[[2]string{p.Dataset, p.Method}]
-		rules, distinct, jac, models := "—", "—", "—", ""
-		if ok {
-			rules, distinct, jac, models = fixed(s.MeanRules, 1), fmt.Sprint(s.Distinct), opt(s.Jaccard, 3), fmt.Sprint(s.Models)
-		}
-		link := rulesFileName(p.Dataset)
-		t.Rows = append(t.Rows, []Entry{{Text: p.Dataset}, {Text: a.Display(p.Method)}, {Text: opt(p.AUC, 4)}, {Text: opt(p.LogLoss, 4)},
-			{Text: rules}, {Text: distinct}, {Text: jac}, {Text: link}})
-		csvOpt := func(v *float64) string {
-			if v == nil {
-				return ""
-			}
-			return fixed(*v, 6)
-		}
-		var jacCSV, rulesCSV, distinctCSV string
-		if ok {
-			jacCSV, rulesCSV, distinctCSV = csvOpt(s.Jaccard), fixed(s.MeanRules, 4), distinct
-		}
-		t.CSVRows = append(t.CSVRows, []string{protocol, p.Dataset, p.Method, csvOpt(p.AUC), csvOpt(p.LogLoss), rulesCSV, distinctCSV, jacCSV, models})
+		row, csvRow := artifactsRow(a, p, s, ok)
+		t.Rows = append(t.Rows, row)
+		t.CSVRows = append(t.CSVRows, csvRow)
 	}
 	// A row per dataset and method is too long to read inline in a study
 	// of several datasets: REPORT.md then links it with a one-line summary.
 	t.Linked = len(t.Rows) > 12
 	t.Summary = artifactsSummary(a, protocol)
 	return t
+}
+
+// artifactsRow shows a cell's scores and, when its models record rules
+// (hasStab), their stability; — (empty in CSV) where there is none.
+func artifactsRow(a *analysis.Analysis, p analysis.Predictive, s analysis.Stability, hasStab bool) ([]Entry, []string) {
+	rules, distinct, jac, models := "—", "—", "—", ""
+	var jacCSV, rulesCSV, distinctCSV string
+	if hasStab {
+		rules, distinct, jac, models = fixed(s.MeanRules, 1), fmt.Sprint(s.Distinct), optFixed(s.Jaccard, 3), fmt.Sprint(s.Models)
+		jacCSV, rulesCSV, distinctCSV = optCSV(s.Jaccard), fixed(s.MeanRules, 4), distinct
+	}
+	row := []Entry{{Text: p.Dataset}, {Text: a.Display(p.Method)}, {Text: optFixed(p.AUC, 4)}, {Text: optFixed(p.LogLoss, 4)},
+		{Text: rules}, {Text: distinct}, {Text: jac}, {Text: rulesFileName(p.Dataset)}}
+	return row, []string{p.Protocol, p.Dataset, p.Method, optCSV(p.AUC), optCSV(p.LogLoss), rulesCSV, distinctCSV, jacCSV, models}
+}
+
+// optFixed shows an optional value with dec decimals, — when absent.
+func optFixed(v *float64, dec int) string {
+	if v == nil {
+		return "—"
+	}
+	return fixed(*v, dec)
+}
+
+// optCSV writes an optional value for CSV, empty when absent.
+func optCSV(v *float64) string {
+	if v == nil {
+		return ""
+	}
+	return fixed(*v, 6)
 }
 
 // artifactsSummary says in one sentence what the linked table holds.
