@@ -80,8 +80,8 @@ func accuracyEntry(a *analysis.Analysis, c analysis.Cell, seeds spreadIndex, lg 
 // paper has a comparable one.
 func accuracyCSV(a *analysis.Analysis, c analysis.Cell, best, chance bool) []string {
 	paperS, diffS := "", ""
-	if v, _, _, ok := paperComparable(c.Protocol, c.Method, c.Dataset); ok && a.PaperDataset(c.Dataset) {
-		paperS, diffS = fixed(v, 2), csvNum(c.Accuracy*100-v)
+	if pc, ok := a.PaperComparisonOf(c); ok {
+		paperS, diffS = fixed(pc.Paper, 2), csvNum(pc.DiffPP)
 	}
 	return []string{c.Protocol, c.Dataset, c.Method, a.Presentation().DisplayName(c.Method), strconv.Itoa(c.N),
 		csvNum(c.Accuracy * 100), csvNum(c.AccuracyStd * 100), csvNum(c.BalancedAccuracy * 100), c.Selection, strconv.FormatBool(best), strconv.FormatBool(chance), paperS, diffS}
