@@ -91,7 +91,7 @@ func differencesSection(rep *Report, a *analysis.Analysis, tol float64, lg *lege
 	}
 	have := 0
 	if rep.PaperCheck != nil {
-		have = len(rep.PaperCheck) - len(PaperMissing(rep.PaperCheck))
+		have = len(rep.PaperCheck) - len(analysis.PaperMissing(rep.PaperCheck))
 	}
 	if total == 0 && have == 0 {
 		return nil

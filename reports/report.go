@@ -90,8 +90,8 @@ type Report struct {
 	// PaperCheck compares the paper protocol with the authors' means;
 	// Mismatches are its rows beyond the tolerance. Both are empty when the
 	// records hold no paper-protocol row.
-	PaperCheck []PaperCheckRow
-	Mismatches []PaperCheckRow
+	PaperCheck []analysis.PaperCheckRow
+	Mismatches []analysis.PaperCheckRow
 	// Sweeps are the hyperparameter sweeps in the records (sweep.go).
 	Sweeps []analysis.Sweep
 	// Markdown is the content of REPORT.md; JSON that of analysis.json.
@@ -158,8 +158,8 @@ func Build(opts Options) (*Report, error) {
 	md.Write(protocolsSection(a))
 	md.Write(runSection(opts.Facts))
 	if hasProtocol(a.Protocols, "paper") {
-		rep.PaperCheck = PaperCheck(a.PaperCells())
-		rep.Mismatches = PaperMismatches(rep.PaperCheck, tol)
+		rep.PaperCheck = analysis.PaperCheck(a.PaperCells())
+		rep.Mismatches = analysis.PaperMismatches(rep.PaperCheck, tol)
 	}
 	md.Write(differencesSection(rep, a, tol, lg))
 	md.Write(holdoutPlacement(a.SeedSpreads, pres))
@@ -284,7 +284,7 @@ func collectTables(rep *Report, opts Options, tol float64, lg *legend) (statNote
 	// The reproduction check applies where the results hold some cell of
 	// the authors' (their methods on the paper's datasets, paper
 	// protocol); elsewhere it would be a table of dashes.
-	if len(rep.PaperCheck) > len(PaperMissing(rep.PaperCheck)) {
+	if len(rep.PaperCheck) > len(analysis.PaperMissing(rep.PaperCheck)) {
 		pc := PaperCheckTable(rep.PaperCheck, tol, pres)
 		pc.Linked = true
 		rep.Tables = append(rep.Tables, pc)
