@@ -36,6 +36,36 @@ func groupMeanStd(group []int, columns [][]float64) ([]groupSummary, error) {
 			return nil, fmt.Errorf("analysis: column %d has %d values for %d rows", c, len(col), len(group))
 		}
 	}
+	agg, err := aggregateFrame(group, columns)
+	if err != nil {
+		return nil, err
+	}
+	ids, err := agg.Col("g").Int()
+	if err != nil {
+		return nil, fmt.Errorf("analysis: group ids: %v", err)
+	}
+	counts := agg.Col("n_COUNT").Float()
+	out := make([]groupSummary, len(ids))
+	for r, id := range ids {
+		out[r] = groupSummary{Group: id, N: int(counts[r]), Mean: make([]float64, len(columns)), Std: make([]float64, len(columns))}
+	}
+	for c := range columns {
+		means := agg.Col(fmt.Sprintf("c%d_MEAN", c)).Float()
+		stds := agg.Col(fmt.Sprintf("c%d_STD", c)).Float()
+		for r := range out {
+			out[r].Mean[c] = means[r]
+			out[r].Std[c] = populationStd(stds[r], out[r].N)
+		}
+	}
+	// The frame returns groups in map order; sort them.
+	sort.Slice(out, func(a, b int) bool { return out[a].Group < out[b].Group })
+	return out, nil
+}
+
+// aggregateFrame groups the columns by group ("g") in a data frame and
+// aggregates each column's mean and sample deviation (c<i>_MEAN,
+// c<i>_STD) and the group sizes (n_COUNT).
+func aggregateFrame(group []int, columns [][]float64) (dataframe.DataFrame, error) {
 	cols := []series.Series{series.New(group, series.Int, "g")}
 	var aggs []dataframe.AggregationType
 	var aggCols []string
@@ -52,41 +82,24 @@ func groupMeanStd(group []int, columns [][]float64) ([]groupSummary, error) {
 
 	df := dataframe.New(cols...)
 	if df.Err != nil {
-		return nil, fmt.Errorf("analysis: building data frame: %v", df.Err)
+		return df, fmt.Errorf("analysis: building data frame: %v", df.Err)
 	}
 	groups := df.GroupBy("g")
 	if groups.Err != nil {
-		return nil, fmt.Errorf("analysis: group-by: %v", groups.Err)
+		return df, fmt.Errorf("analysis: group-by: %v", groups.Err)
 	}
 	agg := groups.Aggregation(aggs, aggCols)
 	if agg.Err != nil {
-		return nil, fmt.Errorf("analysis: aggregation: %v", agg.Err)
+		return agg, fmt.Errorf("analysis: aggregation: %v", agg.Err)
 	}
-	ids, err := agg.Col("g").Int()
-	if err != nil {
-		return nil, fmt.Errorf("analysis: group ids: %v", err)
+	return agg, nil
+}
+
+// populationStd rescales the frame's sample deviation (n-1) of a group of
+// n rows to the population deviation; one row has deviation 0.
+func populationStd(sample float64, n int) float64 {
+	if n <= 1 || math.IsNaN(sample) {
+		return 0
 	}
-	counts := agg.Col("n_COUNT").Float()
-	out := make([]groupSummary, len(ids))
-	for r, id := range ids {
-		out[r] = groupSummary{Group: id, N: int(counts[r]), Mean: make([]float64, len(columns)), Std: make([]float64, len(columns))}
-	}
-	for c := range columns {
-		means := agg.Col(fmt.Sprintf("c%d_MEAN", c)).Float()
-		stds := agg.Col(fmt.Sprintf("c%d_STD", c)).Float()
-		for r := range out {
-			out[r].Mean[c] = means[r]
-			n := float64(out[r].N)
-			// The frame's STD is the sample deviation (n-1); rescale to
-			// the population deviation. One row has deviation 0.
-			if out[r].N <= 1 || math.IsNaN(stds[r]) {
-				out[r].Std[c] = 0
-			} else {
-				out[r].Std[c] = stds[r] * math.Sqrt((n-1)/n)
-			}
-		}
-	}
-	// The frame returns groups in map order; sort them.
-	sort.Slice(out, func(a, b int) bool { return out[a].Group < out[b].Group })
-	return out, nil
+	return sample * math.Sqrt((float64(n)-1)/float64(n))
 }

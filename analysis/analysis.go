@@ -283,18 +283,14 @@ func Compute(recs []results.Record, opts Options) (*Analysis, error) {
 // compute is Compute without the artifacts; it returns the records with
 // their datasets' short names, which the artifacts' tables use too.
 func compute(recs []results.Record, opts Options) (*Analysis, []results.Record, error) {
-	rope := opts.Rope
-	if rope == 0 {
-		rope = stats.DefaultRope
-	}
-	if !(rope > 0) || rope >= 1 || math.IsInf(rope, 0) {
-		return nil, nil, fmt.Errorf("analysis: ROPE %v must be in (0, 1) (a fraction of accuracy)", opts.Rope)
+	rope, err := ropeOf(opts)
+	if err != nil {
+		return nil, nil, err
 	}
 	short := ShortNames(datasetNames(recs, opts.Datasets))
 	recs = renamed(recs, short)
 	a := &Analysis{Schema: Schema, Rope: rope, Reference: opts.Reference, pres: opts.Methods, base: opts.MethodBase}
 	a.Study = Study{Name: opts.Name, Command: opts.Command, Partial: opts.Partial}
-	var err error
 	if a.Cells, err = Aggregate(recs); err != nil {
 		return nil, nil, err
 	}
@@ -316,23 +312,53 @@ func compute(recs []results.Record, opts Options) (*Analysis, []results.Record, 
 	if opts.Reference != "" && !hasMethod(a.Methods, opts.Reference) {
 		return nil, nil, fmt.Errorf("analysis: --reference %s is not a method of these results (methods: %s)", opts.Reference, labels(a.Methods))
 	}
+	if a.Tests, err = protocolTests(a, recs, opts, rope); err != nil {
+		return nil, nil, err
+	}
+	a.Headline = headlineProtocol(a.Protocols)
+	if a.Rankings, err = computeRankings(a); err != nil {
+		return nil, nil, err
+	}
+	a.summarise(recs)
+	return a, recs, nil
+}
+
+// ropeOf is the ROPE of the Bayesian tests: the option, or
+// stats.DefaultRope when it is zero.
+func ropeOf(opts Options) (float64, error) {
+	rope := opts.Rope
+	if rope == 0 {
+		rope = stats.DefaultRope
+	}
+	if !(rope > 0) || rope >= 1 || math.IsInf(rope, 0) {
+		return 0, fmt.Errorf("analysis: ROPE %v must be in (0, 1) (a fraction of accuracy)", opts.Rope)
+	}
+	return rope, nil
+}
+
+// protocolTests runs the statistical comparison of each protocol.
+func protocolTests(a *Analysis, recs []results.Record, opts Options, rope float64) ([]Tests, error) {
 	folds := foldScores(recs)
 	bayes := stats.DefaultSignedRankOptions()
 	bayes.Rope = rope
 	if opts.Samples > 0 {
 		bayes.Samples = opts.Samples
 	}
+	var out []Tests
 	for _, p := range a.Protocols {
 		t, err := computeTests(a.Cells, p, opts.Methods, opts.Reference, opts.ZeroMethod, bayes, folds)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		a.Tests = append(a.Tests, t)
+		out = append(out, t)
 	}
-	a.Headline = headlineProtocol(a.Protocols)
-	if a.Rankings, err = computeRankings(a); err != nil {
-		return nil, nil, err
-	}
+	return out, nil
+}
+
+// summarise computes what the views show beside the tests: the fronts,
+// the cells at chance, the means, the complexity, the partition effect
+// and the ablations.
+func (a *Analysis) summarise(recs []results.Record) {
 	for _, p := range pointProtocols(a.Points) {
 		if f := ComputeFront(a.Points, p); len(f.Panels) > 0 {
 			a.Fronts = append(a.Fronts, f)
@@ -344,7 +370,6 @@ func compute(recs []results.Record, opts Options) (*Analysis, []results.Record, 
 	a.Complexity = computeComplexity(a)
 	a.Partition = computePartition(a)
 	a.Ablations, a.Warnings = computeAblations(recs, pointProtocols(a.Points))
-	return a, recs, nil
 }
 
 // pointProtocols lists the protocols of points (a sweep-only protocol has

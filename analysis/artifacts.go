@@ -161,53 +161,16 @@ type unitConfig struct {
 // stability of every cell from the artifacts (recs carry the short
 // dataset names).
 func computeArtifacts(recs []results.Record, art Artifacts, order []Cell) ([]Predictive, []Stability) {
-	type uc = unitConfig
-	selected := map[uc]results.Record{}
-	byCell := map[cellKey][]results.Record{}
-	for _, r := range recs {
-		if r.Selected {
-			selected[uc{r.Key, r.ConfigIndex}] = r
-			k := cellKey{r.Protocol, r.Dataset, r.Method}
-			byCell[k] = append(byCell[k], r)
-		}
-	}
-	models := map[uc]results.ModelRecord{}
+	selected, byCell := selectedByUnit(recs)
+	models := map[unitConfig]results.ModelRecord{}
 	for _, m := range art.Models.Records {
-		models[uc{m.Key, m.ConfigIndex}] = m
+		models[unitConfig{m.Key, m.ConfigIndex}] = m
 	}
 	scoreCol := map[string]int{}
 	for i, c := range art.Predictions.ScoreClasses {
 		scoreCol[c] = i
 	}
-	rowsOf := map[cellKey]*pooledRows{}
-	// A configuration's rows are contiguous: its cell is looked up once
-	// per run of rows, not per row (millions in a full reproduction), and
-	// the run is pooled as a subslice, not copied (on 10^6 rows the copies
-	// were 200 MB).
-	all := art.Predictions.Rows
-	var run *pooledRows
-	runKey, start := uc{ci: -1}, 0
-	flush := func(end int) {
-		if run != nil && end > start {
-			run.spans = append(run.spans, all[start:end])
-			run.n += end - start
-		}
-	}
-	for i := range all {
-		p := &all[i]
-		if p.Key != runKey.key || p.ConfigIndex != runKey.ci {
-			flush(i)
-			runKey, run, start = uc{p.Key, p.ConfigIndex}, nil, i
-			if r, ok := selected[runKey]; ok {
-				k := cellKey{r.Protocol, r.Dataset, r.Method}
-				if rowsOf[k] == nil {
-					rowsOf[k] = &pooledRows{}
-				}
-				run = rowsOf[k]
-			}
-		}
-	}
-	flush(len(all))
+	rowsOf := poolPredictions(art.Predictions.Rows, selected)
 	var preds []Predictive
 	var stab []Stability
 	for _, c := range order {
@@ -217,7 +180,7 @@ func computeArtifacts(recs []results.Record, art Artifacts, order []Cell) ([]Pre
 			continue
 		}
 		var classes []string
-		if m, ok := models[uc{rows[0].Key, rows[0].ConfigIndex}]; ok {
+		if m, ok := models[unitConfig{rows[0].Key, rows[0].ConfigIndex}]; ok {
 			classes = m.Classes
 		}
 		if pr := rowsOf[k]; pr != nil {
@@ -228,6 +191,54 @@ func computeArtifacts(recs []results.Record, art Artifacts, order []Cell) ([]Pre
 		}
 	}
 	return preds, stab
+}
+
+// selectedByUnit indexes the selected records by unit and configuration,
+// and groups them by cell.
+func selectedByUnit(recs []results.Record) (map[unitConfig]results.Record, map[cellKey][]results.Record) {
+	selected := map[unitConfig]results.Record{}
+	byCell := map[cellKey][]results.Record{}
+	for _, r := range recs {
+		if r.Selected {
+			selected[unitConfig{r.Key, r.ConfigIndex}] = r
+			k := cellKey{r.Protocol, r.Dataset, r.Method}
+			byCell[k] = append(byCell[k], r)
+		}
+	}
+	return selected, byCell
+}
+
+// poolPredictions pools the prediction rows of the selected
+// configurations by cell. A configuration's rows are contiguous: its cell
+// is looked up once per run of rows, not per row (millions in a full
+// reproduction), and the run is pooled as a subslice, not copied (on 10^6
+// rows the copies were 200 MB).
+func poolPredictions(all []results.PredictionRow, selected map[unitConfig]results.Record) map[cellKey]*pooledRows {
+	rowsOf := map[cellKey]*pooledRows{}
+	var run *pooledRows
+	runKey, start := unitConfig{ci: -1}, 0
+	flush := func(end int) {
+		if run != nil && end > start {
+			run.spans = append(run.spans, all[start:end])
+			run.n += end - start
+		}
+	}
+	for i := range all {
+		p := &all[i]
+		if p.Key != runKey.key || p.ConfigIndex != runKey.ci {
+			flush(i)
+			runKey, run, start = unitConfig{p.Key, p.ConfigIndex}, nil, i
+			if r, ok := selected[runKey]; ok {
+				k := cellKey{r.Protocol, r.Dataset, r.Method}
+				if rowsOf[k] == nil {
+					rowsOf[k] = &pooledRows{}
+				}
+				run = rowsOf[k]
+			}
+		}
+	}
+	flush(len(all))
+	return rowsOf
 }
 
 // pooledRows is a cell's prediction rows: runs of the artifact's rows, in
@@ -251,26 +262,7 @@ func (p *pooledRows) all() iter.Seq[*results.PredictionRow] {
 }
 
 func predictive(k cellKey, classes []string, rows *pooledRows, scoreCol map[string]int) Predictive {
-	index := map[string]int{}
-	for i, c := range classes {
-		index[c] = i
-	}
-	// Labels the model's class list lacks (none, for a described model)
-	// are appended in sorted order.
-	var extra []string
-	for r := range rows.all() {
-		for _, l := range []string{r.YTrue, r.YPred} {
-			if _, ok := index[l]; !ok && l != "" {
-				index[l] = -1
-				extra = append(extra, l)
-			}
-		}
-	}
-	sort.Strings(extra)
-	classes = append(append([]string(nil), classes...), extra...)
-	for i, c := range classes {
-		index[c] = i
-	}
+	classes, index, extra := predictedClasses(classes, rows)
 	p := Predictive{Protocol: k.protocol, Dataset: k.dataset, Method: k.method, Classes: classes, Rows: rows.n}
 	p.Confusion = make([][]int, len(classes))
 	for i := range p.Confusion {
@@ -281,15 +273,7 @@ func predictive(k cellKey, classes []string, rows *pooledRows, scoreCol map[stri
 	// The rows' scores in one allocation, not one per row.
 	flat := make([]float64, 0, rows.n*len(classes))
 	haveScores := len(extra) == 0
-	// Each class's score column, looked up once (-1: none).
-	cols := make([]int, len(classes))
-	for i, c := range classes {
-		if col, ok := scoreCol[c]; ok {
-			cols[i] = col
-		} else {
-			cols[i] = -1
-		}
-	}
+	cols := scoreColumns(classes, scoreCol)
 	for r := range rows.all() {
 		t := index[r.YTrue]
 		if r.YPred == "" {
@@ -322,22 +306,51 @@ func predictive(k cellKey, classes []string, rows *pooledRows, scoreCol map[stri
 	return p
 }
 
+// predictedClasses extends the model's class list with the labels of the
+// rows it lacks (none, for a described model), appended in sorted order;
+// index gives each class's position, extra the labels appended.
+func predictedClasses(classes []string, rows *pooledRows) (all []string, index map[string]int, extra []string) {
+	index = map[string]int{}
+	for i, c := range classes {
+		index[c] = i
+	}
+	for r := range rows.all() {
+		for _, l := range []string{r.YTrue, r.YPred} {
+			if _, ok := index[l]; !ok && l != "" {
+				index[l] = -1
+				extra = append(extra, l)
+			}
+		}
+	}
+	sort.Strings(extra)
+	all = append(append([]string(nil), classes...), extra...)
+	for i, c := range all {
+		index[c] = i
+	}
+	return all, index, extra
+}
+
+// scoreColumns is each class's score column, looked up once (-1: none).
+func scoreColumns(classes []string, scoreCol map[string]int) []int {
+	cols := make([]int, len(classes))
+	for i, c := range classes {
+		if col, ok := scoreCol[c]; ok {
+			cols[i] = col
+		} else {
+			cols[i] = -1
+		}
+	}
+	return cols
+}
+
 func stability(k cellKey, rows []results.Record, models map[unitConfig]results.ModelRecord) (Stability, bool) {
-	type uc = unitConfig
 	s := Stability{Protocol: k.protocol, Dataset: k.dataset, Method: k.method}
 	if len(rows) == 0 {
 		return s, false
 	}
-	readable, recorded := true, false
-	for _, r := range rows {
-		m, ok := models[uc{r.Key, r.ConfigIndex}]
-		if !ok || m.Rules == nil {
-			return s, false // a method without rules text: nothing to compare
-		}
-		if _, learnerUnits := m.Readable(); learnerUnits {
-			readable = false
-		}
-		recorded = recorded || len(m.ReadableRules) > 0
+	readable, recorded, ok := ruleUnits(rows, models)
+	if !ok {
+		return s, false // a method without rules text: nothing to compare
 	}
 	// rulesOf is what is compared and shown of a model: all its rules as
 	// a reader reads them, or all as the learner printed them, never a mix.
@@ -348,13 +361,60 @@ func stability(k cellKey, rows []results.Record, models map[unitConfig]results.M
 		}
 		return m.Rules
 	}
-	// Each model's rule set and conditions are built on their own (in
-	// parallel: a deep tree on large data has 10^5 rules per fold), then
-	// counted across models in row order.
-	sets := make([]map[string]bool, len(rows))
-	conds := make([]map[string]bool, len(rows))
+	sets, conds := ruleSets(rows, models, rulesOf)
+	count, antecedents := make(map[string]int, len(sets[0])), map[string]int{}
+	total := 0
+	for i, r := range rows {
+		for rule := range sets[i] {
+			count[rule]++
+		}
+		for c := range conds[i] {
+			antecedents[c]++
+		}
+		total += len(models[unitConfig{r.Key, r.ConfigIndex}].Rules)
+	}
+	s.Models = len(sets)
+	s.MeanRules = float64(total) / float64(len(sets))
+	s.Distinct = len(count)
+	s.Jaccard = meanJaccard(sets)
+	s.Recurring, s.RecurringAntecedents = recurring(count), recurring(antecedents)
+	rep, _ := results.Representative(rows)
+	m := models[unitConfig{rep.Key, rep.ConfigIndex}]
+	rules := rulesOf(m)
+	shown := rules[:min(len(rules), MaxRepresentativeRules)]
+	s.Representative = RepresentativeModel{Key: rep.Key, Repeat: rep.Repeat, Fold: rep.Fold, Accuracy: rep.Accuracy,
+		Config: rep.Config, Rules: shown, RulesOmitted: len(rules) - len(shown), Partitions: m.NamedPartitions()}
+	s.LearnerUnits, s.DataUnits = !readable, readable && recorded
+	return s, true
+}
+
+// ruleUnits says in which units the cell's models' rules can be compared:
+// readable when every model's rules read in the data's units, recorded
+// when some model recorded its readable rules; not ok when a model has
+// no rules text.
+func ruleUnits(rows []results.Record, models map[unitConfig]results.ModelRecord) (readable, recorded, ok bool) {
+	readable = true
+	for _, r := range rows {
+		m, found := models[unitConfig{r.Key, r.ConfigIndex}]
+		if !found || m.Rules == nil {
+			return false, false, false
+		}
+		if _, learnerUnits := m.Readable(); learnerUnits {
+			readable = false
+		}
+		recorded = recorded || len(m.ReadableRules) > 0
+	}
+	return readable, recorded, true
+}
+
+// ruleSets builds each model's rule set and conditions on their own (in
+// parallel: a deep tree on large data has 10^5 rules per fold), in row
+// order.
+func ruleSets(rows []results.Record, models map[unitConfig]results.ModelRecord, rulesOf func(results.ModelRecord) []string) (sets, conds []map[string]bool) {
+	sets = make([]map[string]bool, len(rows))
+	conds = make([]map[string]bool, len(rows))
 	eachIndex(len(rows), func(i int) {
-		m := models[uc{rows[i].Key, rows[i].ConfigIndex}]
+		m := models[unitConfig{rows[i].Key, rows[i].ConfigIndex}]
 		set := make(map[string]bool, len(m.Rules))
 		for _, rule := range rulesOf(m) {
 			set[RuleText(rule)] = true
@@ -365,41 +425,25 @@ func stability(k cellKey, rows []results.Record, models map[unitConfig]results.M
 		}
 		sets[i], conds[i] = set, cs
 	})
-	count, antecedents := make(map[string]int, len(sets[0])), map[string]int{}
-	total := 0
-	for i, r := range rows {
-		for rule := range sets[i] {
-			count[rule]++
-		}
-		for c := range conds[i] {
-			antecedents[c]++
-		}
-		total += len(models[uc{r.Key, r.ConfigIndex}].Rules)
+	return sets, conds
+}
+
+// meanJaccard is the mean Jaccard similarity over the pairs of rule sets
+// (nil with fewer than two).
+func meanJaccard(sets []map[string]bool) *float64 {
+	if len(sets) < 2 {
+		return nil
 	}
-	s.Models = len(sets)
-	s.MeanRules = float64(total) / float64(len(sets))
-	s.Distinct = len(count)
-	if len(sets) > 1 {
-		var sum float64
-		n := 0
-		for i := range sets {
-			for j := i + 1; j < len(sets); j++ {
-				sum += jaccard(sets[i], sets[j])
-				n++
-			}
+	var sum float64
+	n := 0
+	for i := range sets {
+		for j := i + 1; j < len(sets); j++ {
+			sum += jaccard(sets[i], sets[j])
+			n++
 		}
-		mean := sum / float64(n)
-		s.Jaccard = &mean
 	}
-	s.Recurring, s.RecurringAntecedents = recurring(count), recurring(antecedents)
-	rep, _ := results.Representative(rows)
-	m := models[uc{rep.Key, rep.ConfigIndex}]
-	rules := rulesOf(m)
-	shown := rules[:min(len(rules), MaxRepresentativeRules)]
-	s.Representative = RepresentativeModel{Key: rep.Key, Repeat: rep.Repeat, Fold: rep.Fold, Accuracy: rep.Accuracy,
-		Config: rep.Config, Rules: shown, RulesOmitted: len(rules) - len(shown), Partitions: m.NamedPartitions()}
-	s.LearnerUnits, s.DataUnits = !readable, readable && recorded
-	return s, true
+	mean := sum / float64(n)
+	return &mean
 }
 
 // eachIndex calls fn(i) for every i in [0, n) on up to GOMAXPROCS

@@ -83,14 +83,43 @@ func (k cellKey) less(o cellKey) bool {
 // dataset and method name. Two selected rows for the same repeat and fold
 // of a cell are an error (a corrupt or double-merged results file).
 func Aggregate(recs []results.Record) ([]Cell, error) {
+	sel := selectedInOrder(recs)
+	keys, group, selections, err := cellGroups(sel)
+	if err != nil {
+		return nil, err
+	}
+	sums, err := groupMeanStd(group, cellColumns(sel))
+	if err != nil {
+		return nil, err
+	}
+	if len(sums) != len(keys) {
+		return nil, fmt.Errorf("analysis: aggregation returned %d groups for %d cells", len(sums), len(keys))
+	}
+	cells := make([]Cell, len(keys))
+	for i, g := range sums {
+		k := keys[g.Group]
+		cells[i] = Cell{
+			Protocol: k.protocol, Dataset: k.dataset, Method: k.method, N: g.N,
+			Accuracy: g.Mean[cellColAcc], AccuracyStd: g.Std[cellColAcc],
+			BalancedAccuracy: g.Mean[cellColBal], BalancedAccuracyStd: g.Std[cellColBal],
+			Rules: g.Mean[cellColRules], AntecedentsPerRule: g.Mean[cellColAntPerRule], RulebaseSize: g.Mean[cellColSize],
+			Leaves: g.Mean[cellColLeaves], InternalNodes: g.Mean[cellColInternal], FitSeconds: g.Mean[cellColFit],
+			Selection: strings.Join(slices.Sorted(maps.Keys(selections[k])), "+"),
+		}
+	}
+	return cells, nil
+}
+
+// selectedInOrder returns the selected records in canonical order (cell,
+// repeat, fold, key), so means are reduced in the same order however the
+// records were shuffled.
+func selectedInOrder(recs []results.Record) []results.Record {
 	var sel []results.Record
 	for _, r := range recs {
 		if r.Selected {
 			sel = append(sel, r)
 		}
 	}
-	// Canonical order first, so means are reduced in the same order however
-	// the records were shuffled.
 	sort.SliceStable(sel, func(i, j int) bool {
 		a, b := sel[i], sel[j]
 		ka, kb := cellKey{a.Protocol, a.Dataset, a.Method}, cellKey{b.Protocol, b.Dataset, b.Method}
@@ -105,65 +134,60 @@ func Aggregate(recs []results.Record) ([]Cell, error) {
 		}
 		return a.Key < b.Key
 	})
-	var keys []cellKey
-	group := make([]int, len(sel))
-	selections := map[cellKey]map[string]bool{}
+	return sel
+}
+
+// cellGroups assigns each record of sel (in canonical order) to its cell:
+// the cells' keys in order, each record's cell index, and each cell's
+// selection rules. Two selected rows for one repeat and fold of a cell
+// are an error.
+func cellGroups(sel []results.Record) (keys []cellKey, group []int, selections map[cellKey]map[string]bool, err error) {
+	group = make([]int, len(sel))
+	selections = map[cellKey]map[string]bool{}
 	for i, r := range sel {
 		k := cellKey{r.Protocol, r.Dataset, r.Method}
 		if len(keys) == 0 || keys[len(keys)-1] != k {
 			keys = append(keys, k)
 			selections[k] = map[string]bool{}
 		} else if p := sel[i-1]; p.Repeat == r.Repeat && p.Fold == r.Fold {
-			return nil, fmt.Errorf("analysis: %s/%s/%s has two selected rows for repeat %d fold %d", r.Protocol, r.Dataset, r.Method, r.Repeat, r.Fold)
+			return nil, nil, nil, fmt.Errorf("analysis: %s/%s/%s has two selected rows for repeat %d fold %d", r.Protocol, r.Dataset, r.Method, r.Repeat, r.Fold)
 		}
 		group[i] = len(keys) - 1
 		selections[k][r.Selection] = true
 	}
-	const (
-		colAcc = iota
-		colBal
-		colRules
-		colAntPerRule
-		colSize
-		colLeaves
-		colInternal
-		colFit
-		nCols
-	)
-	columns := make([][]float64, nCols)
+	return keys, group, selections, nil
+}
+
+// The columns a cell averages, in cellColumns's order.
+const (
+	cellColAcc = iota
+	cellColBal
+	cellColRules
+	cellColAntPerRule
+	cellColSize
+	cellColLeaves
+	cellColInternal
+	cellColFit
+	cellCols
+)
+
+// cellColumns holds the averaged measures of the records, a column each.
+func cellColumns(sel []results.Record) [][]float64 {
+	columns := make([][]float64, cellCols)
 	for c := range columns {
 		columns[c] = make([]float64, len(sel))
 	}
 	for i, r := range sel {
-		columns[colAcc][i] = r.Accuracy
-		columns[colBal][i] = r.BalancedAccuracy
-		columns[colRules][i] = float64(r.Rules)
-		columns[colAntPerRule][i] = r.MeanAntecedents()
-		columns[colSize][i] = float64(r.RulebaseSize)
-		columns[colLeaves][i] = float64(r.Leaves)
-		columns[colInternal][i] = float64(r.InternalNodes)
-		columns[colFit][i] = r.FitSeconds
+		columns[cellColAcc][i] = r.Accuracy
+		columns[cellColBal][i] = r.BalancedAccuracy
+		columns[cellColRules][i] = float64(r.Rules)
+		columns[cellColAntPerRule][i] = r.MeanAntecedents()
+		columns[cellColSize][i] = float64(r.RulebaseSize)
+		columns[cellColLeaves][i] = float64(r.Leaves)
+		columns[cellColInternal][i] = float64(r.InternalNodes)
+		columns[cellColFit][i] = r.FitSeconds
 	}
-	sums, err := groupMeanStd(group, columns)
-	if err != nil {
-		return nil, err
-	}
-	if len(sums) != len(keys) {
-		return nil, fmt.Errorf("analysis: aggregation returned %d groups for %d cells", len(sums), len(keys))
-	}
-	cells := make([]Cell, len(keys))
-	for i, g := range sums {
-		k := keys[g.Group]
-		cells[i] = Cell{
-			Protocol: k.protocol, Dataset: k.dataset, Method: k.method, N: g.N,
-			Accuracy: g.Mean[colAcc], AccuracyStd: g.Std[colAcc],
-			BalancedAccuracy: g.Mean[colBal], BalancedAccuracyStd: g.Std[colBal],
-			Rules: g.Mean[colRules], AntecedentsPerRule: g.Mean[colAntPerRule], RulebaseSize: g.Mean[colSize],
-			Leaves: g.Mean[colLeaves], InternalNodes: g.Mean[colInternal], FitSeconds: g.Mean[colFit],
-			Selection: strings.Join(slices.Sorted(maps.Keys(selections[k])), "+"),
-		}
-	}
-	return cells, nil
+	return columns
 }
 
 // splitVariant splits "cart@text" into ("cart", "text").

@@ -57,30 +57,36 @@ func plain(v reflect.Value) any {
 		}
 		return out
 	case reflect.Struct:
-		out := map[string]any{}
-		t := v.Type()
-		for i := 0; i < t.NumField(); i++ {
-			f := t.Field(i)
-			if !f.IsExported() {
-				continue
-			}
-			name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
-			if name == "-" {
-				continue
-			}
-			if name == "" {
-				name = snake(f.Name)
-			}
-			fv := v.Field(i)
-			if strings.Contains(opts, "omitempty") && fv.IsZero() {
-				continue
-			}
-			out[name] = plain(fv)
-		}
-		return out
+		return plainStruct(v)
 	default:
 		return v.Interface()
 	}
+}
+
+// plainStruct turns a struct into a map of its exported fields by their
+// JSON names, leaving out those tagged "-" and empty omitempty ones.
+func plainStruct(v reflect.Value) map[string]any {
+	out := map[string]any{}
+	t := v.Type()
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" {
+			continue
+		}
+		if name == "" {
+			name = snake(f.Name)
+		}
+		fv := v.Field(i)
+		if strings.Contains(opts, "omitempty") && fv.IsZero() {
+			continue
+		}
+		out[name] = plain(fv)
+	}
+	return out
 }
 
 // snake turns a Go field name into snake_case: "PImanDavenport" →

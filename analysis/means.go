@@ -113,6 +113,12 @@ func computeMeans(a *Analysis) []MethodMean {
 // computeGapMeans averages, per method with cells under both the paper and
 // the clean protocol (paper-protocol display order), the gap over the
 // datasets that have both cells; empty unless the study ran both.
+// ProtocolGap is the gap of one dataset and method: its paper-protocol
+// cell's accuracy minus its clean-protocol cell's, in percentage points.
+func ProtocolGap(paperCell, cleanCell Cell) float64 {
+	return (paperCell.Accuracy - cleanCell.Accuracy) * 100
+}
+
 func computeGapMeans(a *Analysis) []GapMean {
 	pc, cc := FilterProtocol(a.Cells, "paper"), FilterProtocol(a.Cells, "clean")
 	if len(pc) == 0 || len(cc) == 0 {
@@ -129,7 +135,7 @@ func computeGapMeans(a *Analysis) []GapMean {
 			p, okP := ix[cellKey{"paper", d, m}]
 			c, okC := ix[cellKey{"clean", d, m}]
 			if okP && okC {
-				sum += (p.Accuracy - c.Accuracy) * 100
+				sum += ProtocolGap(p, c)
 				n++
 			}
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/datasets"
 	"github.com/fgrtbench/fgrtbench/paper"
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
 // PaperDataset reports whether a dataset of the study is one of the
@@ -75,4 +76,72 @@ func studyTitle(a *Analysis, name, command string) (studyName, title string) {
 		on += fmt.Sprintf(" and %d of the paper's", n)
 	}
 	return "reproduce on " + on, "Study of " + on + ": the paper's methods and protocols (fgrtbench reproduce)"
+}
+
+// PaperComparison is a result against the paper's printed value for it:
+// the paper's column and value (percent), ours minus the paper's
+// (percentage points), and how the comparison is qualified (Note, "" when
+// plain).
+type PaperComparison struct {
+	Column, Note  string
+	Paper, DiffPP float64
+}
+
+// paperComparable says whether the paper has values comparable with a
+// method's under a protocol: the same method (no grid variant) under the
+// protocol the paper's numbers came from — the paper protocol's 5-fold
+// cross-validation, except FGA's column, which was counted on the
+// hold-out split.
+func paperComparable(protocol, method string) (col, note string, ok bool) {
+	if _, variant := results.SplitVariant(method); variant != "" {
+		return "", "", false
+	}
+	col, ok = PaperColumn(method)
+	if !ok {
+		return "", "", false
+	}
+	switch {
+	case protocol == "paper" && col == paper.FGA:
+		note = "the paper's FGA value is one hold-out, not a cross-validation mean: the holdout protocol's seed table places it among our seeds"
+	case protocol == "paper":
+	case protocol == "holdout" && col == paper.FGA:
+	default:
+		return "", "", false
+	}
+	return col, note, true
+}
+
+// PaperComparisonOf compares a cell of one of the paper's datasets with
+// the paper's printed value, where the paper has a comparable one.
+func (a *Analysis) PaperComparisonOf(c Cell) (PaperComparison, bool) {
+	col, note, ok := paperComparable(c.Protocol, c.Method)
+	if !ok || !a.PaperDataset(c.Dataset) {
+		return PaperComparison{}, false
+	}
+	v, ok := paper.Accuracy(c.Dataset, col)
+	if !ok {
+		return PaperComparison{}, false
+	}
+	return PaperComparison{Column: col, Note: note, Paper: v, DiffPP: c.Accuracy*100 - v}, true
+}
+
+// PaperMeanComparisonOf compares a method's mean accuracy over the
+// paper's ten datasets (ours, percent: the means table's
+// paper_datasets_accuracy) with the paper's mean of its column, where the
+// paper has comparable values and the method has all ten datasets.
+func (a *Analysis) PaperMeanComparisonOf(protocol, method string) (ours float64, cmp PaperComparison, ok bool) {
+	col, _, ok := paperComparable(protocol, method)
+	if !ok {
+		return 0, PaperComparison{}, false
+	}
+	if _, ok := paper.Accuracy(paper.Datasets[0], col); !ok {
+		return 0, PaperComparison{}, false
+	}
+	pm, ok := paper.AccuracyMean(col)
+	mm, have := a.MeanOf(protocol, method)
+	if !ok || !have || mm.PaperAccuracy == nil {
+		return 0, PaperComparison{}, false
+	}
+	ours = *mm.PaperAccuracy * 100
+	return ours, PaperComparison{Column: col, Note: "the paper's ten datasets", Paper: pm, DiffPP: ours - pm}, true
 }

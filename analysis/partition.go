@@ -33,10 +33,25 @@ type PartitionEffect struct {
 }
 
 // PartitionPair is one dataset's accuracy with the default partitions
-// (fgrt) and the optimised ones (fgrt-opt).
+// (fgrt) and the optimised ones (fgrt-opt), and their difference
+// (Optimised − Default, a fraction). Where the paper prints both values
+// comparably (paper protocol, the paper's file), Paper is set and
+// PaperDefault, PaperOptimised and PaperDiff hold them (percent).
 type PartitionPair struct {
-	Dataset            string
-	Default, Optimised float64
+	Dataset                                 string
+	Default, Optimised, Diff                float64
+	Paper                                   bool
+	PaperDefault, PaperOptimised, PaperDiff float64
+}
+
+// PairOf returns the pair of a dataset.
+func (e PartitionEffect) PairOf(dataset string) (PartitionPair, bool) {
+	for _, p := range e.Pairs {
+		if p.Dataset == dataset {
+			return p, true
+		}
+	}
+	return PartitionPair{}, false
 }
 
 // PartitionEffectOf returns the partition effect of a protocol.
@@ -89,16 +104,17 @@ func computePartition(a *Analysis) []PartitionEffect {
 		}
 		e := PartitionEffect{Protocol: p, Datasets: len(both)}
 		for _, d := range both {
-			e.Pairs = append(e.Pairs, PartitionPair{Dataset: d, Default: def[d], Optimised: opt[d]})
-			diff := opt[d] - def[d]
-			e.MeanDiff += diff / float64(len(both))
-			tally((opt[d]-def[d])*100, &e.Improved, &e.Unchanged, &e.Worse)
+			pair := PartitionPair{Dataset: d, Default: def[d], Optimised: opt[d], Diff: opt[d] - def[d]}
+			e.MeanDiff += pair.Diff / float64(len(both))
+			tally(pair.Diff*100, &e.Improved, &e.Unchanged, &e.Worse)
 			pa, okA := paper.Accuracy(d, paper.FGRT)
 			pb, okB := paper.Accuracy(d, paper.FGRTStar)
 			if p == "paper" && okA && okB && a.PaperDataset(d) {
+				pair.Paper, pair.PaperDefault, pair.PaperOptimised, pair.PaperDiff = true, pa, pb, pb-pa
 				e.PaperDatasets++
-				tally(pb-pa, &e.PaperImproved, &e.PaperUnchanged, &e.PaperWorse)
+				tally(pair.PaperDiff, &e.PaperImproved, &e.PaperUnchanged, &e.PaperWorse)
 			}
+			e.Pairs = append(e.Pairs, pair)
 		}
 		out = append(out, e)
 	}

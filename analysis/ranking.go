@@ -71,70 +71,141 @@ func (a *Analysis) ComparedMethods() []string { return MethodsOf(a.Cells, a.pres
 func computeRankings(a *Analysis) ([]Ranking, error) {
 	out := make([]Ranking, 0, len(a.Tests))
 	for _, t := range a.Tests {
-		r := Ranking{Protocol: t.Protocol, Datasets: t.Datasets, Excluded: t.Excluded}
-		cells := FilterProtocol(a.Cells, t.Protocol)
-		ix := map[foldKey]Cell{}
-		for _, c := range cells {
-			ix[foldKey{c.Protocol, c.Dataset, c.Method}] = c
+		r, err := a.rankingOf(t)
+		if err != nil {
+			return nil, err
 		}
-		if len(t.Methods) == 1 {
-			// No test compares one method, but it still ranks first on
-			// every dataset it has: the headline says so rather than "0
-			// datasets".
-			r.Datasets = DatasetsOf(cells)
-		}
-		var matrix [][]float64
-		for _, d := range r.Datasets {
-			row := make([]float64, len(t.Methods))
-			complete := true
-			for j, m := range t.Methods {
-				c, ok := ix[foldKey{t.Protocol, d, m}]
-				complete = complete && ok
-				row[j] = c.Accuracy
-			}
-			if complete {
-				matrix = append(matrix, row)
-			}
-		}
-		ranks := t.Friedman.AvgRanks
-		if len(ranks) != len(t.Methods) && len(t.Methods) >= 2 && len(matrix) == 1 {
-			var err error
-			if ranks, err = stats.AverageRanks(matrix, true); err != nil {
-				return nil, err
-			}
-		}
-		if len(t.Methods) == 1 && len(matrix) > 0 {
-			ranks = []float64{1}
-		}
-		best := make([]int, len(t.Methods))
-		if len(t.Methods) == 1 {
-			best[0] = len(matrix)
-		} else {
-			for _, row := range matrix {
-				rk := stats.Rank(row, true)
-				top := slices.Min(rk)
-				for j, v := range rk {
-					if v == top {
-						best[j]++
-					}
-				}
-			}
-		}
-		for j, m := range t.Methods {
-			mr := math.NaN()
-			if j < len(ranks) {
-				mr = ranks[j]
-			}
-			r.Methods = append(r.Methods, Ranked{Label: m, Display: a.pres.DisplayName(m), MeanRank: mr, BestOn: best[j]})
-		}
-		sort.SliceStable(r.Methods, func(i, j int) bool {
-			ri, rj := r.Methods[i].MeanRank, r.Methods[j].MeanRank
-			if math.IsNaN(ri) != math.IsNaN(rj) {
-				return !math.IsNaN(ri)
-			}
-			return ri < rj
-		})
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// rankingOf ranks the tested methods of one protocol.
+func (a *Analysis) rankingOf(t Tests) (Ranking, error) {
+	r := Ranking{Protocol: t.Protocol, Datasets: t.Datasets, Excluded: t.Excluded}
+	cells := FilterProtocol(a.Cells, t.Protocol)
+	if len(t.Methods) == 1 {
+		// No test compares one method, but it still ranks first on
+		// every dataset it has: the headline says so rather than "0
+		// datasets".
+		r.Datasets = DatasetsOf(cells)
+	}
+	matrix := accuracyMatrix(cells, t.Protocol, r.Datasets, t.Methods)
+	ranks, err := meanRanks(t, matrix)
+	if err != nil {
+		return Ranking{}, err
+	}
+	best := bestCounts(matrix, len(t.Methods))
+	for j, m := range t.Methods {
+		mr := math.NaN()
+		if j < len(ranks) {
+			mr = ranks[j]
+		}
+		r.Methods = append(r.Methods, Ranked{Label: m, Display: a.pres.DisplayName(m), MeanRank: mr, BestOn: best[j]})
+	}
+	sort.SliceStable(r.Methods, func(i, j int) bool {
+		ri, rj := r.Methods[i].MeanRank, r.Methods[j].MeanRank
+		if math.IsNaN(ri) != math.IsNaN(rj) {
+			return !math.IsNaN(ri)
+		}
+		return ri < rj
+	})
+	return r, nil
+}
+
+// accuracyMatrix holds one row of mean accuracies (in methods order) per
+// dataset on which every method has a cell.
+func accuracyMatrix(cells []Cell, protocol string, datasets, methods []string) [][]float64 {
+	ix := map[foldKey]Cell{}
+	for _, c := range cells {
+		ix[foldKey{c.Protocol, c.Dataset, c.Method}] = c
+	}
+	var matrix [][]float64
+	for _, d := range datasets {
+		row := make([]float64, len(methods))
+		complete := true
+		for j, m := range methods {
+			c, ok := ix[foldKey{protocol, d, m}]
+			complete = complete && ok
+			row[j] = c.Accuracy
+		}
+		if complete {
+			matrix = append(matrix, row)
+		}
+	}
+	return matrix
+}
+
+// meanRanks are the methods' mean ranks: the Friedman test's, or with a
+// single complete dataset (too few for a test) the ranks on it, or 1 for
+// the only method of a protocol.
+func meanRanks(t Tests, matrix [][]float64) ([]float64, error) {
+	ranks := t.Friedman.AvgRanks
+	if len(ranks) != len(t.Methods) && len(t.Methods) >= 2 && len(matrix) == 1 {
+		return stats.AverageRanks(matrix, true)
+	}
+	if len(t.Methods) == 1 && len(matrix) > 0 {
+		ranks = []float64{1}
+	}
+	return ranks, nil
+}
+
+// bestCounts counts, per method, the rows of matrix on which it has the
+// best accuracy (a tie counts for each tied method); the only method of a
+// protocol is best on every row.
+func bestCounts(matrix [][]float64, methods int) []int {
+	best := make([]int, methods)
+	if methods == 1 {
+		best[0] = len(matrix)
+		return best
+	}
+	for _, row := range matrix {
+		rk := stats.Rank(row, true)
+		top := slices.Min(rk)
+		for j, v := range rk {
+			if v == top {
+				best[j]++
+			}
+		}
+	}
+	return best
+}
+
+// RankRow is one line of a protocol's ranks table: a tested method, its
+// average rank and its distance to the best average rank.
+type RankRow struct {
+	Method     string
+	AvgRank    float64
+	DiffToBest float64
+	// TiedBest: the average rank is within TieTol of the best.
+	TiedBest bool
+	// WithinCD05: the method is the best, or within CD05 of it (false
+	// when CD05 is not positive).
+	WithinCD05 bool
+}
+
+// RankRows lists the tested methods of t in the order of its protocol's
+// ranking (best mean rank first) with their average ranks and distance to
+// the best; false when the ranking does not cover exactly the tested
+// methods or the tests hold no average rank for each.
+func (a *Analysis) RankRows(t Tests) ([]RankRow, bool) {
+	var order []int
+	if rk, ok := a.RankingOf(t.Protocol); ok {
+		for _, m := range rk.Methods {
+			if j := slices.Index(t.Methods, m.Label); j >= 0 {
+				order = append(order, j)
+			}
+		}
+	}
+	if len(order) != len(t.Methods) || len(t.Friedman.AvgRanks) != len(t.Methods) {
+		return nil, false
+	}
+	rows := make([]RankRow, 0, len(order))
+	for _, j := range order {
+		ar, best := t.Friedman.AvgRanks[j], t.Friedman.AvgRanks[order[0]]
+		m := t.Methods[j]
+		rows = append(rows, RankRow{Method: m, AvgRank: ar, DiffToBest: ar - best, TiedBest: ar-best <= TieTol,
+			WithinCD05: t.CD05 > 0 && (m == t.Best || slices.Contains(t.WithinCD05, m))})
+	}
+	return rows, true
 }

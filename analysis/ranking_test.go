@@ -87,6 +87,11 @@ func TestRankings(t *testing.T) {
 			t.Errorf("paper %s: ranking %v, Friedman %v", m.Label, m.MeanRank, tp.MeanRank(m.Label))
 		}
 	}
+	// A protocol without a test (one method) has no rank rows.
+	tc, _ := a.TestsOf("clean")
+	if rows, ok := a.RankRows(tc); ok {
+		t.Errorf("clean: rank rows %+v, want none", rows)
+	}
 	// The compared methods are those with cells, sweep-only labels not.
 	sweep := append(recs, results.Record{Protocol: "paper", Dataset: "d1", Method: "s@ofat", Selection: "sweep", Accuracy: 0.5})
 	if a, err = Compute(sweep, Options{}); err != nil {
@@ -94,6 +99,52 @@ func TestRankings(t *testing.T) {
 	}
 	if got := a.ComparedMethods(); !equalStrings(got, []string{"a", "b", "b@grid", "c", "z"}) || len(a.Methods) != 6 {
 		t.Errorf("compared %v of %d labels, want a b b@grid c z of 6", got, len(a.Methods))
+	}
+}
+
+// TestRankRows: the ranks table's rows follow the ranking, carry the
+// distance to the best mean rank, mark the best and its ties, and say
+// which methods lie within the Nemenyi CD (α = 0.05) of the best.
+func TestRankRows(t *testing.T) {
+	var recs []results.Record
+	// Four datasets, each ranking a 1, b 2, c 3, except d4 where a and b
+	// tie: a (1+1+1+1.5)/4 = 1.125, b (2+2+2+1.5)/4 = 1.875, c 3.
+	// CD05 = 2.343·sqrt(3·4/(6·4)) ≈ 1.657: b is within it, c is not.
+	for i, d := range []string{"d1", "d2", "d3", "d4"} {
+		accB := 0.8
+		if d == "d4" {
+			accB = 0.9
+		}
+		for j, m := range []struct {
+			name string
+			acc  float64
+		}{{"c", 0.7}, {"b", accB}, {"a", 0.9}} {
+			recs = append(recs, results.Record{Protocol: "clean", Dataset: d, Method: m.name, Accuracy: m.acc, Selected: true, Selection: "fixed", Fold: 3*i + j})
+		}
+	}
+	a, err := Compute(recs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, _ := a.TestsOf("clean")
+	if math.Abs(ts.CD05-1.657) > 0.001 {
+		t.Fatalf("CD05 %v, want 1.657", ts.CD05)
+	}
+	rows, ok := a.RankRows(ts)
+	want := []RankRow{{"a", 1.125, 0, true, true}, {"b", 1.875, 0.75, false, true}, {"c", 3, 1.875, false, false}}
+	if !ok || len(rows) != len(want) {
+		t.Fatalf("rank rows %+v (%v), want %+v", rows, ok, want)
+	}
+	for i, w := range want {
+		g := rows[i]
+		if g.Method != w.Method || math.Abs(g.AvgRank-w.AvgRank) > 1e-12 || math.Abs(g.DiffToBest-w.DiffToBest) > 1e-12 || g.TiedBest != w.TiedBest || g.WithinCD05 != w.WithinCD05 {
+			t.Errorf("row %d: %+v, want %+v", i+1, g, w)
+		}
+	}
+	// Tests whose methods the ranking does not cover give no rows.
+	ts.Methods = append(ts.Methods, "x")
+	if rows, ok := a.RankRows(ts); ok {
+		t.Errorf("a method outside the ranking: rows %+v, want none", rows)
 	}
 }
 

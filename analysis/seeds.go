@@ -44,10 +44,38 @@ type SeedSpread struct {
 // a method label to its registry method (nil: the label itself); stochastic
 // says whether a registry method draws from its seed.
 func SeedSpreads(recs []results.Record, base map[string]string, stochastic map[string]bool) []SeedSpread {
-	type perSeed struct {
-		correct, n int
-		acc        map[int]float64 // by fold
+	var out []SeedSpread
+	for k, seeds := range seedGroups(recs, base, stochastic) {
+		if len(seeds) < 2 {
+			continue
+		}
+		sp := spreadOf(k, seeds)
+		sp.summarise()
+		if col, ok := paper.ColumnForMethod(BaseMethod(k.method, base)); ok {
+			sp.Paper, sp.HasPaper = paper.Accuracy(k.dataset, col)
+		}
+		if sp.HasPaper {
+			sp.position()
+		}
+		out = append(out, sp)
 	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		return cellKey{a.Protocol, a.Dataset, a.Method}.less(cellKey{b.Protocol, b.Dataset, b.Method})
+	})
+	return out
+}
+
+// perSeed is one seed's (repeat's) selected rows of a cell: the correct
+// predictions and test rows summed, and each fold's accuracy.
+type perSeed struct {
+	correct, n int
+	acc        map[int]float64 // by fold
+}
+
+// seedGroups gathers the selected rows of the stochastic methods by cell
+// and seed.
+func seedGroups(recs []results.Record, base map[string]string, stochastic map[string]bool) map[cellKey]map[int]*perSeed {
 	groups := map[cellKey]map[int]*perSeed{}
 	for _, r := range recs {
 		if !r.Selected || !stochastic[BaseMethod(r.Method, base)] {
@@ -66,48 +94,36 @@ func SeedSpreads(recs []results.Record, base map[string]string, stochastic map[s
 		s.n += r.NTest
 		s.acc[r.Fold] = r.Accuracy
 	}
-	var out []SeedSpread
-	for k, seeds := range groups {
-		if len(seeds) < 2 {
-			continue
-		}
-		reps := make([]int, 0, len(seeds))
-		for r := range seeds {
-			reps = append(reps, r)
-		}
-		sort.Ints(reps)
-		sp := SeedSpread{Protocol: k.protocol, Dataset: k.dataset, Method: k.method}
-		for _, r := range reps {
-			s := seeds[r]
-			sp.Correct = append(sp.Correct, s.correct)
-			sp.NTest = append(sp.NTest, s.n)
-			// Folds summed in order, so that shuffled records give the
-			// same bits.
-			folds := make([]int, 0, len(s.acc))
-			for f := range s.acc {
-				folds = append(folds, f)
-			}
-			sort.Ints(folds)
-			sum := 0.0
-			for _, f := range folds {
-				sum += s.acc[f]
-			}
-			sp.Acc = append(sp.Acc, sum/float64(len(folds)))
-		}
-		sp.summarise()
-		if col, ok := paper.ColumnForMethod(BaseMethod(k.method, base)); ok {
-			sp.Paper, sp.HasPaper = paper.Accuracy(k.dataset, col)
-		}
-		if sp.HasPaper {
-			sp.position()
-		}
-		out = append(out, sp)
+	return groups
+}
+
+// spreadOf lists a cell's seeds in order with their counts and mean
+// accuracy over folds.
+func spreadOf(k cellKey, seeds map[int]*perSeed) SeedSpread {
+	reps := make([]int, 0, len(seeds))
+	for r := range seeds {
+		reps = append(reps, r)
 	}
-	sort.Slice(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		return cellKey{a.Protocol, a.Dataset, a.Method}.less(cellKey{b.Protocol, b.Dataset, b.Method})
-	})
-	return out
+	sort.Ints(reps)
+	sp := SeedSpread{Protocol: k.protocol, Dataset: k.dataset, Method: k.method}
+	for _, r := range reps {
+		s := seeds[r]
+		sp.Correct = append(sp.Correct, s.correct)
+		sp.NTest = append(sp.NTest, s.n)
+		// Folds summed in order, so that shuffled records give the same
+		// bits.
+		folds := make([]int, 0, len(s.acc))
+		for f := range s.acc {
+			folds = append(folds, f)
+		}
+		sort.Ints(folds)
+		sum := 0.0
+		for _, f := range folds {
+			sum += s.acc[f]
+		}
+		sp.Acc = append(sp.Acc, sum/float64(len(folds)))
+	}
+	return sp
 }
 
 func (s *SeedSpread) summarise() {

@@ -179,10 +179,6 @@ func foldScores(recs []results.Record) map[foldKey]map[[2]int]float64 {
 
 func computeTests(cells []Cell, protocol string, pres results.Presentation, reference, zeroMethod string, bayes stats.SignedRankOptions, folds map[foldKey]map[[2]int]float64) (Tests, error) {
 	cells = FilterProtocol(cells, protocol)
-	ix := map[foldKey]Cell{}
-	for _, c := range cells {
-		ix[foldKey{c.Protocol, c.Dataset, c.Method}] = c
-	}
 	if zeroMethod == "" {
 		zeroMethod = stats.ZeroWilcox
 	}
@@ -193,26 +189,7 @@ func computeTests(cells []Cell, protocol string, pres results.Presentation, refe
 		t.NA = fmt.Sprintf("the %s protocol has %s; a comparison needs 2", protocol, nouns(len(t.Methods), "method"))
 		return t, nil
 	}
-	var matrix [][]float64
-	for _, ds := range DatasetsOf(cells) {
-		row := make([]float64, len(t.Methods))
-		complete := true
-		for j, m := range t.Methods {
-			c, ok := ix[foldKey{protocol, ds, m}]
-			if !ok {
-				complete = false
-				t.Missing = append(t.Missing, MissingCell{Protocol: protocol, Dataset: ds, Method: m})
-				continue
-			}
-			row[j] = c.Accuracy
-		}
-		if !complete {
-			t.Excluded = append(t.Excluded, ds)
-			continue
-		}
-		t.Datasets = append(t.Datasets, ds)
-		matrix = append(matrix, row)
-	}
+	matrix := completeDatasets(&t, cells)
 	if len(t.Missing) > 0 {
 		// Refused rather than run on the complete datasets: dropping a
 		// dataset because one method failed on it changes every method's
@@ -232,12 +209,58 @@ func computeTests(cells []Cell, protocol string, pres results.Presentation, refe
 		t.NA = fmt.Sprintf("the %s protocol has %s; a comparison needs 2", protocol, nouns(len(matrix), "dataset"))
 		return t, nil
 	}
-	var err error
-	if t.Friedman, err = stats.Friedman(matrix, true); err != nil {
+	if err := omnibus(&t, matrix); err != nil {
 		return t, err
 	}
+	if reference != "" {
+		if rankOf(t.Methods, reference) < len(t.Methods) {
+			t.Reference = reference // else not ranked in this protocol: all pairs
+		}
+	}
+	t.ZeroMethod = zeroMethod
+	return t, pairTests(&t, matrix, bayes, folds)
+}
+
+// completeDatasets fills t's Datasets (every method has a cell), Excluded
+// and Missing, and returns the accuracy matrix of the complete datasets
+// (a row each, in t.Methods order).
+func completeDatasets(t *Tests, cells []Cell) [][]float64 {
+	ix := map[foldKey]Cell{}
+	for _, c := range cells {
+		ix[foldKey{c.Protocol, c.Dataset, c.Method}] = c
+	}
+	var matrix [][]float64
+	for _, ds := range DatasetsOf(cells) {
+		row := make([]float64, len(t.Methods))
+		complete := true
+		for j, m := range t.Methods {
+			c, ok := ix[foldKey{t.Protocol, ds, m}]
+			if !ok {
+				complete = false
+				t.Missing = append(t.Missing, MissingCell{Protocol: t.Protocol, Dataset: ds, Method: m})
+				continue
+			}
+			row[j] = c.Accuracy
+		}
+		if !complete {
+			t.Excluded = append(t.Excluded, ds)
+			continue
+		}
+		t.Datasets = append(t.Datasets, ds)
+		matrix = append(matrix, row)
+	}
+	return matrix
+}
+
+// omnibus runs the Friedman and permutation tests on the matrix, decides,
+// and computes the Nemenyi critical differences and cliques.
+func omnibus(t *Tests, matrix [][]float64) error {
+	var err error
+	if t.Friedman, err = stats.Friedman(matrix, true); err != nil {
+		return err
+	}
 	if t.Permutation, err = stats.FriedmanPermutation(matrix, true); err != nil {
-		return t, err
+		return err
 	}
 	if math.IsInf(t.Friedman.ImanDavenport, 0) {
 		// Iman–Davenport is reported only where finite: its p-value 0 in
@@ -252,33 +275,34 @@ func computeTests(cells []Cell, protocol string, pres results.Presentation, refe
 	}
 	k, n := len(t.Methods), len(matrix)
 	if t.CD05, err = stats.CriticalDifference(0.05, k, n); err != nil {
-		return t, err
+		return err
 	}
 	if t.CD10, err = stats.CriticalDifference(0.10, k, n); err != nil {
-		return t, err
+		return err
 	}
-	nemenyi(&t)
+	nemenyi(t)
+	return nil
+}
+
+// pairTests runs the pairwise comparisons (every pair, or t.Reference
+// against every other method) over datasets, Holm-corrected as one
+// family, and on the folds of each dataset.
+func pairTests(t *Tests, matrix [][]float64, bayes stats.SignedRankOptions, folds map[foldKey]map[[2]int]float64) error {
 	ref := stats.AllPairs
-	if reference != "" {
-		ref = rankOf(t.Methods, reference)
-		if ref == len(t.Methods) {
-			ref = stats.AllPairs // not ranked in this protocol: all pairs
-		} else {
-			t.Reference = reference
-		}
+	if t.Reference != "" {
+		ref = rankOf(t.Methods, t.Reference)
 	}
-	t.ZeroMethod = zeroMethod
-	pw, err := stats.PairwiseZero(matrix, k, ref, bayes, zeroMethod)
+	pw, err := stats.PairwiseZero(matrix, len(t.Methods), ref, bayes, t.ZeroMethod)
 	if err != nil {
-		return t, err
+		return err
 	}
 	for _, r := range pw {
 		p := Pair{A: t.Methods[r.A], B: t.Methods[r.B], N: r.N, MeanDiff: r.MeanDiff * 100, Wilcoxon: r.Wilcoxon, P: r.P, PHolm: r.PHolm, NA: r.NA, Bayes: r.Bayes}
 		p.Significant = !p.NA && p.PHolm < Alpha
 		for _, ds := range t.Datasets {
-			ft, err := foldTest(folds[foldKey{protocol, ds, p.A}], folds[foldKey{protocol, ds, p.B}], bayes.Rope)
+			ft, err := foldTest(folds[foldKey{t.Protocol, ds, p.A}], folds[foldKey{t.Protocol, ds, p.B}], bayes.Rope)
 			if err != nil {
-				return t, fmt.Errorf("analysis: %s %s vs %s on %s: %v", protocol, p.A, p.B, ds, err)
+				return fmt.Errorf("analysis: %s %s vs %s on %s: %v", t.Protocol, p.A, p.B, ds, err)
 			}
 			ft.Dataset = ds
 			ft.Decisive = !ft.Correlated.NA && (ft.Correlated.PRight > DecisiveProbability || ft.Correlated.PLeft > DecisiveProbability)
@@ -286,7 +310,7 @@ func computeTests(cells []Cell, protocol string, pres results.Presentation, refe
 		}
 		t.Pairs = append(t.Pairs, p)
 	}
-	return t, nil
+	return nil
 }
 
 // naFriedman is the Friedman result of a protocol without tests: sizes

@@ -8,8 +8,8 @@ import (
 )
 
 // PaperRow is one reproduced paper-protocol cell beside the authors'
-// committed mean, as the report computes it (reports.PaperCheckRow, which
-// converts to it): the gate judges the cells, the report computes them.
+// committed mean, as the analysis computes it (analysis.PaperCheckRow, which
+// converts to it): the gate judges the cells, the analysis computes them.
 type PaperRow struct {
 	Dataset, Method string
 	// Have is false when the results hold no paper-protocol cell for it.
@@ -38,7 +38,7 @@ const paperTol = 1e-9
 
 // PaperCompare judges every (method, dataset) of the authors' committed
 // results that the rows cover (fgrt, fgrt-opt, cart, c45-entropy under the
-// paper protocol; reports.PaperCheck computes them from the records).
+// paper protocol; analysis.PaperCheck computes them from the cells).
 // notes are keyed "method/dataset".
 func PaperCompare(rows []PaperRow, notes map[string]string) []PaperDiff {
 	var out []PaperDiff

@@ -64,28 +64,34 @@ func AblationFigure(dir, name, title string, groups []AblationGroup, pres result
 				pn.XLabel = param
 			}
 			for mi, m := range order {
-				st := styles[m]
-				s := panelSeries{Name: m, Color: st.Color, Dashes: st.Dashes, Marker: st.Marker, Width: vg.Points(1.5), ErrBars: true,
-					Shift: (float64(mi) - float64(len(order)-1)/2) * 0.12}
-				for _, g := range groups {
-					if g.Method != m || g.Param != param {
-						continue
-					}
-					y, e := g.AccMean, g.AccStd
-					if metric == "rules" {
-						y, e = g.RulesMean, g.RulesStd
-					}
-					x, _ := axis.at(g.Value)
-					s.X, s.Y = append(s.X, x), append(s.Y, y)
-					s.Lo, s.Hi = append(s.Lo, y-e), append(s.Hi, y+e)
-				}
-				pn.Series = append(pn.Series, s)
+				shift := (float64(mi) - float64(len(order)-1)/2) * 0.12
+				pn.Series = append(pn.Series, ablationSeries(groups, m, param, metric, axis, styles[m], shift))
 			}
 			rows[row] = append(rows[row], pn)
 		}
 	}
 	f := panelFigure{Title: title, Panels: rows, Legend: legend, ShareY: true, Width: 34 * vg.Centimeter, Height: 17 * vg.Centimeter}
 	return f.save(dir, name)
+}
+
+// ablationSeries is one method's line against one parameter: the mean of
+// the metric ("accuracy" or "rules") at each value, with mean ± std as
+// error bars, shifted along the axis so that methods do not overlap.
+func ablationSeries(groups []AblationGroup, m, param, metric string, axis paramAxis, st MethodStyle, shift float64) panelSeries {
+	s := panelSeries{Name: m, Color: st.Color, Dashes: st.Dashes, Marker: st.Marker, Width: vg.Points(1.5), ErrBars: true, Shift: shift}
+	for _, g := range groups {
+		if g.Method != m || g.Param != param {
+			continue
+		}
+		y, e := g.AccMean, g.AccStd
+		if metric == "rules" {
+			y, e = g.RulesMean, g.RulesStd
+		}
+		x, _ := axis.at(g.Value)
+		s.X, s.Y = append(s.X, x), append(s.Y, y)
+		s.Lo, s.Hi = append(s.Lo, y-e), append(s.Hi, y+e)
+	}
+	return s
 }
 
 // ablationFigureFor draws the groups of every present variant.

@@ -48,7 +48,7 @@ func PartitionImpactRowsOf(a *analysis.Analysis, protocol string) []PartitionImp
 	e, _ := a.PartitionEffectOf(protocol)
 	var out []PartitionImpactRow
 	for _, p := range e.Pairs {
-		out = append(out, PartitionImpactRow{Dataset: p.Dataset, Default: p.Default, Optimised: p.Optimised})
+		out = append(out, PartitionImpactRow{Dataset: p.Dataset, Default: p.Default, Optimised: p.Optimised, Diff: p.Diff})
 	}
 	return out
 }

@@ -71,11 +71,39 @@ func CDCaption(protocol string, d CDData) string {
 // interval above the axis, and thick bars joining methods whose ranks differ
 // by less than CD.
 func CDFigure(dir, name string, d CDData, pres results.Presentation) error {
+	if err := checkCD(d); err != nil {
+		return err
+	}
+	l, err := newCDLayout(d, pres)
+	if err != nil {
+		return err
+	}
+	row := 5 * vg.Millimeter
+	height := 30*vg.Millimeter + vg.Length(len(l.cliques))*2.5*vg.Millimeter + vg.Length(l.nLeft)*row + 2*vg.Millimeter
+	width := max(18*vg.Centimeter, l.marginL+l.marginR+9*vg.Centimeter)
+	return save(dir, name, width, height, func(c draw.Canvas) error {
+		cc := cdCanvas{cdLayout: l, c: c, x0: c.Min.X + l.marginL, x1: c.Max.X - l.marginR, row: row}
+		top := c.Max.Y - 4*vg.Millimeter
+		c.FillText(cdText(10, draw.XCenter, draw.YTop), vg.Point{X: (c.Min.X + c.Max.X) / 2, Y: top}, cdTitle(d))
+		cdY := top - 10*vg.Millimeter
+		cc.interval(cdY)
+		axisY := cdY - 10*vg.Millimeter
+		cc.axis(axisY)
+		y := cc.cliqueBars(axisY - 3*vg.Millimeter)
+		cc.labels(axisY, y-3*vg.Millimeter)
+		return nil
+	})
+}
+
+// checkCD refuses data the diagram cannot show: fewer than two methods
+// (ErrNoData), a rank per method missing or outside [1, k], a CD that is
+// not positive.
+func checkCD(d CDData) error {
 	k := len(d.Methods)
-	if k < 2 || len(d.AvgRanks) != k {
-		if k < 2 {
-			return ErrNoData
-		}
+	if k < 2 {
+		return ErrNoData
+	}
+	if len(d.AvgRanks) != k {
 		return fmt.Errorf("plots: CD diagram: %d methods but %d ranks", k, len(d.AvgRanks))
 	}
 	for i, r := range d.AvgRanks {
@@ -86,114 +114,165 @@ func CDFigure(dir, name string, d CDData, pres results.Presentation) error {
 	if !(d.CD > 0) {
 		return fmt.Errorf("plots: CD diagram: critical difference %v is not positive", d.CD)
 	}
-	order := make([]int, k)
-	for i := range order {
-		order[i] = i
+	return nil
+}
+
+// cdLayout is the diagram's arrangement: the methods in rank order, the
+// better half labelled on the left, the cliques as ranges of that order,
+// and the side margins that hold the labels.
+type cdLayout struct {
+	d     CDData
+	pres  results.Presentation
+	k     int
+	order []int // indices of d.Methods, best average rank first
+	// sorted are the average ranks in that order; cliques the analysis's
+	// cliques as [first, last] positions in it.
+	sorted           []float64
+	cliques          [][2]int
+	nLeft            int
+	marginL, marginR vg.Length
+}
+
+func newCDLayout(d CDData, pres results.Presentation) (*cdLayout, error) {
+	k := len(d.Methods)
+	l := &cdLayout{d: d, pres: pres, k: k, order: make([]int, k), sorted: make([]float64, k), nLeft: (k + 1) / 2}
+	for i := range l.order {
+		l.order[i] = i
 	}
-	sort.SliceStable(order, func(a, b int) bool { return d.AvgRanks[order[a]] < d.AvgRanks[order[b]] })
-	sorted := make([]float64, k)
-	for i, o := range order {
-		sorted[i] = d.AvgRanks[o]
+	sort.SliceStable(l.order, func(a, b int) bool { return d.AvgRanks[l.order[a]] < d.AvgRanks[l.order[b]] })
+	for i, o := range l.order {
+		l.sorted[i] = d.AvgRanks[o]
 	}
-	// The cliques are the analysis's (Tests.Cliques), drawn here as ranges
-	// of the rank-sorted order.
-	pos := make(map[string]int, k)
-	for i, o := range order {
-		pos[d.Methods[o]] = i
-	}
-	var cliques [][2]int
-	for _, cl := range d.Cliques {
-		lo, okLo := pos[cl[0]]
-		hi, okHi := pos[cl[len(cl)-1]]
-		if len(cl) < 2 || !okLo || !okHi || hi-lo != len(cl)-1 {
-			return fmt.Errorf("plots: CD diagram: clique %v is not a run of the rank-sorted methods", cl)
-		}
-		cliques = append(cliques, [2]int{lo, hi})
-	}
-	nLeft := (k + 1) / 2
-	rowsPerSide := nLeft
-	row := 5 * vg.Millimeter
-	height := 30*vg.Millimeter + vg.Length(len(cliques))*2.5*vg.Millimeter + vg.Length(rowsPerSide)*row + 2*vg.Millimeter
-	text := func(size float64, xa draw.XAlignment, ya draw.YAlignment) draw.TextStyle {
-		return draw.TextStyle{Color: plotTextColor, Font: fontOf(size), Handler: plot.DefaultTextHandler, XAlign: xa, YAlign: ya}
-	}
-	labelOf := func(o int) string {
-		return fmt.Sprintf("%s (%.2f)", pres.DisplayName(d.Methods[o]), d.AvgRanks[o])
+	var err error
+	if l.cliques, err = l.cliqueRanges(); err != nil {
+		return nil, err
 	}
 	// Each side's margin holds its longest label (long display names such
 	// as "C4.5 (entropy, paper)@text" were cut at the canvas edge); the
 	// rank axis keeps 9 cm, and the figure widens rather than clip.
-	marginL, marginR := 45*vg.Millimeter, 45*vg.Millimeter
-	for i, o := range order {
-		need := text(9, draw.XLeft, draw.YCenter).Width(labelOf(o)) + 8*vg.Millimeter
-		if i < nLeft {
-			marginL = max(marginL, need)
+	l.marginL, l.marginR = 45*vg.Millimeter, 45*vg.Millimeter
+	for i, o := range l.order {
+		need := cdText(9, draw.XLeft, draw.YCenter).Width(l.labelOf(o)) + 8*vg.Millimeter
+		if i < l.nLeft {
+			l.marginL = max(l.marginL, need)
 		} else {
-			marginR = max(marginR, need)
+			l.marginR = max(l.marginR, need)
 		}
 	}
-	width := max(18*vg.Centimeter, marginL+marginR+9*vg.Centimeter)
-	return save(dir, name, width, height, func(c draw.Canvas) error {
-		thin := draw.LineStyle{Color: plotTextColor, Width: vg.Points(0.8)}
-		x0, x1 := c.Min.X+marginL, c.Max.X-marginR
-		xOf := func(rank float64) vg.Length {
-			return x0 + (x1-x0)*vg.Length((rank-1)/float64(k-1))
+	return l, nil
+}
+
+// cliqueRanges turns the analysis's cliques (Tests.Cliques) into ranges of
+// the rank-sorted order; a clique that is not a run of it is an error.
+func (l *cdLayout) cliqueRanges() ([][2]int, error) {
+	pos := make(map[string]int, l.k)
+	for i, o := range l.order {
+		pos[l.d.Methods[o]] = i
+	}
+	var out [][2]int
+	for _, cl := range l.d.Cliques {
+		lo, okLo := pos[cl[0]]
+		hi, okHi := pos[cl[len(cl)-1]]
+		if len(cl) < 2 || !okLo || !okHi || hi-lo != len(cl)-1 {
+			return nil, fmt.Errorf("plots: CD diagram: clique %v is not a run of the rank-sorted methods", cl)
 		}
-		top := c.Max.Y - 4*vg.Millimeter
-		title := fmt.Sprintf("Nemenyi critical difference (alpha = %g, %d data sets, %d methods)", d.Alpha, d.NDatasets, k)
-		if !math.IsNaN(d.FriedmanP) {
-			if d.Test == "" {
-				title += "; Friedman " + analysis.PText(d.FriedmanP) + " (chi-square)"
-			} else {
-				title += "; omnibus " + analysis.PText(d.FriedmanP) + ", " + d.Verdict
-			}
+		out = append(out, [2]int{lo, hi})
+	}
+	return out, nil
+}
+
+// labelOf is a method's label: its name and average rank.
+func (l *cdLayout) labelOf(o int) string {
+	return fmt.Sprintf("%s (%.2f)", l.pres.DisplayName(l.d.Methods[o]), l.d.AvgRanks[o])
+}
+
+// cdTitle names the test, the data and, when known, the omnibus p-value.
+func cdTitle(d CDData) string {
+	title := fmt.Sprintf("Nemenyi critical difference (alpha = %g, %d data sets, %d methods)", d.Alpha, d.NDatasets, len(d.Methods))
+	if !math.IsNaN(d.FriedmanP) {
+		if d.Test == "" {
+			title += "; Friedman " + analysis.PText(d.FriedmanP) + " (chi-square)"
+		} else {
+			title += "; omnibus " + analysis.PText(d.FriedmanP) + ", " + d.Verdict
 		}
-		c.FillText(text(10, draw.XCenter, draw.YTop), vg.Point{X: (c.Min.X + c.Max.X) / 2, Y: top}, title)
-		// CD interval.
-		cdY := top - 10*vg.Millimeter
-		cdEnd := math.Min(1+d.CD, float64(k))
-		c.StrokeLine2(thin, xOf(1), cdY, xOf(cdEnd), cdY)
-		c.StrokeLine2(thin, xOf(1), cdY-vg.Millimeter, xOf(1), cdY+vg.Millimeter)
-		c.StrokeLine2(thin, xOf(cdEnd), cdY-vg.Millimeter, xOf(cdEnd), cdY+vg.Millimeter)
-		c.FillText(text(8, draw.XCenter, draw.YBottom), vg.Point{X: (xOf(1) + xOf(cdEnd)) / 2, Y: cdY + 1.2*vg.Millimeter},
-			"CD = "+strconv.FormatFloat(d.CD, 'f', 3, 64))
-		// Rank axis with ticks at integers and half ranks.
-		axisY := cdY - 10*vg.Millimeter
-		c.StrokeLine2(thin, x0, axisY, x1, axisY)
-		for r := 1.0; r <= float64(k)+1e-9; r += 0.5 {
-			tick := vg.Millimeter
-			if r == math.Trunc(r) {
-				tick = 2 * vg.Millimeter
-				c.FillText(text(8, draw.XCenter, draw.YBottom), vg.Point{X: xOf(r), Y: axisY + tick + 0.5*vg.Millimeter}, strconv.Itoa(int(r)))
-			}
-			c.StrokeLine2(thin, xOf(r), axisY, xOf(r), axisY+tick)
+	}
+	return title
+}
+
+// cdText is the diagram's text style at a size and alignment.
+func cdText(size float64, xa draw.XAlignment, ya draw.YAlignment) draw.TextStyle {
+	return draw.TextStyle{Color: plotTextColor, Font: fontOf(size), Handler: plot.DefaultTextHandler, XAlign: xa, YAlign: ya}
+}
+
+// cdThin is the style of the diagram's axis, ticks and label elbows.
+var cdThin = draw.LineStyle{Color: plotTextColor, Width: vg.Points(0.8)}
+
+// cdCanvas draws a layout on a canvas whose rank axis runs from x0 (rank
+// 1) to x1 (rank k); labels stand row apart.
+type cdCanvas struct {
+	*cdLayout
+	c           draw.Canvas
+	x0, x1, row vg.Length
+}
+
+func (cc cdCanvas) xOf(rank float64) vg.Length {
+	return cc.x0 + (cc.x1-cc.x0)*vg.Length((rank-1)/float64(cc.k-1))
+}
+
+// interval draws the CD as an interval from rank 1 at height y.
+func (cc cdCanvas) interval(y vg.Length) {
+	c := cc.c
+	cdEnd := math.Min(1+cc.d.CD, float64(cc.k))
+	c.StrokeLine2(cdThin, cc.xOf(1), y, cc.xOf(cdEnd), y)
+	c.StrokeLine2(cdThin, cc.xOf(1), y-vg.Millimeter, cc.xOf(1), y+vg.Millimeter)
+	c.StrokeLine2(cdThin, cc.xOf(cdEnd), y-vg.Millimeter, cc.xOf(cdEnd), y+vg.Millimeter)
+	c.FillText(cdText(8, draw.XCenter, draw.YBottom), vg.Point{X: (cc.xOf(1) + cc.xOf(cdEnd)) / 2, Y: y + 1.2*vg.Millimeter},
+		"CD = "+strconv.FormatFloat(cc.d.CD, 'f', 3, 64))
+}
+
+// axis draws the rank axis at height y, ticks at integers and half ranks.
+func (cc cdCanvas) axis(y vg.Length) {
+	c := cc.c
+	c.StrokeLine2(cdThin, cc.x0, y, cc.x1, y)
+	for r := 1.0; r <= float64(cc.k)+1e-9; r += 0.5 {
+		tick := vg.Millimeter
+		if r == math.Trunc(r) {
+			tick = 2 * vg.Millimeter
+			c.FillText(cdText(8, draw.XCenter, draw.YBottom), vg.Point{X: cc.xOf(r), Y: y + tick + 0.5*vg.Millimeter}, strconv.Itoa(int(r)))
 		}
-		c.FillText(text(7, draw.XLeft, draw.YCenter), vg.Point{X: x1 + 3*vg.Millimeter, Y: axisY}, "average rank")
-		c.FillText(text(7, draw.XRight, draw.YCenter), vg.Point{X: x0 - 3*vg.Millimeter, Y: axisY}, "best")
-		// Cliques: thick bars under the axis, slightly widened so a clique
-		// of tied methods still shows.
-		bar := draw.LineStyle{Color: plotTextColor, Width: vg.Points(2.5)}
-		y := axisY - 3*vg.Millimeter
-		for _, cl := range cliques {
-			c.StrokeLine2(bar, xOf(sorted[cl[0]])-vg.Millimeter, y, xOf(sorted[cl[1]])+vg.Millimeter, y)
-			y -= 2.5 * vg.Millimeter
+		c.StrokeLine2(cdThin, cc.xOf(r), y, cc.xOf(r), y+tick)
+	}
+	c.FillText(cdText(7, draw.XLeft, draw.YCenter), vg.Point{X: cc.x1 + 3*vg.Millimeter, Y: y}, "average rank")
+	c.FillText(cdText(7, draw.XRight, draw.YCenter), vg.Point{X: cc.x0 - 3*vg.Millimeter, Y: y}, "best")
+}
+
+// cliqueBars draws the cliques as thick bars from height y down, slightly
+// widened so a clique of tied methods still shows; it returns the height
+// below the last bar.
+func (cc cdCanvas) cliqueBars(y vg.Length) vg.Length {
+	bar := draw.LineStyle{Color: plotTextColor, Width: vg.Points(2.5)}
+	for _, cl := range cc.cliques {
+		cc.c.StrokeLine2(bar, cc.xOf(cc.sorted[cl[0]])-vg.Millimeter, y, cc.xOf(cc.sorted[cl[1]])+vg.Millimeter, y)
+		y -= 2.5 * vg.Millimeter
+	}
+	return y
+}
+
+// labels joins each method's place on the axis (at axisY) by an elbow to
+// its label in the left or right margin, rows from height y down.
+func (cc cdCanvas) labels(axisY, y vg.Length) {
+	c := cc.c
+	for i, o := range cc.order {
+		label := cc.labelOf(o)
+		x := cc.xOf(cc.d.AvgRanks[o])
+		if i < cc.nLeft {
+			ly := y - vg.Length(i)*cc.row
+			c.StrokeLines(cdThin, []vg.Point{{X: x, Y: axisY}, {X: x, Y: ly}, {X: cc.x0 - 5*vg.Millimeter, Y: ly}})
+			c.FillText(cdText(9, draw.XRight, draw.YCenter), vg.Point{X: cc.x0 - 6*vg.Millimeter, Y: ly}, label)
+			continue
 		}
-		// Method labels: elbows from the axis to the left or right margin.
-		y -= 3 * vg.Millimeter
-		for i, o := range order {
-			label := labelOf(o)
-			x := xOf(d.AvgRanks[o])
-			var ly vg.Length
-			if i < nLeft {
-				ly = y - vg.Length(i)*row
-				c.StrokeLines(thin, []vg.Point{{X: x, Y: axisY}, {X: x, Y: ly}, {X: x0 - 5*vg.Millimeter, Y: ly}})
-				c.FillText(text(9, draw.XRight, draw.YCenter), vg.Point{X: x0 - 6*vg.Millimeter, Y: ly}, label)
-			} else {
-				ly = y - vg.Length(k-1-i)*row
-				c.StrokeLines(thin, []vg.Point{{X: x, Y: axisY}, {X: x, Y: ly}, {X: x1 + 5*vg.Millimeter, Y: ly}})
-				c.FillText(text(9, draw.XLeft, draw.YCenter), vg.Point{X: x1 + 6*vg.Millimeter, Y: ly}, label)
-			}
-		}
-		return nil
-	})
+		ly := y - vg.Length(cc.k-1-i)*cc.row
+		c.StrokeLines(cdThin, []vg.Point{{X: x, Y: axisY}, {X: x, Y: ly}, {X: cc.x1 + 5*vg.Millimeter, Y: ly}})
+		c.FillText(cdText(9, draw.XLeft, draw.YCenter), vg.Point{X: cc.x1 + 6*vg.Millimeter, Y: ly}, label)
+	}
 }

@@ -63,6 +63,11 @@ func TestPartitionImpactRows(t *testing.T) {
 	if math.Abs(rows[0].Default-0.781) > 1e-12 || math.Abs(rows[0].Optimised-0.801) > 1e-12 {
 		t.Errorf("a: %+v, want 0.781 and 0.801 (mean of the selected folds)", rows[0])
 	}
+	for _, r := range rows {
+		if math.Abs(r.Diff-(r.Optimised-r.Default)) > 1e-15 {
+			t.Errorf("%s: difference %v, want optimised - default = %v", r.Dataset, r.Diff, r.Optimised-r.Default)
+		}
+	}
 	if rows[4].Optimised >= rows[4].Default {
 		t.Errorf("e: %+v, want a loss", rows[4])
 	}

@@ -63,31 +63,13 @@ func FrontFigure(dir, name, title string, panels []FrontPanel, pres results.Pres
 	methods := frontMethods(panels, pres)
 	styles := methodStyles(pres, methods)
 	cols := gridCols(len(panels))
-	var ps []*plot.Plot
-	keys := make([][]keyLine, len(panels))
-	keyLines := 0
-	for i, pn := range panels {
-		entries := frontKey(pn, pres)
-		p, err := frontPlot(pn, entries, styles, i%cols == 0, i+cols >= len(panels))
-		if err != nil {
-			return err
-		}
-		ps = append(ps, p)
-		keys[i] = wrapKey(entries, keyWidth)
-		keyLines = max(keyLines, keyRows(keys[i]))
+	ps, keys, keyLines, err := frontPanelPlots(panels, styles, cols, pres)
+	if err != nil {
+		return err
 	}
 	grid := wrapGrid(ps, cols)
 	rows := len(grid)
-	var legend []legendEntry
-	for _, m := range methods {
-		legend = append(legend, legendEntry{Name: pres.DisplayName(m), Color: styles[m].Color, Glyph: styles[m].Marker})
-	}
-	// The marker key in black: grey is a method's colour.
-	grey := color.Black
-	legend = append(legend,
-		legendEntry{Name: "reported configuration (filled)", Color: grey, Glyph: draw.CircleGlyph{}},
-		legendEntry{Name: "sweep point (hollow)", Color: grey, Glyph: draw.RingGlyph{}},
-		legendEntry{Name: "Pareto front (ringed, joined, numbered)", Color: color.Black, Width: vg.Points(1.2)})
+	legend := frontLegend(methods, styles, pres)
 	lw := legendColumnWidth(legend)
 	// Every row holds the longest key of the figure, so that the panels'
 	// axes stay aligned across rows.
@@ -103,23 +85,60 @@ func FrontFigure(dir, name, title string, panels []FrontPanel, pres results.Pres
 		leg.Min.X = area.Max.X - lw
 		drawLegendColumn(leg, legend)
 		area.Max.X -= lw
-		t := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Millimeter * 5, PadY: vg.Millimeter * 5,
-			PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 3}
-		cs := plot.Align(grid, t, area)
-		for i := range grid {
-			for j, p := range grid[i] {
-				if p == nil {
-					continue
-				}
-				pc, kc := cs[i][j], cs[i][j]
-				pc.Min.Y += keyH
-				kc.Max.Y = kc.Min.Y + keyH
-				p.Draw(pc)
-				drawKey(kc, keys[i*cols+j])
-			}
-		}
+		drawKeyedGrid(area, grid, keys, keyH)
 		return nil
 	})
+}
+
+// frontPanelPlots draws each panel's plot (axis labels on the outer ones
+// only) and wraps its key; keyLines is the longest key's number of lines.
+func frontPanelPlots(panels []FrontPanel, styles map[string]MethodStyle, cols int, pres results.Presentation) (ps []*plot.Plot, keys [][]keyLine, keyLines int, err error) {
+	keys = make([][]keyLine, len(panels))
+	for i, pn := range panels {
+		entries := frontKey(pn, pres)
+		p, err := frontPlot(pn, entries, styles, i%cols == 0, i+cols >= len(panels))
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		ps = append(ps, p)
+		keys[i] = wrapKey(entries, keyWidth)
+		keyLines = max(keyLines, keyRows(keys[i]))
+	}
+	return ps, keys, keyLines, nil
+}
+
+// frontLegend names each method's colour and marker, then the marks of
+// the figure (filled, hollow, the front) in black: grey is a method's
+// colour.
+func frontLegend(methods []string, styles map[string]MethodStyle, pres results.Presentation) []legendEntry {
+	var legend []legendEntry
+	for _, m := range methods {
+		legend = append(legend, legendEntry{Name: pres.DisplayName(m), Color: styles[m].Color, Glyph: styles[m].Marker})
+	}
+	return append(legend,
+		legendEntry{Name: "reported configuration (filled)", Color: color.Black, Glyph: draw.CircleGlyph{}},
+		legendEntry{Name: "sweep point (hollow)", Color: color.Black, Glyph: draw.RingGlyph{}},
+		legendEntry{Name: "Pareto front (ringed, joined, numbered)", Color: color.Black, Width: vg.Points(1.2)})
+}
+
+// drawKeyedGrid draws the panels in area, each with its key in a strip of
+// height keyH beneath it.
+func drawKeyedGrid(area draw.Canvas, grid [][]*plot.Plot, keys [][]keyLine, keyH vg.Length) {
+	t := draw.Tiles{Rows: len(grid), Cols: len(grid[0]), PadX: vg.Millimeter * 5, PadY: vg.Millimeter * 5,
+		PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 3}
+	cs := plot.Align(grid, t, area)
+	for i := range grid {
+		for j, p := range grid[i] {
+			if p == nil {
+				continue
+			}
+			pc, kc := cs[i][j], cs[i][j]
+			pc.Min.Y += keyH
+			kc.Max.Y = kc.Min.Y + keyH
+			p.Draw(pc)
+			drawKey(kc, keys[i*t.Cols+j])
+		}
+	}
 }
 
 // panelWidth is the width of one front panel; keyStep the height of a
@@ -283,6 +302,8 @@ func drawKey(c draw.Canvas, lines []keyLine) {
 	}
 }
 
+// frontPlot draws one panel: its axes, every point, and the Pareto front
+// ringed, joined and numbered.
 func frontPlot(pn FrontPanel, key []frontKeyEntry, styles map[string]MethodStyle, yLabel, xLabel bool) (*plot.Plot, error) {
 	p := newPlot(pn.Title, "", "")
 	p.Title.TextStyle.Font.Size = vg.Points(10)
@@ -291,13 +312,30 @@ func frontPlot(pn FrontPanel, key []frontKeyEntry, styles map[string]MethodStyle
 	}
 	p.Add(plotter.NewGrid())
 	pts := make([]FrontPoint, len(pn.Points))
-	lo, hi := math.Inf(1), math.Inf(-1)
 	for i, q := range pn.Points {
 		q.Size = math.Max(q.Size, minFrontSize)
 		pts[i] = q
+	}
+	frontAxes(p, pts, xLabel)
+	if err := frontPoints(p, pts, styles); err != nil {
+		return nil, err
+	}
+	// The front is the analysis's: the figure draws the points it names.
+	if len(pn.Pareto) >= 1 {
+		if err := frontMarks(p, pn.Pareto, pts, key); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+// frontAxes sets the size axis (logarithmic when the sizes span a decade)
+// and the accuracy axis to hold every point.
+func frontAxes(p *plot.Plot, pts []FrontPoint, xLabel bool) {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, q := range pts {
 		lo, hi = math.Min(lo, q.Size), math.Max(hi, q.Size)
 	}
-	// A log axis when the sizes span a decade, else a linear one.
 	if spansDecadeRange(lo, hi) {
 		setLogAxis(&p.X, lo, hi)
 		if xLabel {
@@ -319,7 +357,11 @@ func frontPlot(pn FrontPanel, key []frontKeyEntry, styles map[string]MethodStyle
 	}
 	ypad := math.Max(yhi-ylo, 0.01) * 0.08
 	p.Y.Min, p.Y.Max = ylo-ypad, yhi+ypad
-	// Sweep points first (hollow, small), reported ones on top.
+}
+
+// frontPoints draws the points in their method's style: sweep points
+// first (hollow, small), reported ones on top.
+func frontPoints(p *plot.Plot, pts []FrontPoint, styles map[string]MethodStyle) error {
 	for _, swept := range []bool{true, false} {
 		for _, q := range pts {
 			if q.Swept != swept {
@@ -327,7 +369,7 @@ func frontPlot(pn FrontPanel, key []frontKeyEntry, styles map[string]MethodStyle
 			}
 			s, err := plotter.NewScatter(plotter.XYs{{X: q.Size, Y: q.Accuracy}})
 			if err != nil {
-				return nil, err
+				return err
 			}
 			st := styles[q.Method]
 			s.Color = st.Color
@@ -339,38 +381,40 @@ func frontPlot(pn FrontPanel, key []frontKeyEntry, styles map[string]MethodStyle
 			p.Add(s)
 		}
 	}
-	// The front is the analysis's: the figure draws the points it names.
-	front := pn.Pareto
-	if len(front) >= 1 {
-		xys := make(plotter.XYs, len(front))
-		for i, k := range front {
-			xys[i] = plotter.XY{X: pts[k].Size, Y: pts[k].Accuracy}
-		}
-		line, err := plotter.NewLine(xys)
-		if err != nil {
-			return nil, err
-		}
-		line.Color, line.Width = color.Black, vg.Points(1.2)
-		p.Add(line)
-		// Ring each optimal point too: a front of one point draws no line.
-		rings, err := plotter.NewScatter(xys)
-		if err != nil {
-			return nil, err
-		}
-		rings.Shape, rings.Color, rings.Radius = draw.RingGlyph{}, color.Black, vg.Points(5.5)
-		p.Add(rings)
-		// Each optimal place numbered beside its point (frontKey): a
-		// number is small enough to place clear of every other mark,
-		// and the key beneath the panel names it whole.
-		labels := labelPlotter{Size: keyFontSize}
-		for _, e := range key {
-			labels.Labels = append(labels.Labels, pointLabel{X: e.X, Y: e.Y, Text: strconv.Itoa(e.N), Color: color.Black})
-		}
-		labels.Line = labels.Labels
-		for _, q := range pts {
-			labels.Avoid = append(labels.Avoid, pointLabel{X: q.Size, Y: q.Accuracy})
-		}
-		p.Add(labels)
+	return nil
+}
+
+// frontMarks joins the Pareto-optimal points (front, indices into pts) by
+// a black line, rings each, and numbers each place of the key.
+func frontMarks(p *plot.Plot, front []int, pts []FrontPoint, key []frontKeyEntry) error {
+	xys := make(plotter.XYs, len(front))
+	for i, k := range front {
+		xys[i] = plotter.XY{X: pts[k].Size, Y: pts[k].Accuracy}
 	}
-	return p, nil
+	line, err := plotter.NewLine(xys)
+	if err != nil {
+		return err
+	}
+	line.Color, line.Width = color.Black, vg.Points(1.2)
+	p.Add(line)
+	// Ring each optimal point too: a front of one point draws no line.
+	rings, err := plotter.NewScatter(xys)
+	if err != nil {
+		return err
+	}
+	rings.Shape, rings.Color, rings.Radius = draw.RingGlyph{}, color.Black, vg.Points(5.5)
+	p.Add(rings)
+	// Each optimal place numbered beside its point (frontKey): a number is
+	// small enough to place clear of every other mark, and the key beneath
+	// the panel names it whole.
+	labels := labelPlotter{Size: keyFontSize}
+	for _, e := range key {
+		labels.Labels = append(labels.Labels, pointLabel{X: e.X, Y: e.Y, Text: strconv.Itoa(e.N), Color: color.Black})
+	}
+	labels.Line = labels.Labels
+	for _, q := range pts {
+		labels.Avoid = append(labels.Avoid, pointLabel{X: q.Size, Y: q.Accuracy})
+	}
+	p.Add(labels)
+	return nil
 }

@@ -182,11 +182,29 @@ func MembershipFigure(dir, name string, d MembershipData) error {
 			return err
 		}
 	}
-	// Distinct finite values for the rug; the axis covers them and every
-	// corner.
-	var rug []float64
+	rug, lo, hi := d.rugAndRange()
+	xlabel, defTitle, optTitle := d.labels()
+	var panels [][]*plot.Plot
+	p, err := membershipPanel(defTitle, xlabel, d.Terms, d.Default, rug, lo, hi)
+	if err != nil {
+		return err
+	}
+	panels = append(panels, []*plot.Plot{p})
+	if d.Optimised != nil {
+		p, err := membershipPanel(optTitle, xlabel, d.Terms, d.Optimised, rug, lo, hi)
+		if err != nil {
+			return err
+		}
+		panels = append(panels, []*plot.Plot{p})
+	}
+	return saveGrid(dir, name, 16*vg.Centimeter, vg.Length(len(panels))*8*vg.Centimeter, len(panels), 1, panels)
+}
+
+// rugAndRange returns the distinct finite values for the rug, sorted, and
+// the value axis's range: it covers them and every corner, padded.
+func (d MembershipData) rugAndRange() (rug []float64, lo, hi float64) {
 	seen := map[float64]bool{}
-	lo, hi := math.Inf(1), math.Inf(-1)
+	lo, hi = math.Inf(1), math.Inf(-1)
 	for _, v := range d.Values {
 		if math.IsNaN(v) || math.IsInf(v, 0) || seen[v] {
 			continue
@@ -205,30 +223,21 @@ func MembershipFigure(dir, name string, d MembershipData) error {
 	if pad == 0 {
 		pad = 1
 	}
-	lo, hi = lo-pad, hi+pad
-	xlabel := d.XLabel
+	return rug, lo - pad, hi + pad
+}
+
+// labels are the value axis's label and the two panels' titles, the
+// feature's name where none is given.
+func (d MembershipData) labels() (xlabel, defTitle, optTitle string) {
+	xlabel, defTitle, optTitle = d.XLabel, d.DefaultTitle, d.OptimisedTitle
 	if xlabel == "" {
 		xlabel = d.Feature
 	}
-	defTitle, optTitle := d.DefaultTitle, d.OptimisedTitle
 	if defTitle == "" {
 		defTitle = d.Feature + ": default partition"
 	}
 	if optTitle == "" {
 		optTitle = d.Feature + ": optimised partition"
 	}
-	var panels [][]*plot.Plot
-	p, err := membershipPanel(defTitle, xlabel, d.Terms, d.Default, rug, lo, hi)
-	if err != nil {
-		return err
-	}
-	panels = append(panels, []*plot.Plot{p})
-	if d.Optimised != nil {
-		p, err := membershipPanel(optTitle, xlabel, d.Terms, d.Optimised, rug, lo, hi)
-		if err != nil {
-			return err
-		}
-		panels = append(panels, []*plot.Plot{p})
-	}
-	return saveGrid(dir, name, 16*vg.Centimeter, vg.Length(len(panels))*8*vg.Centimeter, len(panels), 1, panels)
+	return xlabel, defTitle, optTitle
 }

@@ -193,57 +193,82 @@ func (pn *panel) build() (*plot.Plot, error) {
 				xs[i] += s.Shift
 			}
 		}
-		if len(s.Lo) == len(s.Y) && len(s.Hi) == len(s.Y) && !s.ErrBars && len(xs) >= 2 {
-			band := make(plotter.XYs, 0, 2*len(xs))
-			for i := range xs {
-				band = append(band, plotter.XY{X: xs[i], Y: s.Hi[i]})
-			}
-			for i := len(xs) - 1; i >= 0; i-- {
-				band = append(band, plotter.XY{X: xs[i], Y: s.Lo[i]})
-			}
-			poly, err := plotter.NewPolygon(band)
-			if err != nil {
-				return nil, err
-			}
-			poly.Color = bandColor(s.Color)
-			poly.LineStyle.Width = 0
-			p.Add(poly)
-		}
-		xys := make(plotter.XYs, len(xs))
-		for i := range xs {
-			xys[i] = plotter.XY{X: xs[i], Y: s.Y[i]}
-		}
-		line, pts, err := plotter.NewLinePoints(xys)
-		if err != nil {
+		if err := addSeries(p, s, xs); err != nil {
 			return nil, err
-		}
-		line.Color, line.Width, line.Dashes = s.Color, s.Width, s.Dashes
-		pts.Color, pts.Shape, pts.Radius = s.Color, draw.GlyphDrawer(draw.CircleGlyph{}), s.Width+vg.Points(1)
-		if s.Marker != nil {
-			pts.Shape, pts.Radius = s.Marker, s.Width+vg.Points(1.6)
-		}
-		if s.ErrBars && len(s.Lo) == len(s.Y) {
-			yerr := make(plotter.YErrors, len(xs))
-			for i := range yerr {
-				yerr[i].Low, yerr[i].High = s.Y[i]-s.Lo[i], s.Hi[i]-s.Y[i]
-			}
-			eb, err := plotter.NewYErrorBars(struct {
-				plotter.XYs
-				plotter.YErrors
-			}{xys, yerr})
-			if err != nil {
-				return nil, err
-			}
-			eb.Color, eb.CapWidth = s.Color, vg.Points(4)
-			p.Add(eb)
-		}
-		if s.NoPoints {
-			p.Add(line)
-		} else {
-			p.Add(line, pts)
 		}
 	}
 	return p, nil
+}
+
+// addSeries draws one series at xs: its spread as a band (or as error
+// bars when it asks for them), then its line and points.
+func addSeries(p *plot.Plot, s panelSeries, xs []float64) error {
+	if len(s.Lo) == len(s.Y) && len(s.Hi) == len(s.Y) && !s.ErrBars && len(xs) >= 2 {
+		if err := addBand(p, s, xs); err != nil {
+			return err
+		}
+	}
+	xys := make(plotter.XYs, len(xs))
+	for i := range xs {
+		xys[i] = plotter.XY{X: xs[i], Y: s.Y[i]}
+	}
+	line, pts, err := plotter.NewLinePoints(xys)
+	if err != nil {
+		return err
+	}
+	line.Color, line.Width, line.Dashes = s.Color, s.Width, s.Dashes
+	pts.Color, pts.Shape, pts.Radius = s.Color, draw.GlyphDrawer(draw.CircleGlyph{}), s.Width+vg.Points(1)
+	if s.Marker != nil {
+		pts.Shape, pts.Radius = s.Marker, s.Width+vg.Points(1.6)
+	}
+	if s.ErrBars && len(s.Lo) == len(s.Y) {
+		if err := addErrorBars(p, s, xys); err != nil {
+			return err
+		}
+	}
+	if s.NoPoints {
+		p.Add(line)
+	} else {
+		p.Add(line, pts)
+	}
+	return nil
+}
+
+// addBand draws a series' Lo–Hi spread as a translucent band.
+func addBand(p *plot.Plot, s panelSeries, xs []float64) error {
+	band := make(plotter.XYs, 0, 2*len(xs))
+	for i := range xs {
+		band = append(band, plotter.XY{X: xs[i], Y: s.Hi[i]})
+	}
+	for i := len(xs) - 1; i >= 0; i-- {
+		band = append(band, plotter.XY{X: xs[i], Y: s.Lo[i]})
+	}
+	poly, err := plotter.NewPolygon(band)
+	if err != nil {
+		return err
+	}
+	poly.Color = bandColor(s.Color)
+	poly.LineStyle.Width = 0
+	p.Add(poly)
+	return nil
+}
+
+// addErrorBars draws a series' Lo–Hi spread as error bars at xys.
+func addErrorBars(p *plot.Plot, s panelSeries, xys plotter.XYs) error {
+	yerr := make(plotter.YErrors, len(xys))
+	for i := range yerr {
+		yerr[i].Low, yerr[i].High = s.Y[i]-s.Lo[i], s.Hi[i]-s.Y[i]
+	}
+	eb, err := plotter.NewYErrorBars(struct {
+		plotter.XYs
+		plotter.YErrors
+	}{xys, yerr})
+	if err != nil {
+		return err
+	}
+	eb.Color, eb.CapWidth = s.Color, vg.Points(4)
+	p.Add(eb)
+	return nil
 }
 
 // bandColor is a series colour made translucent for its band.
@@ -268,61 +293,19 @@ func (pn *panel) yRange() (lo, hi float64) {
 
 // save renders the figure.
 func (f panelFigure) save(dir, name string) error {
-	rows := len(f.Panels)
-	if rows == 0 {
+	if len(f.Panels) == 0 {
 		return ErrNoData
-	}
-	cols := 0
-	for _, r := range f.Panels {
-		cols = max(cols, len(r))
 	}
 	legendWidth := vg.Length(0)
 	if len(f.Legend) > 0 {
 		legendWidth = legendColumnWidth(f.Legend)
 	}
-	if cols > maxGridCols {
-		// Wrap, keeping each panel's size: the figure grows downwards.
-		f.Panels = wrapPanelRows(f.Panels)
-		perCol := (f.Width - legendWidth) / vg.Length(cols)
-		f.Height = f.Height * vg.Length(len(f.Panels)) / vg.Length(rows)
-		f.Width = perCol*maxGridCols + legendWidth
-		rows, cols = len(f.Panels), maxGridCols
-	}
-	plots := make([][]*plot.Plot, rows)
+	f = f.wrapped(legendWidth)
+	plots := make([][]*plot.Plot, len(f.Panels))
 	for i, r := range f.Panels {
-		plots[i] = make([]*plot.Plot, cols)
-		lo, hi := math.Inf(1), math.Inf(-1)
-		for _, pn := range r {
-			if pn != nil {
-				l, h := pn.yRange()
-				lo, hi = math.Min(lo, l), math.Max(hi, h)
-			}
-		}
-		for j, pn := range r {
-			if pn == nil {
-				continue
-			}
-			p, err := pn.build()
-			if err != nil {
-				return err
-			}
-			plo, phi := lo, hi
-			if !f.ShareY {
-				plo, phi = pn.yRange()
-			}
-			switch {
-			case spansDecadeRange(plo, phi):
-				// Values over a decade or more: a log axis, so that the
-				// small ones are not flattened onto the bottom.
-				setLogAxis(&p.Y, plo, phi)
-				if p.Y.Label.Text != "" {
-					p.Y.Label.Text += " (log scale)"
-				}
-			case f.ShareY && hi >= lo:
-				pad := math.Max(hi-lo, 1e-9) * 0.06
-				p.Y.Min, p.Y.Max = lo-pad, hi+pad
-			}
-			plots[i][j] = p
+		var err error
+		if plots[i], err = f.buildRow(r, gridColsOf(f.Panels)); err != nil {
+			return err
 		}
 	}
 	return save(dir, name, f.Width, f.Height, func(c draw.Canvas) error {
@@ -336,6 +319,70 @@ func (f panelFigure) save(dir, name string) error {
 		drawGrid(area, plots, vg.Millimeter*5)
 		return nil
 	})
+}
+
+// gridColsOf is the number of columns of the widest row.
+func gridColsOf(rows [][]*panel) int {
+	cols := 0
+	for _, r := range rows {
+		cols = max(cols, len(r))
+	}
+	return cols
+}
+
+// wrapped wraps rows wider than maxGridCols, keeping each panel's size:
+// the figure grows downwards.
+func (f panelFigure) wrapped(legendWidth vg.Length) panelFigure {
+	rows, cols := len(f.Panels), gridColsOf(f.Panels)
+	if cols <= maxGridCols {
+		return f
+	}
+	f.Panels = wrapPanelRows(f.Panels)
+	perCol := (f.Width - legendWidth) / vg.Length(cols)
+	f.Height = f.Height * vg.Length(len(f.Panels)) / vg.Length(rows)
+	f.Width = perCol*maxGridCols + legendWidth
+	return f
+}
+
+// buildRow builds a row's plots (cols of them, nil where the row has no
+// panel) with their y axes: shared across the row when ShareY, and
+// logarithmic over a decade or more.
+func (f panelFigure) buildRow(r []*panel, cols int) ([]*plot.Plot, error) {
+	out := make([]*plot.Plot, cols)
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, pn := range r {
+		if pn != nil {
+			l, h := pn.yRange()
+			lo, hi = math.Min(lo, l), math.Max(hi, h)
+		}
+	}
+	for j, pn := range r {
+		if pn == nil {
+			continue
+		}
+		p, err := pn.build()
+		if err != nil {
+			return nil, err
+		}
+		plo, phi := lo, hi
+		if !f.ShareY {
+			plo, phi = pn.yRange()
+		}
+		switch {
+		case spansDecadeRange(plo, phi):
+			// Values over a decade or more: a log axis, so that the
+			// small ones are not flattened onto the bottom.
+			setLogAxis(&p.Y, plo, phi)
+			if p.Y.Label.Text != "" {
+				p.Y.Label.Text += " (log scale)"
+			}
+		case f.ShareY && hi >= lo:
+			pad := math.Max(hi-lo, 1e-9) * 0.06
+			p.Y.Min, p.Y.Max = lo-pad, hi+pad
+		}
+		out[j] = p
+	}
+	return out, nil
 }
 
 // legendColumnWidth is the width drawLegendColumn needs: the longest name

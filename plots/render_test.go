@@ -40,7 +40,7 @@ func TestRenderAll(t *testing.T) {
 	writeResults(t, dir, recs)
 	out := filepath.Join(dir, "report", "figures")
 	a := studyOf(t, dir, paperMethods)
-	figs, err := RenderAll(dir, out, RenderOptions{Analysis: a})
+	figs, err := RenderAll(out, Inputs{Analysis: a})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,22 +68,42 @@ func TestRenderAll(t *testing.T) {
 	if !reflect.DeepEqual(paths, want) {
 		t.Errorf("figures %v, want %v", paths, want)
 	}
-	if err := results.WriteRuntimeFile(filepath.Join(dir, RuntimeFile), runtimeRows()); err != nil {
-		t.Fatal(err)
-	}
-	figs, err = RenderAll(dir, out, RenderOptions{Analysis: a})
+	figs, err = RenderAll(out, Inputs{Analysis: a, Runtime: runtimeRows()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if last := figs[len(figs)-1].Path; last != "figures/runtime_scaling.png" {
-		t.Errorf("last figure %s, want the runtime figure", last)
+	if last := figs[len(figs)-1].Path; last != "figures/runtime_scaling.png" || len(figs) != len(want)+1 {
+		t.Errorf("last of %d figures %s, want the runtime figure after the %d of the analysis", len(figs), last, len(want))
 	}
-	if _, err := RenderAll(t.TempDir(), out, RenderOptions{}); err == nil {
-		t.Error("empty directory: no error")
+	// Timings alone draw the runtime figure only; nothing draws nothing.
+	figs, err = RenderAll(out, Inputs{Runtime: runtimeRows(), Methods: paperMethods})
+	if err != nil || len(figs) != 1 || figs[0].Path != "figures/runtime_scaling.png" {
+		t.Errorf("timings only: %v, %v; want the runtime figure alone", figs, err)
 	}
-	// Results without their analysis are refused, never analysed here.
-	if _, err := RenderAll(dir, out, RenderOptions{Methods: paperMethods}); err == nil || !strings.Contains(err.Error(), "no analysis") {
-		t.Errorf("results.csv without an analysis: %v, want a refusal", err)
+	if figs, err := RenderAll(out, Inputs{}); err != nil || len(figs) != 0 {
+		t.Errorf("no inputs: %v, %v; want no figure and no error", figs, err)
+	}
+}
+
+// TestFigureCaptionsDescribe: every caption of the figure list describes
+// what is drawn and names no winner: no comparative verdict on the methods
+// and no explanation of a result.
+func TestFigureCaptionsDescribe(t *testing.T) {
+	dir := t.TempDir()
+	writeResults(t, dir, append(comparisonRecords(), ablationRecords("fgrt@ofat", "sweep")...))
+	figs, err := RenderAll(filepath.Join(dir, "figures"), Inputs{Analysis: studyOf(t, dir, paperMethods), Runtime: runtimeRows()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(figs) < 10 {
+		t.Fatalf("%d figures, want every kind the fixture supports", len(figs))
+	}
+	for _, f := range figs {
+		for _, verdict := range []string{"faster", "slower", "better", "worse", "outperform", "comes from", "because", "can stop early", "quirk Q"} {
+			if strings.Contains(f.Caption, verdict) {
+				t.Errorf("%s: caption says %q, a conclusion rather than what the figure shows: %s", f.Path, verdict, f.Caption)
+			}
+		}
 	}
 }
 
@@ -102,26 +122,27 @@ func studyOf(t *testing.T, dir string, pres results.Presentation) *analysis.Anal
 	return a
 }
 
-// TestRenderAllDrawsTheAnalysis: the figures come from the analysis the
-// caller computed, never from a read of their own, even when results.csv
-// changed afterwards (a run still appending, a merge replacing it), so a
-// report's tables and figures show one state of the file.
+// TestRenderAllDrawsTheAnalysis: the figures come from the inputs the
+// caller loaded, never from a read of their own: with results.csv changed
+// afterwards (a run still appending, a merge replacing it) the same inputs
+// draw byte-identical figures, so a report's tables and figures show one
+// state of the file.
 func TestRenderAllDrawsTheAnalysis(t *testing.T) {
 	dir := t.TempDir()
 	recs := append(comparisonRecords(), ablationRecords("fgrt@ofat", "sweep")...)
 	writeResults(t, dir, recs)
 	a := studyOf(t, dir, results.Presentation{})
-	want, err := RenderAll(dir, filepath.Join(dir, "a"), RenderOptions{Analysis: a})
+	want, err := RenderAll(filepath.Join(dir, "a"), Inputs{Analysis: a})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// The file changes after the caller's read: only one dataset is left.
 	writeResults(t, dir, recs[:1])
-	got, err := RenderAll(dir, filepath.Join(dir, "b"), RenderOptions{Analysis: a})
+	got, err := RenderAll(filepath.Join(dir, "b"), Inputs{Analysis: a})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != len(want) {
+	if len(got) != len(want) || len(got) == 0 {
 		t.Fatalf("%d figures from the analysis after the file changed, %d before", len(got), len(want))
 	}
 	for i := range want {

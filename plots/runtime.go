@@ -94,68 +94,93 @@ func scalingPanel(title, xlabel string, series []ScalingSeries, styles map[strin
 	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
 	p.Y.Tick.Marker = logTicks125{}
 	p.Legend.Left = true
-	sizeSet := map[float64]bool{}
+	var sizes []float64
 	for _, s := range series {
-		st := styles[s.Method]
-		c := st.Color
+		if err := addScalingSeries(p, s, styles[s.Method], pres); err != nil {
+			return nil, err
+		}
+		sizes = append(sizes, s.Sizes...)
+	}
+	if headroom {
+		legendHeadroom(p, series)
+	}
+	p.X.Tick.Marker = plot.ConstantTicks(sizeTicks(sizes))
+	return p, nil
+}
+
+// addScalingSeries draws one method's min-max band (with two sizes or
+// more) and mean line, and names it in the legend with its exponent.
+func addScalingSeries(p *plot.Plot, s ScalingSeries, st MethodStyle, pres results.Presentation) error {
+	c := st.Color
+	if len(s.Sizes) >= 2 {
 		band := make(plotter.XYs, 0, 2*len(s.Sizes))
 		for i := range s.Sizes {
 			band = append(band, plotter.XY{X: s.Sizes[i], Y: s.Max[i]})
-			sizeSet[s.Sizes[i]] = true
 		}
 		for i := len(s.Sizes) - 1; i >= 0; i-- {
 			band = append(band, plotter.XY{X: s.Sizes[i], Y: s.Min[i]})
 		}
-		if len(s.Sizes) >= 2 {
-			poly, err := plotter.NewPolygon(band)
-			if err != nil {
-				return nil, err
-			}
-			poly.Color = withAlpha(c, 60)
-			poly.LineStyle.Width = 0
-			p.Add(poly)
-		}
-		mean := make(plotter.XYs, len(s.Sizes))
-		for i := range s.Sizes {
-			mean[i] = plotter.XY{X: s.Sizes[i], Y: s.Mean[i]}
-		}
-		line, pts, err := plotter.NewLinePoints(mean)
+		poly, err := plotter.NewPolygon(band)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		line.Color, line.Width, line.Dashes = c, vg.Points(1.5), st.Dashes
-		pts.Color, pts.Shape, pts.Radius = c, st.Marker, vg.Points(2.5)
-		p.Add(line, pts)
-		label := pres.DisplayName(s.Method)
-		switch {
-		case s.HasFit:
-			label += fmt.Sprintf("  (slope %.2f)", s.Exponent)
-		case len(s.Sizes) >= 2:
-			label += fmt.Sprintf("  (no slope: %d sizes)", len(s.Sizes))
-		}
-		p.Legend.Add(label, line, pts)
+		poly.Color = withAlpha(c, 60)
+		poly.LineStyle.Width = 0
+		p.Add(poly)
 	}
-	// Headroom above the data for the legend (top left): the data keep
-	// the lower part of the log axis.
+	mean := make(plotter.XYs, len(s.Sizes))
+	for i := range s.Sizes {
+		mean[i] = plotter.XY{X: s.Sizes[i], Y: s.Mean[i]}
+	}
+	line, pts, err := plotter.NewLinePoints(mean)
+	if err != nil {
+		return err
+	}
+	line.Color, line.Width, line.Dashes = c, vg.Points(1.5), st.Dashes
+	pts.Color, pts.Shape, pts.Radius = c, st.Marker, vg.Points(2.5)
+	p.Add(line, pts)
+	label := pres.DisplayName(s.Method)
+	switch {
+	case s.HasFit:
+		label += fmt.Sprintf("  (slope %.2f)", s.Exponent)
+	case len(s.Sizes) >= 2:
+		label += fmt.Sprintf("  (no slope: %d sizes)", len(s.Sizes))
+	}
+	p.Legend.Add(label, line, pts)
+	return nil
+}
+
+// legendHeadroom raises the top of the time axis to leave room above the
+// data for the legend (top left): the data keep the lower part of the
+// log axis.
+func legendHeadroom(p *plot.Plot, series []ScalingSeries) {
 	ylo, yhi := math.Inf(1), math.Inf(-1)
 	for _, s := range series {
 		for i := range s.Sizes {
 			ylo, yhi = math.Min(ylo, s.Min[i]), math.Max(yhi, s.Max[i])
 		}
 	}
-	if headroom && len(series) > 0 && ylo > 0 {
+	if len(series) > 0 && ylo > 0 {
 		decades := math.Max(math.Log10(yhi/ylo), 0.5)
 		legend := math.Min(0.045*float64(len(series))+0.04, 0.6)
 		p.Y.Min = ylo / math.Pow(10, 0.05*decades)
 		p.Y.Max = ylo * math.Pow(10, decades/(1-legend))
 	}
+}
+
+// sizeTicks labels the size axis at every size measured. Labels closer
+// than a twelfth of the axis (in decades) would run into each other: the
+// larger size's label is kept (the whole data set is the last).
+func sizeTicks(sizes []float64) []plot.Tick {
+	seen := map[float64]bool{}
 	var ticks []plot.Tick
-	for x := range sizeSet {
-		ticks = append(ticks, plot.Tick{Value: x, Label: strconv.FormatFloat(x, 'f', -1, 64)})
+	for _, x := range sizes {
+		if !seen[x] {
+			seen[x] = true
+			ticks = append(ticks, plot.Tick{Value: x, Label: strconv.FormatFloat(x, 'f', -1, 64)})
+		}
 	}
 	sort.Slice(ticks, func(i, j int) bool { return ticks[i].Value < ticks[j].Value })
-	// Labels closer than a twelfth of the axis (in decades) would run into
-	// each other: keep the larger size's (the whole data set is the last).
 	if n := len(ticks); n >= 2 {
 		span := math.Log10(ticks[n-1].Value / ticks[0].Value)
 		kept := ticks[n-1].Value
@@ -167,8 +192,7 @@ func scalingPanel(title, xlabel string, series []ScalingSeries, styles map[strin
 			}
 		}
 	}
-	p.X.Tick.Marker = plot.ConstantTicks(ticks)
-	return p, nil
+	return ticks
 }
 
 // runtimeStyles gives each method of the rows its study-wide style.
@@ -236,20 +260,7 @@ func RuntimeScaling(dir, name string, rows []results.RuntimeRow, pres results.Pr
 // exponent in each panel's legend. Data sets are not pooled: their widths
 // and sizes differ, and pooling would mix them differently at every size.
 func RuntimeReal(dir, name string, rows []results.RuntimeRow, pres results.Presentation) error {
-	var names []string
-	byData := map[string][]results.RuntimeRow{}
-	var real []results.RuntimeRow
-	for _, r := range rows {
-		if !strings.HasPrefix(r.Study, results.RealPrefix) {
-			continue
-		}
-		d := strings.TrimPrefix(r.Study, results.RealPrefix)
-		if _, ok := byData[d]; !ok {
-			names = append(names, d)
-		}
-		byData[d] = append(byData[d], r)
-		real = append(real, r)
-	}
+	names, byData, real := realStudies(rows)
 	if len(names) == 0 {
 		return ErrNoData
 	}
@@ -280,19 +291,43 @@ func RuntimeReal(dir, name string, rows []results.RuntimeRow, pres results.Prese
 	}
 	strip := vg.Length(len(colors))*3.6*vg.Millimeter + 2*vg.Millimeter
 	return save(dir, name, vg.Length(cols)*10*vg.Centimeter, vg.Length(nrows)*9*vg.Centimeter+vg.Length(nrows)*strip, func(c draw.Canvas) error {
-		t := draw.Tiles{Rows: nrows, Cols: cols, PadX: vg.Millimeter * 4, PadY: vg.Millimeter * 4,
-			PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 3}
-		for i, p := range panels {
-			tile := t.At(c, i%cols, i/cols)
-			legArea := tile
-			legArea.Max.Y = tile.Min.Y + strip
-			legArea.Min.X += vg.Millimeter * 10
-			tile.Min.Y += strip
-			p.Draw(tile)
-			legends[i].Draw(legArea)
-		}
+		drawStripedPanels(c, panels, legends, nrows, cols, strip)
 		return nil
 	})
+}
+
+// realStudies groups the rows of the real-data studies by data set, in
+// the order of the rows; real holds them all.
+func realStudies(rows []results.RuntimeRow) (names []string, byData map[string][]results.RuntimeRow, real []results.RuntimeRow) {
+	byData = map[string][]results.RuntimeRow{}
+	for _, r := range rows {
+		if !strings.HasPrefix(r.Study, results.RealPrefix) {
+			continue
+		}
+		d := strings.TrimPrefix(r.Study, results.RealPrefix)
+		if _, ok := byData[d]; !ok {
+			names = append(names, d)
+		}
+		byData[d] = append(byData[d], r)
+		real = append(real, r)
+	}
+	return names, byData, real
+}
+
+// drawStripedPanels draws the panels in a grid, each with its legend in a
+// strip of height strip beneath it.
+func drawStripedPanels(c draw.Canvas, panels []*plot.Plot, legends []*plot.Legend, nrows, cols int, strip vg.Length) {
+	t := draw.Tiles{Rows: nrows, Cols: cols, PadX: vg.Millimeter * 4, PadY: vg.Millimeter * 4,
+		PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 3}
+	for i, p := range panels {
+		tile := t.At(c, i%cols, i/cols)
+		legArea := tile
+		legArea.Max.Y = tile.Min.Y + strip
+		legArea.Min.X += vg.Millimeter * 10
+		tile.Min.Y += strip
+		p.Draw(tile)
+		legends[i].Draw(legArea)
+	}
 }
 
 // logTicks125 labels a log axis at 1, 2 and 5 times powers of ten when it

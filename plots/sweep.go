@@ -448,52 +448,12 @@ func heatPanel(title, xlabel, ylabel string, xs, ys []string, cell func(xi, yi i
 }
 
 func sweepHeatmaps(dir, name string, s analysis.Sweep, pres results.Presentation) error {
-	xvals, yvals := make([]string, 0), make([]string, 0)
-	for i := range s.Configs {
-		xvals, yvals = append(xvals, s.Values[i][0]), append(yvals, s.Values[i][1])
-	}
-	xa, ya := newParamAxis(distinct(xvals), true), newParamAxis(distinct(yvals), true)
-	index := map[[2]string]int{}
-	for i := range s.Configs {
-		index[[2]string{s.Values[i][0], s.Values[i][1]}] = i
-	}
-	pointAt := func(d, xi, yi int) (analysis.Point, bool) {
-		i, ok := index[[2]string{xa.Values[xi], ya.Values[yi]}]
-		if !ok || s.Points[d][i].N == 0 {
-			return analysis.Point{}, false
-		}
-		return s.Points[d][i], true
-	}
-	var panels, bars []*plot.Plot
-	addPanel := func(title string, cell func(xi, yi int) heatCell) error {
-		p, h := heatPanel(title, s.Params[0], s.Params[1], xa.Values, ya.Values, cell)
-		bar, err := colorBarPlot(h.lo, h.hi)
-		if err == ErrNoData {
-			bar, err = nil, nil // a panel without cells has no scale
-		}
-		panels, bars = append(panels, p), append(bars, bar)
+	g := newHeatGrid(s)
+	panels, bars, err := g.panels()
+	if err != nil {
 		return err
 	}
-	for d, ds := range s.Datasets {
-		if err := addPanel(ds, func(xi, yi int) heatCell {
-			p, ok := pointAt(d, xi, yi)
-			return heatCell{acc: p.Accuracy, size: p.RulebaseSize, ok: ok}
-		}); err != nil {
-			return err
-		}
-	}
-	if len(s.Datasets) > 1 {
-		if err := addPanel("mean over datasets", func(xi, yi int) heatCell {
-			i, ok := index[[2]string{xa.Values[xi], ya.Values[yi]}]
-			if !ok {
-				return heatCell{}
-			}
-			p, ok := s.Pooled(i)
-			return heatCell{acc: p.Accuracy, size: p.RulebaseSize, ok: ok}
-		}); err != nil {
-			return err
-		}
-	}
+	xa, ya := g.xa, g.ya
 	cols := gridCols(len(panels))
 	rows := (len(panels) + cols - 1) / cols
 	cell := vg.Length(math.Max(1.1, math.Min(1.8, 9.0/float64(len(xa.Values))))) * vg.Centimeter
@@ -509,4 +469,70 @@ func sweepHeatmaps(dir, name string, s analysis.Sweep, pres results.Presentation
 		}
 		return nil
 	})
+}
+
+// heatGrid places a two-parameter sweep's configurations on a grid: the
+// first parameter's values across, the second's up.
+type heatGrid struct {
+	s      analysis.Sweep
+	xa, ya paramAxis
+	index  map[[2]string]int // (x value, y value) → configuration
+}
+
+func newHeatGrid(s analysis.Sweep) heatGrid {
+	xvals, yvals := make([]string, 0), make([]string, 0)
+	for i := range s.Configs {
+		xvals, yvals = append(xvals, s.Values[i][0]), append(yvals, s.Values[i][1])
+	}
+	g := heatGrid{s: s, xa: newParamAxis(distinct(xvals), true), ya: newParamAxis(distinct(yvals), true), index: map[[2]string]int{}}
+	for i := range s.Configs {
+		g.index[[2]string{s.Values[i][0], s.Values[i][1]}] = i
+	}
+	return g
+}
+
+// datasetCell is the cell of dataset d at grid place (xi, yi); not ok
+// where the configuration was not run.
+func (g heatGrid) datasetCell(d, xi, yi int) heatCell {
+	i, ok := g.index[[2]string{g.xa.Values[xi], g.ya.Values[yi]}]
+	if !ok || g.s.Points[d][i].N == 0 {
+		return heatCell{}
+	}
+	p := g.s.Points[d][i]
+	return heatCell{acc: p.Accuracy, size: p.RulebaseSize, ok: true}
+}
+
+// pooledCell is the cell of the means over datasets at (xi, yi).
+func (g heatGrid) pooledCell(xi, yi int) heatCell {
+	i, ok := g.index[[2]string{g.xa.Values[xi], g.ya.Values[yi]}]
+	if !ok {
+		return heatCell{}
+	}
+	p, ok := g.s.Pooled(i)
+	return heatCell{acc: p.Accuracy, size: p.RulebaseSize, ok: ok}
+}
+
+// panels draws one heatmap per dataset, and one of the means when there
+// are several, each with its colour bar (nil for a panel without cells).
+func (g heatGrid) panels() (panels, bars []*plot.Plot, err error) {
+	add := func(title string, cell func(xi, yi int) heatCell) error {
+		p, h := heatPanel(title, g.s.Params[0], g.s.Params[1], g.xa.Values, g.ya.Values, cell)
+		bar, err := colorBarPlot(h.lo, h.hi)
+		if err == ErrNoData {
+			bar, err = nil, nil // a panel without cells has no scale
+		}
+		panels, bars = append(panels, p), append(bars, bar)
+		return err
+	}
+	for d, ds := range g.s.Datasets {
+		if err := add(ds, func(xi, yi int) heatCell { return g.datasetCell(d, xi, yi) }); err != nil {
+			return nil, nil, err
+		}
+	}
+	if len(g.s.Datasets) > 1 {
+		if err := add("mean over datasets", g.pooledCell); err != nil {
+			return nil, nil, err
+		}
+	}
+	return panels, bars, nil
 }

@@ -55,7 +55,7 @@ func TestVerdictAgreesAcrossViews(t *testing.T) {
 		if d.Test != c.test || d.Significant != c.significant || ts.Friedman.Identical != c.identical {
 			t.Fatalf("%s: decision %+v identical %v", c.name, d, ts.Friedman.Identical)
 		}
-		figs, err := RenderAll(dir, filepath.Join(dir, "report", "figures"), RenderOptions{Analysis: a})
+		figs, err := RenderAll(filepath.Join(dir, "report", "figures"), Inputs{Analysis: a})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -47,7 +47,7 @@ func TestViewsAgree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	figs, err := RenderAll(dir, filepath.Join(dir, "report", "figures"), RenderOptions{Analysis: a})
+	figs, err := RenderAll(filepath.Join(dir, "report", "figures"), Inputs{Analysis: a})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -38,49 +38,15 @@ func accuracyTable(a *analysis.Analysis, protocol string, seeds spreadIndex, lg 
 				row = append(row, Entry{Text: "—"})
 				continue
 			}
-			e := Entry{Text: pct(c.Accuracy) + " ± " + pct(c.AccuracyStd), Bold: c.BestOnDataset}
-			sp, seeded := seeds[cellKey{protocol, ds, m}]
-			if seeded {
-				e.Text = pct(sp.Mean) + " ± " + pct(sp.Std) + " ‡"
-				lg.use("‡")
-			}
-			if c.TestSelected() {
-				e.Text += " †"
-				lg.use("†")
-			}
-			_, chance := a.ChanceOf(protocol, ds, m)
-			if chance {
-				e.Text += " §"
-				lg.use("§")
-			}
-			paperS, diffS := "", ""
-			if v, _, _, ok := paperComparable(protocol, m, ds); ok && a.PaperDataset(ds) {
-				paperS, diffS = fixed(v, 2), csvNum(c.Accuracy*100-v)
-			}
+			e, chance := accuracyEntry(a, c, seeds, lg)
 			row = append(row, e)
-			t.CSVRows = append(t.CSVRows, []string{protocol, ds, m, pres.DisplayName(m), strconv.Itoa(c.N),
-				csvNum(c.Accuracy * 100), csvNum(c.AccuracyStd * 100), csvNum(c.BalancedAccuracy * 100), c.Selection, strconv.FormatBool(e.Bold), strconv.FormatBool(chance), paperS, diffS})
+			t.CSVRows = append(t.CSVRows, accuracyCSV(a, c, e.Bold, chance))
 		}
 		t.Rows = append(t.Rows, row)
 	}
-
-	// Mean row over the datasets each method has: the analysis's means.
-	row := []Entry{{Text: "Mean"}}
-	for _, m := range methods {
-		mm, ok := a.MeanOf(protocol, m)
-		if !ok {
-			row = append(row, Entry{Text: "—"})
-			continue
-		}
-		e := Entry{Text: pct(mm.Accuracy), Bold: mm.Best}
-		if mm.Datasets != len(datasets) {
-			e.Text += " (" + plural(mm.Datasets, "dataset") + ")"
-		}
-		row = append(row, e)
-		t.CSVRows = append(t.CSVRows, []string{protocol, "mean", m, pres.DisplayName(m), strconv.Itoa(mm.Datasets),
-			csvNum(mm.Accuracy * 100), "", "", "", strconv.FormatBool(e.Bold), "", "", ""})
-	}
-	t.Rows = append(t.Rows, row)
+	meanRow, meanCSV := accuracyMeans(a, protocol, methods, len(datasets))
+	t.Rows = append(t.Rows, meanRow)
+	t.CSVRows = append(t.CSVRows, meanCSV...)
 	t.Notes = []string{
 		"Mean ± population standard deviation (ddof 0) over the folds and repeats of the selected configuration, in percent; bold = best on the dataset. Marks are explained in the legend at the end of REPORT.md.",
 	}
@@ -88,4 +54,58 @@ func accuracyTable(a *analysis.Analysis, protocol string, seeds spreadIndex, lg 
 		t.Notes = append(t.Notes, "Under holdout, the paper's FGA column was counted on this very split; its other columns are means over the paper protocol's 5 folds.")
 	}
 	return t
+}
+
+// accuracyEntry shows a cell's accuracy (over seeds, ‡, for a stochastic
+// method run with several) with its marks; chance says whether the cell
+// is at chance.
+func accuracyEntry(a *analysis.Analysis, c analysis.Cell, seeds spreadIndex, lg *legend) (e Entry, chance bool) {
+	e = Entry{Text: pct(c.Accuracy) + " ± " + pct(c.AccuracyStd), Bold: c.BestOnDataset}
+	if sp, seeded := seeds[cellKey{c.Protocol, c.Dataset, c.Method}]; seeded {
+		e.Text = pct(sp.Mean) + " ± " + pct(sp.Std) + " ‡"
+		lg.use("‡")
+	}
+	if c.TestSelected() {
+		e.Text += " †"
+		lg.use("†")
+	}
+	if _, chance = a.ChanceOf(c.Protocol, c.Dataset, c.Method); chance {
+		e.Text += " §"
+		lg.use("§")
+	}
+	return e, chance
+}
+
+// accuracyCSV is a cell's CSV line, with the paper's value where the
+// paper has a comparable one.
+func accuracyCSV(a *analysis.Analysis, c analysis.Cell, best, chance bool) []string {
+	paperS, diffS := "", ""
+	if pc, ok := a.PaperComparisonOf(c); ok {
+		paperS, diffS = fixed(pc.Paper, 2), csvNum(pc.DiffPP)
+	}
+	return []string{c.Protocol, c.Dataset, c.Method, a.Presentation().DisplayName(c.Method), strconv.Itoa(c.N),
+		csvNum(c.Accuracy * 100), csvNum(c.AccuracyStd * 100), csvNum(c.BalancedAccuracy * 100), c.Selection, strconv.FormatBool(best), strconv.FormatBool(chance), paperS, diffS}
+}
+
+// accuracyMeans is the mean row over the datasets each method has (the
+// analysis's means) and its CSV lines.
+func accuracyMeans(a *analysis.Analysis, protocol string, methods []string, datasets int) ([]Entry, [][]string) {
+	pres := a.Presentation()
+	row := []Entry{{Text: "Mean"}}
+	var csv [][]string
+	for _, m := range methods {
+		mm, ok := a.MeanOf(protocol, m)
+		if !ok {
+			row = append(row, Entry{Text: "—"})
+			continue
+		}
+		e := Entry{Text: pct(mm.Accuracy), Bold: mm.Best}
+		if mm.Datasets != datasets {
+			e.Text += " (" + plural(mm.Datasets, "dataset") + ")"
+		}
+		row = append(row, e)
+		csv = append(csv, []string{protocol, "mean", m, pres.DisplayName(m), strconv.Itoa(mm.Datasets),
+			csvNum(mm.Accuracy * 100), "", "", "", strconv.FormatBool(e.Bold), "", "", ""})
+	}
+	return row, csv
 }

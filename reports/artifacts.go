@@ -41,38 +41,47 @@ func ArtifactsTable(a *analysis.Analysis, protocol string) Table {
 			stab[[2]string{s.Dataset, s.Method}] = s
 		}
 	}
-	opt := func(v *float64, dec int) string {
-		if v == nil {
-			return "—"
-		}
-		return fixed(*v, dec)
-	}
 	for _, p := range a.PredictiveOf(protocol) {
 		s, ok := stab[[2]string{p.Dataset, p.Method}]
-		rules, distinct, jac, models := "—", "—", "—", ""
-		if ok {
-			rules, distinct, jac, models = fixed(s.MeanRules, 1), fmt.Sprint(s.Distinct), opt(s.Jaccard, 3), fmt.Sprint(s.Models)
-		}
-		link := rulesFileName(p.Dataset)
-		t.Rows = append(t.Rows, []Entry{{Text: p.Dataset}, {Text: a.Display(p.Method)}, {Text: opt(p.AUC, 4)}, {Text: opt(p.LogLoss, 4)},
-			{Text: rules}, {Text: distinct}, {Text: jac}, {Text: link}})
-		csvOpt := func(v *float64) string {
-			if v == nil {
-				return ""
-			}
-			return fixed(*v, 6)
-		}
-		var jacCSV, rulesCSV, distinctCSV string
-		if ok {
-			jacCSV, rulesCSV, distinctCSV = csvOpt(s.Jaccard), fixed(s.MeanRules, 4), distinct
-		}
-		t.CSVRows = append(t.CSVRows, []string{protocol, p.Dataset, p.Method, csvOpt(p.AUC), csvOpt(p.LogLoss), rulesCSV, distinctCSV, jacCSV, models})
+		row, csvRow := artifactsRow(a, p, s, ok)
+		t.Rows = append(t.Rows, row)
+		t.CSVRows = append(t.CSVRows, csvRow)
 	}
 	// A row per dataset and method is too long to read inline in a study
 	// of several datasets: REPORT.md then links it with a one-line summary.
 	t.Linked = len(t.Rows) > 12
 	t.Summary = artifactsSummary(a, protocol)
 	return t
+}
+
+// artifactsRow shows a cell's scores and, when its models record rules
+// (hasStab), their stability; — (empty in CSV) where there is none.
+func artifactsRow(a *analysis.Analysis, p analysis.Predictive, s analysis.Stability, hasStab bool) ([]Entry, []string) {
+	rules, distinct, jac, models := "—", "—", "—", ""
+	var jacCSV, rulesCSV, distinctCSV string
+	if hasStab {
+		rules, distinct, jac, models = fixed(s.MeanRules, 1), fmt.Sprint(s.Distinct), optFixed(s.Jaccard, 3), fmt.Sprint(s.Models)
+		jacCSV, rulesCSV, distinctCSV = optCSV(s.Jaccard), fixed(s.MeanRules, 4), distinct
+	}
+	row := []Entry{{Text: p.Dataset}, {Text: a.Display(p.Method)}, {Text: optFixed(p.AUC, 4)}, {Text: optFixed(p.LogLoss, 4)},
+		{Text: rules}, {Text: distinct}, {Text: jac}, {Text: rulesFileName(p.Dataset)}}
+	return row, []string{p.Protocol, p.Dataset, p.Method, optCSV(p.AUC), optCSV(p.LogLoss), rulesCSV, distinctCSV, jacCSV, models}
+}
+
+// optFixed shows an optional value with dec decimals, — when absent.
+func optFixed(v *float64, dec int) string {
+	if v == nil {
+		return "—"
+	}
+	return fixed(*v, dec)
+}
+
+// optCSV writes an optional value for CSV, empty when absent.
+func optCSV(v *float64) string {
+	if v == nil {
+		return ""
+	}
+	return fixed(*v, 6)
 }
 
 // artifactsSummary says in one sentence what the linked table holds.
@@ -111,96 +120,108 @@ func RuleUnitsNote(s analysis.Stability) string {
 // recurring rules, and the representative fold's rules (the fold whose
 // accuracy is the median) with the partitions they use.
 func RulesFiles(a *analysis.Analysis) map[string][]byte {
-	files := map[string][]byte{}
 	bufs := map[string]*bytes.Buffer{}
-	get := func(dataset string) *bytes.Buffer {
-		b, ok := bufs[dataset]
-		if !ok {
-			b = &bytes.Buffer{}
-			fmt.Fprintf(b, "# %s: predictions and rules\n\nFrom the study's predictions.csv.gz and models.jsonl.gz ([report](../REPORT.md)).\n\n", mdEscape(dataset))
-			bufs[dataset] = b
-		}
-		return b
-	}
 	stab := map[[3]string]analysis.Stability{}
 	for _, s := range a.Stability {
 		stab[[3]string{s.Protocol, s.Dataset, s.Method}] = s
 	}
 	for _, p := range a.Predictive {
-		b := get(p.Dataset)
+		b, ok := bufs[p.Dataset]
+		if !ok {
+			b = &bytes.Buffer{}
+			fmt.Fprintf(b, "# %s: predictions and rules\n\nFrom the study's predictions.csv.gz and models.jsonl.gz ([report](../REPORT.md)).\n\n", mdEscape(p.Dataset))
+			bufs[p.Dataset] = b
+		}
 		fmt.Fprintf(b, "## %s, %s protocol\n\n", mdEscape(a.Display(p.Method)), mdEscape(p.Protocol))
-		fmt.Fprintf(b, "Confusion matrix over %d test rows (rows: true class, columns: predicted):\n\n", p.Rows)
-		b.WriteString("| true \\\\ predicted |")
-		for _, c := range p.Classes {
-			b.WriteString(" " + mdEscape(c) + " |")
-		}
-		b.WriteString("\n|---|" + strings.Repeat("---:|", len(p.Classes)) + "\n")
-		for i, c := range p.Classes {
-			b.WriteString("| " + mdEscape(c) + " |")
-			for _, n := range p.Confusion[i] {
-				fmt.Fprintf(b, " %d |", n)
-			}
-			b.WriteString("\n")
-		}
-		if p.Unpredicted > 0 {
-			fmt.Fprintf(b, "\n%d test rows have no prediction.\n", p.Unpredicted)
-		}
-		if p.AUC != nil || p.LogLoss != nil {
-			auc, ll := "—", "—"
-			if p.AUC != nil {
-				auc = fixed(*p.AUC, 4)
-			}
-			if p.LogLoss != nil {
-				ll = fixed(*p.LogLoss, 4)
-			}
-			fmt.Fprintf(b, "\nAUC (one-vs-rest, macro) %s; log-loss %s.\n", auc, ll)
-		} else {
-			b.WriteString("\nNo scores stored: no AUC or log-loss.\n")
-		}
+		writeConfusion(b, p)
 		s, ok := stab[[3]string{p.Protocol, p.Dataset, p.Method}]
 		if !ok {
 			b.WriteString("\nThe models record no rules.\n\n")
 			continue
 		}
-		jac := "— (one model)"
-		if s.Jaccard != nil {
-			jac = fixed(*s.Jaccard, 3)
-		}
-		fmt.Fprintf(b, "\nRule stability over %d models: %.1f rules per model, %d distinct rules, mean pairwise Jaccard similarity %s.\n", s.Models, s.MeanRules, s.Distinct, jac)
-		if len(s.Recurring) > 0 {
-			b.WriteString("\n| Recurring rule | Models |\n|---|---:|\n")
-			for i, r := range s.Recurring {
-				if i == 10 {
-					fmt.Fprintf(b, "| … %d more | |\n", len(s.Recurring)-10)
-					break
-				}
-				fmt.Fprintf(b, "| %s | %d of %d |\n", mdEscape(r.Rule), r.Models, s.Models)
-			}
-		}
-		if len(s.RecurringAntecedents) > 0 {
-			b.WriteString("\n| Recurring condition | Models |\n|---|---:|\n")
-			for i, r := range s.RecurringAntecedents {
-				if i == 10 {
-					fmt.Fprintf(b, "| … %d more | |\n", len(s.RecurringAntecedents)-10)
-					break
-				}
-				fmt.Fprintf(b, "| %s | %d of %d |\n", mdEscape(r.Rule), r.Models, s.Models)
-			}
-		}
-		r := s.Representative
-		fmt.Fprintf(b, "\nRepresentative fold (accuracy %s %%, the median): repeat %d fold %d, config `%s`%s:\n\n```\n%s\n```\n",
-			pct(r.Accuracy), r.Repeat, r.Fold, strings.ReplaceAll(r.Config, "`", "'"), RuleUnitsNote(s), strings.Join(r.Rules, "\n"))
-		if r.RulesOmitted > 0 {
-			fmt.Fprintf(b, "\nThe first %d of its %d rules; `fgrtbench rules --results` on this study's directory prints them all (`--dataset` as in results.csv, `--method %s --protocol %s --repeat %d --fold %d`).\n",
-				len(r.Rules), len(r.Rules)+r.RulesOmitted, s.Method, s.Protocol, r.Repeat, r.Fold)
-		}
-		if len(r.Partitions) > 0 {
-			fmt.Fprintf(b, "\nPartitions these rules use, in the data's units:\n\n```\n%s\n```\n", results.FormatPartitions(r.Partitions))
-		}
-		b.WriteString("\n")
+		writeStability(b, s)
+		writeRepresentative(b, s)
 	}
+	files := map[string][]byte{}
 	for d, b := range bufs {
 		files[rulesFileName(d)] = b.Bytes()
 	}
 	return files
+}
+
+// writeConfusion writes a cell's confusion matrix, its unpredicted rows
+// and its AUC and log-loss.
+func writeConfusion(b *bytes.Buffer, p analysis.Predictive) {
+	fmt.Fprintf(b, "Confusion matrix over %d test rows (rows: true class, columns: predicted):\n\n", p.Rows)
+	b.WriteString("| true \\\\ predicted |")
+	for _, c := range p.Classes {
+		b.WriteString(" " + mdEscape(c) + " |")
+	}
+	b.WriteString("\n|---|" + strings.Repeat("---:|", len(p.Classes)) + "\n")
+	for i, c := range p.Classes {
+		b.WriteString("| " + mdEscape(c) + " |")
+		for _, n := range p.Confusion[i] {
+			fmt.Fprintf(b, " %d |", n)
+		}
+		b.WriteString("\n")
+	}
+	if p.Unpredicted > 0 {
+		fmt.Fprintf(b, "\n%d test rows have no prediction.\n", p.Unpredicted)
+	}
+	if p.AUC == nil && p.LogLoss == nil {
+		b.WriteString("\nNo scores stored: no AUC or log-loss.\n")
+		return
+	}
+	auc, ll := "—", "—"
+	if p.AUC != nil {
+		auc = fixed(*p.AUC, 4)
+	}
+	if p.LogLoss != nil {
+		ll = fixed(*p.LogLoss, 4)
+	}
+	fmt.Fprintf(b, "\nAUC (one-vs-rest, macro) %s; log-loss %s.\n", auc, ll)
+}
+
+// writeStability writes the rule stability of a cell's models and its
+// recurring rules and conditions.
+func writeStability(b *bytes.Buffer, s analysis.Stability) {
+	jac := "— (one model)"
+	if s.Jaccard != nil {
+		jac = fixed(*s.Jaccard, 3)
+	}
+	fmt.Fprintf(b, "\nRule stability over %d models: %.1f rules per model, %d distinct rules, mean pairwise Jaccard similarity %s.\n", s.Models, s.MeanRules, s.Distinct, jac)
+	writeRecurring(b, "Recurring rule", s.Recurring, s.Models)
+	writeRecurring(b, "Recurring condition", s.RecurringAntecedents, s.Models)
+}
+
+// writeRecurring lists the first ten recurring rules or conditions (none:
+// nothing).
+func writeRecurring(b *bytes.Buffer, header string, rules []analysis.RuleCount, models int) {
+	if len(rules) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "\n| %s | Models |\n|---|---:|\n", header)
+	for i, r := range rules {
+		if i == 10 {
+			fmt.Fprintf(b, "| … %d more | |\n", len(rules)-10)
+			break
+		}
+		fmt.Fprintf(b, "| %s | %d of %d |\n", mdEscape(r.Rule), r.Models, models)
+	}
+}
+
+// writeRepresentative writes the representative fold's rules and the
+// partitions they use.
+func writeRepresentative(b *bytes.Buffer, s analysis.Stability) {
+	r := s.Representative
+	fmt.Fprintf(b, "\nRepresentative fold (accuracy %s %%, the median): repeat %d fold %d, config `%s`%s:\n\n```\n%s\n```\n",
+		pct(r.Accuracy), r.Repeat, r.Fold, strings.ReplaceAll(r.Config, "`", "'"), RuleUnitsNote(s), strings.Join(r.Rules, "\n"))
+	if r.RulesOmitted > 0 {
+		fmt.Fprintf(b, "\nThe first %d of its %d rules; `fgrtbench rules --results` on this study's directory prints them all (`--dataset` as in results.csv, `--method %s --protocol %s --repeat %d --fold %d`).\n",
+			len(r.Rules), len(r.Rules)+r.RulesOmitted, s.Method, s.Protocol, r.Repeat, r.Fold)
+	}
+	if len(r.Partitions) > 0 {
+		fmt.Fprintf(b, "\nPartitions these rules use, in the data's units:\n\n```\n%s\n```\n", results.FormatPartitions(r.Partitions))
+	}
+	b.WriteString("\n")
 }

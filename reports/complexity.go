@@ -31,39 +31,15 @@ func ComplexityTable(a *analysis.Analysis, protocol string) Table {
 	}
 	covered := map[string]bool{}
 	for _, m := range methods {
-		cm, _ := a.ComplexityOf(protocol, m)
-		n := cm.Datasets
-		vals := []float64{cm.Rules, cm.AntecedentsPerRule, cm.RulebaseSize, cm.Leaves, cm.InternalNodes}
-		row := []Entry{{Text: pres.DisplayName(m)}, {Text: strconv.Itoa(n)}}
-		csvRow := []string{protocol, m, pres.DisplayName(m), strconv.Itoa(n)}
-		for _, v := range vals {
-			row = append(row, Entry{Text: fixed(v, 2)})
-			csvRow = append(csvRow, csvNum(v))
-		}
-		pRow, pCSV := paperComplexity(m)
-		if _, variant := results.SplitVariant(m); variant != "" {
-			pRow, pCSV = []Entry{{Text: "—"}, {Text: "—"}, {Text: "—"}}, []string{"", "", ""}
-		} else if notInPaper(m) {
-			// A learner the paper never ran (FuzzyCART, the majority
-			// baseline): say so where the paper's figures would stand,
-			// rather than dashes that read as missing numbers.
-			pRow[0].Text = notInPaperText
-		}
+		row, csvRow := complexityRow(a, protocol, m)
 		if col, ok := analysis.PaperColumn(m); ok {
 			covered[col] = true
 		}
-		t.Rows = append(t.Rows, append(row, pRow...))
-		t.CSVRows = append(t.CSVRows, append(csvRow, pCSV...))
+		t.Rows = append(t.Rows, row)
+		t.CSVRows = append(t.CSVRows, csvRow)
 	}
-	for _, col := range paper.ComplexityColumns {
-		if covered[col] || !paperColumns {
-			continue
-		}
-		p, _ := paper.Complexity(col)
-		t.Rows = append(t.Rows, []Entry{{Text: col + " (paper only)"}, {Text: "—"}, {Text: "—"}, {Text: "—"}, {Text: "—"}, {Text: "—"}, {Text: "—"},
-			{Text: fixed(p.Rules, 2)}, {Text: fixed(p.ConditionsPerRule, 2)}, {Text: fixed(p.RulebaseSize, 2)}})
-		t.CSVRows = append(t.CSVRows, []string{protocol, "paper:" + col, col + " (paper only)", "0", "", "", "", "", "",
-			fixed(p.Rules, 2), fixed(p.ConditionsPerRule, 2), fixed(p.RulebaseSize, 2)})
+	if paperColumns {
+		paperOnlyRows(&t, protocol, covered)
 	}
 	t.Notes = []string{
 		"Rules: one per leaf or rule-list entry; Antecedents/rule: mean conditions per rule (per-fold ratio, averaged); Rulebase size: total antecedents. Leaves and internal nodes are the counts the authors' driver records (its N_Rules and N_Unique_Conditions).",
@@ -79,6 +55,46 @@ func ComplexityTable(a *analysis.Analysis, protocol string) Table {
 		t.Notes = t.Notes[:1]
 	}
 	return t
+}
+
+// complexityRow is a method's averages, with the paper's figures for it
+// (dashes for a variant; a note for a learner the paper never ran).
+func complexityRow(a *analysis.Analysis, protocol, m string) ([]Entry, []string) {
+	pres := a.Presentation()
+	cm, _ := a.ComplexityOf(protocol, m)
+	n := cm.Datasets
+	vals := []float64{cm.Rules, cm.AntecedentsPerRule, cm.RulebaseSize, cm.Leaves, cm.InternalNodes}
+	row := []Entry{{Text: pres.DisplayName(m)}, {Text: strconv.Itoa(n)}}
+	csvRow := []string{protocol, m, pres.DisplayName(m), strconv.Itoa(n)}
+	for _, v := range vals {
+		row = append(row, Entry{Text: fixed(v, 2)})
+		csvRow = append(csvRow, csvNum(v))
+	}
+	pRow, pCSV := paperComplexity(m)
+	if _, variant := results.SplitVariant(m); variant != "" {
+		pRow, pCSV = []Entry{{Text: "—"}, {Text: "—"}, {Text: "—"}}, []string{"", "", ""}
+	} else if notInPaper(m) {
+		// A learner the paper never ran (FuzzyCART, the majority
+		// baseline): say so where the paper's figures would stand,
+		// rather than dashes that read as missing numbers.
+		pRow[0].Text = notInPaperText
+	}
+	return append(row, pRow...), append(csvRow, pCSV...)
+}
+
+// paperOnlyRows adds the paper's figures of the methods the study did not
+// run (FRR), each in a row of its own.
+func paperOnlyRows(t *Table, protocol string, covered map[string]bool) {
+	for _, col := range paper.ComplexityColumns {
+		if covered[col] {
+			continue
+		}
+		p, _ := paper.Complexity(col)
+		t.Rows = append(t.Rows, []Entry{{Text: col + " (paper only)"}, {Text: "—"}, {Text: "—"}, {Text: "—"}, {Text: "—"}, {Text: "—"}, {Text: "—"},
+			{Text: fixed(p.Rules, 2)}, {Text: fixed(p.ConditionsPerRule, 2)}, {Text: fixed(p.RulebaseSize, 2)}})
+		t.CSVRows = append(t.CSVRows, []string{protocol, "paper:" + col, col + " (paper only)", "0", "", "", "", "", "",
+			fixed(p.Rules, 2), fixed(p.ConditionsPerRule, 2), fixed(p.RulebaseSize, 2)})
+	}
 }
 
 func paperComplexity(method string) ([]Entry, []string) {

@@ -88,23 +88,67 @@ func intOrDash(v int) string {
 // with their checksums, class balance and the paper's figures where the
 // paper has the dataset.
 func DatasetsTable(rows []DatasetInfo) Table {
-	// The paper's column and notes apply only to the paper's datasets: a
-	// study of the user's own files has no "Differs from paper" column and
-	// no note about hepatitis or spambase. A table identity (content:…)
-	// is not a file checksum, so the column says identity where one is.
-	anyPaper, anyContent, anyChecksum := false, false, false
+	kinds := identityKindsOf(rows)
+	t := datasetsTableHead(kinds)
+	var present, imputed []string
+	for _, r := range rows {
+		if r.Imputed > 0 {
+			imputed = append(imputed, fmt.Sprintf("%s (%d cells)", r.Name, r.Imputed))
+		}
+		p, inPaper := paper.Dataset(r.Name)
+		inPaper = inPaper && r.Paper
+		domain := r.Domain
+		if domain == "" && inPaper {
+			domain = p.Domain
+		}
+		balance, majority, majorityCSV := classBalance(r)
+		differs := "not in the paper"
+		pI, pF, pC := "", "", ""
+		if inPaper {
+			present = append(present, r.Name)
+			differs = differencesFromPaper(r, p)
+			pI, pF, pC = strconv.Itoa(p.Instances), strconv.Itoa(p.Features), strconv.Itoa(p.Classes)
+		}
+		row := []Entry{{Text: r.Name}, {Text: intOrDash(r.FileRows)}, {Text: intOrDash(r.Instances)}, {Text: intOrDash(r.Features)}, {Text: intOrDash(r.Nominal)},
+			{Text: intOrDash(r.Classes)}, {Text: balance}, {Text: majority}, {Text: intOrDash(r.Missing)}, {Text: shortIdentity(r.SHA256)}}
+		if kinds.paper {
+			row = append(row, Entry{Text: differs})
+		}
+		t.Rows = append(t.Rows, row)
+		t.CSVRows = append(t.CSVRows, []string{r.Name, intOrDash(r.Instances), intOrDash(r.Features), intOrDash(r.Nominal), intOrDash(r.Classes),
+			strings.ReplaceAll(balance, "—", ""), majorityCSV, intOrDash(r.Missing), r.SHA256, domain, pI, pF, pC, differs, intOrDash(r.FileRows)})
+	}
+	t.Notes = datasetsNotes(kinds, present, imputed)
+	return t
+}
+
+// identityKinds says what the datasets of a table are: some of the
+// paper's, some identified by their parsed content (a file of the
+// user's own), some by a file checksum.
+type identityKinds struct{ paper, content, checksum bool }
+
+func identityKindsOf(rows []DatasetInfo) identityKinds {
+	var k identityKinds
 	for _, r := range rows {
 		if _, ok := paper.Dataset(r.Name); ok && r.Paper {
-			anyPaper = true
+			k.paper = true
 		}
 		if strings.HasPrefix(r.SHA256, contentPrefix) {
-			anyContent = true
+			k.content = true
 		} else if r.SHA256 != "" {
-			anyChecksum = true
+			k.checksum = true
 		}
 	}
+	return k
+}
+
+// datasetsTableHead is the datasets table without rows. The paper's
+// column applies only to the paper's datasets: a study of the user's own
+// files has no "Differs from paper" column. A table identity (content:…)
+// is not a file checksum, so the column says identity where one is.
+func datasetsTableHead(k identityKinds) Table {
 	idHeader := "SHA-256 (normalised)"
-	if anyContent {
+	if k.content {
 		idHeader = "Identity"
 	}
 	t := Table{
@@ -114,82 +158,70 @@ func DatasetsTable(rows []DatasetInfo) Table {
 		Align:     "lrrrrrlrrl",
 		CSVHeader: []string{"dataset", "instances", "features", "nominal", "classes", "class_counts", "majority_rate", "missing_rows", "normalized_sha256", "domain", "paper_instances", "paper_features", "paper_classes", "differs", "rows_in_file"},
 	}
-	if anyPaper {
+	if k.paper {
 		t.Header = append(t.Header, "Differs from paper")
 		t.Align += "l"
 	}
-	var present []string
-	var imputed []string
-	for _, r := range rows {
-		if r.Imputed > 0 {
-			imputed = append(imputed, fmt.Sprintf("%s (%d cells)", r.Name, r.Imputed))
+	return t
+}
+
+// classBalance shows the rows per class ("—" when unknown) and the
+// majority rate, as shown and for CSV.
+func classBalance(r DatasetInfo) (balance, majority, majorityCSV string) {
+	balance, majority = "—", "—"
+	if len(r.ClassCounts) > 0 {
+		parts := make([]string, len(r.ClassCounts))
+		for i, c := range r.ClassCounts {
+			parts[i] = strconv.Itoa(c)
 		}
-		domain := r.Domain
-		p, inPaper := paper.Dataset(r.Name)
-		inPaper = inPaper && r.Paper
-		if domain == "" && inPaper {
-			domain = p.Domain
-		}
-		balance, majority, majorityCSV := "—", "—", ""
-		if len(r.ClassCounts) > 0 {
-			parts := make([]string, len(r.ClassCounts))
-			for i, c := range r.ClassCounts {
-				parts[i] = strconv.Itoa(c)
-			}
-			balance = strings.Join(parts, ":")
-		}
-		if !math.IsNaN(r.MajorityRate) && r.MajorityRate > 0 {
-			majority, majorityCSV = pct(r.MajorityRate), csvNum(r.MajorityRate)
-		}
-		sum := shortIdentity(r.SHA256)
-		if inPaper {
-			present = append(present, r.Name)
-		}
-		differs := "not in the paper"
-		pI, pF, pC := "", "", ""
-		if inPaper {
-			var diffs []string
-			if r.FileRows >= 0 && p.Instances != r.FileRows {
-				diffs = append(diffs, fmt.Sprintf("instances (paper %d)", p.Instances))
-			}
-			if r.Features >= 0 && p.Features != r.Features {
-				diffs = append(diffs, fmt.Sprintf("features (paper %d)", p.Features))
-			}
-			if r.Classes >= 0 && p.Classes != r.Classes {
-				diffs = append(diffs, fmt.Sprintf("classes (paper %d)", p.Classes))
-			}
-			differs = strings.Join(diffs, ", ")
-			if differs == "" {
-				differs = "no"
-			}
-			pI, pF, pC = strconv.Itoa(p.Instances), strconv.Itoa(p.Features), strconv.Itoa(p.Classes)
-		}
-		row := []Entry{{Text: r.Name}, {Text: intOrDash(r.FileRows)}, {Text: intOrDash(r.Instances)}, {Text: intOrDash(r.Features)}, {Text: intOrDash(r.Nominal)},
-			{Text: intOrDash(r.Classes)}, {Text: balance}, {Text: majority}, {Text: intOrDash(r.Missing)}, {Text: sum}}
-		if anyPaper {
-			row = append(row, Entry{Text: differs})
-		}
-		t.Rows = append(t.Rows, row)
-		t.CSVRows = append(t.CSVRows, []string{r.Name, intOrDash(r.Instances), intOrDash(r.Features), intOrDash(r.Nominal), intOrDash(r.Classes),
-			strings.ReplaceAll(balance, "—", ""), majorityCSV, intOrDash(r.Missing), r.SHA256, domain, pI, pF, pC, differs, intOrDash(r.FileRows)})
+		balance = strings.Join(parts, ":")
 	}
+	if !math.IsNaN(r.MajorityRate) && r.MajorityRate > 0 {
+		majority, majorityCSV = pct(r.MajorityRate), csvNum(r.MajorityRate)
+	}
+	return balance, majority, majorityCSV
+}
+
+// differencesFromPaper names the shape figures of a paper dataset that
+// differ from the paper's ("no" when none does; unknown ones are not
+// compared).
+func differencesFromPaper(r DatasetInfo, p paper.DatasetRow) string {
+	var diffs []string
+	if r.FileRows >= 0 && p.Instances != r.FileRows {
+		diffs = append(diffs, fmt.Sprintf("instances (paper %d)", p.Instances))
+	}
+	if r.Features >= 0 && p.Features != r.Features {
+		diffs = append(diffs, fmt.Sprintf("features (paper %d)", p.Features))
+	}
+	if r.Classes >= 0 && p.Classes != r.Classes {
+		diffs = append(diffs, fmt.Sprintf("classes (paper %d)", p.Classes))
+	}
+	if len(diffs) == 0 {
+		return "no"
+	}
+	return strings.Join(diffs, ", ")
+}
+
+// datasetsNotes explains the rows used and the identity column, the
+// paper's rows of its datasets present, and the imputed cells.
+func datasetsNotes(k identityKinds, present, imputed []string) []string {
 	identity := "The checksum is the normalised SHA-256 of the file (manifest.json has it in full)."
 	switch {
-	case anyContent && anyChecksum:
+	case k.content && k.checksum:
 		identity = "The identity is the SHA-256 of the table as parsed (content:…) for a file of your own, and the normalised SHA-256 of the file for the paper's KEEL datasets (docs/data.md, Identity of a dataset); manifest.json has it in full."
-	case anyContent:
+	case k.content:
 		identity = "The identity is the SHA-256 of the table as parsed (content:…; docs/data.md, Identity of a dataset); manifest.json has it in full."
 	}
-	t.Notes = []string{
+	notes := []string{
 		"Rows used are the rows the protocols evaluated on: the rows in the file less those with a missing input, which every protocol drops under the default missing-value policy (drop; missing rows counts them in the file) and keeps under impute. Class balance gives the rows used per class in the dataset's class order, and the majority rate the accuracy of always predicting the most frequent class on the rows used (— where the manifest did not record class counts). " + identity,
 	}
 	if note := paperRowsNote(present); note != "" {
-		t.Notes = append(t.Notes, note)
+		notes = append(notes, note)
 	}
 	if len(imputed) > 0 {
-		t.Notes = append(t.Notes, "Missing cells imputed (missing-value policy impute): "+strings.Join(imputed, ", ")+"; each took the mean (numeric) or most frequent value (nominal) of the training rows of its fold.")
+		notes = append(notes, "Missing cells imputed (missing-value policy impute): "+strings.Join(imputed, ", ")+"; each took the mean (numeric) or most frequent value (nominal) of the training rows of its fold.")
 	}
-	return t
+	return notes
 }
 
 // contentPrefix marks a dataset identity that is the table's content

@@ -16,31 +16,6 @@ import (
 // they carry the same † as our test-selected cells.
 var paperTestSelected = map[string]bool{paper.FGRT: true, paper.FGRTStar: true}
 
-// paperComparable says whether the paper has a value comparable with a
-// cell: the same dataset and method (no grid variant) under the protocol
-// the paper's numbers came from — the paper protocol's 5-fold
-// cross-validation, except FGA's column, which was counted on the
-// hold-out split. note says how a comparison is qualified ("" when plain).
-func paperComparable(protocol, method, dataset string) (val float64, col, note string, ok bool) {
-	if _, variant := results.SplitVariant(method); variant != "" {
-		return 0, "", "", false
-	}
-	col, ok = analysis.PaperColumn(method)
-	if !ok {
-		return 0, "", "", false
-	}
-	switch {
-	case protocol == "paper" && col == paper.FGA:
-		note = "the paper's FGA value is one hold-out, not a cross-validation mean: the holdout protocol's seed table places it among our seeds"
-	case protocol == "paper":
-	case protocol == "holdout" && col == paper.FGA:
-	default:
-		return 0, "", "", false
-	}
-	val, ok = paper.Accuracy(dataset, col)
-	return val, col, note, ok
-}
-
 // paperValue formats a paper value with † when the paper chose it on the
 // test folds.
 func paperValue(v float64, col string) string {
@@ -66,40 +41,34 @@ func paperTable(a *analysis.Analysis, protocol string, lg *legend) (t Table, row
 	pres := a.Presentation()
 	paperCells := analysis.FilterProtocol(a.PaperCells(), protocol)
 	for _, c := range paperCells {
-		v, col, note, ok := paperComparable(protocol, c.Method, c.Dataset)
+		pc, ok := a.PaperComparisonOf(c)
 		if !ok {
 			continue
 		}
 		rows++
 		ours := pct(c.Accuracy)
-		if ours != fixed(v, 2) {
+		if ours != fixed(pc.Paper, 2) {
 			differ++
 		}
 		if c.TestSelected() {
 			ours += " †"
 			lg.use("†")
 		}
-		if paperTestSelected[col] {
+		if paperTestSelected[pc.Column] {
 			lg.use("†")
 		}
-		t.Rows = append(t.Rows, []Entry{{Text: c.Dataset}, {Text: pres.DisplayName(c.Method)}, {Text: ours}, {Text: paperValue(v, col)}, {Text: signed(c.Accuracy*100-v, 2)}, {Text: note}})
-		t.CSVRows = append(t.CSVRows, []string{protocol, c.Dataset, c.Method, csvNum(c.Accuracy * 100), fixed(v, 2), csvNum(c.Accuracy*100 - v), strconv.FormatBool(paperTestSelected[col]), note})
+		t.Rows = append(t.Rows, []Entry{{Text: c.Dataset}, {Text: pres.DisplayName(c.Method)}, {Text: ours}, {Text: paperValue(pc.Paper, pc.Column)}, {Text: signed(pc.DiffPP, 2)}, {Text: pc.Note}})
+		t.CSVRows = append(t.CSVRows, []string{protocol, c.Dataset, c.Method, csvNum(c.Accuracy * 100), fixed(pc.Paper, 2), csvNum(pc.DiffPP), strconv.FormatBool(paperTestSelected[pc.Column]), pc.Note})
 	}
 	// Means over the paper's ten datasets, for methods that have them all:
 	// the analysis's paper_datasets_accuracy.
 	for _, m := range analysis.MethodsOf(paperCells, pres) {
-		_, col, _, ok := paperComparable(protocol, m, paper.Datasets[0])
+		mean, pc, ok := a.PaperMeanComparisonOf(protocol, m)
 		if !ok {
 			continue
 		}
-		pm, ok := paper.AccuracyMean(col)
-		mm, have := a.MeanOf(protocol, m)
-		if !ok || !have || mm.PaperAccuracy == nil {
-			continue
-		}
-		mean := *mm.PaperAccuracy * 100
-		t.Rows = append(t.Rows, []Entry{{Text: "Mean"}, {Text: pres.DisplayName(m)}, {Text: fixed(mean, 2)}, {Text: paperValue(pm, col)}, {Text: signed(mean-pm, 2)}, {Text: "the paper's ten datasets"}})
-		t.CSVRows = append(t.CSVRows, []string{protocol, "mean", m, csvNum(mean), fixed(pm, 2), csvNum(mean - pm), strconv.FormatBool(paperTestSelected[col]), "the paper's ten datasets"})
+		t.Rows = append(t.Rows, []Entry{{Text: "Mean"}, {Text: pres.DisplayName(m)}, {Text: fixed(mean, 2)}, {Text: paperValue(pc.Paper, pc.Column)}, {Text: signed(pc.DiffPP, 2)}, {Text: pc.Note}})
+		t.CSVRows = append(t.CSVRows, []string{protocol, "mean", m, csvNum(mean), fixed(pc.Paper, 2), csvNum(pc.DiffPP), strconv.FormatBool(paperTestSelected[pc.Column]), pc.Note})
 	}
 	t.Summary = fmt.Sprintf("%d comparable cells (same dataset and method under the protocol the paper's numbers came from); %d differ from the paper's printed value at two decimals.", rows, differ)
 	return t, rows, differ
@@ -122,7 +91,7 @@ func differencesSection(rep *Report, a *analysis.Analysis, tol float64, lg *lege
 	}
 	have := 0
 	if rep.PaperCheck != nil {
-		have = len(rep.PaperCheck) - len(PaperMissing(rep.PaperCheck))
+		have = len(rep.PaperCheck) - len(analysis.PaperMissing(rep.PaperCheck))
 	}
 	if total == 0 && have == 0 {
 		return nil

@@ -6,74 +6,14 @@ import (
 	"strconv"
 
 	"github.com/fgrtbench/fgrtbench/analysis"
-	"github.com/fgrtbench/fgrtbench/paper"
 	"github.com/fgrtbench/fgrtbench/results"
 )
-
-// PaperCheckRow compares one reproduced paper-protocol cell with the
-// authors' committed mean (fuzzy_cart_results.csv).
-type PaperCheckRow struct {
-	Dataset, Method string
-	// Have is false when the results hold no paper-protocol cell for it.
-	Have bool
-	// Ours and Authors are accuracies as fractions; Diff = Ours − Authors.
-	Ours, OursStd, Authors, AuthorsStd, Diff float64
-	// Leaves and InternalNodes (ours) against the authors' N_Rules and
-	// N_Unique_Conditions.
-	Leaves, AuthorsLeaves, InternalNodes, AuthorsInternal float64
-}
-
-// PaperCheck lists every (dataset, method) of the authors' committed results
-// (fgrt, fgrt-opt, cart, c45-entropy on the ten datasets), in the paper's
-// dataset order, with the reproduced paper-protocol values where present.
-func PaperCheck(cells []analysis.Cell) []PaperCheckRow {
-	ix := newCellIndex(cells)
-	var out []PaperCheckRow
-	for _, ds := range paper.Datasets {
-		for _, m := range paper.AuthorsMethods {
-			a, _ := paper.Authors(ds, m)
-			r := PaperCheckRow{Dataset: ds, Method: m, Authors: a.Accuracy, AuthorsStd: a.AccuracyStd,
-				AuthorsLeaves: a.NRules, AuthorsInternal: a.NUniqueConditions}
-			if c, ok := ix.get("paper", ds, m); ok {
-				r.Have = true
-				r.Ours, r.OursStd, r.Diff = c.Accuracy, c.AccuracyStd, c.Accuracy-a.Accuracy
-				r.Leaves, r.InternalNodes = c.Leaves, c.InternalNodes
-			}
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
-// PaperMismatches returns the rows present in the results whose accuracy
-// differs from the authors' by more than tol (a fraction: 1e-9 demands
-// equality up to rounding, 0.0001 is 0.01 percentage points).
-func PaperMismatches(rows []PaperCheckRow, tol float64) []PaperCheckRow {
-	var out []PaperCheckRow
-	for _, r := range rows {
-		if r.Have && math.Abs(r.Diff) > tol {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
-// PaperMissing returns the rows the results do not cover.
-func PaperMissing(rows []PaperCheckRow) []PaperCheckRow {
-	var out []PaperCheckRow
-	for _, r := range rows {
-		if !r.Have {
-			out = append(out, r)
-		}
-	}
-	return out
-}
 
 // exact formats a float with the fewest digits that read back identically.
 func exact(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
 // PaperCheckTable renders the comparison; rows beyond tol are in bold.
-func PaperCheckTable(rows []PaperCheckRow, tol float64, pres results.Presentation) Table {
+func PaperCheckTable(rows []analysis.PaperCheckRow, tol float64, pres results.Presentation) Table {
 	t := Table{
 		Name:      "paper-check",
 		Title:     "Reproduction check: paper protocol against the authors' committed means",

@@ -3,6 +3,7 @@ package reports
 import (
 	"testing"
 
+	"github.com/fgrtbench/fgrtbench/analysis"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
@@ -10,23 +11,23 @@ import (
 // the cells reproduced among those the study holds, and says how many of
 // the authors' cells it lacks only when it lacks some.
 func TestPaperCheckSummary(t *testing.T) {
-	cells := func(have, off, missing int) []PaperCheckRow {
-		var rows []PaperCheckRow
+	cells := func(have, off, missing int) []analysis.PaperCheckRow {
+		var rows []analysis.PaperCheckRow
 		for i := 0; i < have; i++ {
-			r := PaperCheckRow{Have: true}
+			r := analysis.PaperCheckRow{Have: true}
 			if i < off {
 				r.Diff = 0.01
 			}
 			rows = append(rows, r)
 		}
 		for i := 0; i < missing; i++ {
-			rows = append(rows, PaperCheckRow{})
+			rows = append(rows, analysis.PaperCheckRow{})
 		}
 		return rows
 	}
 	cases := []struct {
 		name string
-		rows []PaperCheckRow
+		rows []analysis.PaperCheckRow
 		want string
 	}{
 		{"the whole paper", cells(40, 0, 0), "40 of the authors' 40 cells reproduced within 1e-06 (fraction)."},

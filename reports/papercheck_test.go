@@ -36,11 +36,11 @@ func TestPerfectReproduction(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows := PaperCheck(cells)
-	if n := len(PaperMismatches(rows, 1e-15)); n != 0 {
+	rows := analysis.PaperCheck(cells)
+	if n := len(analysis.PaperMismatches(rows, 1e-15)); n != 0 {
 		t.Errorf("%d mismatches", n)
 	}
-	if n := len(PaperMissing(rows)); n != 0 {
+	if n := len(analysis.PaperMissing(rows)); n != 0 {
 		t.Errorf("%d missing", n)
 	}
 	a := analysisOf(t, authorsAsRecords(), analysis.Options{Methods: paperMethods})

@@ -4,17 +4,15 @@ import (
 	"fmt"
 
 	"github.com/fgrtbench/fgrtbench/analysis"
-	"github.com/fgrtbench/fgrtbench/paper"
 )
 
 // PartitionTable compares FGRT with FGRT* (optimised partitions) per
 // dataset, ours and the paper's, with a count of datasets improved,
-// unchanged and worse. The paper's columns appear under the paper protocol
-// where some dataset is the paper's.
+// unchanged and worse: the analysis's partition effect. The paper's
+// columns appear under the paper protocol where some dataset is the
+// paper's.
 func PartitionTable(an *analysis.Analysis, protocol string) Table {
-	cells := analysis.FilterProtocol(an.Cells, protocol)
-	paperColumns := false
-	ix := newCellIndex(cells)
+	e, _ := an.PartitionEffectOf(protocol)
 	t := Table{
 		Name:      "partition-" + protocol,
 		Title:     fmt.Sprintf("Effect of partition optimisation (FGRT* − FGRT), %s protocol", protocol),
@@ -22,36 +20,17 @@ func PartitionTable(an *analysis.Analysis, protocol string) Table {
 		Align:     "lrrrrrr",
 		CSVHeader: []string{"protocol", "dataset", "fgrt", "fgrt_opt", "diff", "paper_fgrt", "paper_fgrt_opt", "paper_diff"},
 	}
-	for _, ds := range analysis.DatasetsOf(cells) {
-		a, okA := ix.get(protocol, ds, "fgrt")
-		b, okB := ix.get(protocol, ds, "fgrt-opt")
-		if !okA || !okB {
+	paperColumns := false
+	for _, ds := range analysis.DatasetsOf(analysis.FilterProtocol(an.Cells, protocol)) {
+		pair, ok := e.PairOf(ds)
+		if !ok {
 			continue
 		}
-		d := (b.Accuracy - a.Accuracy) * 100
-		row := []Entry{{Text: ds}, {Text: pct(a.Accuracy)}, {Text: pct(b.Accuracy)}, {Text: signed(d, 2), Bold: d > analysis.SamePP}}
-		csvRow := []string{protocol, ds, csvNum(a.Accuracy * 100), csvNum(b.Accuracy * 100), csvNum(d)}
-		pa, okPA := paper.Accuracy(ds, paper.FGRT)
-		pb, okPB := paper.Accuracy(ds, paper.FGRTStar)
-		if !an.PaperDataset(ds) {
-			okPA, okPB = false, false
-		}
-		if protocol != "paper" {
-			// The paper's values are comparable under its protocol only.
-		} else if okPA && okPB {
-			paperColumns = true
-			pd := pb - pa
-			row = append(row, Entry{Text: fixed(pa, 2)}, Entry{Text: fixed(pb, 2)}, Entry{Text: signed(pd, 2), Bold: pd > analysis.SamePP})
-			csvRow = append(csvRow, fixed(pa, 2), fixed(pb, 2), fixed(pd, 2))
-		} else {
-			row = append(row, Entry{Text: "—"}, Entry{Text: "—"}, Entry{Text: "—"})
-			csvRow = append(csvRow, "", "", "")
-		}
+		row, csvRow := partitionRow(protocol, pair)
+		paperColumns = paperColumns || (protocol == "paper" && pair.Paper)
 		t.Rows = append(t.Rows, row)
 		t.CSVRows = append(t.CSVRows, csvRow)
 	}
-	// The counts are the analysis's partition effect.
-	e, _ := an.PartitionEffectOf(protocol)
 	t.Notes = []string{
 		fmt.Sprintf("Ours: FGRT* better on %d, unchanged on %d (|Δ| < %.3f pp), worse on %d of %s. Paper (on the same datasets): better on %d, unchanged on %d, worse on %d.",
 			e.Improved, e.Unchanged, analysis.SamePP, e.Worse, plural(e.Datasets, "dataset"), e.PaperImproved, e.PaperUnchanged, e.PaperWorse),
@@ -67,4 +46,24 @@ func PartitionTable(an *analysis.Analysis, protocol string) Table {
 		t.Notes[0] = fmt.Sprintf("FGRT* better on %d, unchanged on %d (|Δ| < %.3f pp), worse on %d of %s.", e.Improved, e.Unchanged, analysis.SamePP, e.Worse, plural(e.Datasets, "dataset"))
 	}
 	return t
+}
+
+// partitionRow shows one dataset's pair; under the paper protocol, the
+// paper's values (dashes where the paper has none comparable).
+func partitionRow(protocol string, pair analysis.PartitionPair) ([]Entry, []string) {
+	d := pair.Diff * 100
+	row := []Entry{{Text: pair.Dataset}, {Text: pct(pair.Default)}, {Text: pct(pair.Optimised)}, {Text: signed(d, 2), Bold: d > analysis.SamePP}}
+	csvRow := []string{protocol, pair.Dataset, csvNum(pair.Default * 100), csvNum(pair.Optimised * 100), csvNum(d)}
+	switch {
+	case protocol != "paper":
+		// The paper's values are comparable under its protocol only.
+	case pair.Paper:
+		pa, pb, pd := pair.PaperDefault, pair.PaperOptimised, pair.PaperDiff
+		row = append(row, Entry{Text: fixed(pa, 2)}, Entry{Text: fixed(pb, 2)}, Entry{Text: signed(pd, 2), Bold: pd > analysis.SamePP})
+		csvRow = append(csvRow, fixed(pa, 2), fixed(pb, 2), fixed(pd, 2))
+	default:
+		row = append(row, Entry{Text: "—"}, Entry{Text: "—"}, Entry{Text: "—"})
+		csvRow = append(csvRow, "", "", "")
+	}
+	return row, csvRow
 }

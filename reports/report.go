@@ -90,8 +90,8 @@ type Report struct {
 	// PaperCheck compares the paper protocol with the authors' means;
 	// Mismatches are its rows beyond the tolerance. Both are empty when the
 	// records hold no paper-protocol row.
-	PaperCheck []PaperCheckRow
-	Mismatches []PaperCheckRow
+	PaperCheck []analysis.PaperCheckRow
+	Mismatches []analysis.PaperCheckRow
 	// Sweeps are the hyperparameter sweeps in the records (sweep.go).
 	Sweeps []analysis.Sweep
 	// Markdown is the content of REPORT.md; JSON that of analysis.json.
@@ -127,36 +127,27 @@ func Build(opts Options) (*Report, error) {
 	if opts.Dir == "" {
 		return nil, errors.New("reports: no output directory")
 	}
-	tol := opts.Tolerance
-	if tol == 0 {
-		tol = DefaultTolerance
-	}
-	if tol < 0 || math.IsNaN(tol) {
-		return nil, fmt.Errorf("reports: tolerance %v must be positive", tol)
+	tol, err := toleranceOf(opts)
+	if err != nil {
+		return nil, err
 	}
 	a := opts.Analysis
 	if a == nil {
 		return nil, errors.New("reports: no analysis to render")
 	}
-	var err error
 	title := opts.Title
 	if title == "" {
 		title = a.Study.Title
 	}
 	pres := a.Presentation()
-	cells, sweeps, spreads := a.Cells, a.Sweeps, a.SeedSpreads
-	rep := &Report{Dir: filepath.Join(opts.Dir, "report"), Analysis: a, Cells: cells, Sweeps: sweeps}
+	rep := &Report{Dir: filepath.Join(opts.Dir, "report"), Analysis: a, Cells: a.Cells, Sweeps: a.Sweeps}
 	if rep.JSON, err = a.JSON(); err != nil {
 		return nil, err
 	}
-	seedIx := newSpreadIndex(spreads)
-	protocols := a.Protocols
-	lg := newLegend()
-	for _, m := range a.Methods {
-		lg.variant(m.Label)
-		lg.methods = append(lg.methods, m.Display+" = "+m.Label)
-	}
+	lg := studyLegend(a)
 
+	// The sections in reading order; the legend collects the symbols each
+	// one uses, so it is written last.
 	var md bytes.Buffer
 	fmt.Fprintf(&md, "# %s\n\n", mdEscape(title))
 	if a.Study.Partial != "" {
@@ -164,10 +155,56 @@ func Build(opts Options) (*Report, error) {
 	}
 	md.Write(headline(a, opts, lg))
 	md.Write(majorityRateSection(a, lg))
+	md.Write(protocolsSection(a))
+	md.Write(runSection(opts.Facts))
+	if hasProtocol(a.Protocols, "paper") {
+		rep.PaperCheck = analysis.PaperCheck(a.PaperCells())
+		rep.Mismatches = analysis.PaperMismatches(rep.PaperCheck, tol)
+	}
+	md.Write(differencesSection(rep, a, tol, lg))
+	md.Write(holdoutPlacement(a.SeedSpreads, pres))
+	statNotes := collectTables(rep, opts, tol, lg)
+	md.Write(tablesSection(rep.Tables, statNotes))
+	md.Write(rulesFilesSection(rep.Extra))
+	md.Write(sweepSection(rep, a.Sweeps, pres))
+	md.Write(figuresSection(opts))
+	md.Write(lg.markdown())
+	rep.Markdown = md.Bytes()
+	return rep, nil
+}
 
+// toleranceOf is the paper check's tolerance: the option, or
+// DefaultTolerance when it is zero.
+func toleranceOf(opts Options) (float64, error) {
+	tol := opts.Tolerance
+	if tol == 0 {
+		tol = DefaultTolerance
+	}
+	if tol < 0 || math.IsNaN(tol) {
+		return 0, fmt.Errorf("reports: tolerance %v must be positive", tol)
+	}
+	return tol, nil
+}
+
+// studyLegend starts the legend with the study's method labels and the
+// variant marks they use.
+func studyLegend(a *analysis.Analysis) *legend {
+	lg := newLegend()
+	for _, m := range a.Methods {
+		lg.variant(m.Label)
+		lg.methods = append(lg.methods, m.Display+" = "+m.Label)
+	}
+	return lg
+}
+
+// protocolsSection describes each protocol: its datasets, methods, rows
+// per dataset and method, and selection rules.
+func protocolsSection(a *analysis.Analysis) []byte {
+	pres := a.Presentation()
+	var md bytes.Buffer
 	md.WriteString("## Protocols\n\n")
-	for _, p := range protocols {
-		pc := analysis.FilterProtocol(cells, p)
+	for _, p := range a.Protocols {
+		pc := analysis.FilterProtocol(a.Cells, p)
 		text, ok := protocolText[p]
 		if !ok {
 			text = "(no description of this protocol)"
@@ -184,36 +221,42 @@ func Build(opts Options) (*Report, error) {
 		if minN != maxN {
 			rows = fmt.Sprintf("%d–%d", minN, maxN)
 		}
+		methods := analysis.MethodsOf(pc, pres)
 		fmt.Fprintf(&md, "- **%s** %s %s, %s (%s), %s selected rows (folds × repeats) per dataset and method; selection rules: %s.\n",
-			mdEscape(p), mdEscape(text), plural(len(analysis.DatasetsOf(pc)), "dataset"), plural(len(analysis.MethodsOf(pc, pres)), "method"), mdEscape(displayList(analysis.MethodsOf(pc, pres), pres)), rows, strings.Join(slices.Sorted(maps.Keys(sel)), ", "))
+			mdEscape(p), mdEscape(text), plural(len(analysis.DatasetsOf(pc)), "dataset"), plural(len(methods), "method"), mdEscape(displayList(methods, pres)), rows, strings.Join(slices.Sorted(maps.Keys(sel)), ", "))
 	}
 	md.WriteString("\n")
+	return md.Bytes()
+}
 
-	if len(opts.Facts) > 0 {
-		md.WriteString("## Run\n\n| Fact | Value |\n|---|---|\n")
-		for _, f := range opts.Facts {
-			fmt.Fprintf(&md, "| %s | %s |\n", mdEscape(f.Key), mdEscape(strings.ReplaceAll(f.Value, "\n", " ")))
-		}
-		md.WriteString("\n")
+// runSection lists the facts of the run (none: no section).
+func runSection(facts []Fact) []byte {
+	if len(facts) == 0 {
+		return nil
 	}
-
-	if hasProtocol(protocols, "paper") {
-		rep.PaperCheck = PaperCheck(a.PaperCells())
-		rep.Mismatches = PaperMismatches(rep.PaperCheck, tol)
+	var md bytes.Buffer
+	md.WriteString("## Run\n\n| Fact | Value |\n|---|---|\n")
+	for _, f := range facts {
+		fmt.Fprintf(&md, "| %s | %s |\n", mdEscape(f.Key), mdEscape(strings.ReplaceAll(f.Value, "\n", " ")))
 	}
-	md.Write(differencesSection(rep, a, tol, lg))
-	md.Write(holdoutPlacement(spreads, pres))
+	md.WriteString("\n")
+	return md.Bytes()
+}
 
-	// Tables.
+// collectTables builds every table of the report into rep (and the rules
+// files into rep.Extra), in the report's order, and returns the notes of
+// the protocols without statistics.
+func collectTables(rep *Report, opts Options, tol float64, lg *legend) (statNotes []string) {
+	a := rep.Analysis
+	pres := a.Presentation()
+	seedIx := newSpreadIndex(a.SeedSpreads)
 	rep.Tables = append(rep.Tables, DatasetsTable(datasetRows(a, opts.Datasets)))
-	var statNotes []string
-	for _, p := range protocols {
+	for _, p := range a.Protocols {
 		rep.Tables = append(rep.Tables, accuracyTable(a, p, seedIx, lg), ComplexityTable(a, p))
-		if st := SeedTable(spreads, p, pres); len(st.Rows) > 0 {
+		if st := SeedTable(a.SeedSpreads, p, pres); len(st.Rows) > 0 {
 			rep.Tables = append(rep.Tables, st)
 		}
-		pt := PartitionTable(a, p)
-		if len(pt.Rows) > 0 {
+		if pt := PartitionTable(a, p); len(pt.Rows) > 0 {
 			rep.Tables = append(rep.Tables, pt)
 		}
 		sr, _ := a.TestsOf(p)
@@ -228,7 +271,7 @@ func Build(opts Options) (*Report, error) {
 		rep.Tables = append(rep.Tables, StatisticsTables(sr, a)...)
 	}
 	if len(a.Predictive) > 0 {
-		for _, p := range protocols {
+		for _, p := range a.Protocols {
 			if t := ArtifactsTable(a, p); len(t.Rows) > 0 {
 				rep.Tables = append(rep.Tables, t)
 			}
@@ -241,11 +284,18 @@ func Build(opts Options) (*Report, error) {
 	// The reproduction check applies where the results hold some cell of
 	// the authors' (their methods on the paper's datasets, paper
 	// protocol); elsewhere it would be a table of dashes.
-	if len(rep.PaperCheck) > len(PaperMissing(rep.PaperCheck)) {
+	if len(rep.PaperCheck) > len(analysis.PaperMissing(rep.PaperCheck)) {
 		pc := PaperCheckTable(rep.PaperCheck, tol, pres)
 		pc.Linked = true
 		rep.Tables = append(rep.Tables, pc)
 	}
+	return statNotes
+}
+
+// tablesSection shows each table, or for a linked one its summary, with
+// links to its files.
+func tablesSection(tables []Table, statNotes []string) []byte {
+	var md bytes.Buffer
 	md.WriteString("## Tables\n\n")
 	md.WriteString("Each table is also written as LaTeX (booktabs) and CSV beside this file; long tables are in those files only, linked below.\n\n")
 	for _, n := range statNotes {
@@ -254,7 +304,7 @@ func Build(opts Options) (*Report, error) {
 	if len(statNotes) > 0 {
 		md.WriteString("\n")
 	}
-	for _, t := range rep.Tables {
+	for _, t := range tables {
 		if t.Linked {
 			fmt.Fprintf(&md, "### %s\n\n%s Files: [%s.md](%s.md), [%s.tex](%s.tex), [%s.csv](%s.csv)\n\n", mdEscape(t.Title), mdEscape(t.Summary), t.Name, t.Name, t.Name, t.Name, t.Name, t.Name)
 			continue
@@ -262,34 +312,44 @@ func Build(opts Options) (*Report, error) {
 		md.Write(t.Markdown())
 		fmt.Fprintf(&md, "\nFiles: [%s.md](%s.md), [%s.tex](%s.tex), [%s.csv](%s.csv)\n\n", t.Name, t.Name, t.Name, t.Name, t.Name, t.Name)
 	}
+	return md.Bytes()
+}
 
-	if len(rep.Extra) > 0 {
-		md.WriteString("### Stored rules and confusion matrices\n\nPer dataset, from the artifacts: each method's confusion matrix, AUC and log-loss, the rules that recur across folds and seeds, and the representative fold's rules (the fold whose accuracy is the median) with the partitions they use:")
-		for i, n := range sortedNames(rep.Extra) {
-			sep := ","
-			if i == 0 {
-				sep = ""
-			}
-			stem := strings.TrimSuffix(strings.TrimPrefix(n, "rules/"), ".md")
-			fmt.Fprintf(&md, "%s [%s](%s)", sep, mdEscape(stem), n)
-		}
-		md.WriteString(".\n\n")
+// rulesFilesSection links the per-dataset rules files (none: no section).
+func rulesFilesSection(extra map[string][]byte) []byte {
+	if len(extra) == 0 {
+		return nil
 	}
-	md.Write(sweepSection(rep, sweeps, pres))
+	var md bytes.Buffer
+	md.WriteString("### Stored rules and confusion matrices\n\nPer dataset, from the artifacts: each method's confusion matrix, AUC and log-loss, the rules that recur across folds and seeds, and the representative fold's rules (the fold whose accuracy is the median) with the partitions they use:")
+	for i, n := range sortedNames(extra) {
+		sep := ","
+		if i == 0 {
+			sep = ""
+		}
+		stem := strings.TrimSuffix(strings.TrimPrefix(n, "rules/"), ".md")
+		fmt.Fprintf(&md, "%s [%s](%s)", sep, mdEscape(stem), n)
+	}
+	md.WriteString(".\n\n")
+	return md.Bytes()
+}
 
-	if len(opts.Figures) > 0 || opts.FiguresError != "" {
-		md.WriteString("## Figures\n\n")
-		if opts.FiguresError != "" {
-			fmt.Fprintf(&md, "> **Figures incomplete:** %s. Only the figures below were drawn.\n\n", mdEscape(opts.FiguresError))
-		}
-		for i, f := range opts.Figures {
-			rel := figureLink(opts.Dir, f.Path)
-			fmt.Fprintf(&md, "![Figure %d](%s)\n\n*Figure %d.* %s\n\n", i+1, rel, i+1, mdEscape(f.Caption))
-		}
+// figuresSection shows the figures with their captions, and says when
+// drawing them failed part-way.
+func figuresSection(opts Options) []byte {
+	if len(opts.Figures) == 0 && opts.FiguresError == "" {
+		return nil
 	}
-	md.Write(lg.markdown())
-	rep.Markdown = md.Bytes()
-	return rep, nil
+	var md bytes.Buffer
+	md.WriteString("## Figures\n\n")
+	if opts.FiguresError != "" {
+		fmt.Fprintf(&md, "> **Figures incomplete:** %s. Only the figures below were drawn.\n\n", mdEscape(opts.FiguresError))
+	}
+	for i, f := range opts.Figures {
+		rel := figureLink(opts.Dir, f.Path)
+		fmt.Fprintf(&md, "![Figure %d](%s)\n\n*Figure %d.* %s\n\n", i+1, rel, i+1, mdEscape(f.Caption))
+	}
+	return md.Bytes()
 }
 
 // figureLink returns the link REPORT.md (in dir/report) uses for a figure:
@@ -372,12 +432,38 @@ var reportSubdirs = map[string]bool{"sweeps": true, "rules": true}
 // no marker has no file fgrtbench may replace (a report directory from
 // before the marker existed is refused until its old report is moved).
 func (r *Report) Write() error {
-	if st, err := os.Lstat(r.Dir); err == nil && !st.IsDir() {
-		return fmt.Errorf("%s is %s, not a directory; refusing to write a report through it (remove it or report into another directory)", r.Dir, modeKind(st.Mode()))
-	}
-	if err := os.MkdirAll(r.Dir, 0o755); err != nil {
+	if err := makeDir(r.Dir); err != nil {
 		return err
 	}
+	files, subdirs, err := r.contents()
+	if err != nil {
+		return err
+	}
+	for _, sub := range subdirs {
+		if err := makeDir(filepath.Join(r.Dir, sub)); err != nil {
+			return err
+		}
+	}
+	names, err := writeOwned(r.Dir, files)
+	if err != nil {
+		return err
+	}
+	r.Files = names
+	return nil
+}
+
+// makeDir makes a report directory, never through a link or over a file.
+func makeDir(dir string) error {
+	if st, err := os.Lstat(dir); err == nil && !st.IsDir() {
+		return fmt.Errorf("%s is %s, not a directory; refusing to write a report through it (remove it or report into another directory)", dir, modeKind(st.Mode()))
+	}
+	return os.MkdirAll(dir, 0o755)
+}
+
+// contents are the report's files by name relative to its directory, and
+// the subdirectories they need in order of first use; two files of one
+// name, or a file outside the report's subdirectories, are refused.
+func (r *Report) contents() (map[string][]byte, []string, error) {
 	files := map[string][]byte{"REPORT.md": r.Markdown}
 	if r.JSON != nil {
 		files["analysis.json"] = r.JSON
@@ -385,64 +471,60 @@ func (r *Report) Write() error {
 	if r.HTML != nil {
 		files["index.html"] = r.HTML
 	}
-	// subdir makes a report subdirectory once, never through a link.
-	dirs := map[string]bool{"": true}
-	subdir := func(sub string) error {
-		if dirs[sub] {
-			return nil
+	var subdirs []string
+	use := func(sub string) {
+		if sub != "" && !slices.Contains(subdirs, sub) {
+			subdirs = append(subdirs, sub)
 		}
-		dirs[sub] = true
-		dir := filepath.Join(r.Dir, sub)
-		if st, err := os.Lstat(dir); err == nil && !st.IsDir() {
-			return fmt.Errorf("%s is %s, not a directory; refusing to write a report through it (remove it or report into another directory)", dir, modeKind(st.Mode()))
-		}
-		return os.MkdirAll(dir, 0o755)
 	}
 	for _, t := range r.Tables {
 		stem := filepath.Join(t.Dir, t.Name)
 		if _, dup := files[stem+".md"]; dup {
-			return fmt.Errorf("reports: two tables named %s", stem)
+			return nil, nil, fmt.Errorf("reports: two tables named %s", stem)
 		}
 		if !reportSubdirs[t.Dir] && t.Dir != "" {
-			return fmt.Errorf("reports: table %s in an unknown subdirectory %q", t.Name, t.Dir)
+			return nil, nil, fmt.Errorf("reports: table %s in an unknown subdirectory %q", t.Name, t.Dir)
 		}
-		if err := subdir(t.Dir); err != nil {
-			return err
-		}
+		use(t.Dir)
 		files[stem+".md"] = t.Markdown()
 		files[stem+".tex"] = t.LaTeX()
 		files[stem+".csv"] = t.CSV()
 	}
-	for n, data := range r.Extra {
+	for _, n := range sortedNames(r.Extra) {
 		sub, _, _ := strings.Cut(n, "/")
 		if !reportSubdirs[sub] || !markerName(n) {
-			return fmt.Errorf("reports: file %s outside the report's subdirectories", n)
+			return nil, nil, fmt.Errorf("reports: file %s outside the report's subdirectories", n)
 		}
 		if _, dup := files[n]; dup {
-			return fmt.Errorf("reports: two files named %s", n)
+			return nil, nil, fmt.Errorf("reports: two files named %s", n)
 		}
-		if err := subdir(sub); err != nil {
-			return err
-		}
-		files[n] = data
+		use(sub)
+		files[n] = r.Extra[n]
 	}
+	return files, subdirs, nil
+}
+
+// writeOwned writes files into the marked report directory dir, REPORT.md
+// last, and removes the files a previous render wrote that this one does
+// not; it returns the names written, sorted.
+func writeOwned(dir string, files map[string][]byte) ([]string, error) {
 	names := sortedNames(files)
-	d, err := owned.OpenMarked(r.Dir, MarkerFile, reportSubdirs)
+	d, err := owned.OpenMarked(dir, MarkerFile, reportSubdirs)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	prev := d.Names()
 	// The marker names old and new files while the new ones are written,
 	// so a render cut short still knows every file it may remove.
 	if err := d.Claim(names...); err != nil {
-		return err
+		return nil, err
 	}
 	// REPORT.md goes last: a report cut short by a write error (a full
 	// disk) never has a new REPORT.md that links to tables it lacks.
 	order := append(slices.DeleteFunc(slices.Clone(names), func(n string) bool { return n == "REPORT.md" }), "REPORT.md")
 	for _, n := range order {
 		if err := d.WriteFile(n, files[n]); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	for _, n := range prev {
@@ -450,14 +532,10 @@ func (r *Report) Write() error {
 			continue
 		}
 		if err := d.Remove(n); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	if err := d.Keep(names); err != nil {
-		return err
-	}
-	r.Files = names
-	return nil
+	return names, d.Keep(names)
 }
 
 // CheckDirs refuses, before anything is rendered, a report directory

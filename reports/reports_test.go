@@ -113,14 +113,14 @@ func TestStatisticsOfFixture(t *testing.T) {
 
 func TestPaperCheck(t *testing.T) {
 	cells, _ := analysis.Aggregate(fixtureRecords())
-	rows := PaperCheck(cells)
+	rows := analysis.PaperCheck(cells)
 	if len(rows) != 40 {
 		t.Fatalf("%d rows, want 40", len(rows))
 	}
-	if miss := PaperMissing(rows); len(miss) != 40-12 {
+	if miss := analysis.PaperMissing(rows); len(miss) != 40-12 {
 		t.Errorf("%d missing, want 28", len(miss))
 	}
-	bad := PaperMismatches(rows, DefaultTolerance)
+	bad := analysis.PaperMismatches(rows, DefaultTolerance)
 	// 12 cells present (3 datasets × 4 methods); wine/cart reproduces exactly.
 	if len(bad) != 11 {
 		t.Errorf("%d mismatches, want 11", len(bad))
@@ -130,7 +130,7 @@ func TestPaperCheck(t *testing.T) {
 			t.Error("wine/cart listed as mismatch")
 		}
 	}
-	if n := len(PaperMismatches(rows, 1)); n != 0 {
+	if n := len(analysis.PaperMismatches(rows, 1)); n != 0 {
 		t.Errorf("tolerance 1: %d mismatches", n)
 	}
 }

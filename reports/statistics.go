@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/fgrtbench/fgrtbench/analysis"
+	"github.com/fgrtbench/fgrtbench/results"
 	"github.com/fgrtbench/fgrtbench/stats"
 )
 
@@ -101,23 +102,22 @@ func zeroNote(zeroMethod string) string {
 	}
 }
 
-// StatisticsTables renders a StatsResult as three tables: average ranks,
-// the Friedman/Nemenyi summary and the Wilcoxon/Holm pairs.
+// StatisticsTables renders a StatsResult as four tables: average ranks,
+// the Friedman/Nemenyi summary, the Wilcoxon/Holm pairs and the
+// per-dataset comparisons over folds.
 func StatisticsTables(r StatsResult, a *analysis.Analysis) []Table {
-	pres := a.Presentation()
-	p := r.Protocol
-	// The ranking's order (best mean rank first, ties in display order).
-	var order []int
-	if rk, ok := a.RankingOf(p); ok {
-		for _, m := range rk.Methods {
-			if j := slices.Index(r.Methods, m.Label); j >= 0 {
-				order = append(order, j)
-			}
-		}
-	}
-	if len(order) != len(r.Methods) || len(r.Friedman.AvgRanks) != len(r.Methods) {
+	rows, ok := a.RankRows(r)
+	if !ok {
+		p := r.Protocol
 		return []Table{{Name: "ranks-" + p, Title: "Average ranks, " + p + " protocol", Summary: "The analysis's ranking does not cover the tested methods; nothing is shown."}}
 	}
+	return []Table{ranksTable(r, rows, a.Presentation()), friedmanTable(r), pairwiseTable(r, a), foldTable(r, a)}
+}
+
+// ranksTable lists the analysis's rank rows (best mean rank first, ties in
+// display order).
+func ranksTable(r StatsResult, rows []analysis.RankRow, pres results.Presentation) Table {
+	p := r.Protocol
 	ranks := Table{
 		Name:      "ranks-" + p,
 		Title:     fmt.Sprintf("Average ranks over %d datasets (1 = most accurate), %s protocol", len(r.Datasets), p),
@@ -125,57 +125,30 @@ func StatisticsTables(r StatsResult, a *analysis.Analysis) []Table {
 		Align:     "lrr",
 		CSVHeader: []string{"protocol", "method", "display_name", "average_rank", "diff_to_best", "within_cd05_of_best"},
 	}
-	best := 0.0
-	if len(order) > 0 {
-		best = r.Friedman.AvgRanks[order[0]]
-	}
-	for _, j := range order {
-		ar := r.Friedman.AvgRanks[j]
-		within := r.CD05 > 0 && (r.Methods[j] == r.Best || slices.Contains(r.WithinCD05, r.Methods[j]))
-		ranks.Rows = append(ranks.Rows, []Entry{{Text: pres.DisplayName(r.Methods[j])}, {Text: fixed(ar, 3), Bold: ar-best <= analysis.TieTol}, {Text: fixed(ar-best, 3)}})
-		withinS := ""
+	for _, row := range rows {
+		name := pres.DisplayName(row.Method)
+		ranks.Rows = append(ranks.Rows, []Entry{{Text: name}, {Text: fixed(row.AvgRank, 3), Bold: row.TiedBest}, {Text: fixed(row.DiffToBest, 3)}})
+		within := ""
 		if r.CD05 > 0 {
-			withinS = strconv.FormatBool(within)
+			within = strconv.FormatBool(row.WithinCD05)
 		}
-		ranks.CSVRows = append(ranks.CSVRows, []string{p, r.Methods[j], pres.DisplayName(r.Methods[j]), csvNum(ar), csvNum(ar - best), withinS})
+		ranks.CSVRows = append(ranks.CSVRows, []string{p, row.Method, name, csvNum(row.AvgRank), csvNum(row.DiffToBest), within})
 	}
 	ranks.Notes = []string{"Ranks of the mean accuracies within each dataset, ties sharing the mean rank. Datasets: " + strings.Join(r.Datasets, ", ") + "."}
 	if len(r.Excluded) > 0 {
 		ranks.Notes = append(ranks.Notes, "Left out (a method has no result): "+strings.Join(r.Excluded, ", ")+".")
 	}
+	return ranks
+}
 
-	f := r.Friedman
-	type kv struct{ name, text, csv string }
-	items := []kv{
-		{"Datasets (N)", strconv.Itoa(f.N), strconv.Itoa(f.N)},
-		{"Methods (k)", strconv.Itoa(f.K), strconv.Itoa(f.K)},
-		{fmt.Sprintf("Friedman χ² (df %d)", f.DF), fixed(f.ChiSquare, 4), csvNum(f.ChiSquare)},
-		{"Friedman p", pValue(f.P), fmt.Sprintf("%.6g", f.P)},
-		{"Friedman χ², tie-corrected (scipy)", fixed(f.ChiSquareTieCorrected, 4), csvNum(f.ChiSquareTieCorrected)},
-		{"Friedman p, tie-corrected", pValue(f.PTieCorrected), fmt.Sprintf("%.6g", f.PTieCorrected)},
-	}
-	if math.IsInf(f.ImanDavenport, 0) {
-		// Only where finite: an infinite F (every dataset ranks the methods
-		// identically) has p = 0 in the limit, which no study earns.
-		items = append(items, kv{fmt.Sprintf("Iman–Davenport F (%d, %d)", f.DF1, f.DF2), "not reported (infinite)", ""})
-	} else {
-		items = append(items,
-			kv{fmt.Sprintf("Iman–Davenport F (%d, %d)", f.DF1, f.DF2), fixed(f.ImanDavenport, 4), csvNum(f.ImanDavenport)},
-			kv{"Iman–Davenport p", pValue(f.PImanDavenport), fmt.Sprintf("%.6g", f.PImanDavenport)})
-	}
-	pm := r.Permutation
-	if pm.Exact {
-		items = append(items, kv{"Permutation test p (exact)", pValue(pm.P), fmt.Sprintf("%.6g", pm.P)})
-	} else {
-		items = append(items,
-			kv{fmt.Sprintf("Permutation test p (Monte Carlo, %d draws)", pm.Draws), pValue(pm.P), fmt.Sprintf("%.6g", pm.P)},
-			kv{"Permutation test p, 99 % interval", fixed(pm.Low, 4) + " – " + fixed(pm.High, 4), csvNum(pm.Low) + ";" + csvNum(pm.High)})
-	}
-	items = append(items,
-		kv{"Verdict (α = 0.05)", verdictWord(r.Decision), strconv.FormatBool(r.Decision.Significant)},
-		kv{"Post-hoc comparisons", r.PostHoc, r.PostHoc},
-		kv{"Nemenyi CD (α = 0.05)", fixed(r.CD05, 4), csvNum(r.CD05)},
-		kv{"Nemenyi CD (α = 0.10)", fixed(r.CD10, 4), csvNum(r.CD10)})
+// statistic is one line of the Friedman table: its name, its value as
+// shown and as written to CSV.
+type statistic struct{ name, text, csv string }
+
+// friedmanTable summarises the omnibus tests and the Nemenyi critical
+// differences.
+func friedmanTable(r StatsResult) Table {
+	p := r.Protocol
 	fr := Table{
 		Name:      "friedman-" + p,
 		Title:     fmt.Sprintf("Friedman test and Nemenyi critical difference, %s protocol", p),
@@ -188,12 +161,50 @@ func StatisticsTables(r StatsResult, a *analysis.Analysis) []Table {
 			"Nemenyi q from Demšar's Table 5(a) for up to 10 methods, from the studentized range distribution beyond. Two methods differ at level α when their average ranks differ by at least CD; the CD diagram ranks exactly these methods. " + postHocNote(r),
 		},
 	}
+	items := append(friedmanStatistics(r.Friedman), permutationStatistics(r.Permutation)...)
+	items = append(items,
+		statistic{"Verdict (α = 0.05)", verdictWord(r.Decision), strconv.FormatBool(r.Decision.Significant)},
+		statistic{"Post-hoc comparisons", r.PostHoc, r.PostHoc},
+		statistic{"Nemenyi CD (α = 0.05)", fixed(r.CD05, 4), csvNum(r.CD05)},
+		statistic{"Nemenyi CD (α = 0.10)", fixed(r.CD10, 4), csvNum(r.CD10)})
 	for _, it := range items {
 		fr.Rows = append(fr.Rows, []Entry{{Text: it.name}, {Text: it.text}})
 		fr.CSVRows = append(fr.CSVRows, []string{p, it.name, it.csv})
 	}
+	return fr
+}
 
-	return []Table{ranks, fr, pairwiseTable(r, a), foldTable(r, a)}
+// friedmanStatistics are the Friedman χ² (plain and tie-corrected) and the
+// Iman–Davenport F with their p-values.
+func friedmanStatistics(f stats.FriedmanResult) []statistic {
+	items := []statistic{
+		{"Datasets (N)", strconv.Itoa(f.N), strconv.Itoa(f.N)},
+		{"Methods (k)", strconv.Itoa(f.K), strconv.Itoa(f.K)},
+		{fmt.Sprintf("Friedman χ² (df %d)", f.DF), fixed(f.ChiSquare, 4), csvNum(f.ChiSquare)},
+		{"Friedman p", pValue(f.P), fmt.Sprintf("%.6g", f.P)},
+		{"Friedman χ², tie-corrected (scipy)", fixed(f.ChiSquareTieCorrected, 4), csvNum(f.ChiSquareTieCorrected)},
+		{"Friedman p, tie-corrected", pValue(f.PTieCorrected), fmt.Sprintf("%.6g", f.PTieCorrected)},
+	}
+	if math.IsInf(f.ImanDavenport, 0) {
+		// Only where finite: an infinite F (every dataset ranks the methods
+		// identically) has p = 0 in the limit, which no study earns.
+		return append(items, statistic{fmt.Sprintf("Iman–Davenport F (%d, %d)", f.DF1, f.DF2), "not reported (infinite)", ""})
+	}
+	return append(items,
+		statistic{fmt.Sprintf("Iman–Davenport F (%d, %d)", f.DF1, f.DF2), fixed(f.ImanDavenport, 4), csvNum(f.ImanDavenport)},
+		statistic{"Iman–Davenport p", pValue(f.PImanDavenport), fmt.Sprintf("%.6g", f.PImanDavenport)})
+}
+
+// permutationStatistics is the permutation test's p-value, with its 99 %
+// interval when it was estimated by Monte Carlo.
+func permutationStatistics(pm stats.PermutationResult) []statistic {
+	if pm.Exact {
+		return []statistic{{"Permutation test p (exact)", pValue(pm.P), fmt.Sprintf("%.6g", pm.P)}}
+	}
+	return []statistic{
+		{fmt.Sprintf("Permutation test p (Monte Carlo, %d draws)", pm.Draws), pValue(pm.P), fmt.Sprintf("%.6g", pm.P)},
+		{"Permutation test p, 99 % interval", fixed(pm.Low, 4) + " – " + fixed(pm.High, 4), csvNum(pm.Low) + ";" + csvNum(pm.High)},
+	}
 }
 
 // prob formats a posterior probability ("n/a" when NaN).

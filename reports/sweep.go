@@ -39,38 +39,66 @@ func SweepTable(s analysis.Sweep, pres results.Presentation) Table {
 	t.Align = "l" + strings.Repeat("r", nParams) + "rrrrrrrr"
 	ranks, meanRank := s.Ranks()
 	for d, ds := range s.Datasets {
-		for i, p := range s.Points[d] {
-			if p.N == 0 {
-				continue
-			}
-			isBest := s.TiedBest(d, i)
-			row := []Entry{{Text: ds}}
-			row = append(row, paramEntries(s, i)...)
-			row = append(row, pointEntries(p)...)
-			row = append(row, Entry{Text: fixed(ranks[d][i], 1)})
-			if isBest {
-				row[1+nParams].Bold, row[len(row)-1].Bold = true, true
-			}
-			t.Rows = append(t.Rows, row)
-			t.CSVRows = append(t.CSVRows, pointCSV(s.Protocol, ds, s.Method, s.Label(i), p, csvNum(ranks[d][i]), isBest))
-		}
-		for _, p := range s.Selected {
-			if p.Dataset != ds {
-				continue
-			}
-			what := "selected: " + pres.DisplayName(p.Method) + " (" + p.Selection + ")"
-			row := []Entry{{Text: ds}, {Text: what}}
-			for j := 1; j < nParams; j++ {
-				row = append(row, Entry{Text: ""})
-			}
-			row = append(row, pointEntries(p)...)
-			row = append(row, Entry{Text: "—"})
-			t.Rows = append(t.Rows, row)
-			t.CSVRows = append(t.CSVRows, pointCSV(s.Protocol, ds, p.Method, what, p, "", false))
-		}
+		sweepDatasetRows(&t, s, d, ranks[d], nParams)
+		sweepSelectedRows(&t, s, ds, nParams, pres)
 	}
-	// Pooled block: means over datasets of the configurations present on
-	// every dataset.
+	sweepPooledRows(&t, s, meanRank, nParams)
+	t.Notes = []string{
+		"Each point is one configuration, evaluated on every fold and repeat: mean ± population standard deviation (ddof 0) over them; rules, antecedents (all conditions of the rulebase), rulebase size and fit time are means. Bold accuracy and rank = the best configuration of the dataset by mean accuracy; Rank = its rank among the configurations by mean accuracy (1 = best, ties averaged).",
+		"Pooled rows: means over the datasets of the per-dataset means, and the mean rank over datasets (N = datasets; only configurations present on every dataset); bold = the lowest mean rank.",
+	}
+	if len(s.Selected) > 0 {
+		t.Notes = append(t.Notes, "Rows 'selected:' are the reported numbers of the method and of its variants in these results (one configuration chosen per fold by the rule in brackets), for comparison; they are not ranked.")
+	}
+	if anyTestSweep(s) {
+		t.Notes = append(t.Notes, "Under the paper protocol every configuration is scored on the test fold that also chooses the reported one: the sweep shows all of them, the selected row is the per-fold maximum (optimistic).")
+	}
+	return t
+}
+
+// sweepDatasetRows adds the points run on dataset d with their ranks
+// there, the best in bold.
+func sweepDatasetRows(t *Table, s analysis.Sweep, d int, ranks []float64, nParams int) {
+	ds := s.Datasets[d]
+	for i, p := range s.Points[d] {
+		if p.N == 0 {
+			continue
+		}
+		isBest := s.TiedBest(d, i)
+		row := []Entry{{Text: ds}}
+		row = append(row, paramEntries(s, i)...)
+		row = append(row, pointEntries(p)...)
+		row = append(row, Entry{Text: fixed(ranks[i], 1)})
+		if isBest {
+			row[1+nParams].Bold, row[len(row)-1].Bold = true, true
+		}
+		t.Rows = append(t.Rows, row)
+		t.CSVRows = append(t.CSVRows, pointCSV(s.Protocol, ds, s.Method, s.Label(i), p, csvNum(ranks[i]), isBest))
+	}
+}
+
+// sweepSelectedRows adds the reported numbers of the method's variants on
+// dataset ds, unranked.
+func sweepSelectedRows(t *Table, s analysis.Sweep, ds string, nParams int, pres results.Presentation) {
+	for _, p := range s.Selected {
+		if p.Dataset != ds {
+			continue
+		}
+		what := "selected: " + pres.DisplayName(p.Method) + " (" + p.Selection + ")"
+		row := []Entry{{Text: ds}, {Text: what}}
+		for j := 1; j < nParams; j++ {
+			row = append(row, Entry{Text: ""})
+		}
+		row = append(row, pointEntries(p)...)
+		row = append(row, Entry{Text: "—"})
+		t.Rows = append(t.Rows, row)
+		t.CSVRows = append(t.CSVRows, pointCSV(s.Protocol, ds, p.Method, what, p, "", false))
+	}
+}
+
+// sweepPooledRows adds the pooled block: means over datasets of the
+// configurations present on every dataset, the lowest mean rank in bold.
+func sweepPooledRows(t *Table, s analysis.Sweep, meanRank []float64, nParams int) {
 	pooledBest := s.PooledBest()
 	for i := range s.Configs {
 		if math.IsNaN(meanRank[i]) {
@@ -90,17 +118,6 @@ func SweepTable(s analysis.Sweep, pres results.Presentation) Table {
 			csvNum(m.Accuracy * 100), "", csvNum(m.BalancedAccuracy * 100), "",
 			csvNum(m.Rules), csvNum(m.Antecedents), csvNum(m.RulebaseSize), csvNum(m.FitSeconds), csvNum(meanRank[i]), strconv.FormatBool(i == pooledBest)})
 	}
-	t.Notes = []string{
-		"Each point is one configuration, evaluated on every fold and repeat: mean ± population standard deviation (ddof 0) over them; rules, antecedents (all conditions of the rulebase), rulebase size and fit time are means. Bold accuracy and rank = the best configuration of the dataset by mean accuracy; Rank = its rank among the configurations by mean accuracy (1 = best, ties averaged).",
-		"Pooled rows: means over the datasets of the per-dataset means, and the mean rank over datasets (N = datasets; only configurations present on every dataset); bold = the lowest mean rank.",
-	}
-	if len(s.Selected) > 0 {
-		t.Notes = append(t.Notes, "Rows 'selected:' are the reported numbers of the method and of its variants in these results (one configuration chosen per fold by the rule in brackets), for comparison; they are not ranked.")
-	}
-	if anyTestSweep(s) {
-		t.Notes = append(t.Notes, "Under the paper protocol every configuration is scored on the test fold that also chooses the reported one: the sweep shows all of them, the selected row is the per-fold maximum (optimistic).")
-	}
-	return t
 }
 
 func anyTestSweep(s analysis.Sweep) bool {

@@ -123,28 +123,10 @@ func (t Table) LaTeX() []byte {
 		b.WriteByte(t.align(i))
 	}
 	b.WriteString("}\n\\toprule\n")
-	for i, h := range t.Header {
-		if i > 0 {
-			b.WriteString(" & ")
-		}
-		b.WriteString(texEscape(h))
-	}
+	b.WriteString(t.texHeader())
 	b.WriteString(" \\\\\n\\midrule\n")
 	for _, row := range t.Rows {
-		for i, e := range row {
-			if i > 0 {
-				b.WriteString(" & ")
-			}
-			text := texEscape(e.Text)
-			if e.Bold && text != "" {
-				text = "\\textbf{" + text + "}"
-			}
-			if e.Sub != "" {
-				text = "\\begin{tabular}[t]{@{}" + string(t.align(i)) + "@{}}" + text + "\\\\ {\\scriptsize " + texEscape(e.Sub) + "}\\end{tabular}"
-			}
-			b.WriteString(text)
-		}
-		b.WriteString(" \\\\\n")
+		b.WriteString(t.texRow(row) + " \\\\\n")
 	}
 	b.WriteString("\\bottomrule\n\\end{tabular}\n")
 	if wide {
@@ -161,6 +143,32 @@ func (t Table) LaTeX() []byte {
 	return b.Bytes()
 }
 
+// texHeader is the header cells joined as a LaTeX row (without its end).
+func (t Table) texHeader() string {
+	cells := make([]string, len(t.Header))
+	for i, h := range t.Header {
+		cells[i] = texEscape(h)
+	}
+	return strings.Join(cells, " & ")
+}
+
+// texRow is a row's cells joined as a LaTeX row (without its end): bold
+// where marked, a sub-line in small print under the cell's text.
+func (t Table) texRow(row []Entry) string {
+	cells := make([]string, len(row))
+	for i, e := range row {
+		text := texEscape(e.Text)
+		if e.Bold && text != "" {
+			text = "\\textbf{" + text + "}"
+		}
+		if e.Sub != "" {
+			text = "\\begin{tabular}[t]{@{}" + string(t.align(i)) + "@{}}" + text + "\\\\ {\\scriptsize " + texEscape(e.Sub) + "}\\end{tabular}"
+		}
+		cells[i] = text
+	}
+	return strings.Join(cells, " & ")
+}
+
 // longLaTeX renders a long table as a booktabs longtable whose header
 // repeats on every page, in small print.
 func (t Table) longLaTeX() []byte {
@@ -170,11 +178,7 @@ func (t Table) longLaTeX() []byte {
 		b.WriteByte(t.align(i))
 	}
 	b.WriteString("}\n\\caption{" + texEscape(t.Title) + "}\\label{tab:" + t.Name + "}\\\\\n\\toprule\n")
-	header := make([]string, len(t.Header))
-	for i, h := range t.Header {
-		header[i] = texEscape(h)
-	}
-	b.WriteString(strings.Join(header, " & ") + " \\\\\n\\midrule\n\\endhead\n\\bottomrule\n\\endfoot\n")
+	b.WriteString(t.texHeader() + " \\\\\n\\midrule\n\\endhead\n\\bottomrule\n\\endfoot\n")
 	for _, row := range t.Rows {
 		cells := make([]string, len(row))
 		for i, e := range row {

@@ -19,7 +19,6 @@ import (
 	"github.com/fgrtbench/fgrtbench/datasets"
 	"github.com/fgrtbench/fgrtbench/gate"
 	"github.com/fgrtbench/fgrtbench/internal/sharedtest"
-	"github.com/fgrtbench/fgrtbench/reports"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
@@ -115,7 +114,7 @@ func TestPaperProtocolReproducesAuthorsMeans(t *testing.T) {
 		t.Fatal(err)
 	}
 	var rows []gate.PaperRow
-	for _, r := range reports.PaperCheck(cells) {
+	for _, r := range analysis.PaperCheck(cells) {
 		rows = append(rows, gate.PaperRow(r))
 	}
 	diffs := gate.PaperCompare(rows, nil)

@@ -82,42 +82,15 @@ func frontOf(protocol string, p analysis.FrontPanel, name func(string) string, m
 	if len(p.Points) == 0 {
 		return fv
 	}
-	minX, maxX := math.Inf(1), math.Inf(-1)
-	minY, maxY := math.Inf(1), math.Inf(-1)
-	for _, pt := range p.Points {
-		minX, maxX = math.Min(minX, pt.Size), math.Max(maxX, pt.Size)
-		minY, maxY = math.Min(minY, pt.Accuracy), math.Max(maxY, pt.Accuracy)
-	}
-	fv.LogX = minX > 0 && maxX/minX > 10
-	tx := func(v float64) float64 { return v }
-	if fv.LogX {
-		tx = math.Log10
-	}
-	x0, x1 := tx(minX), tx(maxX)
-	if x1-x0 < 1e-12 {
-		x0, x1 = x0-1, x1+1
-	}
-	padX := (x1 - x0) * 0.05
-	x0, x1 = x0-padX, x1+padX
-	if !fv.LogX && x0 < 0 && minX >= 0 {
-		x0 = 0
-	}
-	y0, y1 := minY*100, maxY*100
-	if y1-y0 < 1e-9 {
-		y0, y1 = y0-1, y1+1
-	}
-	padY := (y1 - y0) * 0.08
-	y0, y1 = y0-padY, y1+padY
-	sx := func(v float64) float64 { return round1(padL + (tx(v)-x0)/(x1-x0)*innerW) }
-	sy := func(v float64) float64 { return round1(padT + (1-(v*100-y0)/(y1-y0))*innerH) }
-
+	sc := newFrontScale(p.Points)
+	fv.LogX = sc.logX
 	pareto := map[int]bool{}
 	for _, i := range p.Pareto {
 		pareto[i] = true
 	}
 	for i, pt := range p.Points {
 		k := methodIndex[pt.Method]
-		pv := pointView{FrontPoint: pt, Display: name(pt.Method), X: sx(pt.Size), Y: sy(pt.Accuracy), Color: palette[k%len(palette)], Shape: shape(k), Pareto: pareto[i]}
+		pv := pointView{FrontPoint: pt, Display: name(pt.Method), X: sc.sx(pt.Size), Y: sc.sy(pt.Accuracy), Color: palette[k%len(palette)], Shape: shape(k), Pareto: pareto[i]}
 		pv.R = selectedRadius
 		if pt.Swept {
 			pv.R = sweptRadius
@@ -135,9 +108,60 @@ func frontOf(protocol string, p analysis.FrontPanel, name func(string) string, m
 	fv.Labels, fv.Key = paretoLabels(fv.Points, p.Pareto)
 	// Selected rows on top of the sweep clouds: draw swept points first.
 	sortPoints(fv.Points)
-	fv.XTicks = xTicks(minX, maxX, fv.LogX, x0, x1, sx)
-	fv.YTicks = linearTicks(y0, y1, func(v float64) float64 { return sy(v / 100) })
+	fv.XTicks = xTicks(sc.minX, sc.maxX, sc.logX, sc.x0, sc.x1, sc.sx)
+	fv.YTicks = linearTicks(sc.y0, sc.y1, func(v float64) float64 { return sc.sy(v / 100) })
 	return fv
+}
+
+// frontScale maps a panel's sizes (log scale when they span more than a
+// decade) and accuracies (in percent) to the plot's coordinates: the
+// data's extent, padded, fills the inner plot area.
+type frontScale struct {
+	logX           bool
+	minX, maxX     float64 // the sizes' extent
+	x0, x1, y0, y1 float64 // the axes' ends, x transformed, y in percent
+}
+
+func newFrontScale(points []analysis.FrontPoint) frontScale {
+	minX, maxX := math.Inf(1), math.Inf(-1)
+	minY, maxY := math.Inf(1), math.Inf(-1)
+	for _, pt := range points {
+		minX, maxX = math.Min(minX, pt.Size), math.Max(maxX, pt.Size)
+		minY, maxY = math.Min(minY, pt.Accuracy), math.Max(maxY, pt.Accuracy)
+	}
+	sc := frontScale{logX: minX > 0 && maxX/minX > 10, minX: minX, maxX: maxX}
+	x0, x1 := sc.tx(minX), sc.tx(maxX)
+	if x1-x0 < 1e-12 {
+		x0, x1 = x0-1, x1+1
+	}
+	padX := (x1 - x0) * 0.05
+	x0, x1 = x0-padX, x1+padX
+	if !sc.logX && x0 < 0 && minX >= 0 {
+		x0 = 0
+	}
+	y0, y1 := minY*100, maxY*100
+	if y1-y0 < 1e-9 {
+		y0, y1 = y0-1, y1+1
+	}
+	padY := (y1 - y0) * 0.08
+	sc.x0, sc.x1, sc.y0, sc.y1 = x0, x1, y0-padY, y1+padY
+	return sc
+}
+
+// tx transforms a size onto the x axis's scale.
+func (sc frontScale) tx(v float64) float64 {
+	if sc.logX {
+		return math.Log10(v)
+	}
+	return v
+}
+
+func (sc frontScale) sx(v float64) float64 {
+	return round1(padL + (sc.tx(v)-sc.x0)/(sc.x1-sc.x0)*innerW)
+}
+
+func (sc frontScale) sy(v float64) float64 {
+	return round1(padT + (1-(v*100-sc.y0)/(sc.y1-sc.y0))*innerH)
 }
 
 func shape(k int) string { return []string{"circle", "square", "triangle"}[(k/len(palette))%3] }

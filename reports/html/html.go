@@ -301,101 +301,139 @@ func build(in Input) page {
 	p := page{Title: a.Study.Title, Partial: a.Study.Partial, Command: a.Study.Command,
 		CSS: template.CSS(styleCSS), JS: template.JS(scriptJS), Methods: a.Methods, Compared: len(a.ComparedMethods()),
 		Figures: in.Figures, Provenance: in.Provenance, Rope: a.Rope, Schema: a.Schema}
-	display := map[string]string{}
-	for _, m := range a.Methods {
-		display[m.Label] = m.Display
-	}
-	name := func(label string) string {
-		if d := display[label]; d != "" {
-			return d
-		}
-		return label
-	}
-	chance := map[[3]string]bool{}
-	for _, c := range a.Chance {
-		chance[[3]string{c.Protocol, c.Dataset, c.Method}] = true
-	}
-	dsIndex := map[string]int{}
-	for i, d := range a.Study.Datasets {
-		dv := datasetView{Dataset: d, ID: "ds-" + strconv.Itoa(i+1), Balance: balance(d), Used: d.Rows}
-		if d.RowsUsed > 0 {
-			dv.Used = d.RowsUsed
-		}
-		dsIndex[d.Name] = i
-		p.Datasets = append(p.Datasets, dv)
-		if strings.HasPrefix(dv.SHA256, "content:") {
-			p.IdentityHeader = "Identity"
-		}
-	}
-	// One colour and marker per method across every panel of the page.
-	methodIndex := map[string]int{}
-	for i, m := range a.Methods {
-		methodIndex[m.Label] = i
-	}
+	b := newPageBuilder(a, &p)
+	b.datasets()
 	for _, proto := range a.Protocols {
-		pv := protocolView{Name: proto, Scores: scoresOf(a, proto, name)}
-		byKey := map[[2]string]*cellView{}
-		for _, c := range a.Cells {
-			if c.Protocol != proto {
-				continue
-			}
-			cv := cellView{Cell: c, Display: name(c.Method), Chance: chance[[3]string{c.Protocol, c.Dataset, c.Method}]}
-			if cv.Chance {
-				pv.Chance++
-			}
-			pv.Cells = append(pv.Cells, cv)
-			if i, ok := dsIndex[c.Dataset]; ok {
-				p.Datasets[i].Cells = append(p.Datasets[i].Cells, cv)
-			}
-		}
-		for i := range pv.Cells {
-			byKey[[2]string{pv.Cells[i].Dataset, pv.Cells[i].Method}] = &pv.Cells[i]
-		}
-		t, _ := a.TestsOf(proto)
-		pv.Tests = t
-		pv.Matrix = matrixOf(a, proto, byKey, t, name)
-		for _, pr := range t.Pairs {
-			pv.Pairs = append(pv.Pairs, pairView{Pair: pr, DisplayA: name(pr.A), DisplayB: name(pr.B), Significant: pr.Significant})
-		}
-		if f, ok := a.FrontOf(proto); ok {
-			seen := map[string]bool{}
-			for _, panel := range f.Panels {
-				fv := frontOf(proto, panel, name, methodIndex)
-				if panel.Dataset == "" {
-					pv.Pooled = &fv
-					// The protocol's legend keys the pooled plot: a study
-					// of one dataset has none, and so no legend there.
-					for _, pt := range panel.Points {
-						seen[pt.Method] = true
-					}
-				} else if i, ok := dsIndex[panel.Dataset]; ok {
-					p.Datasets[i].Fronts = append(p.Datasets[i].Fronts, fv)
-				}
-			}
-			for _, m := range a.Methods {
-				if seen[m.Label] {
-					pv.Legend = append(pv.Legend, legendOf(m.Label, m.Display, methodIndex[m.Label]))
-				}
-			}
-		}
-		p.Protocols = append(p.Protocols, pv)
+		p.Protocols = append(p.Protocols, b.protocol(proto))
 	}
 	for i := range p.Datasets {
-		p.Datasets[i].Rules = rulesOf(a, p.Datasets[i].Name, name)
+		p.Datasets[i].Rules = rulesOf(a, p.Datasets[i].Name, b.name)
 		seen := map[string]bool{}
 		for _, f := range p.Datasets[i].Fronts {
 			for _, pt := range f.Points {
 				seen[pt.Method] = true
 			}
 		}
-		for _, m := range a.Methods {
-			if seen[m.Label] {
-				p.Datasets[i].Legend = append(p.Datasets[i].Legend, legendOf(m.Label, m.Display, methodIndex[m.Label]))
-			}
-		}
+		p.Datasets[i].Legend = b.legendOf(seen)
 	}
 	p.Files = groupFiles(in.Files, in.Figures)
 	return p
+}
+
+// pageBuilder fills a page from an analysis: the lookups every part of
+// the page shares.
+type pageBuilder struct {
+	a       *analysis.Analysis
+	p       *page
+	display map[string]string
+	chance  map[[3]string]bool
+	// dsIndex places a dataset's name in p.Datasets; methodIndex gives
+	// each method one colour and marker across every panel of the page.
+	dsIndex, methodIndex map[string]int
+}
+
+func newPageBuilder(a *analysis.Analysis, p *page) *pageBuilder {
+	b := &pageBuilder{a: a, p: p, display: map[string]string{}, chance: map[[3]string]bool{}, dsIndex: map[string]int{}, methodIndex: map[string]int{}}
+	for _, m := range a.Methods {
+		b.display[m.Label] = m.Display
+	}
+	for _, c := range a.Chance {
+		b.chance[[3]string{c.Protocol, c.Dataset, c.Method}] = true
+	}
+	for i, m := range a.Methods {
+		b.methodIndex[m.Label] = i
+	}
+	return b
+}
+
+// name is a method label's display name (the label when it has none).
+func (b *pageBuilder) name(label string) string {
+	if d := b.display[label]; d != "" {
+		return d
+	}
+	return label
+}
+
+// datasets adds a view of each dataset of the study.
+func (b *pageBuilder) datasets() {
+	for i, d := range b.a.Study.Datasets {
+		dv := datasetView{Dataset: d, ID: "ds-" + strconv.Itoa(i+1), Balance: balance(d), Used: d.Rows}
+		if d.RowsUsed > 0 {
+			dv.Used = d.RowsUsed
+		}
+		b.dsIndex[d.Name] = i
+		b.p.Datasets = append(b.p.Datasets, dv)
+		if strings.HasPrefix(dv.SHA256, "content:") {
+			b.p.IdentityHeader = "Identity"
+		}
+	}
+}
+
+// protocol is a protocol's view: its cells (also added to their
+// datasets' views), tests, matrix, pairs and fronts.
+func (b *pageBuilder) protocol(proto string) protocolView {
+	a := b.a
+	pv := protocolView{Name: proto, Scores: scoresOf(a, proto, b.name)}
+	for _, c := range a.Cells {
+		if c.Protocol != proto {
+			continue
+		}
+		cv := cellView{Cell: c, Display: b.name(c.Method), Chance: b.chance[[3]string{c.Protocol, c.Dataset, c.Method}]}
+		if cv.Chance {
+			pv.Chance++
+		}
+		pv.Cells = append(pv.Cells, cv)
+		if i, ok := b.dsIndex[c.Dataset]; ok {
+			b.p.Datasets[i].Cells = append(b.p.Datasets[i].Cells, cv)
+		}
+	}
+	byKey := map[[2]string]*cellView{}
+	for i := range pv.Cells {
+		byKey[[2]string{pv.Cells[i].Dataset, pv.Cells[i].Method}] = &pv.Cells[i]
+	}
+	t, _ := a.TestsOf(proto)
+	pv.Tests = t
+	pv.Matrix = matrixOf(a, proto, byKey, t, b.name)
+	for _, pr := range t.Pairs {
+		pv.Pairs = append(pv.Pairs, pairView{Pair: pr, DisplayA: b.name(pr.A), DisplayB: b.name(pr.B), Significant: pr.Significant})
+	}
+	b.fronts(&pv)
+	return pv
+}
+
+// fronts adds a protocol's pooled front to its view, with the legend of
+// the methods it shows, and each dataset's front to the dataset's view.
+func (b *pageBuilder) fronts(pv *protocolView) {
+	f, ok := b.a.FrontOf(pv.Name)
+	if !ok {
+		return
+	}
+	seen := map[string]bool{}
+	for _, panel := range f.Panels {
+		fv := frontOf(pv.Name, panel, b.name, b.methodIndex)
+		if panel.Dataset == "" {
+			pv.Pooled = &fv
+			// The protocol's legend keys the pooled plot: a study of one
+			// dataset has none, and so no legend there.
+			for _, pt := range panel.Points {
+				seen[pt.Method] = true
+			}
+		} else if i, ok := b.dsIndex[panel.Dataset]; ok {
+			b.p.Datasets[i].Fronts = append(b.p.Datasets[i].Fronts, fv)
+		}
+	}
+	pv.Legend = b.legendOf(seen)
+}
+
+// legendOf keys the methods seen, in the study's method order.
+func (b *pageBuilder) legendOf(seen map[string]bool) []legendView {
+	var out []legendView
+	for _, m := range b.a.Methods {
+		if seen[m.Label] {
+			out = append(out, legendOf(m.Label, m.Display, b.methodIndex[m.Label]))
+		}
+	}
+	return out
 }
 
 // matrixOf lays out a protocol's headline table: its methods in the

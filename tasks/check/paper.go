@@ -3,7 +3,6 @@ package check
 import (
 	"github.com/fgrtbench/fgrtbench/analysis"
 	"github.com/fgrtbench/fgrtbench/gate"
-	"github.com/fgrtbench/fgrtbench/reports"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
@@ -16,7 +15,7 @@ func paperCompare(recs []results.Record, notes map[string]string) ([]gate.PaperD
 		return nil, err
 	}
 	var rows []gate.PaperRow
-	for _, r := range reports.PaperCheck(cells) {
+	for _, r := range analysis.PaperCheck(cells) {
 		rows = append(rows, gate.PaperRow(r))
 	}
 	return gate.PaperCompare(rows, notes), nil

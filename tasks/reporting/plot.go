@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 
+	"github.com/fgrtbench/fgrtbench/analysis"
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
 	"github.com/fgrtbench/fgrtbench/bench/runner"
 	"github.com/fgrtbench/fgrtbench/plots"
@@ -25,11 +27,11 @@ func PlotAll(dir, target string) ([]plots.Figure, error) {
 			return nil, err // never draw through a planted report/ link
 		}
 	}
-	opts, err := plotOptions(dir)
+	in, err := plotInputs(dir)
 	if err != nil {
 		return nil, err
 	}
-	figs, err := plots.RenderAll(dir, target, opts)
+	figs, err := plots.RenderAll(target, in)
 	for i := range figs {
 		figs[i].Path = filepath.Join(filepath.Dir(target), figs[i].Path)
 	}
@@ -39,11 +41,10 @@ func PlotAll(dir, target string) ([]plots.Figure, error) {
 	return figs, err
 }
 
-// plotOptions reads what the figures of dir draw: the analysis of its
-// results.csv (none when absent: runtime.csv alone) and the presentation
-// of its methods.
-func plotOptions(dir string) (plots.RenderOptions, error) {
-	var opts plots.RenderOptions
+// plotInputs reads what the figures of dir draw: the analysis of its
+// results.csv (none when absent: runtime.csv alone), the presentation of
+// its methods and its runtime.csv.
+func plotInputs(dir string) (plots.Inputs, error) {
 	recs, recErr := results.ReadFile(filepath.Join(dir, runner.ResultsFile))
 	m, err := manifest.Read(dir)
 	switch {
@@ -51,19 +52,41 @@ func plotOptions(dir string) (plots.RenderOptions, error) {
 		m = nil
 	case recErr == nil:
 		if err := onlyStudyRows(dir, m, recs); err != nil {
-			return opts, err
+			return plots.Inputs{}, err
 		}
 	}
-	opts.Methods = Presentation(m, recordLabels(recs))
+	methods := Presentation(m, recordLabels(recs))
 	if recErr != nil && !errors.Is(recErr, fs.ErrNotExist) {
-		return opts, recErr
+		return plots.Inputs{}, recErr
 	}
-	if recErr != nil {
-		return opts, nil
+	var a *analysis.Analysis
+	if recErr == nil {
+		if len(recs) == 0 {
+			return plots.Inputs{}, fmt.Errorf("nothing to draw from %s: its %s holds no rows; %s", dir, runner.ResultsFile, plots.NothingToDraw)
+		}
+		if a, err = analyse(recs, m, "", Options{}, nil); err != nil {
+			return plots.Inputs{}, err
+		}
 	}
-	if len(recs) == 0 {
-		return opts, fmt.Errorf("nothing to draw from %s: its %s holds no rows; %s", dir, runner.ResultsFile, plots.NothingToDraw)
+	return figureInputs(dir, a, methods)
+}
+
+// figureInputs loads what the figures of dir draw besides the analysis a
+// (nil when dir has no results.csv): the timings of its runtime.csv, when
+// there is one. methods presents runtime.csv's labels when a is nil.
+func figureInputs(dir string, a *analysis.Analysis, methods results.Presentation) (plots.Inputs, error) {
+	in := plots.Inputs{Analysis: a, Methods: methods}
+	path := filepath.Join(dir, plots.RuntimeFile)
+	if st, err := os.Stat(path); err != nil || st.IsDir() {
+		if a == nil {
+			return in, fmt.Errorf("%s has neither %s nor %s", dir, plots.ResultsFile, plots.RuntimeFile)
+		}
+		return in, nil
 	}
-	opts.Analysis, err = analyse(recs, m, "", Options{}, nil)
-	return opts, err
+	rt, err := results.ReadRuntimeFile(path)
+	if err != nil {
+		return in, err
+	}
+	in.Runtime = rt
+	return in, nil
 }

@@ -123,7 +123,11 @@ func readManifest(dir string, recs []results.Record, o Options) (*manifest.Manif
 // renderFigures draws the figures the analysis supports into
 // DIR/report/figures; paths come back relative to DIR/report.
 func renderFigures(dir string, a *analysis.Analysis) ([]reports.Figure, error) {
-	figs, err := plots.RenderAll(dir, filepath.Join(dir, "report", "figures"), plots.RenderOptions{Analysis: a})
+	in, err := figureInputs(dir, a, results.Presentation{})
+	var figs []plots.Figure
+	if err == nil {
+		figs, err = plots.RenderAll(filepath.Join(dir, "report", "figures"), in)
+	}
 	out := make([]reports.Figure, 0, len(figs))
 	for _, f := range figs {
 		out = append(out, reports.Figure{Path: filepath.Join("report", f.Path), Caption: f.Caption})
