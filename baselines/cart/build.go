@@ -2,6 +2,8 @@ package cart
 
 import (
 	"math"
+
+	"github.com/fgrtbench/fgrtbench/internal/par"
 )
 
 const (
@@ -42,6 +44,7 @@ type builder struct {
 	rng              xorshift
 	features         []int // persists across nodes (sklearn's features)
 	constantFeatures []int // persists across nodes
+	visit            []int // the features a node scans, in drawing order
 
 	// sorted[f*n+start : f*n+end] lists the samples of the node being split
 	// in ascending order of column f (for every column not known constant in
@@ -49,25 +52,31 @@ type builder struct {
 	// so a scan reads its feature's values in order instead of gathering
 	// them from the column; samples[start:end] lists the samples in no
 	// particular order.
-	sorted      []int32
-	values      []float32
-	samples     []int32
-	goesLeft    []bool
-	scratch     []int32
-	scratchVals []float32
-	yf          []int32
-	isConst     []bool
+	sorted   []int32
+	values   []float32
+	samples  []int32
+	goesLeft []bool
+	isConst  []bool
+	columns  []int // the columns a partition reorders
 
-	total, left, right []float64 // class counts, length C
-	log2Base           float64
+	total    []float64 // class counts of the node, length C
+	log2Base float64
 
 	// xlogx[k] = k·ln(k) for the integer counts 0..n, used by the entropy
 	// criterion to screen split candidates without logarithms (see
 	// screenEntropy); nil for gini.
 	xlogx []float64
+
+	// threads is the fit's CPU budget (nil: serial). own is the fitting
+	// thread's scratch; scratches hands the tasks of a spread loop theirs,
+	// and candidates holds a spread split search's per-feature results.
+	threads    *par.Budget
+	own        *scratch
+	scratches  *pool[*scratch]
+	candidates []candidate
 }
 
-func newBuilder(data *dataset, p Config) *builder {
+func newBuilder(data *dataset, p Config, threads *par.Budget) *builder {
 	n, d, c := data.n, data.d, data.classes
 	b := &builder{
 		// The sorted values are all the builder reads of the columns, so
@@ -80,18 +89,17 @@ func newBuilder(data *dataset, p Config) *builder {
 		rng:              xorshift{state: splitterSeed(p.RandomState)},
 		features:         make([]int, d),
 		constantFeatures: make([]int, d),
-		sorted:           make([]int32, n*d),
-		values:           make([]float32, n*d),
+		visit:            make([]int, 0, d),
 		samples:          make([]int32, n),
 		goesLeft:         make([]bool, n),
-		scratch:          make([]int32, n),
-		scratchVals:      make([]float32, n),
-		yf:               make([]int32, n),
 		isConst:          make([]bool, d),
+		columns:          make([]int, 0, d),
 		total:            make([]float64, c),
-		left:             make([]float64, c),
-		right:            make([]float64, c),
 		log2Base:         math.Log(2.0),
+		threads:          threads,
+		own:              newScratch(n, c),
+		scratches:        newPool(threads.Threads(), func() *scratch { return newScratch(n, c) }),
+		candidates:       make([]candidate, d),
 	}
 	if p.Criterion == Entropy {
 		b.xlogx = make([]float64, n+1)
@@ -108,23 +116,37 @@ func newBuilder(data *dataset, p Config) *builder {
 	for i := range b.samples {
 		b.samples[i] = int32(i)
 	}
-	// Presort every column once. Keys pack an order-preserving image of the
-	// float32 value above the row index, so one integer sort orders by value
-	// (ties by row, which keeps the fit deterministic).
-	keys, tmp := make([]uint64, n), make([]uint64, n)
-	for f := 0; f < d; f++ {
-		col := data.cols[f*n : (f+1)*n]
-		for i, v := range col {
-			keys[i] = uint64(orderedBits(v))<<32 | uint64(i)
-		}
-		keys, tmp = sortKeys(keys, tmp)
+	b.presort(data.cols)
+	return b
+}
+
+// presort fills sorted and values with every column in ascending order.
+// Keys pack an order-preserving image of the float32 value above the row
+// index, so one integer sort orders by value (ties by row, which keeps the
+// fit deterministic). Columns sort independently, on the budget's free
+// threads when the data is large.
+func (b *builder) presort(cols []float32) {
+	n, d := b.data.n, b.data.d
+	b.sorted, b.values = make([]int32, n*d), make([]float32, n*d)
+	keyBuffers := newPool(b.threads.Threads(), func() []uint64 { return make([]uint64, 2*n) })
+	b.forEach(n, d, func(_ *scratch, f int) {
+		buf := keyBuffers.get()
+		keys, _ := sortKeys(fillKeys(buf[:n], cols[f*n:(f+1)*n]), buf[n:])
 		seg, vals := b.sorted[f*n:(f+1)*n], b.values[f*n:(f+1)*n]
 		for i, k := range keys {
 			seg[i] = int32(uint32(k))
-			vals[i] = col[uint32(k)]
+			vals[i] = cols[f*n+int(uint32(k))]
 		}
+		keyBuffers.put(buf)
+	})
+}
+
+// fillKeys writes the sort key of every value of col into keys.
+func fillKeys(keys []uint64, col []float32) []uint64 {
+	for i, v := range col {
+		keys[i] = uint64(orderedBits(v))<<32 | uint64(i)
 	}
-	return b
+	return keys
 }
 
 // orderedBits maps a float32 to a uint32 with the same order (-0 and +0
@@ -137,9 +159,10 @@ func orderedBits(v float32) uint32 {
 	return u | 0x80000000
 }
 
-// build runs sklearn's DepthFirstTreeBuilder.build.
-func build(data *dataset, p Config) *Tree {
-	return newBuilder(data, p).grow(p)
+// build runs sklearn's DepthFirstTreeBuilder.build, spreading large nodes'
+// loops over the free threads of the budget (nil: serial).
+func build(data *dataset, p Config, threads *par.Budget) *Tree {
+	return newBuilder(data, p, threads).grow(p)
 }
 
 func (b *builder) grow(p Config) *Tree {
@@ -217,154 +240,11 @@ func (b *builder) impurityOf(counts []float64, w float64) float64 {
 	return e
 }
 
-// nodeSplit is BestSplitter.node_split: it draws features in sklearn's
-// random order, skips known and newly found constant features, and keeps
-// the first split with the best proxy improvement. It returns the split
-// (pos == end when none is valid) and the node's updated constant count.
-func (b *builder) nodeSplit(start, end int, impurity float64, nConstant int) (split, int) {
-	n, d := b.data.n, b.data.d
-	m := end - start
-	best := split{pos: end, improvement: math.Inf(-1), impLeft: math.Inf(1), impRight: math.Inf(1)}
-	bestProxy := math.Inf(-1)
-	wN := float64(m)
-	features := b.features
-
-	fi := d
-	nVisited, nFound, nDrawn := 0, 0, 0
-	nKnown := nConstant
-	nTotal := nKnown
-	for fi > nTotal && (nVisited < b.maxFeatures || nVisited <= nFound+nDrawn) {
-		nVisited++
-		fj := b.rng.intn(nDrawn, fi-nFound)
-		if fj < nKnown {
-			features[nDrawn], features[fj] = features[fj], features[nDrawn]
-			nDrawn++
-			continue
-		}
-		fj += nFound
-		f := features[fj]
-		seg := b.sorted[f*n+start : f*n+end]
-		xf := b.values[f*n+start : f*n+end]
-		if xf[m-1] <= xf[0]+featureThreshold {
-			features[fj], features[nTotal] = features[nTotal], features[fj]
-			nFound++
-			nTotal++
-			continue
-		}
-		fi--
-		features[fi], features[fj] = features[fj], features[fi]
-
-		yf, y := b.yf[:m], b.data.y
-		for k, i := range seg {
-			yf[k] = y[i]
-		}
-		clear(b.left)
-		added := 0 // samples xf[:added] are in b.left
-		for p := 0; p < m; {
-			for p+1 < m && xf[p+1] <= xf[p]+featureThreshold {
-				p++
-			}
-			p++
-			if p >= m || p < b.minLeaf || m-p < b.minLeaf {
-				continue
-			}
-			for ; added < p; added++ {
-				b.left[yf[added]]++
-			}
-			if b.xlogx != nil && b.screenEntropy(p, m) < bestProxy {
-				continue
-			}
-			wL := float64(p)
-			wR := wN - wL
-			var iL, iR float64
-			if b.crit == Gini {
-				iL, iR = b.childGini(wL, wR)
-			} else {
-				iL, iR = b.childImpurities(wL, wR)
-			}
-			proxy := -float64(wR*iR) - float64(wL*iL)
-			if proxy > bestProxy {
-				bestProxy = proxy
-				lo, hi := float64(xf[p-1]), float64(xf[p])
-				thr := lo/2.0 + hi/2.0
-				if thr == hi || math.IsInf(thr, 0) {
-					thr = lo
-				}
-				best.feature, best.pos, best.threshold = f, start+p, thr
-			}
-		}
-	}
-
-	if best.pos < end {
-		f := best.feature
-		seg := b.sorted[f*n+start : f*n+best.pos]
-		clear(b.left)
-		for _, i := range seg {
-			b.left[b.data.y[i]]++
-		}
-		wL := float64(best.pos - start)
-		wR := wN - wL
-		best.impLeft, best.impRight = b.childImpurities(wL, wR)
-		best.improvement = (wN / float64(n)) *
-			(impurity - float64(wR/wN*best.impRight) - float64(wL/wN*best.impLeft))
-	}
-
-	copy(features[:nKnown], b.constantFeatures[:nKnown])
-	copy(b.constantFeatures[nKnown:nKnown+nFound], features[nKnown:nKnown+nFound])
-	return best, nTotal
-}
-
-// screenEntropy returns an upper bound of the entropy proxy of the
-// candidate with b.left holding the class counts of the first p of m
-// samples, so that candidates that cannot beat the best so far skip the
-// 2·C logarithms of the exact proxy. With integer counts,
-//
-//	-(wL·iL + wR·iR) = (Σ l·ln l + Σ r·ln r − wL·ln wL − wR·ln wR) / ln 2,
-//
-// a sum of table entries. It differs from the exact proxy (computed as
-// sklearn computes it) only by rounding, and the slack added to it bounds
-// both computations' rounding errors with a wide margin (the errors are a
-// few ulps of terms at most m·ln m each; the slack is 2^-36 relative). A
-// candidate whose bound is below the best proxy is exactly one the exact
-// comparison would reject, so the chosen split, its threshold and every
-// impurity stay those of the exact scan: only the number of logarithms
-// changes.
-func (b *builder) screenEntropy(p, m int) float64 {
-	t := b.xlogx
-	s := -t[p] - t[m-p]
-	for k, l := range b.left {
-		s += t[int(l)] + t[int(b.total[k]-l)]
-	}
-	slack := (t[m] + float64(m)) * float64(len(b.left)+2) * 0x1p-36
-	return s/b.log2Base + slack
-}
-
-// childImpurities returns the impurities of b.left and of total-left.
-func (b *builder) childImpurities(wL, wR float64) (float64, float64) {
-	for k, t := range b.total {
-		b.right[k] = t - b.left[k]
-	}
-	return b.impurityOf(b.left, wL), b.impurityOf(b.right, wR)
-}
-
-// childGini is childImpurities for the Gini criterion, in one pass and
-// without writing b.right: the same operations in the same order (a
-// candidate split's hottest path).
-func (b *builder) childGini(wL, wR float64) (float64, float64) {
-	left := b.left[:len(b.total)]
-	sqL, sqR := 0.0, 0.0
-	for k, t := range b.total {
-		l := left[k]
-		r := t - l
-		sqL += float64(l * l)
-		sqR += float64(r * r)
-	}
-	return 1.0 - sqL/float64(wL*wL), 1.0 - sqR/float64(wR*wR)
-}
-
 // partition reorders samples[start:end] and every column's sorted segment
 // that may still be scanned so that the rows going left come first, each
-// side keeping its order (stable, so sorted segments stay sorted).
+// side keeping its order (stable, so sorted segments stay sorted). The
+// columns and the samples reorder independently, on the budget's free
+// threads when the node is large.
 func (b *builder) partition(start, end int, sp split, nConstant int) {
 	n, d := b.data.n, b.data.d
 	f := sp.feature
@@ -375,17 +255,25 @@ func (b *builder) partition(start, end int, sp split, nConstant int) {
 	for _, f := range b.constantFeatures[:nConstant] {
 		b.isConst[f] = true
 	}
-	b.stablePartition(b.samples[start:end])
+	b.columns = b.columns[:0]
 	for f := 0; f < d; f++ {
 		if !b.isConst[f] {
-			b.stablePartitionSorted(b.sorted[f*n+start:f*n+end], b.values[f*n+start:f*n+end])
+			b.columns = append(b.columns, f)
 		}
 	}
+	b.forEach(end-start, len(b.columns)+1, func(s *scratch, k int) {
+		if k == len(b.columns) {
+			b.stablePartition(s, b.samples[start:end])
+			return
+		}
+		f := b.columns[k]
+		b.stablePartitionSorted(s, b.sorted[f*n+start:f*n+end], b.values[f*n+start:f*n+end])
+	})
 }
 
-func (b *builder) stablePartition(seg []int32) {
+func (b *builder) stablePartition(s *scratch, seg []int32) {
 	nl, nr := 0, 0
-	right := b.scratch
+	right := s.rows
 	for _, i := range seg {
 		if b.goesLeft[i] {
 			seg[nl] = i
@@ -400,9 +288,9 @@ func (b *builder) stablePartition(seg []int32) {
 
 // stablePartitionSorted is stablePartition of a sorted segment and of its
 // values alongside.
-func (b *builder) stablePartitionSorted(seg []int32, vals []float32) {
+func (b *builder) stablePartitionSorted(s *scratch, seg []int32, vals []float32) {
 	nl, nr := 0, 0
-	right, rightVals := b.scratch, b.scratchVals
+	right, rightVals := s.rows, s.vals
 	vals = vals[:len(seg)]
 	for k, i := range seg {
 		if b.goesLeft[i] {
