@@ -24,13 +24,15 @@ type split struct {
 	impRight    float64
 }
 
-// stackRecord is one pending node of the depth-first builder.
+// stackRecord is one pending node of the depth-first builder. pre holds
+// the node's split scans when its parent's partition computed them.
 type stackRecord struct {
 	start, end, depth int
 	parent            int
 	isLeft            bool
 	impurity          float64
 	nConstant         int
+	pre               *nodeScans
 }
 
 // builder holds the state of one fit: sklearn's Splitter state (feature
@@ -40,6 +42,12 @@ type builder struct {
 	crit        Criterion
 	minLeaf     int
 	maxFeatures int
+	// The leaf rules of grow: a node deeper than maxDepth, with fewer than
+	// minSplit samples or an impurity of at most epsilon is a leaf, and so
+	// is one whose best split decreases impurity by less than minDecrease.
+	maxDepth    int
+	minSplit    int
+	minDecrease float64
 
 	rng              xorshift
 	features         []int // persists across nodes (sklearn's features)
@@ -74,6 +82,7 @@ type builder struct {
 	own        *scratch
 	scratches  *pool[*scratch]
 	candidates []candidate
+	freeScans  []*nodeScans // nodeScans no pending node holds
 }
 
 func newBuilder(data *dataset, p Config, threads *par.Budget) *builder {
@@ -82,10 +91,9 @@ func newBuilder(data *dataset, p Config, threads *par.Budget) *builder {
 		// The sorted values are all the builder reads of the columns, so
 		// it keeps no reference to them: once the caller drops the
 		// dataset, they are not held beside their sorted copy.
-		data:             &dataset{n: n, d: d, classes: c, y: data.y},
-		crit:             p.Criterion,
-		minLeaf:          p.MinSamplesLeaf,
-		maxFeatures:      p.MaxFeatures,
+		data: &dataset{n: n, d: d, classes: c, y: data.y},
+		crit: p.Criterion, minLeaf: p.MinSamplesLeaf, maxFeatures: p.MaxFeatures,
+		maxDepth: p.MaxDepth, minSplit: max(p.MinSamplesSplit, 2*p.MinSamplesLeaf), minDecrease: p.MinImpurityDecrease,
 		rng:              xorshift{state: splitterSeed(p.RandomState)},
 		features:         make([]int, d),
 		constantFeatures: make([]int, d),
@@ -101,14 +109,17 @@ func newBuilder(data *dataset, p Config, threads *par.Budget) *builder {
 		scratches:        newPool(threads.Threads(), func() *scratch { return newScratch(n, c) }),
 		candidates:       make([]candidate, d),
 	}
+	if b.maxDepth == 0 {
+		b.maxDepth = math.MaxInt32
+	}
+	if b.maxFeatures == 0 || b.maxFeatures > d {
+		b.maxFeatures = d
+	}
 	if p.Criterion == Entropy {
 		b.xlogx = make([]float64, n+1)
 		for k := 2; k <= n; k++ {
 			b.xlogx[k] = float64(k) * math.Log(float64(k))
 		}
-	}
-	if b.maxFeatures == 0 || b.maxFeatures > d {
-		b.maxFeatures = d
 	}
 	for f := range b.features {
 		b.features[f] = f
@@ -162,53 +173,58 @@ func orderedBits(v float32) uint32 {
 // build runs sklearn's DepthFirstTreeBuilder.build, spreading large nodes'
 // loops over the free threads of the budget (nil: serial).
 func build(data *dataset, p Config, threads *par.Budget) *Tree {
-	return newBuilder(data, p, threads).grow(p)
+	return newBuilder(data, p, threads).grow()
 }
 
-func (b *builder) grow(p Config) *Tree {
-	data := b.data
-	n, c := data.n, data.classes
-	maxDepth := p.MaxDepth
-	if maxDepth == 0 {
-		maxDepth = math.MaxInt32
-	}
-	minSplit := max(p.MinSamplesSplit, 2*p.MinSamplesLeaf)
-
-	tree := &Tree{NumClasses: c}
-	stack := []stackRecord{{start: 0, end: n, depth: 0, parent: Undefined, impurity: math.Inf(1)}}
-	first := true
+// grow is DepthFirstTreeBuilder.build's loop: nodes in depth-first order,
+// left child first, each split as soon as it is popped.
+func (b *builder) grow() *Tree {
+	tree := &Tree{NumClasses: b.data.classes}
+	stack := []stackRecord{{start: 0, end: b.data.n, depth: 0, parent: Undefined, impurity: math.Inf(1)}}
 	maxDepthSeen := -1
 	for len(stack) > 0 {
 		r := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		m := r.end - r.start
 		b.countTotal(r.start, r.end)
-
-		isLeaf := r.depth >= maxDepth || m < minSplit || m < 2*p.MinSamplesLeaf
-		impurity := r.impurity
-		if first {
-			impurity = b.impurityOf(b.total, float64(m))
-			first = false
+		if r.parent == Undefined { // the root: sklearn computes its impurity
+			r.impurity = b.impurityOf(b.total, float64(m))
 		}
-		isLeaf = isLeaf || impurity <= epsilon
-
-		var sp split
-		nConstant := r.nConstant
+		sp, nConstant, isLeaf := b.splitNode(r)
+		id := tree.addNode(r.parent, r.isLeft, isLeaf, sp.feature, sp.threshold, r.impurity, m, b.total)
 		if !isLeaf {
-			sp, nConstant = b.nodeSplit(r.start, r.end, impurity, r.nConstant)
-			isLeaf = sp.pos >= r.end || sp.improvement+epsilon < p.MinImpurityDecrease
-		}
-		id := tree.addNode(r.parent, r.isLeft, isLeaf, sp.feature, sp.threshold, impurity, m, b.total)
-		if !isLeaf {
-			b.partition(r.start, r.end, sp, nConstant)
-			stack = append(stack,
-				stackRecord{start: sp.pos, end: r.end, depth: r.depth + 1, parent: id, isLeft: false, impurity: sp.impRight, nConstant: nConstant},
-				stackRecord{start: r.start, end: sp.pos, depth: r.depth + 1, parent: id, isLeft: true, impurity: sp.impLeft, nConstant: nConstant})
+			left, right := b.children(r, id, sp, nConstant)
+			stack = append(stack, right, left)
 		}
 		maxDepthSeen = max(maxDepthSeen, r.depth)
 	}
 	tree.MaxDepth = maxDepthSeen
 	return tree
+}
+
+// splittable reports whether the leaf rules that precede the split search
+// let a node of m samples at depth with the given impurity be split.
+func (b *builder) splittable(depth, m int, impurity float64) bool {
+	return depth < b.maxDepth && m >= b.minSplit && impurity > epsilon
+}
+
+// splitNode searches the best split of r (b.total holding its class
+// counts) and reports whether r is a leaf, with the node's constant count.
+func (b *builder) splitNode(r stackRecord) (sp split, nConstant int, isLeaf bool) {
+	defer b.releaseScans(r.pre)
+	if !b.splittable(r.depth, r.end-r.start, r.impurity) {
+		return split{}, r.nConstant, true
+	}
+	sp, nConstant = b.nodeSplit(r.start, r.end, r.impurity, r.nConstant, r.pre)
+	return sp, nConstant, sp.pos >= r.end || sp.improvement+epsilon < b.minDecrease
+}
+
+// children partitions the node r by sp and returns its two children.
+func (b *builder) children(r stackRecord, id int, sp split, nConstant int) (left, right stackRecord) {
+	left = stackRecord{start: r.start, end: sp.pos, depth: r.depth + 1, parent: id, isLeft: true, impurity: sp.impLeft, nConstant: nConstant}
+	right = stackRecord{start: sp.pos, end: r.end, depth: r.depth + 1, parent: id, isLeft: false, impurity: sp.impRight, nConstant: nConstant}
+	b.partition(r.start, r.end, sp, nConstant, &left, &right)
+	return left, right
 }
 
 // countTotal fills b.total with the class counts of samples[start:end].
@@ -243,32 +259,52 @@ func (b *builder) impurityOf(counts []float64, w float64) float64 {
 // partition reorders samples[start:end] and every column's sorted segment
 // that may still be scanned so that the rows going left come first, each
 // side keeping its order (stable, so sorted segments stay sorted). The
-// columns and the samples reorder independently, on the budget's free
-// threads when the node is large.
-func (b *builder) partition(start, end int, sp split, nConstant int) {
-	n, d := b.data.n, b.data.d
+// columns and the samples reorder independently: a large node reorders
+// them on the budget's free threads, and each column's task then scans
+// that column in the children that may be split (prescan), so that their
+// split searches are done by the time grow pops them.
+func (b *builder) partition(start, end int, sp split, nConstant int, left, right *stackRecord) {
+	n := b.data.n
 	f := sp.feature
 	for k, i := range b.sorted[f*n+start : f*n+end] {
 		b.goesLeft[i] = float64(b.values[f*n+start+k]) <= sp.threshold
 	}
+	columns := b.partitionedColumns(nConstant)
+	if !b.spreads(end-start, len(columns)+1) {
+		b.stablePartition(b.own, b.samples[start:end])
+		for _, f := range columns {
+			b.stablePartitionSorted(b.own, b.sorted[f*n+start:f*n+end], b.values[f*n+start:f*n+end])
+		}
+		return
+	}
+	b.prepareScans(start, end, left, right)
+	b.forEach(end-start, len(columns)+1, func(s *scratch, k int) {
+		if k == len(columns) {
+			b.stablePartition(s, b.samples[start:end])
+			return
+		}
+		f := columns[k]
+		b.stablePartitionSorted(s, b.sorted[f*n+start:f*n+end], b.values[f*n+start:f*n+end])
+		b.prescan(s, f, left)
+		b.prescan(s, f, right)
+	})
+}
+
+// partitionedColumns returns the columns not known constant in a node
+// with nConstant known constants (the others are never scanned again in
+// its subtree, so their segments need no order).
+func (b *builder) partitionedColumns(nConstant int) []int {
 	clear(b.isConst)
 	for _, f := range b.constantFeatures[:nConstant] {
 		b.isConst[f] = true
 	}
 	b.columns = b.columns[:0]
-	for f := 0; f < d; f++ {
+	for f := range b.isConst {
 		if !b.isConst[f] {
 			b.columns = append(b.columns, f)
 		}
 	}
-	b.forEach(end-start, len(b.columns)+1, func(s *scratch, k int) {
-		if k == len(b.columns) {
-			b.stablePartition(s, b.samples[start:end])
-			return
-		}
-		f := b.columns[k]
-		b.stablePartitionSorted(s, b.sorted[f*n+start:f*n+end], b.values[f*n+start:f*n+end])
-	})
+	return b.columns
 }
 
 func (b *builder) stablePartition(s *scratch, seg []int32) {

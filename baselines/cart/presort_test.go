@@ -49,6 +49,7 @@ func TestChildGiniMatchesImpurities(t *testing.T) {
 		c := 2 + rng.IntN(6)
 		b := &builder{crit: Gini, total: make([]float64, c)}
 		s := newScratch(0, c)
+		s.total = b.total
 		wL, wN := 0.0, 0.0
 		for k := range b.total {
 			b.total[k] = float64(rng.IntN(100000))
@@ -59,7 +60,7 @@ func TestChildGiniMatchesImpurities(t *testing.T) {
 		if wL == 0 || wL == wN {
 			continue
 		}
-		gl, gr := b.childGini(s.left, wL, wN-wL)
+		gl, gr := b.childGini(s, wL, wN-wL)
 		il, ir := b.childImpurities(s, wL, wN-wL)
 		if math.Float64bits(gl) != math.Float64bits(il) || math.Float64bits(gr) != math.Float64bits(ir) {
 			t.Fatalf("counts %v of %v: childGini %v %v, childImpurities %v %v", s.left, b.total, gl, gr, il, ir)

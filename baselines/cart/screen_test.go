@@ -35,7 +35,7 @@ func TestEntropyScreenKeepsTrees(t *testing.T) {
 		screened := build(data, p, nil)
 		exact := newBuilder(data, p, nil)
 		exact.xlogx = nil
-		if want := exact.grow(p); !reflect.DeepEqual(screened, want) {
+		if want := exact.grow(); !reflect.DeepEqual(screened, want) {
 			t.Errorf("seed %d (n=%d d=%d C=%d): the screened entropy tree differs from the exact scan", seed, n, d, c)
 		}
 	}

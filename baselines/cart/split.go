@@ -17,10 +17,18 @@ type candidate struct {
 // random order, skips known and newly found constant features, and keeps
 // the first split with the best proxy improvement. It returns the split
 // (pos == end when none is valid) and the node's updated constant count.
-func (b *builder) nodeSplit(start, end int, impurity float64, nConstant int) (split, int) {
+// pre, when not nil, holds every feature's scan of the node, done while
+// its parent was partitioned.
+func (b *builder) nodeSplit(start, end int, impurity float64, nConstant int, pre *nodeScans) (split, int) {
 	visit, nFound, nTotal := b.drawFeatures(start, end, nConstant)
 	best := split{pos: end, improvement: math.Inf(-1), impLeft: math.Inf(1), impRight: math.Inf(1)}
-	if c := b.bestCandidate(visit, start, end); c.found {
+	var c candidate
+	if pre != nil {
+		c = firstBest(visit, pre.best)
+	} else {
+		c = b.bestCandidate(visit, start, end)
+	}
+	if c.found {
 		best.feature, best.pos, best.threshold = c.feature, c.pos, c.threshold
 		b.completeSplit(&best, start, end, impurity)
 	}
@@ -77,22 +85,94 @@ func (b *builder) bestCandidate(visit []int, start, end int) candidate {
 	best := candidate{proxy: math.Inf(-1)}
 	if !b.spreads(end-start, len(visit)) {
 		for _, f := range visit {
+			b.own.total = b.total
 			if c := b.scanFeature(b.own, f, start, end, best.proxy); c.found {
 				best = c
 			}
 		}
 		return best
 	}
-	slots := b.candidates[:len(visit)]
+	slots := b.candidates
 	b.forEach(end-start, len(visit), func(s *scratch, i int) {
-		slots[i] = b.scanFeature(s, visit[i], start, end, math.Inf(-1))
+		s.total = b.total
+		slots[visit[i]] = b.scanFeature(s, visit[i], start, end, math.Inf(-1))
 	})
-	for _, c := range slots {
-		if c.found && c.proxy > best.proxy {
+	return firstBest(visit, slots)
+}
+
+// firstBest reduces per-feature scans (byFeature[f], each the feature's
+// first best from -∞) in visiting order, keeping a later feature's only if
+// strictly better: the candidate one serial scan of visit would keep.
+func firstBest(visit []int, byFeature []candidate) candidate {
+	best := candidate{proxy: math.Inf(-1)}
+	for _, f := range visit {
+		if c := byFeature[f]; c.found && c.proxy > best.proxy {
 			best = c
 		}
 	}
 	return best
+}
+
+// nodeScans is a pending node's split scans, computed before grow pops it:
+// best[f] is feature f's first best candidate from -∞ (meaningless for
+// features constant in the node, which the draw skips), total the node's
+// class counts they were scanned with.
+type nodeScans struct {
+	best  []candidate
+	total []float64
+}
+
+// prepareScans gives each child that the leaf rules let be split a
+// nodeScans with its class counts, which b.goesLeft and b.total (the
+// parent's counts) determine, for the partition's tasks to fill.
+func (b *builder) prepareScans(start, end int, children ...*stackRecord) {
+	var left []float64
+	for _, c := range children {
+		if !b.splittable(c.depth, c.end-c.start, c.impurity) {
+			continue
+		}
+		if left == nil {
+			left = b.own.left
+			clear(left)
+			for _, i := range b.samples[start:end] {
+				if b.goesLeft[i] {
+					left[b.data.y[i]]++
+				}
+			}
+		}
+		c.pre = b.takeScans()
+		for k, t := range b.total {
+			c.pre.total[k] = left[k]
+			if !c.isLeft {
+				c.pre.total[k] = t - left[k]
+			}
+		}
+	}
+}
+
+// prescan scans feature f of a child that prepareScans gave a nodeScans,
+// once f's segment has been partitioned.
+func (b *builder) prescan(s *scratch, f int, child *stackRecord) {
+	if child.pre == nil {
+		return
+	}
+	s.total = child.pre.total
+	child.pre.best[f] = b.scanFeature(s, f, child.start, child.end, math.Inf(-1))
+}
+
+func (b *builder) takeScans() *nodeScans {
+	if k := len(b.freeScans); k > 0 {
+		ns := b.freeScans[k-1]
+		b.freeScans = b.freeScans[:k-1]
+		return ns
+	}
+	return &nodeScans{best: make([]candidate, b.data.d), total: make([]float64, b.data.classes)}
+}
+
+func (b *builder) releaseScans(ns *nodeScans) {
+	if ns != nil {
+		b.freeScans = append(b.freeScans, ns)
+	}
 }
 
 // scanFeature evaluates every threshold of feature f in the node
@@ -121,14 +201,14 @@ func (b *builder) scanFeature(s *scratch, f, start, end int, bestProxy float64) 
 		for ; added < p; added++ {
 			left[yf[added]]++
 		}
-		if b.xlogx != nil && b.screenEntropy(left, p, m) < best.proxy {
+		if b.xlogx != nil && b.screenEntropy(s, p, m) < best.proxy {
 			continue
 		}
 		wL := float64(p)
 		wR := wN - wL
 		var iL, iR float64
 		if b.crit == Gini {
-			iL, iR = b.childGini(left, wL, wR)
+			iL, iR = b.childGini(s, wL, wR)
 		} else {
 			iL, iR = b.childImpurities(s, wL, wR)
 		}
@@ -155,6 +235,7 @@ func midpoint(lo32, hi32 float32) float64 {
 // weighted impurity decrease, as node_split does after its scan.
 func (b *builder) completeSplit(best *split, start, end int, impurity float64) {
 	n, s := b.data.n, b.own
+	s.total = b.total
 	clear(s.left)
 	for _, i := range b.sorted[best.feature*n+start : best.feature*n+best.pos] {
 		s.left[b.data.y[i]]++
@@ -168,8 +249,8 @@ func (b *builder) completeSplit(best *split, start, end int, impurity float64) {
 }
 
 // screenEntropy returns an upper bound of the entropy proxy of the
-// candidate with left holding the class counts of the first p of m
-// samples, so that candidates that cannot beat the best so far skip the
+// candidate with s.left holding the class counts of the first p of m
+// samples (s.total those of all m), so that candidates that cannot beat the best so far skip the
 // 2·C logarithms of the exact proxy. With integer counts,
 //
 //	-(wL·iL + wR·iR) = (Σ l·ln l + Σ r·ln r − wL·ln wL − wR·ln wR) / ln 2,
@@ -182,19 +263,19 @@ func (b *builder) completeSplit(best *split, start, end int, impurity float64) {
 // comparison would reject, so the chosen split, its threshold and every
 // impurity stay those of the exact scan: only the number of logarithms
 // changes.
-func (b *builder) screenEntropy(left []float64, p, m int) float64 {
+func (b *builder) screenEntropy(s *scratch, p, m int) float64 {
 	t := b.xlogx
-	s := -t[p] - t[m-p]
-	for k, l := range left {
-		s += t[int(l)] + t[int(b.total[k]-l)]
+	sum := -t[p] - t[m-p]
+	for k, l := range s.left {
+		sum += t[int(l)] + t[int(s.total[k]-l)]
 	}
-	slack := (t[m] + float64(m)) * float64(len(left)+2) * 0x1p-36
-	return s/b.log2Base + slack
+	slack := (t[m] + float64(m)) * float64(len(s.left)+2) * 0x1p-36
+	return sum/b.log2Base + slack
 }
 
-// childImpurities returns the impurities of s.left and of total-left.
+// childImpurities returns the impurities of s.left and of s.total-s.left.
 func (b *builder) childImpurities(s *scratch, wL, wR float64) (float64, float64) {
-	for k, t := range b.total {
+	for k, t := range s.total {
 		s.right[k] = t - s.left[k]
 	}
 	return b.impurityOf(s.left, wL), b.impurityOf(s.right, wR)
@@ -203,10 +284,10 @@ func (b *builder) childImpurities(s *scratch, wL, wR float64) (float64, float64)
 // childGini is childImpurities for the Gini criterion, in one pass and
 // without writing the right counts: the same operations in the same order
 // (a candidate split's hottest path).
-func (b *builder) childGini(left []float64, wL, wR float64) (float64, float64) {
-	left = left[:len(b.total)]
+func (b *builder) childGini(s *scratch, wL, wR float64) (float64, float64) {
+	left := s.left[:len(s.total)]
 	sqL, sqR := 0.0, 0.0
-	for k, t := range b.total {
+	for k, t := range s.total {
 		l := left[k]
 		r := t - l
 		sqL += float64(l * l)

@@ -36,9 +36,10 @@ func (b *builder) spreads(rows, columns int) bool {
 }
 
 // scratch is one thread's working memory: class counts for a candidate
-// scan, a column's labels in sorted order, and the right-hand side of a
-// stable partition.
+// scan (total: the node's, which the scan only reads), a column's labels
+// in sorted order, and the right-hand side of a stable partition.
 type scratch struct {
+	total       []float64
 	left, right []float64
 	yf          []int32
 	rows        []int32
