@@ -329,6 +329,9 @@ func (b *builder) evalNominal(d *distribution, j int, ids []int32, w []float64, 
 // known rows of a presorted list (missing values come last).
 func (b *builder) gather(s *scratch, j int, list []int32) {
 	col := b.cols[j*b.n : (j+1)*b.n]
+	if cap(s.sv) < len(list) { // once at the root when serial
+		s.sv, s.sw, s.sc = make([]float64, 0, len(list)), make([]float64, 0, len(list)), make([]int32, 0, len(list))
+	}
 	s.sv, s.sw, s.sc = s.sv[:0], s.sw[:0], s.sc[:0]
 	for _, id := range list {
 		v := col[id]
