@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/fgrtbench/fgrtbench/internal/benchcpu"
@@ -65,10 +66,10 @@ func BenchmarkFitLarge(b *testing.B) {
 	}
 }
 
-// BenchmarkNodeWork times the work a node of rows × 10 columns causes:
-// its split search, its partition and its children's split searches,
-// serial (threads=1) and spread over 2 threads whatever its size
-// (threads=2), to place minParallelWork where threads=2 starts to win.
+// BenchmarkNodeWork times the work of one node of rows × 10 columns in
+// the speculative pass (its scans and its partition), serial (threads=1)
+// and spread over columns on 2 threads whatever its size (threads=2), to
+// place minParallelWork where threads=2 starts to win.
 func BenchmarkNodeWork(b *testing.B) {
 	X, y, s := largeData(40000, 10)
 	for _, rows := range []int{250, 500, 1000, 2000, 5000, 10000, 40000} {
@@ -82,27 +83,19 @@ func BenchmarkNodeWork(b *testing.B) {
 				minParallelWork = 0
 				budget := par.NewBudget(threads)
 				bld := newBuilder(data, PaperConfig(Gini), budget)
+				bld.speculative = true
+				bld.countTotal(0, rows)
+				total := slices.Clone(bld.total)
 				defer benchcpu.Start(b)()
 				budget.Do(func() {
 					for b.Loop() {
-						bld.nodeAndChildren(rows)
+						nd := &specNode{end: rows, total: total, impurity: 0.6, known: make([]bool, 10)}
+						if c, _ := bld.scanNode(bld.own, nd); c.found {
+							bld.splitSpec(bld.own, nd, bld.completeSplit(bld.own, total, c, 0, rows, 0.6))
+						}
 					}
 				})
 			})
 		}
-	}
-}
-
-// nodeAndChildren splits the root of n rows and then its two children,
-// as grow would.
-func (b *builder) nodeAndChildren(n int) {
-	root := stackRecord{end: n, parent: Undefined}
-	b.countTotal(0, n)
-	root.impurity = b.impurityOf(b.total, float64(n))
-	sp, nConstant, _ := b.splitNode(root)
-	left, right := b.children(root, 0, sp, nConstant)
-	for _, c := range []stackRecord{left, right} {
-		b.countTotal(c.start, c.end)
-		b.splitNode(c)
 	}
 }

@@ -24,15 +24,13 @@ type split struct {
 	impRight    float64
 }
 
-// stackRecord is one pending node of the depth-first builder. pre holds
-// the node's split scans when its parent's partition computed them.
+// stackRecord is one pending node of the depth-first builder.
 type stackRecord struct {
 	start, end, depth int
 	parent            int
 	isLeft            bool
 	impurity          float64
 	nConstant         int
-	pre               *nodeScans
 }
 
 // builder holds the state of one fit: sklearn's Splitter state (feature
@@ -76,13 +74,12 @@ type builder struct {
 	xlogx []float64
 
 	// threads is the fit's CPU budget (nil: serial). own is the fitting
-	// thread's scratch; scratches hands the tasks of a spread loop theirs,
-	// and candidates holds a spread split search's per-feature results.
-	threads    *par.Budget
-	own        *scratch
-	scratches  *pool[*scratch]
-	candidates []candidate
-	freeScans  []*nodeScans // nodeScans no pending node holds
+	// thread's scratch; scratches hands the tasks of the speculative pass
+	// theirs (see speculate.go).
+	threads     *par.Budget
+	speculative bool // grow by speculate.go's passes, spreading large loops
+	own         *scratch
+	scratches   *pool[*scratch]
 }
 
 func newBuilder(data *dataset, p Config, threads *par.Budget) *builder {
@@ -105,9 +102,9 @@ func newBuilder(data *dataset, p Config, threads *par.Budget) *builder {
 		total:            make([]float64, c),
 		log2Base:         math.Log(2.0),
 		threads:          threads,
-		own:              newScratch(n, c),
-		scratches:        newPool(threads.Threads(), func() *scratch { return newScratch(n, c) }),
-		candidates:       make([]candidate, d),
+		speculative:      speculates(n, d, p.MaxFeatures, threads),
+		own:              newScratch(n, d, c),
+		scratches:        newPool(2*threads.Threads(), func() *scratch { return newScratch(n, d, c) }),
 	}
 	if b.maxDepth == 0 {
 		b.maxDepth = math.MaxInt32
@@ -140,7 +137,7 @@ func (b *builder) presort(cols []float32) {
 	n, d := b.data.n, b.data.d
 	b.sorted, b.values = make([]int32, n*d), make([]float32, n*d)
 	keyBuffers := newPool(b.threads.Threads(), func() []uint64 { return make([]uint64, 2*n) })
-	b.forEach(n, d, func(_ *scratch, f int) {
+	b.forEach(n, d, func(f int) {
 		buf := keyBuffers.get()
 		keys, _ := sortKeys(fillKeys(buf[:n], cols[f*n:(f+1)*n]), buf[n:])
 		seg, vals := b.sorted[f*n:(f+1)*n], b.values[f*n:(f+1)*n]
@@ -170,10 +167,15 @@ func orderedBits(v float32) uint32 {
 	return u | 0x80000000
 }
 
-// build runs sklearn's DepthFirstTreeBuilder.build, spreading large nodes'
-// loops over the free threads of the budget (nil: serial).
+// build runs sklearn's DepthFirstTreeBuilder.build. A large fit with
+// more than one thread to spread over grows its tree speculatively
+// (speculate.go); the tree is the same.
 func build(data *dataset, p Config, threads *par.Budget) *Tree {
-	return newBuilder(data, p, threads).grow()
+	b := newBuilder(data, p, threads)
+	if b.speculative {
+		return b.growSpeculatively()
+	}
+	return b.grow()
 }
 
 // grow is DepthFirstTreeBuilder.build's loop: nodes in depth-first order,
@@ -193,8 +195,11 @@ func (b *builder) grow() *Tree {
 		sp, nConstant, isLeaf := b.splitNode(r)
 		id := tree.addNode(r.parent, r.isLeft, isLeaf, sp.feature, sp.threshold, r.impurity, m, b.total)
 		if !isLeaf {
-			left, right := b.children(r, id, sp, nConstant)
-			stack = append(stack, right, left)
+			b.markLeft(r.start, r.end, sp)
+			b.partition(b.own, r.start, r.end, b.isConstant(nConstant))
+			stack = append(stack,
+				stackRecord{start: sp.pos, end: r.end, depth: r.depth + 1, parent: id, isLeft: false, impurity: sp.impRight, nConstant: nConstant},
+				stackRecord{start: r.start, end: sp.pos, depth: r.depth + 1, parent: id, isLeft: true, impurity: sp.impLeft, nConstant: nConstant})
 		}
 		maxDepthSeen = max(maxDepthSeen, r.depth)
 	}
@@ -211,20 +216,17 @@ func (b *builder) splittable(depth, m int, impurity float64) bool {
 // splitNode searches the best split of r (b.total holding its class
 // counts) and reports whether r is a leaf, with the node's constant count.
 func (b *builder) splitNode(r stackRecord) (sp split, nConstant int, isLeaf bool) {
-	defer b.releaseScans(r.pre)
 	if !b.splittable(r.depth, r.end-r.start, r.impurity) {
 		return split{}, r.nConstant, true
 	}
-	sp, nConstant = b.nodeSplit(r.start, r.end, r.impurity, r.nConstant, r.pre)
-	return sp, nConstant, sp.pos >= r.end || sp.improvement+epsilon < b.minDecrease
+	sp, nConstant = b.nodeSplit(r.start, r.end, r.impurity, r.nConstant)
+	return sp, nConstant, b.rejects(sp, r.end)
 }
 
-// children partitions the node r by sp and returns its two children.
-func (b *builder) children(r stackRecord, id int, sp split, nConstant int) (left, right stackRecord) {
-	left = stackRecord{start: r.start, end: sp.pos, depth: r.depth + 1, parent: id, isLeft: true, impurity: sp.impLeft, nConstant: nConstant}
-	right = stackRecord{start: sp.pos, end: r.end, depth: r.depth + 1, parent: id, isLeft: false, impurity: sp.impRight, nConstant: nConstant}
-	b.partition(r.start, r.end, sp, nConstant, &left, &right)
-	return left, right
+// rejects reports whether node_split's result makes the node a leaf: no
+// valid split, or too small an impurity decrease.
+func (b *builder) rejects(sp split, end int) bool {
+	return sp.pos >= end || sp.improvement+epsilon < b.minDecrease
 }
 
 // countTotal fills b.total with the class counts of samples[start:end].
@@ -256,55 +258,50 @@ func (b *builder) impurityOf(counts []float64, w float64) float64 {
 	return e
 }
 
-// partition reorders samples[start:end] and every column's sorted segment
-// that may still be scanned so that the rows going left come first, each
-// side keeping its order (stable, so sorted segments stay sorted). The
-// columns and the samples reorder independently: a large node reorders
-// them on the budget's free threads, and each column's task then scans
-// that column in the children that may be split (prescan), so that their
-// split searches are done by the time grow pops them.
-func (b *builder) partition(start, end int, sp split, nConstant int, left, right *stackRecord) {
-	n := b.data.n
-	f := sp.feature
+// markLeft sets goesLeft for the samples of the node [start, end) split
+// by sp.
+func (b *builder) markLeft(start, end int, sp split) {
+	n, f := b.data.n, sp.feature
 	for k, i := range b.sorted[f*n+start : f*n+end] {
 		b.goesLeft[i] = float64(b.values[f*n+start+k]) <= sp.threshold
 	}
-	columns := b.partitionedColumns(nConstant)
-	if !b.spreads(end-start, len(columns)+1) {
-		b.stablePartition(b.own, b.samples[start:end])
-		for _, f := range columns {
-			b.stablePartitionSorted(b.own, b.sorted[f*n+start:f*n+end], b.values[f*n+start:f*n+end])
-		}
-		return
-	}
-	b.prepareScans(start, end, left, right)
-	b.forEach(end-start, len(columns)+1, func(s *scratch, k int) {
-		if k == len(columns) {
-			b.stablePartition(s, b.samples[start:end])
-			return
-		}
-		f := columns[k]
-		b.stablePartitionSorted(s, b.sorted[f*n+start:f*n+end], b.values[f*n+start:f*n+end])
-		b.prescan(s, f, left)
-		b.prescan(s, f, right)
-	})
 }
 
-// partitionedColumns returns the columns not known constant in a node
-// with nConstant known constants (the others are never scanned again in
-// its subtree, so their segments need no order).
-func (b *builder) partitionedColumns(nConstant int) []int {
+// isConstant marks the node's nConstant known constant features in
+// b.isConst and returns it.
+func (b *builder) isConstant(nConstant int) []bool {
 	clear(b.isConst)
 	for _, f := range b.constantFeatures[:nConstant] {
 		b.isConst[f] = true
 	}
-	b.columns = b.columns[:0]
-	for f := range b.isConst {
-		if !b.isConst[f] {
-			b.columns = append(b.columns, f)
+	return b.isConst
+}
+
+// partition reorders samples[start:end] and the sorted segment of every
+// column not known constant (the others are never scanned again in the
+// subtree) so that the rows goesLeft marks come first, each side keeping
+// its order (stable, so sorted segments stay sorted). The columns and the
+// samples reorder independently: a large node reorders them on the
+// budget's free threads, each task with its own scratch; s is the calling
+// thread's.
+func (b *builder) partition(s *scratch, start, end int, known []bool) {
+	n, d := b.data.n, b.data.d
+	if !b.spreads(end-start, d+1) {
+		b.stablePartition(s, b.samples[start:end])
+		for f := 0; f < d; f++ {
+			if !known[f] {
+				b.stablePartitionSorted(s, b.sorted[f*n+start:f*n+end], b.values[f*n+start:f*n+end])
+			}
 		}
+		return
 	}
-	return b.columns
+	b.forEachScratch(d+1, func(s *scratch, f int) {
+		if f == d {
+			b.stablePartition(s, b.samples[start:end])
+		} else if !known[f] {
+			b.stablePartitionSorted(s, b.sorted[f*n+start:f*n+end], b.values[f*n+start:f*n+end])
+		}
+	})
 }
 
 func (b *builder) stablePartition(s *scratch, seg []int32) {

@@ -48,7 +48,7 @@ func TestChildGiniMatchesImpurities(t *testing.T) {
 	for trial := 0; trial < 2000; trial++ {
 		c := 2 + rng.IntN(6)
 		b := &builder{crit: Gini, total: make([]float64, c)}
-		s := newScratch(0, c)
+		s := newScratch(0, 0, c)
 		s.total = b.total
 		wL, wN := 0.0, 0.0
 		for k := range b.total {

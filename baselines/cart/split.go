@@ -17,34 +17,47 @@ type candidate struct {
 // random order, skips known and newly found constant features, and keeps
 // the first split with the best proxy improvement. It returns the split
 // (pos == end when none is valid) and the node's updated constant count.
-// pre, when not nil, holds every feature's scan of the node, done while
-// its parent was partitioned.
-func (b *builder) nodeSplit(start, end int, impurity float64, nConstant int, pre *nodeScans) (split, int) {
-	visit, nFound, nTotal := b.drawFeatures(start, end, nConstant)
-	best := split{pos: end, improvement: math.Inf(-1), impLeft: math.Inf(1), impRight: math.Inf(1)}
-	var c candidate
-	if pre != nil {
-		c = firstBest(visit, pre.best)
-	} else {
-		c = b.bestCandidate(visit, start, end)
+func (b *builder) nodeSplit(start, end int, impurity float64, nConstant int) (split, int) {
+	visit, nFound, nTotal := b.drawFeatures(nConstant, b.constantIn(start, end))
+	best := noSplit(end)
+	if c := b.bestCandidate(visit, start, end); c.found {
+		best = b.completeSplit(b.own, b.total, c, start, end, impurity)
 	}
-	if c.found {
-		best.feature, best.pos, best.threshold = c.feature, c.pos, c.threshold
-		b.completeSplit(&best, start, end, impurity)
-	}
-	copy(b.features[:nConstant], b.constantFeatures[:nConstant])
-	copy(b.constantFeatures[nConstant:nConstant+nFound], b.features[nConstant:nConstant+nFound])
+	b.keepConstants(nConstant, nFound)
 	return best, nTotal
+}
+
+// noSplit is node_split's result when no threshold is valid.
+func noSplit(end int) split {
+	return split{pos: end, improvement: math.Inf(-1), impLeft: math.Inf(1), impRight: math.Inf(1)}
+}
+
+// keepConstants ends node_split: the known constants go back to the front
+// of features and the newly found ones join the persistent list.
+func (b *builder) keepConstants(nKnown, nFound int) {
+	copy(b.features[:nKnown], b.constantFeatures[:nKnown])
+	copy(b.constantFeatures[nKnown:nKnown+nFound], b.features[nKnown:nKnown+nFound])
+}
+
+// constantIn is node_split's test of a drawn feature in the node
+// [start, end) whose sorted segments are current: all its values within
+// FEATURE_THRESHOLD of the smallest.
+func (b *builder) constantIn(start, end int) func(f int) bool {
+	n, m := b.data.n, end-start
+	return func(f int) bool {
+		xf := b.values[f*n+start : f*n+end]
+		return xf[m-1] <= xf[0]+featureThreshold
+	}
 }
 
 // drawFeatures is node_split's drawing loop: it permutes b.features as
 // sklearn does and returns the non-constant features to scan, in the order
 // sklearn scans them, with the number of constant features it found and
-// the node's new constant count. Whether a feature is constant in the node
-// depends only on its extreme values, so drawing needs no scan and the
-// scans can follow in any order.
-func (b *builder) drawFeatures(start, end, nKnown int) (visit []int, nFound, nTotal int) {
-	n, d, m := b.data.n, b.data.d, end-start
+// the node's new constant count. constant tells whether a drawn feature is
+// constant in the node, which depends only on its extreme values: drawing
+// needs no scan, and the scans can follow in any order.
+func (b *builder) drawFeatures(nKnown int, constant func(f int) bool) (visit []int, nFound, nTotal int) {
+	d := b.data.d
 	features := b.features
 	visit = b.visit[:0]
 	fi, nVisited, nDrawn := d, 0, 0
@@ -59,7 +72,7 @@ func (b *builder) drawFeatures(start, end, nKnown int) (visit []int, nFound, nTo
 		}
 		fj += nFound
 		f := features[fj]
-		if xf := b.values[f*n+start : f*n+end]; xf[m-1] <= xf[0]+featureThreshold {
+		if constant(f) {
 			features[fj], features[nTotal] = features[nTotal], features[fj]
 			nFound++
 			nTotal++
@@ -73,106 +86,20 @@ func (b *builder) drawFeatures(start, end, nKnown int) (visit []int, nFound, nTo
 	return visit, nFound, nTotal
 }
 
-// bestCandidate scans the features of visit and returns the first
-// candidate with the best proxy, in visiting order then position (strict
-// improvement, as sklearn keeps the first best). A large node scans its
-// features on the budget's free threads, each from -∞ into its own slot,
-// and the slots are reduced in visiting order with the same strict
-// comparison: the winner is the serial scan's, bit for bit. Serially, each
-// scan starts from the best proxy so far, which lets the entropy screen
-// skip more candidates; the screen never changes which candidate wins.
+// bestCandidate scans the features of visit in order and returns the
+// first candidate with the best proxy (strict improvement, as sklearn
+// keeps the first best). Each scan starts from the best proxy so far,
+// which lets the entropy screen skip more candidates; the screen never
+// changes which candidate wins.
 func (b *builder) bestCandidate(visit []int, start, end int) candidate {
 	best := candidate{proxy: math.Inf(-1)}
-	if !b.spreads(end-start, len(visit)) {
-		for _, f := range visit {
-			b.own.total = b.total
-			if c := b.scanFeature(b.own, f, start, end, best.proxy); c.found {
-				best = c
-			}
-		}
-		return best
-	}
-	slots := b.candidates
-	b.forEach(end-start, len(visit), func(s *scratch, i int) {
-		s.total = b.total
-		slots[visit[i]] = b.scanFeature(s, visit[i], start, end, math.Inf(-1))
-	})
-	return firstBest(visit, slots)
-}
-
-// firstBest reduces per-feature scans (byFeature[f], each the feature's
-// first best from -∞) in visiting order, keeping a later feature's only if
-// strictly better: the candidate one serial scan of visit would keep.
-func firstBest(visit []int, byFeature []candidate) candidate {
-	best := candidate{proxy: math.Inf(-1)}
+	b.own.total = b.total
 	for _, f := range visit {
-		if c := byFeature[f]; c.found && c.proxy > best.proxy {
+		if c := b.scanFeature(b.own, f, start, end, best.proxy); c.found {
 			best = c
 		}
 	}
 	return best
-}
-
-// nodeScans is a pending node's split scans, computed before grow pops it:
-// best[f] is feature f's first best candidate from -∞ (meaningless for
-// features constant in the node, which the draw skips), total the node's
-// class counts they were scanned with.
-type nodeScans struct {
-	best  []candidate
-	total []float64
-}
-
-// prepareScans gives each child that the leaf rules let be split a
-// nodeScans with its class counts, which b.goesLeft and b.total (the
-// parent's counts) determine, for the partition's tasks to fill.
-func (b *builder) prepareScans(start, end int, children ...*stackRecord) {
-	var left []float64
-	for _, c := range children {
-		if !b.splittable(c.depth, c.end-c.start, c.impurity) {
-			continue
-		}
-		if left == nil {
-			left = b.own.left
-			clear(left)
-			for _, i := range b.samples[start:end] {
-				if b.goesLeft[i] {
-					left[b.data.y[i]]++
-				}
-			}
-		}
-		c.pre = b.takeScans()
-		for k, t := range b.total {
-			c.pre.total[k] = left[k]
-			if !c.isLeft {
-				c.pre.total[k] = t - left[k]
-			}
-		}
-	}
-}
-
-// prescan scans feature f of a child that prepareScans gave a nodeScans,
-// once f's segment has been partitioned.
-func (b *builder) prescan(s *scratch, f int, child *stackRecord) {
-	if child.pre == nil {
-		return
-	}
-	s.total = child.pre.total
-	child.pre.best[f] = b.scanFeature(s, f, child.start, child.end, math.Inf(-1))
-}
-
-func (b *builder) takeScans() *nodeScans {
-	if k := len(b.freeScans); k > 0 {
-		ns := b.freeScans[k-1]
-		b.freeScans = b.freeScans[:k-1]
-		return ns
-	}
-	return &nodeScans{best: make([]candidate, b.data.d), total: make([]float64, b.data.classes)}
-}
-
-func (b *builder) releaseScans(ns *nodeScans) {
-	if ns != nil {
-		b.freeScans = append(b.freeScans, ns)
-	}
 }
 
 // scanFeature evaluates every threshold of feature f in the node
@@ -231,21 +158,24 @@ func midpoint(lo32, hi32 float32) float64 {
 	return thr
 }
 
-// completeSplit fills in the chosen split's child impurities and its
-// weighted impurity decrease, as node_split does after its scan.
-func (b *builder) completeSplit(best *split, start, end int, impurity float64) {
-	n, s := b.data.n, b.own
-	s.total = b.total
+// completeSplit turns the chosen candidate of the node [start, end) with
+// class counts total into node_split's split record: its child impurities
+// and its weighted impurity decrease. s is the calling thread's scratch.
+func (b *builder) completeSplit(s *scratch, total []float64, c candidate, start, end int, impurity float64) split {
+	n := b.data.n
+	s.total = total
 	clear(s.left)
-	for _, i := range b.sorted[best.feature*n+start : best.feature*n+best.pos] {
+	for _, i := range b.sorted[c.feature*n+start : c.feature*n+c.pos] {
 		s.left[b.data.y[i]]++
 	}
+	sp := split{pos: c.pos, feature: c.feature, threshold: c.threshold}
 	wN := float64(end - start)
-	wL := float64(best.pos - start)
+	wL := float64(c.pos - start)
 	wR := wN - wL
-	best.impLeft, best.impRight = b.childImpurities(s, wL, wR)
-	best.improvement = (wN / float64(n)) *
-		(impurity - float64(wR/wN*best.impRight) - float64(wL/wN*best.impLeft))
+	sp.impLeft, sp.impRight = b.childImpurities(s, wL, wR)
+	sp.improvement = (wN / float64(n)) *
+		(impurity - float64(wR/wN*sp.impRight) - float64(wL/wN*sp.impLeft))
+	return sp
 }
 
 // screenEntropy returns an upper bound of the entropy proxy of the

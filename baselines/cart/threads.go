@@ -5,18 +5,25 @@ import (
 	"github.com/fgrtbench/fgrtbench/learn"
 )
 
-// minParallelWork is the size (rows × columns to scan) below which a
-// node's split search, its partition and the presort run serially on the
-// fitting thread. Measured with BenchmarkNodeWork (threads=2 against
-// threads=1, 2-core machine): handing a loop to a second thread costs a
-// goroutine, a scratch buffer and the cache misses of a second core,
-// about 10-20 µs per loop; a row costs 2-5 ns per column in the scan and
-// the partition, so spreading pays from about 2·10⁴ row-columns and wins
-// clearly from 6·10⁴. Nodes of the paper's datasets (at most 7,400 rows ×
-// 20 columns at the root, a few hundred rows a few levels down) thus stay
-// serial apart from the top levels of the largest ones. (A variable only
-// so that tests can spread every node.)
-var minParallelWork = 1 << 16
+// A fit speculates (speculate.go) only when its training set has at least
+// minSpeculativeFit values (rows × columns) and its budget more than one
+// thread: the paper's datasets (at most 4,597 × 57, spambase) grow
+// serially, exactly as without a budget. Within a speculative fit,
+// minSpreadSubtrees is the size of a node whose children grow as two
+// tasks, and minParallelWork the size from which a node's scans, its
+// partition and the presort spread over columns. Starting a task costs a
+// goroutine and the wake-up of an idle thread, some 20-50 µs measured
+// with BenchmarkNodeWork (gini, 10 columns, 2-core machine, threads=2
+// against threads=1: spreading one node over columns loses up to 2,000
+// rows and wins from 5,000), so the columns of a node are too short a
+// loop below that; a subtree holds its root's work again at every level
+// below it, so subtrees pay from far smaller nodes (Variables only so that
+// tests can spread every node.)
+var (
+	minSpeculativeFit = 1 << 19
+	minSpreadSubtrees = 1 << 13
+	minParallelWork   = 1 << 16
+)
 
 // WithThreads returns a trainer with t's parameters whose fits spread the
 // split searches, partitions and presort of large nodes over the free
@@ -30,9 +37,9 @@ func (t *Trainer) WithThreads(b *par.Budget) learn.Trainer {
 var _ learn.Threaded = (*Trainer)(nil)
 
 // spreads reports whether a loop over columns of rows×columns work is
-// worth spreading over the budget's threads.
+// worth spreading over the budget's threads (only in a speculative fit).
 func (b *builder) spreads(rows, columns int) bool {
-	return b.threads.Threads() > 1 && columns > 1 && rows*columns >= minParallelWork
+	return b.speculative && columns > 1 && rows*columns >= minParallelWork
 }
 
 // scratch is one thread's working memory: class counts for a candidate
@@ -44,12 +51,14 @@ type scratch struct {
 	yf          []int32
 	rows        []int32
 	vals        []float32
+	cand        []candidate // a speculative node's scans, one per feature
 }
 
-func newScratch(n, classes int) *scratch {
+func newScratch(n, d, classes int) *scratch {
 	return &scratch{
 		left: make([]float64, classes), right: make([]float64, classes),
 		yf: make([]int32, n), rows: make([]int32, n), vals: make([]float32, n),
+		cand: make([]candidate, d),
 	}
 }
 
@@ -82,17 +91,21 @@ func (p *pool[T]) put(v T) {
 	}
 }
 
-// forEach calls body(s, i) for i in [0, n) with a scratch buffer s, spread
-// over the budget's free threads when rows×n is large enough (spreads),
-// serially on b.own otherwise. body(s, i) must write only what belongs to
-// index i.
-func (b *builder) forEach(rows, n int, body func(s *scratch, i int)) {
+// forEach calls body(i) for i in [0, n), on the budget's free threads
+// when rows×n is large enough (spreads), serially otherwise.
+func (b *builder) forEach(rows, n int, body func(i int)) {
 	if !b.spreads(rows, n) {
 		for i := 0; i < n; i++ {
-			body(b.own, i)
+			body(i)
 		}
 		return
 	}
+	b.threads.For(n, body)
+}
+
+// forEachScratch calls body(s, i) for i in [0, n) on the budget's free
+// threads, each call with a scratch s no other running call holds.
+func (b *builder) forEachScratch(n int, body func(s *scratch, i int)) {
 	b.threads.For(n, func(i int) {
 		s := b.scratches.get()
 		body(s, i)

@@ -14,10 +14,11 @@ import (
 
 // tiedData draws n rows of d columns and the given number of classes, full
 // of the ties a parallel search must break as the serial one does: column
-// 0 is constant, column 1 a copy of column 2, columns of few levels
+// 0 is constant, column 1 a copy of column 2 when copy is set (so that
+// their splits tie exactly) and continuous otherwise, columns of few levels
 // alternate with continuous ones, every fifth row repeats an earlier one,
 // and labels follow column 2 and 3 with noise.
-func tiedData(n, d, classes int, seed uint64) ([][]float64, []int, learn.Schema) {
+func tiedData(n, d, classes int, copy bool, seed uint64) ([][]float64, []int, learn.Schema) {
 	rng := rand.New(rand.NewPCG(seed, 33))
 	X, y := make([][]float64, n), make([]int, n)
 	for i := range X {
@@ -34,7 +35,10 @@ func tiedData(n, d, classes int, seed uint64) ([][]float64, []int, learn.Schema)
 				row[f] = rng.NormFloat64()
 			}
 		}
-		row[0], row[1] = 7, row[min(2, d-1)]
+		row[0], row[1] = 7, rng.NormFloat64()
+		if copy {
+			row[1] = row[min(2, d-1)]
+		}
 		X[i] = row
 		y[i] = int(row[min(2, d-1)]) % classes
 		if row[min(3, d-1)] > 0 {
@@ -84,34 +88,41 @@ func fitBytes(t *testing.T, tr *Trainer, b *par.Budget, X [][]float64, y []int, 
 // TestThreadsGrowTheSameTree: fits spread over a budget of 2, 4 or 16
 // threads (more than GOMAXPROCS, which some cases lower to 1) give the
 // serial fit's model and predictions byte for byte, with the real size
-// threshold and with every node spread, and did run in parallel.
+// thresholds and with every node spread, and did run in parallel (except
+// with max_features, which never speculates).
 func TestThreadsGrowTheSameTree(t *testing.T) {
+	big := minSpeculativeFit/10 + 100
 	cases := []struct {
 		name              string
 		n, d, classes     int
+		copy              bool
 		p                 Config
 		spreadAll         bool
 		threads, maxprocs int
 	}{
-		{"gini paper", 12000, 10, 3, PaperConfig(Gini), false, 4, 0},
-		{"entropy paper", 12000, 10, 3, PaperConfig(Entropy), false, 4, 0},
-		{"gini every node", 3000, 7, 4, DefaultConfig(), true, 4, 0},
-		{"entropy every node", 3000, 7, 5, Config{Criterion: Entropy, MinSamplesSplit: 2, MinSamplesLeaf: 3}, true, 2, 0},
-		{"max_features", 6000, 12, 3, Config{Criterion: Gini, MinSamplesSplit: 2, MinSamplesLeaf: 1, MaxFeatures: 5, RandomState: 9}, true, 4, 0},
-		{"pruned entropy", 8000, 9, 2, Config{Criterion: Entropy, MinSamplesSplit: 5, MinSamplesLeaf: 2, CCPAlpha: 0.001}, false, 4, 0},
-		{"budget above GOMAXPROCS=1", 12000, 10, 3, PaperConfig(Entropy), false, 16, 1},
-		{"budget above GOMAXPROCS=2", 3000, 7, 3, PaperConfig(Gini), true, 16, 2},
+		{"gini paper", big, 10, 3, false, PaperConfig(Gini), false, 4, 0},
+		{"entropy paper, tied columns", big, 10, 3, true, PaperConfig(Entropy), false, 2, 0},
+		{"gini every node", 3000, 7, 4, false, DefaultConfig(), true, 4, 0},
+		{"gini every node, tied columns", 3000, 7, 4, true, DefaultConfig(), true, 4, 0},
+		{"entropy every node", 3000, 7, 5, false, Config{Criterion: Entropy, MinSamplesSplit: 2, MinSamplesLeaf: 3}, true, 2, 0},
+		{"entropy every node, tied columns", 3000, 7, 5, true, Config{Criterion: Entropy, MinSamplesSplit: 2, MinSamplesLeaf: 1}, true, 4, 0},
+		{"max_depth, min_impurity_decrease", 4000, 8, 3, false, Config{Criterion: Gini, MinSamplesSplit: 4, MinSamplesLeaf: 1, MaxDepth: 7, MinImpurityDecrease: 0.0005}, true, 4, 0},
+		{"max_features", 3000, 12, 3, false, Config{Criterion: Gini, MinSamplesSplit: 2, MinSamplesLeaf: 1, MaxFeatures: 5, RandomState: 9}, true, 4, 0},
+		{"pruned entropy", 4000, 9, 2, true, Config{Criterion: Entropy, MinSamplesSplit: 5, MinSamplesLeaf: 2, CCPAlpha: 0.001}, true, 4, 0},
+		{"budget above GOMAXPROCS=1", 3000, 10, 3, false, PaperConfig(Entropy), true, 16, 1},
+		{"budget above GOMAXPROCS=2", 3000, 7, 3, true, PaperConfig(Gini), true, 16, 2},
 	}
 	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			if c.spreadAll {
-				defer func(w int) { minParallelWork = w }(minParallelWork)
-				minParallelWork = 0
+				defer func(f, s, w int) { minSpeculativeFit, minSpreadSubtrees, minParallelWork = f, s, w }(
+					minSpeculativeFit, minSpreadSubtrees, minParallelWork)
+				minSpeculativeFit, minSpreadSubtrees, minParallelWork = 0, 0, 0
 			}
 			if c.maxprocs > 0 {
 				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(c.maxprocs))
 			}
-			X, y, s := tiedData(c.n, c.d, c.classes, uint64(i))
+			X, y, s := tiedData(c.n, c.d, c.classes, c.copy, uint64(i))
 			tr := mustTrainer(t, c.p)
 			wantJSON, wantPred := fitBytes(t, tr, nil, X, y, s)
 			b := par.NewBudget(c.threads)
@@ -122,8 +133,8 @@ func TestThreadsGrowTheSameTree(t *testing.T) {
 			if fmt.Sprint(gotPred) != fmt.Sprint(wantPred) {
 				t.Errorf("the predictions of the model fitted on %d threads differ", c.threads)
 			}
-			if b.Peak() < 2 {
-				t.Errorf("peak %d busy threads: the fit never spread", b.Peak())
+			if spread := b.Peak() > 1; spread != (c.p.MaxFeatures == 0) {
+				t.Errorf("peak %d busy threads with max_features %d", b.Peak(), c.p.MaxFeatures)
 			}
 		})
 	}
@@ -132,7 +143,7 @@ func TestThreadsGrowTheSameTree(t *testing.T) {
 // TestSmallFitsStaySerial: below the size threshold a fit takes no thread
 // beyond its own, whatever the budget.
 func TestSmallFitsStaySerial(t *testing.T) {
-	X, y, s := tiedData(minParallelWork/10-1, 10, 3, 5)
+	X, y, s := tiedData(minSpeculativeFit/10-1, 10, 3, false, 5)
 	b := par.NewBudget(4)
 	fitBytes(t, mustTrainer(t, PaperConfig(Entropy)), b, X, y, s)
 	if b.Peak() != 1 {
@@ -151,7 +162,7 @@ func TestWithThreadsKeepsSettings(t *testing.T) {
 	if threaded.Config() != tr.Config() || threaded.threads != b || tr.threads != nil {
 		t.Fatalf("WithThreads: config %+v budget %p, original budget %p", threaded.Config(), threaded.threads, tr.threads)
 	}
-	X, y, s := tiedData(9000, 8, 3, 11)
+	X, y, s := tiedData(9000, 8, 3, true, 11)
 	var group []learn.Model
 	var err error
 	b.Do(func() { group, err = threaded.FitGroup([]learn.Trainer{threaded, tr}, X, y, s) })

@@ -1,0 +1,227 @@
+package cart
+
+import (
+	"math"
+	"slices"
+
+	"github.com/fgrtbench/fgrtbench/internal/par"
+)
+
+// A large fit with free threads grows its tree in two passes, because the
+// serial builder cannot hand subtrees to other threads: sklearn's xorshift
+// and feature permutation pass from node to node in depth-first order, so
+// a node's draws depend on every node before it.
+//
+// They matter less than it seems. When every feature is drawn at every node
+// (max_features = all, the paper's setting), a node visits all its
+// non-constant features whatever the draws; the draws only order them, and
+// the order picks the winner only when several features reach the best
+// proxy exactly. So the speculative pass (speculate) splits a node without
+// any draw when one feature has the best proxy, and grows both children as
+// tasks on the budget's free threads; it leaves a node with tied features
+// open. The replay (replay) then walks the tree in the serial builder's
+// order, drawing as it would, which fixes the ties of open nodes (whose
+// subtrees are then speculated in turn) and leaves the generator and the
+// permutation as the serial builder leaves them, node after node. The tree
+// is the serial builder's: every node holds the same samples, so its scans,
+// constant features and unique winners are the same, and every draw is.
+
+// specNode is a node of the speculative pass.
+type specNode struct {
+	start, end, depth int
+	impurity          float64
+	total             []float64 // class counts
+	known             []bool    // features found constant above the node
+	found             []int     // features first found constant in the node
+	state             specState
+	sp                split
+	ties              []candidate // an open node's features tied for the best
+	left, right       *specNode
+}
+
+type specState uint8
+
+const (
+	specLeaf  specState = iota // a leaf, by the leaf rules or the search
+	specSplit                  // split by sp; left and right are its children
+	specOpen                   // its winner depends on the draws (ties)
+)
+
+// speculates reports whether build grows the tree speculatively: with
+// every feature drawn at every node, more than one thread, and a training
+// set of at least minSpeculativeFit values.
+func speculates(n, d, maxFeatures int, threads *par.Budget) bool {
+	return threads.Threads() > 1 && (maxFeatures == 0 || maxFeatures >= d) && n*d >= minSpeculativeFit
+}
+
+// growSpeculatively is grow by speculation and replay.
+func (b *builder) growSpeculatively() *Tree {
+	b.countTotal(0, b.data.n)
+	root := &specNode{end: b.data.n, total: slices.Clone(b.total), known: make([]bool, b.data.d)}
+	root.impurity = b.impurityOf(root.total, float64(b.data.n))
+	b.speculate(root)
+	tree := &Tree{NumClasses: b.data.classes, MaxDepth: -1}
+	b.replay(tree, root, Undefined, false, 0)
+	return tree
+}
+
+// speculate splits nd when the leaf rules and a unique winner allow it and
+// grows its children, as tasks when they are large.
+func (b *builder) speculate(nd *specNode) {
+	m := nd.end - nd.start
+	if !b.splittable(nd.depth, m, nd.impurity) {
+		nd.state = specLeaf
+		return
+	}
+	s := b.scratches.get()
+	nd.found = b.constantsFound(nd)
+	c, ties := b.scanNode(s, nd)
+	switch {
+	case len(ties) > 1:
+		nd.state, nd.ties = specOpen, ties
+	case !c.found:
+		nd.state = specLeaf
+	default:
+		b.splitSpec(s, nd, b.completeSplit(s, nd.total, c, nd.start, nd.end, nd.impurity))
+	}
+	b.scratches.put(s)
+	if nd.state == specSplit {
+		b.speculateChildren(nd)
+	}
+}
+
+// speculateChildren speculates nd's children, as two tasks on the
+// budget's free threads when nd is large enough.
+func (b *builder) speculateChildren(nd *specNode) {
+	if (nd.end-nd.start)*b.data.d < minSpreadSubtrees {
+		b.speculate(nd.left)
+		b.speculate(nd.right)
+		return
+	}
+	b.threads.For(2, func(k int) {
+		if k == 0 {
+			b.speculate(nd.left)
+		} else {
+			b.speculate(nd.right)
+		}
+	})
+}
+
+// constantsFound lists the features not known constant that node_split
+// would find constant in nd, whose sorted segments are current.
+func (b *builder) constantsFound(nd *specNode) []int {
+	var found []int
+	constant := b.constantIn(nd.start, nd.end)
+	for f, known := range nd.known {
+		if !known && constant(f) {
+			found = append(found, f)
+		}
+	}
+	return found
+}
+
+// scanNode scans every feature node_split may visit in nd, from -∞ each
+// (on the budget's free threads for a large node), and returns the best
+// candidate and the candidates tied with it.
+func (b *builder) scanNode(s *scratch, nd *specNode) (candidate, []candidate) {
+	scan := func(t *scratch, f int) {
+		s.cand[f] = candidate{}
+		if !nd.known[f] && !slices.Contains(nd.found, f) {
+			t.total = nd.total
+			s.cand[f] = b.scanFeature(t, f, nd.start, nd.end, math.Inf(-1))
+		}
+	}
+	if d := b.data.d; b.spreads(nd.end-nd.start, d) {
+		b.forEachScratch(d, scan)
+	} else {
+		for f := 0; f < d; f++ {
+			scan(s, f)
+		}
+	}
+	best := candidate{proxy: math.Inf(-1)}
+	var ties []candidate
+	for _, c := range s.cand {
+		switch {
+		case !c.found || c.proxy < best.proxy:
+		case c.proxy > best.proxy:
+			best, ties = c, append(ties[:0], c)
+		default:
+			ties = append(ties, c)
+		}
+	}
+	return best, ties
+}
+
+// splitSpec makes nd a split by sp, unless the impurity decrease is too
+// small: it partitions nd's samples and creates its children.
+func (b *builder) splitSpec(s *scratch, nd *specNode, sp split) {
+	nd.sp = sp
+	if b.rejects(sp, nd.end) {
+		nd.state = specLeaf
+		return
+	}
+	nd.state = specSplit
+	known := nd.known
+	if len(nd.found) > 0 {
+		known = slices.Clone(known)
+		for _, f := range nd.found {
+			known[f] = true
+		}
+	}
+	b.markLeft(nd.start, nd.end, sp)
+	left := make([]float64, len(nd.total))
+	right := slices.Clone(nd.total)
+	for _, i := range b.samples[nd.start:nd.end] {
+		if b.goesLeft[i] {
+			left[b.data.y[i]]++
+		}
+	}
+	for k := range right {
+		right[k] -= left[k]
+	}
+	b.partition(s, nd.start, nd.end, known)
+	nd.left = &specNode{start: nd.start, end: sp.pos, depth: nd.depth + 1, impurity: sp.impLeft, total: left, known: known}
+	nd.right = &specNode{start: sp.pos, end: nd.end, depth: nd.depth + 1, impurity: sp.impRight, total: right, known: known}
+}
+
+// replay adds nd and its subtree to tree in the serial builder's order
+// (depth first, left first), making node_split's draws for every node
+// the serial builder searches, and resolving open nodes. nKnown is the
+// node's number of known constant features.
+func (b *builder) replay(tree *Tree, nd *specNode, parent int, isLeft bool, nKnown int) {
+	nTotal := nKnown
+	if b.splittable(nd.depth, nd.end-nd.start, nd.impurity) {
+		visit, nFound, total := b.drawFeatures(nKnown, func(f int) bool { return slices.Contains(nd.found, f) })
+		if nd.state == specOpen {
+			b.resolve(nd, visit)
+		}
+		b.keepConstants(nKnown, nFound)
+		nTotal = total
+	}
+	isLeaf := nd.state != specSplit
+	id := tree.addNode(parent, isLeft, isLeaf, nd.sp.feature, nd.sp.threshold, nd.impurity, nd.end-nd.start, nd.total)
+	tree.MaxDepth = max(tree.MaxDepth, nd.depth)
+	if !isLeaf {
+		b.replay(tree, nd.left, id, true, nTotal)
+		b.replay(tree, nd.right, id, false, nTotal)
+	}
+}
+
+// resolve splits an open node by the first of its tied features in the
+// drawing order visit, as node_split would, and speculates its children.
+func (b *builder) resolve(nd *specNode, visit []int) {
+	for _, f := range visit {
+		for _, c := range nd.ties {
+			if c.feature != f {
+				continue
+			}
+			nd.ties = nil
+			b.splitSpec(b.own, nd, b.completeSplit(b.own, nd.total, c, nd.start, nd.end, nd.impurity))
+			if nd.state == specSplit {
+				b.speculateChildren(nd)
+			}
+			return
+		}
+	}
+	panic("cart: an open node's tied features were not drawn") // cannot happen: all non-constant features are
+}
