@@ -35,7 +35,7 @@ type specNode struct {
 	found             []int     // features first found constant in the node
 	state             specState
 	sp                split
-	ties              []candidate // an open node's features tied for the best
+	ties              []candidate // the features tied for the best, if several
 	left, right       *specNode
 }
 
@@ -77,8 +77,13 @@ func (b *builder) speculate(nd *specNode) {
 	nd.found = b.constantsFound(nd)
 	c, ties := b.scanNode(s, nd)
 	switch {
+	case len(ties) > 1 && !b.sameLeft(nd, ties):
+		nd.state, nd.ties = specOpen, slices.Clone(ties)
 	case len(ties) > 1:
-		nd.state, nd.ties = specOpen, ties
+		// The tied features split the samples alike: the children are
+		// known, and the replay only picks the feature and threshold.
+		nd.ties = slices.Clone(ties)
+		b.splitSpec(s, nd, b.completeSplit(s, nd.total, c, nd.start, nd.end, nd.impurity))
 	case !c.found:
 		nd.state = specLeaf
 	default:
@@ -120,27 +125,15 @@ func (b *builder) constantsFound(nd *specNode) []int {
 	return found
 }
 
-// scanNode scans every feature node_split may visit in nd, from -∞ each
-// (on the budget's free threads for a large node), and returns the best
-// candidate and the candidates tied with it.
+// scanNode scans every feature node_split may visit in nd and returns the
+// best candidate and the candidates tied with it. Serially, each feature's
+// scan starts from the best proxy so far (ties included), which lets the
+// entropy screen skip more; a large node scans its features on the
+// budget's free threads, each from -∞.
 func (b *builder) scanNode(s *scratch, nd *specNode) (candidate, []candidate) {
-	scan := func(t *scratch, f int) {
-		s.cand[f] = candidate{}
-		if !nd.known[f] && !slices.Contains(nd.found, f) {
-			t.total = nd.total
-			s.cand[f] = b.scanFeature(t, f, nd.start, nd.end, math.Inf(-1))
-		}
-	}
-	if d := b.data.d; b.spreads(nd.end-nd.start, d) {
-		b.forEachScratch(d, scan)
-	} else {
-		for f := 0; f < d; f++ {
-			scan(s, f)
-		}
-	}
 	best := candidate{proxy: math.Inf(-1)}
 	var ties []candidate
-	for _, c := range s.cand {
+	keep := func(c candidate) {
 		switch {
 		case !c.found || c.proxy < best.proxy:
 		case c.proxy > best.proxy:
@@ -148,6 +141,27 @@ func (b *builder) scanNode(s *scratch, nd *specNode) (candidate, []candidate) {
 		default:
 			ties = append(ties, c)
 		}
+	}
+	scanned := func(f int) bool { return !nd.known[f] && !slices.Contains(nd.found, f) }
+	d := b.data.d
+	if !b.spreads(nd.end-nd.start, d) {
+		s.total = nd.total
+		for f := 0; f < d; f++ {
+			if scanned(f) {
+				keep(b.scanFeature(s, f, nd.start, nd.end, best.proxy, true))
+			}
+		}
+		return best, ties
+	}
+	b.forEachScratch(d, func(t *scratch, f int) {
+		s.cand[f] = candidate{}
+		if scanned(f) {
+			t.total = nd.total
+			s.cand[f] = b.scanFeature(t, f, nd.start, nd.end, math.Inf(-1), false)
+		}
+	})
+	for _, c := range s.cand {
+		keep(c)
 	}
 	return best, ties
 }
@@ -192,8 +206,12 @@ func (b *builder) replay(tree *Tree, nd *specNode, parent int, isLeft bool, nKno
 	nTotal := nKnown
 	if b.splittable(nd.depth, nd.end-nd.start, nd.impurity) {
 		visit, nFound, total := b.drawFeatures(nKnown, func(f int) bool { return slices.Contains(nd.found, f) })
-		if nd.state == specOpen {
+		switch {
+		case nd.state == specOpen:
 			b.resolve(nd, visit)
+		case nd.ties != nil:
+			c := firstTied(visit, nd.ties)
+			nd.sp.feature, nd.sp.threshold = c.feature, c.threshold
 		}
 		b.keepConstants(nKnown, nFound)
 		nTotal = total
@@ -210,18 +228,45 @@ func (b *builder) replay(tree *Tree, nd *specNode, parent int, isLeft bool, nKno
 // resolve splits an open node by the first of its tied features in the
 // drawing order visit, as node_split would, and speculates its children.
 func (b *builder) resolve(nd *specNode, visit []int) {
+	c := firstTied(visit, nd.ties)
+	nd.ties = nil
+	b.splitSpec(b.own, nd, b.completeSplit(b.own, nd.total, c, nd.start, nd.end, nd.impurity))
+	if nd.state == specSplit {
+		b.speculateChildren(nd)
+	}
+}
+
+// firstTied returns the first of the tied candidates in the drawing order
+// visit: the one node_split keeps.
+func firstTied(visit []int, ties []candidate) candidate {
 	for _, f := range visit {
-		for _, c := range nd.ties {
-			if c.feature != f {
-				continue
+		for _, c := range ties {
+			if c.feature == f {
+				return c
 			}
-			nd.ties = nil
-			b.splitSpec(b.own, nd, b.completeSplit(b.own, nd.total, c, nd.start, nd.end, nd.impurity))
-			if nd.state == specSplit {
-				b.speculateChildren(nd)
-			}
-			return
 		}
 	}
-	panic("cart: an open node's tied features were not drawn") // cannot happen: all non-constant features are
+	panic("cart: tied features were not drawn") // cannot happen: every non-constant feature is
+}
+
+// sameLeft reports whether the tied candidates of nd send the same samples
+// left (then the choice among them changes neither child).
+func (b *builder) sameLeft(nd *specNode, ties []candidate) bool {
+	n, first := b.data.n, ties[0]
+	for _, c := range ties[1:] {
+		if c.pos != first.pos {
+			return false
+		}
+	}
+	for k, i := range b.sorted[first.feature*n+nd.start : first.feature*n+nd.end] {
+		b.goesLeft[i] = nd.start+k < first.pos
+	}
+	for _, c := range ties[1:] {
+		for _, i := range b.sorted[c.feature*n+nd.start : c.feature*n+c.pos] {
+			if !b.goesLeft[i] {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -95,7 +95,7 @@ func (b *builder) bestCandidate(visit []int, start, end int) candidate {
 	best := candidate{proxy: math.Inf(-1)}
 	b.own.total = b.total
 	for _, f := range visit {
-		if c := b.scanFeature(b.own, f, start, end, best.proxy); c.found {
+		if c := b.scanFeature(b.own, f, start, end, best.proxy, false); c.found {
 			best = c
 		}
 	}
@@ -104,9 +104,10 @@ func (b *builder) bestCandidate(visit []int, start, end int) candidate {
 
 // scanFeature evaluates every threshold of feature f in the node
 // [start, end) and returns the first one whose proxy improvement is
-// strictly above bestProxy and above every earlier one (found is false if
-// none is). s is the calling thread's scratch.
-func (b *builder) scanFeature(s *scratch, f, start, end int, bestProxy float64) candidate {
+// strictly above bestProxy (or equal to it, when orEqual) and above every
+// earlier one (found is false if none is). s is the calling thread's
+// scratch.
+func (b *builder) scanFeature(s *scratch, f, start, end int, bestProxy float64, orEqual bool) candidate {
 	n, m := b.data.n, end-start
 	xf := b.values[f*n+start : f*n+end]
 	yf, y := s.yf[:m], b.data.y
@@ -139,7 +140,7 @@ func (b *builder) scanFeature(s *scratch, f, start, end int, bestProxy float64) 
 		} else {
 			iL, iR = b.childImpurities(s, wL, wR)
 		}
-		if proxy := -float64(wR*iR) - float64(wL*iL); proxy > best.proxy {
+		if proxy := -float64(wR*iR) - float64(wL*iL); proxy > best.proxy || (orEqual && !best.found && proxy == best.proxy) {
 			best = candidate{found: true, proxy: proxy, feature: f, pos: start + p, threshold: midpoint(xf[p-1], xf[p])}
 		}
 	}
