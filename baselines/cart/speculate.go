@@ -36,7 +36,12 @@ type specNode struct {
 	state             specState
 	sp                split
 	ties              []candidate // the features tied for the best, if several
-	left, right       *specNode
+	// tieSplits[k] is ties[k]'s split of a node whose ties all make the
+	// same two children, and mirrored[k] whether it sends left the samples
+	// ties[0] sends right.
+	tieSplits   []split
+	mirrored    []bool
+	left, right *specNode
 }
 
 type specState uint8
@@ -77,13 +82,8 @@ func (b *builder) speculate(nd *specNode) {
 	nd.found = b.constantsFound(nd)
 	c, ties := b.scanNode(s, nd)
 	switch {
-	case len(ties) > 1 && !b.sameLeft(nd, ties):
-		nd.state, nd.ties = specOpen, slices.Clone(ties)
 	case len(ties) > 1:
-		// The tied features split the samples alike: the children are
-		// known, and the replay only picks the feature and threshold.
-		nd.ties = slices.Clone(ties)
-		b.splitSpec(s, nd, b.completeSplit(s, nd.total, c, nd.start, nd.end, nd.impurity))
+		b.splitTied(s, nd, ties)
 	case !c.found:
 		nd.state = specLeaf
 	default:
@@ -210,8 +210,11 @@ func (b *builder) replay(tree *Tree, nd *specNode, parent int, isLeft bool, nKno
 		case nd.state == specOpen:
 			b.resolve(nd, visit)
 		case nd.ties != nil:
-			c := firstTied(visit, nd.ties)
-			nd.sp.feature, nd.sp.threshold = c.feature, c.threshold
+			k := firstTied(visit, nd.ties)
+			nd.sp = nd.tieSplits[k]
+			if nd.mirrored[k] && nd.state == specSplit {
+				nd.left, nd.right = nd.right, nd.left
+			}
 		}
 		b.keepConstants(nKnown, nFound)
 		nTotal = total
@@ -228,7 +231,7 @@ func (b *builder) replay(tree *Tree, nd *specNode, parent int, isLeft bool, nKno
 // resolve splits an open node by the first of its tied features in the
 // drawing order visit, as node_split would, and speculates its children.
 func (b *builder) resolve(nd *specNode, visit []int) {
-	c := firstTied(visit, nd.ties)
+	c := nd.ties[firstTied(visit, nd.ties)]
 	nd.ties = nil
 	b.splitSpec(b.own, nd, b.completeSplit(b.own, nd.total, c, nd.start, nd.end, nd.impurity))
 	if nd.state == specSplit {
@@ -236,36 +239,68 @@ func (b *builder) resolve(nd *specNode, visit []int) {
 	}
 }
 
-// firstTied returns the first of the tied candidates in the drawing order
-// visit: the one node_split keeps.
-func firstTied(visit []int, ties []candidate) candidate {
+// firstTied returns the index of the first of the tied candidates in the
+// drawing order visit: the one node_split keeps.
+func firstTied(visit []int, ties []candidate) int {
 	for _, f := range visit {
-		for _, c := range ties {
+		for k, c := range ties {
 			if c.feature == f {
-				return c
+				return k
 			}
 		}
 	}
 	panic("cart: tied features were not drawn") // cannot happen: every non-constant feature is
 }
 
-// sameLeft reports whether the tied candidates of nd send the same samples
-// left (then the choice among them changes neither child).
-func (b *builder) sameLeft(nd *specNode, ties []candidate) bool {
-	n, first := b.data.n, ties[0]
-	for _, c := range ties[1:] {
-		if c.pos != first.pos {
-			return false
+// splitTied splits nd, whose best proxy several features reach, when the
+// choice among them changes neither child (only which one is left, and the
+// split's feature and threshold, which the replay picks); otherwise nd
+// stays open.
+func (b *builder) splitTied(s *scratch, nd *specNode, ties []candidate) {
+	nd.ties = slices.Clone(ties)
+	mirrored, ok := b.sameChildren(nd, nd.ties)
+	if !ok {
+		nd.state = specOpen
+		return
+	}
+	nd.mirrored = mirrored
+	nd.tieSplits = make([]split, len(ties))
+	for k, c := range nd.ties {
+		nd.tieSplits[k] = b.completeSplit(s, nd.total, c, nd.start, nd.end, nd.impurity)
+		if b.rejects(nd.tieSplits[k], nd.end) != b.rejects(nd.tieSplits[0], nd.end) {
+			nd.state = specOpen
+			return
 		}
 	}
+	b.splitSpec(s, nd, nd.tieSplits[0])
+}
+
+// sameChildren reports whether every tied candidate of nd sends left the
+// samples ties[0] sends left, or those it sends right (mirrored).
+func (b *builder) sameChildren(nd *specNode, ties []candidate) (mirrored []bool, ok bool) {
+	n, first := b.data.n, ties[0]
 	for k, i := range b.sorted[first.feature*n+nd.start : first.feature*n+nd.end] {
 		b.goesLeft[i] = nd.start+k < first.pos
 	}
-	for _, c := range ties[1:] {
-		for _, i := range b.sorted[c.feature*n+nd.start : c.feature*n+c.pos] {
-			if !b.goesLeft[i] {
-				return false
-			}
+	mirrored = make([]bool, len(ties))
+	for k, c := range ties[1:] {
+		left := b.sorted[c.feature*n+nd.start : c.feature*n+c.pos]
+		switch {
+		case c.pos == first.pos && all(left, b.goesLeft, true):
+		case c.pos-nd.start == nd.end-first.pos && all(left, b.goesLeft, false):
+			mirrored[k+1] = true
+		default:
+			return nil, false
+		}
+	}
+	return mirrored, true
+}
+
+// all reports whether mark[i] == want for every sample i of rows.
+func all(rows []int32, mark []bool, want bool) bool {
+	for _, i := range rows {
+		if mark[i] != want {
+			return false
 		}
 	}
 	return true
