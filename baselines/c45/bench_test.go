@@ -108,3 +108,24 @@ func BenchmarkFitLarge(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkFitSmall times one J48 fit on a paper-size dataset (ring's
+// 5,920 rows × 20 columns) with a budget of 1 and of 2 threads; with 1 it
+// must be as fast as BenchmarkFitRing (no budget).
+func BenchmarkFitSmall(b *testing.B) {
+	X, y, s := ringLike(5920, 20, 1)
+	for _, threads := range []int{1, 2} {
+		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
+			budget := par.NewBudget(threads)
+			tr := learn.WithThreads(mustNew(b, DefaultConfig()), budget)
+			defer benchcpu.Start(b)()
+			for b.Loop() {
+				var err error
+				budget.Do(func() { _, err = tr.Fit(X, y, s) })
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

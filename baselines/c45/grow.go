@@ -135,14 +135,13 @@ func (b *builder) split(s *scratch, nd *node, total float64, rows sortedRows) (c
 // two branches (subtrees then share no row, and so no per-row buffer).
 func (b *builder) growChildren(nd *node, childIDs [][]int32, childW [][]float64, childRows []sortedRows) {
 	nd.children = make([]*node, len(childIDs))
-	grow := func(k int) { nd.children[k] = b.grow(childIDs[k], childW[k], childRows[k]) }
 	if !b.spreads(len(nd.ids), len(childIDs), minSpreadChildren) || rowsInBranches(childIDs) > len(nd.ids) {
 		for k := range childIDs {
-			grow(k)
+			nd.children[k] = b.grow(childIDs[k], childW[k], childRows[k])
 		}
 		return
 	}
-	b.threads.For(len(childIDs), grow)
+	b.threads.For(len(childIDs), func(k int) { nd.children[k] = b.grow(childIDs[k], childW[k], childRows[k]) })
 }
 
 // rowsInBranches is the number of rows the branches hold together: more
@@ -253,26 +252,28 @@ func (b *builder) selectAttribute(s *scratch, ids []int32, w []float64, total fl
 			s.unitWeights = false
 		}
 	}
-	eval := func(col *scratch, j int) {
-		if b.nominal[j] {
-			s.cand[j] = b.evalNominal(s.nomDist[j], j, ids, w, total)
-		} else {
-			s.cand[j] = b.evalNumeric(col, j, rows.list(b.slot[j]), total)
-		}
-	}
 	if !b.spreads(len(ids), b.d, minSpreadSearch) {
 		for j := 0; j < b.d; j++ {
-			eval(s, j)
+			s.cand[j] = b.evalAttribute(s, s, j, ids, w, total, rows)
 		}
 		return b.chooseAttribute(s.cand)
 	}
 	b.threads.For(b.d, func(j int) {
 		col := b.scratches.get()
 		col.unitWeights = s.unitWeights
-		eval(col, j)
+		s.cand[j] = b.evalAttribute(s, col, j, ids, w, total, rows)
 		b.scratches.put(col)
 	})
 	return b.chooseAttribute(s.cand)
+}
+
+// evalAttribute evaluates attribute j at the node of scratch s, a numeric
+// one with the scratch col.
+func (b *builder) evalAttribute(s, col *scratch, j int, ids []int32, w []float64, total float64, rows sortedRows) candidate {
+	if b.nominal[j] {
+		return b.evalNominal(s.nomDist[j], j, ids, w, total)
+	}
+	return b.evalNumeric(col, j, rows.list(b.slot[j]), total)
 }
 
 // chooseAttribute is J48's rule: the largest gain ratio among valid splits

@@ -99,3 +99,28 @@ func BenchmarkNodeWork(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkFitSmall times one fit of CART and of the entropy tree on a
+// paper-size dataset (ring's 5,920 rows × 20 columns) with a budget of 1
+// and of 2 threads: below minSpeculativeFit both grow serially, and must
+// be as fast as a fit without a budget (BenchmarkFitGiniPaperRing).
+func BenchmarkFitSmall(b *testing.B) {
+	X, y := ringData(5920, 20, 1)
+	s := namedSchema(make([]string, 20), "out", "in")
+	for _, crit := range []Criterion{Gini, Entropy} {
+		for _, threads := range []int{1, 2} {
+			b.Run(fmt.Sprintf("%v/threads=%d", crit, threads), func(b *testing.B) {
+				budget := par.NewBudget(threads)
+				tr := learn.WithThreads(mustTrainer(b, PaperConfig(crit)), budget)
+				defer benchcpu.Start(b)()
+				for b.Loop() {
+					var err error
+					budget.Do(func() { _, err = tr.Fit(X, y, s) })
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
