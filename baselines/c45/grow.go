@@ -36,13 +36,7 @@ func sortByValue(idx []int32, col []float64, keys, keysTmp []uint64, idxTmp []in
 		if math.IsNaN(v) {
 			continue
 		}
-		bits := math.Float64bits(v)
-		if bits>>63 == 1 {
-			bits = ^bits
-		} else {
-			bits |= 1 << 63
-		}
-		keys[n], idx[n] = bits, int32(i)
+		keys[n], idx[n] = orderedKey(v), int32(i)
 		n++
 	}
 	missing := n
@@ -80,6 +74,15 @@ func sortByValue(idx []int32, col []float64, keys, keysTmp []uint64, idxTmp []in
 	if n > 0 && &srcIdx[0] != &idx[0] {
 		copy(idx[:n], srcIdx)
 	}
+}
+
+// orderedKey maps a float64 to a uint64 with the same order.
+func orderedKey(v float64) uint64 {
+	bits := math.Float64bits(v)
+	if bits>>63 == 1 {
+		return ^bits
+	}
+	return bits | 1<<63
 }
 
 // classDistribution returns the one-bag distribution of the given rows.
