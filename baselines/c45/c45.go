@@ -4,7 +4,10 @@
 // value, multiway splits on nominal attributes, fractional instances for
 // missing values, collapsing, and pessimistic-error pruning with subtree
 // raising. The comments name the J48 routine each step mirrors; the
-// summary in docs/fidelity.md#c45 is the written spec.
+// summary in docs/fidelity.md#c45 is the written spec. Given a CPU budget
+// (WithThreads), a fit grows large subtrees and evaluates the attributes
+// of large nodes on the budget's free threads (threads.go); the tree is
+// the serial one, bit for bit.
 //
 // Usage:
 //

@@ -11,18 +11,16 @@ import (
 // subtree depends only on its rows, so subtrees can grow in any order and
 // at the same time. A large node also evaluates its attributes one task
 // each, writing attribute j's candidate to slot j, and J48's rule then
-// reads the slots in attribute order as before. Small nodes do neither:
-// below these sizes (rows × attributes) the goroutines, channel operations
-// and cache misses of a second thread cost more than they save.
+// reads the slots in attribute order as before. Small nodes do neither.
 //
-// minSpreadSearch was placed with BenchmarkFitLarge's profile and
-// cart's BenchmarkNodeWork (the same scan shape): a column scan costs
-// about 5-10 ns a row, so a node of 2^16 row-attributes holds about
-// 0.5 ms of search against some 10-20 µs to start a task. A subtree is
-// worth a task much earlier: it holds the node's work again at every
-// level below it, so minSpreadChildren is a quarter of that. Both keep
-// the paper's datasets (at most 7,400 rows × 20 at the root) serial
-// below their first few levels.
+// Starting a task costs a goroutine and the wake-up of an idle thread,
+// some 20-50 µs (cart's BenchmarkNodeWork, whose column scans have this
+// shape: spreading one node's columns over 2 threads loses up to 2,000
+// rows × 10 and wins from 5,000), hence minSpreadSearch (rows ×
+// attributes). A subtree holds its root's work again at every level below
+// it and pays from far smaller nodes: minSpreadChildren. A paper-size fit
+// (ring, 5,920 × 20: BenchmarkFitSmall) spreads only its top levels.
+// (Variables only so that tests can spread every node.)
 var (
 	minSpreadSearch   = 1 << 16
 	minSpreadChildren = 1 << 14

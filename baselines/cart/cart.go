@@ -31,6 +31,10 @@
 // and all, only for candidates that could beat the best so far; the chosen
 // splits and all impurities are those of the exact scan, at about the cost
 // of gini.
+//
+// A large fit given a CPU budget (WithThreads) grows speculatively on the
+// budget's free threads and replays sklearn's draws in building order
+// (speculate.go); the tree is the serial one, bit for bit.
 package cart
 
 import (

@@ -17,7 +17,7 @@ import (
 // against threads=1: spreading one node over columns loses up to 2,000
 // rows and wins from 5,000), so the columns of a node are too short a
 // loop below that; a subtree holds its root's work again at every level
-// below it, so subtrees pay from far smaller nodes (Variables only so that
+// below it, so subtrees pay from far smaller nodes. (Variables only so that
 // tests can spread every node.)
 var (
 	minSpeculativeFit = 1 << 19
