@@ -63,7 +63,6 @@ type builder struct {
 	samples  []int32
 	goesLeft []bool
 	isConst  []bool
-	columns  []int // the columns a partition reorders
 
 	total    []float64 // class counts of the node, length C
 	log2Base float64
@@ -98,7 +97,6 @@ func newBuilder(data *dataset, p Config, threads *par.Budget) *builder {
 		samples:          make([]int32, n),
 		goesLeft:         make([]bool, n),
 		isConst:          make([]bool, d),
-		columns:          make([]int, 0, d),
 		total:            make([]float64, c),
 		log2Base:         math.Log(2.0),
 		threads:          threads,
