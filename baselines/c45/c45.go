@@ -4,7 +4,10 @@
 // value, multiway splits on nominal attributes, fractional instances for
 // missing values, collapsing, and pessimistic-error pruning with subtree
 // raising. The comments name the J48 routine each step mirrors; the
-// summary in docs/fidelity.md#c45 is the written spec.
+// summary in docs/fidelity.md#c45 is the written spec. Given a CPU budget
+// (WithThreads), a fit grows large subtrees and evaluates the attributes
+// of large nodes on the budget's free threads (threads.go); the tree is
+// the serial one, bit for bit.
 //
 // Usage:
 //
@@ -18,6 +21,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/fgrtbench/fgrtbench/internal/par"
 	"github.com/fgrtbench/fgrtbench/learn"
 )
 
@@ -65,6 +69,10 @@ func (c Config) Validate() error {
 // Trainer fits J48 trees. It keeps no state between Fit calls.
 type Trainer struct {
 	cfg Config
+	// threads is the CPU budget a fit's large nodes spread over (nil:
+	// serial; see WithThreads). It is not a setting: every budget grows
+	// the same tree.
+	threads *par.Budget
 }
 
 // New validates cfg and returns a Trainer.
@@ -95,6 +103,7 @@ func (t *Trainer) FitTree(X [][]float64, y []int, s learn.Schema) (*Model, error
 	if err != nil {
 		return nil, err
 	}
+	b.useThreads(t.threads)
 	ids := make([]int32, b.n)
 	w := make([]float64, b.n)
 	for i := range ids {
@@ -113,8 +122,10 @@ func (t *Trainer) FitTree(X [][]float64, y []int, s learn.Schema) (*Model, error
 	return &Model{root: root, nClasses: b.nc}, nil
 }
 
-// builder holds one Fit's data in column-major form plus scratch buffers
-// reused across nodes, so growing allocates per node, not per instance.
+// builder holds one Fit's data in column-major form, read by every node,
+// and the per-row buffers nodes fill for their own rows (the nodes grown
+// at the same time never share a row). Each node's other working memory
+// is a scratch from scratches.
 type builder struct {
 	cfg       Config
 	minObj    float64
@@ -135,17 +146,11 @@ type builder struct {
 
 	rowW    []float64 // row -> weight in the node being evaluated
 	childOf []int32   // row -> child during an in-place partition
-	tmp     []int32
-	sv, sw  []float64
-	sc      []int32
-	left    []float64
-	right   []float64
-	counts  []int
-	numDist *distribution
-	nomDist []*distribution
-	cand    []candidate
-	// unitWeights is set per node when every row has weight 1.
-	unitWeights bool
+
+	// threads is the fit's CPU budget (nil: serial); scratches hands each
+	// node, and each column task of a spread search, its scratch.
+	threads   *par.Budget
+	scratches *pool[*scratch]
 }
 
 // sortedRows holds, for every numeric column, a node's rows ordered by
@@ -185,17 +190,8 @@ func newBuilder(cfg Config, X [][]float64, y []int, s learn.Schema) (*builder, e
 		lt:         newLnTable(n),
 		rowW:       make([]float64, n),
 		childOf:    make([]int32, n),
-		tmp:        make([]int32, n),
-		sv:         make([]float64, 0, n),
-		sw:         make([]float64, 0, n),
-		sc:         make([]int32, 0, n),
-		left:       make([]float64, nc),
-		right:      make([]float64, nc),
-		counts:     make([]int, 2*nc),
-		numDist:    newDistribution(2, nc),
-		nomDist:    make([]*distribution, d),
-		cand:       make([]candidate, d),
 	}
+	b.useThreads(nil)
 	for i, row := range X {
 		b.y[i] = int32(y[i])
 		for j, v := range row {
@@ -219,7 +215,6 @@ func newBuilder(cfg Config, X [][]float64, y []int, s learn.Schema) (*builder, e
 			return nil, err
 		}
 		b.numValues[j] = nv
-		b.nomDist[j] = newDistribution(nv, nc)
 		if sm(float64(nv), 0.3*float64(n)) {
 			b.allManyValues = false
 		} else {
@@ -229,15 +224,28 @@ func newBuilder(cfg Config, X [][]float64, y []int, s learn.Schema) (*builder, e
 	return b, nil
 }
 
-// rootRows presorts every numeric column once for the whole training set.
+// rootRows presorts every numeric column once for the whole training set,
+// the columns on the budget's free threads when the data is large.
 func (b *builder) rootRows() sortedRows {
 	r := sortedRows{store: make([]int32, b.numNum*b.n), stride: b.n, n: b.n}
-	keys := make([]uint64, 2*b.n)
+	numeric := make([]int, 0, b.numNum)
 	for j := 0; j < b.d; j++ {
-		if s := b.slot[j]; s >= 0 {
-			sortByValue(r.list(s), b.cols[j*b.n:(j+1)*b.n], keys[:b.n], keys[b.n:], b.tmp)
+		if b.slot[j] >= 0 {
+			numeric = append(numeric, j)
 		}
 	}
+	type buffers struct {
+		keys []uint64
+		idx  []int32
+	}
+	bufs := newPool(b.threads.Threads(), func() *buffers {
+		return &buffers{keys: make([]uint64, 2*b.n), idx: make([]int32, b.n)}
+	})
+	b.forColumns(b.n, len(numeric), func(k int) {
+		j, buf := numeric[k], bufs.get()
+		sortByValue(r.list(b.slot[j]), b.cols[j*b.n:(j+1)*b.n], buf.keys[:b.n], buf.keys[b.n:], buf.idx)
+		bufs.put(buf)
+	})
 	return r
 }
 

@@ -95,7 +95,8 @@ func TestRootCandidates(t *testing.T) {
 		t.Fatal(err)
 	}
 	ids, w := allRows(b.n)
-	attr, ok := b.selectAttribute(ids, w, 14, b.rootRows())
+	sc := b.newScratch()
+	attr, ok := b.selectAttribute(sc, ids, w, 14, b.rootRows())
 	if !ok || attr != 0 {
 		t.Fatalf("root attribute = %d, %v; want outlook", attr, ok)
 	}
@@ -105,7 +106,7 @@ func TestRootCandidates(t *testing.T) {
 		{},
 		{valid: true, infoGain: 0.04812703040826949, gainRatio: 0.048848615511520824},
 	}
-	for j, c := range b.cand {
+	for j, c := range sc.cand {
 		if c.valid != want[j].valid || math.Abs(c.infoGain-want[j].infoGain) > 1e-12 ||
 			math.Abs(c.gainRatio-want[j].gainRatio) > 1e-12 {
 			t.Errorf("attribute %d: got %+v, want %+v", j, c, want[j])
@@ -143,7 +144,7 @@ func TestNumericMDLWithMissing(t *testing.T) {
 	for i, id := range ids { // evalNumeric reads the node's weights by row
 		b.rowW[id] = w[i]
 	}
-	c := b.evalNumeric(0, b.rootRows().list(0), 8)
+	c := b.evalNumeric(b.newScratch(), 0, b.rootRows().list(0), 8)
 	wantIG := 0.75 - math.Log2(3)/8
 	splitInfo := -(2*(3.0/8)*math.Log2(3.0/8) + (2.0/8)*math.Log2(2.0/8))
 	if !c.valid || math.Abs(c.infoGain-wantIG) > 1e-12 || math.Abs(c.gainRatio-wantIG/splitInfo) > 1e-12 || c.threshold != 3.5 {

@@ -36,13 +36,7 @@ func sortByValue(idx []int32, col []float64, keys, keysTmp []uint64, idxTmp []in
 		if math.IsNaN(v) {
 			continue
 		}
-		bits := math.Float64bits(v)
-		if bits>>63 == 1 {
-			bits = ^bits
-		} else {
-			bits |= 1 << 63
-		}
-		keys[n], idx[n] = bits, int32(i)
+		keys[n], idx[n] = orderedKey(v), int32(i)
 		n++
 	}
 	missing := n
@@ -82,6 +76,15 @@ func sortByValue(idx []int32, col []float64, keys, keysTmp []uint64, idxTmp []in
 	}
 }
 
+// orderedKey maps a float64 to a uint64 with the same order.
+func orderedKey(v float64) uint64 {
+	bits := math.Float64bits(v)
+	if bits>>63 == 1 {
+		return ^bits
+	}
+	return bits | 1<<63
+}
+
 // classDistribution returns the one-bag distribution of the given rows.
 func (b *builder) classDistribution(ids []int32, w []float64) *distribution {
 	d := newDistribution(1, b.nc)
@@ -100,9 +103,22 @@ func (b *builder) grow(ids []int32, w []float64, rows sortedRows) *node {
 	if sm(cd.total, 2*b.minObj) || eq(cd.total, cd.perClass[cd.maxClass()]) {
 		return b.makeLeaf(nd, cd)
 	}
-	attr, ok := b.selectAttribute(ids, w, cd.total, rows)
+	s := b.scratches.get()
+	childIDs, childW, childRows, ok := b.split(s, nd, cd.total, rows)
+	b.scratches.put(s)
 	if !ok {
 		return b.makeLeaf(nd, cd)
+	}
+	b.growChildren(nd, childIDs, childW, childRows)
+	return nd
+}
+
+// split chooses nd's attribute (none: ok is false) and hands its rows to
+// the branches: their rows, weights and presorted rows.
+func (b *builder) split(s *scratch, nd *node, total float64, rows sortedRows) (childIDs [][]int32, childW [][]float64, childRows []sortedRows, ok bool) {
+	attr, ok := b.selectAttribute(s, nd.ids, nd.w, total, rows)
+	if !ok {
+		return nil, nil, nil, false
 	}
 	nd.attr = attr
 	nd.nominal = b.nominal[attr]
@@ -110,16 +126,35 @@ func (b *builder) grow(ids []int32, w []float64, rows sortedRows) *node {
 	if nd.nominal {
 		nd.branches = b.numValues[attr]
 	} else {
-		nd.threshold = b.snap(attr, b.cand[attr].threshold)
+		nd.threshold = b.snap(attr, s.cand[attr].threshold)
 	}
-	nd.dist = b.splitDistribution(nd, ids, w)
-	childIDs, childW := b.partition(nd, nd.dist, ids, w)
-	childRows := b.partitionRows(nd, rows, childIDs)
+	nd.dist = b.splitDistribution(nd, nd.ids, nd.w)
+	childIDs, childW = b.partition(nd, nd.dist, nd.ids, nd.w)
+	return childIDs, childW, b.partitionRows(s, nd, rows, childIDs), true
+}
+
+// growChildren grows nd's children in branch order, or one task each on
+// the budget's free threads when the node is large and no row goes down
+// two branches (subtrees then share no row, and so no per-row buffer).
+func (b *builder) growChildren(nd *node, childIDs [][]int32, childW [][]float64, childRows []sortedRows) {
 	nd.children = make([]*node, len(childIDs))
-	for k := range childIDs {
-		nd.children[k] = b.grow(childIDs[k], childW[k], childRows[k])
+	if !b.spreads(len(nd.ids), len(childIDs), minSpreadChildren) || rowsInBranches(childIDs) > len(nd.ids) {
+		for k := range childIDs {
+			nd.children[k] = b.grow(childIDs[k], childW[k], childRows[k])
+		}
+		return
 	}
-	return nd
+	b.threads.For(len(childIDs), func(k int) { nd.children[k] = b.grow(childIDs[k], childW[k], childRows[k]) })
+}
+
+// rowsInBranches is the number of rows the branches hold together: more
+// than the node's when rows with a missing value go down several.
+func rowsInBranches(childIDs [][]int32) int {
+	total := 0
+	for _, c := range childIDs {
+		total += len(c)
+	}
+	return total
 }
 
 // partitionRows gives each child its presorted rows. When every row goes
@@ -127,44 +162,50 @@ func (b *builder) grow(ids []int32, w []float64, rows sortedRows) *node {
 // (children get consecutive sub-ranges); when rows with a missing split
 // value go down several branches, the children get a fresh store filled by
 // order-preserving filtering.
-func (b *builder) partitionRows(nd *node, rows sortedRows, childIDs [][]int32) []sortedRows {
-	out := make([]sortedRows, len(childIDs))
-	total := 0
-	for _, c := range childIDs {
-		total += len(c)
-	}
+func (b *builder) partitionRows(s *scratch, nd *node, rows sortedRows, childIDs [][]int32) []sortedRows {
 	if b.numNum == 0 {
-		return out
+		return make([]sortedRows, len(childIDs))
 	}
-	if total <= rows.n {
-		for _, id := range rows.list(0) {
-			b.childOf[id] = -1
-		}
-		offset := make([]int, len(childIDs))
-		lo := 0
-		for k, c := range childIDs {
-			for _, id := range c {
-				b.childOf[id] = int32(k)
-			}
-			out[k] = sortedRows{store: rows.store, stride: rows.stride, lo: rows.lo + lo, n: len(c)}
-			offset[k] = lo
-			lo += len(c)
-		}
-		start := slices.Clone(offset)
-		tmp := b.tmp[:total]
-		for s := 0; s < b.numNum; s++ {
-			copy(offset, start)
-			list := rows.list(s)
-			for _, id := range list {
-				if c := b.childOf[id]; c >= 0 {
-					tmp[offset[c]] = id
-					offset[c]++
-				}
-			}
-			copy(list, tmp)
-		}
-		return out
+	if total := rowsInBranches(childIDs); total > rows.n {
+		return b.filterRows(nd, rows, childIDs, total)
 	}
+	for _, id := range rows.list(0) {
+		b.childOf[id] = -1
+	}
+	out := make([]sortedRows, len(childIDs))
+	offset := make([]int, len(childIDs))
+	lo := 0
+	for k, c := range childIDs {
+		for _, id := range c {
+			b.childOf[id] = int32(k)
+		}
+		out[k] = sortedRows{store: rows.store, stride: rows.stride, lo: rows.lo + lo, n: len(c)}
+		offset[k] = lo
+		lo += len(c)
+	}
+	start := slices.Clone(offset)
+	if cap(s.tmp) < lo {
+		s.tmp = make([]int32, lo)
+	}
+	tmp := s.tmp[:lo]
+	for slot := 0; slot < b.numNum; slot++ {
+		copy(offset, start)
+		list := rows.list(slot)
+		for _, id := range list {
+			if c := b.childOf[id]; c >= 0 {
+				tmp[offset[c]] = id
+				offset[c]++
+			}
+		}
+		copy(list, tmp)
+	}
+	return out
+}
+
+// filterRows is partitionRows when rows go down several branches: a fresh
+// store of total rows per column, filled in the parent's order.
+func (b *builder) filterRows(nd *node, rows sortedRows, childIDs [][]int32, total int) []sortedRows {
+	out := make([]sortedRows, len(childIDs))
 	store := make([]int32, b.numNum*total)
 	lo := 0
 	for k, c := range childIDs {
@@ -177,17 +218,17 @@ func (b *builder) partitionRows(nd *node, rows sortedRows, childIDs [][]int32) [
 		takesMissing[k] = gr(nd.dist.bagWeight(k), 0)
 	}
 	fill := make([]int, len(childIDs))
-	for s := 0; s < b.numNum; s++ {
+	for slot := 0; slot < b.numNum; slot++ {
 		clear(fill)
-		for _, id := range rows.list(s) {
+		for _, id := range rows.list(slot) {
 			if sub := nd.subset(col[id]); sub >= 0 {
-				out[sub].list(s)[fill[sub]] = id
+				out[sub].list(slot)[fill[sub]] = id
 				fill[sub]++
 				continue
 			}
 			for k, ok := range takesMissing {
 				if ok {
-					out[k].list(s)[fill[k]] = id
+					out[k].list(slot)[fill[k]] = id
 					fill[k]++
 				}
 			}
@@ -203,26 +244,49 @@ func (b *builder) makeLeaf(nd *node, cd *distribution) *node {
 	return nd
 }
 
-// selectAttribute evaluates every attribute and applies J48's rule: the
-// largest gain ratio among valid splits whose information gain is at least
-// the average (minus 1e-3), first attribute on ties; none if that ratio is 0.
-func (b *builder) selectAttribute(ids []int32, w []float64, total float64, rows sortedRows) (int, bool) {
-	b.unitWeights = true
+// selectAttribute evaluates every attribute into s.cand and applies J48's
+// rule (chooseAttribute). A large node evaluates its attributes on the
+// budget's free threads, each into its own slot with its own scratch.
+func (b *builder) selectAttribute(s *scratch, ids []int32, w []float64, total float64, rows sortedRows) (int, bool) {
+	s.unitWeights = true
 	for i, id := range ids {
 		b.rowW[id] = w[i]
 		if w[i] != 1 {
-			b.unitWeights = false
+			s.unitWeights = false
 		}
 	}
-	sum, valid := 0.0, 0
-	for j := 0; j < b.d; j++ {
-		if b.nominal[j] {
-			b.cand[j] = b.evalNominal(j, ids, w, total)
-		} else {
-			b.cand[j] = b.evalNumeric(j, rows.list(b.slot[j]), total)
+	if !b.spreads(len(ids), b.d, minSpreadSearch) {
+		for j := 0; j < b.d; j++ {
+			s.cand[j] = b.evalAttribute(s, s, j, ids, w, total, rows)
 		}
-		if b.cand[j].valid && (!b.manyValues[j] || b.allManyValues) {
-			sum += b.cand[j].infoGain
+		return b.chooseAttribute(s.cand)
+	}
+	b.threads.For(b.d, func(j int) {
+		col := b.scratches.get()
+		col.unitWeights = s.unitWeights
+		s.cand[j] = b.evalAttribute(s, col, j, ids, w, total, rows)
+		b.scratches.put(col)
+	})
+	return b.chooseAttribute(s.cand)
+}
+
+// evalAttribute evaluates attribute j at the node of scratch s, a numeric
+// one with the scratch col.
+func (b *builder) evalAttribute(s, col *scratch, j int, ids []int32, w []float64, total float64, rows sortedRows) candidate {
+	if b.nominal[j] {
+		return b.evalNominal(s.nomDist[j], j, ids, w, total)
+	}
+	return b.evalNumeric(col, j, rows.list(b.slot[j]), total)
+}
+
+// chooseAttribute is J48's rule: the largest gain ratio among valid splits
+// whose information gain is at least the average (minus 1e-3), first
+// attribute on ties; none if that ratio is 0.
+func (b *builder) chooseAttribute(cand []candidate) (int, bool) {
+	sum, valid := 0.0, 0
+	for j, c := range cand {
+		if c.valid && (!b.manyValues[j] || b.allManyValues) {
+			sum += c.infoGain
 			valid++
 		}
 	}
@@ -231,8 +295,7 @@ func (b *builder) selectAttribute(ids []int32, w []float64, total float64, rows 
 	}
 	avg := sum / float64(valid)
 	best, bestAttr := 0.0, -1
-	for j := 0; j < b.d; j++ {
-		c := b.cand[j]
+	for j, c := range cand {
 		if c.valid && c.infoGain >= avg-1e-3 && gr(c.gainRatio, best) {
 			best, bestAttr = c.gainRatio, j
 		}
@@ -244,9 +307,9 @@ func (b *builder) selectAttribute(ids []int32, w []float64, total float64, rows 
 }
 
 // evalNominal is C45Split.handleEnumeratedAttribute: one bag per value,
-// valid when two bags hold at least MinObj.
-func (b *builder) evalNominal(j int, ids []int32, w []float64, total float64) candidate {
-	d := b.nomDist[j]
+// valid when two bags hold at least MinObj. d is the attribute's
+// distribution to fill.
+func (b *builder) evalNominal(d *distribution, j int, ids []int32, w []float64, total float64) candidate {
 	clear(d.perBag)
 	clear(d.perClass)
 	clear(d.perClassPerBag)
@@ -266,57 +329,53 @@ func (b *builder) evalNominal(j int, ids []int32, w []float64, total float64) ca
 	return candidate{valid: true, infoGain: ig, gainRatio: b.lt.gainRatio(d, total, ig)}
 }
 
-// gather fills sv/sw/sc with the values, weights and classes of the known
-// rows of a presorted list (missing values come last).
-func (b *builder) gather(j int, list []int32) {
+// gather fills s.sv/sw/sc with the values, weights and classes of the
+// known rows of a presorted list (missing values come last).
+func (b *builder) gather(s *scratch, j int, list []int32) {
 	col := b.cols[j*b.n : (j+1)*b.n]
-	b.sv, b.sw, b.sc = b.sv[:0], b.sw[:0], b.sc[:0]
+	if cap(s.sv) < len(list) { // once at the root when serial
+		s.sv, s.sw, s.sc = make([]float64, 0, len(list)), make([]float64, 0, len(list)), make([]int32, 0, len(list))
+	}
+	s.sv, s.sw, s.sc = s.sv[:0], s.sw[:0], s.sc[:0]
 	for _, id := range list {
 		v := col[id]
 		if math.IsNaN(v) {
 			break
 		}
-		b.sv = append(b.sv, v)
-		b.sw = append(b.sw, b.rowW[id])
-		b.sc = append(b.sc, b.y[id])
+		s.sv = append(s.sv, v)
+		s.sw = append(s.sw, b.rowW[id])
+		s.sc = append(s.sc, b.y[id])
 	}
 }
 
 // evalNumeric is C45Split.handleNumericAttribute: the best binary cut by
 // information gain among cut points leaving minSplit weight on both sides,
 // MDL-corrected by log2(#admissible cuts)/node weight.
-func (b *builder) evalNumeric(j int, list []int32, total float64) candidate {
-	b.gather(j, list)
-	sv, sw, sc := b.sv, b.sw, b.sc
-	nK := len(sv)
-	left, right := b.left, b.right
-	clear(left)
-	clear(right)
+func (b *builder) evalNumeric(s *scratch, j int, list []int32, total float64) candidate {
+	b.gather(s, j, list)
+	sv := s.sv
+	clear(s.left)
+	clear(s.right)
 	known := 0.0
-	for k := 0; k < nK; k++ {
-		right[sc[k]] += sw[k]
-		known += sw[k]
+	for k, c := range s.sc {
+		s.right[c] += s.sw[k]
+		known += s.sw[k]
 	}
-	minSplit := 0.1 * known / float64(b.nc)
-	if smOrEq(minSplit, b.minObj) {
-		minSplit = b.minObj
-	} else if gr(minSplit, 25) {
-		minSplit = 25
-	}
-	if sm(float64(nK), 2*minSplit) {
+	minSplit := b.minSplit(known)
+	if sm(float64(len(sv)), 2*minSplit) {
 		return candidate{}
 	}
 	oldEnt := 0.0
-	for _, v := range right {
+	for _, v := range s.right {
 		oldEnt += b.lt.lnFunc(v)
 	}
 	oldEnt = (b.lt.lnFunc(known) - oldEnt) / math.Ln2
 	var best float64
 	var splitIdx, admissible int
-	if b.unitWeights {
-		best, splitIdx, admissible = b.scanUnit(oldEnt, known, total, minSplit)
+	if s.unitWeights {
+		best, splitIdx, admissible = b.scanUnit(s, oldEnt, known, total, minSplit)
 	} else {
-		best, splitIdx, admissible = b.scanWeighted(oldEnt, known, total, minSplit)
+		best, splitIdx, admissible = b.scanWeighted(s, oldEnt, known, total, minSplit)
 	}
 	if admissible == 0 {
 		return candidate{}
@@ -329,11 +388,29 @@ func (b *builder) evalNumeric(j int, list []int32, total float64) candidate {
 	if thr == sv[splitIdx+1] { // midpoint rounded up onto the right value
 		thr = sv[splitIdx]
 	}
-	// The gain ratio's split information needs only the bag weights of the
-	// best cut (C45Split rebuilds the distribution with addRange).
-	d := b.numDist
+	return candidate{valid: true, infoGain: ig, gainRatio: b.cutGainRatio(s, splitIdx, total, ig), threshold: thr}
+}
+
+// minSplit is C45Split's minimum weight either side of a cut: a tenth of
+// the known weight per class, within [MinObj, 25].
+func (b *builder) minSplit(known float64) float64 {
+	minSplit := 0.1 * known / float64(b.nc)
+	if smOrEq(minSplit, b.minObj) {
+		return b.minObj
+	}
+	if gr(minSplit, 25) {
+		return 25
+	}
+	return minSplit
+}
+
+// cutGainRatio is the gain ratio of the cut after s.sv[splitIdx]: its
+// split information needs only the bag weights of the cut (C45Split
+// rebuilds the distribution with addRange).
+func (b *builder) cutGainRatio(s *scratch, splitIdx int, total, ig float64) float64 {
+	d := s.numDist
 	d.perBag[0], d.perBag[1], d.total = 0, 0, 0
-	for k, wk := range sw {
+	for k, wk := range s.sw {
 		if k <= splitIdx {
 			d.perBag[0] += wk
 		} else {
@@ -341,16 +418,16 @@ func (b *builder) evalNumeric(j int, list []int32, total float64) candidate {
 		}
 		d.total += wk
 	}
-	return candidate{valid: true, infoGain: ig, gainRatio: b.lt.gainRatio(d, total, ig), threshold: thr}
+	return b.lt.gainRatio(d, total, ig)
 }
 
-// scanWeighted walks the cut points of the sorted known values (sv, sw,
+// scanWeighted walks the cut points of the sorted known values (s.sv, sw,
 // sc), moving instances from the right bag to the left one, and returns the
 // best information gain, the index of the last instance left of the best
 // cut, and the number of admissible cuts (both sides >= minSplit).
-func (b *builder) scanWeighted(oldEnt, known, total, minSplit float64) (best float64, splitIdx, admissible int) {
-	sv, sw, sc, lt := b.sv, b.sw, b.sc, b.lt
-	left, right := b.left, b.right
+func (b *builder) scanWeighted(s *scratch, oldEnt, known, total, minSplit float64) (best float64, splitIdx, admissible int) {
+	sv, sw, sc, lt := s.sv, s.sw, s.sc, b.lt
+	left, right := s.left, s.right
 	leftTot, rightTot := 0.0, known
 	splitIdx = -1
 	last := 0
@@ -392,10 +469,10 @@ func (b *builder) scanWeighted(oldEnt, known, total, minSplit float64) (best flo
 // scanUnit is scanWeighted for nodes where every weight is 1: counts are
 // integers and x*ln(x) comes from the table, with results identical to the
 // weighted path.
-func (b *builder) scanUnit(oldEnt, known, total, minSplit float64) (best float64, splitIdx, admissible int) {
-	sv, sc, lt := b.sv, b.sc, b.lt
+func (b *builder) scanUnit(s *scratch, oldEnt, known, total, minSplit float64) (best float64, splitIdx, admissible int) {
+	sv, sc, lt := s.sv, s.sc, b.lt
 	nc := b.nc
-	cnt := b.counts[:2*nc] // left counts then right counts
+	cnt := s.counts[:2*nc] // left counts then right counts
 	clear(cnt)
 	for _, c := range sc {
 		cnt[nc+int(c)]++

@@ -110,31 +110,55 @@ func (p *pruner) resetDistribution(nd *node, ids []int32, w []float64) *distribu
 // from the rows sent (C45Split.resetDistribution); the rows reaching each
 // child are built one child at a time on a reusable stack, not allocated.
 func (p *pruner) estimatedBranch(nd *node, ids []int32, w []float64) float64 {
-	b := p.b
 	if nd.leaf {
-		mark := len(p.fstack)
-		p.fstack = append(p.fstack, make([]float64, b.nc)...)
-		perClass := p.fstack[mark:]
-		total := 0.0
-		for i, id := range ids {
-			perClass[b.y[id]] += w[i]
-			total += w[i]
-		}
-		best, maxClass := 0.0, 0
-		for k, v := range perClass {
-			if gr(v, best) {
-				best, maxClass = v, k
-			}
-		}
-		e := estimatedErrors(total, total-perClass[maxClass], p.cf)
-		p.fstack = p.fstack[:mark]
-		return e
+		return p.estimatedLeaf(ids, w)
 	}
-	col := b.cols[nd.attr*b.n : (nd.attr+1)*b.n]
 	nb := nd.branches
 	mark := len(p.fstack)
 	p.fstack = append(p.fstack, make([]float64, 2*nb)...)
-	bags, share := p.fstack[mark:mark+nb], p.fstack[mark+nb:mark+2*nb]
+	share := p.fstack[mark+nb : mark+2*nb]
+	p.missingShares(nd, ids, w, p.fstack[mark:mark+nb], share)
+	sum := 0.0
+	for k, ch := range nd.children {
+		base := len(p.ids)
+		p.sendDown(nd, k, share[k], ids, w)
+		sum += p.estimatedBranch(ch, p.ids[base:], p.w[base:])
+		p.ids, p.w = p.ids[:base], p.w[:base]
+	}
+	p.fstack = p.fstack[:mark]
+	return sum
+}
+
+// estimatedLeaf is estimatedBranch at a leaf: the pessimistic errors of
+// its majority class among the given rows.
+func (p *pruner) estimatedLeaf(ids []int32, w []float64) float64 {
+	b := p.b
+	mark := len(p.fstack)
+	p.fstack = append(p.fstack, make([]float64, b.nc)...)
+	perClass := p.fstack[mark:]
+	total := 0.0
+	for i, id := range ids {
+		perClass[b.y[id]] += w[i]
+		total += w[i]
+	}
+	best, maxClass := 0.0, 0
+	for k, v := range perClass {
+		if gr(v, best) {
+			best, maxClass = v, k
+		}
+	}
+	e := estimatedErrors(total, total-perClass[maxClass], p.cf)
+	p.fstack = p.fstack[:mark]
+	return e
+}
+
+// missingShares fills bags with the known weight of each branch of nd among
+// the given rows and, when some of them miss nd's attribute, share with
+// each branch's share of a missing row (addInstWithUnknown on the re-sent
+// rows, then weights = bag/total); share stays zero otherwise.
+func (p *pruner) missingShares(nd *node, ids []int32, w []float64, bags, share []float64) {
+	col := p.b.cols[nd.attr*p.b.n : (nd.attr+1)*p.b.n]
+	nb := len(bags)
 	known := 0.0
 	missing := false
 	for i, id := range ids {
@@ -145,46 +169,45 @@ func (p *pruner) estimatedBranch(nd *node, ids []int32, w []float64) float64 {
 			missing = true
 		}
 	}
-	if missing {
-		// addInstWithUnknown on the re-sent rows, then weights = bag/total.
-		total := known
-		copy(share, bags)
-		for i, id := range ids {
-			if nd.subset(col[id]) >= 0 {
-				continue
-			}
-			total += w[i]
-			for k := range share {
-				prob := 1 / float64(nb)
-				if !eq(known, 0) {
-					prob = bags[k] / known
-				}
-				share[k] += prob * w[i]
-			}
+	if !missing {
+		return
+	}
+	total := known
+	copy(share, bags)
+	for i, id := range ids {
+		if nd.subset(col[id]) >= 0 {
+			continue
 		}
+		total += w[i]
 		for k := range share {
-			share[k] /= total
-		}
-	}
-	sum := 0.0
-	for k, ch := range nd.children {
-		base := len(p.ids)
-		for i, id := range ids {
-			s := nd.subset(col[id])
-			switch {
-			case s == k:
-				p.ids = append(p.ids, id)
-				p.w = append(p.w, w[i])
-			case s < 0 && gr(share[k], 0):
-				p.ids = append(p.ids, id)
-				p.w = append(p.w, w[i]*share[k])
+			prob := 1 / float64(nb)
+			if !eq(known, 0) {
+				prob = bags[k] / known
 			}
+			share[k] += prob * w[i]
 		}
-		sum += p.estimatedBranch(ch, p.ids[base:], p.w[base:])
-		p.ids, p.w = p.ids[:base], p.w[:base]
 	}
-	p.fstack = p.fstack[:mark]
-	return sum
+	for k := range share {
+		share[k] /= total
+	}
+}
+
+// sendDown appends to p.ids and p.w the rows that reach branch k of nd:
+// those with its value, and those missing it (weighted by share) when
+// share is positive.
+func (p *pruner) sendDown(nd *node, k int, share float64, ids []int32, w []float64) {
+	col := p.b.cols[nd.attr*p.b.n : (nd.attr+1)*p.b.n]
+	for i, id := range ids {
+		s := nd.subset(col[id])
+		switch {
+		case s == k:
+			p.ids = append(p.ids, id)
+			p.w = append(p.w, w[i])
+		case s < 0 && gr(share, 0):
+			p.ids = append(p.ids, id)
+			p.w = append(p.w, w[i]*share)
+		}
+	}
 }
 
 // redistribute is newDistribution: the subtree adopts the given rows as its

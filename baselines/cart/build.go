@@ -2,6 +2,8 @@ package cart
 
 import (
 	"math"
+
+	"github.com/fgrtbench/fgrtbench/internal/par"
 )
 
 const (
@@ -38,10 +40,17 @@ type builder struct {
 	crit        Criterion
 	minLeaf     int
 	maxFeatures int
+	// The leaf rules of grow: a node deeper than maxDepth, with fewer than
+	// minSplit samples or an impurity of at most epsilon is a leaf, and so
+	// is one whose best split decreases impurity by less than minDecrease.
+	maxDepth    int
+	minSplit    int
+	minDecrease float64
 
 	rng              xorshift
 	features         []int // persists across nodes (sklearn's features)
 	constantFeatures []int // persists across nodes
+	visit            []int // the features a node scans, in drawing order
 
 	// sorted[f*n+start : f*n+end] lists the samples of the node being split
 	// in ascending order of column f (for every column not known constant in
@@ -49,49 +58,57 @@ type builder struct {
 	// so a scan reads its feature's values in order instead of gathering
 	// them from the column; samples[start:end] lists the samples in no
 	// particular order.
-	sorted      []int32
-	values      []float32
-	samples     []int32
-	goesLeft    []bool
-	scratch     []int32
-	scratchVals []float32
-	yf          []int32
-	isConst     []bool
+	sorted   []int32
+	values   []float32
+	samples  []int32
+	goesLeft []bool
+	isConst  []bool
 
-	total, left, right []float64 // class counts, length C
-	log2Base           float64
+	total    []float64 // class counts of the node, length C
+	log2Base float64
 
 	// xlogx[k] = k·ln(k) for the integer counts 0..n, used by the entropy
 	// criterion to screen split candidates without logarithms (see
 	// screenEntropy); nil for gini.
 	xlogx []float64
+
+	// threads is the fit's CPU budget (nil: serial). own is the fitting
+	// thread's scratch; scratches hands the tasks of the speculative pass
+	// theirs (see speculate.go).
+	threads     *par.Budget
+	speculative bool // grow by speculate.go's passes, spreading large loops
+	own         *scratch
+	scratches   *pool[*scratch]
 }
 
-func newBuilder(data *dataset, p Config) *builder {
+func newBuilder(data *dataset, p Config, threads *par.Budget) *builder {
 	n, d, c := data.n, data.d, data.classes
 	b := &builder{
 		// The sorted values are all the builder reads of the columns, so
 		// it keeps no reference to them: once the caller drops the
 		// dataset, they are not held beside their sorted copy.
-		data:             &dataset{n: n, d: d, classes: c, y: data.y},
-		crit:             p.Criterion,
-		minLeaf:          p.MinSamplesLeaf,
-		maxFeatures:      p.MaxFeatures,
+		data: &dataset{n: n, d: d, classes: c, y: data.y},
+		crit: p.Criterion, minLeaf: p.MinSamplesLeaf, maxFeatures: p.MaxFeatures,
+		maxDepth: p.MaxDepth, minSplit: max(p.MinSamplesSplit, 2*p.MinSamplesLeaf), minDecrease: p.MinImpurityDecrease,
 		rng:              xorshift{state: splitterSeed(p.RandomState)},
 		features:         make([]int, d),
 		constantFeatures: make([]int, d),
-		sorted:           make([]int32, n*d),
-		values:           make([]float32, n*d),
+		visit:            make([]int, 0, d),
 		samples:          make([]int32, n),
 		goesLeft:         make([]bool, n),
-		scratch:          make([]int32, n),
-		scratchVals:      make([]float32, n),
-		yf:               make([]int32, n),
 		isConst:          make([]bool, d),
 		total:            make([]float64, c),
-		left:             make([]float64, c),
-		right:            make([]float64, c),
 		log2Base:         math.Log(2.0),
+		threads:          threads,
+		speculative:      speculates(n, d, p.MaxFeatures, threads),
+		own:              newScratch(n, d, c),
+		scratches:        newPool(2*threads.Threads(), func() *scratch { return newScratch(n, d, c) }),
+	}
+	if b.maxDepth == 0 {
+		b.maxDepth = math.MaxInt32
+	}
+	if b.maxFeatures == 0 || b.maxFeatures > d {
+		b.maxFeatures = d
 	}
 	if p.Criterion == Entropy {
 		b.xlogx = make([]float64, n+1)
@@ -99,32 +116,43 @@ func newBuilder(data *dataset, p Config) *builder {
 			b.xlogx[k] = float64(k) * math.Log(float64(k))
 		}
 	}
-	if b.maxFeatures == 0 || b.maxFeatures > d {
-		b.maxFeatures = d
-	}
 	for f := range b.features {
 		b.features[f] = f
 	}
 	for i := range b.samples {
 		b.samples[i] = int32(i)
 	}
-	// Presort every column once. Keys pack an order-preserving image of the
-	// float32 value above the row index, so one integer sort orders by value
-	// (ties by row, which keeps the fit deterministic).
-	keys, tmp := make([]uint64, n), make([]uint64, n)
-	for f := 0; f < d; f++ {
-		col := data.cols[f*n : (f+1)*n]
-		for i, v := range col {
-			keys[i] = uint64(orderedBits(v))<<32 | uint64(i)
-		}
-		keys, tmp = sortKeys(keys, tmp)
+	b.presort(data.cols)
+	return b
+}
+
+// presort fills sorted and values with every column in ascending order.
+// Keys pack an order-preserving image of the float32 value above the row
+// index, so one integer sort orders by value (ties by row, which keeps the
+// fit deterministic). Columns sort independently, on the budget's free
+// threads when the data is large.
+func (b *builder) presort(cols []float32) {
+	n, d := b.data.n, b.data.d
+	b.sorted, b.values = make([]int32, n*d), make([]float32, n*d)
+	keyBuffers := newPool(b.threads.Threads(), func() []uint64 { return make([]uint64, 2*n) })
+	b.forEach(n, d, func(f int) {
+		buf := keyBuffers.get()
+		keys, _ := sortKeys(fillKeys(buf[:n], cols[f*n:(f+1)*n]), buf[n:])
 		seg, vals := b.sorted[f*n:(f+1)*n], b.values[f*n:(f+1)*n]
 		for i, k := range keys {
 			seg[i] = int32(uint32(k))
-			vals[i] = col[uint32(k)]
+			vals[i] = cols[f*n+int(uint32(k))]
 		}
+		keyBuffers.put(buf)
+	})
+}
+
+// fillKeys writes the sort key of every value of col into keys.
+func fillKeys(keys []uint64, col []float32) []uint64 {
+	for i, v := range col {
+		keys[i] = uint64(orderedBits(v))<<32 | uint64(i)
 	}
-	return b
+	return keys
 }
 
 // orderedBits maps a float32 to a uint32 with the same order (-0 and +0
@@ -137,47 +165,36 @@ func orderedBits(v float32) uint32 {
 	return u | 0x80000000
 }
 
-// build runs sklearn's DepthFirstTreeBuilder.build.
-func build(data *dataset, p Config) *Tree {
-	return newBuilder(data, p).grow(p)
+// build runs sklearn's DepthFirstTreeBuilder.build. A large fit with
+// more than one thread to spread over grows its tree speculatively
+// (speculate.go); the tree is the same.
+func build(data *dataset, p Config, threads *par.Budget) *Tree {
+	b := newBuilder(data, p, threads)
+	if b.speculative {
+		return b.growSpeculatively()
+	}
+	return b.grow()
 }
 
-func (b *builder) grow(p Config) *Tree {
-	data := b.data
-	n, c := data.n, data.classes
-	maxDepth := p.MaxDepth
-	if maxDepth == 0 {
-		maxDepth = math.MaxInt32
-	}
-	minSplit := max(p.MinSamplesSplit, 2*p.MinSamplesLeaf)
-
-	tree := &Tree{NumClasses: c}
-	stack := []stackRecord{{start: 0, end: n, depth: 0, parent: Undefined, impurity: math.Inf(1)}}
-	first := true
+// grow is DepthFirstTreeBuilder.build's loop: nodes in depth-first order,
+// left child first, each split as soon as it is popped.
+func (b *builder) grow() *Tree {
+	tree := &Tree{NumClasses: b.data.classes}
+	stack := []stackRecord{{start: 0, end: b.data.n, depth: 0, parent: Undefined, impurity: math.Inf(1)}}
 	maxDepthSeen := -1
 	for len(stack) > 0 {
 		r := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		m := r.end - r.start
 		b.countTotal(r.start, r.end)
-
-		isLeaf := r.depth >= maxDepth || m < minSplit || m < 2*p.MinSamplesLeaf
-		impurity := r.impurity
-		if first {
-			impurity = b.impurityOf(b.total, float64(m))
-			first = false
+		if r.parent == Undefined { // the root: sklearn computes its impurity
+			r.impurity = b.impurityOf(b.total, float64(m))
 		}
-		isLeaf = isLeaf || impurity <= epsilon
-
-		var sp split
-		nConstant := r.nConstant
+		sp, nConstant, isLeaf := b.splitNode(r)
+		id := tree.addNode(r.parent, r.isLeft, isLeaf, sp.feature, sp.threshold, r.impurity, m, b.total)
 		if !isLeaf {
-			sp, nConstant = b.nodeSplit(r.start, r.end, impurity, r.nConstant)
-			isLeaf = sp.pos >= r.end || sp.improvement+epsilon < p.MinImpurityDecrease
-		}
-		id := tree.addNode(r.parent, r.isLeft, isLeaf, sp.feature, sp.threshold, impurity, m, b.total)
-		if !isLeaf {
-			b.partition(r.start, r.end, sp, nConstant)
+			b.markLeft(r.start, r.end, sp)
+			b.partition(b.own, r.start, r.end, b.isConstant(nConstant))
 			stack = append(stack,
 				stackRecord{start: sp.pos, end: r.end, depth: r.depth + 1, parent: id, isLeft: false, impurity: sp.impRight, nConstant: nConstant},
 				stackRecord{start: r.start, end: sp.pos, depth: r.depth + 1, parent: id, isLeft: true, impurity: sp.impLeft, nConstant: nConstant})
@@ -186,6 +203,28 @@ func (b *builder) grow(p Config) *Tree {
 	}
 	tree.MaxDepth = maxDepthSeen
 	return tree
+}
+
+// splittable reports whether the leaf rules that precede the split search
+// let a node of m samples at depth with the given impurity be split.
+func (b *builder) splittable(depth, m int, impurity float64) bool {
+	return depth < b.maxDepth && m >= b.minSplit && impurity > epsilon
+}
+
+// splitNode searches the best split of r (b.total holding its class
+// counts) and reports whether r is a leaf, with the node's constant count.
+func (b *builder) splitNode(r stackRecord) (sp split, nConstant int, isLeaf bool) {
+	if !b.splittable(r.depth, r.end-r.start, r.impurity) {
+		return split{}, r.nConstant, true
+	}
+	sp, nConstant = b.nodeSplit(r.start, r.end, r.impurity, r.nConstant)
+	return sp, nConstant, b.rejects(sp, r.end)
+}
+
+// rejects reports whether node_split's result makes the node a leaf: no
+// valid split, or too small an impurity decrease.
+func (b *builder) rejects(sp split, end int) bool {
+	return sp.pos >= end || sp.improvement+epsilon < b.minDecrease
 }
 
 // countTotal fills b.total with the class counts of samples[start:end].
@@ -217,175 +256,55 @@ func (b *builder) impurityOf(counts []float64, w float64) float64 {
 	return e
 }
 
-// nodeSplit is BestSplitter.node_split: it draws features in sklearn's
-// random order, skips known and newly found constant features, and keeps
-// the first split with the best proxy improvement. It returns the split
-// (pos == end when none is valid) and the node's updated constant count.
-func (b *builder) nodeSplit(start, end int, impurity float64, nConstant int) (split, int) {
-	n, d := b.data.n, b.data.d
-	m := end - start
-	best := split{pos: end, improvement: math.Inf(-1), impLeft: math.Inf(1), impRight: math.Inf(1)}
-	bestProxy := math.Inf(-1)
-	wN := float64(m)
-	features := b.features
-
-	fi := d
-	nVisited, nFound, nDrawn := 0, 0, 0
-	nKnown := nConstant
-	nTotal := nKnown
-	for fi > nTotal && (nVisited < b.maxFeatures || nVisited <= nFound+nDrawn) {
-		nVisited++
-		fj := b.rng.intn(nDrawn, fi-nFound)
-		if fj < nKnown {
-			features[nDrawn], features[fj] = features[fj], features[nDrawn]
-			nDrawn++
-			continue
-		}
-		fj += nFound
-		f := features[fj]
-		seg := b.sorted[f*n+start : f*n+end]
-		xf := b.values[f*n+start : f*n+end]
-		if xf[m-1] <= xf[0]+featureThreshold {
-			features[fj], features[nTotal] = features[nTotal], features[fj]
-			nFound++
-			nTotal++
-			continue
-		}
-		fi--
-		features[fi], features[fj] = features[fj], features[fi]
-
-		yf, y := b.yf[:m], b.data.y
-		for k, i := range seg {
-			yf[k] = y[i]
-		}
-		clear(b.left)
-		added := 0 // samples xf[:added] are in b.left
-		for p := 0; p < m; {
-			for p+1 < m && xf[p+1] <= xf[p]+featureThreshold {
-				p++
-			}
-			p++
-			if p >= m || p < b.minLeaf || m-p < b.minLeaf {
-				continue
-			}
-			for ; added < p; added++ {
-				b.left[yf[added]]++
-			}
-			if b.xlogx != nil && b.screenEntropy(p, m) < bestProxy {
-				continue
-			}
-			wL := float64(p)
-			wR := wN - wL
-			var iL, iR float64
-			if b.crit == Gini {
-				iL, iR = b.childGini(wL, wR)
-			} else {
-				iL, iR = b.childImpurities(wL, wR)
-			}
-			proxy := -float64(wR*iR) - float64(wL*iL)
-			if proxy > bestProxy {
-				bestProxy = proxy
-				lo, hi := float64(xf[p-1]), float64(xf[p])
-				thr := lo/2.0 + hi/2.0
-				if thr == hi || math.IsInf(thr, 0) {
-					thr = lo
-				}
-				best.feature, best.pos, best.threshold = f, start+p, thr
-			}
-		}
-	}
-
-	if best.pos < end {
-		f := best.feature
-		seg := b.sorted[f*n+start : f*n+best.pos]
-		clear(b.left)
-		for _, i := range seg {
-			b.left[b.data.y[i]]++
-		}
-		wL := float64(best.pos - start)
-		wR := wN - wL
-		best.impLeft, best.impRight = b.childImpurities(wL, wR)
-		best.improvement = (wN / float64(n)) *
-			(impurity - float64(wR/wN*best.impRight) - float64(wL/wN*best.impLeft))
-	}
-
-	copy(features[:nKnown], b.constantFeatures[:nKnown])
-	copy(b.constantFeatures[nKnown:nKnown+nFound], features[nKnown:nKnown+nFound])
-	return best, nTotal
-}
-
-// screenEntropy returns an upper bound of the entropy proxy of the
-// candidate with b.left holding the class counts of the first p of m
-// samples, so that candidates that cannot beat the best so far skip the
-// 2·C logarithms of the exact proxy. With integer counts,
-//
-//	-(wL·iL + wR·iR) = (Σ l·ln l + Σ r·ln r − wL·ln wL − wR·ln wR) / ln 2,
-//
-// a sum of table entries. It differs from the exact proxy (computed as
-// sklearn computes it) only by rounding, and the slack added to it bounds
-// both computations' rounding errors with a wide margin (the errors are a
-// few ulps of terms at most m·ln m each; the slack is 2^-36 relative). A
-// candidate whose bound is below the best proxy is exactly one the exact
-// comparison would reject, so the chosen split, its threshold and every
-// impurity stay those of the exact scan: only the number of logarithms
-// changes.
-func (b *builder) screenEntropy(p, m int) float64 {
-	t := b.xlogx
-	s := -t[p] - t[m-p]
-	for k, l := range b.left {
-		s += t[int(l)] + t[int(b.total[k]-l)]
-	}
-	slack := (t[m] + float64(m)) * float64(len(b.left)+2) * 0x1p-36
-	return s/b.log2Base + slack
-}
-
-// childImpurities returns the impurities of b.left and of total-left.
-func (b *builder) childImpurities(wL, wR float64) (float64, float64) {
-	for k, t := range b.total {
-		b.right[k] = t - b.left[k]
-	}
-	return b.impurityOf(b.left, wL), b.impurityOf(b.right, wR)
-}
-
-// childGini is childImpurities for the Gini criterion, in one pass and
-// without writing b.right: the same operations in the same order (a
-// candidate split's hottest path).
-func (b *builder) childGini(wL, wR float64) (float64, float64) {
-	left := b.left[:len(b.total)]
-	sqL, sqR := 0.0, 0.0
-	for k, t := range b.total {
-		l := left[k]
-		r := t - l
-		sqL += float64(l * l)
-		sqR += float64(r * r)
-	}
-	return 1.0 - sqL/float64(wL*wL), 1.0 - sqR/float64(wR*wR)
-}
-
-// partition reorders samples[start:end] and every column's sorted segment
-// that may still be scanned so that the rows going left come first, each
-// side keeping its order (stable, so sorted segments stay sorted).
-func (b *builder) partition(start, end int, sp split, nConstant int) {
-	n, d := b.data.n, b.data.d
-	f := sp.feature
+// markLeft sets goesLeft for the samples of the node [start, end) split
+// by sp.
+func (b *builder) markLeft(start, end int, sp split) {
+	n, f := b.data.n, sp.feature
 	for k, i := range b.sorted[f*n+start : f*n+end] {
 		b.goesLeft[i] = float64(b.values[f*n+start+k]) <= sp.threshold
 	}
+}
+
+// isConstant marks the node's nConstant known constant features in
+// b.isConst and returns it.
+func (b *builder) isConstant(nConstant int) []bool {
 	clear(b.isConst)
 	for _, f := range b.constantFeatures[:nConstant] {
 		b.isConst[f] = true
 	}
-	b.stablePartition(b.samples[start:end])
-	for f := 0; f < d; f++ {
-		if !b.isConst[f] {
-			b.stablePartitionSorted(b.sorted[f*n+start:f*n+end], b.values[f*n+start:f*n+end])
-		}
-	}
+	return b.isConst
 }
 
-func (b *builder) stablePartition(seg []int32) {
+// partition reorders samples[start:end] and the sorted segment of every
+// column not known constant (the others are never scanned again in the
+// subtree) so that the rows goesLeft marks come first, each side keeping
+// its order (stable, so sorted segments stay sorted). The columns and the
+// samples reorder independently: a large node reorders them on the
+// budget's free threads, each task with its own scratch; s is the calling
+// thread's.
+func (b *builder) partition(s *scratch, start, end int, known []bool) {
+	n, d := b.data.n, b.data.d
+	if !b.spreads(end-start, d+1) {
+		b.stablePartition(s, b.samples[start:end])
+		for f := 0; f < d; f++ {
+			if !known[f] {
+				b.stablePartitionSorted(s, b.sorted[f*n+start:f*n+end], b.values[f*n+start:f*n+end])
+			}
+		}
+		return
+	}
+	b.forEachScratch(d+1, func(s *scratch, f int) {
+		if f == d {
+			b.stablePartition(s, b.samples[start:end])
+		} else if !known[f] {
+			b.stablePartitionSorted(s, b.sorted[f*n+start:f*n+end], b.values[f*n+start:f*n+end])
+		}
+	})
+}
+
+func (b *builder) stablePartition(s *scratch, seg []int32) {
 	nl, nr := 0, 0
-	right := b.scratch
+	right := s.rows
 	for _, i := range seg {
 		if b.goesLeft[i] {
 			seg[nl] = i
@@ -400,9 +319,9 @@ func (b *builder) stablePartition(seg []int32) {
 
 // stablePartitionSorted is stablePartition of a sorted segment and of its
 // values alongside.
-func (b *builder) stablePartitionSorted(seg []int32, vals []float32) {
+func (b *builder) stablePartitionSorted(s *scratch, seg []int32, vals []float32) {
 	nl, nr := 0, 0
-	right, rightVals := b.scratch, b.scratchVals
+	right, rightVals := s.rows, s.vals
 	vals = vals[:len(seg)]
 	for k, i := range seg {
 		if b.goesLeft[i] {

@@ -31,6 +31,10 @@
 // and all, only for candidates that could beat the best so far; the chosen
 // splits and all impurities are those of the exact scan, at about the cost
 // of gini.
+//
+// A large fit given a CPU budget (WithThreads) grows speculatively on the
+// budget's free threads and replays sklearn's draws in building order
+// (speculate.go); the tree is the serial one, bit for bit.
 package cart
 
 import (
@@ -38,6 +42,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/fgrtbench/fgrtbench/internal/par"
 	"github.com/fgrtbench/fgrtbench/learn"
 )
 
@@ -147,6 +152,10 @@ func (p Config) Validate() error {
 // calls and is safe for concurrent use.
 type Trainer struct {
 	params Config
+	// threads is the CPU budget a fit's large nodes spread over (nil:
+	// serial; see WithThreads). It is not a setting: every budget grows
+	// the same tree.
+	threads *par.Budget
 }
 
 // New validates p and returns a Trainer.
@@ -179,7 +188,7 @@ func (t *Trainer) FitTree(X [][]float64, y []int, s learn.Schema) (*Tree, error)
 	if err := t.checkMaxFeatures(data.d); err != nil {
 		return nil, err
 	}
-	tree := build(data, t.params)
+	tree := build(data, t.params, t.threads)
 	if t.params.CCPAlpha != 0 {
 		tree = tree.Prune(t.params.CCPAlpha)
 	}
@@ -212,7 +221,7 @@ func (t *Trainer) FitGroup(ts []learn.Trainer, X [][]float64, y []int, s learn.S
 		}
 		if grown == nil {
 			var err error
-			if grown, err = (&Trainer{params: base}).FitTree(X, y, s); err != nil {
+			if grown, err = (&Trainer{params: base, threads: t.threads}).FitTree(X, y, s); err != nil {
 				return nil, err
 			}
 		}
@@ -238,7 +247,7 @@ func (t *Trainer) PruningPath(X [][]float64, y []int, s learn.Schema) (alphas, i
 	if err := t.checkMaxFeatures(data.d); err != nil {
 		return nil, nil, err
 	}
-	alphas, impurities = build(data, t.params).PruningPath()
+	alphas, impurities = build(data, t.params, t.threads).PruningPath()
 	return alphas, impurities, nil
 }
 

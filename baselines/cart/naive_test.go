@@ -16,7 +16,7 @@ import (
 // it on random data full of ties, near-ties and constant columns.
 func naiveBuild(data *dataset, p Config) *Tree {
 	n, d, c := data.n, data.d, data.classes
-	b := newBuilder(data, p) // only for rng, features, constantFeatures, impurityOf
+	b := newBuilder(data, p, nil) // only for rng, features, constantFeatures, impurityOf
 	maxDepth := p.MaxDepth
 	if maxDepth == 0 {
 		maxDepth = math.MaxInt32
@@ -194,7 +194,7 @@ func TestPresortMatchesNaive(t *testing.T) {
 			p.MinImpurityDecrease = rng.Float64() * 0.05
 		}
 		data := prepareClasses(t, X, y, d, c)
-		got := build(data, p)
+		got := build(data, p, nil)
 		want := naiveBuild(data, p)
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("seed %d params %+v: presorted tree differs from the naive builder\n got %+v\nwant %+v", seed, p, got, want)

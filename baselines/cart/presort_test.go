@@ -47,21 +47,23 @@ func TestChildGiniMatchesImpurities(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 1))
 	for trial := 0; trial < 2000; trial++ {
 		c := 2 + rng.IntN(6)
-		b := &builder{crit: Gini, total: make([]float64, c), left: make([]float64, c), right: make([]float64, c)}
+		b := &builder{crit: Gini, total: make([]float64, c)}
+		s := newScratch(0, 0, c)
+		s.total = b.total
 		wL, wN := 0.0, 0.0
 		for k := range b.total {
 			b.total[k] = float64(rng.IntN(100000))
-			b.left[k] = float64(rng.IntN(int(b.total[k]) + 1))
-			wL += b.left[k]
+			s.left[k] = float64(rng.IntN(int(b.total[k]) + 1))
+			wL += s.left[k]
 			wN += b.total[k]
 		}
 		if wL == 0 || wL == wN {
 			continue
 		}
-		gl, gr := b.childGini(wL, wN-wL)
-		il, ir := b.childImpurities(wL, wN-wL)
+		gl, gr := b.childGini(s, wL, wN-wL)
+		il, ir := b.childImpurities(s, wL, wN-wL)
 		if math.Float64bits(gl) != math.Float64bits(il) || math.Float64bits(gr) != math.Float64bits(ir) {
-			t.Fatalf("counts %v of %v: childGini %v %v, childImpurities %v %v", b.left, b.total, gl, gr, il, ir)
+			t.Fatalf("counts %v of %v: childGini %v %v, childImpurities %v %v", s.left, b.total, gl, gr, il, ir)
 		}
 	}
 }

@@ -30,82 +30,108 @@ func (t *Tree) PruningPath() (alphas, impurities []float64) {
 // returns which nodes are leaves of the pruned subtree; nodes below a
 // pruned leaf are not reachable from the root in it.
 func (t *Tree) costComplexityPrune(stop func(float64) bool, record func(alpha, r float64)) []bool {
+	c := t.newCCP()
+	if record != nil {
+		record(0.0, c.rBranch[0])
+	}
+	for c.candidate[0] {
+		effectiveAlpha, pruned := c.weakestLink()
+		if stop(effectiveAlpha) {
+			break
+		}
+		c.collapse(t, pruned)
+		if record != nil {
+			record(effectiveAlpha, c.rBranch[0])
+		}
+	}
+	return c.leafInSubtree
+}
+
+// ccp is the state of _cost_complexity_prune: per node, its weighted
+// impurity as a leaf (rNode) and of its current subtree (rBranch), the
+// leaves of that subtree, its parent, whether it is a leaf of the pruned
+// tree and whether it may still be collapsed.
+type ccp struct {
+	rNode, rBranch []float64
+	nLeaves        []int
+	parent         []int
+	leafInSubtree  []bool
+	candidate      []bool
+	pending        []int // collapse's stack, reused
+}
+
+func (t *Tree) newCCP() *ccp {
 	count := t.NodeCount()
 	total := float64(t.NodeSamples[0])
-	rNode := make([]float64, count)
-	rBranch := make([]float64, count)
-	nLeaves := make([]int, count)
-	parent := make([]int, count)
-	leafInSubtree := make([]bool, count)
-	candidate := make([]bool, count)
-	for i := range rNode {
-		rNode[i] = float64(float64(t.NodeSamples[i])*t.Impurity[i]) / total
-		leafInSubtree[i] = t.IsLeaf(i)
-		candidate[i] = !leafInSubtree[i]
-		parent[i] = Undefined
+	c := &ccp{
+		rNode: make([]float64, count), rBranch: make([]float64, count), nLeaves: make([]int, count),
+		parent: make([]int, count), leafInSubtree: make([]bool, count), candidate: make([]bool, count),
+	}
+	for i := range c.rNode {
+		c.rNode[i] = float64(float64(t.NodeSamples[i])*t.Impurity[i]) / total
+		c.leafInSubtree[i] = t.IsLeaf(i)
+		c.candidate[i] = !c.leafInSubtree[i]
+		c.parent[i] = Undefined
 	}
 	// Parents: every internal node's children point back to it.
-	for i := range parent {
+	for i := range c.parent {
 		if !t.IsLeaf(i) {
-			parent[t.ChildrenLeft[i]] = i
-			parent[t.ChildrenRight[i]] = i
+			c.parent[t.ChildrenLeft[i]] = i
+			c.parent[t.ChildrenRight[i]] = i
 		}
 	}
 	// Leaves in ascending id, each added to all its ancestors bottom-up:
 	// this is sklearn's summation order, which fixes the float64 result.
 	for leaf := range count {
-		if !leafInSubtree[leaf] {
+		if !c.leafInSubtree[leaf] {
 			continue
 		}
-		rBranch[leaf] = rNode[leaf]
-		for a := parent[leaf]; a != Undefined; a = parent[a] {
-			rBranch[a] += rNode[leaf]
-			nLeaves[a]++
+		c.rBranch[leaf] = c.rNode[leaf]
+		for a := c.parent[leaf]; a != Undefined; a = c.parent[a] {
+			c.rBranch[a] += c.rNode[leaf]
+			c.nLeaves[a]++
 		}
 	}
-	if record != nil {
-		record(0.0, rBranch[0])
-	}
-	var pending []int
-	for candidate[0] {
-		effectiveAlpha := math.MaxFloat64
-		pruned := 0
-		for i := range count {
-			if !candidate[i] {
-				continue
-			}
-			a := (rNode[i] - rBranch[i]) / float64(nLeaves[i]-1)
-			if a < effectiveAlpha {
-				effectiveAlpha, pruned = a, i
-			}
+	return c
+}
+
+// weakestLink returns the smallest effective alpha of the candidates and
+// the first node that has it.
+func (c *ccp) weakestLink() (effectiveAlpha float64, pruned int) {
+	effectiveAlpha = math.MaxFloat64
+	for i, ok := range c.candidate {
+		if !ok {
+			continue
 		}
-		if stop(effectiveAlpha) {
-			break
-		}
-		// The branch below `pruned` leaves the subtree.
-		pending = append(pending[:0], pruned)
-		for len(pending) > 0 {
-			i := pending[len(pending)-1]
-			pending = pending[:len(pending)-1]
-			candidate[i], leafInSubtree[i] = false, false
-			if !t.IsLeaf(i) {
-				pending = append(pending, t.ChildrenLeft[i], t.ChildrenRight[i])
-			}
-		}
-		leafInSubtree[pruned] = true
-		removed := nLeaves[pruned] - 1
-		nLeaves[pruned] = 0
-		rDiff := rNode[pruned] - rBranch[pruned]
-		rBranch[pruned] = rNode[pruned]
-		for a := parent[pruned]; a != Undefined; a = parent[a] {
-			nLeaves[a] -= removed
-			rBranch[a] += rDiff
-		}
-		if record != nil {
-			record(effectiveAlpha, rBranch[0])
+		a := (c.rNode[i] - c.rBranch[i]) / float64(c.nLeaves[i]-1)
+		if a < effectiveAlpha {
+			effectiveAlpha, pruned = a, i
 		}
 	}
-	return leafInSubtree
+	return effectiveAlpha, pruned
+}
+
+// collapse turns pruned into a leaf: the branch below it leaves the
+// subtree, and its ancestors lose its leaves and impurity difference.
+func (c *ccp) collapse(t *Tree, pruned int) {
+	c.pending = append(c.pending[:0], pruned)
+	for len(c.pending) > 0 {
+		i := c.pending[len(c.pending)-1]
+		c.pending = c.pending[:len(c.pending)-1]
+		c.candidate[i], c.leafInSubtree[i] = false, false
+		if !t.IsLeaf(i) {
+			c.pending = append(c.pending, t.ChildrenLeft[i], t.ChildrenRight[i])
+		}
+	}
+	c.leafInSubtree[pruned] = true
+	removed := c.nLeaves[pruned] - 1
+	c.nLeaves[pruned] = 0
+	rDiff := c.rNode[pruned] - c.rBranch[pruned]
+	c.rBranch[pruned] = c.rNode[pruned]
+	for a := c.parent[pruned]; a != Undefined; a = c.parent[a] {
+		c.nLeaves[a] -= removed
+		c.rBranch[a] += rDiff
+	}
 }
 
 // rebuild is sklearn's _build_pruned_tree: it copies the nodes reachable

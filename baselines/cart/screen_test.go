@@ -32,10 +32,10 @@ func TestEntropyScreenKeepsTrees(t *testing.T) {
 		}
 		p := Config{Criterion: Entropy, MinSamplesSplit: 2 + rng.IntN(4), MinSamplesLeaf: 1 + rng.IntN(3), RandomState: rng.Uint32()}
 		data := prepareClasses(t, X, y, d, c)
-		screened := build(data, p)
-		exact := newBuilder(data, p)
+		screened := build(data, p, nil)
+		exact := newBuilder(data, p, nil)
 		exact.xlogx = nil
-		if want := exact.grow(p); !reflect.DeepEqual(screened, want) {
+		if want := exact.grow(); !reflect.DeepEqual(screened, want) {
 			t.Errorf("seed %d (n=%d d=%d C=%d): the screened entropy tree differs from the exact scan", seed, n, d, c)
 		}
 	}

@@ -1,0 +1,307 @@
+package cart
+
+import (
+	"math"
+	"slices"
+
+	"github.com/fgrtbench/fgrtbench/internal/par"
+)
+
+// A large fit with free threads grows its tree in two passes, because the
+// serial builder cannot hand subtrees to other threads: sklearn's xorshift
+// and feature permutation pass from node to node in depth-first order, so
+// a node's draws depend on every node before it.
+//
+// They matter less than it seems. When every feature is drawn at every node
+// (max_features = all, the paper's setting), a node visits all its
+// non-constant features whatever the draws; the draws only order them, and
+// the order picks the winner only when several features reach the best
+// proxy exactly. So the speculative pass (speculate) splits a node without
+// any draw when one feature has the best proxy, and grows both children as
+// tasks on the budget's free threads; it leaves a node with tied features
+// open. The replay (replay) then walks the tree in the serial builder's
+// order, drawing as it would, which fixes the ties of open nodes (whose
+// subtrees are then speculated in turn) and leaves the generator and the
+// permutation as the serial builder leaves them, node after node. The tree
+// is the serial builder's: every node holds the same samples, so its scans,
+// constant features and unique winners are the same, and every draw is.
+
+// specNode is a node of the speculative pass.
+type specNode struct {
+	start, end, depth int
+	impurity          float64
+	total             []float64 // class counts
+	known             []bool    // features found constant above the node
+	found             []int     // features first found constant in the node
+	state             specState
+	sp                split
+	ties              []candidate // the features tied for the best, if several
+	// tieSplits[k] is ties[k]'s split of a node whose ties all make the
+	// same two children, and mirrored[k] whether it sends left the samples
+	// ties[0] sends right.
+	tieSplits   []split
+	mirrored    []bool
+	left, right *specNode
+}
+
+type specState uint8
+
+const (
+	specLeaf  specState = iota // a leaf, by the leaf rules or the search
+	specSplit                  // split by sp; left and right are its children
+	specOpen                   // its winner depends on the draws (ties)
+)
+
+// speculates reports whether build grows the tree speculatively: with
+// every feature drawn at every node, more than one thread, and a training
+// set of at least minSpeculativeFit values.
+func speculates(n, d, maxFeatures int, threads *par.Budget) bool {
+	return threads.Threads() > 1 && (maxFeatures == 0 || maxFeatures >= d) && n*d >= minSpeculativeFit
+}
+
+// growSpeculatively is grow by speculation and replay.
+func (b *builder) growSpeculatively() *Tree {
+	b.countTotal(0, b.data.n)
+	root := &specNode{end: b.data.n, total: slices.Clone(b.total), known: make([]bool, b.data.d)}
+	root.impurity = b.impurityOf(root.total, float64(b.data.n))
+	b.speculate(root)
+	tree := &Tree{NumClasses: b.data.classes, MaxDepth: -1}
+	b.replay(tree, root, Undefined, false, 0)
+	return tree
+}
+
+// speculate splits nd when the leaf rules and a unique winner allow it and
+// grows its children, as tasks when they are large.
+func (b *builder) speculate(nd *specNode) {
+	m := nd.end - nd.start
+	if !b.splittable(nd.depth, m, nd.impurity) {
+		nd.state = specLeaf
+		return
+	}
+	s := b.scratches.get()
+	nd.found = b.constantsFound(nd)
+	c, ties := b.scanNode(s, nd)
+	switch {
+	case len(ties) > 1:
+		b.splitTied(s, nd, ties)
+	case !c.found:
+		nd.state = specLeaf
+	default:
+		b.splitSpec(s, nd, b.completeSplit(s, nd.total, c, nd.start, nd.end, nd.impurity))
+	}
+	b.scratches.put(s)
+	if nd.state == specSplit {
+		b.speculateChildren(nd)
+	}
+}
+
+// speculateChildren speculates nd's children, as two tasks on the
+// budget's free threads when nd is large enough.
+func (b *builder) speculateChildren(nd *specNode) {
+	if (nd.end-nd.start)*b.data.d < minSpreadSubtrees {
+		b.speculate(nd.left)
+		b.speculate(nd.right)
+		return
+	}
+	b.threads.For(2, func(k int) {
+		if k == 0 {
+			b.speculate(nd.left)
+		} else {
+			b.speculate(nd.right)
+		}
+	})
+}
+
+// constantsFound lists the features not known constant that node_split
+// would find constant in nd, whose sorted segments are current.
+func (b *builder) constantsFound(nd *specNode) []int {
+	var found []int
+	constant := b.constantIn(nd.start, nd.end)
+	for f, known := range nd.known {
+		if !known && constant(f) {
+			found = append(found, f)
+		}
+	}
+	return found
+}
+
+// scanNode scans every feature node_split may visit in nd and returns the
+// best candidate and the candidates tied with it. Serially, each feature's
+// scan starts from the best proxy so far (ties included), which lets the
+// entropy screen skip more; a large node scans its features on the
+// budget's free threads, each from -∞.
+func (b *builder) scanNode(s *scratch, nd *specNode) (candidate, []candidate) {
+	best := candidate{proxy: math.Inf(-1)}
+	var ties []candidate
+	keep := func(c candidate) {
+		switch {
+		case !c.found || c.proxy < best.proxy:
+		case c.proxy > best.proxy:
+			best, ties = c, append(ties[:0], c)
+		default:
+			ties = append(ties, c)
+		}
+	}
+	scanned := func(f int) bool { return !nd.known[f] && !slices.Contains(nd.found, f) }
+	d := b.data.d
+	if !b.spreads(nd.end-nd.start, d) {
+		s.total = nd.total
+		for f := 0; f < d; f++ {
+			if scanned(f) {
+				keep(b.scanFeature(s, f, nd.start, nd.end, best.proxy, true))
+			}
+		}
+		return best, ties
+	}
+	b.forEachScratch(d, func(t *scratch, f int) {
+		s.cand[f] = candidate{}
+		if scanned(f) {
+			t.total = nd.total
+			s.cand[f] = b.scanFeature(t, f, nd.start, nd.end, math.Inf(-1), false)
+		}
+	})
+	for _, c := range s.cand {
+		keep(c)
+	}
+	return best, ties
+}
+
+// splitSpec makes nd a split by sp, unless the impurity decrease is too
+// small: it partitions nd's samples and creates its children.
+func (b *builder) splitSpec(s *scratch, nd *specNode, sp split) {
+	nd.sp = sp
+	if b.rejects(sp, nd.end) {
+		nd.state = specLeaf
+		return
+	}
+	nd.state = specSplit
+	known := nd.known
+	if len(nd.found) > 0 {
+		known = slices.Clone(known)
+		for _, f := range nd.found {
+			known[f] = true
+		}
+	}
+	b.markLeft(nd.start, nd.end, sp)
+	left := make([]float64, len(nd.total))
+	right := slices.Clone(nd.total)
+	for _, i := range b.samples[nd.start:nd.end] {
+		if b.goesLeft[i] {
+			left[b.data.y[i]]++
+		}
+	}
+	for k := range right {
+		right[k] -= left[k]
+	}
+	b.partition(s, nd.start, nd.end, known)
+	nd.left = &specNode{start: nd.start, end: sp.pos, depth: nd.depth + 1, impurity: sp.impLeft, total: left, known: known}
+	nd.right = &specNode{start: sp.pos, end: nd.end, depth: nd.depth + 1, impurity: sp.impRight, total: right, known: known}
+}
+
+// replay adds nd and its subtree to tree in the serial builder's order
+// (depth first, left first), making node_split's draws for every node
+// the serial builder searches, and resolving open nodes. nKnown is the
+// node's number of known constant features.
+func (b *builder) replay(tree *Tree, nd *specNode, parent int, isLeft bool, nKnown int) {
+	nTotal := nKnown
+	if b.splittable(nd.depth, nd.end-nd.start, nd.impurity) {
+		visit, nFound, total := b.drawFeatures(nKnown, func(f int) bool { return slices.Contains(nd.found, f) })
+		switch {
+		case nd.state == specOpen:
+			b.resolve(nd, visit)
+		case nd.ties != nil:
+			k := firstTied(visit, nd.ties)
+			nd.sp = nd.tieSplits[k]
+			if nd.mirrored[k] && nd.state == specSplit {
+				nd.left, nd.right = nd.right, nd.left
+			}
+		}
+		b.keepConstants(nKnown, nFound)
+		nTotal = total
+	}
+	isLeaf := nd.state != specSplit
+	id := tree.addNode(parent, isLeft, isLeaf, nd.sp.feature, nd.sp.threshold, nd.impurity, nd.end-nd.start, nd.total)
+	tree.MaxDepth = max(tree.MaxDepth, nd.depth)
+	if !isLeaf {
+		b.replay(tree, nd.left, id, true, nTotal)
+		b.replay(tree, nd.right, id, false, nTotal)
+	}
+}
+
+// resolve splits an open node by the first of its tied features in the
+// drawing order visit, as node_split would, and speculates its children.
+func (b *builder) resolve(nd *specNode, visit []int) {
+	c := nd.ties[firstTied(visit, nd.ties)]
+	nd.ties = nil
+	b.splitSpec(b.own, nd, b.completeSplit(b.own, nd.total, c, nd.start, nd.end, nd.impurity))
+	if nd.state == specSplit {
+		b.speculateChildren(nd)
+	}
+}
+
+// firstTied returns the index of the first of the tied candidates in the
+// drawing order visit: the one node_split keeps.
+func firstTied(visit []int, ties []candidate) int {
+	for _, f := range visit {
+		for k, c := range ties {
+			if c.feature == f {
+				return k
+			}
+		}
+	}
+	panic("cart: tied features were not drawn") // cannot happen: every non-constant feature is
+}
+
+// splitTied splits nd, whose best proxy several features reach, when the
+// choice among them changes neither child (only which one is left, and the
+// split's feature and threshold, which the replay picks); otherwise nd
+// stays open.
+func (b *builder) splitTied(s *scratch, nd *specNode, ties []candidate) {
+	nd.ties = slices.Clone(ties)
+	mirrored, ok := b.sameChildren(nd, nd.ties)
+	if !ok {
+		nd.state = specOpen
+		return
+	}
+	nd.mirrored = mirrored
+	nd.tieSplits = make([]split, len(ties))
+	for k, c := range nd.ties {
+		nd.tieSplits[k] = b.completeSplit(s, nd.total, c, nd.start, nd.end, nd.impurity)
+		if b.rejects(nd.tieSplits[k], nd.end) != b.rejects(nd.tieSplits[0], nd.end) {
+			nd.state = specOpen
+			return
+		}
+	}
+	b.splitSpec(s, nd, nd.tieSplits[0])
+}
+
+// sameChildren reports whether every tied candidate of nd sends left the
+// samples ties[0] sends left, or those it sends right (mirrored).
+func (b *builder) sameChildren(nd *specNode, ties []candidate) (mirrored []bool, ok bool) {
+	n, first := b.data.n, ties[0]
+	for k, i := range b.sorted[first.feature*n+nd.start : first.feature*n+nd.end] {
+		b.goesLeft[i] = nd.start+k < first.pos
+	}
+	mirrored = make([]bool, len(ties))
+	for k, c := range ties[1:] {
+		left := b.sorted[c.feature*n+nd.start : c.feature*n+c.pos]
+		switch {
+		case c.pos == first.pos && all(left, b.goesLeft, true):
+		case c.pos-nd.start == nd.end-first.pos && all(left, b.goesLeft, false):
+			mirrored[k+1] = true
+		default:
+			return nil, false
+		}
+	}
+	return mirrored, true
+}
+
+// all reports whether mark[i] == want for every sample i of rows.
+func all(rows []int32, mark []bool, want bool) bool {
+	for _, i := range rows {
+		if mark[i] != want {
+			return false
+		}
+	}
+	return true
+}

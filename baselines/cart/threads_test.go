@@ -1,0 +1,182 @@
+package cart
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"testing"
+
+	"github.com/fgrtbench/fgrtbench/internal/par"
+	"github.com/fgrtbench/fgrtbench/learn"
+)
+
+// tiedData draws n rows of d columns and the given number of classes, full
+// of the ties a parallel search must break as the serial one does: column
+// 0 is constant, column 1 a copy of column 2 when copy is set (so that
+// their splits tie exactly) and continuous otherwise, columns of few levels
+// alternate with continuous ones, every fifth row repeats an earlier one,
+// and labels follow column 2 and 3 with noise.
+func tiedData(n, d, classes int, copy bool, seed uint64) ([][]float64, []int, learn.Schema) {
+	rng := rand.New(rand.NewPCG(seed, 33))
+	X, y := make([][]float64, n), make([]int, n)
+	for i := range X {
+		if i >= 5 && i%5 == 0 {
+			j := rng.IntN(i)
+			X[i], y[i] = append([]float64(nil), X[j]...), y[j]
+			continue
+		}
+		row := make([]float64, d)
+		for f := 2; f < d; f++ {
+			if f%2 == 0 {
+				row[f] = float64(rng.IntN(3 + f))
+			} else {
+				row[f] = rng.NormFloat64()
+			}
+		}
+		row[0], row[1] = 7, rng.NormFloat64()
+		if copy {
+			row[1] = row[min(2, d-1)]
+		}
+		X[i] = row
+		y[i] = int(row[min(2, d-1)]) % classes
+		if row[min(3, d-1)] > 0 {
+			y[i] = (y[i] + 1) % classes
+		}
+		if rng.IntN(4) == 0 {
+			y[i] = rng.IntN(classes)
+		}
+	}
+	s := learn.Schema{Features: make([]learn.Feature, d)}
+	for f := range s.Features {
+		s.Features[f].Name = fmt.Sprintf("x%d", f)
+	}
+	for c := 0; c < classes; c++ {
+		s.Classes = append(s.Classes, fmt.Sprintf("c%d", c))
+	}
+	return X, y, s
+}
+
+// fitBytes fits tr (with the budget b when not nil, inside b.Do as a unit
+// worker would) and returns the model's JSON description and its
+// predictions on X.
+func fitBytes(t *testing.T, tr *Trainer, b *par.Budget, X [][]float64, y []int, s learn.Schema) ([]byte, []int) {
+	t.Helper()
+	var m learn.Model
+	var err error
+	fit := func() { m, err = learn.WithThreads(tr, b).Fit(X, y, s) }
+	if b == nil {
+		fit()
+	} else {
+		b.Do(fit)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	desc, err := m.(*Tree).Describe(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := json.Marshal(desc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return raw, m.Predict(X)
+}
+
+// TestThreadsGrowTheSameTree: fits spread over a budget of 2, 4 or 16
+// threads (more than GOMAXPROCS, which some cases lower to 1) give the
+// serial fit's model and predictions byte for byte, with the real size
+// thresholds and with every node spread, and did run in parallel (except
+// with max_features, which never speculates).
+func TestThreadsGrowTheSameTree(t *testing.T) {
+	big := minSpeculativeFit/10 + 100
+	cases := []struct {
+		name              string
+		n, d, classes     int
+		copy              bool
+		p                 Config
+		spreadAll         bool
+		threads, maxprocs int
+	}{
+		{"gini paper", big, 10, 3, false, PaperConfig(Gini), false, 4, 0},
+		{"entropy paper, tied columns", big, 10, 3, true, PaperConfig(Entropy), false, 2, 0},
+		{"gini every node", 3000, 7, 4, false, DefaultConfig(), true, 4, 0},
+		{"gini every node, tied columns", 3000, 7, 4, true, DefaultConfig(), true, 4, 0},
+		{"entropy every node", 3000, 7, 5, false, Config{Criterion: Entropy, MinSamplesSplit: 2, MinSamplesLeaf: 3}, true, 2, 0},
+		{"entropy every node, tied columns", 3000, 7, 5, true, Config{Criterion: Entropy, MinSamplesSplit: 2, MinSamplesLeaf: 1}, true, 4, 0},
+		{"max_depth, min_impurity_decrease", 4000, 8, 3, false, Config{Criterion: Gini, MinSamplesSplit: 4, MinSamplesLeaf: 1, MaxDepth: 7, MinImpurityDecrease: 0.0005}, true, 4, 0},
+		{"max_features", 3000, 12, 3, false, Config{Criterion: Gini, MinSamplesSplit: 2, MinSamplesLeaf: 1, MaxFeatures: 5, RandomState: 9}, true, 4, 0},
+		{"pruned entropy", 4000, 9, 2, true, Config{Criterion: Entropy, MinSamplesSplit: 5, MinSamplesLeaf: 2, CCPAlpha: 0.001}, true, 4, 0},
+		{"budget above GOMAXPROCS=1", 3000, 10, 3, false, PaperConfig(Entropy), true, 16, 1},
+		{"budget above GOMAXPROCS=2", 3000, 7, 3, true, PaperConfig(Gini), true, 16, 2},
+	}
+	for i, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if c.spreadAll {
+				defer func(f, s, w int) { minSpeculativeFit, minSpreadSubtrees, minParallelWork = f, s, w }(
+					minSpeculativeFit, minSpreadSubtrees, minParallelWork)
+				minSpeculativeFit, minSpreadSubtrees, minParallelWork = 0, 0, 0
+			}
+			if c.maxprocs > 0 {
+				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(c.maxprocs))
+			}
+			X, y, s := tiedData(c.n, c.d, c.classes, c.copy, uint64(i))
+			tr := mustTrainer(t, c.p)
+			wantJSON, wantPred := fitBytes(t, tr, nil, X, y, s)
+			b := par.NewBudget(c.threads)
+			gotJSON, gotPred := fitBytes(t, tr, b, X, y, s)
+			if !bytes.Equal(gotJSON, wantJSON) {
+				t.Errorf("the model fitted on %d threads differs from the serial one", c.threads)
+			}
+			if fmt.Sprint(gotPred) != fmt.Sprint(wantPred) {
+				t.Errorf("the predictions of the model fitted on %d threads differ", c.threads)
+			}
+			if spread := b.Peak() > 1; spread != (c.p.MaxFeatures == 0) {
+				t.Errorf("peak %d busy threads with max_features %d", b.Peak(), c.p.MaxFeatures)
+			}
+		})
+	}
+}
+
+// TestSmallFitsStaySerial: below the size threshold a fit takes no thread
+// beyond its own, whatever the budget.
+func TestSmallFitsStaySerial(t *testing.T) {
+	X, y, s := tiedData(minSpeculativeFit/10-1, 10, 3, false, 5)
+	b := par.NewBudget(4)
+	fitBytes(t, mustTrainer(t, PaperConfig(Entropy)), b, X, y, s)
+	if b.Peak() != 1 {
+		t.Errorf("a %d×10 fit used %d threads, want 1", len(X), b.Peak())
+	}
+}
+
+// TestWithThreadsKeepsSettings: the budget is not a setting, and a group
+// fit under a budget gives the serial group's models.
+func TestWithThreadsKeepsSettings(t *testing.T) {
+	p := PaperConfig(Gini)
+	p.CCPAlpha = 0.002
+	tr := mustTrainer(t, p)
+	b := par.NewBudget(3)
+	threaded := learn.WithThreads(tr, b).(*Trainer)
+	if threaded.Config() != tr.Config() || threaded.threads != b || tr.threads != nil {
+		t.Fatalf("WithThreads: config %+v budget %p, original budget %p", threaded.Config(), threaded.threads, tr.threads)
+	}
+	X, y, s := tiedData(9000, 8, 3, true, 11)
+	var group []learn.Model
+	var err error
+	b.Do(func() { group, err = threaded.FitGroup([]learn.Trainer{threaded, tr}, X, y, s) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := fitBytes(t, tr, nil, X, y, s)
+	for i, m := range group {
+		desc, err := m.(*Tree).Describe(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := json.Marshal(desc); !bytes.Equal(got, want) {
+			t.Errorf("group model %d differs from the serial fit", i)
+		}
+	}
+}
