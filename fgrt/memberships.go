@@ -37,7 +37,7 @@ type memberships struct {
 	cands    []candMemberships
 	chunk    []float64 // decoding buffer of dot and sumWhere
 	// One decoded candidate: of returns buf, valid until the next call.
-	// While the store is built, buf is the scratch column of addFeature.
+	// While the store is built, buf is the scratch column of newGrower.
 	buf     []float64
 	bufK    int
 	scratch []float64
@@ -66,65 +66,79 @@ func newMemberships(n int, starts []int, encoded bool) *memberships {
 	return s
 }
 
-// scratchColumn returns a column of scratch space, free until the next
-// addFeature (which uses it too).
+// scratchColumn returns a column of n+1 values of scratch space, free
+// until the store decodes a candidate (with the encoded store it is the
+// decoding buffer).
 func (s *memberships) scratchColumn() []float64 {
 	if s.scratch == nil {
 		s.scratch = make([]float64, s.n+1)
 	}
-	return s.scratch[:s.n]
+	return s.scratch[:s.n+1]
 }
 
 // membershipBlock is the number of values whose memberships are computed
 // at a time while encoding (they stay in cache for the second use).
 const membershipBlock = 1024
 
-// addFeature appends a candidate for every term of p, evaluated on the
-// feature's column col (class-grouped order).
-func (s *memberships) addFeature(col []float64, p fuzzy.Partition) {
-	n := s.n
-	for _, term := range p.Terms {
-		var c candMemberships
+// featureCandidates returns a candidate for every term of p, evaluated on
+// the feature's column col (class-grouped order), and whether all their
+// memberships are finite (sparseSafe). It only reads the store's settings,
+// so features may be evaluated at once, each with its own scratch (at
+// least n+1 values; it holds the fractional values before their list is
+// allocated at its exact size).
+func (s *memberships) featureCandidates(col []float64, p fuzzy.Partition, scratch []float64) ([]candMemberships, bool) {
+	out := make([]candMemberships, len(p.Terms))
+	safe := true
+	for t, term := range p.Terms {
 		if !s.encoded {
-			c.dense = make([]float64, n)
-			term.MembershipInto(c.dense, col)
-			s.sparseOK = s.sparseOK && sparseSafe(c.dense)
-			s.cands = append(s.cands, c)
+			out[t].dense = make([]float64, s.n)
+			term.MembershipInto(out[t].dense, col)
+			safe = safe && sparseSafe(out[t].dense)
 			continue
 		}
-		// The fractional values go to a scratch column first, so that
-		// their list is allocated at its exact size. Blocks start at
-		// multiples of membershipBlock, hence of four: whole code bytes.
-		var muBuf [membershipBlock]float64
-		var codeBuf [membershipBlock]uint8
-		c.codes = make([]uint8, (n+3)/4, codeBytes(n))
-		classes := len(s.starts) - 1
-		c.fracAt = make([]int, classes)
-		next, count := 0, 0 // next: the first class whose fracAt is unset
-		for lo := 0; lo < n; lo += membershipBlock {
-			hi := min(lo+membershipBlock, n)
-			mu, codes := muBuf[:hi-lo], codeBuf[:hi-lo]
-			term.MembershipInto(mu, col[lo:hi])
-			s.sparseOK = s.sparseOK && sparseSafe(mu)
-			classify(codes, mu)
-			pack(c.codes[lo/4:], codes)
-			for ; next < classes && s.starts[next] < hi; next++ {
-				at := count
-				for _, code := range codes[:s.starts[next]-lo] {
-					at += int(code >> 1)
-				}
-				c.fracAt[next] = at
-			}
-			count += gatherFrac(s.scratch[count:], codes, mu)
-		}
-		for ; next < classes; next++ { // classes with no rows at the end
-			c.fracAt[next] = count
-		}
-		c.frac = make([]float64, count+1)
-		copy(c.frac, s.scratch[:count])
-		c.rank = rankCodes(c.codes, n)
-		s.cands = append(s.cands, c)
+		var ok bool
+		out[t], ok = s.encodeTerm(col, term, scratch)
+		safe = safe && ok
 	}
+	return out, safe
+}
+
+// encodeTerm is the encoded candidate of one term on col, and whether its
+// memberships are finite. Blocks start at multiples of membershipBlock,
+// hence of four: whole code bytes.
+func (s *memberships) encodeTerm(col []float64, term fuzzy.Term, scratch []float64) (candMemberships, bool) {
+	n := s.n
+	var muBuf [membershipBlock]float64
+	var codeBuf [membershipBlock]uint8
+	var c candMemberships
+	safe := true
+	c.codes = make([]uint8, (n+3)/4, codeBytes(n))
+	classes := len(s.starts) - 1
+	c.fracAt = make([]int, classes)
+	next, count := 0, 0 // next: the first class whose fracAt is unset
+	for lo := 0; lo < n; lo += membershipBlock {
+		hi := min(lo+membershipBlock, n)
+		mu, codes := muBuf[:hi-lo], codeBuf[:hi-lo]
+		term.MembershipInto(mu, col[lo:hi])
+		safe = safe && sparseSafe(mu)
+		classify(codes, mu)
+		pack(c.codes[lo/4:], codes)
+		for ; next < classes && s.starts[next] < hi; next++ {
+			at := count
+			for _, code := range codes[:s.starts[next]-lo] {
+				at += int(code >> 1)
+			}
+			c.fracAt[next] = at
+		}
+		count += gatherFrac(scratch[count:], codes, mu)
+	}
+	for ; next < classes; next++ { // classes with no rows at the end
+		c.fracAt[next] = count
+	}
+	c.frac = make([]float64, count+1)
+	copy(c.frac, scratch[:count])
+	c.rank = rankCodes(c.codes, n)
+	return c, safe
 }
 
 // packedColumn is a column of float64 values encoded as the store's

@@ -48,6 +48,7 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/fgrt/partopt"
 	"github.com/fgrtbench/fgrtbench/fuzzy"
+	"github.com/fgrtbench/fgrtbench/internal/par"
 	"github.com/fgrtbench/fgrtbench/learn"
 )
 
@@ -106,13 +107,26 @@ type Trainer struct {
 	parts []fuzzy.Partition
 	// evaluations of the partition optimisation done by Prepare.
 	evaluations int
+	// threads is the CPU budget a fit spreads its loops over (nil:
+	// serial); not a setting: every model is the same for every budget.
+	threads *par.Budget
 }
 
 var (
 	_ learn.Trainer        = (*Trainer)(nil)
 	_ learn.Preparer       = (*Trainer)(nil)
 	_ learn.SharedPreparer = (*Trainer)(nil)
+	_ learn.Threaded       = (*Trainer)(nil)
 )
+
+// WithThreads returns the trainer with the CPU budget b: its fits (and the
+// partition optimisation of Prepare) spread their large loops over the
+// threads of b that are free, with the models of a serial fit.
+func (t *Trainer) WithThreads(b *par.Budget) learn.Trainer {
+	u := *t
+	u.threads = b
+	return &u
+}
 
 // New validates the configuration and returns a trainer.
 func New(o Config) (*Trainer, error) {
@@ -172,7 +186,7 @@ func (t *Trainer) Prepare(X [][]float64, y []int, s learn.Schema) (learn.Trainer
 	if err != nil {
 		return nil, err
 	}
-	return &Trainer{opts: t.opts, parts: parts, evaluations: evals}, nil
+	return &Trainer{opts: t.opts, parts: parts, evaluations: evals, threads: t.threads}, nil
 }
 
 // PrepareKey renders the options the partitions depend on; trainers with
@@ -193,7 +207,7 @@ func (t *Trainer) WithPreparation(p learn.Trainer) (learn.Trainer, error) {
 	if pt.PrepareKey() != t.PrepareKey() {
 		return nil, fmt.Errorf("fgrt: partitions prepared with %s, trainer needs %s", pt.PrepareKey(), t.PrepareKey())
 	}
-	return &Trainer{opts: t.opts, parts: pt.parts, evaluations: pt.evaluations}, nil
+	return &Trainer{opts: t.opts, parts: pt.parts, evaluations: pt.evaluations, threads: t.threads}, nil
 }
 
 // PreparedPartitions returns the partitions set by Prepare (nil if none).
@@ -265,43 +279,7 @@ var _ learn.GroupFitter = (*Trainer)(nil)
 // partitions (prepared, or fitted on X) and memberships once, and one
 // growth per trajectory.
 func (t *Trainer) fitModels(X [][]float64, y []int, s learn.Schema, ts []*Trainer) ([]*Model, error) {
-	parts := t.parts
-	fitting := parts == nil && !t.opts.Optimize
-	// When fitting partitions the grower meets every value anyway; it
-	// reports a missing one, and CheckXY then names it.
-	if err := learn.CheckXY(X, y, s, fitting); err != nil {
-		return nil, err
-	}
-	var g *grower
-	var err error
-	switch {
-	case fitting:
-		// Fit the partitions on the columns the grower gathers anyway
-		// (the same partitions as Partitions, one pass less over X).
-		fit := func(j int, col, scratch []float64) (fuzzy.Partition, error) {
-			p, err := fuzzy.FitColumn(append(scratch[:0], col...), s.Features[j].Nominal, t.opts.Style)
-			if err != nil {
-				return p, fmt.Errorf("column %d: %w", j, err)
-			}
-			nameCategories(&p, s.Features[j])
-			return p, nil
-		}
-		g, err = newGrower(X, y, s.NumClasses(), nil, s.NumFeatures(), fit, t.opts.GrowConfig)
-		if errors.Is(err, errMissing) {
-			if e := learn.CheckXY(X, y, s, false); e != nil {
-				err = e
-			}
-		}
-	case parts == nil:
-		if parts, _, err = t.Partitions(X, y, s); err != nil {
-			return nil, err
-		}
-		g, err = newGrower(X, y, s.NumClasses(), parts, len(parts), nil, t.opts.GrowConfig)
-	case len(parts) != s.NumFeatures():
-		return nil, fmt.Errorf("fgrt: prepared partitions cover %d columns, schema has %d", len(parts), s.NumFeatures())
-	default:
-		g, err = newGrower(X, y, s.NumClasses(), parts, len(parts), nil, t.opts.GrowConfig)
-	}
+	g, err := t.grower(X, y, s)
 	if err != nil {
 		return nil, err
 	}
@@ -314,4 +292,47 @@ func (t *Trainer) fitModels(X [][]float64, y []int, s learn.Schema, ts []*Traine
 		ms[i].Clamp = u.opts.Clamp
 	}
 	return ms, nil
+}
+
+// grower validates the training rows and returns their grower, on the
+// prepared partitions or on partitions fitted to X.
+func (t *Trainer) grower(X [][]float64, y []int, s learn.Schema) (*grower, error) {
+	parts := t.parts
+	fitting := parts == nil && !t.opts.Optimize
+	// When fitting partitions the grower meets every value anyway; it
+	// reports a missing one, and CheckXY then names it.
+	if err := learn.CheckXY(X, y, s, fitting); err != nil {
+		return nil, err
+	}
+	switch {
+	case fitting:
+		g, err := newGrower(X, y, s.NumClasses(), nil, s.NumFeatures(), t.columnFitter(s), t.opts.GrowConfig, t.threads)
+		if errors.Is(err, errMissing) {
+			if e := learn.CheckXY(X, y, s, false); e != nil {
+				err = e
+			}
+		}
+		return g, err
+	case parts == nil:
+		var err error
+		if parts, _, err = t.Partitions(X, y, s); err != nil {
+			return nil, err
+		}
+	case len(parts) != s.NumFeatures():
+		return nil, fmt.Errorf("fgrt: prepared partitions cover %d columns, schema has %d", len(parts), s.NumFeatures())
+	}
+	return newGrower(X, y, s.NumClasses(), parts, len(parts), nil, t.opts.GrowConfig, t.threads)
+}
+
+// columnFitter fits the partitions on the columns the grower gathers
+// anyway (the same partitions as Partitions, one pass less over X).
+func (t *Trainer) columnFitter(s learn.Schema) partitionFitter {
+	return func(j int, col, scratch []float64) (fuzzy.Partition, error) {
+		p, err := fuzzy.FitColumn(append(scratch[:0], col...), s.Features[j].Nominal, t.opts.Style)
+		if err != nil {
+			return p, fmt.Errorf("column %d: %w", j, err)
+		}
+		nameCategories(&p, s.Features[j])
+		return p, nil
+	}
 }

@@ -1,0 +1,116 @@
+package fgrt
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+
+	"github.com/fgrtbench/fgrtbench/internal/par"
+	"github.com/fgrtbench/fgrtbench/learn"
+)
+
+// tiedData is synthetic data with ties: values rounded to a few levels,
+// every fifth row a copy of the row before, and a constant last feature.
+func tiedData(seed uint64, n, d int) ([][]float64, []int) {
+	X, y := synthetic(seed, n, d)
+	r := rand.New(rand.NewPCG(seed, 11))
+	for i, row := range X {
+		for j := range row {
+			row[j] = float64(int(row[j]*4)) / 4
+		}
+		row[d-1] = 3
+		if i%5 == 4 {
+			copy(row, X[i-1])
+			y[i] = y[i-1]
+		}
+		if r.IntN(7) == 0 {
+			y[i] = 2 // a third class, unrelated to the features
+		}
+	}
+	return X, y
+}
+
+// fitWith fits every trainer of ts as one group on X under the budget b
+// (nil: serially), and returns each model's JSON and predictions on X.
+func fitWith(t *testing.T, ts []learn.Trainer, b *par.Budget, X [][]float64, y []int, s learn.Schema) ([][]byte, [][]int) {
+	t.Helper()
+	threaded := make([]learn.Trainer, len(ts))
+	for i, tr := range ts {
+		threaded[i] = learn.WithThreads(tr, b)
+	}
+	var ms []learn.Model
+	var err error
+	fit := func() { ms, err = threaded[0].(learn.GroupFitter).FitGroup(threaded, X, y, s) }
+	if b == nil {
+		fit()
+	} else {
+		b.Do(fit)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, preds := make([][]byte, len(ms)), make([][]int, len(ms))
+	for i, m := range ms {
+		if js[i], err = m.(*Model).JSON(s); err != nil {
+			t.Fatal(err)
+		}
+		preds[i] = m.Predict(X)
+	}
+	return js, preds
+}
+
+// TestThreadsGiveSerialModels fits FGRT and FGRT* serially and on a
+// budget of four threads, above and below parallelRows, with both stores
+// of memberships and with a group of configurations, and requires the
+// same models (JSON, byte for byte) and predictions; the budget must also
+// have run more than one thread at once on large data, or the test checks
+// nothing.
+func TestThreadsGiveSerialModels(t *testing.T) {
+	for _, tc := range []struct {
+		rows    int
+		encoded bool
+		opt     bool
+	}{
+		{parallelRows / 2, false, false}, {parallelRows + 3, false, false},
+		{parallelRows + 3, true, false}, {parallelRows + 3, false, true},
+	} {
+		t.Run(fmt.Sprintf("rows=%d/encoded=%v/optimize=%v", tc.rows, tc.encoded, tc.opt), func(t *testing.T) {
+			if tc.encoded {
+				saved := denseLimit
+				denseLimit = -1
+				defer func() { denseLimit = saved }()
+			}
+			X, y := tiedData(5, tc.rows, 6)
+			s := schemaFor(6, 3)
+			var ts []learn.Trainer
+			for _, p := range []struct {
+				rules int
+				cov   float64
+			}{{15, 0.01}, {30, 0.01}, {15, 0.001}} {
+				o := DefaultConfig()
+				o.MaxRules, o.CoverageThreshold, o.Optimize = p.rules, p.cov, tc.opt
+				tr, err := New(o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ts = append(ts, tr)
+			}
+			wantJS, wantPred := fitWith(t, ts, nil, X, y, s)
+			b := par.NewBudget(4)
+			gotJS, gotPred := fitWith(t, ts, b, X, y, s)
+			for i := range ts {
+				if !bytes.Equal(gotJS[i], wantJS[i]) {
+					t.Errorf("model %d: parallel JSON differs from serial:\n%s\nvs\n%s", i, gotJS[i], wantJS[i])
+				}
+				if !reflect.DeepEqual(gotPred[i], wantPred[i]) {
+					t.Errorf("model %d: parallel predictions differ from serial", i)
+				}
+			}
+			if spread := tc.rows >= parallelRows; spread != (b.Peak() > 1) {
+				t.Errorf("%d rows: peak of %d busy threads, want spread=%v", tc.rows, b.Peak(), spread)
+			}
+		})
+	}
+}
