@@ -161,7 +161,7 @@ func (t *Trainer) Partitions(X [][]float64, y []int, s learn.Schema) ([]fuzzy.Pa
 		return nil, 0, err
 	}
 	return partopt.Optimize(X, y, parts, partopt.Config{Strategy: t.opts.Strategy, ExtendLow: t.opts.FixQ3,
-		IntegerMemberships: !t.opts.FixIntMatrix && s.IntegerMatrix})
+		IntegerMemberships: !t.opts.FixIntMatrix && s.IntegerMatrix, Threads: t.threads})
 }
 
 // nameCategories names the crisp terms of a nominal feature's partition

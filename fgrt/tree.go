@@ -116,7 +116,7 @@ type grower struct {
 	// threads is the fit's CPU budget (nil: serial); supMu holds the
 	// scratch memberships of the support of candidates evaluated at once.
 	threads *par.Budget
-	supMu   *pool[[]float64]
+	supMu   *par.Pool[[]float64]
 }
 
 // decodeSlot is a buffer of decoded firing strengths and the node whose
@@ -293,13 +293,13 @@ func (g *grower) addFeatures(X [][]float64, pos []int32, fit partitionFitter) er
 	res := make([]featureResult, len(g.parts))
 	// A column and a scratch column per thread at work; the first scratch
 	// is the store's (its decoding buffer, idle until growth).
-	cols := newPool(func() featureBuffers {
+	cols := par.NewPool(func() featureBuffers {
 		return featureBuffers{make([]float64, g.n), make([]float64, g.n+1)}
 	})
-	cols.put(featureBuffers{make([]float64, g.n), g.mu.scratchColumn()})
+	cols.Put(featureBuffers{make([]float64, g.n), g.mu.scratchColumn()})
 	g.spread(len(g.parts), func(f int) {
-		b := cols.get()
-		defer cols.put(b)
+		b := cols.Get()
+		defer cols.Put(b)
 		res[f] = g.feature(X, pos, f, fit, b.col, b.scratch)
 	})
 	for f, r := range res {
@@ -460,7 +460,7 @@ func (g *grower) fillChildSums(nd *node, e *nodeSums, usable func(k int) bool) {
 	if sp == nil {
 		m = g.mOf(nd)
 	} else if g.supMu == nil {
-		g.supMu = newPool(func() []float64 { return make([]float64, 0, cap(g.sup.mu)) })
+		g.supMu = par.NewPool(func() []float64 { return make([]float64, 0, cap(g.sup.mu)) })
 	}
 	c := g.nClasses
 	g.spread(len(todo), func(i int) {
@@ -472,9 +472,9 @@ func (g *grower) fillChildSums(nd *node, e *nodeSums, usable func(k int) bool) {
 			// Each candidate gathers its memberships into scratch of
 			// its own; the support's rows and strengths are shared.
 			own := *sp
-			own.mu = g.supMu.get()[:len(sp.rows)]
+			own.mu = g.supMu.Get()[:len(sp.rows)]
 			e.ct[k] = g.mu.dotSupport(k, &own, wk)
-			g.supMu.put(own.mu[:0])
+			g.supMu.Put(own.mu[:0])
 		}
 		e.have[k] = true
 	})
