@@ -244,7 +244,7 @@ func clampF(v, lo, hi float64) float64 {
 // pure functions of their keys, so they never change a result.
 type evaluator struct {
 	p       *problem
-	workers int
+	loops   *spreader
 	stats   map[string]*ruleStats
 	fitness map[string]float64 // chromosome -> MCC
 	free    []*ruleStats       // dropped entries whose buffers newStats reuses
@@ -252,12 +252,11 @@ type evaluator struct {
 	keyBuf  []byte
 }
 
-func newEvaluator(p *problem, workers int) *evaluator {
-	e := &evaluator{p: p, workers: max(workers, 1), stats: map[string]*ruleStats{}, fitness: map[string]float64{}}
-	e.scratch = make([]*scratch, e.workers)
-	for w := range e.scratch {
-		e.scratch[w] = newScratch(p)
-	}
+// newEvaluator returns an evaluator whose loops run on loops; a worker
+// slot's scratch is made when the slot is first used.
+func newEvaluator(p *problem, loops *spreader) *evaluator {
+	e := &evaluator{p: p, loops: loops, stats: map[string]*ruleStats{}, fitness: map[string]float64{}}
+	e.scratch = make([]*scratch, loops.slots())
 	return e
 }
 
@@ -276,7 +275,7 @@ func (e *evaluator) genomeKey(g []int32) string {
 // both the rule statistics and the fitness of every individual.
 func (e *evaluator) evaluate(batch []*individual) {
 	p := e.p
-	parallelFor(len(batch), e.workers, func(_, i int) {
+	e.loops.run(len(batch), func(_, i int) {
 		batch[i].rules = decodeRules(&p.lay, batch[i].genes)
 	})
 	var todo []*individual
@@ -301,7 +300,7 @@ func (e *evaluator) evaluate(batch []*individual) {
 	// Duplicated chromosomes within the batch are evaluated once each time
 	// they occur; that is cheap (their rule statistics are shared) and keeps
 	// the bookkeeping simple. The stats map is only read in this phase.
-	parallelFor(len(todo), e.workers, func(w, i int) {
+	e.loops.run(len(todo), func(w, i int) {
 		ind := todo[i]
 		sts := make([]*ruleStats, len(ind.rules))
 		for r := range ind.rules {
@@ -311,6 +310,9 @@ func (e *evaluator) evaluate(batch []*individual) {
 				st.srcGenes, st.srcSpec = nil, nil
 			})
 			sts[r] = st
+		}
+		if e.scratch[w] == nil {
+			e.scratch[w] = newScratch(p)
 		}
 		ind.mcc = evaluate(p, ind.rules, sts, e.scratch[w], false).mcc
 		ind.f = 1 - ind.mcc
