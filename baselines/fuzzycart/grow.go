@@ -8,6 +8,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/fuzzy"
 	"github.com/fgrtbench/fgrtbench/internal/nprand"
 	"github.com/fgrtbench/fgrtbench/internal/npsum"
+	"github.com/fgrtbench/fgrtbench/internal/par"
 )
 
 // cand is one (feature, term) split of the reference's loops, which run
@@ -110,6 +111,11 @@ type grower struct {
 
 	// scratch
 	buf, prod, cs, sq []float64
+
+	// threads is the fit's CPU budget (nil: serial); workers holds copies
+	// of the grower with scratch of their own for spread loops.
+	threads *par.Budget
+	workers *par.Pool[*grower]
 }
 
 // cacheEntry is one node of _cached_all_nodes.
@@ -118,19 +124,20 @@ type cacheEntry struct {
 	pred int
 }
 
-func grow(X [][]float64, y []int, nClasses int, parts []fuzzy.Partition, cfg Config, seed uint32) *Model {
+func grow(X [][]float64, y []int, nClasses int, parts []fuzzy.Partition, cfg Config, seed uint32, threads *par.Budget) *Model {
 	n := len(X)
-	g := &grower{cfg: cfg, n: n, y: y, nClasses: nClasses, parts: parts}
+	g := &grower{cfg: cfg, n: n, y: y, nClasses: nClasses, parts: parts, threads: threads}
 	for f, p := range parts {
 		for t := range p.Terms {
 			g.cands = append(g.cands, cand{f, t})
 		}
 	}
 	g.mu = make([][]float64, len(g.cands))
-	for k, c := range g.cands {
+	g.spreadRows(n, len(g.cands), func(k int) {
+		c := g.cands[k]
 		g.mu[k] = make([]float64, n)
 		membershipsInto(g.mu[k], X, c.f, parts[c.f].Terms[c.t])
-	}
+	})
 	g.all = newGroups(y, nClasses)
 	switch cfg.SampleForSplits {
 	case SampleOn:
@@ -319,30 +326,35 @@ func (g *grower) statsOf(nd *node, v view) []candStats {
 		return nd.stats
 	}
 	st := make([]candStats, len(g.cands))
-	nf := float64(len(v.y))
-	for k := range g.cands {
-		if !g.legal(nd, k) {
-			continue
+	g.spread(len(v.y), len(g.cands), func(w *grower, k int) {
+		if g.legal(nd, k) {
+			st[k] = w.candidateStats(v, k)
 		}
-		p := g.child(v, k)
-		st[k] = candStats{legal: true, coverage: npsum.Sum(p) / nf,
-			purity: g.purity(p, v.grp, g.cfg.CoverageThreshold), class: g.majority(p, v.y, v.grp)}
-		if g.cfg.Metric == CCI && v.idx == nil {
-			sig := make([]uint64, (len(p)+63)/64)
-			hit := 0
-			for i, w := range p {
-				if w > 0.01 {
-					sig[i>>6] |= 1 << (i & 63)
-					if v.y[i] == st[k].class {
-						hit++
-					}
-				}
-			}
-			st[k].sig, st[k].sigHit = sig, hit
-		}
-	}
+	})
 	if v.idx == nil {
 		nd.stats = st
+	}
+	return st
+}
+
+// candidateStats is candidate k's child statistics on the view, computed
+// in g's scratch.
+func (g *grower) candidateStats(v view, k int) candStats {
+	p := g.child(v, k)
+	st := candStats{legal: true, coverage: npsum.Sum(p) / float64(len(v.y)),
+		purity: g.purity(p, v.grp, g.cfg.CoverageThreshold), class: g.majority(p, v.y, v.grp)}
+	if g.cfg.Metric == CCI && v.idx == nil {
+		sig := make([]uint64, (len(p)+63)/64)
+		hit := 0
+		for i, w := range p {
+			if w > 0.01 {
+				sig[i>>6] |= 1 << (i & 63)
+				if v.y[i] == st.class {
+					hit++
+				}
+			}
+		}
+		st.sig, st.sigHit = sig, hit
 	}
 	return st
 }
