@@ -75,6 +75,7 @@ func TestThreadsGiveSerialModels(t *testing.T) {
 	}{
 		{parallelRows / 2, false, false}, {parallelRows + 3, false, false},
 		{parallelRows + 3, true, false}, {parallelRows + 3, false, true},
+		{2*productChunk + 5, true, false}, // chunks of childStrengths decode from a rank
 	} {
 		t.Run(fmt.Sprintf("rows=%d/encoded=%v/optimize=%v", tc.rows, tc.encoded, tc.opt), func(t *testing.T) {
 			if tc.encoded {

@@ -623,10 +623,7 @@ func (g *grower) split(id int, leaves *int) {
 	} else {
 		m = make([]float64, n)
 	}
-	mu := g.muOf(k)
-	for i := range m {
-		m[i] = pm[i] * mu[i]
-	}
+	g.childStrengths(m, pm, k)
 	g.setM(ch, m, slot)
 	ch.allowed = append([]bool(nil), p.allowed...)
 	ch.allowed[k] = false
