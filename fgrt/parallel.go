@@ -1,5 +1,7 @@
 package fgrt
 
+import "github.com/fgrtbench/fgrtbench/internal/par"
+
 // parallelRows is the number of training rows from which a fit spreads
 // its loops over the free threads of its budget: below it, the work of one
 // loop index (a feature's column, a candidate's class sums: a few passes
@@ -11,14 +13,17 @@ const parallelRows = 8192
 // spread calls body(i) for i in [0, n): on the free threads of the fit's
 // budget when the data is large enough, else serially in order. body(i)
 // writes only what belongs to index i; callers combine in index order.
-func (g *grower) spread(n int, body func(i int)) {
-	if g.threads == nil || g.n < parallelRows {
+func (g *grower) spread(n int, body func(i int)) { spreadOn(g.threads, g.n, n, body) }
+
+// spreadOn is spread for a fit on rows training rows under the budget b.
+func spreadOn(b *par.Budget, rows, n int, body func(i int)) {
+	if b == nil || rows < parallelRows {
 		for i := 0; i < n; i++ {
 			body(i)
 		}
 		return
 	}
-	g.threads.For(n, body)
+	b.For(n, body)
 }
 
 // productChunk is the number of rows of one loop index of childStrengths:

@@ -145,7 +145,7 @@ func (t *Trainer) Partitions(X [][]float64, y []int, s learn.Schema) ([]fuzzy.Pa
 	if err := learn.CheckXY(X, y, s, true); err != nil {
 		return nil, 0, err
 	}
-	parts, err := fuzzy.FitPartitions(X, s.NominalMask(), t.opts.Style)
+	parts, err := fuzzy.FitPartitionsEach(X, s.NominalMask(), t.opts.Style, t.spread(len(X)))
 	if err != nil {
 		return nil, 0, err
 	}
@@ -162,6 +162,12 @@ func (t *Trainer) Partitions(X [][]float64, y []int, s learn.Schema) ([]fuzzy.Pa
 	}
 	return partopt.Optimize(X, y, parts, partopt.Config{Strategy: t.opts.Strategy, ExtendLow: t.opts.FixQ3,
 		IntegerMemberships: !t.opts.FixIntMatrix && s.IntegerMatrix, Threads: t.threads})
+}
+
+// spread is the loop of a fit on rows training rows: on the free threads
+// of the trainer's budget from parallelRows rows on, else serial in order.
+func (t *Trainer) spread(rows int) func(n int, body func(i int)) {
+	return func(n int, body func(i int)) { spreadOn(t.threads, rows, n, body) }
 }
 
 // nameCategories names the crisp terms of a nominal feature's partition
