@@ -58,3 +58,63 @@ func (g *grower) childStrengths(m, pm []float64, k int) {
 		}
 	})
 }
+
+// encodeStrengths is encodeColumn(m): serially for small data, else chunk
+// by chunk on the budget's free threads. A chunk's codes fill whole bytes
+// (productChunk is a multiple of four), and its fractional values go to
+// the place their count before the chunk gives, gathered in scratch of
+// their own (gatherFrac writes one value past the chunk's); the column
+// is encodeColumn's, byte for byte.
+func (g *grower) encodeStrengths(m []float64) packedColumn {
+	if g.threads == nil || g.n < parallelRows {
+		return encodeColumn(m)
+	}
+	n := g.n
+	chunks := (n + productChunk - 1) / productChunk
+	c := packedColumn{codes: make([]uint8, (n+3)/4, codeBytes(n))}
+	counts := make([]int, chunks+1)
+	g.threads.For(chunks, func(chunk int) {
+		lo := chunk * productChunk
+		hi := min(lo+productChunk, n)
+		counts[chunk+1] = encodeCodes(c.codes[lo/4:], m[lo:hi])
+	})
+	for i := 0; i < chunks; i++ {
+		counts[i+1] += counts[i]
+	}
+	c.frac = make([]float64, counts[chunks]+1)
+	scratch := par.NewPool(func() []float64 { return make([]float64, productChunk+1) })
+	g.threads.For(chunks, func(chunk int) {
+		lo := chunk * productChunk
+		hi := min(lo+productChunk, n)
+		buf := scratch.Get()
+		defer scratch.Put(buf)
+		var codeBuf [membershipBlock]uint8
+		j := 0
+		for b := lo; b < hi; b += membershipBlock {
+			e := min(b+membershipBlock, hi)
+			codes := codeBuf[:e-b]
+			classify(codes, m[b:e])
+			j += gatherFrac(buf[j:], codes, m[b:e])
+		}
+		copy(c.frac[counts[chunk]:], buf[:j])
+	})
+	return c
+}
+
+// encodeCodes writes the packed codes of v to dst (from its first byte)
+// and returns the number of fractional values, as encodeColumn's first
+// pass does.
+func encodeCodes(dst []uint8, v []float64) int {
+	var codeBuf [membershipBlock]uint8
+	count := 0
+	for lo := 0; lo < len(v); lo += membershipBlock {
+		hi := min(lo+membershipBlock, len(v))
+		codes := codeBuf[:hi-lo]
+		classify(codes, v[lo:hi])
+		pack(dst[lo/4:], codes)
+		for _, code := range codes {
+			count += int(code >> 1)
+		}
+	}
+	return count
+}

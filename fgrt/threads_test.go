@@ -3,6 +3,7 @@ package fgrt
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"reflect"
 	"testing"
@@ -113,5 +114,37 @@ func TestThreadsGiveSerialModels(t *testing.T) {
 				t.Errorf("%d rows: peak of %d busy threads, want spread=%v", tc.rows, b.Peak(), spread)
 			}
 		})
+	}
+}
+
+// TestEncodeStrengthsMatchesSerial: the chunked encoding of a column of
+// zeros (both signs), ones and fractions is encodeColumn's, byte for byte,
+// for lengths around the chunk size.
+func TestEncodeStrengthsMatchesSerial(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 3))
+	for _, n := range []int{parallelRows, productChunk - 1, productChunk + 1, 2*productChunk + 7} {
+		m := make([]float64, n)
+		for i := range m {
+			switch r.IntN(4) {
+			case 0:
+				m[i] = 1
+			case 1:
+				m[i] = r.Float64()
+			case 2:
+				m[i] = math.Copysign(0, -1)
+			}
+		}
+		b := par.NewBudget(4)
+		g := &grower{n: n, threads: b}
+		var got packedColumn
+		b.Do(func() { got = g.encodeStrengths(m) })
+		want := encodeColumn(m)
+		same := bytes.Equal(got.codes, want.codes) && len(got.frac) == len(want.frac)
+		for i := 0; same && i < len(want.frac); i++ {
+			same = math.Float64bits(got.frac[i]) == math.Float64bits(want.frac[i])
+		}
+		if !same {
+			t.Errorf("n=%d: chunked encoding differs from encodeColumn", n)
+		}
 	}
 }

@@ -164,7 +164,7 @@ func (g *grower) setM(nd *node, m []float64, slot *decodeSlot) {
 		nd.m = m
 		return
 	}
-	nd.mc = encodeColumn(m)
+	nd.mc = g.encodeStrengths(m)
 	slot.nd = nd
 }
 
