@@ -1,6 +1,10 @@
 package fgrt
 
-import "github.com/fgrtbench/fgrtbench/internal/par"
+import (
+	"math"
+
+	"github.com/fgrtbench/fgrtbench/internal/par"
+)
 
 // parallelRows is the number of training rows from which a fit spreads
 // its loops over the free threads of its budget: below it, the work of one
@@ -117,4 +121,47 @@ func encodeCodes(dst []uint8, v []float64) int {
 		}
 	}
 	return count
+}
+
+// childClassOf is childClass of the node's strengths and candidate k's
+// memberships; for large data the class sums come from classDots.
+func (g *grower) childClassOf(nd *node, k int) int {
+	m := g.mOf(nd)
+	if g.threads == nil || g.n < parallelRows {
+		return g.childClass(m, g.muOf(k))
+	}
+	best, bestW := 0, math.Inf(-1)
+	for cls, s := range g.classDots(m, k) {
+		if s > bestW {
+			best, bestW = cls, s
+		}
+	}
+	return best
+}
+
+// classDots returns childClass's per-class sums of m times candidate k's
+// memberships, each sequential over its class's rows, with each class on
+// a thread of its own and an encoded candidate decoded class by class
+// into the store's buffer (which then holds k, as after muOf).
+func (g *grower) classDots(m []float64, k int) []float64 {
+	c := &g.mu.cands[k]
+	sums := make([]float64, g.nClasses)
+	g.mu.bufK = -1 // rewritten below
+	g.threads.For(g.nClasses, func(cls int) {
+		lo, hi := g.start[cls], g.start[cls+1]
+		mu := c.dense
+		if mu == nil {
+			mu = g.mu.buf
+			decode(mu[lo:hi], c.codes, lo, c.frac[c.fracAt[cls]:])
+		}
+		s := 0.0
+		for i := lo; i < hi; i++ {
+			s += m[i] * mu[i]
+		}
+		sums[cls] = s
+	})
+	if c.dense == nil {
+		g.mu.bufK = k
+	}
+	return sums
 }

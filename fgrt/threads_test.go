@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/fgrtbench/fgrtbench/fuzzy"
 	"github.com/fgrtbench/fgrtbench/internal/par"
 	"github.com/fgrtbench/fgrtbench/learn"
 )
@@ -145,6 +146,59 @@ func TestEncodeStrengthsMatchesSerial(t *testing.T) {
 		}
 		if !same {
 			t.Errorf("n=%d: chunked encoding differs from encodeColumn", n)
+		}
+	}
+}
+
+// TestClassDotsMatchSequentialSums: the per-class sums of classDots, for
+// every candidate of both stores, are childClass's sequential sums bit for
+// bit, and the store's buffer holds the candidate afterwards.
+func TestClassDotsMatchSequentialSums(t *testing.T) {
+	for _, encoded := range []bool{false, true} {
+		saved := denseLimit
+		if encoded {
+			denseLimit = -1
+		}
+		X, y := synthetic(8, parallelRows+100, 5) // fractional memberships everywhere
+		for i := range y {
+			y[i] += i % 2 // three classes
+		}
+		parts, err := fuzzy.FitPartitions(X, make([]bool, 5), fuzzy.QuantileStyle)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := par.NewBudget(4)
+		g, err := newGrower(X, y, 3, parts, 5, nil, benchGrow, b)
+		denseLimit = saved
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := rand.New(rand.NewPCG(2, 2))
+		m := make([]float64, g.n)
+		for i := range m {
+			m[i] = float64(r.IntN(3)) * r.Float64()
+		}
+		for k := range g.cands {
+			var got []float64
+			b.Do(func() { got = g.classDots(m, k) })
+			// Decoded afresh: the store's buffer is what classDots wrote.
+			mu := g.mu.cands[k].dense
+			if encoded {
+				mu = make([]float64, g.n)
+				decode(mu, g.mu.cands[k].codes, 0, g.mu.cands[k].frac)
+				if g.mu.bufK != k || !reflect.DeepEqual(g.mu.buf[:g.n], mu) {
+					t.Errorf("candidate %d: the store's buffer does not hold it after classDots", k)
+				}
+			}
+			for cls := 0; cls < 3; cls++ {
+				want := 0.0
+				for i := g.start[cls]; i < g.start[cls+1]; i++ {
+					want += m[i] * mu[i]
+				}
+				if math.Float64bits(got[cls]) != math.Float64bits(want) {
+					t.Errorf("encoded=%v candidate %d class %d: %v, want %v", encoded, k, cls, got[cls], want)
+				}
+			}
 		}
 	}
 }

@@ -574,7 +574,7 @@ func (g *grower) pick(nd *node) {
 	}
 	if k := nd.bestK; k >= 0 {
 		if nd.classes[k] == classPending {
-			nd.classes[k] = int32(g.childClass(g.mOf(nd), g.muOf(k)))
+			nd.classes[k] = int32(g.childClassOf(nd, k))
 		}
 		nd.bestCls = int(nd.classes[k])
 	}
