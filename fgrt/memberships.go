@@ -331,53 +331,59 @@ func pairwiseDotCoded(a []float64, codes []uint8, off int, frac []float64) (floa
 		return res, frac[j:]
 	}
 	if n <= 128 {
-		// Eight accumulators, as npsum, fed eight rows at a time from one
-		// 16-bit window of codes.
-		a = a[:n]
-		j := 0
-		w := codeWindow(codes, off)
-		r0, j := codedProduct(a[0], uint8(w&3), frac, j)
-		r1, j := codedProduct(a[1], uint8(w>>2&3), frac, j)
-		r2, j := codedProduct(a[2], uint8(w>>4&3), frac, j)
-		r3, j := codedProduct(a[3], uint8(w>>6&3), frac, j)
-		r4, j := codedProduct(a[4], uint8(w>>8&3), frac, j)
-		r5, j := codedProduct(a[5], uint8(w>>10&3), frac, j)
-		r6, j := codedProduct(a[6], uint8(w>>12&3), frac, j)
-		r7, j := codedProduct(a[7], uint8(w>>14&3), frac, j)
-		i := 8
-		var v float64
-		for ; i < n-n%8; i += 8 {
-			w = codeWindow(codes, off+i)
-			x := a[i : i+8 : i+8]
-			v, j = codedProduct(x[0], uint8(w&3), frac, j)
-			r0 += v
-			v, j = codedProduct(x[1], uint8(w>>2&3), frac, j)
-			r1 += v
-			v, j = codedProduct(x[2], uint8(w>>4&3), frac, j)
-			r2 += v
-			v, j = codedProduct(x[3], uint8(w>>6&3), frac, j)
-			r3 += v
-			v, j = codedProduct(x[4], uint8(w>>8&3), frac, j)
-			r4 += v
-			v, j = codedProduct(x[5], uint8(w>>10&3), frac, j)
-			r5 += v
-			v, j = codedProduct(x[6], uint8(w>>12&3), frac, j)
-			r6 += v
-			v, j = codedProduct(x[7], uint8(w>>14&3), frac, j)
-			r7 += v
-		}
-		res := ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
-		for ; i < n; i++ {
-			v, j = codedProduct(a[i], codeAt(codes, off+i), frac, j)
-			res += v
-		}
-		return res, frac[j:]
+		return blockDotCoded(a, codes, off, frac)
 	}
 	n2 := n / 2
 	n2 -= n2 % 8
 	left, frac := pairwiseDotCoded(a[:n2], codes, off, frac)
 	right, frac := pairwiseDotCoded(a[n2:], codes, off+n2, frac)
 	return left + right, frac
+}
+
+// blockDotCoded is pairwiseDotCoded's block of 8 to 128 values: eight
+// accumulators, as npsum, fed eight rows at a time from one 16-bit window
+// of codes, then the rows left one by one.
+func blockDotCoded(a []float64, codes []uint8, off int, frac []float64) (float64, []float64) {
+	n := len(a)
+	a = a[:n]
+	j := 0
+	w := codeWindow(codes, off)
+	r0, j := codedProduct(a[0], uint8(w&3), frac, j)
+	r1, j := codedProduct(a[1], uint8(w>>2&3), frac, j)
+	r2, j := codedProduct(a[2], uint8(w>>4&3), frac, j)
+	r3, j := codedProduct(a[3], uint8(w>>6&3), frac, j)
+	r4, j := codedProduct(a[4], uint8(w>>8&3), frac, j)
+	r5, j := codedProduct(a[5], uint8(w>>10&3), frac, j)
+	r6, j := codedProduct(a[6], uint8(w>>12&3), frac, j)
+	r7, j := codedProduct(a[7], uint8(w>>14&3), frac, j)
+	i := 8
+	var v float64
+	for ; i < n-n%8; i += 8 {
+		w = codeWindow(codes, off+i)
+		x := a[i : i+8 : i+8]
+		v, j = codedProduct(x[0], uint8(w&3), frac, j)
+		r0 += v
+		v, j = codedProduct(x[1], uint8(w>>2&3), frac, j)
+		r1 += v
+		v, j = codedProduct(x[2], uint8(w>>4&3), frac, j)
+		r2 += v
+		v, j = codedProduct(x[3], uint8(w>>6&3), frac, j)
+		r3 += v
+		v, j = codedProduct(x[4], uint8(w>>8&3), frac, j)
+		r4 += v
+		v, j = codedProduct(x[5], uint8(w>>10&3), frac, j)
+		r5 += v
+		v, j = codedProduct(x[6], uint8(w>>12&3), frac, j)
+		r6 += v
+		v, j = codedProduct(x[7], uint8(w>>14&3), frac, j)
+		r7 += v
+	}
+	res := ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+	for ; i < n; i++ {
+		v, j = codedProduct(a[i], codeAt(codes, off+i), frac, j)
+		res += v
+	}
+	return res, frac[j:]
 }
 
 // sumWhere is the sequential sum, in row order, of candidate k's

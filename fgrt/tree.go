@@ -708,39 +708,15 @@ func (g *grower) snapshot() snapshot {
 // leaf reaching the coverage threshold (not a break), the patience-th
 // low-gain iteration or no candidate (a break).
 func (g *grower) grow(rules []*stopRule) {
-	nc := len(g.cands)
-	root := &node{parent: -1, cond: -1, pred: -1, coverage: 1, gain: math.NaN()}
-	var slot *decodeSlot
-	var m []float64
-	if g.mu.encoded {
-		slot = g.claimSlot(nil)
-		m = slot.buf
-	} else {
-		m = make([]float64, g.n)
-	}
-	for i := range m {
-		m[i] = 1
-	}
-	g.setM(root, m, slot)
-	root.allowed = make([]bool, nc)
-	for k := range root.allowed {
-		root.allowed[k] = true
-	}
-	root.used = make([]bool, nc)
-	root.weights = make([]float64, g.nClasses)
-	g.classSums(m, -1, root.weights)
-	g.nodes = []*node{root}
+	g.nodes = []*node{g.root()}
 	active := len(rules)
 	stop := func(r *stopRule, brk bool) {
 		r.done, r.brk, r.snap = true, brk, g.snapshot()
 		active--
 	}
 	if g.singleClass() {
-		// Deviation (documented): with one class every gain is 0, and the
-		// reference would still add patience-1 zero-gain children before
-		// stopping by patience, all predicting that class, and then (Q2)
-		// let the root predict -1. A one-class training set is better
-		// served by the single leaf that predicts it.
+		// Deviation (package doc): one leaf, not the reference's patience-1
+		// zero-gain children of that class and (Q2) a root predicting -1.
 		for _, r := range rules {
 			stop(r, false)
 		}
@@ -765,20 +741,46 @@ func (g *grower) grow(rules []*stopRule) {
 				}
 			}
 		}
-		if active == 0 {
-			return
-		}
-		if g.nodes[id].bestK < 0 {
+		if active > 0 && g.nodes[id].bestK < 0 {
 			for _, r := range rules {
 				if !r.done {
 					stop(r, true)
 				}
 			}
+		}
+		if active == 0 {
 			return
 		}
 		g.split(id, &leaves)
 		covOK = g.bestCoverageReaches()
 	}
+}
+
+// root returns the tree's root: firing strength 1 on every row, every
+// candidate allowed.
+func (g *grower) root() *node {
+	nc := len(g.cands)
+	root := &node{parent: -1, cond: -1, pred: -1, coverage: 1, gain: math.NaN()}
+	var slot *decodeSlot
+	var m []float64
+	if g.mu.encoded {
+		slot = g.claimSlot(nil)
+		m = slot.buf
+	} else {
+		m = make([]float64, g.n)
+	}
+	for i := range m {
+		m[i] = 1
+	}
+	g.setM(root, m, slot)
+	root.allowed = make([]bool, nc)
+	for k := range root.allowed {
+		root.allowed[k] = true
+	}
+	root.used = make([]bool, nc)
+	root.weights = make([]float64, g.nClasses)
+	g.classSums(m, -1, root.weights)
+	return root
 }
 
 // singleClass reports whether all training rows have the same class.
