@@ -413,51 +413,14 @@ func (g *grower) checkCCI(nd *node, skel []int) (float64, float64) {
 		best = math.Inf(-1)
 	}
 	bestPur, bestK, child := math.Inf(1), -1, nd.pred
-	// The current tree's predictions on the view's rows.
-	sk := skel
-	if v.idx != nil {
-		sk = make([]int, len(v.idx))
-		for j, i := range v.idx {
-			sk[j] = skel[i]
-		}
-	}
+	sk, pre, correct := g.viewCorrect(v, skel)
 	n := len(v.y)
-	pre := 0
-	correct := make([]uint64, (n+63)/64)
-	for j, k := range v.y {
-		if sk[j] == k {
-			pre++
-			correct[j>>6] |= 1 << (j & 63)
-		}
-	}
 	st := g.statsOf(nd, v)
 	for k, s := range st {
 		if !s.legal || !g.legal(nd, k) || s.coverage < g.cfg.CoverageThreshold {
 			continue
 		}
-		// Rows with membership above 0.01 take the child's class: the
-		// correct ones among them are lost, those of the child's class won.
-		after := pre
-		if s.sig != nil {
-			lost := 0
-			for w, b := range s.sig {
-				lost += bits.OnesCount64(b & correct[w])
-			}
-			after += s.sigHit - lost
-		} else {
-			p := g.child(v, k)
-			for j, w := range p {
-				if w > 0.01 {
-					if sk[j] == v.y[j] {
-						after--
-					}
-					if s.class == v.y[j] {
-						after++
-					}
-				}
-			}
-		}
-		cci := completeClassificationIndex(pre, after, n)
+		cci := completeClassificationIndex(pre, g.correctAfter(v, k, s, sk, pre, correct), n)
 		if s.coverage == 0 {
 			// compute_fuzzy_cci: no membership mass gives 0.
 			cci = 0
@@ -472,6 +435,53 @@ func (g *grower) checkCCI(nd *node, skel []int) (float64, float64) {
 		nd.auxCrit = 0
 	}
 	return best, bestPur
+}
+
+// viewCorrect returns the current tree's predictions skel on the view's
+// rows, how many of them are correct, and which (a bit per row).
+func (g *grower) viewCorrect(v view, skel []int) ([]int, int, []uint64) {
+	sk := skel
+	if v.idx != nil {
+		sk = make([]int, len(v.idx))
+		for j, i := range v.idx {
+			sk[j] = skel[i]
+		}
+	}
+	pre := 0
+	correct := make([]uint64, (len(v.y)+63)/64)
+	for j, k := range v.y {
+		if sk[j] == k {
+			pre++
+			correct[j>>6] |= 1 << (j & 63)
+		}
+	}
+	return sk, pre, correct
+}
+
+// correctAfter counts the view's rows the tree classifies correctly once
+// candidate k's child (statistics s) is added: rows with membership above
+// 0.01 take the child's class, so the correct ones among them are lost and
+// those of the child's class won.
+func (g *grower) correctAfter(v view, k int, s candStats, sk []int, pre int, correct []uint64) int {
+	after := pre
+	if s.sig != nil {
+		lost := 0
+		for w, b := range s.sig {
+			lost += bits.OnesCount64(b & correct[w])
+		}
+		return after + s.sigHit - lost
+	}
+	for j, w := range g.child(v, k) {
+		if w > 0.01 {
+			if sk[j] == v.y[j] {
+				after--
+			}
+			if s.class == v.y[j] {
+				after++
+			}
+		}
+	}
+	return after
 }
 
 // completeClassificationIndex is _complete_classification_index from the
