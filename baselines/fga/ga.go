@@ -46,15 +46,7 @@ type scorer interface {
 // runGA runs pymoo's GA (docs/fidelity.md#fga-genetic-algorithm) over the chromosomes of layout l
 // for o.Generations generations.
 func runGA(l *layout, o Config, ev scorer) gaResult {
-	pop := make([]*individual, o.Population)
-	for i := range pop {
-		rng := rngFor(o.Seed, 0, streamInit, i)
-		g := make([]int32, l.nVar)
-		for j := range g {
-			g[j] = l.xl[j] + int32(rng.IntN(int(l.xu[j]-l.xl[j])+1))
-		}
-		pop[i] = &individual{genes: g}
-	}
+	pop := initialPopulation(l, o)
 	ev.evaluate(pop)
 	sortByFitness(pop) // pymoo sorts the initial population too
 	ev.retain(pop)
@@ -95,6 +87,21 @@ func runGA(l *layout, o Config, ev scorer) gaResult {
 	}
 	res.best, res.bestMCC = bestGenes, bestMCC
 	return res
+}
+
+// initialPopulation draws the first generation's chromosomes, each gene
+// uniform over its bounds, individual i from its own stream.
+func initialPopulation(l *layout, o Config) []*individual {
+	pop := make([]*individual, o.Population)
+	for i := range pop {
+		rng := rngFor(o.Seed, 0, streamInit, i)
+		g := make([]int32, l.nVar)
+		for j := range g {
+			g[j] = l.xl[j] + int32(rng.IntN(int(l.xu[j]-l.xl[j])+1))
+		}
+		pop[i] = &individual{genes: g}
+	}
+	return pop
 }
 
 // sortByFitness is pymoo's FitnessSurvival: a stable sort by F (parents
