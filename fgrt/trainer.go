@@ -39,7 +39,13 @@
 // numpy reduction chunk at a time, partitions fitted inside Fit read only
 // the order statistics they need (no sort), and the training matrix is read
 // once per feature, so that a fit on 10^6 × 10 grows linearly and needs less
-// than twice the input's memory (timing's benchmarks).
+// than twice the input's memory (timing's benchmarks). Given a CPU budget
+// (learn.Threaded), a fit on parallelRows rows or more spreads over the
+// budget's free threads what dominates it: each feature's column, partition
+// and memberships, a node's candidate children, a new child's strengths and
+// their encoding, FGRT*'s quantile partitions and partition optimiser; each
+// loop index writes its own slots and the results are combined in index
+// order, so the models are the serial ones.
 package fgrt
 
 import (
