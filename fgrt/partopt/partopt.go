@@ -236,10 +236,13 @@ func Optimize(X [][]float64, y []int, parts []fuzzy.Partition, opt Config) ([]fu
 // parallelRows is the number of rows from which Optimize spreads its
 // features over the free threads of its budget: one feature's search is
 // a sort and a few hundred evaluations over the column, milliseconds
-// from a thousand rows on, but every thread at work needs a workspace of
-// its own (about (64 + 16 × classes) bytes a row), which below this costs
-// more to allocate than the spread saves. Measured with
-// BenchmarkOptimizeThreads: TODO.
+// from a thousand rows on (BenchmarkOptimizeThreads: about 0.8 ms per
+// feature at 1,024 rows), long next to a thread's handoff, but every
+// thread at work needs a workspace of its own (about (64 + 16 × classes)
+// bytes a row), so the threshold stays at the order of magnitude of the
+// other loops' rather than at a thousand rows. Not measured finer: the
+// machine's load (20 to 30 on 2 cores) kept wall times from deciding;
+// re-measure with BenchmarkOptimizeThreads on a quiet machine.
 const parallelRows = 2048
 
 // optimizeColumn optimises the numeric partition of column j of X.
