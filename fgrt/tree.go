@@ -292,11 +292,20 @@ type featureResult struct {
 func (g *grower) addFeatures(X [][]float64, pos []int32, fit partitionFitter) error {
 	res := make([]featureResult, len(g.parts))
 	// A column and a scratch column per thread at work; the first scratch
-	// is the store's (its decoding buffer, idle until growth).
-	cols := par.NewPool(func() featureBuffers {
-		return featureBuffers{make([]float64, g.n), make([]float64, g.n+1)}
-	})
-	cols.Put(featureBuffers{make([]float64, g.n), g.mu.scratchColumn()})
+	// is the store's (its decoding buffer, idle until growth). Dense
+	// memberships of given partitions need no scratch.
+	scratch := func() []float64 {
+		if !g.mu.encoded && fit == nil {
+			return nil
+		}
+		return make([]float64, g.n+1)
+	}
+	cols := par.NewPool(func() featureBuffers { return featureBuffers{make([]float64, g.n), scratch()} })
+	first := featureBuffers{col: make([]float64, g.n)}
+	if g.mu.encoded || fit != nil {
+		first.scratch = g.mu.scratchColumn()
+	}
+	cols.Put(first)
 	g.spread(len(g.parts), func(f int) {
 		b := cols.Get()
 		defer cols.Put(b)
