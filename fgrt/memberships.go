@@ -37,7 +37,7 @@ type memberships struct {
 	cands    []candMemberships
 	chunk    []float64 // decoding buffer of dot and sumWhere
 	// One decoded candidate: of returns buf, valid until the next call.
-	// While the store is built, buf is the scratch column of addFeature.
+	// While the store is built, buf is the scratch column of newGrower.
 	buf     []float64
 	bufK    int
 	scratch []float64
@@ -66,65 +66,79 @@ func newMemberships(n int, starts []int, encoded bool) *memberships {
 	return s
 }
 
-// scratchColumn returns a column of scratch space, free until the next
-// addFeature (which uses it too).
+// scratchColumn returns a column of n+1 values of scratch space, free
+// until the store decodes a candidate (with the encoded store it is the
+// decoding buffer).
 func (s *memberships) scratchColumn() []float64 {
 	if s.scratch == nil {
 		s.scratch = make([]float64, s.n+1)
 	}
-	return s.scratch[:s.n]
+	return s.scratch[:s.n+1]
 }
 
 // membershipBlock is the number of values whose memberships are computed
 // at a time while encoding (they stay in cache for the second use).
 const membershipBlock = 1024
 
-// addFeature appends a candidate for every term of p, evaluated on the
-// feature's column col (class-grouped order).
-func (s *memberships) addFeature(col []float64, p fuzzy.Partition) {
-	n := s.n
-	for _, term := range p.Terms {
-		var c candMemberships
+// featureCandidates returns a candidate for every term of p, evaluated on
+// the feature's column col (class-grouped order), and whether all their
+// memberships are finite (sparseSafe). It only reads the store's settings,
+// so features may be evaluated at once, each with its own scratch (at
+// least n+1 values; it holds the fractional values before their list is
+// allocated at its exact size).
+func (s *memberships) featureCandidates(col []float64, p fuzzy.Partition, scratch []float64) ([]candMemberships, bool) {
+	out := make([]candMemberships, len(p.Terms))
+	safe := true
+	for t, term := range p.Terms {
 		if !s.encoded {
-			c.dense = make([]float64, n)
-			term.MembershipInto(c.dense, col)
-			s.sparseOK = s.sparseOK && sparseSafe(c.dense)
-			s.cands = append(s.cands, c)
+			out[t].dense = make([]float64, s.n)
+			term.MembershipInto(out[t].dense, col)
+			safe = safe && sparseSafe(out[t].dense)
 			continue
 		}
-		// The fractional values go to a scratch column first, so that
-		// their list is allocated at its exact size. Blocks start at
-		// multiples of membershipBlock, hence of four: whole code bytes.
-		var muBuf [membershipBlock]float64
-		var codeBuf [membershipBlock]uint8
-		c.codes = make([]uint8, (n+3)/4, codeBytes(n))
-		classes := len(s.starts) - 1
-		c.fracAt = make([]int, classes)
-		next, count := 0, 0 // next: the first class whose fracAt is unset
-		for lo := 0; lo < n; lo += membershipBlock {
-			hi := min(lo+membershipBlock, n)
-			mu, codes := muBuf[:hi-lo], codeBuf[:hi-lo]
-			term.MembershipInto(mu, col[lo:hi])
-			s.sparseOK = s.sparseOK && sparseSafe(mu)
-			classify(codes, mu)
-			pack(c.codes[lo/4:], codes)
-			for ; next < classes && s.starts[next] < hi; next++ {
-				at := count
-				for _, code := range codes[:s.starts[next]-lo] {
-					at += int(code >> 1)
-				}
-				c.fracAt[next] = at
-			}
-			count += gatherFrac(s.scratch[count:], codes, mu)
-		}
-		for ; next < classes; next++ { // classes with no rows at the end
-			c.fracAt[next] = count
-		}
-		c.frac = make([]float64, count+1)
-		copy(c.frac, s.scratch[:count])
-		c.rank = rankCodes(c.codes, n)
-		s.cands = append(s.cands, c)
+		var ok bool
+		out[t], ok = s.encodeTerm(col, term, scratch)
+		safe = safe && ok
 	}
+	return out, safe
+}
+
+// encodeTerm is the encoded candidate of one term on col, and whether its
+// memberships are finite. Blocks start at multiples of membershipBlock,
+// hence of four: whole code bytes.
+func (s *memberships) encodeTerm(col []float64, term fuzzy.Term, scratch []float64) (candMemberships, bool) {
+	n := s.n
+	var muBuf [membershipBlock]float64
+	var codeBuf [membershipBlock]uint8
+	var c candMemberships
+	safe := true
+	c.codes = make([]uint8, (n+3)/4, codeBytes(n))
+	classes := len(s.starts) - 1
+	c.fracAt = make([]int, classes)
+	next, count := 0, 0 // next: the first class whose fracAt is unset
+	for lo := 0; lo < n; lo += membershipBlock {
+		hi := min(lo+membershipBlock, n)
+		mu, codes := muBuf[:hi-lo], codeBuf[:hi-lo]
+		term.MembershipInto(mu, col[lo:hi])
+		safe = safe && sparseSafe(mu)
+		classify(codes, mu)
+		pack(c.codes[lo/4:], codes)
+		for ; next < classes && s.starts[next] < hi; next++ {
+			at := count
+			for _, code := range codes[:s.starts[next]-lo] {
+				at += int(code >> 1)
+			}
+			c.fracAt[next] = at
+		}
+		count += gatherFrac(scratch[count:], codes, mu)
+	}
+	for ; next < classes; next++ { // classes with no rows at the end
+		c.fracAt[next] = count
+	}
+	c.frac = make([]float64, count+1)
+	copy(c.frac, scratch[:count])
+	c.rank = rankCodes(c.codes, n)
+	return c, safe
 }
 
 // packedColumn is a column of float64 values encoded as the store's
@@ -317,53 +331,59 @@ func pairwiseDotCoded(a []float64, codes []uint8, off int, frac []float64) (floa
 		return res, frac[j:]
 	}
 	if n <= 128 {
-		// Eight accumulators, as npsum, fed eight rows at a time from one
-		// 16-bit window of codes.
-		a = a[:n]
-		j := 0
-		w := codeWindow(codes, off)
-		r0, j := codedProduct(a[0], uint8(w&3), frac, j)
-		r1, j := codedProduct(a[1], uint8(w>>2&3), frac, j)
-		r2, j := codedProduct(a[2], uint8(w>>4&3), frac, j)
-		r3, j := codedProduct(a[3], uint8(w>>6&3), frac, j)
-		r4, j := codedProduct(a[4], uint8(w>>8&3), frac, j)
-		r5, j := codedProduct(a[5], uint8(w>>10&3), frac, j)
-		r6, j := codedProduct(a[6], uint8(w>>12&3), frac, j)
-		r7, j := codedProduct(a[7], uint8(w>>14&3), frac, j)
-		i := 8
-		var v float64
-		for ; i < n-n%8; i += 8 {
-			w = codeWindow(codes, off+i)
-			x := a[i : i+8 : i+8]
-			v, j = codedProduct(x[0], uint8(w&3), frac, j)
-			r0 += v
-			v, j = codedProduct(x[1], uint8(w>>2&3), frac, j)
-			r1 += v
-			v, j = codedProduct(x[2], uint8(w>>4&3), frac, j)
-			r2 += v
-			v, j = codedProduct(x[3], uint8(w>>6&3), frac, j)
-			r3 += v
-			v, j = codedProduct(x[4], uint8(w>>8&3), frac, j)
-			r4 += v
-			v, j = codedProduct(x[5], uint8(w>>10&3), frac, j)
-			r5 += v
-			v, j = codedProduct(x[6], uint8(w>>12&3), frac, j)
-			r6 += v
-			v, j = codedProduct(x[7], uint8(w>>14&3), frac, j)
-			r7 += v
-		}
-		res := ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
-		for ; i < n; i++ {
-			v, j = codedProduct(a[i], codeAt(codes, off+i), frac, j)
-			res += v
-		}
-		return res, frac[j:]
+		return blockDotCoded(a, codes, off, frac)
 	}
 	n2 := n / 2
 	n2 -= n2 % 8
 	left, frac := pairwiseDotCoded(a[:n2], codes, off, frac)
 	right, frac := pairwiseDotCoded(a[n2:], codes, off+n2, frac)
 	return left + right, frac
+}
+
+// blockDotCoded is pairwiseDotCoded's block of 8 to 128 values: eight
+// accumulators, as npsum, fed eight rows at a time from one 16-bit window
+// of codes, then the rows left one by one.
+func blockDotCoded(a []float64, codes []uint8, off int, frac []float64) (float64, []float64) {
+	n := len(a)
+	a = a[:n]
+	j := 0
+	w := codeWindow(codes, off)
+	r0, j := codedProduct(a[0], uint8(w&3), frac, j)
+	r1, j := codedProduct(a[1], uint8(w>>2&3), frac, j)
+	r2, j := codedProduct(a[2], uint8(w>>4&3), frac, j)
+	r3, j := codedProduct(a[3], uint8(w>>6&3), frac, j)
+	r4, j := codedProduct(a[4], uint8(w>>8&3), frac, j)
+	r5, j := codedProduct(a[5], uint8(w>>10&3), frac, j)
+	r6, j := codedProduct(a[6], uint8(w>>12&3), frac, j)
+	r7, j := codedProduct(a[7], uint8(w>>14&3), frac, j)
+	i := 8
+	var v float64
+	for ; i < n-n%8; i += 8 {
+		w = codeWindow(codes, off+i)
+		x := a[i : i+8 : i+8]
+		v, j = codedProduct(x[0], uint8(w&3), frac, j)
+		r0 += v
+		v, j = codedProduct(x[1], uint8(w>>2&3), frac, j)
+		r1 += v
+		v, j = codedProduct(x[2], uint8(w>>4&3), frac, j)
+		r2 += v
+		v, j = codedProduct(x[3], uint8(w>>6&3), frac, j)
+		r3 += v
+		v, j = codedProduct(x[4], uint8(w>>8&3), frac, j)
+		r4 += v
+		v, j = codedProduct(x[5], uint8(w>>10&3), frac, j)
+		r5 += v
+		v, j = codedProduct(x[6], uint8(w>>12&3), frac, j)
+		r6 += v
+		v, j = codedProduct(x[7], uint8(w>>14&3), frac, j)
+		r7 += v
+	}
+	res := ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+	for ; i < n; i++ {
+		v, j = codedProduct(a[i], codeAt(codes, off+i), frac, j)
+		res += v
+	}
+	return res, frac[j:]
 }
 
 // sumWhere is the sequential sum, in row order, of candidate k's

@@ -76,7 +76,7 @@ func FitTree(X [][]float64, y []int, nClasses int, parts []fuzzy.Partition, opt 
 }
 
 func fitTree(X [][]float64, y []int, nClasses int, parts []fuzzy.Partition, opt GrowConfig, slow bool) (*Model, error) {
-	g, err := newGrower(X, y, nClasses, parts, len(parts), nil, opt)
+	g, err := newGrower(X, y, nClasses, parts, len(parts), nil, opt, nil)
 	if err != nil {
 		return nil, err
 	}

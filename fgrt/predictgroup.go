@@ -21,27 +21,8 @@ func (m *Model) PredictGroup(ms []learn.Model, X [][]float64) ([][]int, bool) {
 		}
 		group[k] = g
 	}
-	// Term t of feature f is slot first[f]+t of a row's memberships.
-	first := make([]int, len(m.Partitions)+1)
-	for f, p := range m.Partitions {
-		first[f+1] = first[f] + len(p.Terms)
-	}
-	used := make([]bool, first[len(m.Partitions)])
-	for _, g := range group {
-		for _, nd := range g.Nodes[1:] {
-			used[first[nd.Feature]+nd.Term] = true
-		}
-	}
-	type slot struct{ feature, term, at int }
-	var slots []slot
-	for f, p := range m.Partitions {
-		for t := range p.Terms {
-			if used[first[f]+t] {
-				slots = append(slots, slot{f, t, first[f] + t})
-			}
-		}
-	}
-	mu := make([]float64, len(used))
+	first, slots := m.termSlots(group)
+	mu := make([]float64, first[len(m.Partitions)])
 	acts, bounded := make([][]float64, len(group)), make([][]bool, len(group))
 	out := make([][]int, len(group))
 	for k, g := range group {
@@ -64,20 +45,54 @@ func (m *Model) PredictGroup(ms []learn.Model, X [][]float64) ([][]int, bool) {
 			mu[s.at] = p.Membership(s.term, v)
 		}
 		for k, g := range group {
-			act := acts[k]
-			act[0] = 1
-			for i := 1; i < len(g.Nodes); i++ {
-				nd := &g.Nodes[i]
-				if act[nd.Parent] == 0 && bounded[k][i] {
-					act[i] = 0 // as firing skips it
-					continue
-				}
-				act[i] = act[nd.Parent] * mu[first[nd.Feature]+nd.Term]
-			}
-			out[k][r] = g.decide(act)
+			out[k][r] = g.decide(groupFiring(g, acts[k], bounded[k], mu, first))
 		}
 	}
 	return out, true
+}
+
+// termSlot is a term some model of a group uses: feature, term, and its
+// place in a row's memberships.
+type termSlot struct{ feature, term, at int }
+
+// termSlots numbers the terms of m's partitions (term t of feature f is
+// slot first[f]+t of a row's memberships) and lists those some model of
+// the group uses, in feature and term order.
+func (m *Model) termSlots(group []*Model) (first []int, slots []termSlot) {
+	first = make([]int, len(m.Partitions)+1)
+	for f, p := range m.Partitions {
+		first[f+1] = first[f] + len(p.Terms)
+	}
+	used := make([]bool, first[len(m.Partitions)])
+	for _, g := range group {
+		for _, nd := range g.Nodes[1:] {
+			used[first[nd.Feature]+nd.Term] = true
+		}
+	}
+	for f, p := range m.Partitions {
+		for t := range p.Terms {
+			if used[first[f]+t] {
+				slots = append(slots, termSlot{f, t, first[f] + t})
+			}
+		}
+	}
+	return first, slots
+}
+
+// groupFiring fills act with the firing strength of every node of model g from
+// a row's memberships mu (slots numbered by first), as firing does, and
+// returns it.
+func groupFiring(g *Model, act []float64, bounded []bool, mu []float64, first []int) []float64 {
+	act[0] = 1
+	for i := 1; i < len(g.Nodes); i++ {
+		nd := &g.Nodes[i]
+		if act[nd.Parent] == 0 && bounded[i] {
+			act[i] = 0 // as firing skips it
+			continue
+		}
+		act[i] = act[nd.Parent] * mu[first[nd.Feature]+nd.Term]
+	}
+	return act
 }
 
 // samePartitions reports whether two models hold the same partition slice.

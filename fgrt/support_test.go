@@ -153,7 +153,7 @@ func TestSupportGuard(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := newGrower(X, y, 2, parts, 3, nil, benchGrow)
+	g, err := newGrower(X, y, 2, parts, 3, nil, benchGrow, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

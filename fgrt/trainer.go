@@ -39,7 +39,13 @@
 // numpy reduction chunk at a time, partitions fitted inside Fit read only
 // the order statistics they need (no sort), and the training matrix is read
 // once per feature, so that a fit on 10^6 × 10 grows linearly and needs less
-// than twice the input's memory (timing's benchmarks).
+// than twice the input's memory (timing's benchmarks). Given a CPU budget
+// (learn.Threaded), a fit on parallelRows rows or more spreads over the
+// budget's free threads what dominates it: each feature's column, partition
+// and memberships, a node's candidate children, a new child's strengths and
+// their encoding, FGRT*'s quantile partitions and partition optimiser; each
+// loop index writes its own slots and the results are combined in index
+// order, so the models are the serial ones.
 package fgrt
 
 import (
@@ -48,6 +54,7 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/fgrt/partopt"
 	"github.com/fgrtbench/fgrtbench/fuzzy"
+	"github.com/fgrtbench/fgrtbench/internal/par"
 	"github.com/fgrtbench/fgrtbench/learn"
 )
 
@@ -106,13 +113,26 @@ type Trainer struct {
 	parts []fuzzy.Partition
 	// evaluations of the partition optimisation done by Prepare.
 	evaluations int
+	// threads is the CPU budget a fit spreads its loops over (nil:
+	// serial); not a setting: every model is the same for every budget.
+	threads *par.Budget
 }
 
 var (
 	_ learn.Trainer        = (*Trainer)(nil)
 	_ learn.Preparer       = (*Trainer)(nil)
 	_ learn.SharedPreparer = (*Trainer)(nil)
+	_ learn.Threaded       = (*Trainer)(nil)
 )
+
+// WithThreads returns the trainer with the CPU budget b: its fits (and the
+// partition optimisation of Prepare) spread their large loops over the
+// threads of b that are free, with the models of a serial fit.
+func (t *Trainer) WithThreads(b *par.Budget) learn.Trainer {
+	u := *t
+	u.threads = b
+	return &u
+}
 
 // New validates the configuration and returns a trainer.
 func New(o Config) (*Trainer, error) {
@@ -131,7 +151,7 @@ func (t *Trainer) Partitions(X [][]float64, y []int, s learn.Schema) ([]fuzzy.Pa
 	if err := learn.CheckXY(X, y, s, true); err != nil {
 		return nil, 0, err
 	}
-	parts, err := fuzzy.FitPartitions(X, s.NominalMask(), t.opts.Style)
+	parts, err := fuzzy.FitPartitionsEach(X, s.NominalMask(), t.opts.Style, t.spread(len(X)))
 	if err != nil {
 		return nil, 0, err
 	}
@@ -147,7 +167,13 @@ func (t *Trainer) Partitions(X [][]float64, y []int, s learn.Schema) ([]fuzzy.Pa
 		return nil, 0, err
 	}
 	return partopt.Optimize(X, y, parts, partopt.Config{Strategy: t.opts.Strategy, ExtendLow: t.opts.FixQ3,
-		IntegerMemberships: !t.opts.FixIntMatrix && s.IntegerMatrix})
+		IntegerMemberships: !t.opts.FixIntMatrix && s.IntegerMatrix, Threads: t.threads})
+}
+
+// spread is the loop of a fit on rows training rows: on the free threads
+// of the trainer's budget from parallelRows rows on, else serial in order.
+func (t *Trainer) spread(rows int) func(n int, body func(i int)) {
+	return func(n int, body func(i int)) { spreadOn(t.threads, rows, n, body) }
 }
 
 // nameCategories names the crisp terms of a nominal feature's partition
@@ -172,7 +198,7 @@ func (t *Trainer) Prepare(X [][]float64, y []int, s learn.Schema) (learn.Trainer
 	if err != nil {
 		return nil, err
 	}
-	return &Trainer{opts: t.opts, parts: parts, evaluations: evals}, nil
+	return &Trainer{opts: t.opts, parts: parts, evaluations: evals, threads: t.threads}, nil
 }
 
 // PrepareKey renders the options the partitions depend on; trainers with
@@ -193,7 +219,7 @@ func (t *Trainer) WithPreparation(p learn.Trainer) (learn.Trainer, error) {
 	if pt.PrepareKey() != t.PrepareKey() {
 		return nil, fmt.Errorf("fgrt: partitions prepared with %s, trainer needs %s", pt.PrepareKey(), t.PrepareKey())
 	}
-	return &Trainer{opts: t.opts, parts: pt.parts, evaluations: pt.evaluations}, nil
+	return &Trainer{opts: t.opts, parts: pt.parts, evaluations: pt.evaluations, threads: t.threads}, nil
 }
 
 // PreparedPartitions returns the partitions set by Prepare (nil if none).
@@ -265,43 +291,7 @@ var _ learn.GroupFitter = (*Trainer)(nil)
 // partitions (prepared, or fitted on X) and memberships once, and one
 // growth per trajectory.
 func (t *Trainer) fitModels(X [][]float64, y []int, s learn.Schema, ts []*Trainer) ([]*Model, error) {
-	parts := t.parts
-	fitting := parts == nil && !t.opts.Optimize
-	// When fitting partitions the grower meets every value anyway; it
-	// reports a missing one, and CheckXY then names it.
-	if err := learn.CheckXY(X, y, s, fitting); err != nil {
-		return nil, err
-	}
-	var g *grower
-	var err error
-	switch {
-	case fitting:
-		// Fit the partitions on the columns the grower gathers anyway
-		// (the same partitions as Partitions, one pass less over X).
-		fit := func(j int, col, scratch []float64) (fuzzy.Partition, error) {
-			p, err := fuzzy.FitColumn(append(scratch[:0], col...), s.Features[j].Nominal, t.opts.Style)
-			if err != nil {
-				return p, fmt.Errorf("column %d: %w", j, err)
-			}
-			nameCategories(&p, s.Features[j])
-			return p, nil
-		}
-		g, err = newGrower(X, y, s.NumClasses(), nil, s.NumFeatures(), fit, t.opts.GrowConfig)
-		if errors.Is(err, errMissing) {
-			if e := learn.CheckXY(X, y, s, false); e != nil {
-				err = e
-			}
-		}
-	case parts == nil:
-		if parts, _, err = t.Partitions(X, y, s); err != nil {
-			return nil, err
-		}
-		g, err = newGrower(X, y, s.NumClasses(), parts, len(parts), nil, t.opts.GrowConfig)
-	case len(parts) != s.NumFeatures():
-		return nil, fmt.Errorf("fgrt: prepared partitions cover %d columns, schema has %d", len(parts), s.NumFeatures())
-	default:
-		g, err = newGrower(X, y, s.NumClasses(), parts, len(parts), nil, t.opts.GrowConfig)
-	}
+	g, err := t.grower(X, y, s)
 	if err != nil {
 		return nil, err
 	}
@@ -314,4 +304,47 @@ func (t *Trainer) fitModels(X [][]float64, y []int, s learn.Schema, ts []*Traine
 		ms[i].Clamp = u.opts.Clamp
 	}
 	return ms, nil
+}
+
+// grower validates the training rows and returns their grower, on the
+// prepared partitions or on partitions fitted to X.
+func (t *Trainer) grower(X [][]float64, y []int, s learn.Schema) (*grower, error) {
+	parts := t.parts
+	fitting := parts == nil && !t.opts.Optimize
+	// When fitting partitions the grower meets every value anyway; it
+	// reports a missing one, and CheckXY then names it.
+	if err := learn.CheckXY(X, y, s, fitting); err != nil {
+		return nil, err
+	}
+	switch {
+	case fitting:
+		g, err := newGrower(X, y, s.NumClasses(), nil, s.NumFeatures(), t.columnFitter(s), t.opts.GrowConfig, t.threads)
+		if errors.Is(err, errMissing) {
+			if e := learn.CheckXY(X, y, s, false); e != nil {
+				err = e
+			}
+		}
+		return g, err
+	case parts == nil:
+		var err error
+		if parts, _, err = t.Partitions(X, y, s); err != nil {
+			return nil, err
+		}
+	case len(parts) != s.NumFeatures():
+		return nil, fmt.Errorf("fgrt: prepared partitions cover %d columns, schema has %d", len(parts), s.NumFeatures())
+	}
+	return newGrower(X, y, s.NumClasses(), parts, len(parts), nil, t.opts.GrowConfig, t.threads)
+}
+
+// columnFitter fits the partitions on the columns the grower gathers
+// anyway (the same partitions as Partitions, one pass less over X).
+func (t *Trainer) columnFitter(s learn.Schema) partitionFitter {
+	return func(j int, col, scratch []float64) (fuzzy.Partition, error) {
+		p, err := fuzzy.FitColumn(append(scratch[:0], col...), s.Features[j].Nominal, t.opts.Style)
+		if err != nil {
+			return p, fmt.Errorf("column %d: %w", j, err)
+		}
+		nameCategories(&p, s.Features[j])
+		return p, nil
+	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/fuzzy"
 	"github.com/fgrtbench/fgrtbench/internal/npsum"
+	"github.com/fgrtbench/fgrtbench/internal/par"
 	"github.com/fgrtbench/fgrtbench/learn"
 )
 
@@ -112,6 +113,10 @@ type grower struct {
 	mnext  int
 	// sup is the support of the node last evaluated (support.go).
 	sup support
+	// threads is the fit's CPU budget (nil: serial); supMu holds the
+	// scratch memberships of the support of candidates evaluated at once.
+	threads *par.Budget
+	supMu   *par.Pool[[]float64]
 }
 
 // decodeSlot is a buffer of decoded firing strengths and the node whose
@@ -159,7 +164,7 @@ func (g *grower) setM(nd *node, m []float64, slot *decodeSlot) {
 		nd.m = m
 		return
 	}
-	nd.mc = encodeColumn(m)
+	nd.mc = g.encodeStrengths(m)
 	slot.nd = nd
 }
 
@@ -177,61 +182,16 @@ type partitionFitter func(j int, col, scratch []float64) (fuzzy.Partition, error
 // newGrower validates inputs and precomputes memberships. With parts nil,
 // fit supplies the d partitions, fitted on the columns the memberships are
 // computed from, so that the training matrix is read once per feature.
-func newGrower(X [][]float64, y []int, nClasses int, parts []fuzzy.Partition, d int, fit partitionFitter, opt GrowConfig) (*grower, error) {
-	if err := opt.Validate(); err != nil {
+// The features are gathered, fitted and evaluated on the free threads of
+// threads (nil: serially) when the data is large (spreads).
+func newGrower(X [][]float64, y []int, nClasses int, parts []fuzzy.Partition, d int, fit partitionFitter, opt GrowConfig, threads *par.Budget) (*grower, error) {
+	terms, err := checkGrowInputs(X, y, nClasses, parts, &d, opt)
+	if err != nil {
 		return nil, err
 	}
 	n := len(X)
-	if n == 0 {
-		return nil, errors.New("fgrt: no training rows")
-	}
-	if len(y) != n {
-		return nil, fmt.Errorf("fgrt: %d rows but %d labels", n, len(y))
-	}
-	terms := 3 * d // the usual number; only the storage choice depends on it
-	if parts != nil {
-		d, terms = len(parts), 0
-		for _, p := range parts {
-			terms += len(p.Terms)
-		}
-	}
-	if d == 0 {
-		return nil, errNoPartitions
-	}
-	if nClasses < 1 {
-		return nil, errors.New("fgrt: need at least one class")
-	}
-	for i, row := range X {
-		if len(row) != d {
-			return nil, fmt.Errorf("fgrt: row %d has %d columns, partitions cover %d", i, len(row), d)
-		}
-		if y[i] < 0 || y[i] >= nClasses {
-			return nil, fmt.Errorf("fgrt: row %d has class %d, want 0..%d", i, y[i], nClasses-1)
-		}
-	}
-	for j, p := range parts {
-		if len(p.Terms) == 0 {
-			return nil, fmt.Errorf("fgrt: partition of column %d has no terms", j)
-		}
-	}
-	g := &grower{opt: opt, n: n, nClasses: nClasses, sums: map[string]*nodeSums{}}
-	// Stable counting sort of the rows by class.
-	g.start = make([]int, nClasses+1)
-	for _, k := range y {
-		g.start[k+1]++
-	}
-	for k := 0; k < nClasses; k++ {
-		g.start[k+1] += g.start[k]
-	}
-	// pos[i] is row i's place in class order; the columns are gathered in
-	// row order and scattered by it (reading X in order is the cheaper
-	// side on large data). int32 halves this index.
-	pos := make([]int32, n)
-	next := append([]int(nil), g.start[:nClasses]...)
-	for i, k := range y {
-		pos[i] = int32(next[k])
-		next[k]++
-	}
+	g := &grower{opt: opt, n: n, nClasses: nClasses, sums: map[string]*nodeSums{}, threads: threads}
+	g.start = classStarts(y, nClasses)
 	if parts == nil {
 		parts = make([]fuzzy.Partition, d)
 	} else {
@@ -239,31 +199,154 @@ func newGrower(X [][]float64, y []int, nClasses int, parts []fuzzy.Partition, d 
 	}
 	g.parts = parts
 	g.mu = newMemberships(n, g.start, terms*n*8 > denseLimit)
-	col := make([]float64, n)
-	for f := range parts {
-		for i, row := range X {
-			v := row[f]
-			if v != v {
-				return nil, firstMissing(X)
-			}
-			col[pos[i]] = v
-		}
-		if fit != nil {
-			p, err := fit(f, col, g.mu.scratchColumn())
-			if err != nil {
-				return nil, err
-			}
-			if len(p.Terms) == 0 {
-				return nil, fmt.Errorf("fgrt: partition of column %d has no terms", f)
-			}
-			parts[f] = p
-		}
-		for t := range parts[f].Terms {
-			g.cands = append(g.cands, cand{f, t})
-		}
-		g.mu.addFeature(col, parts[f])
+	if err := g.addFeatures(X, classPositions(y, g.start), fit); err != nil {
+		return nil, err
 	}
 	return g, nil
+}
+
+// checkGrowInputs validates the inputs of newGrower and returns the number
+// of candidates to size the store by; with parts given, d becomes their
+// number.
+func checkGrowInputs(X [][]float64, y []int, nClasses int, parts []fuzzy.Partition, d *int, opt GrowConfig) (int, error) {
+	if err := opt.Validate(); err != nil {
+		return 0, err
+	}
+	n := len(X)
+	if n == 0 {
+		return 0, errors.New("fgrt: no training rows")
+	}
+	if len(y) != n {
+		return 0, fmt.Errorf("fgrt: %d rows but %d labels", n, len(y))
+	}
+	terms := 3 * *d // the usual number; only the storage choice depends on it
+	if parts != nil {
+		*d, terms = len(parts), 0
+		for _, p := range parts {
+			terms += len(p.Terms)
+		}
+	}
+	if *d == 0 {
+		return 0, errNoPartitions
+	}
+	if nClasses < 1 {
+		return 0, errors.New("fgrt: need at least one class")
+	}
+	for i, row := range X {
+		if len(row) != *d {
+			return 0, fmt.Errorf("fgrt: row %d has %d columns, partitions cover %d", i, len(row), *d)
+		}
+		if y[i] < 0 || y[i] >= nClasses {
+			return 0, fmt.Errorf("fgrt: row %d has class %d, want 0..%d", i, y[i], nClasses-1)
+		}
+	}
+	for j, p := range parts {
+		if len(p.Terms) == 0 {
+			return 0, fmt.Errorf("fgrt: partition of column %d has no terms", j)
+		}
+	}
+	return terms, nil
+}
+
+// classStarts is the stable counting sort of the rows by class: class k
+// occupies [start[k], start[k+1]).
+func classStarts(y []int, nClasses int) []int {
+	start := make([]int, nClasses+1)
+	for _, k := range y {
+		start[k+1]++
+	}
+	for k := 0; k < nClasses; k++ {
+		start[k+1] += start[k]
+	}
+	return start
+}
+
+// classPositions returns pos[i], row i's place in class order: the
+// columns are gathered in row order and scattered by it (reading X in
+// order is the cheaper side on large data). int32 halves this index.
+func classPositions(y []int, start []int) []int32 {
+	pos := make([]int32, len(y))
+	next := append([]int(nil), start[:len(start)-1]...)
+	for i, k := range y {
+		pos[i] = int32(next[k])
+		next[k]++
+	}
+	return pos
+}
+
+// featureBuffers is the working space of one feature's evaluation.
+type featureBuffers struct{ col, scratch []float64 }
+
+// featureResult is what one feature adds to the grower.
+type featureResult struct {
+	cands []candMemberships
+	safe  bool
+	err   error
+}
+
+// addFeatures gathers every feature's column in class order, fits its
+// partition (fit non-nil) and adds its candidates, feature by feature or
+// on several threads; the results are combined in feature order, so the
+// candidates, and the error returned (the first feature's), are the
+// serial ones.
+func (g *grower) addFeatures(X [][]float64, pos []int32, fit partitionFitter) error {
+	res := make([]featureResult, len(g.parts))
+	// A column and a scratch column per thread at work; the first scratch
+	// is the store's (its decoding buffer, idle until growth). Dense
+	// memberships of given partitions need no scratch.
+	scratch := func() []float64 {
+		if !g.mu.encoded && fit == nil {
+			return nil
+		}
+		return make([]float64, g.n+1)
+	}
+	cols := par.NewPool(func() featureBuffers { return featureBuffers{make([]float64, g.n), scratch()} })
+	first := featureBuffers{col: make([]float64, g.n)}
+	if g.mu.encoded || fit != nil {
+		first.scratch = g.mu.scratchColumn()
+	}
+	cols.Put(first)
+	g.spread(len(g.parts), func(f int) {
+		b := cols.Get()
+		defer cols.Put(b)
+		res[f] = g.feature(X, pos, f, fit, b.col, b.scratch)
+	})
+	for f, r := range res {
+		if r.err != nil {
+			return r.err
+		}
+		for t := range r.cands {
+			g.cands = append(g.cands, cand{f, t})
+		}
+		g.mu.cands = append(g.mu.cands, r.cands...)
+		g.mu.sparseOK = g.mu.sparseOK && r.safe
+	}
+	return nil
+}
+
+// feature gathers feature f's column into col, fits its partition with
+// fit (when non-nil) and evaluates the candidates of its terms.
+func (g *grower) feature(X [][]float64, pos []int32, f int, fit partitionFitter, col, scratch []float64) featureResult {
+	for i, row := range X {
+		v := row[f]
+		if v != v {
+			return featureResult{err: firstMissing(X)}
+		}
+		col[pos[i]] = v
+	}
+	if fit != nil {
+		p, err := fit(f, col, scratch[:g.n])
+		if err != nil {
+			return featureResult{err: err}
+		}
+		if len(p.Terms) == 0 {
+			return featureResult{err: fmt.Errorf("fgrt: partition of column %d has no terms", f)}
+		}
+		g.parts[f] = p
+	}
+	var r featureResult
+	r.cands, r.safe = g.mu.featureCandidates(col, g.parts[f], scratch)
+	return r
 }
 
 // errMissing marks the error of a missing training value.
@@ -341,11 +424,13 @@ func (g *grower) evaluate(nd *node) {
 	if e.total != 0 && !(e.total/nf < thr) {
 		father = gini(e.w, e.total)
 	}
+	// With father = +Inf (coverage below the threshold or no mass) every
+	// child is filtered or has gain -Inf or NaN: none can win.
+	usable := func(k int) bool { return !math.IsInf(father, 1) && nd.allowed[k] && !nd.used[k] }
+	g.fillChildSums(nd, e, usable)
 	for k := range g.cands {
 		nd.gains[k], nd.classes[k] = math.Inf(-1), -1
-		// With father = +Inf (coverage below the threshold or no mass)
-		// every child is filtered or has gain -Inf or NaN: none can win.
-		if math.IsInf(father, 1) || !nd.allowed[k] || nd.used[k] {
+		if !usable(k) {
 			continue
 		}
 		ct, wk := g.childSums(nd, e, k)
@@ -357,6 +442,51 @@ func (g *grower) evaluate(nd *node) {
 		}
 	}
 	g.pick(nd)
+}
+
+// fillChildSums computes the class sums of the usable candidates whose
+// sums are not cached yet on the free threads of the fit's budget, one
+// candidate per loop index, when the data is large (spread); serially,
+// evaluate computes them in its own loop. A candidate's sums are the same
+// function of the node's strengths and its memberships either way.
+func (g *grower) fillChildSums(nd *node, e *nodeSums, usable func(k int) bool) {
+	if g.threads == nil || g.n < parallelRows {
+		return
+	}
+	var todo []int
+	for k := range g.cands {
+		if usable(k) && !e.have[k] {
+			todo = append(todo, k)
+		}
+	}
+	if len(todo) < 2 {
+		return
+	}
+	// The node's strengths and support are settled before the loop:
+	// decoding and building them touch the grower's shared buffers.
+	sp := g.supportOf(nd)
+	var m []float64
+	if sp == nil {
+		m = g.mOf(nd)
+	} else if g.supMu == nil {
+		g.supMu = par.NewPool(func() []float64 { return make([]float64, 0, cap(g.sup.mu)) })
+	}
+	c := g.nClasses
+	g.spread(len(todo), func(i int) {
+		k := todo[i]
+		wk := e.wk[k*c : (k+1)*c]
+		if sp == nil {
+			e.ct[k] = g.classSums(m, k, wk)
+		} else {
+			// Each candidate gathers its memberships into scratch of
+			// its own; the support's rows and strengths are shared.
+			own := *sp
+			own.mu = g.supMu.Get()[:len(sp.rows)]
+			e.ct[k] = g.mu.dotSupport(k, &own, wk)
+			g.supMu.Put(own.mu[:0])
+		}
+		e.have[k] = true
+	})
 }
 
 // nodeSums caches the class sums of a node's firing strengths and of each
@@ -453,7 +583,7 @@ func (g *grower) pick(nd *node) {
 	}
 	if k := nd.bestK; k >= 0 {
 		if nd.classes[k] == classPending {
-			nd.classes[k] = int32(g.childClass(g.mOf(nd), g.muOf(k)))
+			nd.classes[k] = int32(g.childClassOf(nd, k))
 		}
 		nd.bestCls = int(nd.classes[k])
 	}
@@ -502,10 +632,7 @@ func (g *grower) split(id int, leaves *int) {
 	} else {
 		m = make([]float64, n)
 	}
-	mu := g.muOf(k)
-	for i := range m {
-		m[i] = pm[i] * mu[i]
-	}
+	g.childStrengths(m, pm, k)
 	g.setM(ch, m, slot)
 	ch.allowed = append([]bool(nil), p.allowed...)
 	ch.allowed[k] = false
@@ -590,39 +717,15 @@ func (g *grower) snapshot() snapshot {
 // leaf reaching the coverage threshold (not a break), the patience-th
 // low-gain iteration or no candidate (a break).
 func (g *grower) grow(rules []*stopRule) {
-	nc := len(g.cands)
-	root := &node{parent: -1, cond: -1, pred: -1, coverage: 1, gain: math.NaN()}
-	var slot *decodeSlot
-	var m []float64
-	if g.mu.encoded {
-		slot = g.claimSlot(nil)
-		m = slot.buf
-	} else {
-		m = make([]float64, g.n)
-	}
-	for i := range m {
-		m[i] = 1
-	}
-	g.setM(root, m, slot)
-	root.allowed = make([]bool, nc)
-	for k := range root.allowed {
-		root.allowed[k] = true
-	}
-	root.used = make([]bool, nc)
-	root.weights = make([]float64, g.nClasses)
-	g.classSums(m, -1, root.weights)
-	g.nodes = []*node{root}
+	g.nodes = []*node{g.root()}
 	active := len(rules)
 	stop := func(r *stopRule, brk bool) {
 		r.done, r.brk, r.snap = true, brk, g.snapshot()
 		active--
 	}
 	if g.singleClass() {
-		// Deviation (documented): with one class every gain is 0, and the
-		// reference would still add patience-1 zero-gain children before
-		// stopping by patience, all predicting that class, and then (Q2)
-		// let the root predict -1. A one-class training set is better
-		// served by the single leaf that predicts it.
+		// Deviation (package doc): one leaf, not the reference's patience-1
+		// zero-gain children of that class and (Q2) a root predicting -1.
 		for _, r := range rules {
 			stop(r, false)
 		}
@@ -647,20 +750,46 @@ func (g *grower) grow(rules []*stopRule) {
 				}
 			}
 		}
-		if active == 0 {
-			return
-		}
-		if g.nodes[id].bestK < 0 {
+		if active > 0 && g.nodes[id].bestK < 0 {
 			for _, r := range rules {
 				if !r.done {
 					stop(r, true)
 				}
 			}
+		}
+		if active == 0 {
 			return
 		}
 		g.split(id, &leaves)
 		covOK = g.bestCoverageReaches()
 	}
+}
+
+// root returns the tree's root: firing strength 1 on every row, every
+// candidate allowed.
+func (g *grower) root() *node {
+	nc := len(g.cands)
+	root := &node{parent: -1, cond: -1, pred: -1, coverage: 1, gain: math.NaN()}
+	var slot *decodeSlot
+	var m []float64
+	if g.mu.encoded {
+		slot = g.claimSlot(nil)
+		m = slot.buf
+	} else {
+		m = make([]float64, g.n)
+	}
+	for i := range m {
+		m[i] = 1
+	}
+	g.setM(root, m, slot)
+	root.allowed = make([]bool, nc)
+	for k := range root.allowed {
+		root.allowed[k] = true
+	}
+	root.used = make([]bool, nc)
+	root.weights = make([]float64, g.nClasses)
+	g.classSums(m, -1, root.weights)
+	return root
 }
 
 // singleClass reports whether all training rows have the same class.

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/fgrtbench/fgrtbench/internal/par"
 )
 
 // Category is a crisp set: membership 1 for exactly one category code.
@@ -348,6 +350,19 @@ func FitColumn(vals []float64, nominal bool, style Style) (Partition, error) {
 // crisp categorical partitions for the columns flagged in nominal, numeric
 // partitions of the given style for the others.
 func FitPartitions(X [][]float64, nominal []bool, style Style) ([]Partition, error) {
+	return FitPartitionsEach(X, nominal, style, func(n int, body func(j int)) {
+		for j := 0; j < n; j++ {
+			body(j)
+		}
+	})
+}
+
+// FitPartitionsEach is FitPartitions with the columns fitted by each,
+// which calls body(j) once for every column j in [0, n) in any order or at
+// once (a parallel loop); a column buffer is made per body at work at
+// once, and the error reported is the first column's, so the result is
+// FitPartitions'.
+func FitPartitionsEach(X [][]float64, nominal []bool, style Style, each func(n int, body func(j int))) ([]Partition, error) {
 	if len(X) == 0 {
 		return nil, errors.New("fuzzy: no rows to fit partitions on")
 	}
@@ -357,15 +372,19 @@ func FitPartitions(X [][]float64, nominal []bool, style Style) ([]Partition, err
 			return nil, fmt.Errorf("fuzzy: row %d has %d columns, want %d", i, len(row), d)
 		}
 	}
-	col := make([]float64, 0, len(X))
 	parts := make([]Partition, d)
-	for j := 0; j < d; j++ {
-		col = col[:0]
-		for _, row := range X {
-			col = append(col, row[j])
+	errs := make([]error, d)
+	cols := par.NewPool(func() []float64 { return make([]float64, len(X)) })
+	each(d, func(j int) {
+		col := cols.Get()
+		defer cols.Put(col)
+		for i, row := range X {
+			col[i] = row[j]
 		}
-		var err error
-		if parts[j], err = FitColumn(col, nominal[j], style); err != nil {
+		parts[j], errs[j] = FitColumn(col, nominal[j], style)
+	})
+	for j, err := range errs {
+		if err != nil {
 			return nil, fmt.Errorf("column %d: %w", j, err)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/fgrtbench/fgrtbench/internal/par"
 	"github.com/fgrtbench/fgrtbench/learn"
 )
 
@@ -61,6 +62,35 @@ func BenchmarkFit(b *testing.B) {
 			// The machine is shared: report process CPU seconds per fit as well.
 			if used := cpuTime() - cpu0; used > 0 {
 				b.ReportMetric(used.Seconds()/float64(b.N), "cpu-s/op")
+			}
+		})
+	}
+}
+
+// BenchmarkFitThreads fits FGA (evolved partitions, 20 generations) on a
+// ring-like set of 4×10^4 rows × 10 under a CPU budget of 1 and of 2
+// threads, the runner's way of spreading a fit (Workers is then unused):
+//
+//	go test ./baselines/fga -run '^$' -bench FitThreads -benchtime 3x
+func BenchmarkFitThreads(b *testing.B) {
+	X, y, s := ringLike(40000, 10, 1)
+	o := DefaultConfig()
+	o.Seed, o.Generations = 42, 20
+	tr, err := New(o)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, threads := range []int{1, 2} {
+		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
+			budget := par.NewBudget(threads)
+			fit := tr.WithThreads(budget)
+			b.ReportAllocs()
+			for b.Loop() {
+				budget.Do(func() {
+					if _, err := fit.Fit(X, y, s); err != nil {
+						b.Fatal(err)
+					}
+				})
 			}
 		})
 	}

@@ -217,50 +217,14 @@ func evaluate(p *problem, rules []ruleSpec, stats []*ruleStats, sc *scratch, wit
 	if nr == 0 {
 		return evaluation{}
 	}
-	sc.ds = sc.ds[:0]
-	sc.phis = sc.phis[:0]
-	sc.nzs = sc.nzs[:0]
-	sc.classes = sc.classes[:0]
-	for r := range rules {
-		sc.ds = append(sc.ds, dominanceScore(stats[r], rules[r].class, p.n))
-		sc.phis = append(sc.phis, stats[r].phi)
-		sc.nzs = append(sc.nzs, stats[r].nz)
-		sc.classes = append(sc.classes, rules[r].class)
-	}
+	sc.load(p, rules, stats)
 	for r := range rules {
 		if stats[r].nan {
 			return nanRuleBase(sc, r, withDetail)
 		}
 	}
-	sc.wins = resize(sc.wins, nr)
-	sc.correct = resize(sc.correct, nr)
-	all := sc.keep[:0]
-	for r := 0; r < nr; r++ {
-		all = append(all, r)
-	}
-	sc.keep = all
-	winners(p, sc, all)
-	for _, r := range all {
-		sc.wins[r], sc.correct[r] = 0, 0
-	}
-	for i, w := range sc.win {
-		sc.wins[w]++
-		if int32(sc.classes[w]) == p.y[i] {
-			sc.correct[w]++
-		}
-	}
-	keep := sc.keep[:0]
-	purgedWinner := false
-	for r := 0; r < nr; r++ {
-		if sc.ds[r] < p.tol || sc.correct[r] == 0 {
-			if sc.wins[r] > 0 {
-				purgedWinner = true
-			}
-			continue
-		}
-		keep = append(keep, r)
-	}
-	sc.keep = keep
+	sc.countWins(p, nr)
+	keep, purgedWinner := sc.purge(p, nr)
 	ev := evaluation{keep: keep, ds: sc.ds}
 	if withDetail {
 		ev.keep = append([]int(nil), keep...)
@@ -281,6 +245,61 @@ func evaluate(p *problem, rules []ruleSpec, stats []*ruleStats, sc *scratch, wit
 	}
 	ev.mcc = mccFromConfusion(sc.confusion, c)
 	return ev
+}
+
+// load fills the scratch's per-rule lists: dominance scores, firing
+// strengths, their nonzero rows and classes.
+func (sc *scratch) load(p *problem, rules []ruleSpec, stats []*ruleStats) {
+	sc.ds = sc.ds[:0]
+	sc.phis = sc.phis[:0]
+	sc.nzs = sc.nzs[:0]
+	sc.classes = sc.classes[:0]
+	for r := range rules {
+		sc.ds = append(sc.ds, dominanceScore(stats[r], rules[r].class, p.n))
+		sc.phis = append(sc.phis, stats[r].phi)
+		sc.nzs = append(sc.nzs, stats[r].nz)
+		sc.classes = append(sc.classes, rules[r].class)
+	}
+}
+
+// countWins finds each row's winner among all nr rules and counts, per
+// rule, the rows it wins and those it wins with the right class.
+func (sc *scratch) countWins(p *problem, nr int) {
+	sc.wins = resize(sc.wins, nr)
+	sc.correct = resize(sc.correct, nr)
+	all := sc.keep[:0]
+	for r := 0; r < nr; r++ {
+		all = append(all, r)
+	}
+	sc.keep = all
+	winners(p, sc, all)
+	for _, r := range all {
+		sc.wins[r], sc.correct[r] = 0, 0
+	}
+	for i, w := range sc.win {
+		sc.wins[w]++
+		if int32(sc.classes[w]) == p.y[i] {
+			sc.correct[w]++
+		}
+	}
+}
+
+// purge keeps the rules whose dominance score reaches the tolerance and
+// that win some row correctly; it reports whether a purged rule won a row.
+func (sc *scratch) purge(p *problem, nr int) ([]int, bool) {
+	keep := sc.keep[:0]
+	purgedWinner := false
+	for r := 0; r < nr; r++ {
+		if sc.ds[r] < p.tol || sc.correct[r] == 0 {
+			if sc.wins[r] > 0 {
+				purgedWinner = true
+			}
+			continue
+		}
+		keep = append(keep, r)
+	}
+	sc.keep = keep
+	return keep, purgedWinner
 }
 
 // nanRuleBase is ex-fuzzy's outcome when rule first is the first rule with

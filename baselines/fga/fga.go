@@ -42,6 +42,7 @@ import (
 	"slices"
 
 	"github.com/fgrtbench/fgrtbench/fuzzy"
+	"github.com/fgrtbench/fgrtbench/internal/par"
 	"github.com/fgrtbench/fgrtbench/learn"
 )
 
@@ -87,7 +88,8 @@ type Config struct {
 	// is the paper text's quartile formula (3 labels only).
 	Style fuzzy.Style `param:"partition"`
 	// Workers evaluates the population with that many goroutines; 0 means
-	// GOMAXPROCS. It never changes the result.
+	// GOMAXPROCS. It never changes the result. A trainer given a CPU budget
+	// (WithThreads) uses the budget's free threads instead.
 	Workers int `param:"workers"`
 	// Seed seeds every random stream of the fit.
 	Seed uint64
@@ -145,6 +147,9 @@ func (o Config) Validate() error {
 type Trainer struct {
 	opts  Config
 	fixed *fixedPartitions // nil: fitted on each training set
+	// threads is the CPU budget of a fit's loops (WithThreads; nil: Workers
+	// goroutines); not a setting.
+	threads *par.Budget
 }
 
 // New validates the options and returns a trainer.
@@ -199,8 +204,9 @@ func (t *Trainer) FitModel(X [][]float64, y []int, s learn.Schema) (*Model, erro
 	if fixed != nil && len(fixed.sets) != s.NumFeatures() {
 		return nil, fmt.Errorf("fga: partitions prepared for %d features, training set has %d", len(fixed.sets), s.NumFeatures())
 	}
-	p := newProblem(X, y, s.NumClasses(), t.opts, workers, fixed)
-	res := runGA(&p.lay, t.opts, newEvaluator(p, workers))
+	loops := newSpreader(workers, t.threads)
+	p := newProblem(X, y, s.NumClasses(), t.opts, loops, fixed)
+	res := runGA(&p.lay, t.opts, newEvaluator(p, loops))
 	m := buildModel(p, res)
 	m.nClasses = s.NumClasses()
 	return m, nil

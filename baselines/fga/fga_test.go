@@ -470,7 +470,7 @@ func TestApplyMembershipMatchesTrapezoid(t *testing.T) {
 		X[i] = []float64{float64(rng.IntN(20)) / 4, rng.NormFloat64() * 1e6}
 	}
 	y := make([]int, n)
-	p := newProblem(X, y, 1, DefaultConfig(), 2, nil)
+	p := newProblem(X, y, 1, DefaultConfig(), newSpreader(2, nil), nil)
 	for trial := 0; trial < 3000; trial++ {
 		f := trial % 2
 		pick := func() float64 {

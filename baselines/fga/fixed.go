@@ -76,7 +76,7 @@ func (t *Trainer) Prepare(X [][]float64, _ []int, s learn.Schema) (learn.Trainer
 	if err != nil {
 		return nil, err
 	}
-	return &Trainer{opts: t.opts, fixed: fp}, nil
+	return &Trainer{opts: t.opts, fixed: fp, threads: t.threads}, nil
 }
 
 var _ learn.Preparer = (*Trainer)(nil)

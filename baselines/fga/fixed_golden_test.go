@@ -110,7 +110,7 @@ func TestGoldenFixedPartitions(t *testing.T) {
 // predictions and dominance scores of their purged rule bases.
 func TestGoldenFixedFitnessAndPredictions(t *testing.T) {
 	g, o, fp := fixedFixture(t, 3)
-	p := newProblem(g.X, g.Y, 3, o, 1, fp)
+	p := newProblem(g.X, g.Y, 3, o, newSpreader(1, nil), fp)
 	if want := 2*15*3 + 15; p.lay.nVar != want {
 		t.Fatalf("layout has %d genes, want %d (no membership genes)", p.lay.nVar, want)
 	}

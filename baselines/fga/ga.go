@@ -46,15 +46,7 @@ type scorer interface {
 // runGA runs pymoo's GA (docs/fidelity.md#fga-genetic-algorithm) over the chromosomes of layout l
 // for o.Generations generations.
 func runGA(l *layout, o Config, ev scorer) gaResult {
-	pop := make([]*individual, o.Population)
-	for i := range pop {
-		rng := rngFor(o.Seed, 0, streamInit, i)
-		g := make([]int32, l.nVar)
-		for j := range g {
-			g[j] = l.xl[j] + int32(rng.IntN(int(l.xu[j]-l.xl[j])+1))
-		}
-		pop[i] = &individual{genes: g}
-	}
+	pop := initialPopulation(l, o)
 	ev.evaluate(pop)
 	sortByFitness(pop) // pymoo sorts the initial population too
 	ev.retain(pop)
@@ -95,6 +87,21 @@ func runGA(l *layout, o Config, ev scorer) gaResult {
 	}
 	res.best, res.bestMCC = bestGenes, bestMCC
 	return res
+}
+
+// initialPopulation draws the first generation's chromosomes, each gene
+// uniform over its bounds, individual i from its own stream.
+func initialPopulation(l *layout, o Config) []*individual {
+	pop := make([]*individual, o.Population)
+	for i := range pop {
+		rng := rngFor(o.Seed, 0, streamInit, i)
+		g := make([]int32, l.nVar)
+		for j := range g {
+			g[j] = l.xl[j] + int32(rng.IntN(int(l.xu[j]-l.xl[j])+1))
+		}
+		pop[i] = &individual{genes: g}
+	}
+	return pop
 }
 
 // sortByFitness is pymoo's FitnessSurvival: a stable sort by F (parents
@@ -244,7 +251,7 @@ func clampF(v, lo, hi float64) float64 {
 // pure functions of their keys, so they never change a result.
 type evaluator struct {
 	p       *problem
-	workers int
+	loops   *spreader
 	stats   map[string]*ruleStats
 	fitness map[string]float64 // chromosome -> MCC
 	free    []*ruleStats       // dropped entries whose buffers newStats reuses
@@ -252,12 +259,11 @@ type evaluator struct {
 	keyBuf  []byte
 }
 
-func newEvaluator(p *problem, workers int) *evaluator {
-	e := &evaluator{p: p, workers: max(workers, 1), stats: map[string]*ruleStats{}, fitness: map[string]float64{}}
-	e.scratch = make([]*scratch, e.workers)
-	for w := range e.scratch {
-		e.scratch[w] = newScratch(p)
-	}
+// newEvaluator returns an evaluator whose loops run on loops; a worker
+// slot's scratch is made when the slot is first used.
+func newEvaluator(p *problem, loops *spreader) *evaluator {
+	e := &evaluator{p: p, loops: loops, stats: map[string]*ruleStats{}, fitness: map[string]float64{}}
+	e.scratch = make([]*scratch, loops.slots())
 	return e
 }
 
@@ -276,7 +282,7 @@ func (e *evaluator) genomeKey(g []int32) string {
 // both the rule statistics and the fitness of every individual.
 func (e *evaluator) evaluate(batch []*individual) {
 	p := e.p
-	parallelFor(len(batch), e.workers, func(_, i int) {
+	e.loops.run(len(batch), func(_, i int) {
 		batch[i].rules = decodeRules(&p.lay, batch[i].genes)
 	})
 	var todo []*individual
@@ -301,7 +307,7 @@ func (e *evaluator) evaluate(batch []*individual) {
 	// Duplicated chromosomes within the batch are evaluated once each time
 	// they occur; that is cheap (their rule statistics are shared) and keeps
 	// the bookkeeping simple. The stats map is only read in this phase.
-	parallelFor(len(todo), e.workers, func(w, i int) {
+	e.loops.run(len(todo), func(w, i int) {
 		ind := todo[i]
 		sts := make([]*ruleStats, len(ind.rules))
 		for r := range ind.rules {
@@ -311,6 +317,9 @@ func (e *evaluator) evaluate(batch []*individual) {
 				st.srcGenes, st.srcSpec = nil, nil
 			})
 			sts[r] = st
+		}
+		if e.scratch[w] == nil {
+			e.scratch[w] = newScratch(p)
 		}
 		ind.mcc = evaluate(p, ind.rules, sts, e.scratch[w], false).mcc
 		ind.f = 1 - ind.mcc

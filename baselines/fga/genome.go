@@ -80,11 +80,36 @@ func (l *layout) mfGenes(genes []int32, f int) []int32 {
 // newProblem precomputes a fit's data; fixed is nil for evolved partitions. Rows are stored grouped by class
 // (stably), so the per-class sums of a rule's firing strengths are sums over
 // contiguous ranges; nothing else depends on the row order.
-func newProblem(X [][]float64, y []int, nSchemaClasses int, o Config, workers int, fixed *fixedPartitions) *problem {
+func newProblem(X [][]float64, y []int, nSchemaClasses int, o Config, loops *spreader, fixed *fixedPartitions) *problem {
 	n, d := len(X), len(X[0])
 	p := &problem{n: n, nFeat: d, cols: make([]float64, n*d), y: make([]int32, n),
 		xmin: make([]float64, d), xmax: make([]float64, d), tol: o.Tolerance, headEps: o.HeadTrapezoid,
 		sorted: make([]float64, n*d), order: make([]int32, n*d)}
+	present := p.indexClasses(y, nSchemaClasses)
+	rows := make([]int, n)
+	for i := range rows {
+		rows[i] = i
+	}
+	slices.SortStableFunc(rows, func(a, b int) int { return cmp.Compare(y[a], y[b]) })
+	p.classEnd = make([]int, p.nClasses)
+	for i, r := range rows {
+		k := present[y[r]]
+		p.y[i] = int32(k)
+		p.classEnd[k] = i + 1
+	}
+	loops.run(d, func(_, f int) { p.loadColumn(X, rows, f) })
+	ants := min(o.Antecedents, d) // ex-fuzzy caps nAnts at the number of features
+	p.lay = newLayout(o.Rules, ants, o.Labels, d, max(p.nClasses, 1), fixed != nil)
+	if fixed != nil {
+		p.fixed = fixed
+		p.memberships(fixed)
+	}
+	return p
+}
+
+// indexClasses numbers the classes present in y in class order (classOf
+// maps the numbers back) and returns, per schema class, its number or -1.
+func (p *problem) indexClasses(y []int, nSchemaClasses int) []int {
 	present := make([]int, nSchemaClasses)
 	for i := range present {
 		present[i] = -1
@@ -99,43 +124,30 @@ func newProblem(X [][]float64, y []int, nSchemaClasses int, o Config, workers in
 		}
 	}
 	p.nClasses = len(p.classOf)
-	rows := make([]int, n)
-	for i := range rows {
-		rows[i] = i
-	}
-	slices.SortStableFunc(rows, func(a, b int) int { return cmp.Compare(y[a], y[b]) })
-	p.classEnd = make([]int, p.nClasses)
+	return present
+}
+
+// loadColumn copies feature f of X in the order of rows, with its range,
+// its stable sort order and its sorted values; it writes only f's slots.
+func (p *problem) loadColumn(X [][]float64, rows []int, f int) {
+	n := p.n
+	col := p.cols[f*n : (f+1)*n]
+	lo, hi := math.Inf(1), math.Inf(-1)
 	for i, r := range rows {
-		k := present[y[r]]
-		p.y[i] = int32(k)
-		p.classEnd[k] = i + 1
+		v := X[r][f]
+		col[i] = v
+		lo = math.Min(lo, v)
+		hi = math.Max(hi, v)
 	}
-	parallelFor(d, workers, func(_, f int) {
-		col := p.cols[f*n : (f+1)*n]
-		lo, hi := math.Inf(1), math.Inf(-1)
-		for i, r := range rows {
-			v := X[r][f]
-			col[i] = v
-			lo = math.Min(lo, v)
-			hi = math.Max(hi, v)
-		}
-		p.xmin[f], p.xmax[f] = lo, hi
-		ord := p.order[f*n : (f+1)*n]
-		for i := range ord {
-			ord[i] = int32(i)
-		}
-		slices.SortStableFunc(ord, func(a, b int32) int { return cmp.Compare(col[a], col[b]) })
-		for k, r := range ord {
-			p.sorted[f*n+k] = col[r]
-		}
-	})
-	ants := min(o.Antecedents, d) // ex-fuzzy caps nAnts at the number of features
-	p.lay = newLayout(o.Rules, ants, o.Labels, d, max(p.nClasses, 1), fixed != nil)
-	if fixed != nil {
-		p.fixed = fixed
-		p.memberships(fixed)
+	p.xmin[f], p.xmax[f] = lo, hi
+	ord := p.order[f*n : (f+1)*n]
+	for i := range ord {
+		ord[i] = int32(i)
 	}
-	return p
+	slices.SortStableFunc(ord, func(a, b int32) int { return cmp.Compare(col[a], col[b]) })
+	for k, r := range ord {
+		p.sorted[f*n+k] = col[r]
+	}
 }
 
 // antecedent is one condition "feature IS label".

@@ -120,7 +120,7 @@ func checkGolden(t *testing.T, file string, head bool) {
 	}
 	o := DefaultConfig()
 	o.HeadTrapezoid = head
-	p := newProblem(g.X, g.Y, 3, o, 1, nil)
+	p := newProblem(g.X, g.Y, 3, o, newSpreader(1, nil), nil)
 	sc := newScratch(p)
 	mismatch := 0
 	for k, c := range g.Cases {

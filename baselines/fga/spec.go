@@ -14,7 +14,8 @@ import (
 // partitions=fixed is the setting the paper's text describes and the one
 // its FGA column matches on the holdout split. The unit seed seeds every
 // random stream; workers only parallelises the population's evaluation and
-// never changes a result. Config.Validate checks the bounds its parameters
+// never changes a result (a trainer given a CPU budget, learn.Threaded, uses
+// the budget's free threads instead). Config.Validate checks the bounds its parameters
 // declare.
 var Spec = &learn.Spec{
 	Name:        "fga",

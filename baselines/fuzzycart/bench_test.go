@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fgrtbench/fgrtbench/baselines/fuzzycart"
+	"github.com/fgrtbench/fgrtbench/internal/par"
 	"github.com/fgrtbench/fgrtbench/learn"
 )
 
@@ -74,5 +75,31 @@ func BenchmarkFitKEEL(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// BenchmarkFitThreads fits FuzzyCART's defaults on 4×10^4 rows of 10
+// columns under a CPU budget of 1 and of 2 threads:
+//
+//	go test ./baselines/fuzzycart -run '^$' -bench FitThreads -benchtime 3x
+func BenchmarkFitThreads(b *testing.B) {
+	X, y, s := benchData(40000, 10)
+	tr, err := fuzzycart.New(fuzzycart.DefaultConfig(), 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, threads := range []int{1, 2} {
+		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
+			budget := par.NewBudget(threads)
+			fit := learn.WithThreads(tr, budget)
+			b.ReportAllocs()
+			for b.Loop() {
+				budget.Do(func() {
+					if _, err := fit.Fit(X, y, s); err != nil {
+						b.Fatal(err)
+					}
+				})
+			}
+		})
 	}
 }

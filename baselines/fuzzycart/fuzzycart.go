@@ -35,6 +35,7 @@ import (
 	"fmt"
 
 	"github.com/fgrtbench/fgrtbench/fuzzy"
+	"github.com/fgrtbench/fgrtbench/internal/par"
 	"github.com/fgrtbench/fgrtbench/learn"
 )
 
@@ -165,6 +166,9 @@ func (c Config) Validate() error {
 type Trainer struct {
 	cfg  Config
 	seed uint32
+	// threads is the CPU budget of a fit's loops (WithThreads; nil:
+	// serial); not a setting.
+	threads *par.Budget
 }
 
 var _ learn.Trainer = (*Trainer)(nil)
@@ -198,5 +202,5 @@ func (t *Trainer) FitModel(X [][]float64, y []int, s learn.Schema) (*Model, erro
 	if err != nil {
 		return nil, fmt.Errorf("fuzzycart: %w", err)
 	}
-	return grow(X, y, s.NumClasses(), parts, t.cfg, t.seed), nil
+	return grow(X, y, s.NumClasses(), parts, t.cfg, t.seed, t.threads), nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/fuzzy"
 	"github.com/fgrtbench/fgrtbench/internal/nprand"
 	"github.com/fgrtbench/fgrtbench/internal/npsum"
+	"github.com/fgrtbench/fgrtbench/internal/par"
 )
 
 // cand is one (feature, term) split of the reference's loops, which run
@@ -110,6 +111,11 @@ type grower struct {
 
 	// scratch
 	buf, prod, cs, sq []float64
+
+	// threads is the fit's CPU budget (nil: serial); workers holds copies
+	// of the grower with scratch of their own for spread loops.
+	threads *par.Budget
+	workers *par.Pool[*grower]
 }
 
 // cacheEntry is one node of _cached_all_nodes.
@@ -118,19 +124,20 @@ type cacheEntry struct {
 	pred int
 }
 
-func grow(X [][]float64, y []int, nClasses int, parts []fuzzy.Partition, cfg Config, seed uint32) *Model {
+func grow(X [][]float64, y []int, nClasses int, parts []fuzzy.Partition, cfg Config, seed uint32, threads *par.Budget) *Model {
 	n := len(X)
-	g := &grower{cfg: cfg, n: n, y: y, nClasses: nClasses, parts: parts}
+	g := &grower{cfg: cfg, n: n, y: y, nClasses: nClasses, parts: parts, threads: threads}
 	for f, p := range parts {
 		for t := range p.Terms {
 			g.cands = append(g.cands, cand{f, t})
 		}
 	}
 	g.mu = make([][]float64, len(g.cands))
-	for k, c := range g.cands {
+	g.spreadRows(n, len(g.cands), func(k int) {
+		c := g.cands[k]
 		g.mu[k] = make([]float64, n)
 		membershipsInto(g.mu[k], X, c.f, parts[c.f].Terms[c.t])
-	}
+	})
 	g.all = newGroups(y, nClasses)
 	switch cfg.SampleForSplits {
 	case SampleOn:
@@ -319,30 +326,35 @@ func (g *grower) statsOf(nd *node, v view) []candStats {
 		return nd.stats
 	}
 	st := make([]candStats, len(g.cands))
-	nf := float64(len(v.y))
-	for k := range g.cands {
-		if !g.legal(nd, k) {
-			continue
+	g.spread(len(v.y), len(g.cands), func(w *grower, k int) {
+		if g.legal(nd, k) {
+			st[k] = w.candidateStats(v, k)
 		}
-		p := g.child(v, k)
-		st[k] = candStats{legal: true, coverage: npsum.Sum(p) / nf,
-			purity: g.purity(p, v.grp, g.cfg.CoverageThreshold), class: g.majority(p, v.y, v.grp)}
-		if g.cfg.Metric == CCI && v.idx == nil {
-			sig := make([]uint64, (len(p)+63)/64)
-			hit := 0
-			for i, w := range p {
-				if w > 0.01 {
-					sig[i>>6] |= 1 << (i & 63)
-					if v.y[i] == st[k].class {
-						hit++
-					}
-				}
-			}
-			st[k].sig, st[k].sigHit = sig, hit
-		}
-	}
+	})
 	if v.idx == nil {
 		nd.stats = st
+	}
+	return st
+}
+
+// candidateStats is candidate k's child statistics on the view, computed
+// in g's scratch.
+func (g *grower) candidateStats(v view, k int) candStats {
+	p := g.child(v, k)
+	st := candStats{legal: true, coverage: npsum.Sum(p) / float64(len(v.y)),
+		purity: g.purity(p, v.grp, g.cfg.CoverageThreshold), class: g.majority(p, v.y, v.grp)}
+	if g.cfg.Metric == CCI && v.idx == nil {
+		sig := make([]uint64, (len(p)+63)/64)
+		hit := 0
+		for i, w := range p {
+			if w > 0.01 {
+				sig[i>>6] |= 1 << (i & 63)
+				if v.y[i] == st.class {
+					hit++
+				}
+			}
+		}
+		st.sig, st.sigHit = sig, hit
 	}
 	return st
 }
@@ -401,51 +413,14 @@ func (g *grower) checkCCI(nd *node, skel []int) (float64, float64) {
 		best = math.Inf(-1)
 	}
 	bestPur, bestK, child := math.Inf(1), -1, nd.pred
-	// The current tree's predictions on the view's rows.
-	sk := skel
-	if v.idx != nil {
-		sk = make([]int, len(v.idx))
-		for j, i := range v.idx {
-			sk[j] = skel[i]
-		}
-	}
+	sk, pre, correct := g.viewCorrect(v, skel)
 	n := len(v.y)
-	pre := 0
-	correct := make([]uint64, (n+63)/64)
-	for j, k := range v.y {
-		if sk[j] == k {
-			pre++
-			correct[j>>6] |= 1 << (j & 63)
-		}
-	}
 	st := g.statsOf(nd, v)
 	for k, s := range st {
 		if !s.legal || !g.legal(nd, k) || s.coverage < g.cfg.CoverageThreshold {
 			continue
 		}
-		// Rows with membership above 0.01 take the child's class: the
-		// correct ones among them are lost, those of the child's class won.
-		after := pre
-		if s.sig != nil {
-			lost := 0
-			for w, b := range s.sig {
-				lost += bits.OnesCount64(b & correct[w])
-			}
-			after += s.sigHit - lost
-		} else {
-			p := g.child(v, k)
-			for j, w := range p {
-				if w > 0.01 {
-					if sk[j] == v.y[j] {
-						after--
-					}
-					if s.class == v.y[j] {
-						after++
-					}
-				}
-			}
-		}
-		cci := completeClassificationIndex(pre, after, n)
+		cci := completeClassificationIndex(pre, g.correctAfter(v, k, s, sk, pre, correct), n)
 		if s.coverage == 0 {
 			// compute_fuzzy_cci: no membership mass gives 0.
 			cci = 0
@@ -460,6 +435,53 @@ func (g *grower) checkCCI(nd *node, skel []int) (float64, float64) {
 		nd.auxCrit = 0
 	}
 	return best, bestPur
+}
+
+// viewCorrect returns the current tree's predictions skel on the view's
+// rows, how many of them are correct, and which (a bit per row).
+func (g *grower) viewCorrect(v view, skel []int) ([]int, int, []uint64) {
+	sk := skel
+	if v.idx != nil {
+		sk = make([]int, len(v.idx))
+		for j, i := range v.idx {
+			sk[j] = skel[i]
+		}
+	}
+	pre := 0
+	correct := make([]uint64, (len(v.y)+63)/64)
+	for j, k := range v.y {
+		if sk[j] == k {
+			pre++
+			correct[j>>6] |= 1 << (j & 63)
+		}
+	}
+	return sk, pre, correct
+}
+
+// correctAfter counts the view's rows the tree classifies correctly once
+// candidate k's child (statistics s) is added: rows with membership above
+// 0.01 take the child's class, so the correct ones among them are lost and
+// those of the child's class won.
+func (g *grower) correctAfter(v view, k int, s candStats, sk []int, pre int, correct []uint64) int {
+	after := pre
+	if s.sig != nil {
+		lost := 0
+		for w, b := range s.sig {
+			lost += bits.OnesCount64(b & correct[w])
+		}
+		return after + s.sigHit - lost
+	}
+	for j, w := range g.child(v, k) {
+		if w > 0.01 {
+			if sk[j] == v.y[j] {
+				after--
+			}
+			if s.class == v.y[j] {
+				after++
+			}
+		}
+	}
+	return after
 }
 
 // completeClassificationIndex is _complete_classification_index from the

@@ -203,6 +203,13 @@ func (p *predictor) probaFrom(ms [][]float64, n int, classes []int) [][]float64 
 			total[i] += w
 		}
 	}
+	normalise(out, total, len(classes))
+	return out
+}
+
+// normalise divides each row by its total; a row with no mass is uniform
+// over the classes, and one with a NaN total all zeros (as numpy leaves it).
+func normalise(out [][]float64, total []float64, classes int) {
 	for i, row := range out {
 		switch {
 		case total[i] > 0:
@@ -211,7 +218,7 @@ func (p *predictor) probaFrom(ms [][]float64, n int, classes []int) [][]float64 
 			}
 		case total[i] == 0:
 			for c := range row {
-				row[c] = 1 / float64(len(classes))
+				row[c] = 1 / float64(classes)
 			}
 		default: // NaN: numpy leaves the row at zeros
 			for c := range row {
@@ -219,7 +226,6 @@ func (p *predictor) probaFrom(ms [][]float64, n int, classes []int) [][]float64 
 			}
 		}
 	}
-	return out
 }
 
 // memberships returns each entry's path membership of the rows of X

@@ -13,6 +13,7 @@ import (
 type workspace struct {
 	n, nClasses int
 	x           []float64 // column in row order (for exact evaluation)
+	col         []float64 // Optimize's copy of a column of X (row order)
 	y           []int
 	xmin, xmax  float64
 
@@ -103,6 +104,7 @@ func newWorkspace(n, nClasses int) *workspace {
 		sz:  make([]float64, nClasses*(n+1)),
 		mu:  make([]float64, n),
 		buf: make([]float64, n),
+		col: make([]float64, n),
 	}
 }
 

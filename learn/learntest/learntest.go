@@ -22,14 +22,17 @@
 //     keeps its promise (CheckOptional): a prepared, a shared-preparation
 //     and a group fit give the models plain fits give;
 //   - the learner itself refuses a value outside a bound its spec declares
-//     (CheckDeclaredBounds), so its validation and the harness's agree.
+//     (CheckDeclaredBounds), so its validation and the harness's agree;
+//   - a learn.Threaded trainer fitted with a CPU budget of several threads
+//     gives the model and predictions of its serial fit, byte for byte,
+//     on data with ties large enough for its parallel loops (CheckThreads).
 //
 // A learner package runs the suite from its own tests with RunSpec on its
 // learn.Spec; the registry's test runs it once more on every registered
 // method.
 //
-// The suite builds its own small data sets, so it runs in well under a
-// second per learner.
+// The suite builds its own data sets, small but for CheckThreads', so it
+// runs in about a second per learner.
 package learntest
 
 import (
@@ -162,6 +165,11 @@ func Run(t *testing.T, s Subject) {
 	}
 	t.Run("empty-training-set", func(t *testing.T) {
 		if err := CheckEmpty(s); err != nil {
+			t.Error(err)
+		}
+	})
+	t.Run("threads", func(t *testing.T) {
+		for _, err := range CheckThreads(s, ThreadsData()) {
 			t.Error(err)
 		}
 	})
