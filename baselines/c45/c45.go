@@ -150,7 +150,7 @@ type builder struct {
 	// threads is the fit's CPU budget (nil: serial); scratches hands each
 	// node, and each column task of a spread search, its scratch.
 	threads   *par.Budget
-	scratches *pool[*scratch]
+	scratches *par.Pool[*scratch]
 }
 
 // sortedRows holds, for every numeric column, a node's rows ordered by
@@ -238,13 +238,13 @@ func (b *builder) rootRows() sortedRows {
 		keys []uint64
 		idx  []int32
 	}
-	bufs := newPool(b.threads.Threads(), func() *buffers {
+	bufs := par.NewPool(func() *buffers {
 		return &buffers{keys: make([]uint64, 2*b.n), idx: make([]int32, b.n)}
 	})
 	b.forColumns(b.n, len(numeric), func(k int) {
-		j, buf := numeric[k], bufs.get()
+		j, buf := numeric[k], bufs.Get()
 		sortByValue(r.list(b.slot[j]), b.cols[j*b.n:(j+1)*b.n], buf.keys[:b.n], buf.keys[b.n:], buf.idx)
-		bufs.put(buf)
+		bufs.Put(buf)
 	})
 	return r
 }

@@ -103,9 +103,9 @@ func (b *builder) grow(ids []int32, w []float64, rows sortedRows) *node {
 	if sm(cd.total, 2*b.minObj) || eq(cd.total, cd.perClass[cd.maxClass()]) {
 		return b.makeLeaf(nd, cd)
 	}
-	s := b.scratches.get()
+	s := b.scratches.Get()
 	childIDs, childW, childRows, ok := b.split(s, nd, cd.total, rows)
-	b.scratches.put(s)
+	b.scratches.Put(s)
 	if !ok {
 		return b.makeLeaf(nd, cd)
 	}
@@ -262,10 +262,10 @@ func (b *builder) selectAttribute(s *scratch, ids []int32, w []float64, total fl
 		return b.chooseAttribute(s.cand)
 	}
 	b.threads.For(b.d, func(j int) {
-		col := b.scratches.get()
+		col := b.scratches.Get()
 		col.unitWeights = s.unitWeights
 		s.cand[j] = b.evalAttribute(s, col, j, ids, w, total, rows)
-		b.scratches.put(col)
+		b.scratches.Put(col)
 	})
 	return b.chooseAttribute(s.cand)
 }

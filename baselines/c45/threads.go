@@ -40,7 +40,7 @@ var _ learn.Threaded = (*Trainer)(nil)
 // useThreads sets the fit's budget and the pool of scratches sized to it.
 func (b *builder) useThreads(threads *par.Budget) {
 	b.threads = threads
-	b.scratches = newPool(2*threads.Threads(), func() *scratch { return b.newScratch() })
+	b.scratches = par.NewPool(func() *scratch { return b.newScratch() })
 }
 
 // spreads reports whether work of rows × tasks (tasks > 1) reaches the
@@ -93,32 +93,3 @@ func (b *builder) newScratch() *scratch {
 	return s
 }
 
-// pool hands each task a buffer no other running task holds: made on
-// first need and kept for later tasks (a busy thread holds at most two: a
-// node's and one of its attributes').
-// Which buffer a task gets never matters: each task overwrites what it
-// reads.
-type pool[T any] struct {
-	free  chan T
-	fresh func() T
-}
-
-func newPool[T any](threads int, fresh func() T) *pool[T] {
-	return &pool[T]{free: make(chan T, threads), fresh: fresh}
-}
-
-func (p *pool[T]) get() T {
-	select {
-	case v := <-p.free:
-		return v
-	default:
-		return p.fresh()
-	}
-}
-
-func (p *pool[T]) put(v T) {
-	select {
-	case p.free <- v:
-	default:
-	}
-}

@@ -78,7 +78,7 @@ type builder struct {
 	threads     *par.Budget
 	speculative bool // grow by speculate.go's passes, spreading large loops
 	own         *scratch
-	scratches   *pool[*scratch]
+	scratches   *par.Pool[*scratch]
 }
 
 func newBuilder(data *dataset, p Config, threads *par.Budget) *builder {
@@ -102,7 +102,7 @@ func newBuilder(data *dataset, p Config, threads *par.Budget) *builder {
 		threads:          threads,
 		speculative:      speculates(n, d, p.MaxFeatures, threads),
 		own:              newScratch(n, d, c),
-		scratches:        newPool(2*threads.Threads(), func() *scratch { return newScratch(n, d, c) }),
+		scratches:        par.NewPool(func() *scratch { return newScratch(n, d, c) }),
 	}
 	if b.maxDepth == 0 {
 		b.maxDepth = math.MaxInt32
@@ -134,16 +134,16 @@ func newBuilder(data *dataset, p Config, threads *par.Budget) *builder {
 func (b *builder) presort(cols []float32) {
 	n, d := b.data.n, b.data.d
 	b.sorted, b.values = make([]int32, n*d), make([]float32, n*d)
-	keyBuffers := newPool(b.threads.Threads(), func() []uint64 { return make([]uint64, 2*n) })
+	keyBuffers := par.NewPool(func() []uint64 { return make([]uint64, 2*n) })
 	b.forEach(n, d, func(f int) {
-		buf := keyBuffers.get()
+		buf := keyBuffers.Get()
 		keys, _ := sortKeys(fillKeys(buf[:n], cols[f*n:(f+1)*n]), buf[n:])
 		seg, vals := b.sorted[f*n:(f+1)*n], b.values[f*n:(f+1)*n]
 		for i, k := range keys {
 			seg[i] = int32(uint32(k))
 			vals[i] = cols[f*n+int(uint32(k))]
 		}
-		keyBuffers.put(buf)
+		keyBuffers.Put(buf)
 	})
 }
 

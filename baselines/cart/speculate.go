@@ -78,7 +78,7 @@ func (b *builder) speculate(nd *specNode) {
 		nd.state = specLeaf
 		return
 	}
-	s := b.scratches.get()
+	s := b.scratches.Get()
 	nd.found = b.constantsFound(nd)
 	c, ties := b.scanNode(s, nd)
 	switch {
@@ -89,7 +89,7 @@ func (b *builder) speculate(nd *specNode) {
 	default:
 		b.splitSpec(s, nd, b.completeSplit(s, nd.total, c, nd.start, nd.end, nd.impurity))
 	}
-	b.scratches.put(s)
+	b.scratches.Put(s)
 	if nd.state == specSplit {
 		b.speculateChildren(nd)
 	}

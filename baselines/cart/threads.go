@@ -62,35 +62,6 @@ func newScratch(n, d, classes int) *scratch {
 	}
 }
 
-// pool hands each task of a spread loop a buffer no other running task
-// holds: at most one per busy thread exists, made on first need and kept
-// for the fit's later loops. Which buffer a task gets never matters: each
-// task overwrites what it reads.
-type pool[T any] struct {
-	free  chan T
-	fresh func() T
-}
-
-func newPool[T any](threads int, fresh func() T) *pool[T] {
-	return &pool[T]{free: make(chan T, threads), fresh: fresh}
-}
-
-func (p *pool[T]) get() T {
-	select {
-	case v := <-p.free:
-		return v
-	default:
-		return p.fresh()
-	}
-}
-
-func (p *pool[T]) put(v T) {
-	select {
-	case p.free <- v:
-	default:
-	}
-}
-
 // forEach calls body(i) for i in [0, n), on the budget's free threads
 // when rows×n is large enough (spreads), serially otherwise.
 func (b *builder) forEach(rows, n int, body func(i int)) {
@@ -107,8 +78,8 @@ func (b *builder) forEach(rows, n int, body func(i int)) {
 // threads, each call with a scratch s no other running call holds.
 func (b *builder) forEachScratch(n int, body func(s *scratch, i int)) {
 	b.threads.For(n, func(i int) {
-		s := b.scratches.get()
+		s := b.scratches.Get()
 		body(s, i)
-		b.scratches.put(s)
+		b.scratches.Put(s)
 	})
 }
