@@ -92,4 +92,3 @@ func (b *builder) newScratch() *scratch {
 	}
 	return s
 }
-
