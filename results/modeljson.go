@@ -404,69 +404,75 @@ func (s *jsonScan) skipString() bool {
 // is checked but not copied (r.Model is nil).
 func fastModel(line []byte, intern map[string]string, keepModel bool) (r ModelRecord, ok bool) {
 	s := &jsonScan{b: line, intern: intern}
-	strs := func() ([]string, bool) { return array(s, s.str) }
-	shared := func() ([]string, bool) { return array(s, s.shared) }
-	floats := func() ([]learn.JSONFloat, bool) { return array(s, s.float) }
-	term := func() (Term, bool) {
-		var t Term
-		ok := s.object(func(key string) bool {
-			var ok bool
-			switch key {
-			case "feature":
-				t.Feature, ok = s.integer()
-			case "feature_name":
-				t.FeatureName, ok = s.shared()
-			case "term":
-				t.Term, ok = s.integer()
-			case "term_name":
-				t.TermName, ok = s.shared()
-			case "trapezoid":
-				t.Trapezoid, ok = floats()
-			case "trapezoid_scaled":
-				t.TrapezoidScaled, ok = floats()
-			case "category":
-				var v learn.JSONFloat
-				if v, ok = s.float(); ok {
-					t.Category = &v
-				}
-			}
-			return ok
-		})
-		return t, ok
-	}
-	ok = s.object(func(key string) bool {
-		var ok bool
-		switch key {
-		case "key":
-			r.Key, ok = s.str()
-		case "config_index":
-			r.ConfigIndex, ok = s.integer()
-		case "kind":
-			r.Kind, ok = s.shared()
-		case "features":
-			r.Features, ok = shared()
-		case "classes":
-			r.Classes, ok = shared()
-		case "rules":
-			r.Rules, ok = strs()
-		case "readable_rules":
-			r.ReadableRules, ok = strs()
-		case "partitions":
-			r.Partitions, ok = array(s, term)
-		case "model":
-			if c := s.peek(); c != '{' && c != '[' {
-				return false
-			}
-			var raw []byte
-			if raw, ok = s.skipValue(); ok && keepModel {
-				r.Model = append([]byte(nil), raw...)
-			}
-		}
-		return ok
-	})
+	ok = s.object(func(key string) bool { return s.recordField(&r, key, keepModel) })
 	if !ok {
 		return ModelRecord{}, false
 	}
 	s.ws()
 	return r, s.i == len(line)
+}
+
+// recordField decodes the value of a model record's member key into r.
+// The keys are ModelRecord's json tags; an unknown key declines, so a
+// field added to ModelRecord and not here sends every line to
+// encoding/json (TestFastModelDecodesEveryField fills each field of the
+// type by reflection and fails on that).
+func (s *jsonScan) recordField(r *ModelRecord, key string, keepModel bool) bool {
+	var ok bool
+	switch key {
+	case "key":
+		r.Key, ok = s.str()
+	case "config_index":
+		r.ConfigIndex, ok = s.integer()
+	case "kind":
+		r.Kind, ok = s.shared()
+	case "features":
+		r.Features, ok = array(s, s.shared)
+	case "classes":
+		r.Classes, ok = array(s, s.shared)
+	case "rules":
+		r.Rules, ok = array(s, s.str)
+	case "readable_rules":
+		r.ReadableRules, ok = array(s, s.str)
+	case "partitions":
+		r.Partitions, ok = array(s, s.term)
+	case "model":
+		if c := s.peek(); c != '{' && c != '[' {
+			return false
+		}
+		var raw []byte
+		if raw, ok = s.skipValue(); ok && keepModel {
+			r.Model = append([]byte(nil), raw...)
+		}
+	}
+	return ok
+}
+
+// term decodes one partition term (Term's json tags, as recordField).
+func (s *jsonScan) term() (Term, bool) {
+	var t Term
+	ok := s.object(func(key string) bool {
+		var ok bool
+		switch key {
+		case "feature":
+			t.Feature, ok = s.integer()
+		case "feature_name":
+			t.FeatureName, ok = s.shared()
+		case "term":
+			t.Term, ok = s.integer()
+		case "term_name":
+			t.TermName, ok = s.shared()
+		case "trapezoid":
+			t.Trapezoid, ok = array(s, s.float)
+		case "trapezoid_scaled":
+			t.TrapezoidScaled, ok = array(s, s.float)
+		case "category":
+			var v learn.JSONFloat
+			if v, ok = s.float(); ok {
+				t.Category = &v
+			}
+		}
+		return ok
+	})
+	return t, ok
 }
