@@ -236,6 +236,12 @@ type Ablation struct {
 // ablationVariants are the method labels each kind draws, when present.
 var ablationVariants = map[string][]string{"pooled": {"fgrt", "fgrt-fixed"}, "ofat": {"fgrt@ofat", "fgrt-fixed@ofat"}}
 
+// ablationOrder is the order computeAblations reduces records in: by
+// group (protocol, dataset, method, configuration), then by repeat, fold
+// and unit.
+var ablationOrder = results.Order{results.ByProtocol, results.ByDataset, results.ByMethod, results.ByConfigIndex,
+	results.ByConfig, results.ByRepeat, results.ByFold, results.ByKey}
+
 // computeAblations groups the rows of the FGRT labels the ablation figures
 // draw: the pooled grouping under the paper protocol and the one-factor
 // sweep under every protocol. Kinds without rows are left out, and so are
@@ -245,26 +251,7 @@ func computeAblations(recs []results.Record, protocols []string) (out []Ablation
 	// Canonical order, so that sums are reduced in the same order however
 	// the records were shuffled.
 	recs = append([]results.Record(nil), recs...)
-	sort.SliceStable(recs, func(i, j int) bool {
-		a, b := recs[i], recs[j]
-		switch {
-		case a.Protocol != b.Protocol:
-			return a.Protocol < b.Protocol
-		case a.Dataset != b.Dataset:
-			return a.Dataset < b.Dataset
-		case a.Method != b.Method:
-			return a.Method < b.Method
-		case a.ConfigIndex != b.ConfigIndex:
-			return a.ConfigIndex < b.ConfigIndex
-		case a.Config != b.Config:
-			return a.Config < b.Config
-		case a.Repeat != b.Repeat:
-			return a.Repeat < b.Repeat
-		case a.Fold != b.Fold:
-			return a.Fold < b.Fold
-		}
-		return a.Key < b.Key
-	})
+	ablationOrder.Sort(recs)
 	add := func(kind, protocol string, group func([]results.Record, string, string) ([]AblationGroup, error)) error {
 		ab := Ablation{Kind: kind, Protocol: protocol}
 		for _, m := range ablationVariants[kind] {

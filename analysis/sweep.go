@@ -98,13 +98,7 @@ func Points(recs []results.Record) ([]Point, error) {
 		if a.key != b.key {
 			return a.key.less(b.key)
 		}
-		if a.rec.Repeat != b.rec.Repeat {
-			return a.rec.Repeat < b.rec.Repeat
-		}
-		if a.rec.Fold != b.rec.Fold {
-			return a.rec.Fold < b.rec.Fold
-		}
-		return a.rec.Key < b.rec.Key
+		return withinPoint.Compare(a.rec, b.rec) < 0
 	})
 	const (
 		colAcc = iota
@@ -186,6 +180,9 @@ func Points(recs []results.Record) ([]Point, error) {
 	})
 	return out, nil
 }
+
+// withinPoint is the order Points reduces the records of one point in.
+var withinPoint = results.Order{results.ByRepeat, results.ByFold, results.ByKey}
 
 func (k pointKey) less(o pointKey) bool {
 	if k.protocol != o.protocol {

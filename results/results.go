@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -382,30 +381,6 @@ func ReadFile(path string) ([]Record, error) {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
 	return recs, nil
-}
-
-// Sort orders records canonically: by protocol, dataset, method, key,
-// repeat, fold, config index. The runner writes files in this order at the end of a
-// run so that output does not depend on worker scheduling.
-func Sort(recs []Record) {
-	sort.SliceStable(recs, func(i, j int) bool {
-		a, b := recs[i], recs[j]
-		switch {
-		case a.Protocol != b.Protocol:
-			return a.Protocol < b.Protocol
-		case a.Dataset != b.Dataset:
-			return a.Dataset < b.Dataset
-		case a.Method != b.Method:
-			return a.Method < b.Method
-		case a.Key != b.Key:
-			return a.Key < b.Key
-		case a.Repeat != b.Repeat:
-			return a.Repeat < b.Repeat
-		case a.Fold != b.Fold:
-			return a.Fold < b.Fold
-		}
-		return a.ConfigIndex < b.ConfigIndex
-	})
 }
 
 // Write writes a header and the records as CSV.
