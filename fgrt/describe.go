@@ -11,11 +11,7 @@ import (
 // Kind is the learn.Description kind of FGRT and FGRT* models.
 const Kind = "fgrt.tree/1"
 
-func init() {
-	learn.RegisterKind(Kind, func(raw json.RawMessage) (learn.Predictor, error) {
-		return ModelFromJSON(raw)
-	})
-}
+func init() { learn.RegisterModel(Kind, ModelFromJSON) }
 
 type describedNode struct {
 	Feature      int               `json:"feature"`

@@ -101,6 +101,20 @@ func RegisterKind(kind string, d Decoder) {
 	decoders[kind] = d
 }
 
+// RegisterModel is RegisterKind for a learner whose package rebuilds its
+// models with fromJSON (its ModelFromJSON), so that each learner registers
+// its kind in one line: func init() { learn.RegisterModel(Kind,
+// ModelFromJSON) }.
+func RegisterModel[M Predictor](kind string, fromJSON func(json.RawMessage) (M, error)) {
+	RegisterKind(kind, func(raw json.RawMessage) (Predictor, error) {
+		m, err := fromJSON(raw)
+		if err != nil {
+			return nil, err // not a Predictor holding a nil model
+		}
+		return m, nil
+	})
+}
+
 // Kinds returns the registered kinds, sorted.
 func Kinds() []string {
 	decodersMu.RLock()

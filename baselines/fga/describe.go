@@ -12,11 +12,7 @@ import (
 // Kind is the learn.Description kind of FGA models.
 const Kind = "fga.rulebase/1"
 
-func init() {
-	learn.RegisterKind(Kind, func(raw json.RawMessage) (learn.Predictor, error) {
-		return ModelFromJSON(raw)
-	})
-}
+func init() { learn.RegisterModel(Kind, ModelFromJSON) }
 
 // describedCond is "feature IS label"; valid is false when the feature's
 // genes decoded to no partition (the rule's dominance score is then NaN).

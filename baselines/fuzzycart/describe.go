@@ -10,11 +10,7 @@ import (
 // Kind is the learn.Description kind of FuzzyCART models.
 const Kind = "fuzzycart.tree/1"
 
-func init() {
-	learn.RegisterKind(Kind, func(raw json.RawMessage) (learn.Predictor, error) {
-		return ModelFromJSON(raw)
-	})
-}
+func init() { learn.RegisterModel(Kind, ModelFromJSON) }
 
 type describedNode struct {
 	Name     string          `json:"name"`
