@@ -1,10 +1,13 @@
+// Package modeltest pins what the learners describe: golden files of
+// their model descriptions on real datasets (GoldenModels), each checked
+// to rebuild the model's predictions, and the mangled descriptions a
+// reader must refuse. Learner packages call it from their tests.
 package modeltest
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/fgrtbench/fgrtbench/learn/learntest"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -13,6 +16,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/datasets"
 	"github.com/fgrtbench/fgrtbench/internal/sharedtest"
 	"github.com/fgrtbench/fgrtbench/learn"
+	"github.com/fgrtbench/fgrtbench/learn/learntest"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
