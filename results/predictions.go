@@ -184,14 +184,7 @@ type predMember struct {
 
 func readPredictions(data []byte, allowTorn bool, workers int) (p Predictions, torn bool, err error) {
 	defer pauseGC(len(data))()
-	// A full reproduction holds millions of rows (rows compress to 5 to 6
-	// bytes each): they are parsed straight into one buffer with room
-	// for them all, each member into its own window (as many rows as it
-	// has lines), so that joining them moves rows only across the gaps.
-	// Should the estimate be short, the members beyond it get their own
-	// storage and are appended.
-	var all []PredictionRow
-	off, overflow := 0, false
+	windows := rowWindows{capacity: len(data) / 5}
 	first := func(k int, m Member, r *predMember) bool {
 		if k == 0 {
 			err = p.readHeader(m.Data)
@@ -200,16 +193,7 @@ func readPredictions(data []byte, allowTorn bool, workers int) (p Predictions, t
 		if err != nil {
 			return false
 		}
-		if all == nil {
-			all = make([]PredictionRow, len(data)/5)
-		}
-		n := lineCount(m.Data)
-		if !overflow && n <= len(all)-off {
-			r.dst, r.off = all[off:off+n:off+n], off
-			off += n
-		} else {
-			overflow = true
-		}
+		windows.assign(m, r)
 		return true
 	}
 	header := func() []string { return p.Header }
@@ -221,11 +205,56 @@ func readPredictions(data []byte, allowTorn bool, workers int) (p Predictions, t
 	if perr != nil {
 		return p, torn, fmt.Errorf("results: %s: %w", PredictionsFile, perr)
 	}
-	// w counts the rows joined; written bounds the windows' rows. Once a
-	// member's rows are not in its window (the estimate was short), the
-	// rows joined so far move to a new array, which the remaining members
-	// are appended to, so that no window is written over before it is
-	// read.
+	if len(members) > 0 {
+		members = members[1:] // the header
+	}
+	p.Rows, p.Units, err = joinRows(windows.all, members)
+	if err != nil {
+		return p, torn, err
+	}
+	if torn && !allowTorn {
+		return p, torn, fmt.Errorf("results: %s is damaged at byte %d (not a whole gzip member)", PredictionsFile, end)
+	}
+	return p, torn, nil
+}
+
+// rowWindows hands out the windows of one row buffer. A full
+// reproduction holds millions of rows (rows compress to 5 to 6 bytes
+// each): they are parsed straight into one buffer with room for them all
+// (capacity rows, allocated at the first member), each member into its
+// own window (as many rows as it has lines), so that joining them
+// (joinRows) moves rows only across the gaps. Should the estimate be
+// short, the members beyond it get their own storage.
+type rowWindows struct {
+	capacity int
+	all      []PredictionRow
+	off      int
+	overflow bool
+}
+
+// assign gives member m's rows their window in r.dst, or none (nil dst)
+// once the buffer is short.
+func (w *rowWindows) assign(m Member, r *predMember) {
+	if w.all == nil {
+		w.all = make([]PredictionRow, w.capacity)
+	}
+	n := lineCount(m.Data)
+	if !w.overflow && n <= len(w.all)-w.off {
+		r.dst, r.off = w.all[w.off:w.off+n:w.off+n], w.off
+		w.off += n
+	} else {
+		w.overflow = true
+	}
+}
+
+// joinRows joins the members' rows in file order into all (the buffer
+// their windows are cut from), and their units; the first member's error
+// stops it, with the rows joined so far. Once a member's rows are not in
+// its window (the estimate was short), the rows joined so far move to a
+// new array, which the remaining members are appended to, so that no
+// window is written over before it is read.
+func joinRows(all []PredictionRow, members []*predMember) (rows []PredictionRow, units []string, err error) {
+	// w counts the rows joined; written bounds the windows' rows.
 	w, written, moved := 0, 0, false
 	total := 0
 	for _, r := range members {
@@ -234,16 +263,13 @@ func readPredictions(data []byte, allowTorn bool, workers int) (p Predictions, t
 		}
 		total += len(r.rows)
 	}
-	for k, r := range members {
-		if k == 0 {
-			continue
-		}
+	for _, r := range members {
 		if r.err != nil {
 			err = r.err
 			break
 		}
 		if r.unit != "" {
-			p.Units = append(p.Units, r.unit)
+			units = append(units, r.unit)
 		}
 		if !moved && r.dst != nil && len(r.rows) <= len(r.dst) {
 			// The window starts at or after w: copy moves rows left.
@@ -262,14 +288,7 @@ func readPredictions(data []byte, allowTorn bool, workers int) (p Predictions, t
 	if !moved && w < written {
 		clear(all[w:written]) // rows moved left leave copies behind
 	}
-	p.Rows = all[:w]
-	if err != nil {
-		return p, torn, err
-	}
-	if torn && !allowTorn {
-		return p, torn, fmt.Errorf("results: %s is damaged at byte %d (not a whole gzip member)", PredictionsFile, end)
-	}
-	return p, torn, nil
+	return all[:w], units, err
 }
 
 // lineCount is the number of lines of text (a last line without its
