@@ -59,7 +59,7 @@ func TestRuleLines(t *testing.T) {
 }
 
 func TestReconstructUnknownKind(t *testing.T) {
-	_, err := Reconstruct(Description{Kind: "nobody.model/9"})
+	_, err := Reconstruct(Description{ModelHead: ModelHead{Kind: "nobody.model/9"}})
 	if err == nil || !strings.Contains(err.Error(), `unknown model kind "nobody.model/9"`) {
 		t.Errorf("Reconstruct of an unknown kind: %v", err)
 	}
@@ -83,7 +83,7 @@ func TestRegisterModel(t *testing.T) {
 		{"{}", ""},
 		{"[]", "learn: model of kind test.registered/1: want {}"},
 	} {
-		p, err := Reconstruct(Description{Kind: kind, Model: json.RawMessage(c.model)})
+		p, err := Reconstruct(Description{ModelHead: ModelHead{Kind: kind}, Model: json.RawMessage(c.model)})
 		switch {
 		case c.wantErr == "" && (err != nil || p == nil || !reflect.DeepEqual(p.Predict(make([][]float64, 2)), []int{0, 0})):
 			t.Errorf("%s: rebuilt %v, %v", c.model, p, err)
@@ -107,8 +107,8 @@ func TestNewDescription(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Description{Kind: "test.const/1", Features: []string{"a", "x1"}, Classes: []string{"yes", "1"},
-		Rules: []string{"IF TRUE THEN class yes"}, Model: json.RawMessage(`{"n":1}`)}
+	want := Description{ModelHead: ModelHead{Kind: "test.const/1", Features: []string{"a", "x1"}, Classes: []string{"yes", "1"},
+		Rules: []string{"IF TRUE THEN class yes"}}, Model: json.RawMessage(`{"n":1}`)}
 	if !reflect.DeepEqual(d, want) {
 		t.Errorf("NewDescription = %+v, want %+v", d, want)
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/fgrtbench/fgrtbench/learn"
@@ -107,13 +108,21 @@ func TestModelRecordKeepsTheDescription(t *testing.T) {
 	}
 }
 
-// jsonNames maps the JSON names of t's fields to the fields.
+// jsonNames maps the JSON names of t's fields to the fields, those of an
+// embedded struct included (as encoding/json promotes them).
 func jsonNames(t reflect.Type) map[string]reflect.StructField {
 	out := map[string]reflect.StructField{}
 	for i := range t.NumField() {
 		f := t.Field(i)
-		name, _, _ := bytes.Cut([]byte(f.Tag.Get("json")), []byte(","))
-		out[string(name)] = f
+		tag := f.Tag.Get("json")
+		if f.Anonymous && tag == "" {
+			for name, g := range jsonNames(f.Type) {
+				out[name] = g
+			}
+			continue
+		}
+		name, _, _ := strings.Cut(tag, ",")
+		out[name] = f
 	}
 	return out
 }

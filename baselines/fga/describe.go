@@ -71,8 +71,8 @@ func (m *Model) Describe(s learn.Schema) (learn.Description, error) {
 			corners := [4]learn.JSONFloat{learn.JSONFloat(t.A), learn.JSONFloat(t.B), learn.JSONFloat(t.C), learn.JSONFloat(t.D)}
 			ps = append(ps, corners)
 			if used[[2]int{f, k}] { // the terms the rules use
-				terms = append(terms, learn.PartitionTerm{Feature: f, FeatureName: s.FeatureName(f), Term: k,
-					TermName: LabelName(k, m.labels), Trapezoid: corners[:]})
+				ref := learn.TermRef{Feature: f, FeatureName: s.FeatureName(f), Term: k, TermName: LabelName(k, m.labels)}
+				terms = append(terms, learn.PartitionTerm{TermRef: ref, Trapezoid: corners[:]})
 			}
 		}
 		dm.Partitions = append(dm.Partitions, ps)
