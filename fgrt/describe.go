@@ -55,9 +55,7 @@ func (m *Model) Describe(s learn.Schema) (learn.Description, error) {
 			Depth: n.Depth, Class: n.Class, Coverage: learn.JSONFloat(n.Coverage)}
 		dm.Nodes = append(dm.Nodes, describedNode{FuzzyTreeNode: tn, Gain: learn.JSONFloat(n.Gain), ClassWeights: learn.Floats(n.ClassWeights)})
 	}
-	d, err := learn.NewDescription(Kind, m, s, dm)
-	d.Partitions = terms
-	return d, err
+	return learn.NewDescription(Kind, m, s, dm, terms...)
 }
 
 // ModelFromJSON rebuilds a model from the Model field of its Description.
@@ -80,19 +78,11 @@ func ModelFromJSON(raw json.RawMessage) (*Model, error) {
 		return nil, err
 	}
 	m.Partitions = parts
-	tree := make([]learn.FuzzyTreeNode, len(dm.Nodes))
-	for i, dn := range dm.Nodes {
-		tree[i] = dn.FuzzyTreeNode
-	}
-	if err := learn.CheckFuzzyTree(tree, m.Partitions, dm.NumClasses); err != nil {
+	if err := learn.CheckFuzzyTree(dm.Nodes, m.Partitions, dm.NumClasses); err != nil {
 		return nil, err
 	}
 	for _, dn := range dm.Nodes {
-		var children []int
-		if len(dn.Children) > 0 {
-			children = dn.Children
-		}
-		m.Nodes = append(m.Nodes, Node{Feature: dn.Feature, Term: dn.Term, Parent: dn.Parent, Children: children,
+		m.Nodes = append(m.Nodes, Node{Feature: dn.Feature, Term: dn.Term, Parent: dn.Parent, Children: dn.ModelChildren(),
 			Depth: dn.Depth, Class: dn.Class, Coverage: float64(dn.Coverage), Gain: float64(dn.Gain),
 			ClassWeights: learn.Float64s(dn.ClassWeights)})
 	}

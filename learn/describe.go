@@ -163,13 +163,14 @@ func Reconstruct(d Description) (Predictor, error) {
 }
 
 // NewDescription fills the parts every learner shares: kind, names, the
-// rules as RuleLines of m.Rules(s), and the marshalled model.
-func NewDescription(kind string, m Model, s Schema, model any) (Description, error) {
+// rules as RuleLines of m.Rules(s), the marshalled model, and the
+// partition terms the rules use (learners with fuzzy partitions).
+func NewDescription(kind string, m Model, s Schema, model any, terms ...PartitionTerm) (Description, error) {
 	raw, err := marshalModel(model)
 	if err != nil {
 		return Description{}, fmt.Errorf("learn: describing a %s model: %w", kind, err)
 	}
-	d := Description{ModelHead: ModelHead{Kind: kind, Rules: RuleLines(m.Rules(s))}, Model: raw}
+	d := Description{ModelHead: ModelHead{Kind: kind, Rules: RuleLines(m.Rules(s))}, Partitions: terms, Model: raw}
 	d.Features = make([]string, len(s.Features))
 	for j := range s.Features {
 		d.Features[j] = s.FeatureName(j)

@@ -21,6 +21,19 @@ type FuzzyTreeNode struct {
 	Coverage JSONFloat `json:"coverage"`
 }
 
+// fuzzyTreeNode gives a learner's node JSON, which embeds a
+// FuzzyTreeNode, to CheckFuzzyTree.
+func (n FuzzyTreeNode) fuzzyTreeNode() FuzzyTreeNode { return n }
+
+// ModelChildren is the node's children as a model holds them: nil for a
+// leaf (the JSON's []).
+func (n FuzzyTreeNode) ModelChildren() []int {
+	if len(n.Children) == 0 {
+		return nil
+	}
+	return n.Children
+}
+
 // DescribedChildren is children as a node's JSON holds them: [] for a
 // leaf, never null.
 func DescribedChildren(children []int) []int {
@@ -30,12 +43,17 @@ func DescribedChildren(children []int) []int {
 	return children
 }
 
-// CheckFuzzyTree checks decoded nodes over parts for numClasses classes,
+// CheckFuzzyTree checks decoded nodes (a learner's node JSON, embedding
+// FuzzyTreeNode) over parts for numClasses classes,
 // so that prediction can walk them without a panic or an endless loop:
 // a root first; each other node below an earlier parent, one level
 // deeper, on a term of parts; every class in range; every child a later
 // node whose parent it is. It returns the first problem found.
-func CheckFuzzyTree(nodes []FuzzyTreeNode, parts []fuzzy.Partition, numClasses int) error {
+func CheckFuzzyTree[N interface{ fuzzyTreeNode() FuzzyTreeNode }](described []N, parts []fuzzy.Partition, numClasses int) error {
+	nodes := make([]FuzzyTreeNode, len(described))
+	for i, n := range described {
+		nodes[i] = n.fuzzyTreeNode()
+	}
 	if len(nodes) == 0 || nodes[0].Parent != -1 {
 		return fmt.Errorf("the tree has no root")
 	}

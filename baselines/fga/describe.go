@@ -84,9 +84,7 @@ func (m *Model) Describe(s learn.Schema) (learn.Description, error) {
 		}
 		dm.Rules = append(dm.Rules, dr)
 	}
-	d, err := learn.NewDescription(Kind, m, s, dm)
-	d.Partitions = terms
-	return d, err
+	return learn.NewDescription(Kind, m, s, dm, terms...)
 }
 
 // ModelFromJSON rebuilds a rule base from the Model field of its

@@ -57,9 +57,7 @@ func (m *Model) Describe(s learn.Schema) (learn.Description, error) {
 	for _, e := range m.pred.entries {
 		dm.PredictionList = append(dm.PredictionList, [2]int{e.node, e.pred})
 	}
-	d, err := learn.NewDescription(Kind, m, s, dm)
-	d.Partitions = terms
-	return d, err
+	return learn.NewDescription(Kind, m, s, dm, terms...)
 }
 
 // ModelFromJSON rebuilds a model from the Model field of its Description,
@@ -87,20 +85,12 @@ func ModelFromJSON(raw json.RawMessage) (*Model, error) {
 		return nil, err
 	}
 	m.Partitions = parts
-	tree := make([]learn.FuzzyTreeNode, len(dm.Nodes))
-	for i, dn := range dm.Nodes {
-		tree[i] = dn.FuzzyTreeNode
-	}
-	if err := learn.CheckFuzzyTree(tree, m.Partitions, dm.NumClasses); err != nil {
+	if err := learn.CheckFuzzyTree(dm.Nodes, m.Partitions, dm.NumClasses); err != nil {
 		return nil, err
 	}
 	for _, dn := range dm.Nodes {
-		var children []int
-		if len(dn.Children) > 0 {
-			children = dn.Children
-		}
 		m.Nodes = append(m.Nodes, Node{Name: dn.Name, Feature: dn.Feature, Term: dn.Term, Parent: dn.Parent,
-			Children: children, Depth: dn.Depth, Class: dn.Class, Coverage: float64(dn.Coverage),
+			Children: dn.ModelChildren(), Depth: dn.Depth, Class: dn.Class, Coverage: float64(dn.Coverage),
 			Quality: float64(dn.Quality), Removed: dn.Removed})
 	}
 	if len(dm.PredictionList) == 0 {
