@@ -73,14 +73,11 @@ func ModelFromJSON(raw json.RawMessage) (*Model, error) {
 		return nil, fmt.Errorf("root_prediction %d out of range", dm.RootPrediction)
 	}
 	m := &Model{NumClasses: dm.NumClasses, RootPrediction: dm.RootPrediction, EndedByBreak: dm.EndedByBreak, Clamp: dm.Clamp}
-	parts, err := learn.PartitionsFromDescribed(dm.Partitions)
+	parts, err := learn.RebuildFuzzyTree(dm.Partitions, dm.Nodes, dm.NumClasses)
 	if err != nil {
 		return nil, err
 	}
 	m.Partitions = parts
-	if err := learn.CheckFuzzyTree(dm.Nodes, m.Partitions, dm.NumClasses); err != nil {
-		return nil, err
-	}
 	for _, dn := range dm.Nodes {
 		m.Nodes = append(m.Nodes, Node{Feature: dn.Feature, Term: dn.Term, Parent: dn.Parent, Children: dn.ModelChildren(),
 			Depth: dn.Depth, Class: dn.Class, Coverage: float64(dn.Coverage), Gain: float64(dn.Gain),

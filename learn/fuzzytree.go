@@ -22,7 +22,7 @@ type FuzzyTreeNode struct {
 }
 
 // fuzzyTreeNode gives a learner's node JSON, which embeds a
-// FuzzyTreeNode, to CheckFuzzyTree.
+// FuzzyTreeNode, to RebuildFuzzyTree.
 func (n FuzzyTreeNode) fuzzyTreeNode() FuzzyTreeNode { return n }
 
 // ModelChildren is the node's children as a model holds them: nil for a
@@ -43,17 +43,32 @@ func DescribedChildren(children []int) []int {
 	return children
 }
 
-// CheckFuzzyTree checks decoded nodes (a learner's node JSON, embedding
-// FuzzyTreeNode) over parts for numClasses classes,
-// so that prediction can walk them without a panic or an endless loop:
-// a root first; each other node below an earlier parent, one level
-// deeper, on a term of parts; every class in range; every child a later
-// node whose parent it is. It returns the first problem found.
-func CheckFuzzyTree[N interface{ fuzzyTreeNode() FuzzyTreeNode }](described []N, parts []fuzzy.Partition, numClasses int) error {
+// RebuildFuzzyTree rebuilds a fuzzy tree's partitions from their JSON
+// (PartitionsFromDescribed) and checks the decoded nodes (a learner's
+// node JSON, embedding FuzzyTreeNode) over them for numClasses classes
+// (checkFuzzyTree).
+func RebuildFuzzyTree[N interface{ fuzzyTreeNode() FuzzyTreeNode }](partitions []DescribedPartition, described []N,
+	numClasses int) ([]fuzzy.Partition, error) {
+	parts, err := PartitionsFromDescribed(partitions)
+	if err != nil {
+		return nil, err
+	}
 	nodes := make([]FuzzyTreeNode, len(described))
 	for i, n := range described {
 		nodes[i] = n.fuzzyTreeNode()
 	}
+	if err := checkFuzzyTree(nodes, parts, numClasses); err != nil {
+		return nil, err
+	}
+	return parts, nil
+}
+
+// checkFuzzyTree checks nodes over parts for numClasses classes, so that
+// prediction can walk them without a panic or an endless loop:
+// a root first; each other node below an earlier parent, one level
+// deeper, on a term of parts; every class in range; every child a later
+// node whose parent it is. It returns the first problem found.
+func checkFuzzyTree(nodes []FuzzyTreeNode, parts []fuzzy.Partition, numClasses int) error {
 	if len(nodes) == 0 || nodes[0].Parent != -1 {
 		return fmt.Errorf("the tree has no root")
 	}

@@ -6,7 +6,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/fuzzy"
 )
 
-// TestCheckFuzzyTree: a well-formed tree passes, and each broken link is
+// TestCheckFuzzyTree (checkFuzzyTree): a well-formed tree passes, and each broken link is
 // named.
 func TestCheckFuzzyTree(t *testing.T) {
 	parts := []fuzzy.Partition{{Terms: make([]fuzzy.Term, 2)}, {Terms: make([]fuzzy.Term, 3)}}
@@ -39,7 +39,7 @@ func TestCheckFuzzyTree(t *testing.T) {
 		{"foreign child", tree(func(n []FuzzyTreeNode) { n[1].Children = []int{2} }), "node 1: child 2 is not its child"},
 		{"child before its parent", tree(func(n []FuzzyTreeNode) { n[1].Children = []int{0} }), "node 1: child 0 is not its child"},
 	} {
-		err := CheckFuzzyTree(c.nodes, parts, 2)
+		err := checkFuzzyTree(c.nodes, parts, 2)
 		if got := ""; err != nil {
 			got = err.Error()
 			if got != c.want {

@@ -80,14 +80,11 @@ func ModelFromJSON(raw json.RawMessage) (*Model, error) {
 		}
 	}
 	m := &Model{NumClasses: dm.NumClasses, Classes: dm.Classes, Stale: dm.Stale}
-	parts, err := learn.PartitionsFromDescribed(dm.Partitions)
+	parts, err := learn.RebuildFuzzyTree(dm.Partitions, dm.Nodes, dm.NumClasses)
 	if err != nil {
 		return nil, err
 	}
 	m.Partitions = parts
-	if err := learn.CheckFuzzyTree(dm.Nodes, m.Partitions, dm.NumClasses); err != nil {
-		return nil, err
-	}
 	for _, dn := range dm.Nodes {
 		m.Nodes = append(m.Nodes, Node{Name: dn.Name, Feature: dn.Feature, Term: dn.Term, Parent: dn.Parent,
 			Children: dn.ModelChildren(), Depth: dn.Depth, Class: dn.Class, Coverage: float64(dn.Coverage),
