@@ -12,5 +12,6 @@
 // is missing.
 //
 // Run it with `go test ./internal/layers`; it skips when the go command is
-// not available. A new package needs a line in the table.
+// not available. A new package needs its place in the table and on its
+// layer's line of README.md's Layout.
 package layers
