@@ -275,80 +275,99 @@ func (s *jsonScan) skipValue() ([]byte, bool) {
 	start := s.i
 	// stack holds the open containers: '{' or '['.
 	var stack []byte
-	b := s.b
 	for {
-		// A value.
+		// A value: a container opens (and its first value follows), or a
+		// scalar passes.
 		s.ws()
-		if s.i >= len(b) {
+		if s.i >= len(s.b) {
 			return nil, false
 		}
-		switch c := b[s.i]; {
-		case c == '{' || c == '[':
+		if c := s.b[s.i]; c == '{' || c == '[' {
 			if len(stack) >= maxModelDepth {
 				return nil, false
 			}
-			stack = append(stack, c)
-			s.i++
-			s.ws()
-			if s.i < len(b) && b[s.i] == c+2 { // '}' or ']'
-				s.i++
-				stack = stack[:len(stack)-1]
-				break
-			}
-			if c == '{' {
-				if !s.skipKey() {
+			if !s.emptyContainer(c) {
+				stack = append(stack, c)
+				if c == '{' && !s.skipKey() {
 					return nil, false
 				}
-			}
-			continue
-		case c == '"':
-			if !s.skipString() {
-				return nil, false
-			}
-		case c == '-' || (c >= '0' && c <= '9'):
-			if _, _, ok := s.number(); !ok {
-				return nil, false
-			}
-		case c == 't' || c == 'f' || c == 'n':
-			lit := "null"
-			if c == 't' {
-				lit = "true"
-			} else if c == 'f' {
-				lit = "false"
-			}
-			if len(b)-s.i < len(lit) || string(b[s.i:s.i+len(lit)]) != lit {
-				return nil, false
-			}
-			s.i += len(lit)
-		default:
-			return nil, false
-		}
-		// After a value: close containers, or go on to the next element.
-		for {
-			if len(stack) == 0 {
-				return b[start:s.i], true
-			}
-			s.ws()
-			if s.i >= len(b) {
-				return nil, false
-			}
-			top := stack[len(stack)-1]
-			c := b[s.i]
-			s.i++
-			if c == top+2 {
-				stack = stack[:len(stack)-1]
 				continue
 			}
-			if c != ',' {
-				return nil, false
-			}
-			if top == '{' && !s.skipKey() {
-				return nil, false
-			}
-			s.ws()
-			break
+		} else if !s.skipScalar(c) {
+			return nil, false
+		}
+		open, ok := s.afterValue(stack)
+		if !ok {
+			return nil, false
+		}
+		if stack = stack[:open]; open == 0 {
+			return s.b[start:s.i], true
 		}
 	}
+}
+
+// emptyContainer enters the container c ('{' or '[') at s.i and reports
+// whether it closes at once (then it is passed whole).
+func (s *jsonScan) emptyContainer(c byte) bool {
+	s.i++
+	s.ws()
+	if s.i < len(s.b) && s.b[s.i] == c+2 { // '}' or ']'
+		s.i++
+		return true
+	}
+	return false
+}
+
+// skipScalar passes over the string, number or literal starting with c.
+func (s *jsonScan) skipScalar(c byte) bool {
+	switch {
+	case c == '"':
+		return s.skipString()
+	case c == '-' || (c >= '0' && c <= '9'):
+		_, _, ok := s.number()
+		return ok
+	case c == 't' || c == 'f' || c == 'n':
+		lit := "null"
+		if c == 't' {
+			lit = "true"
+		} else if c == 'f' {
+			lit = "false"
+		}
+		if len(s.b)-s.i < len(lit) || string(s.b[s.i:s.i+len(lit)]) != lit {
+			return false
+		}
+		s.i += len(lit)
+		return true
+	}
+	return false
+}
+
+// afterValue closes the containers of stack that a value ends, and passes
+// the comma (and an object's next key) before the next value; it returns
+// how many containers stay open (0: the outermost value has ended).
+func (s *jsonScan) afterValue(stack []byte) (open int, ok bool) {
+	for open = len(stack); open > 0; {
+		s.ws()
+		if s.i >= len(s.b) {
+			return 0, false
+		}
+		top := stack[open-1]
+		c := s.b[s.i]
+		s.i++
+		if c == top+2 {
+			open--
+			continue
+		}
+		if c != ',' {
+			return 0, false
+		}
+		if top == '{' && !s.skipKey() {
+			return 0, false
+		}
+		s.ws()
+		return open, true
+	}
+	return 0, true
 }
 
 // skipKey passes over an object key and its colon.
