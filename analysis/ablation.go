@@ -149,6 +149,21 @@ func OFATAblation(recs []results.Record, method, protocol string) ([]AblationGro
 	if err != nil || len(rows) == 0 {
 		return nil, err
 	}
+	baseline := ofatBaseline(rows)
+	var out []AblationGroup
+	for _, p := range AblationParams {
+		for _, v := range sortedValues(rows, p) {
+			if g, ok := ofatGroup(rows, baseline, method, p, v); ok {
+				out = append(out, g)
+			}
+		}
+	}
+	return out, nil
+}
+
+// ofatBaseline returns each parameter's baseline: its most frequent value
+// over the sweep's configurations (ties: the smallest).
+func ofatBaseline(rows []ablationRow) map[string]string {
 	baseline := map[string]string{}
 	for _, p := range AblationParams {
 		count := map[string]int{}
@@ -167,61 +182,86 @@ func OFATAblation(recs []results.Record, method, protocol string) ([]AblationGro
 		}
 		baseline[p] = best
 	}
-	type foldKey struct{ repeat, fold int }
-	var out []AblationGroup
-	for _, p := range AblationParams {
-		for _, v := range sortedValues(rows, p) {
-			var sel []ablationRow
-			var acc, rules []float64
-			fAcc, fRules, fN := map[foldKey]float64{}, map[foldKey]float64{}, map[foldKey]int{}
-			for _, r := range rows {
-				if r.params[p] != v {
-					continue
-				}
-				atBase := true
-				for _, q := range AblationParams {
-					if q != p && r.params[q] != baseline[q] {
-						atBase = false
-					}
-				}
-				if !atBase {
-					continue
-				}
-				sel = append(sel, r)
-				acc = append(acc, r.rec.Accuracy)
-				rules = append(rules, float64(r.rec.Rules))
-				k := foldKey{r.rec.Repeat, r.rec.Fold}
-				fAcc[k] += r.rec.Accuracy
-				fRules[k] += float64(r.rec.Rules)
-				fN[k]++
-			}
-			if len(sel) == 0 {
-				continue // a value that only occurs off-baseline is not part of the one-factor sweep
-			}
-			keys := make([]foldKey, 0, len(fN))
-			for k := range fN {
-				keys = append(keys, k)
-			}
-			sort.Slice(keys, func(i, j int) bool {
-				if keys[i].repeat != keys[j].repeat {
-					return keys[i].repeat < keys[j].repeat
-				}
-				return keys[i].fold < keys[j].fold
-			})
-			var foldAcc, foldRules []float64
-			for _, k := range keys {
-				foldAcc = append(foldAcc, fAcc[k]/float64(fN[k]))
-				foldRules = append(foldRules, fRules[k]/float64(fN[k]))
-			}
-			g := AblationGroup{Method: method, Param: p, Value: v, Rows: len(sel), Configs: countConfigs(sel)}
-			g.AccMean, _ = meanStd(acc)
-			g.RulesMean, _ = meanStd(rules)
-			_, g.AccStd = meanStd(foldAcc)
-			_, g.RulesStd = meanStd(foldRules)
-			out = append(out, g)
+	return baseline
+}
+
+// ofatGroup is the group of parameter p at value v: the rows with v and
+// every other parameter at its baseline; false when there are none (a
+// value that only occurs off-baseline is not part of the one-factor
+// sweep).
+func ofatGroup(rows []ablationRow, baseline map[string]string, method, p, v string) (AblationGroup, bool) {
+	var sel []ablationRow
+	var acc, rules []float64
+	var folds foldMeans
+	for _, r := range rows {
+		if r.params[p] != v || !atBaseline(r, baseline, p) {
+			continue
+		}
+		sel = append(sel, r)
+		acc = append(acc, r.rec.Accuracy)
+		rules = append(rules, float64(r.rec.Rules))
+		folds.add(r.rec)
+	}
+	if len(sel) == 0 {
+		return AblationGroup{}, false
+	}
+	foldAcc, foldRules := folds.means()
+	g := AblationGroup{Method: method, Param: p, Value: v, Rows: len(sel), Configs: countConfigs(sel)}
+	g.AccMean, _ = meanStd(acc)
+	g.RulesMean, _ = meanStd(rules)
+	_, g.AccStd = meanStd(foldAcc)
+	_, g.RulesStd = meanStd(foldRules)
+	return g, true
+}
+
+// atBaseline reports whether every parameter of r but p is at its
+// baseline.
+func atBaseline(r ablationRow, baseline map[string]string, p string) bool {
+	for _, q := range AblationParams {
+		if q != p && r.params[q] != baseline[q] {
+			return false
 		}
 	}
-	return out, nil
+	return true
+}
+
+// repeatFold names one (repeat, fold) of the sweep.
+type repeatFold struct{ repeat, fold int }
+
+// foldMeans sums accuracy and rules per (repeat, fold).
+type foldMeans struct {
+	acc, rules map[repeatFold]float64
+	n          map[repeatFold]int
+}
+
+func (f *foldMeans) add(r results.Record) {
+	if f.n == nil {
+		f.acc, f.rules, f.n = map[repeatFold]float64{}, map[repeatFold]float64{}, map[repeatFold]int{}
+	}
+	k := repeatFold{r.Repeat, r.Fold}
+	f.acc[k] += r.Accuracy
+	f.rules[k] += float64(r.Rules)
+	f.n[k]++
+}
+
+// means returns the mean accuracy and rules of each (repeat, fold), in
+// repeat and fold order.
+func (f *foldMeans) means() (acc, rules []float64) {
+	keys := make([]repeatFold, 0, len(f.n))
+	for k := range f.n {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].repeat != keys[j].repeat {
+			return keys[i].repeat < keys[j].repeat
+		}
+		return keys[i].fold < keys[j].fold
+	})
+	for _, k := range keys {
+		acc = append(acc, f.acc[k]/float64(f.n[k]))
+		rules = append(rules, f.rules[k]/float64(f.n[k]))
+	}
+	return acc, rules
 }
 
 // Ablation is one ablation figure's groups: the paper's pooled grouping
@@ -236,6 +276,12 @@ type Ablation struct {
 // ablationVariants are the method labels each kind draws, when present.
 var ablationVariants = map[string][]string{"pooled": {"fgrt", "fgrt-fixed"}, "ofat": {"fgrt@ofat", "fgrt-fixed@ofat"}}
 
+// ablationOrder is the order computeAblations reduces records in: by
+// group (protocol, dataset, method, configuration), then by repeat, fold
+// and unit.
+var ablationOrder = results.Order{results.ByProtocol, results.ByDataset, results.ByMethod, results.ByConfigIndex,
+	results.ByConfig, results.ByRepeat, results.ByFold, results.ByKey}
+
 // computeAblations groups the rows of the FGRT labels the ablation figures
 // draw: the pooled grouping under the paper protocol and the one-factor
 // sweep under every protocol. Kinds without rows are left out, and so are
@@ -245,26 +291,7 @@ func computeAblations(recs []results.Record, protocols []string) (out []Ablation
 	// Canonical order, so that sums are reduced in the same order however
 	// the records were shuffled.
 	recs = append([]results.Record(nil), recs...)
-	sort.SliceStable(recs, func(i, j int) bool {
-		a, b := recs[i], recs[j]
-		switch {
-		case a.Protocol != b.Protocol:
-			return a.Protocol < b.Protocol
-		case a.Dataset != b.Dataset:
-			return a.Dataset < b.Dataset
-		case a.Method != b.Method:
-			return a.Method < b.Method
-		case a.ConfigIndex != b.ConfigIndex:
-			return a.ConfigIndex < b.ConfigIndex
-		case a.Config != b.Config:
-			return a.Config < b.Config
-		case a.Repeat != b.Repeat:
-			return a.Repeat < b.Repeat
-		case a.Fold != b.Fold:
-			return a.Fold < b.Fold
-		}
-		return a.Key < b.Key
-	})
+	ablationOrder.Sort(recs)
 	add := func(kind, protocol string, group func([]results.Record, string, string) ([]AblationGroup, error)) error {
 		ab := Ablation{Kind: kind, Protocol: protocol}
 		for _, m := range ablationVariants[kind] {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fgrtbench/fgrtbench/learn"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
@@ -33,7 +34,7 @@ func artifactsFixture() ([]results.Record, Artifacts) {
 		row("k2", 0, 4, "a", "b", 0.4, 0.6), row("k2", 0, 5, "b", "a", 0.5, 0.5),
 	}}
 	model := func(key string, ci int, rules ...string) results.ModelRecord {
-		return results.ModelRecord{Key: key, ConfigIndex: ci, Classes: []string{"a", "b"}, Rules: rules}
+		return results.ModelRecord{Key: key, ConfigIndex: ci, ModelHead: learn.ModelHead{Classes: []string{"a", "b"}, Rules: rules}}
 	}
 	m := results.Models{Records: []results.ModelRecord{
 		model("k0", 0, "IF x IS Low THEN class a  [coverage 0.5, confidence 0.9]", "IF x IS High THEN class b  [coverage 0.5, confidence 0.8]"),
@@ -190,8 +191,8 @@ func TestRepresentativeRulesCapped(t *testing.T) {
 func TestStabilityReadableRules(t *testing.T) {
 	recs, art := artifactsFixture()
 	tree := func(key string, ci int, scaled, readable string) results.ModelRecord {
-		m := results.ModelRecord{Key: key, ConfigIndex: ci, Kind: "cart.tree/1", Classes: []string{"a", "b"},
-			Rules: []string{"IF p <= " + scaled + " THEN class a", "IF p > " + scaled + " THEN class b"}}
+		m := results.ModelRecord{Key: key, ConfigIndex: ci, ModelHead: learn.ModelHead{Kind: "cart.tree/1", Classes: []string{"a", "b"},
+			Rules: []string{"IF p <= " + scaled + " THEN class a", "IF p > " + scaled + " THEN class b"}}}
 		if readable != "" {
 			m.ReadableRules = []string{"IF p <= " + readable + " THEN class a", "IF p > " + readable + " THEN class b"}
 		}

@@ -77,115 +77,150 @@ func sweepLabels(recs []results.Record) map[[2]string]bool {
 // configuration index. Two rows of a sweep point for the same repeat and
 // fold are an error, as are two selected rows of a method.
 func Points(recs []results.Record) ([]Point, error) {
-	sweeps := sweepLabels(recs)
-	type row struct {
-		key pointKey
-		rec results.Record
+	rows := pointRows(recs)
+	g, err := groupPoints(rows)
+	if err != nil {
+		return nil, err
 	}
-	var rows []row
+	sums, err := groupMeanStd(g.group, g.columns)
+	if err != nil {
+		return nil, err
+	}
+	if len(sums) != len(g.keys) {
+		return nil, fmt.Errorf("analysis: aggregation returned %d groups for %d points", len(sums), len(g.keys))
+	}
+	out := make([]Point, len(sums))
+	for i, sum := range sums {
+		out[i] = g.point(sum)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return pointLess(out[i], out[j]) })
+	return out, nil
+}
+
+// pointRow is a record under the point it counts for.
+type pointRow struct {
+	key pointKey
+	rec results.Record
+}
+
+// pointRows files each record under its points: its configuration's, for
+// a swept method, and its selection's, when selected. They are in
+// canonical order, so that means are reduced in the same order however
+// the records were shuffled.
+func pointRows(recs []results.Record) []pointRow {
+	sweeps := sweepLabels(recs)
+	var rows []pointRow
 	for _, r := range recs {
 		if sweeps[[2]string{r.Protocol, r.Method}] {
-			rows = append(rows, row{pointKey{r.Protocol, r.Dataset, r.Method, r.Config, true}, r})
+			rows = append(rows, pointRow{pointKey{r.Protocol, r.Dataset, r.Method, r.Config, true}, r})
 		}
 		if r.Selected {
-			rows = append(rows, row{pointKey{r.Protocol, r.Dataset, r.Method, "", false}, r})
+			rows = append(rows, pointRow{pointKey{r.Protocol, r.Dataset, r.Method, "", false}, r})
 		}
 	}
-	// Canonical order, so that means are reduced in the same order however
-	// the records were shuffled.
 	sort.SliceStable(rows, func(i, j int) bool {
 		a, b := rows[i], rows[j]
 		if a.key != b.key {
 			return a.key.less(b.key)
 		}
-		if a.rec.Repeat != b.rec.Repeat {
-			return a.rec.Repeat < b.rec.Repeat
-		}
-		if a.rec.Fold != b.rec.Fold {
-			return a.rec.Fold < b.rec.Fold
-		}
-		return a.rec.Key < b.rec.Key
+		return withinPoint.Compare(a.rec, b.rec) < 0
 	})
-	const (
-		colAcc = iota
-		colBal
-		colRules
-		colAnt
-		colSize
-		colFit
-		nCols
-	)
-	columns := make([][]float64, nCols)
-	for c := range columns {
-		columns[c] = make([]float64, len(rows))
+	return rows
+}
+
+// The columns a point averages, in pointGroups.columns.
+const (
+	pointAcc = iota
+	pointBal
+	pointRules
+	pointAnt
+	pointSize
+	pointFit
+	pointColumns
+)
+
+// pointGroups is the sorted rows as groupMeanStd takes them: each row's
+// group (its point's index in keys) and its values by column, with what
+// each point gathers besides means.
+type pointGroups struct {
+	keys       []pointKey
+	group      []int
+	columns    [][]float64
+	minIndex   map[pointKey]int
+	selections map[pointKey]map[string]bool
+}
+
+// groupPoints groups sorted rows by point, refusing a point with two rows
+// for one repeat and fold.
+func groupPoints(rows []pointRow) (pointGroups, error) {
+	g := pointGroups{group: make([]int, len(rows)), columns: make([][]float64, pointColumns),
+		minIndex: map[pointKey]int{}, selections: map[pointKey]map[string]bool{}}
+	for c := range g.columns {
+		g.columns[c] = make([]float64, len(rows))
 	}
-	var keys []pointKey
-	group := make([]int, len(rows))
-	minIndex := map[pointKey]int{}
-	selections := map[pointKey]map[string]bool{}
 	for i, rw := range rows {
 		r := rw.rec
-		if len(keys) == 0 || keys[len(keys)-1] != rw.key {
-			keys = append(keys, rw.key)
-			selections[rw.key] = map[string]bool{}
-			minIndex[rw.key] = r.ConfigIndex
+		if len(g.keys) == 0 || g.keys[len(g.keys)-1] != rw.key {
+			g.keys = append(g.keys, rw.key)
+			g.selections[rw.key] = map[string]bool{}
+			g.minIndex[rw.key] = r.ConfigIndex
 		} else if p := rows[i-1].rec; p.Repeat == r.Repeat && p.Fold == r.Fold {
 			what := "two selected rows"
 			if rw.key.sweep {
 				what = fmt.Sprintf("two rows of configuration %q", r.Config)
 			}
-			return nil, fmt.Errorf("analysis: %s/%s/%s has %s for repeat %d fold %d", r.Protocol, r.Dataset, r.Method, what, r.Repeat, r.Fold)
+			return g, fmt.Errorf("analysis: %s/%s/%s has %s for repeat %d fold %d", r.Protocol, r.Dataset, r.Method, what, r.Repeat, r.Fold)
 		}
-		group[i] = len(keys) - 1
-		selections[rw.key][r.Selection] = true
-		minIndex[rw.key] = min(minIndex[rw.key], r.ConfigIndex)
-		columns[colAcc][i] = r.Accuracy
-		columns[colBal][i] = r.BalancedAccuracy
-		columns[colRules][i] = float64(r.Rules)
-		columns[colAnt][i] = float64(r.Antecedents)
-		columns[colSize][i] = float64(r.RulebaseSize)
-		columns[colFit][i] = r.FitSeconds
+		g.group[i] = len(g.keys) - 1
+		g.selections[rw.key][r.Selection] = true
+		g.minIndex[rw.key] = min(g.minIndex[rw.key], r.ConfigIndex)
+		g.columns[pointAcc][i] = r.Accuracy
+		g.columns[pointBal][i] = r.BalancedAccuracy
+		g.columns[pointRules][i] = float64(r.Rules)
+		g.columns[pointAnt][i] = float64(r.Antecedents)
+		g.columns[pointSize][i] = float64(r.RulebaseSize)
+		g.columns[pointFit][i] = r.FitSeconds
 	}
-	sums, err := groupMeanStd(group, columns)
-	if err != nil {
-		return nil, err
-	}
-	if len(sums) != len(keys) {
-		return nil, fmt.Errorf("analysis: aggregation returned %d groups for %d points", len(sums), len(keys))
-	}
-	out := make([]Point, len(sums))
-	for i, g := range sums {
-		k := keys[g.Group]
-		out[i] = Point{
-			Protocol: k.protocol, Dataset: k.dataset, Method: k.method, Config: k.config, ConfigIndex: minIndex[k],
-			Selection: strings.Join(slices.Sorted(maps.Keys(selections[k])), "+"), Swept: k.sweep, N: g.N,
-			Accuracy: g.Mean[colAcc], AccuracyStd: g.Std[colAcc],
-			BalancedAccuracy: g.Mean[colBal], BalancedAccuracyStd: g.Std[colBal],
-			Rules: g.Mean[colRules], Antecedents: g.Mean[colAnt],
-			RulebaseSize: g.Mean[colSize], RulebaseSizeStd: g.Std[colSize], FitSeconds: g.Mean[colFit],
-		}
-		if !k.sweep {
-			// A selected point has no single configuration.
-			out[i].Config, out[i].ConfigIndex = "", 0
-		}
-	}
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		ka := pointKey{a.Protocol, a.Dataset, a.Method, "", false}
-		kb := pointKey{b.Protocol, b.Dataset, b.Method, "", false}
-		if ka != kb {
-			return ka.less(kb)
-		}
-		if a.Swept != b.Swept {
-			return !a.Swept
-		}
-		if a.ConfigIndex != b.ConfigIndex {
-			return a.ConfigIndex < b.ConfigIndex
-		}
-		return a.Config < b.Config
-	})
-	return out, nil
+	return g, nil
 }
+
+// point is the Point of one group's means.
+func (g pointGroups) point(sum groupSummary) Point {
+	k := g.keys[sum.Group]
+	p := Point{
+		Protocol: k.protocol, Dataset: k.dataset, Method: k.method, Config: k.config, ConfigIndex: g.minIndex[k],
+		Selection: strings.Join(slices.Sorted(maps.Keys(g.selections[k])), "+"), Swept: k.sweep, N: sum.N,
+		Accuracy: sum.Mean[pointAcc], AccuracyStd: sum.Std[pointAcc],
+		BalancedAccuracy: sum.Mean[pointBal], BalancedAccuracyStd: sum.Std[pointBal],
+		Rules: sum.Mean[pointRules], Antecedents: sum.Mean[pointAnt],
+		RulebaseSize: sum.Mean[pointSize], RulebaseSizeStd: sum.Std[pointSize], FitSeconds: sum.Mean[pointFit],
+	}
+	if !k.sweep {
+		// A selected point has no single configuration.
+		p.Config, p.ConfigIndex = "", 0
+	}
+	return p
+}
+
+// pointLess orders points by protocol, dataset and method, a method's
+// selected point before its sweep, and a sweep by configuration.
+func pointLess(a, b Point) bool {
+	ka := pointKey{a.Protocol, a.Dataset, a.Method, "", false}
+	kb := pointKey{b.Protocol, b.Dataset, b.Method, "", false}
+	if ka != kb {
+		return ka.less(kb)
+	}
+	if a.Swept != b.Swept {
+		return !a.Swept
+	}
+	if a.ConfigIndex != b.ConfigIndex {
+		return a.ConfigIndex < b.ConfigIndex
+	}
+	return a.Config < b.Config
+}
+
+// withinPoint is the order Points reduces the records of one point in.
+var withinPoint = results.Order{results.ByRepeat, results.ByFold, results.ByKey}
 
 func (k pointKey) less(o pointKey) bool {
 	if k.protocol != o.protocol {
@@ -318,14 +353,39 @@ func (s Sweep) Label(i int) string {
 // are their own base, with a variant suffix "@…" removed); it decides which
 // selected variants are shown beside a sweep.
 func Sweeps(points []Point, base map[string]string, pres results.Presentation) ([]Sweep, error) {
-	type sk struct{ protocol, method string }
-	bySweep := map[sk][]Point{}
-	var order []sk
+	order, bySweep := sweepOrder(points, pres)
+	var out []Sweep
+	for _, k := range order {
+		s := Sweep{Protocol: k.protocol, Method: k.method}
+		pts := bySweep[k]
+		if err := s.setConfigs(pts); err != nil {
+			return nil, err
+		}
+		inSweep := s.setGrid(pts)
+		for _, p := range points {
+			if !p.Swept && p.Protocol == k.protocol && inSweep[p.Dataset] && (p.Method == k.method || BaseMethod(p.Method, base) == BaseMethod(k.method, base)) {
+				s.Selected = append(s.Selected, p)
+			}
+		}
+		s.summarise()
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// sweepKey names one sweep.
+type sweepKey struct{ protocol, method string }
+
+// sweepOrder groups the swept points by sweep, and orders the sweeps:
+// the paper protocol, then clean, then the others by name; within one,
+// methods in the presentation's order.
+func sweepOrder(points []Point, pres results.Presentation) (order []sweepKey, bySweep map[sweepKey][]Point) {
+	bySweep = map[sweepKey][]Point{}
 	for _, p := range points {
 		if !p.Swept {
 			continue
 		}
-		k := sk{p.Protocol, p.Method}
+		k := sweepKey{p.Protocol, p.Method}
 		if _, ok := bySweep[k]; !ok {
 			order = append(order, k)
 		}
@@ -353,77 +413,78 @@ func Sweeps(points []Point, base map[string]string, pres results.Presentation) (
 		}
 		return methodRank[a.method] < methodRank[b.method]
 	})
-	var out []Sweep
-	for _, k := range order {
-		pts := bySweep[k]
-		s := Sweep{Protocol: k.protocol, Method: k.method}
-		cfgIndex := map[string]int{}
-		for _, p := range pts {
-			if i, ok := cfgIndex[p.Config]; !ok || p.ConfigIndex < i {
-				cfgIndex[p.Config] = p.ConfigIndex
-			}
+	return order, bySweep
+}
+
+// setConfigs sets the sweep's configurations (by their lowest index, then
+// by text), the parameters they sweep and each one's values ("—" where a
+// configuration does not set one).
+func (s *Sweep) setConfigs(pts []Point) error {
+	cfgIndex := map[string]int{}
+	for _, p := range pts {
+		if i, ok := cfgIndex[p.Config]; !ok || p.ConfigIndex < i {
+			cfgIndex[p.Config] = p.ConfigIndex
 		}
-		for c := range cfgIndex {
-			s.Configs = append(s.Configs, c)
-		}
-		sort.Slice(s.Configs, func(i, j int) bool {
-			a, b := s.Configs[i], s.Configs[j]
-			if cfgIndex[a] != cfgIndex[b] {
-				return cfgIndex[a] < cfgIndex[b]
-			}
-			return a < b
-		})
-		parsed := make([]results.Config, len(s.Configs))
-		for i, c := range s.Configs {
-			pc, err := results.ParseConfig(c)
-			if err != nil {
-				return nil, fmt.Errorf("analysis: %s/%s: %v", k.protocol, k.method, err)
-			}
-			parsed[i] = pc
-		}
-		s.Params = sweptParams(parsed)
-		for _, pc := range parsed {
-			vals := make([]string, len(s.Params))
-			for j, p := range s.Params {
-				vals[j] = pc[p]
-				if _, ok := pc[p]; !ok {
-					vals[j] = "—"
-				}
-			}
-			s.Values = append(s.Values, vals)
-		}
-		seen := map[string]bool{}
-		for _, p := range pts {
-			if !seen[p.Dataset] {
-				seen[p.Dataset] = true
-				s.Datasets = append(s.Datasets, p.Dataset)
-			}
-		}
-		SortDatasets(s.Datasets)
-		row := map[string]int{}
-		for i, d := range s.Datasets {
-			row[d] = i
-		}
-		col := map[string]int{}
-		for i, c := range s.Configs {
-			col[c] = i
-		}
-		s.Points = make([][]Point, len(s.Datasets))
-		for i := range s.Points {
-			s.Points[i] = make([]Point, len(s.Configs))
-		}
-		for _, p := range pts {
-			s.Points[row[p.Dataset]][col[p.Config]] = p
-		}
-		for _, p := range points {
-			if !p.Swept && p.Protocol == k.protocol && seen[p.Dataset] && (p.Method == k.method || BaseMethod(p.Method, base) == BaseMethod(k.method, base)) {
-				s.Selected = append(s.Selected, p)
-			}
-		}
-		s.summarise()
-		out = append(out, s)
 	}
-	return out, nil
+	for c := range cfgIndex {
+		s.Configs = append(s.Configs, c)
+	}
+	sort.Slice(s.Configs, func(i, j int) bool {
+		a, b := s.Configs[i], s.Configs[j]
+		if cfgIndex[a] != cfgIndex[b] {
+			return cfgIndex[a] < cfgIndex[b]
+		}
+		return a < b
+	})
+	parsed := make([]results.Config, len(s.Configs))
+	for i, c := range s.Configs {
+		pc, err := results.ParseConfig(c)
+		if err != nil {
+			return fmt.Errorf("analysis: %s/%s: %v", s.Protocol, s.Method, err)
+		}
+		parsed[i] = pc
+	}
+	s.Params = sweptParams(parsed)
+	for _, pc := range parsed {
+		vals := make([]string, len(s.Params))
+		for j, p := range s.Params {
+			vals[j] = pc[p]
+			if _, ok := pc[p]; !ok {
+				vals[j] = "—"
+			}
+		}
+		s.Values = append(s.Values, vals)
+	}
+	return nil
+}
+
+// setGrid sets the sweep's datasets and its points by dataset and
+// configuration, and returns the datasets as a set.
+func (s *Sweep) setGrid(pts []Point) map[string]bool {
+	seen := map[string]bool{}
+	for _, p := range pts {
+		if !seen[p.Dataset] {
+			seen[p.Dataset] = true
+			s.Datasets = append(s.Datasets, p.Dataset)
+		}
+	}
+	SortDatasets(s.Datasets)
+	row := map[string]int{}
+	for i, d := range s.Datasets {
+		row[d] = i
+	}
+	col := map[string]int{}
+	for i, c := range s.Configs {
+		col[c] = i
+	}
+	s.Points = make([][]Point, len(s.Datasets))
+	for i := range s.Points {
+		s.Points[i] = make([]Point, len(s.Configs))
+	}
+	for _, p := range pts {
+		s.Points[row[p.Dataset]][col[p.Config]] = p
+	}
+	return seen
 }
 
 // sweptParams lists the parameters whose values differ between configs.

@@ -11,20 +11,13 @@ import (
 // Kind is the learn.Description kind of FGRT and FGRT* models.
 const Kind = "fgrt.tree/1"
 
-func init() {
-	learn.RegisterKind(Kind, func(raw json.RawMessage) (learn.Predictor, error) {
-		return ModelFromJSON(raw)
-	})
-}
+func init() { learn.RegisterModel(Kind, ModelFromJSON) }
 
+// describedNode is one node of the JSON of an FGRT tree: the fuzzy tree
+// node's fields, then its gain and the class weights of the rows it
+// covers.
 type describedNode struct {
-	Feature      int               `json:"feature"`
-	Term         int               `json:"term"`
-	Parent       int               `json:"parent"`
-	Children     []int             `json:"children"`
-	Depth        int               `json:"depth"`
-	Class        int               `json:"class"`
-	Coverage     learn.JSONFloat   `json:"coverage"`
+	learn.FuzzyTreeNode
 	Gain         learn.JSONFloat   `json:"gain"`
 	ClassWeights []learn.JSONFloat `json:"class_weights"`
 }
@@ -58,17 +51,11 @@ func (m *Model) Describe(s learn.Schema) (learn.Description, error) {
 	parts, terms := learn.DescribePartitions(m.Partitions, s, used, func(f, t int) string { return m.termName(s, f, t) })
 	dm.Partitions = parts
 	for _, n := range m.Nodes {
-		children := n.Children
-		if children == nil {
-			children = []int{}
-		}
-		dm.Nodes = append(dm.Nodes, describedNode{Feature: n.Feature, Term: n.Term, Parent: n.Parent,
-			Children: children, Depth: n.Depth, Class: n.Class, Coverage: learn.JSONFloat(n.Coverage),
-			Gain: learn.JSONFloat(n.Gain), ClassWeights: learn.Floats(n.ClassWeights)})
+		tn := learn.FuzzyTreeNode{Feature: n.Feature, Term: n.Term, Parent: n.Parent, Children: learn.DescribedChildren(n.Children),
+			Depth: n.Depth, Class: n.Class, Coverage: learn.JSONFloat(n.Coverage)}
+		dm.Nodes = append(dm.Nodes, describedNode{FuzzyTreeNode: tn, Gain: learn.JSONFloat(n.Gain), ClassWeights: learn.Floats(n.ClassWeights)})
 	}
-	d, err := learn.NewDescription(Kind, m, s, dm)
-	d.Partitions = terms
-	return d, err
+	return learn.NewDescription(Kind, m, s, dm, terms...)
 }
 
 // ModelFromJSON rebuilds a model from the Model field of its Description.
@@ -86,41 +73,13 @@ func ModelFromJSON(raw json.RawMessage) (*Model, error) {
 		return nil, fmt.Errorf("root_prediction %d out of range", dm.RootPrediction)
 	}
 	m := &Model{NumClasses: dm.NumClasses, RootPrediction: dm.RootPrediction, EndedByBreak: dm.EndedByBreak, Clamp: dm.Clamp}
-	parts, err := learn.PartitionsFromDescribed(dm.Partitions)
+	parts, err := learn.RebuildFuzzyTree(dm.Partitions, dm.Nodes, dm.NumClasses)
 	if err != nil {
 		return nil, err
 	}
 	m.Partitions = parts
-	if len(dm.Nodes) == 0 || dm.Nodes[0].Parent != -1 {
-		return nil, fmt.Errorf("the tree has no root")
-	}
-	for i, dn := range dm.Nodes {
-		if i > 0 {
-			if dn.Parent < 0 || dn.Parent >= i {
-				return nil, fmt.Errorf("node %d: parent %d does not precede it", i, dn.Parent)
-			}
-			if dn.Feature < 0 || dn.Feature >= len(m.Partitions) || dn.Term < 0 || dn.Term >= len(m.Partitions[dn.Feature].Terms) {
-				return nil, fmt.Errorf("node %d: feature %d term %d out of range", i, dn.Feature, dn.Term)
-			}
-			if dn.Depth != dm.Nodes[dn.Parent].Depth+1 {
-				return nil, fmt.Errorf("node %d: depth %d under a parent of depth %d", i, dn.Depth, dm.Nodes[dn.Parent].Depth)
-			}
-		} else if dn.Depth != 0 {
-			return nil, fmt.Errorf("root depth %d", dn.Depth)
-		}
-		if dn.Class < -1 || dn.Class >= dm.NumClasses {
-			return nil, fmt.Errorf("node %d: class %d out of range", i, dn.Class)
-		}
-		for _, c := range dn.Children {
-			if c <= i || c >= len(dm.Nodes) || dm.Nodes[c].Parent != i {
-				return nil, fmt.Errorf("node %d: child %d is not its child", i, c)
-			}
-		}
-		var children []int
-		if len(dn.Children) > 0 {
-			children = dn.Children
-		}
-		m.Nodes = append(m.Nodes, Node{Feature: dn.Feature, Term: dn.Term, Parent: dn.Parent, Children: children,
+	for _, dn := range dm.Nodes {
+		m.Nodes = append(m.Nodes, Node{Feature: dn.Feature, Term: dn.Term, Parent: dn.Parent, Children: dn.ModelChildren(),
 			Depth: dn.Depth, Class: dn.Class, Coverage: float64(dn.Coverage), Gain: float64(dn.Gain),
 			ClassWeights: learn.Float64s(dn.ClassWeights)})
 	}

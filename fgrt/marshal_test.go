@@ -28,10 +28,10 @@ func TestDescribedModelMarshalMatchesReflection(t *testing.T) {
 				{Nominal: true},
 			},
 			Nodes: []describedNode{
-				{Feature: -1, Term: -1, Parent: -1, Children: []int{1, 2}, Class: 2, Coverage: 1e-9, Gain: 1e21,
-					ClassWeights: []learn.JSONFloat{0.5, 0, 1}},
-				{Feature: 0, Term: 1, Children: []int{}, Depth: 1},
-				{Feature: 1, Term: 0, Children: nil, Depth: 1, ClassWeights: []learn.JSONFloat{}},
+				{FuzzyTreeNode: learn.FuzzyTreeNode{Feature: -1, Term: -1, Parent: -1, Children: []int{1, 2}, Class: 2, Coverage: 1e-9},
+					Gain: 1e21, ClassWeights: []learn.JSONFloat{0.5, 0, 1}},
+				{FuzzyTreeNode: learn.FuzzyTreeNode{Feature: 0, Term: 1, Children: []int{}, Depth: 1}},
+				{FuzzyTreeNode: learn.FuzzyTreeNode{Feature: 1, Term: 0, Children: nil, Depth: 1}, ClassWeights: []learn.JSONFloat{}},
 			}},
 	}
 	for i, dm := range cases {

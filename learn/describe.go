@@ -12,22 +12,13 @@ import (
 )
 
 // Description is a fitted model as data: what a results directory keeps of
-// every model (models.jsonl.gz) so that a study can be re-analysed years
-// later without refitting. Model is complete enough to reconstruct the
-// model's predictions (Reconstruct); the conformance suite (learntest)
-// checks that the decoded JSON predicts exactly what the model predicted.
+// every model (models.jsonl.gz, whose records, results.ModelRecord, embed
+// the same ModelHead) so that a study can be re-analysed years later
+// without refitting. Model is complete enough to reconstruct the model's
+// predictions (Reconstruct); the conformance suite (learntest) checks that
+// the decoded JSON predicts exactly what the model predicted.
 type Description struct {
-	// Kind names the layout of Model, "<package>.<model>/<version>" (for
-	// example "fgrt.tree/1"); Reconstruct dispatches on it.
-	Kind string `json:"kind"`
-	// Features and Classes are the schema's names, in column and class
-	// index order, so that the indices inside Model can be read.
-	Features []string `json:"features"`
-	Classes  []string `json:"classes"`
-	// Rules are the model's human-readable rules, one string per rule
-	// that Complexity counts, in the learner's own order: the "IF " lines
-	// of Model.Rules (RuleLines), so len(Rules) == Complexity().Rules.
-	Rules []string `json:"rules"`
+	ModelHead
 	// Partitions lists the fuzzy terms the model's rules refer to, for
 	// learners with fuzzy partitions, in the units the learner saw (Model
 	// holds every partition).
@@ -37,12 +28,30 @@ type Description struct {
 	Model json.RawMessage `json:"model"`
 }
 
+// ModelHead is what a description and a stored model record say of a
+// model before its partitions and structure: written once here, embedded
+// by Description and results.ModelRecord (their JSON lists these fields
+// in this order, where the ModelHead stands).
+type ModelHead struct {
+	// Kind names the layout of Model, "<package>.<model>/<version>" (for
+	// example "fgrt.tree/1"); Reconstruct dispatches on it. A stored
+	// record of a method that does not describe its models has none.
+	Kind string `json:"kind"`
+	// Features and Classes are the schema's names, in column and class
+	// index order, so that the indices inside Model can be read.
+	Features []string `json:"features"`
+	Classes  []string `json:"classes"`
+	// Rules are the model's human-readable rules, one string per rule
+	// that Complexity counts, in the learner's own order: the "IF " lines
+	// of Model.Rules (RuleLines), so len(Rules) == Complexity().Rules.
+	// A stored record holds null for a model that gives no rules text
+	// (an external method may not): its rule count is then unknown.
+	Rules []string `json:"rules"`
+}
+
 // PartitionTerm is one term of a feature's linguistic variable.
 type PartitionTerm struct {
-	Feature     int    `json:"feature"`
-	FeatureName string `json:"feature_name"`
-	Term        int    `json:"term"`
-	TermName    string `json:"term_name"`
+	TermRef
 	// Trapezoid holds the corners a <= b <= c <= d of a fuzzy term in the
 	// units the learner saw (after any scaling the protocol applied); nil
 	// for a crisp term.
@@ -50,6 +59,15 @@ type PartitionTerm struct {
 	// Category is the code a crisp (nominal) term matches; nil for a
 	// fuzzy term.
 	Category *JSONFloat `json:"category,omitempty"`
+}
+
+// TermRef names one term of one feature, by index and by name: written
+// once here, embedded by PartitionTerm and results.Term.
+type TermRef struct {
+	Feature     int    `json:"feature"`
+	FeatureName string `json:"feature_name"`
+	Term        int    `json:"term"`
+	TermName    string `json:"term_name"`
 }
 
 // Describer is implemented by models that can describe themselves as data
@@ -101,6 +119,20 @@ func RegisterKind(kind string, d Decoder) {
 	decoders[kind] = d
 }
 
+// RegisterModel is RegisterKind for a learner whose package rebuilds its
+// models with fromJSON (its ModelFromJSON), so that each learner registers
+// its kind in one line: func init() { learn.RegisterModel(Kind,
+// ModelFromJSON) }.
+func RegisterModel[M Predictor](kind string, fromJSON func(json.RawMessage) (M, error)) {
+	RegisterKind(kind, func(raw json.RawMessage) (Predictor, error) {
+		m, err := fromJSON(raw)
+		if err != nil {
+			return nil, err // not a Predictor holding a nil model
+		}
+		return m, nil
+	})
+}
+
 // Kinds returns the registered kinds, sorted.
 func Kinds() []string {
 	decodersMu.RLock()
@@ -131,13 +163,14 @@ func Reconstruct(d Description) (Predictor, error) {
 }
 
 // NewDescription fills the parts every learner shares: kind, names, the
-// rules as RuleLines of m.Rules(s), and the marshalled model.
-func NewDescription(kind string, m Model, s Schema, model any) (Description, error) {
+// rules as RuleLines of m.Rules(s), the marshalled model, and the
+// partition terms the rules use (learners with fuzzy partitions).
+func NewDescription(kind string, m Model, s Schema, model any, terms ...PartitionTerm) (Description, error) {
 	raw, err := marshalModel(model)
 	if err != nil {
 		return Description{}, fmt.Errorf("learn: describing a %s model: %w", kind, err)
 	}
-	d := Description{Kind: kind, Rules: RuleLines(m.Rules(s)), Model: raw}
+	d := Description{ModelHead: ModelHead{Kind: kind, Rules: RuleLines(m.Rules(s))}, Partitions: terms, Model: raw}
 	d.Features = make([]string, len(s.Features))
 	for j := range s.Features {
 		d.Features[j] = s.FeatureName(j)

@@ -2,6 +2,7 @@ package learn
 
 import (
 	"encoding/json"
+	"errors"
 	"math"
 	"reflect"
 	"strings"
@@ -58,9 +59,37 @@ func TestRuleLines(t *testing.T) {
 }
 
 func TestReconstructUnknownKind(t *testing.T) {
-	_, err := Reconstruct(Description{Kind: "nobody.model/9"})
+	_, err := Reconstruct(Description{ModelHead: ModelHead{Kind: "nobody.model/9"}})
 	if err == nil || !strings.Contains(err.Error(), `unknown model kind "nobody.model/9"`) {
 		t.Errorf("Reconstruct of an unknown kind: %v", err)
+	}
+}
+
+// TestRegisterModel: a kind registered with its learner's fromJSON
+// rebuilds what fromJSON returns, and a refused model is an error with no
+// predictor (not one holding a nil pointer).
+func TestRegisterModel(t *testing.T) {
+	const kind = "test.registered/1"
+	RegisterModel(kind, func(raw json.RawMessage) (*constModel, error) {
+		if string(raw) != "{}" {
+			return nil, errors.New("want {}")
+		}
+		return &constModel{}, nil
+	})
+	for _, c := range []struct {
+		model   string
+		wantErr string
+	}{
+		{"{}", ""},
+		{"[]", "learn: model of kind test.registered/1: want {}"},
+	} {
+		p, err := Reconstruct(Description{ModelHead: ModelHead{Kind: kind}, Model: json.RawMessage(c.model)})
+		switch {
+		case c.wantErr == "" && (err != nil || p == nil || !reflect.DeepEqual(p.Predict(make([][]float64, 2)), []int{0, 0})):
+			t.Errorf("%s: rebuilt %v, %v", c.model, p, err)
+		case c.wantErr != "" && (err == nil || err.Error() != c.wantErr || p != nil):
+			t.Errorf("%s: rebuilt %#v, %v; want no predictor and %q", c.model, p, err, c.wantErr)
+		}
 	}
 }
 
@@ -78,8 +107,8 @@ func TestNewDescription(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Description{Kind: "test.const/1", Features: []string{"a", "x1"}, Classes: []string{"yes", "1"},
-		Rules: []string{"IF TRUE THEN class yes"}, Model: json.RawMessage(`{"n":1}`)}
+	want := Description{ModelHead: ModelHead{Kind: "test.const/1", Features: []string{"a", "x1"}, Classes: []string{"yes", "1"},
+		Rules: []string{"IF TRUE THEN class yes"}}, Model: json.RawMessage(`{"n":1}`)}
 	if !reflect.DeepEqual(d, want) {
 		t.Errorf("NewDescription = %+v, want %+v", d, want)
 	}

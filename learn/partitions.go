@@ -39,7 +39,7 @@ func DescribePartitions(parts []fuzzy.Partition, s Schema, used map[[2]int]bool,
 		dp := DescribedPartition{Nominal: p.Nominal, Min: JSONFloat(p.Min), Max: JSONFloat(p.Max)}
 		for t, term := range p.Terms {
 			dt := DescribedTerm{Name: term.Name, Crisp: term.Crisp}
-			pt := PartitionTerm{Feature: f, FeatureName: s.FeatureName(f), Term: t, TermName: termName(f, t)}
+			pt := PartitionTerm{TermRef: TermRef{Feature: f, FeatureName: s.FeatureName(f), Term: t, TermName: termName(f, t)}}
 			if term.Crisp {
 				v := JSONFloat(term.Category.Value)
 				dt.Category, pt.Category = v, &v

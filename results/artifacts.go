@@ -57,55 +57,76 @@ func OpenArtifacts(dir string, scoreClasses []string) (a *Artifacts, cut int64, 
 	}()
 	files := []**os.File{&a.preds, &a.models}
 	for i, name := range []string{PredictionsFile, ModelsFile} {
-		path := filepath.Join(dir, name)
-		f, err := safefile.OpenWrite(path, os.O_RDWR|os.O_CREATE, 0o644)
+		n, err := a.open(i, name, files[i])
+		cut += n
 		if err != nil {
 			return a, cut, err
-		}
-		*files[i] = f
-		data, err := safefile.ReadAll(f, path, safefile.ResultsCap)
-		if err != nil {
-			return a, cut, err
-		}
-		members, torn, err := WholeMembers(data)
-		if err != nil {
-			return a, cut, fmt.Errorf("results: %s: %w", path, err)
-		}
-		if torn {
-			end := lastEnd(members)
-			if err := f.Truncate(end); err != nil {
-				return a, cut, fmt.Errorf("results: cutting the torn tail of %s: %w", path, err)
-			}
-			cut += int64(len(data)) - end
-		}
-		for k, m := range members {
-			if name == PredictionsFile && k == 0 {
-				rows, err := readCSV(m.Data)
-				if err != nil || len(rows) != 1 {
-					return a, cut, fmt.Errorf("results: %s: the first member is not the header line", path)
-				}
-				if got := strings.Join(rows[0], ","); got != strings.Join(header, ",") {
-					return a, cut, fmt.Errorf("results: %s has columns %q, this study writes %q", path, got, strings.Join(header, ","))
-				}
-				continue
-			}
-			key, err := memberKey(name, m.Data)
-			if err != nil {
-				return a, cut, fmt.Errorf("results: %s member %d: %v", path, k, err)
-			}
-			a.index[i] = append(a.index[i], span{key, m.Start, m.End})
-		}
-		if name == PredictionsFile && len(members) == 0 {
-			member, err := PredictionsHeaderMember(header)
-			if err != nil {
-				return a, cut, err
-			}
-			if err := appendMember(f, member); err != nil {
-				return a, cut, err
-			}
 		}
 	}
 	return a, cut, nil
+}
+
+// open opens artifact file i (name) into *file, cuts its torn tail (cut:
+// the bytes cut) and indexes its members; a predictions file without
+// members gets its header.
+func (a *Artifacts) open(i int, name string, file **os.File) (cut int64, err error) {
+	path := filepath.Join(a.dir, name)
+	f, err := safefile.OpenWrite(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return 0, err
+	}
+	*file = f
+	data, err := safefile.ReadAll(f, path, safefile.ResultsCap)
+	if err != nil {
+		return 0, err
+	}
+	members, torn, err := WholeMembers(data)
+	if err != nil {
+		return 0, fmt.Errorf("results: %s: %w", path, err)
+	}
+	if torn {
+		end := lastEnd(members)
+		if err := f.Truncate(end); err != nil {
+			return 0, fmt.Errorf("results: cutting the torn tail of %s: %w", path, err)
+		}
+		cut = int64(len(data)) - end
+	}
+	if err := a.indexMembers(i, name, path, members); err != nil {
+		return cut, err
+	}
+	if name == PredictionsFile && len(members) == 0 {
+		member, err := PredictionsHeaderMember(a.header)
+		if err != nil {
+			return cut, err
+		}
+		if err := appendMember(f, member); err != nil {
+			return cut, err
+		}
+	}
+	return cut, nil
+}
+
+// indexMembers records the unit of each member of artifact file i, after
+// checking a predictions file's header against the study's.
+func (a *Artifacts) indexMembers(i int, name, path string, members []Member) error {
+	for k, m := range members {
+		if name == PredictionsFile && k == 0 {
+			rows, err := readCSV(m.Data)
+			if err != nil || len(rows) != 1 {
+				return fmt.Errorf("results: %s: the first member is not the header line", path)
+			}
+			if got := strings.Join(rows[0], ","); got != strings.Join(a.header, ",") {
+				return fmt.Errorf("results: %s has columns %q, this study writes %q", path, got, strings.Join(a.header, ","))
+			}
+			continue
+		}
+		key, err := memberKey(name, m.Data)
+		if err != nil {
+			return fmt.Errorf("results: %s member %d: %v", path, k, err)
+		}
+		a.index[i] = append(a.index[i], span{key, m.Start, m.End})
+	}
+	return nil
 }
 
 // Header returns the predictions file's columns.
@@ -416,21 +437,32 @@ type classTally struct {
 // is an error (a unit whose artifacts were appended twice).
 func Derive(p Predictions, m Models) (map[UnitConfig]Derived, error) {
 	out := map[UnitConfig]Derived{}
-	// A unit's rows are contiguous (one member each), so duplicates are
-	// looked for within the unit, and a unit's key seen again after other
-	// units is a unit recorded twice: the memory stays that of one unit,
-	// not of every row of a study. Within a unit, rows come in runs of one
-	// configuration (one prediction set each); a unit whose runs are of
-	// distinct configurations, each in increasing row order (as written),
-	// holds no row twice, and its counts are added run by run. Any other
-	// unit is checked row by row (duplicateRow), which finds the same
-	// first duplicate as always.
+	if err := derivePredictions(p.Rows, out); err != nil {
+		return nil, err
+	}
+	for uc, d := range out {
+		if d.tallies != nil {
+			d.tallies = nil // counted; the map keeps the numbers only
+			out[uc] = d
+		}
+	}
+	if err := deriveModels(m.Records, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// derivePredictions counts the predictions' rows into out. A unit's rows
+// are contiguous (one member each), so duplicates are looked for within
+// the unit, and a unit's key seen again after other units is a unit
+// recorded twice: the memory stays that of one unit, not of every row of
+// a study.
+func derivePredictions(rows []PredictionRow, out map[UnitConfig]Derived) error {
 	units := map[string]bool{}
-	rows := p.Rows
 	for start := 0; start < len(rows); {
 		key := rows[start].Key
 		if units[key] {
-			return nil, fmt.Errorf("results: %s: %s recorded twice", PredictionsFile, key)
+			return fmt.Errorf("results: %s: %s recorded twice", PredictionsFile, key)
 		}
 		units[key] = true
 		end := start + 1
@@ -439,44 +471,53 @@ func Derive(p Predictions, m Models) (map[UnitConfig]Derived, error) {
 		}
 		unit := rows[start:end]
 		if err := duplicateRow(unit); err != nil {
-			return nil, err
+			return err
 		}
-		for i := 0; i < len(unit); {
-			j, correct := i, 0
-			for ; j < len(unit) && unit[j].ConfigIndex == unit[i].ConfigIndex; j++ {
-				if unit[j].Correct() {
-					correct++
-				}
-			}
-			uc := UnitConfig{key, unit[i].ConfigIndex}
-			d := out[uc]
-			d.HasPredictions = true
-			d.NTest += j - i
-			d.Correct += correct
-			d.tallies = tallyClasses(d.tallies, unit[i:j])
-			d.BalancedAccuracy = balancedAccuracy(d.tallies)
-			d.Leaves = -1
-			out[uc] = d
-			i = j
-		}
+		countUnit(key, unit, out)
 		start = end
 	}
-	for uc, d := range out {
-		if d.tallies != nil {
-			d.tallies = nil // counted; the map keeps the numbers only
-			out[uc] = d
+	return nil
+}
+
+// countUnit adds the rows of one unit to out. Within a unit, rows come in
+// runs of one configuration (one prediction set each); a unit whose runs
+// are of distinct configurations, each in increasing row order (as
+// written), holds no row twice, and its counts are added run by run. Any
+// other unit is checked row by row (duplicateRow), which finds the same
+// first duplicate as always.
+func countUnit(key string, unit []PredictionRow, out map[UnitConfig]Derived) {
+	for i := 0; i < len(unit); {
+		j, correct := i, 0
+		for ; j < len(unit) && unit[j].ConfigIndex == unit[i].ConfigIndex; j++ {
+			if unit[j].Correct() {
+				correct++
+			}
 		}
+		uc := UnitConfig{key, unit[i].ConfigIndex}
+		d := out[uc]
+		d.HasPredictions = true
+		d.NTest += j - i
+		d.Correct += correct
+		d.tallies = tallyClasses(d.tallies, unit[i:j])
+		d.BalancedAccuracy = balancedAccuracy(d.tallies)
+		d.Leaves = -1
+		out[uc] = d
+		i = j
 	}
-	for _, rec := range m.Records {
+}
+
+// deriveModels adds each model record's rules and leaves to out.
+func deriveModels(recs []ModelRecord, out map[UnitConfig]Derived) error {
+	for _, rec := range recs {
 		uc := UnitConfig{rec.Key, rec.ConfigIndex}
 		d := out[uc]
 		if d.HasModel {
-			return nil, fmt.Errorf("results: %s: %s config %d recorded twice", ModelsFile, rec.Key, rec.ConfigIndex)
+			return fmt.Errorf("results: %s: %s config %d recorded twice", ModelsFile, rec.Key, rec.ConfigIndex)
 		}
 		if rec.ReadableRules != nil && len(rec.ReadableRules) != len(rec.Rules) {
 			// The views show readable rules in place of the rules: one
 			// more or less would shift every rule after it.
-			return nil, fmt.Errorf("results: %s: %s config %d holds %d readable rules for %d rules", ModelsFile, rec.Key, rec.ConfigIndex,
+			return fmt.Errorf("results: %s: %s config %d holds %d readable rules for %d rules", ModelsFile, rec.Key, rec.ConfigIndex,
 				len(rec.ReadableRules), len(rec.Rules))
 		}
 		if !d.HasPredictions {
@@ -492,7 +533,7 @@ func Derive(p Predictions, m Models) (map[UnitConfig]Derived, error) {
 		}
 		out[uc] = d
 	}
-	return out, nil
+	return nil
 }
 
 // tallyClasses adds rows to the per-label counts ts.
@@ -598,24 +639,7 @@ func CrossCheck(recs []Record, derived map[UnitConfig]Derived, limit int) []erro
 		rows[uc] = true
 		hasRows[r.Key] = true
 		d, ok := derived[uc]
-		var err error
-		switch {
-		case !ok || !d.HasPredictions:
-			err = fmt.Errorf("%s config %d: no predictions in %s", r.Key, r.ConfigIndex, PredictionsFile)
-		case !d.HasModel:
-			err = fmt.Errorf("%s config %d: no model in %s", r.Key, r.ConfigIndex, ModelsFile)
-		case d.NTest != r.NTest || d.Correct != r.Correct:
-			err = fmt.Errorf("%s config %d: results.csv says %d of %d correct, the predictions %d of %d",
-				r.Key, r.ConfigIndex, r.Correct, r.NTest, d.Correct, d.NTest)
-		case d.Rules >= 0 && d.Rules != r.Rules:
-			err = fmt.Errorf("%s config %d: results.csv says %d rules, the model records %d", r.Key, r.ConfigIndex, r.Rules, d.Rules)
-		case math.Abs(d.BalancedAccuracy-r.BalancedAccuracy) > BalancedTolerance:
-			err = fmt.Errorf("%s config %d: results.csv says balanced_accuracy %s, the predictions %s",
-				r.Key, r.ConfigIndex, formatFloat(r.BalancedAccuracy), formatFloat(d.BalancedAccuracy))
-		case d.Leaves >= 0 && d.Leaves != r.Leaves:
-			err = fmt.Errorf("%s config %d: results.csv says %d leaves, the model's %d rules make %d (one rule per leaf)", r.Key, r.ConfigIndex, r.Leaves, d.Leaves, d.Leaves)
-		}
-		if err != nil && add(err) {
+		if err := checkRecord(r, d, ok); err != nil && add(err) {
 			return errs
 		}
 	}
@@ -641,6 +665,28 @@ func CrossCheck(recs []Record, derived map[UnitConfig]Derived, limit int) []erro
 		}
 	}
 	return errs
+}
+
+// checkRecord compares one row of results.csv with what its artifacts
+// say (d; ok: they say anything), and returns the first disagreement.
+func checkRecord(r Record, d Derived, ok bool) error {
+	switch {
+	case !ok || !d.HasPredictions:
+		return fmt.Errorf("%s config %d: no predictions in %s", r.Key, r.ConfigIndex, PredictionsFile)
+	case !d.HasModel:
+		return fmt.Errorf("%s config %d: no model in %s", r.Key, r.ConfigIndex, ModelsFile)
+	case d.NTest != r.NTest || d.Correct != r.Correct:
+		return fmt.Errorf("%s config %d: results.csv says %d of %d correct, the predictions %d of %d",
+			r.Key, r.ConfigIndex, r.Correct, r.NTest, d.Correct, d.NTest)
+	case d.Rules >= 0 && d.Rules != r.Rules:
+		return fmt.Errorf("%s config %d: results.csv says %d rules, the model records %d", r.Key, r.ConfigIndex, r.Rules, d.Rules)
+	case math.Abs(d.BalancedAccuracy-r.BalancedAccuracy) > BalancedTolerance:
+		return fmt.Errorf("%s config %d: results.csv says balanced_accuracy %s, the predictions %s",
+			r.Key, r.ConfigIndex, formatFloat(r.BalancedAccuracy), formatFloat(d.BalancedAccuracy))
+	case d.Leaves >= 0 && d.Leaves != r.Leaves:
+		return fmt.Errorf("%s config %d: results.csv says %d leaves, the model's %d rules make %d (one rule per leaf)", r.Key, r.ConfigIndex, r.Leaves, d.Leaves, d.Leaves)
+	}
+	return nil
 }
 
 // ReadArtifacts reads and cross-checks the artifacts of an output
@@ -806,11 +852,36 @@ func lastEnd(members []Member) int64 {
 // is kept once); nothing is written when it refuses. present is false
 // when no source has artifacts; then nothing is written either.
 func MergeArtifacts(dst string, srcs []string, keep func(key string) bool) (present bool, err error) {
-	type unit struct {
-		src  string
-		data []byte
+	with, err := shardsWithArtifacts(srcs)
+	if err != nil {
+		return true, err
 	}
-	var with, without []string
+	if len(with) == 0 {
+		return false, nil
+	}
+	var merged [2][]byte
+	for fi, name := range []string{PredictionsFile, ModelsFile} {
+		u := artifactUnion{name: name, keep: keep, units: map[string]shardUnit{}}
+		for _, src := range with {
+			if err := u.add(src); err != nil {
+				return true, err
+			}
+		}
+		merged[fi] = u.bytes()
+	}
+	for fi, name := range []string{PredictionsFile, ModelsFile} {
+		if err := writeFileAtomic(filepath.Join(dst, name), merged[fi]); err != nil {
+			return true, err
+		}
+	}
+	return true, nil
+}
+
+// shardsWithArtifacts returns the shards that hold both artifact files:
+// all of them or none (an error names both sets otherwise), and none
+// with one file without the other.
+func shardsWithArtifacts(srcs []string) (with []string, err error) {
+	var without []string
 	for _, src := range srcs {
 		_, perr := os.Stat(filepath.Join(src, PredictionsFile))
 		_, merr := os.Stat(filepath.Join(src, ModelsFile))
@@ -820,76 +891,97 @@ func MergeArtifacts(dst string, srcs []string, keep func(key string) bool) (pres
 		case errors.Is(perr, os.ErrNotExist) && errors.Is(merr, os.ErrNotExist):
 			without = append(without, src)
 		default:
-			return true, fmt.Errorf("results: %s holds one artifact file without the other", src)
+			return nil, fmt.Errorf("results: %s holds one artifact file without the other", src)
 		}
 	}
-	if len(with) == 0 {
-		return false, nil
-	}
-	if len(without) > 0 {
-		return true, fmt.Errorf("results: %s have artifacts, %s not: merge shards run alike (all with, or all with --no-artifacts)",
+	if len(with) > 0 && len(without) > 0 {
+		return nil, fmt.Errorf("results: %s have artifacts, %s not: merge shards run alike (all with, or all with --no-artifacts)",
 			strings.Join(with, ", "), strings.Join(without, ", "))
 	}
-	var merged [2][]byte
-	for fi, name := range []string{PredictionsFile, ModelsFile} {
-		units := map[string]unit{}
-		var header []byte
-		headerSrc := ""
-		for _, src := range with {
-			path := filepath.Join(src, name)
-			data, err := safefile.ReadFileNoFollow(path, safefile.ResultsCap)
-			if err != nil {
-				return true, err
-			}
-			members, torn, err := WholeMembers(data)
-			if err != nil {
-				return true, fmt.Errorf("results: %s: %w", path, err)
-			}
-			if torn {
-				return true, fmt.Errorf("results: %s is damaged after byte %d (a shard still running, or cut short)", path, lastEnd(members))
-			}
-			for i, m := range members {
-				raw := data[m.Start:m.End]
-				if name == PredictionsFile && i == 0 {
-					if header == nil {
-						header, headerSrc = raw, src
-					} else if !bytes.Equal(header, raw) {
-						return true, fmt.Errorf("results: %s and %s have different prediction columns", headerSrc, src)
-					}
-					continue
-				}
-				key, err := memberKey(name, m.Data)
-				if err != nil {
-					return true, fmt.Errorf("results: %s member %d: %v", path, i, err)
-				}
-				if keep != nil && !keep(key) {
-					continue
-				}
-				if prev, ok := units[key]; ok {
-					if !bytes.Equal(prev.data, raw) {
-						return true, fmt.Errorf("results: unit %s has different %s in %s and %s", key, name, prev.src, src)
-					}
-					continue
-				}
-				units[key] = unit{src, raw}
-			}
-		}
-		keys := make([]string, 0, len(units))
-		for k := range units {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		var out bytes.Buffer
-		out.Write(header)
-		for _, k := range keys {
-			out.Write(units[k].data)
-		}
-		merged[fi] = out.Bytes()
+	return with, nil
+}
+
+// shardUnit is one unit's member of an artifact file and the shard it
+// came from.
+type shardUnit struct {
+	src  string
+	data []byte
+}
+
+// artifactUnion gathers one artifact file (name) of several shards: one
+// header, then each unit that keep keeps once, refusing a unit whose
+// members differ between shards.
+type artifactUnion struct {
+	name      string
+	keep      func(key string) bool
+	units     map[string]shardUnit
+	header    []byte
+	headerSrc string
+}
+
+// add reads the file of shard src, which must be whole.
+func (u *artifactUnion) add(src string) error {
+	path := filepath.Join(src, u.name)
+	data, err := safefile.ReadFileNoFollow(path, safefile.ResultsCap)
+	if err != nil {
+		return err
 	}
-	for fi, name := range []string{PredictionsFile, ModelsFile} {
-		if err := writeFileAtomic(filepath.Join(dst, name), merged[fi]); err != nil {
-			return true, err
-		}
+	members, torn, err := WholeMembers(data)
+	if err != nil {
+		return fmt.Errorf("results: %s: %w", path, err)
 	}
-	return true, nil
+	if torn {
+		return fmt.Errorf("results: %s is damaged after byte %d (a shard still running, or cut short)", path, lastEnd(members))
+	}
+	for i, m := range members {
+		raw := data[m.Start:m.End]
+		if u.name == PredictionsFile && i == 0 {
+			if err := u.addHeader(src, raw); err != nil {
+				return err
+			}
+			continue
+		}
+		key, err := memberKey(u.name, m.Data)
+		if err != nil {
+			return fmt.Errorf("results: %s member %d: %v", path, i, err)
+		}
+		if u.keep != nil && !u.keep(key) {
+			continue
+		}
+		if prev, ok := u.units[key]; ok {
+			if !bytes.Equal(prev.data, raw) {
+				return fmt.Errorf("results: unit %s has different %s in %s and %s", key, u.name, prev.src, src)
+			}
+			continue
+		}
+		u.units[key] = shardUnit{src, raw}
+	}
+	return nil
+}
+
+// addHeader keeps the first shard's header member and refuses another.
+func (u *artifactUnion) addHeader(src string, raw []byte) error {
+	if u.header == nil {
+		u.header, u.headerSrc = raw, src
+		return nil
+	}
+	if !bytes.Equal(u.header, raw) {
+		return fmt.Errorf("results: %s and %s have different prediction columns", u.headerSrc, src)
+	}
+	return nil
+}
+
+// bytes is the merged file: the header, then the units by key.
+func (u *artifactUnion) bytes() []byte {
+	keys := make([]string, 0, len(u.units))
+	for k := range u.units {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var out bytes.Buffer
+	out.Write(u.header)
+	for _, k := range keys {
+		out.Write(u.units[k].data)
+	}
+	return out.Bytes()
 }

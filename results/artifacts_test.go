@@ -26,10 +26,10 @@ func unitA() ([]PredictionSet, []ModelRecord) {
 			YTrue: []int{0, 1, 1}, YPred: []int{0, 1, 1}},
 	}
 	models := []ModelRecord{
-		{Key: "paper/a/fgrt/f0", ConfigIndex: 0, Kind: "k/1", Features: []string{"x"}, Classes: classes,
-			Rules: []string{"IF x IS Low THEN class no", "IF x <= 2 THEN class yes"}, Model: json.RawMessage(`{"n":1}`)},
-		{Key: "paper/a/fgrt/f0", ConfigIndex: 1, Kind: "k/1", Features: []string{"x"}, Classes: classes,
-			Rules: []string{}, Model: json.RawMessage(`{"n":2}`)},
+		{Key: "paper/a/fgrt/f0", ConfigIndex: 0, ModelHead: learn.ModelHead{Kind: "k/1", Features: []string{"x"}, Classes: classes,
+			Rules: []string{"IF x IS Low THEN class no", "IF x <= 2 THEN class yes"}}, Model: json.RawMessage(`{"n":1}`)},
+		{Key: "paper/a/fgrt/f0", ConfigIndex: 1, ModelHead: learn.ModelHead{Kind: "k/1", Features: []string{"x"}, Classes: classes,
+			Rules: []string{}}, Model: json.RawMessage(`{"n":2}`)},
 	}
 	return sets, models
 }
@@ -38,7 +38,8 @@ func unitB() ([]PredictionSet, []ModelRecord) {
 	classes := []string{"yes", "a, b"}
 	sets := []PredictionSet{{Key: "paper/b/cart/f1", Classes: classes, Rows: []int{1, 2},
 		YTrue: []int{1, 0}, YPred: []int{1, 1}, Scores: [][]float64{{0.1, 0.9}, {0.2, 0.8}}}}
-	models := []ModelRecord{{Key: "paper/b/cart/f1", Kind: "k/1", Classes: classes, Rules: []string{"IF TRUE THEN class a, b"}}}
+	models := []ModelRecord{{Key: "paper/b/cart/f1", ModelHead: learn.ModelHead{Kind: "k/1", Classes: classes,
+		Rules: []string{"IF TRUE THEN class a, b"}}}}
 	return sets, models
 }
 
@@ -356,16 +357,17 @@ func TestAppendRefusesMalformedUnits(t *testing.T) {
 
 func TestNewModelRecordUnscales(t *testing.T) {
 	cat := learn.JSONFloat(2)
-	d := learn.Description{Kind: "k/1", Rules: nil, Partitions: []learn.PartitionTerm{
-		{Feature: 1, FeatureName: "b", Term: 0, TermName: "Low", Trapezoid: []learn.JSONFloat{0, 0, 0.25, 0.5}},
-		{Feature: 0, FeatureName: "a", Term: 2, TermName: "red", Category: &cat},
+	d := learn.Description{ModelHead: learn.ModelHead{Kind: "k/1", Rules: nil}, Partitions: []learn.PartitionTerm{
+		{TermRef: learn.TermRef{Feature: 1, FeatureName: "b", Term: 0, TermName: "Low"}, Trapezoid: []learn.JSONFloat{0, 0, 0.25, 0.5}},
+		{TermRef: learn.TermRef{Feature: 0, FeatureName: "a", Term: 2, TermName: "red"}, Category: &cat},
 	}}
 	// feature 1 was min-max scaled from [10, 30]
 	unscale := func(j int, v float64) float64 { return 10 + 20*v }
 	m := NewModelRecord("k", 3, d, unscale)
 	want := []Term{
-		{Feature: 1, FeatureName: "b", Term: 0, TermName: "Low", Trapezoid: []learn.JSONFloat{10, 10, 15, 20}, TrapezoidScaled: []learn.JSONFloat{0, 0, 0.25, 0.5}},
-		{Feature: 0, FeatureName: "a", Term: 2, TermName: "red", Category: &cat},
+		{TermRef: learn.TermRef{Feature: 1, FeatureName: "b", Term: 0, TermName: "Low"},
+			Trapezoid: []learn.JSONFloat{10, 10, 15, 20}, TrapezoidScaled: []learn.JSONFloat{0, 0, 0.25, 0.5}},
+		{TermRef: learn.TermRef{Feature: 0, FeatureName: "a", Term: 2, TermName: "red"}, Category: &cat},
 	}
 	if !reflect.DeepEqual(m.Partitions, want) || m.Rules != nil || m.ConfigIndex != 3 {
 		t.Errorf("record %+v", m)
@@ -548,11 +550,12 @@ func TestFromModelReadableRules(t *testing.T) {
 		m    ModelRecord
 		want bool
 	}{
-		{ModelRecord{Kind: "cart.tree/1", Rules: []string{"IF a <= 0.1 THEN class lo"}}, true},
-		{ModelRecord{Kind: "ripper.rulesets/1", Rules: []string{"IF a=<0.1 THEN class lo"}}, true},
-		{ModelRecord{Kind: "cart.tree/1", Rules: []string{"IF a <= 0.1 THEN class lo"}, ReadableRules: []string{"IF a <= 757.0 THEN class lo"}}, false},
-		{ModelRecord{Kind: "fgrt.tree/1", Rules: []string{"IF a IS Low THEN class lo"}}, false},
-		{ModelRecord{Kind: "cart.tree/1", Rules: []string{}}, false},
+		{ModelRecord{ModelHead: learn.ModelHead{Kind: "cart.tree/1", Rules: []string{"IF a <= 0.1 THEN class lo"}}}, true},
+		{ModelRecord{ModelHead: learn.ModelHead{Kind: "ripper.rulesets/1", Rules: []string{"IF a=<0.1 THEN class lo"}}}, true},
+		{ModelRecord{ModelHead: learn.ModelHead{Kind: "cart.tree/1",
+			Rules: []string{"IF a <= 0.1 THEN class lo"}}, ReadableRules: []string{"IF a <= 757.0 THEN class lo"}}, false},
+		{ModelRecord{ModelHead: learn.ModelHead{Kind: "fgrt.tree/1", Rules: []string{"IF a IS Low THEN class lo"}}}, false},
+		{ModelRecord{ModelHead: learn.ModelHead{Kind: "cart.tree/1", Rules: []string{}}}, false},
 	} {
 		if _, got := c.m.Readable(); got != c.want {
 			t.Errorf("%s %q (readable %q): learner units %v, want %v", c.m.Kind, c.m.Rules, c.m.ReadableRules, got, c.want)
@@ -560,7 +563,8 @@ func TestFromModelReadableRules(t *testing.T) {
 	}
 	// A stored record whose readable rules do not pair with its rules
 	// (an edited file) is refused by every reader.
-	bad := ModelRecord{Key: "u", Rules: []string{"IF a <= 1 THEN class lo", "IF a > 1 THEN class hi"}, ReadableRules: []string{"IF a <= 757.0 THEN class lo"}}
+	bad := ModelRecord{Key: "u", ModelHead: learn.ModelHead{Rules: []string{"IF a <= 1 THEN class lo", "IF a > 1 THEN class hi"}},
+		ReadableRules: []string{"IF a <= 757.0 THEN class lo"}}
 	if _, err := Derive(Predictions{}, Models{Records: []ModelRecord{bad}}); err == nil || !strings.Contains(err.Error(), "u config 0 holds 1 readable rules for 2 rules") {
 		t.Errorf("readable rules one short: %v", err)
 	}

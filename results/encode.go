@@ -116,12 +116,8 @@ func (e *UnitEncoder) AddSet(p PredictionSet) error {
 		return err
 	}
 	scoreAt := make([]int, len(p.Classes))
-	for k, c := range p.Classes {
-		j, ok := e.col[ScoreColumn(c)]
-		if !ok && p.Scores != nil {
-			return fmt.Errorf("results: the predictions header has no column %s", ScoreColumn(c))
-		}
-		scoreAt[k] = j
+	if err := e.scoreColumns(p, scoreAt); err != nil {
+		return err
 	}
 	if len(p.Rows) == 0 {
 		return fmt.Errorf("results: predictions of %s config %d: no test row", p.Key, p.ConfigIndex)
@@ -129,49 +125,73 @@ func (e *UnitEncoder) AddSet(p PredictionSet) error {
 	if e.preds.zw == nil {
 		e.preds.start()
 	}
-	classes := make([]string, len(p.Classes))
+	w := rowWriter{p: p, scoreAt: scoreAt, classes: make([]string, len(p.Classes)), cells: make([]int, len(e.header))}
 	for k, c := range p.Classes {
-		classes[k] = csvField(c)
+		w.classes[k] = csvField(c)
 	}
-	// prefix: key,config_index,
-	prefix := strconv.AppendInt(append([]byte(csvField(p.Key)), ','), int64(p.ConfigIndex), 10)
-	prefix = append(prefix, ',')
-	width := len(e.header)
-	cells := make([]int, width) // score column -> class index + 1 (0: empty)
-	line := e.line
-	for i, r := range p.Rows {
-		line = append(line[:0], prefix...)
-		line = strconv.AppendInt(line, int64(r), 10)
-		line = append(line, ',')
-		line = append(line, classes[p.YTrue[i]]...)
-		line = append(line, ',')
-		if p.YPred[i] >= 0 {
-			line = append(line, classes[p.YPred[i]]...)
-		}
-		if p.Scores != nil {
-			clear(cells)
-			for k := range p.Scores[i] {
-				cells[scoreAt[k]] = k + 1
-			}
-			for j := len(PredictionColumns); j < width; j++ {
-				line = append(line, ',')
-				if k := cells[j]; k > 0 {
-					line = appendScore(line, p.Scores[i][k-1])
-				}
-			}
-		} else {
-			for j := len(PredictionColumns); j < width; j++ {
-				line = append(line, ',')
-			}
-		}
-		line = append(line, '\n')
-		if _, err := e.preds.zw.Write(line); err != nil {
+	w.prefix = strconv.AppendInt(append([]byte(csvField(p.Key)), ','), int64(p.ConfigIndex), 10)
+	w.prefix = append(w.prefix, ',')
+	for i := range p.Rows {
+		e.line = w.appendRow(e.line[:0], i)
+		if _, err := e.preds.zw.Write(e.line); err != nil {
 			return err
 		}
 	}
-	e.line = line
 	e.nSets++
 	return nil
+}
+
+// scoreColumns sets scoreAt[k] to the header column of class k's score.
+func (e *UnitEncoder) scoreColumns(p PredictionSet, scoreAt []int) error {
+	for k, c := range p.Classes {
+		j, ok := e.col[ScoreColumn(c)]
+		if !ok && p.Scores != nil {
+			return fmt.Errorf("results: the predictions header has no column %s", ScoreColumn(c))
+		}
+		scoreAt[k] = j
+	}
+	return nil
+}
+
+// rowWriter writes the CSV lines of one prediction set, with what its
+// rows share quoted once.
+type rowWriter struct {
+	p       PredictionSet
+	prefix  []byte   // key,config_index,
+	classes []string // the class labels as CSV fields
+	scoreAt []int    // class index -> header column
+	cells   []int    // header column -> class index + 1 (0: empty)
+}
+
+// appendRow appends row i's line.
+func (w rowWriter) appendRow(line []byte, i int) []byte {
+	p := w.p
+	line = append(line, w.prefix...)
+	line = strconv.AppendInt(line, int64(p.Rows[i]), 10)
+	line = append(line, ',')
+	line = append(line, w.classes[p.YTrue[i]]...)
+	line = append(line, ',')
+	if p.YPred[i] >= 0 {
+		line = append(line, w.classes[p.YPred[i]]...)
+	}
+	width := len(w.cells)
+	if p.Scores != nil {
+		clear(w.cells)
+		for k := range p.Scores[i] {
+			w.cells[w.scoreAt[k]] = k + 1
+		}
+		for j := len(PredictionColumns); j < width; j++ {
+			line = append(line, ',')
+			if k := w.cells[j]; k > 0 {
+				line = appendScore(line, p.Scores[i][k-1])
+			}
+		}
+	} else {
+		for j := len(PredictionColumns); j < width; j++ {
+			line = append(line, ',')
+		}
+	}
+	return append(line, '\n')
 }
 
 // AddModel appends one model record's JSON line. The model, the bulk of
@@ -263,53 +283,59 @@ func appendModelParts(b []byte, r ModelRecord) (head, model []byte, err error) {
 		b = appendJSONStrings(b, r.ReadableRules)
 	}
 	if len(r.Partitions) > 0 {
-		b = append(b, `,"partitions":[`...)
-		for i, t := range r.Partitions {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, `{"feature":`...)
-			b = strconv.AppendInt(b, int64(t.Feature), 10)
-			b = append(b, `,"feature_name":`...)
-			b = appendJSONString(b, t.FeatureName)
-			b = append(b, `,"term":`...)
-			b = strconv.AppendInt(b, int64(t.Term), 10)
-			b = append(b, `,"term_name":`...)
-			b = appendJSONString(b, t.TermName)
-			if len(t.Trapezoid) > 0 {
-				b = append(b, `,"trapezoid":`...)
-				b = learn.AppendJSONFloats(b, t.Trapezoid)
-			}
-			if len(t.TrapezoidScaled) > 0 {
-				b = append(b, `,"trapezoid_scaled":`...)
-				b = learn.AppendJSONFloats(b, t.TrapezoidScaled)
-			}
-			if t.Category != nil {
-				b = append(b, `,"category":`...)
-				b = t.Category.AppendJSON(b)
-			}
-			b = append(b, '}')
-		}
-		b = append(b, ']')
+		b = append(b, `,"partitions":`...)
+		b = learn.AppendJSONArray(b, r.Partitions, appendTermJSON)
 	}
 	if len(r.Model) == 0 {
 		return b, nil, nil
 	}
 	b = append(b, `,"model":`...)
+	return appendCompactModel(b, r.Model)
+}
+
+// appendTermJSON appends one partition term's JSON object.
+func appendTermJSON(b []byte, t Term) []byte {
+	b = append(b, `{"feature":`...)
+	b = strconv.AppendInt(b, int64(t.Feature), 10)
+	b = append(b, `,"feature_name":`...)
+	b = appendJSONString(b, t.FeatureName)
+	b = append(b, `,"term":`...)
+	b = strconv.AppendInt(b, int64(t.Term), 10)
+	b = append(b, `,"term_name":`...)
+	b = appendJSONString(b, t.TermName)
+	if len(t.Trapezoid) > 0 {
+		b = append(b, `,"trapezoid":`...)
+		b = learn.AppendJSONFloats(b, t.Trapezoid)
+	}
+	if len(t.TrapezoidScaled) > 0 {
+		b = append(b, `,"trapezoid_scaled":`...)
+		b = learn.AppendJSONFloats(b, t.TrapezoidScaled)
+	}
+	if t.Category != nil {
+		b = append(b, `,"category":`...)
+		b = t.Category.AppendJSON(b)
+	}
+	return append(b, '}')
+}
+
+// appendCompactModel returns head and the model's text as
+// appendModelParts does: model itself when it is already compact, else a
+// compacted copy appended to head.
+func appendCompactModel(head []byte, model []byte) ([]byte, []byte, error) {
 	// encoding/json writes a RawMessage compacted (and refuses an invalid
 	// one); json.Compact does both without HTML escaping.
-	if !json.Valid(r.Model) {
+	if !json.Valid(model) {
 		return nil, nil, fmt.Errorf("json: error calling MarshalJSON for type json.RawMessage: invalid JSON")
 	}
-	if learn.IsCompactJSON(r.Model) {
-		return b, r.Model, nil
+	if learn.IsCompactJSON(model) {
+		return head, model, nil
 	}
-	n := len(b)
-	buf := bytes.NewBuffer(b)
-	if err := json.Compact(buf, r.Model); err != nil {
+	n := len(head)
+	buf := bytes.NewBuffer(head)
+	if err := json.Compact(buf, model); err != nil {
 		return nil, nil, err
 	}
-	b = buf.Bytes()
+	b := buf.Bytes()
 	return b[:n], b[n:], nil
 }
 

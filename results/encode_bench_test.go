@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/fgrtbench/fgrtbench/learn"
 )
 
 // benchUnit is one unit's artifacts shaped like an FGRT unit of the
@@ -33,8 +35,8 @@ func benchUnit() ([]PredictionSet, []ModelRecord) {
 			rules = append(rules, fmt.Sprintf("IF A%d IS Low AND A%d IS High THEN class %s [coverage %.4f, confidence %.4f]", r, r+1, classes[r%3], rng.Float64(), rng.Float64()))
 			nodes = append(nodes, fmt.Sprintf(`{"feature":%d,"term":%d,"strength":%v,"class_weights":[%v,%v,%v]}`, r, r%3, rng.Float64(), rng.Float64(), rng.Float64(), rng.Float64()))
 		}
-		models = append(models, ModelRecord{Key: s.Key, ConfigIndex: c, Kind: "fgrt.tree/1",
-			Features: []string{"A0", "A1", "A2"}, Classes: classes, Rules: rules,
+		models = append(models, ModelRecord{Key: s.Key, ConfigIndex: c, ModelHead: learn.ModelHead{Kind: "fgrt.tree/1", Features: []string{"A0", "A1", "A2"}, Classes: classes,
+			Rules: rules},
 			Model: json.RawMessage(`{"nodes":[` + strings.Join(nodes, ",") + `]}`)})
 	}
 	return sets, models

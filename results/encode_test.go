@@ -115,13 +115,14 @@ func TestModelJSONMatchesEncodingJSON(t *testing.T) {
 	cat := learn.JSONFloat(3)
 	recs := []ModelRecord{
 		{Key: "k", ConfigIndex: 0}, // nil slices: null, no partitions, no model
-		{Key: odd[0], ConfigIndex: 12, Kind: odd[1], Features: odd, Classes: []string{}, Rules: odd[1:], ReadableRules: odd[2:],
+		{Key: odd[0], ConfigIndex: 12, ModelHead: learn.ModelHead{Kind: odd[1], Features: odd, Classes: []string{},
+			Rules: odd[1:]}, ReadableRules: odd[2:],
 			Partitions: []Term{
-				{Feature: 0, FeatureName: odd[2], Term: 1, TermName: odd[3],
+				{TermRef: learn.TermRef{Feature: 0, FeatureName: odd[2], Term: 1, TermName: odd[3]},
 					Trapezoid:       []learn.JSONFloat{-1e-7, 0, 1.0 / 3, learn.JSONFloat(math.Inf(1))},
 					TrapezoidScaled: []learn.JSONFloat{learn.JSONFloat(math.NaN()), 1e21, 2.5, learn.JSONFloat(math.Inf(-1))}},
-				{Feature: 4, FeatureName: "f", Term: 0, TermName: "t", Category: &cat},
-				{Feature: 5, Trapezoid: []learn.JSONFloat{}},
+				{TermRef: learn.TermRef{Feature: 4, FeatureName: "f", Term: 0, TermName: "t"}, Category: &cat},
+				{TermRef: learn.TermRef{Feature: 5}, Trapezoid: []learn.JSONFloat{}},
 			},
 			Model: json.RawMessage(" {\"a\" : [1, 2,\n 3], \"b\":\"<&>\"} ")},
 		// Already compact: written as it is; spaces and an escaped quote
@@ -129,8 +130,9 @@ func TestModelJSONMatchesEncodingJSON(t *testing.T) {
 		{Key: "c", Model: json.RawMessage(`{"a":"x y \\\" z","b":[1,{"c":null}]}`)},
 		{Key: "d", Model: json.RawMessage(`{"a":"x\\\\"  ,"b":1}`)},
 		// Readable rules: empty (omitted) and present without partitions.
-		{Key: "e", Rules: []string{}, ReadableRules: []string{}},
-		{Key: "f", Rules: []string{"IF x <= 0.0180732 THEN class 1"}, ReadableRules: []string{"IF x <= 757.0 THEN class 1"}},
+		{Key: "e", ModelHead: learn.ModelHead{Rules: []string{}}, ReadableRules: []string{}},
+		{Key: "f", ModelHead: learn.ModelHead{Rules: []string{"IF x <= 0.0180732 THEN class 1"}},
+			ReadableRules: []string{"IF x <= 757.0 THEN class 1"}},
 	}
 	for i, r := range recs {
 		var want bytes.Buffer

@@ -275,80 +275,99 @@ func (s *jsonScan) skipValue() ([]byte, bool) {
 	start := s.i
 	// stack holds the open containers: '{' or '['.
 	var stack []byte
-	b := s.b
 	for {
-		// A value.
+		// A value: a container opens (and its first value follows), or a
+		// scalar passes.
 		s.ws()
-		if s.i >= len(b) {
+		if s.i >= len(s.b) {
 			return nil, false
 		}
-		switch c := b[s.i]; {
-		case c == '{' || c == '[':
+		if c := s.b[s.i]; c == '{' || c == '[' {
 			if len(stack) >= maxModelDepth {
 				return nil, false
 			}
-			stack = append(stack, c)
-			s.i++
-			s.ws()
-			if s.i < len(b) && b[s.i] == c+2 { // '}' or ']'
-				s.i++
-				stack = stack[:len(stack)-1]
-				break
-			}
-			if c == '{' {
-				if !s.skipKey() {
+			if !s.emptyContainer(c) {
+				stack = append(stack, c)
+				if c == '{' && !s.skipKey() {
 					return nil, false
 				}
-			}
-			continue
-		case c == '"':
-			if !s.skipString() {
-				return nil, false
-			}
-		case c == '-' || (c >= '0' && c <= '9'):
-			if _, _, ok := s.number(); !ok {
-				return nil, false
-			}
-		case c == 't' || c == 'f' || c == 'n':
-			lit := "null"
-			if c == 't' {
-				lit = "true"
-			} else if c == 'f' {
-				lit = "false"
-			}
-			if len(b)-s.i < len(lit) || string(b[s.i:s.i+len(lit)]) != lit {
-				return nil, false
-			}
-			s.i += len(lit)
-		default:
-			return nil, false
-		}
-		// After a value: close containers, or go on to the next element.
-		for {
-			if len(stack) == 0 {
-				return b[start:s.i], true
-			}
-			s.ws()
-			if s.i >= len(b) {
-				return nil, false
-			}
-			top := stack[len(stack)-1]
-			c := b[s.i]
-			s.i++
-			if c == top+2 {
-				stack = stack[:len(stack)-1]
 				continue
 			}
-			if c != ',' {
-				return nil, false
-			}
-			if top == '{' && !s.skipKey() {
-				return nil, false
-			}
-			s.ws()
-			break
+		} else if !s.skipScalar(c) {
+			return nil, false
+		}
+		open, ok := s.afterValue(stack)
+		if !ok {
+			return nil, false
+		}
+		if stack = stack[:open]; open == 0 {
+			return s.b[start:s.i], true
 		}
 	}
+}
+
+// emptyContainer enters the container c ('{' or '[') at s.i and reports
+// whether it closes at once (then it is passed whole).
+func (s *jsonScan) emptyContainer(c byte) bool {
+	s.i++
+	s.ws()
+	if s.i < len(s.b) && s.b[s.i] == c+2 { // '}' or ']'
+		s.i++
+		return true
+	}
+	return false
+}
+
+// skipScalar passes over the string, number or literal starting with c.
+func (s *jsonScan) skipScalar(c byte) bool {
+	switch {
+	case c == '"':
+		return s.skipString()
+	case c == '-' || (c >= '0' && c <= '9'):
+		_, _, ok := s.number()
+		return ok
+	case c == 't' || c == 'f' || c == 'n':
+		lit := "null"
+		if c == 't' {
+			lit = "true"
+		} else if c == 'f' {
+			lit = "false"
+		}
+		if len(s.b)-s.i < len(lit) || string(s.b[s.i:s.i+len(lit)]) != lit {
+			return false
+		}
+		s.i += len(lit)
+		return true
+	}
+	return false
+}
+
+// afterValue closes the containers of stack that a value ends, and passes
+// the comma (and an object's next key) before the next value; it returns
+// how many containers stay open (0: the outermost value has ended).
+func (s *jsonScan) afterValue(stack []byte) (open int, ok bool) {
+	for open = len(stack); open > 0; {
+		s.ws()
+		if s.i >= len(s.b) {
+			return 0, false
+		}
+		top := stack[open-1]
+		c := s.b[s.i]
+		s.i++
+		if c == top+2 {
+			open--
+			continue
+		}
+		if c != ',' {
+			return 0, false
+		}
+		if top == '{' && !s.skipKey() {
+			return 0, false
+		}
+		s.ws()
+		return open, true
+	}
+	return 0, true
 }
 
 // skipKey passes over an object key and its colon.
@@ -404,69 +423,75 @@ func (s *jsonScan) skipString() bool {
 // is checked but not copied (r.Model is nil).
 func fastModel(line []byte, intern map[string]string, keepModel bool) (r ModelRecord, ok bool) {
 	s := &jsonScan{b: line, intern: intern}
-	strs := func() ([]string, bool) { return array(s, s.str) }
-	shared := func() ([]string, bool) { return array(s, s.shared) }
-	floats := func() ([]learn.JSONFloat, bool) { return array(s, s.float) }
-	term := func() (Term, bool) {
-		var t Term
-		ok := s.object(func(key string) bool {
-			var ok bool
-			switch key {
-			case "feature":
-				t.Feature, ok = s.integer()
-			case "feature_name":
-				t.FeatureName, ok = s.shared()
-			case "term":
-				t.Term, ok = s.integer()
-			case "term_name":
-				t.TermName, ok = s.shared()
-			case "trapezoid":
-				t.Trapezoid, ok = floats()
-			case "trapezoid_scaled":
-				t.TrapezoidScaled, ok = floats()
-			case "category":
-				var v learn.JSONFloat
-				if v, ok = s.float(); ok {
-					t.Category = &v
-				}
-			}
-			return ok
-		})
-		return t, ok
-	}
-	ok = s.object(func(key string) bool {
-		var ok bool
-		switch key {
-		case "key":
-			r.Key, ok = s.str()
-		case "config_index":
-			r.ConfigIndex, ok = s.integer()
-		case "kind":
-			r.Kind, ok = s.shared()
-		case "features":
-			r.Features, ok = shared()
-		case "classes":
-			r.Classes, ok = shared()
-		case "rules":
-			r.Rules, ok = strs()
-		case "readable_rules":
-			r.ReadableRules, ok = strs()
-		case "partitions":
-			r.Partitions, ok = array(s, term)
-		case "model":
-			if c := s.peek(); c != '{' && c != '[' {
-				return false
-			}
-			var raw []byte
-			if raw, ok = s.skipValue(); ok && keepModel {
-				r.Model = append([]byte(nil), raw...)
-			}
-		}
-		return ok
-	})
+	ok = s.object(func(key string) bool { return s.recordField(&r, key, keepModel) })
 	if !ok {
 		return ModelRecord{}, false
 	}
 	s.ws()
 	return r, s.i == len(line)
+}
+
+// recordField decodes the value of a model record's member key into r.
+// The keys are ModelRecord's json tags; an unknown key declines, so a
+// field added to ModelRecord and not here sends every line to
+// encoding/json (TestFastModelDecodesEveryField fills each field of the
+// type by reflection and fails on that).
+func (s *jsonScan) recordField(r *ModelRecord, key string, keepModel bool) bool {
+	var ok bool
+	switch key {
+	case "key":
+		r.Key, ok = s.str()
+	case "config_index":
+		r.ConfigIndex, ok = s.integer()
+	case "kind":
+		r.Kind, ok = s.shared()
+	case "features":
+		r.Features, ok = array(s, s.shared)
+	case "classes":
+		r.Classes, ok = array(s, s.shared)
+	case "rules":
+		r.Rules, ok = array(s, s.str)
+	case "readable_rules":
+		r.ReadableRules, ok = array(s, s.str)
+	case "partitions":
+		r.Partitions, ok = array(s, s.term)
+	case "model":
+		if c := s.peek(); c != '{' && c != '[' {
+			return false
+		}
+		var raw []byte
+		if raw, ok = s.skipValue(); ok && keepModel {
+			r.Model = append([]byte(nil), raw...)
+		}
+	}
+	return ok
+}
+
+// term decodes one partition term (Term's json tags, as recordField).
+func (s *jsonScan) term() (Term, bool) {
+	var t Term
+	ok := s.object(func(key string) bool {
+		var ok bool
+		switch key {
+		case "feature":
+			t.Feature, ok = s.integer()
+		case "feature_name":
+			t.FeatureName, ok = s.shared()
+		case "term":
+			t.Term, ok = s.integer()
+		case "term_name":
+			t.TermName, ok = s.shared()
+		case "trapezoid":
+			t.Trapezoid, ok = array(s, s.float)
+		case "trapezoid_scaled":
+			t.TrapezoidScaled, ok = array(s, s.float)
+		case "category":
+			var v learn.JSONFloat
+			if v, ok = s.float(); ok {
+				t.Category = &v
+			}
+		}
+		return ok
+	})
+	return t, ok
 }

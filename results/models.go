@@ -15,20 +15,17 @@ const ModelsFile = "models.jsonl.gz"
 
 // ModelRecord is one recorded configuration of one unit, as fitted: its
 // rules, the fuzzy partitions they refer to, and the learner's model
-// (learn.Description), complete enough to reconstruct its predictions.
+// (learn.Description, whose ModelHead it embeds), complete enough to
+// reconstruct its predictions.
 type ModelRecord struct {
 	Key         string `json:"key"`
 	ConfigIndex int    `json:"config_index"`
-	// Kind is the layout of Model (learn.Description.Kind); empty for a
-	// method that does not describe its models (then only Rules is kept).
-	Kind     string   `json:"kind"`
-	Features []string `json:"features"`
-	Classes  []string `json:"classes"`
-	// Rules holds one string per rule, in the learner's order: len(Rules)
-	// equals the row's rules column. It is null for a model that gives no
-	// rules text (an external method may not): its rule count is then
-	// unknown here.
-	Rules []string `json:"rules"`
+	// ModelHead holds Kind, the layout of Model (empty for a method that
+	// does not describe its models: then only Rules is kept), the
+	// schema's names and Rules, one string per rule in the learner's
+	// order: len(Rules) equals the row's rules column (null when the
+	// model gives no rules text).
+	learn.ModelHead
 	// ReadableRules are Rules for a reader, line for line, where the
 	// learner compares features with numeric thresholds (CART, C4.5,
 	// RIPPER: learn.ReadableRuler): each threshold mapped back through
@@ -42,13 +39,10 @@ type ModelRecord struct {
 	Model         json.RawMessage `json:"model,omitempty"`
 }
 
-// Term is one term of a fuzzy partition, in the data's own units and in
-// the (scaled) units the learner saw.
+// Term is one term of a fuzzy partition (learn.PartitionTerm), in the
+// data's own units and in the (scaled) units the learner saw.
 type Term struct {
-	Feature     int    `json:"feature"`
-	FeatureName string `json:"feature_name"`
-	Term        int    `json:"term"`
-	TermName    string `json:"term_name"`
+	learn.TermRef
 	// Trapezoid is [a, b, c, d] in the units of the dataset file;
 	// TrapezoidScaled in the units the learner saw (equal when the
 	// protocol does not scale). Both are nil for a crisp term.
@@ -66,10 +60,9 @@ type Unscale func(j int, v float64) float64
 // configuration; unscale converts the partitions' corners back to the
 // data's units.
 func NewModelRecord(key string, configIndex int, d learn.Description, unscale Unscale) ModelRecord {
-	m := ModelRecord{Key: key, ConfigIndex: configIndex, Kind: d.Kind, Features: d.Features, Classes: d.Classes,
-		Rules: d.Rules, Model: d.Model}
+	m := ModelRecord{Key: key, ConfigIndex: configIndex, ModelHead: d.ModelHead, Model: d.Model}
 	for _, p := range d.Partitions {
-		t := Term{Feature: p.Feature, FeatureName: p.FeatureName, Term: p.Term, TermName: p.TermName, Category: p.Category}
+		t := Term{TermRef: p.TermRef, Category: p.Category}
 		if p.Trapezoid != nil {
 			t.TrapezoidScaled = p.Trapezoid
 			t.Trapezoid = make([]learn.JSONFloat, len(p.Trapezoid))
@@ -88,10 +81,9 @@ func NewModelRecord(key string, configIndex int, d learn.Description, unscale Un
 // Description returns the learn.Description the record keeps (partitions
 // in the learner's units), for learn.Reconstruct.
 func (m ModelRecord) Description() learn.Description {
-	d := learn.Description{Kind: m.Kind, Features: m.Features, Classes: m.Classes, Rules: m.Rules, Model: m.Model}
+	d := learn.Description{ModelHead: m.ModelHead, Model: m.Model}
 	for _, t := range m.Partitions {
-		d.Partitions = append(d.Partitions, learn.PartitionTerm{Feature: t.Feature, FeatureName: t.FeatureName,
-			Term: t.Term, TermName: t.TermName, Trapezoid: t.TrapezoidScaled, Category: t.Category})
+		d.Partitions = append(d.Partitions, learn.PartitionTerm{TermRef: t.TermRef, Trapezoid: t.TrapezoidScaled, Category: t.Category})
 	}
 	return d
 }
@@ -229,7 +221,7 @@ func FromModel(key string, configIndex int, s learn.Schema, m learn.Model, xte [
 			return ps, ModelRecord{}, fmt.Errorf("results: describing the model of %s config %d: %w", key, configIndex, err)
 		}
 	} else {
-		d = learn.Description{Classes: ps.Classes}
+		d = learn.Description{ModelHead: learn.ModelHead{Classes: ps.Classes}}
 		if text := m.Rules(s); strings.TrimSpace(text) != "" { // else: no rules text, rules unknown
 			d.Rules = learn.RuleLines(text)
 		}

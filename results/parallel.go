@@ -108,6 +108,38 @@ type memberJob[R any] struct {
 	buf *bytes.Buffer
 }
 
+// firstFailure is the lowest member index whose parse failed (+∞ while
+// none): a worker skips members beyond it, which cannot be reported.
+type firstFailure struct{ n atomic.Int64 }
+
+// lower makes k the first failure if it comes before the current one.
+func (f *firstFailure) lower(k int64) {
+	for {
+		s := f.n.Load()
+		if k >= s || f.n.CompareAndSwap(s, k) {
+			return
+		}
+	}
+}
+
+// parseJobs is one worker of parseMembers: it parses the jobs up to the
+// first failure and hands each job's buffer back to free.
+func parseJobs[R any](jobs <-chan memberJob[R], free chan<- *bytes.Buffer, stop *firstFailure,
+	parse func(k int, m Member, r *R), failed func(r *R) bool) {
+	for j := range jobs {
+		if int64(j.k) <= stop.n.Load() {
+			parse(j.k, j.mem, j.out)
+			if failed(j.out) {
+				stop.lower(int64(j.k))
+			}
+		}
+		select {
+		case free <- j.buf:
+		default:
+		}
+	}
+}
+
 // parseMembers calls parse for every whole member of data, the members
 // decompressed one after the other (EachMember) and parsed by up to
 // workers goroutines into its result slot, and returns the slots in
@@ -130,32 +162,14 @@ func parseMembers[R any](data []byte, workers int, first func(k int, m Member, r
 	// 250 MB, which allocated afresh would make the collector run again
 	// and again over the rows already read.
 	free := make(chan *bytes.Buffer, 2*workers+2)
-	// stop is the lowest member index whose parse failed (+∞ while none):
-	// a worker skips members beyond it, which cannot be reported.
-	var stop atomic.Int64
-	stop.Store(1<<62 - 1)
+	var stop firstFailure
+	stop.n.Store(1<<62 - 1)
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for j := range jobs {
-				if int64(j.k) <= stop.Load() {
-					parse(j.k, j.mem, j.out)
-					if failed(j.out) {
-						for {
-							s := stop.Load()
-							if int64(j.k) >= s || stop.CompareAndSwap(s, int64(j.k)) {
-								break
-							}
-						}
-					}
-				}
-				select {
-				case free <- j.buf:
-				default:
-				}
-			}
+			parseJobs(jobs, free, &stop, parse, failed)
 		}()
 	}
 	k := -1
@@ -164,7 +178,7 @@ func parseMembers[R any](data []byte, workers int, first func(k int, m Member, r
 		end = m.End
 		r := new(R)
 		out = append(out, r)
-		if int64(k) > stop.Load() || (first != nil && !first(k, m, r)) {
+		if int64(k) > stop.n.Load() || (first != nil && !first(k, m, r)) {
 			select {
 			case free <- buf:
 			default:

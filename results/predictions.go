@@ -184,14 +184,7 @@ type predMember struct {
 
 func readPredictions(data []byte, allowTorn bool, workers int) (p Predictions, torn bool, err error) {
 	defer pauseGC(len(data))()
-	// A full reproduction holds millions of rows (rows compress to 5 to 6
-	// bytes each): they are parsed straight into one buffer with room
-	// for them all, each member into its own window (as many rows as it
-	// has lines), so that joining them moves rows only across the gaps.
-	// Should the estimate be short, the members beyond it get their own
-	// storage and are appended.
-	var all []PredictionRow
-	off, overflow := 0, false
+	windows := rowWindows{capacity: len(data) / 5}
 	first := func(k int, m Member, r *predMember) bool {
 		if k == 0 {
 			err = p.readHeader(m.Data)
@@ -200,16 +193,7 @@ func readPredictions(data []byte, allowTorn bool, workers int) (p Predictions, t
 		if err != nil {
 			return false
 		}
-		if all == nil {
-			all = make([]PredictionRow, len(data)/5)
-		}
-		n := lineCount(m.Data)
-		if !overflow && n <= len(all)-off {
-			r.dst, r.off = all[off:off+n:off+n], off
-			off += n
-		} else {
-			overflow = true
-		}
+		windows.assign(m, r)
 		return true
 	}
 	header := func() []string { return p.Header }
@@ -221,11 +205,56 @@ func readPredictions(data []byte, allowTorn bool, workers int) (p Predictions, t
 	if perr != nil {
 		return p, torn, fmt.Errorf("results: %s: %w", PredictionsFile, perr)
 	}
-	// w counts the rows joined; written bounds the windows' rows. Once a
-	// member's rows are not in its window (the estimate was short), the
-	// rows joined so far move to a new array, which the remaining members
-	// are appended to, so that no window is written over before it is
-	// read.
+	if len(members) > 0 {
+		members = members[1:] // the header
+	}
+	p.Rows, p.Units, err = joinRows(windows.all, members)
+	if err != nil {
+		return p, torn, err
+	}
+	if torn && !allowTorn {
+		return p, torn, fmt.Errorf("results: %s is damaged at byte %d (not a whole gzip member)", PredictionsFile, end)
+	}
+	return p, torn, nil
+}
+
+// rowWindows hands out the windows of one row buffer. A full
+// reproduction holds millions of rows (rows compress to 5 to 6 bytes
+// each): they are parsed straight into one buffer with room for them all
+// (capacity rows, allocated at the first member), each member into its
+// own window (as many rows as it has lines), so that joining them
+// (joinRows) moves rows only across the gaps. Should the estimate be
+// short, the members beyond it get their own storage.
+type rowWindows struct {
+	capacity int
+	all      []PredictionRow
+	off      int
+	overflow bool
+}
+
+// assign gives member m's rows their window in r.dst, or none (nil dst)
+// once the buffer is short.
+func (w *rowWindows) assign(m Member, r *predMember) {
+	if w.all == nil {
+		w.all = make([]PredictionRow, w.capacity)
+	}
+	n := lineCount(m.Data)
+	if !w.overflow && n <= len(w.all)-w.off {
+		r.dst, r.off = w.all[w.off:w.off+n:w.off+n], w.off
+		w.off += n
+	} else {
+		w.overflow = true
+	}
+}
+
+// joinRows joins the members' rows in file order into all (the buffer
+// their windows are cut from), and their units; the first member's error
+// stops it, with the rows joined so far. Once a member's rows are not in
+// its window (the estimate was short), the rows joined so far move to a
+// new array, which the remaining members are appended to, so that no
+// window is written over before it is read.
+func joinRows(all []PredictionRow, members []*predMember) (rows []PredictionRow, units []string, err error) {
+	// w counts the rows joined; written bounds the windows' rows.
 	w, written, moved := 0, 0, false
 	total := 0
 	for _, r := range members {
@@ -234,16 +263,13 @@ func readPredictions(data []byte, allowTorn bool, workers int) (p Predictions, t
 		}
 		total += len(r.rows)
 	}
-	for k, r := range members {
-		if k == 0 {
-			continue
-		}
+	for _, r := range members {
 		if r.err != nil {
 			err = r.err
 			break
 		}
 		if r.unit != "" {
-			p.Units = append(p.Units, r.unit)
+			units = append(units, r.unit)
 		}
 		if !moved && r.dst != nil && len(r.rows) <= len(r.dst) {
 			// The window starts at or after w: copy moves rows left.
@@ -262,14 +288,7 @@ func readPredictions(data []byte, allowTorn bool, workers int) (p Predictions, t
 	if !moved && w < written {
 		clear(all[w:written]) // rows moved left leave copies behind
 	}
-	p.Rows = all[:w]
-	if err != nil {
-		return p, torn, err
-	}
-	if torn && !allowTorn {
-		return p, torn, fmt.Errorf("results: %s is damaged at byte %d (not a whole gzip member)", PredictionsFile, end)
-	}
-	return p, torn, nil
+	return all[:w], units, err
 }
 
 // lineCount is the number of lines of text (a last line without its
@@ -288,153 +307,207 @@ func lineCount(b []byte) int {
 // encoding/csv would read from it); any other member, which a user may
 // have written, is read by encoding/csv.
 func parsePredictionMember(header []string, k int, data []byte, r *predMember) {
-	rows := r.dst[:0]
-	if rows == nil {
-		rows = make([]PredictionRow, 0, lineCount(data)) // beyond the buffer
+	p := &memberParser{header: header, k: k, r: r, rows: r.dst[:0]}
+	if p.rows == nil {
+		p.rows = make([]PredictionRow, 0, lineCount(data)) // beyond the buffer
 	}
-	// The strings rows repeat (the unit's key, the class labels) are
-	// copied once per member: a member's few distinct ones are found by a
-	// scan of those seen, a map beyond that.
-	var seen []string
-	var intern map[string]string
-	share := func(s string) string {
-		for _, v := range seen {
-			if v == s {
-				return v
-			}
-		}
-		if v, ok := intern[s]; ok {
-			return v
-		}
-		s = strings.Clone(s)
-		if len(seen) < 16 {
-			seen = append(seen, s)
-		} else {
-			if intern == nil {
-				intern = map[string]string{}
-			}
-			intern[s] = s
-		}
-		return s
-	}
-	// Score rows are cut from slabs, not allocated one by one; the slabs
-	// grow from a few rows (most rows share their scores, below) to 512.
-	width := len(header) - len(PredictionColumns)
-	left := lineCount(data)
-	var slab []float64
-	slabRows := 4
-	newScores := func() []float64 {
-		if len(slab) < width {
-			slabRows = min(2*slabRows, 512)
-			slab = make([]float64, max(1, min(left, slabRows))*width)
-		}
-		s := slab[:width:width]
-		slab = slab[width:]
-		return s
-	}
-	// Most rows of a unit repeat a score vector of an earlier row (a
-	// tree's leaf, a rule's class): rows whose score fields read alike
-	// share one slice, parsed once. A member whose vectors hardly repeat
-	// (a fuzzy model's strengths) stops looking them up after 64 misses.
-	var same map[string][]float64
-	hits, misses := 0, 0
-	add := func(i int, f []string, scoreText string) bool {
-		left--
-		row, perr := parseRowHead(header, f)
-		if perr == nil {
-			if scoreText == "" || (misses >= 64 && hits < misses) {
-				row.Scores, perr = parseRowScores(header, f, newScores)
-			} else if sc, ok := same[scoreText]; ok {
-				row.Scores = sc
-				hits++
-			} else if row.Scores, perr = parseRowScores(header, f, newScores); perr == nil {
-				if same == nil {
-					same = map[string][]float64{}
-				}
-				same[scoreText] = row.Scores
-				misses++
-			}
-		}
-		if perr != nil {
-			r.err = fmt.Errorf("results: %s member %d row %d: %v", PredictionsFile, k, i+1, perr)
-			return false
-		}
-		row.Key, row.YTrue, row.YPred = share(row.Key), share(row.YTrue), share(row.YPred)
-		if i == 0 {
-			r.unit = row.Key
-		} else if row.Key != r.unit {
-			r.err = fmt.Errorf("results: %s member %d mixes units %s and %s", PredictionsFile, k, r.unit, row.Key)
-			return false
-		}
-		rows = append(rows, row)
-		return true
-	}
-	defer func() { r.rows = rows }()
+	p.slab = scoreSlab{width: len(header) - len(PredictionColumns), left: lineCount(data), rows: 4}
+	defer func() { r.rows = p.rows }()
 	if plainCSV(data) {
-		// The fields are read in place: data is the member's decompressed
-		// text, not written to while it is parsed, and no field outlives
-		// the parse (labels and keys are copied by share, numbers parsed,
-		// the score texts keyed in same dropped with it), so that the
-		// buffer can hold the next member's text.
-		text := unsafe.String(unsafe.SliceData(data), len(data))
-		f := make([]string, 0, len(header)+1)
-		// A member's rows start with one key, the longest field: a line
-		// starting with the previous row's key and a comma is split after
-		// it.
-		prevKey := ""
-		for i := 0; len(text) > 0; i++ {
-			n := strings.IndexByte(text, '\n')
-			if n < 0 {
-				n = len(text)
-			}
-			line := text[:n]
-			text = text[min(n+1, len(text)):]
-			f = f[:0]
-			start := 0
-			if k := len(prevKey); k > 0 && len(line) > k && line[k] == ',' && line[:k] == prevKey {
-				f, start = append(f, prevKey), k+1
-			}
-			scores := -1 // where the score fields start
-			for j := start; j < len(line); j++ {
-				if line[j] == ',' {
-					if len(f) == len(PredictionColumns) {
-						scores = start
-					}
-					f = append(f, line[start:j])
-					start = j + 1
-				}
-			}
+		p.parsePlain(data)
+		return
+	}
+	p.parseCSV(data)
+}
+
+// memberParser holds what the rows of one member share while they are
+// parsed.
+type memberParser struct {
+	header []string
+	k      int // the member's number, for messages
+	r      *predMember
+	rows   []PredictionRow
+	labels labelShare
+	slab   scoreSlab
+	// same maps the text of a row's score fields to the vector parsed
+	// from it (scores); hits and misses count its lookups.
+	same         map[string][]float64
+	hits, misses int
+}
+
+// parsePlain parses a member that plainCSV accepts, cutting its lines at
+// commas. The fields are read in place: data is the member's
+// decompressed text, not written to while it is parsed, and no field
+// outlives the parse (labels and keys are copied by labels.share, numbers
+// parsed, the score texts keyed in same dropped with the parser), so that
+// the buffer can hold the next member's text.
+func (p *memberParser) parsePlain(data []byte) {
+	text := unsafe.String(unsafe.SliceData(data), len(data))
+	f := make([]string, 0, len(p.header)+1)
+	prevKey := ""
+	for i := 0; len(text) > 0; i++ {
+		n := strings.IndexByte(text, '\n')
+		if n < 0 {
+			n = len(text)
+		}
+		line := text[:n]
+		text = text[min(n+1, len(text)):]
+		var scoreText string
+		f, scoreText = splitPlainLine(f[:0], line, prevKey, len(p.header))
+		prevKey = f[0]
+		if !p.add(i, f, scoreText) {
+			return
+		}
+	}
+}
+
+// splitPlainLine appends line's fields to f and returns them with the
+// text of the score fields (the line after its leading columns; "" when
+// the line does not have width fields). A member's rows start with one
+// key, the longest field: a line starting with the previous row's key
+// and a comma is split after it.
+func splitPlainLine(f []string, line, prevKey string, width int) ([]string, string) {
+	start := 0
+	if k := len(prevKey); k > 0 && len(line) > k && line[k] == ',' && line[:k] == prevKey {
+		f, start = append(f, prevKey), k+1
+	}
+	scores := -1 // where the score fields start
+	for j := start; j < len(line); j++ {
+		if line[j] == ',' {
 			if len(f) == len(PredictionColumns) {
 				scores = start
 			}
-			f = append(f, line[start:])
-			prevKey = f[0]
-			scoreText := ""
-			if len(f) == len(header) && scores >= 0 {
-				scoreText = line[scores:]
-			}
-			if !add(i, f, scoreText) {
-				return
-			}
+			f = append(f, line[start:j])
+			start = j + 1
 		}
-		return
 	}
+	if len(f) == len(PredictionColumns) {
+		scores = start
+	}
+	f = append(f, line[start:])
+	if len(f) == width && scores >= 0 {
+		return f, line[scores:]
+	}
+	return f, ""
+}
+
+// parseCSV parses a member with encoding/csv (one with quotes, carriage
+// returns or blank lines, which a user may have written).
+func (p *memberParser) parseCSV(data []byte) {
 	cr := csv.NewReader(bytes.NewReader(data))
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = true
 	for i := 0; ; i++ {
-		f, rerr := cr.Read()
-		if rerr == io.EOF {
+		f, err := cr.Read()
+		if err == io.EOF {
 			return
 		}
-		if rerr != nil {
-			r.err = fmt.Errorf("results: %s member %d: %v", PredictionsFile, k, rerr)
+		if err != nil {
+			p.r.err = fmt.Errorf("results: %s member %d: %v", PredictionsFile, p.k, err)
 			return
 		}
-		if !add(i, f, "") {
+		if !p.add(i, f, "") {
 			return
 		}
 	}
+}
+
+// add parses record i of the member (its fields f; scoreText as
+// splitPlainLine returns it) into a row, or records the member's error
+// and returns false.
+func (p *memberParser) add(i int, f []string, scoreText string) bool {
+	p.slab.left--
+	row, err := parseRowHead(p.header, f)
+	if err == nil {
+		row.Scores, err = p.scores(f, scoreText)
+	}
+	if err != nil {
+		p.r.err = fmt.Errorf("results: %s member %d row %d: %v", PredictionsFile, p.k, i+1, err)
+		return false
+	}
+	row.Key, row.YTrue, row.YPred = p.labels.share(row.Key), p.labels.share(row.YTrue), p.labels.share(row.YPred)
+	if i == 0 {
+		p.r.unit = row.Key
+	} else if row.Key != p.r.unit {
+		p.r.err = fmt.Errorf("results: %s member %d mixes units %s and %s", PredictionsFile, p.k, p.r.unit, row.Key)
+		return false
+	}
+	p.rows = append(p.rows, row)
+	return true
+}
+
+// scores parses the score fields of f. Most rows of a unit repeat a score
+// vector of an earlier row (a tree's leaf, a rule's class): rows whose
+// score fields read alike (scoreText) share one slice, parsed once. A
+// member whose vectors hardly repeat (a fuzzy model's strengths) stops
+// looking them up after 64 misses.
+func (p *memberParser) scores(f []string, scoreText string) ([]float64, error) {
+	if scoreText == "" || (p.misses >= 64 && p.hits < p.misses) {
+		return parseRowScores(p.header, f, &p.slab)
+	}
+	if sc, ok := p.same[scoreText]; ok {
+		p.hits++
+		return sc, nil
+	}
+	sc, err := parseRowScores(p.header, f, &p.slab)
+	if err != nil {
+		return sc, err
+	}
+	if p.same == nil {
+		p.same = map[string][]float64{}
+	}
+	p.same[scoreText] = sc
+	p.misses++
+	return sc, nil
+}
+
+// labelShare copies the strings a member's rows repeat (the unit's key,
+// the class labels) once per member: a member's few distinct ones are
+// found by a scan of those seen, a map beyond that.
+type labelShare struct {
+	seen   []string
+	intern map[string]string
+}
+
+func (l *labelShare) share(s string) string {
+	for _, v := range l.seen {
+		if v == s {
+			return v
+		}
+	}
+	if v, ok := l.intern[s]; ok {
+		return v
+	}
+	s = strings.Clone(s)
+	if len(l.seen) < 16 {
+		l.seen = append(l.seen, s)
+	} else {
+		if l.intern == nil {
+			l.intern = map[string]string{}
+		}
+		l.intern[s] = s
+	}
+	return s
+}
+
+// scoreSlab cuts score rows from slabs instead of allocating them one by
+// one; the slabs grow from a few rows (most rows share their scores) to
+// 512, and never beyond the rows left.
+type scoreSlab struct {
+	width int // scores per row
+	left  int // rows of the member not yet parsed
+	rows  int // rows of the last slab
+	slab  []float64
+}
+
+func (s *scoreSlab) next() []float64 {
+	if len(s.slab) < s.width {
+		s.rows = min(2*s.rows, 512)
+		s.slab = make([]float64, max(1, min(s.left, s.rows))*s.width)
+	}
+	v := s.slab[:s.width:s.width]
+	s.slab = s.slab[s.width:]
+	return v
 }
 
 // plainCSV reports whether encoding/csv would read data as its lines cut
@@ -491,13 +564,13 @@ func parseRowHead(header, f []string) (PredictionRow, error) {
 }
 
 // parseRowScores parses a record's score columns (nil: all empty).
-func parseRowScores(header, f []string, newScores func() []float64) (scores []float64, err error) {
+func parseRowScores(header, f []string, slab *scoreSlab) (scores []float64, err error) {
 	for j, s := range f[len(PredictionColumns):] {
 		if s == "" {
 			continue
 		}
 		if scores == nil {
-			scores = newScores()
+			scores = slab.next()
 			for k := range scores {
 				scores[k] = math.NaN()
 			}

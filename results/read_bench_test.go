@@ -84,7 +84,8 @@ func generatedUnit(shape studyShape, u int) ([]PredictionSet, []ModelRecord) {
 			}
 		}
 		sets = append(sets, p)
-		m := ModelRecord{Key: key, ConfigIndex: c, Kind: "tree/1", Features: features, Classes: classes, Rules: []string{}}
+		m := ModelRecord{Key: key, ConfigIndex: c, ModelHead: learn.ModelHead{Kind: "tree/1", Features: features, Classes: classes,
+			Rules: []string{}}}
 		for r := range shape.rules {
 			m.Rules = append(m.Rules, fmt.Sprintf("IF %s IS Low AND %s <= %v THEN class %s [coverage %.2f, confidence %.2f]",
 				features[r%len(features)], features[(r+1)%len(features)], rng.NormFloat64(), classes[r%len(classes)], rng.Float64(), rng.Float64()))
@@ -93,7 +94,7 @@ func generatedUnit(shape studyShape, u int) ([]PredictionSet, []ModelRecord) {
 			for t, term := range []string{"Low", "Medium", "High"} {
 				a := rng.Float64()
 				tr := []learn.JSONFloat{learn.JSONFloat(a), learn.JSONFloat(a + 0.25), learn.JSONFloat(a + 0.5), learn.JSONFloat(a + 0.75)}
-				m.Partitions = append(m.Partitions, Term{Feature: f, FeatureName: name, Term: t, TermName: term,
+				m.Partitions = append(m.Partitions, Term{TermRef: learn.TermRef{Feature: f, FeatureName: name, Term: t, TermName: term},
 					Trapezoid: tr, TrapezoidScaled: tr})
 			}
 		}

@@ -450,13 +450,14 @@ func TestFastModelLikeEncodingJSON(t *testing.T) {
 	}
 	// Every cut and every one-byte change of an encoder-written line.
 	cat := learn.JSONFloat(2)
-	rec := ModelRecord{Key: "clean/d/m#1/r0/f0/s42", ConfigIndex: 12, Kind: "tree/1", Features: []string{"x", "y é"},
-		Classes: []string{"a", "b"}, Rules: []string{"IF x IS Low THEN a", "IF TRUE THEN b"},
+	rec := ModelRecord{Key: "clean/d/m#1/r0/f0/s42", ConfigIndex: 12, ModelHead: learn.ModelHead{Kind: "tree/1", Features: []string{"x", "y é"}, Classes: []string{"a", "b"},
+		Rules: []string{"IF x IS Low THEN a", "IF TRUE THEN b"}},
 		ReadableRules: []string{"IF x <= 757.0 THEN a", "IF TRUE THEN b"},
 		Partitions: []Term{
-			{Feature: 0, FeatureName: "x", Term: 1, TermName: "Low", Trapezoid: learn.Floats([]float64{-1.5, 0, 2e-9, math.Inf(1)}),
+			{TermRef: learn.TermRef{Feature: 0, FeatureName: "x", Term: 1, TermName: "Low"},
+				Trapezoid:       learn.Floats([]float64{-1.5, 0, 2e-9, math.Inf(1)}),
 				TrapezoidScaled: learn.Floats([]float64{math.NaN(), 0.25, 1, 1e21})},
-			{Feature: 1, FeatureName: "y é", TermName: "c", Category: &cat}},
+			{TermRef: learn.TermRef{Feature: 1, FeatureName: "y é", TermName: "c"}, Category: &cat}},
 		Model: json.RawMessage(`{"n":[1,-2.5e-3,true,false,null],"s":"a\"b","o":{"p":[]}}`)}
 	line, err := appendModelJSON(nil, rec)
 	if err != nil {

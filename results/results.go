@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -110,62 +109,74 @@ func Parse(f []string) (Record, error) {
 		return Record{}, fmt.Errorf("results: %d fields, want %d", len(f), len(Header))
 	}
 	var r Record
-	var err error
-	get := func(i int, dst *int) {
-		if err == nil {
-			var v int
-			v, err = strconv.Atoi(f[i])
-			if err != nil {
-				err = &FieldError{Column: i + 1, Name: Header[i], Msg: fmt.Sprintf("%q is not an integer", f[i])}
-			}
-			*dst = v
-		}
-	}
-	getF := func(i int, dst *float64) {
-		if err == nil {
-			var v float64
-			v, err = strconv.ParseFloat(f[i], 64)
-			if err != nil {
-				err = &FieldError{Column: i + 1, Name: Header[i], Msg: fmt.Sprintf("%q is not a number", f[i])}
-			}
-			*dst = v
-		}
-	}
+	p := fieldParser{f: f}
 	r.Protocol, r.Dataset, r.Method, r.Config = f[0], f[1], f[2], f[3]
-	get(4, &r.ConfigIndex)
-	if err != nil {
-		return r, err
+	p.int(4, &r.ConfigIndex)
+	if p.err != nil {
+		return r, p.err
 	}
+	var err error
 	r.Selected, err = strconv.ParseBool(f[5])
 	if err != nil {
 		return r, fmt.Errorf("results: column selected: %v", err)
 	}
 	r.Selection = f[6]
-	get(7, &r.Repeat)
-	get(8, &r.Fold)
-	if err == nil {
-		r.Seed, err = strconv.ParseInt(f[9], 10, 64)
+	p.int(7, &r.Repeat)
+	p.int(8, &r.Fold)
+	if p.err == nil {
+		r.Seed, p.err = strconv.ParseInt(f[9], 10, 64)
 	}
-	get(10, &r.NTrain)
-	get(11, &r.NTest)
-	get(12, &r.Correct)
-	getF(13, &r.Accuracy)
-	getF(14, &r.BalancedAccuracy)
-	get(15, &r.Rules)
-	get(16, &r.Antecedents)
-	get(17, &r.RulebaseSize)
-	get(18, &r.Leaves)
-	get(19, &r.InternalNodes)
-	getF(20, &r.FitSeconds)
-	getF(21, &r.PredictSeconds)
+	p.int(10, &r.NTrain)
+	p.int(11, &r.NTest)
+	p.int(12, &r.Correct)
+	p.float(13, &r.Accuracy)
+	p.float(14, &r.BalancedAccuracy)
+	p.int(15, &r.Rules)
+	p.int(16, &r.Antecedents)
+	p.int(17, &r.RulebaseSize)
+	p.int(18, &r.Leaves)
+	p.int(19, &r.InternalNodes)
+	p.float(20, &r.FitSeconds)
+	p.float(21, &r.PredictSeconds)
 	r.Key = f[22]
-	if err == nil {
-		err = r.checkRanges()
+	if p.err == nil {
+		p.err = r.checkRanges()
 	}
-	if err == nil {
-		err = r.checkAccuracy()
+	if p.err == nil {
+		p.err = r.checkAccuracy()
 	}
-	return r, err
+	return r, p.err
+}
+
+// fieldParser parses the numeric fields of one row in turn; after the
+// first error it parses nothing more and keeps that error.
+type fieldParser struct {
+	f   []string
+	err error
+}
+
+// int parses field i into dst.
+func (p *fieldParser) int(i int, dst *int) {
+	if p.err != nil {
+		return
+	}
+	v, err := strconv.Atoi(p.f[i])
+	if err != nil {
+		p.err = &FieldError{Column: i + 1, Name: Header[i], Msg: fmt.Sprintf("%q is not an integer", p.f[i])}
+	}
+	*dst = v
+}
+
+// float parses field i into dst.
+func (p *fieldParser) float(i int, dst *float64) {
+	if p.err != nil {
+		return
+	}
+	v, err := strconv.ParseFloat(p.f[i], 64)
+	if err != nil {
+		p.err = &FieldError{Column: i + 1, Name: Header[i], Msg: fmt.Sprintf("%q is not a number", p.f[i])}
+	}
+	*dst = v
 }
 
 // FieldError is a cell of results.csv holding a number no run writes (a
@@ -261,36 +272,10 @@ func Read(rd io.Reader) (recs []Record, truncated bool, err error) {
 		text = text[:cut+1]
 		truncated = true
 	}
-	cr := csv.NewReader(strings.NewReader(text))
-	cr.FieldsPerRecord = -1
-	cr.Comment = '#' // a PartialMark line
-	var rows [][]string
-	var lines []int // each row's line in the file (a partial mark shifts them)
-	for {
-		good := cr.InputOffset()
-		row, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
-		if err == nil {
-			line, _ := cr.FieldPos(0)
-			lines = append(lines, line)
-		}
-		if err != nil {
-			// A write cut inside a quoted field that holds a newline leaves
-			// a last row whose quote never closes: torn like a row without
-			// its newline, and dropped like it, so resume redoes the unit.
-			// Only when the rest of the file, its quote closed, is one
-			// row: a stray quote mid-file is an error, not a torn end.
-			if tail := text[good:]; strings.Count(tail, `"`)%2 == 1 {
-				if rest, err := csv.NewReader(strings.NewReader(tail + "\"\n")).ReadAll(); err == nil && len(rest) == 1 && len(rest[0]) <= len(Header) {
-					truncated = true
-					break
-				}
-			}
-			return nil, truncated, fmt.Errorf("results: %v", err)
-		}
-		rows = append(rows, row)
+	rows, lines, torn, err := readRows(text)
+	truncated = truncated || torn
+	if err != nil {
+		return nil, truncated, err
 	}
 	if len(rows) == 0 {
 		return nil, truncated, nil
@@ -314,6 +299,45 @@ func Read(rd io.Reader) (recs []Record, truncated bool, err error) {
 		return nil, truncated, err
 	}
 	return recs, truncated, nil
+}
+
+// readRows reads the CSV rows of text (whole lines) with each row's line
+// in the file (a partial mark shifts them); torn reports a last row cut
+// inside a quoted field, which is dropped.
+func readRows(text string) (rows [][]string, lines []int, torn bool, err error) {
+	cr := csv.NewReader(strings.NewReader(text))
+	cr.FieldsPerRecord = -1
+	cr.Comment = '#' // a PartialMark line
+	for {
+		good := cr.InputOffset()
+		row, err := cr.Read()
+		if err == io.EOF {
+			return rows, lines, false, nil
+		}
+		if err != nil {
+			if tornQuotedRow(text[good:]) {
+				return rows, lines, true, nil
+			}
+			return nil, nil, false, fmt.Errorf("results: %v", err)
+		}
+		line, _ := cr.FieldPos(0)
+		lines = append(lines, line)
+		rows = append(rows, row)
+	}
+}
+
+// tornQuotedRow reports whether tail, the text from the row encoding/csv
+// refused, is a write cut inside a quoted field that holds a newline: a
+// last row whose quote never closes, torn like a row without its newline
+// and dropped like it, so resume redoes the unit. Only when the rest of
+// the file, its quote closed, is one row: a stray quote mid-file is an
+// error, not a torn end.
+func tornQuotedRow(tail string) bool {
+	if strings.Count(tail, `"`)%2 != 1 {
+		return false
+	}
+	rest, err := csv.NewReader(strings.NewReader(tail + "\"\n")).ReadAll()
+	return err == nil && len(rest) == 1 && len(rest[0]) <= len(Header)
 }
 
 // checkRows enforces the invariants between rows that a hand edit breaks
@@ -382,30 +406,6 @@ func ReadFile(path string) ([]Record, error) {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
 	return recs, nil
-}
-
-// Sort orders records canonically: by protocol, dataset, method, key,
-// repeat, fold, config index. The runner writes files in this order at the end of a
-// run so that output does not depend on worker scheduling.
-func Sort(recs []Record) {
-	sort.SliceStable(recs, func(i, j int) bool {
-		a, b := recs[i], recs[j]
-		switch {
-		case a.Protocol != b.Protocol:
-			return a.Protocol < b.Protocol
-		case a.Dataset != b.Dataset:
-			return a.Dataset < b.Dataset
-		case a.Method != b.Method:
-			return a.Method < b.Method
-		case a.Key != b.Key:
-			return a.Key < b.Key
-		case a.Repeat != b.Repeat:
-			return a.Repeat < b.Repeat
-		case a.Fold != b.Fold:
-			return a.Fold < b.Fold
-		}
-		return a.ConfigIndex < b.ConfigIndex
-	})
 }
 
 // Write writes a header and the records as CSV.

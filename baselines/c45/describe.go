@@ -11,11 +11,7 @@ import (
 // Kind is the learn.Description kind of C4.5 (J48) models.
 const Kind = "c45.tree/1"
 
-func init() {
-	learn.RegisterKind(Kind, func(raw json.RawMessage) (learn.Predictor, error) {
-		return ModelFromJSON(raw)
-	})
-}
+func init() { learn.RegisterModel(Kind, ModelFromJSON) }
 
 // describedDist is Weka's j48.Distribution of a node: class weights per bag
 // (branch; a leaf has one bag) with the margins as J48 accumulated them.

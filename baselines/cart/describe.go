@@ -11,11 +11,7 @@ import (
 // Kind is the learn.Description kind of CART (and entropy tree) models.
 const Kind = "cart.tree/1"
 
-func init() {
-	learn.RegisterKind(Kind, func(raw json.RawMessage) (learn.Predictor, error) {
-		return TreeFromJSON(raw)
-	})
-}
+func init() { learn.RegisterModel(Kind, TreeFromJSON) }
 
 // describedTree is the JSON of a tree: scikit-learn's tree_ arrays, one
 // entry per node in pre-order (left subtree first, node 0 the root). A row

@@ -12,11 +12,7 @@ import (
 // Kind is the learn.Description kind of FGA models.
 const Kind = "fga.rulebase/1"
 
-func init() {
-	learn.RegisterKind(Kind, func(raw json.RawMessage) (learn.Predictor, error) {
-		return ModelFromJSON(raw)
-	})
-}
+func init() { learn.RegisterModel(Kind, ModelFromJSON) }
 
 // describedCond is "feature IS label"; valid is false when the feature's
 // genes decoded to no partition (the rule's dominance score is then NaN).
@@ -75,8 +71,8 @@ func (m *Model) Describe(s learn.Schema) (learn.Description, error) {
 			corners := [4]learn.JSONFloat{learn.JSONFloat(t.A), learn.JSONFloat(t.B), learn.JSONFloat(t.C), learn.JSONFloat(t.D)}
 			ps = append(ps, corners)
 			if used[[2]int{f, k}] { // the terms the rules use
-				terms = append(terms, learn.PartitionTerm{Feature: f, FeatureName: s.FeatureName(f), Term: k,
-					TermName: LabelName(k, m.labels), Trapezoid: corners[:]})
+				ref := learn.TermRef{Feature: f, FeatureName: s.FeatureName(f), Term: k, TermName: LabelName(k, m.labels)}
+				terms = append(terms, learn.PartitionTerm{TermRef: ref, Trapezoid: corners[:]})
 			}
 		}
 		dm.Partitions = append(dm.Partitions, ps)
@@ -88,9 +84,7 @@ func (m *Model) Describe(s learn.Schema) (learn.Description, error) {
 		}
 		dm.Rules = append(dm.Rules, dr)
 	}
-	d, err := learn.NewDescription(Kind, m, s, dm)
-	d.Partitions = terms
-	return d, err
+	return learn.NewDescription(Kind, m, s, dm, terms...)
 }
 
 // ModelFromJSON rebuilds a rule base from the Model field of its

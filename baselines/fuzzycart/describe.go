@@ -10,23 +10,16 @@ import (
 // Kind is the learn.Description kind of FuzzyCART models.
 const Kind = "fuzzycart.tree/1"
 
-func init() {
-	learn.RegisterKind(Kind, func(raw json.RawMessage) (learn.Predictor, error) {
-		return ModelFromJSON(raw)
-	})
-}
+func init() { learn.RegisterModel(Kind, ModelFromJSON) }
 
+// describedNode is one node of the JSON of a FuzzyCART tree: its name
+// (the reference's), the fuzzy tree node's fields, its quality and
+// whether pruning removed it.
 type describedNode struct {
-	Name     string          `json:"name"`
-	Feature  int             `json:"feature"`
-	Term     int             `json:"term"`
-	Parent   int             `json:"parent"`
-	Children []int           `json:"children"`
-	Depth    int             `json:"depth"`
-	Class    int             `json:"class"`
-	Coverage learn.JSONFloat `json:"coverage"`
-	Quality  learn.JSONFloat `json:"quality"`
-	Removed  bool            `json:"removed,omitempty"`
+	Name string `json:"name"`
+	learn.FuzzyTreeNode
+	Quality learn.JSONFloat `json:"quality"`
+	Removed bool            `json:"removed,omitempty"`
 }
 
 // describedModel is the JSON of a FuzzyCART model: the partitions (in the
@@ -57,20 +50,14 @@ func (m *Model) Describe(s learn.Schema) (learn.Description, error) {
 	parts, terms := learn.DescribePartitions(m.Partitions, s, used, func(f, t int) string { return m.termName(s, f, t) })
 	dm.Partitions = parts
 	for _, n := range m.Nodes {
-		children := n.Children
-		if children == nil {
-			children = []int{}
-		}
-		dm.Nodes = append(dm.Nodes, describedNode{Name: n.Name, Feature: n.Feature, Term: n.Term, Parent: n.Parent,
-			Children: children, Depth: n.Depth, Class: n.Class, Coverage: learn.JSONFloat(n.Coverage),
-			Quality: learn.JSONFloat(n.Quality), Removed: n.Removed})
+		tn := learn.FuzzyTreeNode{Feature: n.Feature, Term: n.Term, Parent: n.Parent, Children: learn.DescribedChildren(n.Children),
+			Depth: n.Depth, Class: n.Class, Coverage: learn.JSONFloat(n.Coverage)}
+		dm.Nodes = append(dm.Nodes, describedNode{Name: n.Name, FuzzyTreeNode: tn, Quality: learn.JSONFloat(n.Quality), Removed: n.Removed})
 	}
 	for _, e := range m.pred.entries {
 		dm.PredictionList = append(dm.PredictionList, [2]int{e.node, e.pred})
 	}
-	d, err := learn.NewDescription(Kind, m, s, dm)
-	d.Partitions = terms
-	return d, err
+	return learn.NewDescription(Kind, m, s, dm, terms...)
 }
 
 // ModelFromJSON rebuilds a model from the Model field of its Description,
@@ -93,40 +80,14 @@ func ModelFromJSON(raw json.RawMessage) (*Model, error) {
 		}
 	}
 	m := &Model{NumClasses: dm.NumClasses, Classes: dm.Classes, Stale: dm.Stale}
-	parts, err := learn.PartitionsFromDescribed(dm.Partitions)
+	parts, err := learn.RebuildFuzzyTree(dm.Partitions, dm.Nodes, dm.NumClasses)
 	if err != nil {
 		return nil, err
 	}
 	m.Partitions = parts
-	if len(dm.Nodes) == 0 || dm.Nodes[0].Parent != -1 || dm.Nodes[0].Depth != 0 {
-		return nil, fmt.Errorf("the tree has no root")
-	}
-	for i, dn := range dm.Nodes {
-		if i > 0 {
-			if dn.Parent < 0 || dn.Parent >= i {
-				return nil, fmt.Errorf("node %d: parent %d does not precede it", i, dn.Parent)
-			}
-			if dn.Feature < 0 || dn.Feature >= len(m.Partitions) || dn.Term < 0 || dn.Term >= len(m.Partitions[dn.Feature].Terms) {
-				return nil, fmt.Errorf("node %d: feature %d term %d out of range", i, dn.Feature, dn.Term)
-			}
-			if dn.Depth != dm.Nodes[dn.Parent].Depth+1 {
-				return nil, fmt.Errorf("node %d: depth %d under a parent of depth %d", i, dn.Depth, dm.Nodes[dn.Parent].Depth)
-			}
-		}
-		if dn.Class < -1 || dn.Class >= dm.NumClasses {
-			return nil, fmt.Errorf("node %d: class %d out of range", i, dn.Class)
-		}
-		for _, c := range dn.Children {
-			if c <= i || c >= len(dm.Nodes) || dm.Nodes[c].Parent != i {
-				return nil, fmt.Errorf("node %d: child %d is not its child", i, c)
-			}
-		}
-		var children []int
-		if len(dn.Children) > 0 {
-			children = dn.Children
-		}
+	for _, dn := range dm.Nodes {
 		m.Nodes = append(m.Nodes, Node{Name: dn.Name, Feature: dn.Feature, Term: dn.Term, Parent: dn.Parent,
-			Children: children, Depth: dn.Depth, Class: dn.Class, Coverage: float64(dn.Coverage),
+			Children: dn.ModelChildren(), Depth: dn.Depth, Class: dn.Class, Coverage: float64(dn.Coverage),
 			Quality: float64(dn.Quality), Removed: dn.Removed})
 	}
 	if len(dm.PredictionList) == 0 {

@@ -82,7 +82,8 @@ func TestModelFromJSONRejects(t *testing.T) {
 			t.Errorf("%s: accepted", name)
 		}
 	}
-	if _, err := learn.Reconstruct(learn.Description{Kind: fuzzycart.Kind, Model: json.RawMessage(`{`)}); err == nil || !strings.Contains(err.Error(), fuzzycart.Kind) {
+	if _, err := learn.Reconstruct(learn.Description{ModelHead: learn.ModelHead{Kind: fuzzycart.Kind},
+		Model: json.RawMessage(`{`)}); err == nil || !strings.Contains(err.Error(), fuzzycart.Kind) {
 		t.Errorf("truncated JSON: %v", err)
 	}
 }

@@ -12,11 +12,7 @@ import (
 // scores: its prediction is the rule sets' class.
 const Kind = "ripper.rulesets/1"
 
-func init() {
-	learn.RegisterKind(Kind, func(raw json.RawMessage) (learn.Predictor, error) {
-		return ModelFromJSON(raw)
-	})
-}
+func init() { learn.RegisterModel(Kind, ModelFromJSON) }
 
 // describedColumn is the coding of one feature: right-closed bins
 // (lefts[k], rights[k]] (outer edges ±Infinity) when binned, else the

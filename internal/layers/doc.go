@@ -6,8 +6,12 @@
 // `go list -deps ./...` against it, names each offending import, refuses a
 // package the table does not place, and asserts that the views (reports,
 // plots, the gate) reach no learner, registry or runner, and that no two
-// directories import each other.
+// directories import each other. TestReadmeLayoutMatchesTheTable holds
+// README.md's Layout block against the table (CheckLayout): every package
+// of the module drawn in its layer, and says which line to add when one
+// is missing.
 //
 // Run it with `go test ./internal/layers`; it skips when the go command is
-// not available. A new package needs a line in the table.
+// not available. A new package needs its place in the table and on its
+// layer's line of README.md's Layout.
 package layers

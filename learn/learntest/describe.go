@@ -32,78 +32,93 @@ func CheckDescription(m learn.Model, d Data) []error {
 	if !ok {
 		return nil
 	}
-	var errs []error
-	fail := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
 	var decoded learn.Description
-	err := safely(func() error {
-		dsc, err := desc.Describe(d.Schema)
-		if err != nil {
-			return fmt.Errorf("describe: %w", err)
-		}
-		b1, err := json.Marshal(dsc)
-		if err != nil {
-			return fmt.Errorf("marshal: %w", err)
-		}
-		if err := json.Unmarshal(b1, &decoded); err != nil {
-			return fmt.Errorf("unmarshal: %w", err)
-		}
-		b2, err := json.Marshal(decoded)
-		if err != nil {
-			return fmt.Errorf("marshal the decoded description: %w", err)
-		}
-		if !bytes.Equal(b1, b2) {
-			return fmt.Errorf("JSON does not round-trip:\n%s\nvs\n%s", b1, b2)
-		}
-		return nil
-	})
-	if err != nil {
+	if err := safely(func() (err error) { decoded, err = describeRoundTrip(desc, d.Schema); return err }); err != nil {
 		return []error{err}
 	}
-	cx := m.Complexity()
-	if len(decoded.Rules) != cx.Rules {
-		fail("description has %d rules, Complexity says %d", len(decoded.Rules), cx.Rules)
-	}
-	if want := learn.RuleLines(m.Rules(d.Schema)); !reflect.DeepEqual(decoded.Rules, want) {
-		fail("description rules %q differ from the IF lines of Rules %q", decoded.Rules, want)
-	}
-	if len(decoded.Classes) != d.Schema.NumClasses() || len(decoded.Features) != d.Schema.NumFeatures() {
-		fail("description names %d features and %d classes, schema has %d and %d",
-			len(decoded.Features), len(decoded.Classes), d.Schema.NumFeatures(), d.Schema.NumClasses())
-	}
+	errs := checkDescribed(decoded, m, d.Schema)
 	var rebuilt learn.Predictor
 	if err := safely(func() error { var err error; rebuilt, err = learn.Reconstruct(decoded); return err }); err != nil {
-		fail("reconstruct: %v", err)
-		return errs
+		return append(errs, fmt.Errorf("reconstruct: %v", err))
 	}
 	for _, part := range []struct {
 		name string
 		X    [][]float64
 	}{{"training", d.XTrain}, {"test", d.XTest}} {
-		want := m.Predict(part.X)
-		var got []int
-		if err := safely(func() error { got = rebuilt.Predict(part.X); return nil }); err != nil {
-			fail("reconstruction predicting the %s rows: %v", part.name, err)
-			continue
-		}
-		if !reflect.DeepEqual(got, want) {
-			fail("reconstruction predicts the %s rows differently (%s)", part.name, firstDifference(want, got))
-		}
-		sc, ok := m.(learn.Scorer)
-		if !ok {
-			continue
-		}
-		rs, ok := rebuilt.(learn.Scorer)
-		if !ok {
-			fail("the model scores, its reconstruction does not")
-			continue
-		}
-		scores := sc.Scores(part.X)
-		if err := CheckScores(scores, want, d.Schema.NumClasses()); err != nil {
-			fail("scores on the %s rows: %v", part.name, err)
-		}
-		if again := rs.Scores(part.X); !sameBits(again, scores) {
-			fail("reconstruction scores the %s rows differently", part.name)
-		}
+		errs = append(errs, checkRebuilt(m, rebuilt, part.name, part.X, d.Schema.NumClasses())...)
+	}
+	return errs
+}
+
+// describeRoundTrip describes the model and returns the description as
+// decoded from its JSON, which must marshal again to the same bytes.
+func describeRoundTrip(desc learn.Describer, s learn.Schema) (learn.Description, error) {
+	var decoded learn.Description
+	dsc, err := desc.Describe(s)
+	if err != nil {
+		return decoded, fmt.Errorf("describe: %w", err)
+	}
+	b1, err := json.Marshal(dsc)
+	if err != nil {
+		return decoded, fmt.Errorf("marshal: %w", err)
+	}
+	if err := json.Unmarshal(b1, &decoded); err != nil {
+		return decoded, fmt.Errorf("unmarshal: %w", err)
+	}
+	b2, err := json.Marshal(decoded)
+	if err != nil {
+		return decoded, fmt.Errorf("marshal the decoded description: %w", err)
+	}
+	if !bytes.Equal(b1, b2) {
+		return decoded, fmt.Errorf("JSON does not round-trip:\n%s\nvs\n%s", b1, b2)
+	}
+	return decoded, nil
+}
+
+// checkDescribed checks a decoded description's rules and names against
+// the model and the schema.
+func checkDescribed(decoded learn.Description, m learn.Model, s learn.Schema) []error {
+	var errs []error
+	if cx := m.Complexity(); len(decoded.Rules) != cx.Rules {
+		errs = append(errs, fmt.Errorf("description has %d rules, Complexity says %d", len(decoded.Rules), cx.Rules))
+	}
+	if want := learn.RuleLines(m.Rules(s)); !reflect.DeepEqual(decoded.Rules, want) {
+		errs = append(errs, fmt.Errorf("description rules %q differ from the IF lines of Rules %q", decoded.Rules, want))
+	}
+	if len(decoded.Classes) != s.NumClasses() || len(decoded.Features) != s.NumFeatures() {
+		errs = append(errs, fmt.Errorf("description names %d features and %d classes, schema has %d and %d",
+			len(decoded.Features), len(decoded.Classes), s.NumFeatures(), s.NumClasses()))
+	}
+	return errs
+}
+
+// checkRebuilt checks that the reconstruction predicts the rows X (the
+// part name of the data) as the model does and, where the model scores,
+// scores them alike, with scores that agree with the predictions.
+func checkRebuilt(m learn.Model, rebuilt learn.Predictor, name string, X [][]float64, nClasses int) []error {
+	want := m.Predict(X)
+	var got []int
+	if err := safely(func() error { got = rebuilt.Predict(X); return nil }); err != nil {
+		return []error{fmt.Errorf("reconstruction predicting the %s rows: %v", name, err)}
+	}
+	var errs []error
+	if !reflect.DeepEqual(got, want) {
+		errs = append(errs, fmt.Errorf("reconstruction predicts the %s rows differently (%s)", name, firstDifference(want, got)))
+	}
+	sc, ok := m.(learn.Scorer)
+	if !ok {
+		return errs
+	}
+	rs, ok := rebuilt.(learn.Scorer)
+	if !ok {
+		return append(errs, fmt.Errorf("the model scores, its reconstruction does not"))
+	}
+	scores := sc.Scores(X)
+	if err := CheckScores(scores, want, nClasses); err != nil {
+		errs = append(errs, fmt.Errorf("scores on the %s rows: %v", name, err))
+	}
+	if again := rs.Scores(X); !sameBits(again, scores) {
+		errs = append(errs, fmt.Errorf("reconstruction scores the %s rows differently", name))
 	}
 	return errs
 }

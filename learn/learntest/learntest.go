@@ -74,46 +74,85 @@ type Data struct {
 // where every column is constant.
 func Problems() []Data {
 	r := rand.New(rand.NewPCG(17, 42))
-	numeric := func(n int) ([][]float64, []int) {
-		X := make([][]float64, n)
-		y := make([]int, n)
-		for i := range X {
-			c := i % 3
-			y[i] = c
-			X[i] = []float64{float64(c) + 0.6*r.NormFloat64(), r.NormFloat64(), float64(c%2)*1.5 + 0.5*r.NormFloat64()}
-		}
-		return X, y
-	}
 	numSchema := learn.Schema{
 		Features: []learn.Feature{{Name: "a"}, {Name: "b"}, {Name: "c"}},
 		Classes:  []string{"red", "green", "blue"},
 	}
 	var out []Data
 
-	xtr, ytr := numeric(60)
-	xte, _ := numeric(21)
+	xtr, ytr := numericRows(r, 60)
+	xte, _ := numericRows(r, 21)
 	xte = append(xte, []float64{9, -9, 9}, []float64{-9, 9, -9}) // outside the training range
 	out = append(out, Data{Name: "numeric", Schema: numSchema, XTrain: xtr, YTrain: ytr, XTest: xte})
 
-	mixed := func(n int, unseen bool) ([][]float64, []int) {
-		X := make([][]float64, n)
-		y := make([]int, n)
-		for i := range X {
-			c := i % 2
-			y[i] = c
-			colour := float64((i / 2) % 3) // categories 0..2, class-independent
-			shape := float64(c)            // category = class, mostly
-			if i%7 == 0 {
-				shape = float64(1 - c)
-			}
-			X[i] = []float64{colour, r.NormFloat64() + float64(c), shape}
-			if unseen && i%5 == 0 {
-				X[i][0] = 3 // a category the training part never shows
-			}
-		}
-		return X, y
+	xtr, ytr = mixedRows(r, 48, false)
+	xte, _ = mixedRows(r, 20, true)
+	out = append(out, Data{Name: "nominal", Schema: mixedSchema(), XTrain: xtr, YTrain: ytr, XTest: xte})
+
+	xtr, _ = numericRows(r, 30)
+	one := make([]int, len(xtr))
+	for i := range one {
+		one[i] = 1
 	}
-	mixedSchema := learn.Schema{
+	xte, _ = numericRows(r, 10)
+	out = append(out, Data{Name: "one-class", Schema: numSchema, XTrain: xtr, YTrain: one, XTest: xte})
+
+	xtr, ytr = numericRows(r, 45)
+	xte, _ = numericRows(r, 12)
+	for _, row := range append(append([][]float64{}, xtr...), xte...) {
+		row[1] = 2.5
+	}
+	out = append(out, Data{Name: "constant-column", Schema: numSchema, XTrain: xtr, YTrain: ytr, XTest: xte})
+
+	xtr, ytr = numericRows(r, 30)
+	xte, _ = numericRows(r, 9)
+	for _, row := range append(append([][]float64{}, xtr...), xte...) {
+		row[0], row[1], row[2] = 1, -1, 0
+	}
+	out = append(out, Data{Name: "all-constant", Schema: numSchema, XTrain: xtr, YTrain: ytr, XTest: xte})
+	return out
+}
+
+// numericRows draws n rows of three classes in turn over three numeric
+// features: the first separates the classes, the second is noise, the
+// third separates the middle class.
+func numericRows(r *rand.Rand, n int) ([][]float64, []int) {
+	X := make([][]float64, n)
+	y := make([]int, n)
+	for i := range X {
+		c := i % 3
+		y[i] = c
+		X[i] = []float64{float64(c) + 0.6*r.NormFloat64(), r.NormFloat64(), float64(c%2)*1.5 + 0.5*r.NormFloat64()}
+	}
+	return X, y
+}
+
+// mixedRows draws n rows of two classes in turn over mixedSchema's
+// features; unseen puts a category the training part never shows in
+// every fifth row.
+func mixedRows(r *rand.Rand, n int, unseen bool) ([][]float64, []int) {
+	X := make([][]float64, n)
+	y := make([]int, n)
+	for i := range X {
+		c := i % 2
+		y[i] = c
+		colour := float64((i / 2) % 3) // categories 0..2, class-independent
+		shape := float64(c)            // category = class, mostly
+		if i%7 == 0 {
+			shape = float64(1 - c)
+		}
+		X[i] = []float64{colour, r.NormFloat64() + float64(c), shape}
+		if unseen && i%5 == 0 {
+			X[i][0] = 3 // a category the training part never shows
+		}
+	}
+	return X, y
+}
+
+// mixedSchema is the schema of mixedRows: two nominal features around a
+// numeric one.
+func mixedSchema() learn.Schema {
+	return learn.Schema{
 		Features: []learn.Feature{
 			{Name: "colour", Nominal: true, Categories: []string{"r", "g", "b", "w"}},
 			{Name: "size"},
@@ -121,32 +160,6 @@ func Problems() []Data {
 		},
 		Classes: []string{"no", "yes"},
 	}
-	xtr, ytr = mixed(48, false)
-	xte, _ = mixed(20, true)
-	out = append(out, Data{Name: "nominal", Schema: mixedSchema, XTrain: xtr, YTrain: ytr, XTest: xte})
-
-	xtr, _ = numeric(30)
-	one := make([]int, len(xtr))
-	for i := range one {
-		one[i] = 1
-	}
-	xte, _ = numeric(10)
-	out = append(out, Data{Name: "one-class", Schema: numSchema, XTrain: xtr, YTrain: one, XTest: xte})
-
-	xtr, ytr = numeric(45)
-	xte, _ = numeric(12)
-	for _, row := range append(append([][]float64{}, xtr...), xte...) {
-		row[1] = 2.5
-	}
-	out = append(out, Data{Name: "constant-column", Schema: numSchema, XTrain: xtr, YTrain: ytr, XTest: xte})
-
-	xtr, ytr = numeric(30)
-	xte, _ = numeric(9)
-	for _, row := range append(append([][]float64{}, xtr...), xte...) {
-		row[0], row[1], row[2] = 1, -1, 0
-	}
-	out = append(out, Data{Name: "all-constant", Schema: numSchema, XTrain: xtr, YTrain: ytr, XTest: xte})
-	return out
 }
 
 // Run runs the whole suite on a subject, one subtest per data set.

@@ -1,10 +1,13 @@
+// Package modeltest pins what the learners describe: golden files of
+// their model descriptions on real datasets (GoldenModels), each checked
+// to rebuild the model's predictions, and the mangled descriptions a
+// reader must refuse. Learner packages call it from their tests.
 package modeltest
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/fgrtbench/fgrtbench/learn/learntest"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -13,6 +16,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/datasets"
 	"github.com/fgrtbench/fgrtbench/internal/sharedtest"
 	"github.com/fgrtbench/fgrtbench/learn"
+	"github.com/fgrtbench/fgrtbench/learn/learntest"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
@@ -57,39 +61,8 @@ func GoldenModels(t *testing.T, spec *learn.Spec, dataset, golden string, update
 	const seed = 1
 	var out bytes.Buffer
 	for k := 0; k < GoldenFolds; k++ {
-		data := learntest.Data{Name: fmt.Sprintf("%s fold %d", dataset, k), Schema: d.Schema()}
-		for i, row := range d.X {
-			if i%GoldenFolds == k {
-				data.XTest = append(data.XTest, row)
-			} else {
-				data.XTrain, data.YTrain = append(data.XTrain, row), append(data.YTrain, d.Y[i])
-			}
-		}
-		tr, err := spec.New(cfg, seed)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := tr.Fit(data.XTrain, data.YTrain, data.Schema)
-		if err != nil {
-			t.Fatalf("%s: %v", data.Name, err)
-		}
-		dsc, ok := m.(learn.Describer)
-		if !ok {
-			t.Fatalf("%s: the model does not implement learn.Describer", spec.Name)
-		}
-		for _, err := range learntest.CheckDescription(m, data) {
-			t.Errorf("%s: %v", data.Name, err)
-		}
-		desc, err := dsc.Describe(data.Schema)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, err := range CheckMangled(desc, data.XTest) {
-			t.Errorf("%s: %v", data.Name, err)
-		}
-		if err := checkStored(m, data); err != nil {
-			t.Errorf("%s: %v", data.Name, err)
-		}
+		data := goldenFold(d, dataset, k)
+		desc := describeChecked(t, spec, cfg, seed, data)
 		// One line per model, rules readable ("<=" rather than "\u003c=").
 		enc := json.NewEncoder(&out)
 		enc.SetEscapeHTML(false)
@@ -97,11 +70,66 @@ func GoldenModels(t *testing.T, spec *learn.Spec, dataset, golden string, update
 			t.Fatal(err)
 		}
 	}
+	compareGolden(t, golden, out.Bytes(), update)
+}
+
+// goldenFold is fold k of d: rows i with i % GoldenFolds == k to test,
+// the others to train on.
+func goldenFold(d *datasets.Dataset, dataset string, k int) learntest.Data {
+	data := learntest.Data{Name: fmt.Sprintf("%s fold %d", dataset, k), Schema: d.Schema()}
+	for i, row := range d.X {
+		if i%GoldenFolds == k {
+			data.XTest = append(data.XTest, row)
+		} else {
+			data.XTrain, data.YTrain = append(data.XTrain, row), append(data.YTrain, d.Y[i])
+		}
+	}
+	return data
+}
+
+// describeChecked fits cfg on data's training rows and returns the
+// model's description, after checking that it rebuilds the model
+// (learntest.CheckDescription), survives mangling (CheckMangled) and
+// storage (checkStored).
+func describeChecked(t *testing.T, spec *learn.Spec, cfg learn.Values, seed int64, data learntest.Data) learn.Description {
+	t.Helper()
+	tr, err := spec.New(cfg, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := tr.Fit(data.XTrain, data.YTrain, data.Schema)
+	if err != nil {
+		t.Fatalf("%s: %v", data.Name, err)
+	}
+	dsc, ok := m.(learn.Describer)
+	if !ok {
+		t.Fatalf("%s: the model does not implement learn.Describer", spec.Name)
+	}
+	for _, err := range learntest.CheckDescription(m, data) {
+		t.Errorf("%s: %v", data.Name, err)
+	}
+	desc, err := dsc.Describe(data.Schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, err := range CheckMangled(desc, data.XTest) {
+		t.Errorf("%s: %v", data.Name, err)
+	}
+	if err := checkStored(m, data); err != nil {
+		t.Errorf("%s: %v", data.Name, err)
+	}
+	return desc
+}
+
+// compareGolden compares got with the golden file, or writes it when
+// update.
+func compareGolden(t *testing.T, golden string, got []byte, update bool) {
+	t.Helper()
 	if update {
 		if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
+		if err := os.WriteFile(golden, got, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
@@ -110,8 +138,8 @@ func GoldenModels(t *testing.T, spec *learn.Spec, dataset, golden string, update
 	if err != nil {
 		t.Fatalf("%v (run the test with -update to create it)", err)
 	}
-	if !bytes.Equal(out.Bytes(), want) {
-		gotLines, wantLines := bytes.Split(out.Bytes(), []byte("\n")), bytes.Split(want, []byte("\n"))
+	if !bytes.Equal(got, want) {
+		gotLines, wantLines := bytes.Split(got, []byte("\n")), bytes.Split(want, []byte("\n"))
 		for i := 0; i < len(gotLines) && i < len(wantLines); i++ {
 			if !bytes.Equal(gotLines[i], wantLines[i]) {
 				t.Fatalf("%s line %d differs from the golden file:\ngot  %s\nwant %s", golden, i+1, gotLines[i], wantLines[i])
