@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fgrtbench/fgrtbench/learn"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
@@ -84,9 +85,9 @@ func TestReadable(t *testing.T) {
 		m         results.ModelRecord
 		rule, has string
 	}{
-		{results.ModelRecord{Kind: "cart.tree/1", Rules: []string{"IF x <= 0.1"}, ReadableRules: []string{"IF x <= 3"}}, "IF x <= 3", "the data's own units"},
-		{results.ModelRecord{Kind: "cart.tree/1", Rules: []string{"IF x <= 0.1"}}, "IF x <= 0.1", "the units the learner saw"},
-		{results.ModelRecord{Kind: "fgrt.rules/1", Rules: []string{"IF x IS low"}}, "IF x IS low", ""},
+		{results.ModelRecord{ModelHead: learn.ModelHead{Kind: "cart.tree/1", Rules: []string{"IF x <= 0.1"}}, ReadableRules: []string{"IF x <= 3"}}, "IF x <= 3", "the data's own units"},
+		{results.ModelRecord{ModelHead: learn.ModelHead{Kind: "cart.tree/1", Rules: []string{"IF x <= 0.1"}}}, "IF x <= 0.1", "the units the learner saw"},
+		{results.ModelRecord{ModelHead: learn.ModelHead{Kind: "fgrt.rules/1", Rules: []string{"IF x IS low"}}}, "IF x IS low", ""},
 	}
 	for _, c := range cases {
 		rules, units := readable(c.m)
