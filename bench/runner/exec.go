@@ -35,6 +35,8 @@ type executor struct {
 	// artifacts, when not nil, asks run for each unit's predictions and
 	// models, encoded under this predictions header.
 	artifacts []string
+	// folds shares a fold's scaled rows between the units on it (memory.go).
+	folds foldCache
 }
 
 // matrices builds a fold's training rows, and returns a function that
@@ -190,7 +192,10 @@ func (e *executor) run(u study.Unit, plan *protocol.Plan, m study.ResolvedMethod
 			return nil, nil, err
 		}
 		// The inner folds' rows are dead: the fold's rows take their memory.
-		xtr, xte := e.matrices(&f)
+		shared := e.sharedMatrices(plan, fi)
+		defer shared.dropTest()
+		xtr, xte := shared.xtr, shared.xte
+		shared.dropTrain() // the fit is their last reader here (handoff)
 		o, err := evaluate(t, plan.Schema, xtr, f.YTrain, xte, f.YTest)
 		e.timed(o)
 		if err != nil {
@@ -201,8 +206,11 @@ func (e *executor) run(u study.Unit, plan *protocol.Plan, m study.ResolvedMethod
 		}
 		return []results.Record{row(ci, o, true)}, arts, nil
 	}
-	xtr, xte := e.matrices(&f)
-	rows := &handoff{rows: xtr}
+	shared := e.sharedMatrices(plan, fi)
+	defer shared.dropTest()
+	defer shared.dropTrain()
+	xte := shared.xte
+	rows := &handoff{rows: shared.xtr, last: shared.dropTrain}
 	out := make([]results.Record, 0, len(m.Configs))
 	best, bestAcc := -1, -1.0
 	for ci, cfg := range m.Configs {
@@ -341,13 +349,19 @@ func pickLabels(y []int, idx []int) []int {
 // set to nil before the last call did not do it: the compiled loop kept
 // the slice reachable from its frame, so a CART unit on 10^6 rows held its
 // 147 MB of scaled rows through its whole fit (TestFitOwnsItsRows).
-type handoff struct{ rows [][]float64 }
+type handoff struct {
+	rows [][]float64
+	last func() // called on the last take: the unit's hold on shared rows ends (foldCache)
+}
 
 // take returns the rows, keeping them unless last.
 func (h *handoff) take(last bool) [][]float64 {
 	x := h.rows
 	if last {
 		h.rows = nil
+		if h.last != nil {
+			h.last()
+		}
 	}
 	return x
 }
