@@ -63,6 +63,11 @@ type Runner struct {
 	// NoArtifacts turns off the per-unit artifacts (predictions.csv.gz,
 	// models.jsonl.gz) for a directory that has none yet.
 	NoArtifacts bool
+	// Memory is the run's memory budget in bytes (0: none): units start
+	// only while their estimated footprints fit in it (memory.go).
+	// MemorySource says where it came from, for the manifest.
+	Memory       int64
+	MemorySource string
 	// afterUnit is a test hook called after each unit's rows are on disk.
 	afterUnit func(done int)
 	// openResults opens results.csv for appending (nil: the file system);
@@ -211,6 +216,7 @@ func (r *Runner) Run(ctx context.Context, s study.Study) (Summary, error) {
 	t0 = time.Now()
 	defer r.stages.since(StageWrite, t0)
 	man.StageSeconds = r.stages.Seconds()
+	man.Memory = r.memoryRecord()
 	man.Record(status)
 	if err := man.Write(r.OutDir); err != nil && runErr == nil {
 		runErr = err
@@ -372,6 +378,7 @@ func (r *Runner) execute(ctx context.Context, s study.Study, ms []study.Resolved
 	// the methods keep running (external workers) ends before Run returns,
 	// within its grace period, rather than outliving the process.
 	defer releaseMethods(ms)
+	admit := r.admission()
 
 	type result struct {
 		u    study.Unit
@@ -395,8 +402,13 @@ func (r *Runner) execute(ctx context.Context, s study.Study, ms []study.Resolved
 				plan, err := plans.get(ctx, u.Protocol, u.Dataset)
 				var rows []results.Record
 				var ua *unitArtifacts
+				var done func()
+				if err == nil {
+					done, err = admit.admitUnit(ctx, u, plan, ms[u.Method], s.Layout(u.Protocol).Folds)
+				}
 				if err == nil {
 					rows, ua, err = ex.run(u, plan, ms[u.Method], s.Layout(u.Protocol).Folds)
+					done()
 				}
 				out <- result{u: u, rows: rows, arts: ua, err: err}
 			}

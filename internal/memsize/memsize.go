@@ -155,3 +155,27 @@ func cgroupLimit(path string) (int64, bool) {
 	}
 	return v, true
 }
+
+// statusPath is the file PeakRSS reads (a variable for tests).
+var statusPath = "/proc/self/status"
+
+// PeakRSS is the largest resident memory this process has had so far
+// (VmHWM of /proc/self/status), in bytes; 0 when it cannot be read.
+func PeakRSS() int64 {
+	data, err := os.ReadFile(statusPath)
+	if err != nil {
+		return 0
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) >= 2 && f[0] == "VmHWM:" {
+			kb, err := strconv.ParseInt(f[1], 10, 64)
+			if err != nil || kb < 0 {
+				return 0
+			}
+			return kb << 10
+		}
+	}
+	return 0
+}

@@ -123,3 +123,31 @@ func TestDetect(t *testing.T) {
 		}
 	}
 }
+
+func TestPeakRSS(t *testing.T) {
+	dir := t.TempDir()
+	old := statusPath
+	defer func() { statusPath = old }()
+	for _, c := range []struct {
+		name, text string
+		want       int64
+	}{
+		{"vmhwm", "Name:\tfgrtbench\nVmPeak:\t 2000000 kB\nVmHWM:\t 1134000 kB\nVmRSS:\t 900000 kB\n", 1134000 << 10},
+		{"none", "Name:\tfgrtbench\n", 0},
+		{"garbled", "VmHWM:\t lots kB\n", 0},
+	} {
+		statusPath = filepath.Join(dir, c.name)
+		if err := os.WriteFile(statusPath, []byte(c.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got := PeakRSS(); got != c.want {
+			t.Errorf("%s: PeakRSS() = %d, want %d", c.name, got, c.want)
+		}
+	}
+	statusPath = old
+	if got := PeakRSS(); got <= 0 && old == "/proc/self/status" {
+		if _, err := os.Stat(old); err == nil {
+			t.Errorf("PeakRSS() = %d on a machine with %s", got, old)
+		}
+	}
+}

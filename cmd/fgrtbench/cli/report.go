@@ -320,6 +320,9 @@ func manifestFacts(m *manifest.Manifest, partial string) []reports.Fact {
 		{Key: "run", Value: fmt.Sprintf("%s to %s; %d units (%d run, %d resumed, %d failed), shard %s",
 			m.Start.Format("2006-01-02 15:04:05Z"), m.End.Format("15:04:05Z"), m.Units, m.Ran, m.Skipped, m.Failed, m.Shard)},
 	}...)
+	if m.Memory != nil {
+		facts = append(facts, reports.Fact{Key: "memory", Value: memoryFact(m.Memory)})
+	}
 	if m.Identity != nil {
 		facts = append(facts, reports.Fact{Key: "study identity", Value: fmt.Sprintf("%s (%d units in %d groups; each results.csv key carries its group's hash)", m.Identity.Hash, m.Identity.Units, len(m.Identity.Groups))})
 	}

@@ -28,6 +28,7 @@ type runFlags struct {
 	data       dataFlags
 	out        string
 	jobs       int
+	memory     memoryFlag // memoryflag.go
 	shard      string
 	shardCount int
 	failFast   bool
@@ -48,6 +49,8 @@ func (r *runFlags) add(fs *flag.FlagSet, defaultOut string) {
 	r.data.add(fs)
 	fs.StringVar(&r.out, "out", defaultOut, "output directory (results.csv, manifest.json, report/)")
 	fs.IntVar(&r.jobs, "j", runtime.NumCPU(), "parallel work units, 1 to "+strconv.Itoa(runner.MaxJobs)+" (default: the number of CPUs); never more run than units are pending, and results do not depend on it")
+	r.memory = newMemoryFlag()
+	fs.Var(&r.memory, "memory", memoryUsage)
 	fs.StringVar(&r.shard, "shard", "", "run only shard i/N of the units (0/1 = all; default: all, or --shard-count with the job array's index)")
 	fs.IntVar(&r.shardCount, "shard-count", 0, "number of shards N in a Slurm job array or Kubernetes Indexed Job: the shard index is SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX (required there)")
 	fs.BoolVar(&r.failFast, "fail-fast", false, "stop at the first failing unit")
@@ -121,6 +124,7 @@ func execute(ctx context.Context, env *Env, rf *runFlags, study study.Study) (ru
 	// leaves nothing behind.
 	r := &runner.Runner{Load: load, OutDir: rf.out, Jobs: rf.jobs, Shard: shard, FailFast: rf.failFast, NoArtifacts: rf.noArtifacts,
 		Warn: func(w string) { fmt.Fprintf(env.Stderr, "fgrtbench: warning: %s\n", w) }}
+	r.Memory, r.MemorySource = rf.memory.budget()
 	if rf.fresh {
 		if err := r.Validate(ctx, study); err != nil {
 			return runner.Summary{}, err
