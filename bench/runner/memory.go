@@ -23,24 +23,29 @@ import (
 // any budget.
 
 // The footprint model, in bytes, for a unit whose fold has n training
-// rows of p inputs (a cell is one float64 value). Calibrated on the
-// 10^6 × 20 study's shape with TestFootprintCovers' measurements (peak
-// live heap of one unit over the heap before it, sampled at GOGC=10,
-// the collector setting of a large study); docs/performance.md, section
-// "Memory", gives the figures. The largest measured multiple was FGRT's
-// inner cross-validation (its grid fitted at once): the factor covers it
-// with a margin, and over-estimates CART's working memory, whose float32
-// columns and index arrays are smaller.
+// rows of p inputs (a cell is one float64 value of a training row).
+// Calibrated by TestFootprintCovers (FGRT_FOOTPRINT_ROWS=200000): one
+// unit's peak heap above the data and plans loaded, sampled every
+// millisecond at GOGC=10 (the collector setting of a large study), was
+// 54.6 MB for CART (its single configuration) and 58.3 MB for FGRT (16
+// configurations chosen by a 5-fold inner cross-validation) on 200000 ×
+// 20 rows: 17 and 18 bytes per training cell, of which the fold's scaled
+// rows take 11.5. The model below gives 85 and 120 MB there: an upper
+// bound with room for what a millisecond's sampling misses and for the
+// pages the runtime has not yet returned (resident memory, not heap, is
+// what the budget bounds). docs/performance.md, section "Memory", gives
+// the figures at 10^6 rows.
 const (
 	// rowHeader is the slice header each scaled row carries beside its
 	// p·8 bytes of values.
 	rowHeader = 24
 	// fitCells is a fit's working memory and model in cells of its
-	// training rows: memberships, sorted columns, counts, trees.
-	fitCells = 4
+	// training rows: CART's float32 columns and index arrays, FGRT's
+	// memberships and supports, the trees. Measured: below 1.
+	fitCells = 1
 	// unitOverhead is what every unit holds whatever its data: buffers,
 	// its results and artifacts before they are written.
-	unitOverhead = 4 << 20
+	unitOverhead = 8 << 20
 	// gcSlack is the collector's headroom at the large-study setting
 	// (tightGC: 10 % growth over the live heap) plus a margin for the
 	// allocator's spans, as a percentage of a footprint.
