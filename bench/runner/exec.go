@@ -35,7 +35,7 @@ type executor struct {
 	// artifacts, when not nil, asks run for each unit's predictions and
 	// models, encoded under this predictions header.
 	artifacts []string
-	// folds shares a fold's scaled rows between the units on it (memory.go).
+	// folds shares a fold's scaled rows between the units on it (foldcache.go).
 	folds foldCache
 }
 

@@ -60,9 +60,11 @@ func (r *running) stop(key string) {
 }
 
 // runAdmitted admits every footprint from its own goroutine (in order,
-// each asking once the previous one asked) and holds each for a moment;
-// it returns the tracker and the warnings.
-func runAdmitted(t *testing.T, avail int64, fps []footprint) (*running, []string) {
+// each asking once the previous one asked) and holds each for a moment,
+// or, with overlap > 0, until that many units have run at once (at most
+// 5 s: a loaded machine may start goroutines late, but not that late); it
+// returns the tracker and the warnings.
+func runAdmitted(t *testing.T, avail int64, fps []footprint, overlap int) (*running, []string) {
 	t.Helper()
 	var warnMu sync.Mutex
 	var warnings []string
@@ -86,7 +88,15 @@ func runAdmitted(t *testing.T, avail int64, fps []footprint) (*running, []string
 			if sum > avail && !alone {
 				errs <- fmt.Errorf("%s admitted beside others with %d bytes of footprints running, budget %d", key, sum, avail)
 			}
-			time.Sleep(30 * time.Millisecond) // long beside the asks 2 ms apart: units that fit overlap
+			time.Sleep(5 * time.Millisecond)
+			for deadline := time.Now().Add(5 * time.Second); overlap > 0 && time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+				tr.mu.Lock()
+				most := tr.most
+				tr.mu.Unlock()
+				if most >= overlap {
+					break
+				}
+			}
 			tr.stop(key)
 			done()
 		}()
@@ -120,7 +130,7 @@ func TestAdmissionWithinBudget(t *testing.T) {
 		name     string
 		avail    int64
 		fps      []footprint
-		wantMost int // most units at once, when the timing lets them overlap
+		wantMost int // most units at once (0: not checked); the units wait until that many ran together
 	}{
 		{"everything fits", 1000, []footprint{own(100), own(200), own(300)}, 3},
 		{"one at a time", 100, []footprint{own(60), own(60), own(60), own(60)}, 1},
@@ -132,7 +142,11 @@ func TestAdmissionWithinBudget(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			tr, warnings := runAdmitted(t, c.avail, c.fps)
+			overlap := 0
+			if c.wantMost > 1 {
+				overlap = c.wantMost
+			}
+			tr, warnings := runAdmitted(t, c.avail, c.fps, overlap)
 			if tr.peak > c.avail {
 				t.Errorf("peak of running footprints %d > budget %d", tr.peak, c.avail)
 			}
@@ -151,7 +165,7 @@ func TestAdmissionWithinBudget(t *testing.T) {
 // names it; the units after it still run.
 func TestAdmissionOversizeRunsAlone(t *testing.T) {
 	fps := []footprint{{own: 30}, {own: 30}, {own: 250}, {own: 30}, {fold: "f", shared: 200, own: 10}, {own: 30}}
-	tr, warnings := runAdmitted(t, 100, fps)
+	tr, warnings := runAdmitted(t, 100, fps, 0)
 	if len(warnings) != 2 || !strings.Contains(warnings[0], "u2") || !strings.Contains(warnings[1], "u4") ||
 		!strings.Contains(warnings[0], "runs alone") || strings.Contains(warnings[0], "\n") {
 		t.Errorf("warnings %q, want one line each for u2 and u4 saying they run alone", warnings)
