@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"runtime"
-	"strconv"
 	"sync"
 
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
@@ -80,8 +79,7 @@ func estimateFootprint(plan *protocol.Plan, m study.ResolvedMethod, fi int) foot
 	row := 8*p + rowHeader
 	ntr, nte := int64(f.NTrain()), int64(f.NTest())
 	fp := footprint{own: unitOverhead + fitCells*8*p*ntr}
-	if f.Rescale != nil {
-		fp.fold = plan.Protocol + "/" + plan.Dataset + "/" + strconv.Itoa(fi)
+	if fp.fold = foldKey(plan, fi); fp.fold != "" { // the key foldCache shares the rows under
 		fp.shared = (ntr + nte) * row
 	}
 	if m.SelectionFor(plan) == protocol.SelectInnerCV {
@@ -109,7 +107,6 @@ type admission struct {
 	folds   map[string]int // running units per shared fold
 	running int
 	queue   []*int // tickets of the waiting units, oldest first
-	peak    int64  // largest used (tests)
 	// warn, when set, receives the line about a unit that runs alone.
 	warn func(string)
 }
@@ -159,9 +156,7 @@ func (a *admission) admit(ctx context.Context, key string, fp footprint) (func()
 		a.warn(fmt.Sprintf("%s: its estimated memory (%s) is more than the budget leaves for units (%s): it runs alone",
 			key, memsize.Format(fp.total()), memsize.Format(max(0, a.avail))))
 	}
-	c := a.cost(fp)
-	a.used += c
-	a.peak = max(a.peak, a.used)
+	a.used += a.cost(fp)
 	a.running++
 	if fp.fold != "" {
 		a.folds[fp.fold]++
