@@ -116,6 +116,10 @@ type Manifest struct {
 	// Artifacts says whether the directory keeps each unit's predictions
 	// and models ("kept") or not ("off": --no-artifacts).
 	Artifacts string `json:"artifacts,omitempty"`
+	// Memory is the run's memory budget and the peak it reached: like
+	// Jobs, execution only, outside the study's identity. Absent in
+	// manifests written before it existed.
+	Memory *Memory `json:"memory,omitempty"`
 	// Identity is the study's identity: every group of units (and so every
 	// unit key) the directory's results.csv may hold.
 	Identity *identity.Study `json:"identity,omitempty"`
@@ -125,6 +129,19 @@ type Manifest struct {
 	// History lists every invocation that wrote the directory, oldest
 	// first; the last one is the run described above.
 	History []Invocation `json:"history"`
+}
+
+// Memory records a run's memory budget (the units admitted by their
+// estimated footprint within it) and the peak resident memory it reached.
+type Memory struct {
+	// BudgetBytes is the budget; 0 when the run had none.
+	BudgetBytes int64 `json:"budget_bytes"`
+	// Budget says where the budget came from: "--memory 4GB", or the
+	// default share of the machine's memory and how that was read.
+	Budget string `json:"budget"`
+	// PeakRSSBytes is the process's peak resident memory when the run
+	// ended (VmHWM); 0 when it could not be read.
+	PeakRSSBytes int64 `json:"peak_rss_bytes"`
 }
 
 // Partial says how incomplete knowingly partial results are.
@@ -160,7 +177,9 @@ type Invocation struct {
 	Status  string    `json:"status"` // running, complete, failed, interrupted, unfinished (killed: no end recorded), merged
 	// StageSeconds is Manifest.StageSeconds of this invocation.
 	StageSeconds map[string]float64 `json:"stage_seconds,omitempty"`
-	Hostname     string             `json:"hostname,omitempty"`
+	// Memory is Manifest.Memory of this invocation.
+	Memory   *Memory `json:"memory,omitempty"`
+	Hostname string  `json:"hostname,omitempty"`
 }
 
 // Current describes the manifest's latest run as an invocation.
@@ -174,7 +193,7 @@ func (m *Manifest) Current() Invocation {
 		Command: m.Command, Version: m.Version, VCSRevision: m.VCSRevision, VCSModified: m.VCSModified,
 		GoVersion: m.GoVersion, NumCPU: m.NumCPU, Jobs: m.Jobs, Shard: m.Shard, StudyHash: hash, Execution: m.Execution,
 		Start: m.Start, End: m.End, Units: m.Units, Ran: m.Ran, Resumed: m.Skipped, Failed: m.Failed, Hostname: host,
-		StageSeconds: m.StageSeconds,
+		StageSeconds: m.StageSeconds, Memory: m.Memory,
 	}
 }
 

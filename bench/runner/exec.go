@@ -40,6 +40,8 @@ type executor struct {
 	// WithThreads), and inner cross-validation spreads its fits over it.
 	// It changes no result. Nil runs everything serially.
 	budget *par.Budget
+	// folds shares a fold's scaled rows between the units on it (foldcache.go).
+	folds foldCache
 }
 
 // matrices builds a fold's training rows, and returns a function that
@@ -167,7 +169,7 @@ func (e *executor) run(u study.Unit, plan *protocol.Plan, m study.ResolvedMethod
 	if fi >= len(plan.Folds) {
 		return nil, nil, fmt.Errorf("%s: plan has %d folds, unit wants %d", u.Key, len(plan.Folds), fi)
 	}
-	uf := unitFold{u: u, plan: plan, f: plan.Folds[fi], m: m, sel: m.SelectionFor(plan), seed: study.LearnerSeed(u)}
+	uf := unitFold{u: u, plan: plan, fi: fi, f: plan.Folds[fi], m: m, sel: m.SelectionFor(plan), seed: study.LearnerSeed(u)}
 	var arts *unitArtifacts
 	if e.artifacts != nil {
 		arts = &unitArtifacts{enc: results.NewUnitEncoder(e.artifacts)}
@@ -189,6 +191,7 @@ func (e *executor) run(u study.Unit, plan *protocol.Plan, m study.ResolvedMethod
 type unitFold struct {
 	u    study.Unit
 	plan *protocol.Plan
+	fi   int // the fold's index in plan.Folds
 	f    protocol.Fold
 	m    study.ResolvedMethod
 	sel  string
@@ -223,7 +226,10 @@ func (e *executor) runSelected(uf unitFold, arts *unitArtifacts) ([]results.Reco
 		return nil, err
 	}
 	// The inner folds' rows are dead: the fold's rows take their memory.
-	xtr, xte := e.matrices(f)
+	shared := e.sharedMatrices(plan, uf.fi)
+	defer shared.dropTest()
+	xtr, xte := shared.xtr, shared.xte
+	shared.dropTrain() // the fit is their last reader here (handoff)
 	o, err := evaluate(t, plan.Schema, xtr, f.YTrain, xte, f.YTest)
 	e.timed(o)
 	if err != nil {
@@ -241,8 +247,11 @@ func (e *executor) runSelected(uf unitFold, arts *unitArtifacts) ([]results.Reco
 // sweep.
 func (e *executor) runEach(uf unitFold, arts *unitArtifacts) ([]results.Record, error) {
 	u, plan, f, m := uf.u, uf.plan, &uf.f, uf.m
-	xtr, xte := e.matrices(f)
-	rows := &handoff{rows: xtr}
+	shared := e.sharedMatrices(plan, uf.fi)
+	defer shared.dropTest()
+	defer shared.dropTrain()
+	xte := shared.xte
+	rows := &handoff{rows: shared.xtr, last: shared.dropTrain}
 	out := make([]results.Record, 0, len(m.Configs))
 	best, bestAcc := -1, -1.0
 	for ci, cfg := range m.Configs {
@@ -293,13 +302,19 @@ func pickLabels(y []int, idx []int) []int {
 // set to nil before the last call did not do it: the compiled loop kept
 // the slice reachable from its frame, so a CART unit on 10^6 rows held its
 // 147 MB of scaled rows through its whole fit (TestFitOwnsItsRows).
-type handoff struct{ rows [][]float64 }
+type handoff struct {
+	rows [][]float64
+	last func() // called on the last take: the unit's hold on shared rows ends (foldCache)
+}
 
 // take returns the rows, keeping them unless last.
 func (h *handoff) take(last bool) [][]float64 {
 	x := h.rows
 	if last {
 		h.rows = nil
+		if h.last != nil {
+			h.last()
+		}
 	}
 	return x
 }

@@ -65,3 +65,43 @@ func TestFitOwnsItsRows(t *testing.T) {
 		t.Fatalf("%d of %d fits found their rows still held by the runner after reading them", rowsHeld.Load(), rowsFits.Load())
 	}
 }
+
+// outerRowsReader is rowsReader for the fit on a whole outer fold only
+// (minRows rows or more): the inner cross-validation's fits, on fewer
+// rows, are plain centroid fits.
+type outerRowsReader struct{ minRows int }
+
+func init() {
+	methods.Register(&methods.Method{
+		Name: "test-rows-reader-cv", Version: 1,
+		Params: []methods.Param{{Name: "k", Kind: methods.Int, Default: "1", Min: 1, HasMin: true}},
+		Grids:  map[string]methods.Grid{"default": {{"k": "1"}, {"k": "2"}}},
+		New:    func(methods.Config, int64) (learn.Trainer, error) { return outerRowsReader{minRows: 70}, nil },
+	})
+}
+
+func (r outerRowsReader) Fit(X [][]float64, y []int, s learn.Schema) (learn.Model, error) {
+	if len(X) < r.minRows {
+		return centroid{k: 2}.Fit(X, y, s)
+	}
+	return rowsReader{}.Fit(X, y, s)
+}
+
+// TestChosenFitOwnsItsRows is TestFitOwnsItsRows for a grid chosen by
+// inner cross-validation: the chosen configuration's fit on the whole
+// fold (shared rows, foldCache) is their last reader, so nothing else
+// holds them while it runs.
+func TestChosenFitOwnsItsRows(t *testing.T) {
+	rowsHeld.Store(0)
+	rowsFits.Store(0)
+	o := protocol.DefaultOptions()
+	s := study.Study{Protocols: []string{"clean"}, Datasets: []string{"alpha"}, Options: o, // 72 training rows per fold, 57 or 58 per inner split
+		Methods: []study.MethodSpec{{Name: "test-rows-reader-cv"}}}
+	r := &Runner{Load: testLoader, OutDir: t.TempDir(), Jobs: 1, Shard: study.Shard{Index: 0, Count: 5}}
+	if _, err := r.Run(context.Background(), s); err != nil {
+		t.Fatal(err)
+	}
+	if rowsFits.Load() != 1 || rowsHeld.Load() != 0 {
+		t.Fatalf("%d of %d outer fits found their rows still held by the runner after reading them (want 1 fit)", rowsHeld.Load(), rowsFits.Load())
+	}
+}

@@ -65,6 +65,11 @@ type Runner struct {
 	// NoArtifacts turns off the per-unit artifacts (predictions.csv.gz,
 	// models.jsonl.gz) for a directory that has none yet.
 	NoArtifacts bool
+	// Memory is the run's memory budget in bytes (0: none): units start
+	// only while their estimated footprints fit in it (memory.go).
+	// MemorySource says where it came from, for the manifest.
+	Memory       int64
+	MemorySource string
 	// afterUnit is a test hook called after each unit's rows are on disk.
 	afterUnit func(done int)
 	// openResults opens results.csv for appending (nil: the file system);
@@ -276,6 +281,7 @@ func (r *Runner) endManifest(man *manifest.Manifest, sum Summary, runErr error) 
 	}
 	defer r.stages.since(StageWrite, time.Now())
 	man.StageSeconds = r.stages.Seconds()
+	man.Memory = r.memoryRecord()
 	man.Record(status)
 	if err := man.Write(r.OutDir); err != nil && runErr == nil {
 		runErr = err
@@ -433,7 +439,7 @@ func (r *Runner) execute(ctx context.Context, s study.Study, ms []study.Resolved
 
 	r.budget = par.NewBudget(r.threads())
 	ex := &executor{ctx: ctx, stages: &r.stages, artifacts: arts.header(), budget: r.budget}
-	pool := &unitPool{ctx: ctx, budget: r.budget, ex: ex, s: s, ms: ms, plans: plans}
+	pool := &unitPool{ctx: ctx, budget: r.budget, admit: r.admission(), ex: ex, s: s, ms: ms, plans: plans}
 	writeErr := r.collect(pool.start(pending), cancel, arts, f, &sum)
 	if r.Progress != nil {
 		r.Progress.Finish()

@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/fgrtbench/fgrtbench/bench/protocol"
 	"github.com/fgrtbench/fgrtbench/bench/study"
 	"github.com/fgrtbench/fgrtbench/internal/par"
 	"github.com/fgrtbench/fgrtbench/results"
@@ -43,6 +44,7 @@ type unitResult struct {
 type unitPool struct {
 	ctx    context.Context
 	budget *par.Budget
+	admit  *admission // nil: no memory budget
 	ex     *executor
 	s      study.Study
 	ms     []study.ResolvedMethod
@@ -82,21 +84,32 @@ func (p *unitPool) start(pending []study.Unit) <-chan unitResult {
 	return out
 }
 
-// unit runs one unit while holding a thread of the budget. The worker may
-// wait for that thread (the loops of running units hold the free ones);
-// it gives it back before the writer receives the result, so a worker
-// blocked on the writer holds none.
+// unit runs one unit while holding a thread of the budget, once the
+// memory budget admits it (memory.go). The worker may wait for that thread
+// (the loops of running units hold the free ones); it waits for admission
+// holding none, so that a unit waiting for memory leaves its thread to the
+// loops of the units running, and it gives its thread back before the
+// writer receives the result, so a worker blocked on the writer holds
+// none.
 func (p *unitPool) unit(u study.Unit) unitResult {
 	res := unitResult{u: u}
-	p.budget.Do(func() {
-		if res.err = p.ctx.Err(); res.err != nil {
-			return
-		}
-		plan, err := p.plans.get(p.ctx, u.Protocol, u.Dataset)
-		if err == nil {
-			res.rows, res.arts, err = p.ex.run(u, plan, p.ms[u.Method], p.s.Layout(u.Protocol).Folds)
-		}
+	if res.err = p.ctx.Err(); res.err != nil {
+		return res
+	}
+	var plan *protocol.Plan
+	p.budget.Do(func() { plan, res.err = p.plans.get(p.ctx, u.Protocol, u.Dataset) })
+	if res.err != nil {
+		return res
+	}
+	folds := p.s.Layout(u.Protocol).Folds
+	done, err := p.admit.admitUnit(p.ctx, u, plan, p.ms[u.Method], folds)
+	if err != nil {
 		res.err = err
+		return res
+	}
+	defer done()
+	p.budget.Do(func() {
+		res.rows, res.arts, res.err = p.ex.run(u, plan, p.ms[u.Method], folds)
 	})
 	return res
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"github.com/fgrtbench/fgrtbench/internal/memsize"
 	"io/fs"
 	"path/filepath"
 	"strings"
@@ -113,6 +114,9 @@ func manifestFacts(m *manifest.Manifest, partial string) []reports.Fact {
 		{Key: "run", Value: fmt.Sprintf("%s to %s; %d units (%d run, %d resumed, %d failed), shard %s",
 			m.Start.Format("2006-01-02 15:04:05Z"), m.End.Format("15:04:05Z"), m.Units, m.Ran, m.Skipped, m.Failed, m.Shard)},
 	}...)
+	if m.Memory != nil {
+		facts = append(facts, reports.Fact{Key: "memory", Value: memoryFact(m.Memory)})
+	}
 	if m.Identity != nil {
 		facts = append(facts, reports.Fact{Key: "study identity", Value: fmt.Sprintf("%s (%d units in %d groups; each results.csv key carries its group's hash)", m.Identity.Hash, m.Identity.Units, len(m.Identity.Groups))})
 	}
@@ -155,4 +159,21 @@ func safeCommand(cmd []string) string {
 		out[i] = val
 	}
 	return strings.Join(out, " ")
+}
+
+// memoryFact is the report's run-section line of a run's memory budget and
+// peak: "budget 12.34 GB (the default, ...); peak resident memory 1.02 GB".
+func memoryFact(m *manifest.Memory) string {
+	budget := "no budget"
+	if m.BudgetBytes > 0 {
+		budget = "budget " + memsize.Format(m.BudgetBytes)
+	}
+	if m.Budget != "" {
+		budget += " (" + m.Budget + ")"
+	}
+	peak := "peak resident memory unknown"
+	if m.PeakRSSBytes > 0 {
+		peak = "peak resident memory " + memsize.Format(m.PeakRSSBytes) + " by the end of the run"
+	}
+	return budget + "; " + peak
 }

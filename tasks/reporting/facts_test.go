@@ -89,3 +89,22 @@ func TestRowsUsed(t *testing.T) {
 		}
 	}
 }
+
+// TestMemoryFact is the report's run-section line.
+func TestMemoryFact(t *testing.T) {
+	cases := []struct {
+		m    manifest.Memory
+		want string
+	}{
+		{manifest.Memory{BudgetBytes: 1.3e9, Budget: "--memory 1.3GB", PeakRSSBytes: 1_234_000_000},
+			"budget 1.30 GB (--memory 1.3GB); peak resident memory 1.23 GB by the end of the run"},
+		{manifest.Memory{PeakRSSBytes: 987_000_000}, "no budget; peak resident memory 987.00 MB by the end of the run"},
+		{manifest.Memory{BudgetBytes: 12 << 30, Budget: "the default, 50% of 25.77 GB (MemTotal of /proc/meminfo)"},
+			"budget 12.88 GB (the default, 50% of 25.77 GB (MemTotal of /proc/meminfo)); peak resident memory unknown"},
+	}
+	for _, c := range cases {
+		if got := memoryFact(&c.m); got != c.want {
+			t.Errorf("memoryFact(%+v) = %q, want %q", c.m, got, c.want)
+		}
+	}
+}

@@ -18,8 +18,12 @@ import (
 // Options are how a study runs (the runner's settings) and where its notes
 // go.
 type Options struct {
-	Out                   string
-	Jobs                  int
+	Out  string
+	Jobs int
+	// Memory is the run's memory budget in bytes (0: none) and
+	// MemorySource where it came from (runner.Runner's fields).
+	Memory                int64
+	MemorySource          string
 	Shard                 study.Shard
 	FailFast, NoArtifacts bool
 	// Fresh first moves an existing Out aside (nothing is deleted), once
@@ -45,7 +49,7 @@ func (o Options) note(format string, args ...any) {
 // checks everything it can (the study, the data, the directory's own
 // study) before it writes anything: a refused study leaves nothing behind.
 func Run(ctx context.Context, st study.Study, o Options) (runner.Summary, error) {
-	r := &runner.Runner{Load: o.Load, OutDir: o.Out, Jobs: o.Jobs, Shard: o.Shard, FailFast: o.FailFast, NoArtifacts: o.NoArtifacts,
+	r := &runner.Runner{Load: o.Load, OutDir: o.Out, Jobs: o.Jobs, Memory: o.Memory, MemorySource: o.MemorySource, Shard: o.Shard, FailFast: o.FailFast, NoArtifacts: o.NoArtifacts,
 		Progress: o.Progress, Warn: func(w string) { o.note("warning: %s", w) }}
 	if o.Fresh {
 		if err := moveAside(ctx, r, st, o); err != nil {

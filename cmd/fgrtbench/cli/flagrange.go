@@ -25,6 +25,7 @@ var flagRanges = map[string]valueCheck{
 	// Shared by run, reproduce and check.
 	"j":           intIn(1, runner.MaxJobs, "busy threads from 1 to "+strconv.Itoa(runner.MaxJobs)+", the ceiling the README documents"),
 	"max-units":   intIn(1, math.MaxInt64, "the largest study to accept, in fits: at least 1"),
+	"memory":      intIn(1, math.MaxInt64, "a memory budget of at least 1 byte"),
 	"shard-count": intIn(1, math.MaxInt32, "the number of shards: at least 1"),
 	"worker-jobs": intIn(0, math.MaxInt32, "jobs per external worker: 0 (a worker serves the whole run) or more"),
 

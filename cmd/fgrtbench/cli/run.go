@@ -24,6 +24,7 @@ type runFlags struct {
 	data       dataFlags
 	out        string
 	jobs       int
+	memory     memoryFlag // memoryflag.go
 	shard      string
 	shardCount int
 	failFast   bool
@@ -44,6 +45,8 @@ func (r *runFlags) add(fs *flag.FlagSet, defaultOut string) {
 	r.data.add(fs)
 	fs.StringVar(&r.out, "out", defaultOut, "output directory (results.csv, manifest.json, report/)")
 	fs.IntVar(&r.jobs, "j", runtime.NumCPU(), "busy threads, 1 to "+strconv.Itoa(runner.MaxJobs)+" (default: the number of CPUs): units run in parallel, and when fewer are left than threads the idle threads go to the running units' loops; results do not depend on it")
+	r.memory = newMemoryFlag()
+	fs.Var(&r.memory, "memory", memoryUsage)
 	fs.StringVar(&r.shard, "shard", "", "run only shard i/N of the units (0/1 = all; default: all, or --shard-count with the job array's index)")
 	fs.IntVar(&r.shardCount, "shard-count", 0, "number of shards N in a Slurm job array or Kubernetes Indexed Job: the shard index is SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX (required there)")
 	fs.BoolVar(&r.failFast, "fail-fast", false, "stop at the first failing unit")
@@ -102,7 +105,8 @@ func (r *runFlags) options(env *Env, study study.Study) (runstudy.Options, error
 		}
 		return d, err
 	}
-	return runstudy.Options{Out: r.out, Jobs: r.jobs, Shard: shard, FailFast: r.failFast, NoArtifacts: r.noArtifacts,
+	memory, memorySource := r.memory.budget()
+	return runstudy.Options{Out: r.out, Jobs: r.jobs, Memory: memory, MemorySource: memorySource, Shard: shard, FailFast: r.failFast, NoArtifacts: r.noArtifacts,
 		Fresh: r.fresh, Profile: r.profile, Load: load, Progress: runstudy.Progress(env.Stderr, env.StderrIsTerminal),
 		Note: func(msg string) { fmt.Fprintf(env.Stderr, "fgrtbench: %s\n", msg) }}, nil
 }
