@@ -50,7 +50,7 @@ func (r *runFlags) add(fs *flag.FlagSet, defaultOut string) {
 	fs.StringVar(&r.shard, "shard", "", "run only shard i/N of the units (0/1 = all; default: all, or --shard-count with the job array's index)")
 	fs.IntVar(&r.shardCount, "shard-count", 0, "number of shards N in a Slurm job array or Kubernetes Indexed Job: the shard index is SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX (required there)")
 	fs.BoolVar(&r.failFast, "fail-fast", false, "stop at the first failing unit")
-	fs.BoolVar(&r.profile, "profile", false, "print the time spent per stage (load, prepare, fit, predict, write; summed over the parallel units) when the run ends; the manifest records it either way")
+	fs.BoolVar(&r.profile, "profile", false, "print the time spent per stage (load, prepare, fit, predict, write; summed over the units) when the run ends; the manifest records it either way")
 	fs.BoolVar(&r.noArtifacts, "no-artifacts", false, "do not keep each unit's predictions and models (predictions.csv.gz, models.jsonl.gz), for huge sweeps; the manifest and the report say they are off")
 	fs.BoolVar(&r.fresh, "fresh", false, "start over: first move an existing --out directory aside (renamed to OUT.replaced-<time>; nothing is deleted)")
 	fs.Int64Var(&study.MaxUnits, "max-units", study.DefaultMaxUnits, "refuse a study of more fits than this (units × configurations), before any memory is spent on it")
@@ -88,7 +88,7 @@ func (r *runFlags) resolveShard(env *Env) (study.Shard, error) {
 // progress and notes on stderr.
 func (r *runFlags) options(env *Env, study study.Study) (runstudy.Options, error) {
 	if r.jobs < 1 {
-		return runstudy.Options{}, fmt.Errorf("-j %d: need at least 1 parallel unit (the default is the number of CPUs, %d)", r.jobs, runtime.NumCPU())
+		return runstudy.Options{}, fmt.Errorf("-j %d: need at least 1 thread (the default is the number of CPUs, %d)", r.jobs, runtime.NumCPU())
 	}
 	shard, err := r.resolveShard(env)
 	if err != nil {
