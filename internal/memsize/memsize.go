@@ -8,8 +8,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/fgrtbench/fgrtbench/internal/safefile"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 )
@@ -124,7 +124,7 @@ func Detect() Machine {
 
 // memTotal reads MemTotal (kB) from a meminfo file.
 func memTotal(path string) (int64, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFile(path, safefile.SmallCap)
 	if err != nil {
 		return 0, err
 	}
@@ -145,7 +145,7 @@ func memTotal(path string) (int64, error) {
 // cgroupLimit reads a control group's memory limit in bytes; false for
 // none ("max", cgroup v1's huge "unlimited" value, a missing file).
 func cgroupLimit(path string) (int64, bool) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadFile(path, safefile.SmallCap)
 	if err != nil {
 		return 0, false
 	}
@@ -162,7 +162,7 @@ var statusPath = "/proc/self/status"
 // PeakRSS is the largest resident memory this process has had so far
 // (VmHWM of /proc/self/status), in bytes; 0 when it cannot be read.
 func PeakRSS() int64 {
-	data, err := os.ReadFile(statusPath)
+	data, err := safefile.ReadFile(statusPath, safefile.SmallCap)
 	if err != nil {
 		return 0
 	}

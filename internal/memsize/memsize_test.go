@@ -4,7 +4,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 func TestParse(t *testing.T) {
@@ -148,6 +150,41 @@ func TestPeakRSS(t *testing.T) {
 	if got := PeakRSS(); got <= 0 && old == "/proc/self/status" {
 		if _, err := os.Stat(old); err == nil {
 			t.Errorf("PeakRSS() = %d on a machine with %s", got, old)
+		}
+	}
+}
+
+// The files Detect and PeakRSS read are the kernel's, but a path that
+// names something else (a FIFO, which would block a plain read, or a
+// file larger than a status file can be) gives "unknown", at once.
+func TestReadsAreBounded(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skipf("no FIFO here: %v", err)
+	}
+	huge := filepath.Join(dir, "huge")
+	if err := os.WriteFile(huge, []byte("MemTotal: 1 kB\nVmHWM: 1 kB\n"+strings.Repeat("x", 2<<20)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	oldInfo, oldCg, oldStatus := meminfoPath, cgroupPaths, statusPath
+	defer func() { meminfoPath, cgroupPaths, statusPath = oldInfo, oldCg, oldStatus }()
+	for _, p := range []string{fifo, huge} {
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			meminfoPath, cgroupPaths, statusPath = p, []string{p}, p
+			if m := Detect(); m.Bytes != 0 {
+				t.Errorf("%s: Detect() = %+v, want unknown", p, m)
+			}
+			if got := PeakRSS(); got != 0 {
+				t.Errorf("%s: PeakRSS() = %d, want 0", p, got)
+			}
+		}()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: reading blocked", p)
 		}
 	}
 }
