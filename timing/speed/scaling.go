@@ -158,8 +158,10 @@ func (o *ScalingOptions) studyArgs(name string) (func(out string, jobs int) []st
 // directory, which it removes afterwards.
 func (o *ScalingOptions) timeRun(ctx context.Context, name string, jobs int, args func(string, int) []string) (ScalingRun, error) {
 	out := fmt.Sprintf("scaling-%s-j%d", name, jobs)
-	if err := os.RemoveAll(filepath.Join(o.Dir, out)); err != nil {
-		return ScalingRun{}, err
+	// Only what this run made is removed: a path already there (a caller's
+	// Dir holding something of that name) is refused, not deleted.
+	if _, err := os.Lstat(filepath.Join(o.Dir, out)); err == nil {
+		return ScalingRun{}, fmt.Errorf("%s already exists; scaling runs write only new directories", filepath.Join(o.Dir, out))
 	}
 	defer os.RemoveAll(filepath.Join(o.Dir, out))
 	what := fmt.Sprintf("%s study at -j %d", name, jobs)

@@ -2,6 +2,9 @@ package speed
 
 import (
 	"context"
+	"io"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -74,5 +77,26 @@ func TestRunScalingRefusals(t *testing.T) {
 		if _, err := RunScaling(context.Background(), c.o); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: err %v, want %q", c.o, err, c.want)
 		}
+	}
+}
+
+// A run's output directory that is already there is not the run's to
+// delete: RunScaling refuses it and leaves it as it was.
+func TestScalingKeepsAnExistingDirectory(t *testing.T) {
+	dir := t.TempDir()
+	mine := filepath.Join(dir, "scaling-paper-j1")
+	if err := os.MkdirAll(mine, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	keep := filepath.Join(mine, "keep.txt")
+	if err := os.WriteFile(keep, []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := ScalingOptions{Studies: []string{"paper"}, Jobs: []int{1}, Dir: dir, Binary: "/bin/true", Log: io.Discard}
+	if _, err := RunScaling(context.Background(), o); err == nil || !strings.Contains(err.Error(), "already exists") {
+		t.Fatalf("RunScaling over an existing directory: %v", err)
+	}
+	if b, err := os.ReadFile(keep); err != nil || string(b) != "mine" {
+		t.Fatalf("the existing directory's file: %q %v", b, err)
 	}
 }
