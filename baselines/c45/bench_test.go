@@ -9,6 +9,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/internal/benchcpu"
 	"github.com/fgrtbench/fgrtbench/internal/par"
 	"github.com/fgrtbench/fgrtbench/learn"
+	"github.com/fgrtbench/fgrtbench/learn/learntest"
 )
 
 // ringLike draws a two-class set shaped like KEEL's ring (Breiman's
@@ -59,40 +60,12 @@ func BenchmarkPredictRing(b *testing.B) {
 	}
 }
 
-// largeData is the benchmark of issue 33: n rows of d columns (four
-// decimals, so values tie as in KEEL files) and three classes decided by
-// the first three columns with 10 % label noise, from a fixed seed.
-func largeData(n, d int) ([][]float64, []int, learn.Schema) {
-	rng := rand.New(rand.NewPCG(400000, 10))
-	X, y := make([][]float64, n), make([]int, n)
-	for i := range X {
-		row := make([]float64, d)
-		for f := range row {
-			row[f] = math.Round(rng.NormFloat64()*1e4) / 1e4
-		}
-		switch {
-		case row[0]+row[1] > 0.5:
-			y[i] = 0
-		case row[2] > row[1]:
-			y[i] = 1
-		default:
-			y[i] = 2
-		}
-		if rng.IntN(10) == 0 {
-			y[i] = rng.IntN(3)
-		}
-		X[i] = row
-	}
-	s := learn.Schema{Features: make([]learn.Feature, d), Classes: []string{"a", "b", "c"}}
-	return X, y, s
-}
-
 // BenchmarkFitLarge times one J48 fit (default options) on 4·10⁵ rows ×
 // 10 columns with a budget of 1 and of 2 threads. Run it with
 //
 //	go test -run XXX -bench FitLarge -benchtime 3x ./baselines/c45/
 func BenchmarkFitLarge(b *testing.B) {
-	X, y, s := largeData(400000, 10)
+	X, y, s := learntest.LargeProblem(400000, 10)
 	for _, threads := range []int{1, 2} {
 		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
 			budget := par.NewBudget(threads)

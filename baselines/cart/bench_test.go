@@ -2,43 +2,14 @@ package cart
 
 import (
 	"fmt"
-	"math"
-	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"github.com/fgrtbench/fgrtbench/internal/benchcpu"
 	"github.com/fgrtbench/fgrtbench/internal/par"
 	"github.com/fgrtbench/fgrtbench/learn"
+	"github.com/fgrtbench/fgrtbench/learn/learntest"
 )
-
-// largeData is the benchmark of issue 33: n rows of d columns (four
-// decimals, so values tie as in KEEL files) and three classes decided by
-// the first three columns with 10 % label noise, from a fixed seed.
-func largeData(n, d int) ([][]float64, []int, learn.Schema) {
-	rng := rand.New(rand.NewPCG(400000, 10))
-	X, y := make([][]float64, n), make([]int, n)
-	for i := range X {
-		row := make([]float64, d)
-		for f := range row {
-			row[f] = math.Round(rng.NormFloat64()*1e4) / 1e4
-		}
-		switch {
-		case row[0]+row[1] > 0.5:
-			y[i] = 0
-		case row[2] > row[1]:
-			y[i] = 1
-		default:
-			y[i] = 2
-		}
-		if rng.IntN(10) == 0 {
-			y[i] = rng.IntN(3)
-		}
-		X[i] = row
-	}
-	s := learn.Schema{Features: make([]learn.Feature, d), Classes: []string{"a", "b", "c"}}
-	return X, y, s
-}
 
 // BenchmarkFitLarge times one fit of CART (gini) and of the paper's C4.5
 // (the entropy tree), with the paper's settings, on 4·10⁵ rows × 10
@@ -47,7 +18,7 @@ func largeData(n, d int) ([][]float64, []int, learn.Schema) {
 //
 //	go test -run XXX -bench FitLarge -benchtime 3x ./baselines/cart/
 func BenchmarkFitLarge(b *testing.B) {
-	X, y, s := largeData(400000, 10)
+	X, y, s := learntest.LargeProblem(400000, 10)
 	for _, crit := range []Criterion{Gini, Entropy} {
 		for _, threads := range []int{1, 2} {
 			b.Run(fmt.Sprintf("%v/threads=%d", crit, threads), func(b *testing.B) {
@@ -71,7 +42,7 @@ func BenchmarkFitLarge(b *testing.B) {
 // and spread over columns on 2 threads whatever its size (threads=2), to
 // place minParallelWork where threads=2 starts to win.
 func BenchmarkNodeWork(b *testing.B) {
-	X, y, s := largeData(40000, 10)
+	X, y, s := learntest.LargeProblem(40000, 10)
 	for _, rows := range []int{250, 500, 1000, 2000, 5000, 10000, 40000} {
 		data, err := prepare(X[:rows], y[:rows], s)
 		if err != nil {

@@ -3,6 +3,7 @@ package learntest
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -297,5 +298,30 @@ func TestCheckDeclaredBounds(t *testing.T) {
 	errs := CheckDeclaredBounds(spec(false))
 	if len(errs) != 2 || !strings.Contains(errs[0].Error(), "n=0 is outside the declared bounds") || !strings.Contains(errs[1].Error(), "n=6") {
 		t.Errorf("forgetful learner: %v", errs)
+	}
+}
+
+// LargeProblem is the same rows on every call, of the shape asked for,
+// with every class present and values of four decimals.
+func TestLargeProblem(t *testing.T) {
+	X, y, s := LargeProblem(2000, 5)
+	X2, y2, _ := LargeProblem(2000, 5)
+	if len(X) != 2000 || len(y) != 2000 || s.NumFeatures() != 5 || s.NumClasses() != 3 {
+		t.Fatalf("shape %d×%d, %d labels, schema %d features %d classes", len(X), len(X[0]), len(y), s.NumFeatures(), s.NumClasses())
+	}
+	seen := map[int]bool{}
+	for i := range X {
+		seen[y[i]] = true
+		if y[i] != y2[i] {
+			t.Fatalf("row %d: label %d then %d", i, y[i], y2[i])
+		}
+		for j, v := range X[i] {
+			if v != X2[i][j] || math.Abs(v*1e4-math.Round(v*1e4)) > 1e-6 {
+				t.Fatalf("row %d col %d: %v then %v", i, j, v, X2[i][j])
+			}
+		}
+	}
+	if len(seen) != 3 {
+		t.Fatalf("classes %v", seen)
 	}
 }
