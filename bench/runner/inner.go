@@ -29,9 +29,14 @@ import (
 //
 // Memory: each inner fold builds its own rows (fresh memory for a
 // rescaling protocol, views of the fold's rows otherwise) and drops them
-// when it ends, so at most one inner fold per thread taking part is live;
-// those threads are ones no other unit's worker holds, and so is the
-// memory of the fold each would have held.
+// when it ends, so at most one inner fold per thread taking part is live.
+// For a small unit those threads are ones no other unit's worker holds,
+// and so is the memory of the fold each would have held. A large unit
+// (at least cellsPerThread training cells, demand.go) holds threads in
+// place of other units, so under a rescaling protocol its inner folds run
+// one after the other, each rescaled copy dropped before the next is
+// made, and the threads go to the fits of each fold instead: its memory
+// stays that of one unit whatever the threads.
 func (e *executor) innerSelect(plan *protocol.Plan, f protocol.Fold, m study.ResolvedMethod, seed int64) (int, error) {
 	k := plan.InnerK
 	var xfold [][]float64 // the fold's training rows, for a protocol without rescaling
@@ -40,9 +45,14 @@ func (e *executor) innerSelect(plan *protocol.Plan, f protocol.Fold, m study.Res
 	}
 	accs := make([][]float64, k) // accs[j][ci]; nil for an empty inner fold
 	errs := make([]error, k)
-	e.budget.For(k, func(j int) {
-		accs[j], errs[j] = e.innerFold(plan, &f, xfold, m, seed, j)
-	})
+	fold := func(j int) { accs[j], errs[j] = e.innerFold(plan, &f, xfold, m, seed, j) }
+	if f.Rescale != nil && int64(f.NTrain())*int64(len(plan.Schema.Features)) >= cellsPerThread {
+		for j := range k { // a large unit: one rescaled copy at a time (see above)
+			fold(j)
+		}
+	} else {
+		e.budget.For(k, fold)
+	}
 	sums := make([]float64, len(m.Configs))
 	for j := 0; j < k; j++ {
 		if errs[j] != nil { // the first failing fold's error, as a serial loop would stop at

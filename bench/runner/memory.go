@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"fmt"
+	"math"
 	"runtime"
 	"sync"
 
@@ -58,6 +59,9 @@ type footprint struct {
 	fold   string // the shared rows' key; "" when the plan holds the rows
 	shared int64  // the fold's scaled training and test rows
 	own    int64  // inner cross-validation's rows, the fit, the unit's overhead
+	// threads is the unit's thread demand (demand.go): how many of the
+	// budget's threads its fits can keep busy; 0 counts as 1.
+	threads int
 }
 
 func (f footprint) total() int64 { return f.shared + f.own }
@@ -104,6 +108,8 @@ type admission struct {
 	cond    *sync.Cond
 	avail   int64          // the budget less the memory loaded before units ran
 	used    int64          // footprints of the running units, shared folds once
+	threads int            // the CPU budget's threads (-j)
+	asked   int            // the thread demands of the running units
 	folds   map[string]int // running units per shared fold
 	running int
 	queue   []*int // tickets of the waiting units, oldest first
@@ -112,9 +118,10 @@ type admission struct {
 }
 
 // newAdmission admits units within avail bytes (Runner.admission finds
-// avail from the budget).
-func newAdmission(avail int64, warn func(string)) *admission {
-	a := &admission{avail: avail, folds: map[string]int{}, warn: warn}
+// avail from the budget) and, when threads > 0, while their thread demands
+// fit in threads (demand.go).
+func newAdmission(avail int64, threads int, warn func(string)) *admission {
+	a := &admission{avail: avail, threads: threads, folds: map[string]int{}, warn: warn}
 	a.cond = sync.NewCond(&a.mu)
 	return a
 }
@@ -125,6 +132,19 @@ func (a *admission) cost(fp footprint) int64 {
 		return fp.own
 	}
 	return fp.total()
+}
+
+// fits reports whether fp may start beside the running units: within the
+// memory left and, with a thread limit, within the threads left. A unit
+// always fits when nothing runs.
+func (a *admission) fits(fp footprint) bool {
+	if a.running == 0 {
+		return true
+	}
+	if a.threads > 0 && a.asked+fp.demand() > a.threads {
+		return false
+	}
+	return a.used+a.cost(fp) <= a.avail
 }
 
 // admit waits until fp fits (or runs alone) and returns the function that
@@ -144,7 +164,7 @@ func (a *admission) admit(ctx context.Context, key string, fp footprint) (func()
 	defer a.mu.Unlock()
 	ticket := new(int)
 	a.queue = append(a.queue, ticket)
-	for a.queue[0] != ticket || (a.running > 0 && a.used+a.cost(fp) > a.avail) {
+	for a.queue[0] != ticket || !a.fits(fp) {
 		if err := ctx.Err(); err != nil {
 			a.leave(ticket)
 			return nil, err
@@ -157,6 +177,7 @@ func (a *admission) admit(ctx context.Context, key string, fp footprint) (func()
 			key, memsize.Format(fp.total()), memsize.Format(max(0, a.avail))))
 	}
 	a.used += a.cost(fp)
+	a.asked += fp.demand()
 	a.running++
 	if fp.fold != "" {
 		a.folds[fp.fold]++
@@ -167,6 +188,7 @@ func (a *admission) admit(ctx context.Context, key string, fp footprint) (func()
 			a.mu.Lock()
 			defer a.mu.Unlock()
 			a.running--
+			a.asked -= fp.demand()
 			a.used -= fp.own
 			if fp.fold != "" {
 				if a.folds[fp.fold]--; a.folds[fp.fold] == 0 {
@@ -201,8 +223,9 @@ func heapInUse() int64 {
 	return int64(ms.HeapInuse + ms.StackInuse)
 }
 
-// admission returns the admission of a run's units within r.Memory (nil
-// without a budget). The budget covers the whole process: what the
+// admission returns the admission of a run's units within r.Memory (no
+// memory limit without a budget) and the threads of -j. The budget covers
+// the whole process: what the
 // datasets and plans hold when units start is taken off it first. The Go
 // runtime's own memory limit is left alone: a budget below what one unit
 // needs would make its collector run without pause, and the large-study
@@ -210,7 +233,7 @@ func heapInUse() int64 {
 // what is live.
 func (r *Runner) admission() *admission {
 	if r.Memory <= 0 {
-		return nil
+		return newAdmission(math.MaxInt64, r.threads(), nil)
 	}
 	base := heapInUse()
 	warn := r.Warn
@@ -219,17 +242,20 @@ func (r *Runner) admission() *admission {
 			memsize.Format(base), memsize.Format(r.Memory)))
 		warn = nil // every unit would say it again
 	}
-	return newAdmission(r.Memory-base, warn)
+	return newAdmission(r.Memory-base, r.threads(), warn)
 }
 
-// admitUnit waits until unit u of plan may start within the budget and
-// returns the function to call when it is done.
-func (a *admission) admitUnit(ctx context.Context, u study.Unit, plan *protocol.Plan, m study.ResolvedMethod, nFolds int) (func(), error) {
+// admitUnit waits until unit u of plan may start within the budgets and
+// returns the function to call when it is done. threaded says whether the
+// unit's method spreads its fits over free threads (learn.Threaded).
+func (a *admission) admitUnit(ctx context.Context, u study.Unit, plan *protocol.Plan, m study.ResolvedMethod, nFolds int, threaded bool) (func(), error) {
 	if a == nil {
 		return func() {}, nil
 	}
 	fi := u.Repeat*nFolds + u.Fold
-	return a.admit(ctx, u.Key, estimateFootprint(plan, m, fi))
+	fp := estimateFootprint(plan, m, fi)
+	fp.threads = threadDemand(plan, fi, threaded, a.threads)
+	return a.admit(ctx, u.Key, fp)
 }
 
 // memoryRecord is the manifest's record of the run's budget and peak.

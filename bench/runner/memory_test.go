@@ -22,11 +22,13 @@ import (
 // the memory their footprints add up to (a shared fold counted once), so
 // that the tests check admission against their own sums.
 type running struct {
-	mu     sync.Mutex
-	units  map[string]footprint
-	peak   int64
-	most   int // the most units at once
-	events []string
+	mu    sync.Mutex
+	units map[string]footprint
+	peak  int64
+	most  int // the most units at once
+	// asked is the running units' thread demands; mostAsked its peak.
+	asked, mostAsked int
+	events           []string
 }
 
 func (r *running) sum() int64 {
@@ -46,29 +48,41 @@ func (r *running) start(key string, fp footprint) (sum int64, alone bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.units[key] = fp
+	r.asked += fp.demand()
+	r.mostAsked = max(r.mostAsked, r.asked)
 	sum = r.sum()
 	r.peak, r.most = max(r.peak, sum), max(r.most, len(r.units))
 	r.events = append(r.events, "start "+key)
 	return sum, len(r.units) == 1
 }
 
+// peakAsked reports whether the running units ask for more than threads
+// (never, with no thread limit).
+func (r *running) peakAsked(threads int) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return threads > 0 && r.asked > threads
+}
+
 func (r *running) stop(key string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.asked -= r.units[key].demand()
 	delete(r.units, key)
 	r.events = append(r.events, "stop "+key)
 }
 
-// runAdmitted admits every footprint from its own goroutine (in order,
+// runAdmitted admits every footprint, on a budget of threads (0: no
+// thread limit), from its own goroutine (in order,
 // each asking once the previous one asked) and holds each for a moment,
 // or, with overlap > 0, until that many units have run at once (at most
 // 5 s: a loaded machine may start goroutines late, but not that late); it
 // returns the tracker and the warnings.
-func runAdmitted(t *testing.T, avail int64, fps []footprint, overlap int) (*running, []string) {
+func runAdmitted(t *testing.T, avail int64, threads int, fps []footprint, overlap int) (*running, []string) {
 	t.Helper()
 	var warnMu sync.Mutex
 	var warnings []string
-	a := newAdmission(avail, func(w string) { warnMu.Lock(); warnings = append(warnings, w); warnMu.Unlock() })
+	a := newAdmission(avail, threads, func(w string) { warnMu.Lock(); warnings = append(warnings, w); warnMu.Unlock() })
 	tr := &running{units: map[string]footprint{}}
 	var wg sync.WaitGroup
 	errs := make(chan error, len(fps))
@@ -87,6 +101,9 @@ func runAdmitted(t *testing.T, avail int64, fps []footprint, overlap int) (*runn
 			sum, alone := tr.start(key, fp)
 			if sum > avail && !alone {
 				errs <- fmt.Errorf("%s admitted beside others with %d bytes of footprints running, budget %d", key, sum, avail)
+			}
+			if tr.peakAsked(threads) && !alone {
+				errs <- fmt.Errorf("%s admitted beside others asking for more than the %d threads", key, threads)
 			}
 			time.Sleep(5 * time.Millisecond)
 			for deadline := time.Now().Add(5 * time.Second); overlap > 0 && time.Now().Before(deadline); time.Sleep(time.Millisecond) {
@@ -113,8 +130,8 @@ func runAdmitted(t *testing.T, avail int64, fps []footprint, overlap int) (*runn
 	for err := range errs {
 		t.Error(err)
 	}
-	if a.used != 0 || a.running != 0 || len(a.folds) != 0 || len(a.queue) != 0 {
-		t.Errorf("after every unit: used %d, running %d, folds %v, queue %d; want all empty", a.used, a.running, a.folds, len(a.queue))
+	if a.used != 0 || a.running != 0 || a.asked != 0 || len(a.folds) != 0 || len(a.queue) != 0 {
+		t.Errorf("after every unit: used %d, running %d, asked %d, folds %v, queue %d; want all empty", a.used, a.running, a.asked, a.folds, len(a.queue))
 	}
 	return tr, warnings
 }
@@ -146,7 +163,7 @@ func TestAdmissionWithinBudget(t *testing.T) {
 			if c.wantMost > 1 {
 				overlap = c.wantMost
 			}
-			tr, warnings := runAdmitted(t, c.avail, c.fps, overlap)
+			tr, warnings := runAdmitted(t, c.avail, 0, c.fps, overlap)
 			if tr.peak > c.avail {
 				t.Errorf("peak of running footprints %d > budget %d", tr.peak, c.avail)
 			}
@@ -165,7 +182,7 @@ func TestAdmissionWithinBudget(t *testing.T) {
 // names it; the units after it still run.
 func TestAdmissionOversizeRunsAlone(t *testing.T) {
 	fps := []footprint{{own: 30}, {own: 30}, {own: 250}, {own: 30}, {fold: "f", shared: 200, own: 10}, {own: 30}}
-	tr, warnings := runAdmitted(t, 100, fps, 0)
+	tr, warnings := runAdmitted(t, 100, 0, fps, 0)
 	if len(warnings) != 2 || !strings.Contains(warnings[0], "u2") || !strings.Contains(warnings[1], "u4") ||
 		!strings.Contains(warnings[0], "runs alone") || strings.Contains(warnings[0], "\n") {
 		t.Errorf("warnings %q, want one line each for u2 and u4 saying they run alone", warnings)
@@ -187,7 +204,7 @@ func TestAdmissionOversizeRunsAlone(t *testing.T) {
 // error when the run is cancelled, and the units queued behind it are not
 // blocked by it.
 func TestAdmissionCancelled(t *testing.T) {
-	a := newAdmission(100, nil)
+	a := newAdmission(100, 0, nil)
 	done, err := a.admit(context.Background(), "first", footprint{own: 80})
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
 	"github.com/fgrtbench/fgrtbench/bench/study"
 	"github.com/fgrtbench/fgrtbench/internal/par"
+	"github.com/fgrtbench/fgrtbench/learn"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
@@ -49,6 +50,9 @@ type unitPool struct {
 	s      study.Study
 	ms     []study.ResolvedMethod
 	plans  *planCache
+	// threaded[m] says whether method m's trainers spread their fits
+	// (threadedMethods).
+	threaded []bool
 }
 
 // start runs pending on one worker per thread of the budget, but never
@@ -102,7 +106,7 @@ func (p *unitPool) unit(u study.Unit) unitResult {
 		return res
 	}
 	folds := p.s.Layout(u.Protocol).Folds
-	done, err := p.admit.admitUnit(p.ctx, u, plan, p.ms[u.Method], folds)
+	done, err := p.admit.admitUnit(p.ctx, u, plan, p.ms[u.Method], folds, p.threaded[u.Method])
 	if err != nil {
 		res.err = err
 		return res
@@ -112,4 +116,21 @@ func (p *unitPool) unit(u study.Unit) unitResult {
 		res.rows, res.arts, res.err = p.ex.run(u, plan, p.ms[u.Method], folds)
 	})
 	return res
+}
+
+// threadedMethods says, for each method, whether its trainers spread a fit
+// over free threads (learn.Threaded), judged on a trainer of its first
+// configuration; a method whose trainer cannot be built here is taken as
+// serial (its units then fail on their own, with their own error).
+func threadedMethods(ms []study.ResolvedMethod) []bool {
+	threaded := make([]bool, len(ms))
+	for i, m := range ms {
+		if len(m.Configs) == 0 {
+			continue
+		}
+		if t, err := m.Method.New(m.Configs[0], 0); err == nil {
+			_, threaded[i] = t.(learn.Threaded)
+		}
+	}
+	return threaded
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -34,6 +35,7 @@ var (
 func (t threaded) WithThreads(b *par.Budget) learn.Trainer { t.budget = b; return t }
 
 func (t threaded) Fit(X [][]float64, y []int, s learn.Schema) (learn.Model, error) {
+	defer liveRows.hold(X)()
 	threadedFits.Add(1)
 	if t.budget != nil {
 		threadedWithBudget.Add(1)
@@ -47,6 +49,36 @@ func (t threaded) Fit(X [][]float64, y []int, s learn.Schema) (learn.Model, erro
 	})
 	return t.centroid.Fit(X, y, s)
 }
+
+// rowSets counts the training sets that fits hold at once (by their first
+// row), the trace of how many units and inner folds are live together.
+type rowSets struct {
+	mu   sync.Mutex
+	live map[*float64]int
+	most int
+}
+
+var liveRows = &rowSets{live: map[*float64]int{}}
+
+func (r *rowSets) hold(X [][]float64) (release func()) {
+	if len(X) == 0 || len(X[0]) == 0 {
+		return func() {}
+	}
+	key := &X[0][0]
+	r.mu.Lock()
+	r.live[key]++
+	r.most = max(r.most, len(r.live))
+	r.mu.Unlock()
+	return func() {
+		r.mu.Lock()
+		if r.live[key]--; r.live[key] == 0 {
+			delete(r.live, key)
+		}
+		r.mu.Unlock()
+	}
+}
+
+func (r *rowSets) reset() { r.mu.Lock(); r.most = 0; r.mu.Unlock() }
 
 func init() {
 	methods.Register(&methods.Method{
@@ -161,5 +193,48 @@ func TestBudgetBoundsBusyThreads(t *testing.T) {
 		if loops := threadedPeak.Load(); loops > int64(c.jobs) {
 			t.Errorf("%s: %d loop bodies ran at once, above -j", c.name, loops)
 		}
+	}
+}
+
+// TestLargeUnitsRunTwoAtATime (issue 33, memory independent of -j): when
+// every unit is large (cellsPerThread lowered to one cell), each asks for
+// half of -j, so two units run at once at -j 8, a large unit's inner
+// folds run one after the other (one rescaled copy at a time), and the
+// threads they leave go to the fits' loops. At most two training sets
+// are then live at once, where -j 8 would otherwise hold eight; the
+// results are those of -j 1.
+func TestLargeUnitsRunTwoAtATime(t *testing.T) {
+	s := study.Study{Protocols: []string{"clean"}, Datasets: []string{"alpha", "beta"},
+		Methods: []study.MethodSpec{{Name: "test-threaded"}}, Options: protocol.DefaultOptions()}
+	s.Options.Repeats, s.Options.InnerFolds = 2, 3
+	run := func(jobs int, cells int64) (string, int, int64) {
+		defer func(c int64) { cellsPerThread = c }(cellsPerThread)
+		cellsPerThread = cells
+		liveRows.reset()
+		threadedPeak.Store(0)
+		dir := t.TempDir()
+		r := &Runner{Load: testLoader, OutDir: dir, Jobs: jobs, NoArtifacts: true}
+		if _, err := r.Run(context.Background(), s); err != nil {
+			t.Fatalf("-j %d: %v", jobs, err)
+		}
+		return stripTiming(t, filepath.Join(dir, ResultsFile)), liveRows.most, threadedPeak.Load()
+	}
+	ref, _, _ := run(1, 1<<20)
+	small, smallSets, _ := run(8, 1<<20)
+	if small != ref {
+		t.Error("small units at -j 8: results differ from -j 1")
+	}
+	if smallSets < 3 {
+		t.Errorf("small units at -j 8: at most %d training sets live at once; want units and inner folds side by side", smallSets)
+	}
+	large, sets, loops := run(8, 1)
+	if large != ref {
+		t.Error("large units at -j 8: results differ from -j 1")
+	}
+	if sets > 2 {
+		t.Errorf("large units at -j 8: %d training sets live at once, want at most 2 (two units, one inner fold each)", sets)
+	}
+	if loops < 2 {
+		t.Errorf("large units at -j 8: at most %d loop bodies at once; the threads two units leave should go to their fits", loops)
 	}
 }

@@ -44,7 +44,7 @@ type runFlags struct {
 func (r *runFlags) add(fs *flag.FlagSet, defaultOut string) {
 	r.data.add(fs)
 	fs.StringVar(&r.out, "out", defaultOut, "output directory (results.csv, manifest.json, report/)")
-	fs.IntVar(&r.jobs, "j", runtime.NumCPU(), "busy threads, 1 to "+strconv.Itoa(runner.MaxJobs)+" (default: the number of CPUs): units run in parallel, and when fewer are left than threads the idle threads go to the running units' loops; results do not depend on it")
+	fs.IntVar(&r.jobs, "j", runtime.NumCPU(), "busy threads, 1 to "+strconv.Itoa(runner.MaxJobs)+" (default: the number of CPUs): units run in parallel, and when fewer are left than threads the idle threads go to the running units' loops; a large unit (over 2^20 training cells) asks for up to half the threads, so a study of large units runs two at a time and its peak memory does not grow with -j; results do not depend on it")
 	r.memory = newMemoryFlag()
 	fs.Var(&r.memory, "memory", memoryUsage)
 	fs.StringVar(&r.shard, "shard", "", "run only shard i/N of the units (0/1 = all; default: all, or --shard-count with the job array's index)")
