@@ -239,32 +239,37 @@ func TestSpeculationOrderDoesNotMatter(t *testing.T) {
 	}
 }
 
-// TestSpeculationPanicReachesCaller: a panic in any task of the
-// speculative pass (the first, one in the middle, one of the last) is
-// raised on the fit's caller, every thread of the fit has returned and
-// given its thread back.
+// TestSpeculationPanicReachesCaller: a panic in any queued subtree of the
+// speculative pass (the first, one in the middle, the last) is raised on
+// the fit's caller, every thread of the fit has returned and given its
+// thread back.
 func TestSpeculationPanicReachesCaller(t *testing.T) {
 	defer spreadEveryNode()()
 	X, y, s := tiedData(2500, 7, 3, true, 22)
 	tr := learn.WithThreads(mustTrainer(t, PaperConfig(Gini)), nil)
-	for _, at := range []int64{1, 40, 400} {
+	fit := func(b *par.Budget) (raised any) {
+		defer func() { raised = recover() }()
+		b.Do(func() { learn.WithThreads(tr, b).Fit(X, y, s) })
+		return nil
+	}
+	var tasks atomic.Int64
+	taskHook = func(*specNode) { tasks.Add(1) }
+	defer func() { taskHook = nil }()
+	if r := fit(par.NewBudget(2)); r != nil || tasks.Load() < 10 {
+		t.Fatalf("a fit without injected panic raised %v after %d queued subtrees", r, tasks.Load())
+	}
+	for _, at := range []int64{1, tasks.Load() / 2, tasks.Load()} {
 		t.Run(fmt.Sprint("task ", at), func(t *testing.T) {
 			type injected struct{ task int64 }
-			var tasks atomic.Int64
+			tasks.Store(0)
 			taskHook = func(*specNode) {
 				if tasks.Add(1) == at {
 					panic(injected{at})
 				}
 			}
-			defer func() { taskHook = nil }()
 			before := runtime.NumGoroutine()
 			b := par.NewBudget(2)
-			got := func() (r any) {
-				defer func() { r = recover() }()
-				b.Do(func() { learn.WithThreads(tr, b).Fit(X, y, s) })
-				return nil
-			}()
-			if got != (injected{at}) {
+			if got := fit(b); got != (injected{at}) {
 				t.Fatalf("the fit raised %v, want the panic of task %d", got, at)
 			}
 			returned := make(chan struct{})
