@@ -10,24 +10,26 @@ import (
 	"github.com/fgrtbench/fgrtbench/internal/par"
 )
 
-// A large fit with free threads grows its tree in two passes, because the
-// serial builder cannot hand subtrees to other threads: sklearn's xorshift
-// and feature permutation pass from node to node in depth-first order, so
-// a node's draws depend on every node before it.
+// A large fit with free threads grows its tree in two passes, which run at
+// the same time (growSpeculatively), because the serial builder cannot
+// hand subtrees to other threads: sklearn's xorshift and feature
+// permutation pass from node to node in depth-first order, so a node's
+// draws depend on every node before it.
 //
 // They matter less than it seems. When every feature is drawn at every node
 // (max_features = all, the paper's setting), a node visits all its
 // non-constant features whatever the draws; the draws only order them, and
 // the order picks the winner only when several features reach the best
 // proxy exactly. So the speculative pass (speculate) splits a node without
-// any draw when one feature has the best proxy, and grows both children as
-// tasks on the budget's free threads; it leaves a node with tied features
-// open. The replay (replay) then walks the tree in the serial builder's
-// order, drawing as it would, which fixes the ties of open nodes (whose
-// subtrees are then speculated in turn) and leaves the generator and the
-// permutation as the serial builder leaves them, node after node. The tree
-// is the serial builder's: every node holds the same samples, so its scans,
-// constant features and unique winners are the same, and every draw is.
+// any draw when one feature has the best proxy, and grows large subtrees as
+// tasks on the fit's threads; it leaves a node with tied features open.
+// The replay (replay) walks the tree in the serial builder's order, each
+// node once the speculative pass has reached it, drawing as the serial
+// builder would, which fixes the ties of open nodes (whose subtrees are
+// then speculated in turn) and leaves the generator and the permutation as
+// the serial builder leaves them, node after node. The tree is the serial
+// builder's: every node holds the same samples, so its scans, constant
+// features and unique winners are the same, and every draw is.
 
 // specNode is a node of the speculative pass.
 type specNode struct {
