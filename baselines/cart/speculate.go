@@ -69,25 +69,27 @@ func speculates(n, d, maxFeatures int, threads *par.Budget) bool {
 }
 
 // growSpeculatively is grow by speculation and replay, which run at the
-// same time on the threads the budget has free when the fit starts.
+// same time on the threads the budget has free when the fit starts (and
+// those it frees later).
 //
 // Why not fork and join (par.Budget.For over a node's two children): a
 // thread that has finished its child waits, holding its thread, until the
 // other child's whole subtree is grown, and splits are often lopsided (a
 // split that cuts off the 2 samples of an extreme value is the best of
-// many gini nodes), so the other subtree then grows on one thread. And the
-// replay came after the speculation, resolving open nodes alone on one
-// thread; with gini, open nodes of up to 57,000 samples (ties between such
-// cut-offs, which give the same class counts) left it 1.3 s of a 2.8 s fit
-// on 4·10⁵ × 10 rows, spread no better. So the subtrees are
-// tasks in one queue (specQueue) that every thread of the fit takes from
-// as long as there is one; the replay is one of those threads, and while
-// the node it has reached is not grown yet it grows that node itself if
-// no thread has taken it, or any other queued subtree, and waits only
-// when the queue is empty. The subtrees of the open nodes it resolves go
-// into the same queue. The threads are those of one par.Budget.For, so a
-// panic in any of them reaches the caller, the fit never holds more
-// threads than the budget lends it, and none outlives the fit.
+// many gini nodes), so the other subtree then grows on one thread. And
+// the replay came after the speculation, resolving open nodes alone on
+// one thread; with gini, open nodes of up to 57,000 samples (ties between
+// such cut-offs, which give the same class counts) left it 1.3 s of a
+// 2.8 s fit on 4·10⁵ × 10 rows, spread no better. So the subtrees are tasks
+// in one queue (specQueue) that every thread of the fit takes from as
+// long as there is one; the replay is one of those threads, and while the
+// node it has reached is not grown yet it grows that node itself if no
+// thread has taken it, or any other queued subtree, and waits only when
+// the queue is empty. The subtrees of the open nodes it resolves go into
+// the same queue. The threads are those of one par.Budget.For, so a panic
+// in any of them reaches the caller, the fit never holds more threads
+// than the budget lends it, and none outlives the fit; a thread freed
+// later joins through the For that every subtree grows in (run).
 //
 // The root is split first, alone, with its scans and partition spread
 // over the free threads (the queue holds one task then, and the other
@@ -174,8 +176,32 @@ func (q *specQueue) end() {
 	q.changed.Broadcast()
 }
 
-// run grows the subtree of the task nd and marks it done.
+// run grows the subtree of the task nd and marks it done. It does so
+// inside a For of two, whose second call helps with the other queued
+// subtrees until nd is done: a thread of the budget that has become free
+// since the fit started (a unit of the study has ended) joins the fit
+// there, for as long as nd takes. When no thread is free, the second call
+// comes after the first and returns at once. A call that panics ends the
+// pass, so that the other returns and For raises the panic.
 func (b *builder) run(q *specQueue, nd *specNode) {
+	b.threads.For(2, func(k int) {
+		finished := false
+		defer func() {
+			if !finished {
+				q.end()
+			}
+		}()
+		if k == 0 {
+			b.growTask(q, nd)
+		} else {
+			b.helpUntil(q, nd)
+		}
+		finished = true
+	})
+}
+
+// growTask grows the subtree of the task nd and marks it done.
+func (b *builder) growTask(q *specQueue, nd *specNode) {
 	if taskHook != nil {
 		taskHook(nd)
 	}
@@ -184,6 +210,22 @@ func (b *builder) run(q *specQueue, nd *specNode) {
 	nd.done = true
 	q.mu.Unlock()
 	q.changed.Broadcast()
+}
+
+// helpUntil grows queued subtrees until the task nd is done or the pass
+// is over.
+func (b *builder) helpUntil(q *specQueue, nd *specNode) {
+	q.mu.Lock()
+	for !nd.done && !q.over {
+		if t := q.take(nil); t != nil {
+			q.mu.Unlock()
+			b.run(q, t)
+			q.mu.Lock()
+			continue
+		}
+		q.changed.Wait()
+	}
+	q.mu.Unlock()
 }
 
 // work is a worker thread of the speculative pass: it grows queued

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -289,6 +290,42 @@ func TestSpeculationPanicReachesCaller(t *testing.T) {
 				if time.Now().After(deadline) {
 					t.Fatalf("%d goroutines after the fit, %d before", runtime.NumGoroutine(), before)
 				}
+			}
+		})
+	}
+}
+
+// TestSpeculationTakesThreadsFreedLater: a fit that starts while the
+// budget's other thread is busy (a unit of the study still running) takes
+// that thread once it is freed, and still gives the serial model: after
+// the first queued subtree frees the thread, subtrees grow on two threads
+// at once.
+func TestSpeculationTakesThreadsFreedLater(t *testing.T) {
+	defer spreadEveryNode()()
+	X, y, s := tiedData(2500, 7, 3, true, 23)
+	for _, p := range []Config{PaperConfig(Gini), PaperConfig(Entropy)} {
+		t.Run(p.Criterion.String(), func(t *testing.T) {
+			tr := mustTrainer(t, p)
+			wantJSON, _ := fitBytes(t, tr, nil, X, y, s)
+			b := par.NewBudget(2)
+			b.Acquire() // the other unit
+			var freed sync.Once
+			var running, most atomic.Int64
+			taskHook = func(*specNode) {
+				freed.Do(b.Release)
+				now := running.Add(1)
+				for m := most.Load(); now > m && !most.CompareAndSwap(m, now); m = most.Load() {
+				}
+				time.Sleep(200 * time.Microsecond)
+				running.Add(-1)
+			}
+			defer func() { taskHook = nil }()
+			gotJSON, _ := fitBytes(t, tr, b, X, y, s)
+			if !bytes.Equal(gotJSON, wantJSON) {
+				t.Error("the model differs from the serial one")
+			}
+			if most.Load() < 2 {
+				t.Errorf("at most %d subtrees grew at once after the other thread was freed", most.Load())
 			}
 		})
 	}
