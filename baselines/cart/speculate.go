@@ -1,30 +1,35 @@
 package cart
 
 import (
+	"errors"
 	"math"
 	"slices"
+	"sync"
+	"sync/atomic"
 
 	"github.com/fgrtbench/fgrtbench/internal/par"
 )
 
-// A large fit with free threads grows its tree in two passes, because the
-// serial builder cannot hand subtrees to other threads: sklearn's xorshift
-// and feature permutation pass from node to node in depth-first order, so
-// a node's draws depend on every node before it.
+// A large fit with free threads grows its tree in two passes, which run at
+// the same time (growSpeculatively), because the serial builder cannot
+// hand subtrees to other threads: sklearn's xorshift and feature
+// permutation pass from node to node in depth-first order, so a node's
+// draws depend on every node before it.
 //
 // They matter less than it seems. When every feature is drawn at every node
 // (max_features = all, the paper's setting), a node visits all its
 // non-constant features whatever the draws; the draws only order them, and
 // the order picks the winner only when several features reach the best
 // proxy exactly. So the speculative pass (speculate) splits a node without
-// any draw when one feature has the best proxy, and grows both children as
-// tasks on the budget's free threads; it leaves a node with tied features
-// open. The replay (replay) then walks the tree in the serial builder's
-// order, drawing as it would, which fixes the ties of open nodes (whose
-// subtrees are then speculated in turn) and leaves the generator and the
-// permutation as the serial builder leaves them, node after node. The tree
-// is the serial builder's: every node holds the same samples, so its scans,
-// constant features and unique winners are the same, and every draw is.
+// any draw when one feature has the best proxy, and grows large subtrees as
+// tasks on the fit's threads; it leaves a node with tied features open.
+// The replay (replay) walks the tree in the serial builder's order, each
+// node once the speculative pass has reached it, drawing as the serial
+// builder would, which fixes the ties of open nodes (whose subtrees are
+// then speculated in turn) and leaves the generator and the permutation as
+// the serial builder leaves them, node after node. The tree is the serial
+// builder's: every node holds the same samples, so its scans, constant
+// features and unique winners are the same, and every draw is.
 
 // specNode is a node of the speculative pass.
 type specNode struct {
@@ -42,6 +47,10 @@ type specNode struct {
 	tieSplits   []split
 	mirrored    []bool
 	left, right *specNode
+	// task is set when the node was queued to be grown as a task (before
+	// its parent is done); done, guarded by the queue's lock, when that
+	// task has grown its subtree, but for the children it queued.
+	task, done bool
 }
 
 type specState uint8
@@ -59,19 +68,247 @@ func speculates(n, d, maxFeatures int, threads *par.Budget) bool {
 	return threads.Threads() > 1 && (maxFeatures == 0 || maxFeatures >= d) && n*d >= minSpeculativeFit
 }
 
-// growSpeculatively is grow by speculation and replay.
+// growSpeculatively is grow by speculation and replay, which run at the
+// same time on the threads the budget has free when the fit starts (and
+// those it frees later).
+//
+// Why not fork and join (par.Budget.For over a node's two children): a
+// thread that has finished its child waits, holding its thread, until the
+// other child's whole subtree is grown, and splits are often lopsided (a
+// split that cuts off the 2 samples of an extreme value is the best of
+// many gini nodes), so the other subtree then grows on one thread. And
+// the replay came after the speculation, resolving open nodes alone on
+// one thread; with gini, open nodes of up to 57,000 samples (ties between
+// such cut-offs, which give the same class counts) left it 1.3 s of a
+// 2.8 s fit on 4·10⁵ × 10 rows, spread no better. So the subtrees are tasks
+// in one queue (specQueue) that every thread of the fit takes from as
+// long as there is one; the replay is one of those threads, and while the
+// node it has reached is not grown yet it grows that node itself if no
+// thread has taken it, or any other queued subtree, and waits only when
+// the queue is empty. The subtrees of the open nodes it resolves go into
+// the same queue. The threads are those of one par.Budget.For, so a panic
+// in any of them reaches the caller, the fit never holds more threads
+// than the budget lends it, and none outlives the fit; a thread freed
+// later joins through the For that every subtree grows in (run).
+//
+// The root is split first, alone, with its scans and partition spread
+// over the free threads (the queue holds one task then, and the other
+// threads would wait).
 func (b *builder) growSpeculatively() *Tree {
 	b.countTotal(0, b.data.n)
 	root := &specNode{end: b.data.n, total: slices.Clone(b.total), known: make([]bool, b.data.d)}
 	root.impurity = b.impurityOf(root.total, float64(b.data.n))
+	q := newSpecQueue()
 	b.speculate(root)
+	if root.state == specSplit {
+		b.growChildren(q, root)
+	}
 	tree := &Tree{NumClasses: b.data.classes, MaxDepth: -1}
-	b.replay(tree, root, Undefined, false, 0)
+	var replaying atomic.Bool
+	b.threads.For(b.threads.Threads(), func(int) {
+		if replaying.CompareAndSwap(false, true) {
+			b.replayAll(q, tree, root)
+		} else {
+			b.work(q)
+		}
+	})
 	return tree
 }
 
-// speculate splits nd when the leaf rules and a unique winner allow it and
-// grows its children, as tasks when they are large.
+// specQueue is the speculative pass's queue of subtrees to grow. Its lock
+// also guards the done field of every node that was queued.
+type specQueue struct {
+	mu sync.Mutex
+	// changed is broadcast when a task is queued or done, and when the
+	// pass ends.
+	changed sync.Cond
+	tasks   []*specNode // last in, first out: the replay's order, roughly
+	// over is set when the replay has finished or a thread panicked: the
+	// workers return.
+	over bool
+}
+
+func newSpecQueue() *specQueue {
+	q := &specQueue{}
+	q.changed.L = &q.mu
+	return q
+}
+
+// taskHook, when not nil, is called by the thread that is about to grow a
+// queued node, so that tests can reorder the threads' work and panic in it.
+var taskHook func(nd *specNode)
+
+// errAbandoned unwinds the replay when a worker has panicked; the
+// worker's panic is the one For raises on the caller.
+var errAbandoned = errors.New("cart: speculative pass abandoned")
+
+// push queues the nodes as tasks, the last to be taken first.
+func (q *specQueue) push(nodes ...*specNode) {
+	q.mu.Lock()
+	for _, nd := range nodes {
+		nd.task = true
+	}
+	q.tasks = append(q.tasks, nodes...)
+	q.mu.Unlock()
+	q.changed.Broadcast()
+}
+
+// take removes and returns want if it is queued, else the last queued
+// task; nil if there is none. q.mu must be held.
+func (q *specQueue) take(want *specNode) *specNode {
+	k := len(q.tasks) - 1
+	if i := slices.Index(q.tasks, want); i >= 0 {
+		k = i
+	}
+	if k < 0 {
+		return nil
+	}
+	nd := q.tasks[k]
+	q.tasks = slices.Delete(q.tasks, k, k+1)
+	return nd
+}
+
+// end ends the pass: the workers return.
+func (q *specQueue) end() {
+	q.mu.Lock()
+	q.over = true
+	q.mu.Unlock()
+	q.changed.Broadcast()
+}
+
+// run grows the subtree of the task nd and marks it done. It does so
+// inside a For of two, whose second call helps with the other queued
+// subtrees until nd is done: a thread of the budget that has become free
+// since the fit started (a unit of the study has ended) joins the fit
+// there, for as long as nd takes. When no thread is free, the second call
+// comes after the first and returns at once. A call that panics ends the
+// pass, so that the other returns and For raises the panic.
+func (b *builder) run(q *specQueue, nd *specNode) {
+	b.threads.For(2, func(k int) {
+		finished := false
+		defer func() {
+			if !finished {
+				q.end()
+			}
+		}()
+		if k == 0 {
+			b.growTask(q, nd)
+		} else {
+			b.helpUntil(q, nd)
+		}
+		finished = true
+	})
+}
+
+// growTask grows the subtree of the task nd and marks it done.
+func (b *builder) growTask(q *specQueue, nd *specNode) {
+	if taskHook != nil {
+		taskHook(nd)
+	}
+	b.grow1(q, nd)
+	q.mu.Lock()
+	nd.done = true
+	q.mu.Unlock()
+	q.changed.Broadcast()
+}
+
+// helpUntil grows queued subtrees until the task nd is done or the pass
+// is over.
+func (b *builder) helpUntil(q *specQueue, nd *specNode) {
+	q.mu.Lock()
+	for !nd.done && !q.over {
+		if t := q.take(nil); t != nil {
+			q.mu.Unlock()
+			b.run(q, t)
+			q.mu.Lock()
+			continue
+		}
+		q.changed.Wait()
+	}
+	q.mu.Unlock()
+}
+
+// work is a worker thread of the speculative pass: it grows queued
+// subtrees until the pass is over. If it panics, the pass ends for every
+// thread and For raises the panic on the caller.
+func (b *builder) work(q *specQueue) {
+	defer q.end()
+	q.mu.Lock()
+	for !q.over {
+		if nd := q.take(nil); nd != nil {
+			q.mu.Unlock()
+			b.run(q, nd)
+			q.mu.Lock()
+			continue
+		}
+		q.changed.Wait()
+	}
+	q.mu.Unlock()
+}
+
+// replayAll is the replaying thread: it replays the tree from root, then
+// ends the pass. If a worker panicked, it returns at once (so that For
+// raises the worker's panic); if it panics, the pass ends for the workers.
+func (b *builder) replayAll(q *specQueue, tree *Tree, root *specNode) {
+	defer func() {
+		q.end()
+		if r := recover(); r != nil && r != errAbandoned {
+			panic(r)
+		}
+	}()
+	b.replay(q, tree, root, Undefined, false, 0)
+}
+
+// await returns once the queued node nd is grown, growing queued subtrees
+// meanwhile: nd's own if no thread has taken it yet, else any other.
+func (b *builder) await(q *specQueue, nd *specNode) {
+	q.mu.Lock()
+	for !nd.done {
+		if q.over {
+			q.mu.Unlock()
+			panic(errAbandoned)
+		}
+		if t := q.take(nd); t != nil {
+			q.mu.Unlock()
+			b.run(q, t)
+			q.mu.Lock()
+			continue
+		}
+		q.changed.Wait()
+	}
+	q.mu.Unlock()
+}
+
+// grow1 speculates nd and its subtree: the children of a split that are
+// large enough are queued, the others grown here.
+func (b *builder) grow1(q *specQueue, nd *specNode) {
+	b.speculate(nd)
+	if nd.state == specSplit {
+		b.growChildren(q, nd)
+	}
+}
+
+// growChildren queues nd's children that are large enough to be worth a
+// task (minSpreadSubtrees) and grows the others here.
+func (b *builder) growChildren(q *specQueue, nd *specNode) {
+	large := func(c *specNode) bool { return (c.end-c.start)*b.data.d >= minSpreadSubtrees }
+	switch l, r := large(nd.left), large(nd.right); {
+	case l && r:
+		q.push(nd.right, nd.left)
+	case l:
+		q.push(nd.left)
+		b.grow1(q, nd.right)
+	case r:
+		q.push(nd.right)
+		b.grow1(q, nd.left)
+	default:
+		b.grow1(q, nd.left)
+		b.grow1(q, nd.right)
+	}
+}
+
+// speculate decides nd without draws when the leaf rules and a unique
+// winner allow it: a leaf, a split (whose children it creates), or open.
 func (b *builder) speculate(nd *specNode) {
 	m := nd.end - nd.start
 	if !b.splittable(nd.depth, m, nd.impurity) {
@@ -90,26 +327,6 @@ func (b *builder) speculate(nd *specNode) {
 		b.splitSpec(s, nd, b.completeSplit(s, nd.total, c, nd.start, nd.end, nd.impurity))
 	}
 	b.scratches.Put(s)
-	if nd.state == specSplit {
-		b.speculateChildren(nd)
-	}
-}
-
-// speculateChildren speculates nd's children, as two tasks on the
-// budget's free threads when nd is large enough.
-func (b *builder) speculateChildren(nd *specNode) {
-	if (nd.end-nd.start)*b.data.d < minSpreadSubtrees {
-		b.speculate(nd.left)
-		b.speculate(nd.right)
-		return
-	}
-	b.threads.For(2, func(k int) {
-		if k == 0 {
-			b.speculate(nd.left)
-		} else {
-			b.speculate(nd.right)
-		}
-	})
 }
 
 // constantsFound lists the features not known constant that node_split
@@ -202,13 +419,16 @@ func (b *builder) splitSpec(s *scratch, nd *specNode, sp split) {
 // (depth first, left first), making node_split's draws for every node
 // the serial builder searches, and resolving open nodes. nKnown is the
 // node's number of known constant features.
-func (b *builder) replay(tree *Tree, nd *specNode, parent int, isLeft bool, nKnown int) {
+func (b *builder) replay(q *specQueue, tree *Tree, nd *specNode, parent int, isLeft bool, nKnown int) {
+	if nd.task {
+		b.await(q, nd)
+	}
 	nTotal := nKnown
 	if b.splittable(nd.depth, nd.end-nd.start, nd.impurity) {
 		visit, nFound, total := b.drawFeatures(nKnown, func(f int) bool { return slices.Contains(nd.found, f) })
 		switch {
 		case nd.state == specOpen:
-			b.resolve(nd, visit)
+			b.resolve(q, nd, visit)
 		case nd.ties != nil:
 			k := firstTied(visit, nd.ties)
 			nd.sp = nd.tieSplits[k]
@@ -223,19 +443,20 @@ func (b *builder) replay(tree *Tree, nd *specNode, parent int, isLeft bool, nKno
 	id := tree.addNode(parent, isLeft, isLeaf, nd.sp.feature, nd.sp.threshold, nd.impurity, nd.end-nd.start, nd.total)
 	tree.MaxDepth = max(tree.MaxDepth, nd.depth)
 	if !isLeaf {
-		b.replay(tree, nd.left, id, true, nTotal)
-		b.replay(tree, nd.right, id, false, nTotal)
+		b.replay(q, tree, nd.left, id, true, nTotal)
+		b.replay(q, tree, nd.right, id, false, nTotal)
 	}
 }
 
 // resolve splits an open node by the first of its tied features in the
-// drawing order visit, as node_split would, and speculates its children.
-func (b *builder) resolve(nd *specNode, visit []int) {
+// drawing order visit, as node_split would, and grows its children (as
+// tasks when they are large).
+func (b *builder) resolve(q *specQueue, nd *specNode, visit []int) {
 	c := nd.ties[firstTied(visit, nd.ties)]
 	nd.ties = nil
 	b.splitSpec(b.own, nd, b.completeSplit(b.own, nd.total, c, nd.start, nd.end, nd.impurity))
 	if nd.state == specSplit {
-		b.speculateChildren(nd)
+		b.growChildren(q, nd)
 	}
 }
 

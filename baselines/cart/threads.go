@@ -9,8 +9,9 @@ import (
 // minSpeculativeFit values (rows × columns) and its budget more than one
 // thread: the paper's datasets (at most 4,597 × 57, spambase) grow
 // serially, exactly as without a budget. Within a speculative fit,
-// minSpreadSubtrees is the size of a node whose children grow as two
-// tasks, and minParallelWork the size from which a node's scans, its
+// minSpreadSubtrees is the size of a node whose subtree is a task of the
+// speculative pass's queue (smaller ones grow on the thread that made
+// them), and minParallelWork the size from which a node's scans, its
 // partition and the presort spread over columns. Starting a task costs a
 // goroutine and the wake-up of an idle thread, some 20-50 µs measured
 // with BenchmarkNodeWork (gini, 10 columns, 2-core machine, threads=2

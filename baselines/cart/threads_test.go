@@ -6,7 +6,10 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/fgrtbench/fgrtbench/internal/par"
 	"github.com/fgrtbench/fgrtbench/learn"
@@ -178,5 +181,152 @@ func TestWithThreadsKeepsSettings(t *testing.T) {
 		if got, _ := json.Marshal(desc); !bytes.Equal(got, want) {
 			t.Errorf("group model %d differs from the serial fit", i)
 		}
+	}
+}
+
+// spreadEveryNode lowers the size thresholds so that every fit speculates
+// and every subtree is a task, until the returned function restores them.
+func spreadEveryNode() (restore func()) {
+	f, s, w := minSpeculativeFit, minSpreadSubtrees, minParallelWork
+	minSpeculativeFit, minSpreadSubtrees, minParallelWork = 0, 0, 0
+	return func() { minSpeculativeFit, minSpreadSubtrees, minParallelWork = f, s, w }
+}
+
+// TestSpeculationOrderDoesNotMatter: however the threads' tasks are
+// delayed (the replay overtaking the speculation and growing the nodes it
+// reaches itself; subtrees finishing in an order unrelated to the tree's),
+// the fit gives the serial model, with tied columns whose open nodes the
+// replay resolves while subtrees are still growing. A replay that read a
+// node before its task had grown it, or drew in another order, gives
+// another tree.
+func TestSpeculationOrderDoesNotMatter(t *testing.T) {
+	defer spreadEveryNode()()
+	X, y, s := tiedData(2500, 7, 3, true, 21)
+	cases := []struct {
+		name    string
+		threads int
+		delay   func(nd *specNode) time.Duration
+	}{
+		{"slow tasks", 2, func(*specNode) time.Duration { return 100 * time.Microsecond }},
+		{"deep tasks slower", 2, func(nd *specNode) time.Duration { return time.Duration(nd.depth) * 20 * time.Microsecond }},
+		{"scrambled", 4, func(nd *specNode) time.Duration {
+			return time.Duration((nd.start*7919+nd.end*104729)%13) * 30 * time.Microsecond
+		}},
+		{"right halves slower", 3, func(nd *specNode) time.Duration {
+			return time.Duration(min(nd.start, 300)) * time.Microsecond
+		}},
+	}
+	for _, p := range []Config{PaperConfig(Gini), PaperConfig(Entropy)} {
+		tr := mustTrainer(t, p)
+		wantJSON, wantPred := fitBytes(t, tr, nil, X, y, s)
+		for _, c := range cases {
+			t.Run(fmt.Sprintf("%v/%s", p.Criterion, c.name), func(t *testing.T) {
+				var tasks atomic.Int64
+				taskHook = func(nd *specNode) {
+					tasks.Add(1)
+					time.Sleep(c.delay(nd))
+				}
+				defer func() { taskHook = nil }()
+				b := par.NewBudget(c.threads)
+				gotJSON, gotPred := fitBytes(t, tr, b, X, y, s)
+				if !bytes.Equal(gotJSON, wantJSON) || fmt.Sprint(gotPred) != fmt.Sprint(wantPred) {
+					t.Errorf("the model fitted on %d threads differs from the serial one", c.threads)
+				}
+				if tasks.Load() < 100 || b.Peak() != c.threads {
+					t.Errorf("%d tasks on a peak of %d threads: the speculative pass did not run as intended", tasks.Load(), b.Peak())
+				}
+			})
+		}
+	}
+}
+
+// TestSpeculationPanicReachesCaller: a panic in any queued subtree of the
+// speculative pass (the first, one in the middle, the last) is raised on
+// the fit's caller, every thread of the fit has returned and given its
+// thread back.
+func TestSpeculationPanicReachesCaller(t *testing.T) {
+	defer spreadEveryNode()()
+	X, y, s := tiedData(2500, 7, 3, true, 22)
+	tr := learn.WithThreads(mustTrainer(t, PaperConfig(Gini)), nil)
+	fit := func(b *par.Budget) (raised any) {
+		defer func() { raised = recover() }()
+		b.Do(func() { learn.WithThreads(tr, b).Fit(X, y, s) })
+		return nil
+	}
+	var tasks atomic.Int64
+	taskHook = func(*specNode) { tasks.Add(1) }
+	defer func() { taskHook = nil }()
+	if r := fit(par.NewBudget(2)); r != nil || tasks.Load() < 10 {
+		t.Fatalf("a fit without injected panic raised %v after %d queued subtrees", r, tasks.Load())
+	}
+	for _, at := range []int64{1, tasks.Load() / 2, tasks.Load()} {
+		t.Run(fmt.Sprint("task ", at), func(t *testing.T) {
+			type injected struct{ task int64 }
+			tasks.Store(0)
+			taskHook = func(*specNode) {
+				if tasks.Add(1) == at {
+					panic(injected{at})
+				}
+			}
+			before := runtime.NumGoroutine()
+			b := par.NewBudget(2)
+			if got := fit(b); got != (injected{at}) {
+				t.Fatalf("the fit raised %v, want the panic of task %d", got, at)
+			}
+			returned := make(chan struct{})
+			go func() {
+				b.Acquire()
+				b.Acquire()
+				b.Release()
+				b.Release()
+				close(returned)
+			}()
+			select {
+			case <-returned:
+			case <-time.After(10 * time.Second):
+				t.Fatal("the fit did not give its threads back")
+			}
+			for deadline := time.Now().Add(10 * time.Second); runtime.NumGoroutine() > before; time.Sleep(time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Fatalf("%d goroutines after the fit, %d before", runtime.NumGoroutine(), before)
+				}
+			}
+		})
+	}
+}
+
+// TestSpeculationTakesThreadsFreedLater: a fit that starts while the
+// budget's other thread is busy (a unit of the study still running) takes
+// that thread once it is freed, and still gives the serial model: after
+// the first queued subtree frees the thread, subtrees grow on two threads
+// at once.
+func TestSpeculationTakesThreadsFreedLater(t *testing.T) {
+	defer spreadEveryNode()()
+	X, y, s := tiedData(2500, 7, 3, true, 23)
+	for _, p := range []Config{PaperConfig(Gini), PaperConfig(Entropy)} {
+		t.Run(p.Criterion.String(), func(t *testing.T) {
+			tr := mustTrainer(t, p)
+			wantJSON, _ := fitBytes(t, tr, nil, X, y, s)
+			b := par.NewBudget(2)
+			b.Acquire() // the other unit
+			var freed sync.Once
+			var running, most atomic.Int64
+			taskHook = func(*specNode) {
+				freed.Do(b.Release)
+				now := running.Add(1)
+				for m := most.Load(); now > m && !most.CompareAndSwap(m, now); m = most.Load() {
+				}
+				time.Sleep(200 * time.Microsecond)
+				running.Add(-1)
+			}
+			defer func() { taskHook = nil }()
+			gotJSON, _ := fitBytes(t, tr, b, X, y, s)
+			if !bytes.Equal(gotJSON, wantJSON) {
+				t.Error("the model differs from the serial one")
+			}
+			if most.Load() < 2 {
+				t.Errorf("at most %d subtrees grew at once after the other thread was freed", most.Load())
+			}
+		})
 	}
 }
