@@ -215,17 +215,7 @@ func (b *builder) growTask(q *specQueue, nd *specNode) {
 // helpUntil grows queued subtrees until the task nd is done or the pass
 // is over.
 func (b *builder) helpUntil(q *specQueue, nd *specNode) {
-	q.mu.Lock()
-	for !nd.done && !q.over {
-		if t := q.take(nil); t != nil {
-			q.mu.Unlock()
-			b.run(q, t)
-			q.mu.Lock()
-			continue
-		}
-		q.changed.Wait()
-	}
-	q.mu.Unlock()
+	b.serve(q, nil, func() bool { return nd.done || q.over })
 }
 
 // work is a worker thread of the speculative pass: it grows queued
@@ -233,11 +223,19 @@ func (b *builder) helpUntil(q *specQueue, nd *specNode) {
 // thread and For raises the panic on the caller.
 func (b *builder) work(q *specQueue) {
 	defer q.end()
+	b.serve(q, nil, func() bool { return q.over })
+}
+
+// serve grows queued subtrees, want first while it is queued (nil: the
+// last queued), until stop, called with q.mu held, says the caller may go
+// on; it waits while the queue is empty. The lock is not held while a
+// subtree grows, so a panic there leaves it unlocked.
+func (b *builder) serve(q *specQueue, want *specNode, stop func() bool) {
 	q.mu.Lock()
-	for !q.over {
-		if nd := q.take(nil); nd != nil {
+	for !stop() {
+		if t := q.take(want); t != nil {
 			q.mu.Unlock()
-			b.run(q, nd)
+			b.run(q, t)
 			q.mu.Lock()
 			continue
 		}
@@ -262,21 +260,14 @@ func (b *builder) replayAll(q *specQueue, tree *Tree, root *specNode) {
 // await returns once the queued node nd is grown, growing queued subtrees
 // meanwhile: nd's own if no thread has taken it yet, else any other.
 func (b *builder) await(q *specQueue, nd *specNode) {
-	q.mu.Lock()
-	for !nd.done {
-		if q.over {
-			q.mu.Unlock()
-			panic(errAbandoned)
-		}
-		if t := q.take(nd); t != nil {
-			q.mu.Unlock()
-			b.run(q, t)
-			q.mu.Lock()
-			continue
-		}
-		q.changed.Wait()
+	abandoned := false
+	b.serve(q, nd, func() bool {
+		abandoned = !nd.done && q.over
+		return nd.done || q.over
+	})
+	if abandoned {
+		panic(errAbandoned)
 	}
-	q.mu.Unlock()
 }
 
 // grow1 speculates nd and its subtree: the children of a split that are
