@@ -282,16 +282,12 @@ func WholeUnits(dir string) (map[string]bool, error) {
 	for i, name := range []string{PredictionsFile, ModelsFile} {
 		sets[i] = map[string]bool{}
 		path := filepath.Join(dir, name)
-		data, err := safefile.ReadFileNoFollow(path, safefile.ResultsCap)
+		_, members, _, err := readMembers(path)
 		if errors.Is(err, os.ErrNotExist) {
 			continue
 		}
 		if err != nil {
 			return nil, err
-		}
-		members, _, err := WholeMembers(data)
-		if err != nil {
-			return nil, fmt.Errorf("results: %s: %w", path, err)
 		}
 		for k, m := range members {
 			if name == PredictionsFile && k == 0 {
@@ -322,16 +318,12 @@ func WholeUnits(dir string) (map[string]bool, error) {
 func RetainUnits(dir string, keep func(key string) bool) (dropped int, err error) {
 	for _, name := range []string{PredictionsFile, ModelsFile} {
 		path := filepath.Join(dir, name)
-		data, err := safefile.ReadFileNoFollow(path, safefile.ResultsCap)
+		data, members, torn, err := readMembers(path)
 		if errors.Is(err, os.ErrNotExist) {
 			continue
 		}
 		if err != nil {
 			return dropped, err
-		}
-		members, torn, err := WholeMembers(data)
-		if err != nil {
-			return dropped, fmt.Errorf("results: %s: %w", path, err)
 		}
 		var out bytes.Buffer
 		changed := torn
@@ -791,16 +783,12 @@ func keepKeys(units []string, keys map[string]bool) []string {
 func SortArtifacts(dir string) error {
 	for _, name := range []string{PredictionsFile, ModelsFile} {
 		path := filepath.Join(dir, name)
-		data, err := safefile.ReadFileNoFollow(path, safefile.ResultsCap)
+		data, members, torn, err := readMembers(path)
 		if errors.Is(err, os.ErrNotExist) {
 			continue
 		}
 		if err != nil {
 			return err
-		}
-		members, torn, err := WholeMembers(data)
-		if err != nil {
-			return fmt.Errorf("results: %s: %w", path, err)
 		}
 		if torn {
 			return fmt.Errorf("results: %s is damaged after byte %d", path, lastEnd(members))
@@ -834,6 +822,22 @@ func SortArtifacts(dir string) error {
 		}
 	}
 	return nil
+}
+
+// readMembers reads the artifact file at path (bounded, never through a
+// link) and splits it into its whole members; torn says whether a torn
+// tail follows them. An absent file gives an error that is
+// os.ErrNotExist; a damaged one an error that names the file.
+func readMembers(path string) (data []byte, members []Member, torn bool, err error) {
+	data, err = safefile.ReadFileNoFollow(path, safefile.ResultsCap)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	members, torn, err = WholeMembers(data)
+	if err != nil {
+		return nil, nil, false, fmt.Errorf("results: %s: %w", path, err)
+	}
+	return data, members, torn, nil
 }
 
 func lastEnd(members []Member) int64 {
@@ -922,13 +926,9 @@ type artifactUnion struct {
 // add reads the file of shard src, which must be whole.
 func (u *artifactUnion) add(src string) error {
 	path := filepath.Join(src, u.name)
-	data, err := safefile.ReadFileNoFollow(path, safefile.ResultsCap)
+	data, members, torn, err := readMembers(path)
 	if err != nil {
 		return err
-	}
-	members, torn, err := WholeMembers(data)
-	if err != nil {
-		return fmt.Errorf("results: %s: %w", path, err)
 	}
 	if torn {
 		return fmt.Errorf("results: %s is damaged after byte %d (a shard still running, or cut short)", path, lastEnd(members))
