@@ -32,11 +32,14 @@ import (
 // when it ends, so at most one inner fold per thread taking part is live.
 // For a small unit those threads are ones no other unit's worker holds,
 // and so is the memory of the fold each would have held. A large unit
-// (at least cellsPerThread training cells, demand.go) holds threads in
-// place of other units, so under a rescaling protocol its inner folds run
-// one after the other, each rescaled copy dropped before the next is
-// made, and the threads go to the fits of each fold instead: its memory
-// stays that of one unit whatever the threads.
+// (at least cellsPerThread training cells, demand.go) may hold threads in
+// place of other units, and its copies are what the memory budget is
+// about, so under a rescaling protocol its inner folds run one after the
+// other, each rescaled copy dropped before the next is made, as its
+// footprint (memory.go) counts them, and the threads go to the fits of
+// each fold instead: its memory stays that of one unit whatever the
+// threads. This holds for a method whose fits are serial too: its tail
+// loses the spread inner folds, not its admitted memory.
 func (e *executor) innerSelect(plan *protocol.Plan, f protocol.Fold, m study.ResolvedMethod, seed int64) (int, error) {
 	k := plan.InnerK
 	var xfold [][]float64 // the fold's training rows, for a protocol without rescaling
