@@ -36,7 +36,7 @@ import (
 // zero_method (and each pair's wilcoxon zero_method and continuity),
 // best_mean_rank, within_cd05_of_best, nemenyi_cliques, each pair's
 // significant and each per_dataset comparison's decisive; cells[] gained
-// best_on_dataset; the analysis gained means, gap_means, complexity and partition —
+// best_on_dataset; the analysis gained means, gap_means, complexity, partition and reproduction —
 // all within schema 1; a reader of the older layout ignores them.
 const Schema = 1
 
@@ -193,6 +193,9 @@ type Analysis struct {
 	// (partition.go), where the study ran FGRT and FGRT*.
 	Partition []PartitionEffect `json:"partition"`
 	Chance    []Chance          `json:"chance"`
+	// Reproduction is the paper study's reproduction verdict (verdict.go;
+	// nil for any other study).
+	Reproduction *Reproduction `json:"reproduction,omitempty"`
 	// Ablations are the FGRT grid's ablation groups (empty without FGRT
 	// grid or one-factor rows).
 	Ablations []Ablation `json:"ablations"`
@@ -369,6 +372,7 @@ func (a *Analysis) summarise(recs []results.Record) {
 	a.GapMeans = computeGapMeans(a)
 	a.Complexity = computeComplexity(a)
 	a.Partition = computePartition(a)
+	a.Reproduction = computeReproduction(a)
 	a.Ablations, a.Warnings = computeAblations(recs, pointProtocols(a.Points))
 }
 

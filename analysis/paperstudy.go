@@ -101,10 +101,10 @@ func paperComparable(protocol, method string) (col, note string, ok bool) {
 		return "", "", false
 	}
 	switch {
-	case protocol == "paper" && col == paper.FGA:
+	case protocol == "paper" && paper.HoldoutColumn(col):
 		note = "the paper's FGA value is one hold-out, not a cross-validation mean: the holdout protocol's seed table places it among our seeds"
 	case protocol == "paper":
-	case protocol == "holdout" && col == paper.FGA:
+	case protocol == "holdout" && paper.HoldoutColumn(col):
 	default:
 		return "", "", false
 	}

@@ -270,3 +270,38 @@ var Discrepancies = []Discrepancy{
 		Note: "the paper prints 84.74 for C4.5 on saheart; the committed CSV has 0.6471 and the paper's own C4.5 mean (83.57) is the CSV's mean, so 84.74 is a typo",
 	},
 }
+
+// holdoutColumns are the accuracy columns whose values the paper counted
+// on one hold-out split (the authors' loader's 80/20 split) rather than as
+// a 5-fold cross-validation mean.
+var holdoutColumns = map[string]bool{FGA: true}
+
+// HoldoutColumn reports whether the paper's values of an accuracy column
+// come from a single hold-out split.
+func HoldoutColumn(column string) bool { return holdoutColumns[column] }
+
+// AuthorsMethodOf returns the registry method whose run in the authors'
+// committed code produced a column of the paper's accuracy table ("" and
+// false when their repository has no code for the column: RIPPER, FRR,
+// FGA). Both c45 and c45-entropy map to C4.5, but the authors' code ran
+// the entropy CART (c45-entropy), so a J48 cell is compared with a column
+// another algorithm computed.
+func AuthorsMethodOf(column string) (string, bool) {
+	for _, m := range AuthorsMethods {
+		if c, _ := ColumnForMethod(m); c == column {
+			return m, true
+		}
+	}
+	return "", false
+}
+
+// DiscrepancyOf returns the known inconsistency of the paper for a cell of
+// its accuracy table, if there is one.
+func DiscrepancyOf(dataset, column string) (Discrepancy, bool) {
+	for _, d := range Discrepancies {
+		if d.Dataset == dataset && d.Column == column {
+			return d, true
+		}
+	}
+	return Discrepancy{}, false
+}

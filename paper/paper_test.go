@@ -154,3 +154,27 @@ func TestLookupsMiss(t *testing.T) {
 		t.Error("authors row for ripper")
 	}
 }
+
+// TestColumnProvenance pins which method of the authors' code produced
+// each accuracy column (none for RIPPER, FRR and FGA, which have no code
+// in their repository) and which column is a single hold-out.
+func TestColumnProvenance(t *testing.T) {
+	for _, c := range []struct {
+		column, authors string
+		ran, holdout    bool
+	}{
+		{FGRT, "fgrt", true, false}, {FGRTStar, "fgrt-opt", true, false}, {CART, "cart", true, false},
+		{C45, "c45-entropy", true, false}, {RIPPER, "", false, false}, {FRR, "", false, false}, {FGA, "", false, true},
+	} {
+		m, ran := AuthorsMethodOf(c.column)
+		if m != c.authors || ran != c.ran || HoldoutColumn(c.column) != c.holdout {
+			t.Errorf("%s: authors' method %q (%v), hold-out %v; want %q (%v), %v", c.column, m, ran, HoldoutColumn(c.column), c.authors, c.ran, c.holdout)
+		}
+	}
+	if d, ok := DiscrepancyOf("saheart", C45); !ok || d.Authors != 64.71 {
+		t.Errorf("saheart's C4.5 typo: %+v %v", d, ok)
+	}
+	if _, ok := DiscrepancyOf("wine", C45); ok {
+		t.Error("wine's C4.5 has no known typo")
+	}
+}

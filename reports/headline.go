@@ -15,6 +15,7 @@ import (
 func headline(a *analysis.Analysis, opts Options, lg *legend) []byte {
 	var b bytes.Buffer
 	b.WriteString(studyLine(a))
+	b.Write(reproductionSection(a))
 	p := a.Headline
 	if p == "" {
 		return b.Bytes()

@@ -27,9 +27,15 @@ func paperValue(v float64, col string) string {
 }
 
 // paperTable lists every comparable cell of a protocol: ours, the paper's
-// printed value and the difference. It is a linked file; the returned
-// count is the number of rows and of rows whose two-decimal values differ.
+// printed value and the difference, and, for the paper study's paper
+// protocol, the cause of each difference from the analysis's reproduction
+// verdict. It is a linked file; the returned count is the number of rows
+// and of rows whose two-decimal values differ.
 func paperTable(a *analysis.Analysis, protocol string, lg *legend) (t Table, rows, differ int) {
+	verdict := a.Reproduction
+	if protocol != "paper" {
+		verdict = nil
+	}
 	t = Table{
 		Name:      "paper-" + protocol,
 		Title:     fmt.Sprintf("Our accuracy against the paper's printed value, %s protocol (comparable cells only)", protocol),
@@ -37,6 +43,11 @@ func paperTable(a *analysis.Analysis, protocol string, lg *legend) (t Table, row
 		Align:     "llrrrl",
 		CSVHeader: []string{"protocol", "dataset", "method", "ours", "paper", "diff", "paper_test_selected", "note"},
 		Linked:    true,
+	}
+	if verdict != nil {
+		t.Header = append(t.Header, "Cause of the difference")
+		t.Align += "l"
+		t.CSVHeader = append(t.CSVHeader, "cause")
 	}
 	pres := a.Presentation()
 	paperCells := analysis.FilterProtocol(a.PaperCells(), protocol)
@@ -57,8 +68,18 @@ func paperTable(a *analysis.Analysis, protocol string, lg *legend) (t Table, row
 		if paperTestSelected[pc.Column] {
 			lg.use("†")
 		}
-		t.Rows = append(t.Rows, []Entry{{Text: c.Dataset}, {Text: pres.DisplayName(c.Method)}, {Text: ours}, {Text: paperValue(pc.Paper, pc.Column)}, {Text: signed(pc.DiffPP, 2)}, {Text: pc.Note}})
-		t.CSVRows = append(t.CSVRows, []string{protocol, c.Dataset, c.Method, csvNum(c.Accuracy * 100), fixed(pc.Paper, 2), csvNum(pc.DiffPP), strconv.FormatBool(paperTestSelected[pc.Column]), pc.Note})
+		row := []Entry{{Text: c.Dataset}, {Text: pres.DisplayName(c.Method)}, {Text: ours}, {Text: paperValue(pc.Paper, pc.Column)}, {Text: signed(pc.DiffPP, 2)}, {Text: pc.Note}}
+		csvRow := []string{protocol, c.Dataset, c.Method, csvNum(c.Accuracy * 100), fixed(pc.Paper, 2), csvNum(pc.DiffPP), strconv.FormatBool(paperTestSelected[pc.Column]), pc.Note}
+		if verdict != nil {
+			cause, text := "", ""
+			if d, ok := verdict.CauseOfCell(c.Dataset, c.Method); ok {
+				cause, text = string(d.Cause), d.Cause.Explain(d.Other)
+			}
+			row = append(row, Entry{Text: text, Bold: cause == string(analysis.CauseUnexplained)})
+			csvRow = append(csvRow, cause)
+		}
+		t.Rows = append(t.Rows, row)
+		t.CSVRows = append(t.CSVRows, csvRow)
 	}
 	// Means over the paper's ten datasets, for methods that have them all:
 	// the analysis's paper_datasets_accuracy.
@@ -67,11 +88,35 @@ func paperTable(a *analysis.Analysis, protocol string, lg *legend) (t Table, row
 		if !ok {
 			continue
 		}
-		t.Rows = append(t.Rows, []Entry{{Text: "Mean"}, {Text: pres.DisplayName(m)}, {Text: fixed(mean, 2)}, {Text: paperValue(pc.Paper, pc.Column)}, {Text: signed(pc.DiffPP, 2)}, {Text: pc.Note}})
-		t.CSVRows = append(t.CSVRows, []string{protocol, "mean", m, csvNum(mean), fixed(pc.Paper, 2), csvNum(pc.DiffPP), strconv.FormatBool(paperTestSelected[pc.Column]), pc.Note})
+		row := []Entry{{Text: "Mean"}, {Text: pres.DisplayName(m)}, {Text: fixed(mean, 2)}, {Text: paperValue(pc.Paper, pc.Column)}, {Text: signed(pc.DiffPP, 2)}, {Text: pc.Note}}
+		csvRow := []string{protocol, "mean", m, csvNum(mean), fixed(pc.Paper, 2), csvNum(pc.DiffPP), strconv.FormatBool(paperTestSelected[pc.Column]), pc.Note}
+		if verdict != nil {
+			row = append(row, Entry{})
+			csvRow = append(csvRow, "")
+		}
+		t.Rows = append(t.Rows, row)
+		t.CSVRows = append(t.CSVRows, csvRow)
 	}
 	t.Summary = fmt.Sprintf("%d comparable cells (same dataset and method under the protocol the paper's numbers came from); %d differ from the paper's printed value at two decimals.", rows, differ)
+	if verdict != nil {
+		t.Summary = verdictSummary(verdict)
+	}
 	return t, rows, differ
+}
+
+// verdictSummary is the paper table's one sentence for the paper study:
+// the verdict's counts of cells equal to the paper's printed value and
+// of the others by cause.
+func verdictSummary(r *analysis.Reproduction) string {
+	s := fmt.Sprintf("%d comparable cells (same dataset and method under the protocol the paper's numbers came from); %d equal the paper's printed value at two decimals", r.PaperCells, r.PaperExact)
+	if len(r.Causes) == 0 {
+		return s + "."
+	}
+	var by []string
+	for _, c := range r.Causes {
+		by = append(by, fmt.Sprintf("%d %s (%s)", c.Cells, c.Text, strings.Join(c.Methods, ", ")))
+	}
+	return fmt.Sprintf("%s; the %d others, by cause: %s.", s, r.PaperCells-r.PaperExact, strings.Join(by, "; "))
 }
 
 // differencesSection compares the study with the paper, for the cells the

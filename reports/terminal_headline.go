@@ -11,13 +11,15 @@ import (
 )
 
 // WriteHeadline writes what ends a run or a report on the terminal, so
-// that a run does not end without a result: the analysis's ranking of its
+// that a run does not end without a result: for the paper study the
+// reproduction verdict first (verdict.go), then the analysis's ranking of its
 // headline protocol, the one REPORT.md's headline table prints, then the
 // other protocols', and the report's path ("" = none). It renders the
 // analysis the report was rendered from and computes nothing: the terminal
 // and REPORT.md show the same methods, under the same names, with the same
 // ranks, in the same order.
 func WriteHeadline(w io.Writer, a *analysis.Analysis, reportPath string) {
+	writeReproduction(w, a)
 	if a != nil && len(a.Rankings) > 0 {
 		fmt.Fprintln(w, "headline: mean rank of test accuracy over the datasets (1 = best) and on how many datasets each is best (a tie counts for each), as in REPORT.md")
 		if r, ok := a.RankingOf(a.Headline); ok {
