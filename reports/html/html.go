@@ -58,6 +58,10 @@ type Input struct {
 	Figures []Figure
 	// Provenance is what the manifest says about the run.
 	Provenance Provenance
+	// PaperTables are the paper study's comparison tables as package
+	// reports rendered them (shown after the reproduction verdict; the
+	// caller passes them for the paper's study only).
+	PaperTables []Table
 }
 
 // Figure is one figure file of the report.
@@ -96,6 +100,12 @@ func Render(in Input) ([]byte, error) {
 		},
 		"maxRules": func() int { return analysis.MaxRepresentativeRules },
 		"count":    count,
+		"align": func(align string, i int) string {
+			if i < len(align) && align[i] == 'r' {
+				return "n"
+			}
+			return ""
+		},
 	}).Parse(pageTemplate)
 	if err != nil {
 		return nil, err
@@ -127,6 +137,10 @@ type page struct {
 	Provenance     Provenance
 	Rope           float64
 	Schema         int
+	// Verdict is the paper study's reproduction verdict, the page's first
+	// section (nil for any other study); PaperTables follow it.
+	Verdict     *verdictView
+	PaperTables []Table
 }
 
 type protocolView struct {
@@ -300,7 +314,10 @@ func build(in Input) page {
 	a := in.Analysis
 	p := page{Title: a.Study.Title, Partial: a.Study.Partial, Command: a.Study.Command,
 		CSS: template.CSS(styleCSS), JS: template.JS(scriptJS), Methods: a.Methods, Compared: len(a.ComparedMethods()),
-		Figures: in.Figures, Provenance: in.Provenance, Rope: a.Rope, Schema: a.Schema}
+		Figures: in.Figures, Provenance: in.Provenance, Rope: a.Rope, Schema: a.Schema, Verdict: verdictOf(a.Reproduction)}
+	if p.Verdict != nil {
+		p.PaperTables = in.PaperTables
+	}
 	b := newPageBuilder(a, &p)
 	b.datasets()
 	for _, proto := range a.Protocols {

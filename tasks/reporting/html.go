@@ -32,6 +32,7 @@ func writeFiles(opts reports.Options, m *manifest.Manifest) (*reports.Report, er
 		in.Files = append(in.Files, n) // rules/<dataset>.md
 	}
 	addFigures(&in, rep.Dir, opts.Figures)
+	in.PaperTables = paperTables(rep)
 	if rep.HTML, err = reporthtml.Render(in); err != nil {
 		return nil, err
 	}
@@ -81,4 +82,37 @@ func provenance(facts []reports.Fact, m *manifest.Manifest) reporthtml.Provenanc
 		p.History = append(p.History, inv)
 	}
 	return p
+}
+
+// paperTablePrefixes name, in the page's order, the report tables that
+// compare the paper study with the paper: its printed accuracies, the
+// authors' committed means, complexity, the protocol gap and partition
+// optimisation.
+var paperTablePrefixes = []string{"paper-", "complexity-", "protocol-gap", "partition-"}
+
+// paperTables passes the paper study's comparison tables to the page as
+// package reports rendered them, so that index.html shows the numbers of
+// REPORT.md's tables; none for a study that is not the paper's.
+func paperTables(rep *reports.Report) []reporthtml.Table {
+	if rep.Analysis == nil || rep.Analysis.Reproduction == nil {
+		return nil
+	}
+	var out []reporthtml.Table
+	for _, prefix := range paperTablePrefixes {
+		for _, t := range rep.Tables {
+			if t.Dir != "" || !strings.HasPrefix(t.Name, prefix) || len(t.Rows) == 0 {
+				continue
+			}
+			ht := reporthtml.Table{Name: t.Name, Title: t.Title, Summary: t.Summary, Header: t.Header, Align: t.Align, Notes: t.Notes}
+			for _, r := range t.Rows {
+				row := make([]reporthtml.TableCell, len(r))
+				for i, e := range r {
+					row[i] = reporthtml.TableCell{Text: e.Text, Sub: e.Sub, Bold: e.Bold}
+				}
+				ht.Rows = append(ht.Rows, row)
+			}
+			out = append(out, ht)
+		}
+	}
+	return out
 }
