@@ -115,8 +115,8 @@ type CauseCount struct {
 
 // Reproduction is the reproduction verdict of the paper's study: what the
 // paper protocol reproduced, method by method, and why each differing cell
-// differs. Every view prints it first; a study that is not the paper's
-// has none.
+// differs (docs/report.md#reproduction-verdict). Every view prints it
+// first; a study that is not the paper's has none.
 type Reproduction struct {
 	Tolerance float64         `json:"tolerance"`
 	Methods   []MethodVerdict `json:"methods"`
