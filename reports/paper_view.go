@@ -114,7 +114,7 @@ func verdictSummary(r *analysis.Reproduction) string {
 	}
 	var by []string
 	for _, c := range r.Causes {
-		by = append(by, fmt.Sprintf("%d %s (%s)", c.Cells, c.Text, strings.Join(c.Methods, ", ")))
+		by = append(by, fmt.Sprintf("%d of %s: %s", c.Cells, strings.Join(c.Methods, ", "), c.Text))
 	}
 	return fmt.Sprintf("%s; the %d others, by cause: %s.", s, r.PaperCells-r.PaperExact, strings.Join(by, "; "))
 }
