@@ -30,8 +30,9 @@ import (
 
 // DefaultTolerance is the accuracy difference (fraction) above which a
 // reproduced paper-protocol mean counts as differing from the authors'
-// committed mean: loose enough for summation-order noise only.
-const DefaultTolerance = 1e-6
+// committed mean: loose enough for summation-order noise only. It is the
+// reproduction verdict's, so that the check and the verdict agree.
+const DefaultTolerance = analysis.ReproductionTolerance
 
 // Fact is one free-form fact about the run (from the manifest), shown in
 // the given order.
