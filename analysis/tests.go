@@ -20,7 +20,8 @@ import (
 // precision. Decision says which one decided and why. Friedman's χ² (with
 // scipy's tie correction) and the Iman–Davenport F are large-sample
 // approximations, kept beside it for reference; the F is infinite, and not
-// reported, when every dataset ranks the methods identically. Post-hoc
+// reported, when every dataset ranks the methods identically without a
+// tie (with a tie it is finite and reported). Post-hoc
 // comparisons (the Nemenyi CD, Wilcoxon with Holm) are confirmatory only
 // after a significant omnibus test and exploratory otherwise (PostHoc).
 //
@@ -360,8 +361,15 @@ func decide(f stats.FriedmanResult, perm stats.PermutationResult) Decision {
 			why = append(why, fmt.Sprintf("the estimate is below α = %g but its interval is not, so the methods are not called different", Alpha))
 		}
 	}
-	if f.Identical {
+	// One statement about Iman–Davenport, the same as the Friedman table's:
+	// its F is infinite (and not reported) only when every dataset ranks
+	// the methods identically without a tie; with a tie in that ranking the
+	// F is finite and reported like any other.
+	switch {
+	case f.Identical && math.IsInf(f.ImanDavenport, 0):
 		why = append(why, "every dataset ranks the methods identically, so the Iman–Davenport F is infinite and not reported")
+	case f.Identical:
+		why = append(why, fmt.Sprintf("every dataset ranks the methods identically, with ties, so χ² is the largest these ties allow and the Iman–Davenport F is finite (F = %s)", strconv.FormatFloat(f.ImanDavenport, 'f', 4, 64)))
 	}
 	d.Reason = strings.Join(why, "; ")
 	return d

@@ -27,6 +27,11 @@ func TestDecisionAtTheEdges(t *testing.T) {
 		{"N=2 k=2 one method wins both", map[string]map[string]float64{"a": {"d1": 0.9, "d2": 0.8}, "b": {"d1": 0.7, "d2": 0.6}}, 0.5, false, true},
 		// Three datasets, three methods ranked alike: 1/36 < α.
 		{"N=3 k=3 identical", map[string]map[string]float64{"a": {"d1": 0.9, "d2": 0.8, "d3": 0.7}, "b": {"d1": 0.8, "d2": 0.7, "d3": 0.6}, "c": {"d1": 0.7, "d2": 0.6, "d3": 0.5}}, 1.0 / 36, true, true},
+		// Three datasets rank three methods alike with a tie (a = b > c):
+		// χ² = 4.5 (the most these ties allow), F = 6 on (2, 4) with
+		// p = 1/16 (scipy.stats.f.sf(6, 2, 4) = 0.0625), finite and
+		// reported; exact p = 1/9.
+		{"N=3 k=3 identical with a tie", map[string]map[string]float64{"a": {"d1": 0.9, "d2": 0.8, "d3": 0.7}, "b": {"d1": 0.9, "d2": 0.8, "d3": 0.7}, "c": {"d1": 0.7, "d2": 0.6, "d3": 0.5}}, 1.0 / 9, false, true},
 		// Two of three datasets agree, the third reverses: χ² = 0.667.
 		{"N=3 k=3 mixed", map[string]map[string]float64{"a": {"d1": 0.9, "d2": 0.8, "d3": 0.5}, "b": {"d1": 0.8, "d2": 0.7, "d3": 0.6}, "c": {"d1": 0.7, "d2": 0.6, "d3": 0.7}}, 0.944, false, false},
 	}
@@ -44,9 +49,19 @@ func TestDecisionAtTheEdges(t *testing.T) {
 			t.Errorf("%s: decision p %v, permutation p %v", c.name, d.P, ts.Permutation.P)
 		}
 		// Iman–Davenport only where finite: an infinite F has no p-value
-		// (null in analysis.json), never the 0 its limit gives.
-		if f := ts.Friedman; math.IsInf(f.ImanDavenport, 0) != c.identical || math.IsNaN(f.PImanDavenport) != c.identical {
+		// (null in analysis.json), never the 0 its limit gives; and the
+		// verdict says "infinite" exactly then, so that it never
+		// contradicts the F the Friedman table prints.
+		f := ts.Friedman
+		infinite := c.identical && !strings.Contains(c.name, "tie")
+		if math.IsInf(f.ImanDavenport, 0) != infinite || math.IsNaN(f.PImanDavenport) != infinite {
 			t.Errorf("%s: Iman–Davenport F %v with p %v", c.name, f.ImanDavenport, f.PImanDavenport)
+		}
+		if strings.Contains(d.Reason, "infinite") != infinite {
+			t.Errorf("%s: reason %q with F = %v", c.name, d.Reason, f.ImanDavenport)
+		}
+		if c.identical && !infinite && (math.Abs(f.ImanDavenport-6) > 1e-9 || math.Abs(f.PImanDavenport-0.0625) > 1e-12 || !strings.Contains(d.Reason, "F = 6.0000")) {
+			t.Errorf("%s: F %v p %v, reason %q; want F = 6, p = 0.0625 stated", c.name, f.ImanDavenport, f.PImanDavenport, d.Reason)
 		}
 		want := PostHocExploratory
 		if c.significant {

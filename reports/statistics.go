@@ -182,8 +182,8 @@ func friedmanStatistics(f stats.FriedmanResult) []statistic {
 		{"Methods (k)", strconv.Itoa(f.K), strconv.Itoa(f.K)},
 		{fmt.Sprintf("Friedman χ² (df %d)", f.DF), fixed(f.ChiSquare, 4), csvNum(f.ChiSquare)},
 		{"Friedman p", pValue(f.P), fmt.Sprintf("%.6g", f.P)},
-		{"Friedman χ², tie-corrected (scipy)", fixed(f.ChiSquareTieCorrected, 4), csvNum(f.ChiSquareTieCorrected)},
-		{"Friedman p, tie-corrected", pValue(f.PTieCorrected), fmt.Sprintf("%.6g", f.PTieCorrected)},
+		{"Friedman χ², tie-corrected (scipy)", statText(f.ChiSquareTieCorrected), csvStat(f.ChiSquareTieCorrected)},
+		{"Friedman p, tie-corrected", pValue(f.PTieCorrected), csvP(f.PTieCorrected)},
 	}
 	if math.IsInf(f.ImanDavenport, 0) {
 		// Only where finite: an infinite F (every dataset ranks the methods
@@ -193,6 +193,24 @@ func friedmanStatistics(f stats.FriedmanResult) []statistic {
 	return append(items,
 		statistic{fmt.Sprintf("Iman–Davenport F (%d, %d)", f.DF1, f.DF2), fixed(f.ImanDavenport, 4), csvNum(f.ImanDavenport)},
 		statistic{"Iman–Davenport p", pValue(f.PImanDavenport), fmt.Sprintf("%.6g", f.PImanDavenport)})
+}
+
+// statText writes a statistic with four decimals, "n/a" where the test
+// gives none (NaN: the tie-corrected χ² when every method ties on every
+// dataset, as scipy).
+func statText(v float64) string {
+	if math.IsNaN(v) {
+		return "n/a"
+	}
+	return fixed(v, 4)
+}
+
+// csvStat is csvNum, empty where the test gives no statistic (NaN).
+func csvStat(v float64) string {
+	if math.IsNaN(v) {
+		return ""
+	}
+	return csvNum(v)
 }
 
 // permutationStatistics is the permutation test's p-value, with its 99 %

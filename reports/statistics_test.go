@@ -50,3 +50,37 @@ func TestMissingCellsNamedInReport(t *testing.T) {
 		}
 	}
 }
+
+// TestFriedmanTableAllTied: a study in which every method ties on every
+// dataset prints the tie-corrected χ² and its p-value as "n/a" (scipy's
+// NaN), never 0.0000 with p = 1.0000, and writes them empty to CSV.
+func TestFriedmanTableAllTied(t *testing.T) {
+	var recs []results.Record
+	for _, m := range []string{"a", "b", "c"} {
+		for i, d := range []string{"d1", "d2", "d3"} {
+			for f := 0; f < 5; f++ {
+				v := 0.6 + 0.1*float64(i)
+				recs = append(recs, results.Record{Protocol: "clean", Dataset: d, Method: m, Selected: true, Selection: "fixed", Fold: f,
+					Accuracy: v, BalancedAccuracy: v, Rules: 2, Antecedents: 3, RulebaseSize: 3, Key: m + d})
+			}
+		}
+	}
+	a, err := analysis.Compute(recs, analysis.Options{Name: "tied", Samples: 2000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, _ := a.TestsOf("clean")
+	fr := friedmanTable(ts)
+	got := map[string][2]string{}
+	for i, row := range fr.Rows {
+		got[row[0].Text] = [2]string{row[1].Text, fr.CSVRows[i][2]}
+	}
+	for _, name := range []string{"Friedman χ², tie-corrected (scipy)", "Friedman p, tie-corrected"} {
+		if got[name] != [2]string{"n/a", ""} {
+			t.Errorf("%s: shown/CSV %q, want n/a and empty", name, got[name])
+		}
+	}
+	if got["Friedman χ² (df 2)"][0] != "0.0000" {
+		t.Errorf("plain χ²: %q, want 0.0000", got["Friedman χ² (df 2)"][0])
+	}
+}
