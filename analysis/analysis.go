@@ -339,6 +339,7 @@ func ropeOf(opts Options) (float64, error) {
 // protocolTests runs the statistical comparison of each protocol.
 func protocolTests(a *Analysis, recs []results.Record, opts Options, rope float64) ([]Tests, error) {
 	folds := foldScores(recs)
+	exact := exactAccuracies(recs)
 	bayes := stats.DefaultSignedRankOptions()
 	bayes.Rope = rope
 	if opts.Samples > 0 {
@@ -346,7 +347,7 @@ func protocolTests(a *Analysis, recs []results.Record, opts Options, rope float6
 	}
 	var out []Tests
 	for _, p := range a.Protocols {
-		t, err := computeTests(a.Cells, p, opts.Methods, opts.Reference, opts.ZeroMethod, bayes, folds)
+		t, err := computeTests(a.Cells, p, opts.Methods, opts.Reference, opts.ZeroMethod, bayes, folds, exact)
 		if err != nil {
 			return nil, err
 		}

@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"sort"
 	"strconv"
 	"strings"
@@ -74,6 +75,11 @@ type Tests struct {
 	// ZeroMethod is the Wilcoxon tests' zero-difference convention
 	// (stats.ZeroWilcox, ZeroPratt or ZeroSplit).
 	ZeroMethod string `json:"zero_method,omitempty"`
+	// ExactDifferences: the Bayesian signed-rank test took its per-dataset
+	// differences exactly, from the rows' correct counts, so that a
+	// difference of exactly the ROPE is decided exactly rather than by
+	// float rounding; false where some row lacks its counts (floats).
+	ExactDifferences bool `json:"exact_differences"`
 	// Pairs are the pairwise comparisons, Holm-corrected as one family.
 	Pairs []Pair `json:"pairs"`
 }
@@ -178,7 +184,39 @@ func foldScores(recs []results.Record) map[foldKey]map[[2]int]float64 {
 	return out
 }
 
-func computeTests(cells []Cell, protocol string, pres results.Presentation, reference, zeroMethod string, bayes stats.SignedRankOptions, folds map[foldKey]map[[2]int]float64) (Tests, error) {
+// exactAccuracies maps each cell to its accuracy as a rational, the mean
+// over its selected rows of correct/n_test, where every row records its
+// counts and they agree with its accuracy; other cells are absent.
+func exactAccuracies(recs []results.Record) map[foldKey]*big.Rat {
+	sums := map[foldKey]*big.Rat{}
+	rows := map[foldKey]int64{}
+	broken := map[foldKey]bool{}
+	for _, r := range recs {
+		if !r.Selected {
+			continue
+		}
+		k := foldKey{r.Protocol, r.Dataset, r.Method}
+		if r.NTest <= 0 || r.Correct < 0 || r.Correct > r.NTest || math.Abs(float64(r.Correct)/float64(r.NTest)-r.Accuracy) > 1e-12 {
+			broken[k] = true
+			continue
+		}
+		if sums[k] == nil {
+			sums[k] = new(big.Rat)
+		}
+		sums[k].Add(sums[k], big.NewRat(int64(r.Correct), int64(r.NTest)))
+		rows[k]++
+	}
+	for k, sum := range sums {
+		if broken[k] {
+			delete(sums, k)
+			continue
+		}
+		sum.Quo(sum, new(big.Rat).SetInt64(rows[k]))
+	}
+	return sums
+}
+
+func computeTests(cells []Cell, protocol string, pres results.Presentation, reference, zeroMethod string, bayes stats.SignedRankOptions, folds map[foldKey]map[[2]int]float64, exact map[foldKey]*big.Rat) (Tests, error) {
 	cells = FilterProtocol(cells, protocol)
 	if zeroMethod == "" {
 		zeroMethod = stats.ZeroWilcox
@@ -219,7 +257,7 @@ func computeTests(cells []Cell, protocol string, pres results.Presentation, refe
 		}
 	}
 	t.ZeroMethod = zeroMethod
-	return t, pairTests(&t, matrix, bayes, folds)
+	return t, pairTests(&t, matrix, exactMatrix(t, exact), bayes, folds)
 }
 
 // completeDatasets fills t's Datasets (every method has a cell), Excluded
@@ -288,12 +326,13 @@ func omnibus(t *Tests, matrix [][]float64) error {
 // pairTests runs the pairwise comparisons (every pair, or t.Reference
 // against every other method) over datasets, Holm-corrected as one
 // family, and on the folds of each dataset.
-func pairTests(t *Tests, matrix [][]float64, bayes stats.SignedRankOptions, folds map[foldKey]map[[2]int]float64) error {
+func pairTests(t *Tests, matrix [][]float64, exact [][]*big.Rat, bayes stats.SignedRankOptions, folds map[foldKey]map[[2]int]float64) error {
 	ref := stats.AllPairs
 	if t.Reference != "" {
 		ref = rankOf(t.Methods, t.Reference)
 	}
-	pw, err := stats.PairwiseZero(matrix, len(t.Methods), ref, bayes, t.ZeroMethod)
+	t.ExactDifferences = exact != nil
+	pw, err := stats.PairwiseExact(matrix, exact, len(t.Methods), ref, bayes, t.ZeroMethod)
 	if err != nil {
 		return err
 	}
@@ -312,6 +351,24 @@ func pairTests(t *Tests, matrix [][]float64, bayes stats.SignedRankOptions, fold
 		t.Pairs = append(t.Pairs, p)
 	}
 	return nil
+}
+
+// exactMatrix is the matrix of t's datasets and methods as rationals
+// from exact, or nil when some cell has no exact accuracy (the tests then
+// use the floats).
+func exactMatrix(t Tests, exact map[foldKey]*big.Rat) [][]*big.Rat {
+	out := make([][]*big.Rat, len(t.Datasets))
+	for i, ds := range t.Datasets {
+		out[i] = make([]*big.Rat, len(t.Methods))
+		for j, m := range t.Methods {
+			v, ok := exact[foldKey{t.Protocol, ds, m}]
+			if !ok {
+				return nil
+			}
+			out[i][j] = v
+		}
+	}
+	return out
 }
 
 // naFriedman is the Friedman result of a protocol without tests: sizes

@@ -3,9 +3,11 @@ package analysis
 import (
 	"encoding/json"
 	"math"
+	"math/big"
 	"strings"
 	"testing"
 
+	"github.com/fgrtbench/fgrtbench/results"
 	"github.com/fgrtbench/fgrtbench/stats"
 )
 
@@ -218,5 +220,61 @@ func TestNotApplicableWording(t *testing.T) {
 				t.Errorf("NA = %q, want %q", got, c.want)
 			}
 		})
+	}
+}
+
+// countRecords builds selected rows from correct counts: correct[method]
+// [dataset] per fold, each fold of n rows, with accuracy correct/n as the
+// runner writes it.
+func countRecords(correct map[string]map[string][]int, n int, withCounts bool) []results.Record {
+	var out []results.Record
+	for m, byDS := range correct {
+		for d, folds := range byDS {
+			for f, c := range folds {
+				r := results.Record{Protocol: "clean", Dataset: d, Method: m, Selected: true, Selection: "fixed", Fold: f,
+					Accuracy: float64(c) / float64(n), BalancedAccuracy: 0.5, RulebaseSize: 3, Key: m + d}
+				if withCounts {
+					r.NTest, r.Correct = n, c
+				}
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}
+
+// TestBayesDifferencesExactAtTheRope: A beats B by exactly one row in a
+// hundred on each of three datasets, 1 pp, the ROPE. From the correct
+// counts the differences are exactly 1/100 and every Walsh sum sits on the
+// boundary (P(=) = 1, as stats.BayesSignedRankExact on [1/100]×3); from
+// the floats 0.96 − 0.95 = 0.010000000000000009 is outside the ROPE and
+// the float test calls A practically better (P(A>B) = 0.834), which is
+// what rows without counts still get, and say so.
+func TestBayesDifferencesExactAtTheRope(t *testing.T) {
+	correct := map[string]map[string][]int{
+		"a": {"d1": {96, 96}, "d2": {91, 91}, "d3": {81, 81}},
+		"b": {"d1": {95, 95}, "d2": {90, 90}, "d3": {80, 80}},
+	}
+	opts := Options{Samples: 50000}
+	want, _ := stats.BayesSignedRankExact([]*big.Rat{big.NewRat(1, 100), big.NewRat(1, 100), big.NewRat(1, 100)}, stats.DefaultSignedRankOptions())
+	for _, c := range []struct {
+		counts bool
+		right  float64
+	}{{true, 0}, {false, 0.834}} {
+		a, err := Compute(countRecords(correct, 100, c.counts), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts := a.Tests[0]
+		if len(ts.Pairs) != 1 || ts.ExactDifferences != c.counts {
+			t.Fatalf("counts %v: pairs %+v exact %v", c.counts, ts.Pairs, ts.ExactDifferences)
+		}
+		got := ts.Pairs[0].Bayes
+		if c.counts && got != want {
+			t.Errorf("from counts: %+v, want %+v", got, want)
+		}
+		if math.Abs(got.PRight-c.right) > 0.01 {
+			t.Errorf("counts %v: P(A>B) %v, want %v", c.counts, got.PRight, c.right)
+		}
 	}
 }

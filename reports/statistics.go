@@ -252,7 +252,7 @@ func pairwiseTable(r StatsResult, a *analysis.Analysis) Table {
 		Notes: []string{
 			"Comparisons: " + family + ", on per-dataset mean accuracies. Wilcoxon signed-rank test, two-sided, " + zeroNote(r.ZeroMethod) + "; Holm's step-down correction over the comparisons of the table; bold: Holm-adjusted p < 0.05.",
 			postHocNote(r),
-			fmt.Sprintf("Bayesian signed-rank test (Benavoli et al., JMLR 2017) with ROPE ± %s pp: P(A>B), P(=), P(B>A) are the posterior probabilities that A is practically better, the two practically equivalent, B practically better.", fixed(a.Rope*100, 2)),
+			fmt.Sprintf("Bayesian signed-rank test (Benavoli et al., JMLR 2017) with ROPE ± %s pp: P(A>B), P(=), P(B>A) are the posterior probabilities that A is practically better, the two practically equivalent, B practically better. %s", fixed(a.Rope*100, 2), exactNote(r.ExactDifferences)),
 		},
 	}
 	sig := 0
@@ -284,6 +284,15 @@ func pairwiseTable(r StatsResult, a *analysis.Analysis) Table {
 	}
 	t.Linked = len(t.Rows) > 12
 	return t
+}
+
+// exactNote says where the Bayesian signed-rank test took its
+// differences from.
+func exactNote(exact bool) string {
+	if exact {
+		return "Its per-dataset differences are computed exactly from the correct counts, so a difference of exactly the ROPE lies on its boundary."
+	}
+	return "Its per-dataset differences are the float accuracies' (some rows record no correct counts), so a difference of exactly the ROPE may fall on either side by rounding."
 }
 
 // foldTable lists, per comparison and dataset, the tests on the folds of
