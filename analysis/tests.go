@@ -80,6 +80,23 @@ type Tests struct {
 	// difference of exactly the ROPE is decided exactly rather than by
 	// float rounding; false where some row lacks its counts (floats).
 	ExactDifferences bool `json:"exact_differences"`
+	// Comparisons is the size of the Holm family (the pairs that are not
+	// n/a); PostHocMinP the smallest p-value one comparison can reach over
+	// these datasets (stats.WilcoxonMinP; NaN beyond 50 datasets, where
+	// the normal approximation reaches any α), PostHocMinPHolm that
+	// p-value after Holm's first step (× Comparisons, at most 1), and
+	// PostHocPowerless says it is not below Alpha: no pair can be
+	// significant at this number of datasets, whatever the data.
+	Comparisons      int     `json:"comparisons"`
+	PostHocMinP      float64 `json:"post_hoc_min_p"`
+	PostHocMinPHolm  float64 `json:"post_hoc_min_p_holm"`
+	PostHocPowerless bool    `json:"post_hoc_powerless"`
+	// Summary is the plain-language account of the tests, in sentences
+	// the views print as they are: which test decided and why, what it
+	// rejects, what the post-hoc comparisons can and do show (with the
+	// effect sizes against the reference), and, with one or two datasets,
+	// the fold-level tests on each dataset as the headline.
+	Summary []string `json:"summary"`
 	// Pairs are the pairwise comparisons, Holm-corrected as one family.
 	Pairs []Pair `json:"pairs"`
 }
@@ -142,6 +159,20 @@ type Pair struct {
 	// Significant: PHolm below Alpha (never when NA): the pairwise
 	// table's bold and its count of significant pairs.
 	Significant bool `json:"significant"`
+	// DiffCI is the 95 % confidence interval of MeanDiff (percentage
+	// points), the t interval over the datasets' differences (Student's t
+	// with N − 1 degrees of freedom, as scipy.stats.t.interval(0.95,
+	// N−1, mean, sem)); NaN (null) with fewer than two datasets or, as
+	// scipy's, when every difference is the same.
+	DiffCI [2]float64 `json:"mean_diff_ci95_pp"`
+	// Wins, Ties and Losses count the datasets on which A is more
+	// accurate than B, equally accurate, less accurate: equal means the
+	// same mean accuracy, from the correct counts where the rows carry
+	// them (TieExact) and within TieTol of the floats otherwise.
+	Wins     int  `json:"wins"`
+	Ties     int  `json:"ties"`
+	Losses   int  `json:"losses"`
+	TieExact bool `json:"ties_exact"`
 	// Bayes: PLeft = B practically better, PRope, PRight = A practically better.
 	Bayes stats.BayesResult `json:"bayes"`
 	Folds []FoldTest        `json:"per_dataset"`
@@ -224,6 +255,7 @@ func computeTests(cells []Cell, protocol string, pres results.Presentation, refe
 	t := Tests{Protocol: protocol, Methods: MethodsOf(cells, pres)}
 	t.Friedman = naFriedman(len(t.Methods), 0)
 	t.Decision.P = math.NaN()
+	t.PostHocMinP, t.PostHocMinPHolm = math.NaN(), math.NaN()
 	if len(t.Methods) < 2 {
 		t.NA = fmt.Sprintf("the %s protocol has %s; a comparison needs 2", protocol, nouns(len(t.Methods), "method"))
 		return t, nil
@@ -244,20 +276,35 @@ func computeTests(cells []Cell, protocol string, pres results.Presentation, refe
 		}
 		return t, nil
 	}
-	if len(matrix) < 2 {
-		t.NA = fmt.Sprintf("the %s protocol has %s; a comparison needs 2", protocol, nouns(len(matrix), "dataset"))
-		return t, nil
-	}
-	if err := omnibus(&t, matrix); err != nil {
-		return t, err
-	}
 	if reference != "" {
 		if rankOf(t.Methods, reference) < len(t.Methods) {
 			t.Reference = reference // else not ranked in this protocol: all pairs
 		}
 	}
 	t.ZeroMethod = zeroMethod
-	return t, pairTests(&t, matrix, exactMatrix(t, exact), bayes, folds)
+	if len(matrix) < 2 {
+		t.NA = fmt.Sprintf("the %s protocol has %s; a comparison needs 2", protocol, nouns(len(matrix), "dataset"))
+		if len(matrix) == 1 {
+			// One dataset is no evidence about datasets, but its folds
+			// still compare the methods on it: the pairs carry the
+			// fold-level tests (their Wilcoxon and Bayesian signed-rank
+			// tests are n/a), which the summary then headlines.
+			if err := pairTests(&t, matrix, exactMatrix(t, exact), bayes, folds); err != nil {
+				return t, err
+			}
+		}
+		t.Summary = summaryOf(t, pres)
+		return t, nil
+	}
+	if err := omnibus(&t, matrix); err != nil {
+		return t, err
+	}
+	if err := pairTests(&t, matrix, exactMatrix(t, exact), bayes, folds); err != nil {
+		return t, err
+	}
+	postHocPower(&t)
+	t.Summary = summaryOf(t, pres)
+	return t, nil
 }
 
 // completeDatasets fills t's Datasets (every method has a cell), Excluded
@@ -339,6 +386,9 @@ func pairTests(t *Tests, matrix [][]float64, exact [][]*big.Rat, bayes stats.Sig
 	for _, r := range pw {
 		p := Pair{A: t.Methods[r.A], B: t.Methods[r.B], N: r.N, MeanDiff: r.MeanDiff * 100, Wilcoxon: r.Wilcoxon, P: r.P, PHolm: r.PHolm, NA: r.NA, Bayes: r.Bayes}
 		p.Significant = !p.NA && p.PHolm < Alpha
+		p.DiffCI = diffCI(matrix, r.A, r.B)
+		p.Wins, p.Ties, p.Losses = winTieLoss(matrix, exact, r.A, r.B)
+		p.TieExact = exact != nil
 		for _, ds := range t.Datasets {
 			ft, err := foldTest(folds[foldKey{t.Protocol, ds, p.A}], folds[foldKey{t.Protocol, ds, p.B}], bayes.Rope)
 			if err != nil {
@@ -351,6 +401,59 @@ func pairTests(t *Tests, matrix [][]float64, exact [][]*big.Rat, bayes stats.Sig
 		t.Pairs = append(t.Pairs, p)
 	}
 	return nil
+}
+
+// diffCI is the 95 % t interval of the mean over datasets of column a −
+// column b, in percentage points.
+func diffCI(matrix [][]float64, a, b int) [2]float64 {
+	nan := [2]float64{math.NaN(), math.NaN()}
+	n := len(matrix)
+	if n < 2 {
+		return nan
+	}
+	mean := 0.0
+	for _, row := range matrix {
+		mean += row[a] - row[b]
+	}
+	mean /= float64(n)
+	ss := 0.0
+	for _, row := range matrix {
+		d := row[a] - row[b] - mean
+		ss += d * d
+	}
+	sem := math.Sqrt(ss / float64(n-1) / float64(n))
+	if sem == 0 {
+		return nan
+	}
+	half := stats.TQuantile(0.975, float64(n-1)) * sem
+	return [2]float64{(mean - half) * 100, (mean + half) * 100}
+}
+
+// winTieLoss counts the datasets on which column a is more, equally or
+// less accurate than column b: exactly where exact is given, within
+// TieTol otherwise.
+func winTieLoss(matrix [][]float64, exact [][]*big.Rat, a, b int) (wins, ties, losses int) {
+	for i, row := range matrix {
+		c := 0
+		switch {
+		case exact != nil:
+			c = exact[i][a].Cmp(exact[i][b])
+		case math.Abs(row[a]-row[b]) <= TieTol:
+		case row[a] > row[b]:
+			c = 1
+		default:
+			c = -1
+		}
+		switch c {
+		case 1:
+			wins++
+		case 0:
+			ties++
+		default:
+			losses++
+		}
+	}
+	return wins, ties, losses
 }
 
 // exactMatrix is the matrix of t's datasets and methods as rationals

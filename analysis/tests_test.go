@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"math/big"
 	"strings"
@@ -275,6 +276,102 @@ func TestBayesDifferencesExactAtTheRope(t *testing.T) {
 		}
 		if math.Abs(got.PRight-c.right) > 0.01 {
 			t.Errorf("counts %v: P(A>B) %v, want %v", c.counts, got.PRight, c.right)
+		}
+	}
+}
+
+// TestReferenceEffects: against a reference method each comparison has
+// its mean difference with the 95 % t interval (scipy 1.10:
+// stats.t.interval(0.95, N−1, loc=mean, scale=stats.sem(d)), in pp) and
+// its wins, ties and losses, ties decided on the correct counts; at N = 1
+// the interval is n/a, at k = 2 the family is one comparison.
+func TestReferenceEffects(t *testing.T) {
+	// Correct counts out of 100 rows per fold, two folds alike; diffs is
+	// a − b per dataset in rows (= pp).
+	build := func(diffs []int) map[string]map[string][]int {
+		c := map[string]map[string][]int{"a": {}, "b": {}}
+		for i, d := range diffs {
+			ds := fmt.Sprintf("d%02d", i)
+			c["a"][ds] = []int{80 + d, 80 + d}
+			c["b"][ds] = []int{80, 80}
+		}
+		return c
+	}
+	nan := math.NaN()
+	cases := []struct {
+		name     string
+		diffs    []int
+		mean     float64
+		ci       [2]float64
+		w, ti, l int
+	}{
+		{"N=1", []int{3}, 3, [2]float64{nan, nan}, 1, 0, 0},
+		{"N=2", []int{1, 3}, 2, [2]float64{-10.706204736432095, 14.706204736432095}, 2, 0, 0},
+		{"N=3 with a tie", []int{1, 0, -2}, -0.3333333333333333, [2]float64{-4.127916367072799, 3.461249700406132}, 1, 1, 1},
+		{"N=10", []int{5, -1, 2, 0, 3, 1, -2, 4, 2, 1}, 1.5, [2]float64{-0.05451882062144464, 3.0545188206214444}, 7, 1, 2},
+	}
+	for _, c := range cases {
+		a, err := Compute(countRecords(build(c.diffs), 100, true), Options{Reference: "a", Samples: 2000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts := a.Tests[0]
+		if len(ts.Pairs) != 1 || ts.Pairs[0].A != "a" {
+			t.Fatalf("%s: pairs %+v", c.name, ts.Pairs)
+		}
+		p := ts.Pairs[0]
+		same := func(got, want float64) bool {
+			return math.IsNaN(got) == math.IsNaN(want) && (math.IsNaN(want) || math.Abs(got-want) <= 1e-9*math.Max(1, math.Abs(want)))
+		}
+		if !same(p.MeanDiff, c.mean) || !same(p.DiffCI[0], c.ci[0]) || !same(p.DiffCI[1], c.ci[1]) {
+			t.Errorf("%s: mean %v CI %v, want %v %v", c.name, p.MeanDiff, p.DiffCI, c.mean, c.ci)
+		}
+		if p.Wins != c.w || p.Ties != c.ti || p.Losses != c.l || !p.TieExact {
+			t.Errorf("%s: W/T/L %d/%d/%d (exact %v), want %d/%d/%d", c.name, p.Wins, p.Ties, p.Losses, p.TieExact, c.w, c.ti, c.l)
+		}
+		if len(c.diffs) > 1 && !strings.Contains(strings.Join(ts.Summary, " "), fmt.Sprintf("%d/%d/%d", c.w, c.ti, c.l)) {
+			t.Errorf("%s: the summary does not give the wins/ties/losses: %q", c.name, ts.Summary)
+		}
+	}
+}
+
+// TestPostHocPower: the paper's clean study has N = 10 datasets and
+// k = 13 methods. Over every pair (78 comparisons) Holm's first step
+// needs p < 0.05/78 ≈ 0.000641, below the smallest p any Wilcoxon test
+// over 10 datasets can give (0.0019041950430043904, scipy's wilcoxon of
+// ten equal differences), so no pair can be significant and the summary
+// says so with the numbers; against a reference (12 comparisons) the
+// first step needs 0.00417, which the data can reach.
+func TestPostHocPower(t *testing.T) {
+	acc := map[string]map[string]float64{}
+	for m := 0; m < 13; m++ {
+		label := fmt.Sprintf("m%02d", m)
+		acc[label] = map[string]float64{}
+		for d := 0; d < 10; d++ {
+			acc[label][fmt.Sprintf("d%02d", d)] = 0.5 + 0.03*float64(m) + 0.011*float64((m*7+d*3)%5)
+		}
+	}
+	for _, c := range []struct {
+		reference   string
+		comparisons int
+		powerless   bool
+	}{{"", 78, true}, {"m00", 12, false}} {
+		a, err := Compute(records(acc, nil), Options{Reference: c.reference, Samples: 500})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts := a.Tests[0]
+		if ts.Comparisons != c.comparisons || ts.PostHocPowerless != c.powerless || math.Abs(ts.PostHocMinP-0.0019041950430043904) > 1e-15 ||
+			math.Abs(ts.PostHocMinPHolm-math.Min(1, float64(c.comparisons)*ts.PostHocMinP)) > 1e-15 {
+			t.Errorf("reference %q: comparisons %d min p %v Holm %v powerless %v", c.reference, ts.Comparisons, ts.PostHocMinP, ts.PostHocMinPHolm, ts.PostHocPowerless)
+		}
+		text := strings.Join(ts.Summary, " ")
+		if c.powerless != strings.Contains(text, "no pair can be significant at this number of datasets") ||
+			c.powerless != strings.Contains(text, "needs p < 0.05/78 ≈ 0.000641") {
+			t.Errorf("reference %q: summary %q", c.reference, text)
+		}
+		if c.powerless && ts.Decision.Significant && !strings.Contains(text, "no pair can be named") {
+			t.Errorf("significant omnibus, no pair possible, not reconciled: %q", text)
 		}
 	}
 }

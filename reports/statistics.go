@@ -30,6 +30,11 @@ func pValue(p float64) string { return analysis.FormatP(p) }
 // analysis.Tests and computes nothing.
 func verdict(t analysis.Tests, a *analysis.Analysis) string {
 	pres := a.Presentation()
+	if len(t.Datasets) <= analysis.SmallStudy && len(t.Summary) > 0 {
+		// One or two datasets: the fold-level tests are the headline, the
+		// summary says so and why (analysis.SmallStudy).
+		return "**Significance:** " + mdEscape(strings.Join(t.Summary, " "))
+	}
 	if t.NA != "" {
 		return "Significance: n/a — " + mdEscape(t.NA) + "."
 	}
@@ -56,7 +61,11 @@ func verdict(t analysis.Tests, a *analysis.Analysis) string {
 	if len(within) > 0 && len(within) <= 6 {
 		s += ": " + mdEscape(strings.Join(within, ", "))
 	}
-	return s + "."
+	s += "."
+	if len(t.Summary) > 0 {
+		s += "\n\n**In brief:** " + mdEscape(strings.Join(t.Summary, " "))
+	}
+	return s
 }
 
 func countText(n int) string {
@@ -83,9 +92,20 @@ func verdictWord(d analysis.Decision) string {
 // only explore.
 func postHocNote(r StatsResult) string {
 	if r.PostHoc == analysis.PostHocConfirmatory {
-		return "The omnibus test is significant at α = 0.05, so the post-hoc comparisons (CD, Wilcoxon with Holm) are confirmatory."
+		s := "The omnibus test is significant at α = 0.05, so the post-hoc comparisons (CD, Wilcoxon with Holm) are confirmatory."
+		if r.PostHocPowerless {
+			s += " " + powerlessNote(r)
+		}
+		return s
 	}
 	return "The omnibus test is not significant at α = 0.05, so the post-hoc comparisons (CD, Wilcoxon with Holm) are exploratory: they suggest where differences may lie but establish none."
+}
+
+// powerlessNote says that no pairwise comparison can be significant at
+// this number of datasets, with the analysis's numbers.
+func powerlessNote(r StatsResult) string {
+	return fmt.Sprintf("At %d datasets, though, no Wilcoxon comparison can reach p below %s, and after Holm's correction over %d comparisons none below %s: no pair can be significant, whatever the data.",
+		len(r.Datasets), strconv.FormatFloat(r.PostHocMinP, 'g', 3, 64), r.Comparisons, strconv.FormatFloat(r.PostHocMinPHolm, 'g', 3, 64))
 }
 
 // zeroNote states the Wilcoxon tests' zero-difference convention and the
@@ -279,6 +299,9 @@ func pairwiseTable(r StatsResult, a *analysis.Analysis) Table {
 		t.Summary += ": " + strings.Join(sigNames, "; ")
 	}
 	t.Summary += "."
+	if r.PostHocPowerless {
+		t.Summary += " " + powerlessNote(r)
+	}
 	if len(r.Pairs) == 0 {
 		t.Summary = "No comparison: fewer than two methods."
 	}

@@ -84,3 +84,39 @@ func TestFriedmanTableAllTied(t *testing.T) {
 		t.Errorf("plain χ²: %q, want 0.0000", got["Friedman χ² (df 2)"][0])
 	}
 }
+
+// TestTerminalPrintsStatsSummary: the terminal prints each protocol's
+// plain-language summary, the same sentences as analysis.Tests.Summary,
+// wrapped at 100 columns.
+func TestTerminalPrintsStatsSummary(t *testing.T) {
+	var recs []results.Record
+	for i, m := range []string{"a", "b", "c"} {
+		for j, d := range []string{"d1", "d2", "d3"} {
+			for f := 0; f < 5; f++ {
+				v := 0.9 - 0.1*float64(i) + 0.01*float64(j) + 0.001*float64(f)
+				recs = append(recs, results.Record{Protocol: "clean", Dataset: d, Method: m, Selected: true, Selection: "fixed", Fold: f,
+					Accuracy: v, BalancedAccuracy: v, Rules: 2, Antecedents: 3, RulebaseSize: 3, Key: m + d})
+			}
+		}
+	}
+	a, err := analysis.Compute(recs, analysis.Options{Name: "term", Samples: 2000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	WriteHeadline(&b, a, "")
+	out := b.String()
+	ts, _ := a.TestsOf("clean")
+	if len(ts.Summary) == 0 || !strings.Contains(out, "statistics, clean protocol:\n") {
+		t.Fatalf("no summary on the terminal:\n%s", out)
+	}
+	flat := strings.Join(strings.Fields(out[strings.Index(out, "statistics, clean protocol:"):]), " ")
+	if !strings.Contains(flat, strings.Join(strings.Fields(strings.Join(ts.Summary, " ")), " ")) {
+		t.Errorf("the terminal's summary is not the analysis's:\n%s\nwant %q", out, ts.Summary)
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "    ") && len([]rune(line)) > 104 && strings.Contains(line, " ") && !strings.Contains(line, "  ") {
+			t.Errorf("line over 100 columns: %q", line)
+		}
+	}
+}
