@@ -129,6 +129,14 @@ type Options struct {
 	// Reference, when set, is the method label every other method is
 	// compared with; otherwise every pair is compared.
 	Reference string
+	// Baselines are method labels that are reference points, not
+	// competitors (the majority-class baseline, a spec's baseline: true):
+	// the tests leave them out of the ranking and name them
+	// (Tests.Baselines). Empty ranks every method.
+	Baselines []string
+	// KeepDuplicates ranks apart labels with identical results on every
+	// fold; by default they are one entry (Tests.Merged).
+	KeepDuplicates bool
 	// Rope is the half-width of the region of practical equivalence of the
 	// Bayesian tests, as a fraction of accuracy (0: stats.DefaultRope).
 	Rope float64
@@ -347,7 +355,7 @@ func protocolTests(a *Analysis, recs []results.Record, opts Options, rope float6
 	}
 	var out []Tests
 	for _, p := range a.Protocols {
-		t, err := computeTests(a.Cells, p, opts.Methods, opts.Reference, opts.ZeroMethod, bayes, folds, exact)
+		t, err := computeTests(a.Cells, p, opts, bayes, folds, exact, foldSignatures(recs))
 		if err != nil {
 			return nil, err
 		}

@@ -42,8 +42,8 @@ func postHocPower(t *Tests) {
 // sentences are built from t's numbers only, so every view prints the
 // same account.
 func summaryOf(t Tests, pres results.Presentation) []string {
-	name := func(label string) string { return pres.DisplayName(label) }
-	var out []string
+	name := func(label string) string { return t.EntryName(label, pres) }
+	out := competitorSentences(t, pres)
 	n := len(t.Datasets)
 	if n <= SmallStudy && len(t.Pairs) > 0 {
 		out = append(out, smallStudySentences(t, name)...)

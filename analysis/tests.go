@@ -32,12 +32,22 @@ import (
 // complete datasets, as a description.
 type Tests struct {
 	Protocol string `json:"protocol"`
-	// Methods are the ranked methods (every method of the protocol), in
-	// display order; Datasets the complete datasets the ranks cover;
+	// Methods are the ranked methods (the protocol's methods but its
+	// Baselines and the labels Merged into another), in display order; Datasets the complete datasets the ranks cover;
 	// Excluded the datasets some method lacks (see Missing).
 	Methods  []string `json:"methods"`
 	Datasets []string `json:"datasets"`
 	Excluded []string `json:"excluded,omitempty"`
+	// Baselines are the protocol's methods left out of the ranking as
+	// reference points (Options.Baselines), in display order; Merged the
+	// groups of labels with identical results on every fold of every
+	// dataset, each ranked as one entry under its first label (which
+	// Methods holds; EntryName names them all), and MergedBy how they
+	// were found equal: MergedByCounts (the rows' correct counts) or
+	// MergedByAccuracies (rows without counts).
+	Baselines []string   `json:"baselines,omitempty"`
+	Merged    [][]string `json:"merged,omitempty"`
+	MergedBy  string     `json:"merged_by,omitempty"`
 	// Missing are the (dataset, method) cells of the protocol without a
 	// result, in dataset then method order; any makes the tests NA.
 	Missing []MissingCell `json:"missing,omitempty"`
@@ -247,12 +257,14 @@ func exactAccuracies(recs []results.Record) map[foldKey]*big.Rat {
 	return sums
 }
 
-func computeTests(cells []Cell, protocol string, pres results.Presentation, reference, zeroMethod string, bayes stats.SignedRankOptions, folds map[foldKey]map[[2]int]float64, exact map[foldKey]*big.Rat) (Tests, error) {
+func computeTests(cells []Cell, protocol string, opts Options, bayes stats.SignedRankOptions, folds map[foldKey]map[[2]int]float64, exact map[foldKey]*big.Rat, sigs map[foldKey]foldSignature) (Tests, error) {
+	pres, reference, zeroMethod := opts.Methods, opts.Reference, opts.ZeroMethod
 	cells = FilterProtocol(cells, protocol)
 	if zeroMethod == "" {
 		zeroMethod = stats.ZeroWilcox
 	}
 	t := Tests{Protocol: protocol, Methods: MethodsOf(cells, pres)}
+	competitors(&t, cells, opts, sigs)
 	t.Friedman = naFriedman(len(t.Methods), 0)
 	t.Decision.P = math.NaN()
 	t.PostHocMinP, t.PostHocMinPHolm = math.NaN(), math.NaN()

@@ -16,7 +16,11 @@ import (
 
 // CDData is the input of a critical-difference diagram.
 type CDData struct {
-	Methods  []string
+	Methods []string
+	// Names, when set, names a ranked entry otherwise than its display
+	// name: an entry that stands for several labels with identical
+	// results (analysis.Tests.EntryName).
+	Names    map[string]string
 	AvgRanks []float64 // 1 = best
 	// CD is the Nemenyi critical difference at Alpha over NDatasets;
 	// Cliques the groups of methods the Nemenyi test cannot tell apart
@@ -183,7 +187,11 @@ func (l *cdLayout) cliqueRanges() ([][2]int, error) {
 
 // labelOf is a method's label: its name and average rank.
 func (l *cdLayout) labelOf(o int) string {
-	return fmt.Sprintf("%s (%.2f)", l.pres.DisplayName(l.d.Methods[o]), l.d.AvgRanks[o])
+	name := l.pres.DisplayName(l.d.Methods[o])
+	if n, ok := l.d.Names[l.d.Methods[o]]; ok {
+		name = n
+	}
+	return fmt.Sprintf("%s (%.2f)", name, l.d.AvgRanks[o])
 }
 
 // cdTitle names the test, the data and, when known, the omnibus p-value.

@@ -146,7 +146,7 @@ func ranksTable(r StatsResult, rows []analysis.RankRow, pres results.Presentatio
 		CSVHeader: []string{"protocol", "method", "display_name", "average_rank", "diff_to_best", "within_cd05_of_best"},
 	}
 	for _, row := range rows {
-		name := pres.DisplayName(row.Method)
+		name := r.EntryName(row.Method, pres)
 		ranks.Rows = append(ranks.Rows, []Entry{{Text: name}, {Text: fixed(row.AvgRank, 3), Bold: row.TiedBest}, {Text: fixed(row.DiffToBest, 3)}})
 		within := ""
 		if r.CD05 > 0 {
@@ -157,6 +157,20 @@ func ranksTable(r StatsResult, rows []analysis.RankRow, pres results.Presentatio
 	ranks.Notes = []string{"Ranks of the mean accuracies within each dataset, ties sharing the mean rank. Datasets: " + strings.Join(r.Datasets, ", ") + "."}
 	if len(r.Excluded) > 0 {
 		ranks.Notes = append(ranks.Notes, "Left out (a method has no result): "+strings.Join(r.Excluded, ", ")+".")
+	}
+	if len(r.Baselines) > 0 {
+		var names []string
+		for _, m := range r.Baselines {
+			names = append(names, pres.DisplayName(m))
+		}
+		ranks.Notes = append(ranks.Notes, "Not ranked, being baselines (--rank-baselines ranks them): "+strings.Join(names, ", ")+".")
+	}
+	for _, g := range r.Merged {
+		how := "correct counts"
+		if r.MergedBy == analysis.MergedByAccuracies {
+			how = "accuracies"
+		}
+		ranks.Notes = append(ranks.Notes, fmt.Sprintf("Ranked as one entry, their %s being the same on every fold of every dataset (--keep-duplicates ranks them apart): %s.", how, r.EntryName(g[0], pres)))
 	}
 	return ranks
 }
@@ -281,10 +295,10 @@ func pairwiseTable(r StatsResult, a *analysis.Analysis) Table {
 		s := pt.Significant
 		if s {
 			sig++
-			sigNames = append(sigNames, pres.DisplayName(pt.A)+" vs "+pres.DisplayName(pt.B))
+			sigNames = append(sigNames, r.EntryName(pt.A, pres)+" vs "+r.EntryName(pt.B, pres))
 		}
 		t.Rows = append(t.Rows, []Entry{
-			{Text: pres.DisplayName(pt.A) + " vs " + pres.DisplayName(pt.B)}, {Text: signed(pt.MeanDiff, 2)}, {Text: strconv.Itoa(pt.N)},
+			{Text: r.EntryName(pt.A, pres) + " vs " + r.EntryName(pt.B, pres)}, {Text: signed(pt.MeanDiff, 2)}, {Text: strconv.Itoa(pt.N)},
 			{Text: pValue(pt.P)}, {Text: pValue(pt.PHolm), Bold: s}, {Text: prob(pt.Bayes.PRight)}, {Text: prob(pt.Bayes.PRope)}, {Text: prob(pt.Bayes.PLeft)},
 		})
 		t.CSVRows = append(t.CSVRows, []string{p, pt.A, pt.B, csvNum(pt.MeanDiff), strconv.Itoa(pt.N), strconv.Itoa(pt.Wilcoxon.Zeros),
@@ -347,7 +361,7 @@ func foldTable(r StatsResult, a *analysis.Analysis) Table {
 			if !math.IsNaN(f.Rho) {
 				rho = fixed(f.Rho, 2)
 			}
-			t.Rows = append(t.Rows, []Entry{{Text: pres.DisplayName(pt.A) + " vs " + pres.DisplayName(pt.B)}, {Text: f.Dataset}, {Text: strconv.Itoa(f.N)}, {Text: rho},
+			t.Rows = append(t.Rows, []Entry{{Text: r.EntryName(pt.A, pres) + " vs " + r.EntryName(pt.B, pres)}, {Text: f.Dataset}, {Text: strconv.Itoa(f.N)}, {Text: rho},
 				{Text: signed(f.MeanDiff, 2)}, {Text: prob(f.Correlated.PRight)}, {Text: prob(f.Correlated.PRope)}, {Text: prob(f.Correlated.PLeft)}, {Text: pValue(f.NadeauBengio.P)}})
 			t.CSVRows = append(t.CSVRows, []string{p, pt.A, pt.B, f.Dataset, strconv.Itoa(f.N), csvP(f.Rho), csvNum(f.MeanDiff), csvP(f.Correlated.PRight), csvP(f.Correlated.PRope), csvP(f.Correlated.PLeft),
 				csvP(f.NadeauBengio.T), strconv.Itoa(f.NadeauBengio.DF), csvP(f.NadeauBengio.P)})

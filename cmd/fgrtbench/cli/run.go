@@ -39,6 +39,18 @@ type runFlags struct {
 	// checkData, when set (by check), vets each dataset as it is loaded,
 	// before any unit runs.
 	checkData func(name string, d *datasets.Dataset) error
+	// report holds the statistics flags of run and reproduce
+	// (addStatsFlags) for the report they render.
+	report reporting.Options
+}
+
+// addStatsFlags adds the flags that choose how the report's statistics
+// compare the methods: the control method, and whether baselines and
+// identical labels are ranked.
+func addStatsFlags(fs *flag.FlagSet, o *reporting.Options, referenceDefault string) {
+	fs.StringVar(&o.Reference, "reference", "", "compare every method with this method label only (Holm over k−1 comparisons, with effect sizes and wins/ties/losses); default: the spec's reference:, "+referenceDefault)
+	fs.BoolVar(&o.RankBaselines, "rank-baselines", false, "rank the baselines (majority, and methods a spec declares baseline: true) with the competitors instead of leaving them out of the rank tests")
+	fs.BoolVar(&o.KeepDuplicates, "keep-duplicates", false, "rank apart labels with the same result on every fold of every dataset instead of counting them once")
 }
 
 func (r *runFlags) add(fs *flag.FlagSet, defaultOut string) {
@@ -132,7 +144,7 @@ func runAndReport(ctx context.Context, env *Env, rf *runFlags, study study.Study
 	if err != nil {
 		return err
 	}
-	rep, err := runstudy.RunAndReport(ctx, study, o, withWarnings(env, reporting.Options{}))
+	rep, err := runstudy.RunAndReport(ctx, study, o, withWarnings(env, rf.report))
 	if rep.Path != "" {
 		reports.WriteHeadline(env.Stdout, rep.Analysis, rep.Path)
 	}
@@ -155,6 +167,7 @@ runs a part of the units, for a job array; merge combines the parts.`}
 	fs := &c.Flag
 	var rf runFlags
 	rf.add(fs, "out")
+	addStatsFlags(fs, &rf.report, "else every pair")
 	specPath := fs.String("spec", "", "study specification (.json, .yaml or .yml)")
 	noReport := fs.Bool("no-report", false, "do not render the report after running")
 	c.Run = func(ctx context.Context, env *Env, args []string) error {
