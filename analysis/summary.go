@@ -19,23 +19,44 @@ const SmallStudy = 2
 // counts the rest; the pairwise tables list them all.
 const summaryShown = 8
 
-// postHocPower sets the size of the Holm family and the smallest p-value
-// one of its comparisons can reach at this number of datasets, before and
-// after Holm's first step.
-func postHocPower(t *Tests) {
-	t.Comparisons = 0
-	for _, p := range t.Pairs {
+// FamilyPower is what a family of Wilcoxon comparisons with Holm's
+// correction can reach over its datasets: its size (the comparisons that
+// are not n/a), the smallest p-value one comparison can give
+// (stats.WilcoxonMinP), that p-value after Holm's first step (× the size,
+// at most 1), and whether even that is not below Alpha.
+type FamilyPower struct {
+	Comparisons int     `json:"comparisons"`
+	MinP        float64 `json:"min_p"`
+	MinPHolm    float64 `json:"min_p_holm"`
+	Powerless   bool    `json:"powerless"`
+}
+
+// familyPower computes a family's FamilyPower over n datasets.
+func familyPower(pairs []Pair, n int) FamilyPower {
+	f := FamilyPower{MinP: math.NaN(), MinPHolm: math.NaN()}
+	for _, p := range pairs {
 		if !p.NA {
-			t.Comparisons++
+			f.Comparisons++
 		}
 	}
-	t.PostHocMinP, t.PostHocMinPHolm = math.NaN(), math.NaN()
-	if t.Comparisons == 0 {
-		return
+	if f.Comparisons == 0 {
+		return f
 	}
-	t.PostHocMinP = stats.WilcoxonMinP(len(t.Datasets))
-	t.PostHocMinPHolm = math.Min(1, float64(t.Comparisons)*t.PostHocMinP)
-	t.PostHocPowerless = !(t.PostHocMinPHolm < Alpha)
+	f.MinP = stats.WilcoxonMinP(n)
+	f.MinPHolm = math.Min(1, float64(f.Comparisons)*f.MinP)
+	f.Powerless = !(f.MinPHolm < Alpha)
+	return f
+}
+
+// postHocPower sets the power of t's post-hoc family (and of its
+// secondary all-pairs family).
+func postHocPower(t *Tests) {
+	f := familyPower(t.Pairs, len(t.Datasets))
+	t.Comparisons, t.PostHocMinP, t.PostHocMinPHolm, t.PostHocPowerless = f.Comparisons, f.MinP, f.MinPHolm, f.Powerless
+	if t.AllPairs != nil {
+		all := familyPower(t.AllPairs, len(t.Datasets))
+		t.AllPairsPower = &all
+	}
 }
 
 // summaryOf writes the plain-language account of t (Tests.Summary): the
@@ -95,11 +116,15 @@ func postHocSentences(t Tests, name func(string) string) []string {
 		standing = "exploratory, the omnibus test not being significant"
 	}
 	var out []string
+	family := nouns(t.Comparisons, "comparison")
+	if na := len(t.Pairs) - t.Comparisons; na > 0 {
+		family += fmt.Sprintf(" that apply (%d n/a, every difference being zero)", na)
+	}
 	if t.Reference != "" {
 		out = append(out, fmt.Sprintf("Post-hoc: %s, the reference, against each of the other %d methods, by Wilcoxon signed-rank tests with Holm's correction over the %s (%s).",
-			name(t.Reference), k-1, nouns(t.Comparisons, "comparison"), standing))
+			name(t.Reference), k-1, family, standing))
 	} else {
-		out = append(out, fmt.Sprintf("Post-hoc: every pair of the %d methods, by Wilcoxon signed-rank tests with Holm's correction over the %s (%s).", k, nouns(t.Comparisons, "comparison"), standing))
+		out = append(out, fmt.Sprintf("Post-hoc: every pair of the %d methods, by Wilcoxon signed-rank tests with Holm's correction over the %s (%s).", k, family, standing))
 	}
 	if t.PostHocPowerless {
 		s := fmt.Sprintf("With %s no Wilcoxon comparison can reach p below %s, and Holm's correction over %s needs p < %g/%d ≈ %s for the first: no pair can be significant at this number of datasets, whatever the data",
@@ -111,15 +136,36 @@ func postHocSentences(t Tests, name func(string) string) []string {
 	}
 	var sig []string
 	for _, p := range t.Pairs {
-		if p.Significant {
+		switch {
+		case p.Significant && t.Reference != "":
+			sig = append(sig, name(p.B)) // its effect size follows
+		case p.Significant:
 			sig = append(sig, pairEffect(p, name, true))
 		}
 	}
 	switch {
 	case len(sig) > 0:
-		out = append(out, fmt.Sprintf("Significant after Holm's correction (%d of %d): %s.", len(sig), t.Comparisons, listShown(sig)))
+		if t.Reference != "" {
+			out = append(out, fmt.Sprintf("Significantly different from %s after Holm's correction (%d of %d): %s.", name(t.Reference), len(sig), t.Comparisons, strings.Join(sig, ", ")))
+		} else {
+			out = append(out, fmt.Sprintf("Significant after Holm's correction (%d of %d): %s.", len(sig), t.Comparisons, listShown(sig)))
+		}
 	case t.Comparisons > 0:
 		out = append(out, fmt.Sprintf("No comparison is significant after Holm's correction (0 of %d).", t.Comparisons))
+	}
+	if t.AllPairsPower != nil {
+		allSig := 0
+		for _, p := range t.AllPairs {
+			if p.Significant {
+				allSig++
+			}
+		}
+		s := fmt.Sprintf("Every pair, as a secondary family with its own Holm correction: %d of %d significant", allSig, t.AllPairsPower.Comparisons)
+		if t.AllPairsPower.Powerless {
+			s += fmt.Sprintf("; over %d comparisons Holm's first step needs p < %g/%d ≈ %s, below the smallest p of %s: no pair can be significant in that family at this number of datasets",
+				t.AllPairsPower.Comparisons, Alpha, t.AllPairsPower.Comparisons, sig3(Alpha/float64(t.AllPairsPower.Comparisons)), sig3(t.AllPairsPower.MinP))
+		}
+		out = append(out, s+".")
 	}
 	if t.Decision.Significant && len(sig) == 0 && t.Comparisons > 0 {
 		if t.PostHocPowerless {

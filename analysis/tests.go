@@ -107,6 +107,11 @@ type Tests struct {
 	// effect sizes against the reference), and, with one or two datasets,
 	// the fold-level tests on each dataset as the headline.
 	Summary []string `json:"summary"`
+	// AllPairs, when there is a Reference, compares every pair too, as a
+	// secondary family Holm-corrected on its own (no fold-level tests);
+	// AllPairsPower is what that family can reach, as above.
+	AllPairs      []Pair       `json:"all_pairs,omitempty"`
+	AllPairsPower *FamilyPower `json:"all_pairs_power,omitempty"`
 	// Pairs are the pairwise comparisons, Holm-corrected as one family.
 	Pairs []Pair `json:"pairs"`
 }
@@ -386,15 +391,31 @@ func omnibus(t *Tests, matrix [][]float64) error {
 // against every other method) over datasets, Holm-corrected as one
 // family, and on the folds of each dataset.
 func pairTests(t *Tests, matrix [][]float64, exact [][]*big.Rat, bayes stats.SignedRankOptions, folds map[foldKey]map[[2]int]float64) error {
-	ref := stats.AllPairs
-	if t.Reference != "" {
-		ref = rankOf(t.Methods, t.Reference)
-	}
 	t.ExactDifferences = exact != nil
-	pw, err := stats.PairwiseExact(matrix, exact, len(t.Methods), ref, bayes, t.ZeroMethod)
-	if err != nil {
+	var err error
+	if t.Reference == "" {
+		t.Pairs, err = comparePairs(*t, stats.AllPairs, matrix, exact, bayes, folds)
 		return err
 	}
+	if t.Pairs, err = comparePairs(*t, rankOf(t.Methods, t.Reference), matrix, exact, bayes, folds); err != nil {
+		return err
+	}
+	// Every pair too, as a secondary family of its own (its own Holm
+	// correction), without the fold-level tests the reference's pairs
+	// carry.
+	t.AllPairs, err = comparePairs(*t, stats.AllPairs, matrix, exact, bayes, nil)
+	return err
+}
+
+// comparePairs compares the methods of t over the datasets of matrix,
+// every pair or ref against the others, Holm-corrected as one family,
+// and, where folds is given, on the folds of each dataset.
+func comparePairs(t Tests, ref int, matrix [][]float64, exact [][]*big.Rat, bayes stats.SignedRankOptions, folds map[foldKey]map[[2]int]float64) ([]Pair, error) {
+	pw, err := stats.PairwiseExact(matrix, exact, len(t.Methods), ref, bayes, t.ZeroMethod)
+	if err != nil {
+		return nil, err
+	}
+	var out []Pair
 	for _, r := range pw {
 		p := Pair{A: t.Methods[r.A], B: t.Methods[r.B], N: r.N, MeanDiff: r.MeanDiff * 100, Wilcoxon: r.Wilcoxon, P: r.P, PHolm: r.PHolm, NA: r.NA, Bayes: r.Bayes}
 		p.Significant = !p.NA && p.PHolm < Alpha
@@ -402,17 +423,20 @@ func pairTests(t *Tests, matrix [][]float64, exact [][]*big.Rat, bayes stats.Sig
 		p.Wins, p.Ties, p.Losses = winTieLoss(matrix, exact, r.A, r.B)
 		p.TieExact = exact != nil
 		for _, ds := range t.Datasets {
+			if folds == nil {
+				break
+			}
 			ft, err := foldTest(folds[foldKey{t.Protocol, ds, p.A}], folds[foldKey{t.Protocol, ds, p.B}], bayes.Rope)
 			if err != nil {
-				return fmt.Errorf("analysis: %s %s vs %s on %s: %v", t.Protocol, p.A, p.B, ds, err)
+				return nil, fmt.Errorf("analysis: %s %s vs %s on %s: %v", t.Protocol, p.A, p.B, ds, err)
 			}
 			ft.Dataset = ds
 			ft.Decisive = !ft.Correlated.NA && (ft.Correlated.PRight > DecisiveProbability || ft.Correlated.PLeft > DecisiveProbability)
 			p.Folds = append(p.Folds, ft)
 		}
-		t.Pairs = append(t.Pairs, p)
+		out = append(out, p)
 	}
-	return nil
+	return out, nil
 }
 
 // diffCI is the 95 % t interval of the mean over datasets of column a −

@@ -131,7 +131,28 @@ func StatisticsTables(r StatsResult, a *analysis.Analysis) []Table {
 		p := r.Protocol
 		return []Table{{Name: "ranks-" + p, Title: "Average ranks, " + p + " protocol", Summary: "The analysis's ranking does not cover the tested methods; nothing is shown."}}
 	}
-	return []Table{ranksTable(r, rows, a.Presentation()), friedmanTable(r), pairwiseTable(r, a), foldTable(r, a)}
+	tables := []Table{ranksTable(r, rows, a.Presentation()), friedmanTable(r), pairwiseTable(r, a)}
+	if all, ok := allPairsTable(r, a); ok {
+		tables = append(tables, all)
+	}
+	return append(tables, foldTable(r, a))
+}
+
+// allPairsTable is the secondary table of every pair, when the post-hoc
+// family is a reference against the others: the pairwise table of the
+// analysis's AllPairs, with their own Holm correction and power.
+func allPairsTable(r StatsResult, a *analysis.Analysis) (Table, bool) {
+	if len(r.AllPairs) == 0 || r.AllPairsPower == nil {
+		return Table{}, false
+	}
+	all := r
+	all.Pairs, all.Reference, all.AllPairs = r.AllPairs, "", nil
+	all.Comparisons, all.PostHocMinP, all.PostHocMinPHolm, all.PostHocPowerless = r.AllPairsPower.Comparisons, r.AllPairsPower.MinP, r.AllPairsPower.MinPHolm, r.AllPairsPower.Powerless
+	t := pairwiseTable(all, a)
+	t.Name = "pairwise-all-" + r.Protocol
+	t.Title = fmt.Sprintf("Every pair of methods over datasets (secondary to the comparisons with %s), %s protocol", r.EntryName(r.Reference, a.Presentation()), r.Protocol)
+	t.Linked = true
+	return t, true
 }
 
 // ranksTable lists the analysis's rank rows (best mean rank first, ties in

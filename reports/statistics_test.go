@@ -120,3 +120,32 @@ func TestTerminalPrintsStatsSummary(t *testing.T) {
 		}
 	}
 }
+
+// TestAllPairsSecondaryTable: with a reference the pairwise table compares
+// it with the k − 1 others, and every pair stays available as a linked
+// secondary table with its own Holm correction.
+func TestAllPairsSecondaryTable(t *testing.T) {
+	var recs []results.Record
+	for i, m := range []string{"a", "b", "c", "d"} {
+		for j, d := range []string{"d1", "d2", "d3", "d4", "d5"} {
+			for f := 0; f < 5; f++ {
+				v := 0.9 - 0.05*float64(i) + 0.01*float64((i*3+j)%4) + 0.001*float64(f)
+				recs = append(recs, results.Record{Protocol: "clean", Dataset: d, Method: m, Selected: true, Selection: "fixed", Fold: f,
+					Accuracy: v, BalancedAccuracy: v, Rules: 2, Antecedents: 3, RulebaseSize: 3, Key: m + d})
+			}
+		}
+	}
+	a, err := analysis.Compute(recs, analysis.Options{Name: "all", Samples: 500, Reference: "c"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, _ := a.TestsOf("clean")
+	rows := map[string]int{}
+	linked := map[string]bool{}
+	for _, tb := range StatisticsTables(ts, a) {
+		rows[tb.Name], linked[tb.Name] = len(tb.Rows), tb.Linked
+	}
+	if rows["pairwise-clean"] != 3 || rows["pairwise-all-clean"] != 6 || !linked["pairwise-all-clean"] {
+		t.Errorf("tables %v (linked %v): want 3 comparisons with c and 6 pairs, linked", rows, linked)
+	}
+}
