@@ -62,13 +62,14 @@ func postHocPower(t *Tests) {
 // summaryOf writes the plain-language account of t (Tests.Summary): the
 // sentences are built from t's numbers only, so every view prints the
 // same account.
-func summaryOf(t Tests, pres results.Presentation) []string {
+func summaryOf(t Tests, pres results.Presentation, rope float64) []string {
 	name := func(label string) string { return t.EntryName(label, pres) }
-	out := competitorSentences(t, pres)
+	var out []string
 	n := len(t.Datasets)
 	if n <= SmallStudy && len(t.Pairs) > 0 {
-		out = append(out, smallStudySentences(t, name)...)
+		out = append(out, smallStudySentences(t, name, rope)...)
 	}
+	out = append(out, competitorSentences(t, pres)...)
 	if t.NA != "" {
 		return out
 	}
@@ -210,10 +211,10 @@ func pairEffect(p Pair, name func(string) string, both bool) string {
 // smallStudySentences headline the fold-level tests of a study of one or
 // two datasets: ranks over so few datasets are not evidence, each
 // dataset's folds are.
-func smallStudySentences(t Tests, name func(string) string) []string {
+func smallStudySentences(t Tests, name func(string) string, rope float64) []string {
 	n := len(t.Datasets)
-	out := []string{fmt.Sprintf("With %s, ranks over datasets are not evidence (no test over datasets can be trusted on so few); the headline is the comparison on each dataset over its cross-validation folds: the correlated Bayesian t-test (ROPE as below; decided when one side's posterior exceeds %g) and the Nadeau–Bengio corrected t-test, both allowing for the folds' overlap.",
-		nouns(n, "dataset"), DecisiveProbability)}
+	out := []string{fmt.Sprintf("With %s, ranks over datasets are not evidence (no test over datasets can be trusted on so few); the headline is the comparison on each dataset over its cross-validation folds: the correlated Bayesian t-test (ROPE ± %s pp; decided when one side's posterior exceeds %g) and the Nadeau–Bengio corrected t-test, both allowing for the folds' overlap.",
+		nouns(n, "dataset"), strconv.FormatFloat(rope*100, 'g', 3, 64), DecisiveProbability)}
 	var decided, undecided []string
 	total := 0
 	for _, p := range t.Pairs {

@@ -310,7 +310,7 @@ func computeTests(cells []Cell, protocol string, opts Options, bayes stats.Signe
 				return t, err
 			}
 		}
-		t.Summary = summaryOf(t, pres)
+		t.Summary = summaryOf(t, pres, bayes.Rope)
 		return t, nil
 	}
 	if err := omnibus(&t, matrix); err != nil {
@@ -320,7 +320,7 @@ func computeTests(cells []Cell, protocol string, opts Options, bayes stats.Signe
 		return t, err
 	}
 	postHocPower(&t)
-	t.Summary = summaryOf(t, pres)
+	t.Summary = summaryOf(t, pres, bayes.Rope)
 	return t, nil
 }
 

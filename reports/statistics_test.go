@@ -149,3 +149,30 @@ func TestAllPairsSecondaryTable(t *testing.T) {
 		t.Errorf("tables %v (linked %v): want 3 comparisons with c and 6 pairs, linked", rows, linked)
 	}
 }
+
+// TestOneDatasetHeadlinesFolds: a 1-dataset study does not print
+// "Significance: n/a"; its significance line headlines the fold-level
+// tests and the per-dataset table is written.
+func TestOneDatasetHeadlinesFolds(t *testing.T) {
+	var recs []results.Record
+	for i, m := range []string{"a", "b"} {
+		for f := 0; f < 5; f++ {
+			v := 0.9 - 0.1*float64(i) + 0.01*float64(f*i)
+			recs = append(recs, results.Record{Protocol: "clean", Dataset: "d1", Method: m, Selected: true, Selection: "fixed", Fold: f,
+				Accuracy: v, BalancedAccuracy: v, Rules: 2, Antecedents: 3, RulebaseSize: 3, Key: m})
+		}
+	}
+	a, err := analysis.Compute(recs, analysis.Options{Name: "one", Samples: 2000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Render(Options{Dir: t.TempDir(), Analysis: a})
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := string(rep.Markdown)
+	if strings.Contains(md, "Significance: n/a") || !strings.Contains(md, "**Significance:** With 1 dataset, ranks over datasets are not evidence") ||
+		!strings.Contains(md, "a vs b on d1: +8.00 pp over 5 folds") || !strings.Contains(md, "Per-dataset comparisons over cross-validation folds, clean protocol") {
+		t.Errorf("REPORT.md of one dataset:\n%s", md)
+	}
+}
