@@ -119,13 +119,22 @@ func postHocSentences(t Tests, name func(string) string) []string {
 	var out []string
 	family := nouns(t.Comparisons, "comparison")
 	if na := len(t.Pairs) - t.Comparisons; na > 0 {
-		family += fmt.Sprintf(" that apply (%d n/a, every difference being zero)", na)
+		family += fmt.Sprintf(" that apply, %d being n/a (every difference zero)", na)
 	}
 	if t.Reference != "" {
-		out = append(out, fmt.Sprintf("Post-hoc: %s, the reference, against each of the other %d methods, by Wilcoxon signed-rank tests with Holm's correction over the %s (%s).",
+		out = append(out, fmt.Sprintf("Post-hoc: %s, the reference, against each of the other %d methods, by Wilcoxon signed-rank tests with Holm's correction over the %s; %s.",
 			name(t.Reference), k-1, family, standing))
 	} else {
-		out = append(out, fmt.Sprintf("Post-hoc: every pair of the %d methods, by Wilcoxon signed-rank tests with Holm's correction over the %s (%s).", k, family, standing))
+		out = append(out, fmt.Sprintf("Post-hoc: every pair of the %d methods, by Wilcoxon signed-rank tests with Holm's correction over the %s; %s.", k, family, standing))
+	}
+	pairs := t.Pairs
+	if t.AllPairs != nil {
+		pairs = t.AllPairs
+	}
+	for _, p := range pairs {
+		if p.N > 0 && p.Ties == p.N {
+			out = append(out, fmt.Sprintf("%s and %s have the same mean accuracy on every dataset but not the same result on every fold, so they are ranked apart, tied.", name(p.A), name(p.B)))
+		}
 	}
 	if t.PostHocPowerless {
 		s := fmt.Sprintf("With %s no Wilcoxon comparison can reach p below %s, and Holm's correction over %s needs p < %g/%d ≈ %s for the first: no pair can be significant at this number of datasets, whatever the data",
