@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
@@ -20,8 +21,12 @@ type CDData struct {
 	// Names, when set, names a ranked entry otherwise than its display
 	// name: an entry that stands for several labels with identical
 	// results (analysis.Tests.EntryName).
-	Names    map[string]string
-	AvgRanks []float64 // 1 = best
+	Names map[string]string
+	// Baselines are the display names of the methods left out of the
+	// ranking as reference points (analysis.Tests.Baselines), which the
+	// caption names.
+	Baselines []string
+	AvgRanks  []float64 // 1 = best
 	// CD is the Nemenyi critical difference at Alpha over NDatasets;
 	// Cliques the groups of methods the Nemenyi test cannot tell apart
 	// (analysis.NemenyiCliques: labels in rank order), drawn as bars.
@@ -65,6 +70,9 @@ func CDCaption(protocol string, d CDData) string {
 	}
 	if d.Exploratory {
 		s += " The omnibus test is not significant, so the Nemenyi comparisons are exploratory."
+	}
+	if len(d.Baselines) > 0 {
+		s += " Not ranked, being baselines: " + strings.Join(d.Baselines, ", ") + "."
 	}
 	return s
 }
