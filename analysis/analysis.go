@@ -36,8 +36,15 @@ import (
 // zero_method (and each pair's wilcoxon zero_method and continuity),
 // best_mean_rank, within_cd05_of_best, nemenyi_cliques, each pair's
 // significant and each per_dataset comparison's decisive; cells[] gained
-// best_on_dataset; the analysis gained means, gap_means, complexity and partition —
-// all within schema 1; a reader of the older layout ignores them.
+// best_on_dataset; the analysis gained means, gap_means, complexity and partition;
+// tests[] gained exact_differences, baselines, merged, merged_by,
+// comparisons, post_hoc_min_p, post_hoc_min_p_holm, post_hoc_powerless,
+// summary, all_pairs and all_pairs_power, and each pair
+// mean_diff_ci95_pp, wins, ties, losses and ties_exact —
+// all within schema 1; a reader of the older layout ignores them. Since
+// baselines and merged exist, tests[].methods lists the ranked entries
+// (not the baselines, one label per merged group); rankings[] still has
+// every method.
 const Schema = 1
 
 // Alpha is the significance level of the tests' verdicts and of the
