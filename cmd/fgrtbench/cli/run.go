@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -42,6 +43,28 @@ type runFlags struct {
 	// report holds the statistics flags of run and reproduce
 	// (addStatsFlags) for the report they render.
 	report reporting.Options
+}
+
+// checkReferenceFlag refuses, before anything runs, a --reference that
+// names no method label of the study.
+func checkReferenceFlag(ref string, st study.Study) error {
+	if ref == "" {
+		return nil
+	}
+	units, err := study.UnitsOf(st)
+	if err != nil {
+		return err
+	}
+	var labels []string
+	for _, u := range units {
+		if !slices.Contains(labels, u.Label) {
+			labels = append(labels, u.Label)
+		}
+	}
+	if !slices.Contains(labels, ref) {
+		return fmt.Errorf("--reference %s is not a method label of the study (labels: %s)", ref, strings.Join(labels, ", "))
+	}
+	return nil
 }
 
 // addStatsFlags adds the flags that choose how the report's statistics
@@ -136,6 +159,9 @@ func execute(ctx context.Context, env *Env, rf *runFlags, study study.Study) (ru
 // runAndReport is run and reproduce: execute, then, unless noReport, the
 // report of what finished (runstudy.RunAndReport) and its headline.
 func runAndReport(ctx context.Context, env *Env, rf *runFlags, study study.Study, noReport bool) error {
+	if err := checkReferenceFlag(rf.report.Reference, study); err != nil {
+		return err
+	}
 	if noReport {
 		_, err := execute(ctx, env, rf, study)
 		return err
