@@ -36,8 +36,15 @@ import (
 // zero_method (and each pair's wilcoxon zero_method and continuity),
 // best_mean_rank, within_cd05_of_best, nemenyi_cliques, each pair's
 // significant and each per_dataset comparison's decisive; cells[] gained
-// best_on_dataset; the analysis gained means, gap_means, complexity, partition and reproduction —
-// all within schema 1; a reader of the older layout ignores them.
+// best_on_dataset; the analysis gained means, gap_means, complexity, partition and reproduction;
+// tests[] gained exact_differences, baselines, merged, merged_by,
+// comparisons, post_hoc_min_p, post_hoc_min_p_holm, post_hoc_powerless,
+// summary, all_pairs and all_pairs_power, and each pair
+// mean_diff_ci95_pp, wins, ties, losses and ties_exact —
+// all within schema 1; a reader of the older layout ignores them. Since
+// baselines and merged exist, tests[].methods lists the ranked entries
+// (not the baselines, one label per merged group); rankings[] still has
+// every method.
 const Schema = 1
 
 // Alpha is the significance level of the tests' verdicts and of the
@@ -129,6 +136,14 @@ type Options struct {
 	// Reference, when set, is the method label every other method is
 	// compared with; otherwise every pair is compared.
 	Reference string
+	// Baselines are method labels that are reference points, not
+	// competitors (the majority-class baseline, a spec's baseline: true):
+	// the tests leave them out of the ranking and name them
+	// (Tests.Baselines). Empty ranks every method.
+	Baselines []string
+	// KeepDuplicates ranks apart labels with identical results on every
+	// fold; by default they are one entry (Tests.Merged).
+	KeepDuplicates bool
 	// Rope is the half-width of the region of practical equivalence of the
 	// Bayesian tests, as a fraction of accuracy (0: stats.DefaultRope).
 	Rope float64
@@ -342,6 +357,7 @@ func ropeOf(opts Options) (float64, error) {
 // protocolTests runs the statistical comparison of each protocol.
 func protocolTests(a *Analysis, recs []results.Record, opts Options, rope float64) ([]Tests, error) {
 	folds := foldScores(recs)
+	exact := exactAccuracies(recs)
 	bayes := stats.DefaultSignedRankOptions()
 	bayes.Rope = rope
 	if opts.Samples > 0 {
@@ -349,7 +365,7 @@ func protocolTests(a *Analysis, recs []results.Record, opts Options, rope float6
 	}
 	var out []Tests
 	for _, p := range a.Protocols {
-		t, err := computeTests(a.Cells, p, opts.Methods, opts.Reference, opts.ZeroMethod, bayes, folds)
+		t, err := computeTests(a.Cells, p, opts, bayes, folds, exact, foldSignatures(recs))
 		if err != nil {
 			return nil, err
 		}

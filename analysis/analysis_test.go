@@ -101,14 +101,17 @@ func TestChanceFlags(t *testing.T) {
 }
 
 // TestTestsNAOverOneDataset: a comparison over one dataset is n/a (no
-// p-value); over two it has one, and the reference restricts the family.
+// p-value over datasets) but keeps its fold-level tests, which the summary
+// headlines; over two it has one, and the reference restricts the family.
 func TestTestsNAOverOneDataset(t *testing.T) {
 	one := records(map[string]map[string]float64{"a": {"d1": 0.8}, "b": {"d1": 0.7}}, nil)
 	a, err := Compute(one, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ts := a.Tests[0]; ts.NA == "" || len(ts.Pairs) != 0 {
+	if ts := a.Tests[0]; ts.NA == "" || len(ts.Pairs) != 1 || !ts.Pairs[0].NA || len(ts.Pairs[0].Folds) != 1 || ts.Pairs[0].Folds[0].N != 5 ||
+		len(ts.Summary) < 2 || !strings.Contains(ts.Summary[0], "With 1 dataset, ranks over datasets are not evidence") ||
+		!strings.Contains(ts.Summary[1], "a vs b on d1: +10.00 pp over 5 folds, P(A>B) = 1.000") {
 		t.Errorf("one dataset: %+v", ts)
 	}
 	three := records(map[string]map[string]float64{"a": {"d1": 0.8, "d2": 0.7, "d3": 0.9}, "b": {"d1": 0.7, "d2": 0.6, "d3": 0.8}, "c": {"d1": 0.75, "d2": 0.65, "d3": 0.85}}, nil)

@@ -80,10 +80,25 @@ func computeRankings(a *Analysis) ([]Ranking, error) {
 	return out, nil
 }
 
-// rankingOf ranks the tested methods of one protocol.
+// rankingOf ranks every compared method of one protocol, the baselines
+// and duplicates the tests leave out (Tests.Baselines, Tests.Merged)
+// included: the headline describes every method, the tests rank the
+// competitors.
 func (a *Analysis) rankingOf(t Tests) (Ranking, error) {
 	r := Ranking{Protocol: t.Protocol, Datasets: t.Datasets, Excluded: t.Excluded}
 	cells := FilterProtocol(a.Cells, t.Protocol)
+	if all := MethodsOf(cells, a.pres); !slices.Equal(all, t.Methods) {
+		// The tests rank a subset: rank all over the same datasets.
+		t.Methods = all
+		t.Friedman.AvgRanks = nil
+		if m := accuracyMatrix(cells, t.Protocol, r.Datasets, all); len(m) > 0 && len(all) >= 2 {
+			avg, err := stats.AverageRanks(m, true)
+			if err != nil {
+				return Ranking{}, err
+			}
+			t.Friedman.AvgRanks = avg
+		}
+	}
 	if len(t.Methods) == 1 {
 		// No test compares one method, but it still ranks first on
 		// every dataset it has: the headline says so rather than "0
@@ -200,6 +215,9 @@ func (a *Analysis) RankRows(t Tests) ([]RankRow, bool) {
 	if len(order) != len(t.Methods) || len(t.Friedman.AvgRanks) != len(t.Methods) {
 		return nil, false
 	}
+	// The ranking orders every method; the tests may rank fewer, whose
+	// own ranks then decide (ties keep the ranking's order).
+	sort.SliceStable(order, func(i, j int) bool { return t.Friedman.AvgRanks[order[i]] < t.Friedman.AvgRanks[order[j]] })
 	rows := make([]RankRow, 0, len(order))
 	for _, j := range order {
 		ar, best := t.Friedman.AvgRanks[j], t.Friedman.AvgRanks[order[0]]

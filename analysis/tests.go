@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"sort"
 	"strconv"
 	"strings"
@@ -20,7 +21,8 @@ import (
 // precision. Decision says which one decided and why. Friedman's χ² (with
 // scipy's tie correction) and the Iman–Davenport F are large-sample
 // approximations, kept beside it for reference; the F is infinite, and not
-// reported, when every dataset ranks the methods identically. Post-hoc
+// reported, when every dataset ranks the methods identically without a
+// tie (with a tie it is finite and reported). Post-hoc
 // comparisons (the Nemenyi CD, Wilcoxon with Holm) are confirmatory only
 // after a significant omnibus test and exploratory otherwise (PostHoc).
 //
@@ -30,12 +32,22 @@ import (
 // complete datasets, as a description.
 type Tests struct {
 	Protocol string `json:"protocol"`
-	// Methods are the ranked methods (every method of the protocol), in
-	// display order; Datasets the complete datasets the ranks cover;
+	// Methods are the ranked methods (the protocol's methods but its
+	// Baselines and the labels Merged into another), in display order; Datasets the complete datasets the ranks cover;
 	// Excluded the datasets some method lacks (see Missing).
 	Methods  []string `json:"methods"`
 	Datasets []string `json:"datasets"`
 	Excluded []string `json:"excluded,omitempty"`
+	// Baselines are the protocol's methods left out of the ranking as
+	// reference points (Options.Baselines), in display order; Merged the
+	// groups of labels with identical results on every fold of every
+	// dataset, each ranked as one entry under its first label (which
+	// Methods holds; EntryName names them all), and MergedBy how they
+	// were found equal: MergedByCounts (the rows' correct counts) or
+	// MergedByAccuracies (rows without counts).
+	Baselines []string   `json:"baselines,omitempty"`
+	Merged    [][]string `json:"merged,omitempty"`
+	MergedBy  string     `json:"merged_by,omitempty"`
 	// Missing are the (dataset, method) cells of the protocol without a
 	// result, in dataset then method order; any makes the tests NA.
 	Missing []MissingCell `json:"missing,omitempty"`
@@ -73,6 +85,33 @@ type Tests struct {
 	// ZeroMethod is the Wilcoxon tests' zero-difference convention
 	// (stats.ZeroWilcox, ZeroPratt or ZeroSplit).
 	ZeroMethod string `json:"zero_method,omitempty"`
+	// ExactDifferences: the Bayesian signed-rank test took its per-dataset
+	// differences exactly, from the rows' correct counts, so that a
+	// difference of exactly the ROPE is decided exactly rather than by
+	// float rounding; false where some row lacks its counts (floats).
+	ExactDifferences bool `json:"exact_differences"`
+	// Comparisons is the size of the Holm family (the pairs that are not
+	// n/a); PostHocMinP the smallest p-value one comparison can reach over
+	// these datasets (stats.WilcoxonMinP; NaN beyond 50 datasets, where
+	// the normal approximation reaches any α), PostHocMinPHolm that
+	// p-value after Holm's first step (× Comparisons, at most 1), and
+	// PostHocPowerless says it is not below Alpha: no pair can be
+	// significant at this number of datasets, whatever the data.
+	Comparisons      int     `json:"comparisons"`
+	PostHocMinP      float64 `json:"post_hoc_min_p"`
+	PostHocMinPHolm  float64 `json:"post_hoc_min_p_holm"`
+	PostHocPowerless bool    `json:"post_hoc_powerless"`
+	// Summary is the plain-language account of the tests, in sentences
+	// the views print as they are: which test decided and why, what it
+	// rejects, what the post-hoc comparisons can and do show (with the
+	// effect sizes against the reference), and, with one or two datasets,
+	// the fold-level tests on each dataset as the headline.
+	Summary []string `json:"summary"`
+	// AllPairs, when there is a Reference, compares every pair too, as a
+	// secondary family Holm-corrected on its own (no fold-level tests);
+	// AllPairsPower is what that family can reach, as above.
+	AllPairs      []Pair       `json:"all_pairs,omitempty"`
+	AllPairsPower *FamilyPower `json:"all_pairs_power,omitempty"`
 	// Pairs are the pairwise comparisons, Holm-corrected as one family.
 	Pairs []Pair `json:"pairs"`
 }
@@ -135,6 +174,20 @@ type Pair struct {
 	// Significant: PHolm below Alpha (never when NA): the pairwise
 	// table's bold and its count of significant pairs.
 	Significant bool `json:"significant"`
+	// DiffCI is the 95 % confidence interval of MeanDiff (percentage
+	// points), the t interval over the datasets' differences (Student's t
+	// with N − 1 degrees of freedom, as scipy.stats.t.interval(0.95,
+	// N−1, mean, sem)); NaN (null) with fewer than two datasets or, as
+	// scipy's, when every difference is the same.
+	DiffCI [2]float64 `json:"mean_diff_ci95_pp"`
+	// Wins, Ties and Losses count the datasets on which A is more
+	// accurate than B, equally accurate, less accurate: equal means the
+	// same mean accuracy, from the correct counts where the rows carry
+	// them (TieExact) and within TieTol of the floats otherwise.
+	Wins     int  `json:"wins"`
+	Ties     int  `json:"ties"`
+	Losses   int  `json:"losses"`
+	TieExact bool `json:"ties_exact"`
 	// Bayes: PLeft = B practically better, PRope, PRight = A practically better.
 	Bayes stats.BayesResult `json:"bayes"`
 	Folds []FoldTest        `json:"per_dataset"`
@@ -177,14 +230,49 @@ func foldScores(recs []results.Record) map[foldKey]map[[2]int]float64 {
 	return out
 }
 
-func computeTests(cells []Cell, protocol string, pres results.Presentation, reference, zeroMethod string, bayes stats.SignedRankOptions, folds map[foldKey]map[[2]int]float64) (Tests, error) {
+// exactAccuracies maps each cell to its accuracy as a rational, the mean
+// over its selected rows of correct/n_test, where every row records its
+// counts and they agree with its accuracy; other cells are absent.
+func exactAccuracies(recs []results.Record) map[foldKey]*big.Rat {
+	sums := map[foldKey]*big.Rat{}
+	rows := map[foldKey]int64{}
+	broken := map[foldKey]bool{}
+	for _, r := range recs {
+		if !r.Selected {
+			continue
+		}
+		k := foldKey{r.Protocol, r.Dataset, r.Method}
+		if r.NTest <= 0 || r.Correct < 0 || r.Correct > r.NTest || math.Abs(float64(r.Correct)/float64(r.NTest)-r.Accuracy) > 1e-12 {
+			broken[k] = true
+			continue
+		}
+		if sums[k] == nil {
+			sums[k] = new(big.Rat)
+		}
+		sums[k].Add(sums[k], big.NewRat(int64(r.Correct), int64(r.NTest)))
+		rows[k]++
+	}
+	for k, sum := range sums {
+		if broken[k] {
+			delete(sums, k)
+			continue
+		}
+		sum.Quo(sum, new(big.Rat).SetInt64(rows[k]))
+	}
+	return sums
+}
+
+func computeTests(cells []Cell, protocol string, opts Options, bayes stats.SignedRankOptions, folds map[foldKey]map[[2]int]float64, exact map[foldKey]*big.Rat, sigs map[foldKey]foldSignature) (Tests, error) {
+	pres, reference, zeroMethod := opts.Methods, opts.Reference, opts.ZeroMethod
 	cells = FilterProtocol(cells, protocol)
 	if zeroMethod == "" {
 		zeroMethod = stats.ZeroWilcox
 	}
 	t := Tests{Protocol: protocol, Methods: MethodsOf(cells, pres)}
+	competitors(&t, cells, opts, sigs)
 	t.Friedman = naFriedman(len(t.Methods), 0)
 	t.Decision.P = math.NaN()
+	t.PostHocMinP, t.PostHocMinPHolm = math.NaN(), math.NaN()
 	if len(t.Methods) < 2 {
 		t.NA = fmt.Sprintf("the %s protocol has %s; a comparison needs 2", protocol, nouns(len(t.Methods), "method"))
 		return t, nil
@@ -205,20 +293,35 @@ func computeTests(cells []Cell, protocol string, pres results.Presentation, refe
 		}
 		return t, nil
 	}
-	if len(matrix) < 2 {
-		t.NA = fmt.Sprintf("the %s protocol has %s; a comparison needs 2", protocol, nouns(len(matrix), "dataset"))
-		return t, nil
-	}
-	if err := omnibus(&t, matrix); err != nil {
-		return t, err
-	}
 	if reference != "" {
 		if rankOf(t.Methods, reference) < len(t.Methods) {
 			t.Reference = reference // else not ranked in this protocol: all pairs
 		}
 	}
 	t.ZeroMethod = zeroMethod
-	return t, pairTests(&t, matrix, bayes, folds)
+	if len(matrix) < 2 {
+		t.NA = fmt.Sprintf("the %s protocol has %s; a comparison needs 2", protocol, nouns(len(matrix), "dataset"))
+		if len(matrix) == 1 {
+			// One dataset is no evidence about datasets, but its folds
+			// still compare the methods on it: the pairs carry the
+			// fold-level tests (their Wilcoxon and Bayesian signed-rank
+			// tests are n/a), which the summary then headlines.
+			if err := pairTests(&t, matrix, exactMatrix(t, exact), bayes, folds); err != nil {
+				return t, err
+			}
+		}
+		t.Summary = summaryOf(t, pres, bayes.Rope)
+		return t, nil
+	}
+	if err := omnibus(&t, matrix); err != nil {
+		return t, err
+	}
+	if err := pairTests(&t, matrix, exactMatrix(t, exact), bayes, folds); err != nil {
+		return t, err
+	}
+	postHocPower(&t)
+	t.Summary = summaryOf(t, pres, bayes.Rope)
+	return t, nil
 }
 
 // completeDatasets fills t's Datasets (every method has a cell), Excluded
@@ -287,30 +390,124 @@ func omnibus(t *Tests, matrix [][]float64) error {
 // pairTests runs the pairwise comparisons (every pair, or t.Reference
 // against every other method) over datasets, Holm-corrected as one
 // family, and on the folds of each dataset.
-func pairTests(t *Tests, matrix [][]float64, bayes stats.SignedRankOptions, folds map[foldKey]map[[2]int]float64) error {
-	ref := stats.AllPairs
-	if t.Reference != "" {
-		ref = rankOf(t.Methods, t.Reference)
-	}
-	pw, err := stats.PairwiseZero(matrix, len(t.Methods), ref, bayes, t.ZeroMethod)
-	if err != nil {
+func pairTests(t *Tests, matrix [][]float64, exact [][]*big.Rat, bayes stats.SignedRankOptions, folds map[foldKey]map[[2]int]float64) error {
+	t.ExactDifferences = exact != nil
+	var err error
+	if t.Reference == "" {
+		t.Pairs, err = comparePairs(*t, stats.AllPairs, matrix, exact, bayes, folds)
 		return err
 	}
+	if t.Pairs, err = comparePairs(*t, rankOf(t.Methods, t.Reference), matrix, exact, bayes, folds); err != nil {
+		return err
+	}
+	// Every pair too, as a secondary family of its own (its own Holm
+	// correction), without the fold-level tests the reference's pairs
+	// carry.
+	t.AllPairs, err = comparePairs(*t, stats.AllPairs, matrix, exact, bayes, nil)
+	return err
+}
+
+// comparePairs compares the methods of t over the datasets of matrix,
+// every pair or ref against the others, Holm-corrected as one family,
+// and, where folds is given, on the folds of each dataset.
+func comparePairs(t Tests, ref int, matrix [][]float64, exact [][]*big.Rat, bayes stats.SignedRankOptions, folds map[foldKey]map[[2]int]float64) ([]Pair, error) {
+	pw, err := stats.PairwiseExact(matrix, exact, len(t.Methods), ref, bayes, t.ZeroMethod)
+	if err != nil {
+		return nil, err
+	}
+	var out []Pair
 	for _, r := range pw {
 		p := Pair{A: t.Methods[r.A], B: t.Methods[r.B], N: r.N, MeanDiff: r.MeanDiff * 100, Wilcoxon: r.Wilcoxon, P: r.P, PHolm: r.PHolm, NA: r.NA, Bayes: r.Bayes}
 		p.Significant = !p.NA && p.PHolm < Alpha
+		p.DiffCI = diffCI(matrix, r.A, r.B)
+		p.Wins, p.Ties, p.Losses = winTieLoss(matrix, exact, r.A, r.B)
+		p.TieExact = exact != nil
 		for _, ds := range t.Datasets {
+			if folds == nil {
+				break
+			}
 			ft, err := foldTest(folds[foldKey{t.Protocol, ds, p.A}], folds[foldKey{t.Protocol, ds, p.B}], bayes.Rope)
 			if err != nil {
-				return fmt.Errorf("analysis: %s %s vs %s on %s: %v", t.Protocol, p.A, p.B, ds, err)
+				return nil, fmt.Errorf("analysis: %s %s vs %s on %s: %v", t.Protocol, p.A, p.B, ds, err)
 			}
 			ft.Dataset = ds
 			ft.Decisive = !ft.Correlated.NA && (ft.Correlated.PRight > DecisiveProbability || ft.Correlated.PLeft > DecisiveProbability)
 			p.Folds = append(p.Folds, ft)
 		}
-		t.Pairs = append(t.Pairs, p)
+		out = append(out, p)
 	}
-	return nil
+	return out, nil
+}
+
+// diffCI is the 95 % t interval of the mean over datasets of column a −
+// column b, in percentage points.
+func diffCI(matrix [][]float64, a, b int) [2]float64 {
+	nan := [2]float64{math.NaN(), math.NaN()}
+	n := len(matrix)
+	if n < 2 {
+		return nan
+	}
+	mean := 0.0
+	for _, row := range matrix {
+		mean += row[a] - row[b]
+	}
+	mean /= float64(n)
+	ss := 0.0
+	for _, row := range matrix {
+		d := row[a] - row[b] - mean
+		ss += d * d
+	}
+	sem := math.Sqrt(ss / float64(n-1) / float64(n))
+	if sem == 0 {
+		return nan
+	}
+	half := stats.TQuantile(0.975, float64(n-1)) * sem
+	return [2]float64{(mean - half) * 100, (mean + half) * 100}
+}
+
+// winTieLoss counts the datasets on which column a is more, equally or
+// less accurate than column b: exactly where exact is given, within
+// TieTol otherwise.
+func winTieLoss(matrix [][]float64, exact [][]*big.Rat, a, b int) (wins, ties, losses int) {
+	for i, row := range matrix {
+		c := 0
+		switch {
+		case exact != nil:
+			c = exact[i][a].Cmp(exact[i][b])
+		case math.Abs(row[a]-row[b]) <= TieTol:
+		case row[a] > row[b]:
+			c = 1
+		default:
+			c = -1
+		}
+		switch c {
+		case 1:
+			wins++
+		case 0:
+			ties++
+		default:
+			losses++
+		}
+	}
+	return wins, ties, losses
+}
+
+// exactMatrix is the matrix of t's datasets and methods as rationals
+// from exact, or nil when some cell has no exact accuracy (the tests then
+// use the floats).
+func exactMatrix(t Tests, exact map[foldKey]*big.Rat) [][]*big.Rat {
+	out := make([][]*big.Rat, len(t.Datasets))
+	for i, ds := range t.Datasets {
+		out[i] = make([]*big.Rat, len(t.Methods))
+		for j, m := range t.Methods {
+			v, ok := exact[foldKey{t.Protocol, ds, m}]
+			if !ok {
+				return nil
+			}
+			out[i][j] = v
+		}
+	}
+	return out
 }
 
 // naFriedman is the Friedman result of a protocol without tests: sizes
@@ -360,8 +557,15 @@ func decide(f stats.FriedmanResult, perm stats.PermutationResult) Decision {
 			why = append(why, fmt.Sprintf("the estimate is below α = %g but its interval is not, so the methods are not called different", Alpha))
 		}
 	}
-	if f.Identical {
+	// One statement about Iman–Davenport, the same as the Friedman table's:
+	// its F is infinite (and not reported) only when every dataset ranks
+	// the methods identically without a tie; with a tie in that ranking the
+	// F is finite and reported like any other.
+	switch {
+	case f.Identical && math.IsInf(f.ImanDavenport, 0):
 		why = append(why, "every dataset ranks the methods identically, so the Iman–Davenport F is infinite and not reported")
+	case f.Identical:
+		why = append(why, fmt.Sprintf("every dataset ranks the methods identically, with ties, so χ² is the largest these ties allow and the Iman–Davenport F is finite (F = %s)", strconv.FormatFloat(f.ImanDavenport, 'f', 4, 64)))
 	}
 	d.Reason = strings.Join(why, "; ")
 	return d

@@ -2,10 +2,13 @@ package analysis
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
+	"math/big"
 	"strings"
 	"testing"
 
+	"github.com/fgrtbench/fgrtbench/results"
 	"github.com/fgrtbench/fgrtbench/stats"
 )
 
@@ -27,11 +30,18 @@ func TestDecisionAtTheEdges(t *testing.T) {
 		{"N=2 k=2 one method wins both", map[string]map[string]float64{"a": {"d1": 0.9, "d2": 0.8}, "b": {"d1": 0.7, "d2": 0.6}}, 0.5, false, true},
 		// Three datasets, three methods ranked alike: 1/36 < α.
 		{"N=3 k=3 identical", map[string]map[string]float64{"a": {"d1": 0.9, "d2": 0.8, "d3": 0.7}, "b": {"d1": 0.8, "d2": 0.7, "d3": 0.6}, "c": {"d1": 0.7, "d2": 0.6, "d3": 0.5}}, 1.0 / 36, true, true},
+		// Three datasets rank three methods alike with a tie (a = b > c):
+		// χ² = 4.5 (the most these ties allow), F = 6 on (2, 4) with
+		// p = 1/16 (scipy.stats.f.sf(6, 2, 4) = 0.0625), finite and
+		// reported; exact p = 1/9.
+		{"N=3 k=3 identical with a tie", map[string]map[string]float64{"a": {"d1": 0.9, "d2": 0.8, "d3": 0.7}, "b": {"d1": 0.9, "d2": 0.8, "d3": 0.7}, "c": {"d1": 0.7, "d2": 0.6, "d3": 0.5}}, 1.0 / 9, false, true},
 		// Two of three datasets agree, the third reverses: χ² = 0.667.
 		{"N=3 k=3 mixed", map[string]map[string]float64{"a": {"d1": 0.9, "d2": 0.8, "d3": 0.5}, "b": {"d1": 0.8, "d2": 0.7, "d3": 0.6}, "c": {"d1": 0.7, "d2": 0.6, "d3": 0.7}}, 0.944, false, false},
 	}
 	for _, c := range cases {
-		a, err := Compute(records(c.acc, nil), Options{Samples: 2000})
+		// a and b tie everywhere in the tied case: kept apart, as the
+		// edge needs two methods tied, not one merged entry.
+		a, err := Compute(records(c.acc, nil), Options{Samples: 2000, KeepDuplicates: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -44,9 +54,19 @@ func TestDecisionAtTheEdges(t *testing.T) {
 			t.Errorf("%s: decision p %v, permutation p %v", c.name, d.P, ts.Permutation.P)
 		}
 		// Iman–Davenport only where finite: an infinite F has no p-value
-		// (null in analysis.json), never the 0 its limit gives.
-		if f := ts.Friedman; math.IsInf(f.ImanDavenport, 0) != c.identical || math.IsNaN(f.PImanDavenport) != c.identical {
+		// (null in analysis.json), never the 0 its limit gives; and the
+		// verdict says "infinite" exactly then, so that it never
+		// contradicts the F the Friedman table prints.
+		f := ts.Friedman
+		infinite := c.identical && !strings.Contains(c.name, "tie")
+		if math.IsInf(f.ImanDavenport, 0) != infinite || math.IsNaN(f.PImanDavenport) != infinite {
 			t.Errorf("%s: Iman–Davenport F %v with p %v", c.name, f.ImanDavenport, f.PImanDavenport)
+		}
+		if strings.Contains(d.Reason, "infinite") != infinite {
+			t.Errorf("%s: reason %q with F = %v", c.name, d.Reason, f.ImanDavenport)
+		}
+		if c.identical && !infinite && (math.Abs(f.ImanDavenport-6) > 1e-9 || math.Abs(f.PImanDavenport-0.0625) > 1e-12 || !strings.Contains(d.Reason, "F = 6.0000")) {
+			t.Errorf("%s: F %v p %v, reason %q; want F = 6, p = 0.0625 stated", c.name, f.ImanDavenport, f.PImanDavenport, d.Reason)
 		}
 		want := PostHocExploratory
 		if c.significant {
@@ -203,5 +223,163 @@ func TestNotApplicableWording(t *testing.T) {
 				t.Errorf("NA = %q, want %q", got, c.want)
 			}
 		})
+	}
+}
+
+// countRecords builds selected rows from correct counts: correct[method]
+// [dataset] per fold, each fold of n rows, with accuracy correct/n as the
+// runner writes it.
+func countRecords(correct map[string]map[string][]int, n int, withCounts bool) []results.Record {
+	var out []results.Record
+	for m, byDS := range correct {
+		for d, folds := range byDS {
+			for f, c := range folds {
+				r := results.Record{Protocol: "clean", Dataset: d, Method: m, Selected: true, Selection: "fixed", Fold: f,
+					Accuracy: float64(c) / float64(n), BalancedAccuracy: 0.5, RulebaseSize: 3, Key: m + d}
+				if withCounts {
+					r.NTest, r.Correct = n, c
+				}
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}
+
+// TestBayesDifferencesExactAtTheRope: A beats B by exactly one row in a
+// hundred on each of three datasets, 1 pp, the ROPE. From the correct
+// counts the differences are exactly 1/100 and every Walsh sum sits on the
+// boundary (P(=) = 1, as stats.BayesSignedRankExact on [1/100]×3); from
+// the floats 0.96 − 0.95 = 0.010000000000000009 is outside the ROPE and
+// the float test calls A practically better (P(A>B) = 0.834), which is
+// what rows without counts still get, and say so.
+func TestBayesDifferencesExactAtTheRope(t *testing.T) {
+	correct := map[string]map[string][]int{
+		"a": {"d1": {96, 96}, "d2": {91, 91}, "d3": {81, 81}},
+		"b": {"d1": {95, 95}, "d2": {90, 90}, "d3": {80, 80}},
+	}
+	opts := Options{Samples: 50000}
+	want, _ := stats.BayesSignedRankExact([]*big.Rat{big.NewRat(1, 100), big.NewRat(1, 100), big.NewRat(1, 100)}, stats.DefaultSignedRankOptions())
+	for _, c := range []struct {
+		counts bool
+		right  float64
+	}{{true, 0}, {false, 0.834}} {
+		a, err := Compute(countRecords(correct, 100, c.counts), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts := a.Tests[0]
+		if len(ts.Pairs) != 1 || ts.ExactDifferences != c.counts {
+			t.Fatalf("counts %v: pairs %+v exact %v", c.counts, ts.Pairs, ts.ExactDifferences)
+		}
+		got := ts.Pairs[0].Bayes
+		if c.counts && got != want {
+			t.Errorf("from counts: %+v, want %+v", got, want)
+		}
+		if math.Abs(got.PRight-c.right) > 0.01 {
+			t.Errorf("counts %v: P(A>B) %v, want %v", c.counts, got.PRight, c.right)
+		}
+	}
+}
+
+// TestReferenceEffects: against a reference method each comparison has
+// its mean difference with the 95 % t interval (scipy 1.10:
+// stats.t.interval(0.95, N−1, loc=mean, scale=stats.sem(d)), in pp) and
+// its wins, ties and losses, ties decided on the correct counts; at N = 1
+// the interval is n/a, at k = 2 the family is one comparison.
+func TestReferenceEffects(t *testing.T) {
+	// Correct counts out of 100 rows per fold, two folds alike; diffs is
+	// a − b per dataset in rows (= pp).
+	build := func(diffs []int) map[string]map[string][]int {
+		c := map[string]map[string][]int{"a": {}, "b": {}}
+		for i, d := range diffs {
+			ds := fmt.Sprintf("d%02d", i)
+			c["a"][ds] = []int{80 + d, 80 + d}
+			c["b"][ds] = []int{80, 80}
+		}
+		return c
+	}
+	nan := math.NaN()
+	cases := []struct {
+		name     string
+		diffs    []int
+		mean     float64
+		ci       [2]float64
+		w, ti, l int
+	}{
+		{"N=1", []int{3}, 3, [2]float64{nan, nan}, 1, 0, 0},
+		{"N=2", []int{1, 3}, 2, [2]float64{-10.706204736432095, 14.706204736432095}, 2, 0, 0},
+		{"N=3 with a tie", []int{1, 0, -2}, -0.3333333333333333, [2]float64{-4.127916367072799, 3.461249700406132}, 1, 1, 1},
+		{"N=10", []int{5, -1, 2, 0, 3, 1, -2, 4, 2, 1}, 1.5, [2]float64{-0.05451882062144464, 3.0545188206214444}, 7, 1, 2},
+	}
+	for _, c := range cases {
+		a, err := Compute(countRecords(build(c.diffs), 100, true), Options{Reference: "a", Samples: 2000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts := a.Tests[0]
+		if len(ts.Pairs) != 1 || ts.Pairs[0].A != "a" {
+			t.Fatalf("%s: pairs %+v", c.name, ts.Pairs)
+		}
+		p := ts.Pairs[0]
+		same := func(got, want float64) bool {
+			return math.IsNaN(got) == math.IsNaN(want) && (math.IsNaN(want) || math.Abs(got-want) <= 1e-9*math.Max(1, math.Abs(want)))
+		}
+		if !same(p.MeanDiff, c.mean) || !same(p.DiffCI[0], c.ci[0]) || !same(p.DiffCI[1], c.ci[1]) {
+			t.Errorf("%s: mean %v CI %v, want %v %v", c.name, p.MeanDiff, p.DiffCI, c.mean, c.ci)
+		}
+		if p.Wins != c.w || p.Ties != c.ti || p.Losses != c.l || !p.TieExact {
+			t.Errorf("%s: W/T/L %d/%d/%d (exact %v), want %d/%d/%d", c.name, p.Wins, p.Ties, p.Losses, p.TieExact, c.w, c.ti, c.l)
+		}
+		if len(c.diffs) > 1 && !strings.Contains(strings.Join(ts.Summary, " "), fmt.Sprintf("%d/%d/%d", c.w, c.ti, c.l)) {
+			t.Errorf("%s: the summary does not give the wins/ties/losses: %q", c.name, ts.Summary)
+		}
+	}
+}
+
+// TestPostHocPower: the paper's clean study has N = 10 datasets and
+// k = 13 methods. Over every pair (78 comparisons) Holm's first step
+// needs p < 0.05/78 ≈ 0.000641, below the smallest p any Wilcoxon test
+// over 10 datasets can give (0.0019041950430043904, scipy's wilcoxon of
+// ten equal differences), so no pair can be significant and the summary
+// says so with the numbers; against a reference (12 comparisons) the
+// first step needs 0.00417, which the data can reach.
+func TestPostHocPower(t *testing.T) {
+	acc := map[string]map[string]float64{}
+	for m := 0; m < 13; m++ {
+		label := fmt.Sprintf("m%02d", m)
+		acc[label] = map[string]float64{}
+		for d := 0; d < 10; d++ {
+			acc[label][fmt.Sprintf("d%02d", d)] = 0.5 + 0.03*float64(m) + 0.011*float64((m*7+d*3)%5)
+		}
+	}
+	for _, c := range []struct {
+		reference   string
+		comparisons int
+		powerless   bool
+	}{{"", 78, true}, {"m00", 12, false}} {
+		a, err := Compute(records(acc, nil), Options{Reference: c.reference, Samples: 500})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts := a.Tests[0]
+		if ts.Comparisons != c.comparisons || ts.PostHocPowerless != c.powerless || math.Abs(ts.PostHocMinP-0.0019041950430043904) > 1e-15 ||
+			math.Abs(ts.PostHocMinPHolm-math.Min(1, float64(c.comparisons)*ts.PostHocMinP)) > 1e-15 {
+			t.Errorf("reference %q: comparisons %d min p %v Holm %v powerless %v", c.reference, ts.Comparisons, ts.PostHocMinP, ts.PostHocMinPHolm, ts.PostHocPowerless)
+		}
+		text := strings.Join(ts.Summary, " ")
+		// The power of the all-pairs family is stated either way: as the
+		// post-hoc family's without a reference, as the secondary one's
+		// with.
+		secondary := c.reference != ""
+		if c.powerless != strings.Contains(text, "no pair can be significant at this number of datasets") ||
+			!strings.Contains(text, "needs p < 0.05/78 ≈ 0.000641") ||
+			secondary != strings.Contains(text, "no pair can be significant in that family at this number of datasets") ||
+			secondary != (ts.AllPairsPower != nil && ts.AllPairsPower.Powerless && ts.AllPairsPower.Comparisons == 78 && len(ts.AllPairs) == 78) {
+			t.Errorf("reference %q: summary %q", c.reference, text)
+		}
+		if c.powerless && ts.Decision.Significant && !strings.Contains(text, "no pair can be named") {
+			t.Errorf("significant omnibus, no pair possible, not reconciled: %q", text)
+		}
 	}
 }

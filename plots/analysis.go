@@ -19,7 +19,18 @@ func CDDataOf(a *analysis.Analysis, protocol string) (CDData, error) {
 	if !ok || t.NA != "" || len(t.Methods) < 2 {
 		return CDData{}, ErrNoData
 	}
-	return CDData{Methods: append([]string(nil), t.Methods...), AvgRanks: append([]float64(nil), t.Friedman.AvgRanks...),
+	var names map[string]string
+	for _, g := range t.Merged {
+		if names == nil {
+			names = map[string]string{}
+		}
+		names[g[0]] = t.EntryName(g[0], a.Presentation())
+	}
+	var baselines []string
+	for _, m := range t.Baselines {
+		baselines = append(baselines, a.Presentation().DisplayName(m))
+	}
+	return CDData{Methods: append([]string(nil), t.Methods...), Names: names, Baselines: baselines, AvgRanks: append([]float64(nil), t.Friedman.AvgRanks...),
 		CD: t.CD05, Cliques: t.Cliques, Alpha: 0.05, NDatasets: len(t.Datasets), FriedmanP: t.Decision.P,
 		Test: t.Decision.Name, Verdict: verdictOf(t.Decision), Exploratory: t.PostHoc == analysis.PostHocExploratory}, nil
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
@@ -16,8 +17,16 @@ import (
 
 // CDData is the input of a critical-difference diagram.
 type CDData struct {
-	Methods  []string
-	AvgRanks []float64 // 1 = best
+	Methods []string
+	// Names, when set, names a ranked entry otherwise than its display
+	// name: an entry that stands for several labels with identical
+	// results (analysis.Tests.EntryName).
+	Names map[string]string
+	// Baselines are the display names of the methods left out of the
+	// ranking as reference points (analysis.Tests.Baselines), which the
+	// caption names.
+	Baselines []string
+	AvgRanks  []float64 // 1 = best
 	// CD is the Nemenyi critical difference at Alpha over NDatasets;
 	// Cliques the groups of methods the Nemenyi test cannot tell apart
 	// (analysis.NemenyiCliques: labels in rank order), drawn as bars.
@@ -61,6 +70,9 @@ func CDCaption(protocol string, d CDData) string {
 	}
 	if d.Exploratory {
 		s += " The omnibus test is not significant, so the Nemenyi comparisons are exploratory."
+	}
+	if len(d.Baselines) > 0 {
+		s += " Not ranked, being baselines: " + strings.Join(d.Baselines, ", ") + "."
 	}
 	return s
 }
@@ -183,7 +195,11 @@ func (l *cdLayout) cliqueRanges() ([][2]int, error) {
 
 // labelOf is a method's label: its name and average rank.
 func (l *cdLayout) labelOf(o int) string {
-	return fmt.Sprintf("%s (%.2f)", l.pres.DisplayName(l.d.Methods[o]), l.d.AvgRanks[o])
+	name := l.pres.DisplayName(l.d.Methods[o])
+	if n, ok := l.d.Names[l.d.Methods[o]]; ok {
+		name = n
+	}
+	return fmt.Sprintf("%s (%.2f)", name, l.d.AvgRanks[o])
 }
 
 // cdTitle names the test, the data and, when known, the omnibus p-value.

@@ -263,6 +263,10 @@ func collectTables(rep *Report, opts Options, tol float64, lg *legend) (statNote
 		sr, _ := a.TestsOf(p)
 		if sr.NA != "" {
 			statNotes = append(statNotes, fmt.Sprintf("No statistics for the %s protocol (n/a): %s.", p, sr.NA))
+			if len(sr.Pairs) > 0 {
+				// One dataset: its fold-level comparisons are the headline.
+				rep.Tables = append(rep.Tables, foldTable(sr, a))
+			}
 			continue
 		}
 		rep.Stats = append(rep.Stats, sr)

@@ -30,6 +30,11 @@ func pValue(p float64) string { return analysis.FormatP(p) }
 // analysis.Tests and computes nothing.
 func verdict(t analysis.Tests, a *analysis.Analysis) string {
 	pres := a.Presentation()
+	if len(t.Datasets) <= analysis.SmallStudy && len(t.Summary) > 0 {
+		// One or two datasets: the fold-level tests are the headline, the
+		// summary says so and why (analysis.SmallStudy).
+		return "**Significance:** " + mdEscape(strings.Join(t.Summary, " "))
+	}
 	if t.NA != "" {
 		return "Significance: n/a — " + mdEscape(t.NA) + "."
 	}
@@ -56,7 +61,11 @@ func verdict(t analysis.Tests, a *analysis.Analysis) string {
 	if len(within) > 0 && len(within) <= 6 {
 		s += ": " + mdEscape(strings.Join(within, ", "))
 	}
-	return s + "."
+	s += "."
+	if len(t.Summary) > 0 {
+		s += "\n\n**In brief:** " + mdEscape(strings.Join(t.Summary, " "))
+	}
+	return s
 }
 
 func countText(n int) string {
@@ -83,9 +92,20 @@ func verdictWord(d analysis.Decision) string {
 // only explore.
 func postHocNote(r StatsResult) string {
 	if r.PostHoc == analysis.PostHocConfirmatory {
-		return "The omnibus test is significant at α = 0.05, so the post-hoc comparisons (CD, Wilcoxon with Holm) are confirmatory."
+		s := "The omnibus test is significant at α = 0.05, so the post-hoc comparisons (CD, Wilcoxon with Holm) are confirmatory."
+		if r.PostHocPowerless {
+			s += " " + powerlessNote(r)
+		}
+		return s
 	}
 	return "The omnibus test is not significant at α = 0.05, so the post-hoc comparisons (CD, Wilcoxon with Holm) are exploratory: they suggest where differences may lie but establish none."
+}
+
+// powerlessNote says that no pairwise comparison can be significant at
+// this number of datasets, with the analysis's numbers.
+func powerlessNote(r StatsResult) string {
+	return fmt.Sprintf("At %d datasets, though, no Wilcoxon comparison can reach p below %s, and after Holm's correction over %d comparisons none below %s: no pair can be significant, whatever the data.",
+		len(r.Datasets), strconv.FormatFloat(r.PostHocMinP, 'g', 3, 64), r.Comparisons, strconv.FormatFloat(r.PostHocMinPHolm, 'g', 3, 64))
 }
 
 // zeroNote states the Wilcoxon tests' zero-difference convention and the
@@ -111,7 +131,28 @@ func StatisticsTables(r StatsResult, a *analysis.Analysis) []Table {
 		p := r.Protocol
 		return []Table{{Name: "ranks-" + p, Title: "Average ranks, " + p + " protocol", Summary: "The analysis's ranking does not cover the tested methods; nothing is shown."}}
 	}
-	return []Table{ranksTable(r, rows, a.Presentation()), friedmanTable(r), pairwiseTable(r, a), foldTable(r, a)}
+	tables := []Table{ranksTable(r, rows, a.Presentation()), friedmanTable(r), pairwiseTable(r, a)}
+	if all, ok := allPairsTable(r, a); ok {
+		tables = append(tables, all)
+	}
+	return append(tables, foldTable(r, a))
+}
+
+// allPairsTable is the secondary table of every pair, when the post-hoc
+// family is a reference against the others: the pairwise table of the
+// analysis's AllPairs, with their own Holm correction and power.
+func allPairsTable(r StatsResult, a *analysis.Analysis) (Table, bool) {
+	if len(r.AllPairs) == 0 || r.AllPairsPower == nil {
+		return Table{}, false
+	}
+	all := r
+	all.Pairs, all.Reference, all.AllPairs = r.AllPairs, "", nil
+	all.Comparisons, all.PostHocMinP, all.PostHocMinPHolm, all.PostHocPowerless = r.AllPairsPower.Comparisons, r.AllPairsPower.MinP, r.AllPairsPower.MinPHolm, r.AllPairsPower.Powerless
+	t := pairwiseTable(all, a)
+	t.Name = "pairwise-all-" + r.Protocol
+	t.Title = fmt.Sprintf("Every pair of methods over datasets (secondary to the comparisons with %s), %s protocol", r.EntryName(r.Reference, a.Presentation()), r.Protocol)
+	t.Linked = true
+	return t, true
 }
 
 // ranksTable lists the analysis's rank rows (best mean rank first, ties in
@@ -126,7 +167,7 @@ func ranksTable(r StatsResult, rows []analysis.RankRow, pres results.Presentatio
 		CSVHeader: []string{"protocol", "method", "display_name", "average_rank", "diff_to_best", "within_cd05_of_best"},
 	}
 	for _, row := range rows {
-		name := pres.DisplayName(row.Method)
+		name := r.EntryName(row.Method, pres)
 		ranks.Rows = append(ranks.Rows, []Entry{{Text: name}, {Text: fixed(row.AvgRank, 3), Bold: row.TiedBest}, {Text: fixed(row.DiffToBest, 3)}})
 		within := ""
 		if r.CD05 > 0 {
@@ -137,6 +178,20 @@ func ranksTable(r StatsResult, rows []analysis.RankRow, pres results.Presentatio
 	ranks.Notes = []string{"Ranks of the mean accuracies within each dataset, ties sharing the mean rank. Datasets: " + strings.Join(r.Datasets, ", ") + "."}
 	if len(r.Excluded) > 0 {
 		ranks.Notes = append(ranks.Notes, "Left out (a method has no result): "+strings.Join(r.Excluded, ", ")+".")
+	}
+	if len(r.Baselines) > 0 {
+		var names []string
+		for _, m := range r.Baselines {
+			names = append(names, pres.DisplayName(m))
+		}
+		ranks.Notes = append(ranks.Notes, "Not ranked, being baselines (--rank-baselines ranks them): "+strings.Join(names, ", ")+".")
+	}
+	for _, g := range r.Merged {
+		how := "correct counts"
+		if r.MergedBy == analysis.MergedByAccuracies {
+			how = "accuracies"
+		}
+		ranks.Notes = append(ranks.Notes, fmt.Sprintf("Ranked as one entry, their %s being the same on every fold of every dataset (--keep-duplicates ranks them apart): %s.", how, r.EntryName(g[0], pres)))
 	}
 	return ranks
 }
@@ -182,8 +237,8 @@ func friedmanStatistics(f stats.FriedmanResult) []statistic {
 		{"Methods (k)", strconv.Itoa(f.K), strconv.Itoa(f.K)},
 		{fmt.Sprintf("Friedman χ² (df %d)", f.DF), fixed(f.ChiSquare, 4), csvNum(f.ChiSquare)},
 		{"Friedman p", pValue(f.P), fmt.Sprintf("%.6g", f.P)},
-		{"Friedman χ², tie-corrected (scipy)", fixed(f.ChiSquareTieCorrected, 4), csvNum(f.ChiSquareTieCorrected)},
-		{"Friedman p, tie-corrected", pValue(f.PTieCorrected), fmt.Sprintf("%.6g", f.PTieCorrected)},
+		{"Friedman χ², tie-corrected (scipy)", statText(f.ChiSquareTieCorrected), csvStat(f.ChiSquareTieCorrected)},
+		{"Friedman p, tie-corrected", pValue(f.PTieCorrected), csvP(f.PTieCorrected)},
 	}
 	if math.IsInf(f.ImanDavenport, 0) {
 		// Only where finite: an infinite F (every dataset ranks the methods
@@ -193,6 +248,24 @@ func friedmanStatistics(f stats.FriedmanResult) []statistic {
 	return append(items,
 		statistic{fmt.Sprintf("Iman–Davenport F (%d, %d)", f.DF1, f.DF2), fixed(f.ImanDavenport, 4), csvNum(f.ImanDavenport)},
 		statistic{"Iman–Davenport p", pValue(f.PImanDavenport), fmt.Sprintf("%.6g", f.PImanDavenport)})
+}
+
+// statText writes a statistic with four decimals, "n/a" where the test
+// gives none (NaN: the tie-corrected χ² when every method ties on every
+// dataset, as scipy).
+func statText(v float64) string {
+	if math.IsNaN(v) {
+		return "n/a"
+	}
+	return fixed(v, 4)
+}
+
+// csvStat is csvNum, empty where the test gives no statistic (NaN).
+func csvStat(v float64) string {
+	if math.IsNaN(v) {
+		return ""
+	}
+	return csvNum(v)
 }
 
 // permutationStatistics is the permutation test's p-value, with its 99 %
@@ -234,7 +307,7 @@ func pairwiseTable(r StatsResult, a *analysis.Analysis) Table {
 		Notes: []string{
 			"Comparisons: " + family + ", on per-dataset mean accuracies. Wilcoxon signed-rank test, two-sided, " + zeroNote(r.ZeroMethod) + "; Holm's step-down correction over the comparisons of the table; bold: Holm-adjusted p < 0.05.",
 			postHocNote(r),
-			fmt.Sprintf("Bayesian signed-rank test (Benavoli et al., JMLR 2017) with ROPE ± %s pp: P(A>B), P(=), P(B>A) are the posterior probabilities that A is practically better, the two practically equivalent, B practically better.", fixed(a.Rope*100, 2)),
+			fmt.Sprintf("Bayesian signed-rank test (Benavoli et al., JMLR 2017) with ROPE ± %s pp: P(A>B), P(=), P(B>A) are the posterior probabilities that A is practically better, the two practically equivalent, B practically better. %s", fixed(a.Rope*100, 2), exactNote(r.ExactDifferences)),
 		},
 	}
 	sig := 0
@@ -243,10 +316,10 @@ func pairwiseTable(r StatsResult, a *analysis.Analysis) Table {
 		s := pt.Significant
 		if s {
 			sig++
-			sigNames = append(sigNames, pres.DisplayName(pt.A)+" vs "+pres.DisplayName(pt.B))
+			sigNames = append(sigNames, r.EntryName(pt.A, pres)+" vs "+r.EntryName(pt.B, pres))
 		}
 		t.Rows = append(t.Rows, []Entry{
-			{Text: pres.DisplayName(pt.A) + " vs " + pres.DisplayName(pt.B)}, {Text: signed(pt.MeanDiff, 2)}, {Text: strconv.Itoa(pt.N)},
+			{Text: r.EntryName(pt.A, pres) + " vs " + r.EntryName(pt.B, pres)}, {Text: signed(pt.MeanDiff, 2)}, {Text: strconv.Itoa(pt.N)},
 			{Text: pValue(pt.P)}, {Text: pValue(pt.PHolm), Bold: s}, {Text: prob(pt.Bayes.PRight)}, {Text: prob(pt.Bayes.PRope)}, {Text: prob(pt.Bayes.PLeft)},
 		})
 		t.CSVRows = append(t.CSVRows, []string{p, pt.A, pt.B, csvNum(pt.MeanDiff), strconv.Itoa(pt.N), strconv.Itoa(pt.Wilcoxon.Zeros),
@@ -261,11 +334,23 @@ func pairwiseTable(r StatsResult, a *analysis.Analysis) Table {
 		t.Summary += ": " + strings.Join(sigNames, "; ")
 	}
 	t.Summary += "."
+	if r.PostHocPowerless {
+		t.Summary += " " + powerlessNote(r)
+	}
 	if len(r.Pairs) == 0 {
 		t.Summary = "No comparison: fewer than two methods."
 	}
 	t.Linked = len(t.Rows) > 12
 	return t
+}
+
+// exactNote says where the Bayesian signed-rank test took its
+// differences from.
+func exactNote(exact bool) string {
+	if exact {
+		return "Its per-dataset differences are computed exactly from the correct counts, so a difference of exactly the ROPE lies on its boundary."
+	}
+	return "Its per-dataset differences are the float accuracies' (some rows record no correct counts), so a difference of exactly the ROPE may fall on either side by rounding."
 }
 
 // foldTable lists, per comparison and dataset, the tests on the folds of
@@ -297,7 +382,7 @@ func foldTable(r StatsResult, a *analysis.Analysis) Table {
 			if !math.IsNaN(f.Rho) {
 				rho = fixed(f.Rho, 2)
 			}
-			t.Rows = append(t.Rows, []Entry{{Text: pres.DisplayName(pt.A) + " vs " + pres.DisplayName(pt.B)}, {Text: f.Dataset}, {Text: strconv.Itoa(f.N)}, {Text: rho},
+			t.Rows = append(t.Rows, []Entry{{Text: r.EntryName(pt.A, pres) + " vs " + r.EntryName(pt.B, pres)}, {Text: f.Dataset}, {Text: strconv.Itoa(f.N)}, {Text: rho},
 				{Text: signed(f.MeanDiff, 2)}, {Text: prob(f.Correlated.PRight)}, {Text: prob(f.Correlated.PRope)}, {Text: prob(f.Correlated.PLeft)}, {Text: pValue(f.NadeauBengio.P)}})
 			t.CSVRows = append(t.CSVRows, []string{p, pt.A, pt.B, f.Dataset, strconv.Itoa(f.N), csvP(f.Rho), csvNum(f.MeanDiff), csvP(f.Correlated.PRight), csvP(f.Correlated.PRope), csvP(f.Correlated.PLeft),
 				csvP(f.NadeauBengio.T), strconv.Itoa(f.NadeauBengio.DF), csvP(f.NadeauBengio.P)})

@@ -14,7 +14,8 @@ import (
 // that a run does not end without a result: for the paper study the
 // reproduction verdict first (verdict.go), then the analysis's ranking of its
 // headline protocol, the one REPORT.md's headline table prints, then the
-// other protocols', and the report's path ("" = none). It renders the
+// other protocols', each protocol's plain-language account of its
+// statistics, and the report's path ("" = none). It renders the
 // analysis the report was rendered from and computes nothing: the terminal
 // and REPORT.md show the same methods, under the same names, with the same
 // ranks, in the same order.
@@ -30,6 +31,7 @@ func WriteHeadline(w io.Writer, a *analysis.Analysis, reportPath string) {
 				writeRanking(w, r)
 			}
 		}
+		writeStatsSummary(w, a)
 	}
 	if reportPath != "" {
 		fmt.Fprintf(w, "report: %s\n", reportPath)

@@ -3,8 +3,10 @@ package stats
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"sort"
+	"strconv"
 )
 
 // BayesResult gives the posterior probabilities of the three regions of a
@@ -74,22 +76,88 @@ func BayesSignedRank(d []float64, opt SignedRankOptions) (BayesResult, error) {
 	if len(d) < 2 {
 		return naBayes(), nil
 	}
-	n := len(d) + 1
-	// Draws are made in input order (the prior's pseudo-observation first)
-	// and then carried to z sorted ascending, so that a draw weighs the same
-	// observation whatever the values: negating d mirrors the result.
-	z := make([]float64, n)
+	z := make([]float64, len(d)+1)
 	copy(z[1:], d)
+	order := sortedOrder(len(z), func(a, b int) bool { return z[a] < z[b] })
+	sorted := make([]float64, len(z))
+	for k, i := range order {
+		sorted[k] = z[i]
+	}
+	return signedRankDraws(order, newFloatWalsh(sorted, opt.Rope), opt), nil
+}
+
+// BayesSignedRankExact is BayesSignedRank on differences known exactly,
+// as rationals (e.g. differences of accuracies computed from correct
+// counts), against the ROPE as written: opt.Rope's shortest decimal form,
+// so 0.01 is 1/100. A Walsh sum at exactly twice the ROPE then gets the
+// step's ½ on either side, which floats decide by rounding noise: one
+// accuracy of 0.96 minus 0.95 is 0.010000000000000009 in float64, above a
+// ROPE of 0.01. Posterior draws are the same as BayesSignedRank's, so the
+// two agree wherever no sum lies on the boundary.
+func BayesSignedRankExact(d []*big.Rat, opt SignedRankOptions) (BayesResult, error) {
+	fl := make([]float64, len(d))
+	for i, v := range d {
+		if v == nil {
+			return BayesResult{}, fmt.Errorf("stats: difference %d is missing", i)
+		}
+		fl[i], _ = v.Float64()
+	}
+	if err := opt.check(fl); err != nil {
+		return BayesResult{}, err
+	}
+	if len(d) < 2 {
+		return naBayes(), nil
+	}
+	rope, ok := new(big.Rat).SetString(strconv.FormatFloat(opt.Rope, 'g', -1, 64))
+	if !ok {
+		return BayesResult{}, fmt.Errorf("stats: ROPE %v is not a decimal", opt.Rope)
+	}
+	twice := new(big.Rat).Add(rope, rope)
+	z := make([]*big.Rat, len(d)+1)
+	z[0] = new(big.Rat)
+	copy(z[1:], d)
+	order := sortedOrder(len(z), func(a, b int) bool { return z[a].Cmp(z[b]) < 0 })
+	sorted := make([]*big.Rat, len(z))
+	for k, i := range order {
+		sorted[k] = z[i]
+	}
+	sum, neg := new(big.Rat), new(big.Rat)
+	wl := newWalsh(len(z), func(i, j int) (right, left int) {
+		sum.Add(sorted[i], sorted[j])
+		neg.Neg(sum)
+		return sum.Cmp(twice), neg.Cmp(twice)
+	})
+	return signedRankDraws(order, wl, opt), nil
+}
+
+// sortedOrder returns the indices 0..n-1 sorted stably by less.
+func sortedOrder(n int, less func(a, b int) bool) []int {
 	order := make([]int, n)
 	for i := range order {
 		order[i] = i
 	}
-	sort.SliceStable(order, func(a, b int) bool { return z[order[a]] < z[order[b]] })
-	sorted := make([]float64, n)
-	for k, i := range order {
-		sorted[k] = z[i]
+	sort.SliceStable(order, func(a, b int) bool { return less(order[a], order[b]) })
+	return order
+}
+
+// cmpFloat is −1, 0 or +1 as a is below, equal to or above b.
+func cmpFloat(a, b float64) int {
+	switch {
+	case a > b:
+		return 1
+	case a == b:
+		return 0
 	}
-	wl := newWalsh(sorted, opt.Rope)
+	return -1
+}
+
+// signedRankDraws samples the posterior: order carries the input's
+// positions (the prior's pseudo-observation first) to the sorted ones wl
+// was built on. Draws are made in input order and then carried to the
+// sorted z, so that a draw weighs the same observation whatever the
+// values: negating d mirrors the result.
+func signedRankDraws(order []int, wl *walsh, opt SignedRankOptions) BayesResult {
+	n := len(order)
 	rng := rand.New(rand.NewPCG(opt.Seed, 0x5eed_b5a7))
 	raw := make([]float64, n)
 	w := make([]float64, n)
@@ -113,7 +181,7 @@ func BayesSignedRank(d []float64, opt SignedRankOptions) (BayesResult, error) {
 		addWin(&wins, th)
 	}
 	s := float64(opt.Samples)
-	return BayesResult{PLeft: wins[0] / s, PRope: wins[1] / s, PRight: wins[2] / s}, nil
+	return BayesResult{PLeft: wins[0] / s, PRope: wins[1] / s, PRight: wins[2] / s}
 }
 
 // check refuses options and differences the test cannot use.
@@ -165,29 +233,38 @@ type walsh struct {
 	prefix             []float64 // scratch: prefix[j] = w[0]+…+w[j-1]
 }
 
-func newWalsh(z []float64, rope float64) *walsh {
-	n := len(z)
+// newWalsh builds the boundaries for n sorted values from cmp(i, j),
+// which compares z[i]+z[j] with 2·rope (right) and −(z[i]+z[j]) with
+// 2·rope (left), each −1, 0 or +1: floats or exact rationals alike.
+func newWalsh(n int, cmp func(i, j int) (right, left int)) *walsh {
 	wl := &walsh{rGT: make([]int, n), rEQ: make([]int, n), lLT: make([]int, n), lEQ: make([]int, n), prefix: make([]float64, n+1)}
-	for i := range z {
+	for i := range n {
 		wl.rGT[i], wl.rEQ[i], wl.lLT[i], wl.lEQ[i] = n, n, 0, 0
 		for j := n - 1; j >= 0; j-- {
-			switch s := z[i] + z[j]; {
-			case s > 2*rope:
+			switch r, _ := cmp(i, j); r {
+			case 1:
 				wl.rGT[i], wl.rEQ[i] = j, j
-			case s == 2*rope:
+			case 0:
 				wl.rEQ[i] = j
 			}
 		}
-		for j := range z {
-			switch s := -(z[i] + z[j]); {
-			case s > 2*rope:
+		for j := range n {
+			switch _, l := cmp(i, j); l {
+			case 1:
 				wl.lLT[i], wl.lEQ[i] = j+1, j+1
-			case s == 2*rope:
+			case 0:
 				wl.lEQ[i] = j + 1
 			}
 		}
 	}
 	return wl
+}
+
+// newFloatWalsh is newWalsh on sorted float64 values.
+func newFloatWalsh(z []float64, rope float64) *walsh {
+	return newWalsh(len(z), func(i, j int) (right, left int) {
+		return cmpFloat(z[i]+z[j], 2*rope), cmpFloat(-(z[i] + z[j]), 2*rope)
+	})
 }
 
 // theta returns θ_left and θ_right of the weights w: Σᵢⱼ wᵢwⱼ·H(·) over

@@ -2,6 +2,7 @@ package stats
 
 import (
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"sort"
 	"testing"
@@ -149,9 +150,64 @@ func TestWalshThetaMatchesDefinition(t *testing.T) {
 				wantL += w[i] * w[j] * h(-s-2*rope)
 			}
 		}
-		gotL, gotR := newWalsh(z, rope).theta(w)
+		gotL, gotR := newFloatWalsh(z, rope).theta(w)
 		if math.Abs(gotL-wantL) > 1e-12 || math.Abs(gotR-wantR) > 1e-12 {
 			t.Fatalf("trial %d z=%v rope=%v: θ (%v, %v), want (%v, %v)", trial, z, rope, gotL, gotR, wantL, wantR)
 		}
+	}
+}
+
+// TestBayesSignedRankExactAtTheRope: differences of exactly the ROPE
+// width (1 pp), as accuracies computed from correct counts give them
+// (19/20 − 18/20 of a 20-row fold), get the step's ½ on the boundary.
+// Float subtraction puts 0.96 − 0.95 at 0.010000000000000009, above the
+// ROPE, which moves the posterior; the exact test agrees with the float
+// test on the exactly rounded values (0.01 + 0.01 = 0.02 = 2·0.01 in
+// float64) and, away from the boundary, with the float test on any
+// rounding.
+func TestBayesSignedRankExactAtTheRope(t *testing.T) {
+	r := func(a, b int64) *big.Rat { return big.NewRat(a, b) }
+	opt := DefaultSignedRankOptions()
+	hi, lo := 0.96, 0.95
+	noisy := hi - lo // at run time: 0.010000000000000009 (a constant expression would be exact)
+	cases := []struct {
+		name  string
+		exact []*big.Rat
+		clean []float64 // the nearest float64 of each exact difference
+		float []float64 // as float subtraction of accuracies gives them
+		moved bool      // the float result differs from the exact one
+	}{
+		{"N=2 both at the rope", []*big.Rat{r(1, 100), r(1, 100)}, []float64{0.01, 0.01}, []float64{noisy, noisy}, true},
+		{"N=3 all at the rope", []*big.Rat{r(1, 100), r(1, 100), r(1, 100)}, []float64{0.01, 0.01, 0.01}, []float64{noisy, noisy, noisy}, true},
+		{"N=5 four at the rope", []*big.Rat{r(1, 100), r(1, 100), r(1, 100), r(1, 100), r(-1, 50)}, []float64{0.01, 0.01, 0.01, 0.01, -0.02}, []float64{noisy, noisy, noisy, noisy, -0.02}, true},
+		{"N=3 away from the rope", []*big.Rat{r(1, 40), r(-1, 200), r(3, 100)}, []float64{0.025, -0.005, 0.03}, []float64{0.025, -0.005, 0.03}, false},
+	}
+	for _, c := range cases {
+		got, err := BayesSignedRankExact(c.exact, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		clean, _ := BayesSignedRank(c.clean, opt)
+		fl, _ := BayesSignedRank(c.float, opt)
+		if got != clean {
+			t.Errorf("%s: exact %+v, float on exact values %+v", c.name, got, clean)
+		}
+		if (got != fl) != c.moved {
+			t.Errorf("%s: exact %+v, float with rounding noise %+v (moved: want %v)", c.name, got, fl, c.moved)
+		}
+		near(t, c.name+" sum", got.PLeft+got.PRope+got.PRight, 1, 1e-12)
+	}
+	if got, _ := BayesSignedRankExact([]*big.Rat{r(1, 100)}, opt); !got.NA {
+		t.Errorf("N=1: %+v, want NA", got)
+	}
+	// A boundary no float64 input can hit: 7/100 + (−1/20) is exactly
+	// 2/100, while 0.07 + (−0.05) is 0.020000000000000004 in float64, so
+	// even the exactly rounded differences put that pair right of the
+	// ROPE.
+	pair := []*big.Rat{r(7, 100), r(-1, 20), r(7, 100), r(-1, 20)}
+	got, _ := BayesSignedRankExact(pair, opt)
+	fl, _ := BayesSignedRank([]float64{0.07, -0.05, 0.07, -0.05}, opt)
+	if got == fl {
+		t.Errorf("7/100 and −1/20: exact and float agree (%+v), the float boundary is not crossed", got)
 	}
 }

@@ -3,6 +3,7 @@ package stats
 import (
 	"fmt"
 	"math"
+	"math/big"
 )
 
 // AllPairs, passed as the reference to Pairwise, compares every pair of
@@ -48,6 +49,23 @@ func Pairwise(scores [][]float64, k, reference int, bayes SignedRankOptions) ([]
 // convention zeroMethod (ZeroWilcox, ZeroPratt or ZeroSplit; see
 // WilcoxonZero).
 func PairwiseZero(scores [][]float64, k, reference int, bayes SignedRankOptions, zeroMethod string) ([]PairwiseResult, error) {
+	return PairwiseExact(scores, nil, k, reference, bayes, zeroMethod)
+}
+
+// PairwiseExact is PairwiseZero where the scores are also known exactly:
+// exact, when not nil, holds the same matrix as rationals, from which the
+// Bayesian signed-rank test takes its differences (BayesSignedRankExact),
+// so that a difference of exactly the ROPE is decided exactly. The
+// Wilcoxon test ranks the float differences as before.
+func PairwiseExact(scores [][]float64, exact [][]*big.Rat, k, reference int, bayes SignedRankOptions, zeroMethod string) ([]PairwiseResult, error) {
+	if exact != nil && len(exact) != len(scores) {
+		return nil, fmt.Errorf("stats: %d exact rows for %d rows of scores", len(exact), len(scores))
+	}
+	for i, row := range exact {
+		if len(row) != k {
+			return nil, fmt.Errorf("stats: exact row %d has %d values, want %d", i, len(row), k)
+		}
+	}
 	if k < 2 {
 		return nil, fmt.Errorf("stats: need at least 2 methods, got %d", k)
 	}
@@ -64,7 +82,7 @@ func PairwiseZero(scores [][]float64, k, reference int, bayes SignedRankOptions,
 	ps := make([]float64, len(pairs))
 	for p, ab := range pairs {
 		var err error
-		if out[p], err = comparePair(scores, ab, bayes, zeroMethod); err != nil {
+		if out[p], err = comparePair(scores, exact, ab, bayes, zeroMethod); err != nil {
 			return nil, err
 		}
 		ps[p] = out[p].P
@@ -102,7 +120,7 @@ func comparedPairs(k, reference int) [][2]int {
 // comparePair tests one pair of methods on their per-dataset differences:
 // the Wilcoxon signed-rank test and the Bayesian signed-rank test (Holm's
 // adjustment is the caller's, over every pair).
-func comparePair(scores [][]float64, ab [2]int, bayes SignedRankOptions, zeroMethod string) (PairwiseResult, error) {
+func comparePair(scores [][]float64, exact [][]*big.Rat, ab [2]int, bayes SignedRankOptions, zeroMethod string) (PairwiseResult, error) {
 	d := make([]float64, len(scores))
 	sum := 0.0
 	for i, row := range scores {
@@ -113,7 +131,16 @@ func comparePair(scores [][]float64, ab [2]int, bayes SignedRankOptions, zeroMet
 	if err != nil {
 		return PairwiseResult{}, fmt.Errorf("stats: methods %d and %d: %v", ab[0], ab[1], err)
 	}
-	b, err := BayesSignedRank(d, bayes)
+	var b BayesResult
+	if exact != nil {
+		de := make([]*big.Rat, len(exact))
+		for i, row := range exact {
+			de[i] = new(big.Rat).Sub(row[ab[0]], row[ab[1]])
+		}
+		b, err = BayesSignedRankExact(de, bayes)
+	} else {
+		b, err = BayesSignedRank(d, bayes)
+	}
 	if err != nil {
 		return PairwiseResult{}, err
 	}

@@ -148,6 +148,7 @@ type FriedmanResult struct {
 	// ChiSquareTieCorrected divides ChiSquare by 1 - Σ(t³-t)/(N·K·(K²-1)),
 	// the tie correction scipy.stats.friedmanchisquare applies (the
 	// authors' code calls that function); PTieCorrected is its p-value.
+	// Both are NaN, as scipy's, when every dataset ties every method.
 	ChiSquareTieCorrected float64
 	PTieCorrected         float64
 	// ImanDavenport is F_F = (N-1)χ²/(N(K-1)-χ²) (Demšar eq. 2), F-distributed
@@ -187,9 +188,11 @@ func Friedman(m [][]float64, higherBetter bool) (FriedmanResult, error) {
 		res.ChiSquareTieCorrected = res.ChiSquare / c
 		res.PTieCorrected = distuv.ChiSquared{K: float64(k - 1)}.Survival(res.ChiSquareTieCorrected)
 	} else {
-		// Every row entirely tied: no information, as scipy's NaN.
-		res.ChiSquareTieCorrected = 0
-		res.PTieCorrected = 1
+		// Every row entirely tied: the correction divides 0 by 0, and
+		// scipy.stats.friedmanchisquare returns NaN for both; so do we,
+		// and the views print "n/a" rather than a χ² of 0 with p = 1.
+		res.ChiSquareTieCorrected = math.NaN()
+		res.PTieCorrected = math.NaN()
 	}
 	return res, nil
 }

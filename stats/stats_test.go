@@ -256,3 +256,34 @@ func TestStudentizedRangeErrors(t *testing.T) {
 		t.Errorf("CDF at q<0 = %v, %v; want 0", p, err)
 	}
 }
+
+// TestFriedmanAllTied: when every method ties on every dataset the tie
+// correction is 0/0 and scipy.stats.friedmanchisquare([1,1],[1,1],[1,1])
+// returns (nan, nan); so does the tie-corrected χ², while the plain χ²
+// (Demšar's eq. 1, no correction) is 0 with p = 1.
+func TestFriedmanAllTied(t *testing.T) {
+	for _, k := range []int{2, 3} {
+		for _, n := range []int{1, 2, 3} {
+			m := make([][]float64, n)
+			for i := range m {
+				m[i] = make([]float64, k)
+				for j := range m[i] {
+					m[i][j] = 0.5 + 0.1*float64(i)
+				}
+			}
+			res, err := Friedman(m, true)
+			if n < 2 {
+				if err == nil {
+					t.Errorf("k=%d n=%d: no error", k, n)
+				}
+				continue
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !math.IsNaN(res.ChiSquareTieCorrected) || !math.IsNaN(res.PTieCorrected) || res.ChiSquare != 0 || res.P != 1 || res.Identical {
+				t.Errorf("k=%d n=%d: %+v", k, n, res)
+			}
+		}
+	}
+}

@@ -121,3 +121,9 @@ func NadeauBengio(d []float64, rho float64) (TTestResult, error) {
 	res.P = math.Min(1, 2*distuv.StudentsT{Mu: 0, Sigma: 1, Nu: j - 1}.Survival(math.Abs(res.T)))
 	return res, nil
 }
+
+// TQuantile is the p-quantile of Student's t distribution with df degrees
+// of freedom (scipy.stats.t.ppf(p, df)).
+func TQuantile(p, df float64) float64 {
+	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Quantile(p)
+}

@@ -271,3 +271,30 @@ func Holm(p []float64) ([]float64, error) {
 	}
 	return adj, nil
 }
+
+// WilcoxonMinP is the smallest two-sided p-value the Wilcoxon signed-rank
+// test (WilcoxonZero, any convention) can give over n differences: every
+// difference of one sign, either untied, where the exact test gives 2/2ⁿ
+// (scipy.stats.wilcoxon(range(1, n+1), method='exact')), or all of one
+// magnitude, where the normal approximation with the tie and continuity
+// corrections gives 2Φ(−z), z = √n − 2/((n+1)√n) (scipy's
+// wilcoxon(ones(n), method='approx', correction=True)), which is the lower
+// of the two up to n = 10. Zeros, mixed signs and partial ties only raise
+// the p-value, so no comparison over n datasets can go below it. Beyond
+// 50 differences the untied case takes the normal approximation too. NaN
+// for n < 1.
+func WilcoxonMinP(n int) float64 {
+	if n < 1 {
+		return math.NaN()
+	}
+	nf := float64(n)
+	untied := math.Min(1, math.Ldexp(1, 1-n))
+	if n > 50 {
+		// Beyond the exact test's range the untied case is approximated too.
+		z := (nf*(nf+1)/4 - 0.5) / math.Sqrt(nf*(nf+1)*(2*nf+1)/24)
+		untied = math.Erfc(z / math.Sqrt2)
+	}
+	sn := math.Sqrt(nf)
+	z := sn - 2/((nf+1)*sn)
+	return math.Min(untied, math.Erfc(z/math.Sqrt2))
+}

@@ -271,3 +271,43 @@ func TestWilcoxonZeroMethodHand(t *testing.T) {
 		t.Error("unknown zero method: no error")
 	}
 }
+
+// TestWilcoxonMinP: the smallest p at n datasets is scipy 1.10's
+// wilcoxon(ones(n), method='approx', correction=True).pvalue up to n = 10
+// and wilcoxon(range(1, n+1), method='exact').pvalue from 11, and the
+// project's test reaches it on those inputs.
+func TestWilcoxonMinP(t *testing.T) {
+	for _, c := range []struct {
+		n     int
+		want  float64
+		exact bool
+	}{{1, 1.0, false}, {2, 0.3457785861511603, false}, {3, 0.14891467317876572, false}, {5, 0.03688842570704987, false},
+		{10, 0.0019041950430043904, false}, {11, 0.0009765625, true}, {60, 9.807005864472001e-15, false}} {
+		if got := WilcoxonMinP(c.n); math.Abs(got-c.want) > 1e-9*c.want {
+			t.Errorf("n=%d: %v, want %v", c.n, got, c.want)
+		}
+		d := make([]float64, c.n)
+		for i := range d {
+			d[i] = 1
+			if c.exact {
+				d[i] = float64(i + 1)
+			}
+		}
+		if w, err := WilcoxonDiffs(d); c.n > 1 && (err != nil || w.NA || math.Abs(w.P-c.want) > 1e-9*c.want) {
+			t.Errorf("n=%d: the test gives %+v (%v), the bound %v", c.n, w, err, c.want)
+		}
+	}
+	if !math.IsNaN(WilcoxonMinP(0)) {
+		t.Error("n=0: not NaN")
+	}
+}
+
+// TestTQuantile pins Student's t quantiles to scipy 1.10's
+// stats.t.ppf(0.975, df).
+func TestTQuantile(t *testing.T) {
+	for _, c := range []struct{ df, want float64 }{{1, 12.706204736432095}, {2, 4.302652729911275}, {9, 2.2621571627409915}} {
+		if got := TQuantile(0.975, c.df); math.Abs(got-c.want) > 1e-9*c.want {
+			t.Errorf("df=%v: %v, want %v", c.df, got, c.want)
+		}
+	}
+}

@@ -41,6 +41,9 @@ type file struct {
 	// Missing is the missing-value policy: drop (the default), impute or
 	// error (protocol.Options.Missing).
 	Missing string `json:"missing" yaml:"missing"`
+	// Reference is the control method of the report's post-hoc
+	// comparisons (study.Study.Reference): a label of Methods.
+	Reference string `json:"reference" yaml:"reference"`
 }
 
 // checkPresent refuses keys that are present but say nothing: "datasets:
@@ -79,7 +82,7 @@ func checkPresent(data []byte, format string) error {
 			}
 		}
 	}
-	for _, k := range []string{"name", "protocols", "datasets", "methods", "folds", "repeats", "seed", "inner_folds", "holdout_train", "missing"} {
+	for _, k := range []string{"name", "protocols", "datasets", "methods", "folds", "repeats", "seed", "inner_folds", "holdout_train", "missing", "reference"} {
 		if !present[k] || !empty[k] {
 			continue
 		}
@@ -196,10 +199,33 @@ func parse(data []byte, format, dir string) (study.Study, error) {
 			}
 		}
 	}
-	if _, err := study.UnitsOf(s); err != nil {
+	units, err := study.UnitsOf(s)
+	if err != nil {
 		return study.Study{}, fmt.Errorf("spec: %v", err)
 	}
+	if err := checkReference(f.Reference, units); err != nil {
+		return study.Study{}, err
+	}
+	s.Reference = f.Reference
 	return s, nil
+}
+
+// checkReference refuses a reference that names no method label of the
+// study's units.
+func checkReference(ref string, units []study.Unit) error {
+	if ref == "" {
+		return nil
+	}
+	var labels []string
+	for _, u := range units {
+		if !slices.Contains(labels, u.Label) {
+			labels = append(labels, u.Label)
+		}
+	}
+	if !slices.Contains(labels, ref) {
+		return fmt.Errorf("spec: reference: %q is not a method label of the study (labels: %s)", ref, strings.Join(labels, ", "))
+	}
+	return nil
 }
 
 // decodeFile checks a spec's text strictly (duplicate keys, positions)

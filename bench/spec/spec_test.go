@@ -385,3 +385,49 @@ func TestDataPathsResolveFromTheSpec(t *testing.T) {
 		t.Errorf("Parse resolved mine.csv outside the working directory: %v", err)
 	}
 }
+
+// TestReferenceAndBaseline: reference: names the control method of the
+// report's post-hoc comparisons and must be a label of the study;
+// baseline: true marks a method as a reference point; neither changes the
+// study's identity (its units and keys).
+func TestReferenceAndBaseline(t *testing.T) {
+	base := "name: r\nprotocols: [clean]\ndatasets: [wine]\nmethods:\n  - name: fgrt\n  - name: cart\n    grid: text\n  - name: majority\n"
+	plain, err := Parse([]byte(base), "yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name, text, ref, err string
+		baseline             []bool
+	}{
+		{"reference", base + "reference: cart@text\n", "cart@text", "", []bool{false, false, false}},
+		{"baseline", strings.Replace(base, "  - name: majority\n", "  - name: majority\n    baseline: true\n", 1), "", "", []bool{false, false, true}},
+		{"unknown reference", base + "reference: c45\n", "", `spec: reference: "c45" is not a method label of the study (labels: fgrt, cart@text, majority)`, nil},
+		{"empty reference", base + "reference: \"\"\n", "", "spec: reference is given but empty", nil},
+	}
+	for _, c := range cases {
+		s, err := Parse([]byte(c.text), "yaml")
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%s: error %v, want %q", c.name, err, c.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if s.Reference != c.ref {
+			t.Errorf("%s: reference %q, want %q", c.name, s.Reference, c.ref)
+		}
+		for i, m := range s.Methods {
+			if m.Baseline != c.baseline[i] {
+				t.Errorf("%s: %s baseline %v", c.name, m.Name, m.Baseline)
+			}
+		}
+		u1, _ := study.UnitsOf(plain)
+		u2, _ := study.UnitsOf(s)
+		if !slices.Equal(u1, u2) {
+			t.Errorf("%s: the units changed", c.name)
+		}
+	}
+}

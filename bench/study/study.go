@@ -47,6 +47,11 @@ type MethodSpec struct {
 	// every protocol of the study, and leaves the study's record and
 	// identity as they were before the field existed.
 	Protocols []string `json:"protocols,omitempty" yaml:"protocols,omitempty"`
+	// Baseline declares the method a reference point, like the
+	// majority-class baseline: the report's omnibus test and CD diagram
+	// leave it out of the ranking and name it as a baseline. It changes
+	// no unit: absent (false) leaves the study's record as it was.
+	Baseline bool `json:"baseline,omitempty" yaml:"baseline,omitempty"`
 }
 
 // RunsUnder reports whether the method forms units under protocol p.
@@ -117,6 +122,11 @@ type Study struct {
 	Datasets  []string         `json:"datasets" yaml:"datasets"`
 	Methods   []MethodSpec     `json:"methods" yaml:"methods"`
 	Options   protocol.Options `json:"options" yaml:"options"`
+	// Reference is the method label the report's post-hoc comparisons
+	// take as their control (each other method against it, Holm over
+	// k − 1); "" compares every pair. No part of the identity: a study
+	// with another reference is the same experiment.
+	Reference string `json:"reference,omitempty" yaml:"reference,omitempty"`
 	// DataDir is the directory that the relative paths of data files in
 	// Datasets resolve from (DataPath): the spec file's directory
 	// (spec.Load), or the baseline's for the study a baseline records;

@@ -411,8 +411,22 @@ func (b *pageBuilder) protocol(proto string) protocolView {
 	t, _ := a.TestsOf(proto)
 	pv.Tests = t
 	pv.Matrix = matrixOf(a, proto, byKey, t, b.name)
+	// An entry that stands for labels with identical results is named
+	// after all of them (analysis.Tests.EntryName, with the page's names).
+	entry := func(label string) string {
+		for _, g := range t.Merged {
+			if g[0] == label {
+				names := make([]string, len(g))
+				for i, m := range g {
+					names[i] = b.name(m)
+				}
+				return strings.Join(names, " = ")
+			}
+		}
+		return b.name(label)
+	}
 	for _, pr := range t.Pairs {
-		pv.Pairs = append(pv.Pairs, pairView{Pair: pr, DisplayA: b.name(pr.A), DisplayB: b.name(pr.B), Significant: pr.Significant})
+		pv.Pairs = append(pv.Pairs, pairView{Pair: pr, DisplayA: entry(pr.A), DisplayB: entry(pr.B), Significant: pr.Significant})
 	}
 	b.fronts(&pv)
 	return pv

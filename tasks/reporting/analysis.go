@@ -17,18 +17,55 @@ import (
 // method names, order and bases, and the stochastic methods.
 func analyse(recs []results.Record, m *manifest.Manifest, partial string, o Options, load func() (*analysis.Artifacts, error)) (*analysis.Analysis, error) {
 	ao := analysis.Options{Partial: partial, Methods: Presentation(m, recordLabels(recs)), Stochastic: Stochastic(m),
-		Reference: o.Reference, Rope: o.Rope, LoadArtifacts: load}
+		Reference: o.Reference, Rope: o.Rope, LoadArtifacts: load, KeepDuplicates: o.KeepDuplicates}
+	labels := recordLabels(recs)
 	if m != nil {
 		ao.MethodBase = MethodBases(m)
 		ao.Command = safeCommand(m.Command)
 		if st, err := study.FromManifest(m); err == nil {
 			ao.Name = st.Name
+			if ao.Reference == "" {
+				ao.Reference = defaultReference(st, labels)
+			}
+			if !o.RankBaselines {
+				ao.Baselines = baselines(st, labels)
+			}
 		}
 		for _, d := range m.Datasets {
 			ao.Datasets = append(ao.Datasets, datasetInput(d))
 		}
 	}
 	return analysis.Compute(recs, ao)
+}
+
+// PaperReference is the control method of the paper's own study
+// (reproduce): its post-hoc comparisons are FGRT against the others.
+const PaperReference = "fgrt"
+
+// defaultReference is the study's reference: its spec's reference:, else
+// FGRT for the paper's study (spec.Paper names it "paper") when its
+// results have FGRT, else none (every pair).
+func defaultReference(st study.Study, labels []string) string {
+	if st.Reference != "" && slices.Contains(labels, st.Reference) {
+		return st.Reference
+	}
+	if st.Name == "paper" && slices.Contains(labels, PaperReference) {
+		return PaperReference
+	}
+	return ""
+}
+
+// baselines are the labels the tests leave out of the ranking: the
+// majority-class baseline's and those a spec declares baseline: true.
+func baselines(st study.Study, labels []string) []string {
+	var out []string
+	for _, ms := range st.Methods {
+		l := ms.ResultLabel()
+		if (ms.Baseline || ms.Name == "majority") && slices.Contains(labels, l) {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // datasetInput is what the analysis reads of a manifest's dataset record.

@@ -26,6 +26,12 @@ type Options struct {
 	// (0 = the analysis's default).
 	Reference string
 	Rope      float64
+	// RankBaselines ranks the baselines (the majority-class baseline and
+	// methods a spec declares baseline: true) with the competitors;
+	// KeepDuplicates ranks apart labels with identical results on every
+	// fold. By default neither is (analysis.Options).
+	RankBaselines  bool
+	KeepDuplicates bool
 	// Warn receives each note for the user (a partial study, the
 	// analysis's warnings, a figure that could not be drawn); nil drops
 	// them.

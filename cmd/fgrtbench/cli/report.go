@@ -22,7 +22,7 @@ run report after merge, or to render again.`}
 	df.add(fs)
 	dir := fs.String("results", "out", "run directory holding results.csv (and manifest.json)")
 	var ro reporting.Options
-	fs.StringVar(&ro.Reference, "reference", "", "compare every method with this method label only (default: every pair), Holm-corrected")
+	addStatsFlags(fs, &ro, "else fgrt for the paper's study (reproduce), else every pair")
 	fs.Float64Var(&ro.Rope, "rope", stats.DefaultRope, "half-width of the region of practical equivalence of the Bayesian tests, as a fraction of accuracy (0.01 = 1 percentage point)")
 	c.Run = func(ctx context.Context, env *Env, args []string) error {
 		if !(ro.Rope > 0 && ro.Rope < 1) {

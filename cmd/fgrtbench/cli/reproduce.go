@@ -32,6 +32,7 @@ each method's default grid (docs/specs-and-sweeps.md).`}
 	fs := &c.Flag
 	var rf runFlags
 	rf.add(fs, "out")
+	addStatsFlags(fs, &rf.report, "else fgrt")
 	var pf paperFlags
 	pf.add(fs)
 	noReport := fs.Bool("no-report", false, "do not render the report after running")

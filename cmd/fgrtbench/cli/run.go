@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -39,6 +40,40 @@ type runFlags struct {
 	// checkData, when set (by check), vets each dataset as it is loaded,
 	// before any unit runs.
 	checkData func(name string, d *datasets.Dataset) error
+	// report holds the statistics flags of run and reproduce
+	// (addStatsFlags) for the report they render.
+	report reporting.Options
+}
+
+// checkReferenceFlag refuses, before anything runs, a --reference that
+// names no method label of the study.
+func checkReferenceFlag(ref string, st study.Study) error {
+	if ref == "" {
+		return nil
+	}
+	units, err := study.UnitsOf(st)
+	if err != nil {
+		return err
+	}
+	var labels []string
+	for _, u := range units {
+		if !slices.Contains(labels, u.Label) {
+			labels = append(labels, u.Label)
+		}
+	}
+	if !slices.Contains(labels, ref) {
+		return fmt.Errorf("--reference %s is not a method label of the study (labels: %s)", ref, strings.Join(labels, ", "))
+	}
+	return nil
+}
+
+// addStatsFlags adds the flags that choose how the report's statistics
+// compare the methods: the control method, and whether baselines and
+// identical labels are ranked.
+func addStatsFlags(fs *flag.FlagSet, o *reporting.Options, referenceDefault string) {
+	fs.StringVar(&o.Reference, "reference", "", "compare every method with this method label only (Holm over k−1 comparisons, with effect sizes and wins/ties/losses); default: the spec's reference:, "+referenceDefault)
+	fs.BoolVar(&o.RankBaselines, "rank-baselines", false, "rank the baselines (majority, and methods a spec declares baseline: true) with the competitors instead of leaving them out of the rank tests")
+	fs.BoolVar(&o.KeepDuplicates, "keep-duplicates", false, "rank apart labels with the same result on every fold of every dataset instead of counting them once")
 }
 
 func (r *runFlags) add(fs *flag.FlagSet, defaultOut string) {
@@ -124,6 +159,9 @@ func execute(ctx context.Context, env *Env, rf *runFlags, study study.Study) (ru
 // runAndReport is run and reproduce: execute, then, unless noReport, the
 // report of what finished (runstudy.RunAndReport) and its headline.
 func runAndReport(ctx context.Context, env *Env, rf *runFlags, study study.Study, noReport bool) error {
+	if err := checkReferenceFlag(rf.report.Reference, study); err != nil {
+		return err
+	}
 	if noReport {
 		_, err := execute(ctx, env, rf, study)
 		return err
@@ -132,7 +170,7 @@ func runAndReport(ctx context.Context, env *Env, rf *runFlags, study study.Study
 	if err != nil {
 		return err
 	}
-	rep, err := runstudy.RunAndReport(ctx, study, o, withWarnings(env, reporting.Options{}))
+	rep, err := runstudy.RunAndReport(ctx, study, o, withWarnings(env, rf.report))
 	if rep.Path != "" {
 		reports.WriteHeadline(env.Stdout, rep.Analysis, rep.Path)
 	}
@@ -155,6 +193,7 @@ runs a part of the units, for a job array; merge combines the parts.`}
 	fs := &c.Flag
 	var rf runFlags
 	rf.add(fs, "out")
+	addStatsFlags(fs, &rf.report, "else every pair")
 	specPath := fs.String("spec", "", "study specification (.json, .yaml or .yml)")
 	noReport := fs.Bool("no-report", false, "do not render the report after running")
 	c.Run = func(ctx context.Context, env *Env, args []string) error {
