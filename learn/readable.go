@@ -70,6 +70,30 @@ func RuleStats(coverage, confidence float64) string {
 	return "  [coverage " + strconv.FormatFloat(coverage, 'f', 3, 64) + ", confidence " + strconv.FormatFloat(confidence, 'f', 3, 64) + "]"
 }
 
+// StatsShown says which statistics every one of a model's rule lines
+// ends in: "coverage and confidence" (learn.RuleStats), "coverage" (a
+// "[coverage 0.296]" alone, as FuzzyCART's rules stored before they showed
+// confidence), or "" (some line shows none, or there is no line), so that
+// a footer claims only what the rules show.
+func StatsShown(lines []string) string {
+	both, coverage := len(lines) > 0, len(lines) > 0
+	for _, l := range lines {
+		i := strings.LastIndex(l, "  [coverage ")
+		if i < 0 || !strings.HasSuffix(l, "]") {
+			return ""
+		}
+		hasConf := strings.Contains(l[i:], ", confidence ")
+		both, coverage = both && hasConf, coverage && !hasConf
+	}
+	switch {
+	case both:
+		return "coverage and confidence"
+	case coverage:
+		return "coverage"
+	}
+	return ""
+}
+
 // DefaultRulePrefix starts the line of a model's default rule in its
 // readable rules: the class it predicts for a row none of its rules
 // covers ("ELSE class 2  [coverage 0.120, confidence 0.765]"). The line

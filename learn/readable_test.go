@@ -76,3 +76,21 @@ func TestDefaultRule(t *testing.T) {
 		}
 	}
 }
+
+func TestStatsShown(t *testing.T) {
+	for _, c := range []struct {
+		lines []string
+		want  string
+	}{
+		{[]string{"IF a THEN class 1  [coverage 0.100, confidence 0.500]", "IF b THEN class 2  [coverage 0.900, confidence 1.000]"}, "coverage and confidence"},
+		{[]string{"IF a THEN class 1  [coverage 0.296]"}, "coverage"},
+		{[]string{"IF a THEN class 1  [coverage 0.100, confidence 0.500]", "IF b THEN class 2"}, ""},
+		{[]string{"IF Proline=>1255 THEN class 1"}, ""},
+		{[]string{"IF a THEN class 1  [coverage 0.100, confidence 0.500]", "IF b THEN class 2  [coverage 0.296]"}, ""},
+		{nil, ""},
+	} {
+		if got := StatsShown(c.lines); got != c.want {
+			t.Errorf("StatsShown(%q) = %q, want %q", c.lines, got, c.want)
+		}
+	}
+}
