@@ -112,7 +112,7 @@ func TestFooterClaimsWhatIsShown(t *testing.T) {
 			"1 rules; numeric thresholds in " + units},
 		{"ripper", Stored{Rules: []string{"IF Proline > 1255 THEN class 1  [coverage 0.106, confidence 1.000]"}, RuleUnits: units,
 			Default: "ELSE class 2  [coverage 0.035, confidence 1.000]", Stats: "coverage and confidence"},
-			"1 rules and a default rule; numeric thresholds in " + units + "; coverage and confidence on the fold's training rows (coverage: the share of them the rule covers; confidence: the share of those of its class)"},
+			"1 rules and a default rule (the class a row no rule covers gets); numeric thresholds in " + units + "; coverage and confidence on the fold's training rows (coverage: the share of them the rule covers; confidence: the share of those of its class)"},
 		{"fuzzycart stored before its confidence", Stored{Rules: []string{"IF x IS Low THEN class 2  [coverage 0.296]"}, Stats: "coverage", Model: fuzzyModel},
 			"1 rules; coverage on the fold's training rows (coverage: the rule's membership summed over them, divided by their number)"},
 		{"fgrt", Stored{Rules: []string{"IF x IS Low THEN class 2  [coverage 0.313, confidence 0.980]"}, Stats: "coverage and confidence", Model: fuzzyModel},

@@ -24,7 +24,7 @@ type Query struct {
 func (s *Stored) Footer() string {
 	out := fmt.Sprintf("%d rules", len(s.Rules))
 	if s.Default != "" {
-		out += " and a default rule"
+		out += " and a default rule (the class a row no rule covers gets)"
 	}
 	if s.RuleUnits != "" {
 		out += "; numeric thresholds in " + s.RuleUnits
