@@ -13,10 +13,14 @@ type Unscale func(j int, v float64) float64
 
 // ReadableRuler is implemented by models whose rules compare features
 // with numeric thresholds (CART, C4.5, RIPPER's bins). ReadableRules
-// renders the same lines as Model.Rules, one per rule in the same order,
-// with every threshold mapped back through unscale (nil: as it is) and
-// printed by ReadableNumber: for a reader, not for reconstruction (the
-// model's description keeps the thresholds at full precision).
+// renders the rules of Model.Rules, one "IF " line per rule in the same
+// order and with the same conditions, in one form for every learner: one
+// interval per numeric feature (IntervalConditions), every threshold
+// mapped back through unscale (nil: as it is) and printed by
+// ReadableNumber, each line ending in its RuleStats, then the default rule
+// of a learner that has one (DefaultRulePrefix). It is for a reader, not
+// for reconstruction: the model's description keeps the thresholds at
+// full precision (learntest.CheckReadableRules holds learners to this).
 type ReadableRuler interface {
 	ReadableRules(s Schema, unscale Unscale) string
 }
