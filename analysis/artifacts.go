@@ -98,6 +98,10 @@ type RepresentativeModel struct {
 	// MaxRepresentativeRules, which are left out (the artifacts keep them).
 	RulesOmitted int                 `json:"rules_omitted,omitempty"`
 	Partitions   []results.NamedTerm `json:"partitions,omitempty"`
+	// Default is the model's default rule as its readable rules print it
+	// (results.ModelRecord.ReadableDefault): the class a row no rule
+	// covers gets; "" for a learner without one.
+	Default string `json:"default_rule,omitempty"`
 }
 
 // MaxRepresentativeRules is the number of a representative model's rules
@@ -384,6 +388,9 @@ func stability(k cellKey, rows []results.Record, models map[unitConfig]results.M
 	shown := rules[:min(len(rules), MaxRepresentativeRules)]
 	s.Representative = RepresentativeModel{Key: rep.Key, Repeat: rep.Repeat, Fold: rep.Fold, Accuracy: rep.Accuracy,
 		Config: rep.Config, Rules: shown, RulesOmitted: len(rules) - len(shown), Partitions: m.NamedPartitions()}
+	if readable {
+		s.Representative.Default = m.ReadableDefault
+	}
 	s.LearnerUnits, s.DataUnits = !readable, readable && recorded
 	return s, true
 }

@@ -214,8 +214,12 @@ func writeRecurring(b *bytes.Buffer, header string, rules []analysis.RuleCount, 
 // partitions they use.
 func writeRepresentative(b *bytes.Buffer, s analysis.Stability) {
 	r := s.Representative
+	lines := r.Rules
+	if r.Default != "" {
+		lines = append(lines[:len(lines):len(lines)], r.Default)
+	}
 	fmt.Fprintf(b, "\nRepresentative fold (accuracy %s %%, the median): repeat %d fold %d, config `%s`%s:\n\n```\n%s\n```\n",
-		pct(r.Accuracy), r.Repeat, r.Fold, strings.ReplaceAll(r.Config, "`", "'"), RuleUnitsNote(s), strings.Join(r.Rules, "\n"))
+		pct(r.Accuracy), r.Repeat, r.Fold, strings.ReplaceAll(r.Config, "`", "'"), RuleUnitsNote(s), strings.Join(lines, "\n"))
 	if r.RulesOmitted > 0 {
 		fmt.Fprintf(b, "\nThe first %d of its %d rules; `fgrtbench rules --results` on this study's directory prints them all (`--dataset` as in results.csv, `--method %s --protocol %s --repeat %d --fold %d`).\n",
 			len(r.Rules), len(r.Rules)+r.RulesOmitted, s.Method, s.Protocol, r.Repeat, r.Fold)

@@ -27,3 +27,28 @@ func TestRulesFileNotesOmittedRules(t *testing.T) {
 		}
 	}
 }
+
+// TestRulesFileShowsDefaultRule: a learner's default rule follows its
+// rules on the rules page; a learner without one shows none.
+func TestRulesFileShowsDefaultRule(t *testing.T) {
+	for _, c := range []struct {
+		method, dflt string
+	}{
+		{"ripper", "ELSE class b  [coverage 0.250, confidence 0.800]"},
+		{"cart", ""},
+	} {
+		a := &analysis.Analysis{
+			Predictive: []analysis.Predictive{{Protocol: "clean", Dataset: "d", Method: c.method, Classes: []string{"a", "b"}, Confusion: [][]int{{3, 0}, {0, 1}}, Rows: 4}},
+			Stability: []analysis.Stability{{Protocol: "clean", Dataset: "d", Method: c.method, Models: 5,
+				Representative: analysis.RepresentativeModel{Rules: []string{"IF x <= 1 THEN class a  [coverage 0.750, confidence 1.000]"}, Default: c.dflt}}},
+		}
+		page := string(RulesFiles(a)[rulesFileName("d")])
+		want := "```\nIF x <= 1 THEN class a  [coverage 0.750, confidence 1.000]\n```"
+		if c.dflt != "" {
+			want = "```\nIF x <= 1 THEN class a  [coverage 0.750, confidence 1.000]\n" + c.dflt + "\n```"
+		}
+		if !strings.Contains(page, want) {
+			t.Errorf("%s: the page lacks\n%s\nin\n%s", c.method, want, page)
+		}
+	}
+}

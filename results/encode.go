@@ -282,6 +282,10 @@ func appendModelParts(b []byte, r ModelRecord) (head, model []byte, err error) {
 		b = append(b, `,"readable_rules":`...)
 		b = appendJSONStrings(b, r.ReadableRules)
 	}
+	if r.ReadableDefault != "" {
+		b = append(b, `,"readable_default":`...)
+		b = appendJSONString(b, r.ReadableDefault)
+	}
 	if len(r.Partitions) > 0 {
 		b = append(b, `,"partitions":`...)
 		b = learn.AppendJSONArray(b, r.Partitions, appendTermJSON)

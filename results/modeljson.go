@@ -453,6 +453,8 @@ func (s *jsonScan) recordField(r *ModelRecord, key string, keepModel bool) bool 
 		r.Rules, ok = array(s, s.str)
 	case "readable_rules":
 		r.ReadableRules, ok = array(s, s.str)
+	case "readable_default":
+		r.ReadableDefault, ok = s.str()
 	case "partitions":
 		r.Partitions, ok = array(s, s.term)
 	case "model":

@@ -34,9 +34,14 @@ type ModelRecord struct {
 	// learner's units at full precision. Absent for other learners (FGRT's
 	// rules name terms, whose corners Partitions holds in both units) and
 	// in studies stored before it was recorded.
-	ReadableRules []string        `json:"readable_rules,omitempty"`
-	Partitions    []Term          `json:"partitions,omitempty"`
-	Model         json.RawMessage `json:"model,omitempty"`
+	ReadableRules []string `json:"readable_rules,omitempty"`
+	// ReadableDefault is the default rule of the readable rules (the line
+	// starting with learn.DefaultRulePrefix: the class a row no rule
+	// covers gets, with its coverage and confidence) for a learner that
+	// has one (RIPPER); not a rule Rules counts.
+	ReadableDefault string          `json:"readable_default,omitempty"`
+	Partitions      []Term          `json:"partitions,omitempty"`
+	Model           json.RawMessage `json:"model,omitempty"`
 }
 
 // Term is one term of a fuzzy partition (learn.PartitionTerm), in the
@@ -235,7 +240,8 @@ func FromModel(key string, configIndex int, s learn.Schema, m learn.Model, xte [
 	}
 	rec := NewModelRecord(key, configIndex, d, unscale)
 	if rr, ok := m.(learn.ReadableRuler); ok && d.Rules != nil {
-		rec.ReadableRules = learn.RuleLines(rr.ReadableRules(s, learn.Unscale(unscale)))
+		text := rr.ReadableRules(s, learn.Unscale(unscale))
+		rec.ReadableRules, rec.ReadableDefault = learn.RuleLines(text), learn.DefaultRule(text)
 		if len(rec.ReadableRules) != len(d.Rules) {
 			return ps, ModelRecord{}, fmt.Errorf("results: the model of %s config %d prints %d readable rules for %d rules",
 				key, configIndex, len(rec.ReadableRules), len(d.Rules))

@@ -153,21 +153,42 @@ func formatThreshold(v float64) string { return strconv.FormatFloat(v, 'g', -1, 
 
 // Rules renders one line per leaf: IF a AND b THEN class c.
 func (m *Model) Rules(s learn.Schema) string {
-	return m.rules(s, func(_ int, v float64) string { return formatThreshold(v) }, false)
+	return m.rules(s, eachTest, false)
 }
 
-// ReadableRules renders the lines of Rules with each threshold mapped
-// back through unscale and printed by learn.ReadableNumber, each followed
-// by the leaf's learn.RuleStats: its share of the training weight and the
-// share of the leaf's weight that the predicted class holds (0 for a
-// leaf that received none) (learn.ReadableRuler).
+// eachTest prints every test of a path as it is ("a <= 0.25", "a > 0.25",
+// "colour = red"), thresholds in the shortest form that reads back.
+func eachTest(path []learn.PathTest) []string {
+	out := make([]string, len(path))
+	for i, p := range path {
+		switch {
+		case p.Text != "":
+			out[i] = p.Text
+		case p.Above:
+			out[i] = p.Name + " > " + formatThreshold(p.Threshold)
+		default:
+			out[i] = p.Name + " <= " + formatThreshold(p.Threshold)
+		}
+	}
+	return out
+}
+
+// ReadableRules renders the lines of Rules with each path's tests on one
+// numeric attribute merged into the interval they leave
+// (learn.IntervalConditions: "806.2 < worst_area <= 957.4"), each
+// threshold mapped back through unscale and printed by
+// learn.ReadableNumber, and each line followed by the leaf's
+// learn.RuleStats: its share of the training weight and the share of the
+// leaf's weight that the predicted class holds (0 for a leaf that received
+// none) (learn.ReadableRuler).
 func (m *Model) ReadableRules(s learn.Schema, unscale learn.Unscale) string {
-	return m.rules(s, func(j int, v float64) string {
+	num := func(j int, v float64) string {
 		if unscale != nil {
 			v = unscale(j, v)
 		}
 		return learn.ReadableNumber(v)
-	}, true)
+	}
+	return m.rules(s, func(tests []learn.PathTest) []string { return learn.IntervalConditions(tests, num) }, true)
 }
 
 // leafStats is the learn.RuleStats of a leaf predicting class.
@@ -185,16 +206,25 @@ func (m *Model) leafStats(leaf *node, class int) string {
 	return learn.RuleStats(coverage, confidence)
 }
 
-// rules renders one line per leaf, printing the threshold of attribute j
-// as num(j, threshold) and, with stats, each leaf's leafStats.
-func (m *Model) rules(s learn.Schema, num func(j int, v float64) string, stats bool) string {
+// pathTest is the test of branch k of nd as a learn.PathTest: a
+// threshold on a numeric attribute, or a nominal test's text.
+func (nd *node) pathTest(s learn.Schema, k int) learn.PathTest {
+	if nd.nominal {
+		return learn.PathTest{Feature: nd.attr, Text: nd.test(s, k, nil)}
+	}
+	return learn.PathTest{Feature: nd.attr, Name: s.FeatureName(nd.attr), Threshold: nd.threshold, Above: k != 0}
+}
+
+// rules renders one line per leaf, its path's tests printed by conds and,
+// with stats, each leaf's leafStats.
+func (m *Model) rules(s learn.Schema, conds func([]learn.PathTest) []string, stats bool) string {
 	var sb strings.Builder
-	var walk func(parent *node, k int, nd *node, conds []string)
-	walk = func(parent *node, k int, nd *node, conds []string) {
+	var walk func(parent *node, k int, nd *node, path []learn.PathTest)
+	walk = func(parent *node, k int, nd *node, path []learn.PathTest) {
 		if nd.leaf {
 			cond := "TRUE"
-			if len(conds) > 0 {
-				cond = strings.Join(conds, " AND ")
+			if len(path) > 0 {
+				cond = strings.Join(conds(path), " AND ")
 			}
 			class := leafClass(parent, k, nd)
 			fmt.Fprintf(&sb, "IF %s THEN class %s", cond, s.ClassName(class))
@@ -204,10 +234,8 @@ func (m *Model) rules(s learn.Schema, num func(j int, v float64) string, stats b
 			sb.WriteByte('\n')
 			return
 		}
-		attr := nd.attr
 		for i, ch := range nd.children {
-			test := nd.test(s, i, func(v float64) string { return num(attr, v) })
-			walk(nd, i, ch, append(conds[:len(conds):len(conds)], test))
+			walk(nd, i, ch, append(path[:len(path):len(path)], nd.pathTest(s, i)))
 		}
 	}
 	walk(nil, 0, m.root, nil)

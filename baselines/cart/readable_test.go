@@ -43,3 +43,37 @@ func TestReadableRules(t *testing.T) {
 		}
 	}
 }
+
+// TestReadableRulesOneIntervalPerFeature: a path that tests worst_area
+// twice reads as the interval the tests leave, at the place of the first
+// test; Rules keeps every test.
+func TestReadableRulesOneIntervalPerFeature(t *testing.T) {
+	// root: worst_area <= 957.4; its left child: worst_area <= 806.2;
+	// its right child: texture <= 20
+	tree := &Tree{
+		ChildrenLeft:  []int{1, 2, Leaf, 4, Leaf, Leaf, Leaf},
+		ChildrenRight: []int{6, 3, Leaf, 5, Leaf, Leaf, Leaf},
+		Feature:       []int{0, 0, -2, 1, -2, -2, -2},
+		Threshold:     []float64{957.4, 806.2, -2, 20, -2, -2, -2},
+		NodeSamples:   []int{100, 70, 50, 20, 12, 8, 30},
+		Value:         []float64{50, 50, 45, 25, 40, 10, 5, 15, 4, 8, 1, 7, 5, 25},
+		NumClasses:    2,
+	}
+	s := learn.Schema{Features: []learn.Feature{{Name: "worst_area"}, {Name: "texture"}}, Classes: []string{"B", "M"}}
+	for _, c := range []struct {
+		name, got, want string
+	}{
+		{"Rules", tree.Rules(s), "IF worst_area <= 957.4 AND worst_area <= 806.2 THEN class B\n" +
+			"IF worst_area <= 957.4 AND worst_area > 806.2 AND texture <= 20 THEN class M\n" +
+			"IF worst_area <= 957.4 AND worst_area > 806.2 AND texture > 20 THEN class M\n" +
+			"IF worst_area > 957.4 THEN class M\n"},
+		{"ReadableRules", tree.ReadableRules(s, nil), "IF worst_area <= 806.2 THEN class B  [coverage 0.500, confidence 0.800]\n" +
+			"IF 806.2 < worst_area <= 957.4 AND texture <= 20.00 THEN class M  [coverage 0.120, confidence 0.667]\n" +
+			"IF 806.2 < worst_area <= 957.4 AND texture > 20.00 THEN class M  [coverage 0.080, confidence 0.875]\n" +
+			"IF worst_area > 957.4 THEN class M  [coverage 0.300, confidence 0.833]\n"},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s:\n%s\nwant\n%s", c.name, c.got, c.want)
+		}
+	}
+}

@@ -180,21 +180,38 @@ func (t *Tree) nodeDepths() []int {
 // Thresholds are printed with up to 6 significant digits; the root-only tree
 // prints "IF TRUE THEN class ...".
 func (t *Tree) Rules(s learn.Schema) string {
-	return t.rules(s, func(_ int, thr float64) string { return strconv.FormatFloat(thr, 'g', 6, 64) }, nil)
+	return t.rules(s, eachTest, nil)
 }
 
-// ReadableRules renders the lines of Rules with each threshold mapped
-// back through unscale and printed by learn.ReadableNumber, each followed
-// by the leaf's learn.RuleStats: its share of the training rows and the
+// eachTest prints every test of a path as it is, "name <= 0.8" or "name >
+// 4.95", the threshold with up to 6 significant digits.
+func eachTest(path []learn.PathTest) []string {
+	out := make([]string, len(path))
+	for i, p := range path {
+		op := " <= "
+		if p.Above {
+			op = " > "
+		}
+		out[i] = p.Name + op + strconv.FormatFloat(p.Threshold, 'g', 6, 64)
+	}
+	return out
+}
+
+// ReadableRules renders the lines of Rules with each path's tests on one
+// feature merged into the interval they leave (learn.IntervalConditions:
+// "806.2 < worst_area <= 957.4"), each threshold mapped back through
+// unscale and printed by learn.ReadableNumber, and each line followed by
+// the leaf's learn.RuleStats: its share of the training rows and the
 // share of its class weight that the predicted class holds
 // (learn.ReadableRuler).
 func (t *Tree) ReadableRules(s learn.Schema, unscale learn.Unscale) string {
-	return t.rules(s, func(j int, thr float64) string {
+	num := func(j int, thr float64) string {
 		if unscale != nil {
 			thr = unscale(j, thr)
 		}
 		return learn.ReadableNumber(thr)
-	}, t.leafStats)
+	}
+	return t.rules(s, func(tests []learn.PathTest) []string { return learn.IntervalConditions(tests, num) }, t.leafStats)
 }
 
 // leafStats is the learn.RuleStats of leaf i.
@@ -213,19 +230,19 @@ func (t *Tree) leafStats(i int) string {
 	return learn.RuleStats(coverage, confidence)
 }
 
-// rules renders one rule per leaf, printing the threshold of feature j
-// as num(j, threshold) and after each rule stats(leaf) (nil: nothing).
-func (t *Tree) rules(s learn.Schema, num func(j int, thr float64) string, stats func(leaf int) string) string {
+// rules renders one rule per leaf, its path's tests printed by conds and
+// after each rule stats(leaf) (nil: nothing).
+func (t *Tree) rules(s learn.Schema, conds func([]learn.PathTest) []string, stats func(leaf int) string) string {
 	var b strings.Builder
-	var conds []string
+	var path []learn.PathTest
 	var walk func(node int)
 	walk = func(node int) {
 		if t.IsLeaf(node) {
 			b.WriteString("IF ")
-			if len(conds) == 0 {
+			if len(path) == 0 {
 				b.WriteString("TRUE")
 			} else {
-				b.WriteString(strings.Join(conds, " AND "))
+				b.WriteString(strings.Join(conds(path), " AND "))
 			}
 			fmt.Fprintf(&b, " THEN class %s", s.ClassName(t.NodeClass(node)))
 			if stats != nil {
@@ -234,13 +251,12 @@ func (t *Tree) rules(s learn.Schema, num func(j int, thr float64) string, stats 
 			b.WriteByte('\n')
 			return
 		}
-		name := s.FeatureName(t.Feature[node])
-		thr := num(t.Feature[node], t.Threshold[node])
-		conds = append(conds, name+" <= "+thr)
+		f := t.Feature[node]
+		path = append(path, learn.PathTest{Feature: f, Name: s.FeatureName(f), Threshold: t.Threshold[node]})
 		walk(t.ChildrenLeft[node])
-		conds[len(conds)-1] = name + " > " + thr
+		path[len(path)-1].Above = true
 		walk(t.ChildrenRight[node])
-		conds = conds[:len(conds)-1]
+		path = path[:len(path)-1]
 	}
 	walk(0)
 	return b.String()

@@ -42,6 +42,10 @@ type Model struct {
 	Stale bool
 
 	pred predictor
+	// classMass[i] is node i's membership mass over the training rows of
+	// each class, for the confidence Rules prints; nil for a model rebuilt
+	// from its description, which keeps what predicts and the coverage.
+	classMass [][]float64
 }
 
 var (
@@ -380,7 +384,11 @@ func (m *Model) Complexity() learn.Complexity {
 
 // Rules renders one rule per leaf in the order prediction visits them,
 // then the internal nodes that predict as fallbacks and, for a stale
-// prediction list, the pruned nodes that still predict.
+// prediction list, the pruned nodes that still predict, each with its
+// learn.RuleStats as FGRT prints them: the node's membership mass over the
+// training rows divided by their number, and the share of that mass that
+// rows of the predicted class hold (a model rebuilt from its description
+// prints the coverage alone).
 func (m *Model) Rules(s learn.Schema) string {
 	var b strings.Builder
 	line := func(prefix string, e int) {
@@ -393,7 +401,11 @@ func (m *Model) Rules(s learn.Schema) string {
 		if en.pred >= 0 {
 			cls = "class " + s.ClassName(en.pred)
 		}
-		fmt.Fprintf(&b, "%sIF %s THEN %s  [coverage %.3f]\n", prefix, ante, cls, m.Nodes[en.node].Coverage)
+		if m.classMass == nil {
+			fmt.Fprintf(&b, "%sIF %s THEN %s  [coverage %.3f]\n", prefix, ante, cls, m.Nodes[en.node].Coverage)
+			return
+		}
+		fmt.Fprintf(&b, "%sIF %s THEN %s%s\n", prefix, ante, cls, learn.RuleStats(m.Nodes[en.node].Coverage, m.confidence(en.node, en.pred)))
 	}
 	for e, en := range m.pred.entries {
 		if m.pred.leaf[e] && !m.Nodes[en.node].Removed {
@@ -409,6 +421,19 @@ func (m *Model) Rules(s learn.Schema) string {
 		}
 	}
 	return b.String()
+}
+
+// confidence is the share of node id's membership mass over the training
+// rows that rows of class c hold (0 for no class or no mass).
+func (m *Model) confidence(id, c int) float64 {
+	var total float64
+	for _, w := range m.classMass[id] {
+		total += w
+	}
+	if c < 0 || c >= len(m.classMass[id]) || total == 0 {
+		return 0
+	}
+	return m.classMass[id][c] / total
 }
 
 // conditions lists node id's path conditions, root first.
@@ -476,6 +501,13 @@ func (g *grower) model(brk bool) *Model {
 		}
 	}
 	m := &Model{Partitions: g.parts, Nodes: nodes, Classes: g.all.classes, NumClasses: g.nClasses}
+	m.classMass = make([][]float64, len(g.nodes))
+	for i, nd := range g.nodes {
+		m.classMass[i] = make([]float64, g.nClasses)
+		for r, w := range nd.m {
+			m.classMass[i][g.y[r]] += w
+		}
+	}
 	es := g.cache
 	if es == nil || g.cfg.FixQ2 {
 		es = g.allNodes()

@@ -125,6 +125,10 @@ type Model struct {
 	// estimators[e] is the rule set whose positive class is positives[e].
 	estimators []binaryModel
 	positives  []int
+	// training is what the rules cover of the training rows, for the
+	// readable rules; nil for a model rebuilt from its description, which
+	// keeps only the smoothed rates that predict.
+	training *coverage
 }
 
 // Fit learns a model. NaN cells are allowed (they match no condition);
@@ -218,6 +222,7 @@ func (t *Trainer) fit(X [][]float64, y []int, s learn.Schema) *Model {
 		m.estimators = append(m.estimators, newBinaryRipper(sp, p, pos, rng).fit())
 		m.positives = append(m.positives, cls)
 	}
+	m.training = m.cover(sp, y)
 	return m
 }
 
@@ -277,26 +282,32 @@ func (m *Model) Predict(X [][]float64) []int {
 			continue
 		}
 		m.encode(row, codes)
-		switch {
-		case len(m.present) == 1:
-			out[i] = m.present[0]
-		case len(m.present) == 2:
-			if m.positiveProba(0, codes, &buf) > 0.5 {
-				out[i] = m.present[1]
-			} else {
-				out[i] = m.present[0]
-			}
-		default:
-			best, arg := math.Inf(-1), 0
-			for e := range m.estimators {
-				if s := m.positiveProba(e, codes, &buf); s >= best {
-					best, arg = s, e
-				}
-			}
-			out[i] = m.positives[arg]
-		}
+		out[i] = m.predictCodes(codes, &buf)
 	}
 	return out
+}
+
+// predictCodes is the class of one encoded row: with one training class
+// that class; with two, the second when the pooled p of its firing rules
+// (or the uncovered p) exceeds 0.5; with more, the class of highest p
+// (the later class on ties).
+func (m *Model) predictCodes(codes []int, buf *[]float64) int {
+	switch {
+	case len(m.present) == 1:
+		return m.present[0]
+	case len(m.present) == 2:
+		if m.positiveProba(0, codes, buf) > 0.5 {
+			return m.present[1]
+		}
+		return m.present[0]
+	}
+	best, arg := math.Inf(-1), 0
+	for e := range m.estimators {
+		if s := m.positiveProba(e, codes, buf); s >= best {
+			best, arg = s, e
+		}
+	}
+	return m.positives[arg]
 }
 
 // Complexity counts the rules and conditions of all rule sets (no default
@@ -342,21 +353,157 @@ func (m *Model) condString(c cond, s learn.Schema, num func(j int, v float64) st
 	return name + "=" + strconv.FormatFloat(v, 'g', -1, 64)
 }
 
+// readableCond renders a condition for a reader, in the form of the
+// other learners' rules: a bin as the interval it is ("877.2 < Proline
+// <= 1036", "Proline <= 757.0", "Proline > 1255"), a raw value or a
+// category as "name = value"; num prints the numbers of feature j.
+func (m *Model) readableCond(c cond, s learn.Schema, num func(j int, v float64) string) string {
+	name := s.FeatureName(c.feature)
+	col := m.columns[c.feature]
+	if c.code == missingCode {
+		return name + " = nan"
+	}
+	if !col.binned {
+		return name + " = " + strings.TrimPrefix(m.condString(c, s, num), name+"=")
+	}
+	l, r := col.lefts[c.code], col.rights[c.code]
+	switch {
+	case math.IsInf(l, -1) && math.IsInf(r, 1):
+		return name + " = any"
+	case math.IsInf(l, -1):
+		return name + " <= " + num(c.feature, r)
+	case math.IsInf(r, 1):
+		return name + " > " + num(c.feature, l)
+	}
+	return num(c.feature, l) + " < " + name + " <= " + num(c.feature, r)
+}
+
 // Rules renders each rule set as IF ... THEN lines, followed by how the rule
 // sets combine into a prediction.
 func (m *Model) Rules(s learn.Schema) string { return m.rules(s, nil) }
 
-// ReadableRules renders the lines of Rules with every bin edge and raw
-// value of a numeric feature mapped back through unscale and printed by
-// learn.ReadableNumber (learn.ReadableRuler): "Proline=<757.0" rather
-// than "Proline=<0.0181".
+// ReadableRules renders the rules of Rules, line for line, in the form of
+// the other learners' rules (readableCond: "877.2 < Proline <= 1036"
+// rather than "Proline=877.2-1036"), every bin edge and raw value of a
+// numeric feature mapped back through unscale and printed by
+// learn.ReadableNumber, each rule followed by its learn.RuleStats (its
+// share of the training rows and the share of those of its class), then
+// the default rule (learn.DefaultRulePrefix): the class predicted for a
+// row no rule covers, with the share of the training rows no rule covers
+// and the share of those of that class (learn.ReadableRuler). A model
+// rebuilt from its description knows no training rows: its lines carry
+// no statistics.
 func (m *Model) ReadableRules(s learn.Schema, unscale learn.Unscale) string {
-	return m.rules(s, func(j int, v float64) string {
+	num := func(j int, v float64) string {
 		if unscale != nil {
 			v = unscale(j, v)
 		}
 		return learn.ReadableNumber(v)
-	})
+	}
+	var b strings.Builder
+	for e, est := range m.estimators {
+		cls := s.ClassName(m.positives[e])
+		for i, r := range est.rules {
+			parts := make([]string, len(r))
+			for k, c := range r {
+				parts[k] = m.readableCond(m.conds[c], s, num)
+			}
+			ante := "TRUE"
+			if len(parts) > 0 {
+				ante = strings.Join(parts, " AND ")
+			}
+			fmt.Fprintf(&b, "IF %s THEN class %s", ante, cls)
+			if m.training != nil {
+				b.WriteString(m.training.rules[e][i].stats())
+			}
+			b.WriteByte('\n')
+		}
+	}
+	var buf []float64
+	fmt.Fprintf(&b, "%sclass %s", learn.DefaultRulePrefix, s.ClassName(m.defaultClass(&buf)))
+	if m.training != nil {
+		b.WriteString(m.training.uncovered.stats())
+	}
+	b.WriteByte('\n')
+	if len(m.present) > 2 {
+		b.WriteString("# one rule set per class: a row that rules of several classes cover gets the class of highest mean smoothed p of its firing rules\n")
+	}
+	return b.String()
+}
+
+// defaultClass is the class predicted for a row that no rule covers.
+func (m *Model) defaultClass(buf *[]float64) int {
+	codes := make([]int, len(m.columns))
+	for j := range codes {
+		codes[j] = uncoveredCode
+	}
+	return m.predictCodes(codes, buf)
+}
+
+// uncoveredCode is a code no condition matches: not a value's, a bin's or
+// the missing value's.
+const uncoveredCode = missingCode - 1
+
+// coverage is what a model's rules cover of its training rows: per rule
+// set and rule, and for the rows no rule of any set covers.
+type coverage struct {
+	rules     [][]share
+	uncovered share
+}
+
+// share counts rows: of n training rows, covered are those a rule covers
+// and correct those of them of the rule's class.
+type share struct{ n, covered, correct int }
+
+// stats is the learn.RuleStats of a share (0 for a share of no rows).
+func (c share) stats() string {
+	var coverage, confidence float64
+	if c.n > 0 {
+		coverage = float64(c.covered) / float64(c.n)
+	}
+	if c.covered > 0 {
+		confidence = float64(c.correct) / float64(c.covered)
+	}
+	return learn.RuleStats(coverage, confidence)
+}
+
+// cover counts what the fitted rules cover of the training rows sp holds,
+// of classes y.
+func (m *Model) cover(sp *space, y []int) *coverage {
+	n := len(y)
+	cv := &coverage{uncovered: share{n: n}}
+	union, rows := newBitset(n), newBitset(n)
+	var idx []int
+	for e, est := range m.estimators {
+		shares := make([]share, len(est.rules))
+		for i, r := range est.rules {
+			copy(rows, sp.all)
+			for _, c := range r {
+				rows.and(sp.cover[c])
+			}
+			union.or(rows)
+			shares[i] = share{n: n}
+			idx = rows.indices(idx[:0])
+			for _, row := range idx {
+				shares[i].covered++
+				if y[row] == m.positives[e] {
+					shares[i].correct++
+				}
+			}
+		}
+		cv.rules = append(cv.rules, shares)
+	}
+	var buf []float64
+	dflt := m.defaultClass(&buf)
+	copy(rows, sp.all)
+	rows.andNot(union)
+	for _, row := range rows.indices(idx[:0]) {
+		cv.uncovered.covered++
+		if y[row] == dflt {
+			cv.uncovered.correct++
+		}
+	}
+	return cv
 }
 
 var _ learn.ReadableRuler = (*Model)(nil)

@@ -13,11 +13,18 @@
 //     committed per-fold rows (the 800 rows of
 //     fuzzy_cart_ablation_all_configs.csv).
 //
-// Run them with
+// They are part of `go test ./...` and find their material as every other
+// test does (package internal/sharedtest): the authors' results in
+// $FGRT_SHARED or, unset, ../shared beside the module root; the KEEL files
+// in $FGRT_DATA_MIRROR or, unset, its datasets/raw. With that layout
+//
+//	go test -v -run PaperProtocol ./bench/fidelity
+//
+// runs them; elsewhere name the directories:
 //
 //	FGRT_SHARED=<reference dir> FGRT_DATA_MIRROR=<KEEL mirror> go test ./bench/fidelity
 //
-// They are part of `go test ./...`; they skip with a message when the
-// reference material or the dataset mirror is absent (see package
-// internal/sharedtest) and under -short.
+// They skip under -short, and when the material is absent with a message
+// that names what is missing and the variable to set (shown by go test -v;
+// a passing `go test ./...` prints only "ok").
 package fidelity

@@ -55,10 +55,7 @@ func readAblation(t *testing.T) []authorsRow {
 }
 
 func mirrorLoader(t *testing.T) runner.Loader {
-	mirror := sharedtest.Mirror()
-	if mirror == "" {
-		t.Skip("KEEL mirror not found: set FGRT_SHARED or place the shared directory beside the repository")
-	}
+	mirror := sharedtest.RequireMirror(t)
 	return func(ctx context.Context, name string) (*datasets.Dataset, error) {
 		return datasets.ReadKEELFile(filepath.Join(mirror, name+".dat"))
 	}

@@ -1,9 +1,12 @@
 // Package sharedtest locates the reference material (golden data, test
 // vectors, the KEEL dataset mirror) that lives outside the repository, so
-// tests can use it when present and skip with a clear message when not.
+// tests can use it when present and skip with a message that names what is
+// missing and the variable that would supply it when not.
 //
-// The directory is $FGRT_SHARED when set, otherwise ../shared beside the
-// module root (the layout of a developer checkout and of CI).
+// The reference directory is $FGRT_SHARED when set, otherwise ../shared
+// beside the module root (the layout of a developer checkout and of CI).
+// The KEEL mirror is $FGRT_DATA_MIRROR when set, as for the fgrtbench
+// command, otherwise datasets/raw of the reference directory.
 package sharedtest
 
 import (
@@ -61,13 +64,58 @@ func Require(tb testing.TB, rel string) string {
 	tb.Helper()
 	p := Path(rel)
 	if p == "" {
-		tb.Skipf("reference file %s not found: set FGRT_SHARED or place the shared directory beside the repository", rel)
+		tb.Skipf("reference file %s not found: %s", rel, where())
 	}
 	return p
 }
 
-// Mirror returns the directory of the raw KEEL .dat files, or "" when absent.
-func Mirror() string { return Path("datasets/raw") }
+// where says where the reference directory was looked for, and how to
+// point the tests at it.
+func where() string {
+	if d := os.Getenv("FGRT_SHARED"); d != "" {
+		if r := Root(); r != "" {
+			return "FGRT_SHARED=" + d + " does not hold it"
+		}
+		return "FGRT_SHARED=" + d + " is not a directory"
+	}
+	if r := Root(); r != "" {
+		return r + " (../shared beside the module root) does not hold it; set FGRT_SHARED to another reference directory"
+	}
+	return "FGRT_SHARED is unset and there is no ../shared beside the module root; set FGRT_SHARED=DIR"
+}
+
+// Mirror returns the directory of the raw KEEL .dat files: $FGRT_DATA_MIRROR
+// when set (as the fgrtbench command reads it; "" when it is not a
+// directory), else datasets/raw of the shared directory, or "" when absent.
+func Mirror() string {
+	if d := os.Getenv(MirrorVariable); d != "" {
+		if st, err := os.Stat(d); err == nil && st.IsDir() {
+			return d
+		}
+		return ""
+	}
+	return Path("datasets/raw")
+}
+
+// MirrorVariable names the KEEL mirror's directory for the command and
+// the tests alike (datasets.EnvDataMirror, which this package cannot
+// import from below it).
+const MirrorVariable = "FGRT_DATA_MIRROR"
+
+// RequireMirror returns Mirror(), or skips the test with a message that
+// names the variable to set and where the mirror was looked for.
+func RequireMirror(tb testing.TB) string {
+	tb.Helper()
+	if m := Mirror(); m != "" {
+		return m
+	}
+	if d := os.Getenv(MirrorVariable); d != "" {
+		tb.Skipf("KEEL mirror not found: %s=%s is not a directory", MirrorVariable, d)
+	}
+	tb.Skipf("KEEL mirror not found: %s is unset and datasets/raw of the reference directory is absent (%s); set %s=DIR, a directory of the ten <name>.dat files",
+		MirrorVariable, where(), MirrorVariable)
+	return ""
+}
 
 // ReadJSON decodes the JSON file rel of the shared directory into v, or
 // skips the test when the file is absent.

@@ -93,7 +93,7 @@ func TestInBrowser(t *testing.T) {
 	}
 	// The verdict must cover sorting and both selectors: a self-test that
 	// silently checked nothing would pass too.
-	for _, want := range []string{"ok the rules sections show rules in 3 of 3 rule sets (2 open)", "ok the method selector hides the rules of fgrt",
+	for _, want := range []string{"ok the rules sections show rules in 4 of 4 rule sets (3 open)", "ok the method selector hides the rules of fgrt",
 		"ok sorting by Accuracy ascending (12 rows)", "ok sorting by Accuracy descending", "ok the dataset selector shows only", "ok the method selector hides", "ok the text filter keeps only", "ok hovering a front point shows \"CART · max_depth="} {
 		if !strings.Contains(report, want) {
 			t.Errorf("self-test report lacks %q", want)

@@ -219,6 +219,10 @@ type ruleSetView struct {
 	Accuracy                  float64
 	Config                    string
 	Rules                     []ruleView
+	// Default is the default rule (the class a row no rule covers gets),
+	// shown after the rules and not counted among them; nil for a learner
+	// without one.
+	Default *ruleView
 	// Hidden counts the representative rules the page leaves to the
 	// rules page (beyond MaxPageRules), Omitted those the analysis left
 	// to models.jsonl.gz (beyond analysis.MaxRepresentativeRules).
@@ -282,6 +286,11 @@ func rulesOf(a *analysis.Analysis, dataset string, name func(string) string) []r
 			rv := ruleOf(line)
 			v.HasStats = v.HasStats || rv.Coverage != ""
 			v.Rules = append(v.Rules, rv)
+		}
+		if r.Default != "" {
+			rv := ruleOf(r.Default)
+			v.HasStats = v.HasStats || rv.Coverage != ""
+			v.Default = &rv
 		}
 		v.Open = len(r.Rules)+r.RulesOmitted <= MaxOpenRules
 		if s.Jaccard != nil {

@@ -122,6 +122,13 @@ func fixtureStability() []analysis.Stability {
 				},
 				Partitions: []results.NamedTerm{{Feature: "petal_length", Term: "Low", Trapezoid: []float64{1, 1, 1.6, 4.35}},
 					{Feature: "petal_length", Term: "High", Trapezoid: []float64{1.6, 4.35, 6.9, 6.9}}}}},
+		{Protocol: "clean", Dataset: "iris", Method: "ripper", Models: 3, MeanRules: 2, Distinct: 3, Jaccard: &jac, DataUnits: true,
+			Representative: analysis.RepresentativeModel{Key: "clean/iris/ripper/0/1", Fold: 1, Accuracy: 0.93, Config: "k=2",
+				Rules: []string{
+					"IF petal_width <= 0.8000 THEN class a  [coverage 0.333, confidence 1.000]",
+					"IF 0.8000 < petal_width <= 1.700 THEN class b  [coverage 0.350, confidence 0.905]",
+				},
+				Default: "ELSE class c  [coverage 0.317, confidence 0.974]"}},
 		{Protocol: "clean", Dataset: "iris", Method: hostileMethod, Models: 3, MeanRules: 65, Distinct: 195, LearnerUnits: true,
 			Representative: analysis.RepresentativeModel{Key: "clean/iris/h/0/1", Fold: 1, Accuracy: 0.81, Config: "a=<b>",
 				Rules: many, RulesOmitted: 5}},
@@ -359,7 +366,9 @@ func TestRulesSection(t *testing.T) {
 		`<tr><td class="n">2</td><td><code>IF petal_width &gt; 0.8000 AND petal_length &lt;= 4.950 THEN class b</code></td><td class="n">0.325</td><td class="n">0.962</td></tr>`,
 		`Numeric thresholds in the data&#39;s units, to 4 significant digits`,
 		`<tr><td><code>petal_width &lt;= 0.8000</code></td><td class="n">3 of 3</td></tr>`,
-		`petal_length  Low   (1.000, 1.000, 1.600, 4.350)`,
+		`petal_length  Low   (1, 1, 1.6, 4.35)`,
+		`<tr><td class="n">default</td><td><code>ELSE class c</code></td><td class="n">0.317</td><td class="n">0.974</td></tr>`,
+		`<b>ripper</b> · clean protocol · 2 rules ·`,
 		`<tr><td><code>IF petal_length IS Low THEN class a</code></td><td class="n">3 of 3</td></tr>`,
 		`50 of 65 rules`,
 		`Numeric thresholds in the units the learner saw`,
@@ -375,8 +384,8 @@ func TestRulesSection(t *testing.T) {
 			t.Errorf("the page holds %q", unwanted)
 		}
 	}
-	if n := strings.Count(s, `<details class="rules"`); n != 3 {
-		t.Errorf("%d rule sets, want 3 (the fixture's stability cells)", n)
+	if n := strings.Count(s, `<details class="rules"`); n != 4 {
+		t.Errorf("%d rule sets, want 4 (the fixture's stability cells)", n)
 	}
 }
 

@@ -23,11 +23,14 @@ type Document struct {
 	// the learner saw), or the learner's for a study stored before
 	// readable rules were recorded. Absent for fitted FGRT, whose rules
 	// name terms.
-	Units      string              `json:"partition_units"`
-	RuleUnits  string              `json:"rule_units,omitempty"`
-	Classes    []string            `json:"classes"`
-	Rules      []string            `json:"rules"`
-	Partitions []results.NamedTerm `json:"partitions"`
+	Units     string   `json:"partition_units"`
+	RuleUnits string   `json:"rule_units,omitempty"`
+	Classes   []string `json:"classes"`
+	Rules     []string `json:"rules"`
+	// DefaultRule is the class a row no rule covers gets, as the readable
+	// rules print it (RIPPER); absent for learners without one.
+	DefaultRule string              `json:"default_rule,omitempty"`
+	Partitions  []results.NamedTerm `json:"partitions"`
 }
 
 // storedUnits are the units of a stored model's partitions: the data's
@@ -46,7 +49,7 @@ func (s *Stored) Document() Document {
 	return Document{Source: "stored", Dataset: s.Query.Dataset, Method: s.Query.Method, Protocol: row.Protocol,
 		Key: row.Key, Repeat: &row.Repeat, Fold: &row.Fold, Representative: s.Representative, Config: row.Config,
 		Accuracy: &row.Accuracy, Units: storedUnits, RuleUnits: s.RuleUnits, Classes: s.Model.Classes, Rules: s.Rules,
-		Partitions: partitions(s.Model)}
+		DefaultRule: s.Default, Partitions: partitions(s.Model)}
 }
 
 // partitions are a model's partitions by name, an empty list (not null)

@@ -96,3 +96,30 @@ func TestReadable(t *testing.T) {
 		}
 	}
 }
+
+// TestFooterClaimsWhatIsShown: the line after stored rules names the
+// statistics only when every rule shows them, the default rule only when
+// there is one, and the fuzzy meaning of coverage for fuzzy rules.
+func TestFooterClaimsWhatIsShown(t *testing.T) {
+	units := "the data's own units, to 4 significant digits (full precision in models.jsonl.gz)"
+	fuzzyModel := results.ModelRecord{Partitions: []results.Term{{TermRef: learn.TermRef{FeatureName: "x", TermName: "Low"}}}}
+	for _, c := range []struct {
+		name string
+		s    Stored
+		want string
+	}{
+		{"ripper stored before its statistics", Stored{Rules: []string{"IF Proline=>1255 THEN class 1"}, RuleUnits: units},
+			"1 rules; numeric thresholds in " + units},
+		{"ripper", Stored{Rules: []string{"IF Proline > 1255 THEN class 1  [coverage 0.106, confidence 1.000]"}, RuleUnits: units,
+			Default: "ELSE class 2  [coverage 0.035, confidence 1.000]", Stats: "coverage and confidence"},
+			"1 rules and a default rule (the class a row no rule covers gets); numeric thresholds in " + units + "; coverage and confidence on the fold's training rows (coverage: the share of them the rule covers; confidence: the share of those of its class)"},
+		{"fuzzycart stored before its confidence", Stored{Rules: []string{"IF x IS Low THEN class 2  [coverage 0.296]"}, Stats: "coverage", Model: fuzzyModel},
+			"1 rules; coverage on the fold's training rows (coverage: the rule's membership summed over them, divided by their number)"},
+		{"fgrt", Stored{Rules: []string{"IF x IS Low THEN class 2  [coverage 0.313, confidence 0.980]"}, Stats: "coverage and confidence", Model: fuzzyModel},
+			"1 rules; coverage and confidence on the fold's training rows (coverage: the rule's membership summed over them, divided by their number; confidence: the share of that sum that rows of the rule's class hold)"},
+	} {
+		if got := c.s.Footer(); got != c.want {
+			t.Errorf("%s:\n got %q\nwant %q", c.name, got, c.want)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/fgrtbench/fgrtbench/learn"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
@@ -14,6 +15,33 @@ import (
 type Query struct {
 	Dir, Dataset, Method, Protocol string
 	Repeat, Fold                   int
+}
+
+// Footer is the line after a stored model's rules: how many, the units
+// of their thresholds and the statistics every line shows, claiming only
+// what the lines show ("17 rules and a default rule; numeric thresholds
+// in ...; coverage and confidence on the fold's training rows").
+func (s *Stored) Footer() string {
+	out := fmt.Sprintf("%d rules", len(s.Rules))
+	if s.Default != "" {
+		out += " and a default rule (the class a row no rule covers gets)"
+	}
+	if s.RuleUnits != "" {
+		out += "; numeric thresholds in " + s.RuleUnits
+	}
+	switch {
+	case s.Stats == "":
+	case len(s.Model.Partitions) > 0:
+		// fuzzy rules: a row is covered to the degree of its membership
+		out += "; " + s.Stats + " on the fold's training rows (coverage: the rule's membership summed over them, divided by their number"
+		if s.Stats != "coverage" {
+			out += "; confidence: the share of that sum that rows of the rule's class hold"
+		}
+		out += ")"
+	default:
+		out += "; " + s.Stats + " on the fold's training rows (coverage: the share of them the rule covers; confidence: the share of those of its class)"
+	}
+	return out
 }
 
 // Stored are the rules a study stored for one fold.
@@ -29,6 +57,11 @@ type Stored struct {
 	// their numeric thresholds ("" when they compare none).
 	Rules     []string
 	RuleUnits string
+	// Default is the default rule of the readable rules ("" for a
+	// learner without one), Stats what every rule line shows of the
+	// training rows (learn.StatsShown: "coverage and confidence",
+	// "coverage" or "").
+	Default, Stats string
 }
 
 // ReadStored reads the rules q names from the artifacts of q.Dir,
@@ -67,6 +100,10 @@ func ReadStored(q Query) (*Stored, error) {
 	}
 	s.Model = model
 	s.Rules, s.RuleUnits = readable(model)
+	s.Stats = learn.StatsShown(s.Rules)
+	if s.RuleUnits != "" && !strings.HasPrefix(s.RuleUnits, "the units the learner saw") {
+		s.Default = model.ReadableDefault
+	}
 	return s, nil
 }
 
@@ -81,7 +118,7 @@ func readable(m results.ModelRecord) ([]string, string) {
 	case learnerUnits:
 		return rules, "the units the learner saw: the protocol's scaled units, if it scales (this study predates readable rules)"
 	case m.ReadableRules != nil:
-		return rules, "the data's own units, to 4 significant digits (full precision in " + results.ModelsFile + "); coverage and confidence on the fold's training rows"
+		return rules, "the data's own units, to 4 significant digits (full precision in " + results.ModelsFile + ")"
 	}
 	return rules, ""
 }

@@ -39,8 +39,11 @@ stored (models.jsonl.gz) for dataset D and method label M, on --fold K
 (of --repeat R) or, by default, on the representative fold: the one whose
 accuracy is the median of the method's folds. CART, C4.5 and RIPPER
 thresholds print in the data's units (mapped back through the fold's
-scaler) with 4 significant digits, CART and C4.5 rules with each leaf's
-coverage and confidence; models.jsonl.gz keeps them at full precision.
+scaler) with 4 significant digits, one interval per feature ("806.2 <
+worst_area <= 957.4"), each rule with its coverage and confidence on the
+fold's training rows, and RIPPER's default rule after its rules (the class
+a row no rule covers gets); models.jsonl.gz keeps the thresholds at full
+precision. The line after the rules says what they show.
 
 Its defaults (--max-rules 15, --coverage 0.01, --min-improvement 0.01) are
 FGRT's "fixed" grid point, the settings of the authors' runtime study: one

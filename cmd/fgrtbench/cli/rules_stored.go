@@ -43,11 +43,10 @@ func printStoredRules(env *Env, q rules.Query, asJSON bool) error {
 	for _, r := range s.Rules {
 		fmt.Fprintln(w, r)
 	}
-	if s.RuleUnits != "" {
-		fmt.Fprintf(w, "\n%d rules; numeric thresholds in %s\n", len(s.Rules), s.RuleUnits)
-	} else {
-		fmt.Fprintf(w, "\n%d rules\n", len(s.Rules))
+	if s.Default != "" {
+		fmt.Fprintln(w, s.Default)
 	}
+	fmt.Fprintf(w, "\n%s\n", s.Footer())
 	if len(s.Model.Partitions) > 0 {
 		fmt.Fprintf(w, "\nPartitions its rules use, in %s\n%s\n%s\n", doc.Units, strings.Repeat("=", 60), results.FormatPartitions(doc.Partitions))
 	}

@@ -176,13 +176,13 @@
       f.dispatchEvent(new Event("input"));
     }
     // The rules of the dataset sections: each set shows rules (text in a
-    // code cell), and a set's coverage column, where there is one, holds
-    // fractions.
+    // code cell), a default rule ("ELSE ...") only last, and a set's
+    // coverage column, where there is one, holds fractions.
     var sets = all("details.rules");
     if (sets.length) {
       var good = sets.filter(function (d) {
         var rows = all("table.rules tbody tr", d);
-        if (!rows.length || !rows.every(function (r) { return /^IF /.test(r.cells[1].textContent); })) return false;
+        if (!rows.length || !rows.every(function (r, i) { return /^IF /.test(r.cells[1].textContent) || (i === rows.length - 1 && i > 0 && /^ELSE /.test(r.cells[1].textContent)); })) return false;
         return rows.every(function (r) { return r.cells.length < 4 || r.cells[2].textContent === "—" || /^[01]\.\d{3}$/.test(r.cells[2].textContent); });
       });
       var open = sets.filter(function (d) { return d.open; }).length;
