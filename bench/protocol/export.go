@@ -32,9 +32,12 @@ type Assignment struct {
 
 // Assign returns the fold assignment of repeat 0: for "paper" the stacked,
 // preprocessed matrix the authors' learners saw; for "clean" the raw
-// complete rows in file order with the fold seed of opts; for "holdout" the
-// paper's stacked matrix with the 20 % test part as fold 0 and the 80 %
-// training part as fold -1.
+// complete rows in file order with the fold seed of opts (the file's codes:
+// the clean protocol recodes undeclared categories per fold, a tool given
+// this file must code them on its training rows itself); for "holdout" the
+// paper's stacked matrix, nominal codes fitted on the 80 % part as the
+// holdout's learners see them, with the 20 % test part as fold 0 and the
+// 80 % training part as fold -1.
 func Assign(d *datasets.Dataset, protocolName string, opts Options) (*Assignment, error) {
 	switch protocolName {
 	case "paper":
@@ -57,7 +60,9 @@ func Assign(d *datasets.Dataset, protocolName string, opts Options) (*Assignment
 		if opts.HoldoutTrain == HoldoutTrain64 {
 			return nil, fmt.Errorf("%s: fold export of the holdout protocol covers the 80 %% training part only (holdout_train 80)", d.Name)
 		}
-		p, err := paperprep.Prepare(d)
+		po := paperprep.PaperOptions()
+		po.CodeParts = 2 // the codes the holdout's learners see: the 80 % part's
+		p, err := paperprep.PrepareWith(d, po)
 		if err != nil {
 			return nil, err
 		}

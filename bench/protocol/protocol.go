@@ -78,6 +78,11 @@ type Fold struct {
 	// back to the data's own units (the inverse of the protocol's
 	// scaling; nil when it does not scale).
 	Unscale func(j int, v float64) float64
+	// Schema, when not nil, describes this fold's rows instead of the
+	// plan's Schema: its nominal codes were fitted on the fold's training
+	// rows (a clean fold of a file with undeclared categories). Use
+	// Plan.ForFold.
+	Schema *learn.Schema
 
 	view *foldView // the clean protocol's unscaled rows; nil otherwise
 }
@@ -150,7 +155,7 @@ func (f *Fold) EachRow(fn func(test bool, i int, row []float64) bool) {
 	row := make([]float64, v.width())
 	for part, idx := range [][]int{v.train, v.test} {
 		for i, r := range idx {
-			scaleRow(row, v.X[r], sc, fill)
+			scaleRow(row, v.X[r], v.coding, sc, fill)
 			if !fn(part == 1, i, row) {
 				return
 			}
@@ -216,6 +221,18 @@ type Plan struct {
 	// Notes records facts a reader of the results needs (dropped rows,
 	// integer truncation...).
 	Notes []string
+}
+
+// ForFold returns the plan as fold i's rows see it: p itself, or a copy
+// whose Schema is the fold's own (Fold.Schema) when the fold coded its
+// nominal columns on its training rows.
+func (p *Plan) ForFold(i int) *Plan {
+	if i < 0 || i >= len(p.Folds) || p.Folds[i].Schema == nil {
+		return p
+	}
+	q := *p
+	q.Schema = *p.Folds[i].Schema
+	return &q
 }
 
 // Options parameterise a protocol.
