@@ -405,6 +405,30 @@ func Readers(option string) []string {
 	return out
 }
 
+// Revision is the revision of protocol name's preparation under options o
+// (identity.Group.ProtocolRevision): it counts the changes that move rows
+// the protocol made before, so that a directory of earlier rows is another
+// experiment, never resumed or merged with new ones. 0 for a protocol
+// never so changed, whose units keep their keys.
+//
+//   - holdout 1: nominal codes fitted on the training part instead of
+//     the whole file (docs/protocols.md#nominal-coding), and the imputed
+//     mean summed as scikit-learn sums it.
+//   - clean 1, under missing-value policy impute only: that mean. The
+//     clean protocol's per-fold codes of undeclared categories (CSV
+//     columns) move rows of such files under every policy, but the
+//     identity is computed without reading the data; the codes of
+//     declared categories, all the KEEL files have, did not change.
+func Revision(name string, o Options) int {
+	switch {
+	case name == "holdout":
+		return 1
+	case name == "clean" && o.Missing == MissingImpute:
+		return 1
+	}
+	return 0
+}
+
 // Names lists the protocols.
 func Names() []string { return []string{"paper", "clean", "holdout"} }
 
