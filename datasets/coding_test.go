@@ -18,9 +18,7 @@ func TestFitCoding(t *testing.T) {
 		{Name: "x", Type: "real"},
 		{Name: "colour", Type: "nominal", Domain: []string{"red", "green", "blue", "violet"}, Appended: 2},
 	}}
-	for _, row := range [][]float64{{1.5, 1}, {2.5, 3}, {3.5, nan}, {4.5, 2}, {5.5, 0}} {
-		d.X = append(d.X, row)
-	}
+	d.X = [][]float64{{1.5, 1}, {2.5, 3}, {3.5, nan}, {4.5, 2}, {5.5, 0}}
 	cases := []struct {
 		name         string
 		rows         []int
