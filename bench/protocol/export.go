@@ -85,6 +85,12 @@ func formatCell(v float64, f learn.Feature) string {
 	return strconv.FormatFloat(v, 'g', -1, 64)
 }
 
+// unseenCode reports whether v is a nominal code past f's categories: the
+// code the categories that the coding rows never held share.
+func unseenCode(v float64, f learn.Feature) bool {
+	return f.Nominal && len(f.Categories) > 0 && v >= float64(len(f.Categories))
+}
+
 // WriteCSV writes row, fold, the features and class (as its label).
 func (a *Assignment) WriteCSV(w io.Writer) error {
 	bw := bufio.NewWriter(w)
@@ -122,7 +128,10 @@ func arffName(s string) string {
 // WriteARFF writes the rows with the given fold membership (test when
 // test is true, training otherwise) as ARFF. Nominal inputs are written as
 // their integer codes declared as nominal values, so Weka treats them as
-// categories exactly as the codes the learners here see.
+// categories exactly as the codes the learners here see. A code past the
+// schema's categories (a category the coding rows never held,
+// docs/protocols.md#nominal-coding) is written as missing: J48 then
+// treats it as this C4.5 treats a value beyond its branches.
 func (a *Assignment) WriteARFF(w io.Writer, fold int, test bool) error {
 	bw := bufio.NewWriter(w)
 	part := "train"
@@ -136,7 +145,7 @@ func (a *Assignment) WriteARFF(w io.Writer, fold int, test bool) error {
 			seen := map[float64]bool{}
 			var vals []float64
 			for _, row := range a.X {
-				if v := row[j]; !math.IsNaN(v) && !seen[v] {
+				if v := row[j]; !math.IsNaN(v) && !unseenCode(v, f) && !seen[v] {
 					seen[v] = true
 					vals = append(vals, v)
 				}
@@ -166,6 +175,9 @@ func (a *Assignment) WriteARFF(w io.Writer, fold int, test bool) error {
 		for j, v := range row {
 			if j > 0 {
 				bw.WriteByte(',')
+			}
+			if unseenCode(v, a.Schema.Features[j]) {
+				v = math.NaN()
 			}
 			bw.WriteString(formatCell(v, a.Schema.Features[j]))
 		}
