@@ -60,6 +60,7 @@ func (c *column) cell(field string) (float64, error) {
 			k = len(c.attr.Domain)
 			c.codes[field] = k
 			c.attr.Domain = append(c.attr.Domain, field)
+			c.attr.Appended++
 		}
 		return float64(k), nil
 	}

@@ -30,6 +30,11 @@ type Attribute struct {
 	// order. Values met in the data but not declared are appended after the
 	// declared ones, in order of first appearance.
 	Domain []string
+	// Appended is the number of trailing Domain values that the header did
+	// not declare but the data holds (every value of a CSV column): their
+	// codes depend on where in the file they first appear, so the
+	// leakage-free protocols recode them from training rows (Coding).
+	Appended int
 	// Min and Max are the declared range of a numeric attribute, NaN when the
 	// header gives none.
 	Min, Max float64

@@ -26,6 +26,11 @@ import (
 // method label) of a study.
 type Group struct {
 	Protocol string `json:"protocol"`
+	// ProtocolRevision counts the changes of the protocol's preparation
+	// that change rows it made before (protocol.Revision), so that such
+	// rows are never resumed or merged with new ones. Zero is left out of
+	// the hash: a protocol never so changed keeps its units' keys.
+	ProtocolRevision int `json:"protocol_revision,omitempty"`
 	// Options are the protocol options the protocol reads (its declared
 	// protocol.Protocol.Reads, which a test holds to every option field),
 	// as canonical JSON (sorted keys): an option another protocol reads
@@ -222,6 +227,7 @@ func Diff(a, b Group) (string, string) {
 		as = append(as, "dataset "+a.Dataset+" sha256="+dataIdentity(a.DatasetSHA256, b.DatasetSHA256))
 		bs = append(bs, "dataset "+b.Dataset+" sha256="+dataIdentity(b.DatasetSHA256, a.DatasetSHA256))
 	}
+	add("protocol revision", a.ProtocolRevision, b.ProtocolRevision)
 	add("method", a.Method, b.Method)
 	add(a.Method+" version", a.MethodVersion, b.MethodVersion)
 	add("selection", orDefault(a.Selection), orDefault(b.Selection))

@@ -49,6 +49,7 @@ func TestEveryFieldChangesTheHash(t *testing.T) {
 	base := group().ComputeHash()
 	mutations := map[string]func(*Group){
 		"protocol":  func(g *Group) { g.Protocol = "paper" },
+		"revision":  func(g *Group) { g.ProtocolRevision = 1 },
 		"option":    func(g *Group) { g.Options["folds"] = 3 },
 		"new opt":   func(g *Group) { g.Options["holdout"] = 0.2 },
 		"dataset":   func(g *Group) { g.Dataset = "pima" },

@@ -46,6 +46,13 @@ type Options struct {
 	// scaling (missing-value policy impute of the holdout protocol). The
 	// authors dropped those rows: PaperOptions leaves it off.
 	Impute bool
+	// CodeParts, when not 0, derives the nominal codes from training rows
+	// only: first appearance among the first CodeParts parts of the
+	// stacked split (1: the 64 % part; 2: the 64 % and 16 % parts), in
+	// stacked order, a category those rows never hold taking the code after
+	// theirs (datasets.Coding). 0 is the authors' factorize of the whole
+	// file, whose codes a test row can decide.
+	CodeParts int
 }
 
 // PaperOptions returns the authors' settings.
@@ -149,18 +156,24 @@ func PrepareWith(d *datasets.Dataset, o Options) (*Prepared, error) {
 	if err := d.Validate(); err != nil {
 		return nil, fmt.Errorf("paperprep: %w", err)
 	}
-	if !(o.TrainProportion > 0 && o.TrainProportion < 1) || !(o.ValTestSize > 0 && o.ValTestSize < 1) || o.K < 2 {
+	if !(o.TrainProportion > 0 && o.TrainProportion < 1) || !(o.ValTestSize > 0 && o.ValTestSize < 1) || o.K < 2 || o.CodeParts < 0 || o.CodeParts > 2 {
 		return nil, fmt.Errorf("paperprep: invalid options %+v", o)
 	}
 	complete, kept, dropped := usedRows(d, o.Impute)
 	if complete.Rows() == 0 {
 		return nil, fmt.Errorf("paperprep: %s has no row without missing inputs", d.Name)
 	}
-	codes, categories := complete.FirstAppearanceCodes()
-
 	order, nTrain, nVal, nTest, err := Split(complete.Y, o.TrainProportion, o.ValTestSize, o.SplitSeed)
 	if err != nil {
 		return nil, fmt.Errorf("paperprep: %s: %w", d.Name, err)
+	}
+	codes, categories := complete.FirstAppearanceCodes()
+	if o.CodeParts > 0 {
+		n := nTrain
+		if o.CodeParts == 2 {
+			n += nVal
+		}
+		codes, categories = trainingCodes(complete, order[:n])
 	}
 	p := &Prepared{NTrain: nTrain, NVal: nVal, NTest: nTest, Dropped: dropped}
 	p.arrange(complete, codes, kept, order)
@@ -185,6 +198,24 @@ func PrepareWith(d *datasets.Dataset, o Options) (*Prepared, error) {
 	}
 	p.note(d, o.K)
 	return p, nil
+}
+
+// trainingCodes is d's rows coded by first appearance among rows train
+// (indices into d, in the order given) and the categories in code order.
+func trainingCodes(d *datasets.Dataset, train []int) ([][]float64, [][]string) {
+	c := d.FitCoding(train, false)
+	width := len(d.Inputs)
+	out := make([][]float64, len(d.X))
+	flat := make([]float64, len(d.X)*width)
+	for i, row := range d.X {
+		out[i] = flat[i*width : (i+1)*width : (i+1)*width]
+		c.Apply(out[i], row)
+	}
+	categories := make([][]string, width)
+	for j := range categories {
+		categories[j] = c.Labels(j)
+	}
+	return out, categories
 }
 
 // usedRows are the rows the preparation uses: every row when missing

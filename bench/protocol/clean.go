@@ -22,7 +22,14 @@ import (
 // filled before scaling with the mean (numeric) or most frequent code
 // (nominal) of the rows the scaler is fitted on: each training fold, and
 // each inner training fold, so no test row reaches an imputed value.
-// Nominal inputs keep their declared-domain codes and are never scaled.
+//
+// Nominal inputs are never scaled. A category the file's header declares
+// keeps its declared-domain code, which no row decides; the categories the
+// header does not declare (every category of a CSV column) are coded per
+// fold, by first appearance among the training rows in file order, after
+// the declared ones, and a category no training row holds takes the next
+// code (docs/protocols.md#nominal-coding). Such a fold carries its own
+// schema (Plan.ForFold).
 type Clean struct{}
 
 // Name returns "clean".
@@ -78,6 +85,7 @@ func (Clean) Plan(d *datasets.Dataset, o Options) (*Plan, error) {
 	}
 	numeric := numericColumns(schema)
 	bound := &absBound{X: full.X}
+	perFold := full.FitCoding(nil, true) != nil // undeclared categories to code per fold
 	for r := 0; r < o.Repeats; r++ {
 		seed := o.Seed + int64(r)
 		fold, err := sksplit.StratifiedKFold(full.Y, o.Folds, true, uint32(seed))
@@ -106,6 +114,10 @@ func (Clean) Plan(d *datasets.Dataset, o Options) (*Plan, error) {
 			}
 			f := Fold{Repeat: r, Index: k, Seed: seed, YTrain: ytr, YTest: yte, view: v,
 				TestRows: testRows(kept, fold, k), Unscale: v.unscale}
+			if perFold {
+				v.coding = full.FitCoding(v.train, true)
+				f.Schema = codedSchema(schema, v.coding)
+			}
 			if err := checkFoldClasses(d.Name, f, len(schema.Classes)); err != nil {
 				return nil, err
 			}
@@ -141,6 +153,18 @@ func imputeColumns(s learn.Schema) (levels []int, names []string) {
 	return levels, names
 }
 
+// codedSchema is s with each nominal column's categories as c codes them.
+func codedSchema(s learn.Schema, c *datasets.Coding) *learn.Schema {
+	out := s
+	out.Features = append([]learn.Feature(nil), s.Features...)
+	for j := range out.Features {
+		if out.Features[j].Nominal {
+			out.Features[j].Categories = c.Labels(j)
+		}
+	}
+	return &out
+}
+
 func numericColumns(s learn.Schema) []int {
 	var cols []int
 	for j, f := range s.Features {
@@ -164,6 +188,7 @@ type foldView struct {
 	unscaleFn   func(j int, v float64) float64 // unscaler(sc), built with it
 	bound       *absBound                      // shared by the plan's views
 	imp         *impute.Imputer                // nil unless missing cells are imputed
+	coding      *datasets.Coding               // the training rows' nominal codes (nil: X's codes)
 }
 
 // absBound is the largest magnitude of each column of X (+Inf for a column
@@ -248,22 +273,28 @@ func (v *foldView) unscale(j int, x float64) float64 {
 	return v.unscaleFn(j, x)
 }
 
-// fit fits the preprocessing on rows idx of X: the imputed values when
-// missing cells are imputed, then a StandardScaler on the numeric columns
-// of the rows as imputed (a pipeline of SimpleImputer and StandardScaler).
+// fit fits the preprocessing on rows idx of X, recoded by the fold's
+// coding: the imputed values when missing cells are imputed, then a
+// StandardScaler on the numeric columns of the rows as imputed (a pipeline
+// of SimpleImputer and StandardScaler).
 func (v *foldView) fit(idx []int) (*sksplit.StandardScaler, []float64) {
 	rows := make([][]float64, len(idx))
 	for i, r := range idx {
 		rows[i] = v.X[r]
 	}
-	fill := v.imp.Fit(rows)
-	if fill != nil {
+	copied := v.coding != nil || v.imp != nil // rows to hold in fresh memory
+	if copied {
 		w := v.width()
 		flat := make([]float64, len(rows)*w)
 		for i, row := range rows {
-			filled := flat[i*w : (i+1)*w : (i+1)*w]
-			impute.Row(filled, row, fill)
-			rows[i] = filled
+			rows[i] = flat[i*w : (i+1)*w : (i+1)*w]
+			v.coding.Apply(rows[i], row)
+		}
+	}
+	fill := v.imp.Fit(rows) // the mode of a nominal column is a code of the fold's
+	if fill != nil {
+		for _, row := range rows {
+			impute.Row(row, row, fill)
 		}
 	}
 	return sksplit.FitScaler(rows, v.numeric), fill
@@ -312,20 +343,20 @@ func (v *foldView) scaleInto(idx []int, sc *sksplit.StandardScaler, fill []float
 	flat, rows := buf.flat[:n*w], buf.rows[:n:n]
 	for i, r := range idx {
 		rows[i] = flat[i*w : (i+1)*w : (i+1)*w]
-		scaleRow(rows[i], v.X[r], sc, fill)
+		scaleRow(rows[i], v.X[r], v.coding, sc, fill)
 	}
 	return rows
 }
 
 // scaleRow writes src scaled by sc into dst: the value
 // sksplit.StandardScaler.Transform computes, (x - mean) / scale on the
-// scaled columns, the others copied; a missing cell is first replaced by
-// its column's value in fill (when not nil).
-func scaleRow(dst, src []float64, sc *sksplit.StandardScaler, fill []float64) {
+// scaled columns, the others copied; nominal codes are first recoded by
+// coding (when not nil) and then a missing cell is replaced by its
+// column's value in fill (when not nil).
+func scaleRow(dst, src []float64, coding *datasets.Coding, sc *sksplit.StandardScaler, fill []float64) {
+	coding.Apply(dst, src)
 	if fill != nil {
-		impute.Row(dst, src, fill)
-	} else {
-		copy(dst, src)
+		impute.Row(dst, dst, fill)
 	}
 	for c, j := range sc.Cols {
 		if j < len(src) {

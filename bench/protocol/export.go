@@ -32,9 +32,12 @@ type Assignment struct {
 
 // Assign returns the fold assignment of repeat 0: for "paper" the stacked,
 // preprocessed matrix the authors' learners saw; for "clean" the raw
-// complete rows in file order with the fold seed of opts; for "holdout" the
-// paper's stacked matrix with the 20 % test part as fold 0 and the 80 %
-// training part as fold -1.
+// complete rows in file order with the fold seed of opts (the file's codes:
+// the clean protocol recodes undeclared categories per fold, a tool given
+// this file must code them on its training rows itself); for "holdout" the
+// paper's stacked matrix, nominal codes fitted on the 80 % part as the
+// holdout's learners see them, with the 20 % test part as fold 0 and the
+// 80 % training part as fold -1.
 func Assign(d *datasets.Dataset, protocolName string, opts Options) (*Assignment, error) {
 	switch protocolName {
 	case "paper":
@@ -57,7 +60,9 @@ func Assign(d *datasets.Dataset, protocolName string, opts Options) (*Assignment
 		if opts.HoldoutTrain == HoldoutTrain64 {
 			return nil, fmt.Errorf("%s: fold export of the holdout protocol covers the 80 %% training part only (holdout_train 80)", d.Name)
 		}
-		p, err := paperprep.Prepare(d)
+		po := paperprep.PaperOptions()
+		po.CodeParts = 2 // the codes the holdout's learners see: the 80 % part's
+		p, err := paperprep.PrepareWith(d, po)
 		if err != nil {
 			return nil, err
 		}
@@ -78,6 +83,12 @@ func formatCell(v float64, f learn.Feature) string {
 		return "?"
 	}
 	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// unseenCode reports whether v is a nominal code past f's categories: the
+// code the categories that the coding rows never held share.
+func unseenCode(v float64, f learn.Feature) bool {
+	return f.Nominal && len(f.Categories) > 0 && v >= float64(len(f.Categories))
 }
 
 // WriteCSV writes row, fold, the features and class (as its label).
@@ -117,7 +128,10 @@ func arffName(s string) string {
 // WriteARFF writes the rows with the given fold membership (test when
 // test is true, training otherwise) as ARFF. Nominal inputs are written as
 // their integer codes declared as nominal values, so Weka treats them as
-// categories exactly as the codes the learners here see.
+// categories exactly as the codes the learners here see. A code past the
+// schema's categories (a category the coding rows never held,
+// docs/protocols.md#nominal-coding) is written as missing: J48 then
+// treats it as this C4.5 treats a value beyond its branches.
 func (a *Assignment) WriteARFF(w io.Writer, fold int, test bool) error {
 	bw := bufio.NewWriter(w)
 	part := "train"
@@ -131,7 +145,7 @@ func (a *Assignment) WriteARFF(w io.Writer, fold int, test bool) error {
 			seen := map[float64]bool{}
 			var vals []float64
 			for _, row := range a.X {
-				if v := row[j]; !math.IsNaN(v) && !seen[v] {
+				if v := row[j]; !math.IsNaN(v) && !unseenCode(v, f) && !seen[v] {
 					seen[v] = true
 					vals = append(vals, v)
 				}
@@ -161,6 +175,9 @@ func (a *Assignment) WriteARFF(w io.Writer, fold int, test bool) error {
 		for j, v := range row {
 			if j > 0 {
 				bw.WriteByte(',')
+			}
+			if unseenCode(v, a.Schema.Features[j]) {
+				v = math.NaN()
 			}
 			bw.WriteString(formatCell(v, a.Schema.Features[j]))
 		}

@@ -1,8 +1,10 @@
 package protocol
 
 import (
+	"math"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -231,5 +233,57 @@ func TestHoldoutOmitsTheFoldNote(t *testing.T) {
 	}
 	if !reflect.DeepEqual(holdout.Notes, rest) {
 		t.Errorf("holdout notes %q, want %q", holdout.Notes, rest)
+	}
+}
+
+// TestHoldoutExportCodesAsItsLearnersSee: the holdout export holds the
+// codes fitted on the 80 % part, as the plan's rows do, and its ARFF
+// files write a category the 80 % part never holds as missing (and do
+// not declare its code), which J48 treats as this C4.5 treats the code.
+func TestHoldoutExportCodesAsItsLearnersSee(t *testing.T) {
+	d := synthetic(120)
+	d.Inputs[2].Domain = append(d.Inputs[2].Domain, "violet")
+	pp, err := paperprep.Prepare(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	test := pp.SrcRow[pp.NTrain+pp.NVal] // the first row of the 20 % part
+	d.X[test][2] = 3                     // violet: in no training row
+	plan, err := Holdout{}.Plan(d, DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := Assign(d, "holdout", DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := plan.Folds[0]
+	if got, want := plan.Schema.Features[2].Categories, a.Schema.Features[2].Categories; !slices.Equal(got, want) || len(got) != 3 || slices.Contains(got, "violet") {
+		t.Fatalf("categories: plan %v, export %v; want the three training colours", got, want)
+	}
+	for i, row := range a.X {
+		want := f.XTest
+		k := i - pp.NTrain - pp.NVal
+		if k < 0 {
+			want, k = f.XTrain, i
+		}
+		if row[2] != want[k][2] && !(math.IsNaN(row[2]) && math.IsNaN(want[k][2])) {
+			t.Fatalf("row %d: export codes colour %v, the plan %v", i, row[2], want[k][2])
+		}
+	}
+	if f.XTest[0][2] != 3 {
+		t.Fatalf("violet coded %v, want 3, the code after the three training colours", f.XTest[0][2])
+	}
+	var b strings.Builder
+	if err := a.WriteARFF(&b, 0, true); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if !strings.Contains(out, "@attribute colour {0,1,2}\n") {
+		t.Errorf("colour's declared codes are not the training ones:\n%s", out[:strings.Index(out, "@data")])
+	}
+	first := strings.Split(out[strings.Index(out, "@data\n")+6:], "\n")[0]
+	if cells := strings.Split(first, ","); cells[2] != "?" {
+		t.Errorf("the unseen colour is written %q, want ?", first)
 	}
 }

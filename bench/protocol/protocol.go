@@ -78,6 +78,11 @@ type Fold struct {
 	// back to the data's own units (the inverse of the protocol's
 	// scaling; nil when it does not scale).
 	Unscale func(j int, v float64) float64
+	// Schema, when not nil, describes this fold's rows instead of the
+	// plan's Schema: its nominal codes were fitted on the fold's training
+	// rows (a clean fold of a file with undeclared categories). Use
+	// Plan.ForFold.
+	Schema *learn.Schema
 
 	view *foldView // the clean protocol's unscaled rows; nil otherwise
 }
@@ -150,7 +155,7 @@ func (f *Fold) EachRow(fn func(test bool, i int, row []float64) bool) {
 	row := make([]float64, v.width())
 	for part, idx := range [][]int{v.train, v.test} {
 		for i, r := range idx {
-			scaleRow(row, v.X[r], sc, fill)
+			scaleRow(row, v.X[r], v.coding, sc, fill)
 			if !fn(part == 1, i, row) {
 				return
 			}
@@ -216,6 +221,18 @@ type Plan struct {
 	// Notes records facts a reader of the results needs (dropped rows,
 	// integer truncation...).
 	Notes []string
+}
+
+// ForFold returns the plan as fold i's rows see it: p itself, or a copy
+// whose Schema is the fold's own (Fold.Schema) when the fold coded its
+// nominal columns on its training rows.
+func (p *Plan) ForFold(i int) *Plan {
+	if i < 0 || i >= len(p.Folds) || p.Folds[i].Schema == nil {
+		return p
+	}
+	q := *p
+	q.Schema = *p.Folds[i].Schema
+	return &q
 }
 
 // Options parameterise a protocol.
@@ -386,6 +403,30 @@ func Readers(option string) []string {
 		}
 	}
 	return out
+}
+
+// Revision is the revision of protocol name's preparation under options o
+// (identity.Group.ProtocolRevision): it counts the changes that move rows
+// the protocol made before, so that a directory of earlier rows is another
+// experiment, never resumed or merged with new ones. 0 for a protocol
+// never so changed, whose units keep their keys.
+//
+//   - holdout 1: nominal codes fitted on the training part instead of
+//     the whole file (docs/protocols.md#nominal-coding), and the imputed
+//     mean summed as scikit-learn sums it.
+//   - clean 1, under missing-value policy impute only: that mean. The
+//     clean protocol's per-fold codes of undeclared categories (CSV
+//     columns) move rows of such files under every policy, but the
+//     identity is computed without reading the data; the codes of
+//     declared categories, all the KEEL files have, did not change.
+func Revision(name string, o Options) int {
+	switch {
+	case name == "holdout":
+		return 1
+	case name == "clean" && o.Missing == MissingImpute:
+		return 1
+	}
+	return 0
 }
 
 // Names lists the protocols.

@@ -169,6 +169,7 @@ func (e *executor) run(u study.Unit, plan *protocol.Plan, m study.ResolvedMethod
 	if fi >= len(plan.Folds) {
 		return nil, nil, fmt.Errorf("%s: plan has %d folds, unit wants %d", u.Key, len(plan.Folds), fi)
 	}
+	plan = plan.ForFold(fi) // the fold's schema when its codes are its own
 	uf := unitFold{u: u, plan: plan, fi: fi, f: plan.Folds[fi], m: m, sel: m.SelectionFor(plan), seed: study.LearnerSeed(u)}
 	var arts *unitArtifacts
 	if e.artifacts != nil {

@@ -2,13 +2,23 @@
 // policy impute: a numeric cell with the mean, a nominal cell with the most
 // frequent code (the smallest on ties) of the rows the imputer is fitted
 // on, as scikit-learn's SimpleImputer with strategies "mean" and
-// "most_frequent" does. The protocols decide on which rows it is fitted
-// (never on a test row).
+// "most_frequent" does, bit for bit. The protocols decide on which rows it
+// is fitted (never on a test row).
+//
+// The mean is SimpleImputer's np.ma.mean(X, axis=0): the column with its
+// missing cells set to +0.0 is summed by numpy and divided by the count of
+// values. numpy sums pairwise only along the fast axis, so this is the mean
+// of a column-major X, the layout a pandas DataFrame hands to
+// scikit-learn (and the one sksplit's StandardScaler assumes); a row-major
+// numpy array would be summed row after row. See
+// docs/data.md#missing-values.
 package impute
 
 import (
 	"fmt"
 	"math"
+
+	"github.com/fgrtbench/fgrtbench/internal/npsum"
 )
 
 // Imputer knows which columns of a matrix have missing cells and how to
@@ -66,6 +76,7 @@ func (m *Imputer) Fit(rows [][]float64) []float64 {
 	for j := range fill {
 		fill[j] = math.NaN()
 	}
+	var col []float64 // one numeric column at a time, missing cells +0.0
 	for _, j := range m.cols {
 		if m.levels[j] > 0 {
 			counts := make([]int, m.levels[j])
@@ -89,15 +100,21 @@ func (m *Imputer) Fit(rows [][]float64) []float64 {
 			}
 			continue
 		}
-		sum, n := 0.0, 0
+		// The zeros stay in the array: they take part in numpy's
+		// pairwise blocks, so dropping them would regroup the additions.
+		col = col[:0]
+		n := 0
 		for _, row := range rows {
-			if v := row[j]; !math.IsNaN(v) {
-				sum += v
+			v := row[j]
+			if math.IsNaN(v) {
+				v = 0
+			} else {
 				n++
 			}
+			col = append(col, v)
 		}
 		if n > 0 {
-			fill[j] = sum / float64(n)
+			fill[j] = npsum.Sum(col) / float64(n)
 		}
 	}
 	return fill

@@ -65,6 +65,7 @@ func (j *job) loadFold(ctx context.Context, o Options, st study.Study) error {
 	if o.Fold < 0 || o.Fold >= len(plan.Folds) {
 		return fmt.Errorf("--fold %d: the %s protocol has folds 0 to %d on %s", o.Fold, protoName, len(plan.Folds)-1, dsName)
 	}
+	plan = plan.ForFold(o.Fold) // the fold's schema when its codes are its own
 	j.dataset, j.protocol, j.plan, j.fold = dsName, protoName, plan, &plan.Folds[o.Fold]
 	return nil
 }
