@@ -145,7 +145,63 @@ func Parse(f []string) (Record, error) {
 	if p.err == nil {
 		p.err = r.checkAccuracy()
 	}
+	if p.err == nil {
+		p.err = r.checkKey()
+	}
 	return r, p.err
+}
+
+// UnitKey is the key of one work unit as results.csv holds it:
+// protocol/dataset/label#group/rREPEAT/fFOLD/sSEED, where group is the
+// hash of the unit's identity group (bench/identity). It is spelled here,
+// with the contract of the file, so that the reader can hold every row's
+// key to the row's own columns (checkKey).
+func UnitKey(protocol, dataset, label, group string, repeat, fold int, seed int64) string {
+	return fmt.Sprintf("%s/%s/%s#%s/r%d/f%d/s%d", protocol, dataset, label, group, repeat, fold, seed)
+}
+
+// checkKey holds a row's key to its own columns: the key names the
+// protocol, dataset, method label, repeat, fold and seed of the unit that
+// wrote the row, so a cell edited apart from its key (fold 0 made 7) is an
+// edited or corrupted row, named at the cell that disagrees. A key that
+// is not a unit key at all (no '#': rows built by hand in tests) has
+// nothing to agree with here; readers that know the study refuse it as a
+// unit the study does not have.
+func (r Record) checkKey() error {
+	if !strings.Contains(r.Key, "#") {
+		return nil
+	}
+	disagree := func(name, value, inKey string) error {
+		return &FieldError{Column: column(name), Name: name,
+			Msg: fmt.Sprintf("%s disagrees with the row's key %s, which says %s (an edited or corrupted row)", value, r.Key, inKey)}
+	}
+	rest := r.Key
+	for _, c := range []struct{ name, value, sep string }{
+		{"protocol", r.Protocol, "/"}, {"dataset", r.Dataset, "/"}, {"method", r.Method, "#"},
+	} {
+		if !strings.HasPrefix(rest, c.value+c.sep) {
+			return disagree(c.name, strconv.Quote(c.value), "another "+c.name)
+		}
+		rest = rest[len(c.value)+1:]
+	}
+	f := strings.Split(rest, "/")
+	if len(f) != 4 || f[0] == "" {
+		return &FieldError{Column: column("key"), Name: "key", Msg: fmt.Sprintf("%q is not a unit key (protocol/dataset/label#group/rR/fF/sS)", r.Key)}
+	}
+	for i, c := range []struct {
+		name, prefix, value string
+	}{
+		{"repeat", "r", strconv.Itoa(r.Repeat)}, {"fold", "f", strconv.Itoa(r.Fold)}, {"seed", "s", strconv.FormatInt(r.Seed, 10)},
+	} {
+		if f[i+1] != c.prefix+c.value {
+			inKey, ok := strings.CutPrefix(f[i+1], c.prefix)
+			if !ok {
+				return &FieldError{Column: column("key"), Name: "key", Msg: fmt.Sprintf("%q is not a unit key (protocol/dataset/label#group/rR/fF/sS)", r.Key)}
+			}
+			return disagree(c.name, c.value, c.name+" "+inKey)
+		}
+	}
+	return nil
 }
 
 // fieldParser parses the numeric fields of one row in turn; after the

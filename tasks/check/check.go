@@ -148,7 +148,7 @@ func gather(ctx context.Context, o Options, b *gate.Baseline[study.Study], specS
 		if err == nil && !o.Update {
 			// What made the results, against what the baseline
 			// records, before any row.
-			err = sameExperiment(b, o.Results)
+			err = sameExperiment(b, o.Results, recs)
 		}
 		return recs, o.Results, cleanup, err
 	}

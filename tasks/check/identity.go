@@ -6,8 +6,10 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/bench/identity"
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
+	"github.com/fgrtbench/fgrtbench/bench/outdir"
 	"github.com/fgrtbench/fgrtbench/bench/study"
 	"github.com/fgrtbench/fgrtbench/gate"
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
 // setStudyDir makes the study's relative paths (data files, external
@@ -122,7 +124,7 @@ func sameData(b *gate.Baseline[study.Study], name, id string) error {
 // baseline records (other data, learner versions or study): their rows
 // would show as moved values, or pass, when the experiment itself differs.
 // The manifest's identity says what made them.
-func sameExperiment(b *gate.Baseline[study.Study], dir string) error {
+func sameExperiment(b *gate.Baseline[study.Study], dir string, recs []results.Record) error {
 	m, err := manifest.Read(dir)
 	if err != nil {
 		return fmt.Errorf("%s: cannot tell which data and learners made these results (%v); check a results directory with its manifest.json", dir, err)
@@ -140,7 +142,8 @@ func sameExperiment(b *gate.Baseline[study.Study], dir string) error {
 	if len(changes) > 0 {
 		return &gate.ChangedError{Changes: changes}
 	}
-	return nil
+	// The rows themselves are the study's units, as report holds them.
+	return outdir.CheckStudyRows(dir, recs)
 }
 
 // restrictToShard keeps the baseline rows of the units in this run's shard,
