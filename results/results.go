@@ -175,30 +175,37 @@ func (r Record) checkKey() error {
 		return &FieldError{Column: column(name), Name: name,
 			Msg: fmt.Sprintf("%s disagrees with the row's key %s, which says %s (an edited or corrupted row)", value, r.Key, inKey)}
 	}
+	notAKey := func() error {
+		return &FieldError{Column: column("key"), Name: "key", Msg: fmt.Sprintf("%q is not a unit key (protocol/dataset/label#group/rR/fF/sS)", r.Key)}
+	}
+	// Read once per row of files of millions: no allocation unless refused.
 	rest := r.Key
-	for _, c := range []struct{ name, value, sep string }{
-		{"protocol", r.Protocol, "/"}, {"dataset", r.Dataset, "/"}, {"method", r.Method, "#"},
-	} {
-		if !strings.HasPrefix(rest, c.value+c.sep) {
+	for _, c := range [...]struct {
+		name, value string
+		sep         byte
+	}{{"protocol", r.Protocol, '/'}, {"dataset", r.Dataset, '/'}, {"method", r.Method, '#'}} {
+		if len(rest) <= len(c.value) || rest[:len(c.value)] != c.value || rest[len(c.value)] != c.sep {
 			return disagree(c.name, strconv.Quote(c.value), "another "+c.name)
 		}
 		rest = rest[len(c.value)+1:]
 	}
-	f := strings.Split(rest, "/")
-	if len(f) != 4 || f[0] == "" {
-		return &FieldError{Column: column("key"), Name: "key", Msg: fmt.Sprintf("%q is not a unit key (protocol/dataset/label#group/rR/fF/sS)", r.Key)}
+	group, rest, ok := strings.Cut(rest, "/")
+	if !ok || group == "" {
+		return notAKey()
 	}
-	for i, c := range []struct {
-		name, prefix, value string
-	}{
-		{"repeat", "r", strconv.Itoa(r.Repeat)}, {"fold", "f", strconv.Itoa(r.Fold)}, {"seed", "s", strconv.FormatInt(r.Seed, 10)},
-	} {
-		if f[i+1] != c.prefix+c.value {
-			inKey, ok := strings.CutPrefix(f[i+1], c.prefix)
-			if !ok {
-				return &FieldError{Column: column("key"), Name: "key", Msg: fmt.Sprintf("%q is not a unit key (protocol/dataset/label#group/rR/fF/sS)", r.Key)}
-			}
-			return disagree(c.name, c.value, c.name+" "+inKey)
+	var buf [24]byte
+	for i, c := range [...]struct {
+		name   string
+		prefix byte
+		value  int64
+	}{{"repeat", 'r', int64(r.Repeat)}, {"fold", 'f', int64(r.Fold)}, {"seed", 's', r.Seed}} {
+		var seg string
+		seg, rest, ok = strings.Cut(rest, "/")
+		if len(seg) < 2 || seg[0] != c.prefix || ok != (i < 2) {
+			return notAKey()
+		}
+		if want := strconv.AppendInt(buf[:0], c.value, 10); seg[1:] != string(want) {
+			return disagree(c.name, string(want), c.name+" "+seg[1:])
 		}
 	}
 	return nil
