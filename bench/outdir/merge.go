@@ -646,14 +646,14 @@ func CheckUnits(id identity.Study, recs []results.Record, path string) error {
 		units[u.Key] = u
 	}
 	for i, r := range recs {
-		where := fmt.Sprintf("%s: line %d", path, i+2)
+		where := func() string { return fmt.Sprintf("%s: line %d", path, i+2) }
 		u, ok := units[r.Key]
 		if !ok {
 			why := "it is not one of the study's"
 			if w := outsideStudy(id, r); w != "" {
 				why = w
 			}
-			return fmt.Errorf("%s: unit %s: %s (an edited row, or a row of another study)", where, r.Key, why)
+			return fmt.Errorf("%s: unit %s: %s (an edited row, or a row of another study)", where(), r.Key, why)
 		}
 		g := id.Groups[u.Group]
 		if r.ConfigIndex >= len(g.Configs) || g.Configs[r.ConfigIndex] != r.Config {
@@ -661,7 +661,7 @@ func CheckUnits(id identity.Study, recs []results.Record, path string) error {
 			if r.ConfigIndex < len(g.Configs) {
 				want = fmt.Sprintf("the study's configuration %d of %s is %q", r.ConfigIndex, g.Slot(), g.Configs[r.ConfigIndex])
 			}
-			return fmt.Errorf("%s: config_index %d, config %q: %s (an edited row)", where, r.ConfigIndex, r.Config, want)
+			return fmt.Errorf("%s: config_index %d, config %q: %s (an edited row)", where(), r.ConfigIndex, r.Config, want)
 		}
 	}
 	return nil
