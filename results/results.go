@@ -145,7 +145,70 @@ func Parse(f []string) (Record, error) {
 	if p.err == nil {
 		p.err = r.checkAccuracy()
 	}
+	if p.err == nil {
+		p.err = r.checkKey()
+	}
 	return r, p.err
+}
+
+// UnitKey is the key of one work unit as results.csv holds it:
+// protocol/dataset/label#group/rREPEAT/fFOLD/sSEED, where group is the
+// hash of the unit's identity group (bench/identity). It is spelled here,
+// with the contract of the file, so that the reader can hold every row's
+// key to the row's own columns (checkKey).
+func UnitKey(protocol, dataset, label, group string, repeat, fold int, seed int64) string {
+	return fmt.Sprintf("%s/%s/%s#%s/r%d/f%d/s%d", protocol, dataset, label, group, repeat, fold, seed)
+}
+
+// checkKey holds a row's key to its own columns: the key names the
+// protocol, dataset, method label, repeat, fold and seed of the unit that
+// wrote the row, so a cell edited apart from its key (fold 0 made 7) is an
+// edited or corrupted row, named at the cell that disagrees. A key that
+// is not a unit key at all (no '#': rows built by hand in tests) has
+// nothing to agree with here; readers that know the study refuse it as a
+// unit the study does not have.
+func (r Record) checkKey() error {
+	if !strings.Contains(r.Key, "#") {
+		return nil
+	}
+	disagree := func(name, value, inKey string) error {
+		return &FieldError{Column: column(name), Name: name,
+			Msg: fmt.Sprintf("%s disagrees with the row's key %s, which says %s (an edited or corrupted row)", value, r.Key, inKey)}
+	}
+	notAKey := func() error {
+		return &FieldError{Column: column("key"), Name: "key", Msg: fmt.Sprintf("%q is not a unit key (protocol/dataset/label#group/rR/fF/sS)", r.Key)}
+	}
+	// Read once per row of files of millions: no allocation unless refused.
+	rest := r.Key
+	for _, c := range [...]struct {
+		name, value string
+		sep         byte
+	}{{"protocol", r.Protocol, '/'}, {"dataset", r.Dataset, '/'}, {"method", r.Method, '#'}} {
+		if len(rest) <= len(c.value) || rest[:len(c.value)] != c.value || rest[len(c.value)] != c.sep {
+			return disagree(c.name, strconv.Quote(c.value), "another "+c.name)
+		}
+		rest = rest[len(c.value)+1:]
+	}
+	group, rest, ok := strings.Cut(rest, "/")
+	if !ok || group == "" {
+		return notAKey()
+	}
+	var buf [24]byte
+	for i, c := range [...]struct {
+		name   string
+		prefix byte
+		value  int64
+	}{{"repeat", 'r', int64(r.Repeat)}, {"fold", 'f', int64(r.Fold)}, {"seed", 's', r.Seed}} {
+		var seg string
+		seg, rest, ok = strings.Cut(rest, "/")
+		if len(seg) < 2 || seg[0] != c.prefix || ok != (i < 2) {
+			return notAKey()
+		}
+		if want := strconv.AppendInt(buf[:0], c.value, 10); seg[1:] != string(want) {
+			return disagree(c.name, string(want), c.name+" "+seg[1:])
+		}
+	}
+	return nil
 }
 
 // fieldParser parses the numeric fields of one row in turn; after the

@@ -191,3 +191,48 @@ func TestStoredNumbersAreRangeChecked(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestKeysAgreeWithTheirColumns is item 5 of issue 40: a row's key names
+// the protocol, dataset, method label, repeat, fold and seed of the unit
+// that wrote it, and a cell edited apart from its key (fold 2 made 7) is
+// refused at that cell, with the file, line and column; so is a key
+// edited apart from its row.
+func TestKeysAgreeWithTheirColumns(t *testing.T) {
+	cases := []struct {
+		column, value, want string
+	}{
+		{"fold", "7", "2:9: fold 7 disagrees with the row's key paper/wine/fgrt#x/r0/f2/s42, which says fold 2"},
+		{"repeat", "1", "2:8: repeat 1 disagrees with the row's key paper/wine/fgrt#x/r0/f2/s42, which says repeat 0"},
+		{"seed", "7", "2:10: seed 7 disagrees with the row's key paper/wine/fgrt#x/r0/f2/s42, which says seed 42"},
+		{"protocol", "clean", `2:1: protocol "clean" disagrees with the row's key`},
+		{"dataset", "iris", `2:2: dataset "iris" disagrees with the row's key`},
+		{"dataset", "win", `2:2: dataset "win" disagrees with the row's key`},
+		{"method", "cart", `2:3: method "cart" disagrees with the row's key`},
+		{"key", "paper/wine/fgrt#x/r0/f7/s42", "2:9: fold 2 disagrees with the row's key paper/wine/fgrt#x/r0/f7/s42, which says fold 7"},
+		{"key", "paper/wine/fgrt#x/r0/f2/s42/extra", `2:23: key "paper/wine/fgrt#x/r0/f2/s42/extra" is not a unit key`},
+		{"key", "paper/wine/fgrt#x/r0/x2/s42", `2:23: key "paper/wine/fgrt#x/r0/x2/s42" is not a unit key`},
+		{"key", "paper/wine/fgrt#/r0/f2/s42", `2:23: key "paper/wine/fgrt#/r0/f2/s42" is not a unit key`},
+	}
+	dir := t.TempDir()
+	for _, c := range cases {
+		var b bytes.Buffer
+		if err := Write(&b, sample()); err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.SplitAfter(b.String(), "\n")
+		fields := strings.Split(strings.TrimSuffix(lines[1], "\n"), ",")
+		fields[column(c.column)-1] = c.value
+		lines[1] = strings.Join(fields, ",") + "\n"
+		path := filepath.Join(dir, "results.csv")
+		if err := os.WriteFile(path, []byte(strings.Join(lines, "")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := ReadFile(path)
+		if err == nil || !strings.HasPrefix(err.Error(), path+":"+c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s = %s: got %v, want %s:%s", c.column, c.value, err, path, c.want)
+		}
+	}
+	if got := UnitKey("paper", "wine", "fgrt", "x", 0, 2, 42); got != sample()[0].Key {
+		t.Errorf("UnitKey = %q, want %q", got, sample()[0].Key)
+	}
+}

@@ -22,6 +22,7 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/fgrt"
 	"github.com/fgrtbench/fgrtbench/fuzzy"
+	"github.com/fgrtbench/fgrtbench/internal/foreign"
 	"github.com/fgrtbench/fgrtbench/learn"
 )
 
@@ -339,7 +340,7 @@ func scoreRows(r *csv.Reader, col []int, n int) ([][]float64, error) {
 		row := make([]float64, len(col))
 		for i, f := range rec {
 			v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			if err != nil || foreign.Finite(v) != nil {
 				return nil, fmt.Errorf("external: %s line %d column %d: %q is not a finite number", ScoresFile, line, i+1, f)
 			}
 			row[col[i]] = v
@@ -663,12 +664,13 @@ func readResult(path string) (resultJSON, error) {
 			name string
 			n    int
 		}{{"rules", c.Rules}, {"antecedents", c.Antecedents}, {"leaves", c.Leaves}, {"internal_nodes", c.InternalNodes}} {
-			if f.n < 0 {
+			if foreign.Count(f.n) != nil {
 				return r, malformed("complexity.%s is %d; counts cannot be negative", f.name, f.n)
 			}
 		}
 	}
-	if f := r.FitSeconds; f != nil && !(*f >= 0) {
+	// JSON has no NaN or infinity: a time foreign.Seconds refuses is negative.
+	if f := r.FitSeconds; f != nil && foreign.Seconds(*f) != nil {
 		return r, malformed("fit_seconds %v is negative", *f)
 	}
 	return r, nil

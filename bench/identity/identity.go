@@ -20,6 +20,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
 // Group is the identity shared by the units of one (protocol, dataset,
@@ -98,7 +100,7 @@ func (g Group) Slot() string { return g.Protocol + "/" + g.Dataset + "/" + g.Lab
 
 // Key is the results.csv key of one unit of the group.
 func (g Group) Key(repeat, fold int, seed int64) string {
-	return fmt.Sprintf("%s/%s/%s#%s/r%d/f%d/s%d", g.Protocol, g.Dataset, g.Label, g.Hash, repeat, fold, seed)
+	return results.UnitKey(g.Protocol, g.Dataset, g.Label, g.Hash, repeat, fold, seed)
 }
 
 // Unit is one unit of a study in canonical order.

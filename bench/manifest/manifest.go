@@ -22,6 +22,7 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/bench/identity"
 	"github.com/fgrtbench/fgrtbench/internal/atomicfile"
+	"github.com/fgrtbench/fgrtbench/internal/foreign"
 	"github.com/fgrtbench/fgrtbench/internal/safefile"
 	"github.com/fgrtbench/fgrtbench/results"
 )
@@ -284,9 +285,9 @@ func BuildInfo() (module, version, revision string, modified bool) {
 		}
 	}
 	if revision == "" {
-		if out, err := exec.Command("git", "rev-parse", "HEAD").Output(); err == nil {
+		if out, err := foreign.Output(exec.Command("git", "rev-parse", "HEAD")); err == nil {
 			revision = strings.TrimSpace(string(out))
-			if st, err := exec.Command("git", "status", "--porcelain", "--untracked-files=no").Output(); err == nil {
+			if st, err := foreign.Output(exec.Command("git", "status", "--porcelain", "--untracked-files=no")); err == nil {
 				modified = len(strings.TrimSpace(string(st))) > 0
 			}
 		}

@@ -128,6 +128,30 @@ func StrayArtifacts(dir string) error {
 	return nil
 }
 
+// CheckStudyRows holds the rows of dir's results.csv to the study its
+// manifest records, as report, resume and merge do (ForeignRow,
+// CheckSelected): for the readers that can work without a manifest (the
+// stored rules, a comparison of predictions), a directory with one is
+// checked all the same. Without a manifest, or one without a study
+// identity (an older fgrtbench), there is nothing to check against.
+func CheckStudyRows(dir string, recs []results.Record) error {
+	m, err := manifest.Read(dir)
+	if errors.Is(err, fs.ErrNotExist) || (err == nil && m.Identity == nil) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if err := m.Verify(dir); err != nil {
+		return err
+	}
+	path := filepath.Join(dir, results.FileName)
+	if reason := ForeignRow(path, *m.Identity, recs); reason != "" {
+		return errors.New(reason)
+	}
+	return CheckSelected(*m.Identity, recs, path)
+}
+
 // ForeignRow explains the first row of recs (read from path) that is none
 // of the study's units: a row of another study or of an older fgrtbench,
 // which must never be mixed with the study's own. It returns "" when every
@@ -136,7 +160,11 @@ func ForeignRow(path string, id identity.Study, recs []results.Record) string {
 	keys := id.Keys()
 	for _, rec := range recs {
 		if !keys[rec.Key] {
-			return fmt.Sprintf("%s holds rows of another study or an older fgrtbench (unit %s is not one of this study's)", path, rec.Key)
+			why := ""
+			if w := outsideStudy(id, rec); w != "" {
+				why = ": " + w
+			}
+			return fmt.Sprintf("%s holds rows of another study or an older fgrtbench (unit %s is not one of this study's%s)", path, rec.Key, why)
 		}
 	}
 	return ""

@@ -166,10 +166,6 @@ type mergeRowID struct {
 // unit of the study, and rows of one unit must agree across inputs.
 // sources are the inputs the rows came from, the output's own included.
 func collectMergeRows(out, manifestPath string, own *mergeOutput, ins []mergeInput, id identity.Study) (sources []mergeInput, all []results.Record, err error) {
-	keys := make(map[string]bool)
-	for _, u := range id.UnitList() {
-		keys[u.Key] = true
-	}
 	seen := map[mergeRowID]int{} // index into all
 	from := map[mergeRowID]string{}
 	sources = slices.Clone(ins)
@@ -186,10 +182,10 @@ func collectMergeRows(out, manifestPath string, own *mergeOutput, ins []mergeInp
 		} else if recs, err = results.ReadFile(mi.path); err != nil {
 			return nil, nil, err
 		}
+		if err := CheckUnits(id, recs, mi.path); err != nil {
+			return nil, nil, err
+		}
 		for _, rec := range recs {
-			if !keys[rec.Key] {
-				return nil, nil, fmt.Errorf("%s holds a row that is not a unit of its manifest's study (%s)", mi.path, rec.Key)
-			}
 			k := mergeRowID{rec.Key, rec.ConfigIndex}
 			if at, ok := seen[k]; ok {
 				if !results.SameOutsideTiming(all[at], rec) {
@@ -606,11 +602,15 @@ func UnitName(id identity.Study, u identity.Unit) string {
 // protocols and does not import them).
 const SweepSelection = "sweep"
 
-// CheckSelected refuses results (read from path) that hold a unit of the
-// study completely but with no selected row: a flipped selected cell,
+// CheckSelected refuses results (read from path) that do not agree with
+// their study: a row that is not one of its units (CheckUnits), or a unit
+// held completely but with no selected row: a flipped selected cell,
 // which would silently drop that fold from every reported mean. (Two
 // selected rows of a unit are refused by results.Read itself.)
 func CheckSelected(id identity.Study, recs []results.Record, path string) error {
+	if err := CheckUnits(id, recs, path); err != nil {
+		return err
+	}
 	rows, selected, first := map[string]int{}, map[string]int{}, map[string]int{}
 	sweep := map[string]bool{} // a sweep keeps every configuration and selects none
 	for i, r := range recs {
@@ -630,4 +630,61 @@ func CheckSelected(id identity.Study, recs []results.Record, path string) error 
 		}
 	}
 	return nil
+}
+
+// CheckUnits holds every row (read from path) to the study: its key is a
+// unit of the study, so its repeat and fold lie within the study's and its
+// seed is its repeat's; and its configuration is the one the unit's group
+// lists at its config_index. (results.Read already holds each key to its
+// row's own protocol, dataset, method, repeat, fold and seed.) Every
+// reader that knows the study calls it, through CheckSelected, so that an
+// edited fold 0 -> 7 of a 3-fold study is refused, not reported as a
+// fold of its own.
+func CheckUnits(id identity.Study, recs []results.Record, path string) error {
+	units := make(map[string]identity.Unit, id.Units)
+	for _, u := range id.UnitList() {
+		units[u.Key] = u
+	}
+	for i, r := range recs {
+		where := func() string { return fmt.Sprintf("%s: line %d", path, i+2) }
+		u, ok := units[r.Key]
+		if !ok {
+			why := "it is not one of the study's"
+			if w := outsideStudy(id, r); w != "" {
+				why = w
+			}
+			return fmt.Errorf("%s: unit %s: %s (an edited row, or a row of another study)", where(), r.Key, why)
+		}
+		g := id.Groups[u.Group]
+		if r.ConfigIndex >= len(g.Configs) || g.Configs[r.ConfigIndex] != r.Config {
+			want := fmt.Sprintf("the study's %s has %d configurations", g.Slot(), len(g.Configs))
+			if r.ConfigIndex < len(g.Configs) {
+				want = fmt.Sprintf("the study's configuration %d of %s is %q", r.ConfigIndex, g.Slot(), g.Configs[r.ConfigIndex])
+			}
+			return fmt.Errorf("%s: config_index %d, config %q: %s (an edited row)", where(), r.ConfigIndex, r.Config, want)
+		}
+	}
+	return nil
+}
+
+// outsideStudy says why row r, whose key is none of the study's units,
+// is not: a repeat, fold or seed outside its group's ("" when its key
+// names no group of the study).
+func outsideStudy(id identity.Study, r results.Record) string {
+	_, rest, _ := strings.Cut(r.Key, "#")
+	hash, _, _ := strings.Cut(rest, "/")
+	for _, g := range id.Groups {
+		if g.Hash != hash || g.Slot() != r.Protocol+"/"+r.Dataset+"/"+r.Method {
+			continue
+		}
+		switch {
+		case r.Fold >= g.Folds:
+			return fmt.Sprintf("fold %d is outside the study's %d folds (0 to %d) of %s", r.Fold, g.Folds, g.Folds-1, g.Slot())
+		case r.Repeat >= g.Repeats:
+			return fmt.Sprintf("repeat %d is outside the study's %d repeats (0 to %d) of %s", r.Repeat, g.Repeats, g.Repeats-1, g.Slot())
+		case r.Seed != g.Seeds[r.Repeat]:
+			return fmt.Sprintf("seed %d is not repeat %d's seed in %s, %d", r.Seed, r.Repeat, g.Slot(), g.Seeds[r.Repeat])
+		}
+	}
+	return ""
 }

@@ -8,6 +8,8 @@ import (
 	"io"
 	"reflect"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -29,7 +31,10 @@ type tree struct {
 	items []*tree
 	text  string // a scalar's text
 	num   bool   // a scalar the format reads as a number (JSON number, YAML int or float)
-	pos   string
+	// tag is a YAML scalar's explicit tag as written ("!!float" in
+	// "folds: !!float 3"; "" when none was written, and in JSON).
+	tag string
+	pos string
 }
 
 var decimal = regexp.MustCompile(`^-?(0|[1-9][0-9]*)$`)
@@ -107,13 +112,21 @@ func checkMapping(t *tree, typ reflect.Type, path string) error {
 	return nil
 }
 
-// checkScalar refuses an integer that is not written in plain decimal.
+// checkScalar refuses an integer that is not written in plain decimal or
+// does not fit its field, and a YAML tag that makes a value another kind
+// than its field's; each quotes the value as written.
 func checkScalar(t *tree, typ reflect.Type, path string) error {
 	isInt := false
 	switch typ.Kind() {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 		isInt = true
+	}
+	name := strings.TrimSuffix(path, ".")
+	if want := tagsOf(typ.Kind()); t.tag != "" && want != nil && !slices.Contains(want, t.tag) {
+		// yaml.v3 would decode "!!float 3" into an integer field as 3,
+		// although "3.0" is refused: the tag says what the value is.
+		return fmt.Errorf("%s: %s %s %s is tagged %s, and %s takes %s (remove the tag)", t.pos, name, t.tag, t.text, t.tag, name, kindName(typ.Kind()))
 	}
 	if (isInt || t.num) && looksInteger(t.text) && !decimal.MatchString(t.text) {
 		fix := "write it in decimal"
@@ -125,7 +138,59 @@ func checkScalar(t *tree, typ reflect.Type, path string) error {
 	if isInt && t.num && !decimal.MatchString(t.text) {
 		return fmt.Errorf("%s: %s is not a decimal integer", t.pos, strings.TrimSuffix(path, ".")+" "+t.text)
 	}
+	if isInt && t.num && decimal.MatchString(t.text) {
+		// A decoder clamps, wraps or rounds a number that does not fit
+		// (YAML reads -9223372036854775809 as a float, which decodes as
+		// the smallest int64): refuse it here, as written.
+		lo, hi, err := intRange(typ, t.text)
+		if err != nil {
+			return fmt.Errorf("%s: %s %s is out of range (a whole number from %s to %s)", t.pos, name, t.text, lo, hi)
+		}
+	}
 	return nil
+}
+
+// tagsOf lists the YAML tags a field of kind k takes (nil: any, for the
+// kinds whose values are not scalars, or hold any value).
+func tagsOf(k reflect.Kind) []string {
+	switch k {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return []string{"!!int"}
+	case reflect.Float32, reflect.Float64:
+		return []string{"!!int", "!!float"}
+	case reflect.String:
+		return []string{"!!str"}
+	case reflect.Bool:
+		return []string{"!!bool"}
+	}
+	return nil
+}
+
+// kindName names what a field of kind k takes, for a message.
+func kindName(k reflect.Kind) string {
+	switch k {
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.String:
+		return "text"
+	case reflect.Bool:
+		return "true or false"
+	}
+	return "a whole number"
+}
+
+// intRange parses the decimal text for an integer field of type typ; on a
+// value that does not fit, it returns the field's range and an error.
+func intRange(typ reflect.Type, text string) (lo, hi string, err error) {
+	bits := typ.Bits()
+	switch typ.Kind() {
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		_, err = strconv.ParseUint(text, 10, bits)
+		return "0", strconv.FormatUint(1<<bits-1, 10), err
+	}
+	_, err = strconv.ParseInt(text, 10, bits)
+	return strconv.FormatInt(-1<<(bits-1), 10), strconv.FormatInt(1<<(bits-1)-1, 10), err
 }
 
 // looksInteger reports a scalar a YAML or JSON reader could take as an
@@ -317,7 +382,11 @@ func yamlNodeTree(n *yaml.Node, depth int) *tree {
 		return t
 	}
 	tag := n.ShortTag()
-	return &tree{kind: 'v', text: n.Value, num: tag == "!!int" || tag == "!!float", pos: here}
+	t := &tree{kind: 'v', text: n.Value, num: tag == "!!int" || tag == "!!float", pos: here}
+	if n.Style&yaml.TaggedStyle != 0 {
+		t.tag = tag
+	}
+	return t
 }
 
 // yamlTree reads one YAML document and refuses a second.

@@ -137,3 +137,42 @@ func FuzzSpecReadersAgree(f *testing.F) {
 		}
 	})
 }
+
+// TestValuesAsWritten is item 6 of issue 40: a YAML tag is honoured (a
+// float or string tag on an integer field is refused like 5.0, where
+// yaml.v3 alone decoded "!!float 3" as 3), and an integer that does not
+// fit its field is refused quoting it as written (a decoder clamped
+// -9223372036854775809 to the smallest int64 and the refusal quoted that).
+func TestValuesAsWritten(t *testing.T) {
+	for _, c := range []struct {
+		format, extra, want string
+	}{
+		{"yaml", "folds: !!float 3\n", "spec: line 5, column 8: folds !!float 3 is tagged !!float, and folds takes a whole number"},
+		{"yaml", "seed: !!str 42\n", "spec: line 5, column 7: seed !!str 42 is tagged !!str, and seed takes a whole number"},
+		{"yaml", "folds: !custom 3\n", "spec: line 5, column 8: folds !custom 3 is tagged !custom"},
+		{"yaml", "missing: !!int 3\n", "spec: line 5, column 10: missing !!int 3 is tagged !!int, and missing takes text"},
+		{"yaml", "folds: -9223372036854775809\n", "spec: line 5, column 8: folds -9223372036854775809 is out of range (a whole number from -9223372036854775808 to 9223372036854775807)"},
+		{"yaml", "seed: 9223372036854775808\n", "spec: line 5, column 7: seed 9223372036854775808 is out of range"},
+		{"yaml", "repeats: 123456789012345678901234567890\n", "repeats 123456789012345678901234567890 is out of range"},
+		{"json", `"folds": -9223372036854775809`, "folds -9223372036854775809 is out of range (a whole number from -9223372036854775808 to 9223372036854775807)"},
+		{"json", `"seed": 9223372036854775808`, "seed 9223372036854775808 is out of range"},
+	} {
+		y, j := specPair(c.extra, c.extra, "", "")
+		text := y
+		if c.format == "json" {
+			text = j
+		}
+		_, err := Parse([]byte(text), c.format)
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) && !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s %q: %v; want one line with %q", c.format, c.extra, err, c.want)
+		}
+	}
+	// A tag that says what the field takes is no mistake.
+	for _, extra := range []string{"folds: !!int 4\n", "folds: !!int \"4\"\n", "missing: !!str drop\nfolds: 4\n"} {
+		y, _ := specPair(extra, "", "", "")
+		s, err := Parse([]byte(y), "yaml")
+		if err != nil || s.Options.Folds != 4 {
+			t.Errorf("%q: folds %d, %v; want 4", extra, s.Options.Folds, err)
+		}
+	}
+}

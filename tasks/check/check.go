@@ -148,7 +148,7 @@ func gather(ctx context.Context, o Options, b *gate.Baseline[study.Study], specS
 		if err == nil && !o.Update {
 			// What made the results, against what the baseline
 			// records, before any row.
-			err = sameExperiment(b, o.Results)
+			err = sameExperiment(b, o.Results, recs)
 		}
 		return recs, o.Results, cleanup, err
 	}
@@ -162,14 +162,18 @@ func gather(ctx context.Context, o Options, b *gate.Baseline[study.Study], specS
 	if err := o.Runner.Prepare(&s); err != nil {
 		return nil, "", cleanup, err
 	}
+	var vet *experimentVet
 	var checkData func(string, *datasets.Dataset) error
 	if !o.Update {
 		// The study and its learners before running it; each dataset as
-		// it is loaded, before any unit runs.
-		if err := sameStudy(b, s, specStudy == nil); err != nil {
+		// it is loaded, before any unit runs; every difference named at
+		// once (experimentVet).
+		changes, err := studyChanges(b, s, specStudy == nil)
+		if err != nil {
 			return nil, "", cleanup, err
 		}
-		checkData = func(name string, d *datasets.Dataset) error { return sameData(b, name, datasets.Identity(d)) }
+		vet = newExperimentVet(b, s, changes)
+		checkData = vet.checkData
 	}
 	dir = o.Out
 	if dir == "" {
@@ -179,6 +183,11 @@ func gather(ctx context.Context, o Options, b *gate.Baseline[study.Study], specS
 		cleanup = func() { os.RemoveAll(dir) }
 	}
 	recs, err = runStudy(ctx, o, b, s, dir, checkData)
+	if vet != nil && ctx.Err() == nil {
+		if refused := vet.refusal(); refused != nil {
+			return nil, dir, cleanup, refused
+		}
+	}
 	return recs, dir, cleanup, err
 }
 

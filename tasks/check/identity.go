@@ -3,11 +3,15 @@ package check
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/fgrtbench/fgrtbench/bench/identity"
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
+	"github.com/fgrtbench/fgrtbench/bench/outdir"
 	"github.com/fgrtbench/fgrtbench/bench/study"
+	"github.com/fgrtbench/fgrtbench/datasets"
 	"github.com/fgrtbench/fgrtbench/gate"
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
 // setStudyDir makes the study's relative paths (data files, external
@@ -78,16 +82,17 @@ func studyChange(b *gate.Baseline[study.Study], cur identity.Study) gate.Change 
 	return change(fmt.Sprintf("this build resolves the baseline's own study to canonical form %.20s…, the baseline recorded %.20s… (a default, a grid or the identity rules changed)", was.Hash, b.Identity.Spec))
 }
 
-// sameStudy compares the study check is about to run (and the learners
+// studyChanges compares the study check is about to run (and the learners
 // this build would run it with) with the baseline's record, before
-// anything runs. own says it is the baseline's own study.
-func sameStudy(b *gate.Baseline[study.Study], s study.Study, own bool) error {
+// anything runs: the differences, data aside (dataChanges compares each
+// dataset as it loads). own says it is the baseline's own study.
+func studyChanges(b *gate.Baseline[study.Study], s study.Study, own bool) ([]gate.Change, error) {
 	id, err := study.IdentityOf(s, nil)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	cur := recordOf(id)
-	cur.Data = nil // compared as each dataset loads (sameData)
+	cur.Data = nil // compared as each dataset loads (dataChanges)
 	changes := gate.CompareRecords(*b.Identity, cur)
 	for i, c := range changes {
 		if c.Kind == gate.StudyChanged && cur.Spec != b.Identity.Spec {
@@ -97,16 +102,13 @@ func sameStudy(b *gate.Baseline[study.Study], s study.Study, own bool) error {
 			}
 		}
 	}
-	if len(changes) > 0 {
-		return &gate.ChangedError{Changes: changes}
-	}
-	return nil
+	return changes, nil
 }
 
-// sameData refuses a dataset whose table is not the one the baseline
+// dataChanges compares a dataset's table with the one the baseline
 // records (datasets.Identity: a byte-level difference that leaves the table
 // the same passes, an edited value does not).
-func sameData(b *gate.Baseline[study.Study], name, id string) error {
+func dataChanges(b *gate.Baseline[study.Study], name, id string) []gate.Change {
 	want, ok := b.Identity.Data[name]
 	if ok && want == id {
 		return nil
@@ -115,14 +117,63 @@ func sameData(b *gate.Baseline[study.Study], name, id string) error {
 	if ok {
 		base.Data[name] = want
 	}
-	return &gate.ChangedError{Changes: gate.CompareRecords(base, gate.Record{Data: map[string]string{name: id}})}
+	return gate.CompareRecords(base, gate.Record{Data: map[string]string{name: id}})
+}
+
+// experimentVet gathers every way the experiment check runs differs from
+// the baseline's, so that the refusal names them all: the study's and the
+// learners' differences found before the run, and each dataset's as the
+// run loads it. The run loads every dataset before any unit runs; once the
+// last one is loaded, a difference stops it there (checkData's error), so
+// nothing runs, and a learner change no longer hides changed data.
+type experimentVet struct {
+	mu      sync.Mutex
+	b       *gate.Baseline[study.Study]
+	changes []gate.Change
+	left    map[string]bool // datasets not loaded yet
+}
+
+func newExperimentVet(b *gate.Baseline[study.Study], s study.Study, changes []gate.Change) *experimentVet {
+	v := &experimentVet{b: b, changes: changes, left: map[string]bool{}}
+	for _, d := range s.Datasets {
+		v.left[d] = true
+	}
+	return v
+}
+
+// checkData is the run's vetting of each dataset as it loads.
+func (v *experimentVet) checkData(name string, d *datasets.Dataset) error {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.changes = append(v.changes, dataChanges(v.b, name, datasets.Identity(d))...)
+	delete(v.left, name)
+	if len(v.left) > 0 {
+		return nil
+	}
+	return v.refusalLocked()
+}
+
+// refusal is the *gate.ChangedError naming every difference found (nil
+// when none was): also after a run that stopped before it loaded every
+// dataset, so that what was found is said.
+func (v *experimentVet) refusal() error {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.refusalLocked()
+}
+
+func (v *experimentVet) refusalLocked() error {
+	if len(v.changes) == 0 {
+		return nil
+	}
+	return &gate.ChangedError{Changes: v.changes}
 }
 
 // sameExperiment refuses results made by another experiment than the
 // baseline records (other data, learner versions or study): their rows
 // would show as moved values, or pass, when the experiment itself differs.
 // The manifest's identity says what made them.
-func sameExperiment(b *gate.Baseline[study.Study], dir string) error {
+func sameExperiment(b *gate.Baseline[study.Study], dir string, recs []results.Record) error {
 	m, err := manifest.Read(dir)
 	if err != nil {
 		return fmt.Errorf("%s: cannot tell which data and learners made these results (%v); check a results directory with its manifest.json", dir, err)
@@ -140,7 +191,8 @@ func sameExperiment(b *gate.Baseline[study.Study], dir string) error {
 	if len(changes) > 0 {
 		return &gate.ChangedError{Changes: changes}
 	}
-	return nil
+	// The rows themselves are the study's units, as report holds them.
+	return outdir.CheckStudyRows(dir, recs)
 }
 
 // restrictToShard keeps the baseline rows of the units in this run's shard,

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/fgrtbench/fgrtbench/bench/outdir"
 	"github.com/fgrtbench/fgrtbench/gate"
 	"github.com/fgrtbench/fgrtbench/results"
 )
@@ -52,6 +53,9 @@ func Predictions(dir, ref string, stochastic func(label string) bool) (*Predicti
 func readPredictions(dir string) (results.Predictions, []results.Record, error) {
 	recs, err := results.ReadFile(filepath.Join(dir, results.FileName))
 	if err != nil {
+		return results.Predictions{}, nil, err
+	}
+	if err := outdir.CheckStudyRows(dir, recs); err != nil {
 		return results.Predictions{}, nil, err
 	}
 	// The models are needed to check the directory against its

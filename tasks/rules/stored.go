@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/fgrtbench/fgrtbench/bench/outdir"
 	"github.com/fgrtbench/fgrtbench/learn"
 	"github.com/fgrtbench/fgrtbench/results"
 )
@@ -69,6 +70,9 @@ type Stored struct {
 func ReadStored(q Query) (*Stored, error) {
 	recs, err := results.ReadFile(filepath.Join(q.Dir, results.FileName))
 	if err != nil {
+		return nil, err
+	}
+	if err := outdir.CheckStudyRows(q.Dir, recs); err != nil {
 		return nil, err
 	}
 	_, models, present, err := results.ReadArtifacts(q.Dir, recs)

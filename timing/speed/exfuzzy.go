@@ -2,7 +2,6 @@ package speed
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -13,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/fgrtbench/fgrtbench/bench/methods"
+	"github.com/fgrtbench/fgrtbench/internal/foreign"
 	"github.com/fgrtbench/fgrtbench/learn"
 )
 
@@ -221,19 +221,14 @@ func (o ExFuzzyOptions) exFuzzy(ctx context.Context, X [][]float64, y []int, nom
 	for _, b := range nominal {
 		mask.WriteByte("01"[boolInt(b)])
 	}
-	out, err := exec.CommandContext(ctx, o.Python, "-c", exFuzzyScript, o.Modules, xf, yf, strconv.Itoa(len(X[0])), mask.String(),
-		strconv.FormatFloat(slowFit, 'g', -1, 64), strconv.Itoa(repeats)).Output()
+	out, err := foreign.Output(exec.CommandContext(ctx, o.Python, "-c", exFuzzyScript, o.Modules, xf, yf, strconv.Itoa(len(X[0])), mask.String(),
+		strconv.FormatFloat(slowFit, 'g', -1, 64), strconv.Itoa(repeats)))
 	if err != nil {
 		return 0, 0, fmt.Errorf("%s: %w%s", o.Python, err, stderrOf(err))
 	}
-	f := strings.Fields(string(out))
-	if len(f) != 2 {
-		return 0, 0, fmt.Errorf("the Ex-Fuzzy driver printed %q", out)
-	}
-	t, err1 := strconv.ParseFloat(f[0], 64)
-	leaves, err2 := strconv.Atoi(f[1])
-	if err := errors.Join(err1, err2); err != nil {
-		return 0, 0, fmt.Errorf("the Ex-Fuzzy driver printed %q", out)
+	t, leaves, err := timeAndCount(out)
+	if err != nil {
+		return 0, 0, fmt.Errorf("the Ex-Fuzzy driver printed %s: %w", clip(out), err)
 	}
 	return t, leaves, nil
 }

@@ -1,7 +1,6 @@
 package speed
 
 import (
-	"bytes"
 	"context"
 	"encoding/csv"
 	"fmt"
@@ -14,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fgrtbench/fgrtbench/internal/foreign"
+	"github.com/fgrtbench/fgrtbench/internal/safefile"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
@@ -116,7 +117,7 @@ func RunExternal(ctx context.Context, o ExternalOptions) (ExternalResult, error)
 	o.Dir = dir
 	res := ExternalResult{Load0: loadAverage()}
 	if o.Python != "" {
-		out, err := exec.CommandContext(ctx, o.Python, "-c", `import sys, sklearn; print("Python %d.%d.%d" % sys.version_info[:3], "with scikit-learn", sklearn.__version__)`).Output()
+		out, err := foreign.Output(exec.CommandContext(ctx, o.Python, "-c", `import sys, sklearn; print("Python %d.%d.%d" % sys.version_info[:3], "with scikit-learn", sklearn.__version__)`))
 		if err != nil {
 			return res, fmt.Errorf("%s: %w", o.Python, err)
 		}
@@ -147,7 +148,7 @@ func RunExternal(ctx context.Context, o ExternalOptions) (ExternalResult, error)
 		}
 		build := exec.CommandContext(ctx, o.Go, "build", "-o", abs, ".")
 		build.Dir = o.GoAdapter
-		if out, err := build.CombinedOutput(); err != nil {
+		if out, err := foreign.CombinedOutput(build); err != nil {
 			return res, fmt.Errorf("building the Go test adapter: %w: %s", err, strings.TrimSpace(string(out)))
 		}
 		// -j 1: wall time ÷ jobs is then the harness's time per job.
@@ -176,7 +177,7 @@ func (o ExternalOptions) timeModes(ctx context.Context, dir string, j int, spec 
 	run := func(mode, out string, extra ...string) (float64, error) {
 		args := append([]string{"run", "--spec", filepath.Join(dir, mode+".yaml"), "--out", out, "-j", fmt.Sprint(j), "--no-report"}, extra...)
 		cmd := exec.CommandContext(ctx, o.Binary, args...)
-		var stderr bytes.Buffer
+		var stderr foreign.Tail
 		cmd.Stderr = &stderr
 		t0 := time.Now()
 		err := cmd.Run()
@@ -231,7 +232,7 @@ func (o ExternalOptions) timeModes(ctx context.Context, dir string, j int, spec 
 // untimedResults returns results.csv with its timing columns blanked, and
 // its row count.
 func untimedResults(path string) (string, int, error) {
-	f, err := os.Open(path)
+	f, err := safefile.Open(path, safefile.ResultsCap)
 	if err != nil {
 		return "", 0, err
 	}

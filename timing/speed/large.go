@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fgrtbench/fgrtbench/internal/foreign"
 	rt "github.com/fgrtbench/fgrtbench/timing"
 )
 
@@ -129,6 +130,9 @@ func (o LargeOptions) timeReads(ctx context.Context, base string) ([]LargeRun, e
 		return runs, err
 	}
 	if f := strings.Fields(out); len(f) == 2 {
+		if _, err := foreign.ParseSeconds(f[0]); err != nil {
+			return runs, fmt.Errorf("%s: its own reading time: %w", r.What, err)
+		}
 		r.Note = "read_csv itself " + f[0][:min(len(f[0]), 5)] + " s"
 	}
 	fmt.Fprintf(o.Log, "speed: %s %.2fs, peak %s\n", r.What, r.Wall, megabytes(r.PeakRSS))
@@ -170,7 +174,7 @@ func timeProcessEnv(ctx context.Context, dir string, env []string, what, name st
 	cmd.Dir, cmd.Env = dir, env
 	floor, _ := resetPeakRSS()
 	t0 := time.Now()
-	out, err := cmd.CombinedOutput()
+	out, err := foreign.CombinedOutput(cmd)
 	r := LargeRun{What: what, Wall: time.Since(t0).Seconds()}
 	if err != nil {
 		lines := strings.Split(strings.TrimSpace(string(out)), "\n")

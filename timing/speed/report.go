@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/fgrtbench/fgrtbench/internal/atomicfile"
+	"github.com/fgrtbench/fgrtbench/internal/foreign"
 	"github.com/fgrtbench/fgrtbench/internal/safefile"
 )
 
@@ -51,7 +52,7 @@ func DescribeMachine(ctx context.Context, o Options) Machine {
 		}
 	}
 	if o.Python != "" {
-		out, err := exec.CommandContext(ctx, o.Python, "-c", "import sklearn, numpy; print(sklearn.__version__, numpy.__version__)").Output()
+		out, err := foreign.Output(exec.CommandContext(ctx, o.Python, "-c", "import sklearn, numpy; print(sklearn.__version__, numpy.__version__)"))
 		if f := strings.Fields(string(out)); err == nil && len(f) == 2 {
 			m.Sklearn = fmt.Sprintf("scikit-learn %s (numpy %s, %s)", f[0], f[1], o.Python)
 		}
@@ -61,7 +62,7 @@ func DescribeMachine(ctx context.Context, o Options) Machine {
 		if java == "" {
 			java = "java"
 		}
-		if out, err := exec.CommandContext(ctx, java, "-cp", o.WekaJar, "weka.core.Version").Output(); err == nil {
+		if out, err := foreign.Output(exec.CommandContext(ctx, java, "-cp", o.WekaJar, "weka.core.Version")); err == nil {
 			m.Weka = "Weka " + strings.TrimSpace(strings.SplitN(string(out), "\n", 2)[0])
 		}
 	}

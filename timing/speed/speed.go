@@ -31,6 +31,7 @@ import (
 	"time"
 
 	"github.com/fgrtbench/fgrtbench/bench/methods"
+	"github.com/fgrtbench/fgrtbench/internal/foreign"
 	"github.com/fgrtbench/fgrtbench/internal/par"
 	"github.com/fgrtbench/fgrtbench/learn"
 	rt "github.com/fgrtbench/fgrtbench/timing"
@@ -278,21 +279,42 @@ func (o Options) sklearn(ctx context.Context, X [][]float64, y []int, criterion 
 	if err := writeBinary(xf, yf, X, y); err != nil {
 		return 0, 0, err
 	}
-	out, err := exec.CommandContext(ctx, o.Python, "-c", sklearnScript, xf, yf, strconv.Itoa(len(X[0])), criterion,
-		strconv.FormatFloat(slowFit, 'g', -1, 64), strconv.Itoa(repeats)).Output()
+	out, err := foreign.Output(exec.CommandContext(ctx, o.Python, "-c", sklearnScript, xf, yf, strconv.Itoa(len(X[0])), criterion,
+		strconv.FormatFloat(slowFit, 'g', -1, 64), strconv.Itoa(repeats)))
 	if err != nil {
 		return 0, 0, fmt.Errorf("%s: %w%s", o.Python, err, stderrOf(err))
 	}
-	f := strings.Fields(string(out))
-	if len(f) != 2 {
-		return 0, 0, fmt.Errorf("scikit-learn printed %q", out)
-	}
-	t, err1 := strconv.ParseFloat(f[0], 64)
-	nodes, err2 := strconv.Atoi(f[1])
-	if err1 != nil || err2 != nil {
-		return 0, 0, fmt.Errorf("scikit-learn printed %q", out)
+	t, nodes, err := timeAndCount(out)
+	if err != nil {
+		return 0, 0, fmt.Errorf("scikit-learn printed %s: %w", clip(out), err)
 	}
 	return t, nodes, nil
+}
+
+// timeAndCount reads a driver's answer, "SECONDS COUNT", each checked
+// (foreign.ParseSeconds, foreign.ParseCount) before it reaches a table.
+func timeAndCount(out []byte) (float64, int, error) {
+	f := strings.Fields(string(out))
+	if len(f) != 2 {
+		return 0, 0, fmt.Errorf("%d words where a time and a count belong", len(f))
+	}
+	t, err := foreign.ParseSeconds(f[0])
+	if err != nil {
+		return 0, 0, err
+	}
+	n, err := foreign.ParseCount(f[1])
+	if err != nil {
+		return 0, 0, err
+	}
+	return t, n, nil
+}
+
+// clip quotes the start of a driver's output for a message.
+func clip(out []byte) string {
+	if len(out) > 80 {
+		return fmt.Sprintf("%q...", out[:80])
+	}
+	return fmt.Sprintf("%q", out)
 }
 
 func writeBinary(xf, yf string, X [][]float64, y []int) error {
@@ -323,7 +345,7 @@ func (o Options) weka(ctx context.Context, X [][]float64, y []int, class string)
 	}
 	b := math.Inf(1)
 	for i := 0; i <= repeats; i++ {
-		out, err := exec.CommandContext(ctx, java, "-cp", o.WekaJar, class, "-t", arff, "-no-cv").Output()
+		out, err := foreign.Output(exec.CommandContext(ctx, java, "-cp", o.WekaJar, class, "-t", arff, "-no-cv"))
 		if err != nil {
 			return 0, fmt.Errorf("weka %s: %w%s", class, err, stderrOf(err))
 		}
@@ -347,7 +369,7 @@ func buildTime(out []byte) (float64, error) {
 	sc.Buffer(make([]byte, 1<<20), 1<<26)
 	for sc.Scan() {
 		if rest, ok := strings.CutPrefix(sc.Text(), "Time taken to build model:"); ok {
-			return strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "seconds")), 64)
+			return foreign.ParseSeconds(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "seconds")))
 		}
 	}
 	return 0, fmt.Errorf("no \"Time taken to build model\" in its output")

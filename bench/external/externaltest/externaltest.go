@@ -27,6 +27,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/fgrtbench/fgrtbench/internal/foreign"
 )
 
 var (
@@ -56,7 +58,7 @@ func GoAdapter(t testing.TB) string {
 		built = filepath.Join(dir, "goadapter")
 		cmd := exec.Command(goBin, "build", "-o", built, ".")
 		cmd.Dir = src
-		log, err = cmd.CombinedOutput()
+		log, err = foreign.CombinedOutput(cmd)
 	})
 	if err != nil {
 		t.Fatalf("building the Go adapter: %v\n%s", err, log)

@@ -104,7 +104,7 @@ func checkListFlags(fs *flag.FlagSet, names ...string) error {
 	var err error
 	fs.Visit(func(f *flag.Flag) {
 		for _, n := range names {
-			if f.Name == n && err == nil && len(splitList(f.Value.String())) == 0 {
+			if f.Name == n && err == nil && strings.Trim(f.Value.String(), ", \t") == "" {
 				err = fmt.Errorf("--%s is empty; name at least one, or omit the flag for all", n)
 			}
 		}
@@ -112,13 +112,53 @@ func checkListFlags(fs *flag.FlagSet, names ...string) error {
 	return err
 }
 
-// splitList splits a comma-separated flag value, dropping empty items.
-func splitList(v string) []string {
-	var out []string
-	for _, s := range strings.Split(v, ",") {
-		if s = strings.TrimSpace(s); s != "" {
-			out = append(out, s)
-		}
+// listFlag is a comma-separated list flag ("--samples 20,40,80"). Every
+// list flag of every command is one, and its value is read only through
+// items, so that all of them refuse the same mistakes in the same words:
+// an empty item ("1,,2", "a,") and an item given twice ("--scaling-studies
+// paper,paper" would time the same study twice). Its flag is a string flag,
+// so help shows it as one.
+type listFlag struct {
+	name  string
+	value *string
+}
+
+// newListFlag defines a list flag on fs.
+func newListFlag(fs *flag.FlagSet, name, def, usage string) listFlag {
+	return listFlag{name: name, value: fs.String(name, def, usage)}
+}
+
+// items are the flag's items, in order (none for an empty value).
+func (l listFlag) items() ([]string, error) {
+	v := *l.value
+	if strings.TrimSpace(v) == "" {
+		return nil, nil
 	}
-	return out
+	parts := strings.Split(v, ",")
+	out := make([]string, 0, len(parts))
+	for i, s := range parts {
+		if s = strings.TrimSpace(s); s == "" {
+			return nil, fmt.Errorf("--%s %s: item %d of %d is empty; separate the items with single commas", l.name, v, i+1, len(parts))
+		}
+		out = append(out, s)
+	}
+	if err := l.once(out, func(s string) string { return s }); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// once refuses two items that key says are the same (by their text, or,
+// for numbers and name=value pairs, by what they mean: "1" and "01",
+// "fga=1" and "fga=2").
+func (l listFlag) once(items []string, key func(string) string) error {
+	seen := make(map[string]int, len(items))
+	for i, s := range items {
+		k := key(s)
+		if j, dup := seen[k]; dup {
+			return fmt.Errorf("--%s %s: item %d (%s) repeats item %d (%s); give each once", l.name, *l.value, i+1, s, j+1, items[j])
+		}
+		seen[k] = i
+	}
+	return nil
 }

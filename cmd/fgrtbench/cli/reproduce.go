@@ -51,16 +51,17 @@ each method's default grid (docs/specs-and-sweeps.md).`}
 
 // paperFlags choose the part of the paper's study that reproduce runs.
 type paperFlags struct {
-	protocol, methods, datasets string
-	noVariants                  bool
-	repeats                     int
-	seed                        int64
+	protocol          string
+	methods, datasets listFlag
+	noVariants        bool
+	repeats           int
+	seed              int64
 }
 
 func (p *paperFlags) add(fs *flag.FlagSet) {
 	fs.StringVar(&p.protocol, "protocol", "both", "paper, clean, holdout, or both (= paper and clean)")
-	fs.StringVar(&p.methods, "methods", "", "comma-separated methods (default: all registered)")
-	fs.StringVar(&p.datasets, "datasets", "", "comma-separated datasets: registry names or paths of .dat, .arff or .csv files (default: the ten of the paper)")
+	p.methods = newListFlag(fs, "methods", "", "comma-separated methods (default: all registered)")
+	p.datasets = newListFlag(fs, "datasets", "", "comma-separated datasets: registry names or paths of .dat, .arff or .csv files (default: the ten of the paper)")
 	fs.BoolVar(&p.noVariants, "no-variants", false, "skip the variants (CART/C4.5 paper-text grids, FGRT with quirks fixed, OFAT sweeps)")
 	fs.IntVar(&p.repeats, "repeats", 1, "repetitions: of the clean protocol's k-fold (different fold seeds), or learner seeds of the holdout split")
 	fs.Int64Var(&p.seed, "seed", protocol.DefaultOptions().Seed, "fold seed of the clean protocol's first repeat")
@@ -78,7 +79,15 @@ func (p *paperFlags) study(fs *flag.FlagSet) (study.Study, error) {
 		}
 		protocols = []string{p.protocol}
 	}
-	st, err := spec.Paper(protocols, splitList(p.datasets), splitList(p.methods), !p.noVariants)
+	datasets, err := p.datasets.items()
+	if err != nil {
+		return study.Study{}, err
+	}
+	methods, err := p.methods.items()
+	if err != nil {
+		return study.Study{}, err
+	}
+	st, err := spec.Paper(protocols, datasets, methods, !p.noVariants)
 	if err != nil {
 		return st, err
 	}

@@ -13,23 +13,31 @@ import (
 	rt "github.com/fgrtbench/fgrtbench/timing"
 )
 
-// parseInts parses a comma-separated list of positive integers.
-func parseInts(flagName, v string) ([]int, error) {
+// ints are the items of a list of positive integers.
+func (l listFlag) ints() ([]int, error) {
+	items, err := l.items()
+	if err != nil {
+		return nil, err
+	}
 	var out []int
-	for _, s := range splitList(v) {
+	for _, s := range items {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 1 {
-			return nil, fmt.Errorf("--%s: %q is not a positive integer", flagName, s)
+			return nil, fmt.Errorf("--%s: %q is not a positive integer", l.name, s)
 		}
 		out = append(out, n)
 	}
-	return out, nil
+	return out, l.once(items, func(s string) string { n, _ := strconv.Atoi(s); return strconv.Itoa(n) })
 }
 
-// parseCaps parses "name=N,name=N" per-method sample caps.
-func parseCaps(v string) (map[string]int, error) {
+// caps are the items of "name=N,name=N" per-method sample caps.
+func (l listFlag) caps() (map[string]int, error) {
+	items, err := l.items()
+	if err != nil {
+		return nil, err
+	}
 	out := map[string]int{}
-	for _, s := range splitList(v) {
+	for _, s := range items {
 		k, n, ok := strings.Cut(s, "=")
 		c, err := strconv.Atoi(n)
 		if !ok || k == "" || err != nil || c < 1 {
@@ -37,7 +45,7 @@ func parseCaps(v string) (map[string]int, error) {
 		}
 		out[k] = c
 	}
-	return out, nil
+	return out, l.once(items, func(s string) string { k, _, _ := strings.Cut(s, "="); return k })
 }
 
 func init() { register(runtimeCommand) }
@@ -45,8 +53,9 @@ func init() { register(runtimeCommand) }
 // runtimeFlags are the runtime command's flags.
 type runtimeFlags struct {
 	data                             dataFlags
-	out, methods, samples, features  *string
-	caps, real                       *string
+	out                              *string
+	methods, samples, features       listFlag
+	caps, real                       listFlag
 	samplesFeatures, featuresSamples *int
 	trials, jobs                     *int
 	maxSec                           *float64
@@ -66,15 +75,15 @@ one thread as the paper did. Models are the same for every -j.`}
 	f.data.add(fs)
 	def := rt.DefaultOptions()
 	f.out = fs.String("out", "out", "output directory (runtime.csv, runtime_scaling.png/.svg)")
-	f.methods = fs.String("methods", "", "registry names to time (default: "+strings.Join(rt.DefaultMethods, ",")+", those registered)")
-	f.samples = fs.String("samples", joinInts(def.Samples), "sample sizes of the samples study (features fixed by --samples-features); empty skips it")
+	f.methods = newListFlag(fs, "methods", "", "registry names to time (default: "+strings.Join(rt.DefaultMethods, ",")+", those registered)")
+	f.samples = newListFlag(fs, "samples", joinInts(def.Samples), "sample sizes of the samples study (features fixed by --samples-features); empty skips it")
 	f.samplesFeatures = fs.Int("samples-features", def.SamplesFeatures, "features in the samples study")
-	f.features = fs.String("features", joinInts(def.Features), "feature counts of the features study (samples fixed by --features-samples); empty skips it")
+	f.features = newListFlag(fs, "features", joinInts(def.Features), "feature counts of the features study (samples fixed by --features-samples); empty skips it")
 	f.featuresSamples = fs.Int("features-samples", def.FeaturesSamples, "samples in the features study")
 	f.trials = fs.Int("trials", def.Trials, "trials per size (split random_state 42+trial)")
 	f.maxSec = fs.Float64("max-seconds-per-fit", 0, "after a fit slower than this, skip the larger sizes of that study for that method (0 = no limit)")
-	f.caps = fs.String("cap", "", "per-method maximum number of samples, e.g. fga=1000,ripper=5000 (larger sizes are not run for it)")
-	f.real = fs.String("datasets", "", "also time subsamples (sizes from --samples, plus the whole set) of these datasets (complete rows)")
+	f.caps = newListFlag(fs, "cap", "", "per-method maximum number of samples, e.g. fga=1000,ripper=5000 (larger sizes are not run for it)")
+	f.real = newListFlag(fs, "datasets", "", "also time subsamples (sizes from --samples, plus the whole set) of these datasets (complete rows)")
 	f.jobs = fs.Int("j", 1, "threads one fit may keep busy (1 to "+strconv.Itoa(runner.MaxJobs)+"): times a learner's parallel loops; 1 times fits on one thread")
 	c.Run = func(ctx context.Context, env *Env, args []string) error {
 		if err := checkListFlags(fs, "methods"); err != nil {
@@ -93,17 +102,24 @@ one thread as the paper did. Models are the same for every -j.`}
 func (f *runtimeFlags) options(env *Env) (runtimestudy.Options, error) {
 	o := rt.DefaultOptions()
 	var err error
-	if o.Samples, err = parseInts("samples", *f.samples); err != nil {
+	if o.Samples, err = f.samples.ints(); err != nil {
 		return runtimestudy.Options{}, err
 	}
-	if o.Features, err = parseInts("features", *f.features); err != nil {
+	if o.Features, err = f.features.ints(); err != nil {
 		return runtimestudy.Options{}, err
 	}
-	if o.MaxSamples, err = parseCaps(*f.caps); err != nil {
+	if o.MaxSamples, err = f.caps.caps(); err != nil {
+		return runtimestudy.Options{}, err
+	}
+	if o.Methods, err = f.methods.items(); err != nil {
+		return runtimestudy.Options{}, err
+	}
+	real, err := f.real.items()
+	if err != nil {
 		return runtimestudy.Options{}, err
 	}
 	o.SamplesFeatures, o.FeaturesSamples, o.Trials, o.MaxSecondsPerFit = *f.samplesFeatures, *f.featuresSamples, *f.trials, *f.maxSec
-	o.Methods, o.Threads, o.Log = splitList(*f.methods), *f.jobs, env.Stderr
+	o.Threads, o.Log = *f.jobs, env.Stderr
 	o.Progress = (&runtimeProgress{w: env.Stderr, terminal: env.StderrIsTerminal, prev: time.Now()}).Step
 	fetcher := f.data.fetcher(env)
 	load := func(ctx context.Context, name string) ([][]float64, []int, learn.Schema, error) {
@@ -114,7 +130,7 @@ func (f *runtimeFlags) options(env *Env) (runtimestudy.Options, error) {
 		complete, _ := ds.CompleteRows()
 		return complete.X, complete.Y, complete.Schema(), nil
 	}
-	return runtimestudy.Options{Timing: o, Out: *f.out, Datasets: splitList(*f.real), Load: load,
+	return runtimestudy.Options{Timing: o, Out: *f.out, Datasets: real, Load: load,
 		Present: runtimePresentation, Stdout: env.Stdout, Warn: env.Stderr}, nil
 }
 

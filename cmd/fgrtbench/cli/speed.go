@@ -62,8 +62,8 @@ func speedCommand() *Command {
 	fs.StringVar(&o.ExFuzzy, "exfuzzy", "", "checkout of Fuminides/ex-fuzzy at 96f0cf2d (or its ex_fuzzy/ex_fuzzy): also time FuzzyCART beside Ex-Fuzzy's fit on the clean folds of ring and spambase (default $"+speed.ExFuzzyEnv+"; skipped when neither is given)")
 	fs.BoolVar(&o.Markdown, "markdown", false, "print the generated performance block with its begin and end markers, for scripts/speed.sh --readme to splice into docs/performance.md (with --run-sh, as that block is made)")
 	scaling := fs.Bool("scaling", false, "instead time whole studies at several -j, each a fresh reproduce process: wall time, speed-up, efficiency, peak memory")
-	studies := fs.String("scaling-studies", strings.Join(speed.ScalingStudies, ","), "with --scaling: the studies to time (paper, large)")
-	jobs := fs.String("scaling-j", "", "with --scaling: the -j values (default 1,2,4,… up to the number of CPUs)")
+	studies := newListFlag(fs, "scaling-studies", strings.Join(speed.ScalingStudies, ","), "with --scaling: the studies to time (paper, large)")
+	jobs := newListFlag(fs, "scaling-j", "", "with --scaling: the -j values (default 1,2,4,… up to the number of CPUs)")
 	rows := fs.Int("scaling-rows", rt.LargeRows, "with --scaling: rows of the large study's generated CSV (fewer for a quick check)")
 	fs.StringVar(&o.ScalingOut, "out", "out", "with --scaling: output directory (the table as "+speed.ScalingFile+")")
 	c.Run = func(ctx context.Context, env *Env, args []string) error {
@@ -78,8 +78,11 @@ func speedCommand() *Command {
 			return err
 		}
 		if *scaling {
-			o.Scaling = &speed.ScalingOptions{Studies: splitList(*studies), Rows: *rows, Cols: rt.LargeCols, Env: scalingEnv}
-			if o.Scaling.Jobs, err = parseInts("scaling-j", *jobs); err != nil {
+			o.Scaling = &speed.ScalingOptions{Rows: *rows, Cols: rt.LargeCols, Env: scalingEnv}
+			if o.Scaling.Studies, err = studies.items(); err != nil {
+				return err
+			}
+			if o.Scaling.Jobs, err = jobs.ints(); err != nil {
 				return err
 			}
 		}
