@@ -1,7 +1,10 @@
 package spec
 
 import (
+	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -75,5 +78,23 @@ func BenchmarkLargeSpec(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestLoadStopsWhenCancelled: a spec read after a first SIGINT or SIGTERM
+// (its context cancelled) is not turned into a study; the context's error
+// comes back unwrapped by the file's name, for the caller to word.
+func TestLoadStopsWhenCancelled(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.yaml")
+	if err := os.WriteFile(path, []byte("protocols: [clean]\ndatasets: [appendicitis]\nmethods:\n  - name: cart\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadContext(context.Background(), path); err != nil {
+		t.Fatalf("uncancelled: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := LoadContext(ctx, path); err != context.Canceled {
+		t.Errorf("err = %v, want context.Canceled", err)
 	}
 }
