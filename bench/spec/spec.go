@@ -275,9 +275,9 @@ func (f file) options(o protocol.Options) (protocol.Options, error) {
 }
 
 // Load reads a spec file, choosing the format by extension (.json, .yaml, .yml).
-// Relative paths resolve against the spec file's directory: data files
-// (Study.DataDir) and an external method's command and adapter, which also
-// runs there.
+// Relative paths resolve against the spec file's directory, made absolute
+// when the spec is loaded: data files (Study.DataDir) and an external
+// method's command and adapter, which also runs there.
 func Load(path string) (study.Study, error) {
 	return LoadContext(context.Background(), path)
 }
@@ -293,7 +293,13 @@ func LoadContext(ctx context.Context, path string) (study.Study, error) {
 	if strings.EqualFold(filepath.Ext(path), ".json") {
 		format = "json"
 	}
-	s, err := parse(ctx, data, format, filepath.Dir(path))
+	// Made absolute once, here: filepath.Join(".", "./learner") is
+	// "learner", which exec.LookPath would then look for on PATH.
+	dir, err := filepath.Abs(filepath.Dir(path))
+	if err != nil {
+		return study.Study{}, fmt.Errorf("%s: %v", path, err)
+	}
+	s, err := parse(ctx, data, format, dir)
 	if errors.Is(err, context.Canceled) {
 		return s, err
 	}
