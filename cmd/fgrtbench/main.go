@@ -15,7 +15,19 @@ import (
 	"github.com/fgrtbench/fgrtbench/cmd/fgrtbench/cli"
 )
 
+// minAddressSpace is the least virtual memory (ulimit -v) fgrtbench asks
+// for (docs/large-data.md#virtual-memory). Measured on linux/amd64: a
+// 60-row study at -j 2 and -j 8 ran every time at 850,000 KiB and failed
+// every time at 800,000 (the Go runtime's reservations, the threads'
+// stacks and the heap); below about 600,000 the Go runtime stops before
+// main with its own message.
+const minAddressSpace = 850_000 << 10
+
 func main() {
+	if err := checkAddressSpace(); err != nil {
+		fmt.Fprintf(os.Stderr, "fgrtbench: %v\n", err)
+		os.Exit(1)
+	}
 	args := os.Args[1:]
 	ctx, stop := signalContext(os.Stderr, os.Exit, func() string { return cli.SecondSignal(args) })
 	defer stop()

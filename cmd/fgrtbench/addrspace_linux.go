@@ -1,0 +1,29 @@
+package main
+
+import (
+	"fmt"
+	"syscall"
+)
+
+// addressSpaceLimit returns the soft limit on the process's virtual
+// memory (ulimit -v) in bytes, and whether there is one (RLIM_INFINITY,
+// all ones, is none).
+func addressSpaceLimit() (uint64, bool) {
+	var r syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_AS, &r); err != nil || r.Cur == ^uint64(0) {
+		return 0, false
+	}
+	return r.Cur, true
+}
+
+// checkAddressSpace refuses, in one line, a limit on virtual memory below
+// what any fgrtbench command needs (minAddressSpace): rather than a Go
+// out-of-memory trace at a random point of the run.
+func checkAddressSpace() error {
+	limit, ok := addressSpaceLimit()
+	if !ok || limit >= minAddressSpace {
+		return nil
+	}
+	return fmt.Errorf("the address-space limit (ulimit -v) is %d KiB; fgrtbench needs at least %d KiB of virtual memory, more for a large study (docs/large-data.md, \"Virtual memory\"): raise it with ulimit -v",
+		limit>>10, minAddressSpace>>10)
+}
