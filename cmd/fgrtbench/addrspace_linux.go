@@ -1,3 +1,5 @@
+//go:build linux && !cgo
+
 package main
 
 import (
@@ -17,13 +19,16 @@ func addressSpaceLimit() (uint64, bool) {
 }
 
 // checkAddressSpace refuses, in one line, a limit on virtual memory below
-// what any fgrtbench command needs (minAddressSpace): rather than a Go
-// out-of-memory trace at a random point of the run.
+// what any fgrtbench command needs (minAddressSpaceKiB), rather than a Go
+// out-of-memory trace at a random point of the run. A build with cgo
+// checks in startup_cgo.go's constructor instead, before the Go runtime
+// starts; here the runtime has started, which it does not do under some
+// limits too low (it then stops with its own message).
 func checkAddressSpace() error {
 	limit, ok := addressSpaceLimit()
-	if !ok || limit >= minAddressSpace {
+	if !ok || limit>>10 >= minAddressSpaceKiB {
 		return nil
 	}
 	return fmt.Errorf("the address-space limit (ulimit -v) is %d KiB; fgrtbench needs at least %d KiB of virtual memory, more for a large study (docs/large-data.md, \"Virtual memory\"): raise it with ulimit -v",
-		limit>>10, minAddressSpace>>10)
+		limit>>10, uint64(minAddressSpaceKiB))
 }
