@@ -18,6 +18,10 @@ func addressSpaceLimit() (uint64, bool) {
 	return r.Cur, true
 }
 
+// limitCheckedBeforeRuntime: this build checks the limit in main, after
+// the Go runtime started.
+const limitCheckedBeforeRuntime = false
+
 // checkAddressSpace refuses, in one line, a limit on virtual memory below
 // what any fgrtbench command needs (minAddressSpaceKiB), rather than a Go
 // out-of-memory trace at a random point of the run. A build with cgo

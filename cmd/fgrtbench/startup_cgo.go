@@ -58,6 +58,10 @@ import "C"
 // runtime started.
 func checkAddressSpace() error { return nil }
 
+// limitCheckedBeforeRuntime: this build refuses a limit too low before the
+// Go runtime starts (the [startupcheck] condition of the script tests).
+const limitCheckedBeforeRuntime = true
+
 // The constructor's minimum is the Go check's: a compile error otherwise.
 const (
 	_ = uint64(minAddressSpaceKiB - C.FGRTBENCH_MIN_ADDRESS_SPACE_KIB)
