@@ -38,6 +38,8 @@ type Options struct {
 var (
 	ErrInterrupted             error = interrupted("interrupted before the report was written; the previous report, if any, is as it was")
 	ErrInterruptedAfterFigures error = interrupted("interrupted after the report's figures were drawn; its tables and REPORT.md are the previous render's: run report again")
+	// ErrPlotInterrupted is PlotAll's.
+	ErrPlotInterrupted error = interrupted("interrupted before any figure was drawn")
 )
 
 // interrupted is a stop by a signal, worded for the user.

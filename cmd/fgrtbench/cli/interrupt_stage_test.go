@@ -12,7 +12,7 @@ import (
 // TestFirstSignalStopsEveryStage: a command whose context is already
 // cancelled (a first SIGINT or SIGTERM before or during its work) stops
 // at the stage it is in, reading a spec, reading a data file or rendering
-// a report, with exit 1, one line saying it was interrupted, and nothing
+// a report or its figures, with exit 1, one line saying it was interrupted, and nothing
 // written. Before, only a run's units looked at the context: datasets and
 // folds read the data and wrote their output, report rendered in full,
 // each with exit 0.
@@ -34,6 +34,7 @@ func TestFirstSignalStopsEveryStage(t *testing.T) {
 		{"datasets: data", []string{"datasets", data}, "", "interrupted by a signal"},
 		{"folds: data", []string{"folds", "--dataset", data, "--protocol", "clean", "--out", filepath.Join(dir, "out-folds")}, filepath.Join(dir, "out-folds"), "interrupted by a signal"},
 		{"report", []string{"report", "--results", results}, filepath.Join(results, "report", "REPORT.md"), "interrupted before the report was written"},
+		{"plot all", []string{"plot", "all", "--results", results}, filepath.Join(results, "report"), "interrupted before any figure was drawn"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
