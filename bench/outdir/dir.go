@@ -13,6 +13,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
 	"github.com/fgrtbench/fgrtbench/internal/safefile"
 	"github.com/fgrtbench/fgrtbench/results"
+	"github.com/fgrtbench/fgrtbench/results/artifacts"
 )
 
 // Mismatch refuses an output directory that holds results of another
@@ -116,7 +117,7 @@ func CheckDirResults(dir string, id identity.Study) (*manifest.Manifest, Existin
 // its manifest before any artifact), so they are a user's files of the same
 // name, which a run or merge would otherwise cut or replace.
 func StrayArtifacts(dir string) error {
-	for _, n := range []string{results.PredictionsFile, results.ModelsFile} {
+	for _, n := range []string{artifacts.PredictionsFile, artifacts.ModelsFile} {
 		p := filepath.Join(dir, n)
 		if _, err := os.Lstat(p); err == nil {
 			if err := safefile.CheckRegular(p, "replace"); err != nil {
