@@ -1,7 +1,6 @@
 package artifacts
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
@@ -16,6 +15,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/fgrtbench/fgrtbench/internal/atomicfile"
 	"github.com/fgrtbench/fgrtbench/internal/safefile"
 	"github.com/fgrtbench/fgrtbench/results"
 )
@@ -216,7 +216,7 @@ func (a *Store) Finish() error {
 			head = min(head, s.start) // the header member precedes every unit
 		}
 		sort.SliceStable(idx, less)
-		err = writeFileAtomicFunc(path, func(w io.Writer) error {
+		err = atomicfile.Write(path, func(w io.Writer) error {
 			n, err := io.Copy(w, io.NewSectionReader(src, 0, head))
 			for _, s := range idx {
 				if err != nil {
@@ -347,52 +347,12 @@ func RetainUnits(dir string, keep func(key string) bool) (dropped int, err error
 			out.Write(data[m.Start:m.End])
 		}
 		if changed {
-			if err := writeFileAtomic(path, out.Bytes()); err != nil {
+			if err := atomicfile.WriteFile(path, out.Bytes()); err != nil {
 				return dropped, err
 			}
 		}
 	}
 	return dropped, nil
-}
-
-// writeFileAtomic replaces path by data through a temporary file and a
-// rename, so that a crash leaves the old or the new file.
-func writeFileAtomic(path string, data []byte) error {
-	return writeFileAtomicFunc(path, func(w io.Writer) error {
-		_, err := w.Write(data)
-		return err
-	})
-}
-
-// writeFileAtomicFunc is writeFileAtomic with the content written by
-// write, buffered.
-func writeFileAtomicFunc(path string, write func(w io.Writer) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o644); err != nil { // not CreateTemp's 0600: others may read results
-		tmp.Close()
-		return err
-	}
-	bw := bufio.NewWriterSize(tmp, 1<<20)
-	if err := write(bw); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := bw.Flush(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
 
 // UnitConfig identifies one recorded configuration of one unit.
@@ -820,7 +780,7 @@ func Sort(dir string) error {
 		for _, u := range units {
 			out.Write(data[u.m.Start:u.m.End])
 		}
-		if err := writeFileAtomic(path, out.Bytes()); err != nil {
+		if err := atomicfile.WriteFile(path, out.Bytes()); err != nil {
 			return err
 		}
 	}
@@ -877,7 +837,7 @@ func Merge(dst string, srcs []string, keep func(key string) bool) (present bool,
 		merged[fi] = u.bytes()
 	}
 	for fi, name := range []string{PredictionsFile, ModelsFile} {
-		if err := writeFileAtomic(filepath.Join(dst, name), merged[fi]); err != nil {
+		if err := atomicfile.WriteFile(filepath.Join(dst, name), merged[fi]); err != nil {
 			return true, err
 		}
 	}
