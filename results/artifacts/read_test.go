@@ -480,7 +480,7 @@ func TestFastModelLikeEncodingJSON(t *testing.T) {
 func checkModelLine(t *testing.T, what string, line []byte, asMember bool) {
 	t.Helper()
 	want, wantErr := refModelLine(line)
-	got, ok := fastModel(line, map[string]string{}, true)
+	got, ok := fastModel(&jsonScan{intern: map[string]string{}, keepModel: true}, line)
 	if !ok {
 		return // decoded by encoding/json itself
 	}
@@ -557,7 +557,7 @@ func FuzzFastModel(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, line []byte) {
 		want, wantErr := refModelLine(line)
-		got, ok := fastModel(line, map[string]string{}, true)
+		got, ok := fastModel(&jsonScan{intern: map[string]string{}, keepModel: true}, line)
 		if !ok {
 			return
 		}
