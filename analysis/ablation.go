@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/fgrtbench/fgrtbench/learn"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
@@ -45,7 +46,7 @@ func ablationRows(recs []results.Record, method, protocol, selection string) ([]
 		if r.Method != method || r.Protocol != protocol || (selection != "" && r.Selection != selection) {
 			continue
 		}
-		cfg, err := results.ParseConfig(r.Config)
+		cfg, err := learn.ParseValues(r.Config)
 		if err != nil {
 			return nil, fmt.Errorf("analysis: %s %s fold %d: %v", r.Dataset, r.Method, r.Fold, err)
 		}

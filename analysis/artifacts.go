@@ -10,13 +10,14 @@ import (
 	"sync/atomic"
 
 	"github.com/fgrtbench/fgrtbench/results"
+	"github.com/fgrtbench/fgrtbench/results/artifacts"
 )
 
 // Artifacts are a study's stored predictions and models, as
-// results.ReadArtifacts read and re-derived them.
+// artifacts.Read read and re-derived them.
 type Artifacts struct {
-	Predictions results.Predictions
-	Models      results.Models
+	Predictions artifacts.Predictions
+	Models      artifacts.Models
 }
 
 // Predictive is what the stored predictions say of one (protocol,
@@ -51,7 +52,7 @@ type RuleCount struct {
 // and seeds. Rules are compared as strings (without the statistics a
 // learner prints after them, such as FGRT's coverage and confidence), as
 // a reader reads them: where every model records readable rules
-// (results.ModelRecord.ReadableRules: CART, C4.5, RIPPER), those, with
+// (artifacts.ModelRecord.ReadableRules: CART, C4.5, RIPPER), those, with
 // thresholds in the data's units at 4 significant digits, so that the
 // same split found in two folds (each with its own scaler) reads as one
 // rule; otherwise the learner's own strings.
@@ -96,10 +97,10 @@ type RepresentativeModel struct {
 	Rules    []string `json:"rules"`
 	// RulesOmitted counts the rules after the first
 	// MaxRepresentativeRules, which are left out (the artifacts keep them).
-	RulesOmitted int                 `json:"rules_omitted,omitempty"`
-	Partitions   []results.NamedTerm `json:"partitions,omitempty"`
+	RulesOmitted int                   `json:"rules_omitted,omitempty"`
+	Partitions   []artifacts.NamedTerm `json:"partitions,omitempty"`
 	// Default is the model's default rule as its readable rules print it
-	// (results.ModelRecord.ReadableDefault): the class a row no rule
+	// (artifacts.ModelRecord.ReadableDefault): the class a row no rule
 	// covers gets; "" for a learner without one.
 	Default string `json:"default_rule,omitempty"`
 }
@@ -166,7 +167,7 @@ type unitConfig struct {
 // dataset names).
 func computeArtifacts(recs []results.Record, art Artifacts, order []Cell) ([]Predictive, []Stability) {
 	selected, byCell := selectedByUnit(recs)
-	models := map[unitConfig]results.ModelRecord{}
+	models := map[unitConfig]artifacts.ModelRecord{}
 	for _, m := range art.Models.Records {
 		models[unitConfig{m.Key, m.ConfigIndex}] = m
 	}
@@ -217,7 +218,7 @@ func selectedByUnit(recs []results.Record) (map[unitConfig]results.Record, map[c
 // is looked up once per run of rows, not per row (millions in a full
 // reproduction), and the run is pooled as a subslice, not copied (on 10^6
 // rows the copies were 200 MB).
-func poolPredictions(all []results.PredictionRow, selected map[unitConfig]results.Record) map[cellKey]*pooledRows {
+func poolPredictions(all []artifacts.PredictionRow, selected map[unitConfig]results.Record) map[cellKey]*pooledRows {
 	rowsOf := map[cellKey]*pooledRows{}
 	var run *pooledRows
 	runKey, start := unitConfig{ci: -1}, 0
@@ -248,13 +249,13 @@ func poolPredictions(all []results.PredictionRow, selected map[unitConfig]result
 // pooledRows is a cell's prediction rows: runs of the artifact's rows, in
 // file order.
 type pooledRows struct {
-	spans [][]results.PredictionRow
+	spans [][]artifacts.PredictionRow
 	n     int
 }
 
 // all yields the rows in order.
-func (p *pooledRows) all() iter.Seq[*results.PredictionRow] {
-	return func(yield func(*results.PredictionRow) bool) {
+func (p *pooledRows) all() iter.Seq[*artifacts.PredictionRow] {
+	return func(yield func(*artifacts.PredictionRow) bool) {
 		for _, span := range p.spans {
 			for i := range span {
 				if !yield(&span[i]) {
@@ -347,7 +348,7 @@ func scoreColumns(classes []string, scoreCol map[string]int) []int {
 	return cols
 }
 
-func stability(k cellKey, rows []results.Record, models map[unitConfig]results.ModelRecord) (Stability, bool) {
+func stability(k cellKey, rows []results.Record, models map[unitConfig]artifacts.ModelRecord) (Stability, bool) {
 	s := Stability{Protocol: k.protocol, Dataset: k.dataset, Method: k.method}
 	if len(rows) == 0 {
 		return s, false
@@ -358,7 +359,7 @@ func stability(k cellKey, rows []results.Record, models map[unitConfig]results.M
 	}
 	// rulesOf is what is compared and shown of a model: all its rules as
 	// a reader reads them, or all as the learner printed them, never a mix.
-	rulesOf := func(m results.ModelRecord) []string {
+	rulesOf := func(m artifacts.ModelRecord) []string {
 		if readable {
 			r, _ := m.Readable()
 			return r
@@ -399,7 +400,7 @@ func stability(k cellKey, rows []results.Record, models map[unitConfig]results.M
 // readable when every model's rules read in the data's units, recorded
 // when some model recorded its readable rules; not ok when a model has
 // no rules text.
-func ruleUnits(rows []results.Record, models map[unitConfig]results.ModelRecord) (readable, recorded, ok bool) {
+func ruleUnits(rows []results.Record, models map[unitConfig]artifacts.ModelRecord) (readable, recorded, ok bool) {
 	readable = true
 	for _, r := range rows {
 		m, found := models[unitConfig{r.Key, r.ConfigIndex}]
@@ -417,7 +418,7 @@ func ruleUnits(rows []results.Record, models map[unitConfig]results.ModelRecord)
 // ruleSets builds each model's rule set and conditions on their own (in
 // parallel: a deep tree on large data has 10^5 rules per fold), in row
 // order.
-func ruleSets(rows []results.Record, models map[unitConfig]results.ModelRecord, rulesOf func(results.ModelRecord) []string) (sets, conds []map[string]bool) {
+func ruleSets(rows []results.Record, models map[unitConfig]artifacts.ModelRecord, rulesOf func(artifacts.ModelRecord) []string) (sets, conds []map[string]bool) {
 	sets = make([]map[string]bool, len(rows))
 	conds = make([]map[string]bool, len(rows))
 	eachIndex(len(rows), func(i int) {

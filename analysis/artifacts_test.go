@@ -10,6 +10,7 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/learn"
 	"github.com/fgrtbench/fgrtbench/results"
+	"github.com/fgrtbench/fgrtbench/results/artifacts"
 )
 
 // artifactsFixture is three folds of one cell, with a second
@@ -24,19 +25,19 @@ func artifactsFixture() ([]results.Record, Artifacts) {
 		sel(1, "k1", 0.5, 1, true), sel(1, "k1", 1, 0, false),
 		sel(2, "k2", 0, 0, true),
 	}
-	row := func(key string, ci, r int, yt, yp string, s0, s1 float64) results.PredictionRow {
-		return results.PredictionRow{Key: key, ConfigIndex: ci, Row: r, YTrue: yt, YPred: yp, Scores: []float64{s0, s1}}
+	row := func(key string, ci, r int, yt, yp string, s0, s1 float64) artifacts.PredictionRow {
+		return artifacts.PredictionRow{Key: key, ConfigIndex: ci, Row: r, YTrue: yt, YPred: yp, Scores: []float64{s0, s1}}
 	}
-	p := results.Predictions{ScoreClasses: []string{"a", "b"}, Rows: []results.PredictionRow{
+	p := artifacts.Predictions{ScoreClasses: []string{"a", "b"}, Rows: []artifacts.PredictionRow{
 		row("k0", 0, 0, "a", "a", 0.9, 0.1), row("k0", 0, 1, "b", "b", 0.2, 0.8),
 		row("k0", 1, 0, "a", "b", 0, 1), row("k0", 1, 1, "b", "b", 0, 1), // not selected: ignored
 		row("k1", 1, 2, "a", "a", 0.6, 0.4), row("k1", 1, 3, "b", "a", 0.7, 0.3),
 		row("k2", 0, 4, "a", "b", 0.4, 0.6), row("k2", 0, 5, "b", "a", 0.5, 0.5),
 	}}
-	model := func(key string, ci int, rules ...string) results.ModelRecord {
-		return results.ModelRecord{Key: key, ConfigIndex: ci, ModelHead: learn.ModelHead{Classes: []string{"a", "b"}, Rules: rules}}
+	model := func(key string, ci int, rules ...string) artifacts.ModelRecord {
+		return artifacts.ModelRecord{Key: key, ConfigIndex: ci, ModelHead: learn.ModelHead{Classes: []string{"a", "b"}, Rules: rules}}
 	}
-	m := results.Models{Records: []results.ModelRecord{
+	m := artifacts.Models{Records: []artifacts.ModelRecord{
 		model("k0", 0, "IF x IS Low THEN class a  [coverage 0.5, confidence 0.9]", "IF x IS High THEN class b  [coverage 0.5, confidence 0.8]"),
 		model("k0", 1, "IF y IS Low THEN class a"),
 		model("k1", 1, "IF x IS Low THEN class a  [coverage 0.4, confidence 1.0]", "IF y IS High THEN class b  [coverage 0.6, confidence 0.7]"),
@@ -190,8 +191,8 @@ func TestRepresentativeRulesCapped(t *testing.T) {
 // are, and the cell says so; never a mix.
 func TestStabilityReadableRules(t *testing.T) {
 	recs, art := artifactsFixture()
-	tree := func(key string, ci int, scaled, readable string) results.ModelRecord {
-		m := results.ModelRecord{Key: key, ConfigIndex: ci, ModelHead: learn.ModelHead{Kind: "cart.tree/1", Classes: []string{"a", "b"},
+	tree := func(key string, ci int, scaled, readable string) artifacts.ModelRecord {
+		m := artifacts.ModelRecord{Key: key, ConfigIndex: ci, ModelHead: learn.ModelHead{Kind: "cart.tree/1", Classes: []string{"a", "b"},
 			Rules: []string{"IF p <= " + scaled + " THEN class a", "IF p > " + scaled + " THEN class b"}}}
 		if readable != "" {
 			m.ReadableRules = []string{"IF p <= " + readable + " THEN class a", "IF p > " + readable + " THEN class b"}
@@ -210,7 +211,7 @@ func TestStabilityReadableRules(t *testing.T) {
 		{"all readable", [3]string{"757.0", "757.0", "757.0"}, 2, "IF p <= 757.0 THEN class a", false, true, "p <= 757.0"},
 		{"one older model", [3]string{"757.0", "", "757.0"}, 6, "IF p <= 0.0181 THEN class a", true, false, ""},
 	} {
-		art.Models.Records = []results.ModelRecord{
+		art.Models.Records = []artifacts.ModelRecord{
 			tree("k0", 0, "0.0180732", c.readable[0]), tree("k1", 1, "0.0181", c.readable[1]), tree("k2", 0, "0.01799", c.readable[2]),
 		}
 		_, stab := computeArtifacts(recs, art, cell)

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fgrtbench/fgrtbench/learn"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
@@ -436,9 +437,9 @@ func (s *Sweep) setConfigs(pts []Point) error {
 		}
 		return a < b
 	})
-	parsed := make([]results.Config, len(s.Configs))
+	parsed := make([]learn.Values, len(s.Configs))
 	for i, c := range s.Configs {
-		pc, err := results.ParseConfig(c)
+		pc, err := learn.ParseValues(c)
 		if err != nil {
 			return fmt.Errorf("analysis: %s/%s: %v", s.Protocol, s.Method, err)
 		}
@@ -488,7 +489,7 @@ func (s *Sweep) setGrid(pts []Point) map[string]bool {
 }
 
 // sweptParams lists the parameters whose values differ between configs.
-func sweptParams(cfgs []results.Config) []string {
+func sweptParams(cfgs []learn.Values) []string {
 	seen := map[string]bool{}
 	var names []string
 	for _, c := range cfgs {

@@ -9,11 +9,11 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/fuzzy"
 	"github.com/fgrtbench/fgrtbench/learn"
-	"github.com/fgrtbench/fgrtbench/results"
+	"github.com/fgrtbench/fgrtbench/results/artifacts"
 )
 
 // TestPrintedCornersRecomputeCoverage reads the partitions back from the
-// text a reader sees (results.FormatPartitions) and recomputes every
+// text a reader sees (artifacts.FormatPartitions) and recomputes every
 // rule's coverage from them, the product of its conditions' memberships
 // averaged over the training rows: it must equal the coverage the rule
 // prints. Integer-valued features put many rows on the minimum, where a
@@ -45,8 +45,8 @@ func TestPrintedCornersRecomputeCoverage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := results.NewModelRecord("k", 0, d, nil)
-	text := results.FormatPartitions(rec.NamedPartitions())
+	rec := artifacts.NewModelRecord("k", 0, d, nil)
+	text := artifacts.FormatPartitions(rec.NamedPartitions())
 	corners := map[string]fuzzy.Trapezoid{}
 	row := regexp.MustCompile(`^(\S+)\s+(\S+)\s+\(([^)]*)\)$`)
 	for _, line := range strings.Split(text, "\n") {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/fgrtbench/fgrtbench/results"
+	"github.com/fgrtbench/fgrtbench/results/artifacts"
 )
 
 // PredictionDiff is one test row whose stored prediction differs between a
@@ -39,7 +39,7 @@ type PredictionDiff struct {
 // Both sides are walked in (key, config, row) order through sorted
 // indexes, not looked up in maps: on a 10^6-row study the two maps of
 // every row took about 600 MB beside the rows themselves.
-func ComparePredictions(ref, cur results.Predictions, compare func(key string) bool) (diffs []PredictionDiff, compared, skipped int) {
+func ComparePredictions(ref, cur artifacts.Predictions, compare func(key string) bool) (diffs []PredictionDiff, compared, skipped int) {
 	was, now := ref.Rows, cur.Rows
 	wi, ni := rowOrder(was), rowOrder(now)
 	i, j := 0, 0
@@ -89,7 +89,7 @@ func ComparePredictions(ref, cur results.Predictions, compare func(key string) b
 }
 
 // compareRows orders rows by key, then configuration, then row.
-func compareRows(a, b *results.PredictionRow) int {
+func compareRows(a, b *artifacts.PredictionRow) int {
 	if c := strings.Compare(a.Key, b.Key); c != 0 {
 		return c
 	}
@@ -102,7 +102,7 @@ func compareRows(a, b *results.PredictionRow) int {
 // rowOrder returns the indexes of rows in (key, config, row) order, the
 // last occurrence of a repeated row only. Files fgrtbench writes are in
 // that order already, which costs one pass to confirm.
-func rowOrder(rows []results.PredictionRow) []int32 {
+func rowOrder(rows []artifacts.PredictionRow) []int32 {
 	idx := make([]int32, len(rows))
 	for i := range idx {
 		idx[i] = int32(i)

@@ -8,35 +8,35 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fgrtbench/fgrtbench/results"
+	"github.com/fgrtbench/fgrtbench/results/artifacts"
 )
 
 func TestComparePredictions(t *testing.T) {
-	row := func(key string, r int, yt, yp string) results.PredictionRow {
-		return results.PredictionRow{Key: key, Row: r, YTrue: yt, YPred: yp}
+	row := func(key string, r int, yt, yp string) artifacts.PredictionRow {
+		return artifacts.PredictionRow{Key: key, Row: r, YTrue: yt, YPred: yp}
 	}
-	ref := results.Predictions{Rows: []results.PredictionRow{
+	ref := artifacts.Predictions{Rows: []artifacts.PredictionRow{
 		row("u1", 0, "a", "a"), row("u1", 1, "a", "b"), row("u1", 2, "b", "b"), row("s", 0, "a", "a"),
 	}}
 	cases := []struct {
 		name              string
-		cur               []results.PredictionRow
+		cur               []artifacts.PredictionRow
 		want              string // "key/row was->now note" joined by |
 		compared, skipped int
 	}{
 		{"same", ref.Rows, "", 3, 1},
 		// A right and a wrong prediction of class a swapped: the accuracy
 		// is the same, both rows are listed.
-		{"swap", []results.PredictionRow{row("u1", 0, "a", "b"), row("u1", 1, "a", "a"), row("u1", 2, "b", "b"), row("s", 0, "a", "b")},
+		{"swap", []artifacts.PredictionRow{row("u1", 0, "a", "b"), row("u1", 1, "a", "a"), row("u1", 2, "b", "b"), row("s", 0, "a", "b")},
 			"u1/0 a->b |u1/1 b->a ", 3, 1},
-		{"missing and extra", []results.PredictionRow{row("u1", 0, "a", "a"), row("u1", 1, "a", "b"), row("u1", 3, "b", "b")},
+		{"missing and extra", []artifacts.PredictionRow{row("u1", 0, "a", "a"), row("u1", 1, "a", "b"), row("u1", 3, "b", "b")},
 			"u1/2 b-> missing|u1/3 ->b extra", 3, 1},
-		{"other data", []results.PredictionRow{row("u1", 0, "b", "a"), row("u1", 1, "a", "b"), row("u1", 2, "b", "b")},
+		{"other data", []artifacts.PredictionRow{row("u1", 0, "b", "a"), row("u1", 1, "a", "b"), row("u1", 2, "b", "b")},
 			"u1/0 a->a true label differs: a -> b", 3, 1},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			ds, compared, skipped := ComparePredictions(ref, results.Predictions{Rows: c.cur}, func(k string) bool { return k != "s" })
+			ds, compared, skipped := ComparePredictions(ref, artifacts.Predictions{Rows: c.cur}, func(k string) bool { return k != "s" })
 			var got []string
 			for _, d := range ds {
 				got = append(got, d.Key+"/"+string(rune('0'+d.Row))+" "+d.Was+"->"+d.Now+" "+d.Note)
@@ -50,13 +50,13 @@ func TestComparePredictions(t *testing.T) {
 
 // comparePredictionsByMaps is ComparePredictions as first written, with a
 // map of each side's rows: the oracle of TestComparePredictionsMatchesMaps.
-func comparePredictionsByMaps(ref, cur results.Predictions, compare func(key string) bool) (diffs []PredictionDiff, compared, skipped int) {
+func comparePredictionsByMaps(ref, cur artifacts.Predictions, compare func(key string) bool) (diffs []PredictionDiff, compared, skipped int) {
 	type id struct {
 		key         string
 		config, row int
 	}
-	index := func(p results.Predictions) map[id]results.PredictionRow {
-		m := map[id]results.PredictionRow{}
+	index := func(p artifacts.Predictions) map[id]artifacts.PredictionRow {
+		m := map[id]artifacts.PredictionRow{}
 		for _, r := range p.Rows {
 			m[id{r.Key, r.ConfigIndex, r.Row}] = r
 		}
@@ -105,7 +105,7 @@ func TestComparePredictionsMatchesMaps(t *testing.T) {
 	rng := rand.New(rand.NewPCG(6, 7))
 	labels := []string{"a", "b", "c"}
 	for trial := 0; trial < 300; trial++ {
-		var ref, cur []results.PredictionRow
+		var ref, cur []artifacts.PredictionRow
 		for u := range 1 + rng.IntN(4) {
 			key := fmt.Sprintf("u%d", u)
 			if u == 2 {
@@ -113,7 +113,7 @@ func TestComparePredictionsMatchesMaps(t *testing.T) {
 			}
 			for ci := range 1 + rng.IntN(2) {
 				for r := range rng.IntN(12) {
-					row := results.PredictionRow{Key: key, ConfigIndex: ci, Row: r, YTrue: labels[rng.IntN(3)], YPred: labels[rng.IntN(3)]}
+					row := artifacts.PredictionRow{Key: key, ConfigIndex: ci, Row: r, YTrue: labels[rng.IntN(3)], YPred: labels[rng.IntN(3)]}
 					if rng.IntN(8) != 0 {
 						ref = append(ref, row)
 					}
@@ -126,7 +126,7 @@ func TestComparePredictionsMatchesMaps(t *testing.T) {
 						row.YTrue = labels[rng.IntN(3)]
 						cur = append(cur, row)
 					case 3:
-						cur = append(cur, row, results.PredictionRow{Key: key, ConfigIndex: ci, Row: r, YTrue: row.YTrue, YPred: labels[rng.IntN(3)]})
+						cur = append(cur, row, artifacts.PredictionRow{Key: key, ConfigIndex: ci, Row: r, YTrue: row.YTrue, YPred: labels[rng.IntN(3)]})
 					default:
 						cur = append(cur, row)
 					}
@@ -138,7 +138,7 @@ func TestComparePredictionsMatchesMaps(t *testing.T) {
 			rng.Shuffle(len(cur), func(i, j int) { cur[i], cur[j] = cur[j], cur[i] })
 		}
 		deterministic := func(k string) bool { return k != "s" }
-		a, b := results.Predictions{Rows: ref}, results.Predictions{Rows: cur}
+		a, b := artifacts.Predictions{Rows: ref}, artifacts.Predictions{Rows: cur}
 		got, gc, gs := ComparePredictions(a, b, deterministic)
 		want, wc, ws := comparePredictionsByMaps(a, b, deterministic)
 		if !reflect.DeepEqual(got, want) || gc != wc || gs != ws {
@@ -150,13 +150,13 @@ func TestComparePredictionsMatchesMaps(t *testing.T) {
 // BenchmarkComparePredictions compares two sets of 10^6 rows in file order
 // (what check --predictions does on a large study).
 func BenchmarkComparePredictions(b *testing.B) {
-	var rows []results.PredictionRow
+	var rows []artifacts.PredictionRow
 	for u := range 10 {
 		for r := range 100_000 {
-			rows = append(rows, results.PredictionRow{Key: fmt.Sprintf("unit-%02d", u), Row: r, YTrue: "a", YPred: "b"})
+			rows = append(rows, artifacts.PredictionRow{Key: fmt.Sprintf("unit-%02d", u), Row: r, YTrue: "a", YPred: "b"})
 		}
 	}
-	p := results.Predictions{Rows: rows}
+	p := artifacts.Predictions{Rows: rows}
 	b.ReportAllocs()
 	for b.Loop() {
 		ComparePredictions(p, p, func(string) bool { return true })

@@ -12,7 +12,7 @@ import (
 )
 
 // Description is a fitted model as data: what a results directory keeps of
-// every model (models.jsonl.gz, whose records, results.ModelRecord, embed
+// every model (models.jsonl.gz, whose records, artifacts.ModelRecord, embed
 // the same ModelHead) so that a study can be re-analysed years later
 // without refitting. Model is complete enough to reconstruct the model's
 // predictions (Reconstruct); the conformance suite (learntest) checks that
@@ -30,7 +30,7 @@ type Description struct {
 
 // ModelHead is what a description and a stored model record say of a
 // model before its partitions and structure: written once here, embedded
-// by Description and results.ModelRecord (their JSON lists these fields
+// by Description and artifacts.ModelRecord (their JSON lists these fields
 // in this order, where the ModelHead stands).
 type ModelHead struct {
 	// Kind names the layout of Model, "<package>.<model>/<version>" (for
@@ -62,7 +62,7 @@ type PartitionTerm struct {
 }
 
 // TermRef names one term of one feature, by index and by name: written
-// once here, embedded by PartitionTerm and results.Term.
+// once here, embedded by PartitionTerm and artifacts.Term.
 type TermRef struct {
 	Feature     int    `json:"feature"`
 	FeatureName string `json:"feature_name"`

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/fgrtbench/fgrtbench/internal/owned"
-	"github.com/fgrtbench/fgrtbench/results"
+	"github.com/fgrtbench/fgrtbench/results/runtimecsv"
 )
 
 var (
@@ -116,27 +116,27 @@ func TestFitLogLogErrors(t *testing.T) {
 
 // runtimeRows is a hand-made runtime.csv: two methods with known exponents
 // (1 and 2 in samples, 1 and 0.5 in features) and a +-10% trial spread.
-func runtimeRows() []results.RuntimeRow {
-	var rows []results.RuntimeRow
+func runtimeRows() []runtimecsv.Row {
+	var rows []runtimecsv.Row
 	add := func(study, m string, n, d int, base float64) {
 		for t, f := range []float64{0.9, 1.0, 1.1} {
-			rows = append(rows, results.RuntimeRow{Study: study, Method: m, NSamples: n, NFeatures: d, Trial: t, FitSeconds: base * f})
+			rows = append(rows, runtimecsv.Row{Study: study, Method: m, NSamples: n, NFeatures: d, Trial: t, FitSeconds: base * f})
 		}
 	}
 	for _, n := range []int{100, 500, 1000, 5000} {
-		add(results.StudySamples, "fast", n, 10, 1e-5*float64(n))
-		add(results.StudySamples, "slow", n, 10, 1e-7*float64(n)*float64(n))
+		add(runtimecsv.StudySamples, "fast", n, 10, 1e-5*float64(n))
+		add(runtimecsv.StudySamples, "slow", n, 10, 1e-7*float64(n)*float64(n))
 	}
 	for _, d := range []int{5, 10, 20, 30} {
-		add(results.StudyFeatures, "fast", 1000, d, 1e-3*float64(d))
-		add(results.StudyFeatures, "slow", 1000, d, 1e-2*math.Sqrt(float64(d)))
+		add(runtimecsv.StudyFeatures, "fast", 1000, d, 1e-3*float64(d))
+		add(runtimecsv.StudyFeatures, "slow", 1000, d, 1e-2*math.Sqrt(float64(d)))
 	}
 	return rows
 }
 
 func TestScalingSeriesExponents(t *testing.T) {
 	rows := runtimeRows()
-	ss, err := ScalingSeriesOf(rows[:24], func(r results.RuntimeRow) int { return r.NSamples })
+	ss, err := ScalingSeriesOf(rows[:24], func(r runtimecsv.Row) int { return r.NSamples })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,12 +165,12 @@ func TestRuntimeScalingNoData(t *testing.T) {
 }
 
 func TestRuntimeRealGolden(t *testing.T) {
-	var rows []results.RuntimeRow
+	var rows []runtimecsv.Row
 	for di, d := range []string{"wine", "pima", "saheart", "ring"} {
 		for _, n := range []int{100, 200, 500} {
 			for tr := 0; tr < 2; tr++ {
 				for mi, m := range []string{"fgrt", "cart"} {
-					rows = append(rows, results.RuntimeRow{Study: results.RealPrefix + d, Method: m, NSamples: n, NFeatures: 8 + di,
+					rows = append(rows, runtimecsv.Row{Study: runtimecsv.RealPrefix + d, Method: m, NSamples: n, NFeatures: 8 + di,
 						Trial: tr, FitSeconds: 1e-5 * float64(n*(mi+1)) * (1 + 0.1*float64(tr))})
 				}
 			}
@@ -185,21 +185,21 @@ func TestRuntimeRealGolden(t *testing.T) {
 // TestNoSlopeFromTwoSizes: any trials at two sizes lie near a line, so no
 // exponent is fitted from fewer than MinFitSizes sizes however many trials.
 func TestNoSlopeFromTwoSizes(t *testing.T) {
-	var rows []results.RuntimeRow
+	var rows []runtimecsv.Row
 	for _, n := range []int{100, 178} {
 		for trial := 0; trial < 5; trial++ {
-			rows = append(rows, results.RuntimeRow{Study: "real/wine", Method: "fgrt", NSamples: n, NFeatures: 13, Trial: trial, FitSeconds: 1e-4 * float64(n+trial)})
+			rows = append(rows, runtimecsv.Row{Study: "real/wine", Method: "fgrt", NSamples: n, NFeatures: 13, Trial: trial, FitSeconds: 1e-4 * float64(n+trial)})
 		}
 	}
-	ss, err := ScalingSeriesOf(rows, func(r results.RuntimeRow) int { return r.NSamples })
+	ss, err := ScalingSeriesOf(rows, func(r runtimecsv.Row) int { return r.NSamples })
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(ss) != 1 || ss[0].HasFit {
 		t.Errorf("series %+v: a slope from two sizes", ss)
 	}
-	rows = append(rows, results.RuntimeRow{Study: "real/wine", Method: "fgrt", NSamples: 50, NFeatures: 13, FitSeconds: 5e-3})
-	if ss, _ = ScalingSeriesOf(rows, func(r results.RuntimeRow) int { return r.NSamples }); !ss[0].HasFit {
+	rows = append(rows, runtimecsv.Row{Study: "real/wine", Method: "fgrt", NSamples: 50, NFeatures: 13, FitSeconds: 5e-3})
+	if ss, _ = ScalingSeriesOf(rows, func(r runtimecsv.Row) int { return r.NSamples }); !ss[0].HasFit {
 		t.Error("no slope from three sizes")
 	}
 }

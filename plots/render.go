@@ -7,13 +7,14 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/analysis"
 	"github.com/fgrtbench/fgrtbench/results"
+	"github.com/fgrtbench/fgrtbench/results/runtimecsv"
 )
 
 // File names of the results directory whose contents the figures draw
 // (defined by the results contract); the caller reads them.
 const (
 	ResultsFile = results.FileName
-	RuntimeFile = results.RuntimeFile
+	RuntimeFile = runtimecsv.FileName
 )
 
 // NothingToDraw says what the figures of RenderAll need, for a caller that
@@ -30,7 +31,7 @@ type Inputs struct {
 	// presentation and label → method map.
 	Analysis *analysis.Analysis
 	// Runtime holds the rows of runtime.csv (nil when there is none).
-	Runtime []results.RuntimeRow
+	Runtime []runtimecsv.Row
 	// Methods names and orders the method labels of runtime.csv when there
 	// is no analysis (the manifest's method entries,
 	// results.PresentationOf); the zero value shows labels as they are,

@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/fgrtbench/fgrtbench/results"
+	"github.com/fgrtbench/fgrtbench/results/runtimecsv"
 )
 
 // ErrNoData is returned by a figure function whose input holds nothing it
@@ -46,7 +47,7 @@ const MinFitSizes = 3
 // ScalingSeriesOf groups rows of one study by method (in order of first
 // appearance) and size (sizeOf picks the axis), and fits each method's
 // scaling exponent through FitLogLog.
-func ScalingSeriesOf(rows []results.RuntimeRow, sizeOf func(results.RuntimeRow) int) ([]ScalingSeries, error) {
+func ScalingSeriesOf(rows []runtimecsv.Row, sizeOf func(runtimecsv.Row) int) ([]ScalingSeries, error) {
 	var order []string
 	times := map[string]map[int][]float64{}
 	for _, r := range rows {
@@ -196,7 +197,7 @@ func sizeTicks(sizes []float64) []plot.Tick {
 }
 
 // runtimeStyles gives each method of the rows its study-wide style.
-func runtimeStyles(rows []results.RuntimeRow, pres results.Presentation) map[string]MethodStyle {
+func runtimeStyles(rows []runtimecsv.Row, pres results.Presentation) map[string]MethodStyle {
 	seen := map[string]bool{}
 	var labels []string
 	for _, r := range rows {
@@ -214,20 +215,20 @@ func runtimeStyles(rows []results.RuntimeRow, pres results.Presentation) map[str
 // and a min-max band over trials per method, and the fitted scaling exponent
 // (slope of log time on log size) in the legend. A study without rows is left
 // out; with neither, ErrNoData.
-func RuntimeScaling(dir, name string, rows []results.RuntimeRow, pres results.Presentation) error {
+func RuntimeScaling(dir, name string, rows []runtimecsv.Row, pres results.Presentation) error {
 	colors := runtimeStyles(rows, pres)
-	var samples, features []results.RuntimeRow
+	var samples, features []runtimecsv.Row
 	for _, r := range rows {
 		switch r.Study {
-		case results.StudySamples:
+		case runtimecsv.StudySamples:
 			samples = append(samples, r)
-		case results.StudyFeatures:
+		case runtimecsv.StudyFeatures:
 			features = append(features, r)
 		}
 	}
 	var panels []*plot.Plot
 	if len(samples) > 0 {
-		ss, err := ScalingSeriesOf(samples, func(r results.RuntimeRow) int { return r.NSamples })
+		ss, err := ScalingSeriesOf(samples, func(r runtimecsv.Row) int { return r.NSamples })
 		if err != nil {
 			return err
 		}
@@ -238,7 +239,7 @@ func RuntimeScaling(dir, name string, rows []results.RuntimeRow, pres results.Pr
 		panels = append(panels, p)
 	}
 	if len(features) > 0 {
-		ss, err := ScalingSeriesOf(features, func(r results.RuntimeRow) int { return r.NFeatures })
+		ss, err := ScalingSeriesOf(features, func(r runtimecsv.Row) int { return r.NFeatures })
 		if err != nil {
 			return err
 		}
@@ -259,7 +260,7 @@ func RuntimeScaling(dir, name string, rows []results.RuntimeRow, pres results.Pr
 // row), with a mean line and min-max band per method and the fitted
 // exponent in each panel's legend. Data sets are not pooled: their widths
 // and sizes differ, and pooling would mix them differently at every size.
-func RuntimeReal(dir, name string, rows []results.RuntimeRow, pres results.Presentation) error {
+func RuntimeReal(dir, name string, rows []runtimecsv.Row, pres results.Presentation) error {
 	names, byData, real := realStudies(rows)
 	if len(names) == 0 {
 		return ErrNoData
@@ -273,7 +274,7 @@ func RuntimeReal(dir, name string, rows []results.RuntimeRow, pres results.Prese
 	var panels []*plot.Plot
 	var legends []*plot.Legend
 	for _, d := range names {
-		ss, err := ScalingSeriesOf(byData[d], func(r results.RuntimeRow) int { return r.NSamples })
+		ss, err := ScalingSeriesOf(byData[d], func(r runtimecsv.Row) int { return r.NSamples })
 		if err != nil {
 			return err
 		}
@@ -298,13 +299,13 @@ func RuntimeReal(dir, name string, rows []results.RuntimeRow, pres results.Prese
 
 // realStudies groups the rows of the real-data studies by data set, in
 // the order of the rows; real holds them all.
-func realStudies(rows []results.RuntimeRow) (names []string, byData map[string][]results.RuntimeRow, real []results.RuntimeRow) {
-	byData = map[string][]results.RuntimeRow{}
+func realStudies(rows []runtimecsv.Row) (names []string, byData map[string][]runtimecsv.Row, real []runtimecsv.Row) {
+	byData = map[string][]runtimecsv.Row{}
 	for _, r := range rows {
-		if !strings.HasPrefix(r.Study, results.RealPrefix) {
+		if !strings.HasPrefix(r.Study, runtimecsv.RealPrefix) {
 			continue
 		}
-		d := strings.TrimPrefix(r.Study, results.RealPrefix)
+		d := strings.TrimPrefix(r.Study, runtimecsv.RealPrefix)
 		if _, ok := byData[d]; !ok {
 			names = append(names, d)
 		}

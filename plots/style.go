@@ -9,6 +9,7 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/analysis"
 	"github.com/fgrtbench/fgrtbench/results"
+	"github.com/fgrtbench/fgrtbench/results/runtimecsv"
 )
 
 // Method styles: every method of a study gets one (colour, marker, dash)
@@ -182,7 +183,7 @@ func outline(c *draw.Canvas, sty draw.GlyphStyle, pts []vg.Point, filled bool) {
 }
 
 // studyLabels lists the method labels of a study's results and timings.
-func studyLabels(a *analysis.Analysis, rt []results.RuntimeRow) []string {
+func studyLabels(a *analysis.Analysis, rt []runtimecsv.Row) []string {
 	var out []string
 	if a != nil {
 		for _, m := range a.Methods {

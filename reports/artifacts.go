@@ -7,7 +7,7 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/analysis"
 	"github.com/fgrtbench/fgrtbench/internal/safename"
-	"github.com/fgrtbench/fgrtbench/results"
+	"github.com/fgrtbench/fgrtbench/results/artifacts"
 )
 
 // rulesFileName is the file of one dataset's stored rules, confusion
@@ -225,7 +225,7 @@ func writeRepresentative(b *bytes.Buffer, s analysis.Stability) {
 			len(r.Rules), len(r.Rules)+r.RulesOmitted, s.Method, s.Protocol, r.Repeat, r.Fold)
 	}
 	if len(r.Partitions) > 0 {
-		fmt.Fprintf(b, "\nPartitions these rules use, in the data's units:\n\n```\n%s\n```\n", results.FormatPartitions(r.Partitions))
+		fmt.Fprintf(b, "\nPartitions these rules use, in the data's units:\n\n```\n%s\n```\n", artifacts.FormatPartitions(r.Partitions))
 	}
 	b.WriteString("\n")
 }

@@ -3,7 +3,9 @@
 //
 // The runner appends rows; reports, plots, merge and check read them. Nothing
 // downstream reads runner state, so a fresh run, a resumed run and merged
-// shards are reported the same way.
+// shards are reported the same way. What is stored beside it, the
+// predictions and models, is package results/artifacts; the runtime
+// study's runtime.csv is package results/runtimecsv.
 package results
 
 import (

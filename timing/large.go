@@ -3,10 +3,9 @@ package timing
 import (
 	"bufio"
 	"io"
-	"os"
-	"path/filepath"
 	"strconv"
 
+	"github.com/fgrtbench/fgrtbench/internal/atomicfile"
 	"github.com/fgrtbench/fgrtbench/internal/nprand"
 )
 
@@ -56,17 +55,5 @@ func WriteLargeCSV(w io.Writer, rows, cols int) error {
 // WriteLargeCSVFile writes WriteLargeCSV's file to path (atomically, so
 // an interrupted generation leaves no half file behind).
 func WriteLargeCSVFile(path string, rows, cols int) error {
-	f, err := os.CreateTemp(filepath.Dir(path), ".large-*.csv")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	if err := WriteLargeCSV(f, rows, cols); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
+	return atomicfile.Write(path, func(w io.Writer) error { return WriteLargeCSV(w, rows, cols) })
 }

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/fgrtbench/fgrtbench/datasets"
@@ -48,3 +50,31 @@ func TestWriteLargeCSV(t *testing.T) {
 }
 
 const largeGolden = "a8dc607ffa5fa698"
+
+// TestWriteLargeCSVFileRefusesALink: the generated file goes through the
+// module's one atomic write, which refuses to replace a symbolic link (the
+// rename would turn the link into a file and leave its target stale).
+func TestWriteLargeCSVFileRefusesALink(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "target.csv")
+	if err := os.WriteFile(target, []byte("kept\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "large.csv")
+	if err := os.Symlink(target, path); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	err := WriteLargeCSVFile(path, 10, 2)
+	if err == nil || !strings.Contains(err.Error(), "symbolic link") {
+		t.Fatalf("WriteLargeCSVFile over a link: error %v, want a refusal naming the link", err)
+	}
+	if st, err := os.Lstat(path); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced (%v)", err)
+	}
+	if b, _ := os.ReadFile(target); string(b) != "kept\n" {
+		t.Errorf("the link's target was written: %q", b)
+	}
+	if m, _ := filepath.Glob(filepath.Join(dir, ".*")); len(m) != 0 {
+		t.Errorf("temporary files left behind: %v", m)
+	}
+}

@@ -35,22 +35,22 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/methods"
 	"github.com/fgrtbench/fgrtbench/internal/par"
 	"github.com/fgrtbench/fgrtbench/learn"
-	"github.com/fgrtbench/fgrtbench/results"
+	"github.com/fgrtbench/fgrtbench/results/runtimecsv"
 )
 
 // Study names in runtime.csv (the format belongs to the results contract,
-// package results). Real-data studies are named RealPrefix+dataset.
+// package results/runtimecsv). Real-data studies are named RealPrefix+dataset.
 const (
-	StudySamples  = results.StudySamples
-	StudyFeatures = results.StudyFeatures
-	RealPrefix    = results.RealPrefix
+	StudySamples  = runtimecsv.StudySamples
+	StudyFeatures = runtimecsv.StudyFeatures
+	RealPrefix    = runtimecsv.RealPrefix
 )
 
 // Header is the column list of runtime.csv.
-var Header = results.RuntimeHeader
+var Header = runtimecsv.Header
 
-// Row is one timed fit (results.RuntimeRow).
-type Row = results.RuntimeRow
+// Row is one timed fit (runtimecsv.Row).
+type Row = runtimecsv.Row
 
 // DefaultMethods are the methods the study times when none are named: the
 // registered methods whose spec is Timed (the paper's columns and the extra
@@ -445,14 +445,14 @@ func sortedCopy(v []int) []int {
 	return out
 }
 
-// Write writes runtime.csv rows with the header (results.WriteRuntime).
-func Write(w io.Writer, rows []Row) error { return results.WriteRuntime(w, rows) }
+// Write writes runtime.csv rows with the header (runtimecsv.Write).
+func Write(w io.Writer, rows []Row) error { return runtimecsv.Write(w, rows) }
 
 // WriteFile writes runtime.csv through a temporary file and a rename.
-func WriteFile(path string, rows []Row) error { return results.WriteRuntimeFile(path, rows) }
+func WriteFile(path string, rows []Row) error { return runtimecsv.WriteFile(path, rows) }
 
 // Read parses runtime.csv.
-func Read(r io.Reader) ([]Row, error) { return results.ReadRuntime(r) }
+func Read(r io.Reader) ([]Row, error) { return runtimecsv.Read(r) }
 
 // ReadFile reads runtime.csv from a path.
-func ReadFile(path string) ([]Row, error) { return results.ReadRuntimeFile(path) }
+func ReadFile(path string) ([]Row, error) { return runtimecsv.ReadFile(path) }

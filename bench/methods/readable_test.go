@@ -5,10 +5,10 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/learn"
 	"github.com/fgrtbench/fgrtbench/learn/learntest"
-	"github.com/fgrtbench/fgrtbench/results"
+	"github.com/fgrtbench/fgrtbench/results/artifacts"
 )
 
-// TestThresholdKinds: results.ThresholdKinds, which the views use to tell
+// TestThresholdKinds: artifacts.ThresholdKinds, which the views use to tell
 // a study stored before readable rules were recorded, names exactly the
 // kinds of the registered learners whose models print readable rules
 // (learn.ReadableRuler).
@@ -37,16 +37,16 @@ func TestThresholdKinds(t *testing.T) {
 			t.Fatalf("%s: %v", name, err)
 		}
 		_, readable := model.(learn.ReadableRuler)
-		if readable != results.ThresholdKinds[desc.Kind] {
-			t.Errorf("%s: kind %s prints readable rules %v, results.ThresholdKinds says %v", name, desc.Kind, readable, results.ThresholdKinds[desc.Kind])
+		if readable != artifacts.ThresholdKinds[desc.Kind] {
+			t.Errorf("%s: kind %s prints readable rules %v, artifacts.ThresholdKinds says %v", name, desc.Kind, readable, artifacts.ThresholdKinds[desc.Kind])
 		}
 		if readable {
 			seen[desc.Kind] = true
 		}
 	}
-	for k := range results.ThresholdKinds {
+	for k := range artifacts.ThresholdKinds {
 		if !seen[k] {
-			t.Errorf("results.ThresholdKinds names %s, which no registered learner describes", k)
+			t.Errorf("artifacts.ThresholdKinds names %s, which no registered learner describes", k)
 		}
 	}
 }

@@ -3,7 +3,7 @@ package outdir
 import (
 	"path/filepath"
 
-	"github.com/fgrtbench/fgrtbench/results"
+	"github.com/fgrtbench/fgrtbench/results/artifacts"
 )
 
 const (
@@ -20,7 +20,7 @@ func mergeArtifacts(dir string, ins []mergeInput, complete map[string]bool) (str
 	for i, mi := range ins {
 		srcs[i] = filepath.Dir(mi.path)
 	}
-	kept, err := results.MergeArtifacts(dir, srcs, func(key string) bool { return complete[key] })
+	kept, err := artifacts.Merge(dir, srcs, func(key string) bool { return complete[key] })
 	if err != nil || !kept {
 		return ArtifactsOff, err
 	}

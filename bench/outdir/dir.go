@@ -14,6 +14,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
 	"github.com/fgrtbench/fgrtbench/internal/safefile"
 	"github.com/fgrtbench/fgrtbench/results"
+	"github.com/fgrtbench/fgrtbench/results/artifacts"
 )
 
 // Mismatch refuses an output directory that holds results of another
@@ -120,7 +121,7 @@ func CheckDirResults(dir string, id identity.Study) (*manifest.Manifest, Existin
 // written (a merge writes its artifacts before its results and manifest):
 // that is refused as Busy, not as a stranger's files.
 func StrayArtifacts(dir string) error {
-	for _, n := range []string{results.PredictionsFile, results.ModelsFile} {
+	for _, n := range []string{artifacts.PredictionsFile, artifacts.ModelsFile} {
 		p := filepath.Join(dir, n)
 		if _, err := os.Lstat(p); err == nil {
 			if err := safefile.CheckRegular(p, "replace"); err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/bench/outdir"
 	"github.com/fgrtbench/fgrtbench/bench/study"
+	"github.com/fgrtbench/fgrtbench/results/artifacts"
 
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
 	"github.com/fgrtbench/fgrtbench/learn"
@@ -26,7 +27,7 @@ const (
 // the model nor its scores after add. A nil *unitArtifacts collects
 // nothing.
 type unitArtifacts struct {
-	enc *results.UnitEncoder
+	enc *artifacts.UnitEncoder
 }
 
 // add records the configuration ci of a unit from its outcome on fold f.
@@ -36,7 +37,7 @@ func (a *unitArtifacts) add(key string, ci int, s learn.Schema, f protocol.Fold,
 	if a == nil {
 		return nil
 	}
-	ps, mr, err := results.FromModel(key, ci, s, o.model, xte, f.TestRows, f.YTest, o.pred, f.Unscale)
+	ps, mr, err := artifacts.FromModel(key, ci, s, o.model, xte, f.TestRows, f.YTest, o.pred, f.Unscale)
 	if err == nil {
 		err = a.enc.AddSet(ps)
 	}
@@ -54,13 +55,13 @@ func (a *unitArtifacts) add(key string, ci int, s learn.Schema, f protocol.Fold,
 // artifacts continues without (so that it never holds artifacts for some
 // units only), and one with artifacts refuses --no-artifacts.
 func artifactsMode(dir string, off bool, existing outdir.Existing) (bool, error) {
-	_, perr := os.Stat(filepath.Join(dir, results.PredictionsFile))
-	_, merr := os.Stat(filepath.Join(dir, results.ModelsFile))
+	_, perr := os.Stat(filepath.Join(dir, artifacts.PredictionsFile))
+	_, merr := os.Stat(filepath.Join(dir, artifacts.ModelsFile))
 	has := perr == nil || merr == nil
 	switch {
 	case has && off:
 		return false, fmt.Errorf("%s keeps artifacts (%s, %s): resume it without --no-artifacts, or use another directory",
-			dir, results.PredictionsFile, results.ModelsFile)
+			dir, artifacts.PredictionsFile, artifacts.ModelsFile)
 	case has:
 		return true, nil
 	case len(existing.Recs) > 0:
@@ -99,7 +100,7 @@ func dropUnitsWithoutArtifacts(dir string, existing outdir.Existing, todo []stud
 	if len(existing.Recs) == 0 {
 		return existing, 0, nil
 	}
-	whole, err := results.WholeUnits(dir)
+	whole, err := artifacts.WholeUnits(dir)
 	if err != nil {
 		return existing, 0, err
 	}
@@ -135,7 +136,7 @@ func retainArtifacts(dir string, existing outdir.Existing, done map[string]bool,
 	for _, r := range existing.Recs {
 		inFile[r.Key] = true
 	}
-	_, err := results.RetainUnits(dir, func(key string) bool {
+	_, err := artifacts.RetainUnits(dir, func(key string) bool {
 		if ours[key] {
 			return done[key]
 		}
@@ -146,7 +147,7 @@ func retainArtifacts(dir string, existing outdir.Existing, done map[string]bool,
 
 // artifactFiles is the run's open artifact files (nil: not kept).
 type artifactFiles struct {
-	a   *results.Artifacts
+	a   *artifacts.Store
 	dir string
 }
 
@@ -158,9 +159,9 @@ func (r *Runner) openArtifacts(ctx context.Context, s study.Study, plans *planCa
 	if err != nil {
 		return nil, err
 	}
-	a, _, err := results.OpenArtifacts(r.OutDir, classes)
+	a, _, err := artifacts.Open(r.OutDir, classes)
 	if err != nil {
-		return nil, &outdir.WriteError{Path: filepath.Join(r.OutDir, results.PredictionsFile), Err: err}
+		return nil, &outdir.WriteError{Path: filepath.Join(r.OutDir, artifacts.PredictionsFile), Err: err}
 	}
 	return &artifactFiles{a: a, dir: r.OutDir}, nil
 }
@@ -176,7 +177,7 @@ func (f *artifactFiles) append(u *unitArtifacts) error {
 		err = f.a.Sync() // as durable as the unit's rows, written next
 	}
 	if err != nil {
-		return &outdir.WriteError{Path: filepath.Join(f.dir, results.PredictionsFile), Err: err}
+		return &outdir.WriteError{Path: filepath.Join(f.dir, artifacts.PredictionsFile), Err: err}
 	}
 	return nil
 }
@@ -195,7 +196,7 @@ func (f *artifactFiles) finish() error {
 		return nil
 	}
 	if err := f.a.Finish(); err != nil {
-		return &outdir.WriteError{Path: filepath.Join(f.dir, results.PredictionsFile), Err: err}
+		return &outdir.WriteError{Path: filepath.Join(f.dir, artifacts.PredictionsFile), Err: err}
 	}
 	return nil
 }

@@ -20,12 +20,13 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/study"
 	"github.com/fgrtbench/fgrtbench/learn"
 	"github.com/fgrtbench/fgrtbench/results"
+	"github.com/fgrtbench/fgrtbench/results/artifacts"
 )
 
 // sameArtifacts fails unless two directories hold byte-identical artifacts.
 func sameArtifacts(t *testing.T, a, b, what string) {
 	t.Helper()
-	for _, n := range []string{results.PredictionsFile, results.ModelsFile} {
+	for _, n := range []string{artifacts.PredictionsFile, artifacts.ModelsFile} {
 		x, errA := os.ReadFile(filepath.Join(a, n))
 		y, errB := os.ReadFile(filepath.Join(b, n))
 		if errA != nil || errB != nil {
@@ -39,13 +40,13 @@ func sameArtifacts(t *testing.T, a, b, what string) {
 
 // readChecked reads a directory's artifacts, cross-checked against its
 // results.csv.
-func readChecked(t *testing.T, dir string) (results.Predictions, results.Models) {
+func readChecked(t *testing.T, dir string) (artifacts.Predictions, artifacts.Models) {
 	t.Helper()
 	recs, err := results.ReadFile(filepath.Join(dir, ResultsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, m, present, err := results.ReadArtifacts(dir, recs)
+	p, m, present, err := artifacts.Read(dir, recs)
 	if err != nil || !present {
 		t.Fatalf("artifacts of %s: present %v, %v", dir, present, err)
 	}
@@ -126,7 +127,7 @@ func TestArtifactsResume(t *testing.T) {
 	// A torn tail (a crash inside the artifact write) is cut on resume.
 	dir = t.TempDir()
 	runStudy(t, dir, 2, study.Shard{})
-	pred := filepath.Join(dir, results.PredictionsFile)
+	pred := filepath.Join(dir, artifacts.PredictionsFile)
 	b, _ := os.ReadFile(pred)
 	os.WriteFile(pred, b[:len(b)-5], 0o644)
 	os.WriteFile(filepath.Join(dir, ResultsFile), []byte(strings.Join(lines[:len(lines)-30], "")), 0o644)
@@ -140,13 +141,13 @@ func TestNoArtifacts(t *testing.T) {
 	if _, err := r.Run(context.Background(), testStudy()); err != nil {
 		t.Fatal(err)
 	}
-	for _, n := range []string{results.PredictionsFile, results.ModelsFile} {
+	for _, n := range []string{artifacts.PredictionsFile, artifacts.ModelsFile} {
 		if _, err := os.Stat(filepath.Join(dir, n)); !os.IsNotExist(err) {
 			t.Errorf("%s written under --no-artifacts (%v)", n, err)
 		}
 	}
 	recs, _ := results.ReadFile(filepath.Join(dir, ResultsFile))
-	if _, _, present, err := results.ReadArtifacts(dir, recs); present || err != nil {
+	if _, _, present, err := artifacts.Read(dir, recs); present || err != nil {
 		t.Errorf("reader: present %v, %v", present, err)
 	}
 	// Resumed without the flag, the directory stays without artifacts
@@ -155,7 +156,7 @@ func TestNoArtifacts(t *testing.T) {
 	lines := strings.SplitAfter(string(data), "\n")
 	os.WriteFile(filepath.Join(dir, ResultsFile), []byte(strings.Join(lines[:len(lines)-30], "")), 0o644)
 	runStudy(t, dir, 2, study.Shard{})
-	if _, err := os.Stat(filepath.Join(dir, results.PredictionsFile)); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(dir, artifacts.PredictionsFile)); !os.IsNotExist(err) {
 		t.Errorf("a directory without artifacts gained some on resume (%v)", err)
 	}
 	if man, err := manifest.Read(dir); err != nil || man.Artifacts != ArtifactsOff {
@@ -223,7 +224,7 @@ func TestShardArtifactsMergeToOneRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	recs, _ := results.ReadFile(filepath.Join(part, ResultsFile))
-	if _, _, present, err := results.ReadArtifacts(part, recs); !present || err != nil {
+	if _, _, present, err := artifacts.Read(part, recs); !present || err != nil {
 		t.Errorf("partial merge: present %v, %v", present, err)
 	}
 }
@@ -250,11 +251,11 @@ func TestStoredModelsReproduceStoredPredictions(t *testing.T) {
 	p, _ := readChecked(t, dir)
 	// A directory's readers drop each model's JSON once checked; the
 	// models file read whole keeps it.
-	mdata, err := os.ReadFile(filepath.Join(dir, results.ModelsFile))
+	mdata, err := os.ReadFile(filepath.Join(dir, artifacts.ModelsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, _, err := results.ReadModels(mdata, false)
+	m, _, err := artifacts.ReadModels(mdata, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,7 +263,7 @@ func TestStoredModelsReproduceStoredPredictions(t *testing.T) {
 		key string
 		ci  int
 	}
-	stored := map[setID][]results.PredictionRow{}
+	stored := map[setID][]artifacts.PredictionRow{}
 	for _, row := range p.Rows {
 		id := setID{row.Key, row.ConfigIndex}
 		stored[id] = append(stored[id], row)

@@ -11,6 +11,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/internal/par"
 	"github.com/fgrtbench/fgrtbench/learn"
 	"github.com/fgrtbench/fgrtbench/results"
+	"github.com/fgrtbench/fgrtbench/results/artifacts"
 )
 
 // outcome is the evaluation of one configuration on one fold.
@@ -173,7 +174,7 @@ func (e *executor) run(u study.Unit, plan *protocol.Plan, m study.ResolvedMethod
 	uf := unitFold{u: u, plan: plan, fi: fi, f: plan.Folds[fi], m: m, sel: m.SelectionFor(plan), seed: study.LearnerSeed(u)}
 	var arts *unitArtifacts
 	if e.artifacts != nil {
-		arts = &unitArtifacts{enc: results.NewUnitEncoder(e.artifacts)}
+		arts = &unitArtifacts{enc: artifacts.NewUnitEncoder(e.artifacts)}
 	}
 	var out []results.Record
 	var err error

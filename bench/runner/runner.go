@@ -23,6 +23,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/internal/atomicfile"
 	"github.com/fgrtbench/fgrtbench/internal/par"
 	"github.com/fgrtbench/fgrtbench/results"
+	"github.com/fgrtbench/fgrtbench/results/artifacts"
 )
 
 // ResultsFile is the name of the results file inside an output directory.
@@ -235,7 +236,7 @@ func (d *runDir) resume(path string, todo []study.Unit) ([]study.Unit, error) {
 	}
 	if d.keepArtifacts {
 		if err := retainArtifacts(d.outDir, d.existing, done, todo); err != nil {
-			return nil, &outdir.WriteError{Path: filepath.Join(d.outDir, results.PredictionsFile), Err: err}
+			return nil, &outdir.WriteError{Path: filepath.Join(d.outDir, artifacts.PredictionsFile), Err: err}
 		}
 	}
 	var pending []study.Unit

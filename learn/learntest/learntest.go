@@ -278,7 +278,7 @@ func CheckData(s Subject, d Data) []error {
 	}
 	// One rule per leaf, and Leaves = Rules for a rule list: the readers
 	// of a results directory re-derive the leaves column from the stored
-	// rules on this contract (results.Derive).
+	// rules on this contract (artifacts.Derive).
 	if a.cx.Leaves != a.cx.Rules {
 		fail("Complexity says %d leaves but %d rules; a tree has one rule per leaf and a rule list reports Leaves = Rules", a.cx.Leaves, a.cx.Rules)
 	}

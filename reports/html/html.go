@@ -31,7 +31,7 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/analysis"
 	"github.com/fgrtbench/fgrtbench/internal/safename"
-	"github.com/fgrtbench/fgrtbench/results"
+	"github.com/fgrtbench/fgrtbench/results/artifacts"
 )
 
 // FileName is the page's name in the report directory.
@@ -307,7 +307,7 @@ func rulesOf(a *analysis.Analysis, dataset string, name func(string) string) []r
 		v.Conditions = s.RecurringAntecedents[:min(len(s.RecurringAntecedents), MaxRecurring)]
 		v.MoreConditions = len(s.RecurringAntecedents) - len(v.Conditions)
 		if len(r.Partitions) > 0 {
-			v.Partitions = results.FormatPartitions(r.Partitions)
+			v.Partitions = artifacts.FormatPartitions(r.Partitions)
 		}
 		out = append(out, v)
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/analysis"
 	"github.com/fgrtbench/fgrtbench/results"
+	"github.com/fgrtbench/fgrtbench/results/artifacts"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden page testdata/fixture.html")
@@ -120,7 +121,7 @@ func fixtureStability() []analysis.Stability {
 					"IF petal_length IS Low THEN class a  [coverage 0.331, confidence 0.990]",
 					"IF petal_length IS High THEN class c  [coverage 0.402, confidence 0.780]",
 				},
-				Partitions: []results.NamedTerm{{Feature: "petal_length", Term: "Low", Trapezoid: []float64{1, 1, 1.6, 4.35}},
+				Partitions: []artifacts.NamedTerm{{Feature: "petal_length", Term: "Low", Trapezoid: []float64{1, 1, 1.6, 4.35}},
 					{Feature: "petal_length", Term: "High", Trapezoid: []float64{1.6, 4.35, 6.9, 6.9}}}}},
 		{Protocol: "clean", Dataset: "iris", Method: "ripper", Models: 3, MeanRules: 2, Distinct: 3, Jaccard: &jac, DataUnits: true,
 			Representative: analysis.RepresentativeModel{Key: "clean/iris/ripper/0/1", Fold: 1, Accuracy: 0.93, Config: "k=2",

@@ -17,7 +17,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/internal/sharedtest"
 	"github.com/fgrtbench/fgrtbench/learn"
 	"github.com/fgrtbench/fgrtbench/learn/learntest"
-	"github.com/fgrtbench/fgrtbench/results"
+	"github.com/fgrtbench/fgrtbench/results/artifacts"
 )
 
 // GoldenFolds is the number of folds GoldenModels fits: rows i with
@@ -190,7 +190,7 @@ func CheckMangled(desc learn.Description, X [][]float64) []error {
 }
 
 // checkStored writes a model's artifacts as a results directory stores
-// them (results.FromModel, one models.jsonl.gz member), reads them back
+// them (artifacts.FromModel, one models.jsonl.gz member), reads them back
 // and rebuilds the model from the stored record alone: it must predict
 // the training and test rows as the model does.
 func checkStored(m learn.Model, d learntest.Data) error {
@@ -200,15 +200,15 @@ func checkStored(m learn.Model, d learntest.Data) error {
 		rows[i] = i
 	}
 	yte := make([]int, len(pred)) // the truth does not matter here
-	_, rec, err := results.FromModel("unit", 0, d.Schema, m, d.XTest, rows, yte, pred, nil)
+	_, rec, err := artifacts.FromModel("unit", 0, d.Schema, m, d.XTest, rows, yte, pred, nil)
 	if err != nil {
 		return err
 	}
-	member, err := results.ModelsMember([]results.ModelRecord{rec})
+	member, err := artifacts.ModelsMember([]artifacts.ModelRecord{rec})
 	if err != nil {
 		return err
 	}
-	ms, _, err := results.ReadModels(member, false)
+	ms, _, err := artifacts.ReadModels(member, false)
 	if err != nil {
 		return err
 	}
@@ -221,7 +221,7 @@ func checkStored(m learn.Model, d learntest.Data) error {
 	}
 	for _, X := range [][][]float64{d.XTrain, d.XTest} {
 		if got, want := rebuilt.Predict(X), m.Predict(X); !reflect.DeepEqual(got, want) {
-			return fmt.Errorf("the model rebuilt from %s predicts differently (%s)", results.ModelsFile, learntest.FirstDifference(want, got))
+			return fmt.Errorf("the model rebuilt from %s predicts differently (%s)", artifacts.ModelsFile, learntest.FirstDifference(want, got))
 		}
 	}
 	return nil

@@ -24,6 +24,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/datasets"
 	"github.com/fgrtbench/fgrtbench/gate"
 	"github.com/fgrtbench/fgrtbench/results"
+	"github.com/fgrtbench/fgrtbench/results/artifacts"
 )
 
 // A Runner runs the study check compares when no results are given.
@@ -235,7 +236,7 @@ func compare(o Options, b *gate.Baseline[study.Study], recs []results.Record) (*
 // rederive holds the rows check compares to their directory's artifacts.
 // A directory without artifacts is said so, never silently.
 func rederive(o Options, dir string, recs []results.Record) error {
-	_, _, present, err := results.ReadArtifacts(dir, recs)
+	_, _, present, err := artifacts.Read(dir, recs)
 	if err == nil && !present {
 		o.Note(fmt.Sprintf("%s keeps no artifacts (run with --no-artifacts): its rows are checked without re-deriving them from predictions and models", dir))
 	}

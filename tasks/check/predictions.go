@@ -8,6 +8,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/outdir"
 	"github.com/fgrtbench/fgrtbench/gate"
 	"github.com/fgrtbench/fgrtbench/results"
+	"github.com/fgrtbench/fgrtbench/results/artifacts"
 )
 
 // PredictionsOutcome is what Predictions found: the rows whose predicted
@@ -50,20 +51,20 @@ func Predictions(dir, ref string, stochastic func(label string) bool) (*Predicti
 // readPredictions reads the rows and predictions of a results directory,
 // re-deriving them (and its models) against its results.csv; a directory
 // without artifacts has nothing to compare.
-func readPredictions(dir string) (results.Predictions, []results.Record, error) {
+func readPredictions(dir string) (artifacts.Predictions, []results.Record, error) {
 	recs, err := results.ReadFile(filepath.Join(dir, results.FileName))
 	if err != nil {
-		return results.Predictions{}, nil, err
+		return artifacts.Predictions{}, nil, err
 	}
 	if err := outdir.CheckStudyRows(dir, recs); err != nil {
-		return results.Predictions{}, nil, err
+		return artifacts.Predictions{}, nil, err
 	}
 	// The models are needed to check the directory against its
 	// results.csv, not for the comparison: on large data (deep trees)
 	// they are hundreds of MB, dropped here before the next read.
-	p, _, present, err := results.ReadArtifacts(dir, recs)
+	p, _, present, err := artifacts.Read(dir, recs)
 	if err == nil && !present {
-		err = fmt.Errorf("%s has no %s (run with --no-artifacts): nothing to compare", dir, results.PredictionsFile)
+		err = fmt.Errorf("%s has no %s (run with --no-artifacts): nothing to compare", dir, artifacts.PredictionsFile)
 	}
 	return p, recs, err
 }

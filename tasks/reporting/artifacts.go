@@ -9,17 +9,18 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/runner"
 	"github.com/fgrtbench/fgrtbench/reports"
 	"github.com/fgrtbench/fgrtbench/results"
+	"github.com/fgrtbench/fgrtbench/results/artifacts"
 )
 
 // artifactsFact is the report's run-facts row on the artifacts: kept, or
 // off (never silently absent).
-func artifactsFact(present bool, p results.Predictions, m results.Models) reports.Fact {
+func artifactsFact(present bool, p artifacts.Predictions, m artifacts.Models) reports.Fact {
 	if !present {
-		return reports.Fact{Key: "artifacts", Value: "off: no " + results.PredictionsFile + " or " + results.ModelsFile +
+		return reports.Fact{Key: "artifacts", Value: "off: no " + artifacts.PredictionsFile + " or " + artifacts.ModelsFile +
 			" (run with --no-artifacts): no confusion matrices, AUC, log-loss or stored rules"}
 	}
 	return reports.Fact{Key: "artifacts", Value: fmt.Sprintf("kept: %s (%d test-row predictions) and %s (%d models), re-derived and equal to results.csv",
-		results.PredictionsFile, len(p.Rows), results.ModelsFile, len(m.Records))}
+		artifacts.PredictionsFile, len(p.Rows), artifacts.ModelsFile, len(m.Records))}
 }
 
 // CheckInputs re-derives the artifacts of each input (a results directory,
@@ -36,7 +37,7 @@ func CheckInputs(inputs []string) error {
 		if err != nil {
 			return err
 		}
-		if _, _, _, err := results.ReadArtifacts(dir, recs); err != nil {
+		if _, _, _, err := artifacts.Read(dir, recs); err != nil {
 			return err
 		}
 	}
@@ -67,7 +68,7 @@ func artifactsGC(dir string) func() {
 		return func() {}
 	}
 	var size int64
-	for _, name := range []string{results.PredictionsFile, results.ModelsFile} {
+	for _, name := range []string{artifacts.PredictionsFile, artifacts.ModelsFile} {
 		if st, err := os.Lstat(filepath.Join(dir, name)); err == nil && st.Mode().IsRegular() {
 			size += st.Size()
 		}

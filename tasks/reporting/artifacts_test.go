@@ -6,7 +6,7 @@ import (
 	"runtime/debug"
 	"testing"
 
-	"github.com/fgrtbench/fgrtbench/results"
+	"github.com/fgrtbench/fgrtbench/results/artifacts"
 )
 
 // TestArtifactsGC: a report collects garbage at artifactsGCPercent while it
@@ -37,7 +37,7 @@ func TestArtifactsGC(t *testing.T) {
 			}
 			dir := t.TempDir()
 			half := c.size / 2
-			for name, n := range map[string]int64{results.PredictionsFile: half, results.ModelsFile: c.size - half} {
+			for name, n := range map[string]int64{artifacts.PredictionsFile: half, artifacts.ModelsFile: c.size - half} {
 				if err := os.WriteFile(filepath.Join(dir, name), nil, 0o644); err != nil {
 					t.Fatal(err)
 				}

@@ -14,6 +14,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/plots"
 	"github.com/fgrtbench/fgrtbench/reports"
 	"github.com/fgrtbench/fgrtbench/results"
+	"github.com/fgrtbench/fgrtbench/results/runtimecsv"
 )
 
 // PlotAll draws every figure the results.csv (and runtime.csv) of dir
@@ -88,7 +89,7 @@ func figureInputs(dir string, a *analysis.Analysis, methods results.Presentation
 		}
 		return in, nil
 	}
-	rt, err := results.ReadRuntimeFile(path)
+	rt, err := runtimecsv.ReadFile(path)
 	if err != nil {
 		return in, err
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/plots"
 	"github.com/fgrtbench/fgrtbench/reports"
 	"github.com/fgrtbench/fgrtbench/results"
+	"github.com/fgrtbench/fgrtbench/results/artifacts"
 )
 
 // Options are the report's statistics options and where its notes go.
@@ -98,9 +99,9 @@ func Render(ctx context.Context, dir string, o Options) (string, *analysis.Analy
 	if err := stopped(); err != nil {
 		return "", nil, err
 	}
-	fact := artifactsFact(false, results.Predictions{}, results.Models{})
+	fact := artifactsFact(false, artifacts.Predictions{}, artifacts.Models{})
 	load := func() (*analysis.Artifacts, error) {
-		p, m, present, err := results.ReadArtifacts(dir, recs)
+		p, m, present, err := artifacts.Read(dir, recs)
 		if err != nil || !present {
 			return nil, err
 		}

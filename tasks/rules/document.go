@@ -1,6 +1,6 @@
 package rules
 
-import "github.com/fgrtbench/fgrtbench/results"
+import "github.com/fgrtbench/fgrtbench/results/artifacts"
 
 // Document is the rules of one model as 'fgrtbench rules --json' prints
 // them: every feature, term and class by name.
@@ -29,8 +29,8 @@ type Document struct {
 	Rules     []string `json:"rules"`
 	// DefaultRule is the class a row no rule covers gets, as the readable
 	// rules print it (RIPPER); absent for learners without one.
-	DefaultRule string              `json:"default_rule,omitempty"`
-	Partitions  []results.NamedTerm `json:"partitions"`
+	DefaultRule string                `json:"default_rule,omitempty"`
+	Partitions  []artifacts.NamedTerm `json:"partitions"`
 }
 
 // storedUnits are the units of a stored model's partitions: the data's
@@ -54,9 +54,9 @@ func (s *Stored) Document() Document {
 
 // partitions are a model's partitions by name, an empty list (not null)
 // when it uses none.
-func partitions(m results.ModelRecord) []results.NamedTerm {
+func partitions(m artifacts.ModelRecord) []artifacts.NamedTerm {
 	if p := m.NamedPartitions(); p != nil {
 		return p
 	}
-	return []results.NamedTerm{}
+	return []artifacts.NamedTerm{}
 }

@@ -16,7 +16,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/datasets"
 	"github.com/fgrtbench/fgrtbench/fgrt"
 	"github.com/fgrtbench/fgrtbench/learn"
-	"github.com/fgrtbench/fgrtbench/results"
+	"github.com/fgrtbench/fgrtbench/results/artifacts"
 )
 
 // FitOptions say what to fit on which dataset.
@@ -44,8 +44,8 @@ type Fitted struct {
 	Units          string // the units of the partitions' corners
 	Accuracy       float64
 	Complexity     learn.Complexity
-	Text           string              // the rules as FGRT prints them
-	Record         results.ModelRecord // classes, rules and partitions by name
+	Text           string                // the rules as FGRT prints them
+	Record         artifacts.ModelRecord // classes, rules and partitions by name
 }
 
 // Fit trains FGRT (FGRT* with Optimized) on the dataset's complete rows.
@@ -121,7 +121,7 @@ func (f *Fitted) describe(model learn.Model, X [][]float64, y []int, schema lear
 	if err != nil {
 		return err
 	}
-	f.Record = results.NewModelRecord("", 0, desc, nil)
+	f.Record = artifacts.NewModelRecord("", 0, desc, nil)
 	f.Rows, f.Accuracy = len(X), learn.Accuracy(y, fm.Predict(X))
 	f.Complexity, f.Text = fm.Complexity(), fm.Rules(schema)
 	return nil

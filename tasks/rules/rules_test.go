@@ -7,6 +7,7 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/learn"
 	"github.com/fgrtbench/fgrtbench/results"
+	"github.com/fgrtbench/fgrtbench/results/artifacts"
 )
 
 // TestQueryRows: a query takes the rows of its dataset, method and
@@ -82,12 +83,12 @@ func TestOverrides(t *testing.T) {
 // and with no units where they compare no threshold.
 func TestReadable(t *testing.T) {
 	cases := []struct {
-		m         results.ModelRecord
+		m         artifacts.ModelRecord
 		rule, has string
 	}{
-		{results.ModelRecord{ModelHead: learn.ModelHead{Kind: "cart.tree/1", Rules: []string{"IF x <= 0.1"}}, ReadableRules: []string{"IF x <= 3"}}, "IF x <= 3", "the data's own units"},
-		{results.ModelRecord{ModelHead: learn.ModelHead{Kind: "cart.tree/1", Rules: []string{"IF x <= 0.1"}}}, "IF x <= 0.1", "the units the learner saw"},
-		{results.ModelRecord{ModelHead: learn.ModelHead{Kind: "fgrt.rules/1", Rules: []string{"IF x IS low"}}}, "IF x IS low", ""},
+		{artifacts.ModelRecord{ModelHead: learn.ModelHead{Kind: "cart.tree/1", Rules: []string{"IF x <= 0.1"}}, ReadableRules: []string{"IF x <= 3"}}, "IF x <= 3", "the data's own units"},
+		{artifacts.ModelRecord{ModelHead: learn.ModelHead{Kind: "cart.tree/1", Rules: []string{"IF x <= 0.1"}}}, "IF x <= 0.1", "the units the learner saw"},
+		{artifacts.ModelRecord{ModelHead: learn.ModelHead{Kind: "fgrt.rules/1", Rules: []string{"IF x IS low"}}}, "IF x IS low", ""},
 	}
 	for _, c := range cases {
 		rules, units := readable(c.m)
@@ -102,7 +103,7 @@ func TestReadable(t *testing.T) {
 // there is one, and the fuzzy meaning of coverage for fuzzy rules.
 func TestFooterClaimsWhatIsShown(t *testing.T) {
 	units := "the data's own units, to 4 significant digits (full precision in models.jsonl.gz)"
-	fuzzyModel := results.ModelRecord{Partitions: []results.Term{{TermRef: learn.TermRef{FeatureName: "x", TermName: "Low"}}}}
+	fuzzyModel := artifacts.ModelRecord{Partitions: []artifacts.Term{{TermRef: learn.TermRef{FeatureName: "x", TermName: "Low"}}}}
 	for _, c := range []struct {
 		name string
 		s    Stored

@@ -9,6 +9,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/outdir"
 	"github.com/fgrtbench/fgrtbench/learn"
 	"github.com/fgrtbench/fgrtbench/results"
+	"github.com/fgrtbench/fgrtbench/results/artifacts"
 )
 
 // A Query names the stored rules of one dataset and method label of a
@@ -49,7 +50,7 @@ func (s *Stored) Footer() string {
 type Stored struct {
 	Query Query
 	Row   results.Record
-	Model results.ModelRecord
+	Model artifacts.ModelRecord
 	// Representative says Row is the representative fold, the median of
 	// Folds selected rows.
 	Representative bool
@@ -75,12 +76,12 @@ func ReadStored(q Query) (*Stored, error) {
 	if err := outdir.CheckStudyRows(q.Dir, recs); err != nil {
 		return nil, err
 	}
-	_, models, present, err := results.ReadArtifacts(q.Dir, recs)
+	_, models, present, err := artifacts.Read(q.Dir, recs)
 	if err != nil {
 		return nil, err
 	}
 	if !present {
-		return nil, fmt.Errorf("%s has no %s (run with --no-artifacts): its rules were not kept; fit them again with 'fgrtbench rules --dataset %s'", q.Dir, results.ModelsFile, q.Dataset)
+		return nil, fmt.Errorf("%s has no %s (run with --no-artifacts): its rules were not kept; fit them again with 'fgrtbench rules --dataset %s'", q.Dir, artifacts.ModelsFile, q.Dataset)
 	}
 	rows, err := q.rows(recs)
 	if err != nil {
@@ -116,13 +117,13 @@ func ReadStored(q Query) (*Stored, error) {
 // precision in the units the learner saw), or the learner's for a study
 // stored before readable rules were recorded; "" for rules that compare
 // no numeric threshold.
-func readable(m results.ModelRecord) ([]string, string) {
+func readable(m artifacts.ModelRecord) ([]string, string) {
 	rules, learnerUnits := m.Readable()
 	switch {
 	case learnerUnits:
 		return rules, "the units the learner saw: the protocol's scaled units, if it scales (this study predates readable rules)"
 	case m.ReadableRules != nil:
-		return rules, "the data's own units, to 4 significant digits (full precision in " + results.ModelsFile + ")"
+		return rules, "the data's own units, to 4 significant digits (full precision in " + artifacts.ModelsFile + ")"
 	}
 	return rules, ""
 }

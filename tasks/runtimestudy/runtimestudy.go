@@ -15,6 +15,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/internal/owned"
 	"github.com/fgrtbench/fgrtbench/plots"
 	"github.com/fgrtbench/fgrtbench/results"
+	"github.com/fgrtbench/fgrtbench/results/runtimecsv"
 	"github.com/fgrtbench/fgrtbench/timing"
 )
 
@@ -95,7 +96,7 @@ func write(o Options, rows []timing.Row) error {
 	pres := o.Present(rows)
 	for _, fig := range []struct {
 		name string
-		draw func(dir, name string, rows []results.RuntimeRow, pres results.Presentation) error
+		draw func(dir, name string, rows []runtimecsv.Row, pres results.Presentation) error
 	}{{"runtime_scaling", plots.RuntimeScaling}, {"runtime_real", plots.RuntimeReal}} {
 		err := fig.draw(o.Out, fig.name, rows, pres)
 		if errors.Is(err, plots.ErrNoData) {

@@ -16,6 +16,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
 	"github.com/fgrtbench/fgrtbench/learn"
 	"github.com/fgrtbench/fgrtbench/results"
+	"github.com/fgrtbench/fgrtbench/results/artifacts"
 )
 
 // editPredictions rewrites dir's predictions.csv.gz member by member
@@ -23,12 +24,12 @@ import (
 // member's CSV records (header first in the first member) through edit.
 func editPredictions(t *testing.T, dir string, edit func(member int, recs [][]string)) {
 	t.Helper()
-	path := filepath.Join(dir, results.PredictionsFile)
+	path := filepath.Join(dir, artifacts.PredictionsFile)
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	members, torn, err := results.WholeMembers(data)
+	members, torn, err := artifacts.WholeMembers(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +76,7 @@ func TestNoArtifacts(t *testing.T) {
 	if code, _, stderr := runCLI("run", "--spec", spec, "--out", out, "-j", "1", "--no-artifacts"); code != 0 {
 		t.Fatalf("run: %d %s", code, stderr)
 	}
-	for _, f := range []string{results.PredictionsFile, results.ModelsFile} {
+	for _, f := range []string{artifacts.PredictionsFile, artifacts.ModelsFile} {
 		if _, err := os.Stat(filepath.Join(out, f)); !os.IsNotExist(err) {
 			t.Errorf("%s exists after --no-artifacts (%v)", f, err)
 		}
@@ -161,7 +162,7 @@ func TestReadersRefuseEditedPredictions(t *testing.T) {
 
 // predHeader reads the header of dir's predictions.
 func predHeader(t *testing.T, dir string) []string {
-	p, _, err := results.ReadPredictions(must(os.ReadFile(filepath.Join(dir, results.PredictionsFile))), false)
+	p, _, err := artifacts.ReadPredictions(must(os.ReadFile(filepath.Join(dir, artifacts.PredictionsFile))), false)
 	if err != nil {
 		t.Fatal(err)
 	}

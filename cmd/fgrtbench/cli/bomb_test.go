@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/fgrtbench/fgrtbench/results"
+	"github.com/fgrtbench/fgrtbench/results/artifacts"
 )
 
 // TestArtifactGzipBombRefused: a predictions.csv.gz planted in a results
@@ -22,7 +22,7 @@ func TestArtifactGzipBombRefused(t *testing.T) {
 	if code, _, errOut := runCLI("run", "--spec", spec, "--out", out, "--no-report"); code != 0 {
 		t.Fatalf("run: %s", errOut)
 	}
-	path := filepath.Join(out, results.PredictionsFile)
+	path := filepath.Join(out, artifacts.PredictionsFile)
 	good, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -48,7 +48,7 @@ func TestArtifactGzipBombRefused(t *testing.T) {
 		{"run", "--spec", spec, "--out", out, "--no-report"},
 		{"merge", "--out", filepath.Join(tmp, "M"), out},
 	} {
-		refused(t, tmp, out, []string{results.PredictionsFile, "gzip bomb"}, args...)
+		refused(t, tmp, out, []string{artifacts.PredictionsFile, "gzip bomb"}, args...)
 		if got, err := os.ReadFile(path); err != nil || !bytes.Equal(got, planted) {
 			t.Fatalf("%v changed the planted file (%d bytes, was %d; %v)", args, len(got), len(planted), err)
 		}

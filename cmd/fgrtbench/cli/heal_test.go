@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/fgrtbench/fgrtbench/results"
+	"github.com/fgrtbench/fgrtbench/results/artifacts"
 )
 
 // untimed is results.csv with the timing columns blanked: everything else
@@ -50,16 +51,16 @@ func TestTornArtifactsHeal(t *testing.T) {
 		healed  string
 		refusal string
 	}{
-		{"predictions tail", func(dir string) error { return cut(filepath.Join(dir, results.PredictionsFile), 20) }, "(1 run, 2 resumed", "1 unit had missing or torn artifacts", "not a whole gzip member"},
-		{"models tail", func(dir string) error { return cut(filepath.Join(dir, results.ModelsFile), 20) }, "(1 run, 2 resumed", "1 unit had missing or torn artifacts", "not a whole gzip member"},
+		{"predictions tail", func(dir string) error { return cut(filepath.Join(dir, artifacts.PredictionsFile), 20) }, "(1 run, 2 resumed", "1 unit had missing or torn artifacts", "not a whole gzip member"},
+		{"models tail", func(dir string) error { return cut(filepath.Join(dir, artifacts.ModelsFile), 20) }, "(1 run, 2 resumed", "1 unit had missing or torn artifacts", "not a whole gzip member"},
 		{"predictions past its header", func(dir string) error {
-			st, err := os.Stat(filepath.Join(dir, results.PredictionsFile))
+			st, err := os.Stat(filepath.Join(dir, artifacts.PredictionsFile))
 			if err != nil {
 				return err
 			}
-			return cut(filepath.Join(dir, results.PredictionsFile), int(st.Size())-10)
+			return cut(filepath.Join(dir, artifacts.PredictionsFile), int(st.Size())-10)
 		}, "(3 run, 0 resumed", "3 units had missing or torn artifacts", ""},
-		{"models removed", func(dir string) error { return os.Remove(filepath.Join(dir, results.ModelsFile)) }, "(3 run, 0 resumed", "3 units had missing or torn artifacts", results.ModelsFile},
+		{"models removed", func(dir string) error { return os.Remove(filepath.Join(dir, artifacts.ModelsFile)) }, "(3 run, 0 resumed", "3 units had missing or torn artifacts", artifacts.ModelsFile},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "X")
@@ -88,7 +89,7 @@ func TestTornArtifactsHeal(t *testing.T) {
 			if got, want := untimed(t, filepath.Join(dir, results.FileName)), untimed(t, filepath.Join(clean, results.FileName)); got != want {
 				t.Errorf("results.csv after healing differs from a clean run's:\n%s\nwant\n%s", got, want)
 			}
-			for _, n := range []string{results.PredictionsFile, results.ModelsFile} {
+			for _, n := range []string{artifacts.PredictionsFile, artifacts.ModelsFile} {
 				got, _ := os.ReadFile(filepath.Join(dir, n))
 				want, _ := os.ReadFile(filepath.Join(clean, n))
 				if !bytes.Equal(got, want) {

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/fgrtbench/fgrtbench/datasets"
-	"github.com/fgrtbench/fgrtbench/results"
+	"github.com/fgrtbench/fgrtbench/results/artifacts"
 	"github.com/fgrtbench/fgrtbench/tasks/rules"
 )
 
@@ -115,6 +115,6 @@ func runRules(ctx context.Context, env *Env, f *rulesFlags) error {
 	fmt.Fprintf(w, "\n%d rules, %d antecedents (%.2f per rule); reference counts: %d leaves, %d internal nodes\n",
 		cx.Rules, cx.Antecedents, cx.MeanAntecedents(), cx.Leaves, cx.InternalNodes)
 	fmt.Fprintf(w, "training accuracy %.4f\n\nPartitions its rules use, in %s\n%s\n", m.Accuracy, m.Units, rule)
-	fmt.Fprintln(w, results.FormatPartitions(m.Record.NamedPartitions()))
+	fmt.Fprintln(w, artifacts.FormatPartitions(m.Record.NamedPartitions()))
 	return nil
 }

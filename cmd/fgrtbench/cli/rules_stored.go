@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/fgrtbench/fgrtbench/results"
+	"github.com/fgrtbench/fgrtbench/results/artifacts"
 	"github.com/fgrtbench/fgrtbench/tasks/rules"
 )
 
@@ -39,7 +39,7 @@ func printStoredRules(env *Env, q rules.Query, asJSON bool) error {
 	}
 	fmt.Fprintf(w, "%s on %s, %s protocol, repeat %d fold %d%s\nconfig %s; test accuracy %.4f (%d of %d); stored in %s\n%s\n\n",
 		q.Method, q.Dataset, row.Protocol, row.Repeat, row.Fold, which, config, row.Accuracy, row.Correct, row.NTest,
-		results.ModelsFile, strings.Repeat("=", 60))
+		artifacts.ModelsFile, strings.Repeat("=", 60))
 	for _, r := range s.Rules {
 		fmt.Fprintln(w, r)
 	}
@@ -48,7 +48,7 @@ func printStoredRules(env *Env, q rules.Query, asJSON bool) error {
 	}
 	fmt.Fprintf(w, "\n%s\n", s.Footer())
 	if len(s.Model.Partitions) > 0 {
-		fmt.Fprintf(w, "\nPartitions its rules use, in %s\n%s\n%s\n", doc.Units, strings.Repeat("=", 60), results.FormatPartitions(doc.Partitions))
+		fmt.Fprintf(w, "\nPartitions its rules use, in %s\n%s\n%s\n", doc.Units, strings.Repeat("=", 60), artifacts.FormatPartitions(doc.Partitions))
 	}
 	return nil
 }

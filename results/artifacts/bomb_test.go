@@ -1,4 +1,4 @@
-package results
+package artifacts
 
 import (
 	"bytes"
@@ -81,18 +81,18 @@ func TestGzipBombRefused(t *testing.T) {
 		name string
 		call func(dir string) error
 	}{
-		{"ReadArtifacts", func(dir string) error { _, _, _, err := ReadArtifacts(dir, nil); return err }},
-		{"OpenArtifacts (resume)", func(dir string) error {
-			a, _, err := OpenArtifacts(dir, []string{"a", "b"})
+		{"Read", func(dir string) error { _, _, _, err := Read(dir, nil); return err }},
+		{"Open (resume)", func(dir string) error {
+			a, _, err := Open(dir, []string{"a", "b"})
 			if err == nil {
 				a.Close()
 			}
 			return err
 		}},
 		{"RetainUnits", func(dir string) error { _, err := RetainUnits(dir, func(string) bool { return true }); return err }},
-		{"SortArtifacts", SortArtifacts},
-		{"MergeArtifacts", func(dir string) error {
-			_, err := MergeArtifacts(t.TempDir(), []string{dir}, nil)
+		{"Sort", Sort},
+		{"Merge", func(dir string) error {
+			_, err := Merge(t.TempDir(), []string{dir}, nil)
 			return err
 		}},
 	}

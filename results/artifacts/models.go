@@ -1,10 +1,11 @@
-package results
+package artifacts
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/fgrtbench/fgrtbench/learn"
 )
@@ -160,17 +161,28 @@ func readModels(data []byte, allowTorn bool, workers int, keepModel bool) (ms Mo
 	return ms, torn, nil
 }
 
+// modelScans reuses the scanners of decodeModelMember, and the memory of
+// their intern maps, across members: behind the field tables' function
+// values a scanner lives on the heap.
+var modelScans = sync.Pool{New: func() any { return &jsonScan{intern: map[string]string{}} }}
+
 // decodeModelMember decodes the JSON lines of member k (0-based; messages
 // count members from 1) into r: each line by fastModel, or by
 // encoding/json where fastModel declines.
 func decodeModelMember(k int, mem Member, r *modelMember, keepModel bool) {
 	m := k + 1
-	intern := map[string]string{}
+	scan := modelScans.Get().(*jsonScan)
+	defer func() {
+		clear(scan.intern) // each member interns its own strings
+		*scan = jsonScan{intern: scan.intern}
+		modelScans.Put(scan)
+	}()
+	scan.keepModel = keepModel
 	data := bytes.TrimSuffix(mem.Data, []byte("\n"))
 	for i := 0; ; i++ {
 		line, rest, more := bytes.Cut(data, []byte("\n"))
 		data = rest
-		rec, ok := fastModel(line, intern, keepModel)
+		rec, ok := fastModel(scan, line)
 		if !ok {
 			rec = ModelRecord{}
 			dec := json.NewDecoder(bytes.NewReader(line))

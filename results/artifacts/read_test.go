@@ -1,4 +1,4 @@
-package results
+package artifacts
 
 import (
 	"bytes"
@@ -324,9 +324,9 @@ func TestReadGeneratedStudyAlike(t *testing.T) {
 	pdata, mdata := mustRead(t, dir+"/"+PredictionsFile), mustRead(t, dir+"/"+ModelsFile)
 	checkPredictionsAlike(t, "generated", pdata, false)
 	checkModelsAlike(t, "generated", mdata, false)
-	p, m, present, err := ReadArtifacts(dir, recs)
+	p, m, present, err := Read(dir, recs)
 	if err != nil || !present || len(p.Units) != shape.units || len(m.Records) != shape.units*shape.configs {
-		t.Fatalf("ReadArtifacts: present %v, %v, %d units, %d models", present, err, len(p.Units), len(m.Records))
+		t.Fatalf("Read: present %v, %v, %d units, %d models", present, err, len(p.Units), len(m.Records))
 	}
 	// Torn anywhere in the last member, with and without allowTorn.
 	for _, data := range [][]byte{pdata, mdata} {
@@ -480,7 +480,7 @@ func TestFastModelLikeEncodingJSON(t *testing.T) {
 func checkModelLine(t *testing.T, what string, line []byte, asMember bool) {
 	t.Helper()
 	want, wantErr := refModelLine(line)
-	got, ok := fastModel(line, map[string]string{}, true)
+	got, ok := fastModel(&jsonScan{intern: map[string]string{}, keepModel: true}, line)
 	if !ok {
 		return // decoded by encoding/json itself
 	}
@@ -557,7 +557,7 @@ func FuzzFastModel(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, line []byte) {
 		want, wantErr := refModelLine(line)
-		got, ok := fastModel(line, map[string]string{}, true)
+		got, ok := fastModel(&jsonScan{intern: map[string]string{}, keepModel: true}, line)
 		if !ok {
 			return
 		}

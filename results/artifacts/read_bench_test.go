@@ -1,4 +1,4 @@
-package results
+package artifacts
 
 import (
 	"encoding/json"
@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/fgrtbench/fgrtbench/learn"
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
 // studyShape sizes a generated study like a full reproduction's, scaled
@@ -116,13 +117,13 @@ func generatedUnit(shape studyShape, u int) ([]PredictionSet, []ModelRecord) {
 
 // writeStudy writes the artifacts of a generated study into dir with the
 // package's own writer and returns its results.csv rows.
-func writeStudy(tb testing.TB, dir string, shape studyShape) []Record {
+func writeStudy(tb testing.TB, dir string, shape studyShape) []results.Record {
 	tb.Helper()
-	a, _, err := OpenArtifacts(dir, studyScoreClasses())
+	a, _, err := Open(dir, studyScoreClasses())
 	if err != nil {
 		tb.Fatal(err)
 	}
-	var recs []Record
+	var recs []results.Record
 	for u := range shape.units {
 		sets, models := generatedUnit(shape, u)
 		if err := a.Append(sets, models); err != nil {
@@ -137,7 +138,7 @@ func writeStudy(tb testing.TB, dir string, shape studyShape) []Record {
 }
 
 // benchStudy is a generated study's directory, written once per run.
-func benchStudy(b *testing.B) (dir string, recs []Record, pdata, mdata []byte) {
+func benchStudy(b *testing.B) (dir string, recs []results.Record, pdata, mdata []byte) {
 	dir = b.TempDir()
 	recs = writeStudy(b, dir, benchShape)
 	var err error
@@ -176,7 +177,7 @@ func BenchmarkReadArtifacts(b *testing.B) {
 	dir, recs, _, _ := benchStudy(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, _, _, err := ReadArtifacts(dir, recs); err != nil {
+		if _, _, _, err := Read(dir, recs); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,4 +1,4 @@
-package results
+package artifacts
 
 import (
 	"math"
@@ -31,6 +31,13 @@ type jsonScan struct {
 	// intern shares the strings records repeat (feature, class and term
 	// names, kinds) within a member.
 	intern map[string]string
+	// keepModel copies a model record's model; without it the model's
+	// JSON is only checked.
+	keepModel bool
+	// rec and curTerm receive the members of the record and of the term
+	// being read (modelFields, termFields).
+	rec     ModelRecord
+	curTerm Term
 }
 
 func (s *jsonScan) ws() {
@@ -419,81 +426,21 @@ func (s *jsonScan) skipString() bool {
 }
 
 // fastModel decodes one line as encoding/json decodes it into a
-// ModelRecord, or declines (ok false). Without keepModel the model's JSON
-// is checked but not copied (r.Model is nil).
-func fastModel(line []byte, intern map[string]string, keepModel bool) (r ModelRecord, ok bool) {
-	s := &jsonScan{b: line, intern: intern}
-	ok = s.object(func(key string) bool { return s.recordField(&r, key, keepModel) })
-	if !ok {
+// ModelRecord, or declines (ok false). Without s.keepModel the model's
+// JSON is checked but not copied (r.Model is nil). One scanner serves a
+// member's lines (decodeModelMember).
+func fastModel(s *jsonScan, line []byte) (r ModelRecord, ok bool) {
+	s.b, s.i, s.rec = line, 0, ModelRecord{}
+	if !readObject(s, modelFields) {
 		return ModelRecord{}, false
 	}
 	s.ws()
-	return r, s.i == len(line)
+	return s.rec, s.i == len(line)
 }
 
-// recordField decodes the value of a model record's member key into r.
-// The keys are ModelRecord's json tags; an unknown key declines, so a
-// field added to ModelRecord and not here sends every line to
-// encoding/json (TestFastModelDecodesEveryField fills each field of the
-// type by reflection and fails on that).
-func (s *jsonScan) recordField(r *ModelRecord, key string, keepModel bool) bool {
-	var ok bool
-	switch key {
-	case "key":
-		r.Key, ok = s.str()
-	case "config_index":
-		r.ConfigIndex, ok = s.integer()
-	case "kind":
-		r.Kind, ok = s.shared()
-	case "features":
-		r.Features, ok = array(s, s.shared)
-	case "classes":
-		r.Classes, ok = array(s, s.shared)
-	case "rules":
-		r.Rules, ok = array(s, s.str)
-	case "readable_rules":
-		r.ReadableRules, ok = array(s, s.str)
-	case "readable_default":
-		r.ReadableDefault, ok = s.str()
-	case "partitions":
-		r.Partitions, ok = array(s, s.term)
-	case "model":
-		if c := s.peek(); c != '{' && c != '[' {
-			return false
-		}
-		var raw []byte
-		if raw, ok = s.skipValue(); ok && keepModel {
-			r.Model = append([]byte(nil), raw...)
-		}
-	}
-	return ok
-}
-
-// term decodes one partition term (Term's json tags, as recordField).
+// term decodes one partition term (termFields).
 func (s *jsonScan) term() (Term, bool) {
-	var t Term
-	ok := s.object(func(key string) bool {
-		var ok bool
-		switch key {
-		case "feature":
-			t.Feature, ok = s.integer()
-		case "feature_name":
-			t.FeatureName, ok = s.shared()
-		case "term":
-			t.Term, ok = s.integer()
-		case "term_name":
-			t.TermName, ok = s.shared()
-		case "trapezoid":
-			t.Trapezoid, ok = array(s, s.float)
-		case "trapezoid_scaled":
-			t.TrapezoidScaled, ok = array(s, s.float)
-		case "category":
-			var v learn.JSONFloat
-			if v, ok = s.float(); ok {
-				t.Category = &v
-			}
-		}
-		return ok
-	})
-	return t, ok
+	s.curTerm = Term{}
+	ok := readObject(s, termFields)
+	return s.curTerm, ok
 }

@@ -1,4 +1,4 @@
-package results
+package artifacts
 
 import (
 	"bytes"
@@ -72,7 +72,7 @@ func TestModelRecordEveryFieldWrittenAndRead(t *testing.T) {
 	if !bytes.Equal(line, want.Bytes()) {
 		t.Fatalf("appendModelJSON wrote\n%s\nencoding/json\n%s", line, want.Bytes())
 	}
-	got, ok := fastModel(bytes.TrimSuffix(line, []byte("\n")), map[string]string{}, true)
+	got, ok := fastModel(&jsonScan{intern: map[string]string{}, keepModel: true}, bytes.TrimSuffix(line, []byte("\n")))
 	if !ok {
 		t.Fatalf("fastModel declines a line with every field of ModelRecord:\n%s", line)
 	}
@@ -123,6 +123,64 @@ func jsonNames(t reflect.Type) map[string]reflect.StructField {
 		}
 		name, _, _ := strings.Cut(tag, ",")
 		out[name] = f
+	}
+	return out
+}
+
+// TestFieldTablesAreTheStructTags: modelFields and termFields, which the
+// hand encoder and decoder follow, list the types' JSON members in
+// encoding/json's order, leave out exactly the omitempty ones, and write
+// every member but the model record's model (written apart, last).
+func TestFieldTablesAreTheStructTags(t *testing.T) {
+	type member struct {
+		key       string
+		omitEmpty bool
+		written   bool
+	}
+	fromTable := func(keys []string, empty, written []bool) []member {
+		var out []member
+		for i, k := range keys {
+			out = append(out, member{k, empty[i], written[i]})
+		}
+		return out
+	}
+	var mk, tk []string
+	var me, te, mw, tw []bool
+	for _, f := range modelFields {
+		mk, me, mw = append(mk, f.key), append(me, f.empty != nil), append(mw, f.write != nil)
+	}
+	for _, f := range termFields {
+		tk, te, tw = append(tk, f.key), append(te, f.empty != nil), append(tw, f.write != nil)
+	}
+	for _, c := range []struct {
+		typ   reflect.Type
+		table []member
+	}{
+		{reflect.TypeOf(ModelRecord{}), fromTable(mk, me, mw)},
+		{reflect.TypeOf(Term{}), fromTable(tk, te, tw)},
+	} {
+		var want []member
+		for _, f := range jsonMembers(c.typ) {
+			name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+			want = append(want, member{name, opts == "omitempty", name != "model"})
+		}
+		if !reflect.DeepEqual(c.table, want) {
+			t.Errorf("the field table of %s is\n%v\nits struct tags say\n%v", c.typ, c.table, want)
+		}
+	}
+}
+
+// jsonMembers returns t's fields in encoding/json's order, those of an
+// embedded struct in its place.
+func jsonMembers(t reflect.Type) []reflect.StructField {
+	var out []reflect.StructField
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if f.Anonymous && f.Tag.Get("json") == "" {
+			out = append(out, jsonMembers(f.Type)...)
+			continue
+		}
+		out = append(out, f)
 	}
 	return out
 }

@@ -1,4 +1,4 @@
-package results
+package artifacts
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/fgrtbench/fgrtbench/learn"
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
 // unitA has two configurations, one with scores (a NaN among them) and
@@ -45,12 +46,12 @@ func unitB() ([]PredictionSet, []ModelRecord) {
 
 var scoreClasses = []string{"no", "yes", "a, b"}
 
-func recordsFor(sets []PredictionSet, models []ModelRecord) []Record {
-	var recs []Record
+func recordsFor(sets []PredictionSet, models []ModelRecord) []results.Record {
+	var recs []results.Record
 	for i, s := range sets {
 		// As the runner records them: balanced accuracy by learn's
 		// function over the schema's classes, one leaf per rule.
-		r := Record{Key: s.Key, ConfigIndex: s.ConfigIndex, NTest: len(s.Rows), Rules: len(models[i].Rules),
+		r := results.Record{Key: s.Key, ConfigIndex: s.ConfigIndex, NTest: len(s.Rows), Rules: len(models[i].Rules),
 			BalancedAccuracy: learn.BalancedAccuracy(s.YTrue, s.YPred, len(s.Classes)), Leaves: len(models[i].Rules)}
 		for k := range s.Rows {
 			if s.YPred[k] == s.YTrue[k] {
@@ -62,14 +63,14 @@ func recordsFor(sets []PredictionSet, models []ModelRecord) []Record {
 	return recs
 }
 
-func writeUnits(t *testing.T, dir string, units ...func() ([]PredictionSet, []ModelRecord)) []Record {
+func writeUnits(t *testing.T, dir string, units ...func() ([]PredictionSet, []ModelRecord)) []results.Record {
 	t.Helper()
-	a, cut, err := OpenArtifacts(dir, scoreClasses)
+	a, cut, err := Open(dir, scoreClasses)
 	if err != nil || cut != 0 {
 		t.Fatalf("open: cut %d, %v", cut, err)
 	}
 	defer a.Close()
-	var recs []Record
+	var recs []results.Record
 	for _, u := range units {
 		sets, models := u()
 		if err := a.Append(sets, models); err != nil {
@@ -83,7 +84,7 @@ func writeUnits(t *testing.T, dir string, units ...func() ([]PredictionSet, []Mo
 func TestArtifactsRoundTrip(t *testing.T) {
 	dir := t.TempDir()
 	recs := writeUnits(t, dir, unitA, unitB)
-	p, m, present, err := ReadArtifacts(dir, recs)
+	p, m, present, err := Read(dir, recs)
 	if err != nil || !present {
 		t.Fatalf("read: present %v, %v", present, err)
 	}
@@ -117,7 +118,7 @@ func TestArtifactsRoundTrip(t *testing.T) {
 	_, wantA := unitA()
 	_, wantB := unitB()
 	wantModels := append(wantA, wantB...)
-	// ReadModels keeps each model's JSON; ReadArtifacts drops it.
+	// ReadModels keeps each model's JSON; Read drops it.
 	full, _, err := ReadModels(mustRead(t, filepath.Join(dir, ModelsFile)), false)
 	if err != nil || !reflect.DeepEqual(full.Records, wantModels) {
 		t.Errorf("models read back as %+v (%v)", full.Records, err)
@@ -188,7 +189,7 @@ func TestArtifactsTornTail(t *testing.T) {
 			if _, err := RetainUnits(dir, func(k string) bool { return k == "paper/a/fgrt/f0" }); err != nil {
 				t.Fatal(err)
 			}
-			a, cut, err := OpenArtifacts(dir, scoreClasses)
+			a, cut, err := Open(dir, scoreClasses)
 			if err != nil || cut != 0 {
 				t.Fatalf("reopen after RetainUnits: cut %d, %v", cut, err)
 			}
@@ -214,7 +215,7 @@ func TestOpenArtifactsCutsTornTail(t *testing.T) {
 	path := filepath.Join(dir, ModelsFile)
 	full, _ := os.ReadFile(path)
 	os.WriteFile(path, full[:len(full)-3], 0o644)
-	a, cut, err := OpenArtifacts(dir, scoreClasses)
+	a, cut, err := Open(dir, scoreClasses)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,7 +241,7 @@ func mustRead(t *testing.T, path string) []byte {
 func TestOpenArtifactsRefusesAnotherHeader(t *testing.T) {
 	dir := t.TempDir()
 	writeUnits(t, dir, unitA)
-	if _, _, err := OpenArtifacts(dir, []string{"no", "yes"}); err == nil || !strings.Contains(err.Error(), "this study writes") {
+	if _, _, err := Open(dir, []string{"no", "yes"}); err == nil || !strings.Contains(err.Error(), "this study writes") {
 		t.Errorf("reopening with other score classes: %v", err)
 	}
 }
@@ -248,39 +249,39 @@ func TestOpenArtifactsRefusesAnotherHeader(t *testing.T) {
 func TestCrossCheckDisagreements(t *testing.T) {
 	dir := t.TempDir()
 	recs := writeUnits(t, dir, unitA, unitB)
-	edit := func(f func(rs []Record) []Record) []Record {
-		return f(append([]Record(nil), recs...))
+	edit := func(f func(rs []results.Record) []results.Record) []results.Record {
+		return f(append([]results.Record(nil), recs...))
 	}
 	cases := []struct {
 		name string
-		recs []Record
+		recs []results.Record
 		want string
 	}{
-		{"correct", edit(func(rs []Record) []Record { rs[0].Correct++; return rs }), "says 2 of 3 correct, the predictions 1 of 3"},
-		{"rules", edit(func(rs []Record) []Record { rs[2].Rules = 4; return rs }), "says 4 rules, the model records 1"},
-		{"balanced accuracy", edit(func(rs []Record) []Record { rs[0].BalancedAccuracy = 0.75; return rs }), "paper/a/fgrt/f0 config 0: results.csv says balanced_accuracy 0.75, the predictions 0.5"},
-		{"balanced accuracy, last digit", edit(func(rs []Record) []Record { rs[2].BalancedAccuracy = 0.5000001; return rs }), "says balanced_accuracy 0.5000001, the predictions 0.5"},
-		{"leaves", edit(func(rs []Record) []Record { rs[1].Leaves = 3; return rs }), "paper/a/fgrt/f0 config 1: results.csv says 3 leaves, the model's 0 rules make 0"},
-		{"row without artifacts", edit(func(rs []Record) []Record { return append(rs, Record{Key: "x", NTest: 1}) }), "x config 0: no predictions"},
+		{"correct", edit(func(rs []results.Record) []results.Record { rs[0].Correct++; return rs }), "says 2 of 3 correct, the predictions 1 of 3"},
+		{"rules", edit(func(rs []results.Record) []results.Record { rs[2].Rules = 4; return rs }), "says 4 rules, the model records 1"},
+		{"balanced accuracy", edit(func(rs []results.Record) []results.Record { rs[0].BalancedAccuracy = 0.75; return rs }), "paper/a/fgrt/f0 config 0: results.csv says balanced_accuracy 0.75, the predictions 0.5"},
+		{"balanced accuracy, last digit", edit(func(rs []results.Record) []results.Record { rs[2].BalancedAccuracy = 0.5000001; return rs }), "says balanced_accuracy 0.5000001, the predictions 0.5"},
+		{"leaves", edit(func(rs []results.Record) []results.Record { rs[1].Leaves = 3; return rs }), "paper/a/fgrt/f0 config 1: results.csv says 3 leaves, the model's 0 rules make 0"},
+		{"row without artifacts", edit(func(rs []results.Record) []results.Record { return append(rs, results.Record{Key: "x", NTest: 1}) }), "x config 0: no predictions"},
 		// A configuration of a unit that has rows, missing from them (a
 		// unit with no row at all is one in flight, left out: below).
-		{"artifacts without row", edit(func(rs []Record) []Record { rs[2].ConfigIndex = 5; return rs }), "paper/b/cart/f1 config 0: in the artifacts but not in results.csv"},
+		{"artifacts without row", edit(func(rs []results.Record) []results.Record { rs[2].ConfigIndex = 5; return rs }), "paper/b/cart/f1 config 0: in the artifacts but not in results.csv"},
 	}
 	for _, c := range cases {
-		_, _, _, err := ReadArtifacts(dir, c.recs)
+		_, _, _, err := Read(dir, c.recs)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want %q", c.name, err, c.want)
 		}
 	}
 	// A unit with artifacts but no row (in flight when its run stopped:
 	// artifacts are written first) is left out, not refused.
-	var onlyA []Record
+	var onlyA []results.Record
 	for _, r := range recs {
 		if r.Key == recs[0].Key {
 			onlyA = append(onlyA, r)
 		}
 	}
-	p, m, _, err := ReadArtifacts(dir, onlyA)
+	p, m, _, err := Read(dir, onlyA)
 	if err != nil || len(p.Units) != 1 || len(m.Units) != 1 || p.Units[0] != recs[0].Key {
 		t.Errorf("a unit in flight: %v units %v %v", err, p.Units, m.Units)
 	}
@@ -295,33 +296,33 @@ func TestCrossCheckDisagreements(t *testing.T) {
 		}
 	}
 	// A unit appended twice (a resume that did not retain) is refused.
-	a, _, err := OpenArtifacts(dir, scoreClasses)
+	a, _, err := Open(dir, scoreClasses)
 	if err != nil {
 		t.Fatal(err)
 	}
 	sets, models := unitB()
 	a.Append(sets, models)
 	a.Close()
-	if _, _, _, err := ReadArtifacts(dir, recs); err == nil || !strings.Contains(err.Error(), "recorded twice") {
+	if _, _, _, err := Read(dir, recs); err == nil || !strings.Contains(err.Error(), "recorded twice") {
 		t.Errorf("a unit appended twice: %v", err)
 	}
 }
 
 func TestReadArtifactsAbsentAndHalf(t *testing.T) {
 	dir := t.TempDir()
-	if _, _, present, err := ReadArtifacts(dir, nil); present || err != nil {
+	if _, _, present, err := Read(dir, nil); present || err != nil {
 		t.Errorf("no artifacts: present %v, %v", present, err)
 	}
 	writeUnits(t, dir, unitA)
 	os.Remove(filepath.Join(dir, ModelsFile))
-	if _, _, present, err := ReadArtifacts(dir, nil); !present || err == nil {
+	if _, _, present, err := Read(dir, nil); !present || err == nil {
 		t.Errorf("predictions without models: present %v, %v", present, err)
 	}
 }
 
 func TestAppendRefusesMalformedUnits(t *testing.T) {
 	dir := t.TempDir()
-	a, _, err := OpenArtifacts(dir, scoreClasses)
+	a, _, err := Open(dir, scoreClasses)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -491,7 +492,7 @@ func TestFromModel(t *testing.T) {
 	if errs := CrossCheck(nil, map[UnitConfig]Derived{{"u", 0}: {NTest: 2, Rules: -1, HasModel: true, HasPredictions: true}}, 0); len(errs) != 0 {
 		t.Errorf("cross-check: %v", errs)
 	}
-	recs := []Record{{Key: "u", NTest: 2, Rules: 7}}
+	recs := []results.Record{{Key: "u", NTest: 2, Rules: 7}}
 	if errs := CrossCheck(recs, map[UnitConfig]Derived{{"u", 0}: {NTest: 2, Rules: -1, HasModel: true, HasPredictions: true}}, 0); len(errs) != 0 {
 		t.Errorf("unknown rules held against the row: %v", errs)
 	}
@@ -588,7 +589,7 @@ func TestSortArtifacts(t *testing.T) {
 	sorted, shuffled := t.TempDir(), t.TempDir()
 	writeUnits(t, sorted, unitA, unitB)
 	writeUnits(t, shuffled, unitB, unitA)
-	if err := SortArtifacts(shuffled); err != nil {
+	if err := Sort(shuffled); err != nil {
 		t.Fatal(err)
 	}
 	for _, n := range []string{PredictionsFile, ModelsFile} {
@@ -596,7 +597,7 @@ func TestSortArtifacts(t *testing.T) {
 			t.Errorf("%s: sorted units differ from units written in order", n)
 		}
 	}
-	if err := SortArtifacts(t.TempDir()); err != nil {
+	if err := Sort(t.TempDir()); err != nil {
 		t.Errorf("a directory without artifacts: %v", err)
 	}
 }
@@ -609,7 +610,7 @@ func TestFinishOrdersUnits(t *testing.T) {
 	writeUnits(t, ref, unitA, unitB)
 	dir := t.TempDir()
 	writeUnits(t, dir, unitB) // a first run wrote B
-	a, _, err := OpenArtifacts(dir, scoreClasses)
+	a, _, err := Open(dir, scoreClasses)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -632,7 +633,7 @@ func TestFinishOrdersUnits(t *testing.T) {
 		t.Errorf("Close after Finish: %v", err)
 	}
 	mixed := []PredictionSet{sets[0], {Key: "other", Classes: sets[0].Classes, Rows: []int{0}, YTrue: []int{0}, YPred: []int{0}}}
-	b, _, _ := OpenArtifacts(dir, scoreClasses)
+	b, _, _ := Open(dir, scoreClasses)
 	defer b.Close()
 	if err := b.Append(mixed, models); err == nil {
 		t.Error("one append naming two units accepted")
@@ -647,7 +648,7 @@ func TestMergeArtifacts(t *testing.T) {
 	writeUnits(t, s2, unitA)
 	writeUnits(t, s3, unitA) // the same unit again, with equal bytes
 	dst := t.TempDir()
-	if present, err := MergeArtifacts(dst, []string{s1, s2, s3}, nil); err != nil || !present {
+	if present, err := Merge(dst, []string{s1, s2, s3}, nil); err != nil || !present {
 		t.Fatalf("merge: present %v, %v", present, err)
 	}
 	for _, n := range []string{PredictionsFile, ModelsFile} {
@@ -655,7 +656,7 @@ func TestMergeArtifacts(t *testing.T) {
 			t.Errorf("%s: merged shards differ from a single run", n)
 		}
 	}
-	if present, err := MergeArtifacts(t.TempDir(), []string{t.TempDir(), t.TempDir()}, nil); present || err != nil {
+	if present, err := Merge(t.TempDir(), []string{t.TempDir(), t.TempDir()}, nil); present || err != nil {
 		t.Errorf("shards without artifacts: present %v, %v", present, err)
 	}
 
@@ -666,7 +667,7 @@ func TestMergeArtifacts(t *testing.T) {
 		return sets, models
 	})
 	otherHeader := t.TempDir()
-	a, _, _ := OpenArtifacts(otherHeader, []string{"no", "yes"})
+	a, _, _ := Open(otherHeader, []string{"no", "yes"})
 	a.Close()
 	torn := t.TempDir()
 	writeUnits(t, torn, unitA)
@@ -689,7 +690,7 @@ func TestMergeArtifacts(t *testing.T) {
 	}
 	for _, c := range cases {
 		dst := t.TempDir()
-		if _, err := MergeArtifacts(dst, c.srcs, nil); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := Merge(dst, c.srcs, nil); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want %q", c.name, err, c.want)
 		}
 		if files, _ := os.ReadDir(dst); len(files) != 0 {
@@ -698,7 +699,7 @@ func TestMergeArtifacts(t *testing.T) {
 	}
 	// A partial merge keeps the units its results keep.
 	only := t.TempDir()
-	if _, err := MergeArtifacts(only, []string{s1, s2}, func(k string) bool { return k == "paper/a/fgrt/f0" }); err != nil {
+	if _, err := Merge(only, []string{s1, s2}, func(k string) bool { return k == "paper/a/fgrt/f0" }); err != nil {
 		t.Fatal(err)
 	}
 	for _, n := range []string{PredictionsFile, ModelsFile} {

@@ -1,4 +1,4 @@
-package results
+package artifacts
 
 import (
 	"bytes"
@@ -265,60 +265,20 @@ func appendModelJSON(b []byte, r ModelRecord) ([]byte, error) {
 // appendModelParts appends r's JSON line up to its model's text, which it
 // returns apart (r.Model itself when it is already compact, else a
 // compacted copy appended to b after the head), without the closing "}\n".
+// The members are modelFields'.
 func appendModelParts(b []byte, r ModelRecord) (head, model []byte, err error) {
-	b = append(b, `{"key":`...)
-	b = appendJSONString(b, r.Key)
-	b = append(b, `,"config_index":`...)
-	b = strconv.AppendInt(b, int64(r.ConfigIndex), 10)
-	b = append(b, `,"kind":`...)
-	b = appendJSONString(b, r.Kind)
-	b = append(b, `,"features":`...)
-	b = appendJSONStrings(b, r.Features)
-	b = append(b, `,"classes":`...)
-	b = appendJSONStrings(b, r.Classes)
-	b = append(b, `,"rules":`...)
-	b = appendJSONStrings(b, r.Rules)
-	if len(r.ReadableRules) > 0 {
-		b = append(b, `,"readable_rules":`...)
-		b = appendJSONStrings(b, r.ReadableRules)
-	}
-	if r.ReadableDefault != "" {
-		b = append(b, `,"readable_default":`...)
-		b = appendJSONString(b, r.ReadableDefault)
-	}
-	if len(r.Partitions) > 0 {
-		b = append(b, `,"partitions":`...)
-		b = learn.AppendJSONArray(b, r.Partitions, appendTermJSON)
-	}
-	if len(r.Model) == 0 {
+	b, at := appendObject(b, r, modelFields)
+	if at == len(modelFields) || modelFields[at].empty(r) {
 		return b, nil, nil
 	}
-	b = append(b, `,"model":`...)
+	b = append(b, ',')
+	b = appendMemberKey(b, modelFields[at].key)
 	return appendCompactModel(b, r.Model)
 }
 
-// appendTermJSON appends one partition term's JSON object.
+// appendTermJSON appends one partition term's JSON object (termFields).
 func appendTermJSON(b []byte, t Term) []byte {
-	b = append(b, `{"feature":`...)
-	b = strconv.AppendInt(b, int64(t.Feature), 10)
-	b = append(b, `,"feature_name":`...)
-	b = appendJSONString(b, t.FeatureName)
-	b = append(b, `,"term":`...)
-	b = strconv.AppendInt(b, int64(t.Term), 10)
-	b = append(b, `,"term_name":`...)
-	b = appendJSONString(b, t.TermName)
-	if len(t.Trapezoid) > 0 {
-		b = append(b, `,"trapezoid":`...)
-		b = learn.AppendJSONFloats(b, t.Trapezoid)
-	}
-	if len(t.TrapezoidScaled) > 0 {
-		b = append(b, `,"trapezoid_scaled":`...)
-		b = learn.AppendJSONFloats(b, t.TrapezoidScaled)
-	}
-	if t.Category != nil {
-		b = append(b, `,"category":`...)
-		b = t.Category.AppendJSON(b)
-	}
+	b, _ = appendObject(b, t, termFields)
 	return append(b, '}')
 }
 

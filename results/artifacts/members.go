@@ -1,4 +1,4 @@
-package results
+package artifacts
 
 import (
 	"bytes"
@@ -12,7 +12,7 @@ import (
 // predictions). A gzip reader (Python's gzip, pandas, zcat) reads the
 // concatenation as one stream, and an append is one write of whole
 // members, so a crash can only leave a torn last member, which
-// WholeMembers finds and OpenArtifacts and RetainUnits remove.
+// WholeMembers finds and Open and RetainUnits remove.
 
 // compressionLevel trades size for time. Compression is most of what the
 // artifacts cost a run (BenchmarkUnitEncoder); on a full reproduction

@@ -1,21 +1,25 @@
-package results
+// Package runtimecsv defines runtime.csv, the output of the training-time
+// study: one row per timed fit. Package timing writes it; plots and the
+// report read it.
+package runtimecsv
 
 import (
 	"encoding/csv"
 	"fmt"
-	"github.com/fgrtbench/fgrtbench/internal/safefile"
 	"io"
 	"math"
 	"path/filepath"
 	"strconv"
 	"strings"
 
+	"github.com/fgrtbench/fgrtbench/internal/safefile"
+
 	"github.com/fgrtbench/fgrtbench/internal/owned"
 )
 
-// RuntimeFile is the name of the training-time study's output (written by
+// FileName is the name of the training-time study's output (written by
 // package timing, drawn by package plots).
-const RuntimeFile = "runtime.csv"
+const FileName = "runtime.csv"
 
 // Study names in runtime.csv. Real-data studies are named RealPrefix+dataset.
 const (
@@ -24,13 +28,13 @@ const (
 	RealPrefix    = "real/"
 )
 
-// RuntimeHeader is the column list of runtime.csv.
-var RuntimeHeader = []string{"study", "method", "n_samples", "n_features", "trial", "fit_seconds"}
+// Header is the column list of runtime.csv.
+var Header = []string{"study", "method", "n_samples", "n_features", "trial", "fit_seconds"}
 
-// RuntimeRow is one timed fit of runtime.csv. NSamples is the size of the whole generated (or
+// Row is one timed fit of runtime.csv. NSamples is the size of the whole generated (or
 // subsampled) data set, as the authors' plots use it; the fit itself sees
 // its 80% training part.
-type RuntimeRow struct {
+type Row struct {
 	Study      string
 	Method     string
 	NSamples   int
@@ -39,11 +43,11 @@ type RuntimeRow struct {
 	FitSeconds float64
 }
 
-// WriteRuntime writes runtime.csv rows with the header. Times are written with
+// Write writes runtime.csv rows with the header. Times are written with
 // microsecond resolution.
-func WriteRuntime(w io.Writer, rows []RuntimeRow) error {
+func Write(w io.Writer, rows []Row) error {
 	cw := csv.NewWriter(w)
-	if err := cw.Write(RuntimeHeader); err != nil {
+	if err := cw.Write(Header); err != nil {
 		return err
 	}
 	for _, r := range rows {
@@ -57,18 +61,18 @@ func WriteRuntime(w io.Writer, rows []RuntimeRow) error {
 	return cw.Error()
 }
 
-// WriteRuntimeFile writes runtime.csv through a temporary file and a
+// WriteFile writes runtime.csv through a temporary file and a
 // rename, never over a file fgrtbench did not write (internal/owned).
-func WriteRuntimeFile(path string, rows []RuntimeRow) error {
+func WriteFile(path string, rows []Row) error {
 	d, err := owned.Open(filepath.Dir(path))
 	if err != nil {
 		return err
 	}
-	return d.Write(filepath.Base(path), func(w io.Writer) error { return WriteRuntime(w, rows) })
+	return d.Write(filepath.Base(path), func(w io.Writer) error { return Write(w, rows) })
 }
 
-// ReadRuntime parses runtime.csv.
-func ReadRuntime(r io.Reader) ([]RuntimeRow, error) {
+// Read parses runtime.csv.
+func Read(r io.Reader) ([]Row, error) {
 	cr := csv.NewReader(r)
 	recs, err := cr.ReadAll()
 	if err != nil {
@@ -77,22 +81,22 @@ func ReadRuntime(r io.Reader) ([]RuntimeRow, error) {
 	if len(recs) == 0 {
 		return nil, fmt.Errorf("runtime.csv: empty file")
 	}
-	if strings.Join(recs[0], ",") != strings.Join(RuntimeHeader, ",") {
+	if strings.Join(recs[0], ",") != strings.Join(Header, ",") {
 		return nil, fmt.Errorf("runtime.csv: unexpected header %q", strings.Join(recs[0], ","))
 	}
-	var rows []RuntimeRow
+	var rows []Row
 	for i, rec := range recs[1:] {
 		line := i + 2
-		if len(rec) != len(RuntimeHeader) {
-			return nil, fmt.Errorf("runtime.csv:%d: %d fields, want %d", line, len(rec), len(RuntimeHeader))
+		if len(rec) != len(Header) {
+			return nil, fmt.Errorf("runtime.csv:%d: %d fields, want %d", line, len(rec), len(Header))
 		}
-		var row RuntimeRow
+		var row Row
 		row.Study, row.Method = rec[0], rec[1]
 		ints := []*int{&row.NSamples, &row.NFeatures, &row.Trial}
 		for k, dst := range ints {
 			v, err := strconv.Atoi(rec[2+k])
 			if err != nil {
-				return nil, fmt.Errorf("runtime.csv:%d: column %s: %v", line, RuntimeHeader[2+k], err)
+				return nil, fmt.Errorf("runtime.csv:%d: column %s: %v", line, Header[2+k], err)
 			}
 			*dst = v
 		}
@@ -106,14 +110,14 @@ func ReadRuntime(r io.Reader) ([]RuntimeRow, error) {
 	return rows, nil
 }
 
-// ReadRuntimeFile reads runtime.csv from a path.
-func ReadRuntimeFile(path string) ([]RuntimeRow, error) {
+// ReadFile reads runtime.csv from a path.
+func ReadFile(path string) ([]Row, error) {
 	f, err := safefile.Open(path, safefile.ResultsCap)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	rows, err := ReadRuntime(f)
+	rows, err := Read(f)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}

@@ -1,28 +1,31 @@
-package results
+package artifacts
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/fgrtbench/fgrtbench/internal/safefile"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/fgrtbench/fgrtbench/internal/atomicfile"
+	"github.com/fgrtbench/fgrtbench/internal/safefile"
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
-// Artifacts appends the units' artifacts (PredictionsFile, ModelsFile) to
+// Store appends the units' artifacts (PredictionsFile, ModelsFile) to
 // an output directory: one gzip member per unit and file, each written in
 // one write, so that the files hold whole units only. It keeps an index of
 // the members (unit key, byte span), so that Finish can order them by key
 // without decompressing anything.
-type Artifacts struct {
+type Store struct {
 	preds, models *os.File
 	header        []string
 	dir           string
@@ -37,18 +40,18 @@ type span struct {
 	start, end int64
 }
 
-// OpenArtifacts opens the artifact files of dir for appending, creating
+// Open opens the artifact files of dir for appending, creating
 // them (the predictions file with its header member, whose score columns
 // are scoreClasses) when absent. A torn tail left by a crash is cut back
 // to the last whole member; cut reports the bytes removed. An existing
 // predictions file with another header is an error (another study's
 // directory).
-func OpenArtifacts(dir string, scoreClasses []string) (a *Artifacts, cut int64, err error) {
+func Open(dir string, scoreClasses []string) (a *Store, cut int64, err error) {
 	header, err := PredictionsHeader(scoreClasses)
 	if err != nil {
 		return nil, 0, err
 	}
-	a = &Artifacts{header: header, dir: dir}
+	a = &Store{header: header, dir: dir}
 	defer func() {
 		if err != nil {
 			a.Close()
@@ -69,7 +72,7 @@ func OpenArtifacts(dir string, scoreClasses []string) (a *Artifacts, cut int64, 
 // open opens artifact file i (name) into *file, cuts its torn tail (cut:
 // the bytes cut) and indexes its members; a predictions file without
 // members gets its header.
-func (a *Artifacts) open(i int, name string, file **os.File) (cut int64, err error) {
+func (a *Store) open(i int, name string, file **os.File) (cut int64, err error) {
 	path := filepath.Join(a.dir, name)
 	f, err := safefile.OpenWrite(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
@@ -108,7 +111,7 @@ func (a *Artifacts) open(i int, name string, file **os.File) (cut int64, err err
 
 // indexMembers records the unit of each member of artifact file i, after
 // checking a predictions file's header against the study's.
-func (a *Artifacts) indexMembers(i int, name, path string, members []Member) error {
+func (a *Store) indexMembers(i int, name, path string, members []Member) error {
 	for k, m := range members {
 		if name == PredictionsFile && k == 0 {
 			rows, err := readCSV(m.Data)
@@ -130,12 +133,12 @@ func (a *Artifacts) indexMembers(i int, name, path string, members []Member) err
 }
 
 // Header returns the predictions file's columns.
-func (a *Artifacts) Header() []string { return a.header }
+func (a *Store) Header() []string { return a.header }
 
 // Append writes one unit's artifacts: its models, then its predictions,
 // each file in one write. When the second write fails the first file is
 // cut back too, so that both files end with the same unit.
-func (a *Artifacts) Append(sets []PredictionSet, models []ModelRecord) error {
+func (a *Store) Append(sets []PredictionSet, models []ModelRecord) error {
 	if len(sets) == 0 || len(models) == 0 {
 		return fmt.Errorf("results: a unit needs predictions and models (%d and %d given)", len(sets), len(models))
 	}
@@ -155,7 +158,7 @@ func (a *Artifacts) Append(sets []PredictionSet, models []ModelRecord) error {
 }
 
 // AppendUnit writes the unit e encoded, as Append does.
-func (a *Artifacts) AppendUnit(e *UnitEncoder) error {
+func (a *Store) AppendUnit(e *UnitEncoder) error {
 	key := e.Key()
 	pm, mm, err := e.Members()
 	if err != nil {
@@ -184,9 +187,9 @@ func (a *Artifacts) AppendUnit(e *UnitEncoder) error {
 }
 
 // Finish closes the files and rewrites each with its unit members in key
-// order, as SortArtifacts does but from the index, without decompressing:
+// order, as Sort does but from the index, without decompressing:
 // the order in which workers finished does not show.
-func (a *Artifacts) Finish() error {
+func (a *Store) Finish() error {
 	if err := a.Close(); err != nil {
 		return err
 	}
@@ -213,7 +216,7 @@ func (a *Artifacts) Finish() error {
 			head = min(head, s.start) // the header member precedes every unit
 		}
 		sort.SliceStable(idx, less)
-		err = writeFileAtomicFunc(path, func(w io.Writer) error {
+		err = atomicfile.Write(path, func(w io.Writer) error {
 			n, err := io.Copy(w, io.NewSectionReader(src, 0, head))
 			for _, s := range idx {
 				if err != nil {
@@ -237,12 +240,12 @@ func (a *Artifacts) Finish() error {
 }
 
 // Sync flushes both files to stable storage.
-func (a *Artifacts) Sync() error {
+func (a *Store) Sync() error {
 	return errors.Join(a.preds.Sync(), a.models.Sync())
 }
 
 // Close closes the files (again: a no-op).
-func (a *Artifacts) Close() error {
+func (a *Store) Close() error {
 	var errs []error
 	for _, f := range []**os.File{&a.preds, &a.models} {
 		if *f != nil {
@@ -344,52 +347,12 @@ func RetainUnits(dir string, keep func(key string) bool) (dropped int, err error
 			out.Write(data[m.Start:m.End])
 		}
 		if changed {
-			if err := writeFileAtomic(path, out.Bytes()); err != nil {
+			if err := atomicfile.WriteFile(path, out.Bytes()); err != nil {
 				return dropped, err
 			}
 		}
 	}
 	return dropped, nil
-}
-
-// writeFileAtomic replaces path by data through a temporary file and a
-// rename, so that a crash leaves the old or the new file.
-func writeFileAtomic(path string, data []byte) error {
-	return writeFileAtomicFunc(path, func(w io.Writer) error {
-		_, err := w.Write(data)
-		return err
-	})
-}
-
-// writeFileAtomicFunc is writeFileAtomic with the content written by
-// write, buffered.
-func writeFileAtomicFunc(path string, write func(w io.Writer) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o644); err != nil { // not CreateTemp's 0600: others may read results
-		tmp.Close()
-		return err
-	}
-	bw := bufio.NewWriterSize(tmp, 1<<20)
-	if err := write(bw); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := bw.Flush(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
 
 // UnitConfig identifies one recorded configuration of one unit.
@@ -618,7 +581,7 @@ func duplicateRow(unit []PredictionRow) error {
 // (key, config_index) has predictions with its n_test and correct and a
 // model with its rules, and every configuration the artifacts record has
 // a row. It returns one error per disagreement (at most limit; 0 = all).
-func CrossCheck(recs []Record, derived map[UnitConfig]Derived, limit int) []error {
+func CrossCheck(recs []results.Record, derived map[UnitConfig]Derived, limit int) []error {
 	var errs []error
 	add := func(err error) bool {
 		errs = append(errs, err)
@@ -661,7 +624,7 @@ func CrossCheck(recs []Record, derived map[UnitConfig]Derived, limit int) []erro
 
 // checkRecord compares one row of results.csv with what its artifacts
 // say (d; ok: they say anything), and returns the first disagreement.
-func checkRecord(r Record, d Derived, ok bool) error {
+func checkRecord(r results.Record, d Derived, ok bool) error {
 	switch {
 	case !ok || !d.HasPredictions:
 		return fmt.Errorf("%s config %d: no predictions in %s", r.Key, r.ConfigIndex, PredictionsFile)
@@ -674,14 +637,14 @@ func checkRecord(r Record, d Derived, ok bool) error {
 		return fmt.Errorf("%s config %d: results.csv says %d rules, the model records %d", r.Key, r.ConfigIndex, r.Rules, d.Rules)
 	case math.Abs(d.BalancedAccuracy-r.BalancedAccuracy) > BalancedTolerance:
 		return fmt.Errorf("%s config %d: results.csv says balanced_accuracy %s, the predictions %s",
-			r.Key, r.ConfigIndex, formatFloat(r.BalancedAccuracy), formatFloat(d.BalancedAccuracy))
+			r.Key, r.ConfigIndex, strconv.FormatFloat(r.BalancedAccuracy, 'g', -1, 64), strconv.FormatFloat(d.BalancedAccuracy, 'g', -1, 64))
 	case d.Leaves >= 0 && d.Leaves != r.Leaves:
 		return fmt.Errorf("%s config %d: results.csv says %d leaves, the model's %d rules make %d (one rule per leaf)", r.Key, r.ConfigIndex, r.Leaves, d.Leaves, d.Leaves)
 	}
 	return nil
 }
 
-// ReadArtifacts reads and cross-checks the artifacts of an output
+// Read reads and cross-checks the artifacts of an output
 // directory against its results.csv rows. present is false (and nothing
 // else is checked) when the directory has neither artifact file: a run
 // with --no-artifacts, which callers must report as such. One file without
@@ -689,7 +652,7 @@ func checkRecord(r Record, d Derived, ok bool) error {
 // JSON is checked as it is read but not kept (Model is nil): the readers of
 // a directory use its rules and partitions, and on large data the models
 // (deep trees) were most of what a report held. ReadModels keeps it.
-func ReadArtifacts(dir string, recs []Record) (p Predictions, m Models, present bool, err error) {
+func Read(dir string, recs []results.Record) (p Predictions, m Models, present bool, err error) {
 	pdata, perr := safefile.ReadFileNoFollow(filepath.Join(dir, PredictionsFile), safefile.ResultsCap)
 	mdata, merr := safefile.ReadFileNoFollow(filepath.Join(dir, ModelsFile), safefile.ResultsCap)
 	switch {
@@ -732,7 +695,7 @@ func ReadArtifacts(dir string, recs []Record) (p Predictions, m Models, present 
 // dropInFlight leaves out the artifacts of units without any row in recs
 // (units in flight when a run stopped: their artifacts were written, their
 // rows not), so readers see the units results.csv holds.
-func dropInFlight(p Predictions, m Models, recs []Record) (Predictions, Models) {
+func dropInFlight(p Predictions, m Models, recs []results.Record) (Predictions, Models) {
 	keys := map[string]bool{}
 	for _, r := range recs {
 		keys[r.Key] = true
@@ -775,12 +738,12 @@ func keepKeys(units []string, keys map[string]bool) []string {
 	return out
 }
 
-// SortArtifacts rewrites the artifact files of dir with their unit members
+// Sort rewrites the artifact files of dir with their unit members
 // in the order of their keys (the predictions header first), so that the
 // files do not depend on the order in which workers finished units: a run
 // with any number of workers, or resumed after a crash, gives the same
 // bytes. Absent files are left absent; a damaged file is an error.
-func SortArtifacts(dir string) error {
+func Sort(dir string) error {
 	for _, name := range []string{PredictionsFile, ModelsFile} {
 		path := filepath.Join(dir, name)
 		data, members, torn, err := readMembers(path)
@@ -817,7 +780,7 @@ func SortArtifacts(dir string) error {
 		for _, u := range units {
 			out.Write(data[u.m.Start:u.m.End])
 		}
-		if err := writeFileAtomic(path, out.Bytes()); err != nil {
+		if err := atomicfile.WriteFile(path, out.Bytes()); err != nil {
 			return err
 		}
 	}
@@ -847,7 +810,7 @@ func lastEnd(members []Member) int64 {
 	return members[len(members)-1].End
 }
 
-// MergeArtifacts writes into dst the artifacts of the directories srcs
+// Merge writes into dst the artifacts of the directories srcs
 // (shards of one study): the members of every unit keep accepts (nil: all)
 // once, ordered by key, so that merged shards hold the artifacts of a
 // single run. It refuses sources that disagree: some with artifacts and
@@ -855,7 +818,7 @@ func lastEnd(members []Member) int64 {
 // with different bytes in two sources (a unit found twice with equal bytes
 // is kept once); nothing is written when it refuses. present is false
 // when no source has artifacts; then nothing is written either.
-func MergeArtifacts(dst string, srcs []string, keep func(key string) bool) (present bool, err error) {
+func Merge(dst string, srcs []string, keep func(key string) bool) (present bool, err error) {
 	with, err := shardsWithArtifacts(srcs)
 	if err != nil {
 		return true, err
@@ -874,7 +837,7 @@ func MergeArtifacts(dst string, srcs []string, keep func(key string) bool) (pres
 		merged[fi] = u.bytes()
 	}
 	for fi, name := range []string{PredictionsFile, ModelsFile} {
-		if err := writeFileAtomic(filepath.Join(dst, name), merged[fi]); err != nil {
+		if err := atomicfile.WriteFile(filepath.Join(dst, name), merged[fi]); err != nil {
 			return true, err
 		}
 	}
