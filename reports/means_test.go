@@ -64,16 +64,17 @@ func checkMeanRows(t *testing.T, a *analysis.Analysis, rep *Report) {
 			}
 		}
 		for _, r := range tb.CSVRows {
-			if r[1] != "mean" {
+			field := func(name string) string { return csvField(t, tb, r, name) }
+			if field("dataset") != "mean" {
 				for _, c := range a.Cells {
-					if c.Protocol == p && c.Dataset == r[1] && c.Method == r[2] && r[9] != strconv.FormatBool(c.BestOnDataset) {
-						t.Errorf("%s: %s/%s best %s, the analysis has %v", tb.Name, r[1], r[2], r[9], c.BestOnDataset)
+					if c.Protocol == p && c.Dataset == field("dataset") && c.Method == field("method") && field("best") != strconv.FormatBool(c.BestOnDataset) {
+						t.Errorf("%s: %s/%s best %s, the analysis has %v", tb.Name, field("dataset"), field("method"), field("best"), c.BestOnDataset)
 					}
 				}
 				continue
 			}
-			mm, _ := a.MeanOf(p, r[2])
-			if r[5] != csvNum(mm.Accuracy*100) || r[4] != strconv.Itoa(mm.Datasets) || r[9] != strconv.FormatBool(mm.Best) {
+			mm, _ := a.MeanOf(p, field("method"))
+			if field("accuracy_mean") != csvNum(mm.Accuracy*100) || field("n") != strconv.Itoa(mm.Datasets) || field("best") != strconv.FormatBool(mm.Best) {
 				t.Errorf("%s CSV mean row %v disagrees with the analysis %+v", tb.Name, r, mm)
 			}
 		}
@@ -82,14 +83,19 @@ func checkMeanRows(t *testing.T, a *analysis.Analysis, rep *Report) {
 		tb := tableNamed(t, rep, "complexity-"+p)
 		rows := 0
 		for _, r := range tb.CSVRows {
-			cm, ok := a.ComplexityOf(p, r[1])
+			method := csvField(t, tb, r, "method")
+			cm, ok := a.ComplexityOf(p, method)
 			if !ok {
 				continue
 			}
 			rows++
 			want := []string{strconv.Itoa(cm.Datasets), csvNum(cm.Rules), csvNum(cm.AntecedentsPerRule), csvNum(cm.RulebaseSize), csvNum(cm.Leaves), csvNum(cm.InternalNodes)}
-			if got := r[3:9]; strings.Join(got, ",") != strings.Join(want, ",") {
-				t.Errorf("%s row of %s: %v, the analysis has %v", tb.Name, r[1], got, want)
+			var got []string
+			for _, name := range []string{"datasets", "rules", "antecedents_per_rule", "rulebase_size", "leaves", "internal_nodes"} {
+				got = append(got, csvField(t, tb, r, name))
+			}
+			if strings.Join(got, ",") != strings.Join(want, ",") {
+				t.Errorf("%s row of %s: %v, the analysis has %v", tb.Name, method, got, want)
 			}
 		}
 		if rows == 0 {
@@ -189,14 +195,15 @@ func TestRanksTableIsTheAnalysis(t *testing.T) {
 		}
 		within := 0
 		for i, r := range tb.CSVRows {
-			if r[1] != rk.Methods[i].Label {
-				t.Errorf("%s row %d: %s, the ranking has %s", tb.Name, i, r[1], rk.Methods[i].Label)
+			method, within05 := csvField(t, tb, r, "method"), csvField(t, tb, r, "within_cd05_of_best")
+			if method != rk.Methods[i].Label {
+				t.Errorf("%s row %d: %s, the ranking has %s", tb.Name, i, method, rk.Methods[i].Label)
 			}
-			want := r[1] == tests.Best || slices.Contains(tests.WithinCD05, r[1])
-			if r[5] != strconv.FormatBool(want) {
-				t.Errorf("%s: %s within CD %s, the analysis says %v", tb.Name, r[1], r[5], want)
+			want := method == tests.Best || slices.Contains(tests.WithinCD05, method)
+			if within05 != strconv.FormatBool(want) {
+				t.Errorf("%s: %s within CD %s, the analysis says %v", tb.Name, method, within05, want)
 			}
-			if r[5] == "true" {
+			if within05 == "true" {
 				within++
 			}
 		}
@@ -253,8 +260,8 @@ func TestPairDecisionsAreTheAnalysis(t *testing.T) {
 		tb := tableNamed(t, rep, "pairwise-"+tests.Protocol)
 		sig := 0
 		for i, r := range tb.CSVRows {
-			if r[11] != strconv.FormatBool(tests.Pairs[i].Significant) {
-				t.Errorf("%s %s vs %s: significant %s, the analysis has %v", tb.Name, r[1], r[2], r[11], tests.Pairs[i].Significant)
+			if sig05 := csvField(t, tb, r, "significant_05"); sig05 != strconv.FormatBool(tests.Pairs[i].Significant) {
+				t.Errorf("%s %s vs %s: significant %s, the analysis has %v", tb.Name, csvField(t, tb, r, "a"), csvField(t, tb, r, "b"), sig05, tests.Pairs[i].Significant)
 			}
 			if tests.Pairs[i].Significant {
 				sig++
