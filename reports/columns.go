@@ -1,13 +1,14 @@
 package reports
 
-// Column declares one column of a table, once: its header and alignment in
-// the grid (Markdown, LaTeX, HTML) with how a row's cell is shown there,
-// and its header in the tidy CSV with how a row's value is written there.
-// A column with Show only is in the grid only (a value shown as mean ± sd
-// is two CSV columns); one with Write only is in the CSV only (the
-// protocol, the method's label). Adding a column to a table is one
-// Column in its declaration; the renderers and the tests, which address
-// CSV values by header, follow.
+// Column declares one column of a table, once
+// (docs/report.md#table-columns): its header and alignment in the grid
+// (Markdown, LaTeX, HTML) with how a row's cell is shown there, and its
+// header in the tidy CSV with how a row's value is written there. A
+// column with Show only is in the grid only (a value shown as mean ± sd is
+// two CSV columns); one with Write only is in the CSV only (the protocol,
+// the method's label). Adding a column to a table is one Column in its
+// declaration; the renderers and the tests, which address CSV values by
+// header, follow.
 type Column[R any] struct {
 	// Header is the grid's header, Align its alignment ('l', 'r' or 'c';
 	// 'l' when zero).
