@@ -30,7 +30,7 @@ func declare[R any](t *Table, cols []Column[R], rows []R) {
 // that are shown. Used alone where the grid's rows are not the CSV's (a
 // pivot: datasets × methods over one CSV row per cell).
 func declareGrid[R any](t *Table, cols []Column[R], rows []R) {
-	t.Header, t.Align, t.Rows = nil, "", nil
+	t.Header, t.Align = nil, ""
 	for _, c := range cols {
 		if c.Show == nil {
 			continue
@@ -42,34 +42,34 @@ func declareGrid[R any](t *Table, cols []Column[R], rows []R) {
 		t.Header = append(t.Header, c.Header)
 		t.Align += string(align)
 	}
-	for _, r := range rows {
-		row := make([]Entry, 0, len(t.Header))
-		for _, c := range cols {
-			if c.Show != nil {
-				row = append(row, c.Show(r))
-			}
-		}
-		t.Rows = append(t.Rows, row)
-	}
+	t.Rows = cells(cols, rows, func(c Column[R]) func(R) Entry { return c.Show })
 }
 
 // declareCSV fills t's tidy form from the columns that are written.
 func declareCSV[R any](t *Table, cols []Column[R], rows []R) {
-	t.CSVHeader, t.CSVRows = nil, nil
+	t.CSVHeader = nil
 	for _, c := range cols {
 		if c.Write != nil {
 			t.CSVHeader = append(t.CSVHeader, c.CSV)
 		}
 	}
+	t.CSVRows = cells(cols, rows, func(c Column[R]) func(R) string { return c.Write })
+}
+
+// cells is each row's cells under the columns whose function of the form
+// (Show or Write, as form picks) is set, in declaration order.
+func cells[R, T any](cols []Column[R], rows []R, form func(Column[R]) func(R) T) [][]T {
+	var out [][]T
 	for _, r := range rows {
-		row := make([]string, 0, len(t.CSVHeader))
+		var row []T
 		for _, c := range cols {
-			if c.Write != nil {
-				row = append(row, c.Write(r))
+			if f := form(c); f != nil {
+				row = append(row, f(r))
 			}
 		}
-		t.CSVRows = append(t.CSVRows, row)
+		out = append(out, row)
 	}
+	return out
 }
 
 // pivotRow is one row of a pivoted grid (datasets × methods): its label

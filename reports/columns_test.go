@@ -12,20 +12,21 @@ import (
 // column cannot leave a test reading some other column.
 func csvField(t testing.TB, tab Table, row []string, name string) string {
 	t.Helper()
-	i := slices.Index(tab.CSVHeader, name)
-	if i < 0 || len(row) != len(tab.CSVHeader) {
-		t.Fatalf("%s: no CSV column %q in %q (row of %d values)", tab.Name, name, tab.CSVHeader, len(row))
-	}
-	return row[i]
+	return byHeader(t, tab.Name, tab.CSVHeader, row, name)
 }
 
 // gridCell is the entry of the grid column headed header in row of tab,
 // failing the test when the grid has no such column.
 func gridCell(t testing.TB, tab Table, row []Entry, header string) Entry {
 	t.Helper()
-	i := slices.Index(tab.Header, header)
-	if i < 0 || len(row) != len(tab.Header) {
-		t.Fatalf("%s: no grid column %q in %q (row of %d cells)", tab.Name, header, tab.Header, len(row))
+	return byHeader(t, tab.Name, tab.Header, row, header)
+}
+
+func byHeader[T any](t testing.TB, table string, headers []string, row []T, name string) T {
+	t.Helper()
+	i := slices.Index(headers, name)
+	if i < 0 || len(row) != len(headers) {
+		t.Fatalf("%s: no column %q in %q (row of %d values)", table, name, headers, len(row))
 	}
 	return row[i]
 }
