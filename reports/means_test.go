@@ -21,11 +21,11 @@ func tableNamed(t *testing.T, rep *Report, name string) Table {
 	return Table{}
 }
 
-// meanRow returns the Markdown row whose first cell is "Mean".
+// meanRow returns the grid row whose Dataset cell is "Mean".
 func meanRow(t *testing.T, tb Table) []Entry {
 	t.Helper()
 	for _, r := range tb.Rows {
-		if len(r) > 0 && r[0].Text == "Mean" {
+		if gridCell(t, tb, r, "Dataset").Text == "Mean" {
 			return r
 		}
 	}
@@ -53,12 +53,12 @@ func checkMeanRows(t *testing.T, a *analysis.Analysis, rep *Report) {
 		tb := tableNamed(t, rep, "accuracy-"+p)
 		row := meanRow(t, tb)
 		methods := analysis.MethodsOf(analysis.FilterProtocol(a.Cells, p), a.Presentation())
-		for j, m := range methods {
+		for _, m := range methods {
 			mm, ok := a.MeanOf(p, m)
 			if !ok {
 				t.Fatalf("%s: no mean of %s", p, m)
 			}
-			e := row[j+1]
+			e := gridCell(t, tb, row, a.Display(m))
 			if got, want := leadingNumber(t, e.Text), mm.Accuracy*100; got != mustRound(want) || e.Bold != mm.Best {
 				t.Errorf("%s Mean of %s: %q bold %v, the analysis has %v best %v", tb.Name, m, e.Text, e.Bold, want, mm.Best)
 			}
@@ -104,8 +104,8 @@ func checkMeanRows(t *testing.T, a *analysis.Analysis, rep *Report) {
 	}
 	gap := tableNamed(t, rep, "protocol-gap")
 	row := meanRow(t, gap)
-	for j, h := range gap.Header[1:] {
-		e := row[j+1]
+	for _, h := range gap.Header[1:] {
+		e := gridCell(t, gap, row, h)
 		var g analysis.GapMean
 		for _, c := range a.GapMeans {
 			if a.Display(c.Method) == h {
@@ -165,9 +165,10 @@ func TestMeanRowsAreTheAnalysis(t *testing.T) {
 	rep := render()
 	checkMeanRows(t, a, rep)
 	paperRow := false
-	for _, r := range tableNamed(t, rep, "paper-paper").Rows {
-		if r[0].Text == "Mean" && r[1].Text == a.Display("fgrt") {
-			paperRow = r[2].Text == "50.00"
+	paperTable := tableNamed(t, rep, "paper-paper")
+	for _, r := range paperTable.Rows {
+		if gridCell(t, paperTable, r, "Dataset").Text == "Mean" && gridCell(t, paperTable, r, "Method").Text == a.Display("fgrt") {
+			paperRow = gridCell(t, paperTable, r, "Ours (%)").Text == "50.00"
 		}
 	}
 	if !paperRow {
