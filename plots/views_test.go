@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -104,10 +105,15 @@ func TestViewsAgree(t *testing.T) {
 	if len(rows)-1 != len(want) {
 		t.Errorf("ranks CSV has %d methods, want %d", len(rows)-1, len(want))
 	}
+	// Columns by header: the ranks table declares them by name.
+	method, rank := slices.Index(rows[0], "method"), slices.Index(rows[0], "average_rank")
+	if method < 0 || rank < 0 {
+		t.Fatalf("ranks CSV header %q lacks method or average_rank", rows[0])
+	}
 	for _, r := range rows[1:] {
-		v, _ := strconv.ParseFloat(r[3], 64)
-		if math.Abs(v-want[r[1]]) > 5e-7 {
-			t.Errorf("ranks CSV %s %v, analysis %v", r[1], v, want[r[1]])
+		v, _ := strconv.ParseFloat(r[rank], 64)
+		if math.Abs(v-want[r[method]]) > 5e-7 {
+			t.Errorf("ranks CSV %s %v, analysis %v", r[method], v, want[r[method]])
 		}
 	}
 

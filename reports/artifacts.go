@@ -24,12 +24,8 @@ func rulesFileName(dataset string) string {
 // display order.
 func ArtifactsTable(a *analysis.Analysis, protocol string) Table {
 	t := Table{
-		Name:   "artifacts-" + safename.Component(protocol),
-		Title:  fmt.Sprintf("Scores and rule stability, %s protocol", protocol),
-		Header: []string{"Dataset", "Method", "AUC (macro OvR)", "Log-loss", "Rules", "Distinct rules", "Jaccard", "Rules file"},
-		Align:  "llrrrrrl",
-		CSVHeader: []string{"protocol", "dataset", "method", "auc_macro_ovr", "log_loss", "rules_mean", "distinct_rules",
-			"mean_jaccard", "models"},
+		Name:  "artifacts-" + safename.Component(protocol),
+		Title: fmt.Sprintf("Scores and rule stability, %s protocol", protocol),
 		Notes: []string{
 			"From predictions.csv.gz and models.jsonl.gz: the selected configuration's test rows of every fold and repeat, pooled. AUC: one-vs-rest, macro over classes, ties by average rank (scikit-learn's roc_auc_score per class); log-loss: scores clipped to [ε, 1−ε] with ε = 2.22e-16 (scikit-learn's eps=\"auto\") and renormalised per row; — where the method stores no scores.",
 			"Jaccard: mean pairwise Jaccard similarity of the models' rule sets (rules compared as text, without printed statistics) across folds and repeats; 1 = the same rules every time.",
@@ -41,12 +37,15 @@ func ArtifactsTable(a *analysis.Analysis, protocol string) Table {
 			stab[[2]string{s.Dataset, s.Method}] = s
 		}
 	}
+	var rows []artifactsRow
 	for _, p := range a.PredictiveOf(protocol) {
-		s, ok := stab[[2]string{p.Dataset, p.Method}]
-		row, csvRow := artifactsRow(a, p, s, ok)
-		t.Rows = append(t.Rows, row)
-		t.CSVRows = append(t.CSVRows, csvRow)
+		r := artifactsRow{Predictive: p}
+		if s, ok := stab[[2]string{p.Dataset, p.Method}]; ok {
+			r.stability = &s
+		}
+		rows = append(rows, r)
 	}
+	declare(&t, artifactsColumns(a), rows)
 	// A row per dataset and method is too long to read inline in a study
 	// of several datasets: REPORT.md then links it with a one-line summary.
 	t.Linked = len(t.Rows) > 12
@@ -54,18 +53,54 @@ func ArtifactsTable(a *analysis.Analysis, protocol string) Table {
 	return t
 }
 
-// artifactsRow shows a cell's scores and, when its models record rules
-// (hasStab), their stability; — (empty in CSV) where there is none.
-func artifactsRow(a *analysis.Analysis, p analysis.Predictive, s analysis.Stability, hasStab bool) ([]Entry, []string) {
-	rules, distinct, jac, models := "—", "—", "—", ""
-	var jacCSV, rulesCSV, distinctCSV string
-	if hasStab {
-		rules, distinct, jac, models = fixed(s.MeanRules, 1), fmt.Sprint(s.Distinct), optFixed(s.Jaccard, 3), fmt.Sprint(s.Models)
-		jacCSV, rulesCSV, distinctCSV = optCSV(s.Jaccard), fixed(s.MeanRules, 4), distinct
+// artifactsRow is a cell's scores and, when its models record rules,
+// their stability.
+type artifactsRow struct {
+	analysis.Predictive
+	stability *analysis.Stability
+}
+
+// artifactsColumns declares the artifacts table: — in the grid, empty in
+// the CSV, where a cell has no scores or no stability.
+func artifactsColumns(a *analysis.Analysis) []Column[artifactsRow] {
+	stable := func(shown, written func(analysis.Stability) string) (func(artifactsRow) Entry, func(artifactsRow) string) {
+		return func(r artifactsRow) Entry {
+				if r.stability == nil {
+					return Entry{Text: "—"}
+				}
+				return Entry{Text: shown(*r.stability)}
+			}, func(r artifactsRow) string {
+				if r.stability == nil {
+					return ""
+				}
+				return written(*r.stability)
+			}
 	}
-	row := []Entry{{Text: p.Dataset}, {Text: a.Display(p.Method)}, {Text: optFixed(p.AUC, 4)}, {Text: optFixed(p.LogLoss, 4)},
-		{Text: rules}, {Text: distinct}, {Text: jac}, {Text: rulesFileName(p.Dataset)}}
-	return row, []string{p.Protocol, p.Dataset, p.Method, optCSV(p.AUC), optCSV(p.LogLoss), rulesCSV, distinctCSV, jacCSV, models}
+	rulesShown, rulesWritten := stable(func(s analysis.Stability) string { return fixed(s.MeanRules, 1) }, func(s analysis.Stability) string { return fixed(s.MeanRules, 4) })
+	distinct := func(s analysis.Stability) string { return fmt.Sprint(s.Distinct) }
+	distinctShown, distinctWritten := stable(distinct, distinct)
+	jaccardShown, jaccardWritten := stable(func(s analysis.Stability) string { return optFixed(s.Jaccard, 3) }, func(s analysis.Stability) string { return optCSV(s.Jaccard) })
+	return []Column[artifactsRow]{
+		{CSV: "protocol", Write: func(r artifactsRow) string { return r.Protocol }},
+		{Header: "Dataset", Show: func(r artifactsRow) Entry { return Entry{Text: r.Dataset} },
+			CSV: "dataset", Write: func(r artifactsRow) string { return r.Dataset }},
+		{Header: "Method", Show: func(r artifactsRow) Entry { return Entry{Text: a.Display(r.Method)} },
+			CSV: "method", Write: func(r artifactsRow) string { return r.Method }},
+		{Header: "AUC (macro OvR)", Align: 'r', Show: func(r artifactsRow) Entry { return Entry{Text: optFixed(r.AUC, 4)} },
+			CSV: "auc_macro_ovr", Write: func(r artifactsRow) string { return optCSV(r.AUC) }},
+		{Header: "Log-loss", Align: 'r', Show: func(r artifactsRow) Entry { return Entry{Text: optFixed(r.LogLoss, 4)} },
+			CSV: "log_loss", Write: func(r artifactsRow) string { return optCSV(r.LogLoss) }},
+		{Header: "Rules", Align: 'r', Show: rulesShown, CSV: "rules_mean", Write: rulesWritten},
+		{Header: "Distinct rules", Align: 'r', Show: distinctShown, CSV: "distinct_rules", Write: distinctWritten},
+		{Header: "Jaccard", Align: 'r', Show: jaccardShown, CSV: "mean_jaccard", Write: jaccardWritten},
+		{Header: "Rules file", Show: func(r artifactsRow) Entry { return Entry{Text: rulesFileName(r.Dataset)} }},
+		{CSV: "models", Write: func(r artifactsRow) string {
+			if r.stability == nil {
+				return ""
+			}
+			return fmt.Sprint(r.stability.Models)
+		}},
+	}
 }
 
 // optFixed shows an optional value with dec decimals, — when absent.

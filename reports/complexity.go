@@ -21,89 +21,145 @@ func ComplexityTable(a *analysis.Analysis, protocol string) Table {
 	pres := a.Presentation()
 	paperColumns := protocol == "paper" && a.HasPaperDatasets()
 	cells := analysis.FilterProtocol(a.Cells, protocol)
-	methods := analysis.MethodsOf(cells, pres)
-	t := Table{
-		Name:      "complexity-" + protocol,
-		Title:     fmt.Sprintf("Model complexity averaged over datasets, %s protocol", protocol),
-		Header:    []string{"Method", "Datasets", "Rules", "Antecedents/rule", "Rulebase size", "Leaves", "Internal nodes", "Paper rules", "Paper cond./rule", "Paper size"},
-		Align:     "lrrrrrrrrr",
-		CSVHeader: []string{"protocol", "method", "display_name", "datasets", "rules", "antecedents_per_rule", "rulebase_size", "leaves", "internal_nodes", "paper_rules", "paper_conditions_per_rule", "paper_rulebase_size"},
-	}
+	var rows []complexityRow
 	covered := map[string]bool{}
-	for _, m := range methods {
-		row, csvRow := complexityRow(a, protocol, m)
+	for _, m := range analysis.MethodsOf(cells, pres) {
 		if col, ok := analysis.PaperColumn(m); ok {
 			covered[col] = true
 		}
-		t.Rows = append(t.Rows, row)
-		t.CSVRows = append(t.CSVRows, csvRow)
+		cm, _ := a.ComplexityOf(protocol, m)
+		rows = append(rows, complexityRow{method: m, display: pres.DisplayName(m), ours: &cm, paper: paperComplexity(m), notInPaper: notInPaper(m)})
 	}
+	t := Table{
+		Name:  "complexity-" + protocol,
+		Title: fmt.Sprintf("Model complexity averaged over datasets, %s protocol", protocol),
+		Notes: []string{
+			"Rules: one per leaf or rule-list entry; Antecedents/rule: mean conditions per rule (per-fold ratio, averaged); Rulebase size: total antecedents. Leaves and internal nodes are the counts the authors' driver records (its N_Rules and N_Unique_Conditions).",
+		},
+	}
+	cols := complexityColumns(protocol)
 	if paperColumns {
-		paperOnlyRows(&t, protocol, covered)
-	}
-	t.Notes = []string{
-		"Rules: one per leaf or rule-list entry; Antecedents/rule: mean conditions per rule (per-fold ratio, averaged); Rulebase size: total antecedents. Leaves and internal nodes are the counts the authors' driver records (its N_Rules and N_Unique_Conditions).",
-		"The paper's FGRT row (10.40 rules, 2.28 conditions/rule) equals the authors' mean leaves and mean internal nodes, not antecedents per rule; its CART and C4.5 rows match no committed result. Paper size = paper rules × paper conditions/rule.",
-	}
-	if !paperColumns {
 		// The paper's figures are comparable under its protocol, on its
 		// datasets, only.
-		t.Header, t.Align, t.CSVHeader = t.Header[:7], t.Align[:7], t.CSVHeader[:9]
-		for i := range t.Rows {
-			t.Rows[i], t.CSVRows[i] = t.Rows[i][:7], t.CSVRows[i][:9]
-		}
-		t.Notes = t.Notes[:1]
+		rows = append(rows, paperOnlyRows(covered)...)
+		cols = append(cols, complexityPaperColumns()...)
+		t.Notes = append(t.Notes, "The paper's FGRT row (10.40 rules, 2.28 conditions/rule) equals the authors' mean leaves and mean internal nodes, not antecedents per rule; its CART and C4.5 rows match no committed result. Paper size = paper rules × paper conditions/rule.")
 	}
+	declare(&t, cols, rows)
 	return t
 }
 
-// complexityRow is a method's averages, with the paper's figures for it
-// (dashes for a variant; a note for a learner the paper never ran).
-func complexityRow(a *analysis.Analysis, protocol, m string) ([]Entry, []string) {
-	pres := a.Presentation()
-	cm, _ := a.ComplexityOf(protocol, m)
-	n := cm.Datasets
-	vals := []float64{cm.Rules, cm.AntecedentsPerRule, cm.RulebaseSize, cm.Leaves, cm.InternalNodes}
-	row := []Entry{{Text: pres.DisplayName(m)}, {Text: strconv.Itoa(n)}}
-	csvRow := []string{protocol, m, pres.DisplayName(m), strconv.Itoa(n)}
-	for _, v := range vals {
-		row = append(row, Entry{Text: fixed(v, 2)})
-		csvRow = append(csvRow, csvNum(v))
-	}
-	pRow, pCSV := paperComplexity(m)
-	if _, variant := results.SplitVariant(m); variant != "" {
-		pRow, pCSV = []Entry{{Text: "—"}, {Text: "—"}, {Text: "—"}}, []string{"", "", ""}
-	} else if notInPaper(m) {
-		// A learner the paper never ran (FuzzyCART, the majority
-		// baseline): say so where the paper's figures would stand,
-		// rather than dashes that read as missing numbers.
-		pRow[0].Text = notInPaperText
-	}
-	return append(row, pRow...), append(csvRow, pCSV...)
+// complexityRow is one method's row: the analysis's averages (nil in a
+// row of the paper's only) and the paper's figures (nil where there are
+// none to compare).
+type complexityRow struct {
+	method, display string
+	ours            *analysis.ComplexityMean
+	paper           *paper.ComplexityRow
+	// notInPaper marks a learner the paper never ran (FuzzyCART, the
+	// majority baseline): the paper's first column says so, rather than
+	// dashes that read as missing numbers.
+	notInPaper bool
 }
 
-// paperOnlyRows adds the paper's figures of the methods the study did not
+// complexityColumns declares the complexity table's columns of ours; the
+// paper's follow where they are comparable (complexityPaperColumns).
+func complexityColumns(protocol string) []Column[complexityRow] {
+	average := func(header, csv string, of func(analysis.ComplexityMean) float64) Column[complexityRow] {
+		return Column[complexityRow]{Header: header, Align: 'r', CSV: csv,
+			Show: func(r complexityRow) Entry {
+				if r.ours == nil {
+					return Entry{Text: "—"}
+				}
+				return Entry{Text: fixed(of(*r.ours), 2)}
+			},
+			Write: func(r complexityRow) string {
+				if r.ours == nil {
+					return ""
+				}
+				return csvNum(of(*r.ours))
+			}}
+	}
+	datasets := func(r complexityRow) string {
+		if r.ours == nil {
+			return "0"
+		}
+		return strconv.Itoa(r.ours.Datasets)
+	}
+	return []Column[complexityRow]{
+		{CSV: "protocol", Write: func(complexityRow) string { return protocol }},
+		{CSV: "method", Write: func(r complexityRow) string { return r.method }},
+		{Header: "Method", Show: func(r complexityRow) Entry { return Entry{Text: r.display} },
+			CSV: "display_name", Write: func(r complexityRow) string { return r.display }},
+		{Header: "Datasets", Align: 'r', CSV: "datasets", Write: datasets,
+			Show: func(r complexityRow) Entry {
+				if r.ours == nil {
+					return Entry{Text: "—"}
+				}
+				return Entry{Text: datasets(r)}
+			}},
+		average("Rules", "rules", func(c analysis.ComplexityMean) float64 { return c.Rules }),
+		average("Antecedents/rule", "antecedents_per_rule", func(c analysis.ComplexityMean) float64 { return c.AntecedentsPerRule }),
+		average("Rulebase size", "rulebase_size", func(c analysis.ComplexityMean) float64 { return c.RulebaseSize }),
+		average("Leaves", "leaves", func(c analysis.ComplexityMean) float64 { return c.Leaves }),
+		average("Internal nodes", "internal_nodes", func(c analysis.ComplexityMean) float64 { return c.InternalNodes }),
+	}
+}
+
+// complexityPaperColumns declares the paper's figures beside ours.
+func complexityPaperColumns() []Column[complexityRow] {
+	figure := func(header, csv string, first bool, of func(paper.ComplexityRow) float64) Column[complexityRow] {
+		return Column[complexityRow]{Header: header, Align: 'r', CSV: csv,
+			Show: func(r complexityRow) Entry {
+				switch {
+				case r.paper != nil:
+					return Entry{Text: fixed(of(*r.paper), 2)}
+				case first && r.notInPaper:
+					return Entry{Text: notInPaperText}
+				}
+				return Entry{Text: "—"}
+			},
+			Write: func(r complexityRow) string {
+				if r.paper == nil {
+					return ""
+				}
+				return fixed(of(*r.paper), 2)
+			}}
+	}
+	return []Column[complexityRow]{
+		figure("Paper rules", "paper_rules", true, func(p paper.ComplexityRow) float64 { return p.Rules }),
+		figure("Paper cond./rule", "paper_conditions_per_rule", false, func(p paper.ComplexityRow) float64 { return p.ConditionsPerRule }),
+		figure("Paper size", "paper_rulebase_size", false, func(p paper.ComplexityRow) float64 { return p.RulebaseSize }),
+	}
+}
+
+// paperOnlyRows are the paper's figures of the methods the study did not
 // run (FRR), each in a row of its own.
-func paperOnlyRows(t *Table, protocol string, covered map[string]bool) {
+func paperOnlyRows(covered map[string]bool) []complexityRow {
+	var rows []complexityRow
 	for _, col := range paper.ComplexityColumns {
 		if covered[col] {
 			continue
 		}
 		p, _ := paper.Complexity(col)
-		t.Rows = append(t.Rows, []Entry{{Text: col + " (paper only)"}, {Text: "—"}, {Text: "—"}, {Text: "—"}, {Text: "—"}, {Text: "—"}, {Text: "—"},
-			{Text: fixed(p.Rules, 2)}, {Text: fixed(p.ConditionsPerRule, 2)}, {Text: fixed(p.RulebaseSize, 2)}})
-		t.CSVRows = append(t.CSVRows, []string{protocol, "paper:" + col, col + " (paper only)", "0", "", "", "", "", "",
-			fixed(p.Rules, 2), fixed(p.ConditionsPerRule, 2), fixed(p.RulebaseSize, 2)})
+		rows = append(rows, complexityRow{method: "paper:" + col, display: col + " (paper only)", paper: &p})
 	}
+	return rows
 }
 
-func paperComplexity(method string) ([]Entry, []string) {
-	col, ok := analysis.PaperColumn(method)
-	if ok {
-		if p, ok := paper.Complexity(col); ok {
-			return []Entry{{Text: fixed(p.Rules, 2)}, {Text: fixed(p.ConditionsPerRule, 2)}, {Text: fixed(p.RulebaseSize, 2)}},
-				[]string{fixed(p.Rules, 2), fixed(p.ConditionsPerRule, 2), fixed(p.RulebaseSize, 2)}
-		}
+// paperComplexity is the paper's figures for a method: nil for a variant
+// (a grid point is not the paper's configuration) or a learner the paper
+// never ran.
+func paperComplexity(method string) *paper.ComplexityRow {
+	if _, variant := results.SplitVariant(method); variant != "" {
+		return nil
 	}
-	return []Entry{{Text: "—"}, {Text: "—"}, {Text: "—"}}, []string{"", "", ""}
+	col, ok := analysis.PaperColumn(method)
+	if !ok {
+		return nil
+	}
+	if p, ok := paper.Complexity(col); ok {
+		return &p
+	}
+	return nil
 }

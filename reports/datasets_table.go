@@ -89,37 +89,39 @@ func intOrDash(v int) string {
 // paper has the dataset.
 func DatasetsTable(rows []DatasetInfo) Table {
 	kinds := identityKindsOf(rows)
-	t := datasetsTableHead(kinds)
 	var present, imputed []string
+	var lines []datasetLine
 	for _, r := range rows {
 		if r.Imputed > 0 {
 			imputed = append(imputed, fmt.Sprintf("%s (%d cells)", r.Name, r.Imputed))
 		}
+		l := datasetLine{DatasetInfo: r, differs: "not in the paper"}
 		p, inPaper := paper.Dataset(r.Name)
 		inPaper = inPaper && r.Paper
-		domain := r.Domain
-		if domain == "" && inPaper {
-			domain = p.Domain
+		if l.Domain == "" && inPaper {
+			l.Domain = p.Domain
 		}
-		balance, majority, majorityCSV := classBalance(r)
-		differs := "not in the paper"
-		pI, pF, pC := "", "", ""
+		l.balance, l.majority, l.majorityCSV = classBalance(r)
 		if inPaper {
 			present = append(present, r.Name)
-			differs = differencesFromPaper(r, p)
-			pI, pF, pC = strconv.Itoa(p.Instances), strconv.Itoa(p.Features), strconv.Itoa(p.Classes)
+			l.differs = differencesFromPaper(r, p)
+			l.paper = &p
 		}
-		row := []Entry{{Text: r.Name}, {Text: intOrDash(r.FileRows)}, {Text: intOrDash(r.Instances)}, {Text: intOrDash(r.Features)}, {Text: intOrDash(r.Nominal)},
-			{Text: intOrDash(r.Classes)}, {Text: balance}, {Text: majority}, {Text: intOrDash(r.Missing)}, {Text: shortIdentity(r.SHA256)}}
-		if kinds.paper {
-			row = append(row, Entry{Text: differs})
-		}
-		t.Rows = append(t.Rows, row)
-		t.CSVRows = append(t.CSVRows, []string{r.Name, intOrDash(r.Instances), intOrDash(r.Features), intOrDash(r.Nominal), intOrDash(r.Classes),
-			strings.ReplaceAll(balance, "—", ""), majorityCSV, intOrDash(r.Missing), r.SHA256, domain, pI, pF, pC, differs, intOrDash(r.FileRows)})
+		lines = append(lines, l)
 	}
+	t := Table{Name: "datasets", Title: "Datasets"}
+	declare(&t, datasetsColumns(kinds), lines)
 	t.Notes = datasetsNotes(kinds, present, imputed)
 	return t
+}
+
+// datasetLine is one dataset's row: its figures, as shown, and the
+// paper's where the paper has the dataset (paper nil otherwise).
+type datasetLine struct {
+	DatasetInfo
+	balance, majority, majorityCSV string
+	differs                        string
+	paper                          *paper.DatasetRow
 }
 
 // identityKinds says what the datasets of a table are: some of the
@@ -142,27 +144,58 @@ func identityKindsOf(rows []DatasetInfo) identityKinds {
 	return k
 }
 
-// datasetsTableHead is the datasets table without rows. The paper's
-// column applies only to the paper's datasets: a study of the user's own
-// files has no "Differs from paper" column. A table identity (content:…)
-// is not a file checksum, so the column says identity where one is.
-func datasetsTableHead(k identityKinds) Table {
+// datasetsColumns declares the datasets table. The paper's column is
+// shown only for the paper's datasets: a study of the user's own files
+// has no "Differs from paper" column. A table identity (content:…) is not
+// a file checksum, so the column says identity where one is.
+func datasetsColumns(k identityKinds) []Column[datasetLine] {
 	idHeader := "SHA-256 (normalised)"
 	if k.content {
 		idHeader = "Identity"
 	}
-	t := Table{
-		Name:      "datasets",
-		Title:     "Datasets",
-		Header:    []string{"Dataset", "Rows in file", "Rows used", "Features", "Nominal", "Classes", "Class balance", "Majority (%)", "Missing rows", idHeader},
-		Align:     "lrrrrrlrrl",
-		CSVHeader: []string{"dataset", "instances", "features", "nominal", "classes", "class_counts", "majority_rate", "missing_rows", "normalized_sha256", "domain", "paper_instances", "paper_features", "paper_classes", "differs", "rows_in_file"},
+	type line = datasetLine
+	count := func(header, csv string, of func(line) int) Column[line] {
+		return Column[line]{Header: header, Align: 'r', Show: func(l line) Entry { return Entry{Text: intOrDash(of(l))} },
+			CSV: csv, Write: func(l line) string { return intOrDash(of(l)) }}
 	}
-	if k.paper {
-		t.Header = append(t.Header, "Differs from paper")
-		t.Align += "l"
+	paperFigure := func(csv string, of func(paper.DatasetRow) int) Column[line] {
+		return Column[line]{CSV: csv, Write: func(l line) string {
+			if l.paper == nil {
+				return ""
+			}
+			return strconv.Itoa(of(*l.paper))
+		}}
 	}
-	return t
+	differs := Column[line]{Header: "Differs from paper", Show: func(l line) Entry { return Entry{Text: l.differs} },
+		CSV: "differs", Write: func(l line) string { return l.differs }}
+	if !k.paper {
+		differs.Show = nil
+	}
+	rowsInFile := func(l line) int { return l.FileRows }
+	return []Column[line]{
+		{Header: "Dataset", Show: func(l line) Entry { return Entry{Text: l.Name} },
+			CSV: "dataset", Write: func(l line) string { return l.Name }},
+		// The CSV has the file's rows last, after the columns it had
+		// before it was counted.
+		{Header: "Rows in file", Align: 'r', Show: func(l line) Entry { return Entry{Text: intOrDash(rowsInFile(l))} }},
+		count("Rows used", "instances", func(l line) int { return l.Instances }),
+		count("Features", "features", func(l line) int { return l.Features }),
+		count("Nominal", "nominal", func(l line) int { return l.Nominal }),
+		count("Classes", "classes", func(l line) int { return l.Classes }),
+		{Header: "Class balance", Show: func(l line) Entry { return Entry{Text: l.balance} },
+			CSV: "class_counts", Write: func(l line) string { return strings.ReplaceAll(l.balance, "—", "") }},
+		{Header: "Majority (%)", Align: 'r', Show: func(l line) Entry { return Entry{Text: l.majority} },
+			CSV: "majority_rate", Write: func(l line) string { return l.majorityCSV }},
+		count("Missing rows", "missing_rows", func(l line) int { return l.Missing }),
+		{Header: idHeader, Show: func(l line) Entry { return Entry{Text: shortIdentity(l.SHA256)} },
+			CSV: "normalized_sha256", Write: func(l line) string { return l.SHA256 }},
+		{CSV: "domain", Write: func(l line) string { return l.Domain }},
+		paperFigure("paper_instances", func(p paper.DatasetRow) int { return p.Instances }),
+		paperFigure("paper_features", func(p paper.DatasetRow) int { return p.Features }),
+		paperFigure("paper_classes", func(p paper.DatasetRow) int { return p.Classes }),
+		differs,
+		{CSV: "rows_in_file", Write: func(l line) string { return intOrDash(rowsInFile(l)) }},
+	}
 }
 
 // classBalance shows the rows per class ("—" when unknown) and the

@@ -97,10 +97,7 @@ func TestDatasetsTablePaperOnlyWhereItApplies(t *testing.T) {
 			if hasDiffers != c.differs || len(tab.Align) != len(tab.Header) || len(tab.Rows[0]) != len(tab.Header) {
 				t.Errorf("header %q (align %q, row of %d cells), want the paper's column: %v", tab.Header, tab.Align, len(tab.Rows[0]), c.differs)
 			}
-			if got := tab.Header[9]; got != c.idHeader {
-				t.Errorf("identity header %q, want %q", got, c.idHeader)
-			}
-			if got := tab.Rows[0][9].Text; got != c.id {
+			if got := gridCell(t, tab, tab.Rows[0], c.idHeader).Text; got != c.id {
 				t.Errorf("identity cell %q, want %q", got, c.id)
 			}
 			if !strings.Contains(tab.Notes[0], c.identityIn) {

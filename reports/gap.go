@@ -17,32 +17,24 @@ func ProtocolGapTable(a *analysis.Analysis) (t Table, ok bool) {
 	if len(methods) == 0 {
 		return Table{}, false
 	}
-	t = Table{
-		Name:      "protocol-gap",
-		Title:     "Protocol gap: paper-protocol minus clean-protocol accuracy (pp)",
-		Header:    []string{"Dataset"},
-		Align:     "l",
-		CSVHeader: []string{"dataset", "method", "display_name", "paper_accuracy", "clean_accuracy", "gap"},
-	}
-	for _, m := range methods {
-		t.Header = append(t.Header, pres.DisplayName(m))
-		t.Align += "r"
-	}
+	var grid []pivotRow
+	var rows []gapRow
 	ix := newCellIndex(cells)
 	for _, ds := range analysis.DatasetsOf(cells) {
-		gapDatasetRow(&t, ix, ds, methods, pres)
-	}
-	row := []Entry{{Text: "Mean"}}
-	for _, m := range methods {
-		g, ok := a.GapOf(m)
-		if !ok {
-			row = append(row, Entry{Text: "—"})
-			continue
+		if g, lines := gapDatasetRow(ix, ds, methods); len(lines) > 0 {
+			grid, rows = append(grid, g), append(rows, lines...)
 		}
-		row = append(row, Entry{Text: signed(g.GapPP, 2)})
-		t.CSVRows = append(t.CSVRows, []string{"mean", m, pres.DisplayName(m), "", "", csvNum(g.GapPP)})
 	}
-	t.Rows = append(t.Rows, row)
+	mean := pivotRow{label: "Mean", cells: map[string]Entry{}}
+	for _, m := range methods {
+		if g, ok := a.GapOf(m); ok {
+			mean.cells[m] = Entry{Text: signed(g.GapPP, 2)}
+			rows = append(rows, gapRow{dataset: "mean", method: m, gap: g.GapPP})
+		}
+	}
+	t = Table{Name: "protocol-gap", Title: "Protocol gap: paper-protocol minus clean-protocol accuracy (pp)"}
+	declareGrid(&t, pivotColumns("Dataset", methods, pres.DisplayName), append(grid, mean))
+	declareCSV(&t, gapColumns(pres), rows)
 	t.Notes = []string{
 		"Positive: the paper protocol reports a higher accuracy than the clean protocol (test-fold model selection, partitions and FGRT* optimisation fitted on all rows, a scaler fitted on rows that overlap the test folds).",
 		"Mean: the mean gap over the datasets with both cells; no cell is bold.",
@@ -69,23 +61,49 @@ func gapMethods(cells []analysis.Cell, pres results.Presentation) []string {
 	return methods
 }
 
-// gapDatasetRow adds a dataset's gaps, when some method has both cells.
-func gapDatasetRow(t *Table, ix cellIndex, ds string, methods []string, pres results.Presentation) {
-	row := []Entry{{Text: ds}}
-	any := false
+// gapRow is one line of the gap CSV: a cell pair's gap, or (no
+// accuracies, dataset "mean") a method's mean gap.
+type gapRow struct {
+	dataset, method string
+	// paper and clean are the pair's accuracies; nil for a mean.
+	paper, clean *analysis.Cell
+	gap          float64
+}
+
+// gapColumns declares the protocol gap's CSV.
+func gapColumns(pres results.Presentation) []Column[gapRow] {
+	accuracy := func(of func(gapRow) *analysis.Cell) func(gapRow) string {
+		return func(r gapRow) string {
+			if c := of(r); c != nil {
+				return csvNum(c.Accuracy * 100)
+			}
+			return ""
+		}
+	}
+	return []Column[gapRow]{
+		{CSV: "dataset", Write: func(r gapRow) string { return r.dataset }},
+		{CSV: "method", Write: func(r gapRow) string { return r.method }},
+		{CSV: "display_name", Write: func(r gapRow) string { return pres.DisplayName(r.method) }},
+		{CSV: "paper_accuracy", Write: accuracy(func(r gapRow) *analysis.Cell { return r.paper })},
+		{CSV: "clean_accuracy", Write: accuracy(func(r gapRow) *analysis.Cell { return r.clean })},
+		{CSV: "gap", Write: func(r gapRow) string { return csvNum(r.gap) }},
+	}
+}
+
+// gapDatasetRow is a dataset's gaps: its grid row and its CSV lines (none
+// when no method has both cells).
+func gapDatasetRow(ix cellIndex, ds string, methods []string) (pivotRow, []gapRow) {
+	row := pivotRow{label: ds, cells: map[string]Entry{}}
+	var lines []gapRow
 	for _, m := range methods {
 		p, okP := ix.get("paper", ds, m)
 		c, okC := ix.get("clean", ds, m)
 		if !okP || !okC {
-			row = append(row, Entry{Text: "—"})
 			continue
 		}
-		any = true
 		g := analysis.ProtocolGap(p, c)
-		row = append(row, Entry{Text: signed(g, 2)})
-		t.CSVRows = append(t.CSVRows, []string{ds, m, pres.DisplayName(m), csvNum(p.Accuracy * 100), csvNum(c.Accuracy * 100), csvNum(g)})
+		row.cells[m] = Entry{Text: signed(g, 2)}
+		lines = append(lines, gapRow{dataset: ds, method: m, paper: &p, clean: &c, gap: g})
 	}
-	if any {
-		t.Rows = append(t.Rows, row)
-	}
+	return row, lines
 }

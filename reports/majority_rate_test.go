@@ -88,7 +88,7 @@ func TestNotInPaperMarked(t *testing.T) {
 	ct := ComplexityTable(a, "paper")
 	marked := map[string]string{}
 	for _, row := range ct.Rows {
-		marked[row[0].Text] = row[7].Text
+		marked[gridCell(t, ct, row, "Method").Text] = gridCell(t, ct, row, "Paper rules").Text
 	}
 	for _, tc := range []struct{ display, paperRules string }{
 		{"FuzzyCART", notInPaperText},

@@ -21,11 +21,11 @@ func tableNamed(t *testing.T, rep *Report, name string) Table {
 	return Table{}
 }
 
-// meanRow returns the Markdown row whose first cell is "Mean".
+// meanRow returns the grid row whose Dataset cell is "Mean".
 func meanRow(t *testing.T, tb Table) []Entry {
 	t.Helper()
 	for _, r := range tb.Rows {
-		if len(r) > 0 && r[0].Text == "Mean" {
+		if gridCell(t, tb, r, "Dataset").Text == "Mean" {
 			return r
 		}
 	}
@@ -53,27 +53,28 @@ func checkMeanRows(t *testing.T, a *analysis.Analysis, rep *Report) {
 		tb := tableNamed(t, rep, "accuracy-"+p)
 		row := meanRow(t, tb)
 		methods := analysis.MethodsOf(analysis.FilterProtocol(a.Cells, p), a.Presentation())
-		for j, m := range methods {
+		for _, m := range methods {
 			mm, ok := a.MeanOf(p, m)
 			if !ok {
 				t.Fatalf("%s: no mean of %s", p, m)
 			}
-			e := row[j+1]
+			e := gridCell(t, tb, row, a.Display(m))
 			if got, want := leadingNumber(t, e.Text), mm.Accuracy*100; got != mustRound(want) || e.Bold != mm.Best {
 				t.Errorf("%s Mean of %s: %q bold %v, the analysis has %v best %v", tb.Name, m, e.Text, e.Bold, want, mm.Best)
 			}
 		}
 		for _, r := range tb.CSVRows {
-			if r[1] != "mean" {
+			field := func(name string) string { return csvField(t, tb, r, name) }
+			if field("dataset") != "mean" {
 				for _, c := range a.Cells {
-					if c.Protocol == p && c.Dataset == r[1] && c.Method == r[2] && r[9] != strconv.FormatBool(c.BestOnDataset) {
-						t.Errorf("%s: %s/%s best %s, the analysis has %v", tb.Name, r[1], r[2], r[9], c.BestOnDataset)
+					if c.Protocol == p && c.Dataset == field("dataset") && c.Method == field("method") && field("best") != strconv.FormatBool(c.BestOnDataset) {
+						t.Errorf("%s: %s/%s best %s, the analysis has %v", tb.Name, field("dataset"), field("method"), field("best"), c.BestOnDataset)
 					}
 				}
 				continue
 			}
-			mm, _ := a.MeanOf(p, r[2])
-			if r[5] != csvNum(mm.Accuracy*100) || r[4] != strconv.Itoa(mm.Datasets) || r[9] != strconv.FormatBool(mm.Best) {
+			mm, _ := a.MeanOf(p, field("method"))
+			if field("accuracy_mean") != csvNum(mm.Accuracy*100) || field("n") != strconv.Itoa(mm.Datasets) || field("best") != strconv.FormatBool(mm.Best) {
 				t.Errorf("%s CSV mean row %v disagrees with the analysis %+v", tb.Name, r, mm)
 			}
 		}
@@ -82,14 +83,19 @@ func checkMeanRows(t *testing.T, a *analysis.Analysis, rep *Report) {
 		tb := tableNamed(t, rep, "complexity-"+p)
 		rows := 0
 		for _, r := range tb.CSVRows {
-			cm, ok := a.ComplexityOf(p, r[1])
+			method := csvField(t, tb, r, "method")
+			cm, ok := a.ComplexityOf(p, method)
 			if !ok {
 				continue
 			}
 			rows++
 			want := []string{strconv.Itoa(cm.Datasets), csvNum(cm.Rules), csvNum(cm.AntecedentsPerRule), csvNum(cm.RulebaseSize), csvNum(cm.Leaves), csvNum(cm.InternalNodes)}
-			if got := r[3:9]; strings.Join(got, ",") != strings.Join(want, ",") {
-				t.Errorf("%s row of %s: %v, the analysis has %v", tb.Name, r[1], got, want)
+			var got []string
+			for _, name := range []string{"datasets", "rules", "antecedents_per_rule", "rulebase_size", "leaves", "internal_nodes"} {
+				got = append(got, csvField(t, tb, r, name))
+			}
+			if strings.Join(got, ",") != strings.Join(want, ",") {
+				t.Errorf("%s row of %s: %v, the analysis has %v", tb.Name, method, got, want)
 			}
 		}
 		if rows == 0 {
@@ -98,8 +104,8 @@ func checkMeanRows(t *testing.T, a *analysis.Analysis, rep *Report) {
 	}
 	gap := tableNamed(t, rep, "protocol-gap")
 	row := meanRow(t, gap)
-	for j, h := range gap.Header[1:] {
-		e := row[j+1]
+	for _, h := range gap.Header[1:] {
+		e := gridCell(t, gap, row, h)
 		var g analysis.GapMean
 		for _, c := range a.GapMeans {
 			if a.Display(c.Method) == h {
@@ -159,9 +165,10 @@ func TestMeanRowsAreTheAnalysis(t *testing.T) {
 	rep := render()
 	checkMeanRows(t, a, rep)
 	paperRow := false
-	for _, r := range tableNamed(t, rep, "paper-paper").Rows {
-		if r[0].Text == "Mean" && r[1].Text == a.Display("fgrt") {
-			paperRow = r[2].Text == "50.00"
+	paperTable := tableNamed(t, rep, "paper-paper")
+	for _, r := range paperTable.Rows {
+		if gridCell(t, paperTable, r, "Dataset").Text == "Mean" && gridCell(t, paperTable, r, "Method").Text == a.Display("fgrt") {
+			paperRow = gridCell(t, paperTable, r, "Ours (%)").Text == "50.00"
 		}
 	}
 	if !paperRow {
@@ -189,14 +196,15 @@ func TestRanksTableIsTheAnalysis(t *testing.T) {
 		}
 		within := 0
 		for i, r := range tb.CSVRows {
-			if r[1] != rk.Methods[i].Label {
-				t.Errorf("%s row %d: %s, the ranking has %s", tb.Name, i, r[1], rk.Methods[i].Label)
+			method, within05 := csvField(t, tb, r, "method"), csvField(t, tb, r, "within_cd05_of_best")
+			if method != rk.Methods[i].Label {
+				t.Errorf("%s row %d: %s, the ranking has %s", tb.Name, i, method, rk.Methods[i].Label)
 			}
-			want := r[1] == tests.Best || slices.Contains(tests.WithinCD05, r[1])
-			if r[5] != strconv.FormatBool(want) {
-				t.Errorf("%s: %s within CD %s, the analysis says %v", tb.Name, r[1], r[5], want)
+			want := method == tests.Best || slices.Contains(tests.WithinCD05, method)
+			if within05 != strconv.FormatBool(want) {
+				t.Errorf("%s: %s within CD %s, the analysis says %v", tb.Name, method, within05, want)
 			}
-			if r[5] == "true" {
+			if within05 == "true" {
 				within++
 			}
 		}
@@ -253,8 +261,8 @@ func TestPairDecisionsAreTheAnalysis(t *testing.T) {
 		tb := tableNamed(t, rep, "pairwise-"+tests.Protocol)
 		sig := 0
 		for i, r := range tb.CSVRows {
-			if r[11] != strconv.FormatBool(tests.Pairs[i].Significant) {
-				t.Errorf("%s %s vs %s: significant %s, the analysis has %v", tb.Name, r[1], r[2], r[11], tests.Pairs[i].Significant)
+			if sig05 := csvField(t, tb, r, "significant_05"); sig05 != strconv.FormatBool(tests.Pairs[i].Significant) {
+				t.Errorf("%s %s vs %s: significant %s, the analysis has %v", tb.Name, csvField(t, tb, r, "a"), csvField(t, tb, r, "b"), sig05, tests.Pairs[i].Significant)
 			}
 			if tests.Pairs[i].Significant {
 				sig++

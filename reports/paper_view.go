@@ -37,49 +37,36 @@ func paperTable(a *analysis.Analysis, protocol string, lg *legend) (t Table, row
 		verdict = nil
 	}
 	t = Table{
-		Name:      "paper-" + protocol,
-		Title:     fmt.Sprintf("Our accuracy against the paper's printed value, %s protocol (comparable cells only)", protocol),
-		Header:    []string{"Dataset", "Method", "Ours (%)", "Paper (%)", "Δ (pp)", "Note"},
-		Align:     "llrrrl",
-		CSVHeader: []string{"protocol", "dataset", "method", "ours", "paper", "diff", "paper_test_selected", "note"},
-		Linked:    true,
-	}
-	if verdict != nil {
-		t.Header = append(t.Header, "Cause of the difference")
-		t.Align += "l"
-		t.CSVHeader = append(t.CSVHeader, "cause")
+		Name:   "paper-" + protocol,
+		Title:  fmt.Sprintf("Our accuracy against the paper's printed value, %s protocol (comparable cells only)", protocol),
+		Linked: true,
 	}
 	pres := a.Presentation()
 	paperCells := analysis.FilterProtocol(a.PaperCells(), protocol)
+	var lines []paperRow
 	for _, c := range paperCells {
 		pc, ok := a.PaperComparisonOf(c)
 		if !ok {
 			continue
 		}
 		rows++
-		ours := pct(c.Accuracy)
-		if ours != fixed(pc.Paper, 2) {
+		r := paperRow{dataset: c.Dataset, method: c.Method, shown: pct(c.Accuracy), written: csvNum(c.Accuracy * 100), PaperComparison: pc}
+		if r.shown != fixed(pc.Paper, 2) {
 			differ++
 		}
 		if c.TestSelected() {
-			ours += " †"
+			r.shown += " †"
 			lg.use("†")
 		}
 		if paperTestSelected[pc.Column] {
 			lg.use("†")
 		}
-		row := []Entry{{Text: c.Dataset}, {Text: pres.DisplayName(c.Method)}, {Text: ours}, {Text: paperValue(pc.Paper, pc.Column)}, {Text: signed(pc.DiffPP, 2)}, {Text: pc.Note}}
-		csvRow := []string{protocol, c.Dataset, c.Method, csvNum(c.Accuracy * 100), fixed(pc.Paper, 2), csvNum(pc.DiffPP), strconv.FormatBool(paperTestSelected[pc.Column]), pc.Note}
 		if verdict != nil {
-			cause, text := "", ""
 			if d, ok := verdict.CauseOfCell(c.Dataset, c.Method); ok {
-				cause, text = string(d.Cause), d.Cause.Explain(d.Other)
+				r.cause, r.explained = string(d.Cause), d.Cause.Explain(d.Other)
 			}
-			row = append(row, Entry{Text: text, Bold: cause == string(analysis.CauseUnexplained)})
-			csvRow = append(csvRow, cause)
 		}
-		t.Rows = append(t.Rows, row)
-		t.CSVRows = append(t.CSVRows, csvRow)
+		lines = append(lines, r)
 	}
 	// Means over the paper's ten datasets, for methods that have them all:
 	// the analysis's paper_datasets_accuracy.
@@ -88,20 +75,66 @@ func paperTable(a *analysis.Analysis, protocol string, lg *legend) (t Table, row
 		if !ok {
 			continue
 		}
-		row := []Entry{{Text: "Mean"}, {Text: pres.DisplayName(m)}, {Text: fixed(mean, 2)}, {Text: paperValue(pc.Paper, pc.Column)}, {Text: signed(pc.DiffPP, 2)}, {Text: pc.Note}}
-		csvRow := []string{protocol, "mean", m, csvNum(mean), fixed(pc.Paper, 2), csvNum(pc.DiffPP), strconv.FormatBool(paperTestSelected[pc.Column]), pc.Note}
-		if verdict != nil {
-			row = append(row, Entry{})
-			csvRow = append(csvRow, "")
-		}
-		t.Rows = append(t.Rows, row)
-		t.CSVRows = append(t.CSVRows, csvRow)
+		lines = append(lines, paperRow{mean: true, method: m, shown: fixed(mean, 2), written: csvNum(mean), PaperComparison: pc})
 	}
+	cols := paperColumns(protocol, pres)
+	if verdict != nil {
+		cols = append(cols, Column[paperRow]{Header: "Cause of the difference",
+			Show: func(r paperRow) Entry {
+				return Entry{Text: r.explained, Bold: r.cause == string(analysis.CauseUnexplained)}
+			},
+			CSV: "cause", Write: func(r paperRow) string { return r.cause }})
+	}
+	declare(&t, cols, lines)
 	t.Summary = fmt.Sprintf("%d comparable cells (same dataset and method under the protocol the paper's numbers came from); %d differ from the paper's printed value at two decimals.", rows, differ)
 	if verdict != nil {
 		t.Summary = verdictSummary(verdict)
 	}
 	return t, rows, differ
+}
+
+// paperRow is one line of the paper table: a cell, or a method's mean
+// over the paper's datasets, against the paper's value.
+type paperRow struct {
+	dataset, method string
+	mean            bool
+	// shown is our value as the grid shows it (with † where test-selected),
+	// written as the CSV writes it.
+	shown, written string
+	analysis.PaperComparison
+	// cause and explained are the verdict's cause of a cell's difference
+	// (empty for a mean and a cell the verdict does not list).
+	cause, explained string
+}
+
+// paperColumns declares the paper table's columns; the verdict's cause
+// follows for the paper study's paper protocol.
+func paperColumns(protocol string, pres results.Presentation) []Column[paperRow] {
+	return []Column[paperRow]{
+		{CSV: "protocol", Write: func(paperRow) string { return protocol }},
+		{Header: "Dataset", Show: func(r paperRow) Entry {
+			if r.mean {
+				return Entry{Text: "Mean"}
+			}
+			return Entry{Text: r.dataset}
+		}, CSV: "dataset", Write: func(r paperRow) string {
+			if r.mean {
+				return "mean"
+			}
+			return r.dataset
+		}},
+		{Header: "Method", Show: func(r paperRow) Entry { return Entry{Text: pres.DisplayName(r.method)} },
+			CSV: "method", Write: func(r paperRow) string { return r.method }},
+		{Header: "Ours (%)", Align: 'r', Show: func(r paperRow) Entry { return Entry{Text: r.shown} },
+			CSV: "ours", Write: func(r paperRow) string { return r.written }},
+		{Header: "Paper (%)", Align: 'r', Show: func(r paperRow) Entry { return Entry{Text: paperValue(r.Paper, r.Column)} },
+			CSV: "paper", Write: func(r paperRow) string { return fixed(r.Paper, 2) }},
+		{Header: "Δ (pp)", Align: 'r', Show: func(r paperRow) Entry { return Entry{Text: signed(r.DiffPP, 2)} },
+			CSV: "diff", Write: func(r paperRow) string { return csvNum(r.DiffPP) }},
+		{CSV: "paper_test_selected", Write: func(r paperRow) string { return strconv.FormatBool(paperTestSelected[r.Column]) }},
+		{Header: "Note", Show: func(r paperRow) Entry { return Entry{Text: r.Note} },
+			CSV: "note", Write: func(r paperRow) string { return r.Note }},
+	}
 }
 
 // verdictSummary is the paper table's one sentence for the paper study:

@@ -478,7 +478,7 @@ func TestOwnStudyIsFramedByItself(t *testing.T) {
 					continue
 				}
 				for _, row := range tab.CSVRows {
-					if hasPaper := row[11] != ""; hasPaper != (c.paperSections && row[1] == "wine") {
+					if hasPaper := csvField(t, tab, row, "paper") != ""; hasPaper != (c.paperSections && csvField(t, tab, row, "dataset") == "wine") {
 						t.Errorf("accuracy CSV row %v: a paper value %v", row[:3], hasPaper)
 					}
 				}

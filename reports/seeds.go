@@ -24,48 +24,92 @@ func newSpreadIndex(sp []analysis.SeedSpread) spreadIndex {
 // paper's value falls in each.
 func SeedTable(spreads []analysis.SeedSpread, protocol string, pres results.Presentation) Table {
 	t := Table{
-		Name:   "seeds-" + protocol,
-		Title:  fmt.Sprintf("Accuracy (%%) over learner seeds, stochastic methods, %s protocol", protocol),
-		Header: []string{"Dataset", "Method", "Seeds", "Mean ± sd", "Min", "Median", "Max", "Paper", "Paper's place"},
-		Align:  "llrrrrrrl",
-		CSVHeader: []string{"protocol", "dataset", "method", "seeds", "accuracy_mean", "accuracy_std", "accuracy_min", "accuracy_median",
-			"accuracy_max", "correct_per_seed", "n_test_per_seed", "paper", "paper_inside_range", "paper_percentile"},
+		Name:  "seeds-" + protocol,
+		Title: fmt.Sprintf("Accuracy (%%) over learner seeds, stochastic methods, %s protocol", protocol),
 	}
+	var rows []analysis.SeedSpread
 	for _, s := range spreads {
-		if s.Protocol != protocol {
-			continue
+		if s.Protocol == protocol {
+			rows = append(rows, s)
 		}
-		paperS, inside, pctS, where := "", "", "", "—"
-		if s.HasPaper {
-			paperS, inside, pctS, where = fixed(s.Paper, 2), strconv.FormatBool(s.Inside), fixed(s.Percentile, 1), s.Where()
+	}
+	declare(&t, seedColumns(protocol, pres), rows)
+	t.Notes = []string{
+		"One value per learner seed (repeat): the seed's accuracy, its mean over folds (under holdout the one split, so min/median/max are shown with their counts). sd is the population one (ddof 0).",
+		"Paper's place: whether the paper's printed value lies inside the range of our seeds (within 0.005 points, its rounding) and its percentile among them (seeds below it, ties counting half).",
+	}
+	return t
+}
+
+// seedColumns declares the seed table: the spread over seeds shown with
+// counts under holdout, written as percentages, and the paper's place
+// among the seeds where the paper has a value.
+func seedColumns(protocol string, pres results.Presentation) []Column[analysis.SeedSpread] {
+	type spread = analysis.SeedSpread
+	percent := func(of func(spread) float64) func(spread) string {
+		return func(s spread) string { return csvNum(of(s) * 100) }
+	}
+	// counted shows an accuracy of one seed, with its count of correct
+	// rows under holdout.
+	counted := func(of func(spread) float64) func(spread) Entry {
+		return func(s spread) Entry {
+			acc := of(s)
+			if singleSplit(s) {
+				// The median of an even number of seeds may fall halfway.
+				count := math.Round(acc*float64(s.NTest[0])*2) / 2
+				return Entry{Text: fmt.Sprintf("%s (%s/%d)", pct(acc), strconv.FormatFloat(count, 'f', -1, 64), s.NTest[0])}
+			}
+			return Entry{Text: pct(acc)}
 		}
-		counts := func(v []int) string {
+	}
+	counts := func(of func(spread) []int) func(spread) string {
+		return func(s spread) string {
+			v := of(s)
 			parts := make([]string, len(v))
 			for i, x := range v {
 				parts[i] = strconv.Itoa(x)
 			}
 			return strings.Join(parts, " ")
 		}
-		cell := func(acc float64) string {
-			if singleSplit(s) {
-				// The median of an even number of seeds may fall halfway.
-				count := math.Round(acc*float64(s.NTest[0])*2) / 2
-				return fmt.Sprintf("%s (%s/%d)", pct(acc), strconv.FormatFloat(count, 'f', -1, 64), s.NTest[0])
+	}
+	withPaper := func(f func(spread) string) func(spread) string {
+		return func(s spread) string {
+			if !s.HasPaper {
+				return ""
 			}
-			return pct(acc)
+			return f(s)
 		}
-		t.Rows = append(t.Rows, []Entry{{Text: s.Dataset}, {Text: pres.DisplayName(s.Method)}, {Text: strconv.Itoa(len(s.Acc))},
-			{Text: pct(s.Mean) + " ± " + pct(s.Std)}, {Text: cell(s.Min)}, {Text: cell(s.Median)}, {Text: cell(s.Max)},
-			{Text: orDash(paperS)}, {Text: where}})
-		t.CSVRows = append(t.CSVRows, []string{protocol, s.Dataset, s.Method, strconv.Itoa(len(s.Acc)), csvNum(s.Mean * 100),
-			csvNum(s.Std * 100), csvNum(s.Min * 100), csvNum(s.Median * 100), csvNum(s.Max * 100),
-			counts(s.Correct), counts(s.NTest), paperS, inside, pctS})
 	}
-	t.Notes = []string{
-		"One value per learner seed (repeat): the seed's accuracy, its mean over folds (under holdout the one split, so min/median/max are shown with their counts). sd is the population one (ddof 0).",
-		"Paper's place: whether the paper's printed value lies inside the range of our seeds (within 0.005 points, its rounding) and its percentile among them (seeds below it, ties counting half).",
+	paperValue := withPaper(func(s spread) string { return fixed(s.Paper, 2) })
+	return []Column[spread]{
+		{CSV: "protocol", Write: func(spread) string { return protocol }},
+		{Header: "Dataset", Show: func(s spread) Entry { return Entry{Text: s.Dataset} },
+			CSV: "dataset", Write: func(s spread) string { return s.Dataset }},
+		{Header: "Method", Show: func(s spread) Entry { return Entry{Text: pres.DisplayName(s.Method)} },
+			CSV: "method", Write: func(s spread) string { return s.Method }},
+		{Header: "Seeds", Align: 'r', Show: func(s spread) Entry { return Entry{Text: strconv.Itoa(len(s.Acc))} },
+			CSV: "seeds", Write: func(s spread) string { return strconv.Itoa(len(s.Acc)) }},
+		{Header: "Mean ± sd", Align: 'r', Show: func(s spread) Entry { return Entry{Text: pct(s.Mean) + " ± " + pct(s.Std)} },
+			CSV: "accuracy_mean", Write: percent(func(s spread) float64 { return s.Mean })},
+		{CSV: "accuracy_std", Write: percent(func(s spread) float64 { return s.Std })},
+		{Header: "Min", Align: 'r', Show: counted(func(s spread) float64 { return s.Min }),
+			CSV: "accuracy_min", Write: percent(func(s spread) float64 { return s.Min })},
+		{Header: "Median", Align: 'r', Show: counted(func(s spread) float64 { return s.Median }),
+			CSV: "accuracy_median", Write: percent(func(s spread) float64 { return s.Median })},
+		{Header: "Max", Align: 'r', Show: counted(func(s spread) float64 { return s.Max }),
+			CSV: "accuracy_max", Write: percent(func(s spread) float64 { return s.Max })},
+		{CSV: "correct_per_seed", Write: counts(func(s spread) []int { return s.Correct })},
+		{CSV: "n_test_per_seed", Write: counts(func(s spread) []int { return s.NTest })},
+		{Header: "Paper", Align: 'r', Show: func(s spread) Entry { return Entry{Text: orDash(paperValue(s))} },
+			CSV: "paper", Write: paperValue},
+		{Header: "Paper's place", Show: func(s spread) Entry {
+			if !s.HasPaper {
+				return Entry{Text: "—"}
+			}
+			return Entry{Text: s.Where()}
+		}, CSV: "paper_inside_range", Write: withPaper(func(s spread) string { return strconv.FormatBool(s.Inside) })},
+		{CSV: "paper_percentile", Write: withPaper(func(s spread) string { return fixed(s.Percentile, 1) })},
 	}
-	return t
 }
 
 // singleSplit reports whether every seed of s was tested on the same number

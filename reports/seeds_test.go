@@ -68,7 +68,7 @@ func TestSeedSpreads(t *testing.T) {
 			t.Errorf("seed table lacks %q:\n%s", want, md)
 		}
 	}
-	if got := tab.CSVRows[0][9]; got != "17 19 19 20" {
+	if got := csvField(t, tab, tab.CSVRows[0], "correct_per_seed"); got != "17 19 19 20" {
 		t.Errorf("correct per seed %q", got)
 	}
 	// The accuracy table places the paper's value among the seeds instead

@@ -160,21 +160,26 @@ func allPairsTable(r StatsResult, a *analysis.Analysis) (Table, bool) {
 func ranksTable(r StatsResult, rows []analysis.RankRow, pres results.Presentation) Table {
 	p := r.Protocol
 	ranks := Table{
-		Name:      "ranks-" + p,
-		Title:     fmt.Sprintf("Average ranks over %d datasets (1 = most accurate), %s protocol", len(r.Datasets), p),
-		Header:    []string{"Method", "Average rank", "Δ to best"},
-		Align:     "lrr",
-		CSVHeader: []string{"protocol", "method", "display_name", "average_rank", "diff_to_best", "within_cd05_of_best"},
+		Name:  "ranks-" + p,
+		Title: fmt.Sprintf("Average ranks over %d datasets (1 = most accurate), %s protocol", len(r.Datasets), p),
 	}
-	for _, row := range rows {
-		name := r.EntryName(row.Method, pres)
-		ranks.Rows = append(ranks.Rows, []Entry{{Text: name}, {Text: fixed(row.AvgRank, 3), Bold: row.TiedBest}, {Text: fixed(row.DiffToBest, 3)}})
-		within := ""
-		if r.CD05 > 0 {
-			within = strconv.FormatBool(row.WithinCD05)
-		}
-		ranks.CSVRows = append(ranks.CSVRows, []string{p, row.Method, name, csvNum(row.AvgRank), csvNum(row.DiffToBest), within})
-	}
+	type row = analysis.RankRow
+	name := func(row row) string { return r.EntryName(row.Method, pres) }
+	declare(&ranks, []Column[row]{
+		{CSV: "protocol", Write: func(row) string { return p }},
+		{CSV: "method", Write: func(row row) string { return row.Method }},
+		{Header: "Method", Show: func(row row) Entry { return Entry{Text: name(row)} }, CSV: "display_name", Write: name},
+		{Header: "Average rank", Align: 'r', Show: func(row row) Entry { return Entry{Text: fixed(row.AvgRank, 3), Bold: row.TiedBest} },
+			CSV: "average_rank", Write: func(row row) string { return csvNum(row.AvgRank) }},
+		{Header: "Δ to best", Align: 'r', Show: func(row row) Entry { return Entry{Text: fixed(row.DiffToBest, 3)} },
+			CSV: "diff_to_best", Write: func(row row) string { return csvNum(row.DiffToBest) }},
+		{CSV: "within_cd05_of_best", Write: func(row row) string {
+			if r.CD05 > 0 {
+				return strconv.FormatBool(row.WithinCD05)
+			}
+			return ""
+		}},
+	}, rows)
 	ranks.Notes = []string{"Ranks of the mean accuracies within each dataset, ties sharing the mean rank. Datasets: " + strings.Join(r.Datasets, ", ") + "."}
 	if len(r.Excluded) > 0 {
 		ranks.Notes = append(ranks.Notes, "Left out (a method has no result): "+strings.Join(r.Excluded, ", ")+".")
@@ -205,11 +210,8 @@ type statistic struct{ name, text, csv string }
 func friedmanTable(r StatsResult) Table {
 	p := r.Protocol
 	fr := Table{
-		Name:      "friedman-" + p,
-		Title:     fmt.Sprintf("Friedman test and Nemenyi critical difference, %s protocol", p),
-		Header:    []string{"Statistic", "Value"},
-		Align:     "lr",
-		CSVHeader: []string{"protocol", "statistic", "value"},
+		Name:  "friedman-" + p,
+		Title: fmt.Sprintf("Friedman test and Nemenyi critical difference, %s protocol", p),
 		Notes: []string{
 			"Verdict: " + r.Decision.Name + ", " + analysis.PText(r.Decision.P) + ": " + r.Decision.Reason + ".",
 			"The permutation test rearranges the ranks within each dataset, every arrangement equally likely when the methods do not differ; its statistic is Friedman's χ². The χ² and Iman–Davenport p-values (Demšar 2006: χ² without tie correction, F from it; the tie-corrected χ² is scipy.stats.friedmanchisquare's) are large-sample approximations, shown for reference.",
@@ -222,10 +224,13 @@ func friedmanTable(r StatsResult) Table {
 		statistic{"Post-hoc comparisons", r.PostHoc, r.PostHoc},
 		statistic{"Nemenyi CD (α = 0.05)", fixed(r.CD05, 4), csvNum(r.CD05)},
 		statistic{"Nemenyi CD (α = 0.10)", fixed(r.CD10, 4), csvNum(r.CD10)})
-	for _, it := range items {
-		fr.Rows = append(fr.Rows, []Entry{{Text: it.name}, {Text: it.text}})
-		fr.CSVRows = append(fr.CSVRows, []string{p, it.name, it.csv})
-	}
+	declare(&fr, []Column[statistic]{
+		{CSV: "protocol", Write: func(statistic) string { return p }},
+		{Header: "Statistic", Show: func(it statistic) Entry { return Entry{Text: it.name} },
+			CSV: "statistic", Write: func(it statistic) string { return it.name }},
+		{Header: "Value", Align: 'r', Show: func(it statistic) Entry { return Entry{Text: it.text} },
+			CSV: "value", Write: func(it statistic) string { return it.csv }},
+	}, items)
 	return fr
 }
 
@@ -299,11 +304,8 @@ func pairwiseTable(r StatsResult, a *analysis.Analysis) Table {
 		family = pres.DisplayName(r.Reference) + " against every other method"
 	}
 	t := Table{
-		Name:      "pairwise-" + p,
-		Title:     fmt.Sprintf("Pairwise comparisons over datasets, %s protocol", p),
-		Header:    []string{"A vs B", "Mean Δ (pp)", "n", "p", "p (Holm)", "P(A>B)", "P(=)", "P(B>A)"},
-		Align:     "lrrrrrrr",
-		CSVHeader: []string{"protocol", "a", "b", "mean_diff", "n", "zeros", "w_plus", "w_minus", "exact", "p", "p_holm", "significant_05", "rope", "p_a_better", "p_equivalent", "p_b_better"},
+		Name:  "pairwise-" + p,
+		Title: fmt.Sprintf("Pairwise comparisons over datasets, %s protocol", p),
 		Notes: []string{
 			"Comparisons: " + family + ", on per-dataset mean accuracies. Wilcoxon signed-rank test, two-sided, " + zeroNote(r.ZeroMethod) + "; Holm's step-down correction over the comparisons of the table; bold: Holm-adjusted p < 0.05.",
 			postHocNote(r),
@@ -313,19 +315,12 @@ func pairwiseTable(r StatsResult, a *analysis.Analysis) Table {
 	sig := 0
 	var sigNames []string
 	for _, pt := range r.Pairs {
-		s := pt.Significant
-		if s {
+		if pt.Significant {
 			sig++
 			sigNames = append(sigNames, r.EntryName(pt.A, pres)+" vs "+r.EntryName(pt.B, pres))
 		}
-		t.Rows = append(t.Rows, []Entry{
-			{Text: r.EntryName(pt.A, pres) + " vs " + r.EntryName(pt.B, pres)}, {Text: signed(pt.MeanDiff, 2)}, {Text: strconv.Itoa(pt.N)},
-			{Text: pValue(pt.P)}, {Text: pValue(pt.PHolm), Bold: s}, {Text: prob(pt.Bayes.PRight)}, {Text: prob(pt.Bayes.PRope)}, {Text: prob(pt.Bayes.PLeft)},
-		})
-		t.CSVRows = append(t.CSVRows, []string{p, pt.A, pt.B, csvNum(pt.MeanDiff), strconv.Itoa(pt.N), strconv.Itoa(pt.Wilcoxon.Zeros),
-			csvNum(pt.Wilcoxon.WPlus), csvNum(pt.Wilcoxon.WMinus), strconv.FormatBool(pt.Wilcoxon.Exact),
-			csvP(pt.P), csvP(pt.PHolm), strconv.FormatBool(s), csvNum(a.Rope), csvP(pt.Bayes.PRight), csvP(pt.Bayes.PRope), csvP(pt.Bayes.PLeft)})
 	}
+	declare(&t, pairwiseColumns(r, a), r.Pairs)
 	t.Summary = fmt.Sprintf("%d comparisons (%s); %d significant after Holm's correction at α = 0.05", len(r.Pairs), family, sig)
 	if r.PostHoc == analysis.PostHocExploratory {
 		t.Summary += " (exploratory: the omnibus test is not significant)"
@@ -342,6 +337,40 @@ func pairwiseTable(r StatsResult, a *analysis.Analysis) Table {
 	}
 	t.Linked = len(t.Rows) > 12
 	return t
+}
+
+// pairwiseColumns declares the pairwise table: the Wilcoxon test with
+// Holm's correction (bold where significant) and the Bayesian signed-rank
+// test's posteriors.
+func pairwiseColumns(r StatsResult, a *analysis.Analysis) []Column[PairTest] {
+	pres := a.Presentation()
+	type pair = PairTest
+	return []Column[pair]{
+		{CSV: "protocol", Write: func(pair) string { return r.Protocol }},
+		{Header: "A vs B", Show: func(pt pair) Entry { return Entry{Text: r.EntryName(pt.A, pres) + " vs " + r.EntryName(pt.B, pres)} },
+			CSV: "a", Write: func(pt pair) string { return pt.A }},
+		{CSV: "b", Write: func(pt pair) string { return pt.B }},
+		{Header: "Mean Δ (pp)", Align: 'r', Show: func(pt pair) Entry { return Entry{Text: signed(pt.MeanDiff, 2)} },
+			CSV: "mean_diff", Write: func(pt pair) string { return csvNum(pt.MeanDiff) }},
+		{Header: "n", Align: 'r', Show: func(pt pair) Entry { return Entry{Text: strconv.Itoa(pt.N)} },
+			CSV: "n", Write: func(pt pair) string { return strconv.Itoa(pt.N) }},
+		{CSV: "zeros", Write: func(pt pair) string { return strconv.Itoa(pt.Wilcoxon.Zeros) }},
+		{CSV: "w_plus", Write: func(pt pair) string { return csvNum(pt.Wilcoxon.WPlus) }},
+		{CSV: "w_minus", Write: func(pt pair) string { return csvNum(pt.Wilcoxon.WMinus) }},
+		{CSV: "exact", Write: func(pt pair) string { return strconv.FormatBool(pt.Wilcoxon.Exact) }},
+		{Header: "p", Align: 'r', Show: func(pt pair) Entry { return Entry{Text: pValue(pt.P)} },
+			CSV: "p", Write: func(pt pair) string { return csvP(pt.P) }},
+		{Header: "p (Holm)", Align: 'r', Show: func(pt pair) Entry { return Entry{Text: pValue(pt.PHolm), Bold: pt.Significant} },
+			CSV: "p_holm", Write: func(pt pair) string { return csvP(pt.PHolm) }},
+		{CSV: "significant_05", Write: func(pt pair) string { return strconv.FormatBool(pt.Significant) }},
+		{CSV: "rope", Write: func(pair) string { return csvNum(a.Rope) }},
+		{Header: "P(A>B)", Align: 'r', Show: func(pt pair) Entry { return Entry{Text: prob(pt.Bayes.PRight)} },
+			CSV: "p_a_better", Write: func(pt pair) string { return csvP(pt.Bayes.PRight) }},
+		{Header: "P(=)", Align: 'r', Show: func(pt pair) Entry { return Entry{Text: prob(pt.Bayes.PRope)} },
+			CSV: "p_equivalent", Write: func(pt pair) string { return csvP(pt.Bayes.PRope) }},
+		{Header: "P(B>A)", Align: 'r', Show: func(pt pair) Entry { return Entry{Text: prob(pt.Bayes.PLeft)} },
+			CSV: "p_b_better", Write: func(pt pair) string { return csvP(pt.Bayes.PLeft) }},
+	}
 }
 
 // exactNote says where the Bayesian signed-rank test took its
@@ -361,35 +390,66 @@ func foldTable(r StatsResult, a *analysis.Analysis) Table {
 	pres := a.Presentation()
 	p := r.Protocol
 	t := Table{
-		Name:      "folds-" + p,
-		Title:     fmt.Sprintf("Per-dataset comparisons over cross-validation folds, %s protocol", p),
-		Header:    []string{"A vs B", "Dataset", "Folds", "ρ", "Mean Δ (pp)", "P(A>B)", "P(=)", "P(B>A)", "NB p"},
-		Align:     "llrrrrrrr",
-		CSVHeader: []string{"protocol", "a", "b", "dataset", "n", "rho", "mean_diff", "p_a_better", "p_equivalent", "p_b_better", "nb_t", "nb_df", "nb_p"},
-		Linked:    true,
+		Name:   "folds-" + p,
+		Title:  fmt.Sprintf("Per-dataset comparisons over cross-validation folds, %s protocol", p),
+		Linked: true,
 		Notes: []string{
 			fmt.Sprintf("Correlated Bayesian t-test (Corani & Benavoli, 2015) with ROPE ± %s pp and the Nadeau–Bengio corrected resampled t-test (two-sided), both with the folds' correlation ρ = 1/k, so that repeated folds are not treated as independent; n/a with fewer than two folds (a hold-out) or no variation.", fixed(a.Rope*100, 2)),
 		},
 	}
-	n, sure := 0, 0
+	var rows []foldRow
+	sure := 0
 	for _, pt := range r.Pairs {
 		for _, f := range pt.Folds {
-			n++
 			if f.Decisive {
 				sure++
 			}
-			rho := "n/a"
-			if !math.IsNaN(f.Rho) {
-				rho = fixed(f.Rho, 2)
-			}
-			t.Rows = append(t.Rows, []Entry{{Text: r.EntryName(pt.A, pres) + " vs " + r.EntryName(pt.B, pres)}, {Text: f.Dataset}, {Text: strconv.Itoa(f.N)}, {Text: rho},
-				{Text: signed(f.MeanDiff, 2)}, {Text: prob(f.Correlated.PRight)}, {Text: prob(f.Correlated.PRope)}, {Text: prob(f.Correlated.PLeft)}, {Text: pValue(f.NadeauBengio.P)}})
-			t.CSVRows = append(t.CSVRows, []string{p, pt.A, pt.B, f.Dataset, strconv.Itoa(f.N), csvP(f.Rho), csvNum(f.MeanDiff), csvP(f.Correlated.PRight), csvP(f.Correlated.PRope), csvP(f.Correlated.PLeft),
-				csvP(f.NadeauBengio.T), strconv.Itoa(f.NadeauBengio.DF), csvP(f.NadeauBengio.P)})
+			rows = append(rows, foldRow{a: pt.A, b: pt.B, FoldTest: f})
 		}
 	}
+	n := len(rows)
+	declare(&t, foldColumns(r, pres), rows)
 	t.Summary = fmt.Sprintf("%d dataset-level comparisons; in %d of them one method is practically better with posterior probability above 0.95 (correlated Bayesian t-test).", n, sure)
 	return t
+}
+
+// foldRow is one comparison on one dataset's folds.
+type foldRow struct {
+	a, b string
+	analysis.FoldTest
+}
+
+// foldColumns declares the fold table: the correlated Bayesian t-test's
+// posteriors and the Nadeau–Bengio test (its t and df written only).
+func foldColumns(r StatsResult, pres results.Presentation) []Column[foldRow] {
+	return []Column[foldRow]{
+		{CSV: "protocol", Write: func(foldRow) string { return r.Protocol }},
+		{Header: "A vs B", Show: func(f foldRow) Entry { return Entry{Text: r.EntryName(f.a, pres) + " vs " + r.EntryName(f.b, pres)} },
+			CSV: "a", Write: func(f foldRow) string { return f.a }},
+		{CSV: "b", Write: func(f foldRow) string { return f.b }},
+		{Header: "Dataset", Show: func(f foldRow) Entry { return Entry{Text: f.Dataset} },
+			CSV: "dataset", Write: func(f foldRow) string { return f.Dataset }},
+		{Header: "Folds", Align: 'r', Show: func(f foldRow) Entry { return Entry{Text: strconv.Itoa(f.N)} },
+			CSV: "n", Write: func(f foldRow) string { return strconv.Itoa(f.N) }},
+		{Header: "ρ", Align: 'r', Show: func(f foldRow) Entry {
+			if math.IsNaN(f.Rho) {
+				return Entry{Text: "n/a"}
+			}
+			return Entry{Text: fixed(f.Rho, 2)}
+		}, CSV: "rho", Write: func(f foldRow) string { return csvP(f.Rho) }},
+		{Header: "Mean Δ (pp)", Align: 'r', Show: func(f foldRow) Entry { return Entry{Text: signed(f.MeanDiff, 2)} },
+			CSV: "mean_diff", Write: func(f foldRow) string { return csvNum(f.MeanDiff) }},
+		{Header: "P(A>B)", Align: 'r', Show: func(f foldRow) Entry { return Entry{Text: prob(f.Correlated.PRight)} },
+			CSV: "p_a_better", Write: func(f foldRow) string { return csvP(f.Correlated.PRight) }},
+		{Header: "P(=)", Align: 'r', Show: func(f foldRow) Entry { return Entry{Text: prob(f.Correlated.PRope)} },
+			CSV: "p_equivalent", Write: func(f foldRow) string { return csvP(f.Correlated.PRope) }},
+		{Header: "P(B>A)", Align: 'r', Show: func(f foldRow) Entry { return Entry{Text: prob(f.Correlated.PLeft)} },
+			CSV: "p_b_better", Write: func(f foldRow) string { return csvP(f.Correlated.PLeft) }},
+		{CSV: "nb_t", Write: func(f foldRow) string { return csvP(f.NadeauBengio.T) }},
+		{CSV: "nb_df", Write: func(f foldRow) string { return strconv.Itoa(f.NadeauBengio.DF) }},
+		{Header: "NB p", Align: 'r', Show: func(f foldRow) Entry { return Entry{Text: pValue(f.NadeauBengio.P)} },
+			CSV: "nb_p", Write: func(f foldRow) string { return csvP(f.NadeauBengio.P) }},
+	}
 }
 
 // csvP formats a probability or statistic for CSV, empty when NaN.

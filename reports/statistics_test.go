@@ -73,7 +73,7 @@ func TestFriedmanTableAllTied(t *testing.T) {
 	fr := friedmanTable(ts)
 	got := map[string][2]string{}
 	for i, row := range fr.Rows {
-		got[row[0].Text] = [2]string{row[1].Text, fr.CSVRows[i][2]}
+		got[gridCell(t, fr, row, "Statistic").Text] = [2]string{gridCell(t, fr, row, "Value").Text, csvField(t, fr, fr.CSVRows[i], "value")}
 	}
 	for _, name := range []string{"Friedman χ², tie-corrected (scipy)", "Friedman p, tie-corrected"} {
 		if got[name] != [2]string{"n/a", ""} {

@@ -29,20 +29,16 @@ func SweepTable(s analysis.Sweep, pres results.Presentation) Table {
 	t := Table{
 		Name:  sweepTableName(s),
 		Title: fmt.Sprintf("Sweep of %s over %s, %s protocol", pres.DisplayName(s.Method), sweptText(s.Params), s.Protocol),
-		Header: append(append([]string{"Dataset"}, headerParams(s.Params)...),
-			"Accuracy (%)", "Balanced acc. (%)", "Rules", "Antecedents", "Rulebase size", "Fit (ms)", "N", "Rank"),
-		CSVHeader: []string{"protocol", "dataset", "method", "point", "config", "selection", "n",
-			"accuracy_mean", "accuracy_std", "balanced_accuracy_mean", "balanced_accuracy_std",
-			"rules_mean", "antecedents_mean", "rulebase_size_mean", "fit_seconds_mean", "rank", "best"},
 	}
 	nParams := max(1, len(s.Params))
-	t.Align = "l" + strings.Repeat("r", nParams) + "rrrrrrrr"
 	ranks, meanRank := s.Ranks()
+	var lines []sweepLine
 	for d, ds := range s.Datasets {
-		sweepDatasetRows(&t, s, d, ranks[d], nParams)
-		sweepSelectedRows(&t, s, ds, nParams, pres)
+		lines = append(lines, sweepDatasetRows(s, d, ranks[d])...)
+		lines = append(lines, sweepSelectedRows(s, ds, nParams, pres)...)
 	}
-	sweepPooledRows(&t, s, meanRank, nParams)
+	lines = append(lines, sweepPooledRows(s, meanRank)...)
+	declare(&t, sweepColumns(s, nParams), lines)
 	t.Notes = []string{
 		"Each point is one configuration, evaluated on every fold and repeat: mean ± population standard deviation (ddof 0) over them; rules, antecedents (all conditions of the rulebase), rulebase size and fit time are means. Bold accuracy and rank = the best configuration of the dataset by mean accuracy; Rank = its rank among the configurations by mean accuracy (1 = best, ties averaged).",
 		"Pooled rows: means over the datasets of the per-dataset means, and the mean rank over datasets (N = datasets; only configurations present on every dataset); bold = the lowest mean rank.",
@@ -56,68 +52,139 @@ func SweepTable(s analysis.Sweep, pres results.Presentation) Table {
 	return t
 }
 
-// sweepDatasetRows adds the points run on dataset d with their ranks
-// there, the best in bold.
-func sweepDatasetRows(t *Table, s analysis.Sweep, d int, ranks []float64, nParams int) {
+// sweepLine is one row of a sweep table: a point run on a dataset, a
+// selected point beside them (unranked), or a configuration's pooled
+// means over the datasets.
+type sweepLine struct {
+	// label is the grid's first cell (the dataset, or Pooled); dataset
+	// the CSV's.
+	label, dataset string
+	method         string
+	// point names the configuration in the CSV; params shows it in the
+	// grid, one cell per swept parameter.
+	point, config, selection string
+	params                   []Entry
+	analysis.Point
+	// pooled shows the means without their deviations.
+	pooled bool
+	// rankShown and rankWritten are the rank, "—" and empty for a
+	// selected point; best marks the dataset's (or the pool's) best.
+	rankShown, rankWritten string
+	best                   bool
+}
+
+// sweepColumns declares a sweep table: the configuration (one grid column
+// per swept parameter), the means over folds and repeats, and the rank
+// (the best's accuracy and rank in bold).
+func sweepColumns(s analysis.Sweep, nParams int) []Column[sweepLine] {
+	type line = sweepLine
+	headers := headerParams(s.Params)
+	cols := []Column[line]{
+		{CSV: "protocol", Write: func(line) string { return s.Protocol }},
+		{Header: "Dataset", Show: func(l line) Entry { return Entry{Text: l.label} },
+			CSV: "dataset", Write: func(l line) string { return l.dataset }},
+		{CSV: "method", Write: func(l line) string { return l.method }},
+	}
+	for j := range nParams {
+		cols = append(cols, Column[line]{Header: headers[j], Align: 'r', Show: func(l line) Entry { return l.params[j] }})
+	}
+	spread := func(mean, std func(line) float64) func(line) Entry {
+		return func(l line) Entry {
+			if l.pooled {
+				return Entry{Text: pct(mean(l))}
+			}
+			return Entry{Text: pct(mean(l)) + " ± " + pct(std(l))}
+		}
+	}
+	percent := func(of func(line) float64) func(line) string {
+		return func(l line) string { return csvNum(of(l) * 100) }
+	}
+	deviation := func(of func(line) float64) func(line) string {
+		return func(l line) string {
+			if l.pooled {
+				return ""
+			}
+			return csvNum(of(l) * 100)
+		}
+	}
+	mean := func(header, csv string, of func(line) float64) Column[line] {
+		return Column[line]{Header: header, Align: 'r', Show: func(l line) Entry { return Entry{Text: fixed(of(l), 1)} },
+			CSV: csv, Write: func(l line) string { return csvNum(of(l)) }}
+	}
+	accuracy, accuracyStd := func(l line) float64 { return l.Accuracy }, func(l line) float64 { return l.AccuracyStd }
+	balanced, balancedStd := func(l line) float64 { return l.BalancedAccuracy }, func(l line) float64 { return l.BalancedAccuracyStd }
+	accuracyShown := spread(accuracy, accuracyStd)
+	return append(cols, []Column[line]{
+		{CSV: "point", Write: func(l line) string { return l.point }},
+		{CSV: "config", Write: func(l line) string { return l.config }},
+		{CSV: "selection", Write: func(l line) string { return l.selection }},
+		{CSV: "n", Write: func(l line) string { return strconv.Itoa(l.N) }},
+		{Header: "Accuracy (%)", Align: 'r', Show: func(l line) Entry { e := accuracyShown(l); e.Bold = l.best; return e },
+			CSV: "accuracy_mean", Write: percent(accuracy)},
+		{CSV: "accuracy_std", Write: deviation(accuracyStd)},
+		{Header: "Balanced acc. (%)", Align: 'r', Show: spread(balanced, balancedStd),
+			CSV: "balanced_accuracy_mean", Write: percent(balanced)},
+		{CSV: "balanced_accuracy_std", Write: deviation(balancedStd)},
+		mean("Rules", "rules_mean", func(l line) float64 { return l.Rules }),
+		mean("Antecedents", "antecedents_mean", func(l line) float64 { return l.Antecedents }),
+		mean("Rulebase size", "rulebase_size_mean", func(l line) float64 { return l.RulebaseSize }),
+		{Header: "Fit (ms)", Align: 'r', Show: func(l line) Entry { return Entry{Text: fixed(l.FitSeconds*1000, 2)} },
+			CSV: "fit_seconds_mean", Write: func(l line) string { return csvNum(l.FitSeconds) }},
+		{Header: "N", Align: 'r', Show: func(l line) Entry { return Entry{Text: strconv.Itoa(l.N)} }},
+		{Header: "Rank", Align: 'r', Show: func(l line) Entry { return Entry{Text: l.rankShown, Bold: l.best} },
+			CSV: "rank", Write: func(l line) string { return l.rankWritten }},
+		{CSV: "best", Write: func(l line) string { return strconv.FormatBool(l.best) }},
+	}...)
+}
+
+// sweepDatasetRows are the points run on dataset d with their ranks
+// there, the best marked.
+func sweepDatasetRows(s analysis.Sweep, d int, ranks []float64) []sweepLine {
 	ds := s.Datasets[d]
+	var lines []sweepLine
 	for i, p := range s.Points[d] {
 		if p.N == 0 {
 			continue
 		}
-		isBest := s.TiedBest(d, i)
-		row := []Entry{{Text: ds}}
-		row = append(row, paramEntries(s, i)...)
-		row = append(row, pointEntries(p)...)
-		row = append(row, Entry{Text: fixed(ranks[i], 1)})
-		if isBest {
-			row[1+nParams].Bold, row[len(row)-1].Bold = true, true
-		}
-		t.Rows = append(t.Rows, row)
-		t.CSVRows = append(t.CSVRows, pointCSV(s.Protocol, ds, s.Method, s.Label(i), p, csvNum(ranks[i]), isBest))
+		lines = append(lines, sweepLine{label: ds, dataset: ds, method: s.Method, point: s.Label(i), config: p.Config, selection: p.Selection,
+			params: paramEntries(s, i), Point: p, rankShown: fixed(ranks[i], 1), rankWritten: csvNum(ranks[i]), best: s.TiedBest(d, i)})
 	}
+	return lines
 }
 
-// sweepSelectedRows adds the reported numbers of the method's variants on
+// sweepSelectedRows are the reported numbers of the method's variants on
 // dataset ds, unranked.
-func sweepSelectedRows(t *Table, s analysis.Sweep, ds string, nParams int, pres results.Presentation) {
+func sweepSelectedRows(s analysis.Sweep, ds string, nParams int, pres results.Presentation) []sweepLine {
+	var lines []sweepLine
 	for _, p := range s.Selected {
 		if p.Dataset != ds {
 			continue
 		}
 		what := "selected: " + pres.DisplayName(p.Method) + " (" + p.Selection + ")"
-		row := []Entry{{Text: ds}, {Text: what}}
+		params := []Entry{{Text: what}}
 		for j := 1; j < nParams; j++ {
-			row = append(row, Entry{Text: ""})
+			params = append(params, Entry{Text: ""})
 		}
-		row = append(row, pointEntries(p)...)
-		row = append(row, Entry{Text: "—"})
-		t.Rows = append(t.Rows, row)
-		t.CSVRows = append(t.CSVRows, pointCSV(s.Protocol, ds, p.Method, what, p, "", false))
+		lines = append(lines, sweepLine{label: ds, dataset: ds, method: p.Method, point: what, config: p.Config, selection: p.Selection,
+			params: params, Point: p, rankShown: "—"})
 	}
+	return lines
 }
 
-// sweepPooledRows adds the pooled block: means over datasets of the
-// configurations present on every dataset, the lowest mean rank in bold.
-func sweepPooledRows(t *Table, s analysis.Sweep, meanRank []float64, nParams int) {
+// sweepPooledRows are the pooled block: means over datasets of the
+// configurations present on every dataset, the lowest mean rank marked.
+func sweepPooledRows(s analysis.Sweep, meanRank []float64) []sweepLine {
 	pooledBest := s.PooledBest()
+	var lines []sweepLine
 	for i := range s.Configs {
 		if math.IsNaN(meanRank[i]) {
 			continue
 		}
 		m, _ := s.Pooled(i)
-		row := []Entry{{Text: "Pooled"}}
-		row = append(row, paramEntries(s, i)...)
-		row = append(row, Entry{Text: pct(m.Accuracy)}, Entry{Text: pct(m.BalancedAccuracy)},
-			Entry{Text: fixed(m.Rules, 1)}, Entry{Text: fixed(m.Antecedents, 1)}, Entry{Text: fixed(m.RulebaseSize, 1)},
-			Entry{Text: fixed(m.FitSeconds*1000, 2)}, Entry{Text: strconv.Itoa(m.N)}, Entry{Text: fixed(meanRank[i], 2)})
-		if i == pooledBest {
-			row[1+nParams].Bold, row[len(row)-1].Bold = true, true
-		}
-		t.Rows = append(t.Rows, row)
-		t.CSVRows = append(t.CSVRows, []string{s.Protocol, "pooled", s.Method, s.Label(i), s.Configs[i], "", strconv.Itoa(m.N),
-			csvNum(m.Accuracy * 100), "", csvNum(m.BalancedAccuracy * 100), "",
-			csvNum(m.Rules), csvNum(m.Antecedents), csvNum(m.RulebaseSize), csvNum(m.FitSeconds), csvNum(meanRank[i]), strconv.FormatBool(i == pooledBest)})
+		lines = append(lines, sweepLine{label: "Pooled", dataset: "pooled", method: s.Method, point: s.Label(i), config: s.Configs[i],
+			params: paramEntries(s, i), Point: m, pooled: true, rankShown: fixed(meanRank[i], 2), rankWritten: csvNum(meanRank[i]), best: i == pooledBest})
 	}
+	return lines
 }
 
 func anyTestSweep(s analysis.Sweep) bool {
@@ -154,21 +221,6 @@ func paramEntries(s analysis.Sweep, i int) []Entry {
 		out[j] = Entry{Text: s.Values[i][j]}
 	}
 	return out
-}
-
-func pointEntries(p analysis.Point) []Entry {
-	return []Entry{
-		{Text: pct(p.Accuracy) + " ± " + pct(p.AccuracyStd)},
-		{Text: pct(p.BalancedAccuracy) + " ± " + pct(p.BalancedAccuracyStd)},
-		{Text: fixed(p.Rules, 1)}, {Text: fixed(p.Antecedents, 1)}, {Text: fixed(p.RulebaseSize, 1)},
-		{Text: fixed(p.FitSeconds*1000, 2)}, {Text: strconv.Itoa(p.N)},
-	}
-}
-
-func pointCSV(protocol, dataset, method, point string, p analysis.Point, rank string, best bool) []string {
-	return []string{protocol, dataset, method, point, p.Config, p.Selection, strconv.Itoa(p.N),
-		csvNum(p.Accuracy * 100), csvNum(p.AccuracyStd * 100), csvNum(p.BalancedAccuracy * 100), csvNum(p.BalancedAccuracyStd * 100),
-		csvNum(p.Rules), csvNum(p.Antecedents), csvNum(p.RulebaseSize), csvNum(p.FitSeconds), rank, strconv.FormatBool(best)}
 }
 
 // sweepSection writes the "Hyperparameter sweeps" section of REPORT.md: a

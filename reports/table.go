@@ -16,20 +16,24 @@ type Entry struct {
 	Bold bool
 }
 
-// Table is one rendered table: a display grid (Markdown, LaTeX) and a tidy
-// machine-readable form (CSV). Texts may use the symbols ± † Δ × − ≠ —,
-// which the LaTeX writer translates.
+// Table is one rendered table: a display grid (Markdown, LaTeX, HTML) and
+// a tidy machine-readable form (CSV). Both are filled from the table's
+// column declaration (declare, declareGrid, declareCSV; see Column), never
+// cell by cell, so that a header, its alignment and its cells cannot drift
+// apart. Texts may use the symbols ± † Δ × − ≠ —, which the LaTeX writer
+// translates.
 type Table struct {
 	// Name is the file stem: <Name>.md, <Name>.tex, <Name>.csv.
 	Name  string
 	Title string
-	// Header and Align ('l', 'r' or 'c' per column) describe the grid.
+	// Header and Align ('l', 'r' or 'c' per column) describe the grid,
+	// Rows its cells: the shown columns of the declaration.
 	Header []string
 	Align  string
 	Rows   [][]Entry
 	Notes  []string
-	// CSVHeader and CSVRows are the tidy form: one row per value, numbers
-	// in fixed formats.
+	// CSVHeader and CSVRows are the tidy form, the written columns of the
+	// declaration: one row per value, numbers in fixed formats.
 	CSVHeader []string
 	CSVRows   [][]string
 	// Linked tables are written as files only; REPORT.md links them with

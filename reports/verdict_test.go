@@ -86,7 +86,7 @@ func TestVerdictViews(t *testing.T) {
 		}
 		causes := map[string]string{}
 		for _, row := range table.CSVRows {
-			causes[row[1]+"/"+row[2]] = row[len(row)-1]
+			causes[csvField(t, table, row, "dataset")+"/"+csvField(t, table, row, "method")] = csvField(t, table, row, "cause")
 		}
 		for key, cause := range map[string]string{
 			"wine/fgrt": "", "zoo/cart": "unexplained", "wine/c45": "other-algorithm", "zoo/ripper": "not-run-by-authors",
