@@ -9,6 +9,7 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/bench/outdir"
 	"github.com/fgrtbench/fgrtbench/results"
+	"github.com/fgrtbench/fgrtbench/results/artifacts"
 )
 
 // TestMergesIntoOneNewDirectoryAtOnce: two merges into one --out that does
@@ -55,7 +56,7 @@ func TestMergesIntoOneNewDirectoryAtOnce(t *testing.T) {
 func TestArtifactsOfABusyDirectoryAreNotAStrangers(t *testing.T) {
 	dirs := shardDirs(t, 2, testStudy())
 	out := t.TempDir()
-	copyFile(t, filepath.Join(dirs[0], results.PredictionsFile), filepath.Join(out, results.PredictionsFile))
+	copyFile(t, filepath.Join(dirs[0], artifacts.PredictionsFile), filepath.Join(out, artifacts.PredictionsFile))
 	release, err := outdir.Lock(out)
 	if err != nil {
 		t.Fatal(err)
