@@ -49,7 +49,7 @@ func SeedTable(spreads []analysis.SeedSpread, protocol string, pres results.Pres
 		cell := func(acc float64) string {
 			if singleSplit(s) {
 				// The median of an even number of seeds may fall halfway.
-				count := math.Round(acc*float64(s.NTest[0])*2) / 2
+				count := math.Round(float64(acc*float64(s.NTest[0]))*2) / 2
 				return fmt.Sprintf("%s (%s/%d)", pct(acc), strconv.FormatFloat(count, 'f', -1, 64), s.NTest[0])
 			}
 			return pct(acc)

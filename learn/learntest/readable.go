@@ -63,7 +63,7 @@ func CheckReadableRules(m learn.Model, s learn.Schema) error {
 		apply   func(float64) float64
 	}{
 		{"unscale nil", nil, func(v float64) float64 { return v }},
-		{"unscale 1000v+5", func(_ int, v float64) float64 { return 1000*v + 5 }, func(v float64) float64 { return 1000*v + 5 }},
+		{"unscale 1000v+5", func(_ int, v float64) float64 { return float64(1000*v) + 5 }, func(v float64) float64 { return float64(1000*v) + 5 }},
 	} {
 		got := learn.RuleLines(rr.ReadableRules(s, c.unscale))
 		if len(got) != len(want) {

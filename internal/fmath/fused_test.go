@@ -1,0 +1,143 @@
+package fmath
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// views are the packages left out of the fused multiply-add check: they draw
+// figures and pages from numbers the analysis already computed, and store
+// none of their own (see docs/fidelity.md#portability).
+var views = []string{"plots/", "reports/html/"}
+
+// fusedOp matches a fused multiply-add in arm64 assembly listings, with the
+// source position the compiler gives it.
+var fusedOp = regexp.MustCompile(`\((/[^)]+\.go):(\d+)\)\s+(FN?M(?:ADD|SUB)[DS])\b`)
+
+// TestNoFusedMultiplyAdd cross-compiles the module for linux/arm64 and fails
+// on every fused multiply-add instruction outside the views, except where the
+// source line calls math.FMA on purpose. The Go compiler fuses x*y + z on
+// arm64 (and ppc64le, s390x, riscv64) unless the product is converted,
+// float64(x*y) + z, and a fused result differs from amd64's in the last bit;
+// so each such line is a place where arm64 would give other numbers.
+func TestNoFusedMultiplyAdd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("cross-compiles the module for arm64 with assembly listings; runs without -short")
+	}
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command on PATH to cross-compile with")
+	}
+	root, module := moduleRoot(t)
+	cmd := exec.Command(goCmd, "build", "-gcflags="+module+"/...=-S", "./...")
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "GOOS=linux", "GOARCH=arm64", "CGO_ENABLED=0", "GOFLAGS=")
+	var listing bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &listing, &listing
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("GOARCH=arm64 go build: %v\n%s", err, tail(listing.String()))
+	}
+
+	sources := map[string][]string{}
+	var found []string
+	intended := 0
+	seen := map[string]bool{}
+	sc := bufio.NewScanner(&listing)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		m := fusedOp.FindStringSubmatch(sc.Text())
+		if m == nil {
+			continue
+		}
+		rel, err := filepath.Rel(root, m[1])
+		if err != nil || strings.HasPrefix(rel, "..") {
+			continue // code of another module, inlined
+		}
+		rel = filepath.ToSlash(rel)
+		if isView(rel) {
+			continue
+		}
+		line, _ := strconv.Atoi(m[2])
+		src := sourceLine(t, sources, m[1], line)
+		if strings.Contains(src, "math.FMA(") {
+			intended++
+			continue
+		}
+		if key := rel + ":" + m[2]; !seen[key] {
+			seen[key] = true
+			found = append(found, key+": "+m[3]+": "+strings.TrimSpace(src))
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if intended == 0 {
+		t.Fatal("the listing shows not even Exp's math.FMA calls as fused instructions: the check would see nothing")
+	}
+	sort.Strings(found)
+	for _, f := range found {
+		t.Errorf("fused on arm64 (round the product: float64(x*y) + z): %s", f)
+	}
+}
+
+func isView(rel string) bool {
+	for _, v := range views {
+		if strings.HasPrefix(rel, v) {
+			return true
+		}
+	}
+	return false
+}
+
+// moduleRoot returns the directory of go.mod above this package and the
+// module path it declares.
+func moduleRoot(t *testing.T) (dir, module string) {
+	t.Helper()
+	dir, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(l, "module "); ok {
+			return dir, strings.TrimSpace(rest)
+		}
+	}
+	t.Fatal("go.mod names no module")
+	return "", ""
+}
+
+// sourceLine returns line n (from 1) of a Go file, reading each file once.
+func sourceLine(t *testing.T, cache map[string][]string, path string, n int) string {
+	lines, ok := cache[path]
+	if !ok {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = strings.Split(string(data), "\n")
+		cache[path] = lines
+	}
+	if n < 1 || n > len(lines) {
+		t.Fatalf("%s has no line %d", path, n)
+	}
+	return lines[n-1]
+}
+
+func tail(s string) string {
+	if len(s) > 4000 {
+		return "..." + s[len(s)-4000:]
+	}
+	return s
+}
