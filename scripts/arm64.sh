@@ -7,7 +7,9 @@
 # results.csv (the timing columns fit_seconds and predict_seconds aside),
 # predictions.csv.gz and models.jsonl.gz (decompressed) byte for byte. Any
 # difference fails, with the count of rows that differ in each file and the
-# first of them. Why the outputs can agree at all: docs/fidelity.md#portability.
+# first of them. Before the study, internal/fmath's test binary for arm64 runs
+# under qemu and checks its functions' fingerprints (the bits amd64 gives).
+# Why the outputs can agree at all: docs/fidelity.md#portability.
 #
 # Needs the KEEL mirror (FGRT_DATA_MIRROR, else ../shared/datasets/raw) and
 # qemu-aarch64 (Debian's qemu-user or qemu-user-static); without either it
@@ -73,6 +75,11 @@ SPEC
 echo "building linux/amd64 and linux/arm64"
 GOOS=linux GOARCH=amd64 go build -o "$work/fgrtbench-amd64" ./cmd/fgrtbench
 GOOS=linux GOARCH=arm64 go build -o "$work/fgrtbench-arm64" ./cmd/fgrtbench
+
+echo "internal/fmath's fingerprints under $qemu"
+GOOS=linux GOARCH=arm64 go test -c -o "$work/fmath-arm64.test" ./internal/fmath
+"$qemu" "$work/fmath-arm64.test" -test.run 'TestSameBitsOnEveryArchitecture' -test.count 1 ||
+  { echo "fmath's functions give other bits on arm64"; exit 1; }
 
 echo "running the study natively (amd64) and under $qemu (arm64)"
 "$work/fgrtbench-amd64" run --spec "$work/study.yaml" --out "$work/amd64" --no-report -j 2 > "$work/amd64.log" 2>&1 ||
