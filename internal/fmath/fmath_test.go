@@ -238,3 +238,46 @@ func TestExpSSE2Differs(t *testing.T) {
 	}
 	t.Logf("the FMA and SSE2 sequences of Exp differ on %d of %d inputs", differ, len(expInputs()))
 }
+
+// The benchmarks compare each function with the standard library's on the
+// inputs the learners give it (proportions for Log, FGA's operator shapes for
+// Pow).
+var sink float64
+
+func BenchmarkLog(b *testing.B) {
+	xs := make([]float64, 1024)
+	for i := range xs {
+		xs[i] = float64(i+1) / 1025
+	}
+	for _, f := range []struct {
+		name string
+		fn   func(float64) float64
+	}{{"fmath", Log}, {"math", math.Log}} {
+		b.Run(f.name, func(b *testing.B) {
+			s := 0.0
+			for i := 0; i < b.N; i++ {
+				s += f.fn(xs[i&1023])
+			}
+			sink = s
+		})
+	}
+}
+
+func BenchmarkPow(b *testing.B) {
+	xs := make([]float64, 1024)
+	for i := range xs {
+		xs[i] = float64(i+1) / 1025
+	}
+	for _, f := range []struct {
+		name string
+		fn   func(x, y float64) float64
+	}{{"fmath", Pow}, {"math", math.Pow}} {
+		b.Run(f.name, func(b *testing.B) {
+			s := 0.0
+			for i := 0; i < b.N; i++ {
+				s += f.fn(xs[i&1023], 1/21.0)
+			}
+			sink = s
+		})
+	}
+}
