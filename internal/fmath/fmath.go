@@ -1,8 +1,9 @@
 // Package fmath holds the floating-point functions whose results must not
-// depend on the machine: Log, Exp, Pow, Log2, Lgamma and Erfinv give the same
-// bits on every architecture Go supports, and those bits are what the
-// standard library gives on linux/amd64 (with FMA), the platform every
-// golden, fidelity test and gate baseline was made on.
+// depend on the machine: Log, Exp, Pow, Log2, Lgamma, Erfinv, Sum and
+// MeanStdDev give the same bits on every architecture Go supports, and those
+// bits are what the standard library (and gonum, for the last two) gives on
+// linux/amd64 (with FMA), the platform every golden, fidelity test and gate
+// baseline was made on.
 //
 // The standard library does not promise this. On amd64, math.Log and math.Exp
 // are assembly routines (Exp takes another instruction sequence when the CPU
