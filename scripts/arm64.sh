@@ -4,8 +4,10 @@
 # Builds fgrtbench for the host (linux/amd64) and for linux/arm64, runs one
 # small study of every learner (FGA and a FuzzyCART sweep over max_rules and
 # target_metric included) natively and under qemu-aarch64, and compares
-# results.csv (the timing columns fit_seconds and predict_seconds aside),
-# predictions.csv.gz and models.jsonl.gz (decompressed) byte for byte. Any
+# results.csv (its timing columns aside, scripts/untimed.sh), predictions.csv.gz
+# and models.jsonl.gz (decompressed) and the tables of the report each renders
+# (report/*.csv, timing columns aside) and its analysis.json (timings, the
+# study's record and the statistical tests aside) byte for byte. Any
 # difference fails, with the count of rows that differ in each file and the
 # first of them. Before the study, internal/fmath's test binary for arm64 runs
 # under qemu and checks its functions' fingerprints (the bits amd64 gives).
@@ -87,20 +89,49 @@ echo "running the study natively (amd64) and under $qemu (arm64)"
 "$qemu" "$work/fgrtbench-arm64" run --spec "$work/study.yaml" --out "$work/arm64" --no-report -j 2 > "$work/arm64.log" 2>&1 ||
   { tail -5 "$work/arm64.log"; echo "the arm64 run failed"; exit 1; }
 
-# untimed FILE: results.csv without its timing columns (found by name).
-untimed() {
-  awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "fit_seconds" || $i == "predict_seconds") skip[i] = 1 }
-    { line = ""; sep = ""; for (i = 1; i <= NF; i++) if (!skip[i]) { line = line sep $i; sep = OFS }; print line }' "$1"
-}
+echo "rendering both reports (natively and under $qemu)"
+"$work/fgrtbench-amd64" report --results "$work/amd64" > "$work/amd64-report.log" 2>&1 ||
+  { tail -5 "$work/amd64-report.log"; echo "the amd64 report failed"; exit 1; }
+"$qemu" "$work/fgrtbench-arm64" report --results "$work/arm64" > "$work/arm64-report.log" 2>&1 ||
+  { tail -5 "$work/arm64-report.log"; echo "the arm64 report failed"; exit 1; }
+
+# shellcheck source=untimed.sh
+. scripts/untimed.sh
 untimed "$work/amd64/results.csv" > "$work/amd64.results"
 untimed "$work/arm64/results.csv" > "$work/arm64.results"
+# The report's tables (cells, ranks, tests, sweeps), timing columns aside.
+for f in "$work"/amd64/report/*.csv; do untimed "$f"; done > "$work/amd64.report-tables"
+for f in "$work"/arm64/report/*.csv; do untimed "$f"; done > "$work/arm64.report-tables"
+# The analysis behind the report at full precision (report/analysis.json):
+# everything but timings, the study's record (command, machine) and the
+# statistical tests, whose p-values come from gonum's distributions and still
+# differ in the last bits (docs/fidelity.md#portability).
+analysis_numbers() {
+  perl -MJSON::PP -e '
+    local $/;
+    my $json = JSON::PP->new->allow_bignum->canonical->pretty;
+    my $a = $json->decode(<STDIN>);
+    delete $a->{study};
+    delete $a->{tests};
+    sub strip {
+      my $v = shift;
+      if (ref $v eq "HASH") {
+        for my $k (keys %$v) { if ($k =~ /seconds/) { delete $v->{$k} } else { strip($v->{$k}) } }
+      } elsif (ref $v eq "ARRAY") { strip($_) for @$v }
+    }
+    strip($a);
+    print $json->encode($a);
+  ' < "$1"
+}
+analysis_numbers "$work/amd64/report/analysis.json" > "$work/amd64.analysis"
+analysis_numbers "$work/arm64/report/analysis.json" > "$work/arm64.analysis"
 gzip -dc "$work/amd64/predictions.csv.gz" > "$work/amd64.predictions"
 gzip -dc "$work/arm64/predictions.csv.gz" > "$work/arm64.predictions"
 gzip -dc "$work/amd64/models.jsonl.gz" > "$work/amd64.models"
 gzip -dc "$work/arm64/models.jsonl.gz" > "$work/arm64.models"
 
 failed=0
-for what in results predictions models; do
+for what in results predictions models report-tables analysis; do
   a="$work/amd64.$what" b="$work/arm64.$what"
   rows=$(wc -l < "$a")
   if cmp -s "$a" "$b"; then
