@@ -18,19 +18,33 @@ import (
 // none of their own (see docs/fidelity.md#portability).
 var views = []string{"plots/", "reports/html/"}
 
-// fusedOp matches a fused multiply-add in arm64 assembly listings, with the
-// source position the compiler gives it.
-var fusedOp = regexp.MustCompile(`\((/[^)]+\.go):(\d+)\)\s+(FN?M(?:ADD|SUB)[DS])\b`)
+// target is a platform whose compiler fuses multiply-adds, with the
+// environment that builds for it and the fused instructions of its assembly
+// listings (with the source position the compiler gives each).
+type target struct {
+	name  string
+	env   []string
+	fused *regexp.Regexp
+}
 
-// TestNoFusedMultiplyAdd cross-compiles the module for linux/arm64 and fails
-// on every fused multiply-add instruction outside the views, except where the
-// source line calls math.FMA on purpose. The Go compiler fuses x*y + z on
-// arm64 (and ppc64le, s390x, riscv64) unless the product is converted,
-// float64(x*y) + z, and a fused result differs from amd64's in the last bit;
-// so each such line is a place where arm64 would give other numbers.
+var targets = []target{
+	{"linux/arm64", []string{"GOOS=linux", "GOARCH=arm64"},
+		regexp.MustCompile(`\((/[^)]+\.go):(\d+)\)\s+(FN?M(?:ADD|SUB)[DS])\b`)},
+	// amd64 fuses too when built for x86-64-v3 (Haswell and later).
+	{"linux/amd64 GOAMD64=v3", []string{"GOOS=linux", "GOARCH=amd64", "GOAMD64=v3"},
+		regexp.MustCompile(`\((/[^)]+\.go):(\d+)\)\s+(VFN?M(?:ADD|SUB)\d{3}S[DS])\b`)},
+}
+
+// TestNoFusedMultiplyAdd cross-compiles the module for linux/arm64 and for
+// linux/amd64 at GOAMD64=v3 and fails on every fused multiply-add instruction
+// outside the views, except where the source line calls math.FMA on purpose.
+// The Go compiler fuses x*y + z on arm64 (and ppc64le, s390x, riscv64, and
+// amd64 at v3) unless the product is converted, float64(x*y) + z, and a
+// fused result differs from the default amd64 build's in the last bit; so
+// each such line is a place where those platforms would give other numbers.
 func TestNoFusedMultiplyAdd(t *testing.T) {
 	if testing.Short() {
-		t.Skip("cross-compiles the module for arm64 with assembly listings; runs without -short")
+		t.Skip("cross-compiles the module with assembly listings; runs without -short")
 	}
 	goCmd, err := exec.LookPath("go")
 	if err != nil {
@@ -38,13 +52,21 @@ func TestNoFusedMultiplyAdd(t *testing.T) {
 	}
 	root, module := moduleRoot(t)
 	readSources(t, root)
+	for _, tg := range targets {
+		t.Run(tg.name, func(t *testing.T) {
+			checkFused(t, goCmd, root, module, tg)
+		})
+	}
+}
+
+func checkFused(t *testing.T, goCmd, root, module string, tg target) {
 	cmd := exec.Command(goCmd, "build", "-gcflags="+module+"/...=-S", "./...")
 	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "GOOS=linux", "GOARCH=arm64", "CGO_ENABLED=0", "GOFLAGS=")
+	cmd.Env = append(append(os.Environ(), "CGO_ENABLED=0", "GOFLAGS="), tg.env...)
 	var listing bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &listing, &listing
 	if err := cmd.Run(); err != nil {
-		t.Fatalf("GOARCH=arm64 go build: %v\n%s", err, tail(listing.String()))
+		t.Fatalf("%s go build: %v\n%s", tg.name, err, tail(listing.String()))
 	}
 
 	sources := map[string][]string{}
@@ -54,7 +76,7 @@ func TestNoFusedMultiplyAdd(t *testing.T) {
 	sc := bufio.NewScanner(&listing)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
-		m := fusedOp.FindStringSubmatch(sc.Text())
+		m := tg.fused.FindStringSubmatch(sc.Text())
 		if m == nil {
 			continue
 		}
@@ -85,7 +107,7 @@ func TestNoFusedMultiplyAdd(t *testing.T) {
 	}
 	sort.Strings(found)
 	for _, f := range found {
-		t.Errorf("fused on arm64 (round the product: float64(x*y) + z): %s", f)
+		t.Errorf("fused (round the product: float64(x*y) + z): %s", f)
 	}
 }
 
