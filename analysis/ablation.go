@@ -93,7 +93,7 @@ func meanStd(v []float64) (mean, std float64) {
 	}
 	var ss float64
 	for _, x := range v {
-		ss += (x - mean) * (x - mean)
+		ss += float64((x - mean) * (x - mean))
 	}
 	return mean, math.Sqrt(ss / float64(len(v)-1))
 }

@@ -116,7 +116,7 @@ func computeMeans(a *Analysis) []MethodMean {
 // ProtocolGap is the gap of one dataset and method: its paper-protocol
 // cell's accuracy minus its clean-protocol cell's, in percentage points.
 func ProtocolGap(paperCell, cleanCell Cell) float64 {
-	return (paperCell.Accuracy - cleanCell.Accuracy) * 100
+	return float64((paperCell.Accuracy - cleanCell.Accuracy) * 100)
 }
 
 func computeGapMeans(a *Analysis) []GapMean {

@@ -122,7 +122,7 @@ func (a *Analysis) PaperComparisonOf(c Cell) (PaperComparison, bool) {
 	if !ok {
 		return PaperComparison{}, false
 	}
-	return PaperComparison{Column: col, Note: note, Paper: v, DiffPP: c.Accuracy*100 - v}, true
+	return PaperComparison{Column: col, Note: note, Paper: v, DiffPP: float64(c.Accuracy*100) - v}, true
 }
 
 // PaperMeanComparisonOf compares a method's mean accuracy over the
@@ -142,6 +142,6 @@ func (a *Analysis) PaperMeanComparisonOf(protocol, method string) (ours float64,
 	if !ok || !have || mm.PaperAccuracy == nil {
 		return 0, PaperComparison{}, false
 	}
-	ours = *mm.PaperAccuracy * 100
+	ours = float64(*mm.PaperAccuracy * 100)
 	return ours, PaperComparison{Column: col, Note: "the paper's ten datasets", Paper: pm, DiffPP: ours - pm}, true
 }

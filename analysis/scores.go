@@ -3,6 +3,8 @@ package analysis
 import (
 	"math"
 	"sort"
+
+	"github.com/fgrtbench/fgrtbench/internal/fmath"
 )
 
 // LogLossEps is the clipping bound of LogLoss: scikit-learn's log_loss
@@ -27,7 +29,7 @@ func LogLoss(scores [][]float64, truth []int) float64 {
 		for _, s := range row {
 			total += clip(s)
 		}
-		sum -= math.Log(clip(row[truth[i]]) / total)
+		sum -= fmath.Log(clip(row[truth[i]]) / total)
 	}
 	return sum / float64(len(scores))
 }
@@ -52,7 +54,7 @@ func BinaryAUC(scores []float64, pos []bool) float64 {
 		for j < len(idx) && scores[idx[j]] == scores[idx[i]] {
 			j++
 		}
-		rank := float64(i+j+1) / 2 // mean of the 1-based ranks i+1 .. j
+		rank := float64(float64(i+j+1) / 2) // mean of the 1-based ranks i+1 .. j
 		for k := i; k < j; k++ {
 			if pos[idx[k]] {
 				rankSum += rank
@@ -65,7 +67,7 @@ func BinaryAUC(scores []float64, pos []bool) float64 {
 	if nPos == 0 || nNeg == 0 {
 		return math.NaN()
 	}
-	return (rankSum - float64(nPos)*float64(nPos+1)/2) / (float64(nPos) * float64(nNeg))
+	return (rankSum - float64(float64(nPos)*float64(nPos+1)/2)) / (float64(nPos) * float64(nNeg))
 }
 
 // MacroAUC is the one-vs-rest AUC averaged over classes (scikit-learn's

@@ -137,7 +137,7 @@ func (s *SeedSpread) summarise() {
 	s.Mean = sum / float64(n)
 	ss := 0.0
 	for _, v := range s.Acc {
-		ss += (v - s.Mean) * (v - s.Mean)
+		ss += float64((v - s.Mean) * (v - s.Mean))
 	}
 	s.Std = math.Sqrt(ss / float64(n))
 	s.Min, s.Max = sorted[0], sorted[n-1]
@@ -150,15 +150,15 @@ func (s *SeedSpread) summarise() {
 func (s *SeedSpread) position() {
 	below, ties := 0, 0
 	for _, v := range s.Acc {
-		switch d := v*100 - s.Paper; {
+		switch d := float64(v*100) - s.Paper; {
 		case math.Abs(d) <= paperTol:
 			ties++
 		case d < 0:
 			below++
 		}
 	}
-	s.Percentile = 100 * (float64(below) + 0.5*float64(ties)) / float64(len(s.Acc))
-	s.Inside = s.Min*100-paperTol <= s.Paper && s.Paper <= s.Max*100+paperTol
+	s.Percentile = 100 * (float64(below) + float64(0.5*float64(ties))) / float64(len(s.Acc))
+	s.Inside = float64(s.Min*100)-paperTol <= s.Paper && s.Paper <= float64(s.Max*100)+paperTol
 }
 
 // Where says where the paper's value falls in the seed distribution, e.g.
@@ -169,9 +169,9 @@ func (s SeedSpread) Where() string {
 	}
 	side := "inside"
 	switch {
-	case s.Paper < s.Min*100-paperTol:
+	case s.Paper < float64(s.Min*100)-paperTol:
 		side = "below"
-	case s.Paper > s.Max*100+paperTol:
+	case s.Paper > float64(s.Max*100)+paperTol:
 		side = "above"
 	}
 	return fmt.Sprintf("%s our %d seeds' range, percentile %s", side, len(s.Acc), strconv.FormatFloat(s.Percentile, 'f', 0, 64))

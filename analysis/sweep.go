@@ -537,7 +537,7 @@ func (s Sweep) ranks() (perDataset [][]float64, mean []float64) {
 					ties++
 				}
 			}
-			perDataset[d][i] = float64(better) + 1 + float64(ties)/2
+			perDataset[d][i] = float64(better) + 1 + float64(float64(ties)/2)
 		}
 	}
 	mean = make([]float64, len(s.Configs))

@@ -161,7 +161,7 @@ func (g *grower) classDots(m []float64, k int) []float64 {
 		}
 		s := 0.0
 		for i := lo; i < hi; i++ {
-			s += m[i] * mu[i]
+			s += float64(m[i] * mu[i])
 		}
 		sums[cls] = s
 	})

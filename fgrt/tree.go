@@ -558,7 +558,7 @@ func (g *grower) childClass(m, mu []float64) int {
 	for k := 0; k < g.nClasses; k++ {
 		s := 0.0
 		for i := g.start[k]; i < g.start[k+1]; i++ {
-			s += m[i] * mu[i]
+			s += float64(m[i] * mu[i])
 		}
 		if s > bestW {
 			best, bestW = k, s

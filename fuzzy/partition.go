@@ -166,7 +166,7 @@ func Percentile(sorted []float64, p float64) float64 {
 // percentileFrom is Percentile of n values given by their order
 // statistics: at(r) is the r-th smallest.
 func percentileFrom(n int, p float64, at func(r int) float64) float64 {
-	vi := float64(n-1) * (p / 100.0)
+	vi := float64(float64(n-1) * (p / 100.0))
 	lo := math.Floor(vi)
 	loI, hiI := percentileRanks(n, p)
 	g := vi - lo

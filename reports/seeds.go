@@ -56,7 +56,7 @@ func seedColumns(protocol string, pres results.Presentation) []Column[analysis.S
 			acc := of(s)
 			if singleSplit(s) {
 				// The median of an even number of seeds may fall halfway.
-				count := math.Round(acc*float64(s.NTest[0])*2) / 2
+				count := math.Round(float64(acc*float64(s.NTest[0]))*2) / 2
 				return Entry{Text: fmt.Sprintf("%s (%s/%d)", pct(acc), strconv.FormatFloat(count, 'f', -1, 64), s.NTest[0])}
 			}
 			return Entry{Text: pct(acc)}

@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"sort"
 	"strconv"
+
+	"github.com/fgrtbench/fgrtbench/internal/fmath"
 )
 
 // BayesResult gives the posterior probabilities of the three regions of a
@@ -278,10 +280,10 @@ func (wl *walsh) theta(w []float64) (left, right float64) {
 	for i, wi := range w {
 		gt := total - wl.prefix[wl.rGT[i]]
 		eq := wl.prefix[wl.rGT[i]] - wl.prefix[wl.rEQ[i]]
-		right += wi * (gt + eq/2)
+		right += float64(wi * (gt + float64(eq/2)))
 		lt := wl.prefix[wl.lLT[i]]
 		leq := wl.prefix[wl.lEQ[i]] - lt
-		left += wi * (lt + leq/2)
+		left += float64(wi * (lt + float64(leq/2)))
 	}
 	return left, right
 }
@@ -298,22 +300,22 @@ func gammaRand(rng *rand.Rand, shape float64) float64 {
 		for u == 0 {
 			u = rng.Float64()
 		}
-		return gammaRand(rng, shape+1) * math.Pow(u, 1/shape)
+		return gammaRand(rng, shape+1) * fmath.Pow(u, 1/shape)
 	}
 	d := shape - 1.0/3
 	c := 1 / math.Sqrt(9*d)
 	for {
 		x := rng.NormFloat64()
-		v := 1 + c*x
+		v := 1 + float64(c*x)
 		if v <= 0 {
 			continue
 		}
-		v = v * v * v
+		v = float64(v * v * v)
 		u := rng.Float64()
-		if u < 1-0.0331*x*x*x*x {
+		if u < 1-float64(0.0331*x*x*x*x) {
 			return d * v
 		}
-		if u > 0 && math.Log(u) < 0.5*x*x+d*(1-v+math.Log(v)) {
+		if u > 0 && fmath.Log(u) < float64(0.5*x*x)+float64(d*(1-v+fmath.Log(v))) {
 			return d * v
 		}
 	}

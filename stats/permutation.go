@@ -199,7 +199,7 @@ func exactPermutation(ranks [][]int, counts []float64, sObs int64, maxSteps int)
 		// methods alone has 3.6 million). A row before the last one with
 		// more than √maxSteps arrangements leaves at least as many states
 		// for the next, whose arrangements are as many again.
-		work := float64(steps) + float64(len(states))*counts[i]
+		work := float64(steps) + float64(float64(len(states))*counts[i])
 		if work > float64(maxSteps) || (i < len(ranks)-1 && counts[i] > math.Sqrt(float64(maxSteps))) {
 			return PermutationResult{Steps: int(math.Min(work, math.MaxInt32))}, false
 		}
@@ -232,7 +232,7 @@ func growStates(states map[string]float64, row []int, last bool, sObs int64) (gr
 	sort.Strings(keys)
 	grown = map[string]float64{}
 	for _, s := range keys {
-		prob := states[s] * w
+		prob := float64(states[s] * w)
 		decodeRankKey(s, state)
 		for _, p := range perms {
 			for j := range next {
@@ -313,6 +313,6 @@ func wilson(x, n int, z float64) (lo, hi float64) {
 	p := float64(x) / nf
 	den := 1 + z*z/nf
 	centre := (p + z*z/(2*nf)) / den
-	half := z / den * math.Sqrt(p*(1-p)/nf+z*z/(4*nf*nf))
+	half := float64(z / den * math.Sqrt(p*(1-p)/nf+z*z/(4*nf*nf)))
 	return math.Max(0, centre-half), math.Min(1, centre+half)
 }

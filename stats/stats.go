@@ -236,10 +236,10 @@ func FriedmanFromRanks(avgRanks []float64, n int) (FriedmanResult, error) {
 		if math.IsNaN(r) {
 			return FriedmanResult{}, errors.New("stats: NaN average rank")
 		}
-		sumSq += r * r
+		sumSq += float64(r * r)
 	}
 	kf, nf := float64(k), float64(n)
-	chi := 12 * nf / (kf * (kf + 1)) * (sumSq - kf*(kf+1)*(kf+1)/4)
+	chi := float64(12 * nf / (kf * (kf + 1)) * (sumSq - float64(kf*(kf+1)*(kf+1)/4)))
 	if chi < 0 { // rounding when all ranks equal
 		chi = 0
 	}
@@ -251,7 +251,7 @@ func FriedmanFromRanks(avgRanks []float64, n int) (FriedmanResult, error) {
 		DF1:                   k - 1, DF2: (k - 1) * (n - 1),
 	}
 	res.PTieCorrected = res.P
-	den := nf*(kf-1) - chi
+	den := float64(nf*(kf-1)) - chi
 	if den <= 0 {
 		res.ImanDavenport = math.Inf(1)
 		res.PImanDavenport = 0

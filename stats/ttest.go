@@ -35,7 +35,7 @@ func foldStats(d []float64, rho float64) (mean, variance float64, err error) {
 	}
 	mean /= n
 	for _, v := range d {
-		variance += (v - mean) * (v - mean)
+		variance += float64((v - mean) * (v - mean))
 	}
 	if len(d) > 1 {
 		variance /= n - 1

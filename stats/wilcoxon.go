@@ -170,8 +170,8 @@ func (res *WilcoxonResult) rankSums(ranked []float64) (tieTerm float64) {
 		}
 	}
 	if res.ZeroMethod == ZeroSplit {
-		res.WPlus += zeroRanks / 2
-		res.WMinus += zeroRanks / 2
+		res.WPlus += float64(zeroRanks / 2)
+		res.WMinus += float64(zeroRanks / 2)
 	}
 	res.Statistic = math.Min(res.WPlus, res.WMinus)
 	for _, t := range tieGroups(nonZeroAbs) {
@@ -189,11 +189,11 @@ func (res *WilcoxonResult) rankSums(ranked []float64) (tieTerm float64) {
 func (res *WilcoxonResult) normalApproximation(count int, tieTerm float64) {
 	res.Continuity = true
 	nf := float64(count)
-	mean := nf * (nf + 1) / 4
+	mean := float64(nf * (nf + 1) / 4)
 	variance := nf * (nf + 1) * (2*nf + 1) / 24
 	if res.ZeroMethod == ZeroPratt {
 		z := float64(res.Zeros)
-		mean -= z * (z + 1) / 4
+		mean -= float64(z * (z + 1) / 4)
 		variance -= z * (z + 1) * (2*z + 1) / 24
 	}
 	variance -= tieTerm / 48
@@ -211,7 +211,7 @@ func (res *WilcoxonResult) normalApproximation(count int, tieTerm float64) {
 		dev += 0.5
 	}
 	res.Z = dev / math.Sqrt(variance)
-	res.P = math.Min(1, 2*distuv.UnitNormal.CDF(-math.Abs(res.Z)))
+	res.P = math.Min(1, float64(2*float64(distuv.UnitNormal.CDF(-math.Abs(res.Z)))))
 }
 
 // exactLowerTail returns P(W ≤ w) for the signed-rank statistic of n

@@ -40,7 +40,7 @@ func WriteLargeCSV(w io.Writer, rows, cols int) error {
 		c := g.rs.Randint(0, 3)
 		line = line[:0]
 		for j := 0; j < cols; j++ {
-			v := g.next() + 0.3*float64(c)*float64(j%3)
+			v := g.next() + float64(0.3*float64(c)*float64(j%3))
 			line = strconv.AppendFloat(line, v, 'f', 6, 64)
 			line = append(line, ',')
 		}

@@ -3,6 +3,7 @@ package timing
 import (
 	"math"
 
+	"github.com/fgrtbench/fgrtbench/internal/fmath"
 	"github.com/fgrtbench/fgrtbench/internal/nprand"
 )
 
@@ -19,7 +20,7 @@ type gaussSource struct {
 func (g *gaussSource) double() float64 {
 	a := g.rs.Uint32() >> 5
 	b := g.rs.Uint32() >> 6
-	return (float64(a)*67108864.0 + float64(b)) / 9007199254740992.0
+	return (float64(float64(a)*67108864.0) + float64(b)) / 9007199254740992.0
 }
 
 func (g *gaussSource) next() float64 {
@@ -31,12 +32,12 @@ func (g *gaussSource) next() float64 {
 	for {
 		x1 = 2*g.double() - 1
 		x2 = 2*g.double() - 1
-		r2 = x1*x1 + x2*x2
+		r2 = float64(x1*x1) + float64(x2*x2)
 		if r2 < 1 && r2 != 0 {
 			break
 		}
 	}
-	f := math.Sqrt(-2 * math.Log(r2) / r2)
+	f := math.Sqrt(-2 * fmath.Log(r2) / r2)
 	g.gauss = f * x1
 	g.hasGauss = true
 	return f * x2

@@ -1,6 +1,10 @@
 package c45
 
-import "math"
+import (
+	"math"
+
+	"github.com/fgrtbench/fgrtbench/internal/fmath"
+)
 
 // lnTable caches k*ln(k) for integer weights, the common case without
 // missing values; the values are identical to computing them directly.
@@ -10,7 +14,7 @@ func newLnTable(n int) lnTable {
 	t := make(lnTable, n+1)
 	for k := 1; k <= n; k++ {
 		x := float64(k)
-		t[k] = x * math.Log(x)
+		t[k] = x * fmath.Log(x)
 	}
 	return t
 }
@@ -23,7 +27,7 @@ func (t lnTable) lnFunc(x float64) float64 {
 	if k := int(x); float64(k) == x && k < len(t) {
 		return t[k]
 	}
-	return x * math.Log(x)
+	return x * fmath.Log(x)
 }
 
 // oldEnt is the class entropy of the known instances, in Weka's unnormalised

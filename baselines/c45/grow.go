@@ -3,6 +3,8 @@ package c45
 import (
 	"math"
 	"slices"
+
+	"github.com/fgrtbench/fgrtbench/internal/fmath"
 )
 
 // node is one J48 tree node. An internal node's dist is its split's
@@ -380,7 +382,7 @@ func (b *builder) evalNumeric(s *scratch, j int, list []int32, total float64) ca
 	if admissible == 0 {
 		return candidate{}
 	}
-	ig := best - math.Log(float64(admissible))/math.Ln2/total
+	ig := best - fmath.Log(float64(admissible))/math.Ln2/total
 	if smOrEq(ig, 0) || splitIdx < 0 {
 		return candidate{}
 	}
@@ -578,7 +580,7 @@ func (b *builder) splitDistribution(nd *node, ids []int32, w []float64) *distrib
 		d.perClass[c] += w[i]
 		d.total += w[i]
 		for k, p := range probs {
-			nw := p * w[i]
+			nw := float64(p * w[i])
 			d.perClassPerBag[k*b.nc+c] += nw
 			d.perBag[k] += nw
 		}

@@ -29,7 +29,7 @@ func (m *Model) Probabilities(row []float64) []float64 {
 func (nd *node) probs(row []float64, weight float64, out []float64) {
 	if nd.leaf {
 		for k := range out {
-			out[k] += weight * nd.dist.prob(k)
+			out[k] += float64(weight * nd.dist.prob(k))
 		}
 		return
 	}
@@ -52,7 +52,7 @@ func (nd *node) probs(row []float64, weight float64, out []float64) {
 	ch := nd.children[s]
 	if ch.empty {
 		for k := range out {
-			out[k] += weight * nd.dist.probInBag(k, s)
+			out[k] += float64(weight * nd.dist.probInBag(k, s))
 		}
 		return
 	}
@@ -287,7 +287,7 @@ func wekaLabel(s learn.Schema, class int, total, incorrect float64) string {
 
 // javaRound2 mimics Utils.roundDouble(x, 2) printed by Double.toString.
 func javaRound2(x float64) string {
-	r := math.Floor(x*100+0.5) / 100
+	r := math.Floor(float64(x*100)+0.5) / 100
 	if r == math.Trunc(r) {
 		return strconv.FormatFloat(r, 'f', 1, 64)
 	}

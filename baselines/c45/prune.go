@@ -184,7 +184,7 @@ func (p *pruner) missingShares(nd *node, ids []int32, w []float64, bags, share [
 			if !eq(known, 0) {
 				prob = bags[k] / known
 			}
-			share[k] += prob * w[i]
+			share[k] += float64(prob * w[i])
 		}
 	}
 	for k := range share {

@@ -3,6 +3,7 @@ package cart
 import (
 	"math"
 
+	"github.com/fgrtbench/fgrtbench/internal/fmath"
 	"github.com/fgrtbench/fgrtbench/internal/par"
 )
 
@@ -98,7 +99,7 @@ func newBuilder(data *dataset, p Config, threads *par.Budget) *builder {
 		goesLeft:         make([]bool, n),
 		isConst:          make([]bool, d),
 		total:            make([]float64, c),
-		log2Base:         math.Log(2.0),
+		log2Base:         fmath.Log(2.0),
 		threads:          threads,
 		speculative:      speculates(n, d, p.MaxFeatures, threads),
 		own:              newScratch(n, d, c),
@@ -113,7 +114,7 @@ func newBuilder(data *dataset, p Config, threads *par.Budget) *builder {
 	if p.Criterion == Entropy {
 		b.xlogx = make([]float64, n+1)
 		for k := 2; k <= n; k++ {
-			b.xlogx[k] = float64(k) * math.Log(float64(k))
+			b.xlogx[k] = float64(k) * fmath.Log(float64(k))
 		}
 	}
 	for f := range b.features {
@@ -250,7 +251,7 @@ func (b *builder) impurityOf(counts []float64, w float64) float64 {
 	for _, k := range counts {
 		if k > 0 {
 			p := k / w
-			e -= float64(p * (math.Log(p) / b.log2Base))
+			e -= float64(p * (fmath.Log(p) / b.log2Base))
 		}
 	}
 	return e

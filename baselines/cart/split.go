@@ -152,7 +152,7 @@ func (b *builder) scanFeature(s *scratch, f, start, end int, bestProxy float64, 
 // one or overflows.
 func midpoint(lo32, hi32 float32) float64 {
 	lo, hi := float64(lo32), float64(hi32)
-	thr := lo/2.0 + hi/2.0
+	thr := float64(lo/2.0) + float64(hi/2.0)
 	if thr == hi || math.IsInf(thr, 0) {
 		thr = lo
 	}
@@ -200,7 +200,7 @@ func (b *builder) screenEntropy(s *scratch, p, m int) float64 {
 	for k, l := range s.left {
 		sum += t[int(l)] + t[int(s.total[k]-l)]
 	}
-	slack := (t[m] + float64(m)) * float64(len(s.left)+2) * 0x1p-36
+	slack := float64((t[m] + float64(m)) * float64(len(s.left)+2) * 0x1p-36)
 	return sum/b.log2Base + slack
 }
 

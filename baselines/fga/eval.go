@@ -403,13 +403,13 @@ func mccFromConfusion(conf []int, c int) float64 {
 		}
 		nCorrect += float64(conf[k*c+k])
 		nSamples += pk
-		sumTP += t * pk
-		sumPP += pk * pk
-		sumTT += t * t
+		sumTP += float64(t * pk)
+		sumPP += float64(pk * pk)
+		sumTT += float64(t * t)
 	}
-	covYtYp := nCorrect*nSamples - sumTP
-	covYpYp := nSamples*nSamples - sumPP
-	covYtYt := nSamples*nSamples - sumTT
+	covYtYp := float64(nCorrect*nSamples) - sumTP
+	covYpYp := float64(nSamples*nSamples) - sumPP
+	covYtYt := float64(nSamples*nSamples) - sumTT
 	if covYpYp*covYtYt == 0 {
 		return 0
 	}

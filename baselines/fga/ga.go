@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+
+	"github.com/fgrtbench/fgrtbench/internal/fmath"
 )
 
 // individual is one chromosome with its fitness F = 1 - MCC (minimised).
@@ -190,14 +192,14 @@ func sbxPair(x1, x2, lo, hi, eta, u float64, exch bool) (float64, float64) {
 	y1, y2 := math.Min(x1, x2), math.Max(x1, x2)
 	delta := y2 - y1
 	betaq := func(beta float64) float64 {
-		alpha := 2 - math.Pow(beta, -(eta+1))
+		alpha := 2 - fmath.Pow(beta, -(eta+1))
 		if u <= 1/alpha {
-			return math.Pow(u*alpha, 1/(eta+1))
+			return fmath.Pow(u*alpha, 1/(eta+1))
 		}
-		return math.Pow(1/(2-u*alpha), 1/(eta+1))
+		return fmath.Pow(1/(2-float64(u*alpha)), 1/(eta+1))
 	}
-	ch1 := 0.5 * ((y1 + y2) - betaq(1+2*(y1-lo)/delta)*delta)
-	ch2 := 0.5 * ((y1 + y2) + betaq(1+2*(hi-y2)/delta)*delta)
+	ch1 := 0.5 * ((y1 + y2) - float64(betaq(1+float64(2*(y1-lo)/delta))*delta))
+	ch2 := 0.5 * ((y1 + y2) + float64(betaq(1+float64(2*(hi-y2)/delta))*delta))
 	a, b := ch1, ch2
 	if x1 >= x2 { // each child starts near its own parent
 		a, b = ch2, ch1
@@ -227,11 +229,11 @@ func pmValue(x, lo, hi, eta, u float64) float64 {
 	pw := 1 / (eta + 1)
 	var dq float64
 	if u <= 0.5 {
-		dq = math.Pow(2*u+(1-2*u)*math.Pow(1-d1, eta+1), pw) - 1
+		dq = fmath.Pow(float64(2*u)+float64((1-float64(2*u))*fmath.Pow(1-d1, eta+1)), pw) - 1
 	} else {
-		dq = 1 - math.Pow(2*(1-u)+2*(u-0.5)*math.Pow(1-d2, eta+1), pw)
+		dq = 1 - fmath.Pow(float64(2*(1-u))+float64(2*(u-0.5)*fmath.Pow(1-d2, eta+1)), pw)
 	}
-	return clampF(x+dq*(hi-lo), lo, hi)
+	return clampF(x+float64(dq*(hi-lo)), lo, hi)
 }
 
 func clampF(v, lo, hi float64) float64 {

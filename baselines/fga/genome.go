@@ -274,7 +274,7 @@ func decodePartition(genes []int32, labels int, xmin, xmax float64, headEps bool
 	}
 	width := xmax - xmin
 	for i, v := range raw {
-		raw[i] = (v-lo)/(hi-lo)*width + xmin
+		raw[i] = float64((v-lo)/(hi-lo)*width) + xmin
 	}
 	sets = make([]fuzzy.Trapezoid, labels)
 	for lx := range sets {

@@ -82,7 +82,7 @@ func (g *grower) complexity(id int) float64 {
 	if len(nd.children) == 0 {
 		return math.Inf(1)
 	}
-	asLeaf := g.impurity(id) * npsum.Sum(nd.m)
+	asLeaf := float64(g.impurity(id) * npsum.Sum(nd.m))
 	sub := g.subtreeImpurity(id)
 	removed := g.leaves(id) - 1
 	if removed <= 0 {

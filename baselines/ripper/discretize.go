@@ -142,7 +142,7 @@ func qcutEdges(sorted []float64, q int) []float64 {
 // numpy's two-sided lerp (b - (b-a)(1-t) when t >= 0.5).
 func quantileLinear(sorted []float64, q float64) float64 {
 	n := len(sorted)
-	virtual := float64(n-1) * q
+	virtual := float64(float64(n-1) * q)
 	if virtual >= float64(n-1) {
 		return sorted[n-1]
 	}
@@ -155,9 +155,9 @@ func quantileLinear(sorted []float64, q float64) float64 {
 	a, b := sorted[i], sorted[i+1]
 	diff := b - a
 	if t >= 0.5 {
-		return b - diff*(1-t)
+		return b - float64(diff*(1-t))
 	}
-	return a + diff*t
+	return a + float64(diff*t)
 }
 
 // cutEdges are pd.cut's equal-width edges for an integer bin count:
@@ -166,10 +166,10 @@ func cutEdges(mn, mx float64, n int) []float64 {
 	step := (mx - mn) / float64(n)
 	out := make([]float64, n+1)
 	for i := range out {
-		out[i] = float64(i)*step + mn
+		out[i] = float64(float64(i)*step) + mn
 	}
 	out[n] = mx
-	out[0] -= (mx - mn) * 0.001
+	out[0] -= float64((mx - mn) * 0.001)
 	return out
 }
 

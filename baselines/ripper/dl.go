@@ -1,6 +1,10 @@
 package ripper
 
-import "math"
+import (
+	"math"
+
+	"github.com/fgrtbench/fgrtbench/internal/fmath"
+)
 
 // theoryBits is the description length of one rule with nConds conditions
 // out of nPossible candidate conditions (wittgenstein _r_theory_bits):
@@ -20,11 +24,11 @@ func theoryBits(nConds, nPossible int) float64 {
 		n = 1
 	}
 	pr := float64(k) / float64(n)
-	s := float64(k) * math.Log2(1/pr)
+	s := float64(float64(k) * fmath.Log2(1/pr))
 	if n > k {
-		s += float64(n-k) * math.Log2(1/(1-pr))
+		s += float64(float64(n-k) * fmath.Log2(1/(1-pr)))
 	}
-	dl := 0.5 * (math.Log2(float64(k)) + s)
+	dl := 0.5 * (fmath.Log2(float64(k)) + s)
 	if dl < 1 {
 		return 1
 	}
@@ -40,8 +44,7 @@ type log2Table []float64
 func newLog2Table(n int) log2Table {
 	t := make(log2Table, n+1)
 	for i := 2; i <= n; i++ {
-		lg, _ := math.Lgamma(float64(i + 1))
-		t[i] = lg / math.Ln2
+		t[i] = fmath.Lgamma(float64(i+1)) / math.Ln2
 	}
 	return t
 }
@@ -65,7 +68,7 @@ func (t log2Table) exceptionBits(nTotal, covered, fp, fn int) float64 {
 // covering (p0, n0) grow examples to one covering (p1, n1):
 // p1 · (log2((p1+1)/(p1+n1+1)) − log2((p0+1)/(p0+n0+1))).
 func foilGain(p0, n0, p1, n1 int) float64 {
-	return float64(p1) * (math.Log2(float64(p1+1)/float64(p1+n1+1)) - math.Log2(float64(p0+1)/float64(p0+n0+1)))
+	return float64(p1) * (fmath.Log2(float64(p1+1)/float64(p1+n1+1)) - fmath.Log2(float64(p0+1)/float64(p0+n0+1)))
 }
 
 // growPruneValue is RIPPER's grow-phase prune metric (p−n+1)/(p+n+1) on the

@@ -174,7 +174,7 @@ func unscaler(sc *sksplit.StandardScaler) func(j int, v float64) float64 {
 	}
 	return func(j int, v float64) float64 {
 		if c, ok := at[j]; ok {
-			return v*sc.Scale[c] + sc.Mean[c]
+			return float64(v*sc.Scale[c]) + sc.Mean[c]
 		}
 		return v
 	}

@@ -108,7 +108,7 @@ func (t *Trainer) Fit(X [][]float64, y []int, s learn.Schema) (learn.Model, erro
 		c := make([]float64, d)
 		for j := range c {
 			mean, overall := sum[j]/float64(counts[k]), all[j]/float64(len(X))
-			c[j] = mean + t.cfg.Shrinkage*(overall-mean)
+			c[j] = mean + float64(t.cfg.Shrinkage*(overall-mean))
 		}
 		m.Classes = append(m.Classes, k)
 		m.Centroids = append(m.Centroids, c)
@@ -131,7 +131,7 @@ func (m *Model) Predict(X [][]float64) []int {
 		for k, c := range m.Centroids {
 			d := 0.0
 			for j, v := range c {
-				d += (row[j] - v) * (row[j] - v)
+				d += float64((row[j] - v) * (row[j] - v))
 			}
 			if d < bestD {
 				best, bestD = k, d

@@ -195,21 +195,21 @@ func (ws *workspace) approx(sets [3]fuzzy.Trapezoid) (float64, float64) {
 			v, e := 0.0, 0.0
 			if b > a && i1 > i0 {
 				m := cnt[i1] - cnt[i0]
-				num := (sz[i1] - sz[i0]) - az*m
+				num := (sz[i1] - sz[i0]) - float64(az*m)
 				v += num / (b - a)
-				e += 8 * ulp * (sz[i1] + sz[i0] + math.Abs(az)*m) / (b - a)
+				e += float64(8 * ulp * (sz[i1] + sz[i0] + float64(math.Abs(az)*m)) / (b - a))
 			}
 			if i2 > i1 {
 				v += cnt[i2] - cnt[i1]
 			}
 			if d > c && i3 > i2 {
 				m := cnt[i3] - cnt[i2]
-				num := dz*m - (sz[i3] - sz[i2])
+				num := float64(dz*m) - (sz[i3] - sz[i2])
 				v += num / (d - c)
-				e += 8 * ulp * (sz[i3] + sz[i2] + math.Abs(dz)*m) / (d - c)
+				e += float64(8 * ulp * (sz[i3] + sz[i2] + float64(math.Abs(dz)*m)) / (d - c))
 			}
 			// Summation error of the exact path itself (pairwise sums).
-			e += 4 * ulp * v * float64(bitsLen(ws.n))
+			e += float64(4 * ulp * v * float64(bitsLen(ws.n)))
 			skv[k], ekv[k] = v, e
 			S += v
 			E += e
@@ -220,7 +220,7 @@ func (ws *workspace) approx(sets [3]fuzzy.Trapezoid) (float64, float64) {
 			errSum += 2*ekv[k] + E
 		}
 	}
-	return total, errSum*2 + 64*ulp*math.Abs(total) + 1e-12
+	return total, float64(errSum*2) + float64(64*ulp*math.Abs(total)) + 1e-12
 }
 
 func bitsLen(n int) int {

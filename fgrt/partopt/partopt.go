@@ -359,7 +359,7 @@ func (ws *workspace) coordinate(start Encoding, startS, r float64, maxIter int) 
 			for _, idx := range searched {
 				for _, dir := range [2]float64{-1, 1} {
 					t := best
-					t[idx] += float64(dir*step) * r
+					t[idx] += float64(float64(dir*step) * r)
 					t.clampIncrements()
 					evals++
 					if sc := ws.exact(Decode(t, ws.xmin, ws.xmax)); sc > bestS {

@@ -122,7 +122,7 @@ func numericRows(r *rand.Rand, n int) ([][]float64, []int) {
 	for i := range X {
 		c := i % 3
 		y[i] = c
-		X[i] = []float64{float64(c) + 0.6*r.NormFloat64(), r.NormFloat64(), float64(c%2)*1.5 + 0.5*r.NormFloat64()}
+		X[i] = []float64{float64(c) + float64(0.6*r.NormFloat64()), r.NormFloat64(), float64(float64(c%2)*1.5) + float64(0.5*r.NormFloat64())}
 	}
 	return X, y
 }

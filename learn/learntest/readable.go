@@ -67,7 +67,7 @@ func CheckReadableRules(m learn.Model, s learn.Schema) error {
 		apply func(float64) float64
 	}{
 		{"unscale nil", nil},
-		{"unscale 1000v+5", func(v float64) float64 { return 1000*v + 5 }},
+		{"unscale 1000v+5", func(v float64) float64 { return float64(1000*v) + 5 }},
 	} {
 		var unscale learn.Unscale
 		num := learn.ReadableNumber
