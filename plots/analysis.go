@@ -44,12 +44,12 @@ func verdictOf(d analysis.Decision) string {
 
 // FrontPanelsOf converts the analysis's front of one protocol to the
 // figure's panels (nil when there is none).
-func FrontPanelsOf(a *analysis.Analysis, protocol string) []FrontPanel {
+func FrontPanelsOf(a *analysis.Analysis, protocol string) []analysis.FrontPanel {
 	f, ok := a.FrontOf(protocol)
 	if !ok {
 		return nil
 	}
-	return append([]FrontPanel(nil), f.Panels...)
+	return append([]analysis.FrontPanel(nil), f.Panels...)
 }
 
 // PartitionImpactRowsOf returns the analysis's fgrt/fgrt-opt pairs of one

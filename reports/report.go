@@ -28,12 +28,6 @@ import (
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
-// DefaultTolerance is the accuracy difference (fraction) above which a
-// reproduced paper-protocol mean counts as differing from the authors'
-// committed mean: loose enough for summation-order noise only. It is the
-// reproduction verdict's, so that the check and the verdict agree.
-const DefaultTolerance = analysis.ReproductionTolerance
-
 // Fact is one free-form fact about the run (from the manifest), shown in
 // the given order.
 type Fact struct{ Key, Value string }
@@ -87,7 +81,7 @@ type Report struct {
 	Cells    []analysis.Cell
 	Tables   []Table
 	// Stats holds the statistical comparison of each protocol that allowed one.
-	Stats []StatsResult
+	Stats []analysis.Tests
 	// PaperCheck compares the paper protocol with the authors' means;
 	// Mismatches are its rows beyond the tolerance. Both are empty when the
 	// records hold no paper-protocol row.
@@ -179,7 +173,7 @@ func Build(opts Options) (*Report, error) {
 func toleranceOf(opts Options) (float64, error) {
 	tol := opts.Tolerance
 	if tol == 0 {
-		tol = DefaultTolerance
+		tol = analysis.ReproductionTolerance
 	}
 	if tol < 0 || math.IsNaN(tol) {
 		return 0, fmt.Errorf("reports: tolerance %v must be positive", tol)

@@ -38,25 +38,6 @@ import (
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
-// Study names in runtime.csv (the format belongs to the results contract,
-// package results). Real-data studies are named RealPrefix+dataset.
-const (
-	StudySamples  = results.StudySamples
-	StudyFeatures = results.StudyFeatures
-	RealPrefix    = results.RealPrefix
-)
-
-// Header is the column list of runtime.csv.
-var Header = results.RuntimeHeader
-
-// Row is one timed fit (results.RuntimeRow).
-type Row = results.RuntimeRow
-
-// DefaultMethods are the methods the study times when none are named: the
-// registered methods whose spec is Timed (the paper's columns and the extra
-// baselines), in presentation order.
-var DefaultMethods = methods.Timed()
-
 // Options configure a study.
 type Options struct {
 	// Methods are registry names (or "name@label" is not supported: use
@@ -168,14 +149,14 @@ func (o *Options) validate() error {
 // method is a resolved method of the study.
 type method struct {
 	name string
-	m    *methods.Method
-	cfg  methods.Config
+	m    *learn.Spec
+	cfg  learn.Values
 }
 
 func (o *Options) resolve() ([]method, error) {
 	names := o.Methods
 	if len(names) == 0 {
-		names = DefaultMethods
+		names = methods.Timed()
 	}
 	var out []method
 	seen := map[string]bool{}
@@ -223,7 +204,7 @@ type point struct {
 }
 
 // Run times the synthetic samples and features studies.
-func Run(ctx context.Context, o Options) ([]Row, error) {
+func Run(ctx context.Context, o Options) ([]results.RuntimeRow, error) {
 	if err := o.validate(); err != nil {
 		return nil, err
 	}
@@ -237,12 +218,12 @@ func Run(ctx context.Context, o Options) ([]Row, error) {
 			return dataset{X, y, syntheticSchema(d)}, nil
 		}}
 	}
-	var rows []Row
+	var rows []results.RuntimeRow
 	var pts []point
 	for _, n := range sortedCopy(o.Samples) {
 		pts = append(pts, synth(n, o.SamplesFeatures))
 	}
-	r, err := o.runStudy(ctx, StudySamples, ms, pts)
+	r, err := o.runStudy(ctx, results.StudySamples, ms, pts)
 	rows = append(rows, r...)
 	if err != nil {
 		return rows, err
@@ -251,7 +232,7 @@ func Run(ctx context.Context, o Options) ([]Row, error) {
 	for _, d := range sortedCopy(o.Features) {
 		pts = append(pts, synth(o.FeaturesSamples, d))
 	}
-	r, err = o.runStudy(ctx, StudyFeatures, ms, pts)
+	r, err = o.runStudy(ctx, results.StudyFeatures, ms, pts)
 	return append(rows, r...), err
 }
 
@@ -262,7 +243,7 @@ type Loader func(ctx context.Context, name string) (X [][]float64, y []int, s le
 // of o.Samples below the data set's row count, and for the whole data set,
 // trial t draws the subsample with RandomState(42+t).permutation and fits on
 // its 80% training part. Study names are RealPrefix+name.
-func RunReal(ctx context.Context, load Loader, names []string, o Options) ([]Row, error) {
+func RunReal(ctx context.Context, load Loader, names []string, o Options) ([]results.RuntimeRow, error) {
 	// The synthetic studies' shapes do not apply to real data.
 	o.SamplesFeatures, o.Features = 1, nil
 	if err := o.validate(); err != nil {
@@ -272,7 +253,7 @@ func RunReal(ctx context.Context, load Loader, names []string, o Options) ([]Row
 	if err != nil {
 		return nil, err
 	}
-	var rows []Row
+	var rows []results.RuntimeRow
 	for _, name := range names {
 		X, y, s, err := load(ctx, name)
 		if err != nil {
@@ -295,7 +276,7 @@ func RunReal(ctx context.Context, load Loader, names []string, o Options) ([]Row
 				return dataset{X, y, s}, nil
 			}})
 		}
-		r, err := o.runStudy(ctx, RealPrefix+name, ms, pts)
+		r, err := o.runStudy(ctx, results.RealPrefix+name, ms, pts)
 		rows = append(rows, r...)
 		if err != nil {
 			return rows, err
@@ -305,8 +286,8 @@ func RunReal(ctx context.Context, load Loader, names []string, o Options) ([]Row
 }
 
 // runStudy times every method at every point, in increasing size.
-func (o *Options) runStudy(ctx context.Context, study string, ms []method, pts []point) ([]Row, error) {
-	st := &studyRun{o: o, study: study, real: strings.HasPrefix(study, RealPrefix), now: o.now,
+func (o *Options) runStudy(ctx context.Context, study string, ms []method, pts []point) ([]results.RuntimeRow, error) {
+	st := &studyRun{o: o, study: study, real: strings.HasPrefix(study, results.RealPrefix), now: o.now,
 		stopped: map[string]bool{}, warmed: map[string]bool{}, total: len(pts) * len(ms)}
 	if st.now == nil {
 		st.now = time.Now
@@ -348,7 +329,7 @@ type studyRun struct {
 	now             func() time.Time
 	budget          *par.Budget // nil: serial fits
 	stopped, warmed map[string]bool
-	rows            []Row
+	rows            []results.RuntimeRow
 	done, total     int
 }
 
@@ -390,7 +371,7 @@ func (st *studyRun) trials(ctx context.Context, m method, p point, data dataset)
 		if err != nil {
 			return 0, fmt.Errorf("runtime: %s %s n=%d d=%d trial %d: %v", st.study, m.name, p.n, p.d, t, err)
 		}
-		st.rows = append(st.rows, Row{Study: st.study, Method: m.name, NSamples: p.n, NFeatures: p.d, Trial: t, FitSeconds: secs})
+		st.rows = append(st.rows, results.RuntimeRow{Study: st.study, Method: m.name, NSamples: p.n, NFeatures: p.d, Trial: t, FitSeconds: secs})
 		slowest = math.Max(slowest, secs)
 	}
 	return slowest, nil
@@ -444,15 +425,3 @@ func sortedCopy(v []int) []int {
 	sort.Ints(out)
 	return out
 }
-
-// Write writes runtime.csv rows with the header (results.WriteRuntime).
-func Write(w io.Writer, rows []Row) error { return results.WriteRuntime(w, rows) }
-
-// WriteFile writes runtime.csv through a temporary file and a rename.
-func WriteFile(path string, rows []Row) error { return results.WriteRuntimeFile(path, rows) }
-
-// Read parses runtime.csv.
-func Read(r io.Reader) ([]Row, error) { return results.ReadRuntime(r) }
-
-// ReadFile reads runtime.csv from a path.
-func ReadFile(path string) ([]Row, error) { return results.ReadRuntimeFile(path) }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fgrtbench/fgrtbench/learn"
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
 // numpy: np.random.seed(42); np.random.randn(5) — widely published values.
@@ -89,11 +90,11 @@ func TestRunWritesWellFormedCSV(t *testing.T) {
 	if len(rows) != 4+2+4 {
 		t.Fatalf("%d rows: %+v", len(rows), rows)
 	}
-	if rows[0].Study != StudySamples || rows[0].NSamples != 20 || rows[0].NFeatures != 3 {
+	if rows[0].Study != results.StudySamples || rows[0].NSamples != 20 || rows[0].NFeatures != 3 {
 		t.Errorf("first row %+v, want samples study at n=20 (sizes sorted)", rows[0])
 	}
 	for _, r := range rows {
-		if r.Method == "c45-entropy" && r.Study == StudySamples && r.NSamples > 20 {
+		if r.Method == "c45-entropy" && r.Study == results.StudySamples && r.NSamples > 20 {
 			t.Errorf("cap ignored: %+v", r)
 		}
 		if r.FitSeconds != 0.001 {
@@ -101,14 +102,14 @@ func TestRunWritesWellFormedCSV(t *testing.T) {
 		}
 	}
 	var buf bytes.Buffer
-	if err := Write(&buf, rows); err != nil {
+	if err := results.WriteRuntime(&buf, rows); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
 	if lines[0] != "study,method,n_samples,n_features,trial,fit_seconds" || len(lines) != len(rows)+1 {
 		t.Fatalf("csv:\n%s", buf.String())
 	}
-	back, err := Read(&buf)
+	back, err := results.ReadRuntime(&buf)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,10 +117,10 @@ func TestRunWritesWellFormedCSV(t *testing.T) {
 		t.Errorf("round trip differs:\n%+v\n%+v", back, rows)
 	}
 	path := t.TempDir() + "/sub/runtime.csv"
-	if err := WriteFile(path, rows); err != nil {
+	if err := results.WriteRuntimeFile(path, rows); err != nil {
 		t.Fatal(err)
 	}
-	if again, err := ReadFile(path); err != nil || !reflect.DeepEqual(again, rows) {
+	if again, err := results.ReadRuntimeFile(path); err != nil || !reflect.DeepEqual(again, rows) {
 		t.Errorf("file round trip: %v", err)
 	}
 }
@@ -171,8 +172,8 @@ func TestBadInput(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"", "a,b\n", "study,method,n_samples,n_features,trial,fit_seconds\nx,y,1,2,3,-1\n"} {
-		if _, err := Read(strings.NewReader(bad)); err == nil {
-			t.Errorf("Read(%q): no error", bad)
+		if _, err := results.ReadRuntime(strings.NewReader(bad)); err == nil {
+			t.Errorf("results.ReadRuntime(%q): no error", bad)
 		}
 	}
 }
@@ -193,12 +194,12 @@ func TestProgressCountsEveryPair(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []Step{
-		{Study: StudySamples, Method: "cart", N: 20, D: 3, Done: 1, Total: 4, Slowest: 0.001},
-		{Study: StudySamples, Method: "c45-entropy", N: 20, D: 3, Done: 2, Total: 4, Slowest: 0.001},
-		{Study: StudySamples, Method: "cart", N: 50, D: 3, Done: 3, Total: 4, Slowest: 0.001},
-		{Study: StudySamples, Method: "c45-entropy", N: 50, D: 3, Done: 4, Total: 4}, // above its cap
-		{Study: StudyFeatures, Method: "cart", N: 40, D: 2, Done: 1, Total: 2, Slowest: 0.001},
-		{Study: StudyFeatures, Method: "c45-entropy", N: 40, D: 2, Done: 2, Total: 2},
+		{Study: results.StudySamples, Method: "cart", N: 20, D: 3, Done: 1, Total: 4, Slowest: 0.001},
+		{Study: results.StudySamples, Method: "c45-entropy", N: 20, D: 3, Done: 2, Total: 4, Slowest: 0.001},
+		{Study: results.StudySamples, Method: "cart", N: 50, D: 3, Done: 3, Total: 4, Slowest: 0.001},
+		{Study: results.StudySamples, Method: "c45-entropy", N: 50, D: 3, Done: 4, Total: 4}, // above its cap
+		{Study: results.StudyFeatures, Method: "cart", N: 40, D: 2, Done: 1, Total: 2, Slowest: 0.001},
+		{Study: results.StudyFeatures, Method: "c45-entropy", N: 40, D: 2, Done: 2, Total: 2},
 	}
 	if !reflect.DeepEqual(steps, want) {
 		t.Errorf("steps:\n%+v\nwant\n%+v", steps, want)
@@ -209,7 +210,7 @@ func TestProgressCountsEveryPair(t *testing.T) {
 // several threads per fit writes the rows of the serial one (under a fake
 // clock, where only the times could differ), trial for trial.
 func TestThreadsChangeOnlyTimes(t *testing.T) {
-	var ref []Row
+	var ref []results.RuntimeRow
 	for _, threads := range []int{0, 1, 4} {
 		o := Options{Methods: []string{"cart", "fgrt"}, Samples: []int{60, 30}, SamplesFeatures: 3, Trials: 2,
 			Threads: threads, now: fakeClock()}

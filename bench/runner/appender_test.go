@@ -57,7 +57,7 @@ func (f *fullDisk) Truncate(size int64) error {
 func TestDiskFullStopsAndResumes(t *testing.T) {
 	ref := t.TempDir()
 	runStudy(t, ref, 1, study.Shard{})
-	want := stripTiming(t, filepath.Join(ref, ResultsFile))
+	want := stripTiming(t, filepath.Join(ref, results.FileName))
 	header := len(strings.Join(results.Header, ",")) + 1
 
 	cases := []struct {
@@ -73,7 +73,7 @@ func TestDiskFullStopsAndResumes(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
-			path := filepath.Join(dir, ResultsFile)
+			path := filepath.Join(dir, results.FileName)
 			disk := c.disk
 			r := &Runner{Load: testLoader, OutDir: dir, Jobs: 2, openResults: func(p string) (outdir.AppendFile, error) {
 				f, err := outdir.OpenResultsFile(p)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/bench/outdir"
 	"github.com/fgrtbench/fgrtbench/bench/study"
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
 // TestBusyDirectoryRefused: a run into a directory that another run is
@@ -38,7 +39,7 @@ func TestBusyDirectoryRefused(t *testing.T) {
 	if strings.Contains(err.Error(), "\n") || sum.Ran != 0 {
 		t.Fatalf("error %q, summary %+v: want one line and no unit run", err, sum)
 	}
-	if _, err := os.Stat(filepath.Join(out, ResultsFile)); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(out, results.FileName)); !os.IsNotExist(err) {
 		t.Fatalf("results.csv written by the refused run (%v)", err)
 	}
 	release()
@@ -86,7 +87,7 @@ func TestShardDirectoryKeepsItsShardCount(t *testing.T) {
 	if _, err := run(study.Shard{Index: 1, Count: 3}); err != nil {
 		t.Fatal(err)
 	}
-	before, err := os.ReadFile(filepath.Join(out, ResultsFile))
+	before, err := os.ReadFile(filepath.Join(out, results.FileName))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +95,7 @@ func TestShardDirectoryKeepsItsShardCount(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "holds shard 1/3 of this study; this run is shard 1/4") || sum.Ran != 0 {
 		t.Fatalf("got %+v, %v; want a refusal naming both shard counts", sum, err)
 	}
-	if after, _ := os.ReadFile(filepath.Join(out, ResultsFile)); string(after) != string(before) {
+	if after, _ := os.ReadFile(filepath.Join(out, results.FileName)); string(after) != string(before) {
 		t.Fatal("the refused run changed results.csv")
 	}
 	for _, s := range []study.Shard{{Index: 1, Count: 3}, {Index: 2, Count: 3}, {}} {

@@ -41,7 +41,7 @@ func TestMergeRefuses(t *testing.T) {
 	// A copy of shard 1 whose row 3 says another number.
 	conflict := t.TempDir()
 	copyDir(t, dirs[1], conflict)
-	recs, err := results.ReadFile(filepath.Join(conflict, ResultsFile))
+	recs, err := results.ReadFile(filepath.Join(conflict, results.FileName))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,11 +53,11 @@ func TestMergeRefuses(t *testing.T) {
 	recs[3].Accuracy = float64(recs[3].Correct) / float64(recs[3].NTest)
 	var b bytes.Buffer
 	results.Write(&b, recs)
-	os.WriteFile(filepath.Join(conflict, ResultsFile), b.Bytes(), 0o644)
+	os.WriteFile(filepath.Join(conflict, results.FileName), b.Bytes(), 0o644)
 
 	// A results file without its manifest.
 	bare := t.TempDir()
-	data, _ := os.ReadFile(filepath.Join(dirs[2], ResultsFile))
+	data, _ := os.ReadFile(filepath.Join(dirs[2], results.FileName))
 	os.WriteFile(filepath.Join(bare, "r.csv"), data, 0o644)
 
 	cases := []struct {
@@ -93,11 +93,11 @@ func TestMergeWritesManifest(t *testing.T) {
 	dirs := shardDirs(t, 3, testStudy())
 	out := t.TempDir()
 	// Inputs may be directories or results files; a duplicate is harmless.
-	sum, err := outdir.Merge(out, []string{dirs[0], filepath.Join(dirs[1], ResultsFile), dirs[2], dirs[0]}, outdir.MergeOptions{})
+	sum, err := outdir.Merge(out, []string{dirs[0], filepath.Join(dirs[1], results.FileName), dirs[2], dirs[0]}, outdir.MergeOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sum.Partial || sum.PresentUnits != 60 || sum.ExpectedUnits != 60 || sum.ResultsPath != filepath.Join(out, ResultsFile) {
+	if sum.Partial || sum.PresentUnits != 60 || sum.ExpectedUnits != 60 || sum.ResultsPath != filepath.Join(out, results.FileName) {
 		t.Fatalf("summary %+v", sum)
 	}
 	m, err := manifest.Read(out)
@@ -131,11 +131,11 @@ func TestMergeAllowPartial(t *testing.T) {
 	if !sum.Partial || sum.PresentUnits != 40 || len(sum.Missing) != 20 || strings.Join(sum.MissingShards, ",") != "2/3" {
 		t.Fatalf("summary %+v", sum)
 	}
-	data, _ := os.ReadFile(filepath.Join(out, ResultsFile))
+	data, _ := os.ReadFile(filepath.Join(out, results.FileName))
 	if !strings.HasPrefix(string(data), results.PartialMark+" 40 of 60 units") {
 		t.Fatalf("results.csv is not marked partial: %.80q", data)
 	}
-	recs, err := results.ReadFile(filepath.Join(out, ResultsFile))
+	recs, err := results.ReadFile(filepath.Join(out, results.FileName))
 	if err != nil || len(recs) != sum.Rows {
 		t.Fatalf("partial results read back: %d rows, %v", len(recs), err)
 	}

@@ -13,13 +13,14 @@ import (
 	"golang.org/x/term"
 
 	"github.com/fgrtbench/fgrtbench/cmd/fgrtbench/cli"
+	"github.com/fgrtbench/fgrtbench/internal/command"
 )
 
 func main() {
 	args := os.Args[1:]
 	ctx, stop := signalContext(os.Stderr, os.Exit, func() string { return cli.SecondSignal(args) })
 	defer stop()
-	env := &cli.Env{
+	env := &command.Env{
 		Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv,
 		StderrIsTerminal: term.IsTerminal(int(os.Stderr.Fd())),
 	}

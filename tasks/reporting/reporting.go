@@ -12,7 +12,6 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/analysis"
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
-	"github.com/fgrtbench/fgrtbench/bench/runner"
 	"github.com/fgrtbench/fgrtbench/internal/owned"
 	"github.com/fgrtbench/fgrtbench/plots"
 	"github.com/fgrtbench/fgrtbench/reports"
@@ -54,7 +53,7 @@ func Render(dir string, o Options) (string, *analysis.Analysis, error) {
 		return "", nil, err
 	}
 	defer artifactsGC(dir)()
-	recs, err := results.ReadFile(filepath.Join(dir, runner.ResultsFile))
+	recs, err := results.ReadFile(filepath.Join(dir, results.FileName))
 	if err != nil {
 		return "", nil, err
 	}

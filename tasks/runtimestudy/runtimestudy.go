@@ -29,7 +29,7 @@ type Options struct {
 	Datasets []string
 	Load     timing.Loader
 	// Present gives the figures their method labels and colours.
-	Present func([]timing.Row) results.Presentation
+	Present func([]results.RuntimeRow) results.Presentation
 	// Stdout receives a line per file written, Warn one per skipped method.
 	Stdout io.Writer
 	Warn   io.Writer
@@ -50,7 +50,7 @@ func Run(ctx context.Context, o Options) error {
 	if err != nil {
 		return err
 	}
-	if err := outs.Check(append([]string{plots.RuntimeFile}, figures...)...); err != nil {
+	if err := outs.Check(append([]string{results.RuntimeFile}, figures...)...); err != nil {
 		return err
 	}
 	if o.Timing.Threads > 1 && o.Warn != nil {
@@ -60,7 +60,7 @@ func Run(ctx context.Context, o Options) error {
 	}
 	rows, runErr := timing.Run(ctx, o.Timing)
 	if len(o.Datasets) > 0 && runErr == nil {
-		var more []timing.Row
+		var more []results.RuntimeRow
 		more, runErr = timing.RunReal(ctx, o.Load, o.Datasets, o.Timing)
 		rows = append(rows, more...)
 	}
@@ -72,10 +72,10 @@ func Run(ctx context.Context, o Options) error {
 	return runErr
 }
 
-// registered returns timing.DefaultMethods that this build registers.
+// registered returns the methods.Timed methods that this build registers.
 func registered(warn io.Writer) []string {
 	var out []string
-	for _, m := range timing.DefaultMethods {
+	for _, m := range methods.Timed() {
 		if _, err := methods.Lookup(m); err == nil {
 			out = append(out, m)
 		} else if warn != nil {
@@ -86,9 +86,9 @@ func registered(warn io.Writer) []string {
 }
 
 // write writes runtime.csv and the figures its rows have data for.
-func write(o Options, rows []timing.Row) error {
-	path := filepath.Join(o.Out, plots.RuntimeFile)
-	if err := timing.WriteFile(path, rows); err != nil {
+func write(o Options, rows []results.RuntimeRow) error {
+	path := filepath.Join(o.Out, results.RuntimeFile)
+	if err := results.WriteRuntimeFile(path, rows); err != nil {
 		return err
 	}
 	fmt.Fprintf(o.Stdout, "wrote %s (%d fits)\n", path, len(rows))

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fgrtbench/fgrtbench/plots"
 	"github.com/fgrtbench/fgrtbench/results"
 	"github.com/fgrtbench/fgrtbench/timing"
 )
@@ -24,13 +23,13 @@ func TestRunWritesTheStudy(t *testing.T) {
 		var stdout, warn strings.Builder
 		o := Options{
 			Timing: timing.Options{Methods: []string{"cart"}, Samples: []int{40, 60}, SamplesFeatures: 3, Trials: 1, Threads: c.threads},
-			Out:    dir, Present: func([]timing.Row) results.Presentation { return results.Presentation{} },
+			Out:    dir, Present: func([]results.RuntimeRow) results.Presentation { return results.Presentation{} },
 			Stdout: &stdout, Warn: &warn,
 		}
 		if err := Run(context.Background(), o); err != nil {
 			t.Fatalf("-j %d: %v", c.threads, err)
 		}
-		rows, err := timing.ReadFile(filepath.Join(dir, plots.RuntimeFile))
+		rows, err := results.ReadRuntimeFile(filepath.Join(dir, results.RuntimeFile))
 		if err != nil || len(rows) != 2 || rows[0].Method != "cart" || rows[1].NSamples != 60 {
 			t.Fatalf("-j %d: rows %+v (%v)", c.threads, rows, err)
 		}

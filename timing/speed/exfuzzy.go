@@ -147,7 +147,7 @@ func RunExFuzzy(ctx context.Context, o ExFuzzyOptions, data []ExFuzzyData) ([]Re
 
 // dataset times FuzzyCART (and Ex-Fuzzy when given) on each training fold
 // of d, summing the times over the folds.
-func (o ExFuzzyOptions) dataset(ctx context.Context, m *methods.Method, cfg methods.Config, d ExFuzzyData) (Result, error) {
+func (o ExFuzzyOptions) dataset(ctx context.Context, m *learn.Spec, cfg learn.Values, d ExFuzzyData) (Result, error) {
 	name := d.Name
 	r := Result{Task: fmt.Sprintf("FuzzyCART fit, %s (%d clean folds)", name, len(d.X)), Ref: math.NaN(), RefName: "Ex-Fuzzy (not given)"}
 	if len(d.X) != len(d.Y) || len(d.X) == 0 {
@@ -179,7 +179,7 @@ func (o ExFuzzyOptions) dataset(ctx context.Context, m *methods.Method, cfg meth
 
 // fold times fold k of d into r, and returns how the trees differ in leaf
 // count ("" when they do not, or without Ex-Fuzzy).
-func (o ExFuzzyOptions) fold(ctx context.Context, m *methods.Method, cfg methods.Config, d ExFuzzyData, k int, r *Result) (string, error) {
+func (o ExFuzzyOptions) fold(ctx context.Context, m *learn.Spec, cfg learn.Values, d ExFuzzyData, k int, r *Result) (string, error) {
 	X, y := d.X[k], d.Y[k]
 	tr, err := m.New(cfg, 42)
 	if err != nil {

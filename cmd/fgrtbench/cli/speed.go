@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/fgrtbench/fgrtbench/bench/runner"
+	"github.com/fgrtbench/fgrtbench/internal/command"
 	"github.com/fgrtbench/fgrtbench/tasks/speedrun"
 	rt "github.com/fgrtbench/fgrtbench/timing"
 	"github.com/fgrtbench/fgrtbench/timing/speed"
@@ -46,8 +47,8 @@ the 10^6 × 20 study of docs/large-data.md (--scaling-studies to choose).
 It prints wall time, speed-up over -j 1 and over -j 2, efficiency and the
 child's peak memory, and writes them as ` + speed.ScalingFile + ` into --out.`
 
-func speedCommand() *Command {
-	c := &Command{Name: "speed", Short: "time fgrtbench against scikit-learn and Weka (when installed) on the same data; print the table with ratios",
+func speedCommand() *command.Command {
+	c := &command.Command{Name: "speed", Short: "time fgrtbench against scikit-learn and Weka (when installed) on the same data; print the table with ratios",
 		UsageLine: "[--python /usr/bin/python3] [--weka /usr/share/java/weka.jar] [--large] [--large-data] [--external] [--run-sh] [--markdown] [-j 1] [--scaling [--scaling-studies paper,large] [--scaling-j 1,2,4] [--scaling-rows N] [--out DIR]]",
 		Long:      speedLong}
 	fs := &c.Flag
@@ -66,7 +67,7 @@ func speedCommand() *Command {
 	jobs := newListFlag(fs, "scaling-j", "", "with --scaling: the -j values (default 1,2,4,… up to the number of CPUs)")
 	rows := fs.Int("scaling-rows", rt.LargeRows, "with --scaling: rows of the large study's generated CSV (fewer for a quick check)")
 	fs.StringVar(&o.ScalingOut, "out", "out", "with --scaling: output directory (the table as "+speed.ScalingFile+")")
-	c.Run = func(ctx context.Context, env *Env, args []string) error {
+	c.Run = func(ctx context.Context, env *command.Env, args []string) error {
 		if err := checkListFlags(fs, "scaling-studies", "scaling-j"); err != nil {
 			return err
 		}

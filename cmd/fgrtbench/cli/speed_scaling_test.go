@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fgrtbench/fgrtbench/internal/command"
 	"github.com/fgrtbench/fgrtbench/timing/speed"
 )
 
@@ -20,7 +21,7 @@ const asFgrtbench = "FGRT_TEST_BINARY_IS_FGRTBENCH"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(asFgrtbench) == "1" {
-		env := &Env{Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv}
+		env := &command.Env{Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv}
 		os.Exit(Main(context.Background(), env, os.Args[1:]))
 	}
 	scalingEnv = append(os.Environ(), asFgrtbench+"=1")
