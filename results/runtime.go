@@ -14,7 +14,7 @@ import (
 )
 
 // RuntimeFile is the name of the training-time study's output (written by
-// package timing, drawn by package plots).
+// package timing/paperruntime, drawn by package plots).
 const RuntimeFile = "runtime.csv"
 
 // Study names in runtime.csv. Real-data studies are named RealPrefix+dataset.

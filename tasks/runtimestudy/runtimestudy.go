@@ -1,5 +1,5 @@
 // Package runtimestudy is the runtime command's work as one function: the
-// training-time study (package timing) on the authors' synthetic data and
+// training-time study (package timing/paperruntime) on the authors' synthetic data and
 // on subsamples of real datasets, written to an output directory as
 // runtime.csv and the figures runtime_scaling and runtime_real.
 package runtimestudy
@@ -15,19 +15,19 @@ import (
 	"github.com/fgrtbench/fgrtbench/internal/owned"
 	"github.com/fgrtbench/fgrtbench/plots"
 	"github.com/fgrtbench/fgrtbench/results"
-	"github.com/fgrtbench/fgrtbench/timing"
+	"github.com/fgrtbench/fgrtbench/timing/paperruntime"
 )
 
 // Options configure a runtime study.
 type Options struct {
 	// Timing is the study; empty Methods means the default methods that
 	// this build registers (the others are named on Warn and skipped).
-	Timing timing.Options
+	Timing paperruntime.Options
 	// Out is the output directory.
 	Out string
 	// Datasets, when not empty, are also timed on subsamples, read by Load.
 	Datasets []string
-	Load     timing.Loader
+	Load     paperruntime.Loader
 	// Present gives the figures their method labels and colours.
 	Present func([]results.RuntimeRow) results.Presentation
 	// Stdout receives a line per file written, Warn one per skipped method.
@@ -58,10 +58,10 @@ func Run(ctx context.Context, o Options) error {
 		// contract's): say it where the run is seen.
 		fmt.Fprintf(o.Warn, "fgrtbench runtime: each fit may keep %d threads busy (-j %d); runtime.csv does not record it, and the paper's timings are -j 1\n", o.Timing.Threads, o.Timing.Threads)
 	}
-	rows, runErr := timing.Run(ctx, o.Timing)
+	rows, runErr := paperruntime.Run(ctx, o.Timing)
 	if len(o.Datasets) > 0 && runErr == nil {
 		var more []results.RuntimeRow
-		more, runErr = timing.RunReal(ctx, o.Load, o.Datasets, o.Timing)
+		more, runErr = paperruntime.RunReal(ctx, o.Load, o.Datasets, o.Timing)
 		rows = append(rows, more...)
 	}
 	if len(rows) > 0 {

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/fgrtbench/fgrtbench/results"
-	"github.com/fgrtbench/fgrtbench/timing"
+	"github.com/fgrtbench/fgrtbench/timing/paperruntime"
 )
 
 // TestRunWritesTheStudy: the study's rows go to runtime.csv with its
@@ -22,7 +22,7 @@ func TestRunWritesTheStudy(t *testing.T) {
 		dir := t.TempDir()
 		var stdout, warn strings.Builder
 		o := Options{
-			Timing: timing.Options{Methods: []string{"cart"}, Samples: []int{40, 60}, SamplesFeatures: 3, Trials: 1, Threads: c.threads},
+			Timing: paperruntime.Options{Methods: []string{"cart"}, Samples: []int{40, 60}, SamplesFeatures: 3, Trials: 1, Threads: c.threads},
 			Out:    dir, Present: func([]results.RuntimeRow) results.Presentation { return results.Presentation{} },
 			Stdout: &stdout, Warn: &warn,
 		}

@@ -12,7 +12,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/internal/command"
 	"github.com/fgrtbench/fgrtbench/learn"
 	"github.com/fgrtbench/fgrtbench/tasks/runtimestudy"
-	rt "github.com/fgrtbench/fgrtbench/timing"
+	"github.com/fgrtbench/fgrtbench/timing/paperruntime"
 )
 
 // ints are the items of a list of positive integers.
@@ -75,7 +75,7 @@ one thread as the paper did. Models are the same for every -j.`}
 	fs := &c.Flag
 	var f runtimeFlags
 	f.data.add(fs)
-	def := rt.DefaultOptions()
+	def := paperruntime.DefaultOptions()
 	f.out = fs.String("out", "out", "output directory (runtime.csv, runtime_scaling.png/.svg)")
 	f.methods = newListFlag(fs, "methods", "", "registry names to time (default: "+strings.Join(methods.Timed(), ",")+", those registered)")
 	f.samples = newListFlag(fs, "samples", joinInts(def.Samples), "sample sizes of the samples study (features fixed by --samples-features); empty skips it")
@@ -102,7 +102,7 @@ one thread as the paper did. Models are the same for every -j.`}
 
 // options are the study the flags describe.
 func (f *runtimeFlags) options(env *command.Env) (runtimestudy.Options, error) {
-	o := rt.DefaultOptions()
+	o := paperruntime.DefaultOptions()
 	var err error
 	if o.Samples, err = f.samples.ints(); err != nil {
 		return runtimestudy.Options{}, err

@@ -1,4 +1,4 @@
-package speed
+package sidebyside
 
 import (
 	"context"
@@ -12,11 +12,11 @@ import (
 	"time"
 
 	"github.com/fgrtbench/fgrtbench/internal/foreign"
-	rt "github.com/fgrtbench/fgrtbench/timing"
+	"github.com/fgrtbench/fgrtbench/timing/paperruntime"
 )
 
 // LargeOptions configure the large-data task: a generated CSV of Rows ×
-// Cols numbers (timing.WriteLargeCSV), read by `fgrtbench datasets` and by
+// Cols numbers (paperruntime.WriteLargeCSV), read by `fgrtbench datasets` and by
 // pandas.read_csv, then a clean-protocol study of FGRT and CART on it, each
 // in its own process so that its peak resident memory is its own.
 type LargeOptions struct {
@@ -27,7 +27,7 @@ type LargeOptions struct {
 	// Dir holds the data file and the study's output (a temporary
 	// directory when empty).
 	Dir        string
-	Rows, Cols int // timing.LargeRows × timing.LargeCols when zero
+	Rows, Cols int // paperruntime.LargeRows × paperruntime.LargeCols when zero
 	Jobs       int // the study's -j (2 when zero)
 	Log        io.Writer
 }
@@ -76,7 +76,7 @@ print(time.perf_counter() - t0, len(df))
 // processes.
 func RunLarge(ctx context.Context, o LargeOptions) (LargeResult, error) {
 	if o.Rows == 0 {
-		o.Rows, o.Cols = rt.LargeRows, rt.LargeCols
+		o.Rows, o.Cols = paperruntime.LargeRows, paperruntime.LargeCols
 	}
 	if o.Jobs == 0 {
 		o.Jobs = 2
@@ -94,7 +94,7 @@ func RunLarge(ctx context.Context, o LargeOptions) (LargeResult, error) {
 	data := filepath.Join(o.Dir, fmt.Sprintf("large-%dx%d.csv", o.Rows, o.Cols))
 	if _, err := os.Stat(data); err != nil {
 		fmt.Fprintf(o.Log, "speed: writing %d × %d CSV to %s\n", o.Rows, o.Cols, data)
-		if err := rt.WriteLargeCSVFile(data, o.Rows, o.Cols); err != nil {
+		if err := paperruntime.WriteLargeCSVFile(data, o.Rows, o.Cols); err != nil {
 			return res, err
 		}
 	}

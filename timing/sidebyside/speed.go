@@ -1,4 +1,4 @@
-// Package speed measures fgrtbench's learners side by side with the
+// Package sidebyside measures fgrtbench's learners side by side with the
 // reference implementations installed on the machine — scikit-learn's
 // DecisionTreeClassifier (through a Python interpreter that imports
 // sklearn) and Weka's J48 and JRip (through its jar) — on the same data: the
@@ -12,7 +12,7 @@
 // The performance block of docs/performance.md is this package's Markdown, regenerated
 // by scripts/speed.sh, so that every speed figure there comes from one
 // command.
-package speed
+package sidebyside
 
 import (
 	"bufio"
@@ -34,7 +34,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/internal/foreign"
 	"github.com/fgrtbench/fgrtbench/internal/par"
 	"github.com/fgrtbench/fgrtbench/learn"
-	rt "github.com/fgrtbench/fgrtbench/timing"
+	"github.com/fgrtbench/fgrtbench/timing/paperruntime"
 )
 
 // Options configure a measurement.
@@ -151,7 +151,7 @@ func Run(ctx context.Context, o Options) ([]Result, error) {
 // measure times our side of one task at n rows, then the reference's.
 func (o Options) measure(ctx context.Context, tk task, n int) (Result, error) {
 	const d = 10
-	X, y := rt.SyntheticTraining(n, d)
+	X, y := paperruntime.SyntheticTraining(n, d)
 	r := Result{Task: tk.name, Rows: len(X), Ref: math.NaN()}
 	ours, err := o.timeOurs(tk, n, X, y, &r)
 	if err != nil || math.IsNaN(r.Ours) {
@@ -187,12 +187,12 @@ func (o Options) measure(ctx context.Context, tk task, n int) (Result, error) {
 // and returns its error.
 func (o Options) timeOurs(tk task, n int, X [][]float64, y []int, r *Result) (learn.Model, error) {
 	const d = 10
-	s := rt.SyntheticSchema(d)
+	s := paperruntime.SyntheticSchema(d)
 	m, err := methods.Lookup(tk.method)
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := m.Resolve(rt.DefaultOptions().Params[tk.method])
+	cfg, err := m.Resolve(paperruntime.DefaultOptions().Params[tk.method])
 	if err != nil {
 		return nil, err
 	}
@@ -210,7 +210,7 @@ func (o Options) timeOurs(tk task, n int, X [][]float64, y []int, r *Result) (le
 		if budget.Do(func() { ours, err = tr.Fit(X, y, s) }); err != nil {
 			return nil, err
 		}
-		all, _ := rt.Synthetic(n, d)
+		all, _ := paperruntime.Synthetic(n, d)
 		r.Rows = n
 		r.Ours, r.Alloc = best(func() error { budget.Do(func() { ours.Predict(all) }); return nil })
 	} else {

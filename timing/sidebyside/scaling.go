@@ -1,4 +1,4 @@
-package speed
+package sidebyside
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 	"strconv"
 	"strings"
 
-	rt "github.com/fgrtbench/fgrtbench/timing"
+	"github.com/fgrtbench/fgrtbench/timing/paperruntime"
 )
 
 // The scaling measurement (`fgrtbench speed --scaling`, issue 33): a study
@@ -46,8 +46,8 @@ type ScalingOptions struct {
 	// Dir holds the generated data and each run's output (a temporary
 	// directory when empty); each run's output is removed after it.
 	Dir string
-	// Rows × Cols is the large study's CSV (timing.LargeRows ×
-	// timing.LargeCols when zero); a test makes it tiny.
+	// Rows × Cols is the large study's CSV (paperruntime.LargeRows ×
+	// paperruntime.LargeCols when zero); a test makes it tiny.
 	Rows, Cols int
 	// Env is the children's environment (this process's when nil): the
 	// paper study reads the datasets where FGRT_DATA_MIRROR or the cache
@@ -129,7 +129,7 @@ func (o *ScalingOptions) defaults() {
 		o.Jobs = DefaultScalingJobs(runtime.NumCPU())
 	}
 	if o.Rows == 0 {
-		o.Rows, o.Cols = rt.LargeRows, rt.LargeCols
+		o.Rows, o.Cols = paperruntime.LargeRows, paperruntime.LargeCols
 	}
 	if o.Log == nil {
 		o.Log = io.Discard
@@ -147,7 +147,7 @@ func (o *ScalingOptions) studyArgs(name string) (func(out string, jobs int) []st
 	data := fmt.Sprintf("large-%dx%d.csv", o.Rows, o.Cols)
 	if _, err := os.Stat(filepath.Join(o.Dir, data)); err != nil {
 		fmt.Fprintf(o.Log, "speed: writing %d × %d CSV to %s\n", o.Rows, o.Cols, filepath.Join(o.Dir, data))
-		if err := rt.WriteLargeCSVFile(filepath.Join(o.Dir, data), o.Rows, o.Cols); err != nil {
+		if err := paperruntime.WriteLargeCSVFile(filepath.Join(o.Dir, data), o.Rows, o.Cols); err != nil {
 			return nil, err
 		}
 	}

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package speed
+package sidebyside
 
 // resetPeakRSS cannot reset this process's high-water mark here; it
 // returns no floor (0) and false, and a child's peak is reported as

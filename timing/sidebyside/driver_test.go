@@ -1,6 +1,6 @@
 //go:build unix
 
-package speed
+package sidebyside
 
 import (
 	"context"

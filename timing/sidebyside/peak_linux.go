@@ -1,6 +1,6 @@
 //go:build linux
 
-package speed
+package sidebyside
 
 import (
 	"bufio"

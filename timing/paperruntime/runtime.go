@@ -1,4 +1,4 @@
-// Package timing is the training-time study of the FGRT paper
+// Package paperruntime is the training-time study of the FGRT paper
 // (docs/protocols.md#runtime-study, performance_analysis.py): registered methods
 // are fitted on synthetic noise data of growing size (samples study: n rows
 // of d = 10 features; features study: d features of n = 1000 rows), and
@@ -19,7 +19,7 @@
 // coverage_threshold=0.01, min_improvement=0.01 and early_stop_threshold=0.05
 // (a node's candidate scan stops at the first gain of at least 0.05, in the
 // purity mode the script uses; docs/fidelity.md#best-candidate-of-a-node).
-package timing
+package paperruntime
 
 import (
 	"context"
