@@ -1,8 +1,11 @@
-package runner
+package outdir_test
 
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,18 +14,70 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
 	"github.com/fgrtbench/fgrtbench/bench/outdir"
+	"github.com/fgrtbench/fgrtbench/bench/protocol"
+	"github.com/fgrtbench/fgrtbench/bench/runner"
 	"github.com/fgrtbench/fgrtbench/bench/study"
 	"github.com/fgrtbench/fgrtbench/datasets"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
-// shardDirs runs the test study as n shards into fresh directories.
+// The shards a merge joins are what the runner writes, so these tests make
+// them with the runner (an external test package may import upward; the
+// package itself does not).
+
+// synthetic is a small 3-class dataset with a learnable structure.
+func synthetic(name string, n int, seed uint64) *datasets.Dataset {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	d := &datasets.Dataset{Name: name, Classes: []string{"a", "b", "c"}}
+	for j := 0; j < 4; j++ {
+		d.Inputs = append(d.Inputs, datasets.Attribute{Name: fmt.Sprintf("f%d", j), Type: "real", Min: math.NaN(), Max: math.NaN()})
+	}
+	for i := 0; i < n; i++ {
+		c := i % 3
+		row := make([]float64, 4)
+		for j := range row {
+			row[j] = rng.NormFloat64() + float64(c)*float64(j%2+1)*0.8
+		}
+		d.X = append(d.X, row)
+		d.Y = append(d.Y, c)
+	}
+	return d
+}
+
+func testLoader(ctx context.Context, name string) (*datasets.Dataset, error) {
+	switch name {
+	case "alpha":
+		return synthetic(name, 90, 1), nil
+	case "beta":
+		return synthetic(name, 61, 2), nil
+	}
+	return nil, fmt.Errorf("unknown dataset %q", name)
+}
+
+// testStudy has 60 units: 2 datasets × 3 methods × 2 repeats × 5 folds.
+func testStudy() study.Study {
+	o := protocol.DefaultOptions()
+	o.Repeats = 2
+	o.InnerFolds = 3
+	return study.Study{
+		Protocols: []string{"clean"},
+		Datasets:  []string{"alpha", "beta"},
+		Methods: []study.MethodSpec{
+			{Name: "cart"},
+			{Name: "cart", Label: "cart-shallow", Params: map[string]string{"max_depth": "1"}},
+			{Name: "majority"},
+		},
+		Options: o,
+	}
+}
+
+// shardDirs runs s as n shards into fresh directories.
 func shardDirs(t *testing.T, n int, s study.Study) []string {
 	t.Helper()
 	var dirs []string
 	for i := 0; i < n; i++ {
 		dir := t.TempDir()
-		r := &Runner{Load: testLoader, OutDir: dir, Jobs: 2, Shard: study.Shard{Index: i, Count: n}}
+		r := &runner.Runner{Load: testLoader, OutDir: dir, Jobs: 2, Shard: study.Shard{Index: i, Count: n}}
 		if _, err := r.Run(context.Background(), s); err != nil {
 			t.Fatal(err)
 		}
@@ -31,6 +86,26 @@ func shardDirs(t *testing.T, n int, s study.Study) []string {
 	return dirs
 }
 
+// copyFiles copies the plain files of src into dst.
+func copyFiles(t *testing.T, src, dst string) {
+	t.Helper()
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.IsDir() {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dst, e.Name()), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
 func TestMergeRefuses(t *testing.T) {
 	dirs := shardDirs(t, 3, testStudy())
 	other := testStudy()
@@ -40,7 +115,7 @@ func TestMergeRefuses(t *testing.T) {
 
 	// A copy of shard 1 whose row 3 says another number.
 	conflict := t.TempDir()
-	copyDir(t, dirs[1], conflict)
+	copyFiles(t, dirs[1], conflict)
 	recs, err := results.ReadFile(filepath.Join(conflict, results.FileName))
 	if err != nil {
 		t.Fatal(err)
@@ -116,8 +191,9 @@ func TestMergeWritesManifest(t *testing.T) {
 		t.Fatalf("history %s", got)
 	}
 	// The merged directory resumes as the whole study: nothing to run.
-	if s := runStudy(t, out, 2, study.Shard{}); s.Ran != 0 || s.Skipped != 60 {
-		t.Fatalf("resuming the merge ran %d", s.Ran)
+	r := &runner.Runner{Load: testLoader, OutDir: out, Jobs: 2}
+	if s, err := r.Run(context.Background(), testStudy()); err != nil || s.Ran != 0 || s.Skipped != 60 {
+		t.Fatalf("resuming the merge ran %d (%v)", s.Ran, err)
 	}
 }
 
@@ -182,7 +258,7 @@ func TestMergeRefusesRenamedDataset(t *testing.T) {
 		s := testStudy()
 		s.Datasets = []string{name}
 		dir := t.TempDir()
-		r := &Runner{Load: load, OutDir: dir, Jobs: 2, Shard: study.Shard{Index: i, Count: 2}}
+		r := &runner.Runner{Load: load, OutDir: dir, Jobs: 2, Shard: study.Shard{Index: i, Count: 2}}
 		if _, err := r.Run(context.Background(), s); err != nil {
 			t.Fatal(err)
 		}
