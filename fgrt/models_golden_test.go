@@ -2,8 +2,9 @@ package fgrt_test
 
 import (
 	"flag"
-	"github.com/fgrtbench/fgrtbench/results/modeltest"
 	"testing"
+
+	"github.com/fgrtbench/fgrtbench/results/modeltest"
 
 	"github.com/fgrtbench/fgrtbench/fgrt"
 )

@@ -64,8 +64,9 @@ func PartitionImpactRowsOf(a *analysis.Analysis, protocol string) []PartitionImp
 	return out
 }
 
-// ablationFigureOf draws the analysis's ablation of one kind and protocol
-// with the title AblationPooled or AblationOFAT gives it.
+// ablationFigureOf draws the analysis's ablation of one kind ("pooled": the
+// 16-configuration grid of the paper protocol; "ofat": one factor at a time)
+// and protocol.
 func ablationFigureOf(dir, name string, a *analysis.Analysis, kind, protocol string, pres results.Presentation) error {
 	if a == nil {
 		return ErrNoData

@@ -32,21 +32,6 @@ import (
 // the given order.
 type Fact struct{ Key, Value string }
 
-// FactsFromMap turns a key/value map into facts sorted by key (map order
-// must not reach the report).
-func FactsFromMap(m map[string]string) []Fact {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	out := make([]Fact, len(keys))
-	for i, k := range keys {
-		out[i] = Fact{k, m[k]}
-	}
-	return out
-}
-
 // Figure is an image file to embed in REPORT.md. A relative Path is taken
 // relative to Options.Dir.
 type Figure struct{ Path, Caption string }

@@ -176,13 +176,3 @@ func DisplayName(base string) string {
 	}
 	return base
 }
-
-// PaperColumn returns the column of the paper's tables a method reproduces.
-func PaperColumn(base string) (string, bool) {
-	mu.RLock()
-	defer mu.RUnlock()
-	if m, ok := registry[base]; ok && m.PaperColumn != "" {
-		return m.PaperColumn, true
-	}
-	return "", false
-}

@@ -155,13 +155,10 @@ func yamlError(err error) string {
 	return strings.Join(msgs, "; ")
 }
 
-// Parse reads a spec; format is "json" or "yaml". Unknown fields are errors.
+// parse reads a spec; format is "json" or "yaml". Unknown fields are errors.
 // Relative paths (data files, an external method's command and adapter)
-// resolve against the current directory (Load: against the spec file's).
-func Parse(data []byte, format string) (study.Study, error) {
-	return parse(data, format, "")
-}
-
+// resolve against dir: the spec file's directory for Load, the current
+// directory when empty.
 func parse(data []byte, format, dir string) (study.Study, error) {
 	f, err := decodeFile(data, format)
 	if err != nil {
