@@ -2,9 +2,8 @@ package fgrt_test
 
 import (
 	"flag"
-	"testing"
-
 	"github.com/fgrtbench/fgrtbench/results/modeltest"
+	"testing"
 
 	"github.com/fgrtbench/fgrtbench/fgrt"
 )
