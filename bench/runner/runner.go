@@ -301,7 +301,7 @@ func (c *planCache) describe(ctx context.Context, names, protocols []string) (ma
 		if err != nil {
 			return nil, nil, err
 		}
-		sum := study.DatasetChecksum(d)
+		sum := datasets.Identity(d)
 		checksums[name] = sum
 		path := d.Path
 		if path == "" {
