@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,31 +24,27 @@ import (
 // them with the runner (an external test package may import upward; the
 // package itself does not).
 
-// synthetic is a small 3-class dataset with a learnable structure.
-func synthetic(name string, n int, seed uint64) *datasets.Dataset {
-	rng := rand.New(rand.NewPCG(seed, 1))
+// dataset is a small 3-class table that the learners separate in part.
+func dataset(name string, n int) *datasets.Dataset {
 	d := &datasets.Dataset{Name: name, Classes: []string{"a", "b", "c"}}
-	for j := 0; j < 4; j++ {
-		d.Inputs = append(d.Inputs, datasets.Attribute{Name: fmt.Sprintf("f%d", j), Type: "real", Min: math.NaN(), Max: math.NaN()})
+	for _, col := range []string{"x", "y"} {
+		d.Inputs = append(d.Inputs, datasets.Attribute{Name: col, Type: "real", Min: math.NaN(), Max: math.NaN()})
 	}
-	for i := 0; i < n; i++ {
+	for i := range n {
 		c := i % 3
-		row := make([]float64, 4)
-		for j := range row {
-			row[j] = rng.NormFloat64() + float64(c)*float64(j%2+1)*0.8
-		}
-		d.X = append(d.X, row)
+		d.X = append(d.X, []float64{float64(c) + float64(i%7)/4, float64(i%5) - float64(c)})
 		d.Y = append(d.Y, c)
 	}
 	return d
 }
 
-func testLoader(ctx context.Context, name string) (*datasets.Dataset, error) {
+// load knows the study's two datasets.
+func load(ctx context.Context, name string) (*datasets.Dataset, error) {
 	switch name {
 	case "alpha":
-		return synthetic(name, 90, 1), nil
+		return dataset(name, 90), nil
 	case "beta":
-		return synthetic(name, 61, 2), nil
+		return dataset(name, 61), nil
 	}
 	return nil, fmt.Errorf("unknown dataset %q", name)
 }
@@ -77,34 +72,13 @@ func shardDirs(t *testing.T, n int, s study.Study) []string {
 	var dirs []string
 	for i := 0; i < n; i++ {
 		dir := t.TempDir()
-		r := &runner.Runner{Load: testLoader, OutDir: dir, Jobs: 2, Shard: study.Shard{Index: i, Count: n}}
+		r := &runner.Runner{Load: load, OutDir: dir, Jobs: 2, Shard: study.Shard{Index: i, Count: n}}
 		if _, err := r.Run(context.Background(), s); err != nil {
 			t.Fatal(err)
 		}
 		dirs = append(dirs, dir)
 	}
 	return dirs
-}
-
-// copyFiles copies the plain files of src into dst.
-func copyFiles(t *testing.T, src, dst string) {
-	t.Helper()
-	entries, err := os.ReadDir(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		if e.IsDir() {
-			continue
-		}
-		data, err := os.ReadFile(filepath.Join(src, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dst, e.Name()), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 }
 func TestMergeRefuses(t *testing.T) {
 	dirs := shardDirs(t, 3, testStudy())
@@ -115,7 +89,9 @@ func TestMergeRefuses(t *testing.T) {
 
 	// A copy of shard 1 whose row 3 says another number.
 	conflict := t.TempDir()
-	copyFiles(t, dirs[1], conflict)
+	if err := os.CopyFS(conflict, os.DirFS(dirs[1])); err != nil {
+		t.Fatal(err)
+	}
 	recs, err := results.ReadFile(filepath.Join(conflict, results.FileName))
 	if err != nil {
 		t.Fatal(err)
@@ -191,7 +167,7 @@ func TestMergeWritesManifest(t *testing.T) {
 		t.Fatalf("history %s", got)
 	}
 	// The merged directory resumes as the whole study: nothing to run.
-	r := &runner.Runner{Load: testLoader, OutDir: out, Jobs: 2}
+	r := &runner.Runner{Load: load, OutDir: out, Jobs: 2}
 	if s, err := r.Run(context.Background(), testStudy()); err != nil || s.Ran != 0 || s.Skipped != 60 {
 		t.Fatalf("resuming the merge ran %d (%v)", s.Ran, err)
 	}
@@ -250,15 +226,15 @@ func TestMergeIntoDeviceRefused(t *testing.T) {
 // differently (alpha in one, ./alpha in the other) are refused with a
 // message naming both names, not as a missing slot.
 func TestMergeRefusesRenamedDataset(t *testing.T) {
-	load := func(ctx context.Context, name string) (*datasets.Dataset, error) {
-		return testLoader(ctx, strings.TrimPrefix(name, "./"))
+	dotted := func(ctx context.Context, name string) (*datasets.Dataset, error) {
+		return load(ctx, strings.TrimPrefix(name, "./"))
 	}
 	var dirs []string
 	for i, name := range []string{"alpha", "./alpha"} {
 		s := testStudy()
 		s.Datasets = []string{name}
 		dir := t.TempDir()
-		r := &runner.Runner{Load: load, OutDir: dir, Jobs: 2, Shard: study.Shard{Index: i, Count: 2}}
+		r := &runner.Runner{Load: dotted, OutDir: dir, Jobs: 2, Shard: study.Shard{Index: i, Count: 2}}
 		if _, err := r.Run(context.Background(), s); err != nil {
 			t.Fatal(err)
 		}
