@@ -2,6 +2,7 @@ package datasets
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"math"
@@ -19,6 +20,18 @@ type LoadOptions struct {
 	// Progress, when set, is called after every block read with the bytes
 	// read so far and the file's size (large files take seconds to read).
 	Progress func(read, size int64)
+	// Context, when set, stops the reading at the next block once it is
+	// done (a first Ctrl-C or SIGTERM while a large file is read): the
+	// load returns its error.
+	Context context.Context
+}
+
+// stopped is the context's error once it is done (nil without a context).
+func (o LoadOptions) stopped() error {
+	if o.Context == nil {
+		return nil
+	}
+	return o.Context.Err()
 }
 
 // LoadFile reads the data file at path as ReadFileWith does and sets the
@@ -56,8 +69,13 @@ func LoadFile(path string, o LoadOptions) (*Dataset, error) {
 		}
 	}
 	h := newNormalizedHash()
-	src := io.TeeReader(&progressReader{r: f, size: size, report: o.Progress}, h)
+	src := io.TeeReader(&progressReader{r: f, size: size, report: o.Progress, stopped: o.stopped}, h)
 	d, err := readFormat(src, path, o.CSV)
+	// A stop cuts the file short: whatever the reader made of its last,
+	// partial line, the context's error is the one to report.
+	if stop := o.stopped(); stop != nil {
+		return nil, stop
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -70,15 +88,20 @@ func LoadFile(path string, o LoadOptions) (*Dataset, error) {
 	return d, nil
 }
 
-// progressReader reports the bytes read so far.
+// progressReader reports the bytes read so far, and stops with the
+// context's error once stopped returns one.
 type progressReader struct {
-	r      io.Reader
-	read   int64
-	size   int64
-	report func(read, size int64)
+	r       io.Reader
+	read    int64
+	size    int64
+	report  func(read, size int64)
+	stopped func() error
 }
 
 func (p *progressReader) Read(b []byte) (int, error) {
+	if err := p.stopped(); err != nil {
+		return 0, err
+	}
 	n, err := p.r.Read(b)
 	p.read += int64(n)
 	if p.report != nil && n > 0 {
@@ -105,6 +128,10 @@ func readNumericCSV(f io.Reader, path string, size int64, o LoadOptions) (*Datas
 	var carry []byte // an incomplete last line of the previous block
 	var read int64
 	for {
+		if err := o.stopped(); err != nil {
+			bh.stop()
+			return nil, err
+		}
 		buf := <-bh.free
 		n, err := io.ReadFull(f, buf)
 		read += int64(n)

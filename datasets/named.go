@@ -12,7 +12,7 @@ func (f *Fetcher) LoadAs(ctx context.Context, name, path string) (*Dataset, erro
 	if !IsDataFile(name) {
 		return f.Load(ctx, name)
 	}
-	var opts LoadOptions
+	opts := LoadOptions{Context: ctx}
 	if f.FileProgress != nil {
 		opts.Progress = f.FileProgress(path)
 	}

@@ -122,12 +122,18 @@ const (
 	ModeWorker  = "worker"
 )
 
-// resolve returns a path of the spec relative to its base directory.
+// resolve returns a path of the spec relative to its base directory, made
+// absolute: a base directory of "." would otherwise turn "./learner" into
+// "learner", a bare name that exec.LookPath looks for on PATH.
 func (s *Spec) resolve(p string) string {
 	if s.BaseDir == "" || p == "" || filepath.IsAbs(p) {
 		return p
 	}
-	return filepath.Join(s.BaseDir, p)
+	p = filepath.Join(s.BaseDir, p)
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return p
 }
 
 // program returns the program to start for a command's first word: as
@@ -561,7 +567,7 @@ func (s Spec) runConfig(t template, pinned Spec, timeout time.Duration) (*runCon
 		}
 	}
 	if w, ok := t.literal(0); ok && run.dir != "" && w != s.program(w) {
-		run.program = filepath.Join(run.dir, w) // absolute: the command runs in run.dir
+		run.program = s.program(w) // absolute: the command runs in run.dir
 	}
 	if run.keep != "" {
 		if run.keep, err = filepath.Abs(run.keep); err != nil {

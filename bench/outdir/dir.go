@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/fgrtbench/fgrtbench/bench/identity"
@@ -114,13 +115,19 @@ func CheckDirResults(dir string, id identity.Study) (*manifest.Manifest, Existin
 // models.jsonl.gz) in a directory that holds neither a manifest.json nor a
 // results.csv: nothing there shows that fgrtbench wrote them (a run writes
 // its manifest before any artifact), so they are a user's files of the same
-// name, which a run or merge would otherwise cut or replace.
+// name, which a run or merge would otherwise cut or replace. While another
+// fgrtbench process holds the directory's lock they may be its own, half
+// written (a merge writes its artifacts before its results and manifest):
+// that is refused as Busy, not as a stranger's files.
 func StrayArtifacts(dir string) error {
 	for _, n := range []string{results.PredictionsFile, results.ModelsFile} {
 		p := filepath.Join(dir, n)
 		if _, err := os.Lstat(p); err == nil {
 			if err := safefile.CheckRegular(p, "replace"); err != nil {
 				return err
+			}
+			if held, note := heldElsewhere(filepath.Join(dir, LockFile)); held {
+				return &Busy{Dir: dir, Holder: strings.TrimSpace(note)}
 			}
 			return fmt.Errorf("%s is in the way and was not written by fgrtbench (%s holds no %s or %s); refusing to replace it: move it, or write into another directory", p, dir, manifest.FileName, results.FileName)
 		}

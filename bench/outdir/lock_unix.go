@@ -17,3 +17,25 @@ func tryLock(f *os.File) (bool, error) {
 	}
 	return err == nil, err
 }
+
+// heldElsewhere reports whether another process holds the lock of the
+// lock file at path (false when there is no such file), with what the
+// holder wrote into it. It takes no lock and creates nothing.
+func heldElsewhere(path string) (held bool, note string) {
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return false, ""
+	}
+	f := os.NewFile(uintptr(fd), path)
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return false, ""
+	}
+	err = syscall.Flock(fd, syscall.LOCK_SH|syscall.LOCK_NB)
+	if !errors.Is(err, syscall.EWOULDBLOCK) {
+		return false, "" // free (the shared lock goes with the close), or no locks here
+	}
+	b := make([]byte, 200)
+	n, _ := f.Read(b)
+	return true, string(b[:n])
+}

@@ -81,7 +81,7 @@ func Merge(out string, inputs []string, o MergeOptions) (MergeSummary, error) {
 	sum.ResultsPath = out
 	sum.ManifestPath = filepath.Join(filepath.Dir(out), manifest.FileName)
 
-	ownRows, release, err := lockMergeTarget(out)
+	ownRows, release, locked, err := lockMergeTarget(out)
 	if err != nil {
 		return sum, err
 	}
@@ -107,7 +107,7 @@ func Merge(out string, inputs []string, o MergeOptions) (MergeSummary, error) {
 	}
 	results.Sort(keep)
 	sum.Rows = len(keep)
-	return sum, writeMerge(out, sources, ins, id, complete, keep, o, sum)
+	return sum, writeMerge(out, sources, ins, id, complete, keep, o, sum, locked)
 }
 
 // lockMergeTarget reads what the merge's output already holds and, when
@@ -116,24 +116,25 @@ func Merge(out string, inputs []string, o MergeOptions) (MergeSummary, error) {
 // rows are one more input, so a merge into a directory of the same study
 // never throws its finished units away. The target is checked before the
 // lock is taken (a refused merge leaves no lock file in a directory that
-// is not fgrtbench's) and again under it. release is never nil.
-func lockMergeTarget(out string) (own *mergeOutput, release func(), err error) {
+// is not fgrtbench's) and again under it. release is never nil; locked
+// says whether the lock was taken (writeMerge takes it otherwise).
+func lockMergeTarget(out string) (own *mergeOutput, release func(), locked bool, err error) {
 	release = func() {}
 	if own, err = mergeTarget(out); err != nil {
-		return nil, release, err
+		return nil, release, false, err
 	}
 	if st, err := os.Stat(filepath.Dir(out)); err == nil && st.IsDir() {
 		unlock, err := Lock(filepath.Dir(out))
 		if err != nil {
-			return nil, release, err
+			return nil, release, false, err
 		}
 		if own, err = mergeTarget(out); err != nil {
 			unlock()
-			return nil, release, err
+			return nil, release, false, err
 		}
-		return own, unlock, nil
+		return own, unlock, true, nil
 	}
-	return own, release, nil
+	return own, release, false, nil
 }
 
 // readMergeInputs reads every input's manifest and checks that they are
@@ -239,7 +240,7 @@ func completeUnits(id identity.Study, all []results.Record, ins []mergeInput, co
 // writeMerge writes the merged study: its artifacts, results.csv (marked
 // when partial) and the manifest, after checking that a manifest already
 // there is of the same study and after o.Commit agrees.
-func writeMerge(out string, sources, ins []mergeInput, id identity.Study, complete map[string]bool, keep []results.Record, o MergeOptions, sum MergeSummary) error {
+func writeMerge(out string, sources, ins []mergeInput, id identity.Study, complete map[string]bool, keep []results.Record, o MergeOptions, sum MergeSummary, locked bool) error {
 	outDir := filepath.Dir(out)
 	prev, err := manifest.Read(outDir)
 	if err == nil {
@@ -255,7 +256,12 @@ func writeMerge(out string, sources, ins []mergeInput, id identity.Study, comple
 		}
 	}
 	man := mergedManifest(prev, ins, id, sum)
-	if _, err := os.Stat(outDir); err != nil {
+	if !locked {
+		// The directory did not exist when this merge began, so it holds
+		// no lock; another merge or run may have made and written it
+		// since (two merges into one new --out at once). Lock it now and
+		// refuse if anything was written meanwhile: these rows do not
+		// include it, and writing them would drop it.
 		if err := os.MkdirAll(outDir, 0o755); err != nil {
 			return err
 		}
@@ -264,6 +270,12 @@ func writeMerge(out string, sources, ins []mergeInput, id identity.Study, comple
 			return err
 		}
 		defer release()
+		if _, err := os.Lstat(out); !errors.Is(err, fs.ErrNotExist) {
+			return &WrittenMeanwhile{Path: out}
+		}
+		if _, err := manifest.Read(outDir); !errors.Is(err, fs.ErrNotExist) {
+			return &WrittenMeanwhile{Path: sum.ManifestPath}
+		}
 	}
 	// sources: the directory's own units, kept in its results, keep their
 	// artifacts too.
@@ -285,6 +297,14 @@ func writeMerge(out string, sources, ins []mergeInput, id identity.Study, comple
 		return fmt.Errorf("writing %s: %w", sum.ManifestPath, err)
 	}
 	return nil
+}
+
+// WrittenMeanwhile refuses a merge whose new output directory another
+// merge or run wrote while this one read its inputs.
+type WrittenMeanwhile struct{ Path string }
+
+func (e *WrittenMeanwhile) Error() string {
+	return fmt.Sprintf("%s was written by another fgrtbench process while this merge read its inputs; nothing was merged by this one: run it again, and it merges with what is there", e.Path)
 }
 
 // mergeTarget is what a merge finds at its output path.

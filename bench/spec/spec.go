@@ -5,6 +5,7 @@ package spec
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -158,10 +159,18 @@ func yamlError(err error) string {
 // parse reads a spec; format is "json" or "yaml". Unknown fields are errors.
 // Relative paths (data files, an external method's command and adapter)
 // resolve against dir: the spec file's directory for Load, the current
-// directory when empty.
-func parse(data []byte, format, dir string) (study.Study, error) {
+// directory when empty. It stops with ctx's error between its steps: each
+// is linear in the spec's size (a spec at safefile.SpecCap reads in well
+// under a second), so a first SIGINT or SIGTERM stops the loading at once.
+func parse(ctx context.Context, data []byte, format, dir string) (study.Study, error) {
+	if err := ctx.Err(); err != nil {
+		return study.Study{}, err
+	}
 	f, err := decodeFile(data, format)
 	if err != nil {
+		return study.Study{}, err
+	}
+	if err := ctx.Err(); err != nil {
 		return study.Study{}, err
 	}
 	s := study.Study{Name: f.Name, Protocols: f.Protocols, Datasets: f.Datasets, Methods: f.Methods, Options: protocol.DefaultOptions()}
@@ -189,6 +198,9 @@ func parse(data []byte, format, dir string) (study.Study, error) {
 	// Pin each external adapter's checksum into the study, so that the
 	// manifest records it and a changed adapter cannot join this study.
 	for _, m := range s.Methods {
+		if err := ctx.Err(); err != nil {
+			return study.Study{}, err
+		}
 		if m.External != nil && m.Name == external.Name {
 			m.External.BaseDir = dir
 			if err := m.External.Pin(); err != nil {
@@ -204,7 +216,7 @@ func parse(data []byte, format, dir string) (study.Study, error) {
 		return study.Study{}, err
 	}
 	s.Reference = f.Reference
-	return s, nil
+	return s, ctx.Err()
 }
 
 // checkReference refuses a reference that names no method label of the
@@ -284,10 +296,16 @@ func (f file) options(o protocol.Options) (protocol.Options, error) {
 }
 
 // Load reads a spec file, choosing the format by extension (.json, .yaml, .yml).
-// Relative paths resolve against the spec file's directory: data files
-// (Study.DataDir) and an external method's command and adapter, which also
-// runs there.
+// Relative paths resolve against the spec file's directory, made absolute
+// when the spec is loaded: data files (Study.DataDir) and an external
+// method's command and adapter, which also runs there.
 func Load(path string) (study.Study, error) {
+	return LoadContext(context.Background(), path)
+}
+
+// LoadContext is Load that stops with ctx's error (context.Canceled at a
+// first signal) as soon as ctx is done.
+func LoadContext(ctx context.Context, path string) (study.Study, error) {
 	data, err := safefile.ReadFile(path, safefile.SpecCap)
 	if err != nil {
 		return study.Study{}, err
@@ -296,7 +314,16 @@ func Load(path string) (study.Study, error) {
 	if strings.EqualFold(filepath.Ext(path), ".json") {
 		format = "json"
 	}
-	s, err := parse(data, format, filepath.Dir(path))
+	// Made absolute once, here: filepath.Join(".", "./learner") is
+	// "learner", which exec.LookPath would then look for on PATH.
+	dir, err := filepath.Abs(filepath.Dir(path))
+	if err != nil {
+		return study.Study{}, fmt.Errorf("%s: %v", path, err)
+	}
+	s, err := parse(ctx, data, format, dir)
+	if errors.Is(err, context.Canceled) {
+		return s, err
+	}
 	if err != nil {
 		return s, fmt.Errorf("%s: %v", path, err)
 	}

@@ -373,7 +373,7 @@ func TestDataPathsResolveFromTheSpec(t *testing.T) {
 		if err != nil {
 			t.Fatalf("from %s: %v", cwd, err)
 		}
-		if s.Datasets[0] != "mine.csv" || s.DataPath("mine.csv") != filepath.Join(filepath.Dir(rel), "mine.csv") || s.DataPath("wine") != "wine" {
+		if s.Datasets[0] != "mine.csv" || s.DataPath("mine.csv") != filepath.Join(ci, "mine.csv") || s.DataPath("wine") != "wine" {
 			t.Errorf("from %s: datasets %q, paths %q %q", cwd, s.Datasets, s.DataPath("mine.csv"), s.DataPath("wine"))
 		}
 		if _, err := os.Stat(s.DataPath("mine.csv")); err != nil {

@@ -240,7 +240,7 @@ func at(line, col int) string { return fmt.Sprintf("line %d, column %d", line, c
 
 // jsonTree reads one JSON value and refuses anything after it.
 func jsonTree(data []byte) (*tree, error) {
-	j := &jsonReader{data: data, dec: json.NewDecoder(bytes.NewReader(data))}
+	j := &jsonReader{data: data, dec: json.NewDecoder(bytes.NewReader(data)), lines: lineStarts(data)}
 	j.dec.UseNumber()
 	t, err := j.read()
 	if err != nil {
@@ -261,13 +261,31 @@ func jsonTree(data []byte) (*tree, error) {
 type jsonReader struct {
 	data []byte
 	dec  *json.Decoder
+	// lines holds the offset at which each line starts, found once: a
+	// position is then a binary search, where counting newlines from the
+	// start for every token made reading quadratic in the spec's size.
+	lines []int64
+}
+
+// lineStarts returns the offset of each line's first byte in data.
+func lineStarts(data []byte) []int64 {
+	starts := []int64{0}
+	for i, c := range data {
+		if c == '\n' {
+			starts = append(starts, int64(i)+1)
+		}
+	}
+	return starts
 }
 
 // pos is the line and column of a byte offset.
 func (j *jsonReader) pos(off int64) string {
-	line := 1 + bytes.Count(j.data[:off], []byte("\n"))
-	col := int(off) - bytes.LastIndexByte(j.data[:off], '\n')
-	return at(line, col)
+	// The last line starting at or before off.
+	i, found := slices.BinarySearch(j.lines, off)
+	if !found {
+		i--
+	}
+	return at(i+1, int(off-j.lines[i])+1)
 }
 
 // start finds the offset where the token just read begins.

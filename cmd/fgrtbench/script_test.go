@@ -45,6 +45,11 @@ func TestScripts(t *testing.T) {
 			if cond == "mirror" {
 				return os.Getenv("FGRT_DATA_MIRROR") != "", nil
 			}
+			// [startupcheck]: the binary refuses a too low ulimit -v
+			// before the Go runtime starts (a build with cgo on Linux).
+			if cond == "startupcheck" {
+				return limitCheckedBeforeRuntime, nil
+			}
 			return false, nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){

@@ -141,6 +141,12 @@ func (p Program) exitCode(env *Env, c *Command, err error) int {
 	// A library's errors start with its package's name, which may be the
 	// command's own: print the name once.
 	msg := strings.TrimPrefix(err.Error(), c.Name+": ")
+	// A step stopped by a first SIGINT or SIGTERM that did not word its
+	// stop itself (reading a spec or a data file): say so, not Go's
+	// "context canceled".
+	if errors.Is(err, context.Canceled) && strings.HasSuffix(msg, context.Canceled.Error()) {
+		msg = "interrupted by a signal (SIGINT or SIGTERM)"
+	}
 	fmt.Fprintf(env.Stderr, "%s %s: %s\n", p.Name, c.LongName(), msg)
 	var ec ExitCoder
 	if errors.As(err, &ec) {

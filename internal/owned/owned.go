@@ -13,6 +13,12 @@
 // itself a link. The marker lists a name before its file is written, so a
 // write cut short still knows every file it may replace.
 //
+// Several fgrtbench processes may write into one directory at once (a
+// shared --out on a cluster's file system): every update of the marker
+// holds an exclusive lock on the directory and re-reads the marker before
+// it renames the new one into place, so no process drops a name another
+// one listed meanwhile.
+//
 // Results directories (results.csv, manifest.json, the artifacts) prove
 // ownership by their content instead (package bench/outdir checks it);
 // their files still go through internal/safefile and internal/atomicfile,
@@ -73,7 +79,11 @@ type Dir struct {
 	// subdirs are the subdirectories names may lie in (SUB/NAME);
 	// nil allows plain names only.
 	subdirs map[string]bool
-	names   map[string]bool
+	// names are the names listed as this Dir last read or wrote the
+	// marker; opened, those listed when it was opened: the earlier writes'
+	// files that Keep may drop (a name another process listed since is
+	// never this Dir's to drop).
+	names, opened map[string]bool
 }
 
 // Open makes dir (and its parents) when missing and reads its marker. dir
@@ -91,15 +101,24 @@ func OpenMarked(dir, marker string, subdirs map[string]bool) (*Dir, error) {
 		return nil, err
 	}
 	d := &Dir{path: dir, marker: filepath.Join(dir, marker), subdirs: subdirs}
+	names, err := d.read()
+	if err != nil {
+		return nil, err
+	}
+	d.names, d.opened = names, maps.Clone(names)
+	return d, nil
+}
+
+// read reads the names the marker lists now (none when it is missing).
+func (d *Dir) read() (map[string]bool, error) {
+	names := map[string]bool{}
 	data, err := safefile.ReadFileNoFollow(d.marker, safefile.SmallCap)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		d.names = map[string]bool{}
-		return d, nil
+		return names, nil
 	case err != nil:
 		return nil, err
 	}
-	d.names = map[string]bool{}
 	for i, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
 		if line == "" {
 			continue
@@ -109,9 +128,23 @@ func OpenMarked(dir, marker string, subdirs map[string]bool) (*Dir, error) {
 		if !d.validName(line) {
 			return nil, fmt.Errorf("%s:%d: %q is not a file name fgrtbench writes there; remove the marker only if the directory holds no file of yours", d.marker, i+1, line)
 		}
-		d.names[line] = true
+		names[line] = true
 	}
-	return d, nil
+	return names, nil
+}
+
+// refresh adds to d.names what the marker lists now (another process may
+// have listed files since this Dir read it) and returns the marker's
+// names.
+func (d *Dir) refresh() (map[string]bool, error) {
+	now, err := d.read()
+	if err != nil {
+		return nil, err
+	}
+	for n := range now {
+		d.names[n] = true
+	}
+	return now, nil
 }
 
 // CheckDir refuses a directory path that exists and is a symbolic link or
@@ -151,6 +184,7 @@ func (d *Dir) validName(n string) bool {
 // Check refuses, before anything is written, any of names that is in the
 // way: a file the marker does not list, or anything but a regular file.
 func (d *Dir) Check(names ...string) error {
+	refreshed := false
 	for _, n := range names {
 		if !d.validName(n) {
 			return fmt.Errorf("%s is not a name fgrtbench writes in %s", n, d.path)
@@ -165,7 +199,17 @@ func (d *Dir) Check(names ...string) error {
 			return err
 		}
 		if _, err := os.Lstat(path); err == nil && !d.names[n] {
-			return &Foreign{Path: path, Marker: d.marker}
+			// Another fgrtbench process may have written it since this
+			// Dir read the marker: ask the marker again before refusing.
+			if !refreshed {
+				if _, err := d.refresh(); err != nil {
+					return err
+				}
+				refreshed = true
+			}
+			if !d.names[n] {
+				return &Foreign{Path: path, Marker: d.marker}
+			}
 		}
 	}
 	return nil
@@ -177,33 +221,75 @@ func (d *Dir) Claim(names ...string) error {
 	if err := d.Check(names...); err != nil {
 		return err
 	}
-	grown := false
-	for _, n := range names {
-		if !d.names[n] {
-			d.names[n] = true
-			grown = true
-		}
-	}
-	if !grown {
-		return nil
-	}
-	return d.writeMarker()
+	unlock := lockDir(d.path)
+	defer unlock()
+	return d.claimLocked(names)
 }
 
-// Keep rewrites the marker to list only names (those this write made;
-// the files of earlier writes it no longer produces are removed first with
-// Remove).
-func (d *Dir) Keep(names []string) error {
-	d.names = map[string]bool{}
+// claimLocked is Claim for a caller that holds the directory's lock.
+func (d *Dir) claimLocked(names []string) error {
+	listed, err := d.refresh()
+	if err != nil {
+		return err
+	}
 	for _, n := range names {
 		d.names[n] = true
 	}
-	return d.writeMarker()
+	if maps.Equal(listed, d.names) {
+		return nil
+	}
+	return d.writeMarker(d.names)
 }
 
-func (d *Dir) writeMarker() error {
+// Keep rewrites the marker to list names (those this write made) and no
+// longer the names listed when d was opened that names lacks and whose
+// files are gone (the files of earlier writes it no longer produces,
+// removed first with Remove). What another process listed since, or wrote
+// again after the Remove, stays listed.
+func (d *Dir) Keep(names []string) error {
+	unlock := lockDir(d.path)
+	defer unlock()
+	listed, err := d.read()
+	if err != nil {
+		return err
+	}
+	for n := range d.opened {
+		if slices.Contains(names, n) {
+			continue
+		}
+		if d.regular(n) {
+			continue
+		}
+		delete(listed, n)
+	}
+	for _, n := range names {
+		listed[n] = true
+	}
+	d.names = listed
+	d.opened = map[string]bool{}
+	for _, n := range names {
+		d.opened[n] = true
+	}
+	return d.writeMarker(listed)
+}
+
+// regular reports whether name is a regular file in d (not reached
+// through a subdirectory turned into a link).
+func (d *Dir) regular(name string) bool {
+	if sub, _, nested := strings.Cut(name, "/"); nested {
+		if st, err := os.Lstat(filepath.Join(d.path, sub)); err != nil || !st.IsDir() {
+			return false
+		}
+	}
+	st, err := os.Lstat(filepath.Join(d.path, name))
+	return err == nil && st.Mode().IsRegular()
+}
+
+// writeMarker replaces the marker with names; the caller holds the
+// directory's lock and has just read the marker.
+func (d *Dir) writeMarker(names map[string]bool) error {
 	var b strings.Builder
-	for _, n := range d.Names() {
+	for _, n := range slices.Sorted(maps.Keys(names)) {
 		b.WriteString(n + "\n")
 	}
 	return atomicfile.WriteFile(d.marker, []byte(b.String()))
@@ -219,9 +305,16 @@ func (d *Dir) WriteFile(name string, data []byte) error {
 
 // Write claims name and writes it through a temporary file: created
 // exclusively when nothing is there, renamed over the file the marker
-// lists otherwise.
+// lists otherwise. It holds the directory's lock throughout, so that a
+// file another fgrtbench process writes under the same name meanwhile is
+// listed by the time this one looks (and replaced, not refused).
 func (d *Dir) Write(name string, fn func(w io.Writer) error) error {
-	if err := d.Claim(name); err != nil {
+	unlock := lockDir(d.path)
+	defer unlock()
+	if err := d.Check(name); err != nil {
+		return err
+	}
+	if err := d.claimLocked([]string{name}); err != nil {
 		return err
 	}
 	if sub, _, nested := strings.Cut(name, "/"); nested {
@@ -244,20 +337,10 @@ func (d *Dir) Write(name string, fn func(w io.Writer) error) error {
 // (never through a subdirectory turned into a link); anything else is left
 // alone.
 func (d *Dir) Remove(name string) error {
-	if !d.names[name] {
-		return nil
-	}
-	if sub, _, nested := strings.Cut(name, "/"); nested {
-		if st, err := os.Lstat(filepath.Join(d.path, sub)); err != nil || !st.IsDir() {
-			return nil
-		}
-	}
-	path := filepath.Join(d.path, name)
-	st, err := os.Lstat(path)
-	if err != nil || !st.Mode().IsRegular() {
+	if !d.names[name] || !d.regular(name) {
 		return nil // gone already, or replaced by something not ours
 	}
-	return os.Remove(path)
+	return os.Remove(filepath.Join(d.path, name))
 }
 
 // WriteFiles writes several files into dir after checking every name, so

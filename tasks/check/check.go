@@ -78,7 +78,7 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 	}
 	var specStudy *study.Study
 	if o.Spec != "" {
-		s, err := spec.Load(o.Spec)
+		s, err := spec.LoadContext(ctx, o.Spec)
 		if err != nil {
 			return nil, err
 		}

@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -15,8 +16,12 @@ import (
 )
 
 // setStudyDir makes the study's relative paths (data files, external
-// commands and adapters) resolve from dir.
+// commands and adapters) resolve from dir, made absolute here, once (see
+// spec.Load).
 func setStudyDir(s *study.Study, dir string) {
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
 	s.DataDir = dir
 	for _, m := range s.Methods {
 		if m.External != nil {

@@ -40,7 +40,7 @@ type Options struct {
 
 // Run tries one job as the options say and writes its account to o.Out.
 func Run(ctx context.Context, o Options) (retErr error) {
-	st, err := spec.Load(o.Spec)
+	st, err := spec.LoadContext(ctx, o.Spec)
 	if err != nil {
 		return err
 	}

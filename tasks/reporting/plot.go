@@ -1,6 +1,7 @@
 package reporting
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -18,8 +19,9 @@ import (
 // support into target ("" = DIR/report/figures), from the study's one
 // analysis as the report draws them. It returns the figures drawn, with
 // paths as the user names them (target's parent joined), even when it
-// fails part way.
-func PlotAll(dir, target string) ([]plots.Figure, error) {
+// fails part way. Once ctx is done (a first signal) it stops before drawing
+// with ErrPlotInterrupted.
+func PlotAll(ctx context.Context, dir, target string) ([]plots.Figure, error) {
 	if target == "" {
 		target = filepath.Join(dir, "report", "figures")
 		if err := reports.CheckDirs(dir); err != nil {
@@ -29,6 +31,9 @@ func PlotAll(dir, target string) ([]plots.Figure, error) {
 	in, err := plotInputs(dir)
 	if err != nil {
 		return nil, err
+	}
+	if ctx.Err() != nil {
+		return nil, ErrPlotInterrupted
 	}
 	figs, err := plots.RenderAll(target, in)
 	for i := range figs {

@@ -6,6 +6,7 @@
 package reporting
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"path/filepath"
@@ -37,6 +38,21 @@ type Options struct {
 	Warn func(string)
 }
 
+// ErrInterrupted and ErrInterruptedAfterFigures are Render's errors when a
+// signal stops it; both are context.Canceled to errors.Is.
+var (
+	ErrInterrupted             error = interrupted("interrupted before the report was written; the previous report, if any, is as it was")
+	ErrInterruptedAfterFigures error = interrupted("interrupted after the report's figures were drawn; its tables and REPORT.md are the previous render's: run report again")
+	// ErrPlotInterrupted is PlotAll's.
+	ErrPlotInterrupted error = interrupted("interrupted before any figure was drawn")
+)
+
+// interrupted is a stop by a signal, worded for the user.
+type interrupted string
+
+func (e interrupted) Error() string        { return string(e) }
+func (e interrupted) Is(target error) bool { return target == context.Canceled }
+
 func (o Options) warn(msg string) {
 	if o.Warn != nil {
 		o.Warn(msg)
@@ -48,7 +64,21 @@ func (o Options) warn(msg string) {
 // it rendered (the terminal's headline renders it too). Every reader
 // re-derives n_test, correct and rules from the artifacts: a directory where
 // they disagree with results.csv is refused, not reported.
-func Render(dir string, o Options) (string, *analysis.Analysis, error) {
+//
+// Once ctx is done (a first SIGINT or SIGTERM) Render stops before its next
+// step with ErrInterrupted: before the figures, the previous report is
+// left as it was; between the figures and the tables, the figures are
+// new and the rest (REPORT.md included) is the previous render's.
+func Render(ctx context.Context, dir string, o Options) (string, *analysis.Analysis, error) {
+	stopped := func() error {
+		if ctx.Err() != nil {
+			return ErrInterrupted
+		}
+		return nil
+	}
+	if err := stopped(); err != nil {
+		return "", nil, err
+	}
 	if err := reports.CheckDirs(dir); err != nil {
 		return "", nil, err
 	}
@@ -57,8 +87,14 @@ func Render(dir string, o Options) (string, *analysis.Analysis, error) {
 	if err != nil {
 		return "", nil, err
 	}
+	if err := stopped(); err != nil {
+		return "", nil, err
+	}
 	m, partial, facts, err := readManifest(dir, recs, o)
 	if err != nil {
+		return "", nil, err
+	}
+	if err := stopped(); err != nil {
 		return "", nil, err
 	}
 	fact := artifactsFact(false, results.Predictions{}, results.Models{})
@@ -74,6 +110,9 @@ func Render(dir string, o Options) (string, *analysis.Analysis, error) {
 	if err != nil {
 		return "", nil, err
 	}
+	if err := stopped(); err != nil {
+		return "", nil, err
+	}
 	for _, w := range a.Warnings {
 		o.warn(w)
 	}
@@ -87,6 +126,9 @@ func Render(dir string, o Options) (string, *analysis.Analysis, error) {
 		}
 		o.warn("figures: " + err.Error())
 		opts.FiguresError = err.Error()
+	}
+	if err := stopped(); err != nil {
+		return "", nil, ErrInterruptedAfterFigures
 	}
 	rep, err := writeFiles(opts, m)
 	if err != nil {

@@ -50,7 +50,7 @@ func Merge(ctx context.Context, out string, inputs []string, o MergeOptions) (st
 	if _, err := os.Stat(filepath.Join(dir, "report", "REPORT.md")); err != nil || filepath.Base(sum.ResultsPath) != results.FileName {
 		return "", nil
 	}
-	path, _, err := reporting.Render(dir, o.Report)
+	path, _, err := reporting.Render(ctx, dir, o.Report)
 	if err != nil {
 		return "", fmt.Errorf("merged, but %s still shows the results the merge replaced and could not be rendered again: %v", filepath.Join(dir, "report"), err)
 	}

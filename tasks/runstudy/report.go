@@ -42,7 +42,7 @@ func reportAfter(ctx context.Context, o Options, sum runner.Summary, runErr erro
 		o.note("shard %s holds part of the study, so no report: merge the shards, then run 'fgrtbench report' on the merged results", o.Shard)
 		return Rendered{}, runErr
 	}
-	path, a, err := reporting.Render(o.Out, ro)
+	path, a, err := reporting.Render(ctx, o.Out, ro)
 	if err != nil {
 		return Rendered{}, errors.Join(runErr, fmt.Errorf("results are in %s, but the report failed: %w", o.Out, err))
 	}

@@ -30,7 +30,7 @@ directory support, as PNG and SVG, into --out.`}
 		if *dir == "" {
 			return usageError("--results is required")
 		}
-		figs, err := reporting.PlotAll(*dir, *out)
+		figs, err := reporting.PlotAll(ctx, *dir, *out)
 		for _, f := range figs {
 			fmt.Fprintf(env.Stdout, "%s\t%s\n", f.Path, f.Caption)
 		}

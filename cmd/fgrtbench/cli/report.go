@@ -29,7 +29,7 @@ run report after merge, or to render again.`}
 		if !(ro.Rope > 0 && ro.Rope < 1) {
 			return fmt.Errorf("--rope %v: must be a fraction of accuracy in (0, 1), e.g. 0.01 for one percentage point", ro.Rope)
 		}
-		path, a, err := reporting.Render(*dir, withWarnings(env, ro))
+		path, a, err := reporting.Render(ctx, *dir, withWarnings(env, ro))
 		if err != nil {
 			return err
 		}

@@ -201,9 +201,9 @@ runs a part of the units, for a job array; merge combines the parts.`}
 		if *specPath == "" {
 			return usageError("--spec is required")
 		}
-		study, err := spec.Load(*specPath)
+		study, err := spec.LoadContext(ctx, *specPath)
 		if err != nil {
-			return err
+			return runstudy.Interrupted(runner.Summary{}, err)
 		}
 		if err := rf.applyMissing(&study); err != nil {
 			return err
