@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -130,6 +131,18 @@ func RegisterModel[M Predictor](kind string, fromJSON func(json.RawMessage) (M, 
 		}
 		return m, nil
 	})
+}
+
+// Kinds returns the registered kinds, sorted.
+func Kinds() []string {
+	decodersMu.RLock()
+	defer decodersMu.RUnlock()
+	out := make([]string, 0, len(decoders))
+	for k := range decoders {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // Reconstruct rebuilds the predictor a Description describes from its
