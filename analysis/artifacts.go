@@ -112,16 +112,10 @@ type RepresentativeModel struct {
 // counted; 'fgrtbench rules --results' prints a stored model whole.
 const MaxRepresentativeRules = 1000
 
-// Antecedents splits a rule text "IF a AND b THEN c" into its conditions
-// (none for "IF TRUE THEN c" or a text of another form).
-func Antecedents(rule string) []string {
-	var out []string
-	eachAntecedent(rule, func(c string) { out = append(out, c) })
-	return out
-}
-
-// eachAntecedent calls fn with each of Antecedents(rule) in turn, without
-// building the slice (a deep tree's rules have tens of conditions each).
+// eachAntecedent calls fn with each condition of a rule text "IF a AND b
+// THEN c" in turn (none for "IF TRUE THEN c" or a text of another form),
+// without building a slice (a deep tree's rules have tens of conditions
+// each).
 func eachAntecedent(rule string, fn func(string)) {
 	body, ok := strings.CutPrefix(RuleText(rule), "IF ")
 	if !ok {

@@ -1,7 +1,6 @@
 package datasets
 
 import (
-	"bytes"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -345,16 +344,6 @@ func ReadFileWith(path string, o CSVOptions) (*Dataset, error) {
 	}
 	defer f.Close()
 	return readFormat(f, path, o)
-}
-
-// ParseFile reads a dataset from data, the content of the file at path
-// (which chooses the format, names the dataset and appears in messages).
-// Callers that also checksum the file parse the very bytes they hashed.
-func ParseFile(path string, data []byte, o CSVOptions) (*Dataset, error) {
-	if err := checkFormat(path, o); err != nil {
-		return nil, err
-	}
-	return readFormat(bytes.NewReader(data), path, o)
 }
 
 func checkFormat(path string, o CSVOptions) error {

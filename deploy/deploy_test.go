@@ -17,6 +17,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/fgrtbench/fgrtbench/cmd/fgrtbench/cli"
+	"github.com/fgrtbench/fgrtbench/internal/command"
 )
 
 type container struct {
@@ -65,7 +66,7 @@ func readYAML(t *testing.T, path string, v any) {
 // each flag up in the command's own flag set, the one its help lists.
 func checkArgs(t *testing.T, where string, args []string) {
 	t.Helper()
-	var cmd *cli.Command
+	var cmd *command.Command
 	for _, c := range cli.Commands() {
 		if c.Name == args[0] {
 			cmd = c

@@ -69,12 +69,10 @@ type Model struct {
 
 var _ learn.Model = (*Model)(nil)
 
-// FitTree grows a tree on the given partitions. X must be complete (no NaN);
-// y holds class indices 0..nClasses-1.
-func FitTree(X [][]float64, y []int, nClasses int, parts []fuzzy.Partition, opt GrowConfig) (*Model, error) {
-	return fitTree(X, y, nClasses, parts, opt, false)
-}
-
+// fitTree grows a tree on the given partitions. X must be complete (no NaN);
+// y holds class indices 0..nClasses-1. slow disables the candidate cache,
+// re-evaluating every node each iteration as the reference does; the tests
+// check the cache against it.
 func fitTree(X [][]float64, y []int, nClasses int, parts []fuzzy.Partition, opt GrowConfig, slow bool) (*Model, error) {
 	g, err := newGrower(X, y, nClasses, parts, len(parts), nil, opt, nil)
 	if err != nil {

@@ -301,15 +301,10 @@ func (p Partition) Trapezoids() ([3]Trapezoid, error) {
 	return out, nil
 }
 
-// CategoricalPartition builds one crisp term per distinct non-missing value
-// of col, in ascending value order. Term names are the codes themselves;
-// callers with category labels may rename them.
-func CategoricalPartition(col []float64) (Partition, error) {
-	return categoricalPartition(appendFinite(make([]float64, 0, len(col)), col))
-}
-
-// categoricalPartition is CategoricalPartition on the column's non-NaN
-// values, which it sorts.
+// categoricalPartition builds one crisp term per distinct value of s (a
+// column's non-NaN values, which it sorts), in ascending value order. Term
+// names are the codes themselves; callers with category labels may rename
+// them.
 func categoricalPartition(s []float64) (Partition, error) {
 	sort.Float64s(s)
 	if len(s) == 0 {

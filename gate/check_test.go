@@ -47,7 +47,7 @@ func run(t *testing.T, ms []study.MethodSpec) []results.Record {
 	if _, err := r.Run(context.Background(), study); err != nil {
 		t.Fatal(err)
 	}
-	recs, err := results.ReadFile(filepath.Join(dir, runner.ResultsFile))
+	recs, err := results.ReadFile(filepath.Join(dir, results.FileName))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -163,9 +163,6 @@ var datasetTable = []DatasetRow{
 	{"zoo", 101, 16, 7, "Biology"},
 }
 
-// DatasetTable returns a copy of the paper's dataset table in printed order.
-func DatasetTable() []DatasetRow { return append([]DatasetRow(nil), datasetTable...) }
-
 // Dataset returns the paper's row for a dataset.
 func Dataset(name string) (DatasetRow, bool) {
 	for _, r := range datasetTable {

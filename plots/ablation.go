@@ -7,26 +7,13 @@ import (
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
-// The ablation groups are computed by package analysis; these names keep
-// the figure's callers as they were.
-type AblationGroup = analysis.AblationGroup
-
-// AblationParams are the FGRT parameters of the ablation figures.
-var AblationParams = analysis.AblationParams
-
-// PooledAblation and OFATAblation group records (see package analysis).
-var (
-	PooledAblation = analysis.PooledAblation
-	OFATAblation   = analysis.OFATAblation
-)
-
 // AblationFigure draws accuracy (top row) and rule count (bottom row)
 // against each parameter (columns), one line with mean +- std error bars
 // per method label; parameter values are placed at equal spacing and the
 // panels of a row share their y range. groups is the concatenation of
 // PooledAblation or OFATAblation results. It is an instance of the panel
 // grid that also draws the sweep figures.
-func AblationFigure(dir, name, title string, groups []AblationGroup, pres results.Presentation) error {
+func AblationFigure(dir, name, title string, groups []analysis.AblationGroup, pres results.Presentation) error {
 	if len(groups) == 0 {
 		return ErrNoData
 	}
@@ -45,7 +32,7 @@ func AblationFigure(dir, name, title string, groups []AblationGroup, pres result
 		legend = append(legend, legendEntry{Name: pres.DisplayName(m), Color: st.Color, Width: vg.Points(1.5), Dashes: st.Dashes, Marker: st.Marker})
 	}
 	rows := make([][]*panel, 2)
-	for pi, param := range AblationParams {
+	for pi, param := range analysis.AblationParams {
 		var vals []string
 		for _, g := range groups {
 			if g.Param == param {
@@ -77,7 +64,7 @@ func AblationFigure(dir, name, title string, groups []AblationGroup, pres result
 // ablationSeries is one method's line against one parameter: the mean of
 // the metric ("accuracy" or "rules") at each value, with mean ± std as
 // error bars, shifted along the axis so that methods do not overlap.
-func ablationSeries(groups []AblationGroup, m, param, metric string, axis paramAxis, st MethodStyle, shift float64) panelSeries {
+func ablationSeries(groups []analysis.AblationGroup, m, param, metric string, axis paramAxis, st MethodStyle, shift float64) panelSeries {
 	s := panelSeries{Name: m, Color: st.Color, Dashes: st.Dashes, Marker: st.Marker, Width: vg.Points(1.5), ErrBars: true, Shift: shift}
 	for _, g := range groups {
 		if g.Method != m || g.Param != param {
@@ -92,32 +79,4 @@ func ablationSeries(groups []AblationGroup, m, param, metric string, axis paramA
 		s.Lo, s.Hi = append(s.Lo, y-e), append(s.Hi, y+e)
 	}
 	return s
-}
-
-// ablationFigureFor draws the groups of every present variant.
-func ablationFigureFor(dir, name, title string, recs []results.Record, protocol string, variants []string,
-	group func([]results.Record, string, string) ([]AblationGroup, error), pres results.Presentation) error {
-	var all []AblationGroup
-	for _, m := range variants {
-		g, err := group(recs, m, protocol)
-		if err != nil {
-			return err
-		}
-		all = append(all, g...)
-	}
-	return AblationFigure(dir, name, title, all, pres)
-}
-
-// AblationPooled draws the paper's pooled ablation of the 16-configuration
-// grid (methods "fgrt" and, when present, "fgrt-fixed", protocol "paper").
-func AblationPooled(dir, name string, recs []results.Record, pres results.Presentation) error {
-	return ablationFigureFor(dir, name, "Pooled grouping of the 16-configuration grid (paper protocol; mean +- std over pooled rows)",
-		recs, "paper", []string{"fgrt", "fgrt-fixed"}, PooledAblation, pres)
-}
-
-// AblationOFAT draws the one-factor-at-a-time sweep ("fgrt@ofat" and, when
-// present, "fgrt-fixed@ofat", selection "sweep") of the given protocol.
-func AblationOFAT(dir, name string, recs []results.Record, protocol string, pres results.Presentation) error {
-	return ablationFigureFor(dir, name, "One factor at a time ("+protocol+" protocol; mean +- std over folds of the data-set mean)",
-		recs, protocol, []string{"fgrt@ofat", "fgrt-fixed@ofat"}, OFATAblation, pres)
 }

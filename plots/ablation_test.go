@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/fgrtbench/fgrtbench/analysis"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
@@ -39,21 +40,21 @@ func ablationRecords(method, selection string) []results.Record {
 	return recs
 }
 
-func findGroup(gs []AblationGroup, param, value string) (AblationGroup, bool) {
+func findGroup(gs []analysis.AblationGroup, param, value string) (analysis.AblationGroup, bool) {
 	for _, g := range gs {
 		if g.Param == param && g.Value == value {
 			return g, true
 		}
 	}
-	return AblationGroup{}, false
+	return analysis.AblationGroup{}, false
 }
 
 func TestPooledVersusOFATGrouping(t *testing.T) {
-	pooled, err := PooledAblation(ablationRecords("fgrt", "test"), "fgrt", "paper")
+	pooled, err := analysis.PooledAblation(ablationRecords("fgrt", "test"), "fgrt", "paper")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ofat, err := OFATAblation(ablationRecords("fgrt@ofat", "sweep"), "fgrt@ofat", "paper")
+	ofat, err := analysis.OFATAblation(ablationRecords("fgrt@ofat", "sweep"), "fgrt@ofat", "paper")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +65,7 @@ func TestPooledVersusOFATGrouping(t *testing.T) {
 	foldStd := 0.01 / math.Sqrt2 // fold means b+0.05 and b+0.06
 	tests := []struct {
 		name            string
-		groups          []AblationGroup
+		groups          []analysis.AblationGroup
 		param, value    string
 		rows, configs   int
 		accMean, accStd float64
@@ -103,18 +104,18 @@ func TestPooledVersusOFATGrouping(t *testing.T) {
 		t.Errorf("%d pooled and %d OFAT groups, want 6 and 6", len(pooled), len(ofat))
 	}
 	// The OFAT grouping ignores rows that are not from a sweep.
-	if g, _ := OFATAblation(ablationRecords("fgrt@ofat", "test"), "fgrt@ofat", "paper"); len(g) != 0 {
+	if g, _ := analysis.OFATAblation(ablationRecords("fgrt@ofat", "test"), "fgrt@ofat", "paper"); len(g) != 0 {
 		t.Errorf("non-sweep rows grouped: %v", g)
 	}
 }
 
 func TestAblationBadConfig(t *testing.T) {
 	recs := []results.Record{{Protocol: "paper", Method: "fgrt", Config: "max_rules=5"}}
-	if _, err := PooledAblation(recs, "fgrt", "paper"); err == nil {
+	if _, err := analysis.PooledAblation(recs, "fgrt", "paper"); err == nil {
 		t.Error("missing parameters: no error")
 	}
 	recs[0].Config = "garbage"
-	if _, err := PooledAblation(recs, "fgrt", "paper"); err == nil {
+	if _, err := analysis.PooledAblation(recs, "fgrt", "paper"); err == nil {
 		t.Error("unparsable config: no error")
 	}
 }

@@ -44,12 +44,12 @@ func verdictOf(d analysis.Decision) string {
 
 // FrontPanelsOf converts the analysis's front of one protocol to the
 // figure's panels (nil when there is none).
-func FrontPanelsOf(a *analysis.Analysis, protocol string) []FrontPanel {
+func FrontPanelsOf(a *analysis.Analysis, protocol string) []analysis.FrontPanel {
 	f, ok := a.FrontOf(protocol)
 	if !ok {
 		return nil
 	}
-	return append([]FrontPanel(nil), f.Panels...)
+	return append([]analysis.FrontPanel(nil), f.Panels...)
 }
 
 // PartitionImpactRowsOf returns the analysis's fgrt/fgrt-opt pairs of one
@@ -64,8 +64,9 @@ func PartitionImpactRowsOf(a *analysis.Analysis, protocol string) []PartitionImp
 	return out
 }
 
-// ablationFigureOf draws the analysis's ablation of one kind and protocol
-// with the title AblationPooled or AblationOFAT gives it.
+// ablationFigureOf draws the analysis's ablation of one kind ("pooled": the
+// 16-configuration grid of the paper protocol; "ofat": one factor at a time)
+// and protocol.
 func ablationFigureOf(dir, name string, a *analysis.Analysis, kind, protocol string, pres results.Presentation) error {
 	if a == nil {
 		return ErrNoData

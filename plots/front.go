@@ -19,18 +19,12 @@ import (
 // configuration and every sweep point as (rulebase size, accuracy), per
 // dataset and pooled, with the Pareto-optimal points joined.
 
-// FrontPoint is one point of a front panel.
-type FrontPoint = analysis.FrontPoint
-
 // minFrontSize is where a rulebase smaller than one condition is drawn on
 // the log axis (a model without rules has size 0).
 const minFrontSize = 1
 
-// FrontPanel is one dataset's (or the pooled) points.
-type FrontPanel = analysis.FrontPanel
-
 // frontMethods lists the methods of the panels, sorted, for colours.
-func frontMethods(panels []FrontPanel, pres results.Presentation) []string {
+func frontMethods(panels []analysis.FrontPanel, pres results.Presentation) []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, pn := range panels {
@@ -56,7 +50,7 @@ func FrontCaption(protocol string) string {
 
 // FrontFigure draws the panels in a grid (three per row) with one legend;
 // beneath each panel, the key of its numbered Pareto points.
-func FrontFigure(dir, name, title string, panels []FrontPanel, pres results.Presentation) error {
+func FrontFigure(dir, name, title string, panels []analysis.FrontPanel, pres results.Presentation) error {
 	if len(panels) == 0 {
 		return ErrNoData
 	}
@@ -92,7 +86,7 @@ func FrontFigure(dir, name, title string, panels []FrontPanel, pres results.Pres
 
 // frontPanelPlots draws each panel's plot (axis labels on the outer ones
 // only) and wraps its key; keyLines is the longest key's number of lines.
-func frontPanelPlots(panels []FrontPanel, styles map[string]MethodStyle, cols int, pres results.Presentation) (ps []*plot.Plot, keys [][]keyLine, keyLines int, err error) {
+func frontPanelPlots(panels []analysis.FrontPanel, styles map[string]MethodStyle, cols int, pres results.Presentation) (ps []*plot.Plot, keys [][]keyLine, keyLines int, err error) {
 	keys = make([][]keyLine, len(panels))
 	for i, pn := range panels {
 		entries := frontKey(pn, pres)
@@ -166,14 +160,14 @@ type frontKeyEntry struct {
 // its method and, for a sweep point, the parameters its method's sweep
 // varies, shortened; optimal points at one place (equal size and
 // accuracy) share a number, their names joined.
-func frontKey(pn FrontPanel, pres results.Presentation) []frontKeyEntry {
+func frontKey(pn analysis.FrontPanel, pres results.Presentation) []frontKeyEntry {
 	cfgs := map[string][]string{}
 	for _, q := range pn.Points {
 		if q.Swept {
 			cfgs[q.Method] = append(cfgs[q.Method], q.Config)
 		}
 	}
-	name := func(q FrontPoint) string {
+	name := func(q analysis.FrontPoint) string {
 		text := pres.DisplayName(q.Method)
 		if q.Swept {
 			if c := shortConfig(q.Config, varyingKeys(cfgs[q.Method])); c != "" {
@@ -304,14 +298,14 @@ func drawKey(c draw.Canvas, lines []keyLine) {
 
 // frontPlot draws one panel: its axes, every point, and the Pareto front
 // ringed, joined and numbered.
-func frontPlot(pn FrontPanel, key []frontKeyEntry, styles map[string]MethodStyle, yLabel, xLabel bool) (*plot.Plot, error) {
+func frontPlot(pn analysis.FrontPanel, key []frontKeyEntry, styles map[string]MethodStyle, yLabel, xLabel bool) (*plot.Plot, error) {
 	p := newPlot(pn.Title, "", "")
 	p.Title.TextStyle.Font.Size = vg.Points(10)
 	if yLabel {
 		p.Y.Label.Text = "test accuracy"
 	}
 	p.Add(plotter.NewGrid())
-	pts := make([]FrontPoint, len(pn.Points))
+	pts := make([]analysis.FrontPoint, len(pn.Points))
 	for i, q := range pn.Points {
 		q.Size = math.Max(q.Size, minFrontSize)
 		pts[i] = q
@@ -331,7 +325,7 @@ func frontPlot(pn FrontPanel, key []frontKeyEntry, styles map[string]MethodStyle
 
 // frontAxes sets the size axis (logarithmic when the sizes span a decade)
 // and the accuracy axis to hold every point.
-func frontAxes(p *plot.Plot, pts []FrontPoint, xLabel bool) {
+func frontAxes(p *plot.Plot, pts []analysis.FrontPoint, xLabel bool) {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, q := range pts {
 		lo, hi = math.Min(lo, q.Size), math.Max(hi, q.Size)
@@ -361,7 +355,7 @@ func frontAxes(p *plot.Plot, pts []FrontPoint, xLabel bool) {
 
 // frontPoints draws the points in their method's style: sweep points
 // first (hollow, small), reported ones on top.
-func frontPoints(p *plot.Plot, pts []FrontPoint, styles map[string]MethodStyle) error {
+func frontPoints(p *plot.Plot, pts []analysis.FrontPoint, styles map[string]MethodStyle) error {
 	for _, swept := range []bool{true, false} {
 		for _, q := range pts {
 			if q.Swept != swept {
@@ -386,7 +380,7 @@ func frontPoints(p *plot.Plot, pts []FrontPoint, styles map[string]MethodStyle) 
 
 // frontMarks joins the Pareto-optimal points (front, indices into pts) by
 // a black line, rings each, and numbers each place of the key.
-func frontMarks(p *plot.Plot, front []int, pts []FrontPoint, key []frontKeyEntry) error {
+func frontMarks(p *plot.Plot, front []int, pts []analysis.FrontPoint, key []frontKeyEntry) error {
 	xys := make(plotter.XYs, len(front))
 	for i, k := range front {
 		xys[i] = plotter.XY{X: pts[k].Size, Y: pts[k].Accuracy}

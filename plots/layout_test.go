@@ -74,9 +74,9 @@ func TestLogAxisWhenSpanningADecade(t *testing.T) {
 		sizes []float64
 		log   bool
 	}{{[]float64{3, 12, 40}, true}, {[]float64{5, 12, 40}, false}} {
-		var pn FrontPanel
+		var pn analysis.FrontPanel
 		for i, s := range tc.sizes {
-			pn.Points = append(pn.Points, FrontPoint{Method: "m", Size: s, Accuracy: 0.5 + 0.1*float64(i)})
+			pn.Points = append(pn.Points, analysis.FrontPoint{Method: "m", Size: s, Accuracy: 0.5 + 0.1*float64(i)})
 		}
 		p, err := frontPlot(pn, frontKey(pn, paperMethods), methodStyles(paperMethods, []string{"m"}), true, true)
 		if err != nil {
@@ -188,17 +188,17 @@ func TestMembershipInDataUnits(t *testing.T) {
 func TestFrontManyMethodsGolden(t *testing.T) {
 	names := []string{"fgrt", "fgrt-opt", "cart", "c45", "ripper", "fga", "m7", "m8", "m9", "m10", "m11", "m12", "m13"}
 	pres := results.Presentation{Order: names}
-	var panels []FrontPanel
+	var panels []analysis.FrontPanel
 	for d := 0; d < 4; d++ {
-		pn := FrontPanel{Title: fmt.Sprintf("dataset %d", d)}
+		pn := analysis.FrontPanel{Title: fmt.Sprintf("dataset %d", d)}
 		for i, m := range names {
 			// A rising front of reported points, and a cluster of sweep
 			// points around the small end.
-			pn.Points = append(pn.Points, FrontPoint{Method: m, Size: 2 + 6*float64(i) + float64(d), Accuracy: 0.6 + 0.025*float64(i) - 0.0008*float64(i*i) + 0.01*float64(d)})
+			pn.Points = append(pn.Points, analysis.FrontPoint{Method: m, Size: 2 + 6*float64(i) + float64(d), Accuracy: 0.6 + 0.025*float64(i) - 0.0008*float64(i*i) + 0.01*float64(d)})
 			if i < 3 {
-				pn.Points = append(pn.Points, FrontPoint{Method: m, Swept: true, Config: fmt.Sprintf("max_rules=%d;coverage_threshold=0.01", 5*(i+1)),
+				pn.Points = append(pn.Points, analysis.FrontPoint{Method: m, Swept: true, Config: fmt.Sprintf("max_rules=%d;coverage_threshold=0.01", 5*(i+1)),
 					Size: 1.5 + float64(i), Accuracy: 0.59 + 0.01*float64(i)})
-				pn.Points = append(pn.Points, FrontPoint{Method: m, Swept: true, Config: fmt.Sprintf("max_rules=%d;coverage_threshold=0.01", 50+5*i),
+				pn.Points = append(pn.Points, analysis.FrontPoint{Method: m, Swept: true, Config: fmt.Sprintf("max_rules=%d;coverage_threshold=0.01", 50+5*i),
 					Size: 30 + float64(i), Accuracy: 0.6})
 			}
 		}

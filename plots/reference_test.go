@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/fgrtbench/fgrtbench/analysis"
 	"github.com/fgrtbench/fgrtbench/internal/sharedtest"
 	"github.com/fgrtbench/fgrtbench/results"
 )
@@ -34,7 +35,7 @@ func TestPooledAblationMatchesAuthorsTable(t *testing.T) {
 			Config:   "coverage_threshold=" + norm(r[2]) + ";max_rules=" + norm(r[1]) + ";min_improvement=" + norm(r[3]),
 			Accuracy: acc, Rules: n})
 	}
-	groups, err := PooledAblation(recs, "fgrt", "paper")
+	groups, err := analysis.PooledAblation(recs, "fgrt", "paper")
 	if err != nil {
 		t.Fatal(err)
 	}

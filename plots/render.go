@@ -10,17 +10,10 @@ import (
 	"github.com/fgrtbench/fgrtbench/results/runtimecsv"
 )
 
-// File names of the results directory whose contents the figures draw
-// (defined by the results contract); the caller reads them.
-const (
-	ResultsFile = results.FileName
-	RuntimeFile = runtimecsv.FileName
-)
-
 // NothingToDraw says what the figures of RenderAll need, for a caller that
 // got none.
-const NothingToDraw = "the figures need per-fold rows in " + ResultsFile + " (FGRT's 16-configuration grid, sweep points, fgrt and fgrt-opt, " +
-	"or methods with rulebase sizes) or timings in " + RuntimeFile
+const NothingToDraw = "the figures need per-fold rows in " + results.FileName + " (FGRT's 16-configuration grid, sweep points, fgrt and fgrt-opt, " +
+	"or methods with rulebase sizes) or timings in " + runtimecsv.FileName
 
 // Inputs are what the figures draw, loaded by the caller: RenderAll reads
 // no file, so the figures show exactly the state of the results that the

@@ -24,7 +24,7 @@ func writeResults(t *testing.T, dir string, recs []results.Record) {
 		recs[i].NTest, recs[i].Correct = n, int(math.Round(recs[i].Accuracy*n))
 		recs[i].Accuracy = float64(recs[i].Correct) / n
 	}
-	f, err := os.Create(filepath.Join(dir, ResultsFile))
+	f, err := os.Create(filepath.Join(dir, results.FileName))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +111,7 @@ func TestFigureCaptionsDescribe(t *testing.T) {
 // does before it draws any figure.
 func studyOf(t *testing.T, dir string, pres results.Presentation) *analysis.Analysis {
 	t.Helper()
-	recs, err := results.ReadFile(filepath.Join(dir, ResultsFile))
+	recs, err := results.ReadFile(filepath.Join(dir, results.FileName))
 	if err != nil {
 		t.Fatal(err)
 	}

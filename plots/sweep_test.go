@@ -96,7 +96,7 @@ func TestFrontGolden(t *testing.T) {
 // alone it showed no front at all (hepatitis and saheart in the paper's
 // front).
 func TestFrontOfOnePointGolden(t *testing.T) {
-	panels := []FrontPanel{{Title: "one optimal point", Points: []FrontPoint{
+	panels := []analysis.FrontPanel{{Title: "one optimal point", Points: []analysis.FrontPoint{
 		{Method: "fgrt", Size: 5, Accuracy: 0.85},
 		{Method: "fgrt", Swept: true, Size: 12, Accuracy: 0.85},
 		{Method: "cart", Size: 40, Accuracy: 0.84},

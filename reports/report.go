@@ -28,30 +28,9 @@ import (
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
-// DefaultTolerance is the accuracy difference (fraction) above which a
-// reproduced paper-protocol mean counts as differing from the authors'
-// committed mean: loose enough for summation-order noise only. It is the
-// reproduction verdict's, so that the check and the verdict agree.
-const DefaultTolerance = analysis.ReproductionTolerance
-
 // Fact is one free-form fact about the run (from the manifest), shown in
 // the given order.
 type Fact struct{ Key, Value string }
-
-// FactsFromMap turns a key/value map into facts sorted by key (map order
-// must not reach the report).
-func FactsFromMap(m map[string]string) []Fact {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	out := make([]Fact, len(keys))
-	for i, k := range keys {
-		out[i] = Fact{k, m[k]}
-	}
-	return out
-}
 
 // Figure is an image file to embed in REPORT.md. A relative Path is taken
 // relative to Options.Dir.
@@ -87,7 +66,7 @@ type Report struct {
 	Cells    []analysis.Cell
 	Tables   []Table
 	// Stats holds the statistical comparison of each protocol that allowed one.
-	Stats []StatsResult
+	Stats []analysis.Tests
 	// PaperCheck compares the paper protocol with the authors' means;
 	// Mismatches are its rows beyond the tolerance. Both are empty when the
 	// records hold no paper-protocol row.
@@ -179,7 +158,7 @@ func Build(opts Options) (*Report, error) {
 func toleranceOf(opts Options) (float64, error) {
 	tol := opts.Tolerance
 	if tol == 0 {
-		tol = DefaultTolerance
+		tol = analysis.ReproductionTolerance
 	}
 	if tol < 0 || math.IsNaN(tol) {
 		return 0, fmt.Errorf("reports: tolerance %v must be positive", tol)

@@ -120,7 +120,7 @@ func TestPaperCheck(t *testing.T) {
 	if miss := analysis.PaperMissing(rows); len(miss) != 40-12 {
 		t.Errorf("%d missing, want 28", len(miss))
 	}
-	bad := analysis.PaperMismatches(rows, DefaultTolerance)
+	bad := analysis.PaperMismatches(rows, analysis.ReproductionTolerance)
 	// 12 cells present (3 datasets × 4 methods); wine/cart reproduces exactly.
 	if len(bad) != 11 {
 		t.Errorf("%d mismatches, want 11", len(bad))

@@ -12,13 +12,6 @@ import (
 	"github.com/fgrtbench/fgrtbench/stats"
 )
 
-// StatsResult is the statistical comparison of one protocol (computed by
-// package analysis); PairTest one pairwise comparison.
-type (
-	StatsResult = analysis.Tests
-	PairTest    = analysis.Pair
-)
-
 // pValue formats a p-value with four significant decimals, or "< 0.0001";
 // "n/a" for a test that does not apply (NaN).
 func pValue(p float64) string { return analysis.FormatP(p) }
@@ -90,7 +83,7 @@ func verdictWord(d analysis.Decision) string {
 
 // postHocNote says whether the post-hoc comparisons (CD, Holm) confirm or
 // only explore.
-func postHocNote(r StatsResult) string {
+func postHocNote(r analysis.Tests) string {
 	if r.PostHoc == analysis.PostHocConfirmatory {
 		s := "The omnibus test is significant at α = 0.05, so the post-hoc comparisons (CD, Wilcoxon with Holm) are confirmatory."
 		if r.PostHocPowerless {
@@ -103,7 +96,7 @@ func postHocNote(r StatsResult) string {
 
 // powerlessNote says that no pairwise comparison can be significant at
 // this number of datasets, with the analysis's numbers.
-func powerlessNote(r StatsResult) string {
+func powerlessNote(r analysis.Tests) string {
 	return fmt.Sprintf("At %d datasets, though, no Wilcoxon comparison can reach p below %s, and after Holm's correction over %d comparisons none below %s: no pair can be significant, whatever the data.",
 		len(r.Datasets), strconv.FormatFloat(r.PostHocMinP, 'g', 3, 64), r.Comparisons, strconv.FormatFloat(r.PostHocMinPHolm, 'g', 3, 64))
 }
@@ -122,10 +115,10 @@ func zeroNote(zeroMethod string) string {
 	}
 }
 
-// StatisticsTables renders a StatsResult as four tables: average ranks,
+// StatisticsTables renders a analysis.Tests as four tables: average ranks,
 // the Friedman/Nemenyi summary, the Wilcoxon/Holm pairs and the
 // per-dataset comparisons over folds.
-func StatisticsTables(r StatsResult, a *analysis.Analysis) []Table {
+func StatisticsTables(r analysis.Tests, a *analysis.Analysis) []Table {
 	rows, ok := a.RankRows(r)
 	if !ok {
 		p := r.Protocol
@@ -141,7 +134,7 @@ func StatisticsTables(r StatsResult, a *analysis.Analysis) []Table {
 // allPairsTable is the secondary table of every pair, when the post-hoc
 // family is a reference against the others: the pairwise table of the
 // analysis's AllPairs, with their own Holm correction and power.
-func allPairsTable(r StatsResult, a *analysis.Analysis) (Table, bool) {
+func allPairsTable(r analysis.Tests, a *analysis.Analysis) (Table, bool) {
 	if len(r.AllPairs) == 0 || r.AllPairsPower == nil {
 		return Table{}, false
 	}
@@ -157,7 +150,7 @@ func allPairsTable(r StatsResult, a *analysis.Analysis) (Table, bool) {
 
 // ranksTable lists the analysis's rank rows (best mean rank first, ties in
 // display order).
-func ranksTable(r StatsResult, rows []analysis.RankRow, pres results.Presentation) Table {
+func ranksTable(r analysis.Tests, rows []analysis.RankRow, pres results.Presentation) Table {
 	p := r.Protocol
 	ranks := Table{
 		Name:  "ranks-" + p,
@@ -207,7 +200,7 @@ type statistic struct{ name, text, csv string }
 
 // friedmanTable summarises the omnibus tests and the Nemenyi critical
 // differences.
-func friedmanTable(r StatsResult) Table {
+func friedmanTable(r analysis.Tests) Table {
 	p := r.Protocol
 	fr := Table{
 		Name:  "friedman-" + p,
@@ -296,7 +289,7 @@ func prob(v float64) string {
 // pairwiseTable lists the comparisons over datasets: Wilcoxon signed-rank
 // with Holm's correction and the Bayesian signed-rank test with its ROPE.
 // Long tables are linked from REPORT.md rather than shown.
-func pairwiseTable(r StatsResult, a *analysis.Analysis) Table {
+func pairwiseTable(r analysis.Tests, a *analysis.Analysis) Table {
 	pres := a.Presentation()
 	p := r.Protocol
 	family := "every pair of methods"
@@ -342,9 +335,9 @@ func pairwiseTable(r StatsResult, a *analysis.Analysis) Table {
 // pairwiseColumns declares the pairwise table: the Wilcoxon test with
 // Holm's correction (bold where significant) and the Bayesian signed-rank
 // test's posteriors.
-func pairwiseColumns(r StatsResult, a *analysis.Analysis) []Column[PairTest] {
+func pairwiseColumns(r analysis.Tests, a *analysis.Analysis) []Column[analysis.Pair] {
 	pres := a.Presentation()
-	type pair = PairTest
+	type pair = analysis.Pair
 	return []Column[pair]{
 		{CSV: "protocol", Write: func(pair) string { return r.Protocol }},
 		{Header: "A vs B", Show: func(pt pair) Entry { return Entry{Text: r.EntryName(pt.A, pres) + " vs " + r.EntryName(pt.B, pres)} },
@@ -386,7 +379,7 @@ func exactNote(exact bool) string {
 // repeated cross-validation that account for their correlation: the
 // correlated Bayesian t-test (Corani & Benavoli 2015) and the
 // Nadeau–Bengio corrected resampled t-test. Always a linked file.
-func foldTable(r StatsResult, a *analysis.Analysis) Table {
+func foldTable(r analysis.Tests, a *analysis.Analysis) Table {
 	pres := a.Presentation()
 	p := r.Protocol
 	t := Table{
@@ -421,7 +414,7 @@ type foldRow struct {
 
 // foldColumns declares the fold table: the correlated Bayesian t-test's
 // posteriors and the Nadeau–Bengio test (its t and df written only).
-func foldColumns(r StatsResult, pres results.Presentation) []Column[foldRow] {
+func foldColumns(r analysis.Tests, pres results.Presentation) []Column[foldRow] {
 	return []Column[foldRow]{
 		{CSV: "protocol", Write: func(foldRow) string { return r.Protocol }},
 		{Header: "A vs B", Show: func(f foldRow) Entry { return Entry{Text: r.EntryName(f.a, pres) + " vs " + r.EntryName(f.b, pres)} },

@@ -281,16 +281,3 @@ func NemenyiQ(alpha float64, k int) (float64, error) {
 	}
 	return qs[k-2], nil
 }
-
-// NemenyiCD returns the critical difference q_α·√(k(k+1)/(6N)): two methods
-// whose average ranks differ by at least CD differ significantly.
-func NemenyiCD(alpha float64, k, n int) (float64, error) {
-	q, err := NemenyiQ(alpha, k)
-	if err != nil {
-		return 0, err
-	}
-	if n < 1 {
-		return 0, fmt.Errorf("stats: need at least 1 dataset, got %d", n)
-	}
-	return q * math.Sqrt(float64(k*(k+1))/(6*float64(n))), nil
-}

@@ -201,7 +201,7 @@ func NemenyiQComputed(alpha float64, k int) (float64, error) {
 // CriticalDifference returns the Nemenyi critical difference
 // q_α·√(k(k+1)/(6N)) for any k ≥ 2 methods and N ≥ 1 datasets. Where
 // Demšar's table has q_α (α 0.05 or 0.10, k ≤ 10) it uses the printed value,
-// so that it equals NemenyiCD there and existing reports keep their numbers;
+// so that existing reports keep their numbers there;
 // elsewhere q_α comes from NemenyiQComputed.
 func CriticalDifference(alpha float64, k, n int) (float64, error) {
 	if n < 1 {

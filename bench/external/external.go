@@ -26,7 +26,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fgrtbench/fgrtbench/bench/methods"
 	"github.com/fgrtbench/fgrtbench/internal/duration"
 	"github.com/fgrtbench/fgrtbench/internal/safefile"
 	"github.com/fgrtbench/fgrtbench/learn"
@@ -459,7 +458,7 @@ func (s *Spec) resolveProgram(t template) (program, target string) {
 // Method turns the spec into a method: the user's parameters (any string
 // value) plus the command template and the adapter's checksum, both fixed,
 // so that every configuration — and so every unit key — carries them.
-func (s Spec) Method() (*methods.Method, error) {
+func (s Spec) Method() (*learn.Spec, error) {
 	if err := s.checkDeclaration(); err != nil {
 		return nil, err
 	}
@@ -491,15 +490,15 @@ func (s Spec) Method() (*methods.Method, error) {
 	if run.pool != nil {
 		release = run.pool.release
 	}
-	return &methods.Method{
+	return &learn.Spec{
 		Release:    release,
 		Name:       Name,
 		Version:    Version, // the adapter's SHA-256 is a parameter: a new adapter is a new identity
 		Doc:        "external method: " + s.Command,
 		Params:     s.params(pinned.AdapterSHA256, run.adapter, names),
-		Grids:      map[string]methods.Grid{"default": {{}}},
+		Grids:      map[string]learn.Grid{"default": {{}}},
 		Stochastic: !s.Deterministic,
-		New: func(cfg methods.Config, seed int64) (learn.Trainer, error) {
+		New: func(cfg learn.Values, seed int64) (learn.Trainer, error) {
 			user := map[string]string{}
 			for _, name := range names {
 				user[name] = cfg.Str(name)
@@ -586,16 +585,16 @@ func (s Spec) runConfig(t template, pinned Spec, timeout time.Duration) (*runCon
 
 // params declares the method's parameters: the command, the adapter's
 // SHA-256 and the spec's own, sorted by name. No external parameter is
-// Execution (methods.Param): the harness cannot prove that a value it does
+// Execution (learn.Param): the harness cannot prove that a value it does
 // not understand leaves results alone, so each is part of the config
 // column and the unit identity.
-func (s Spec) params(adapterSHA, adapter string, names []string) []methods.Param {
-	ps := []methods.Param{
-		{Name: ParamCommand, Kind: methods.Enum, Default: s.Command, Values: []string{s.Command}, Doc: "the command template"},
-		{Name: ParamAdapter, Kind: methods.Enum, Default: adapterSHA, Values: []string{adapterSHA}, Doc: "SHA-256 of " + adapter},
+func (s Spec) params(adapterSHA, adapter string, names []string) []learn.Param {
+	ps := []learn.Param{
+		{Name: ParamCommand, Kind: learn.Enum, Default: s.Command, Values: []string{s.Command}, Doc: "the command template"},
+		{Name: ParamAdapter, Kind: learn.Enum, Default: adapterSHA, Values: []string{adapterSHA}, Doc: "SHA-256 of " + adapter},
 	}
 	for _, name := range names {
-		ps = append(ps, methods.Param{Name: name, Kind: methods.String, Default: s.Params[name], Doc: "declared by the spec"})
+		ps = append(ps, learn.Param{Name: name, Kind: learn.String, Default: s.Params[name], Doc: "declared by the spec"})
 	}
 	return ps
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/runner"
 	"github.com/fgrtbench/fgrtbench/bench/study"
 	"github.com/fgrtbench/fgrtbench/datasets"
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
 // synthetic is a small 3-class dataset with a numeric and a nominal
@@ -97,7 +98,7 @@ func TestModesGiveIdenticalResults(t *testing.T) {
 		if err != nil || sum.Ran == 0 {
 			t.Fatalf("%s: %+v, %v", mode, sum, err)
 		}
-		files = append(files, blankTiming(t, filepath.Join(dir, runner.ResultsFile)))
+		files = append(files, blankTiming(t, filepath.Join(dir, results.FileName)))
 	}
 	if files[0] != files[1] {
 		t.Errorf("results differ between modes:\n%s\n---\n%s", files[0], files[1])

@@ -12,13 +12,13 @@ import (
 	"testing"
 
 	"github.com/fgrtbench/fgrtbench/analysis"
-	"github.com/fgrtbench/fgrtbench/bench/methods"
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
 	"github.com/fgrtbench/fgrtbench/bench/runner"
 	"github.com/fgrtbench/fgrtbench/bench/study"
 	"github.com/fgrtbench/fgrtbench/datasets"
 	"github.com/fgrtbench/fgrtbench/gate"
 	"github.com/fgrtbench/fgrtbench/internal/sharedtest"
+	"github.com/fgrtbench/fgrtbench/learn"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
@@ -92,7 +92,7 @@ func paperRun(t *testing.T) []results.Record {
 		if _, paperErr = r.Run(context.Background(), study); paperErr != nil {
 			return
 		}
-		paperRecs, paperErr = results.ReadFile(filepath.Join(dir, runner.ResultsFile))
+		paperRecs, paperErr = results.ReadFile(filepath.Join(dir, results.FileName))
 	})
 	if paperErr != nil {
 		t.Fatal(paperErr)
@@ -131,7 +131,7 @@ func TestPaperProtocolReproducesAuthorsMeans(t *testing.T) {
 }
 
 func sameConfig(t *testing.T, cfg string, w authorsRow) bool {
-	c, err := methods.ParseConfig(cfg)
+	c, err := learn.ParseValues(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

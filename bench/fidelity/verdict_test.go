@@ -32,7 +32,7 @@ func TestPaperStudyVerdictCauses(t *testing.T) {
 	if _, err := r.Run(context.Background(), s); err != nil {
 		t.Fatal(err)
 	}
-	more, err := results.ReadFile(filepath.Join(dir, runner.ResultsFile))
+	more, err := results.ReadFile(filepath.Join(dir, results.FileName))
 	if err != nil {
 		t.Fatal(err)
 	}

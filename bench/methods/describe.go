@@ -5,12 +5,14 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/fgrtbench/fgrtbench/learn"
 )
 
 // Describe writes what 'fgrtbench methods' shows of m: its name, version
 // and doc, a table of its parameters (type, default, allowed values,
 // meaning) and each grid as what its points change from the defaults.
-func Describe(w io.Writer, m *Method) {
+func Describe(w io.Writer, m *learn.Spec) {
 	stochastic := ""
 	if m.Stochastic {
 		stochastic = " (stochastic: uses the unit seed)"
@@ -32,9 +34,9 @@ func Describe(w io.Writer, m *Method) {
 
 // allowedValues is a parameter's domain as the table prints it: an enum's
 // values, else its bounds ("" when it has none).
-func allowedValues(p Param) string {
+func allowedValues(p learn.Param) string {
 	switch {
-	case p.Kind == Enum:
+	case p.Kind == learn.Enum:
 		return strings.Join(p.Values, "|")
 	case p.HasMin && p.HasMax:
 		return fmt.Sprintf("[%g, %g]", p.Min, p.Max)
@@ -49,7 +51,7 @@ func allowedValues(p Param) string {
 // describeGrid writes one line for grid g: its size and, per point, only
 // what the point changes from the defaults (a full point would bury the
 // difference among the parameters it leaves alone).
-func describeGrid(w io.Writer, m *Method, g string) {
+func describeGrid(w io.Writer, m *learn.Spec, g string) {
 	cfgs, err := m.Expand(g, nil)
 	if err != nil {
 		fmt.Fprintf(w, "  grid %s: %v\n", g, err)

@@ -4,20 +4,22 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/fgrtbench/fgrtbench/learn"
 )
 
 // TestAllowedValues: the table's "allowed" column is an enum's values, or
 // the bounds a parameter has.
 func TestAllowedValues(t *testing.T) {
 	cases := []struct {
-		p    Param
+		p    learn.Param
 		want string
 	}{
-		{Param{Kind: Enum, Values: []string{"gini", "entropy"}}, "gini|entropy"},
-		{Param{Kind: Float, HasMin: true, Min: 0, HasMax: true, Max: 1}, "[0, 1]"},
-		{Param{Kind: Int, HasMin: true, Min: 2}, ">= 2"},
-		{Param{Kind: Float, HasMax: true, Max: 0.5}, "<= 0.5"},
-		{Param{Kind: Bool}, ""},
+		{learn.Param{Kind: learn.Enum, Values: []string{"gini", "entropy"}}, "gini|entropy"},
+		{learn.Param{Kind: learn.Float, HasMin: true, Min: 0, HasMax: true, Max: 1}, "[0, 1]"},
+		{learn.Param{Kind: learn.Int, HasMin: true, Min: 2}, ">= 2"},
+		{learn.Param{Kind: learn.Float, HasMax: true, Max: 0.5}, "<= 0.5"},
+		{learn.Param{Kind: learn.Bool}, ""},
 	}
 	for _, c := range cases {
 		if got := allowedValues(c.p); got != c.want {

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"testing"
 
+	"github.com/fgrtbench/fgrtbench/learn"
 	"github.com/fgrtbench/fgrtbench/learn/learntest"
 )
 
@@ -62,7 +63,7 @@ func TestExecutionParamsDoNotChangeResults(t *testing.T) {
 }
 
 // fitSummary renders everything a fit reports (or its error).
-func fitSummary(m *Method, cfg Config, d learntest.Data, seed int64) string {
+func fitSummary(m *learn.Spec, cfg learn.Values, d learntest.Data, seed int64) string {
 	tr, err := m.New(cfg, seed)
 	if err != nil {
 		return "new: " + err.Error()

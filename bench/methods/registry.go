@@ -5,7 +5,7 @@
 // line per learner package (see builtin below), and answers the harness's
 // questions about them: which methods exist and in which order (Names),
 // what a name means (Lookup), how a configuration is resolved, expanded
-// and rendered (Method.Resolve, Method.Expand, Method.Canonical). The
+// and rendered (learn.Spec's Resolve, Expand and Canonical). The
 // runner never switches on learner types.
 //
 // When to bump a learner's Version, and what an Execution parameter must
@@ -45,36 +45,9 @@ func builtin() {
 
 func init() { builtin() }
 
-// Method is one registered learner: its spec.
-type Method = learn.Spec
-
-// Param declares one hyperparameter (see learn.Param).
-type Param = learn.Param
-
-// Kind is the type of a parameter value.
-type Kind = learn.Kind
-
-// Parameter kinds.
-const (
-	Int    = learn.Int
-	Float  = learn.Float
-	Bool   = learn.Bool
-	Enum   = learn.Enum
-	String = learn.String
-)
-
-// Config is a complete assignment of parameter values, keyed by name.
-type Config = learn.Values
-
-// Grid is an ordered list of partial configurations (see learn.Grid).
-type Grid = learn.Grid
-
-// ParseConfig parses the canonical form produced by Config.String.
-func ParseConfig(s string) (Config, error) { return learn.ParseValues(s) }
-
 var (
 	mu       sync.RWMutex
-	registry = map[string]*Method{}
+	registry = map[string]*learn.Spec{}
 	// extraProtocols restricts the methods outside the paper to the
 	// protocols the paper study runs them under (RegisterExtra).
 	extraProtocols = map[string][]string{}
@@ -83,7 +56,7 @@ var (
 // Register adds methods. It panics on a duplicate name or an invalid
 // declaration, which are programming errors caught by the package tests.
 // A method without a "default" grid gets the single-point one.
-func Register(ms ...*Method) {
+func Register(ms ...*learn.Spec) {
 	mu.Lock()
 	defer mu.Unlock()
 	for _, m := range ms {
@@ -98,9 +71,9 @@ func Register(ms ...*Method) {
 			c := *m
 			c.Grids = maps.Clone(m.Grids)
 			if c.Grids == nil {
-				c.Grids = map[string]Grid{}
+				c.Grids = map[string]learn.Grid{}
 			}
-			c.Grids["default"] = Grid{{}}
+			c.Grids["default"] = learn.Grid{{}}
 			m = &c
 		}
 		registry[m.Name] = m
@@ -113,7 +86,7 @@ func Register(ms ...*Method) {
 // selects its configuration by inner cross-validation, and is absent from
 // the paper protocol, whose test-fold selection and leakage reproduce the
 // authors' experiment and nothing else.
-func RegisterExtra(protocols []string, ms ...*Method) {
+func RegisterExtra(protocols []string, ms ...*learn.Spec) {
 	Register(ms...)
 	mu.Lock()
 	defer mu.Unlock()
@@ -139,7 +112,7 @@ func DefaultNames() []string {
 }
 
 // Lookup finds a method by name; the error lists the registered names.
-func Lookup(name string) (*Method, error) {
+func Lookup(name string) (*learn.Spec, error) {
 	mu.RLock()
 	defer mu.RUnlock()
 	if m, ok := registry[name]; ok {
@@ -202,14 +175,4 @@ func DisplayName(base string) string {
 		}
 	}
 	return base
-}
-
-// PaperColumn returns the column of the paper's tables a method reproduces.
-func PaperColumn(base string) (string, bool) {
-	mu.RLock()
-	defer mu.RUnlock()
-	if m, ok := registry[base]; ok && m.PaperColumn != "" {
-		return m.PaperColumn, true
-	}
-	return "", false
 }

@@ -129,9 +129,9 @@ func filter(list, keep []string) []string {
 func TestNamesOrder(t *testing.T) {
 	saved := registry
 	defer func() { registry = saved }()
-	registry = map[string]*Method{}
-	mk := func(name string, order int) *Method {
-		return &Method{Name: name, Version: 1, Order: order, New: func(Config, int64) (learn.Trainer, error) { return nil, nil }}
+	registry = map[string]*learn.Spec{}
+	mk := func(name string, order int) *learn.Spec {
+		return &learn.Spec{Name: name, Version: 1, Order: order, New: func(learn.Values, int64) (learn.Trainer, error) { return nil, nil }}
 	}
 	Register(mk("zeta", 0), mk("b", 20), mk("alpha", 0), mk("a", 10), mk("c", 20))
 	if got, want := Names(), []string{"a", "b", "c", "alpha", "zeta"}; !slices.Equal(got, want) {
@@ -145,20 +145,20 @@ func TestNamesOrder(t *testing.T) {
 func TestRegisterRefusesBadSpecs(t *testing.T) {
 	saved := registry
 	defer func() { registry = saved }()
-	newOK := func(Config, int64) (learn.Trainer, error) { return nil, nil }
+	newOK := func(learn.Values, int64) (learn.Trainer, error) { return nil, nil }
 	cases := []struct {
 		name string
-		m    *Method
+		m    *learn.Spec
 		want string
 	}{
-		{"duplicate", &Method{Name: "dup", Version: 1, New: newOK}, "duplicate registration of dup"},
-		{"version", &Method{Name: "v0", New: newOK}, "v0: Version must be at least 1"},
-		{"default", &Method{Name: "bad", Version: 1, New: newOK, Params: []Param{{Name: "k", Kind: Int, Default: "0", Min: 1, HasMin: true}}}, "bad: bad default"},
-		{"constructor", &Method{Name: "nonew", Version: 1}, "nonew: no constructor"},
+		{"duplicate", &learn.Spec{Name: "dup", Version: 1, New: newOK}, "duplicate registration of dup"},
+		{"version", &learn.Spec{Name: "v0", New: newOK}, "v0: Version must be at least 1"},
+		{"default", &learn.Spec{Name: "bad", Version: 1, New: newOK, Params: []learn.Param{{Name: "k", Kind: learn.Int, Default: "0", Min: 1, HasMin: true}}}, "bad: bad default"},
+		{"constructor", &learn.Spec{Name: "nonew", Version: 1}, "nonew: no constructor"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			registry = map[string]*Method{"dup": {Name: "dup"}}
+			registry = map[string]*learn.Spec{"dup": {Name: "dup"}}
 			defer func() {
 				r := recover()
 				if msg, _ := r.(string); !strings.Contains(msg, tc.want) {
@@ -176,8 +176,8 @@ func TestRegisterRefusesBadSpecs(t *testing.T) {
 func TestRegisterKeepsTheSpec(t *testing.T) {
 	saved := registry
 	defer func() { registry = saved }()
-	registry = map[string]*Method{}
-	spec := &Method{Name: "bare", Version: 1, New: func(Config, int64) (learn.Trainer, error) { return nil, nil }}
+	registry = map[string]*learn.Spec{}
+	spec := &learn.Spec{Name: "bare", Version: 1, New: func(learn.Values, int64) (learn.Trainer, error) { return nil, nil }}
 	Register(spec)
 	m, err := Lookup("bare")
 	if err != nil {

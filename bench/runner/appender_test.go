@@ -57,7 +57,7 @@ func (f *fullDisk) Truncate(size int64) error {
 func TestDiskFullStopsAndResumes(t *testing.T) {
 	ref := t.TempDir()
 	runStudy(t, ref, 1, study.Shard{})
-	want := stripTiming(t, filepath.Join(ref, ResultsFile))
+	want := stripTiming(t, filepath.Join(ref, results.FileName))
 	header := len(strings.Join(results.Header, ",")) + 1
 
 	cases := []struct {
@@ -73,7 +73,7 @@ func TestDiskFullStopsAndResumes(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
-			path := filepath.Join(dir, ResultsFile)
+			path := filepath.Join(dir, results.FileName)
 			disk := c.disk
 			r := &Runner{Load: testLoader, OutDir: dir, Jobs: 2, openResults: func(p string) (outdir.AppendFile, error) {
 				f, err := outdir.OpenResultsFile(p)
@@ -125,31 +125,5 @@ func TestDiskFullStopsAndResumes(t *testing.T) {
 				t.Fatal("resumed results differ from an uninterrupted run")
 			}
 		})
-	}
-}
-
-// TestWriteErrorAdvice: the one-line message advises what the cause calls
-// for (space, permissions, or the cause itself), not free space for all.
-func TestWriteErrorAdvice(t *testing.T) {
-	cases := []struct {
-		err  error
-		want string
-	}{
-		{syscall.ENOSPC, "free space"},
-		{syscall.EDQUOT, "free space"},
-		{syscall.EACCES, "permissions"},
-		{syscall.EPERM, "permissions"},
-		{&os.PathError{Op: "open", Path: "/out/results.csv", Err: syscall.EACCES}, "permissions"},
-		{syscall.EROFS, "read-only"},
-		{syscall.EIO, "fix that cause"},
-	}
-	for _, c := range cases {
-		msg := (&outdir.WriteError{Path: "/out/results.csv", Err: c.err}).Error()
-		if !strings.Contains(msg, c.want) || strings.Contains(msg, "\n") || !strings.Contains(msg, "run the same command again") {
-			t.Errorf("%v: %q lacks %q", c.err, msg, c.want)
-		}
-		if c.want != "free space" && strings.Contains(msg, "free space") {
-			t.Errorf("%v: %q advises freeing space", c.err, msg)
-		}
 	}
 }

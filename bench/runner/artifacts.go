@@ -15,13 +15,6 @@ import (
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
-// Artifact modes recorded in the manifest.
-// The manifest's artifact modes (see outdir.ArtifactsKept).
-const (
-	ArtifactsKept = outdir.ArtifactsKept
-	ArtifactsOff  = outdir.ArtifactsOff
-)
-
 // unitArtifacts holds one unit's predictions and models, one per recorded
 // configuration, compressed as they are recorded: the unit keeps neither
 // the model nor its scores after add. A nil *unitArtifacts collects

@@ -42,7 +42,7 @@ func sameArtifacts(t *testing.T, a, b, what string) {
 // results.csv.
 func readChecked(t *testing.T, dir string) (artifacts.Predictions, artifacts.Models) {
 	t.Helper()
-	recs, err := results.ReadFile(filepath.Join(dir, ResultsFile))
+	recs, err := results.ReadFile(filepath.Join(dir, results.FileName))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func TestArtifactsIndependentOfJobs(t *testing.T) {
 		}
 	}
 	man, err := manifest.Read(a)
-	if err != nil || man.Artifacts != ArtifactsKept {
+	if err != nil || man.Artifacts != outdir.ArtifactsKept {
 		t.Errorf("manifest artifacts %q, %v", man.Artifacts, err)
 	}
 }
@@ -102,9 +102,9 @@ func TestArtifactsResume(t *testing.T) {
 
 	dir := t.TempDir()
 	runStudy(t, dir, 2, study.Shard{})
-	data, _ := os.ReadFile(filepath.Join(dir, ResultsFile))
+	data, _ := os.ReadFile(filepath.Join(dir, results.FileName))
 	lines := strings.SplitAfter(string(data), "\n")
-	os.WriteFile(filepath.Join(dir, ResultsFile), []byte(strings.Join(lines[:len(lines)-30], "")), 0o644)
+	os.WriteFile(filepath.Join(dir, results.FileName), []byte(strings.Join(lines[:len(lines)-30], "")), 0o644)
 	if sum := runStudy(t, dir, 1, study.Shard{}); sum.Ran == 0 {
 		t.Fatal("nothing ran again")
 	}
@@ -130,7 +130,7 @@ func TestArtifactsResume(t *testing.T) {
 	pred := filepath.Join(dir, artifacts.PredictionsFile)
 	b, _ := os.ReadFile(pred)
 	os.WriteFile(pred, b[:len(b)-5], 0o644)
-	os.WriteFile(filepath.Join(dir, ResultsFile), []byte(strings.Join(lines[:len(lines)-30], "")), 0o644)
+	os.WriteFile(filepath.Join(dir, results.FileName), []byte(strings.Join(lines[:len(lines)-30], "")), 0o644)
 	runStudy(t, dir, 1, study.Shard{})
 	sameArtifacts(t, ref, dir, "torn tail, then resume")
 }
@@ -146,31 +146,31 @@ func TestNoArtifacts(t *testing.T) {
 			t.Errorf("%s written under --no-artifacts (%v)", n, err)
 		}
 	}
-	recs, _ := results.ReadFile(filepath.Join(dir, ResultsFile))
+	recs, _ := results.ReadFile(filepath.Join(dir, results.FileName))
 	if _, _, present, err := artifacts.Read(dir, recs); present || err != nil {
 		t.Errorf("reader: present %v, %v", present, err)
 	}
 	// Resumed without the flag, the directory stays without artifacts
 	// rather than holding them for some units only.
-	data, _ := os.ReadFile(filepath.Join(dir, ResultsFile))
+	data, _ := os.ReadFile(filepath.Join(dir, results.FileName))
 	lines := strings.SplitAfter(string(data), "\n")
-	os.WriteFile(filepath.Join(dir, ResultsFile), []byte(strings.Join(lines[:len(lines)-30], "")), 0o644)
+	os.WriteFile(filepath.Join(dir, results.FileName), []byte(strings.Join(lines[:len(lines)-30], "")), 0o644)
 	runStudy(t, dir, 2, study.Shard{})
 	if _, err := os.Stat(filepath.Join(dir, artifacts.PredictionsFile)); !os.IsNotExist(err) {
 		t.Errorf("a directory without artifacts gained some on resume (%v)", err)
 	}
-	if man, err := manifest.Read(dir); err != nil || man.Artifacts != ArtifactsOff {
+	if man, err := manifest.Read(dir); err != nil || man.Artifacts != outdir.ArtifactsOff {
 		t.Errorf("manifest artifacts %q, %v", man.Artifacts, err)
 	}
 	// A directory with artifacts refuses --no-artifacts before writing.
 	kept := t.TempDir()
 	runStudy(t, kept, 2, study.Shard{})
-	before, _ := os.ReadFile(filepath.Join(kept, ResultsFile))
+	before, _ := os.ReadFile(filepath.Join(kept, results.FileName))
 	r = &Runner{Load: testLoader, OutDir: kept, Jobs: 2, NoArtifacts: true}
 	if _, err := r.Run(context.Background(), testStudy()); err == nil || !strings.Contains(err.Error(), "keeps artifacts") {
 		t.Errorf("--no-artifacts on a directory with artifacts: %v", err)
 	}
-	if after, _ := os.ReadFile(filepath.Join(kept, ResultsFile)); !bytes.Equal(before, after) {
+	if after, _ := os.ReadFile(filepath.Join(kept, results.FileName)); !bytes.Equal(before, after) {
 		t.Error("the refused run changed results.csv")
 	}
 }
@@ -199,7 +199,7 @@ func TestShardArtifactsMergeToOneRun(t *testing.T) {
 	}
 	sameArtifacts(t, ref, out, "merged shards")
 	readChecked(t, out)
-	if man, err := manifest.Read(out); err != nil || man.Artifacts != ArtifactsKept {
+	if man, err := manifest.Read(out); err != nil || man.Artifacts != outdir.ArtifactsKept {
 		t.Errorf("merged manifest artifacts %q, %v", man.Artifacts, err)
 	}
 
@@ -207,7 +207,7 @@ func TestShardArtifactsMergeToOneRun(t *testing.T) {
 	if _, err := outdir.Merge(bare, plain, outdir.MergeOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if man, err := manifest.Read(bare); err != nil || man.Artifacts != ArtifactsOff {
+	if man, err := manifest.Read(bare); err != nil || man.Artifacts != outdir.ArtifactsOff {
 		t.Errorf("merged manifest artifacts %q, %v", man.Artifacts, err)
 	}
 	// Shards with and without artifacts do not merge, and nothing is written.
@@ -215,7 +215,7 @@ func TestShardArtifactsMergeToOneRun(t *testing.T) {
 	if _, err := outdir.Merge(mixed, []string{inputs[0], plain[1], inputs[2]}, outdir.MergeOptions{}); err == nil || !strings.Contains(err.Error(), "merge shards run alike") {
 		t.Errorf("mixed shards: %v", err)
 	}
-	if _, err := os.Stat(filepath.Join(mixed, ResultsFile)); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(mixed, results.FileName)); !os.IsNotExist(err) {
 		t.Errorf("a refused merge wrote results.csv (%v)", err)
 	}
 	// A partial merge keeps the artifacts of the units it keeps.
@@ -223,7 +223,7 @@ func TestShardArtifactsMergeToOneRun(t *testing.T) {
 	if _, err := outdir.Merge(part, inputs[:2], outdir.MergeOptions{AllowPartial: true}); err != nil {
 		t.Fatal(err)
 	}
-	recs, _ := results.ReadFile(filepath.Join(part, ResultsFile))
+	recs, _ := results.ReadFile(filepath.Join(part, results.FileName))
 	if _, _, present, err := artifacts.Read(part, recs); !present || err != nil {
 		t.Errorf("partial merge: present %v, %v", present, err)
 	}

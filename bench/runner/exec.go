@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/fgrtbench/fgrtbench/bench/methods"
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
 	"github.com/fgrtbench/fgrtbench/bench/study"
 	"github.com/fgrtbench/fgrtbench/internal/par"
@@ -81,7 +80,7 @@ type cancellable interface {
 // newTrainer builds the trainer of a configuration, tied to the run's
 // context when it can be, and holding the run's budget for the loops of
 // its fits.
-func (e *executor) newTrainer(m study.ResolvedMethod, cfg methods.Config, seed int64) (learn.Trainer, error) {
+func (e *executor) newTrainer(m study.ResolvedMethod, cfg learn.Values, seed int64) (learn.Trainer, error) {
 	t, err := m.Method.New(cfg, seed)
 	if err != nil {
 		return nil, err
@@ -94,7 +93,7 @@ func (e *executor) newTrainer(m study.ResolvedMethod, cfg methods.Config, seed i
 
 // trainer builds the trainer of a configuration for a unit, prepared on the
 // plan's preparation rows when the protocol asks for it.
-func (e *executor) trainer(plan *protocol.Plan, m study.ResolvedMethod, cfg methods.Config, seed int64) (learn.Trainer, error) {
+func (e *executor) trainer(plan *protocol.Plan, m study.ResolvedMethod, cfg learn.Values, seed int64) (learn.Trainer, error) {
 	t, err := e.newTrainer(m, cfg, seed)
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", m.Label, cfg, err)

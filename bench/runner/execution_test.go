@@ -32,7 +32,7 @@ func TestExecutionParamsAreNotIdentity(t *testing.T) {
 	if err != nil || again.Skipped != first.Units || again.Ran != 0 {
 		t.Fatalf("re-run with workers=3: %+v, %v; want every unit resumed", again, err)
 	}
-	recs, err := results.ReadFile(filepath.Join(dir, ResultsFile))
+	recs, err := results.ReadFile(filepath.Join(dir, results.FileName))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func TestExecutionParamsAreNotIdentity(t *testing.T) {
 	if _, err := outdir.Merge(out, shards, outdir.MergeOptions{}); err != nil {
 		t.Fatalf("shards run with workers 1 and 2 do not merge: %v", err)
 	}
-	merged, err := results.ReadFile(filepath.Join(out, ResultsFile))
+	merged, err := results.ReadFile(filepath.Join(out, results.FileName))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -68,7 +68,7 @@ func TestExternalMethodStudy(t *testing.T) {
 			t.Errorf("failure %q is not one explaining line", e)
 		}
 	}
-	recs, err := results.ReadFile(filepath.Join(dir, ResultsFile))
+	recs, err := results.ReadFile(filepath.Join(dir, results.FileName))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,8 +102,8 @@ func TestExternalMethodStudy(t *testing.T) {
 	if _, err := runExternal(t, ref, s, study.Shard{}); err != nil {
 		t.Fatal(err)
 	}
-	want := stripTiming(t, filepath.Join(ref, ResultsFile))
-	if got := stripTiming(t, filepath.Join(dir, ResultsFile)); got != want {
+	want := stripTiming(t, filepath.Join(ref, results.FileName))
+	if got := stripTiming(t, filepath.Join(dir, results.FileName)); got != want {
 		t.Error("resumed results differ from an uninterrupted run")
 	}
 	var inputs []string
@@ -112,7 +112,7 @@ func TestExternalMethodStudy(t *testing.T) {
 		if _, err := runExternal(t, sd, s, study.Shard{Index: i, Count: 2}); err != nil {
 			t.Fatal(err)
 		}
-		inputs = append(inputs, filepath.Join(sd, ResultsFile))
+		inputs = append(inputs, filepath.Join(sd, results.FileName))
 	}
 	merged := filepath.Join(t.TempDir(), "merged.csv")
 	if _, err := outdir.Merge(merged, inputs, outdir.MergeOptions{}); err != nil {
@@ -173,7 +173,7 @@ func TestExternalAdapterChangeRefusesResume(t *testing.T) {
 	if _, err := runExternal(t, dir, s, study.Shard{}); err != nil {
 		t.Fatal(err)
 	}
-	before, _ := os.ReadFile(filepath.Join(dir, ResultsFile))
+	before, _ := os.ReadFile(filepath.Join(dir, results.FileName))
 	oldSum, _ := external.FileSHA256(adapter)
 	f, err := os.OpenFile(adapter, os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
@@ -194,7 +194,7 @@ func TestExternalAdapterChangeRefusesResume(t *testing.T) {
 	if !strings.Contains(msg, oldSum) || !strings.Contains(msg, newSum) || strings.Contains(msg, "\n") {
 		t.Errorf("message does not name both adapter checksums on one line: %s", msg)
 	}
-	if after, _ := os.ReadFile(filepath.Join(dir, ResultsFile)); string(after) != string(before) {
+	if after, _ := os.ReadFile(filepath.Join(dir, results.FileName)); string(after) != string(before) {
 		t.Error("the refused run changed results.csv")
 	}
 }
@@ -260,7 +260,7 @@ func TestInterruptStopsExternalCommand(t *testing.T) {
 	if !errors.Is(err, context.Canceled) || sum.Failed != 0 || sum.Ran != 0 {
 		t.Fatalf("interrupted run: %+v, %v; want context.Canceled, nothing failed or ran", sum, err)
 	}
-	if recs, err := results.ReadFile(filepath.Join(dir, ResultsFile)); err != nil || len(recs) != 0 {
+	if recs, err := results.ReadFile(filepath.Join(dir, results.FileName)); err != nil || len(recs) != 0 {
 		t.Fatalf("results.csv after the interruption: %d rows, %v", len(recs), err)
 	}
 }

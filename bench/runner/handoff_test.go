@@ -22,10 +22,10 @@ type rowsReader struct{}
 var rowsHeld, rowsFits atomic.Int32
 
 func init() {
-	methods.Register(&methods.Method{
+	methods.Register(&learn.Spec{
 		Name: "test-rows-reader", Version: 1,
-		Grids: map[string]methods.Grid{"default": {{}}},
-		New:   func(methods.Config, int64) (learn.Trainer, error) { return rowsReader{}, nil },
+		Grids: map[string]learn.Grid{"default": {{}}},
+		New:   func(learn.Values, int64) (learn.Trainer, error) { return rowsReader{}, nil },
 	})
 }
 
@@ -72,11 +72,11 @@ func TestFitOwnsItsRows(t *testing.T) {
 type outerRowsReader struct{ minRows int }
 
 func init() {
-	methods.Register(&methods.Method{
+	methods.Register(&learn.Spec{
 		Name: "test-rows-reader-cv", Version: 1,
-		Params: []methods.Param{{Name: "k", Kind: methods.Int, Default: "1", Min: 1, HasMin: true}},
-		Grids:  map[string]methods.Grid{"default": {{"k": "1"}, {"k": "2"}}},
-		New:    func(methods.Config, int64) (learn.Trainer, error) { return outerRowsReader{minRows: 70}, nil },
+		Params: []learn.Param{{Name: "k", Kind: learn.Int, Default: "1", Min: 1, HasMin: true}},
+		Grids:  map[string]learn.Grid{"default": {{"k": "1"}, {"k": "2"}}},
+		New:    func(learn.Values, int64) (learn.Trainer, error) { return outerRowsReader{minRows: 70}, nil },
 	})
 }
 

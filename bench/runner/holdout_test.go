@@ -114,7 +114,7 @@ func runAndRead(t *testing.T, s study.Study) []results.Record {
 	if err != nil || sum.Failed > 0 {
 		t.Fatalf("run: %v %v", err, sum.Errors)
 	}
-	recs, err := results.ReadFile(filepath.Join(dir, ResultsFile))
+	recs, err := results.ReadFile(filepath.Join(dir, results.FileName))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/outdir"
 	"github.com/fgrtbench/fgrtbench/bench/study"
 	"github.com/fgrtbench/fgrtbench/datasets"
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
 // editedLoader serves alpha with one value changed: an edited data file.
@@ -28,7 +29,7 @@ func editedLoader(ctx context.Context, name string) (*datasets.Dataset, error) {
 // snapshot returns the bytes of results.csv and manifest.json in dir.
 func snapshot(t *testing.T, dir string) (string, string) {
 	t.Helper()
-	r, err := os.ReadFile(filepath.Join(dir, ResultsFile))
+	r, err := os.ReadFile(filepath.Join(dir, results.FileName))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +139,7 @@ func TestRowsIdentifyThemselves(t *testing.T) {
 		t.Fatalf("ran %d, resumed %d", sum.Ran, sum.Skipped)
 	}
 	// A row in the key format of an older version is refused.
-	path := filepath.Join(dir, ResultsFile)
+	path := filepath.Join(dir, results.FileName)
 	data, _ := os.ReadFile(path)
 	lines := strings.SplitAfter(string(data), "\n")
 	fields := strings.Split(strings.TrimSuffix(lines[1], "\n"), ",")
@@ -168,7 +169,7 @@ func TestSupersetResumes(t *testing.T) {
 	}
 	ref := t.TempDir()
 	runStudy(t, ref, 1, study.Shard{})
-	if stripTiming(t, filepath.Join(dir, ResultsFile)) != stripTiming(t, filepath.Join(ref, ResultsFile)) {
+	if stripTiming(t, filepath.Join(dir, results.FileName)) != stripTiming(t, filepath.Join(ref, results.FileName)) {
 		t.Fatal("superset resume differs from one run")
 	}
 	// Now the directory holds the bigger study; the small one is a subset.

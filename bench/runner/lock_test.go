@@ -10,10 +10,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/fgrtbench/fgrtbench/bench/outdir"
 	"github.com/fgrtbench/fgrtbench/bench/study"
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
 // TestBusyDirectoryRefused: a run into a directory that another run is
@@ -38,38 +38,12 @@ func TestBusyDirectoryRefused(t *testing.T) {
 	if strings.Contains(err.Error(), "\n") || sum.Ran != 0 {
 		t.Fatalf("error %q, summary %+v: want one line and no unit run", err, sum)
 	}
-	if _, err := os.Stat(filepath.Join(out, ResultsFile)); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(out, results.FileName)); !os.IsNotExist(err) {
 		t.Fatalf("results.csv written by the refused run (%v)", err)
 	}
 	release()
 	if sum, err := r.Run(context.Background(), testStudy()); err != nil || sum.Ran == 0 {
 		t.Fatalf("after the other run ended: %+v, %v", sum, err)
-	}
-}
-
-// TestMoveAsideRefusesABusyDirectory: --fresh does not move a directory
-// that a run is writing (it would finish into the moved copy and write its
-// manifest into the new directory).
-func TestMoveAsideRefusesABusyDirectory(t *testing.T) {
-	out := filepath.Join(t.TempDir(), "out")
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	release, err := outdir.Lock(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	var busy *outdir.Busy
-	if _, err := outdir.MoveAside(out, now); !errors.As(err, &busy) {
-		t.Fatalf("got %v, want a refusal: a run holds %s", err, out)
-	}
-	if _, err := os.Stat(out); err != nil {
-		t.Fatalf("the busy directory was moved: %v", err)
-	}
-	release()
-	if dst, err := outdir.MoveAside(out, now); err != nil || dst != out+".replaced-20260102T030405Z" {
-		t.Fatalf("after the run ended: %q, %v", dst, err)
 	}
 }
 
@@ -86,7 +60,7 @@ func TestShardDirectoryKeepsItsShardCount(t *testing.T) {
 	if _, err := run(study.Shard{Index: 1, Count: 3}); err != nil {
 		t.Fatal(err)
 	}
-	before, err := os.ReadFile(filepath.Join(out, ResultsFile))
+	before, err := os.ReadFile(filepath.Join(out, results.FileName))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +68,7 @@ func TestShardDirectoryKeepsItsShardCount(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "holds shard 1/3 of this study; this run is shard 1/4") || sum.Ran != 0 {
 		t.Fatalf("got %+v, %v; want a refusal naming both shard counts", sum, err)
 	}
-	if after, _ := os.ReadFile(filepath.Join(out, ResultsFile)); string(after) != string(before) {
+	if after, _ := os.ReadFile(filepath.Join(out, results.FileName)); string(after) != string(before) {
 		t.Fatal("the refused run changed results.csv")
 	}
 	for _, s := range []study.Shard{{Index: 1, Count: 3}, {Index: 2, Count: 3}, {}} {

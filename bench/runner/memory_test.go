@@ -13,9 +13,10 @@ import (
 	"time"
 
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
-	"github.com/fgrtbench/fgrtbench/bench/methods"
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
 	"github.com/fgrtbench/fgrtbench/bench/study"
+	"github.com/fgrtbench/fgrtbench/learn"
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
 // running tracks, outside the admission, the units that run at once and
@@ -350,8 +351,8 @@ func TestEstimateFootprint(t *testing.T) {
 	row := 8*p + rowHeader
 	ntr, nte := int64(f.NTrain()), int64(f.NTest())
 	slack := func(n int64) int64 { return n + n*gcSlack/100 }
-	fixed := study.ResolvedMethod{Configs: make([]methods.Config, 1)}
-	grid := study.ResolvedMethod{Configs: make([]methods.Config, 3), Selection: protocol.SelectInnerCV}
+	fixed := study.ResolvedMethod{Configs: make([]learn.Values, 1)}
+	grid := study.ResolvedMethod{Configs: make([]learn.Values, 3), Selection: protocol.SelectInnerCV}
 	cases := []struct {
 		name string
 		plan *protocol.Plan
@@ -404,7 +405,7 @@ func TestBudgetDoesNotChangeResults(t *testing.T) {
 			t.Errorf("%s: manifest memory %+v (history %+v), want budget %d from %q and a peak", c.name, m.Memory, last.Memory, c.memory, r.MemorySource)
 		}
 	}
-	if a, b := stripTiming(t, filepath.Join(dirs["none"], ResultsFile)), stripTiming(t, filepath.Join(dirs["binding"], ResultsFile)); a != b {
+	if a, b := stripTiming(t, filepath.Join(dirs["none"], results.FileName)), stripTiming(t, filepath.Join(dirs["binding"], results.FileName)); a != b {
 		t.Fatalf("results differ with a binding budget:\n%s\n---\n%s", a, b)
 	}
 	for _, name := range []string{"predictions.csv.gz", "models.jsonl.gz"} {

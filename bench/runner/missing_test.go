@@ -68,7 +68,7 @@ func missingStudy(policy string, protocols ...string) study.Study {
 // rowsPerFold sums n_train + n_test of each protocol's first fold.
 func rowsPerFold(t *testing.T, dir string) map[string]int {
 	t.Helper()
-	recs, err := results.ReadFile(filepath.Join(dir, ResultsFile))
+	recs, err := results.ReadFile(filepath.Join(dir, results.FileName))
 	if err != nil {
 		t.Fatal(err)
 	}

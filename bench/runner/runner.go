@@ -15,19 +15,16 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/bench/identity"
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
-	"github.com/fgrtbench/fgrtbench/bench/methods"
 	"github.com/fgrtbench/fgrtbench/bench/outdir"
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
 	"github.com/fgrtbench/fgrtbench/bench/study"
 	"github.com/fgrtbench/fgrtbench/datasets"
 	"github.com/fgrtbench/fgrtbench/internal/atomicfile"
 	"github.com/fgrtbench/fgrtbench/internal/par"
+	"github.com/fgrtbench/fgrtbench/learn"
 	"github.com/fgrtbench/fgrtbench/results"
 	"github.com/fgrtbench/fgrtbench/results/artifacts"
 )
-
-// ResultsFile is the name of the results file inside an output directory.
-const ResultsFile = results.FileName
 
 // Loader returns a dataset by name.
 type Loader func(ctx context.Context, name string) (*datasets.Dataset, error)
@@ -110,7 +107,7 @@ func (r *Runner) Run(ctx context.Context, s study.Study) (Summary, error) {
 	if err != nil {
 		return Summary{}, err
 	}
-	path := filepath.Join(r.OutDir, ResultsFile)
+	path := filepath.Join(r.OutDir, results.FileName)
 	sum := Summary{ResultsPath: path}
 	prev, err := outdir.CheckDir(r.OutDir, st.id)
 	if err != nil {
@@ -256,9 +253,9 @@ func (r *Runner) startManifest(s study.Study, st runIdentity, d runDir, sum Summ
 	man.Methods = study.Entries(st.ms)
 	man.Datasets = mergeDatasets(d.prev, st.records)
 	man.Units, man.Skipped = sum.Units, sum.Skipped
-	man.Artifacts = ArtifactsOff
+	man.Artifacts = outdir.ArtifactsOff
 	if d.keepArtifacts {
-		man.Artifacts = ArtifactsKept
+		man.Artifacts = outdir.ArtifactsKept
 	}
 	man.Continue(d.prev, "running")
 	defer r.stages.since(StageWrite, time.Now())
@@ -305,7 +302,7 @@ func (c *planCache) describe(ctx context.Context, names, protocols []string) (ma
 		if err != nil {
 			return nil, nil, err
 		}
-		sum := study.DatasetChecksum(d)
+		sum := datasets.Identity(d)
 		checksums[name] = sum
 		path := d.Path
 		if path == "" {
@@ -692,7 +689,7 @@ func (c *planCache) get(ctx context.Context, proto, dataset string) (*protocol.P
 // each, concurrently (each may wait out a worker's grace period).
 func releaseMethods(ms []study.ResolvedMethod) {
 	var wg sync.WaitGroup
-	seen := map[*methods.Method]bool{}
+	seen := map[*learn.Spec]bool{}
 	for _, m := range ms {
 		if m.Method == nil || m.Method.Release == nil || seen[m.Method] {
 			continue

@@ -105,16 +105,16 @@ func (m *centroidModel) Rules(s learn.Schema) string {
 }
 
 func init() {
-	methods.Register(&methods.Method{
+	methods.Register(&learn.Spec{
 		Name:    "test-centroid",
 		Version: 1,
-		Params: []methods.Param{
-			{Name: "k", Kind: methods.Int, Default: "2", Min: 1, HasMin: true},
-			{Name: "jitter", Kind: methods.Float, Default: "0", Min: 0, HasMin: true},
+		Params: []learn.Param{
+			{Name: "k", Kind: learn.Int, Default: "2", Min: 1, HasMin: true},
+			{Name: "jitter", Kind: learn.Float, Default: "0", Min: 0, HasMin: true},
 		},
-		Grids:      map[string]methods.Grid{"default": {{"k": "1"}, {"k": "2"}, {"k": "3"}}},
+		Grids:      map[string]learn.Grid{"default": {{"k": "1"}, {"k": "2"}, {"k": "3"}}},
 		Stochastic: true,
-		New: func(c methods.Config, seed int64) (learn.Trainer, error) {
+		New: func(c learn.Values, seed int64) (learn.Trainer, error) {
 			return centroid{k: c.Int("k"), jitter: c.Float("jitter"), seed: seed}, nil
 		},
 	})
@@ -195,7 +195,7 @@ func TestResultsIndependentOfJobs(t *testing.T) {
 	a, b := t.TempDir(), t.TempDir()
 	sa := runStudy(t, a, 1, study.Shard{})
 	runStudy(t, b, 2, study.Shard{})
-	ra, rb := stripTiming(t, filepath.Join(a, ResultsFile)), stripTiming(t, filepath.Join(b, ResultsFile))
+	ra, rb := stripTiming(t, filepath.Join(a, results.FileName)), stripTiming(t, filepath.Join(b, results.FileName))
 	if ra != rb {
 		t.Fatalf("-j1 and -j2 differ:\n%s\n---\n%s", ra, rb)
 	}
@@ -203,7 +203,7 @@ func TestResultsIndependentOfJobs(t *testing.T) {
 	if sa.Units != 60 || sa.Ran != 60 {
 		t.Fatalf("units %d ran %d, want 60/60", sa.Units, sa.Ran)
 	}
-	recs, _ := results.ReadFile(filepath.Join(a, ResultsFile))
+	recs, _ := results.ReadFile(filepath.Join(a, results.FileName))
 	// inner-cv: 1 row, sweep: 3 rows, test-selected sweep of 2: 2 rows per unit.
 	if want := 20*1 + 20*3 + 20*2; len(recs) != want {
 		t.Fatalf("%d rows, want %d", len(recs), want)
@@ -230,12 +230,12 @@ func TestResultsIndependentOfJobs(t *testing.T) {
 func TestResumeSkipsFinishedUnits(t *testing.T) {
 	dir := t.TempDir()
 	runStudy(t, dir, 2, study.Shard{})
-	first := stripTiming(t, filepath.Join(dir, ResultsFile))
+	first := stripTiming(t, filepath.Join(dir, results.FileName))
 	sum := runStudy(t, dir, 2, study.Shard{})
 	if sum.Ran != 0 || sum.Skipped != 60 {
 		t.Fatalf("second run ran %d, skipped %d; want 0, 60", sum.Ran, sum.Skipped)
 	}
-	if got := stripTiming(t, filepath.Join(dir, ResultsFile)); got != first {
+	if got := stripTiming(t, filepath.Join(dir, results.FileName)); got != first {
 		t.Fatal("resumed file differs")
 	}
 }
@@ -243,22 +243,22 @@ func TestResumeSkipsFinishedUnits(t *testing.T) {
 func TestResumeAfterTornWrite(t *testing.T) {
 	ref := t.TempDir()
 	runStudy(t, ref, 1, study.Shard{})
-	want := stripTiming(t, filepath.Join(ref, ResultsFile))
+	want := stripTiming(t, filepath.Join(ref, results.FileName))
 
 	// Keep the header and a few complete rows, cut the next unit short and
 	// end in a half-written line: what a crash during append can leave.
-	data, _ := os.ReadFile(filepath.Join(ref, ResultsFile))
+	data, _ := os.ReadFile(filepath.Join(ref, results.FileName))
 	lines := strings.SplitAfter(string(data), "\n")
 	torn := strings.Join(lines[:40], "") + lines[40][:len(lines[40])/2]
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, ResultsFile), []byte(torn), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, results.FileName), []byte(torn), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	sum := runStudy(t, dir, 2, study.Shard{})
 	if sum.Skipped == 0 || sum.Ran == 0 {
 		t.Fatalf("resume skipped %d, ran %d", sum.Skipped, sum.Ran)
 	}
-	if got := stripTiming(t, filepath.Join(dir, ResultsFile)); got != want {
+	if got := stripTiming(t, filepath.Join(dir, results.FileName)); got != want {
 		t.Fatalf("resumed results differ from an uninterrupted run")
 	}
 }
@@ -278,7 +278,7 @@ func TestKillNineThenResume(t *testing.T) {
 	}
 	ref := t.TempDir()
 	runStudy(t, ref, 2, study.Shard{})
-	want := stripTiming(t, filepath.Join(ref, ResultsFile))
+	want := stripTiming(t, filepath.Join(ref, results.FileName))
 	for _, after := range []string{"1", "17", "59"} {
 		dir := t.TempDir()
 		cmd := exec.Command(os.Args[0], "-test.run=^TestKillNineThenResume$")
@@ -292,7 +292,7 @@ func TestKillNineThenResume(t *testing.T) {
 		if sum.Skipped < n {
 			t.Fatalf("after kill at %s units, resume found only %d finished", after, sum.Skipped)
 		}
-		if got := stripTiming(t, filepath.Join(dir, ResultsFile)); got != want {
+		if got := stripTiming(t, filepath.Join(dir, results.FileName)); got != want {
 			t.Fatalf("kill after %s units then resume differs from an uninterrupted run", after)
 		}
 	}
@@ -307,7 +307,7 @@ func TestShardsMergeToOneRun(t *testing.T) {
 		dir := t.TempDir()
 		s := runStudy(t, dir, 1, study.Shard{Index: i, Count: 3})
 		total += s.Units
-		inputs = append(inputs, filepath.Join(dir, ResultsFile))
+		inputs = append(inputs, filepath.Join(dir, results.FileName))
 	}
 	if total != 60 {
 		t.Fatalf("shards cover %d units, want 60", total)
@@ -318,7 +318,7 @@ func TestShardsMergeToOneRun(t *testing.T) {
 	if _, err := outdir.Merge(out, inputs, outdir.MergeOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := stripTiming(t, out), stripTiming(t, filepath.Join(ref, ResultsFile)); got != want {
+	if got, want := stripTiming(t, out), stripTiming(t, filepath.Join(ref, results.FileName)); got != want {
 		t.Fatal("merged shards differ from one run")
 	}
 }

@@ -3,7 +3,6 @@ package runner
 import (
 	"fmt"
 
-	"github.com/fgrtbench/fgrtbench/bench/methods"
 	"github.com/fgrtbench/fgrtbench/internal/par"
 	"github.com/fgrtbench/fgrtbench/learn"
 )
@@ -69,7 +68,7 @@ func (f *foldPreparations) trainer(t learn.Trainer) (learn.Trainer, error) {
 // (serially with a nil one). An error names the failing configuration
 // when the fits ran one by one: the first in list order, the one a serial
 // loop stops at.
-func fitAll(b *par.Budget, ts []learn.Trainer, cfgs []methods.Config, X [][]float64, y []int, s learn.Schema) ([]learn.Model, error) {
+func fitAll(b *par.Budget, ts []learn.Trainer, cfgs []learn.Values, X [][]float64, y []int, s learn.Schema) ([]learn.Model, error) {
 	if len(ts) > 1 {
 		if gf, ok := ts[0].(learn.GroupFitter); ok {
 			return gf.FitGroup(ts, X, y, s)

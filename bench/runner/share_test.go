@@ -97,12 +97,12 @@ func init() {
 		if shared {
 			name = "test-scaled-shared"
 		}
-		methods.Register(&methods.Method{
+		methods.Register(&learn.Spec{
 			Name:    name,
 			Version: 1,
-			Params:  []methods.Param{{Name: "k", Kind: methods.Int, Default: "2", Min: 1, HasMin: true}},
-			Grids:   map[string]methods.Grid{"default": {{"k": "1"}, {"k": "2"}, {"k": "3"}, {"k": "4"}}},
-			New: func(c methods.Config, _ int64) (learn.Trainer, error) {
+			Params:  []learn.Param{{Name: "k", Kind: learn.Int, Default: "2", Min: 1, HasMin: true}},
+			Grids:   map[string]learn.Grid{"default": {{"k": "1"}, {"k": "2"}, {"k": "3"}, {"k": "4"}}},
+			New: func(c learn.Values, _ int64) (learn.Trainer, error) {
 				if shared {
 					return sharedScaled{scaled{k: c.Int("k")}}, nil
 				}

@@ -16,6 +16,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/study"
 	"github.com/fgrtbench/fgrtbench/internal/par"
 	"github.com/fgrtbench/fgrtbench/learn"
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
 // threaded is the centroid learner with a loop over the run's budget: each
@@ -81,12 +82,12 @@ func (r *rowSets) hold(X [][]float64) (release func()) {
 func (r *rowSets) reset() { r.mu.Lock(); r.most = 0; r.mu.Unlock() }
 
 func init() {
-	methods.Register(&methods.Method{
+	methods.Register(&learn.Spec{
 		Name:    "test-threaded",
 		Version: 1,
-		Params:  []methods.Param{{Name: "k", Kind: methods.Int, Default: "2", Min: 1, HasMin: true}},
-		Grids:   map[string]methods.Grid{"default": {{"k": "1"}, {"k": "2"}, {"k": "3"}}},
-		New: func(c methods.Config, seed int64) (learn.Trainer, error) {
+		Params:  []learn.Param{{Name: "k", Kind: learn.Int, Default: "2", Min: 1, HasMin: true}},
+		Grids:   map[string]learn.Grid{"default": {{"k": "1"}, {"k": "2"}, {"k": "3"}}},
+		New: func(c learn.Values, seed int64) (learn.Trainer, error) {
 			return threaded{centroid: centroid{k: c.Int("k"), seed: seed}}, nil
 		},
 	})
@@ -136,7 +137,7 @@ func TestResultsIdenticalForAnyThreads(t *testing.T) {
 		if peak := r.budget.Peak(); peak > c.jobs {
 			t.Errorf("-j %d: %d threads busy at once", c.jobs, peak)
 		}
-		got := map[string][]byte{ResultsFile: []byte(stripTiming(t, filepath.Join(dir, ResultsFile)))}
+		got := map[string][]byte{results.FileName: []byte(stripTiming(t, filepath.Join(dir, results.FileName)))}
 		for _, name := range files {
 			b, err := os.ReadFile(filepath.Join(dir, name))
 			if err != nil {
@@ -217,7 +218,7 @@ func TestLargeUnitsRunTwoAtATime(t *testing.T) {
 		if _, err := r.Run(context.Background(), s); err != nil {
 			t.Fatalf("-j %d: %v", jobs, err)
 		}
-		return stripTiming(t, filepath.Join(dir, ResultsFile)), liveRows.most, threadedPeak.Load()
+		return stripTiming(t, filepath.Join(dir, results.FileName)), liveRows.most, threadedPeak.Load()
 	}
 	ref, _, _ := run(1, 1<<20)
 	small, smallSets, _ := run(8, 1<<20)

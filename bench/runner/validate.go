@@ -21,7 +21,7 @@ import (
 //   - every dataset of the study, in every shard (a shard must not succeed
 //     on a study another shard rejects): it loads, it has no missing cell
 //     under missing-value policy error, and the rows the protocols use
-//     (the complete rows; every row under impute) satisfy CheckClasses
+//     (the complete rows; every row under impute) satisfy checkClasses
 //     for the protocol's folds;
 //   - every (protocol, dataset) plan builds — including, under the clean
 //     protocol, the inner folds of every training fold — and holds finite
@@ -50,7 +50,7 @@ func (r *Runner) validate(ctx context.Context, s study.Study) ([]study.ResolvedM
 			}
 			plan, err := plans.get(ctx, p, d)
 			if err != nil {
-				return nil, err // loaders, CheckClasses and plans name the dataset
+				return nil, err // loaders, checkClasses and plans name the dataset
 			}
 			t0 := time.Now()
 			err = checkFinite(plan)
@@ -97,10 +97,11 @@ func (r *Runner) planCache(o protocol.Options) *planCache {
 	return r.plans
 }
 
-// CheckClasses refuses a dataset that stratified k-fold cross-validation
+// checkClasses refuses a dataset that stratified k-fold cross-validation
 // with k folds cannot evaluate honestly. It looks at the complete rows
 // (rows with a missing input are dropped by every protocol under the
-// default missing-value policy) and requires
+// default missing-value policy; all rows when all is set, as policy impute
+// keeps the incomplete rows) and requires
 //
 //   - at least two classes (one class is nothing to classify);
 //   - at least two rows in every class present: with a single row, the fold
@@ -111,10 +112,6 @@ func (r *Runner) planCache(o protocol.Options) *planCache {
 // A class with fewer than k rows (but at least two) is accepted, as
 // scikit-learn accepts it with a warning: some test folds then lack that
 // class. The paper's zoo (a class of 4 rows, 5 folds) is such a case.
-func CheckClasses(d *datasets.Dataset, k int) error { return checkClasses(d, k, false) }
-
-// checkClasses is CheckClasses on every row when all is set (missing-value
-// policy impute keeps the incomplete rows).
 func checkClasses(d *datasets.Dataset, k int, all bool) error {
 	full, complete := d, " "
 	if !all {

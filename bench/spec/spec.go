@@ -156,17 +156,12 @@ func yamlError(err error) string {
 	return strings.Join(msgs, "; ")
 }
 
-// Parse reads a spec; format is "json" or "yaml". Unknown fields are errors.
+// parse reads a spec; format is "json" or "yaml". Unknown fields are errors.
 // Relative paths (data files, an external method's command and adapter)
-// resolve against the current directory (Load: against the spec file's).
-func Parse(data []byte, format string) (study.Study, error) {
-	return parse(context.Background(), data, format, "")
-}
-
-// parse is Parse with relative paths resolving from dir. It stops with
-// ctx's error between its steps: each is linear in the spec's size (a
-// spec at safefile.SpecCap reads in well under a second), so a first
-// SIGINT or SIGTERM stops the loading at once.
+// resolve against dir: the spec file's directory for Load, the current
+// directory when empty. It stops with ctx's error between its steps: each
+// is linear in the spec's size (a spec at safefile.SpecCap reads in well
+// under a second), so a first SIGINT or SIGTERM stops the loading at once.
 func parse(ctx context.Context, data []byte, format, dir string) (study.Study, error) {
 	if err := ctx.Err(); err != nil {
 		return study.Study{}, err

@@ -3,7 +3,6 @@ package study
 import (
 	"github.com/fgrtbench/fgrtbench/bench/identity"
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
-	"github.com/fgrtbench/fgrtbench/datasets"
 )
 
 // Identity computes the study's identity from its resolved methods and
@@ -106,12 +105,6 @@ func IdentityOf(s Study, checksums map[string]string) (identity.Study, error) {
 	id, _, err := s.Identity(ms, checksums)
 	return id, err
 }
-
-// DatasetChecksum is the checksum a dataset is identified by in a study's
-// identity: datasets.Identity, which depends on the parsed table only (the
-// registry's pinned file checksum for the ten KEEL tables, a content
-// identity for any other).
-func DatasetChecksum(d *datasets.Dataset) string { return datasets.Identity(d) }
 
 // ExecutionRecord lists the execution-only parameter values each method's
 // configurations ran with ("label: workers=0"), for the manifest: the

@@ -18,6 +18,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
 	"github.com/fgrtbench/fgrtbench/datasets"
 	"github.com/fgrtbench/fgrtbench/internal/safename"
+	"github.com/fgrtbench/fgrtbench/learn"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
@@ -150,8 +151,8 @@ func (s Study) DataPath(name string) string {
 type ResolvedMethod struct {
 	Spec      MethodSpec
 	Label     string
-	Method    *methods.Method
-	Configs   []methods.Config
+	Method    *learn.Spec
+	Configs   []learn.Values
 	Selection string // "" = protocol default
 }
 
@@ -174,7 +175,7 @@ func (m ResolvedMethod) ExpectedRows(sel string) int {
 }
 
 // lookupMethod finds a registered method, or builds an external one.
-func lookupMethod(s MethodSpec) (*methods.Method, error) {
+func lookupMethod(s MethodSpec) (*learn.Spec, error) {
 	switch {
 	case s.Name == external.Name && s.External == nil:
 		return nil, fmt.Errorf("method external needs an external: block with its command")
@@ -257,7 +258,7 @@ func resolveMethod(s MethodSpec) (ResolvedMethod, error) {
 
 // configsOf lists a method's configurations: the points of its sweep
 // (with its fixed parameters) or its grid's.
-func configsOf(s MethodSpec, m *methods.Method) ([]methods.Config, error) {
+func configsOf(s MethodSpec, m *learn.Spec) ([]learn.Values, error) {
 	if len(s.Sweep) == 0 {
 		grid := s.Grid
 		if grid == "" {
@@ -268,7 +269,7 @@ func configsOf(s MethodSpec, m *methods.Method) ([]methods.Config, error) {
 	if s.Grid != "" {
 		return nil, fmt.Errorf("method %s: give either grid or sweep, not both", s.Name)
 	}
-	var cfgs []methods.Config
+	var cfgs []learn.Values
 	for _, point := range cartesian(s.Sweep) {
 		for k, v := range s.Params {
 			if _, swept := s.Sweep[k]; !swept {
@@ -287,7 +288,7 @@ func configsOf(s MethodSpec, m *methods.Method) ([]methods.Config, error) {
 // checkDistinct refuses configurations that differ only in Execution
 // parameters (a sweep over workers): they are one configuration of the
 // results, and would be reported as two rows of it.
-func checkDistinct(label string, m *methods.Method, cfgs []methods.Config) error {
+func checkDistinct(label string, m *learn.Spec, cfgs []learn.Values) error {
 	seen := make(map[string]int, len(cfgs))
 	for i, c := range cfgs {
 		key := m.Canonical(c)
@@ -304,7 +305,7 @@ func checkDistinct(label string, m *methods.Method, cfgs []methods.Config) error
 	return nil
 }
 
-func executionNames(m *methods.Method) []string {
+func executionNames(m *learn.Spec) []string {
 	var out []string
 	for _, p := range m.Params {
 		if p.Execution {
@@ -318,7 +319,7 @@ func executionNames(m *methods.Method) []string {
 // combination of parameters a learner refuses (each value valid on its own,
 // e.g. fga's partition=paper with partitions=evolved) is an error of the
 // spec before any unit runs, not a failure of every unit.
-func checkConstructible(label string, m *methods.Method, cfgs []methods.Config) error {
+func checkConstructible(label string, m *learn.Spec, cfgs []learn.Values) error {
 	for _, c := range cfgs {
 		if _, err := m.New(c, 0); err != nil {
 			if len(cfgs) > 1 {

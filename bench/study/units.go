@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fgrtbench/fgrtbench/bench/methods"
+	"github.com/fgrtbench/fgrtbench/learn"
 )
 
 // UnitsOf lists the units a study expands to, in canonical order; the
@@ -30,7 +30,7 @@ func UnitsOf(s Study) ([]Unit, error) {
 // run or report. It refuses a value listed twice, also in two spellings
 // of one value of the method's parameter (m's Canonical: "true" and
 // "True", "0" and "-0.0").
-func checkSweep(s MethodSpec, m *methods.Method) error {
+func checkSweep(s MethodSpec, m *learn.Spec) error {
 	if s.Sweep != nil && len(s.Sweep) == 0 {
 		return fmt.Errorf("method %s: sweep names no parameter (omit it to use a grid)", s.Name)
 	}
@@ -54,7 +54,7 @@ func checkSweep(s MethodSpec, m *methods.Method) error {
 
 // sameCanonical reports whether a and b are valid values of m's parameter
 // name with one canonical form.
-func sameCanonical(m *methods.Method, name, a, b string) bool {
+func sameCanonical(m *learn.Spec, name, a, b string) bool {
 	if m == nil {
 		return false
 	}

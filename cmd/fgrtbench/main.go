@@ -13,6 +13,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/fgrtbench/fgrtbench/cmd/fgrtbench/cli"
+	"github.com/fgrtbench/fgrtbench/internal/command"
 )
 
 // minAddressSpaceKiB is the least virtual memory (ulimit -v, in KiB)
@@ -35,7 +36,7 @@ func main() {
 	args := os.Args[1:]
 	ctx, stop := signalContext(os.Stderr, os.Exit, func() string { return cli.SecondSignal(args) })
 	defer stop()
-	env := &cli.Env{
+	env := &command.Env{
 		Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv,
 		StderrIsTerminal: term.IsTerminal(int(os.Stderr.Fd())),
 	}

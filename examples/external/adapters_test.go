@@ -25,6 +25,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/datasets"
 	"github.com/fgrtbench/fgrtbench/learn"
 	"github.com/fgrtbench/fgrtbench/learn/learntest"
+	"github.com/fgrtbench/fgrtbench/results"
 )
 
 // python returns an interpreter that imports every module, or skips.
@@ -99,7 +100,7 @@ func sameInBothModes(t *testing.T, command string, params map[string]string, swe
 		if _, err := r.Run(context.Background(), s); err != nil {
 			t.Fatalf("%s mode: %v", mode, err)
 		}
-		recs, err := os.ReadFile(filepath.Join(dir, runner.ResultsFile))
+		recs, err := os.ReadFile(filepath.Join(dir, results.FileName))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -167,12 +167,6 @@ func CheckDir(dir string) error {
 	return &NotDir{Path: dir, Kind: kind}
 }
 
-// Path is the directory's path.
-func (d *Dir) Path() string { return d.path }
-
-// Listed reports whether the marker lists name.
-func (d *Dir) Listed(name string) bool { return d.names[name] }
-
 // Names returns the names the marker lists, sorted.
 func (d *Dir) Names() []string { return slices.Sorted(maps.Keys(d.names)) }
 

@@ -279,16 +279,3 @@ func firstAppearance(y []int) (enc []int, counts []int) {
 	}
 	return enc, counts
 }
-
-// TestFoldIndices returns, for fold f, the ascending train and test row
-// indices that StratifiedKFold.split yields (the order learners receive).
-func TestFoldIndices(folds []int, f int) (train, test []int) {
-	for i, g := range folds {
-		if g == f {
-			test = append(test, i)
-		} else {
-			train = append(train, i)
-		}
-	}
-	return train, test
-}

@@ -18,7 +18,7 @@ import (
 )
 
 // FileName is the name of the training-time study's output (written by
-// package timing, drawn by package plots).
+// package timing/paperruntime, drawn by package plots).
 const FileName = "runtime.csv"
 
 // Study names in runtime.csv. Real-data studies are named RealPrefix+dataset.

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/fgrtbench/fgrtbench/bench/external"
-	"github.com/fgrtbench/fgrtbench/bench/methods"
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
 	"github.com/fgrtbench/fgrtbench/bench/study"
 	"github.com/fgrtbench/fgrtbench/learn"
@@ -23,8 +22,8 @@ type job struct {
 	label, mode string
 	dir         string // the directory the job's own directory goes into
 	keep        bool   // dir is kept afterwards
-	method      *methods.Method
-	cfg         methods.Config
+	method      *learn.Spec
+	cfg         learn.Values
 	swept       []string // the swept parameters, at their first value
 	dataset     string
 	protocol    string

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"runtime/debug"
 
-	"github.com/fgrtbench/fgrtbench/bench/runner"
 	"github.com/fgrtbench/fgrtbench/reports"
 	"github.com/fgrtbench/fgrtbench/results"
 	"github.com/fgrtbench/fgrtbench/results/artifacts"
@@ -29,7 +28,7 @@ func artifactsFact(present bool, p artifacts.Predictions, m artifacts.Models) re
 // before anything is merged.
 func CheckInputs(inputs []string) error {
 	for _, in := range inputs {
-		dir, file := in, filepath.Join(in, runner.ResultsFile)
+		dir, file := in, filepath.Join(in, results.FileName)
 		if st, err := os.Stat(in); err == nil && !st.IsDir() {
 			dir, file = filepath.Dir(in), in
 		}

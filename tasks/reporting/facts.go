@@ -4,14 +4,14 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
-	"github.com/fgrtbench/fgrtbench/internal/memsize"
 	"io/fs"
 	"path/filepath"
 	"strings"
 
+	"github.com/fgrtbench/fgrtbench/internal/memsize"
+
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
 	"github.com/fgrtbench/fgrtbench/bench/outdir"
-	"github.com/fgrtbench/fgrtbench/bench/runner"
 	"github.com/fgrtbench/fgrtbench/internal/safefile"
 	"github.com/fgrtbench/fgrtbench/reports"
 	"github.com/fgrtbench/fgrtbench/results"
@@ -27,7 +27,7 @@ func absentManifest(dir string, err error) (string, []reports.Fact) {
 		why = "unreadable: " + strings.ReplaceAll(err.Error(), dir, "<results>")
 	}
 	facts := []reports.Fact{{Key: "manifest", Value: "absent (" + why + ")"}}
-	note := partialMark(filepath.Join(dir, runner.ResultsFile))
+	note := partialMark(filepath.Join(dir, results.FileName))
 	if note == "" {
 		return "", facts
 	}
@@ -41,17 +41,17 @@ func absentManifest(dir string, err error) (string, []reports.Fact) {
 func onlyStudyRows(dir string, m *manifest.Manifest, recs []results.Record) error {
 	if m.Identity == nil {
 		// Without it neither foreign rows nor a partial study can be told.
-		return fmt.Errorf("%s records no study identity (the block was removed, or an fgrtbench older than identities wrote it), so whose rows %s holds cannot be checked; re-run the study into a new --out", filepath.Join(dir, manifest.FileName), filepath.Join(dir, runner.ResultsFile))
+		return fmt.Errorf("%s records no study identity (the block was removed, or an fgrtbench older than identities wrote it), so whose rows %s holds cannot be checked; re-run the study into a new --out", filepath.Join(dir, manifest.FileName), filepath.Join(dir, results.FileName))
 	}
 	// The check resume and merge apply: a manifest either would refuse
 	// (an edited method version or dataset checksum) is not reported.
 	if err := m.Verify(dir); err != nil {
 		return err
 	}
-	if reason := outdir.ForeignRow(filepath.Join(dir, runner.ResultsFile), *m.Identity, recs); reason != "" {
+	if reason := outdir.ForeignRow(filepath.Join(dir, results.FileName), *m.Identity, recs); reason != "" {
 		return fmt.Errorf("%s; the study is the one %s records, and results of two studies are not shown as one", reason, filepath.Join(dir, manifest.FileName))
 	}
-	return outdir.CheckSelected(*m.Identity, recs, filepath.Join(dir, runner.ResultsFile))
+	return outdir.CheckSelected(*m.Identity, recs, filepath.Join(dir, results.FileName))
 }
 
 // partialMark returns what a results file's partial mark (its first line,

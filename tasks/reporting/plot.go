@@ -10,7 +10,6 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/analysis"
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
-	"github.com/fgrtbench/fgrtbench/bench/runner"
 	"github.com/fgrtbench/fgrtbench/plots"
 	"github.com/fgrtbench/fgrtbench/reports"
 	"github.com/fgrtbench/fgrtbench/results"
@@ -51,7 +50,7 @@ func PlotAll(ctx context.Context, dir, target string) ([]plots.Figure, error) {
 // results.csv (none when absent: runtime.csv alone), the presentation of
 // its methods and its runtime.csv.
 func plotInputs(dir string) (plots.Inputs, error) {
-	recs, recErr := results.ReadFile(filepath.Join(dir, runner.ResultsFile))
+	recs, recErr := results.ReadFile(filepath.Join(dir, results.FileName))
 	m, err := manifest.Read(dir)
 	switch {
 	case err != nil:
@@ -68,7 +67,7 @@ func plotInputs(dir string) (plots.Inputs, error) {
 	var a *analysis.Analysis
 	if recErr == nil {
 		if len(recs) == 0 {
-			return plots.Inputs{}, fmt.Errorf("nothing to draw from %s: its %s holds no rows; %s", dir, runner.ResultsFile, plots.NothingToDraw)
+			return plots.Inputs{}, fmt.Errorf("nothing to draw from %s: its %s holds no rows; %s", dir, results.FileName, plots.NothingToDraw)
 		}
 		if a, err = analyse(recs, m, "", Options{}, nil); err != nil {
 			return plots.Inputs{}, err
@@ -82,10 +81,10 @@ func plotInputs(dir string) (plots.Inputs, error) {
 // there is one. methods presents runtime.csv's labels when a is nil.
 func figureInputs(dir string, a *analysis.Analysis, methods results.Presentation) (plots.Inputs, error) {
 	in := plots.Inputs{Analysis: a, Methods: methods}
-	path := filepath.Join(dir, plots.RuntimeFile)
+	path := filepath.Join(dir, runtimecsv.FileName)
 	if st, err := os.Stat(path); err != nil || st.IsDir() {
 		if a == nil {
-			return in, fmt.Errorf("%s has neither %s nor %s", dir, plots.ResultsFile, plots.RuntimeFile)
+			return in, fmt.Errorf("%s has neither %s nor %s", dir, results.FileName, runtimecsv.FileName)
 		}
 		return in, nil
 	}

@@ -13,7 +13,6 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/analysis"
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
-	"github.com/fgrtbench/fgrtbench/bench/runner"
 	"github.com/fgrtbench/fgrtbench/internal/owned"
 	"github.com/fgrtbench/fgrtbench/plots"
 	"github.com/fgrtbench/fgrtbench/reports"
@@ -85,7 +84,7 @@ func Render(ctx context.Context, dir string, o Options) (string, *analysis.Analy
 		return "", nil, err
 	}
 	defer artifactsGC(dir)()
-	recs, err := results.ReadFile(filepath.Join(dir, runner.ResultsFile))
+	recs, err := results.ReadFile(filepath.Join(dir, results.FileName))
 	if err != nil {
 		return "", nil, err
 	}

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/fgrtbench/fgrtbench/bench/outdir"
-	"github.com/fgrtbench/fgrtbench/bench/runner"
+	"github.com/fgrtbench/fgrtbench/results"
 	"github.com/fgrtbench/fgrtbench/tasks/reporting"
 )
 
@@ -47,7 +47,7 @@ func Merge(ctx context.Context, out string, inputs []string, o MergeOptions) (st
 		o.Merged(sum)
 	}
 	dir := filepath.Dir(sum.ResultsPath)
-	if _, err := os.Stat(filepath.Join(dir, "report", "REPORT.md")); err != nil || filepath.Base(sum.ResultsPath) != runner.ResultsFile {
+	if _, err := os.Stat(filepath.Join(dir, "report", "REPORT.md")); err != nil || filepath.Base(sum.ResultsPath) != results.FileName {
 		return "", nil
 	}
 	path, _, err := reporting.Render(ctx, dir, o.Report)

@@ -11,6 +11,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/outdir"
 	"github.com/fgrtbench/fgrtbench/bench/runner"
 	"github.com/fgrtbench/fgrtbench/bench/study"
+	"github.com/fgrtbench/fgrtbench/results"
 	"github.com/fgrtbench/fgrtbench/tasks/reporting"
 )
 
@@ -20,10 +21,10 @@ import (
 // message, and only a shard says (in a note) why it has no report.
 func TestNoReportAfterRun(t *testing.T) {
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, runner.ResultsFile), []byte("not read\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, results.FileName), []byte("not read\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	writeErr := &outdir.WriteError{Path: filepath.Join(dir, runner.ResultsFile), Err: syscall.ENOSPC}
+	writeErr := &outdir.WriteError{Path: filepath.Join(dir, results.FileName), Err: syscall.ENOSPC}
 	cancelled, cancel := context.WithCancel(context.Background())
 	cancel()
 	ran := runner.Summary{Units: 60, Ran: 12}

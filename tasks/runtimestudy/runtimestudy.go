@@ -1,5 +1,5 @@
 // Package runtimestudy is the runtime command's work as one function: the
-// training-time study (package timing) on the authors' synthetic data and
+// training-time study (package timing/paperruntime) on the authors' synthetic data and
 // on subsamples of real datasets, written to an output directory as
 // runtime.csv and the figures runtime_scaling and runtime_real.
 package runtimestudy
@@ -16,21 +16,21 @@ import (
 	"github.com/fgrtbench/fgrtbench/plots"
 	"github.com/fgrtbench/fgrtbench/results"
 	"github.com/fgrtbench/fgrtbench/results/runtimecsv"
-	"github.com/fgrtbench/fgrtbench/timing"
+	"github.com/fgrtbench/fgrtbench/timing/paperruntime"
 )
 
 // Options configure a runtime study.
 type Options struct {
 	// Timing is the study; empty Methods means the default methods that
 	// this build registers (the others are named on Warn and skipped).
-	Timing timing.Options
+	Timing paperruntime.Options
 	// Out is the output directory.
 	Out string
 	// Datasets, when not empty, are also timed on subsamples, read by Load.
 	Datasets []string
-	Load     timing.Loader
+	Load     paperruntime.Loader
 	// Present gives the figures their method labels and colours.
-	Present func([]timing.Row) results.Presentation
+	Present func([]runtimecsv.Row) results.Presentation
 	// Stdout receives a line per file written, Warn one per skipped method.
 	Stdout io.Writer
 	Warn   io.Writer
@@ -51,7 +51,7 @@ func Run(ctx context.Context, o Options) error {
 	if err != nil {
 		return err
 	}
-	if err := outs.Check(append([]string{plots.RuntimeFile}, figures...)...); err != nil {
+	if err := outs.Check(append([]string{runtimecsv.FileName}, figures...)...); err != nil {
 		return err
 	}
 	if o.Timing.Threads > 1 && o.Warn != nil {
@@ -59,10 +59,10 @@ func Run(ctx context.Context, o Options) error {
 		// contract's): say it where the run is seen.
 		fmt.Fprintf(o.Warn, "fgrtbench runtime: each fit may keep %d threads busy (-j %d); runtime.csv does not record it, and the paper's timings are -j 1\n", o.Timing.Threads, o.Timing.Threads)
 	}
-	rows, runErr := timing.Run(ctx, o.Timing)
+	rows, runErr := paperruntime.Run(ctx, o.Timing)
 	if len(o.Datasets) > 0 && runErr == nil {
-		var more []timing.Row
-		more, runErr = timing.RunReal(ctx, o.Load, o.Datasets, o.Timing)
+		var more []runtimecsv.Row
+		more, runErr = paperruntime.RunReal(ctx, o.Load, o.Datasets, o.Timing)
 		rows = append(rows, more...)
 	}
 	if len(rows) > 0 {
@@ -73,10 +73,10 @@ func Run(ctx context.Context, o Options) error {
 	return runErr
 }
 
-// registered returns timing.DefaultMethods that this build registers.
+// registered returns the methods.Timed methods that this build registers.
 func registered(warn io.Writer) []string {
 	var out []string
-	for _, m := range timing.DefaultMethods {
+	for _, m := range methods.Timed() {
 		if _, err := methods.Lookup(m); err == nil {
 			out = append(out, m)
 		} else if warn != nil {
@@ -87,9 +87,9 @@ func registered(warn io.Writer) []string {
 }
 
 // write writes runtime.csv and the figures its rows have data for.
-func write(o Options, rows []timing.Row) error {
-	path := filepath.Join(o.Out, plots.RuntimeFile)
-	if err := timing.WriteFile(path, rows); err != nil {
+func write(o Options, rows []runtimecsv.Row) error {
+	path := filepath.Join(o.Out, runtimecsv.FileName)
+	if err := runtimecsv.WriteFile(path, rows); err != nil {
 		return err
 	}
 	fmt.Fprintf(o.Stdout, "wrote %s (%d fits)\n", path, len(rows))

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fgrtbench/fgrtbench/plots"
 	"github.com/fgrtbench/fgrtbench/results"
-	"github.com/fgrtbench/fgrtbench/timing"
+	"github.com/fgrtbench/fgrtbench/results/runtimecsv"
+	"github.com/fgrtbench/fgrtbench/timing/paperruntime"
 )
 
 // TestRunWritesTheStudy: the study's rows go to runtime.csv with its
@@ -23,14 +23,14 @@ func TestRunWritesTheStudy(t *testing.T) {
 		dir := t.TempDir()
 		var stdout, warn strings.Builder
 		o := Options{
-			Timing: timing.Options{Methods: []string{"cart"}, Samples: []int{40, 60}, SamplesFeatures: 3, Trials: 1, Threads: c.threads},
-			Out:    dir, Present: func([]timing.Row) results.Presentation { return results.Presentation{} },
+			Timing: paperruntime.Options{Methods: []string{"cart"}, Samples: []int{40, 60}, SamplesFeatures: 3, Trials: 1, Threads: c.threads},
+			Out:    dir, Present: func([]runtimecsv.Row) results.Presentation { return results.Presentation{} },
 			Stdout: &stdout, Warn: &warn,
 		}
 		if err := Run(context.Background(), o); err != nil {
 			t.Fatalf("-j %d: %v", c.threads, err)
 		}
-		rows, err := timing.ReadFile(filepath.Join(dir, plots.RuntimeFile))
+		rows, err := runtimecsv.ReadFile(filepath.Join(dir, runtimecsv.FileName))
 		if err != nil || len(rows) != 2 || rows[0].Method != "cart" || rows[1].NSamples != 60 {
 			t.Fatalf("-j %d: rows %+v (%v)", c.threads, rows, err)
 		}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
 	"github.com/fgrtbench/fgrtbench/datasets"
-	"github.com/fgrtbench/fgrtbench/timing/speed"
+	"github.com/fgrtbench/fgrtbench/timing/sidebyside"
 )
 
 // externalExamples and goAdapterSource are where the external measurement
@@ -25,8 +25,8 @@ const (
 // the scikit-learn study needs python with sklearn and the example's
 // files, the overhead study the go command and the adapter's source; each
 // is skipped with a message otherwise (nil when both are).
-func runExternal(ctx context.Context, stderr io.Writer, self, python string) (*speed.ExternalResult, error) {
-	o := speed.ExternalOptions{Binary: self, Python: python, Examples: externalExamples, GoAdapter: goAdapterSource, Log: stderr}
+func runExternal(ctx context.Context, stderr io.Writer, self, python string) (*sidebyside.ExternalResult, error) {
+	o := sidebyside.ExternalOptions{Binary: self, Python: python, Examples: externalExamples, GoAdapter: goAdapterSource, Log: stderr}
 	if _, err := os.Stat(filepath.Join(externalExamples, "sklearn_tree.py")); err != nil {
 		fmt.Fprintf(stderr, "fgrtbench speed: no %s/sklearn_tree.py (run from the repository root): external scikit-learn study skipped\n", externalExamples)
 		o.Python = ""
@@ -46,7 +46,7 @@ func runExternal(ctx context.Context, stderr io.Writer, self, python string) (*s
 		return nil, nil
 	}
 	fmt.Fprintln(stderr, "fgrtbench speed: timing external learners in process and worker mode")
-	r, err := speed.RunExternal(ctx, o)
+	r, err := sidebyside.RunExternal(ctx, o)
 	if err != nil {
 		return nil, fmt.Errorf("speed --external: %w", err)
 	}
@@ -57,12 +57,12 @@ func runExternal(ctx context.Context, stderr io.Writer, self, python string) (*s
 // is given and the interpreter imports numpy; otherwise it says which is
 // missing and times nothing (the comparison is of the two fits, and the
 // datasets it reads need no fetching without it).
-func runExFuzzy(ctx context.Context, stderr io.Writer, f *datasets.Fetcher, dir, python string) ([]speed.Result, error) {
+func runExFuzzy(ctx context.Context, stderr io.Writer, f *datasets.Fetcher, dir, python string) ([]sidebyside.Result, error) {
 	if dir == "" {
-		fmt.Fprintf(stderr, "fgrtbench speed: no Ex-Fuzzy checkout (--exfuzzy DIR or %s): FuzzyCART against Ex-Fuzzy skipped\n", speed.ExFuzzyEnv)
+		fmt.Fprintf(stderr, "fgrtbench speed: no Ex-Fuzzy checkout (--exfuzzy DIR or %s): FuzzyCART against Ex-Fuzzy skipped\n", sidebyside.ExFuzzyEnv)
 		return nil, nil
 	}
-	modules, err := speed.ExFuzzyModules(dir)
+	modules, err := sidebyside.ExFuzzyModules(dir)
 	if err != nil {
 		return nil, fmt.Errorf("--exfuzzy: %w", err)
 	}
@@ -77,15 +77,15 @@ func runExFuzzy(ctx context.Context, stderr io.Writer, f *datasets.Fetcher, dir,
 	if err != nil {
 		return nil, err
 	}
-	return speed.RunExFuzzy(ctx, speed.ExFuzzyOptions{Python: python, Modules: modules, Log: stderr}, data)
+	return sidebyside.RunExFuzzy(ctx, sidebyside.ExFuzzyOptions{Python: python, Modules: modules, Log: stderr}, data)
 }
 
 // exFuzzyFolds plans the clean protocol's default folds (5, seed 42) of
-// speed.ExFuzzyDatasets, as reproduce does, and returns each training
+// sidebyside.ExFuzzyDatasets, as reproduce does, and returns each training
 // fold's rows exactly as the learner receives them.
-func exFuzzyFolds(ctx context.Context, f *datasets.Fetcher) ([]speed.ExFuzzyData, error) {
-	var out []speed.ExFuzzyData
-	for _, name := range speed.ExFuzzyDatasets {
+func exFuzzyFolds(ctx context.Context, f *datasets.Fetcher) ([]sidebyside.ExFuzzyData, error) {
+	var out []sidebyside.ExFuzzyData
+	for _, name := range sidebyside.ExFuzzyDatasets {
 		d, err := f.Load(ctx, name)
 		if err != nil {
 			return nil, err
@@ -94,7 +94,7 @@ func exFuzzyFolds(ctx context.Context, f *datasets.Fetcher) ([]speed.ExFuzzyData
 		if err != nil {
 			return nil, fmt.Errorf("speed: %s: %w", name, err)
 		}
-		e := speed.ExFuzzyData{Name: name, Schema: plan.Schema}
+		e := sidebyside.ExFuzzyData{Name: name, Schema: plan.Schema}
 		for k := range plan.Folds {
 			X, _ := plan.Folds[k].Matrices(nil)
 			e.X = append(e.X, X)

@@ -1,6 +1,6 @@
 // Package speedrun is the speed command's work as one function: it times
 // fgrtbench's learners beside the references this machine has (package
-// timing/speed), optionally ./run.sh, the large-data study, external
+// timing/sidebyside), optionally ./run.sh, the large-data study, external
 // learners and FuzzyCART against Ex-Fuzzy, and prints the performance
 // block; or, with Scaling, times whole studies at several -j values.
 package speedrun
@@ -16,7 +16,7 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/datasets"
 	"github.com/fgrtbench/fgrtbench/internal/owned"
-	"github.com/fgrtbench/fgrtbench/timing/speed"
+	"github.com/fgrtbench/fgrtbench/timing/sidebyside"
 )
 
 // FGAHoldoutSpec is the paper's FGA setting on its hold-out (ten datasets,
@@ -27,7 +27,7 @@ const FGAHoldoutSpec = "examples/specs/fga-holdout.yaml"
 type Options struct {
 	// Speed is the side-by-side measurement (its WekaJar is checked here:
 	// one that is absent is skipped with a message).
-	Speed speed.Options
+	Speed sidebyside.Options
 	// Python is the interpreter the flags name: each measurement uses it
 	// where it imports what that one needs (sklearn, pandas, numpy).
 	Python string
@@ -38,9 +38,9 @@ type Options struct {
 	// Markdown frames the block in its markers (MarkedBlock).
 	Markdown bool
 	// Scaling, when set, replaces everything above: the studies of
-	// Scaling.Studies at each -j, as a table and as speed.ScalingFile in
+	// Scaling.Studies at each -j, as a table and as sidebyside.ScalingFile in
 	// the directory ScalingOut.
-	Scaling    *speed.ScalingOptions
+	Scaling    *sidebyside.ScalingOptions
 	ScalingOut string
 	// Binary is the fgrtbench executable that child measurements start.
 	Binary string
@@ -57,8 +57,8 @@ func Run(ctx context.Context, o Options) error {
 	o.Speed.Log = o.Stderr
 	o.Speed.Python = o.usablePython("sklearn", "scikit-learn skipped (scripts/speed.sh --install installs python3-sklearn)")
 	o.Speed.WekaJar = o.usableWeka()
-	m := speed.DescribeMachine(ctx, o.Speed)
-	rs, err := speed.Run(ctx, o.Speed)
+	m := sidebyside.DescribeMachine(ctx, o.Speed)
+	rs, err := sidebyside.Run(ctx, o.Speed)
 	if err != nil {
 		return err
 	}
@@ -75,7 +75,7 @@ func Run(ctx context.Context, o Options) error {
 		return err
 	}
 	m.Finish()
-	block = speed.Markdown(m, append(rs, fc...), runs) + block
+	block = sidebyside.Markdown(m, append(rs, fc...), runs) + block
 	if o.Markdown {
 		block = MarkedBlock(block)
 	}
@@ -107,21 +107,21 @@ func (o Options) usableWeka() string {
 }
 
 // wholeRuns times ./run.sh and the FGA hold-out study when RunSh is set.
-func (o Options) wholeRuns(ctx context.Context) ([]speed.WholeRun, error) {
+func (o Options) wholeRuns(ctx context.Context) ([]sidebyside.WholeRun, error) {
 	if !o.RunSh {
 		return nil, nil
 	}
 	fmt.Fprintln(o.Stderr, "fgrtbench speed: timing ./run.sh")
-	r, err := speed.TimeRunSh(ctx, ".", o.Stderr)
+	r, err := sidebyside.TimeRunSh(ctx, ".", o.Stderr)
 	if err != nil {
 		return nil, err
 	}
 	fmt.Fprintf(o.Stderr, "fgrtbench speed: timing the paper's FGA hold-out (%s)\n", FGAHoldoutSpec)
-	r2, err := speed.TimeStudy(ctx, o.Binary, ".", FGAHoldoutSpec, o.Stderr)
+	r2, err := sidebyside.TimeStudy(ctx, o.Binary, ".", FGAHoldoutSpec, o.Stderr)
 	if err != nil {
 		return nil, err
 	}
-	return []speed.WholeRun{r, r2}, nil
+	return []sidebyside.WholeRun{r, r2}, nil
 }
 
 // extraBlocks runs the large-data and external measurements asked for and
@@ -129,13 +129,13 @@ func (o Options) wholeRuns(ctx context.Context) ([]speed.WholeRun, error) {
 func (o Options) extraBlocks(ctx context.Context) (string, error) {
 	var b strings.Builder
 	if o.LargeData {
-		lo := speed.LargeOptions{Binary: o.Binary, Log: o.Stderr,
+		lo := sidebyside.LargeOptions{Binary: o.Binary, Log: o.Stderr,
 			Python: o.usablePython("pandas", "pandas.read_csv skipped (apt-get install python3-pandas)")}
-		r, err := speed.RunLarge(ctx, lo)
+		r, err := sidebyside.RunLarge(ctx, lo)
 		if err != nil {
 			return "", err
 		}
-		b.WriteString("\n" + speed.LargeMarkdown(r))
+		b.WriteString("\n" + sidebyside.LargeMarkdown(r))
 	}
 	if o.External {
 		r, err := runExternal(ctx, o.Stderr, o.Binary, o.Python)
@@ -143,22 +143,22 @@ func (o Options) extraBlocks(ctx context.Context) (string, error) {
 			return "", err
 		}
 		if r != nil {
-			b.WriteString("\n" + speed.ExternalMarkdown(*r))
+			b.WriteString("\n" + sidebyside.ExternalMarkdown(*r))
 		}
 	}
 	return b.String(), nil
 }
 
 // MarkedBlock frames a performance block in the markers that delimit it in
-// a document: the very text speed.UpdateFile puts between a file's markers,
+// a document: the very text sidebyside.UpdateFile puts between a file's markers,
 // the markers included, so that a script can replace the marked lines with
 // it.
 func MarkedBlock(block string) string {
-	return speed.BeginMarker + "\n" + strings.TrimRight(block, "\n") + "\n" + speed.EndMarker + "\n"
+	return sidebyside.BeginMarker + "\n" + strings.TrimRight(block, "\n") + "\n" + sidebyside.EndMarker + "\n"
 }
 
 // runScaling times the scaling studies, prints their table and writes it
-// as speed.ScalingFile into ScalingOut; bad options and a file in the way
+// as sidebyside.ScalingFile into ScalingOut; bad options and a file in the way
 // that fgrtbench did not write are refused before anything is written.
 func runScaling(ctx context.Context, o Options) error {
 	so := *o.Scaling
@@ -170,17 +170,17 @@ func runScaling(ctx context.Context, o Options) error {
 	if err != nil {
 		return err
 	}
-	if err := outs.Check(speed.ScalingFile); err != nil {
+	if err := outs.Check(sidebyside.ScalingFile); err != nil {
 		return err
 	}
-	runs, err := speed.RunScaling(ctx, so)
+	runs, err := sidebyside.RunScaling(ctx, so)
 	if len(runs) == 0 {
 		return err
 	}
-	fmt.Fprint(o.Stdout, speed.ScalingTable(runs))
-	data, cerr := speed.ScalingCSV(runs)
+	fmt.Fprint(o.Stdout, sidebyside.ScalingTable(runs))
+	data, cerr := sidebyside.ScalingCSV(runs)
 	if cerr == nil {
-		cerr = outs.WriteFile(speed.ScalingFile, data)
+		cerr = outs.WriteFile(sidebyside.ScalingFile, data)
 	}
 	return errors.Join(err, cerr)
 }

@@ -11,12 +11,12 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/datasets"
 	"github.com/fgrtbench/fgrtbench/internal/sharedtest"
-	"github.com/fgrtbench/fgrtbench/timing/speed"
+	"github.com/fgrtbench/fgrtbench/timing/sidebyside"
 )
 
 // TestSpeedScriptSplicesMarkdown: what 'speed --markdown' prints, spliced
 // into a document by scripts/speed.sh --readme, gives the bytes that
-// speed.UpdateFile (the binary's former --readme) gave; a document without
+// sidebyside.UpdateFile (the binary's former --readme) gave; a document without
 // the markers is refused and left as it was.
 func TestSpeedScriptSplicesMarkdown(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
@@ -45,10 +45,10 @@ func TestSpeedScriptSplicesMarkdown(t *testing.T) {
 		name, doc string
 		ok        bool
 	}{
-		{"block mid-file", "# Title\n\ntext before\n" + speed.BeginMarker + "\nold line\n\nold table\n" + speed.EndMarker + "\ntext after\n", true},
-		{"empty block at end", "x\n" + speed.BeginMarker + "\n" + speed.EndMarker + "\n", true},
+		{"block mid-file", "# Title\n\ntext before\n" + sidebyside.BeginMarker + "\nold line\n\nold table\n" + sidebyside.EndMarker + "\ntext after\n", true},
+		{"empty block at end", "x\n" + sidebyside.BeginMarker + "\n" + sidebyside.EndMarker + "\n", true},
 		{"no markers", "# Title\nno block here\n", false},
-		{"begin marker only", "a\n" + speed.BeginMarker + "\nb\n", false},
+		{"begin marker only", "a\n" + sidebyside.BeginMarker + "\nb\n", false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			viaGo, viaScript := filepath.Join(dir, "go.md"), filepath.Join(dir, "sh.md")
@@ -57,7 +57,7 @@ func TestSpeedScriptSplicesMarkdown(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			goErr := speed.UpdateFile(viaGo, block)
+			goErr := sidebyside.UpdateFile(viaGo, block)
 			shErr := splice(viaScript)
 			if (goErr == nil) != c.ok || (shErr == nil) != c.ok {
 				t.Fatalf("UpdateFile: %v; speed.sh: %v; want success %v", goErr, shErr, c.ok)
@@ -123,26 +123,26 @@ func TestExFuzzyFolds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var o speed.ExFuzzyOptions
-	if dir := os.Getenv(speed.ExFuzzyEnv); dir != "" {
-		if o.Modules, err = speed.ExFuzzyModules(dir); err != nil {
+	var o sidebyside.ExFuzzyOptions
+	if dir := os.Getenv(sidebyside.ExFuzzyEnv); dir != "" {
+		if o.Modules, err = sidebyside.ExFuzzyModules(dir); err != nil {
 			t.Fatal(err)
 		}
 		o.Python = "/usr/bin/python3"
 	}
-	rs, err := speed.RunExFuzzy(context.Background(), o, data)
+	rs, err := sidebyside.RunExFuzzy(context.Background(), o, data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rs) != len(speed.ExFuzzyDatasets) {
-		t.Fatalf("%d results, want %d", len(rs), len(speed.ExFuzzyDatasets))
+	if len(rs) != len(sidebyside.ExFuzzyDatasets) {
+		t.Fatalf("%d results, want %d", len(rs), len(sidebyside.ExFuzzyDatasets))
 	}
 	for i, r := range rs {
 		rows := 0
 		for _, X := range data[i].X {
 			rows = max(rows, len(X))
 		}
-		if len(data[i].X) != 5 || !strings.Contains(r.Task, speed.ExFuzzyDatasets[i]) || !(r.Ours > 0) || r.Rows != rows {
+		if len(data[i].X) != 5 || !strings.Contains(r.Task, sidebyside.ExFuzzyDatasets[i]) || !(r.Ours > 0) || r.Rows != rows {
 			t.Errorf("result %+v (%d folds)", r, len(data[i].X))
 		}
 		if o.Modules == "" {

@@ -8,13 +8,14 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/study"
 	"github.com/fgrtbench/fgrtbench/datasets"
 	"github.com/fgrtbench/fgrtbench/gate"
+	"github.com/fgrtbench/fgrtbench/internal/command"
 	"github.com/fgrtbench/fgrtbench/tasks/check"
 )
 
 func init() { register(checkCommand) }
 
-func checkCommand() *Command {
-	c := &Command{Name: "check", Short: "compare results with a committed baseline (and the authors' numbers); non-zero exit on regression",
+func checkCommand() *command.Command {
+	c := &command.Command{Name: "check", Short: "compare results with a committed baseline (and the authors' numbers); non-zero exit on regression",
 		UsageLine: "--baseline FILE [--results DIR | --spec FILE] [--update] [--paper] [flags] | --predictions --results DIR --against REFDIR",
 		Long: `Check compares results with a committed baseline row by row and exits
 non-zero when an accuracy moved (with --timing-ratio, also when a fit
@@ -60,7 +61,7 @@ unchanged still fails. Scores and timing are not compared.`}
 	fs.IntVar(&f.limit, "limit", 40, "print at most this many differences (0 = all)")
 	fs.BoolVar(&f.predictions, "predictions", false, "compare the stored predictions of --results with those of --against, row by row (deterministic methods); no baseline")
 	fs.StringVar(&f.against, "against", "", "with --predictions: the reference results directory")
-	c.Run = func(ctx context.Context, env *Env, args []string) error { return runCheck(ctx, env, &f) }
+	c.Run = func(ctx context.Context, env *command.Env, args []string) error { return runCheck(ctx, env, &f) }
 	return c
 }
 
@@ -77,7 +78,7 @@ type checkFlags struct {
 // runCheck checks results against a baseline (or updates it), or, with
 // --predictions, compares two directories' predictions; it prints what
 // the check found before the error that fails it.
-func runCheck(ctx context.Context, env *Env, f *checkFlags) error {
+func runCheck(ctx context.Context, env *command.Env, f *checkFlags) error {
 	if f.predictions || f.against != "" {
 		if !f.predictions || f.o.Results == "" || f.against == "" {
 			return usageError("--predictions needs --results DIR and --against REFDIR")
@@ -115,7 +116,7 @@ func runCheck(ctx context.Context, env *Env, f *checkFlags) error {
 // checkRunner runs check's study as 'fgrtbench run' would, with check's
 // run flags.
 type checkRunner struct {
-	env *Env
+	env *command.Env
 	rf  *runFlags
 }
 
@@ -131,7 +132,7 @@ func (r checkRunner) Run(ctx context.Context, s study.Study, out string, checkDa
 // checkPredictions compares the predictions of dir with those of ref on
 // the rows of deterministic methods (as dir's manifest, else the
 // registry, says) and prints the rows that changed.
-func checkPredictions(env *Env, dir, ref string, limit int) error {
+func checkPredictions(env *command.Env, dir, ref string, limit int) error {
 	m, _ := manifest.Read(dir)
 	stochastic := stochasticOf(m)
 	var bases map[string]string

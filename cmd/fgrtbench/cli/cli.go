@@ -29,13 +29,6 @@ import (
 	"github.com/fgrtbench/fgrtbench/internal/command"
 )
 
-// Command is one fgrtbench command (or, inside Commands, a subcommand such
-// as 'plot all'); Env carries the process environment into it.
-type (
-	Command = command.Command
-	Env     = command.Env
-)
-
 // usageError is a command's complaint about how it was invoked (a missing
 // required flag): Main prints it with the pointer to the command's help and
 // exits 2. A failure with an ExitCode method (check's "data changed",
@@ -46,13 +39,13 @@ type usageError = command.UsageError
 // constructors build the commands, each with its flags bound. Main builds
 // them afresh for every invocation, so that flag values never carry over
 // from one invocation to the next (tests call Main many times).
-var constructors []func() *Command
+var constructors []func() *command.Command
 
-func register(newCommand func() *Command) { constructors = append(constructors, newCommand) }
+func register(newCommand func() *command.Command) { constructors = append(constructors, newCommand) }
 
 // Commands returns every command, newly built, sorted by name.
-func Commands() []*Command {
-	cs := make([]*Command, 0, len(constructors))
+func Commands() []*command.Command {
+	cs := make([]*command.Command, 0, len(constructors))
 	for _, f := range constructors {
 		cs = append(cs, command.SetUp(f(), nil))
 	}
@@ -63,7 +56,7 @@ func Commands() []*Command {
 // Main runs the CLI with args (without the program name) and returns the
 // process exit code: 0 success, 1 failure, 2 usage error. Every message a
 // command's failure prints starts with one "fgrtbench CMD: ", added here.
-func Main(ctx context.Context, env *Env, args []string) int {
+func Main(ctx context.Context, env *command.Env, args []string) int {
 	if env.Getenv == nil {
 		env.Getenv = os.Getenv
 	}
@@ -77,7 +70,7 @@ func Main(ctx context.Context, env *Env, args []string) int {
 // flagName spells a flag as the documentation does: -j, --out.
 func flagName(name string) string { return command.FlagName(name) }
 
-func printHelp(w io.Writer, cmds []*Command) {
+func printHelp(w io.Writer, cmds []*command.Command) {
 	fmt.Fprint(w, `fgrtbench: a reproducible benchmark harness for the FGRT paper
 ("A Fast Interpretable Fuzzy Tree Learner").
 

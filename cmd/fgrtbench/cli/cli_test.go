@@ -5,11 +5,13 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/fgrtbench/fgrtbench/internal/command"
 )
 
 func runCLI(args ...string) (code int, stdout, stderr string) {
 	var o, e bytes.Buffer
-	env := &Env{Stdout: &o, Stderr: &e, Getenv: func(string) string { return "" }}
+	env := &command.Env{Stdout: &o, Stderr: &e, Getenv: func(string) string { return "" }}
 	code = Main(context.Background(), env, args)
 	return code, o.String(), e.String()
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fgrtbench/fgrtbench/datasets"
+	"github.com/fgrtbench/fgrtbench/internal/command"
 	"github.com/fgrtbench/fgrtbench/internal/duration"
 )
 
@@ -45,7 +46,7 @@ func (p positiveDuration) Set(s string) error {
 	return nil
 }
 
-func (d *dataFlags) fetcher(env *Env) *datasets.Fetcher {
+func (d *dataFlags) fetcher(env *command.Env) *datasets.Fetcher {
 	f := datasets.NewFetcherFromEnv()
 	if d.cache != "" {
 		f.CacheDir = d.cache
@@ -66,8 +67,8 @@ func init() {
 	register(datasetsCommand)
 }
 
-func fetchCommand() *Command {
-	c := &Command{Name: "fetch", Short: "download (or copy from a mirror), verify and cache datasets", UsageLine: "[flags] [dataset ...]", Positional: true,
+func fetchCommand() *command.Command {
+	c := &command.Command{Name: "fetch", Short: "download (or copy from a mirror), verify and cache datasets", UsageLine: "[flags] [dataset ...]", Positional: true,
 		Long: `Fetch downloads the named datasets (all ten when none is named) from KEEL,
 or copies them from --mirror, verifies each file's normalised SHA-256 and
 caches it. Every command that reads a dataset fetches it when needed; fetch
@@ -75,7 +76,7 @@ does so ahead of time.`}
 	fs := &c.Flag
 	var df dataFlags
 	df.add(fs)
-	c.Run = func(ctx context.Context, env *Env, args []string) error {
+	c.Run = func(ctx context.Context, env *command.Env, args []string) error {
 		names := fs.Args()
 		if len(names) == 0 {
 			names = datasets.Names()
@@ -99,8 +100,8 @@ does so ahead of time.`}
 	return c
 }
 
-func datasetsCommand() *Command {
-	d := &Command{Name: "datasets", Short: "print the dataset table computed from the verified files (or from your own .dat/.arff/.csv files)", UsageLine: "[flags] [dataset or file ...]", Positional: true,
+func datasetsCommand() *command.Command {
+	d := &command.Command{Name: "datasets", Short: "print the dataset table computed from the verified files (or from your own .dat/.arff/.csv files)", UsageLine: "[flags] [dataset or file ...]", Positional: true,
 		Long: `Datasets prints the table of the named datasets (all ten when none is
 named) computed from the verified files, with differences from the paper
 flagged. The path of a .dat, .arff or .csv file prints that file's row, with
@@ -109,7 +110,7 @@ it (docs/data.md).`}
 	fs := &d.Flag
 	var df dataFlags
 	df.add(fs)
-	d.Run = func(ctx context.Context, env *Env, args []string) error {
+	d.Run = func(ctx context.Context, env *command.Env, args []string) error {
 		rows, err := df.fetcher(env).Summaries(ctx, fs.Args())
 		if err != nil {
 			return err

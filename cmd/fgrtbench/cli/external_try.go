@@ -7,6 +7,7 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/bench/study"
 	"github.com/fgrtbench/fgrtbench/datasets"
+	"github.com/fgrtbench/fgrtbench/internal/command"
 	"github.com/fgrtbench/fgrtbench/tasks/externaltry"
 )
 
@@ -43,17 +44,17 @@ func (e *externalFlags) apply(study study.Study) error {
 
 func init() { register(externalCommand) }
 
-func externalCommand() *Command {
-	return &Command{Name: "external", Short: "external methods: 'external try' runs one job of a spec's external method in the foreground and shows it",
+func externalCommand() *command.Command {
+	return &command.Command{Name: "external", Short: "external methods: 'external try' runs one job of a spec's external method in the foreground and shows it",
 		UsageLine: "try [flags]",
-		Commands:  []*Command{externalTryCommand()},
+		Commands:  []*command.Command{externalTryCommand()},
 		Long: `External holds the tools for external methods (docs/external.md).
 'external try' runs one job of a spec's external method in the foreground
 and prints what the adapter received and returned.`}
 }
 
-func externalTryCommand() *Command {
-	c := &Command{Name: "try", Short: "run one job of a spec's external method in the foreground and show its inputs, messages and outputs",
+func externalTryCommand() *command.Command {
+	c := &command.Command{Name: "try", Short: "run one job of a spec's external method in the foreground and show its inputs, messages and outputs",
 		UsageLine: "--spec FILE [--method LABEL] [--dataset D] [--protocol P] [--fold I] [--mode process|worker] [--keep-unit-dirs DIR]",
 		Long: `Try runs one job of an external method of --spec on one fold of one
 dataset, in the foreground, and prints the files the adapter received, the
@@ -71,7 +72,7 @@ directory to keep it in.`}
 	fs.IntVar(&t.o.Fold, "fold", 0, "index of the fold to fit and predict (repeat 0 first)")
 	fs.StringVar(&t.o.Mode, "mode", "", "process or worker (default: the spec's mode)")
 	fs.StringVar(&t.o.Keep, "keep-unit-dirs", "", "keep the job's directory under `DIR` (default: shown, then deleted)")
-	c.Run = func(ctx context.Context, env *Env, args []string) error { return runExternalTry(ctx, env, &t) }
+	c.Run = func(ctx context.Context, env *command.Env, args []string) error { return runExternalTry(ctx, env, &t) }
 	return c
 }
 
@@ -83,7 +84,7 @@ type tryFlags struct {
 
 // runExternalTry runs one job of an external method on one fold, showing
 // on stdout what the adapter received, printed and returned.
-func runExternalTry(ctx context.Context, env *Env, t *tryFlags) error {
+func runExternalTry(ctx context.Context, env *command.Env, t *tryFlags) error {
 	if t.o.Spec == "" {
 		return usageError("--spec is required")
 	}

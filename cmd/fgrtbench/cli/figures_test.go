@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fgrtbench/fgrtbench/plots"
+	"github.com/fgrtbench/fgrtbench/results/runtimecsv"
 )
 
 // TestReportSaysWhenFiguresAreMissing: a figure step that fails (here a
@@ -19,7 +19,7 @@ func TestReportSaysWhenFiguresAreMissing(t *testing.T) {
 	if code, _, e := runCLI(append([]string{"merge", "--out", merged}, shards...)...); code != 0 {
 		t.Fatalf("merge: %s", e)
 	}
-	if err := os.WriteFile(filepath.Join(merged, plots.RuntimeFile), []byte("not,a,runtime\nfile\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(merged, runtimecsv.FileName), []byte("not,a,runtime\nfile\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	code, _, e := runCLI("report", "--results", merged)
@@ -30,7 +30,7 @@ func TestReportSaysWhenFiguresAreMissing(t *testing.T) {
 		t.Errorf("stderr lacks the figure error: %q", e)
 	}
 	rep, _ := os.ReadFile(filepath.Join(merged, "report", "REPORT.md"))
-	if !strings.Contains(string(rep), "> **Figures incomplete:** ") || !strings.Contains(string(rep), plots.RuntimeFile) {
+	if !strings.Contains(string(rep), "> **Figures incomplete:** ") || !strings.Contains(string(rep), runtimecsv.FileName) {
 		t.Fatalf("REPORT.md does not say its figures are incomplete:\n%s", rep)
 	}
 }

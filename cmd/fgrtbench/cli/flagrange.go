@@ -8,6 +8,7 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/bench/methods"
 	"github.com/fgrtbench/fgrtbench/bench/runner"
+	"github.com/fgrtbench/fgrtbench/internal/command"
 )
 
 // valueCheck refuses a numeric flag's value that its command cannot use,
@@ -59,7 +60,7 @@ var flagRanges = map[string]valueCheck{
 
 // rangeOf returns the check of flag name in command c, nil when it has
 // none.
-func rangeOf(c *Command, name string) valueCheck {
+func rangeOf(c *command.Command, name string) valueCheck {
 	if chk, ok := flagRanges[c.LongName()+" "+name]; ok {
 		return chk
 	}
@@ -68,7 +69,7 @@ func rangeOf(c *Command, name string) valueCheck {
 
 // checkFlagRanges checks the numeric flags given on the command line (a
 // default is in range: the table's test checks it).
-func checkFlagRanges(c *Command) error {
+func checkFlagRanges(c *command.Command) error {
 	var err error
 	c.Flag.Visit(func(f *flag.Flag) {
 		chk := rangeOf(c, f.Name)

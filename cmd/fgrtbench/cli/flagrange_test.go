@@ -13,13 +13,14 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/bench/runner"
 	"github.com/fgrtbench/fgrtbench/bench/study"
+	"github.com/fgrtbench/fgrtbench/internal/command"
 )
 
 // runnableCommands returns every command and subcommand, newly built.
-func runnableCommands() []*Command {
-	var out []*Command
-	var walk func(cs []*Command)
-	walk = func(cs []*Command) {
+func runnableCommands() []*command.Command {
+	var out []*command.Command
+	var walk func(cs []*command.Command)
+	walk = func(cs []*command.Command) {
 		for _, c := range cs {
 			if c.Run != nil {
 				out = append(out, c)

@@ -6,12 +6,13 @@ import (
 
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
 	"github.com/fgrtbench/fgrtbench/datasets"
+	"github.com/fgrtbench/fgrtbench/internal/command"
 )
 
 func init() { register(foldsCommand) }
 
-func foldsCommand() *Command {
-	c := &Command{Name: "folds", Short: "export a dataset's fold assignment (CSV + per-fold ARFF) for other tools", UsageLine: "--dataset NAME --protocol paper|clean|holdout [--seed S] [--out DIR]",
+func foldsCommand() *command.Command {
+	c := &command.Command{Name: "folds", Short: "export a dataset's fold assignment (CSV + per-fold ARFF) for other tools", UsageLine: "--dataset NAME --protocol paper|clean|holdout [--seed S] [--out DIR]",
 		Long: `Folds exports the fold assignment a protocol gives one dataset into --out:
 a CSV of each row's fold, and each fold's training and test part as ARFF
 (for Weka or any other tool).`}
@@ -23,7 +24,7 @@ a CSV of each row's fold, and each fold's training and test part as ARFF
 	seed := fs.Int64("seed", protocol.DefaultOptions().Seed, "fold seed (clean protocol)")
 	k := fs.Int("folds", 5, "number of folds (clean protocol)")
 	out := fs.String("out", "out", "output directory")
-	c.Run = func(ctx context.Context, env *Env, args []string) error {
+	c.Run = func(ctx context.Context, env *command.Env, args []string) error {
 		if *name == "" {
 			return usageError("--dataset is required")
 		}

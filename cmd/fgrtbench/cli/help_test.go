@@ -16,8 +16,8 @@ import (
 // select it ("plot all" as {"plot", "all"}).
 func allCommands() [][]string {
 	var out [][]string
-	var walk func(prefix []string, cs []*Command)
-	walk = func(prefix []string, cs []*Command) {
+	var walk func(prefix []string, cs []*command.Command)
+	walk = func(prefix []string, cs []*command.Command) {
 		for _, c := range cs {
 			words := append(append([]string(nil), prefix...), c.Name)
 			out = append(out, words)
@@ -29,7 +29,7 @@ func allCommands() [][]string {
 }
 
 // commandAt returns the (freshly built) command the words select.
-func commandAt(t *testing.T, words []string) *Command {
+func commandAt(t *testing.T, words []string) *command.Command {
 	t.Helper()
 	c, rest := command.Find(Commands(), words)
 	if c == nil || len(rest) > 0 {

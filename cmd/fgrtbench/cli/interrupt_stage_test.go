@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fgrtbench/fgrtbench/internal/command"
 )
 
 // TestFirstSignalStopsEveryStage: a command whose context is already
@@ -40,7 +42,7 @@ func TestFirstSignalStopsEveryStage(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			cancel()
 			var o, e bytes.Buffer
-			env := &Env{Stdout: &o, Stderr: &e, Getenv: func(string) string { return "" }}
+			env := &command.Env{Stdout: &o, Stderr: &e, Getenv: func(string) string { return "" }}
 			code := Main(ctx, env, c.args)
 			lines := strings.Split(strings.TrimSpace(e.String()), "\n")
 			last := lines[len(lines)-1]

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fgrtbench/fgrtbench/internal/command"
 )
 
 // TestInterruptSaysWhatIsKept: a run stopped by a signal (its context
@@ -19,7 +21,7 @@ func TestInterruptSaysWhatIsKept(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	var o, e bytes.Buffer
-	env := &Env{Stdout: &o, Stderr: &e, Getenv: func(string) string { return "" }}
+	env := &command.Env{Stdout: &o, Stderr: &e, Getenv: func(string) string { return "" }}
 	code := Main(ctx, env, []string{"run", "--spec", spec, "--out", out})
 	last := strings.TrimSpace(e.String())
 	last = last[strings.LastIndexByte(last, '\n')+1:]

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fgrtbench/fgrtbench/internal/command"
 	"github.com/fgrtbench/fgrtbench/internal/memsize"
 )
 
@@ -59,7 +60,7 @@ func TestMemoryFlagBudget(t *testing.T) {
 		if b, src := f.budget(); b != c.bytes || src != c.source {
 			t.Errorf("%s: budget %d, %q; want %d, %q", c.name, b, src, c.bytes, c.source)
 		}
-		if got := f.Get().(int64); got < 1 || rangeOf(&Command{Name: "run"}, "memory")(got) != nil {
+		if got := f.Get().(int64); got < 1 || rangeOf(&command.Command{Name: "run"}, "memory")(got) != nil {
 			t.Errorf("%s: Get() = %d is out of --memory's own range", c.name, got)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/fgrtbench/fgrtbench/bench/outdir"
+	"github.com/fgrtbench/fgrtbench/internal/command"
 )
 
 // TestMergeInterruptedCleanly (issue 30, "messages that say what
@@ -32,7 +33,7 @@ func TestMergeInterruptedCleanly(t *testing.T) {
 	}
 	merge := func(ctx context.Context, out string) (int, string) {
 		var o, e bytes.Buffer
-		env := &Env{Stdout: &o, Stderr: &e, Getenv: func(string) string { return "" }}
+		env := &command.Env{Stdout: &o, Stderr: &e, Getenv: func(string) string { return "" }}
 		return Main(ctx, env, append([]string{"merge", "--out", out}, shards...)), e.String()
 	}
 

@@ -8,6 +8,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/external"
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
 	"github.com/fgrtbench/fgrtbench/bench/methods"
+	"github.com/fgrtbench/fgrtbench/internal/command"
 )
 
 func init() {
@@ -15,8 +16,8 @@ func init() {
 	register(versionCommand)
 }
 
-func methodsCommand() *Command {
-	c := &Command{Name: "methods", Short: "list the registered methods with their parameters, defaults and grids", UsageLine: "[method ...]", Positional: true,
+func methodsCommand() *command.Command {
+	c := &command.Command{Name: "methods", Short: "list the registered methods with their parameters, defaults and grids", UsageLine: "[method ...]", Positional: true,
 		Long: `Methods lists the registered methods (all when none is named) with their
 version, parameters, types, defaults, allowed values and grids. 'methods
 external' explains the external kind: learners in any language, run through
@@ -27,7 +28,7 @@ max_rules 10, coverage_threshold 0), the base over which each grid point's
 settings are merged. A command may start elsewhere: 'rules' fits FGRT's
 "fixed" grid point (15 rules, coverage 0.01; see 'fgrtbench rules -h').`}
 	fs := &c.Flag
-	c.Run = func(ctx context.Context, env *Env, args []string) error {
+	c.Run = func(ctx context.Context, env *command.Env, args []string) error {
 		return describeMethods(env.Stdout, fs.Args())
 	}
 	return c
@@ -56,12 +57,12 @@ func describeMethods(w io.Writer, names []string) error {
 	return nil
 }
 
-func versionCommand() *Command {
-	v := &Command{Name: "version", Short: "print the module version, VCS revision and Go version", UsageLine: "",
+func versionCommand() *command.Command {
+	v := &command.Command{Name: "version", Short: "print the module version, VCS revision and Go version", UsageLine: "",
 		Long: `Version prints the module version, the VCS revision the binary was built
 from (and whether its tree was modified) and the Go version. 'fgrtbench
 --version' prints the same.`}
-	v.Run = func(ctx context.Context, env *Env, args []string) error { return printVersion(env.Stdout) }
+	v.Run = func(ctx context.Context, env *command.Env, args []string) error { return printVersion(env.Stdout) }
 	return v
 }
 

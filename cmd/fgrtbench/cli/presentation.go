@@ -3,8 +3,8 @@ package cli
 import (
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
 	"github.com/fgrtbench/fgrtbench/results"
+	"github.com/fgrtbench/fgrtbench/results/runtimecsv"
 	"github.com/fgrtbench/fgrtbench/tasks/reporting"
-	rt "github.com/fgrtbench/fgrtbench/timing"
 )
 
 // stochasticOf and methodBases are what check reads of a manifest, as the
@@ -15,7 +15,7 @@ func methodBases(m *manifest.Manifest) map[string]string { return reporting.Meth
 
 // runtimePresentation names the methods of runtime rows (the runtime study
 // writes no manifest): the registry's names and order.
-func runtimePresentation(rows []rt.Row) results.Presentation {
+func runtimePresentation(rows []runtimecsv.Row) results.Presentation {
 	var labels []string
 	for _, r := range rows {
 		labels = append(labels, r.Method)

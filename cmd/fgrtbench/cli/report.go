@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/fgrtbench/fgrtbench/internal/command"
 	"github.com/fgrtbench/fgrtbench/reports"
 	"github.com/fgrtbench/fgrtbench/stats"
 	"github.com/fgrtbench/fgrtbench/tasks/reporting"
@@ -11,8 +12,8 @@ import (
 
 func init() { register(reportCommand) }
 
-func reportCommand() *Command {
-	c := &Command{Name: "report", Short: "render tables, statistics, figures and REPORT.md from stored results", UsageLine: "[--results DIR]",
+func reportCommand() *command.Command {
+	c := &command.Command{Name: "report", Short: "render tables, statistics, figures and REPORT.md from stored results", UsageLine: "[--results DIR]",
 		Long: `Report renders the report/ directory of a results directory (tables as
 Markdown, LaTeX and CSV, statistics, figures and REPORT.md) from its
 results.csv and manifest.json. run and reproduce do this when they finish;
@@ -24,7 +25,7 @@ run report after merge, or to render again.`}
 	var ro reporting.Options
 	addStatsFlags(fs, &ro, "else fgrt for the paper's study (reproduce), else every pair")
 	fs.Float64Var(&ro.Rope, "rope", stats.DefaultRope, "half-width of the region of practical equivalence of the Bayesian tests, as a fraction of accuracy (0.01 = 1 percentage point)")
-	c.Run = func(ctx context.Context, env *Env, args []string) error {
+	c.Run = func(ctx context.Context, env *command.Env, args []string) error {
 		if !(ro.Rope > 0 && ro.Rope < 1) {
 			return fmt.Errorf("--rope %v: must be a fraction of accuracy in (0, 1), e.g. 0.01 for one percentage point", ro.Rope)
 		}
@@ -39,7 +40,7 @@ run report after merge, or to render again.`}
 }
 
 // withWarnings sends a report's notes to stderr.
-func withWarnings(env *Env, ro reporting.Options) reporting.Options {
+func withWarnings(env *command.Env, ro reporting.Options) reporting.Options {
 	ro.Warn = func(msg string) { fmt.Fprintf(env.Stderr, "fgrtbench report: %s\n", msg) }
 	return ro
 }

@@ -8,12 +8,13 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
 	"github.com/fgrtbench/fgrtbench/bench/spec"
 	"github.com/fgrtbench/fgrtbench/bench/study"
+	"github.com/fgrtbench/fgrtbench/internal/command"
 )
 
 func init() { register(reproduceCommand) }
 
-func reproduceCommand() *Command {
-	c := &Command{Name: "reproduce", Short: "run the paper's experiment (paper and/or clean protocol) and write the report",
+func reproduceCommand() *command.Command {
+	c := &command.Command{Name: "reproduce", Short: "run the paper's experiment (paper and/or clean protocol) and write the report",
 		UsageLine: "[--protocol paper|clean|holdout|both] [--methods a,b] [--datasets x,y] [--out DIR] [flags]",
 		Long: `Reproduce runs the paper's own study (every registered method on the ten
 datasets under the paper and the clean protocol, with the variants) and
@@ -36,7 +37,7 @@ each method's default grid (docs/specs-and-sweeps.md).`}
 	var pf paperFlags
 	pf.add(fs)
 	noReport := fs.Bool("no-report", false, "do not render the report after running")
-	c.Run = func(ctx context.Context, env *Env, args []string) error {
+	c.Run = func(ctx context.Context, env *command.Env, args []string) error {
 		study, err := pf.study(fs)
 		if err != nil {
 			return err

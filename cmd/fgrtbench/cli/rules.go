@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fgrtbench/fgrtbench/datasets"
+	"github.com/fgrtbench/fgrtbench/internal/command"
 	"github.com/fgrtbench/fgrtbench/results/artifacts"
 	"github.com/fgrtbench/fgrtbench/tasks/rules"
 )
@@ -26,8 +27,8 @@ func (s setFlags) Set(v string) error {
 
 func init() { register(rulesCommand) }
 
-func rulesCommand() *Command {
-	c := &Command{Name: "rules", Short: "fit FGRT (or FGRT* with --optimized) on a whole dataset and print its rules and partitions",
+func rulesCommand() *command.Command {
+	c := &command.Command{Name: "rules", Short: "fit FGRT (or FGRT* with --optimized) on a whole dataset and print its rules and partitions",
 		UsageLine: "--dataset NAME [--optimized] [--max-rules N] [--set name=value ...] [--json] | --results DIR --dataset D --method M [--fold K] [--json]",
 		Long: `Rules fits FGRT (FGRT* with --optimized) on the complete rows of a dataset
 and prints its rules, their complexity, the training accuracy and the fuzzy
@@ -70,7 +71,7 @@ pass --max-rules 10 --coverage 0.`}
 	fs.IntVar(&f.stored.Fold, "fold", -1, "with --results: the fold whose rules to print (default: the representative fold, whose accuracy is the median)")
 	f.fit.Set = setFlags{}
 	fs.Var(setFlags(f.fit.Set), "set", "any other FGRT parameter as name=value (repeatable; see 'fgrtbench rules -h' and the registry)")
-	c.Run = func(ctx context.Context, env *Env, args []string) error { return runRules(ctx, env, &f) }
+	c.Run = func(ctx context.Context, env *command.Env, args []string) error { return runRules(ctx, env, &f) }
 	return c
 }
 
@@ -84,7 +85,7 @@ type rulesFlags struct {
 
 // runRules prints the rules of FGRT fitted on a dataset, or those a study
 // stored.
-func runRules(ctx context.Context, env *Env, f *rulesFlags) error {
+func runRules(ctx context.Context, env *command.Env, f *rulesFlags) error {
 	if f.fit.Dataset == "" {
 		return usageError("--dataset is required")
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/fgrtbench/fgrtbench/internal/command"
 	"github.com/fgrtbench/fgrtbench/results/artifacts"
 	"github.com/fgrtbench/fgrtbench/tasks/rules"
 )
@@ -12,7 +13,7 @@ import (
 // rulesJSON is rules --json: every feature, term and class by name.
 type rulesJSON = rules.Document
 
-func writeRulesJSON(env *Env, r rulesJSON) error {
+func writeRulesJSON(env *command.Env, r rulesJSON) error {
 	enc := json.NewEncoder(env.Stdout)
 	enc.SetEscapeHTML(false) // rules stay readable: "<=", not "\u003c="
 	enc.SetIndent("", "  ")
@@ -21,7 +22,7 @@ func writeRulesJSON(env *Env, r rulesJSON) error {
 
 // printStoredRules prints the rules a results directory stored for one
 // dataset and method, re-derived against results.csv first.
-func printStoredRules(env *Env, q rules.Query, asJSON bool) error {
+func printStoredRules(env *command.Env, q rules.Query, asJSON bool) error {
 	s, err := rules.ReadStored(q)
 	if err != nil {
 		return err

@@ -15,6 +15,7 @@ import (
 	"github.com/fgrtbench/fgrtbench/bench/spec"
 	"github.com/fgrtbench/fgrtbench/bench/study"
 	"github.com/fgrtbench/fgrtbench/datasets"
+	"github.com/fgrtbench/fgrtbench/internal/command"
 	"github.com/fgrtbench/fgrtbench/reports"
 	"github.com/fgrtbench/fgrtbench/tasks/reporting"
 	"github.com/fgrtbench/fgrtbench/tasks/runstudy"
@@ -107,7 +108,7 @@ func (r *runFlags) applyMissing(s *study.Study) error {
 	return nil
 }
 
-func (r *runFlags) resolveShard(env *Env) (study.Shard, error) {
+func (r *runFlags) resolveShard(env *command.Env) (study.Shard, error) {
 	if r.shard != "" {
 		s, err := study.ParseShard(r.shard)
 		if err == nil && r.shardCount != 0 && r.shardCount != s.Count {
@@ -121,7 +122,7 @@ func (r *runFlags) resolveShard(env *Env) (study.Shard, error) {
 
 // options are the runner's settings for study from the flags, with
 // progress and notes on stderr.
-func (r *runFlags) options(env *Env, study study.Study) (runstudy.Options, error) {
+func (r *runFlags) options(env *command.Env, study study.Study) (runstudy.Options, error) {
 	if r.jobs < 1 {
 		return runstudy.Options{}, fmt.Errorf("-j %d: need at least 1 thread (the default is the number of CPUs, %d)", r.jobs, runtime.NumCPU())
 	}
@@ -148,7 +149,7 @@ func (r *runFlags) options(env *Env, study study.Study) (runstudy.Options, error
 
 // execute runs a study with progress (runstudy.Run); the runner keeps the
 // manifest.
-func execute(ctx context.Context, env *Env, rf *runFlags, study study.Study) (runner.Summary, error) {
+func execute(ctx context.Context, env *command.Env, rf *runFlags, study study.Study) (runner.Summary, error) {
 	o, err := rf.options(env, study)
 	if err != nil {
 		return runner.Summary{}, err
@@ -158,7 +159,7 @@ func execute(ctx context.Context, env *Env, rf *runFlags, study study.Study) (ru
 
 // runAndReport is run and reproduce: execute, then, unless noReport, the
 // report of what finished (runstudy.RunAndReport) and its headline.
-func runAndReport(ctx context.Context, env *Env, rf *runFlags, study study.Study, noReport bool) error {
+func runAndReport(ctx context.Context, env *command.Env, rf *runFlags, study study.Study, noReport bool) error {
 	if err := checkReferenceFlag(rf.report.Reference, study); err != nil {
 		return err
 	}
@@ -182,8 +183,8 @@ func init() {
 	register(mergeCommand)
 }
 
-func runCommand() *Command {
-	c := &Command{Name: "run", Short: "run a study from a spec file (JSON or YAML): datasets, protocols, methods, grids", UsageLine: "--spec FILE [flags]",
+func runCommand() *command.Command {
+	c := &command.Command{Name: "run", Short: "run a study from a spec file (JSON or YAML): datasets, protocols, methods, grids", UsageLine: "--spec FILE [flags]",
 		Long: `Run runs the study a spec file declares (datasets, protocols, methods with
 their parameters, grids and sweeps) and writes its results to --out:
 results.csv, manifest.json and, unless --no-report, report/REPORT.md.
@@ -196,7 +197,7 @@ runs a part of the units, for a job array; merge combines the parts.`}
 	addStatsFlags(fs, &rf.report, "else every pair")
 	specPath := fs.String("spec", "", "study specification (.json, .yaml or .yml)")
 	noReport := fs.Bool("no-report", false, "do not render the report after running")
-	c.Run = func(ctx context.Context, env *Env, args []string) error {
+	c.Run = func(ctx context.Context, env *command.Env, args []string) error {
 		if *specPath == "" {
 			return usageError("--spec is required")
 		}
@@ -212,8 +213,8 @@ runs a part of the units, for a job array; merge combines the parts.`}
 	return c
 }
 
-func mergeCommand() *Command {
-	m := &Command{Name: "merge", Short: "merge the shards of one study (refuses missing units, other studies, conflicting rows)",
+func mergeCommand() *command.Command {
+	m := &command.Command{Name: "merge", Short: "merge the shards of one study (refuses missing units, other studies, conflicting rows)",
 		UsageLine: "--out DIR|FILE [--allow-partial] SHARD_DIR|results.csv ...", Positional: true,
 		Long: `Merge combines the shards of one study (their directories, or results.csv
 files with their manifest.json beside them) into --out. It refuses missing
@@ -223,7 +224,7 @@ results.csv, the manifest and the report.`}
 	fs := &m.Flag
 	out := fs.String("out", "", "merged results: a directory (gets results.csv and manifest.json) or a results file (manifest.json goes beside it)")
 	partial := fs.Bool("allow-partial", false, "write the merge even when units are missing, marked as partial (results.csv, manifest, report)")
-	m.Run = func(ctx context.Context, env *Env, args []string) error {
+	m.Run = func(ctx context.Context, env *command.Env, args []string) error {
 		if *out == "" || fs.NArg() == 0 {
 			return usageError("need --out and at least one input")
 		}
@@ -246,7 +247,7 @@ results.csv, the manifest and the report.`}
 }
 
 // printMerged says what a merge wrote, and loudly when it is partial.
-func printMerged(env *Env, sum outdir.MergeSummary) {
+func printMerged(env *command.Env, sum outdir.MergeSummary) {
 	if sum.Partial {
 		fmt.Fprintf(env.Stderr, "fgrtbench merge: PARTIAL: %d of %d units (missing shards %s); marked as partial in %s and %s\n",
 			sum.PresentUnits, sum.ExpectedUnits, strings.Join(sum.MissingShards, ", "), sum.ResultsPath, sum.ManifestPath)

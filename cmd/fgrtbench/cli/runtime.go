@@ -7,10 +7,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fgrtbench/fgrtbench/bench/methods"
 	"github.com/fgrtbench/fgrtbench/bench/runner"
+	"github.com/fgrtbench/fgrtbench/internal/command"
 	"github.com/fgrtbench/fgrtbench/learn"
 	"github.com/fgrtbench/fgrtbench/tasks/runtimestudy"
-	rt "github.com/fgrtbench/fgrtbench/timing"
+	"github.com/fgrtbench/fgrtbench/timing/paperruntime"
 )
 
 // ints are the items of a list of positive integers.
@@ -61,8 +63,8 @@ type runtimeFlags struct {
 	maxSec                           *float64
 }
 
-func runtimeCommand() *Command {
-	c := &Command{Name: "runtime", Short: "time training on the authors' synthetic data (and real subsamples); write runtime.csv and the scaling figure",
+func runtimeCommand() *command.Command {
+	c := &command.Command{Name: "runtime", Short: "time training on the authors' synthetic data (and real subsamples); write runtime.csv and the scaling figure",
 		UsageLine: "[--out DIR] [--methods a,b] [--samples 100,500,...] [--features 5,10,...] [--trials 3] [--max-seconds-per-fit S] [--cap fga=2000] [--datasets wine,...] [-j 1]",
 		Long: `Runtime times training on the authors' synthetic runtime data, growing the
 number of samples and then of features, and with --datasets on subsamples of
@@ -73,9 +75,9 @@ one thread as the paper did. Models are the same for every -j.`}
 	fs := &c.Flag
 	var f runtimeFlags
 	f.data.add(fs)
-	def := rt.DefaultOptions()
+	def := paperruntime.DefaultOptions()
 	f.out = fs.String("out", "out", "output directory (runtime.csv, runtime_scaling.png/.svg)")
-	f.methods = newListFlag(fs, "methods", "", "registry names to time (default: "+strings.Join(rt.DefaultMethods, ",")+", those registered)")
+	f.methods = newListFlag(fs, "methods", "", "registry names to time (default: "+strings.Join(methods.Timed(), ",")+", those registered)")
 	f.samples = newListFlag(fs, "samples", joinInts(def.Samples), "sample sizes of the samples study (features fixed by --samples-features); empty skips it")
 	f.samplesFeatures = fs.Int("samples-features", def.SamplesFeatures, "features in the samples study")
 	f.features = newListFlag(fs, "features", joinInts(def.Features), "feature counts of the features study (samples fixed by --features-samples); empty skips it")
@@ -85,7 +87,7 @@ one thread as the paper did. Models are the same for every -j.`}
 	f.caps = newListFlag(fs, "cap", "", "per-method maximum number of samples, e.g. fga=1000,ripper=5000 (larger sizes are not run for it)")
 	f.real = newListFlag(fs, "datasets", "", "also time subsamples (sizes from --samples, plus the whole set) of these datasets (complete rows)")
 	f.jobs = fs.Int("j", 1, "threads one fit may keep busy (1 to "+strconv.Itoa(runner.MaxJobs)+"): times a learner's parallel loops; 1 times fits on one thread")
-	c.Run = func(ctx context.Context, env *Env, args []string) error {
+	c.Run = func(ctx context.Context, env *command.Env, args []string) error {
 		if err := checkListFlags(fs, "methods"); err != nil {
 			return err
 		}
@@ -99,8 +101,8 @@ one thread as the paper did. Models are the same for every -j.`}
 }
 
 // options are the study the flags describe.
-func (f *runtimeFlags) options(env *Env) (runtimestudy.Options, error) {
-	o := rt.DefaultOptions()
+func (f *runtimeFlags) options(env *command.Env) (runtimestudy.Options, error) {
+	o := paperruntime.DefaultOptions()
 	var err error
 	if o.Samples, err = f.samples.ints(); err != nil {
 		return runtimestudy.Options{}, err

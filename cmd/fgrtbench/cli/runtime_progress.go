@@ -5,7 +5,7 @@ import (
 	"io"
 	"time"
 
-	rt "github.com/fgrtbench/fgrtbench/timing"
+	"github.com/fgrtbench/fgrtbench/timing/paperruntime"
 )
 
 // runtimeProgress shows how far the runtime study is, in place of a line
@@ -35,9 +35,9 @@ func (p *runtimeProgress) clock() time.Time {
 	return time.Now()
 }
 
-// Step is the timing.Options.Progress callback. The study calls it from
+// Step is the paperruntime.Options.Progress callback. The study calls it from
 // one goroutine.
-func (p *runtimeProgress) Step(s rt.Step) {
+func (p *runtimeProgress) Step(s paperruntime.Step) {
 	now := p.clock()
 	if p.prev.IsZero() {
 		p.prev = now

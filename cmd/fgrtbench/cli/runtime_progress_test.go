@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	rt "github.com/fgrtbench/fgrtbench/timing"
+	"github.com/fgrtbench/fgrtbench/timing/paperruntime"
 )
 
 // TestRuntimeProgress: instead of one line per (size, method) pair, a log
@@ -17,11 +17,11 @@ func TestRuntimeProgress(t *testing.T) {
 	steps := func(p *runtimeProgress, clock *time.Time) {
 		for i := 1; i <= 12; i++ {
 			*clock = clock.Add(time.Second)
-			p.Step(rt.Step{Study: "samples", Method: "fgrt", N: 100 * i, D: 10, Done: i, Total: 12})
+			p.Step(paperruntime.Step{Study: "samples", Method: "fgrt", N: 100 * i, D: 10, Done: i, Total: 12})
 		}
 		for i := 1; i <= 2; i++ {
 			*clock = clock.Add(time.Second)
-			p.Step(rt.Step{Study: "real/wine", Method: "cart", N: 178, D: 13, Done: i, Total: 2})
+			p.Step(paperruntime.Step{Study: "real/wine", Method: "cart", N: 178, D: 13, Done: i, Total: 2})
 		}
 	}
 	cases := []struct {

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/fgrtbench/fgrtbench/bench/manifest"
-	"github.com/fgrtbench/fgrtbench/bench/runner"
+	"github.com/fgrtbench/fgrtbench/internal/command"
 	"github.com/fgrtbench/fgrtbench/results"
 )
 
@@ -18,7 +18,7 @@ import (
 // its environment.
 func runCLIEnv(vars map[string]string, args ...string) (code int, stdout, stderr string) {
 	var o, e bytes.Buffer
-	env := &Env{Stdout: &o, Stderr: &e, Getenv: func(k string) string { return vars[k] }}
+	env := &command.Env{Stdout: &o, Stderr: &e, Getenv: func(k string) string { return vars[k] }}
 	code = Main(context.Background(), env, args)
 	return code, o.String(), e.String()
 }
@@ -145,7 +145,7 @@ func TestPartialShardMakesNoBaselineOrSilentReport(t *testing.T) {
 		t.Fatalf("shard 1: %s", stderr)
 	}
 	merged := t.TempDir()
-	if code, _, stderr := runCLIEnv(nil, "merge", "--out", filepath.Join(merged, runner.ResultsFile), shardDir, shard1); code != 0 {
+	if code, _, stderr := runCLIEnv(nil, "merge", "--out", filepath.Join(merged, results.FileName), shardDir, shard1); code != 0 {
 		t.Fatalf("merge: %s", stderr)
 	}
 	if code, _, stderr := runCLIEnv(nil, "check", "--baseline", baseline, "--results", merged, "--spec", spec, "--update"); code != 0 {
@@ -164,7 +164,7 @@ func TestPartialShardMakesNoBaselineOrSilentReport(t *testing.T) {
 	if !strings.Contains(string(rep), "PARTIAL RESULTS: 2 of the study's 4 units (shard 0/2;") {
 		t.Fatal("REPORT.md of a shard does not say it is partial")
 	}
-	recs, err := results.ReadFile(filepath.Join(shardDir, runner.ResultsFile))
+	recs, err := results.ReadFile(filepath.Join(shardDir, results.FileName))
 	if err != nil || len(recs) == 0 {
 		t.Fatalf("shard results: %d rows, %v", len(recs), err)
 	}

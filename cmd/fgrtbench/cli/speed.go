@@ -9,9 +9,10 @@ import (
 	"strings"
 
 	"github.com/fgrtbench/fgrtbench/bench/runner"
+	"github.com/fgrtbench/fgrtbench/internal/command"
 	"github.com/fgrtbench/fgrtbench/tasks/speedrun"
-	rt "github.com/fgrtbench/fgrtbench/timing"
-	"github.com/fgrtbench/fgrtbench/timing/speed"
+	"github.com/fgrtbench/fgrtbench/timing/paperruntime"
+	"github.com/fgrtbench/fgrtbench/timing/sidebyside"
 )
 
 func init() { register(speedCommand) }
@@ -44,10 +45,10 @@ number of CPUs (--scaling-j to choose), every run a fresh
 'fgrtbench reproduce' process: the paper's study as ./run.sh runs it and
 the 10^6 × 20 study of docs/large-data.md (--scaling-studies to choose).
 It prints wall time, speed-up over -j 1 and over -j 2, efficiency and the
-child's peak memory, and writes them as ` + speed.ScalingFile + ` into --out.`
+child's peak memory, and writes them as ` + sidebyside.ScalingFile + ` into --out.`
 
-func speedCommand() *Command {
-	c := &Command{Name: "speed", Short: "time fgrtbench against scikit-learn and Weka (when installed) on the same data; print the table with ratios",
+func speedCommand() *command.Command {
+	c := &command.Command{Name: "speed", Short: "time fgrtbench against scikit-learn and Weka (when installed) on the same data; print the table with ratios",
 		UsageLine: "[--python /usr/bin/python3] [--weka /usr/share/java/weka.jar] [--large] [--large-data] [--external] [--run-sh] [--markdown] [-j 1] [--scaling [--scaling-studies paper,large] [--scaling-j 1,2,4] [--scaling-rows N] [--out DIR]]",
 		Long:      speedLong}
 	fs := &c.Flag
@@ -59,14 +60,14 @@ func speedCommand() *Command {
 	fs.BoolVar(&o.LargeData, "large-data", false, "also generate a 10^6 × 20 CSV and time reading it (beside pandas.read_csv when installed) and a clean study of FGRT and CART on it (-j 2): wall time and peak memory; minutes")
 	fs.BoolVar(&o.External, "external", false, "also run a reduced study of the scikit-learn example's external method (examples/external) in process and in worker mode alternately, and one of the Go test adapter for the harness's cost per job (run from the repository root; under 2 minutes)")
 	fs.BoolVar(&o.RunSh, "run-sh", false, "also time ./run.sh and the FGA hold-out study "+speedrun.FGAHoldoutSpec+" (run from the repository root)")
-	fs.StringVar(&o.ExFuzzy, "exfuzzy", "", "checkout of Fuminides/ex-fuzzy at 96f0cf2d (or its ex_fuzzy/ex_fuzzy): also time FuzzyCART beside Ex-Fuzzy's fit on the clean folds of ring and spambase (default $"+speed.ExFuzzyEnv+"; skipped when neither is given)")
+	fs.StringVar(&o.ExFuzzy, "exfuzzy", "", "checkout of Fuminides/ex-fuzzy at 96f0cf2d (or its ex_fuzzy/ex_fuzzy): also time FuzzyCART beside Ex-Fuzzy's fit on the clean folds of ring and spambase (default $"+sidebyside.ExFuzzyEnv+"; skipped when neither is given)")
 	fs.BoolVar(&o.Markdown, "markdown", false, "print the generated performance block with its begin and end markers, for scripts/speed.sh --readme to splice into docs/performance.md (with --run-sh, as that block is made)")
 	scaling := fs.Bool("scaling", false, "instead time whole studies at several -j, each a fresh reproduce process: wall time, speed-up, efficiency, peak memory")
-	studies := newListFlag(fs, "scaling-studies", strings.Join(speed.ScalingStudies, ","), "with --scaling: the studies to time (paper, large)")
+	studies := newListFlag(fs, "scaling-studies", strings.Join(sidebyside.ScalingStudies, ","), "with --scaling: the studies to time (paper, large)")
 	jobs := newListFlag(fs, "scaling-j", "", "with --scaling: the -j values (default 1,2,4,… up to the number of CPUs)")
-	rows := fs.Int("scaling-rows", rt.LargeRows, "with --scaling: rows of the large study's generated CSV (fewer for a quick check)")
-	fs.StringVar(&o.ScalingOut, "out", "out", "with --scaling: output directory (the table as "+speed.ScalingFile+")")
-	c.Run = func(ctx context.Context, env *Env, args []string) error {
+	rows := fs.Int("scaling-rows", paperruntime.LargeRows, "with --scaling: rows of the large study's generated CSV (fewer for a quick check)")
+	fs.StringVar(&o.ScalingOut, "out", "out", "with --scaling: output directory (the table as "+sidebyside.ScalingFile+")")
+	c.Run = func(ctx context.Context, env *command.Env, args []string) error {
 		if err := checkListFlags(fs, "scaling-studies", "scaling-j"); err != nil {
 			return err
 		}
@@ -78,7 +79,7 @@ func speedCommand() *Command {
 			return err
 		}
 		if *scaling {
-			o.Scaling = &speed.ScalingOptions{Rows: *rows, Cols: rt.LargeCols, Env: scalingEnv}
+			o.Scaling = &sidebyside.ScalingOptions{Rows: *rows, Cols: paperruntime.LargeCols, Env: scalingEnv}
 			if o.Scaling.Studies, err = studies.items(); err != nil {
 				return err
 			}
@@ -87,7 +88,7 @@ func speedCommand() *Command {
 			}
 		}
 		if o.ExFuzzy == "" && env.Getenv != nil {
-			o.ExFuzzy = env.Getenv(speed.ExFuzzyEnv)
+			o.ExFuzzy = env.Getenv(sidebyside.ExFuzzyEnv)
 		}
 		o.Stdout, o.Stderr = env.Stdout, env.Stderr
 		return speedrun.Run(ctx, o)

@@ -9,7 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fgrtbench/fgrtbench/timing/speed"
+	"github.com/fgrtbench/fgrtbench/internal/command"
+	"github.com/fgrtbench/fgrtbench/timing/sidebyside"
 )
 
 // asFgrtbench is the variable under which this package's test binary runs
@@ -20,7 +21,7 @@ const asFgrtbench = "FGRT_TEST_BINARY_IS_FGRTBENCH"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(asFgrtbench) == "1" {
-		env := &Env{Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv}
+		env := &command.Env{Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv}
 		os.Exit(Main(context.Background(), env, os.Args[1:]))
 	}
 	scalingEnv = append(os.Environ(), asFgrtbench+"=1")
@@ -45,13 +46,13 @@ func TestSpeedScalingTinyStudy(t *testing.T) {
 	if !strings.Contains(lines[1], " 1.00× ") || !strings.Contains(lines[1], " 100 % ") {
 		t.Errorf("-j 1 row is not its own base: %q", lines[1])
 	}
-	f, err := os.Open(filepath.Join(dir, speed.ScalingFile))
+	f, err := os.Open(filepath.Join(dir, sidebyside.ScalingFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	recs, err := csv.NewReader(f).ReadAll()
 	f.Close()
-	if err != nil || len(recs) != 3 || strings.Join(recs[0], ",") != strings.Join(speed.ScalingCSVHeader, ",") {
+	if err != nil || len(recs) != 3 || strings.Join(recs[0], ",") != strings.Join(sidebyside.ScalingCSVHeader, ",") {
 		t.Fatalf("CSV %v (%v)", recs, err)
 	}
 	w1, _ := strconv.ParseFloat(recs[1][2], 64)

@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/fgrtbench/fgrtbench/internal/command"
 )
 
 // writerFixture is what the writing commands read: a data file, a study
@@ -66,7 +68,7 @@ var writers = map[string]func(f writerFixture, out string) []string{
 var writersWithoutOut = map[string]bool{"report": true}
 
 // commandsWithOut lists every command and subcommand with an --out flag.
-func commandsWithOut(cs []*Command) []string {
+func commandsWithOut(cs []*command.Command) []string {
 	var out []string
 	for _, c := range cs {
 		if c.Flag.Lookup("out") != nil {

@@ -1,0 +1,85 @@
+package outdir_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fgrtbench/fgrtbench/bench/outdir"
+	"github.com/fgrtbench/fgrtbench/results"
+	"github.com/fgrtbench/fgrtbench/results/artifacts"
+)
+
+// TestMergesIntoOneNewDirectoryAtOnce: two merges into one --out that does
+// not exist yet, the second running to its end while the first is between
+// reading its inputs and writing (its Commit). The first must not write
+// over the second's merge: it is refused in one line, the second's rows
+// stay, and running it again merges both. Before, the first wrote its rows
+// without the directory's lock over the second's, which were lost.
+func TestMergesIntoOneNewDirectoryAtOnce(t *testing.T) {
+	dirs := shardDirs(t, 3, testStudy())
+	out := filepath.Join(t.TempDir(), "merged")
+	partial := outdir.MergeOptions{AllowPartial: true}
+	var second error
+	first := partial
+	first.Commit = func() error {
+		_, second = outdir.Merge(out, dirs[2:], partial)
+		return nil
+	}
+	_, err := outdir.Merge(out, dirs[:2], first)
+	if second != nil {
+		t.Fatalf("the second merge: %v", second)
+	}
+	var meanwhile *outdir.WrittenMeanwhile
+	if !errors.As(err, &meanwhile) {
+		t.Fatalf("the first merge: err = %v, want it refused as written meanwhile", err)
+	}
+	recs, err := results.ReadFile(filepath.Join(out, results.FileName))
+	if err != nil || len(recs) == 0 {
+		t.Fatalf("the second merge's rows: %d, %v", len(recs), err)
+	}
+	sum, err := outdir.Merge(out, dirs[:2], outdir.MergeOptions{})
+	if err != nil || sum.Partial || sum.PresentUnits != 60 {
+		t.Fatalf("merging again: %+v, %v", sum, err)
+	}
+}
+
+// TestArtifactsOfABusyDirectoryAreNotAStrangers: a merge writes its
+// artifacts before its results and manifest, so a second merge (or run)
+// starting meanwhile finds artifacts without a manifest. While the
+// directory's lock is held they are refused as Busy (another fgrtbench
+// process is writing there: wait), not as a stranger's files; once it is
+// free, artifacts without a manifest are refused as before. Before, the
+// second merge said "in the way and was not written by fgrtbench".
+func TestArtifactsOfABusyDirectoryAreNotAStrangers(t *testing.T) {
+	dirs := shardDirs(t, 2, testStudy())
+	out := t.TempDir()
+	copyFile(t, filepath.Join(dirs[0], artifacts.PredictionsFile), filepath.Join(out, artifacts.PredictionsFile))
+	release, err := outdir.Lock(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = outdir.Merge(out, dirs, outdir.MergeOptions{})
+	var busy *outdir.Busy
+	if !errors.As(err, &busy) {
+		t.Errorf("merging into a locked directory with artifacts only: err = %v, want Busy", err)
+	}
+	release()
+	_, err = outdir.Merge(out, dirs, outdir.MergeOptions{})
+	if err == nil || errors.As(err, &busy) || !strings.Contains(err.Error(), "was not written by fgrtbench") {
+		t.Errorf("merging into a free directory with artifacts only: err = %v, want them refused as not fgrtbench's", err)
+	}
+}
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	data, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

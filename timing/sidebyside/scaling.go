@@ -1,0 +1,266 @@
+package sidebyside
+
+import (
+	"context"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+
+	"github.com/fgrtbench/fgrtbench/timing/paperruntime"
+)
+
+// The scaling measurement (`fgrtbench speed --scaling`, issue 33): a study
+// run at -j 1, 2, 4, …, nproc, each run a fresh child process
+// (`fgrtbench reproduce …` into a fresh directory), timed by its wall
+// clock and its peak resident memory (the child's rusage). Wall time, not
+// CPU time, is what -j buys; a fresh process per run keeps one run's heap
+// and caches out of the next one's figures.
+
+// Scaling study names.
+const (
+	// ScalingPaper is the paper's study as ./run.sh runs it: both
+	// protocols, every method, no report.
+	ScalingPaper = "paper"
+	// ScalingLarge is the 10^6 × 20 study of docs/large-data.md (FGRT and
+	// CART, clean protocol, with its report), on a generated CSV.
+	ScalingLarge = "large"
+)
+
+// ScalingStudies are the studies --scaling knows, in the order it runs them.
+var ScalingStudies = []string{ScalingPaper, ScalingLarge}
+
+// ScalingOptions configure a scaling measurement.
+type ScalingOptions struct {
+	// Binary is the fgrtbench executable each run starts.
+	Binary string
+	// Studies are names of ScalingStudies (all when empty).
+	Studies []string
+	// Jobs are the -j values (DefaultScalingJobs when empty).
+	Jobs []int
+	// Dir holds the generated data and each run's output (a temporary
+	// directory when empty); each run's output is removed after it.
+	Dir string
+	// Rows × Cols is the large study's CSV (paperruntime.LargeRows ×
+	// paperruntime.LargeCols when zero); a test makes it tiny.
+	Rows, Cols int
+	// Env is the children's environment (this process's when nil): the
+	// paper study reads the datasets where FGRT_DATA_MIRROR or the cache
+	// says.
+	Env []string
+	Log io.Writer
+}
+
+// ScalingRun is one timed run of a study.
+type ScalingRun struct {
+	Study   string
+	Jobs    int
+	Wall    float64 // seconds
+	PeakRSS uint64  // bytes; 0 where the platform does not report it
+}
+
+// DefaultScalingJobs are 1, 2, 4, … up to n, and n itself.
+func DefaultScalingJobs(n int) []int {
+	var out []int
+	for j := 1; j < n; j *= 2 {
+		out = append(out, j)
+	}
+	return append(out, max(n, 1))
+}
+
+// RunScaling runs each study at each -j, smallest first, and returns the
+// runs in that order.
+func RunScaling(ctx context.Context, o ScalingOptions) ([]ScalingRun, error) {
+	if err := o.Check(); err != nil {
+		return nil, err
+	}
+	o.defaults()
+	dir, cleanup, err := scratchDir(o.Dir, "fgrtbench-scaling-")
+	if err != nil {
+		return nil, err
+	}
+	defer cleanup()
+	o.Dir = dir
+	var runs []ScalingRun
+	for _, name := range o.Studies {
+		args, err := o.studyArgs(name)
+		if err != nil {
+			return runs, err
+		}
+		for _, j := range o.Jobs {
+			r, err := o.timeRun(ctx, name, j, args)
+			if err != nil {
+				return runs, err
+			}
+			fmt.Fprintf(o.Log, "speed: scaling %s -j %d: %.1fs, peak %s\n", name, j, r.Wall, megabytes(r.PeakRSS))
+			runs = append(runs, r)
+		}
+	}
+	return runs, nil
+}
+
+// Check refuses unknown studies and -j values below 1, so that a caller
+// can refuse them before it writes anything.
+func (o *ScalingOptions) Check() error {
+	for _, s := range o.Studies {
+		if s != ScalingPaper && s != ScalingLarge {
+			return fmt.Errorf("speed --scaling: unknown study %q (known: %s)", s, strings.Join(ScalingStudies, ", "))
+		}
+	}
+	for _, j := range o.Jobs {
+		if j < 1 {
+			return fmt.Errorf("speed --scaling: -j %d is below 1", j)
+		}
+	}
+	return nil
+}
+
+// defaults fills the unset options.
+func (o *ScalingOptions) defaults() {
+	if len(o.Studies) == 0 {
+		o.Studies = ScalingStudies
+	}
+	if len(o.Jobs) == 0 {
+		o.Jobs = DefaultScalingJobs(runtime.NumCPU())
+	}
+	if o.Rows == 0 {
+		o.Rows, o.Cols = paperruntime.LargeRows, paperruntime.LargeCols
+	}
+	if o.Log == nil {
+		o.Log = io.Discard
+	}
+}
+
+// studyArgs returns a function of (output directory, -j) giving the
+// study's reproduce arguments, after generating its data if it has any.
+func (o *ScalingOptions) studyArgs(name string) (func(out string, jobs int) []string, error) {
+	if name == ScalingPaper {
+		return func(out string, jobs int) []string {
+			return []string{"reproduce", "--no-report", "--out", out, "-j", strconv.Itoa(jobs)}
+		}, nil
+	}
+	data := fmt.Sprintf("large-%dx%d.csv", o.Rows, o.Cols)
+	if _, err := os.Stat(filepath.Join(o.Dir, data)); err != nil {
+		fmt.Fprintf(o.Log, "speed: writing %d × %d CSV to %s\n", o.Rows, o.Cols, filepath.Join(o.Dir, data))
+		if err := paperruntime.WriteLargeCSVFile(filepath.Join(o.Dir, data), o.Rows, o.Cols); err != nil {
+			return nil, err
+		}
+	}
+	return func(out string, jobs int) []string { return StudyArgs(data, out, jobs) }, nil
+}
+
+// timeRun runs one study at -j jobs in a fresh child process and output
+// directory, which it removes afterwards.
+func (o *ScalingOptions) timeRun(ctx context.Context, name string, jobs int, args func(string, int) []string) (ScalingRun, error) {
+	out := fmt.Sprintf("scaling-%s-j%d", name, jobs)
+	// Only what this run made is removed: a path already there (a caller's
+	// Dir holding something of that name) is refused, not deleted.
+	if _, err := os.Lstat(filepath.Join(o.Dir, out)); err == nil {
+		return ScalingRun{}, fmt.Errorf("%s already exists; scaling runs write only new directories", filepath.Join(o.Dir, out))
+	}
+	defer os.RemoveAll(filepath.Join(o.Dir, out))
+	what := fmt.Sprintf("%s study at -j %d", name, jobs)
+	r, _, err := timeProcessEnv(ctx, o.Dir, o.Env, what, o.Binary, args(out, jobs)...)
+	if err != nil {
+		return ScalingRun{}, err
+	}
+	return ScalingRun{Study: name, Jobs: jobs, Wall: r.Wall, PeakRSS: r.PeakRSS}, nil
+}
+
+// scalingRow is a run with its speed-ups: over the study's -j 1 run, and
+// over its -j 2 run (NaN without that run).
+type scalingRow struct {
+	ScalingRun
+	overJ1, overJ2, efficiency float64
+}
+
+// scalingRows derives each run's speed-ups and efficiency (speed-up over
+// -j 1 divided by -j) from the study's runs at -j 1 and 2.
+func scalingRows(runs []ScalingRun) []scalingRow {
+	base := map[string]map[int]float64{}
+	for _, r := range runs {
+		if base[r.Study] == nil {
+			base[r.Study] = map[int]float64{}
+		}
+		if r.Jobs <= 2 {
+			base[r.Study][r.Jobs] = r.Wall
+		}
+	}
+	nan := func(b map[int]float64, j int) float64 {
+		if w, ok := b[j]; ok && w > 0 {
+			return w
+		}
+		return math.NaN()
+	}
+	out := make([]scalingRow, len(runs))
+	for i, r := range runs {
+		j1, j2 := nan(base[r.Study], 1), nan(base[r.Study], 2)
+		out[i] = scalingRow{ScalingRun: r, overJ1: j1 / r.Wall, overJ2: j2 / r.Wall}
+		out[i].efficiency = out[i].overJ1 / float64(r.Jobs)
+	}
+	return out
+}
+
+// ScalingTable renders the runs as a text table: study, -j, wall time,
+// speed-up over -j 1 and over -j 2, efficiency, peak memory ("—" where a
+// figure is missing).
+func ScalingTable(runs []ScalingRun) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%-6s %5s %10s %9s %9s %10s %10s\n", "study", "-j", "wall", "vs -j 1", "vs -j 2", "efficiency", "peak RSS")
+	for _, r := range scalingRows(runs) {
+		fmt.Fprintf(&b, "%-6s %5d %9.1fs %9s %9s %10s %10s\n", r.Study, r.Jobs, r.Wall,
+			ratio(r.overJ1, "×"), ratio(r.overJ2, "×"), ratio(100*r.efficiency, " %"), peak(r.PeakRSS))
+	}
+	return b.String()
+}
+
+// ScalingCSVHeader is the header of ScalingFile.
+var ScalingCSVHeader = []string{"study", "jobs", "wall_seconds", "speedup_vs_j1", "speedup_vs_j2", "efficiency", "peak_rss_bytes"}
+
+// ScalingFile is the CSV that --scaling writes into --out.
+const ScalingFile = "scaling.csv"
+
+// ScalingCSV renders the runs as CSV under ScalingCSVHeader; a missing
+// figure is an empty field.
+func ScalingCSV(runs []ScalingRun) ([]byte, error) {
+	var b strings.Builder
+	w := csv.NewWriter(&b)
+	w.Write(ScalingCSVHeader)
+	f := func(v float64) string {
+		if math.IsNaN(v) {
+			return ""
+		}
+		return strconv.FormatFloat(v, 'f', 3, 64)
+	}
+	for _, r := range scalingRows(runs) {
+		rss := ""
+		if r.PeakRSS > 0 {
+			rss = strconv.FormatUint(r.PeakRSS, 10)
+		}
+		w.Write([]string{r.Study, strconv.Itoa(r.Jobs), f(r.Wall), f(r.overJ1), f(r.overJ2), f(r.efficiency), rss})
+	}
+	w.Flush()
+	return []byte(b.String()), w.Error()
+}
+
+func ratio(v float64, unit string) string {
+	if math.IsNaN(v) {
+		return "—"
+	}
+	if unit == " %" {
+		return fmt.Sprintf("%.0f%s", v, unit)
+	}
+	return fmt.Sprintf("%.2f%s", v, unit)
+}
+
+func peak(b uint64) string {
+	if b == 0 {
+		return "—"
+	}
+	return megabytes(b)
+}

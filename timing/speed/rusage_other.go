@@ -1,8 +1,0 @@
-//go:build !unix
-
-package speed
-
-import "os"
-
-// peakRSS is unknown where the platform's wait reports no rusage.
-func peakRSS(*os.ProcessState) uint64 { return 0 }
