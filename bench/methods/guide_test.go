@@ -2,6 +2,9 @@ package methods
 
 import (
 	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -57,23 +60,75 @@ func TestAddingALearner(t *testing.T) {
 		t.Fatalf("the copy differs from the module in %q, want the guide's 3 files %q", got, want)
 	}
 
-	cmd := exec.Command(goBin, "test", "-short", "-count=1", "-v", "./...")
+	cmd := exec.Command(goBin, "test", "-short", "-count=1", "-json", "./...")
 	cmd.Dir = dst
 	// Offline and in this module only: the module cache has every
 	// dependency this repository's go.sum names.
 	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=readonly", "GOPROXY=off", "GOWORK=off", "GOTOOLCHAIN=local")
-	out, err := cmd.CombinedOutput()
+	out, runErr := cmd.Output()
+	run, err := readTestEvents(out)
 	if err != nil {
-		t.Fatalf("go test ./... in the copy with the guide's learner: %v\n%s", err, failures(out))
+		t.Fatalf("go test -json in the copy: %v (%v)\n%s", err, runErr, tail(out))
+	}
+	if runErr != nil || len(run.failed) > 0 {
+		t.Fatalf("go test ./... in the copy with the guide's learner: %v; what failed:\n%s", runErr, strings.Join(run.failed, "\n"))
 	}
 	// The learner took part: the registry's conformance run held it to the
 	// contract (a registration the tests never saw would prove nothing).
-	for _, want := range []string{"--- PASS: TestConformance/throwaway-stump/", "--- PASS: TestBuiltinDeclarations",
-		"ok  \t" + module + "/baselines/throwaway", "--- PASS: TestGuideFollowsTheCode", "--- PASS: TestReadmeLayoutMatchesTheTable"} {
-		if !bytes.Contains(out, []byte(want)) {
-			t.Errorf("go test output lacks %q:\n%s", want, tail(out))
+	for _, want := range []string{"bench/methods TestConformance/throwaway-stump", "bench/methods TestBuiltinDeclarations",
+		"baselines/throwaway", "baselines/throwaway TestConformance", "examples/centroid TestGuideFollowsTheCode",
+		"internal/layers TestReadmeLayoutMatchesTheTable"} {
+		if !run.passed[want] {
+			t.Errorf("go test in the copy did not pass %s", want)
 		}
 	}
+}
+
+// testRun is what go test -json reported: what passed, as "pkg" or "pkg
+// Test", module-relative, and what failed with its output.
+type testRun struct {
+	passed map[string]bool
+	failed []string
+}
+
+// readTestEvents reads the events of go test -json.
+func readTestEvents(b []byte) (testRun, error) {
+	run := testRun{passed: map[string]bool{}}
+	output := map[string]*strings.Builder{}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	for {
+		var e struct{ Action, Package, ImportPath, Test, Output string }
+		if err := dec.Decode(&e); errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			return run, err
+		}
+		if e.Package == "" {
+			e.Package = e.ImportPath // a build event names the package so
+		}
+		key := strings.TrimPrefix(strings.TrimPrefix(e.Package, module), "/")
+		if e.Test != "" {
+			key += " " + e.Test
+		}
+		switch e.Action {
+		case "output", "build-output":
+			if output[key] == nil {
+				output[key] = &strings.Builder{}
+			}
+			if output[key].Len() < 4000 {
+				output[key].WriteString(e.Output)
+			}
+		case "pass":
+			run.passed[key] = true
+		case "fail", "build-fail":
+			text := ""
+			if output[key] != nil {
+				text = output[key].String()
+			}
+			run.failed = append(run.failed, "--- "+key+"\n"+text)
+		}
+	}
+	return run, nil
 }
 
 // copyModule copies the module at root to dst: every regular file but
@@ -182,20 +237,6 @@ func edit(t *testing.T, path, old, new string) {
 	}
 }
 
-// failures keeps the lines of a go test -v output that say what failed
-// (and the end, where a build error lands), so that a red copy names its
-// red tests.
-func failures(b []byte) string {
-	const max = 12000
-	var keep strings.Builder
-	for _, l := range strings.Split(string(b), "\n") {
-		if strings.Contains(l, "FAIL") && keep.Len()+len(l) < max {
-			keep.WriteString(l + "\n")
-		}
-	}
-	return keep.String() + "...\n" + tail(b)
-}
-
 // tail keeps the end of a long output, where go test reports failures.
 func tail(b []byte) string {
 	const max = 6000
@@ -203,4 +244,39 @@ func tail(b []byte) string {
 		b = b[len(b)-max:]
 	}
 	return string(b)
+}
+
+// TestReadTestEvents: passes are keyed by package and test, and a failure
+// (of a test or of a build) comes back with the output that explains it.
+func TestReadTestEvents(t *testing.T) {
+	events := `{"Action":"run","Package":"` + module + `/a","Test":"TestX"}
+{"Action":"output","Package":"` + module + `/a","Test":"TestX","Output":"    x_test.go:3: README.md lacks a/b\n"}
+{"Action":"fail","Package":"` + module + `/a","Test":"TestX"}
+{"Action":"pass","Package":"` + module + `/a","Test":"TestY/sub"}
+{"Action":"fail","Package":"` + module + `/a"}
+{"ImportPath":"` + module + `/b [` + module + `/b.test]","Action":"build-output","Output":"b.go:1: syntax error\n"}
+{"ImportPath":"` + module + `/b [` + module + `/b.test]","Action":"build-fail"}
+{"Action":"pass","Package":"` + module + `/c"}
+`
+	run, err := readTestEvents([]byte(events))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"a TestY/sub", "c"} {
+		if !run.passed[want] {
+			t.Errorf("passed lacks %q: %v", want, run.passed)
+		}
+	}
+	if run.passed["a TestX"] || run.passed["a"] {
+		t.Errorf("a failure counted as a pass: %v", run.passed)
+	}
+	got := strings.Join(run.failed, "")
+	for _, want := range []string{"--- a TestX\n    x_test.go:3: README.md lacks a/b", "--- a\n", "b.go:1: syntax error"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("failures %q lack %q", got, want)
+		}
+	}
+	if _, err := readTestEvents([]byte("not json")); err == nil {
+		t.Error("a garbled stream was read without an error")
+	}
 }
