@@ -26,13 +26,12 @@ const module = "github.com/fgrtbench/fgrtbench"
 // 3 files differ from the module, and runs go test ./... in the copy,
 // offline, from the module cache.
 //
-// The copy runs the -short tier (docs/development.md#build-and-test): the
-// tests -short leaves out are the slow end-to-end ones, which this run of
-// the module's own suite (never -short here) runs beside it, and the
-// copy's suite is the one that would notice a package, a README line, a
-// golden or a doc the new learner needs. Every test that takes the list
-// of methods from the registry (the conformance suite, the declarations,
-// the layout) sees the new learner.
+// The copy runs the -short tier: the tests -short leaves out are the
+// slow end-to-end ones, which this run of the module's own suite (never
+// -short here) runs beside it, and the copy's suite is the one that would
+// notice a package, a README line, a golden or a doc the new learner
+// needs. Every test that takes the list of methods from the registry (the
+// conformance suite, the declarations, the layout) sees the new learner.
 func TestAddingALearner(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: copies the module and runs its -short tests in the copy (minutes)")
