@@ -1,7 +1,6 @@
 package fgrt
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 
@@ -27,7 +26,7 @@ var (
 		Timed:  true,
 		Params: params,
 		Grids:  grids(),
-		New:    fromValues(false),
+		New:    learn.Constructor(settings, New),
 	}
 	OptSpec = &learn.Spec{
 		Name:    "fgrt-opt",
@@ -39,7 +38,7 @@ var (
 		PaperColumn: "FGRT*",
 		Params:      optParams,
 		Grids:       grids(),
-		New:         fromValues(true),
+		New:         learn.Constructor(optSettings, New),
 	}
 )
 
@@ -119,19 +118,12 @@ func grids() map[string]learn.Grid {
 	}
 }
 
-// fromValues builds a Trainer from validated values; FGRT is
-// deterministic, so the unit seed is ignored.
-func fromValues(optimized bool) func(learn.Values, int64) (learn.Trainer, error) {
-	ps := params
-	if optimized {
-		ps = optParams
-	}
-	return func(cfg learn.Values, _ int64) (learn.Trainer, error) {
-		o := DefaultConfig()
-		if err := learn.Decode(ps, cfg, &o); err != nil {
-			return nil, fmt.Errorf("fgrt: %v", err)
-		}
-		o.Optimize = optimized
-		return New(o)
-	}
-}
+// settings declares Spec's Config: its parameters over the defaults of
+// FGRT*'s, which it does not expose, with Optimize off; optSettings
+// declares OptSpec's, every parameter, with Optimize on. A configuration
+// naming a parameter of the other spec is refused. FGRT is deterministic,
+// so their constructors ignore the unit seed.
+var (
+	settings    = learn.Settings[Config]{Method: "fgrt", Params: params, Base: learn.Settings[Config]{Params: optParams}.Defaults()}
+	optSettings = learn.Settings[Config]{Method: "fgrt", Params: optParams, Base: Config{Optimize: true}}
+)

@@ -126,3 +126,39 @@ func lookup(name string) (*learn.Spec, error) {
 	}
 	return nil, fmt.Errorf("no spec %q", name)
 }
+
+// TestSpecConstructors: each spec builds the trainer of its own
+// parameters (FGRT keeps FGRT*'s defaults and Optimize off, FGRT* turns
+// Optimize on) and refuses a parameter only the other declares.
+func TestSpecConstructors(t *testing.T) {
+	for _, tc := range []struct {
+		spec         *learn.Spec
+		values       learn.Values
+		wantOptimize bool
+		wantStrategy partopt.Strategy
+		wantErr      string
+	}{
+		{fgrt.Spec, learn.Values{"max_rules": "7"}, false, partopt.Grid, ""},
+		{fgrt.OptSpec, learn.Values{"max_rules": "7"}, true, partopt.Grid, ""},
+		{fgrt.OptSpec, learn.Values{"max_rules": "7", "strategy": "hybrid"}, true, partopt.Hybrid, ""},
+		{fgrt.Spec, learn.Values{"strategy": "hybrid"}, false, 0, "fgrt: parameter strategy is not declared"},
+		{fgrt.Spec, learn.Values{"max_rules": "0"}, false, 0, "fgrt: parameter max_rules: 0 is below the minimum 1"},
+	} {
+		tr, err := tc.spec.New(tc.values, 1)
+		if tc.wantErr != "" {
+			if tr != nil || err == nil || err.Error() != tc.wantErr {
+				t.Errorf("%s %v: got %v, %v; want the error %q", tc.spec.Name, tc.values, tr, err, tc.wantErr)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s %v: %v", tc.spec.Name, tc.values, err)
+		}
+		c := tr.(*fgrt.Trainer).Config()
+		want := fgrt.DefaultConfig()
+		want.MaxRules, want.Optimize, want.Strategy = 7, tc.wantOptimize, tc.wantStrategy
+		if c != want {
+			t.Errorf("%s %v: config %+v, want %+v", tc.spec.Name, tc.values, c, want)
+		}
+	}
+}

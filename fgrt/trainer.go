@@ -85,11 +85,7 @@ type Config struct {
 
 // DefaultConfig returns the reference constructor's defaults: those the
 // parameters of Spec and OptSpec declare (Optimize off).
-func DefaultConfig() Config {
-	var o Config
-	learn.MustDefaults(optParams, &o)
-	return o
-}
+func DefaultConfig() Config { return settings.Defaults() }
 
 // Validate reports invalid options.
 func (o Config) Validate() error {

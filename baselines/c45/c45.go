@@ -44,11 +44,7 @@ type Config struct {
 
 // DefaultConfig returns J48's defaults: -C 0.25 -M 2, pruned, subtree
 // raising and collapsing on.
-func DefaultConfig() Config {
-	var c Config
-	learn.MustDefaults(params, &c)
-	return c
-}
+func DefaultConfig() Config { return settings.Defaults() }
 
 // Validate reports an invalid configuration: a value outside the bounds
 // Spec's parameters declare, or a confidence of 0 (the interval is open
@@ -57,13 +53,7 @@ func (c Config) Validate() error {
 	if !(c.Confidence > 0) {
 		return fmt.Errorf("c45: confidence %v outside (0, 0.5]", c.Confidence)
 	}
-	err := learn.CheckBounds(params,
-		learn.Number{Name: "confidence", Value: c.Confidence},
-		learn.Number{Name: "min_obj", Value: float64(c.MinObj)})
-	if err != nil {
-		return fmt.Errorf("c45: %v", err)
-	}
-	return nil
+	return settings.CheckBounds(c)
 }
 
 // Trainer fits J48 trees. It keeps no state between Fit calls.

@@ -1,10 +1,6 @@
 package c45
 
-import (
-	"fmt"
-
-	"github.com/fgrtbench/fgrtbench/learn"
-)
+import "github.com/fgrtbench/fgrtbench/learn"
 
 // Spec declares J48 to the harness (method "c45"). Config.Validate checks
 // the bounds its parameters declare.
@@ -25,7 +21,7 @@ var Spec = &learn.Spec{
 		"default": {{}},
 		"text":    {{"confidence": "0.1"}, {"confidence": "0.25"}},
 	},
-	New: fromValues,
+	New: learn.Constructor(settings, New),
 }
 
 // params declares J48's options with its defaults (-C 0.25 -M 2).
@@ -42,12 +38,6 @@ var params = []learn.Param{
 		Doc: "collapse subtrees that do not reduce training error (always on in Weka 3.6)"},
 }
 
-// fromValues builds a J48 trainer from validated values; the unit seed is
-// unused (J48 is deterministic).
-func fromValues(cfg learn.Values, _ int64) (learn.Trainer, error) {
-	var c Config
-	if err := learn.Decode(params, cfg, &c); err != nil {
-		return nil, fmt.Errorf("c45: %v", err)
-	}
-	return New(c)
-}
+// settings ties Config to params; J48 is deterministic, so its
+// constructor ignores the unit seed.
+var settings = learn.Settings[Config]{Method: "c45", Params: params}

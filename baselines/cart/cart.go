@@ -123,8 +123,7 @@ func DefaultConfig() Config {
 // min_samples_leaf=2).
 // They are the defaults Spec and EntropySpec declare.
 func PaperConfig(c Criterion) Config {
-	var p Config
-	learn.MustDefaults(params("gini"), &p)
+	p := settings.Defaults()
 	p.Criterion = c
 	return p
 }
@@ -135,17 +134,7 @@ func (p Config) Validate() error {
 	if p.Criterion != Gini && p.Criterion != Entropy {
 		return fmt.Errorf("cart: invalid criterion %d", int(p.Criterion))
 	}
-	err := learn.CheckBounds(params(""),
-		learn.Number{Name: "max_depth", Value: float64(p.MaxDepth)},
-		learn.Number{Name: "min_samples_split", Value: float64(p.MinSamplesSplit)},
-		learn.Number{Name: "min_samples_leaf", Value: float64(p.MinSamplesLeaf)},
-		learn.Number{Name: "min_impurity_decrease", Value: p.MinImpurityDecrease},
-		learn.Number{Name: "max_features", Value: float64(p.MaxFeatures)},
-		learn.Number{Name: "ccp_alpha", Value: p.CCPAlpha})
-	if err != nil {
-		return fmt.Errorf("cart: %v", err)
-	}
-	return nil
+	return settings.CheckBounds(p)
 }
 
 // Trainer fits trees with fixed parameters. It keeps no state between Fit

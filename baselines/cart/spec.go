@@ -1,10 +1,6 @@
 package cart
 
-import (
-	"fmt"
-
-	"github.com/fgrtbench/fgrtbench/learn"
-)
+import "github.com/fgrtbench/fgrtbench/learn"
 
 // Spec declares CART to the harness (method "cart"); EntropySpec declares
 // the paper's "C4.5" as its code runs it ("c45-entropy"): the same tree with
@@ -26,7 +22,7 @@ var (
 			"default": {{}},
 			"text":    {{"ccp_alpha": "0"}, {"ccp_alpha": "0.001"}, {"ccp_alpha": "0.003"}},
 		},
-		New: fromValues,
+		New: learn.Constructor(settings, New),
 	}
 	EntropySpec = &learn.Spec{
 		Name:    "c45-entropy",
@@ -43,7 +39,7 @@ var (
 			"default": {{}},
 			"text":    {{"max_depth": "5"}, {"max_depth": "10"}},
 		},
-		New: fromValues,
+		New: learn.Constructor(settings, New),
 	}
 )
 
@@ -72,13 +68,10 @@ func params(criterion string) []learn.Param {
 	return ps
 }
 
-// fromValues builds a Trainer from validated values. The unit seed is
-// ignored: the tree's randomness is fixed by random_state, as in the paper.
-// Decoding refuses a random_state that its Go type (uint32) cannot hold.
-func fromValues(cfg learn.Values, _ int64) (learn.Trainer, error) {
-	var c Config
-	if err := learn.Decode(params(""), cfg, &c); err != nil {
-		return nil, fmt.Errorf("cart: %v", err)
-	}
-	return New(c)
-}
+// settings ties Config to the parameters. Both specs declare the same
+// parameters but for the criterion's default, and their values always
+// name the criterion, so one declaration decodes both. The unit seed is
+// ignored: the tree's randomness is fixed by random_state, as in the
+// paper. Decoding refuses a random_state that its Go type (uint32) cannot
+// hold.
+var settings = learn.Settings[Config]{Method: "cart", Params: params("gini")}

@@ -98,28 +98,15 @@ type Config struct {
 // DefaultConfig returns the paper's settings (FGRT runtime study): 15 rules, 3
 // antecedents, 3 labels, tolerance 0.01, 100 generations, population 50,
 // SBX probability 0.3 with eta 3, mutation eta 7.
-func DefaultConfig() Config {
-	// The settings no parameter exposes; Spec's parameters declare the rest.
-	o := Config{SBXEta: 3, MutationEta: 7, MinDelta: 1e-4}
-	learn.MustDefaults(params, &o)
-	return o
-}
+func DefaultConfig() Config { return settings.Defaults() }
 
 // Validate reports the first invalid option: a value outside the bounds
 // Spec's parameters declare, or a setting no parameter exposes.
 func (o Config) Validate() error {
-	err := learn.CheckBounds(params,
-		learn.Number{Name: "n_rules", Value: float64(o.Rules)},
-		learn.Number{Name: "n_ants", Value: float64(o.Antecedents)},
-		learn.Number{Name: "n_labels", Value: float64(o.Labels)},
-		learn.Number{Name: "tolerance", Value: o.Tolerance},
-		learn.Number{Name: "generations", Value: float64(o.Generations)},
-		learn.Number{Name: "population", Value: float64(o.Population)},
-		learn.Number{Name: "crossover_prob", Value: o.CrossoverProb},
-		learn.Number{Name: "workers", Value: float64(o.Workers)})
+	err := settings.CheckBounds(o)
 	switch {
 	case err != nil:
-		return fmt.Errorf("fga: %v", err)
+		return err
 	case math.IsInf(o.Tolerance, 0):
 		return fmt.Errorf("fga: Tolerance = %v, want a finite value >= 0", o.Tolerance)
 	case !(o.SBXEta > 0) || math.IsInf(o.SBXEta, 0):

@@ -1,10 +1,6 @@
 package fga
 
-import (
-	"fmt"
-
-	"github.com/fgrtbench/fgrtbench/learn"
-)
+import "github.com/fgrtbench/fgrtbench/learn"
 
 // Spec declares FGA to the harness (method "fga"): ex-fuzzy's genetic
 // fuzzy rule classifier (evolved type-1 partitions by default, or fixed
@@ -39,7 +35,7 @@ var Spec = &learn.Spec{
 		{"generations": "5", "population": "10", "partitions": "fixed"},
 		{"generations": "5", "population": "10", "partitions": "fixed", "partition": "paper"},
 	},
-	New: fromValues,
+	New: learn.Constructor(settings, New),
 }
 
 // params declares FGA's options with the paper's settings as defaults.
@@ -57,12 +53,8 @@ var params = []learn.Param{
 	{Name: "workers", Kind: learn.Int, Default: "0", Min: 0, HasMin: true, Doc: "goroutines evaluating the population (0 = GOMAXPROCS); does not change results, so it is not part of the config column or a unit's identity", Execution: true, Proof: [2]string{"1", "3"}},
 }
 
-// fromValues builds a Trainer from validated values and the unit's seed.
-func fromValues(cfg learn.Values, seed int64) (learn.Trainer, error) {
-	o := DefaultConfig()
-	if err := learn.Decode(params, cfg, &o); err != nil {
-		return nil, fmt.Errorf("fga: %v", err)
-	}
-	o.Seed = uint64(seed)
-	return New(o)
-}
+// settings ties Config to params. Base holds the settings no parameter
+// exposes; the unit's seed seeds the search.
+var settings = learn.Settings[Config]{Method: "fga", Params: params,
+	Base: Config{SBXEta: 3, MutationEta: 7, MinDelta: 1e-4},
+	Seed: func(o *Config, seed int64) { o.Seed = uint64(seed) }}

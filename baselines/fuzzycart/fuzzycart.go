@@ -134,24 +134,12 @@ type Config struct {
 // DefaultConfig returns FuzzyCART's defaults: max_rules 10, max_depth 5,
 // coverage_threshold 0, min_improvement 0.01, ccp_alpha 0, target_metric
 // "cci", sample_for_splits None, sample_size 10000, patience 3, no fixes.
-func DefaultConfig() Config {
-	var c Config
-	learn.MustDefaults(params, &c)
-	return c
-}
+func DefaultConfig() Config { return settings.Defaults() }
 
 // Validate reports a setting outside the bounds Spec declares.
 func (c Config) Validate() error {
-	err := learn.CheckBounds(params,
-		learn.Number{Name: "max_rules", Value: float64(c.MaxRules)},
-		learn.Number{Name: "max_depth", Value: float64(c.MaxDepth)},
-		learn.Number{Name: "coverage_threshold", Value: c.CoverageThreshold},
-		learn.Number{Name: "min_improvement", Value: c.MinImprovement},
-		learn.Number{Name: "ccp_alpha", Value: c.CCPAlpha},
-		learn.Number{Name: "sample_size", Value: float64(c.SampleSize)},
-		learn.Number{Name: "patience", Value: float64(c.Patience)})
-	if err != nil {
-		return fmt.Errorf("fuzzycart: %v", err)
+	if err := settings.CheckBounds(c); err != nil {
+		return err
 	}
 	if c.Metric != CCI && c.Metric != Purity {
 		return fmt.Errorf("fuzzycart: unknown target metric %d", c.Metric)

@@ -88,11 +88,14 @@ func selectionGrid() learn.Grid {
 	return g
 }
 
+// settings ties Config to params.
+var settings = learn.Settings[Config]{Method: "fuzzycart", Params: params}
+
 // fromValues builds a Trainer from validated values; the unit seed seeds
 // the sampling generator (used only when sampling is on).
 func fromValues(v learn.Values, seed int64) (learn.Trainer, error) {
-	c := DefaultConfig()
-	if err := learn.Decode(params, v, &c); err != nil {
+	c, err := settings.Decode(v)
+	if err != nil {
 		return nil, err
 	}
 	// np.random.seed takes 0..2^32-1; the unit seed is taken modulo 2^32.

@@ -25,18 +25,12 @@ var Spec = &learn.Spec{
 	DisplayName: "Majority",
 	Order:       80, // after the paper's methods (FGA is 70)
 	Grids:       map[string]learn.Grid{"default": {{}}},
-	New:         fromValues,
+	New:         learn.Constructor(settings, New),
 }
 
-// fromValues builds a Trainer; there are no parameters, so any value is
-// refused, and the baseline is deterministic, so the unit seed is ignored.
-func fromValues(v learn.Values, _ int64) (learn.Trainer, error) {
-	c := DefaultConfig()
-	if err := learn.Decode(nil, v, &c); err != nil {
-		return nil, fmt.Errorf("majority: %v", err)
-	}
-	return New(c)
-}
+// settings declares no parameter, so its constructor refuses any value;
+// the baseline is deterministic, so the unit seed is ignored.
+var settings = learn.Settings[Config]{Method: "majority"}
 
 // Config holds the baseline's settings: there are none. It exists so the
 // package spells its API as every learner does.

@@ -73,25 +73,15 @@ type Config struct {
 
 // DefaultConfig returns wittgenstein's defaults (k=2, prune_size=0.33,
 // dl_allowance=64, n_discretize_bins=10, alpha=1, no limits).
-func DefaultConfig() Config {
-	c := Config{Alpha: 1} // a setting no parameter exposes
-	learn.MustDefaults(params, &c)
-	return c
-}
+func DefaultConfig() Config { return settings.Defaults() }
 
 // Validate reports the first invalid setting: a value outside the bounds
 // Spec's parameters declare, or a smoothing Alpha that is not positive.
 func (c Config) Validate() error {
-	err := learn.CheckBounds(params,
-		learn.Number{Name: "k", Value: float64(c.K)},
-		learn.Number{Name: "prune_size", Value: c.PruneSize},
-		learn.Number{Name: "dl_allowance", Value: c.DLAllowance},
-		learn.Number{Name: "n_discretize_bins", Value: float64(c.NBins)},
-		learn.Number{Name: "max_rules", Value: float64(c.MaxRules)},
-		learn.Number{Name: "max_rule_conds", Value: float64(c.MaxRuleConds)})
+	err := settings.CheckBounds(c)
 	switch {
 	case err != nil:
-		return fmt.Errorf("ripper: %v", err)
+		return err
 	case math.IsNaN(c.Alpha) || c.Alpha <= 0:
 		return fmt.Errorf("ripper: alpha = %v, want > 0", c.Alpha)
 	}

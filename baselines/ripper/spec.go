@@ -1,10 +1,6 @@
 package ripper
 
-import (
-	"fmt"
-
-	"github.com/fgrtbench/fgrtbench/learn"
-)
+import "github.com/fgrtbench/fgrtbench/learn"
 
 // Spec declares RIPPER to the harness (method "ripper"): wittgenstein
 // v0.3.x semantics, multiclass through scikit-learn's one-vs-rest. The
@@ -22,7 +18,7 @@ var Spec = &learn.Spec{
 	Params:      params,
 	Grids:       map[string]learn.Grid{"default": {{}}},
 	Stochastic:  true,
-	New:         fromValues,
+	New:         learn.Constructor(settings, New),
 }
 
 // params declares wittgenstein's options with its defaults.
@@ -35,12 +31,7 @@ var params = []learn.Param{
 	{Name: "max_rule_conds", Kind: learn.Int, Default: "0", Min: 0, HasMin: true, Doc: "maximum conditions per rule (0 = no limit)"},
 }
 
-// fromValues builds a Trainer from validated values and the unit's seed.
-func fromValues(cfg learn.Values, seed int64) (learn.Trainer, error) {
-	c := DefaultConfig()
-	if err := learn.Decode(params, cfg, &c); err != nil {
-		return nil, fmt.Errorf("ripper: %v", err)
-	}
-	c.Seed = seed
-	return New(c)
-}
+// settings ties Config to params; Alpha is a setting no parameter exposes,
+// and the unit's seed seeds the grow/prune splits.
+var settings = learn.Settings[Config]{Method: "ripper", Params: params, Base: Config{Alpha: 1},
+	Seed: func(c *Config, seed int64) { c.Seed = seed }}

@@ -27,7 +27,7 @@ var Spec = &learn.Spec{
 		"default": {{}},
 		"shrink":  {{"shrinkage": "0"}, {"shrinkage": "0.5"}},
 	},
-	New: fromValues,
+	New: learn.Constructor(settings, New),
 }
 
 var params = []learn.Param{
@@ -35,15 +35,10 @@ var params = []learn.Param{
 		Doc: "share of the way each centroid moves toward the mean of all rows"},
 }
 
-// fromValues builds a Trainer from validated values; the learner is
-// deterministic, so the unit seed is ignored.
-func fromValues(v learn.Values, _ int64) (learn.Trainer, error) {
-	c := DefaultConfig()
-	if err := learn.Decode(params, v, &c); err != nil {
-		return nil, fmt.Errorf("centroid: %v", err)
-	}
-	return New(c)
-}
+// settings ties Config to params: defaults, decoding and bounds come from
+// the declaration. The learner is deterministic, so its constructor
+// ignores the unit seed.
+var settings = learn.Settings[Config]{Method: "centroid", Params: params}
 
 // Config holds the learner's settings.
 type Config struct {
@@ -53,19 +48,10 @@ type Config struct {
 }
 
 // DefaultConfig returns the defaults Spec declares.
-func DefaultConfig() Config {
-	var c Config
-	learn.MustDefaults(params, &c)
-	return c
-}
+func DefaultConfig() Config { return settings.Defaults() }
 
 // Validate reports a setting outside the bounds Spec declares.
-func (c Config) Validate() error {
-	if err := learn.CheckBounds(params, learn.Number{Name: "shrinkage", Value: c.Shrinkage}); err != nil {
-		return fmt.Errorf("centroid: %v", err)
-	}
-	return nil
-}
+func (c Config) Validate() error { return settings.CheckBounds(c) }
 
 // Trainer fits nearest-centroid models. It keeps no state between fits.
 type Trainer struct{ cfg Config }

@@ -7,8 +7,9 @@ import (
 
 // The README's Layout section draws the table: a fenced block in which each
 // line names a layer of the table, top to bottom, and then every package
-// the table places in it, module-relative; a line that starts with white
-// space goes on with the layer above. CheckLayout holds that drawing
+// the table places in it, module-relative, or a folder "dir/..." standing
+// for those of its packages; a line that starts with white space goes on
+// with the layer above. CheckLayout holds that drawing
 // against the table and the module's packages, so that the map a reader
 // sees is the one the import check enforces.
 
@@ -111,7 +112,10 @@ func checkLayerOrder(drawn []layoutLine, table []Layer) []string {
 }
 
 // checkDrawnPackages: every package is drawn once, on its layer's line,
-// and nothing else is.
+// and nothing else is. A folder drawn as "dir/..." stands for every package
+// under dir (dir included) that the table places in that line's layer, so a
+// new package in a folder its layer already holds (a learner under
+// baselines/) needs no edit of the README.
 func checkDrawnPackages(drawn []layoutLine, table []Layer, pkgs []string) []string {
 	var out []string
 	exists := map[string]bool{}
@@ -119,20 +123,33 @@ func checkDrawnPackages(drawn []layoutLine, table []Layer, pkgs []string) []stri
 		exists[p] = true
 	}
 	drawnAt := map[string]layoutLine{}
+	mark := func(d layoutLine, p, as string) {
+		if prev, twice := drawnAt[p]; twice {
+			out = append(out, fmt.Sprintf("README.md:%d: %s is drawn again%s (first at line %d): keep one", d.line, p, as, prev.line))
+			return
+		}
+		drawnAt[p] = d
+	}
 	for _, d := range drawn {
 		for _, p := range d.packages {
-			switch prev, twice := drawnAt[p]; {
-			case twice:
-				out = append(out, fmt.Sprintf("README.md:%d: %s is drawn again (first at line %d): keep one", d.line, p, prev.line))
+			if dir, ok := strings.CutSuffix(p, "/..."); ok {
+				covered := under(table, pkgs, dir, d.layer)
+				if len(covered) == 0 {
+					out = append(out, fmt.Sprintf("README.md:%d: %s holds no package the table places in layer %s: remove it", d.line, p, d.layer))
+				}
+				for _, c := range covered {
+					mark(d, c, " (as "+p+")")
+				}
+				continue
+			}
+			switch {
 			case !exists[p]:
 				out = append(out, fmt.Sprintf("README.md:%d: %s (layer %s) is no package of the module: remove it", d.line, p, d.layer))
 			case placement(table, p) != d.layer:
 				out = append(out, fmt.Sprintf("README.md:%d: %s is drawn in layer %s but the table places it in %s: move it to the line of %s",
 					d.line, p, d.layer, placement(table, p), placement(table, p)))
 			}
-			if _, twice := drawnAt[p]; !twice {
-				drawnAt[p] = d
-			}
+			mark(d, p, "")
 		}
 	}
 	for _, p := range pkgs {
@@ -144,6 +161,18 @@ func checkDrawnPackages(drawn []layoutLine, table []Layer, pkgs []string) []stri
 		} else {
 			out = append(out, fmt.Sprintf("README.md: the Layout block lacks %s, which no layer of internal/layers' table places: "+
 				"place it in the table, then add it to that layer's line", p))
+		}
+	}
+	return out
+}
+
+// under returns the packages of pkgs in folder dir (dir itself included)
+// that the table places in layer.
+func under(table []Layer, pkgs []string, dir, layer string) []string {
+	var out []string
+	for _, p := range pkgs {
+		if (p == dir || strings.HasPrefix(p, dir+"/")) && placement(table, p) == layer {
+			out = append(out, p)
 		}
 	}
 	return out

@@ -25,7 +25,9 @@
 //     (CheckDeclaredBounds), so its validation and the harness's agree;
 //   - a learn.Threaded trainer fitted with a CPU budget of several threads
 //     gives the model and predictions of its serial fit, byte for byte,
-//     on data with ties large enough for its parallel loops (CheckThreads).
+//     on data with ties large enough for its parallel loops (CheckThreads);
+//   - last, it logs each optional interface the learner lacks with what
+//     its users lose (Lacks): not a failure, a list for its author.
 //
 // A learner package runs the suite from its own tests with RunSpec on its
 // learn.Spec; the registry's test runs it once more on every registered
@@ -186,6 +188,7 @@ func Run(t *testing.T, s Subject) {
 			t.Error(err)
 		}
 	})
+	t.Run("optional-interfaces", func(t *testing.T) { logLacks(t, s) })
 }
 
 // CheckEmpty checks that fitting no rows is an error, not a panic.
