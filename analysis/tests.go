@@ -455,13 +455,14 @@ func diffCI(matrix [][]float64, a, b int) [2]float64 {
 	ss := 0.0
 	for _, row := range matrix {
 		d := row[a] - row[b] - mean
-		ss += d * d
+		ss += float64(d * d)
 	}
 	sem := math.Sqrt(ss / float64(n-1) / float64(n))
 	if sem == 0 {
 		return nan
 	}
-	half := stats.TQuantile(0.975, float64(n-1)) * sem
+	// Rounded: mean ± half would fuse on arm64 (docs/fidelity.md#portability).
+	half := float64(stats.TQuantile(0.975, float64(n-1)) * sem)
 	return [2]float64{(mean - half) * 100, (mean + half) * 100}
 }
 

@@ -291,7 +291,7 @@ func WilcoxonMinP(n int) float64 {
 	untied := math.Min(1, math.Ldexp(1, 1-n))
 	if n > 50 {
 		// Beyond the exact test's range the untied case is approximated too.
-		z := (nf*(nf+1)/4 - 0.5) / math.Sqrt(nf*(nf+1)*(2*nf+1)/24)
+		z := (float64(nf*(nf+1)/4) - 0.5) / math.Sqrt(nf*(nf+1)*(2*nf+1)/24)
 		untied = math.Erfc(z / math.Sqrt2)
 	}
 	sn := math.Sqrt(nf)
