@@ -212,29 +212,11 @@ func parse(ctx context.Context, data []byte, format, dir string) (study.Study, e
 	if err != nil {
 		return study.Study{}, fmt.Errorf("spec: %v", err)
 	}
-	if err := checkReference(f.Reference, units); err != nil {
-		return study.Study{}, err
+	if err := study.CheckReference(f.Reference, units); err != nil {
+		return study.Study{}, fmt.Errorf("spec: reference: %v", err)
 	}
 	s.Reference = f.Reference
 	return s, ctx.Err()
-}
-
-// checkReference refuses a reference that names no method label of the
-// study's units.
-func checkReference(ref string, units []study.Unit) error {
-	if ref == "" {
-		return nil
-	}
-	var labels []string
-	for _, u := range units {
-		if !slices.Contains(labels, u.Label) {
-			labels = append(labels, u.Label)
-		}
-	}
-	if !slices.Contains(labels, ref) {
-		return fmt.Errorf("spec: reference: %q is not a method label of the study (labels: %s)", ref, strings.Join(labels, ", "))
-	}
-	return nil
 }
 
 // decodeFile checks a spec's text strictly (duplicate keys, positions)

@@ -25,6 +25,25 @@ func UnitsOf(s Study) ([]Unit, error) {
 	return units, err
 }
 
+// CheckReference refuses a control method (spec reference:, --reference)
+// that names no method label of the units; an empty one is no control.
+// The error names the labels there are; the caller says where ref came from.
+func CheckReference(ref string, units []Unit) error {
+	if ref == "" {
+		return nil
+	}
+	var labels []string
+	for _, u := range units {
+		if !slices.Contains(labels, u.Label) {
+			labels = append(labels, u.Label)
+		}
+	}
+	if !slices.Contains(labels, ref) {
+		return fmt.Errorf("%q is not a method label of the study (labels: %s)", ref, strings.Join(labels, ", "))
+	}
+	return nil
+}
+
 // checkSweep refuses a sweep parameter without values: the cartesian product
 // would have no point, and a method without configurations has nothing to
 // run or report. It refuses a value listed twice, also in two spellings

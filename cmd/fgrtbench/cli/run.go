@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"runtime"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -56,14 +55,8 @@ func checkReferenceFlag(ref string, st study.Study) error {
 	if err != nil {
 		return err
 	}
-	var labels []string
-	for _, u := range units {
-		if !slices.Contains(labels, u.Label) {
-			labels = append(labels, u.Label)
-		}
-	}
-	if !slices.Contains(labels, ref) {
-		return fmt.Errorf("--reference %s is not a method label of the study (labels: %s)", ref, strings.Join(labels, ", "))
+	if err := study.CheckReference(ref, units); err != nil {
+		return fmt.Errorf("--reference: %v", err)
 	}
 	return nil
 }

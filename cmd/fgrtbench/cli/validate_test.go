@@ -64,7 +64,7 @@ func TestRefusedBeforeAnythingIsWritten(t *testing.T) {
 		{"grid made one configuration by params", []string{"run", "--spec", spec("datasets: [" + good + "]\nmethods: [{name: c45-entropy, grid: text, params: {max_depth: 3}}]\n")}, "configurations 1 and 2 are one configuration"},
 		// Out-of-range numbers (-j 0, --repeats 0) are usage errors, exit
 		// 2: TestNumericFlagsOutOfRange.
-		{"--reference not a label", []string{"reproduce", "--datasets", good, "--methods", "cart,c45", "--no-variants", "--reference", "fgrt"}, "--reference fgrt is not a method label of the study (labels: cart, c45)"},
+		{"--reference not a label", []string{"reproduce", "--datasets", good, "--methods", "cart,c45", "--no-variants", "--reference", "fgrt"}, `--reference: "fgrt" is not a method label of the study (labels: cart, c45)`},
 		{"spec reference not a label", []string{"run", "--spec", spec("datasets: [" + good + "]\nreference: c45\nmethods: [{name: cart}]\n")}, `reference: "c45" is not a method label of the study (labels: cart)`},
 		{"--datasets empty", []string{"reproduce", "--datasets=", "--methods", "cart"}, "--datasets is empty"},
 		{"--methods empty", []string{"reproduce", "--datasets", good, "--methods", ","}, "--methods is empty"},
