@@ -117,7 +117,7 @@ func splitRule(line string) ([]string, string, error) {
 	body, ok := strings.CutPrefix(line, "IF ")
 	ante, then, ok2 := strings.Cut(body, " THEN ")
 	if !ok || !ok2 {
-		return nil, "", fmt.Errorf("not IF ... THEN ...")
+		return nil, "", fmt.Errorf("not of the form IF conditions THEN class")
 	}
 	if ante == "TRUE" {
 		return nil, then, nil
