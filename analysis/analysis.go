@@ -37,7 +37,7 @@ import (
 // best_mean_rank, within_cd05_of_best, nemenyi_cliques, each pair's
 // significant and each per_dataset comparison's decisive; cells[] gained
 // best_on_dataset; the analysis gained means, gap_means, complexity, partition and reproduction;
-// tests[] gained exact_differences, baselines, merged, merged_by,
+// tests[] gained exact_differences, baselines, baseline_ranks, merged, merged_by,
 // comparisons, post_hoc_min_p, post_hoc_min_p_holm, post_hoc_powerless,
 // summary, all_pairs and all_pairs_power, and each pair
 // mean_diff_ci95_pp, wins, ties, losses and ties_exact —

@@ -68,3 +68,40 @@ func TestCompetitors(t *testing.T) {
 		}
 	}
 }
+
+// TestBaselineRanks pins the baseline's reference rank: its mean rank when
+// each dataset ranks it together with the ranked methods (ties sharing the
+// average rank), while theirs stay ranks among themselves.
+func TestBaselineRanks(t *testing.T) {
+	correct := map[string]map[string][]int{
+		// d1: majority last of 3 (rank 3); d2: it ties cart for 2nd and
+		// 3rd (2.5); d3: it beats both (1). Mean (3 + 2.5 + 1) / 3.
+		"fgrt":     {"d1": {90, 80}, "d2": {70, 75}, "d3": {30, 30}},
+		"cart":     {"d1": {85, 85}, "d2": {60, 60}, "d3": {40, 40}},
+		"majority": {"d1": {50, 50}, "d2": {60, 60}, "d3": {90, 90}},
+	}
+	cases := []struct {
+		name string
+		opts Options
+		want []BaselineRank
+	}{
+		{"baseline", Options{Baselines: []string{"majority"}}, []BaselineRank{{Method: "majority", MeanRank: 6.5 / 3}}},
+		{"ranked", Options{}, nil},
+	}
+	for _, c := range cases {
+		c.opts.Samples = 500
+		a, err := Compute(countRecords(correct, 100, true), c.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts := a.Tests[0]
+		if !slices.Equal(ts.BaselineRanks, c.want) {
+			t.Errorf("%s: baseline ranks %v, want %v", c.name, ts.BaselineRanks, c.want)
+		}
+		// Among themselves fgrt and cart tie on d1 and win one each of d2
+		// and d3: 1.5 both, whatever the baseline's place.
+		if c.want != nil && !slices.Equal(ts.Friedman.AvgRanks, []float64{1.5, 1.5}) {
+			t.Errorf("%s: the ranked methods' ranks %v moved with the baseline", c.name, ts.Friedman.AvgRanks)
+		}
+	}
+}

@@ -45,9 +45,15 @@ type Tests struct {
 	// Methods holds; EntryName names them all), and MergedBy how they
 	// were found equal: MergedByCounts (the rows' correct counts) or
 	// MergedByAccuracies (rows without counts).
-	Baselines []string   `json:"baselines,omitempty"`
-	Merged    [][]string `json:"merged,omitempty"`
-	MergedBy  string     `json:"merged_by,omitempty"`
+	Baselines []string `json:"baselines,omitempty"`
+	// BaselineRanks place each baseline beside the ranking it is left out
+	// of: its mean rank when each complete dataset ranks it together with
+	// the ranked methods (the others' ranks are unchanged: they rank among
+	// themselves), for the CD diagram's reference line. A baseline without
+	// a result on every complete dataset has none.
+	BaselineRanks []BaselineRank `json:"baseline_ranks,omitempty"`
+	Merged        [][]string     `json:"merged,omitempty"`
+	MergedBy      string         `json:"merged_by,omitempty"`
 	// Missing are the (dataset, method) cells of the protocol without a
 	// result, in dataset then method order; any makes the tests NA.
 	Missing []MissingCell `json:"missing,omitempty"`
@@ -316,12 +322,58 @@ func computeTests(cells []Cell, protocol string, opts Options, bayes stats.Signe
 	if err := omnibus(&t, matrix); err != nil {
 		return t, err
 	}
+	ranks, err := baselineRanks(t, cells, matrix)
+	if err != nil {
+		return t, err
+	}
+	t.BaselineRanks = ranks
 	if err := pairTests(&t, matrix, exactMatrix(t, exact), bayes, folds); err != nil {
 		return t, err
 	}
 	postHocPower(&t)
 	t.Summary = summaryOf(t, pres, bayes.Rope)
 	return t, nil
+}
+
+// BaselineRank is a baseline's mean rank among the ranked methods
+// (Tests.BaselineRanks).
+type BaselineRank struct {
+	Method   string  `json:"method"`
+	MeanRank float64 `json:"mean_rank"`
+}
+
+// baselineRanks ranks each baseline, on every complete dataset of t (the
+// rows of matrix), together with t's ranked methods, and returns its mean
+// rank: 1 + the methods it beats none of, k + 1 when it is last everywhere.
+func baselineRanks(t Tests, cells []Cell, matrix [][]float64) ([]BaselineRank, error) {
+	var out []BaselineRank
+	for _, b := range t.Baselines {
+		acc := map[string]float64{}
+		for _, c := range cells {
+			if c.Protocol == t.Protocol && c.Method == b {
+				acc[c.Dataset] = c.Accuracy
+			}
+		}
+		with := make([][]float64, len(matrix))
+		complete := true
+		for i, ds := range t.Datasets {
+			a, ok := acc[ds]
+			if !ok {
+				complete = false
+				break
+			}
+			with[i] = append(append([]float64(nil), matrix[i]...), a)
+		}
+		if !complete {
+			continue
+		}
+		avg, err := stats.AverageRanks(with, true)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, BaselineRank{Method: b, MeanRank: avg[len(avg)-1]})
+	}
+	return out, nil
 }
 
 // completeDatasets fills t's Datasets (every method has a cell), Excluded

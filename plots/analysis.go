@@ -30,7 +30,11 @@ func CDDataOf(a *analysis.Analysis, protocol string) (CDData, error) {
 	for _, m := range t.Baselines {
 		baselines = append(baselines, a.Presentation().DisplayName(m))
 	}
-	return CDData{Methods: append([]string(nil), t.Methods...), Names: names, Baselines: baselines, AvgRanks: append([]float64(nil), t.Friedman.AvgRanks...),
+	var refs []CDReference
+	for _, r := range t.BaselineRanks {
+		refs = append(refs, CDReference{Name: a.Presentation().DisplayName(r.Method), Rank: r.MeanRank})
+	}
+	return CDData{Methods: append([]string(nil), t.Methods...), Names: names, Baselines: baselines, References: refs, AvgRanks: append([]float64(nil), t.Friedman.AvgRanks...),
 		CD: t.CD05, Cliques: t.Cliques, Alpha: 0.05, NDatasets: len(t.Datasets), FriedmanP: t.Decision.P,
 		Test: t.Decision.Name, Verdict: verdictOf(t.Decision), Exploratory: t.PostHoc == analysis.PostHocExploratory}, nil
 }

@@ -26,7 +26,11 @@ type CDData struct {
 	// ranking as reference points (analysis.Tests.Baselines), which the
 	// caption names.
 	Baselines []string
-	AvgRanks  []float64 // 1 = best
+	// References are baselines drawn as dashed reference lines at their
+	// mean rank among the ranked methods (analysis.Tests.BaselineRanks,
+	// up to k + 1, where the axis then ends).
+	References []CDReference
+	AvgRanks   []float64 // 1 = best
 	// CD is the Nemenyi critical difference at Alpha over NDatasets;
 	// Cliques the groups of methods the Nemenyi test cannot tell apart
 	// (analysis.NemenyiCliques: labels in rank order), drawn as bars.
@@ -44,6 +48,13 @@ type CDData struct {
 	Test        string
 	Verdict     string
 	Exploratory bool
+}
+
+// CDReference is a baseline's reference line: its display name and mean
+// rank among the ranked methods.
+type CDReference struct {
+	Name string
+	Rank float64
 }
 
 // omnibusText states the omnibus test as the title and caption print it,
@@ -74,6 +85,9 @@ func CDCaption(protocol string, d CDData) string {
 	if len(d.Baselines) > 0 {
 		s += " Not ranked, being baselines: " + strings.Join(d.Baselines, ", ") + "."
 	}
+	if len(d.References) > 0 {
+		s += " A dashed line marks where a baseline would stand if each data set ranked it with the methods (theirs then unchanged)."
+	}
 	return s
 }
 
@@ -92,6 +106,9 @@ func CDFigure(dir, name string, d CDData, pres results.Presentation) error {
 	}
 	row := 5 * vg.Millimeter
 	height := 30*vg.Millimeter + vg.Length(len(l.cliques))*2.5*vg.Millimeter + vg.Length(l.nLeft)*row + 2*vg.Millimeter
+	if len(d.References) > 0 {
+		height += vg.Length(len(d.References)) * row
+	}
 	width := max(18*vg.Centimeter, l.marginL+l.marginR+9*vg.Centimeter)
 	return save(dir, name, width, height, func(c draw.Canvas) error {
 		cc := cdCanvas{cdLayout: l, c: c, x0: c.Min.X + l.marginL, x1: c.Max.X - l.marginR, row: row}
@@ -103,6 +120,7 @@ func CDFigure(dir, name string, d CDData, pres results.Presentation) error {
 		cc.axis(axisY)
 		y := cc.cliqueBars(axisY - 3*vg.Millimeter)
 		cc.labels(axisY, y-3*vg.Millimeter)
+		cc.references(axisY, y-3*vg.Millimeter-vg.Length(l.nLeft)*row)
 		return nil
 	})
 }
@@ -126,6 +144,11 @@ func checkCD(d CDData) error {
 	if !(d.CD > 0) {
 		return fmt.Errorf("plots: CD diagram: critical difference %v is not positive", d.CD)
 	}
+	for _, r := range d.References {
+		if !(r.Rank >= 1 && r.Rank <= float64(k+1)) {
+			return fmt.Errorf("plots: CD diagram: reference rank %v of %s is outside [1, %d]", r.Rank, r.Name, k+1)
+		}
+	}
 	return nil
 }
 
@@ -139,15 +162,23 @@ type cdLayout struct {
 	order []int // indices of d.Methods, best average rank first
 	// sorted are the average ranks in that order; cliques the analysis's
 	// cliques as [first, last] positions in it.
-	sorted           []float64
-	cliques          [][2]int
+	sorted  []float64
+	cliques [][2]int
+	// span is the axis' last rank: k, or k + 1 when a reference line
+	// stands beyond k.
+	span             int
 	nLeft            int
 	marginL, marginR vg.Length
 }
 
 func newCDLayout(d CDData, pres results.Presentation) (*cdLayout, error) {
 	k := len(d.Methods)
-	l := &cdLayout{d: d, pres: pres, k: k, order: make([]int, k), sorted: make([]float64, k), nLeft: (k + 1) / 2}
+	l := &cdLayout{d: d, pres: pres, k: k, span: k, order: make([]int, k), sorted: make([]float64, k), nLeft: (k + 1) / 2}
+	for _, r := range d.References {
+		if r.Rank > float64(k) {
+			l.span = k + 1
+		}
+	}
 	for i := range l.order {
 		l.order[i] = i
 	}
@@ -232,13 +263,13 @@ type cdCanvas struct {
 }
 
 func (cc cdCanvas) xOf(rank float64) vg.Length {
-	return cc.x0 + (cc.x1-cc.x0)*vg.Length((rank-1)/float64(cc.k-1))
+	return cc.x0 + (cc.x1-cc.x0)*vg.Length((rank-1)/float64(cc.span-1))
 }
 
 // interval draws the CD as an interval from rank 1 at height y.
 func (cc cdCanvas) interval(y vg.Length) {
 	c := cc.c
-	cdEnd := math.Min(1+cc.d.CD, float64(cc.k))
+	cdEnd := math.Min(1+cc.d.CD, float64(cc.span))
 	c.StrokeLine2(cdThin, cc.xOf(1), y, cc.xOf(cdEnd), y)
 	c.StrokeLine2(cdThin, cc.xOf(1), y-vg.Millimeter, cc.xOf(1), y+vg.Millimeter)
 	c.StrokeLine2(cdThin, cc.xOf(cdEnd), y-vg.Millimeter, cc.xOf(cdEnd), y+vg.Millimeter)
@@ -250,7 +281,7 @@ func (cc cdCanvas) interval(y vg.Length) {
 func (cc cdCanvas) axis(y vg.Length) {
 	c := cc.c
 	c.StrokeLine2(cdThin, cc.x0, y, cc.x1, y)
-	for r := 1.0; r <= float64(cc.k)+1e-9; r += 0.5 {
+	for r := 1.0; r <= float64(cc.span)+1e-9; r += 0.5 {
 		tick := vg.Millimeter
 		if r == math.Trunc(r) {
 			tick = 2 * vg.Millimeter
@@ -290,5 +321,17 @@ func (cc cdCanvas) labels(axisY, y vg.Length) {
 		ly := y - vg.Length(cc.k-1-i)*cc.row
 		c.StrokeLines(cdThin, []vg.Point{{X: x, Y: axisY}, {X: x, Y: ly}, {X: cc.x1 + 5*vg.Millimeter, Y: ly}})
 		c.FillText(cdText(9, draw.XLeft, draw.YCenter), vg.Point{X: cc.x1 + 6*vg.Millimeter, Y: ly}, label)
+	}
+}
+
+// references draws each baseline's reference line: dashed, from the axis
+// (at axisY) down to its label, rows from height y down, beside the line.
+func (cc cdCanvas) references(axisY, y vg.Length) {
+	dash := draw.LineStyle{Color: plotTextColor, Width: vg.Points(0.8), Dashes: []vg.Length{vg.Points(3), vg.Points(2)}}
+	for i, r := range cc.d.References {
+		x, ly := cc.xOf(r.Rank), y-vg.Length(i)*cc.row
+		cc.c.StrokeLine2(dash, x, axisY, x, ly)
+		cc.c.FillText(cdText(9, draw.XRight, draw.YCenter), vg.Point{X: x - 1.5*vg.Millimeter, Y: ly},
+			fmt.Sprintf("%s (%.2f): baseline, not ranked", r.Name, r.Rank))
 	}
 }

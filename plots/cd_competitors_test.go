@@ -34,6 +34,18 @@ func TestCDShowsCompetitors(t *testing.T) {
 	if len(d.Methods) != 3 || !strings.Contains(caption, "for exactly the 3 methods") || !strings.Contains(caption, "Not ranked, being baselines: majority.") {
 		t.Errorf("methods %v, caption %q", d.Methods, caption)
 	}
+	// Majority is last on every dataset: its reference line stands at
+	// k + 1 = 4, where the axis then ends.
+	if len(d.References) != 1 || d.References[0] != (CDReference{Name: "majority", Rank: 4}) || !strings.Contains(caption, "A dashed line marks where a baseline would stand") {
+		t.Errorf("references %v, caption %q", d.References, caption)
+	}
+	if err := CDFigure(t.TempDir(), "cd", d, a.Presentation()); err != nil {
+		t.Errorf("CDFigure with a reference line at k + 1: %v", err)
+	}
+	d.References[0].Rank = 4.5
+	if err := CDFigure(t.TempDir(), "cd", d, a.Presentation()); err == nil || !strings.Contains(err.Error(), "reference rank 4.5 of majority is outside [1, 4]") {
+		t.Errorf("a reference beyond k + 1: %v", err)
+	}
 	l := &cdLayout{d: d, pres: a.Presentation()}
 	found := false
 	for o := range d.Methods {
