@@ -25,6 +25,7 @@ func functions() []function {
 		{"Pow", Pow, math.Pow, powInputs},
 		{"Lgamma", func(x, _ float64) float64 { return Lgamma(x) }, func(x, _ float64) float64 { v, _ := math.Lgamma(x); return v }, lgammaInputs},
 		{"Erfinv", func(x, _ float64) float64 { return Erfinv(x) }, func(x, _ float64) float64 { return math.Erfinv(x) }, erfinvInputs},
+		{"Erfc", func(x, _ float64) float64 { return Erfc(x) }, func(x, _ float64) float64 { return math.Erfc(x) }, erfcInputs},
 	}
 }
 
@@ -117,6 +118,24 @@ func erfinvInputs() [][2]float64 {
 	return one(xs...)
 }
 
+// erfcInputs: the whole range where Erfc is neither 0 nor 2 (uniformly, and
+// densely near 0 and around each branch's bounds), the z/√2 of the Wilcoxon
+// normal approximation for every n up to 5000, and the specials.
+func erfcInputs() [][2]float64 {
+	r := rand.New(rand.NewPCG(11, 12))
+	xs := append([]float64(nil), specials...)
+	xs = append(xs, 0.84375, 1.25, 1/0.35, 6, 28, -0.84375, -1.25, -1/0.35, -6, -28, 1.0/(1<<56), 1.0/(1<<57))
+	for i := 0; i < 100000; i++ {
+		xs = append(xs, float64(r.Float64()*60)-30, float64(r.Float64()*4)-2, math.Ldexp(r.Float64()-0.5, -r.IntN(60)))
+	}
+	for n := 1; n <= 5000; n++ {
+		nf := float64(n)
+		z := (float64(nf*(nf+1)/4) - 0.5) / math.Sqrt(nf*(nf+1)*(2*nf+1)/24)
+		xs = append(xs, z/math.Sqrt2, -z/math.Sqrt2)
+	}
+	return one(xs...)
+}
+
 // sameBits treats every NaN as one value: the functions promise a NaN, not
 // its payload.
 func sameBits(a, b float64) bool {
@@ -201,6 +220,7 @@ var fingerprints = map[string]uint64{
 	"Pow":    0xc18197849a501a67,
 	"Lgamma": 0x110bf10022b4cf0b,
 	"Erfinv": 0xf24960f04ffcb43f,
+	"Erfc":   0xf1dc176a02b9dae7,
 }
 
 func TestSameBitsOnEveryArchitecture(t *testing.T) {

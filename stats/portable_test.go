@@ -1,0 +1,94 @@
+package stats
+
+import (
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"testing"
+
+	"gonum.org/v1/gonum/integrate/quad"
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// The portable replacements of gonum's distributions must give gonum's bits
+// on linux/amd64, where every golden and gate baseline was made; other
+// architectures reproduce those bits through internal/fmath
+// (docs/fidelity.md#portability; scripts/arm64.sh compares a whole study's
+// statistics under qemu-aarch64).
+
+func skipUnlessAMD64(t *testing.T) {
+	t.Helper()
+	if runtime.GOARCH != "amd64" {
+		t.Skipf("the reference bits are gonum's on amd64; on %s scripts/arm64.sh compares the statistics", runtime.GOARCH)
+	}
+}
+
+// sameFloatBits treats every NaN as one value.
+func sameFloatBits(a, b float64) bool {
+	return math.Float64bits(a) == math.Float64bits(b) || math.IsNaN(a) && math.IsNaN(b)
+}
+
+// checkSameBits compares got(in) with want(in) on every input and reports
+// the first few that differ and how many did.
+func checkSameBits(t *testing.T, name string, inputs [][2]float64, got, want func(x, y float64) float64) {
+	t.Helper()
+	bad := 0
+	for _, in := range inputs {
+		g, w := got(in[0], in[1]), want(in[0], in[1])
+		if !sameFloatBits(g, w) {
+			if bad++; bad <= 5 {
+				t.Errorf("%s(%v, %v) = %v (%#x), gonum gives %v (%#x)", name, in[0], in[1], g, math.Float64bits(g), w, math.Float64bits(w))
+			}
+		}
+	}
+	if bad > 5 {
+		t.Errorf("%s: %d of %d inputs differ", name, bad, len(inputs))
+	}
+}
+
+func TestGaussLegendreTableMatchesGonumOnAMD64(t *testing.T) {
+	skipUnlessAMD64(t)
+	x := make([]float64, srNodes)
+	w := make([]float64, srNodes)
+	quad.Legendre{}.FixedLocations(x, w, -1, 1)
+	if len(glNodes) != srNodes || len(glWeights) != srNodes {
+		t.Fatalf("the table holds %d nodes and %d weights, srNodes is %d", len(glNodes), len(glWeights), srNodes)
+	}
+	for i := range x {
+		if !sameFloatBits(glNodes[i], x[i]) || !sameFloatBits(glWeights[i], w[i]) {
+			t.Errorf("node %d: table (%v, %v), gonum (%v, %v)", i, glNodes[i], glWeights[i], x[i], w[i])
+		}
+	}
+}
+
+// normalInputs: the range where Φ and φ are neither 0 nor 1 (uniformly and
+// near 0), the points rangeCDFInf evaluates for the Nemenyi test's critical
+// differences, and the specials.
+func normalInputs() [][2]float64 {
+	r := rand.New(rand.NewPCG(21, 22))
+	in := [][2]float64{{0, 0}, {math.Copysign(0, -1), 0}, {math.Inf(1), 0}, {math.Inf(-1), 0}, {math.NaN(), 0}, {40, 0}, {-40, 0}}
+	for i := 0; i < 100000; i++ {
+		in = append(in, [2]float64{float64(r.Float64()*80) - 40, 0}, [2]float64{float64(r.Float64()*8) - 4, 0},
+			[2]float64{math.Ldexp(r.Float64()-0.5, -r.IntN(60)), 0})
+	}
+	h := 2 * srZMax / srPanels
+	for _, q := range []float64{1, 2.5, 3.3, 4.2, 5.5} {
+		for p := 0; p < srPanels; p++ {
+			mid := -srZMax + float64((float64(p)+0.5)*h)
+			for _, x := range glNodes {
+				z := mid + float64(x*h/2)
+				in = append(in, [2]float64{z, 0}, [2]float64{z - q, 0})
+			}
+		}
+	}
+	return in
+}
+
+func TestUnitNormalMatchesGonumOnAMD64(t *testing.T) {
+	skipUnlessAMD64(t)
+	in := normalInputs()
+	checkSameBits(t, "unitNormalCDF", in, func(x, _ float64) float64 { return unitNormalCDF(x) },
+		func(x, _ float64) float64 { return distuv.UnitNormal.CDF(x) })
+	checkSameBits(t, "unitNormalPDF", in, func(x, _ float64) float64 { return unitNormalPDF(x) },
+		func(x, _ float64) float64 { return distuv.UnitNormal.Prob(x) })
+}
