@@ -1,12 +1,14 @@
 package stats
 
 import (
+	"hash/fnv"
 	"math"
 	"math/rand/v2"
 	"runtime"
 	"testing"
 
 	"gonum.org/v1/gonum/integrate/quad"
+	"gonum.org/v1/gonum/mathext"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -91,4 +93,99 @@ func TestUnitNormalMatchesGonumOnAMD64(t *testing.T) {
 		func(x, _ float64) float64 { return distuv.UnitNormal.CDF(x) })
 	checkSameBits(t, "unitNormalPDF", in, func(x, _ float64) float64 { return unitNormalPDF(x) },
 		func(x, _ float64) float64 { return distuv.UnitNormal.Prob(x) })
+}
+
+// gammaInputs: the shapes a of Friedman's test (k = 5 to 41 methods, a =
+// (k-1)/2) and random ones, each with statistics x from 0 to far in the tail
+// (uniformly, near a, and over many orders of magnitude).
+func gammaInputs() [][2]float64 {
+	r := rand.New(rand.NewPCG(23, 24))
+	var in [][2]float64
+	for k := 5; k <= 41; k++ {
+		a := float64(k-1) / 2
+		for i := 0; i < 2000; i++ {
+			in = append(in, [2]float64{a, r.Float64() * 4 * a}, [2]float64{a, r.Float64() * 300},
+				[2]float64{a, math.Ldexp(r.Float64(), r.IntN(20)-10)})
+		}
+		in = append(in, [2]float64{a, 0}, [2]float64{a, a}, [2]float64{a, 1.1}, [2]float64{a, 200}, [2]float64{a, math.Inf(1)})
+	}
+	for i := 0; i < 50000; i++ {
+		a := 2 + float64(r.Float64()*r.Float64()*300)
+		in = append(in, [2]float64{a, r.Float64() * 3 * a}, [2]float64{a, math.Ldexp(r.Float64(), r.IntN(24)-12)})
+	}
+	return in
+}
+
+func TestChiSquareSurvivalMatchesGonumOnAMD64(t *testing.T) {
+	skipUnlessAMD64(t)
+	ported := 0
+	for _, in := range gammaInputs() {
+		if !inTemmeRegion(in[0], in[1]) {
+			ported++
+		}
+	}
+	if ported < 200000 {
+		t.Fatalf("only %d of %d inputs take the ported branches", ported, len(gammaInputs()))
+	}
+	checkSameBits(t, "upperGammaReg", gammaInputs(), upperGammaReg, mathext.GammaIncRegComp)
+	var in [][2]float64
+	for _, a := range gammaInputs() {
+		in = append(in, [2]float64{2 * a[0], 2 * a[1]})
+	}
+	checkSameBits(t, "chiSquareSurvival", in, chiSquareSurvival,
+		func(k, x float64) float64 { return distuv.ChiSquared{K: k}.Survival(x) })
+}
+
+// portableFingerprints are FNV-1a hashes of the bits the portable functions
+// give on their inputs above (the ported branches only), recorded on
+// linux/amd64, where the tests above tie them to gonum. Every architecture
+// must reproduce them; scripts/arm64.sh runs this test under qemu-aarch64.
+var portableFingerprints = map[string]uint64{
+	"unitNormalCDF":    0xc174eade63b55a06,
+	"unitNormalPDF":    0x8919804908acc30,
+	"upperGammaReg":    0xa626ca06cce68e85,
+	"nemenyiQComputed": 0xe54d25301ac764a6,
+}
+
+func portableFunctions() map[string][]float64 {
+	out := map[string][]float64{}
+	for _, in := range normalInputs() {
+		out["unitNormalCDF"] = append(out["unitNormalCDF"], unitNormalCDF(in[0]))
+		out["unitNormalPDF"] = append(out["unitNormalPDF"], unitNormalPDF(in[0]))
+	}
+	for _, in := range gammaInputs() {
+		if !inTemmeRegion(in[0], in[1]) {
+			out["upperGammaReg"] = append(out["upperGammaReg"], upperGammaReg(in[0], in[1]))
+		}
+	}
+	for k := 2; k <= 14; k++ {
+		for _, alpha := range []float64{0.05, 0.1, 0.01} {
+			q, err := NemenyiQComputed(alpha, k)
+			if err != nil {
+				q = math.NaN()
+			}
+			out["nemenyiQComputed"] = append(out["nemenyiQComputed"], q)
+		}
+	}
+	return out
+}
+
+func TestPortableSameBitsOnEveryArchitecture(t *testing.T) {
+	for name, values := range portableFunctions() {
+		h := fnv.New64a()
+		var buf [8]byte
+		for _, v := range values {
+			if math.IsNaN(v) {
+				v = math.NaN()
+			}
+			b := math.Float64bits(v)
+			for i := range buf {
+				buf[i] = byte(b >> (8 * i))
+			}
+			h.Write(buf[:])
+		}
+		if got := h.Sum64(); got != portableFingerprints[name] {
+			t.Errorf("%s on %s/%s: fingerprint %#x, linux/amd64 gives %#x", name, runtime.GOOS, runtime.GOARCH, got, portableFingerprints[name])
+		}
+	}
 }

@@ -75,7 +75,7 @@ func rangeCDFInf(q float64, k int) float64 {
 	}
 	km1 := float64(k - 1)
 	f := func(z float64) float64 {
-		d := unitNormalCDF(z) - unitNormalCDF(z-q)
+		d := float64(unitNormalCDF(z)) - float64(unitNormalCDF(z-q))
 		if d <= 0 {
 			return 0
 		}

@@ -1,0 +1,217 @@
+package stats
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/mathext"
+
+	"github.com/fgrtbench/fgrtbench/internal/fmath"
+)
+
+// chiSquareSurvival is P(χ²_k > x), the p-value of Friedman's statistic.
+// It is distuv.ChiSquared{K: k}.Survival, the regularized upper incomplete
+// gamma function Q(k/2, x/2) of gonum's Cephes port, recomputed with every
+// product that feeds a sum rounded and fmath's Exp, Log, Pow and Lgamma, so
+// that it gives linux/amd64's bits on every architecture
+// (docs/fidelity.md#portability). The port covers the shapes a ≥ 2 outside
+// Temme's asymptotic region (at least 5 methods, at most about 40: the
+// branches of the series and the continued fraction); other shapes still
+// take gonum's function, exact on amd64 but not guaranteed elsewhere.
+func chiSquareSurvival(k, x float64) float64 {
+	if x < 0 {
+		return 1
+	}
+	return upperGammaReg(0.5*k, 0.5*x)
+}
+
+// Cephes' constants for the incomplete gamma and beta functions.
+const (
+	cephesMachEp  = 1.0 / (1 << 53)
+	cephesMaxIter = 2000
+	cephesBig     = 4.503599627370496e15
+	cephesBigInv  = 2.22044604925031308085e-16
+	lanczosG      = 6.024680040776729583740234375
+)
+
+// upperGammaReg is Q(a, x) = Γ(a, x)/Γ(a) with gonum's (Cephes') choice of
+// method, for x >= 0.
+func upperGammaReg(a, x float64) float64 {
+	if !(a >= 2) || math.IsNaN(x) || inTemmeRegion(a, x) {
+		return mathext.GammaIncRegComp(a, x)
+	}
+	switch {
+	case x == 0:
+		return 1
+	case math.IsInf(x, 1):
+		return 0
+	case x > 1.1 && x >= a:
+		return upperGammaFraction(a, x)
+	}
+	// Below 1.1 (and below a), with a >= 2, Cephes always takes
+	// 1 - P(a, x) from the power series.
+	return 1 - lowerGammaSeries(a, x)
+}
+
+// inTemmeRegion tells whether Cephes evaluates Q(a, x) by Temme's uniform
+// asymptotic expansion (a large, x near a), which this port leaves to gonum.
+func inTemmeRegion(a, x float64) bool {
+	d := math.Abs(x-a) / a
+	return (20 < a && a < 200 && d < 0.3) || (200 < a && d < 4.5/math.Sqrt(a))
+}
+
+// gammaPrefactor is x^a·e^(-x)/Γ(a), Cephes' igam_fac: directly when x is far
+// from a, otherwise through the Lanczos approximation.
+func gammaPrefactor(a, x float64) float64 {
+	if math.Abs(a-x) > float64(0.4*math.Abs(a)) {
+		return fmath.Exp(float64(a*fmath.Log(x)) - x - fmath.Lgamma(a))
+	}
+	fac := a + lanczosG - 0.5
+	res := math.Sqrt(fac/fmath.Exp(1)) / lanczosSumExpgScaled(a)
+	if a < 200 && x < 200 {
+		return res * (fmath.Exp(a-x) * fmath.Pow(x/fac, a))
+	}
+	num := x - a - lanczosG + 0.5
+	return res * fmath.Exp(float64(a*log1pmx(num/fac))+x*(0.5-lanczosG)/fac)
+}
+
+// lowerGammaSeries is P(a, x) by its power series.
+func lowerGammaSeries(a, x float64) float64 {
+	ax := gammaPrefactor(a, x)
+	if ax == 0 {
+		return 0
+	}
+	r, c, sum := a, 1.0, 1.0
+	for i := 0; i < cephesMaxIter; i++ {
+		r++
+		c = float64(c * (x / r)) // a product that feeds the sum below
+		sum += c
+		if c <= cephesMachEp*sum {
+			break
+		}
+	}
+	return sum * ax / a
+}
+
+// upperGammaFraction is Q(a, x) by its continued fraction, rescaling the
+// convergents when they grow past cephesBig.
+func upperGammaFraction(a, x float64) float64 {
+	ax := gammaPrefactor(a, x)
+	if ax == 0 {
+		return 0
+	}
+	y := 1 - a
+	z := x + y + 1
+	c := 0.0
+	pkm2, qkm2 := 1.0, x
+	pkm1, qkm1 := x+1, z*x
+	ans := pkm1 / qkm1
+	for i := 0; i < cephesMaxIter; i++ {
+		c++
+		y++
+		z += 2
+		yc := y * c
+		pk := float64(pkm1*z) - float64(pkm2*yc)
+		qk := float64(qkm1*z) - float64(qkm2*yc)
+		t := 1.0
+		if qk != 0 {
+			r := pk / qk
+			t = math.Abs((ans - r) / r)
+			ans = r
+		}
+		pkm2, pkm1 = pkm1, pk
+		qkm2, qkm1 = qkm1, qk
+		if math.Abs(pk) > cephesBig {
+			pkm2 *= cephesBigInv
+			pkm1 *= cephesBigInv
+			qkm2 *= cephesBigInv
+			qkm1 *= cephesBigInv
+		}
+		if t <= cephesMachEp {
+			break
+		}
+	}
+	return ans * ax
+}
+
+// lanczosSumExpgScaled is Cephes' rational Lanczos sum scaled by e^g, for
+// x > 1 (evaluated in 1/x, as Cephes' ratevl does there).
+func lanczosSumExpgScaled(x float64) float64 {
+	y := 1 / x
+	num := lanczosExpgNum[len(lanczosExpgNum)-1]
+	for i := len(lanczosExpgNum) - 2; i >= 0; i-- {
+		num = float64(num*y) + lanczosExpgNum[i]
+	}
+	den := lanczosExpgDen[len(lanczosExpgDen)-1]
+	for i := len(lanczosExpgDen) - 2; i >= 0; i-- {
+		den = float64(den*y) + lanczosExpgDen[i]
+	}
+	return num / den
+}
+
+// The Lanczos coefficients (g = lanczosG, 13 terms) of Boost and Cephes.
+var (
+	lanczosExpgNum = [...]float64{
+		0.006061842346248906525783753964555936883222, 0.5098416655656676188125178644804694509993,
+		19.51992788247617482847860966235652136208, 449.9445569063168119446858607650988409623,
+		6955.999602515376140356310115515198987526, 75999.29304014542649875303443598909137092,
+		601859.6171681098786670226533699352302507, 3481712.15498064590882071018964774556468,
+		14605578.08768506808414169982791359218571, 43338889.32467613834773723740590533316085,
+		86363131.28813859145546927288977868422342, 103794043.1163445451906271053616070238554,
+		56906521.91347156388090791033559122686859,
+	}
+	lanczosExpgDen = [...]float64{
+		1, 66, 1925, 32670, 357423, 2637558, 13339535, 45995730, 105258076, 150917976,
+		120543840, 39916800, 0,
+	}
+)
+
+// log1pmx is log(1+x) - x: its series below |x| = ½, otherwise from log1p.
+func log1pmx(x float64) float64 {
+	if math.Abs(x) < 0.5 {
+		xfac, res := x, 0.0
+		for n := 2; n < cephesMaxIter; n++ {
+			xfac *= -x
+			term := xfac / float64(n)
+			res += term
+			if math.Abs(term) < cephesMachEp*math.Abs(res) {
+				break
+			}
+		}
+		return res
+	}
+	return cephesLog1p(x) - x
+}
+
+// cephesLog1p is Cephes' log1p: a rational approximation for 1+x within
+// [√2/2, √2], the logarithm of 1+x outside.
+func cephesLog1p(x float64) float64 {
+	z := 1 + x
+	if z < 1/math.Sqrt2 || z > math.Sqrt2 {
+		return fmath.Log(z)
+	}
+	z = x * x
+	p := log1pP[0]
+	for _, c := range log1pP[1:] {
+		p = float64(p*x) + c
+	}
+	q := x + log1pQ[0]
+	for _, c := range log1pQ[1:] {
+		q = float64(q*x) + c
+	}
+	z = float64(-0.5*z) + float64(x*(z*p/q))
+	return x + z
+}
+
+// Cephes' log1p coefficients, highest degree first (the denominator's
+// leading 1 implicit).
+var (
+	log1pP = [...]float64{
+		4.5270000862445199635215e-5, 4.9854102823193375972212e-1, 6.5787325942061044846969e0,
+		2.9911919328553073277375e1, 6.0949667980987787057556e1, 5.7112963590585538103336e1,
+		2.0039553499201281259648e1,
+	}
+	log1pQ = [...]float64{
+		1.5062909083469192043167e1, 8.3047565967967209469434e1, 2.2176239823732856465394e2,
+		3.0909872225312059774938e2, 2.1642788614495947685003e2, 6.0118660497603843919306e1,
+	}
+)
