@@ -145,6 +145,7 @@ var portableFingerprints = map[string]uint64{
 	"unitNormalPDF":    0x8919804908acc30,
 	"upperGammaReg":    0xa626ca06cce68e85,
 	"nemenyiQComputed": 0xe54d25301ac764a6,
+	"regIncBeta":       0xcc89431296e62374,
 }
 
 func portableFunctions() map[string][]float64 {
@@ -157,6 +158,9 @@ func portableFunctions() map[string][]float64 {
 		if !inTemmeRegion(in[0], in[1]) {
 			out["upperGammaReg"] = append(out["upperGammaReg"], upperGammaReg(in[0], in[1]))
 		}
+	}
+	for _, in := range betaInputs() {
+		out["regIncBeta"] = append(out["regIncBeta"], regIncBeta(in[0], in[1], in[2]))
 	}
 	for k := 2; k <= 14; k++ {
 		for _, alpha := range []float64{0.05, 0.1, 0.01} {
@@ -188,4 +192,66 @@ func TestPortableSameBitsOnEveryArchitecture(t *testing.T) {
 			t.Errorf("%s on %s/%s: fingerprint %#x, linux/amd64 gives %#x", name, runtime.GOOS, runtime.GOARCH, got, portableFingerprints[name])
 		}
 	}
+}
+
+// betaInputs: the shapes of the t tests (a = ν/2 for ν = 1 to 200, b = ½)
+// and of Iman–Davenport's F (a = (k-1)/2, b = (k-1)(N-1)/2), and random
+// ones, each at x over (0, 1) (uniformly, near both ends).
+func betaInputs() [][3]float64 {
+	r := rand.New(rand.NewPCG(25, 26))
+	var in [][3]float64
+	xs := func() []float64 {
+		return []float64{r.Float64(), math.Ldexp(r.Float64(), -r.IntN(40)), 1 - math.Ldexp(r.Float64(), -r.IntN(40))}
+	}
+	for nu := 1; nu <= 200; nu++ {
+		for i := 0; i < 300; i++ {
+			for _, x := range xs() {
+				in = append(in, [3]float64{float64(nu) / 2, 0.5, x})
+			}
+		}
+	}
+	for k := 2; k <= 20; k++ {
+		for n := 2; n <= 60; n += 3 {
+			for i := 0; i < 60; i++ {
+				for _, x := range xs() {
+					in = append(in, [3]float64{float64(k-1) / 2, float64((k-1)*(n-1)) / 2, x})
+				}
+			}
+		}
+	}
+	for i := 0; i < 30000; i++ {
+		a, b := float64(r.Float64()*r.Float64()*300)+1e-3, float64(r.Float64()*r.Float64()*300)+1e-3
+		for _, x := range xs() {
+			in = append(in, [3]float64{a, b, x})
+		}
+	}
+	return in
+}
+
+func TestBetaDistributionsMatchGonumOnAMD64(t *testing.T) {
+	skipUnlessAMD64(t)
+	bad := 0
+	for _, in := range betaInputs() {
+		a, b, x := in[0], in[1], in[2]
+		if got, want := regIncBeta(a, b, x), mathext.RegIncBeta(a, b, x); !sameFloatBits(got, want) {
+			if bad++; bad <= 5 {
+				t.Errorf("regIncBeta(%v, %v, %v) = %v, gonum gives %v", a, b, x, got, want)
+			}
+		}
+	}
+	if bad > 0 {
+		t.Errorf("regIncBeta: %d of %d inputs differ", bad, len(betaInputs()))
+	}
+	r := rand.New(rand.NewPCG(27, 28))
+	var tIn, fIn [][2]float64
+	for i := 0; i < 100000; i++ {
+		tIn = append(tIn, [2]float64{float64(r.IntN(200) + 1), float64(r.Float64()*20) - 10})
+		fIn = append(fIn, [2]float64{float64(r.IntN(20) + 1), float64(r.Float64() * 15)})
+	}
+	checkSameBits(t, "studentTCDF", tIn, func(nu, x float64) float64 { return studentTCDF(0.3, 1.7, nu, x) },
+		func(nu, x float64) float64 { return distuv.StudentsT{Mu: 0.3, Sigma: 1.7, Nu: nu}.CDF(x) })
+	checkSameBits(t, "studentTSurvival", tIn, func(nu, x float64) float64 { return studentTSurvival(0, 1, nu, x) },
+		func(nu, x float64) float64 { return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: nu}.Survival(x) })
+	checkSameBits(t, "fSurvival", fIn, func(d1, x float64) float64 { return fSurvival(d1, 7*d1, x) },
+		func(d1, x float64) float64 { return distuv.F{D1: d1, D2: 7 * d1}.Survival(x) })
 }

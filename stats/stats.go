@@ -34,8 +34,6 @@ import (
 	"fmt"
 	"math"
 	"sort"
-
-	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // TieTolerance is the relative distance under which two values count as tied.
@@ -257,7 +255,7 @@ func FriedmanFromRanks(avgRanks []float64, n int) (FriedmanResult, error) {
 		res.PImanDavenport = 0
 	} else {
 		res.ImanDavenport = (nf - 1) * chi / den
-		res.PImanDavenport = distuv.F{D1: float64(res.DF1), D2: float64(res.DF2)}.Survival(res.ImanDavenport)
+		res.PImanDavenport = fSurvival(float64(res.DF1), float64(res.DF2), res.ImanDavenport)
 	}
 	return res, nil
 }
