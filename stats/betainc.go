@@ -43,7 +43,7 @@ func studentTSurvival(mu, sigma, nu, x float64) float64 {
 
 // fSurvival is distuv.F{D1: d1, D2: d2}.Survival(x).
 func fSurvival(d1, d2, x float64) float64 {
-	d1x := d1 * x
+	d1x := float64(d1 * x) // rounded: it feeds the sum below
 	return 1 - regIncBeta(d1/2, d2/2, d1x/(d1x+d2))
 }
 

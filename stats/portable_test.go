@@ -146,6 +146,10 @@ var portableFingerprints = map[string]uint64{
 	"upperGammaReg":    0xa626ca06cce68e85,
 	"nemenyiQComputed": 0xe54d25301ac764a6,
 	"regIncBeta":       0xcc89431296e62374,
+	"expFloat64":       0x5b1333a9928ddaa7,
+	"studentT":         0xa2add606790a1eb2,
+	"fSurvival":        0x79027ea4d5ee5f0e,
+	"normFloat64":      0xce97e1c6526e0f9a,
 }
 
 func portableFunctions() map[string][]float64 {
@@ -158,6 +162,18 @@ func portableFunctions() map[string][]float64 {
 		if !inTemmeRegion(in[0], in[1]) {
 			out["upperGammaReg"] = append(out["upperGammaReg"], upperGammaReg(in[0], in[1]))
 		}
+	}
+	dr := rand.New(rand.NewPCG(33, 34))
+	for i := 0; i < 100000; i++ {
+		nu, tx := float64(dr.IntN(200)+1), float64(dr.Float64()*20)-10
+		d1, fx := float64(dr.IntN(20)+1), float64(dr.Float64()*15)
+		out["studentT"] = append(out["studentT"], studentTCDF(0.3, 1.7, nu, tx), studentTSurvival(0, 1, nu, tx))
+		out["fSurvival"] = append(out["fSurvival"], fSurvival(d1, 7*d1, fx))
+	}
+	zig := rand.New(rand.NewPCG(31, 32))
+	for i := 0; i < 300000; i++ {
+		out["expFloat64"] = append(out["expFloat64"], expFloat64(zig))
+		out["normFloat64"] = append(out["normFloat64"], normFloat64(zig))
 	}
 	for _, in := range betaInputs() {
 		out["regIncBeta"] = append(out["regIncBeta"], regIncBeta(in[0], in[1], in[2]))
@@ -254,4 +270,30 @@ func TestBetaDistributionsMatchGonumOnAMD64(t *testing.T) {
 		func(nu, x float64) float64 { return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: nu}.Survival(x) })
 	checkSameBits(t, "fSurvival", fIn, func(d1, x float64) float64 { return fSurvival(d1, 7*d1, x) },
 		func(d1, x float64) float64 { return distuv.F{D1: d1, D2: 7 * d1}.Survival(x) })
+}
+
+// TestZigguratMatchesMathRandOnAMD64 draws two million exponentials and two
+// million normals from generators seeded alike, ours and math/rand/v2's,
+// and checks every value and that both generators stay in step (so the
+// tails and wedges consumed the same draws).
+func TestZigguratMatchesMathRandOnAMD64(t *testing.T) {
+	skipUnlessAMD64(t)
+	for _, c := range []struct {
+		name string
+		ours func(*rand.Rand) float64
+		std  func(*rand.Rand) float64
+	}{
+		{"expFloat64", expFloat64, (*rand.Rand).ExpFloat64},
+		{"normFloat64", normFloat64, (*rand.Rand).NormFloat64},
+	} {
+		a, b := rand.New(rand.NewPCG(29, 30)), rand.New(rand.NewPCG(29, 30))
+		for i := 0; i < 2000000; i++ {
+			if got, want := c.ours(a), c.std(b); !sameFloatBits(got, want) {
+				t.Fatalf("%s: draw %d is %v, math/rand/v2 gives %v", c.name, i, got, want)
+			}
+		}
+		if a.Uint64() != b.Uint64() {
+			t.Fatalf("%s: the generators are out of step after the draws", c.name)
+		}
+	}
 }
