@@ -149,6 +149,7 @@ var portableFingerprints = map[string]uint64{
 	"expFloat64":       0x5b1333a9928ddaa7,
 	"studentT":         0xa2add606790a1eb2,
 	"fSurvival":        0x79027ea4d5ee5f0e,
+	"tQuantile":        0x444b07ebca6c9e2c,
 	"normFloat64":      0xce97e1c6526e0f9a,
 }
 
@@ -169,6 +170,15 @@ func portableFunctions() map[string][]float64 {
 		d1, fx := float64(dr.IntN(20)+1), float64(dr.Float64()*15)
 		out["studentT"] = append(out["studentT"], studentTCDF(0.3, 1.7, nu, tx), studentTSurvival(0, 1, nu, tx))
 		out["fSurvival"] = append(out["fSurvival"], fSurvival(d1, 7*d1, fx))
+	}
+	tIn, betaIn := quantileInputs()
+	for _, in := range tIn {
+		out["tQuantile"] = append(out["tQuantile"], tQuantile(in[0], in[1]))
+	}
+	for _, in := range betaIn {
+		if in[0] <= 1 || in[1] <= 1 { // the shapes the port covers
+			out["tQuantile"] = append(out["tQuantile"], invRegIncBeta(in[0], in[1], in[2]))
+		}
 	}
 	zig := rand.New(rand.NewPCG(31, 32))
 	for i := 0; i < 300000; i++ {
@@ -295,5 +305,46 @@ func TestZigguratMatchesMathRandOnAMD64(t *testing.T) {
 		if a.Uint64() != b.Uint64() {
 			t.Fatalf("%s: the generators are out of step after the draws", c.name)
 		}
+	}
+}
+
+// quantileInputs: Student's t quantiles for ν = 1 to 300 at the levels the
+// intervals use and at random levels, and the inverse beta function for
+// a <= 1 or b <= 1 at random levels.
+func quantileInputs() (t [][2]float64, beta [][3]float64) {
+	r := rand.New(rand.NewPCG(35, 36))
+	for nu := 1; nu <= 300; nu++ {
+		for _, p := range []float64{0.975, 0.025, 0.95, 0.05, 0.995, 0.9, 0.5, 0, 1} {
+			t = append(t, [2]float64{p, float64(nu)})
+		}
+		for i := 0; i < 40; i++ {
+			t = append(t, [2]float64{r.Float64(), float64(nu)}, [2]float64{1 - math.Ldexp(r.Float64(), -r.IntN(30)), float64(nu)})
+		}
+	}
+	for i := 0; i < 20000; i++ {
+		a, b := float64(r.Float64()*1.5)+1e-3, float64(r.Float64()*r.Float64()*100)+0.5
+		if r.IntN(2) == 0 {
+			a, b = b, a
+		}
+		beta = append(beta, [3]float64{a, b, r.Float64()})
+	}
+	return t, beta
+}
+
+func TestTQuantileMatchesGonumOnAMD64(t *testing.T) {
+	skipUnlessAMD64(t)
+	tIn, betaIn := quantileInputs()
+	checkSameBits(t, "tQuantile", tIn, tQuantile,
+		func(p, nu float64) float64 { return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: nu}.Quantile(p) })
+	bad := 0
+	for _, in := range betaIn {
+		if got, want := invRegIncBeta(in[0], in[1], in[2]), mathext.InvRegIncBeta(in[0], in[1], in[2]); !sameFloatBits(got, want) {
+			if bad++; bad <= 5 {
+				t.Errorf("invRegIncBeta(%v, %v, %v) = %v, gonum gives %v", in[0], in[1], in[2], got, want)
+			}
+		}
+	}
+	if bad > 0 {
+		t.Errorf("invRegIncBeta: %d of %d inputs differ", bad, len(betaIn))
 	}
 }

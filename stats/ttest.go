@@ -3,8 +3,6 @@ package stats
 import (
 	"fmt"
 	"math"
-
-	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // Repeated cross-validation on one dataset gives n = J = repetitions × k
@@ -125,5 +123,5 @@ func NadeauBengio(d []float64, rho float64) (TTestResult, error) {
 // TQuantile is the p-quantile of Student's t distribution with df degrees
 // of freedom (scipy.stats.t.ppf(p, df)).
 func TQuantile(p, df float64) float64 {
-	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Quantile(p)
+	return tQuantile(p, df)
 }
