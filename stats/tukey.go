@@ -108,7 +108,7 @@ func StudentizedRangeCDF(q float64, k int, df float64) (float64, error) {
 	}
 	// log f_df(s) = (df/2)·log(df) − lgamma(df/2) − (df/2−1)·log 2
 	//               + (df−1)·log s − df·s²/2
-	lg, _ := math.Lgamma(df / 2)
+	lg := fmath.Lgamma(df / 2)
 	logC := float64(float64(df/2)*fmath.Log(df)) - lg - float64((float64(df/2)-1)*math.Ln2)
 	dens := func(s float64) float64 {
 		if s <= 0 {
