@@ -13,10 +13,12 @@ import (
 // gamma function Q(k/2, x/2) of gonum's Cephes port, recomputed with every
 // product that feeds a sum rounded and fmath's Exp, Log, Pow and Lgamma, so
 // that it gives linux/amd64's bits on every architecture
-// (docs/fidelity.md#portability). The port covers the shapes a ≥ 2 outside
-// Temme's asymptotic region (at least 5 methods, at most about 40: the
-// branches of the series and the continued fraction); other shapes still
-// take gonum's function, exact on amd64 but not guaranteed elsewhere.
+// (docs/fidelity.md#portability). The port covers every branch but two:
+// Temme's asymptotic expansion (a above 20 with x near a: Friedman with more
+// than about 40 methods) and the complement series' log Γ(1+a) by its
+// Taylor series in ζ (a below 1.5 other than 1, with x below 1.1: Friedman
+// with 2 methods and a small statistic); there it takes gonum's function,
+// exact on amd64 but not guaranteed elsewhere.
 func chiSquareSurvival(k, x float64) float64 {
 	if x < 0 {
 		return 1
@@ -34,22 +36,41 @@ const (
 )
 
 // upperGammaReg is Q(a, x) = Γ(a, x)/Γ(a) with gonum's (Cephes') choice of
-// method, for x >= 0.
+// method, for x >= 0; gonum computes the branches the port leaves out.
 func upperGammaReg(a, x float64) float64 {
-	if !(a >= 2) || math.IsNaN(x) || inTemmeRegion(a, x) {
-		return mathext.GammaIncRegComp(a, x)
+	if q, ok := upperGammaRegPortable(a, x); ok {
+		return q
+	}
+	return mathext.GammaIncRegComp(a, x)
+}
+
+// upperGammaRegPortable is Cephes' igamc on the branches this port covers;
+// ok is false where it would need one it does not.
+func upperGammaRegPortable(a, x float64) (q float64, ok bool) {
+	if !(a > 0) || math.IsInf(a, 1) || !(x >= 0) || inTemmeRegion(a, x) {
+		return 0, false
 	}
 	switch {
 	case x == 0:
-		return 1
+		return 1, true
 	case math.IsInf(x, 1):
-		return 0
-	case x > 1.1 && x >= a:
-		return upperGammaFraction(a, x)
+		return 0, true
+	case x > 1.1:
+		if x < a {
+			return 1 - lowerGammaSeries(a, x), true
+		}
+		return upperGammaFraction(a, x), true
+	case x <= 0.5:
+		if -0.4/fmath.Log(x) < a {
+			return 1 - lowerGammaSeries(a, x), true
+		}
+	case float64(x*1.1) < a:
+		return 1 - lowerGammaSeries(a, x), true
 	}
-	// Below 1.1 (and below a), with a >= 2, Cephes always takes
-	// 1 - P(a, x) from the power series.
-	return 1 - lowerGammaSeries(a, x)
+	if !(a == 1 || a >= 1.5) { // log Γ(1+a) would need Cephes' ζ series
+		return 0, false
+	}
+	return upperGammaSeries(a, x), true
 }
 
 // inTemmeRegion tells whether Cephes evaluates Q(a, x) by Temme's uniform
@@ -133,9 +154,74 @@ func upperGammaFraction(a, x float64) float64 {
 	return ans * ax
 }
 
-// lanczosSumExpgScaled is Cephes' rational Lanczos sum scaled by e^g, for
-// x > 1 (evaluated in 1/x, as Cephes' ratevl does there).
+// upperGammaSeries is Q(a, x) by Cephes' igamc series for small x:
+// 1 - x^a/Γ(a+1) from expm1, less x^a/Γ(a) times the alternating series,
+// for a == 1 or a >= 1.5 (where log Γ(1+a) needs no ζ series).
+func upperGammaSeries(a, x float64) float64 {
+	fac, sum := 1.0, 0.0
+	for n := 1; n < cephesMaxIter; n++ {
+		fac *= -x / float64(n)
+		term := fac / (a + float64(n))
+		sum += term
+		if math.Abs(term) <= cephesMachEp*math.Abs(sum) {
+			break
+		}
+	}
+	lg1p := 0.0 // log Γ(2), Cephes' log(1) + its ζ series at 0
+	if a != 1 {
+		lg1p = fmath.Lgamma(a + 1)
+	}
+	alogx := float64(a * fmath.Log(x))
+	term := -cephesExpm1(alogx - lg1p)
+	return term - float64(fmath.Exp(alogx-fmath.Lgamma(a))*sum)
+}
+
+// cephesExpm1 is Cephes' expm1: e^x - 1 by a rational approximation within
+// [-½, ½], from Exp outside.
+func cephesExpm1(x float64) float64 {
+	if math.IsInf(x, 0) {
+		if x > 0 {
+			return x
+		}
+		return -1
+	}
+	if x < -0.5 || x > 0.5 {
+		return fmath.Exp(x) - 1
+	}
+	xx := x * x
+	p := expm1P[0]
+	for _, c := range expm1P[1:] {
+		p = float64(p*xx) + c
+	}
+	q := expm1Q[0]
+	for _, c := range expm1Q[1:] {
+		q = float64(q*xx) + c
+	}
+	r := float64(x * p)
+	r /= q - r
+	return r + r
+}
+
+// Cephes' expm1 coefficients, highest degree first.
+var (
+	expm1P = [...]float64{1.2617719307481059087798e-4, 3.0299440770744196129956e-2, 9.9999999999999999991025e-1}
+	expm1Q = [...]float64{3.0019850513866445504159e-6, 2.5244834034968410419224e-3,
+		2.2726554820815502876593e-1, 2.0000000000000000000897e0}
+)
+
+// lanczosSumExpgScaled is Cephes' rational Lanczos sum scaled by e^g
+// (evaluated in 1/x above 1, as Cephes' ratevl does there).
 func lanczosSumExpgScaled(x float64) float64 {
+	if math.Abs(x) <= 1 {
+		num, den := lanczosExpgNum[0], lanczosExpgDen[0]
+		for _, c := range lanczosExpgNum[1:] {
+			num = float64(num*x) + c
+		}
+		for _, c := range lanczosExpgDen[1:] {
+			den = float64(den*x) + c
+		}
+		return num / den
+	}
 	y := 1 / x
 	num := lanczosExpgNum[len(lanczosExpgNum)-1]
 	for i := len(lanczosExpgNum) - 2; i >= 0; i-- {
