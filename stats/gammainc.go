@@ -13,12 +13,11 @@ import (
 // gamma function Q(k/2, x/2) of gonum's Cephes port, recomputed with every
 // product that feeds a sum rounded and fmath's Exp, Log, Pow and Lgamma, so
 // that it gives linux/amd64's bits on every architecture
-// (docs/fidelity.md#portability). The port covers every branch but two:
-// Temme's asymptotic expansion (a above 20 with x near a: Friedman with more
-// than about 40 methods) and the complement series' log Γ(1+a) by its
-// Taylor series in ζ (a below 1.5 other than 1, with x below 1.1: Friedman
-// with 2 methods and a small statistic); there it takes gonum's function,
-// exact on amd64 but not guaranteed elsewhere.
+// (docs/fidelity.md#portability). The port covers every branch but one:
+// the complement series' log Γ(1+a) by its Taylor series in ζ (a below 1.5
+// other than 1, with x below 1.1: Friedman with 2 methods and a small
+// statistic), where it takes gonum's function, exact on amd64 but not
+// guaranteed elsewhere.
 func chiSquareSurvival(k, x float64) float64 {
 	if x < 0 {
 		return 1
@@ -47,7 +46,7 @@ func upperGammaReg(a, x float64) float64 {
 // upperGammaRegPortable is Cephes' igamc on the branches this port covers;
 // ok is false where it would need one it does not.
 func upperGammaRegPortable(a, x float64) (q float64, ok bool) {
-	if !(a > 0) || math.IsInf(a, 1) || !(x >= 0) || inTemmeRegion(a, x) {
+	if !(a > 0) || math.IsInf(a, 1) || !(x >= 0) {
 		return 0, false
 	}
 	switch {
@@ -55,6 +54,8 @@ func upperGammaRegPortable(a, x float64) (q float64, ok bool) {
 		return 1, true
 	case math.IsInf(x, 1):
 		return 0, true
+	case inTemmeRegion(a, x):
+		return temmeUpperGamma(a, x), true
 	case x > 1.1:
 		if x < a {
 			return 1 - lowerGammaSeries(a, x), true
@@ -74,7 +75,7 @@ func upperGammaRegPortable(a, x float64) (q float64, ok bool) {
 }
 
 // inTemmeRegion tells whether Cephes evaluates Q(a, x) by Temme's uniform
-// asymptotic expansion (a large, x near a), which this port leaves to gonum.
+// asymptotic expansion (a large, x near a).
 func inTemmeRegion(a, x float64) bool {
 	d := math.Abs(x-a) / a
 	return (20 < a && a < 200 && d < 0.3) || (200 < a && d < 4.5/math.Sqrt(a))
