@@ -13,11 +13,7 @@ import (
 // gamma function Q(k/2, x/2) of gonum's Cephes port, recomputed with every
 // product that feeds a sum rounded and fmath's Exp, Log, Pow and Lgamma, so
 // that it gives linux/amd64's bits on every architecture
-// (docs/fidelity.md#portability). The port covers every branch but one:
-// the complement series' log Γ(1+a) by its Taylor series in ζ (a below 1.5
-// other than 1, with x below 1.1: Friedman with 2 methods and a small
-// statistic), where it takes gonum's function, exact on amd64 but not
-// guaranteed elsewhere.
+// (docs/fidelity.md#portability). Every branch of igamc is ported.
 func chiSquareSurvival(k, x float64) float64 {
 	if x < 0 {
 		return 1
@@ -67,9 +63,6 @@ func upperGammaRegPortable(a, x float64) (q float64, ok bool) {
 		}
 	case float64(x*1.1) < a:
 		return 1 - lowerGammaSeries(a, x), true
-	}
-	if !(a == 1 || a >= 1.5) { // log Γ(1+a) would need Cephes' ζ series
-		return 0, false
 	}
 	return upperGammaSeries(a, x), true
 }
@@ -156,8 +149,7 @@ func upperGammaFraction(a, x float64) float64 {
 }
 
 // upperGammaSeries is Q(a, x) by Cephes' igamc series for small x:
-// 1 - x^a/Γ(a+1) from expm1, less x^a/Γ(a) times the alternating series,
-// for a == 1 or a >= 1.5 (where log Γ(1+a) needs no ζ series).
+// 1 - x^a/Γ(a+1) from expm1, less x^a/Γ(a) times the alternating series.
 func upperGammaSeries(a, x float64) float64 {
 	fac, sum := 1.0, 0.0
 	for n := 1; n < cephesMaxIter; n++ {
@@ -168,13 +160,89 @@ func upperGammaSeries(a, x float64) float64 {
 			break
 		}
 	}
-	lg1p := 0.0 // log Γ(2), Cephes' log(1) + its ζ series at 0
-	if a != 1 {
-		lg1p = fmath.Lgamma(a + 1)
-	}
+	lg1p := logGamma1p(a)
 	alogx := float64(a * fmath.Log(x))
 	term := -cephesExpm1(alogx - lg1p)
 	return term - float64(fmath.Exp(alogx-fmath.Lgamma(a))*sum)
+}
+
+// logGamma1p is Cephes' lgam1p, log Γ(1+x): its Taylor series in ζ(n) near
+// x = 0 and (shifted by log x) near 1, log Γ(x+1) elsewhere.
+func logGamma1p(x float64) float64 {
+	switch {
+	case math.Abs(x) <= 0.5:
+		return logGamma1pTaylor(x)
+	case math.Abs(x-1) < 0.5:
+		return fmath.Log(x) + logGamma1pTaylor(x-1)
+	}
+	return fmath.Lgamma(x + 1)
+}
+
+// logGamma1pTaylor is -γx + Σ_{n>=2} ζ(n)(-x)^n/n, to machine precision.
+func logGamma1pTaylor(x float64) float64 {
+	const euler = 0.577215664901532860606512090082402431
+	if x == 0 {
+		return 0
+	}
+	res := float64(-euler * x)
+	xfac := -x
+	for n := 2; n < 42; n++ {
+		nf := float64(n)
+		xfac *= -x
+		coeff := hurwitzZeta(nf, 1) * xfac / nf
+		res += coeff
+		if math.Abs(coeff) < cephesMachEp*math.Abs(res) {
+			break
+		}
+	}
+	return res
+}
+
+// hurwitzZeta is Cephes' zeta(x, q) = Σ_{k>=0} (k+q)^(-x) for x > 1 and
+// q > 0: direct terms until k+q passes 9 (and at least nine of them), then
+// the Euler–Maclaurin tail.
+func hurwitzZeta(x, q float64) float64 {
+	if q > 1e8 {
+		return (1/(x-1) + 1/(2*q)) * fmath.Pow(q, 1-x)
+	}
+	s := fmath.Pow(q, -x)
+	a := q
+	b := 0.0
+	for i := 0; i < 9 || a <= 9; {
+		i++
+		a++
+		b = fmath.Pow(a, -x)
+		s += b
+		if math.Abs(b/s) < cephesMachEp {
+			return s
+		}
+	}
+	w := a
+	s += b * w / (x - 1)
+	s -= float64(0.5 * b)
+	a = 1
+	k := 0.0
+	for _, coef := range zetaTailCoefs {
+		a *= x + k
+		b /= w
+		t := a * b / coef
+		s += t
+		if math.Abs(t/s) < cephesMachEp {
+			return s
+		}
+		k++
+		a *= x + k
+		b /= w
+		k++
+	}
+	return s
+}
+
+// zetaTailCoefs are Cephes' Euler–Maclaurin denominators (2k)!/B_2k.
+var zetaTailCoefs = [...]float64{
+	12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1.307674368e12 / 691, 7.47242496e10,
+	-1.067062284288e16 / 3617, 5.109094217170944e18 / 43867, -8.028576626982912e20 / 174611,
+	1.5511210043330985984e23 / 854513, -1.6938241367317436694528e27 / 236364091,
 }
 
 // cephesExpm1 is Cephes' expm1: e^x - 1 by a rational approximation within
