@@ -6,11 +6,12 @@
 # target_metric included) natively and under qemu-aarch64, and compares
 # results.csv (its timing columns aside, scripts/untimed.sh), predictions.csv.gz
 # and models.jsonl.gz (decompressed) and the tables of the report each renders
-# (report/*.csv, timing columns aside) and its analysis.json (timings, the
-# study's record and the statistical tests aside) byte for byte. Any
+# (report/*.csv, timing columns aside) and its analysis.json (timings and the
+# study's record aside, the statistical tests included) byte for byte. Any
 # difference fails, with the count of rows that differ in each file and the
-# first of them. Before the study, internal/fmath's test binary for arm64 runs
-# under qemu and checks its functions' fingerprints (the bits amd64 gives).
+# first of them. Before the study, the test binaries of internal/fmath and
+# stats for arm64 run under qemu and check the fingerprints of fmath's
+# functions and of stats' portable distributions (the bits amd64 gives).
 # Why the outputs can agree at all: docs/fidelity.md#portability.
 #
 # Needs the KEEL mirror (FGRT_DATA_MIRROR, else ../shared/datasets/raw) and
@@ -82,6 +83,10 @@ echo "internal/fmath's fingerprints under $qemu"
 GOOS=linux GOARCH=arm64 go test -c -o "$work/fmath-arm64.test" ./internal/fmath
 "$qemu" "$work/fmath-arm64.test" -test.run 'TestSameBitsOnEveryArchitecture' -test.count 1 ||
   { echo "fmath's functions give other bits on arm64"; exit 1; }
+echo "stats' portable distributions' fingerprints under $qemu"
+GOOS=linux GOARCH=arm64 go test -c -o "$work/stats-arm64.test" ./stats
+"$qemu" "$work/stats-arm64.test" -test.run 'TestPortableSameBitsOnEveryArchitecture' -test.count 1 ||
+  { echo "stats' portable distributions give other bits on arm64"; exit 1; }
 
 echo "running the study natively (amd64) and under $qemu (arm64)"
 "$work/fgrtbench-amd64" run --spec "$work/study.yaml" --out "$work/amd64" --no-report -j 2 > "$work/amd64.log" 2>&1 ||
@@ -103,16 +108,15 @@ untimed "$work/arm64/results.csv" > "$work/arm64.results"
 for f in "$work"/amd64/report/*.csv; do untimed "$f"; done > "$work/amd64.report-tables"
 for f in "$work"/arm64/report/*.csv; do untimed "$f"; done > "$work/arm64.report-tables"
 # The analysis behind the report at full precision (report/analysis.json):
-# everything but timings, the study's record (command, machine) and the
-# statistical tests, whose p-values come from gonum's distributions and still
-# differ in the last bits (docs/fidelity.md#portability).
+# everything but timings and the study's record (command, machine), the
+# statistical tests' p-values, posteriors and intervals included
+# (docs/fidelity.md#portability).
 analysis_numbers() {
   perl -MJSON::PP -e '
     local $/;
     my $json = JSON::PP->new->allow_bignum->canonical->pretty;
     my $a = $json->decode(<STDIN>);
     delete $a->{study};
-    delete $a->{tests};
     sub strip {
       my $v = shift;
       if (ref $v eq "HASH") {

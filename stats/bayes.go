@@ -293,7 +293,7 @@ func (wl *walsh) theta(w []float64) (left, right float64) {
 // every observation's weight, is the unit exponential, drawn directly.
 func gammaRand(rng *rand.Rand, shape float64) float64 {
 	if shape == 1 {
-		return rng.ExpFloat64()
+		return expFloat64(rng)
 	}
 	if shape < 1 {
 		u := rng.Float64()
@@ -305,7 +305,7 @@ func gammaRand(rng *rand.Rand, shape float64) float64 {
 	d := shape - 1.0/3
 	c := 1 / math.Sqrt(9*d)
 	for {
-		x := rng.NormFloat64()
+		x := normFloat64(rng)
 		v := 1 + float64(c*x)
 		if v <= 0 {
 			continue

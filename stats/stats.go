@@ -34,8 +34,6 @@ import (
 	"fmt"
 	"math"
 	"sort"
-
-	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // TieTolerance is the relative distance under which two values count as tied.
@@ -186,7 +184,7 @@ func Friedman(m [][]float64, higherBetter bool) (FriedmanResult, error) {
 	c := 1 - ties/(float64(n)*float64(k)*float64(k*k-1))
 	if c > 0 {
 		res.ChiSquareTieCorrected = res.ChiSquare / c
-		res.PTieCorrected = distuv.ChiSquared{K: float64(k - 1)}.Survival(res.ChiSquareTieCorrected)
+		res.PTieCorrected = chiSquareSurvival(float64(k-1), res.ChiSquareTieCorrected)
 	} else {
 		// Every row entirely tied: the correction divides 0 by 0, and
 		// scipy.stats.friedmanchisquare returns NaN for both; so do we,
@@ -246,7 +244,7 @@ func FriedmanFromRanks(avgRanks []float64, n int) (FriedmanResult, error) {
 	res := FriedmanResult{
 		N: n, K: k, AvgRanks: append([]float64(nil), avgRanks...),
 		ChiSquare: chi, DF: k - 1,
-		P:                     distuv.ChiSquared{K: kf - 1}.Survival(chi),
+		P:                     chiSquareSurvival(kf-1, chi),
 		ChiSquareTieCorrected: chi,
 		DF1:                   k - 1, DF2: (k - 1) * (n - 1),
 	}
@@ -257,7 +255,7 @@ func FriedmanFromRanks(avgRanks []float64, n int) (FriedmanResult, error) {
 		res.PImanDavenport = 0
 	} else {
 		res.ImanDavenport = (nf - 1) * chi / den
-		res.PImanDavenport = distuv.F{D1: float64(res.DF1), D2: float64(res.DF2)}.Survival(res.ImanDavenport)
+		res.PImanDavenport = fSurvival(float64(res.DF1), float64(res.DF2), res.ImanDavenport)
 	}
 	return res, nil
 }

@@ -3,8 +3,6 @@ package stats
 import (
 	"fmt"
 	"math"
-
-	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // Repeated cross-validation on one dataset gives n = J = repetitions × k
@@ -78,8 +76,8 @@ func CorrelatedBayesTTest(d []float64, rho, rope float64) (BayesResult, error) {
 		}
 		return r, nil
 	}
-	post := distuv.StudentsT{Mu: mean, Sigma: math.Sqrt((1/n + rho/(1-rho)) * variance), Nu: n - 1}
-	r := BayesResult{PLeft: post.CDF(-rope), PRight: post.Survival(rope)}
+	sigma := math.Sqrt((1/n + rho/(1-rho)) * variance)
+	r := BayesResult{PLeft: studentTCDF(mean, sigma, n-1, -rope), PRight: studentTSurvival(mean, sigma, n-1, rope)}
 	r.PRope = math.Max(0, 1-r.PLeft-r.PRight)
 	return r, nil
 }
@@ -118,12 +116,12 @@ func NadeauBengio(d []float64, rho float64) (TTestResult, error) {
 	}
 	j := float64(len(d))
 	res.T = mean / math.Sqrt((1/j+rho/(1-rho))*variance)
-	res.P = math.Min(1, 2*distuv.StudentsT{Mu: 0, Sigma: 1, Nu: j - 1}.Survival(math.Abs(res.T)))
+	res.P = math.Min(1, 2*studentTSurvival(0, 1, j-1, math.Abs(res.T)))
 	return res, nil
 }
 
 // TQuantile is the p-quantile of Student's t distribution with df degrees
 // of freedom (scipy.stats.t.ppf(p, df)).
 func TQuantile(p, df float64) float64 {
-	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Quantile(p)
+	return tQuantile(p, df)
 }

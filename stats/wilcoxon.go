@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"gonum.org/v1/gonum/stat/distuv"
+	"github.com/fgrtbench/fgrtbench/internal/fmath"
 )
 
 // ExactMaxN is the largest number of ranked differences for which the
@@ -211,7 +211,7 @@ func (res *WilcoxonResult) normalApproximation(count int, tieTerm float64) {
 		dev += 0.5
 	}
 	res.Z = dev / math.Sqrt(variance)
-	res.P = math.Min(1, float64(2*float64(distuv.UnitNormal.CDF(-math.Abs(res.Z)))))
+	res.P = math.Min(1, float64(2*unitNormalCDF(-math.Abs(res.Z))))
 }
 
 // exactLowerTail returns P(W ≤ w) for the signed-rank statistic of n
@@ -292,9 +292,9 @@ func WilcoxonMinP(n int) float64 {
 	if n > 50 {
 		// Beyond the exact test's range the untied case is approximated too.
 		z := (float64(nf*(nf+1)/4) - 0.5) / math.Sqrt(nf*(nf+1)*(2*nf+1)/24)
-		untied = math.Erfc(z / math.Sqrt2)
+		untied = fmath.Erfc(z / math.Sqrt2)
 	}
 	sn := math.Sqrt(nf)
 	z := sn - 2/((nf+1)*sn)
-	return math.Min(untied, math.Erfc(z/math.Sqrt2))
+	return math.Min(untied, fmath.Erfc(z/math.Sqrt2))
 }

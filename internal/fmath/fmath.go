@@ -1,5 +1,5 @@
 // Package fmath holds the floating-point functions whose results must not
-// depend on the machine: Log, Exp, Pow, Log2, Lgamma, Erfinv, Sum and
+// depend on the machine: Log, Exp, Pow, Log2, Lgamma, Erfinv, Erfc, Sum and
 // MeanStdDev give the same bits on every architecture Go supports, and those
 // bits are what the standard library (and gonum, for the last two) gives on
 // linux/amd64 (with FMA), the platform every golden, fidelity test and gate
@@ -9,7 +9,7 @@
 // are assembly routines (Exp takes another instruction sequence when the CPU
 // has FMA); on arm64 and the other architectures they are Go code (or other
 // assembly) that the compiler fuses into multiply-adds, and everything built
-// on them (math.Pow, math.Log2, math.Lgamma, math.Erfinv) inherits the
+// on them (math.Pow, math.Log2, math.Lgamma, math.Erfinv, math.Erfc) inherits the
 // difference in the last bit. Here each function is the amd64 routine's exact
 // sequence of IEEE operations written in Go: every product that feeds a sum is
 // rounded by an explicit float64 conversion (the Go specification's way to

@@ -25,6 +25,8 @@ func functions() []function {
 		{"Pow", Pow, math.Pow, powInputs},
 		{"Lgamma", func(x, _ float64) float64 { return Lgamma(x) }, func(x, _ float64) float64 { v, _ := math.Lgamma(x); return v }, lgammaInputs},
 		{"Erfinv", func(x, _ float64) float64 { return Erfinv(x) }, func(x, _ float64) float64 { return math.Erfinv(x) }, erfinvInputs},
+		{"Erfc", func(x, _ float64) float64 { return Erfc(x) }, func(x, _ float64) float64 { return math.Erfc(x) }, erfcInputs},
+		{"LgammaBelow2", func(x, _ float64) float64 { return Lgamma(x) }, func(x, _ float64) float64 { v, _ := math.Lgamma(x); return v }, lgammaBelow2Inputs},
 	}
 }
 
@@ -105,6 +107,18 @@ func lgammaInputs() [][2]float64 {
 	return one(xs...)
 }
 
+// lgammaBelow2Inputs: (0, 2) uniformly and near each branch's bounds, tiny
+// values, and the half-integers and quarter-integers the statistics use.
+func lgammaBelow2Inputs() [][2]float64 {
+	r := rand.New(rand.NewPCG(13, 14))
+	xs := []float64{0.5, 1, 1.5, 0.25, 0.75, 1.25, 1.75, 0.9, 0.7316321449683623, 0.2316321449683623,
+		1.7316321449683623, 1.2316321449683623, 1.0 / (1 << 70), 1.0 / (1 << 71), math.SmallestNonzeroFloat64}
+	for i := 0; i < 100000; i++ {
+		xs = append(xs, r.Float64()*2, math.Ldexp(r.Float64(), -r.IntN(80)), 1+float64((r.Float64()-0.5)*0.5))
+	}
+	return one(xs...)
+}
+
 func erfinvInputs() [][2]float64 {
 	r := rand.New(rand.NewPCG(9, 10))
 	xs := append([]float64(nil), specials...)
@@ -113,6 +127,24 @@ func erfinvInputs() [][2]float64 {
 	}
 	for _, cf := range []float32{0.5, 0.25, 0.1, 0.05, 0.01, 0.001} {
 		xs = append(xs, 2*float64(float32(1)-cf)-1)
+	}
+	return one(xs...)
+}
+
+// erfcInputs: the whole range where Erfc is neither 0 nor 2 (uniformly, and
+// densely near 0 and around each branch's bounds), the z/√2 of the Wilcoxon
+// normal approximation for every n up to 5000, and the specials.
+func erfcInputs() [][2]float64 {
+	r := rand.New(rand.NewPCG(11, 12))
+	xs := append([]float64(nil), specials...)
+	xs = append(xs, 0.84375, 1.25, 1/0.35, 6, 28, -0.84375, -1.25, -1/0.35, -6, -28, 1.0/(1<<56), 1.0/(1<<57))
+	for i := 0; i < 100000; i++ {
+		xs = append(xs, float64(r.Float64()*60)-30, float64(r.Float64()*4)-2, math.Ldexp(r.Float64()-0.5, -r.IntN(60)))
+	}
+	for n := 1; n <= 5000; n++ {
+		nf := float64(n)
+		z := (float64(nf*(nf+1)/4) - 0.5) / math.Sqrt(nf*(nf+1)*(2*nf+1)/24)
+		xs = append(xs, z/math.Sqrt2, -z/math.Sqrt2)
 	}
 	return one(xs...)
 }
@@ -195,12 +227,14 @@ func expSSE2(x float64) float64 {
 // the standard library). Any architecture must reproduce them; scripts/arm64.sh
 // runs this test under qemu-aarch64.
 var fingerprints = map[string]uint64{
-	"Log":    0x54e46c156fbe0c55,
-	"Log2":   0xcfc0e6fdca1d92df,
-	"Exp":    0x384c041d2ead98f6,
-	"Pow":    0xc18197849a501a67,
-	"Lgamma": 0x110bf10022b4cf0b,
-	"Erfinv": 0xf24960f04ffcb43f,
+	"Log":          0x54e46c156fbe0c55,
+	"Log2":         0xcfc0e6fdca1d92df,
+	"Exp":          0x384c041d2ead98f6,
+	"Pow":          0xc18197849a501a67,
+	"Lgamma":       0x110bf10022b4cf0b,
+	"Erfinv":       0xf24960f04ffcb43f,
+	"Erfc":         0xf1dc176a02b9dae7,
+	"LgammaBelow2": 0x69b96613171a369,
 }
 
 func TestSameBitsOnEveryArchitecture(t *testing.T) {

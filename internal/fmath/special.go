@@ -12,15 +12,20 @@ func horner(r float64, c []float64) float64 {
 	return p
 }
 
-// Lgamma is math.Lgamma's value (the log of |Γ(x)|) for x >= 2, the range
-// the learners use (log factorials), computed as math does it on
-// linux/amd64: below 8 a rational approximation on frac(x) plus the log of
-// the shift product, up to 2^58 Stirling's series with a polynomial
-// correction, above that x·(log x - 1). Below 2 (and for NaN) it returns NaN.
+// Lgamma is math.Lgamma's value (the log of |Γ(x)|) for x > 0, computed as
+// math does it on linux/amd64: below 2 the polynomial approximations of
+// log Γ(x+1) around 1, the minimum and 2 (less log x below 0.9), up to 8 a
+// rational approximation on frac(x) plus the log of the shift product, up to
+// 2^58 Stirling's series with a polynomial correction, above that
+// x·(log x - 1). The learners use x >= 2 (log factorials); the statistics'
+// beta and gamma functions take half-integers from ½. For x <= 0 (and NaN) it
+// returns NaN.
 func Lgamma(x float64) float64 {
 	switch {
-	case !(x >= 2):
+	case !(x > 0):
 		return math.NaN()
+	case x < 2:
+		return lgammaBelow2(x)
 	case x == 2:
 		return 0
 	case math.IsInf(x, 1):
@@ -47,6 +52,87 @@ func Lgamma(x float64) float64 {
 	}
 	return x * (Log(x) - 1)
 }
+
+// lgammaBelow2 is math.Lgamma for 0 < x < 2: log Γ(x+1) - log x below 0.9,
+// with log Γ from one of three approximations chosen by where x (or x+1)
+// lies: a series around 2 (or 1), a minimax polynomial around the minimum
+// Tc, and a rational function around 1 (or 0).
+func lgammaBelow2(x float64) float64 {
+	const (
+		ymin = 1.461632144968362245
+		tiny = 1.0 / (1 << 70)
+		tc   = 1.46163214496836224576e+00
+		tf   = -1.21486290535849611461e-01
+		tt   = -3.63867699703950536541e-18
+	)
+	if x < tiny {
+		return -Log(x)
+	}
+	if x == 1 {
+		return 0
+	}
+	var lg, y float64
+	var branch int
+	if x <= 0.9 {
+		lg = -Log(x)
+		switch {
+		case x >= ymin-1+0.27:
+			y, branch = 1-x, 0
+		case x >= ymin-1-0.27:
+			y, branch = x-(tc-1), 1
+		default:
+			y, branch = x, 2
+		}
+	} else {
+		switch {
+		case x >= ymin+0.27:
+			y, branch = 2-x, 0
+		case x >= ymin-0.27:
+			y, branch = x-tc, 1
+		default:
+			y, branch = x-1, 2
+		}
+	}
+	switch branch {
+	case 0:
+		z := y * y
+		p1 := horner(z, lgamAEven[:])
+		p2 := float64(z * horner(z, lgamAOdd[:]))
+		p := float64(y*p1) + p2
+		return lg + (p - float64(0.5*y))
+	case 1:
+		z := y * y
+		w := z * y
+		p1 := horner(w, lgamT0[:])
+		p2 := horner(w, lgamT1[:])
+		p3 := horner(w, lgamT2[:])
+		p := float64(z*p1) - (tt - float64(w*(p2+float64(y*p3))))
+		return lg + (tf + p)
+	}
+	p1 := y * horner(y, lgamU[:])
+	p2 := horner(y, lgamV[:])
+	return lg + (float64(-0.5*y) + p1/p2)
+}
+
+// math.Lgamma's coefficients below 2, constant term first: A (around 1 and
+// 2) split into its even and odd terms, T (around the minimum) split into
+// the three interleaved polynomials in y³, and U/V (the rational one).
+var (
+	lgamAEven = [...]float64{7.72156649015328655494e-02, 6.73523010531292681824e-02, 7.38555086081402883957e-03,
+		1.19270763183362067845e-03, 2.20862790713908385557e-04, 2.52144565451257326939e-05}
+	lgamAOdd = [...]float64{3.22467033424113591611e-01, 2.05808084325167332806e-02, 2.89051383673415629091e-03,
+		5.10069792153511336608e-04, 1.08011567247583939954e-04, 4.48640949618915160150e-05}
+	lgamT0 = [...]float64{4.83836122723810047042e-01, -3.27885410759859649565e-02, 6.10053870246291332635e-03,
+		-1.40346469989232843813e-03, 3.15632070903625950361e-04}
+	lgamT1 = [...]float64{-1.47587722994593911752e-01, 1.79706750811820387126e-02, -3.68452016781138256760e-03,
+		8.81081882437654011382e-04, -3.12754168375120860518e-04}
+	lgamT2 = [...]float64{6.46249402391333854778e-02, -1.03142241298341437450e-02, 2.25964780900612472250e-03,
+		-5.38595305356740546715e-04, 3.35529192635519073543e-04}
+	lgamU = [...]float64{-7.72156649015328655494e-02, 6.32827064025093366517e-01, 1.45492250137234768737e+00,
+		9.77717527963372745603e-01, 2.28963728064692451092e-01, 1.33810918536787660377e-02}
+	lgamV = [...]float64{1.0, 2.45597793713041134822e+00, 2.12848976379893395361e+00, 7.69285150456672783825e-01,
+		1.04222645593369134254e-01, 3.21709242282423911810e-03}
+)
 
 // The coefficients of math.Lgamma (FreeBSD's e_lgamma_r.c) for x >= 2;
 // lgamR[0] is the constant 1 of the denominator.
