@@ -26,6 +26,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fgrtbench/fgrtbench/internal/par"
 	"github.com/fgrtbench/fgrtbench/results"
 	"github.com/fgrtbench/fgrtbench/stats"
 )
@@ -163,6 +164,10 @@ type Options struct {
 	// Compute's error, before any of the analysis's own; it may return
 	// nil (no artifacts).
 	LoadArtifacts func() (*Artifacts, error)
+	// Threads is how many protocols' tests are computed at once (0 or 1:
+	// one at a time; the report passes its -j). The analysis does not
+	// depend on it: each test draws from its own seeded generator.
+	Threads int
 }
 
 // Method is one method label of the study.
@@ -363,13 +368,22 @@ func protocolTests(a *Analysis, recs []results.Record, opts Options, rope float6
 	if opts.Samples > 0 {
 		bayes.Samples = opts.Samples
 	}
-	var out []Tests
-	for _, p := range a.Protocols {
-		t, err := computeTests(a.Cells, p, opts, bayes, folds, exact, foldSignatures(recs))
+	if len(a.Protocols) == 0 {
+		return nil, nil // as a study without protocols always read: no tests
+	}
+	sigs := foldSignatures(recs)
+	out := make([]Tests, len(a.Protocols))
+	errs := make([]error, len(a.Protocols))
+	budget := par.NewBudget(opts.Threads)
+	budget.Do(func() {
+		budget.For(len(a.Protocols), func(i int) {
+			out[i], errs[i] = computeTests(a.Cells, a.Protocols[i], opts, bayes, folds, exact, sigs)
+		})
+	})
+	for _, err := range errs {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, t)
 	}
 	return out, nil
 }

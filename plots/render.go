@@ -4,8 +4,10 @@ import (
 	"errors"
 	"path/filepath"
 	"sort"
+	"sync/atomic"
 
 	"github.com/fgrtbench/fgrtbench/analysis"
+	"github.com/fgrtbench/fgrtbench/internal/par"
 	"github.com/fgrtbench/fgrtbench/results"
 	"github.com/fgrtbench/fgrtbench/results/runtimecsv"
 )
@@ -30,6 +32,9 @@ type Inputs struct {
 	// results.PresentationOf); the zero value shows labels as they are,
 	// alphabetically. With an analysis, its presentation is used.
 	Methods results.Presentation
+	// Threads is how many figures RenderAll draws at once (0 or 1: one at
+	// a time; the report passes its -j). The figures do not depend on it.
+	Threads int
 }
 
 // source is the input a kind of figure draws from.
@@ -99,20 +104,54 @@ func RenderAll(outDir string, in Inputs) ([]Figure, error) {
 	// Every label of the study gets its slot in the method order, so that
 	// a method is drawn alike in every figure (see methodStyles).
 	in.Methods = completePresentation(in.Methods, studyLabels(in.Analysis, in.Runtime))
-	rel := filepath.Base(outDir)
-	var figs []Figure
+	type job struct {
+		entry figureEntry
+		at    instance
+		name  string
+	}
+	var jobs []job
 	for _, f := range figures {
 		for _, at := range f.instances(in) {
-			name := f.nameOf(at)
-			err := f.draw(outDir, name, in, at)
-			if errors.Is(err, ErrNoData) {
-				continue
-			}
-			if err != nil {
-				return figs, err
-			}
-			figs = append(figs, Figure{Path: filepath.ToSlash(filepath.Join(rel, name+".png")), Caption: f.caption(in, at)})
+			jobs = append(jobs, job{f, at, f.nameOf(at)})
 		}
+	}
+	// Each figure draws into its own canvases and files, so they are drawn
+	// in parallel; the list is assembled in the report's order afterwards,
+	// so it (and every file) is the same for any Threads. Once a figure
+	// fails, the figures after it that have not started are not drawn:
+	// the list ends before the first failure, as one at a time it did.
+	errs := make([]error, len(jobs))
+	var failedAt atomic.Int64
+	failedAt.Store(int64(len(jobs)))
+	budget := par.NewBudget(in.Threads)
+	budget.Do(func() {
+		budget.For(len(jobs), func(i int) {
+			if int64(i) > failedAt.Load() {
+				return
+			}
+			j := jobs[i]
+			err := j.entry.draw(outDir, j.name, in, j.at)
+			if err != nil && !errors.Is(err, ErrNoData) {
+				for {
+					at := failedAt.Load()
+					if int64(i) >= at || failedAt.CompareAndSwap(at, int64(i)) {
+						break
+					}
+				}
+			}
+			errs[i] = err
+		})
+	})
+	rel := filepath.Base(outDir)
+	var figs []Figure
+	for i, j := range jobs {
+		if errors.Is(errs[i], ErrNoData) {
+			continue
+		}
+		if errs[i] != nil {
+			return figs, errs[i]
+		}
+		figs = append(figs, Figure{Path: filepath.ToSlash(filepath.Join(rel, j.name+".png")), Caption: j.entry.caption(in, j.at)})
 	}
 	return figs, nil
 }

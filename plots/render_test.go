@@ -2,6 +2,7 @@ package plots
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -153,6 +154,60 @@ func TestRenderAllDrawsTheAnalysis(t *testing.T) {
 		}
 		if want[i].Caption != got[i].Caption || !reflect.DeepEqual(a, b) {
 			t.Errorf("%s differs from the figure drawn before results.csv changed", got[i].Path)
+		}
+	}
+}
+
+// TestRenderAllThreads: figures drawn in parallel (Inputs.Threads) are the
+// figures of one thread, byte for byte, listed in the same order with the
+// same captions; and when a figure fails (a file of the user's in the way)
+// the list ends before it, whatever the threads, with its error.
+func TestRenderAllThreads(t *testing.T) {
+	dir := t.TempDir()
+	recs := append(comparisonRecords(), ablationRecords("fgrt@ofat", "sweep")...)
+	writeResults(t, dir, recs)
+	a := studyOf(t, dir, results.Presentation{})
+	want, err := RenderAll(filepath.Join(dir, "one"), Inputs{Analysis: a, Runtime: runtimeRows(), Threads: 1})
+	if err != nil || len(want) < 3 {
+		t.Fatalf("%d figures, %v", len(want), err)
+	}
+	for _, threads := range []int{2, 4, 16} {
+		name := fmt.Sprintf("t%d", threads)
+		got, err := RenderAll(filepath.Join(dir, name), Inputs{Analysis: a, Runtime: runtimeRows(), Threads: threads})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(want) {
+			t.Fatalf("Threads %d: %d figures, want %d", threads, len(got), len(want))
+		}
+		for i := range want {
+			if got[i].Caption != want[i].Caption || filepath.Base(got[i].Path) != filepath.Base(want[i].Path) {
+				t.Errorf("Threads %d: figure %d is %s, want %s", threads, i, got[i].Path, want[i].Path)
+			}
+			for _, ext := range []string{".png", ".svg"} {
+				stem := strings.TrimSuffix(filepath.Base(want[i].Path), ".png")
+				w, errW := os.ReadFile(filepath.Join(dir, "one", stem+ext))
+				g, errG := os.ReadFile(filepath.Join(dir, name, stem+ext))
+				if errW != nil || errG != nil || !bytes.Equal(w, g) {
+					t.Errorf("Threads %d: %s%s differs from one thread's (%v, %v)", threads, stem, ext, errW, errG)
+				}
+			}
+		}
+		// A file of the user's where the second figure goes.
+		blocked := filepath.Join(dir, name+"-blocked")
+		if err := os.MkdirAll(blocked, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		second := strings.TrimSuffix(filepath.Base(want[1].Path), ".png")
+		if err := os.WriteFile(filepath.Join(blocked, second+".svg"), []byte("mine"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, err = RenderAll(blocked, Inputs{Analysis: a, Runtime: runtimeRows(), Threads: threads})
+		if err == nil || len(got) != 1 || filepath.Base(got[0].Path) != filepath.Base(want[0].Path) {
+			t.Errorf("Threads %d, %s.svg in the way: %d figures, %v; want the first alone and the refusal", threads, second, len(got), err)
+		}
+		if mine, _ := os.ReadFile(filepath.Join(blocked, second+".svg")); string(mine) != "mine" {
+			t.Errorf("Threads %d: the user's %s.svg was overwritten", threads, second)
 		}
 	}
 }

@@ -354,18 +354,21 @@ func TestEstimateFootprint(t *testing.T) {
 	fixed := study.ResolvedMethod{Configs: make([]learn.Values, 1)}
 	grid := study.ResolvedMethod{Configs: make([]learn.Values, 3), Selection: protocol.SelectInnerCV}
 	cases := []struct {
-		name string
-		plan *protocol.Plan
-		m    study.ResolvedMethod
-		want footprint
+		name    string
+		plan    *protocol.Plan
+		m       study.ResolvedMethod
+		threads int
+		want    footprint
 	}{
-		{"fixed configuration", plan, fixed, footprint{fold: foldKey(plan, 0), shared: slack((ntr + nte) * row), own: slack(unitOverhead + fitCells*8*p*ntr)}},
-		{"inner cross-validation", plan, grid, footprint{fold: foldKey(plan, 0), shared: slack((ntr + nte) * row), own: slack(unitOverhead + fitCells*8*p*ntr + ntr*row)}},
-		{"rows held by the plan", &protocol.Plan{Schema: plan.Schema, Folds: []protocol.Fold{{YTrain: f.YTrain, YTest: f.YTest}}}, fixed,
+		{"fixed configuration", plan, fixed, 1, footprint{fold: foldKey(plan, 0), shared: slack((ntr + nte) * row), own: slack(unitOverhead + fitCells*8*p*ntr)}},
+		{"inner cross-validation", plan, grid, 1, footprint{fold: foldKey(plan, 0), shared: slack((ntr + nte) * row), own: slack(unitOverhead + fitCells*8*p*ntr + ntr*row)}},
+		{"rows held by the plan", &protocol.Plan{Schema: plan.Schema, Folds: []protocol.Fold{{YTrain: f.YTrain, YTest: f.YTest}}}, fixed, 1,
 			footprint{own: slack(unitOverhead + fitCells*8*p*ntr)}},
+		{"three threads", plan, fixed, 3, footprint{fold: foldKey(plan, 0), shared: slack((ntr + nte) * row), own: slack(unitOverhead + fitCells*8*p*ntr + 2*threadRowBytes*ntr)}},
+		{"more threads than inputs", plan, fixed, int(p) + 5, footprint{fold: foldKey(plan, 0), shared: slack((ntr + nte) * row), own: slack(unitOverhead + fitCells*8*p*ntr + (p-1)*threadRowBytes*ntr)}},
 	}
 	for _, c := range cases {
-		if got := estimateFootprint(c.plan, c.m, 0); got != c.want {
+		if got := estimateFootprint(c.plan, c.m, 0, c.threads); got != c.want {
 			t.Errorf("%s: %+v, want %+v", c.name, got, c.want)
 		}
 	}

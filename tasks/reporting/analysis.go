@@ -17,7 +17,7 @@ import (
 // method names, order and bases, and the stochastic methods.
 func analyse(recs []results.Record, m *manifest.Manifest, partial string, o Options, load func() (*analysis.Artifacts, error)) (*analysis.Analysis, error) {
 	ao := analysis.Options{Partial: partial, Methods: Presentation(m, recordLabels(recs)), Stochastic: Stochastic(m),
-		Reference: o.Reference, Rope: o.Rope, LoadArtifacts: load, KeepDuplicates: o.KeepDuplicates}
+		Reference: o.Reference, Rope: o.Rope, LoadArtifacts: load, KeepDuplicates: o.KeepDuplicates, Threads: o.Threads}
 	labels := recordLabels(recs)
 	if m != nil {
 		ao.MethodBase = MethodBases(m)

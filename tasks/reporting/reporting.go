@@ -33,6 +33,10 @@ type Options struct {
 	// fold. By default neither is (analysis.Options).
 	RankBaselines  bool
 	KeepDuplicates bool
+	// Threads is the report's thread budget (its -j; 0 or 1: one thread):
+	// the protocols' tests and the figures use up to that many at once.
+	// The report does not depend on it.
+	Threads int
 	// Warn receives each note for the user (a partial study, the
 	// analysis's warnings, a figure that could not be drawn); nil drops
 	// them.
@@ -121,7 +125,7 @@ func Render(ctx context.Context, dir string, o Options) (string, *analysis.Analy
 	if opts.Datasets, err = datasetRows(a); err != nil {
 		return "", nil, err
 	}
-	if opts.Figures, err = renderFigures(dir, a); err != nil {
+	if opts.Figures, err = renderFigures(dir, a, o.Threads); err != nil {
 		if fatalFigureError(err) {
 			return "", nil, err
 		}
@@ -170,8 +174,9 @@ func readManifest(dir string, recs []results.Record, o Options) (*manifest.Manif
 
 // renderFigures draws the figures the analysis supports into
 // DIR/report/figures; paths come back relative to DIR/report.
-func renderFigures(dir string, a *analysis.Analysis) ([]reports.Figure, error) {
+func renderFigures(dir string, a *analysis.Analysis, threads int) ([]reports.Figure, error) {
 	in, err := figureInputs(dir, a, results.Presentation{})
+	in.Threads = threads
 	var figs []plots.Figure
 	if err == nil {
 		figs, err = plots.RenderAll(filepath.Join(dir, "report", "figures"), in)

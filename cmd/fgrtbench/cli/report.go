@@ -3,7 +3,10 @@ package cli
 import (
 	"context"
 	"fmt"
+	"runtime"
+	"strconv"
 
+	"github.com/fgrtbench/fgrtbench/bench/runner"
 	"github.com/fgrtbench/fgrtbench/internal/command"
 	"github.com/fgrtbench/fgrtbench/reports"
 	"github.com/fgrtbench/fgrtbench/stats"
@@ -24,6 +27,7 @@ run report after merge, or to render again.`}
 	dir := fs.String("results", "out", "run directory holding results.csv (and manifest.json)")
 	var ro reporting.Options
 	addStatsFlags(fs, &ro, "else fgrt for the paper's study (reproduce), else every pair")
+	fs.IntVar(&ro.Threads, "j", runtime.NumCPU(), "busy threads, 1 to "+strconv.Itoa(runner.MaxJobs)+" (default: the number of CPUs): the protocols' tests and the figures are computed in parallel; the report does not depend on it")
 	fs.Float64Var(&ro.Rope, "rope", stats.DefaultRope, "half-width of the region of practical equivalence of the Bayesian tests, as a fraction of accuracy (0.01 = 1 percentage point)")
 	c.Run = func(ctx context.Context, env *command.Env, args []string) error {
 		if !(ro.Rope > 0 && ro.Rope < 1) {

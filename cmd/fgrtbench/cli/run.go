@@ -164,7 +164,9 @@ func runAndReport(ctx context.Context, env *command.Env, rf *runFlags, study stu
 	if err != nil {
 		return err
 	}
-	rep, err := runstudy.RunAndReport(ctx, study, o, withWarnings(env, rf.report))
+	ro := withWarnings(env, rf.report)
+	ro.Threads = o.Jobs // the report after the run has the run's threads
+	rep, err := runstudy.RunAndReport(ctx, study, o, ro)
 	if rep.Path != "" {
 		reports.WriteHeadline(env.Stdout, rep.Analysis, rep.Path)
 	}
