@@ -114,7 +114,10 @@ func (b *builder) scanFeature(s *scratch, f, start, end int, bestProxy float64, 
 	for k, i := range b.sorted[f*n+start : f*n+end] {
 		yf[k] = y[i]
 	}
-	best := candidate{proxy: bestProxy}
+	// The best so far stays in locals, not in a candidate: a struct of five
+	// fields is not kept in registers, and the loop compares with its proxy
+	// at every distinct value (2-5 % of a serial fit on the runtime data).
+	found, bestPos := false, 0
 	left, wN := s.left, float64(m)
 	clear(left)
 	added := 0 // samples xf[:added] are in left
@@ -129,7 +132,7 @@ func (b *builder) scanFeature(s *scratch, f, start, end int, bestProxy float64, 
 		for ; added < p; added++ {
 			left[yf[added]]++
 		}
-		if b.xlogx != nil && b.screenEntropy(s, p, m) < best.proxy {
+		if b.xlogx != nil && b.screenEntropy(s, p, m) < bestProxy {
 			continue
 		}
 		wL := float64(p)
@@ -140,11 +143,14 @@ func (b *builder) scanFeature(s *scratch, f, start, end int, bestProxy float64, 
 		} else {
 			iL, iR = b.childImpurities(s, wL, wR)
 		}
-		if proxy := -float64(wR*iR) - float64(wL*iL); proxy > best.proxy || (orEqual && !best.found && proxy == best.proxy) {
-			best = candidate{found: true, proxy: proxy, feature: f, pos: start + p, threshold: midpoint(xf[p-1], xf[p])}
+		if proxy := -float64(wR*iR) - float64(wL*iL); proxy > bestProxy || (orEqual && !found && proxy == bestProxy) {
+			found, bestProxy, bestPos = true, proxy, p
 		}
 	}
-	return best
+	if !found {
+		return candidate{proxy: bestProxy}
+	}
+	return candidate{found: true, proxy: bestProxy, feature: f, pos: start + bestPos, threshold: midpoint(xf[bestPos-1], xf[bestPos])}
 }
 
 // midpoint is sklearn's threshold between two neighbouring float32 values:
