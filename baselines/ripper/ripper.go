@@ -394,14 +394,7 @@ func (m *Model) ReadableRules(s learn.Schema, unscale learn.Unscale) string {
 	for e, est := range m.estimators {
 		cls := s.ClassName(m.positives[e])
 		for i, r := range est.rules {
-			parts := make([]string, len(r))
-			for k, c := range r {
-				parts[k] = m.readableCond(m.conds[c], s, num)
-			}
-			ante := "TRUE"
-			if len(parts) > 0 {
-				ante = strings.Join(parts, " AND ")
-			}
+			ante := m.antecedent(r, func(c cond) string { return m.readableCond(c, s, num) })
 			fmt.Fprintf(&b, "IF %s THEN class %s", ante, cls)
 			if m.training != nil {
 				b.WriteString(m.training.rules[e][i].stats())
@@ -498,6 +491,19 @@ func (m *Model) cover(sp *space, y []int) *coverage {
 
 var _ learn.ReadableRuler = (*Model)(nil)
 
+// antecedent joins a rule's conditions, each spelled by spell, with AND;
+// a rule without conditions reads TRUE.
+func (m *Model) antecedent(r rule, spell func(cond) string) string {
+	if len(r) == 0 {
+		return "TRUE"
+	}
+	parts := make([]string, len(r))
+	for k, c := range r {
+		parts[k] = spell(m.conds[c])
+	}
+	return strings.Join(parts, " AND ")
+}
+
 // rules renders the rule sets, the numbers of the conditions printed by
 // num (nil: the learner's own spelling).
 func (m *Model) rules(s learn.Schema, num func(j int, v float64) string) string {
@@ -512,14 +518,7 @@ func (m *Model) rules(s learn.Schema, num func(j int, v float64) string) string 
 	for e, est := range m.estimators {
 		cls := s.ClassName(m.positives[e])
 		for i, r := range est.rules {
-			parts := make([]string, len(r))
-			for k, c := range r {
-				parts[k] = m.condString(m.conds[c], s, num)
-			}
-			ante := "TRUE"
-			if len(parts) > 0 {
-				ante = strings.Join(parts, " AND ")
-			}
+			ante := m.antecedent(r, func(c cond) string { return m.condString(c, s, num) })
 			fmt.Fprintf(&b, "IF %s THEN class %s\n", ante, cls)
 			probs = append(probs, fmt.Sprintf("%.3f", est.ruleProb[i][1]))
 		}
