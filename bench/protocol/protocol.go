@@ -18,6 +18,7 @@ package protocol
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/fgrtbench/fgrtbench/datasets"
@@ -406,7 +407,8 @@ func Readers(option string) []string {
 }
 
 // Revision is the revision of protocol name's preparation under options o
-// (identity.Group.ProtocolRevision): it counts the changes that move rows
+// on dataset (a registry name or a data file's path;
+// identity.Group.ProtocolRevision): it counts the changes that move rows
 // the protocol made before, so that a directory of earlier rows is another
 // experiment, never resumed or merged with new ones. 0 for a protocol
 // never so changed, whose units keep their keys.
@@ -414,16 +416,19 @@ func Readers(option string) []string {
 //   - holdout 1: nominal codes fitted on the training part instead of
 //     the whole file (docs/protocols.md#nominal-coding), and the imputed
 //     mean summed as scikit-learn sums it.
-//   - clean 1, under missing-value policy impute only: that mean. The
-//     clean protocol's per-fold codes of undeclared categories (CSV
-//     columns) move rows of such files under every policy, but the
-//     identity is computed without reading the data; the codes of
-//     declared categories, all the KEEL files have, did not change.
-func Revision(name string, o Options) int {
+//   - clean 1 under missing-value policy impute (that mean), and on a CSV
+//     file under every policy: a CSV file declares no categories, so its
+//     nominal columns are now coded per fold from the training rows. The
+//     identity is computed without reading the data, so every CSV file
+//     counts, nominal columns or not; KEEL and ARFF files declare their
+//     categories, whose codes did not change.
+func Revision(name string, o Options, dataset string) int {
 	switch {
 	case name == "holdout":
 		return 1
 	case name == "clean" && o.Missing == MissingImpute:
+		return 1
+	case name == "clean" && strings.EqualFold(filepath.Ext(dataset), ".csv"):
 		return 1
 	}
 	return 0

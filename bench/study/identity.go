@@ -28,7 +28,7 @@ func (s Study) Identity(ms []ResolvedMethod, checksums map[string]string) (ident
 				}
 				g := groupOf(m, l)
 				g.Protocol, g.Options, g.Dataset, g.DatasetSHA256 = p, opts, d, checksums[d]
-				g.ProtocolRevision = protocol.Revision(p, s.Options)
+				g.ProtocolRevision = protocol.Revision(p, s.Options, d)
 				groups = append(groups, g)
 				methodOf = append(methodOf, mi)
 			}

@@ -90,7 +90,8 @@ func TestMethodProtocols(t *testing.T) {
 
 // TestProtocolRevisionInTheKeys: the groups whose preparation changed rows
 // (holdout's training-part nominal codes; the imputed mean under clean
-// and holdout) carry their protocol's revision, so a directory of earlier
+// and holdout; clean's per-fold codes of a CSV file's undeclared
+// categories) carry their protocol's revision, so a directory of earlier
 // rows is another study; the others keep the keys they had (those of the
 // build before revisions existed, pinned).
 func TestProtocolRevisionInTheKeys(t *testing.T) {
@@ -99,27 +100,31 @@ func TestProtocolRevisionInTheKeys(t *testing.T) {
 	cases := []struct {
 		protocol string
 		o        protocol.Options
+		dataset  string
 		revision int
 		was      string // the unit's key before revisions ("" when not pinned)
 	}{
-		{"paper", protocol.DefaultOptions(), 0, "paper/wine/majority#c58f68a294f30eff/r0/f0/s42"},
-		{"clean", protocol.DefaultOptions(), 0, "clean/wine/majority#a0311223e6c1b66c/r0/f0/s42"},
-		{"clean", impute, 1, ""},
-		{"holdout", protocol.DefaultOptions(), 1, "holdout/wine/majority#f1465a2188598a3f/r0/f0/s33"},
-		{"holdout", impute, 1, ""},
+		{"paper", protocol.DefaultOptions(), "wine", 0, "paper/wine/majority#c58f68a294f30eff/r0/f0/s42"},
+		{"clean", protocol.DefaultOptions(), "wine", 0, "clean/wine/majority#a0311223e6c1b66c/r0/f0/s42"},
+		{"clean", impute, "wine", 1, ""},
+		{"holdout", protocol.DefaultOptions(), "wine", 1, "holdout/wine/majority#f1465a2188598a3f/r0/f0/s33"},
+		{"holdout", impute, "wine", 1, ""},
+		{"clean", protocol.DefaultOptions(), "mine.CSV", 1, ""},
+		{"clean", protocol.DefaultOptions(), "mine.arff", 0, ""},
+		{"paper", protocol.DefaultOptions(), "mine.csv", 0, ""},
 	}
 	for _, c := range cases {
-		s := Study{Protocols: []string{c.protocol}, Datasets: []string{"wine"}, Methods: []MethodSpec{{Name: "majority"}}, Options: c.o}
+		s := Study{Protocols: []string{c.protocol}, Datasets: []string{c.dataset}, Methods: []MethodSpec{{Name: "majority"}}, Options: c.o}
 		ms, err := s.Resolve()
 		if err != nil {
 			t.Fatal(err)
 		}
-		id, us, err := s.Identity(ms, map[string]string{"wine": "w"})
+		id, us, err := s.Identity(ms, map[string]string{c.dataset: "w"})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got := id.Groups[0].ProtocolRevision; got != c.revision {
-			t.Errorf("%s (missing %q): revision %d, want %d", c.protocol, c.o.Missing, got, c.revision)
+			t.Errorf("%s on %s (missing %q): revision %d, want %d", c.protocol, c.dataset, c.o.Missing, got, c.revision)
 		}
 		if c.was != "" && (us[0].Key == c.was) != (c.revision == 0) {
 			t.Errorf("%s (missing %q): key %s, before revisions %s; revision %d", c.protocol, c.o.Missing, us[0].Key, c.was, c.revision)
