@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/fgrtbench/fgrtbench/internal/owned"
+	"github.com/fgrtbench/fgrtbench/results"
 	"github.com/fgrtbench/fgrtbench/results/runtimecsv"
 )
 
@@ -179,6 +180,33 @@ func TestRuntimeRealGolden(t *testing.T) {
 	checkFigure(t, "runtime_real", func(dir, name string) error { return RuntimeReal(dir, name, rows, paperMethods) })
 	if err := RuntimeReal(t.TempDir(), "x", runtimeRows(), paperMethods); err != ErrNoData {
 		t.Errorf("no real rows: %v", err)
+	}
+}
+
+// TestRuntimeFiguresOfOneSize: a runtime study of one size (runtime
+// --samples "" --datasets FILE times only the whole file) draws both
+// figures. Before, the time axis of one value was widened by ±1 and, for a
+// fit under a second, reached below zero on its log scale: a panic.
+func TestRuntimeFiguresOfOneSize(t *testing.T) {
+	var rows []runtimecsv.Row
+	for trial, sec := range []float64{1.85e-4, 2.77e-4} {
+		rows = append(rows,
+			runtimecsv.Row{Study: runtimecsv.RealPrefix + "mine.csv", Method: "cart", NSamples: 300, NFeatures: 2, Trial: trial, FitSeconds: sec},
+			runtimecsv.Row{Study: runtimecsv.StudySamples, Method: "cart", NSamples: 300, NFeatures: 10, Trial: trial, FitSeconds: 1.5e-4})
+	}
+	for _, draw := range []struct {
+		name string
+		fn   func(dir, name string, rows []runtimecsv.Row, pres results.Presentation) error
+	}{{"runtime_real", RuntimeReal}, {"runtime_scaling", RuntimeScaling}} {
+		dir := t.TempDir()
+		if err := draw.fn(dir, draw.name, rows, paperMethods); err != nil {
+			t.Fatalf("%s: %v", draw.name, err)
+		}
+		for _, ext := range []string{".png", ".svg"} {
+			if st, err := os.Stat(filepath.Join(dir, draw.name+ext)); err != nil || st.Size() == 0 {
+				t.Errorf("%s%s: %v", draw.name, ext, err)
+			}
+		}
 	}
 }
 

@@ -102,11 +102,22 @@ func scalingPanel(title, xlabel string, series []ScalingSeries, styles map[strin
 		}
 		sizes = append(sizes, s.Sizes...)
 	}
+	widenSinglePoint(&p.X)
+	widenSinglePoint(&p.Y)
 	if headroom {
 		legendHeadroom(p, series)
 	}
 	p.X.Tick.Marker = plot.ConstantTicks(sizeTicks(sizes))
 	return p, nil
+}
+
+// widenSinglePoint gives a log axis whose data are one value (one sample
+// size, or one fit time) a decade around it: gonum widens an empty range by
+// ±1, which on a log axis goes below zero for any value under 1 and panics.
+func widenSinglePoint(a *plot.Axis) {
+	if a.Min == a.Max && a.Min > 0 {
+		a.Min, a.Max = a.Min/math.Sqrt(10), a.Max*math.Sqrt(10)
+	}
 }
 
 // addScalingSeries draws one method's min-max band (with two sizes or
