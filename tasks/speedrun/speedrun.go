@@ -158,7 +158,8 @@ func MarkedBlock(block string) string {
 }
 
 // runScaling times the scaling studies, prints their table and writes it
-// as sidebyside.ScalingFile into ScalingOut; bad options and a file in the way
+// as sidebyside.ScalingFile into ScalingOut (a comparison of builds, or of
+// rounds, as sidebyside.VersusFile); bad options and a file in the way
 // that fgrtbench did not write are refused before anything is written.
 func runScaling(ctx context.Context, o Options) error {
 	so := *o.Scaling
@@ -170,17 +171,21 @@ func runScaling(ctx context.Context, o Options) error {
 	if err != nil {
 		return err
 	}
-	if err := outs.Check(sidebyside.ScalingFile); err != nil {
+	file, table, csvOf := sidebyside.ScalingFile, sidebyside.ScalingTable, sidebyside.ScalingCSV
+	if so.Versus != "" || so.Rounds > 1 {
+		file, table, csvOf = sidebyside.VersusFile, sidebyside.VersusTable, sidebyside.VersusCSV
+	}
+	if err := outs.Check(file); err != nil {
 		return err
 	}
 	runs, err := sidebyside.RunScaling(ctx, so)
 	if len(runs) == 0 {
 		return err
 	}
-	fmt.Fprint(o.Stdout, sidebyside.ScalingTable(runs))
-	data, cerr := sidebyside.ScalingCSV(runs)
+	fmt.Fprint(o.Stdout, table(runs))
+	data, cerr := csvOf(runs)
 	if cerr == nil {
-		cerr = outs.WriteFile(sidebyside.ScalingFile, data)
+		cerr = outs.WriteFile(file, data)
 	}
 	return errors.Join(err, cerr)
 }

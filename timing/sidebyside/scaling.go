@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -54,6 +55,17 @@ type ScalingOptions struct {
 	// says.
 	Env []string
 	Log io.Writer
+	// Versus is another build's executable (an earlier revision) to run
+	// beside Binary, round by round (versus.go); empty runs Binary only.
+	Versus string
+	// Rounds is the number of runs of each study at each -j in each build
+	// (1 when zero); with Versus, the builds alternate within a round and
+	// swap their order from one round to the next.
+	Rounds int
+	// Methods, when set, restricts the paper study to these methods
+	// (reproduce --methods … --no-variants): FuzzyCART, say, which the
+	// paper's study does not run.
+	Methods []string
 }
 
 // ScalingRun is one timed run of a study.
@@ -62,6 +74,15 @@ type ScalingRun struct {
 	Jobs    int
 	Wall    float64 // seconds
 	PeakRSS uint64  // bytes; 0 where the platform does not report it
+	// Build is BuildThis or BuildVersus; Round counts from 0.
+	Build string
+	Round int
+	// ReportWall and ReportPeakRSS time the paper study's report, rendered
+	// by a child of its own after the study (comparisons only; 0 otherwise).
+	ReportWall    float64
+	ReportPeakRSS uint64
+	// Fits sums the study's fit_seconds per method (from its results.csv).
+	Fits map[string]float64
 }
 
 // DefaultScalingJobs are 1, 2, 4, … up to n, and n itself.
@@ -86,6 +107,15 @@ func RunScaling(ctx context.Context, o ScalingOptions) ([]ScalingRun, error) {
 	}
 	defer cleanup()
 	o.Dir = dir
+	builds := []string{BuildThis}
+	bins := map[string]string{BuildThis: o.Binary}
+	if o.Versus != "" {
+		builds = append(builds, BuildVersus)
+		bins[BuildVersus] = o.Versus
+		for _, b := range builds {
+			fmt.Fprintf(o.Log, "speed: %s build: %s\n", b, versionLine(bins[b], o.Env))
+		}
+	}
 	var runs []ScalingRun
 	for _, name := range o.Studies {
 		args, err := o.studyArgs(name)
@@ -93,12 +123,20 @@ func RunScaling(ctx context.Context, o ScalingOptions) ([]ScalingRun, error) {
 			return runs, err
 		}
 		for _, j := range o.Jobs {
-			r, err := o.timeRun(ctx, name, j, args)
-			if err != nil {
-				return runs, err
+			for round := range max(o.Rounds, 1) {
+				order := slices.Clone(builds)
+				if round%2 == 1 {
+					slices.Reverse(order)
+				}
+				for _, b := range order {
+					r, err := o.timeRun(ctx, name, j, args, b, bins[b], round)
+					if err != nil {
+						return runs, err
+					}
+					fmt.Fprintf(o.Log, "speed: scaling %s -j %d (%s build, round %d): %.1fs, peak %s\n", name, j, b, round+1, r.Wall, megabytes(r.PeakRSS))
+					runs = append(runs, r)
+				}
 			}
-			fmt.Fprintf(o.Log, "speed: scaling %s -j %d: %.1fs, peak %s\n", name, j, r.Wall, megabytes(r.PeakRSS))
-			runs = append(runs, r)
 		}
 	}
 	return runs, nil
@@ -115,6 +153,14 @@ func (o *ScalingOptions) Check() error {
 	for _, j := range o.Jobs {
 		if j < 1 {
 			return fmt.Errorf("speed --scaling: -j %d is below 1", j)
+		}
+	}
+	if o.Rounds < 0 {
+		return fmt.Errorf("speed --scaling: --rounds %d is below 1", o.Rounds)
+	}
+	if o.Versus != "" {
+		if st, err := os.Stat(o.Versus); err != nil || !st.Mode().IsRegular() || st.Mode().Perm()&0o111 == 0 {
+			return fmt.Errorf("speed --scaling: --versus %s is not an executable file", o.Versus)
 		}
 	}
 	return nil
@@ -141,7 +187,11 @@ func (o *ScalingOptions) defaults() {
 func (o *ScalingOptions) studyArgs(name string) (func(out string, jobs int) []string, error) {
 	if name == ScalingPaper {
 		return func(out string, jobs int) []string {
-			return []string{"reproduce", "--no-report", "--out", out, "-j", strconv.Itoa(jobs)}
+			args := []string{"reproduce", "--no-report", "--out", out, "-j", strconv.Itoa(jobs)}
+			if len(o.Methods) > 0 {
+				args = append(args, "--methods", strings.Join(o.Methods, ","), "--no-variants")
+			}
+			return args
 		}, nil
 	}
 	data := fmt.Sprintf("large-%dx%d.csv", o.Rows, o.Cols)
@@ -154,22 +204,38 @@ func (o *ScalingOptions) studyArgs(name string) (func(out string, jobs int) []st
 	return func(out string, jobs int) []string { return StudyArgs(data, out, jobs) }, nil
 }
 
-// timeRun runs one study at -j jobs in a fresh child process and output
-// directory, which it removes afterwards.
-func (o *ScalingOptions) timeRun(ctx context.Context, name string, jobs int, args func(string, int) []string) (ScalingRun, error) {
+// timeRun runs one study at -j jobs in a fresh child process of build's
+// binary bin and a fresh output directory, which it removes afterwards. In
+// a comparison the paper study's report is then rendered by a child of its
+// own and timed. Each run's fit seconds are read from its results.csv.
+func (o *ScalingOptions) timeRun(ctx context.Context, name string, jobs int, args func(string, int) []string, build, bin string, round int) (ScalingRun, error) {
 	out := fmt.Sprintf("scaling-%s-j%d", name, jobs)
+	if build != BuildThis {
+		out += "-" + build
+	}
 	// Only what this run made is removed: a path already there (a caller's
 	// Dir holding something of that name) is refused, not deleted.
 	if _, err := os.Lstat(filepath.Join(o.Dir, out)); err == nil {
 		return ScalingRun{}, fmt.Errorf("%s already exists; scaling runs write only new directories", filepath.Join(o.Dir, out))
 	}
 	defer os.RemoveAll(filepath.Join(o.Dir, out))
-	what := fmt.Sprintf("%s study at -j %d", name, jobs)
-	r, _, err := timeProcessEnv(ctx, o.Dir, o.Env, what, o.Binary, args(out, jobs)...)
+	what := fmt.Sprintf("%s study at -j %d (%s build)", name, jobs, build)
+	r, _, err := timeProcessEnv(ctx, o.Dir, o.Env, what, bin, args(out, jobs)...)
 	if err != nil {
 		return ScalingRun{}, err
 	}
-	return ScalingRun{Study: name, Jobs: jobs, Wall: r.Wall, PeakRSS: r.PeakRSS}, nil
+	run := ScalingRun{Study: name, Jobs: jobs, Wall: r.Wall, PeakRSS: r.PeakRSS, Build: build, Round: round}
+	if run.Fits, err = fitSecondsByMethod(filepath.Join(o.Dir, out, "results.csv")); err != nil {
+		return ScalingRun{}, err
+	}
+	if o.Versus != "" && name == ScalingPaper {
+		rep, _, err := timeProcessEnv(ctx, o.Dir, o.Env, "report of "+what, bin, "report", "--results", out)
+		if err != nil {
+			return ScalingRun{}, err
+		}
+		run.ReportWall, run.ReportPeakRSS = rep.Wall, rep.PeakRSS
+	}
+	return run, nil
 }
 
 // scalingRow is a run with its speed-ups: over the study's -j 1 run, and

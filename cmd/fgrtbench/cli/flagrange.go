@@ -56,6 +56,7 @@ var flagRanges = map[string]valueCheck{
 	"runtime max-seconds-per-fit": floatIn(0, math.MaxFloat64, "seconds: 0 (no limit) or more"),
 
 	"speed scaling-rows": intIn(100, math.MaxInt32, "rows of the large study's CSV: at least 100"),
+	"speed rounds":       intIn(1, 100, "a number of rounds from 1 to 100"),
 }
 
 // rangeOf returns the check of flag name in command c, nil when it has

@@ -45,11 +45,17 @@ number of CPUs (--scaling-j to choose), every run a fresh
 'fgrtbench reproduce' process: the paper's study as ./run.sh runs it and
 the 10^6 × 20 study of docs/large-data.md (--scaling-studies to choose).
 It prints wall time, speed-up over -j 1 and over -j 2, efficiency and the
-child's peak memory, and writes them as ` + sidebyside.ScalingFile + ` into --out.`
+child's peak memory, and writes them as ` + sidebyside.ScalingFile + ` into --out.
+With --versus BIN (another build, such as scripts/versus.sh REV makes)
+every run is made by both builds, alternately, --rounds times, the order
+swapped every round; the paper study's report is timed after each run,
+and each run's fit seconds are summed per method from its results.csv.
+It prints each build's medians and their ratios, and writes every run as
+` + sidebyside.VersusFile + ` into --out.`
 
 func speedCommand() *command.Command {
 	c := &command.Command{Name: "speed", Short: "time fgrtbench against scikit-learn and Weka (when installed) on the same data; print the table with ratios",
-		UsageLine: "[--python /usr/bin/python3] [--weka /usr/share/java/weka.jar] [--large] [--large-data] [--external] [--run-sh] [--markdown] [-j 1] [--scaling [--scaling-studies paper,large] [--scaling-j 1,2,4] [--scaling-rows N] [--out DIR]]",
+		UsageLine: "[--python /usr/bin/python3] [--weka /usr/share/java/weka.jar] [--large] [--large-data] [--external] [--run-sh] [--markdown] [-j 1] [--scaling [--scaling-studies paper,large] [--scaling-j 1,2,4] [--scaling-rows N] [--scaling-methods a,b] [--versus BIN [--rounds 3]] [--out DIR]]",
 		Long:      speedLong}
 	fs := &c.Flag
 	var o speedrun.Options
@@ -66,12 +72,15 @@ func speedCommand() *command.Command {
 	studies := newListFlag(fs, "scaling-studies", strings.Join(sidebyside.ScalingStudies, ","), "with --scaling: the studies to time (paper, large)")
 	jobs := newListFlag(fs, "scaling-j", "", "with --scaling: the -j values (default 1,2,4,… up to the number of CPUs)")
 	rows := fs.Int("scaling-rows", paperruntime.LargeRows, "with --scaling: rows of the large study's generated CSV (fewer for a quick check)")
+	methods := newListFlag(fs, "scaling-methods", "", "with --scaling: run the paper study with these methods only (reproduce --methods … --no-variants), e.g. fuzzycart")
+	versus := fs.String("versus", "", "with --scaling: another build's fgrtbench executable (an earlier revision; scripts/versus.sh builds one) run beside this one, alternately, each study's report and fit seconds per method included; writes "+sidebyside.VersusFile)
+	rounds := fs.Int("rounds", 1, "with --scaling: runs of each study at each -j in each build (the figures are their medians; with --versus the builds alternate and swap order every round)")
 	fs.StringVar(&o.ScalingOut, "out", "out", "with --scaling: output directory (the table as "+sidebyside.ScalingFile+")")
 	c.Run = func(ctx context.Context, env *command.Env, args []string) error {
-		if err := checkListFlags(fs, "scaling-studies", "scaling-j"); err != nil {
+		if err := checkListFlags(fs, "scaling-studies", "scaling-j", "scaling-methods"); err != nil {
 			return err
 		}
-		if err := onlyWith(fs, "scaling", *scaling, "scaling-studies", "scaling-j", "scaling-rows", "out"); err != nil {
+		if err := onlyWith(fs, "scaling", *scaling, "scaling-studies", "scaling-j", "scaling-rows", "scaling-methods", "versus", "rounds", "out"); err != nil {
 			return err
 		}
 		var err error
@@ -79,7 +88,10 @@ func speedCommand() *command.Command {
 			return err
 		}
 		if *scaling {
-			o.Scaling = &sidebyside.ScalingOptions{Rows: *rows, Cols: paperruntime.LargeCols, Env: scalingEnv}
+			o.Scaling = &sidebyside.ScalingOptions{Rows: *rows, Cols: paperruntime.LargeCols, Env: scalingEnv, Versus: *versus, Rounds: *rounds}
+			if o.Scaling.Methods, err = methods.items(); err != nil {
+				return err
+			}
 			if o.Scaling.Studies, err = studies.items(); err != nil {
 				return err
 			}

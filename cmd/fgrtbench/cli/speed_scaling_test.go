@@ -67,6 +67,49 @@ func TestSpeedScalingTinyStudy(t *testing.T) {
 
 }
 
+// TestSpeedScalingVersus compares a build with itself (this test binary
+// as both) on a tiny large study over two rounds: four children, the builds
+// alternating and swapping order, each build's medians and their ratio in
+// the table, every run in versus.csv with its fit seconds of both methods.
+func TestSpeedScalingVersus(t *testing.T) {
+	dir := t.TempDir()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCLI("speed", "--scaling", "--scaling-studies", "large", "--scaling-j", "1", "--scaling-rows", "300",
+		"--versus", self, "--rounds", "2", "--out", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"large     1 this         2 ", "large     1 versus       2 ", "large     1 ratio ", "\ncart ", "\nfgrt "} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("table lacks %q:\n%s", want, stdout)
+		}
+	}
+	if got := strings.Count(stderr, "this build, round") + strings.Count(stderr, "versus build, round"); got != 4 {
+		t.Errorf("%d runs in the log, want 4:\n%s", got, stderr)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, sidebyside.VersusFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(strings.NewReader(string(data))).ReadAll()
+	if err != nil || len(recs) != 5 {
+		t.Fatalf("CSV %q (%v)", data, err)
+	}
+	var order []string
+	for _, r := range recs[1:] {
+		order = append(order, r[2]+"/"+r[3])
+		if !strings.HasPrefix(r[8], "cart=") || !strings.Contains(r[8], ";fgrt=") {
+			t.Errorf("fit seconds %q", r[8])
+		}
+	}
+	if strings.Join(order, " ") != "this/0 versus/0 versus/1 this/1" {
+		t.Errorf("run order %v: the builds do not alternate with the order swapped", order)
+	}
+}
+
 // TestSpeedScalingRefusals: flags that would do nothing without --scaling,
 // an unknown study and a -j below 1 are one error each, before anything
 // runs.
@@ -80,6 +123,10 @@ func TestSpeedScalingRefusals(t *testing.T) {
 		{[]string{"speed", "--scaling", "--scaling-studies", "nope"}, `unknown study "nope"`},
 		{[]string{"speed", "--scaling", "--scaling-j", "0"}, "not a positive integer"},
 		{[]string{"speed", "--scaling", "--scaling-rows", "5"}, "at least 100"},
+		{[]string{"speed", "--versus", "/bin/true"}, "--versus applies to --scaling only"},
+		{[]string{"speed", "--rounds", "3"}, "--rounds applies to --scaling only"},
+		{[]string{"speed", "--scaling", "--rounds", "0"}, "from 1 to 100"},
+		{[]string{"speed", "--scaling", "--versus", "/nonexistent/fgrtbench"}, "is not an executable file"},
 	} {
 		code, _, stderr := runCLI(c.args...)
 		if code == 0 || !strings.Contains(stderr, c.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 1 {
