@@ -42,30 +42,8 @@ for arg in "$@"; do
   esac
 done
 
-# splice FILE BLOCK: replace the lines of FILE from the one that starts with
-# BLOCK's first line (the begin marker) to the one that starts with its last
-# line (the end marker) by BLOCK, through a temporary file renamed over FILE;
-# a FILE without both markers is left as it is.
-splice() {
-  local file=$1 block=$2 begin end tmp
-  begin=$(head -n 1 "$block")
-  end=$(tail -n 1 "$block")
-  tmp=$(mktemp "$file.XXXXXX")
-  if ! awk -v begin="$begin" -v end="$end" -v block="$block" '
-      state == 0 && index($0, begin) == 1 {
-        while ((getline line < block) > 0) print line
-        state = 1; next
-      }
-      state == 1 { if (index($0, end) == 1) state = 2; next }
-      { print }
-      END { exit state == 2 ? 0 : 1 }' "$file" > "$tmp"; then
-    rm -f "$tmp"
-    echo "speed.sh: $file has no $begin ... $end block; nothing rewritten" >&2
-    return 1
-  fi
-  chmod --reference="$file" "$tmp" 2>/dev/null || true
-  mv "$tmp" "$file"
-}
+# splice: scripts/lib.sh.
+. scripts/lib.sh
 
 # SPEED_BLOCK=FILE splices FILE instead of measuring (how the tests check
 # the splice against the binary's --markdown framing).

@@ -101,6 +101,13 @@ func RunScaling(ctx context.Context, o ScalingOptions) ([]ScalingRun, error) {
 		return nil, err
 	}
 	o.defaults()
+	if o.Dir != "" {
+		// A directory the caller names (speed --scaling-data) keeps the
+		// generated CSV for the next measurement.
+		if err := os.MkdirAll(o.Dir, 0o755); err != nil {
+			return nil, err
+		}
+	}
 	dir, cleanup, err := scratchDir(o.Dir, "fgrtbench-scaling-")
 	if err != nil {
 		return nil, err

@@ -55,7 +55,7 @@ It prints each build's medians and their ratios, and writes every run as
 
 func speedCommand() *command.Command {
 	c := &command.Command{Name: "speed", Short: "time fgrtbench against scikit-learn and Weka (when installed) on the same data; print the table with ratios",
-		UsageLine: "[--python /usr/bin/python3] [--weka /usr/share/java/weka.jar] [--large] [--large-data] [--external] [--run-sh] [--markdown] [-j 1] [--scaling [--scaling-studies paper,large] [--scaling-j 1,2,4] [--scaling-rows N] [--scaling-methods a,b] [--versus BIN [--rounds 3]] [--out DIR]]",
+		UsageLine: "[--python /usr/bin/python3] [--weka /usr/share/java/weka.jar] [--large] [--large-data] [--external] [--run-sh] [--markdown] [-j 1] [--scaling [--scaling-studies paper,large] [--scaling-j 1,2,4] [--scaling-rows N] [--scaling-methods a,b] [--scaling-data DIR] [--versus BIN [--rounds 3]] [--out DIR]]",
 		Long:      speedLong}
 	fs := &c.Flag
 	var o speedrun.Options
@@ -72,6 +72,7 @@ func speedCommand() *command.Command {
 	studies := newListFlag(fs, "scaling-studies", strings.Join(sidebyside.ScalingStudies, ","), "with --scaling: the studies to time (paper, large)")
 	jobs := newListFlag(fs, "scaling-j", "", "with --scaling: the -j values (default 1,2,4,… up to the number of CPUs)")
 	rows := fs.Int("scaling-rows", paperruntime.LargeRows, "with --scaling: rows of the large study's generated CSV (fewer for a quick check)")
+	data := fs.String("scaling-data", "", "with --scaling: directory for the large study's generated CSV (large-ROWSxCOLS.csv), kept and reused by later runs, and for each run's output while it runs (default: a temporary directory, removed)")
 	methods := newListFlag(fs, "scaling-methods", "", "with --scaling: run the paper study with these methods only (reproduce --methods … --no-variants), e.g. fuzzycart")
 	versus := fs.String("versus", "", "with --scaling: another build's fgrtbench executable (an earlier revision; scripts/versus.sh builds one) run beside this one, alternately, each study's report and fit seconds per method included; writes "+sidebyside.VersusFile)
 	rounds := fs.Int("rounds", 1, "with --scaling: runs of each study at each -j in each build (the figures are their medians; with --versus the builds alternate and swap order every round)")
@@ -80,7 +81,7 @@ func speedCommand() *command.Command {
 		if err := checkListFlags(fs, "scaling-studies", "scaling-j", "scaling-methods"); err != nil {
 			return err
 		}
-		if err := onlyWith(fs, "scaling", *scaling, "scaling-studies", "scaling-j", "scaling-rows", "scaling-methods", "versus", "rounds", "out"); err != nil {
+		if err := onlyWith(fs, "scaling", *scaling, "scaling-studies", "scaling-j", "scaling-rows", "scaling-methods", "scaling-data", "versus", "rounds", "out"); err != nil {
 			return err
 		}
 		var err error
@@ -88,7 +89,7 @@ func speedCommand() *command.Command {
 			return err
 		}
 		if *scaling {
-			o.Scaling = &sidebyside.ScalingOptions{Rows: *rows, Cols: paperruntime.LargeCols, Env: scalingEnv, Versus: *versus, Rounds: *rounds}
+			o.Scaling = &sidebyside.ScalingOptions{Rows: *rows, Cols: paperruntime.LargeCols, Env: scalingEnv, Versus: *versus, Rounds: *rounds, Dir: *data}
 			if o.Scaling.Methods, err = methods.items(); err != nil {
 				return err
 			}
