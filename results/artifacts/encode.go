@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"sync"
@@ -204,9 +205,16 @@ func (e *UnitEncoder) AddModel(r ModelRecord) error {
 	if e.mod.zw == nil {
 		e.mod.start()
 	}
-	line, model, err := appendModelParts(e.line[:0], r)
+	line, at, err := writeModelHead(e.mod.zw, e.line[:0], r)
 	if err != nil {
-		return fmt.Errorf("results: model of %s config %d: %w", r.Key, r.ConfigIndex, err)
+		return err
+	}
+	var model []byte
+	if at < len(modelFields) && !modelFields[at].empty(r) {
+		line = appendMemberKey(append(line, ','), modelFields[at].key)
+		if line, model, err = appendCompactModel(line, r.Model); err != nil {
+			return fmt.Errorf("results: model of %s config %d: %w", r.Key, r.ConfigIndex, err)
+		}
 	}
 	e.line = line
 	for _, part := range [][]byte{line, model, []byte("}\n")} {
@@ -216,6 +224,69 @@ func (e *UnitEncoder) AddModel(r ModelRecord) error {
 	}
 	e.nModels++
 	return nil
+}
+
+// flushBytes is the size at which writeModelHead hands its buffer to the
+// compressor.
+const flushBytes = 64 << 10
+
+// writeModelHead writes r's JSON line up to its model's text to w, as
+// appendModelParts appends it (the same bytes), through buf, which it
+// hands to w whenever it holds flushBytes: a deep tree's rules (tens of
+// megabytes on 10^6 rows, as many again for their readable form) then go
+// to the compressor as they are written instead of into one line held
+// whole, whose buffer the encoder kept for the unit's next model. It
+// returns what buf holds at the end (not yet written) and the index of
+// the member it stopped at, as appendObject does.
+func writeModelHead(w io.Writer, buf []byte, r ModelRecord) ([]byte, int, error) {
+	b := append(buf[:0], '{')
+	flush := func() error {
+		if len(b) < flushBytes {
+			return nil
+		}
+		_, err := w.Write(b)
+		b = b[:0]
+		return err
+	}
+	first := true
+	for i := range modelFields {
+		f := &modelFields[i]
+		if f.write == nil {
+			return b, i, nil
+		}
+		if f.empty != nil && f.empty(r) {
+			continue
+		}
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		b = appendMemberKey(b, f.key)
+		ss := []string(nil)
+		if f.strings != nil {
+			ss = f.strings(r)
+		}
+		if ss == nil {
+			// learn.AppendJSONArray writes a nil array as null.
+			b = f.write(b, r)
+		} else {
+			b = append(b, '[')
+			for k, s := range ss {
+				if k > 0 {
+					b = append(b, ',')
+				}
+				b = appendJSONString(b, s)
+				if err := flush(); err != nil {
+					return nil, 0, err
+				}
+			}
+			b = append(b, ']')
+		}
+		if err := flush(); err != nil {
+			return nil, 0, err
+		}
+	}
+	return b, len(modelFields), nil
 }
 
 // Key is the unit's key ("" before anything was added).

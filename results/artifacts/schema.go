@@ -24,6 +24,11 @@ type jsonField[T any] struct {
 	// write appends the member's value; nil for the model record's model,
 	// which appendModelParts writes apart (last, and compacted).
 	write func(b []byte, v T) []byte
+	// strings, for a member that is an array of strings (a deep tree's
+	// rules: tens of megabytes), gives the array, so that a writer can
+	// stream it element by element (writeModelHead) instead of appending
+	// it whole; write appends the same text.
+	strings func(v T) []string
 	// read decodes the member's value into the scanner's record (s.rec)
 	// or term (s.curTerm). The value goes there, not through a pointer
 	// argument: a pointer handed to a function value escapes, and every
@@ -49,11 +54,13 @@ var modelFields = []jsonField[ModelRecord]{
 		write: func(b []byte, r ModelRecord) []byte { return appendJSONStrings(b, r.Classes) },
 		read:  func(s *jsonScan) (ok bool) { s.rec.Classes, ok = array(s, s.shared); return ok }},
 	{key: "rules",
-		write: func(b []byte, r ModelRecord) []byte { return appendJSONStrings(b, r.Rules) },
+		write:   func(b []byte, r ModelRecord) []byte { return appendJSONStrings(b, r.Rules) },
+		strings: func(r ModelRecord) []string { return r.Rules },
 		read:  func(s *jsonScan) (ok bool) { s.rec.Rules, ok = array(s, s.str); return ok }},
 	{key: "readable_rules",
 		empty: func(r ModelRecord) bool { return len(r.ReadableRules) == 0 },
-		write: func(b []byte, r ModelRecord) []byte { return appendJSONStrings(b, r.ReadableRules) },
+		write:   func(b []byte, r ModelRecord) []byte { return appendJSONStrings(b, r.ReadableRules) },
+		strings: func(r ModelRecord) []string { return r.ReadableRules },
 		read:  func(s *jsonScan) (ok bool) { s.rec.ReadableRules, ok = array(s, s.str); return ok }},
 	{key: "readable_default",
 		empty: func(r ModelRecord) bool { return r.ReadableDefault == "" },
