@@ -30,7 +30,7 @@ func (s *syncBuffer) String() string {
 }
 
 // TestSecondSignalExitsAtOnce: the first SIGTERM cancels the context (a
-// graceful stop), the second exits within a second with status 143 and one
+// graceful stop), the second exits at once (within 3 s on a loaded machine) with status 143 and one
 // line saying the results are resumable.
 func TestSecondSignalExitsAtOnce(t *testing.T) {
 	var stderr syncBuffer
@@ -56,7 +56,10 @@ func TestSecondSignalExitsAtOnce(t *testing.T) {
 		if code != 143 {
 			t.Errorf("exit status %d, want 143", code)
 		}
-		if d := time.Since(start); d > time.Second {
+		// "At once" against a run that would go on for minutes: the
+		// bound leaves a loaded CI machine room to schedule the
+		// signal's goroutine.
+		if d := time.Since(start); d > 3*time.Second {
 			t.Errorf("second signal took %v to exit", d)
 		}
 	case <-time.After(5 * time.Second):
