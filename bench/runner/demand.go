@@ -25,18 +25,31 @@ import "github.com/fgrtbench/fgrtbench/bench/protocol"
 var cellsPerThread int64 = 1 << 20
 
 // threadDemand is the thread demand of unit fi of plan on a budget of
-// threads: 1 for a method whose fits run on one thread (not
-// learn.Threaded) and for a unit below cellsPerThread, else one thread per
-// cellsPerThread training cells, at most threads/2 (so that two large
+// threads, on a runtime that runs procs goroutines at once
+// (runtime.GOMAXPROCS): 1 for a method whose fits run on one thread (not
+// learn.Threaded) and for a unit below cellsPerThread. A larger unit's fits
+// keep busy one thread per cellsPerThread training cells, at most half of
+// the threads that can run at once, min(threads, procs) (so that two large
 // units run at once: one unit's fits leave threads idle in their serial
-// stretches, which the other fills).
-func threadDemand(plan *protocol.Plan, fi int, threaded bool, threads int) int {
+// stretches, which the other fills), and it asks for that share of the
+// CPUs in threads of the budget. With procs >= threads that is the threads
+// its fits keep busy, and never more than half of -j; with -j above the CPUs (-j 64 on two cores) it is
+// more, since For lends no more helpers than the runtime runs
+// (internal/par): asking for only the threads its fits could keep busy on
+// 64 CPUs, four 10⁶-row units ran at once on two cores, each with its
+// fold's rows, for no speed.
+func threadDemand(plan *protocol.Plan, fi int, threaded bool, threads, procs int) int {
 	if !threaded || fi < 0 || fi >= len(plan.Folds) {
 		return 1
 	}
 	cells := int64(plan.Folds[fi].NTrain()) * int64(len(plan.Schema.Features))
 	want := (cells + cellsPerThread - 1) / cellsPerThread
-	return int(max(1, min(want, int64(threads/2))))
+	if want <= 1 {
+		return 1
+	}
+	cpus := int64(max(1, min(threads, procs)))
+	busy := max(1, min(want, cpus/2))
+	return int(max(1, min(busy*int64(threads)/cpus, int64(threads/2))))
 }
 
 // demand is fp's thread demand, at least 1.
