@@ -9,8 +9,9 @@ import "github.com/fgrtbench/fgrtbench/bench/protocol"
 // starts another unit only while the units running leave threads their
 // fits cannot use: each unit asks for the threads its fits can keep busy,
 // one per cellsPerThread cells of its training rows (rows × inputs), at
-// most half of -j, and units start while the running ones ask for no more
-// than -j threads in all. A study of small units (every unit of the
+// most half of the CPUs it may run on, as a share of -j (threadDemand),
+// and units start while the running ones ask for no more than -j threads
+// in all. A study of small units (every unit of the
 // paper's study asks for one thread) runs -j units at once, as before; a
 // study of large units runs two at a time at any -j, each fit spreading
 // over half the threads. Demand only decides when a unit starts, never
