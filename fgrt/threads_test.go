@@ -101,7 +101,7 @@ func TestThreadsGiveSerialModels(t *testing.T) {
 				ts = append(ts, tr)
 			}
 			wantJS, wantPred := fitWith(t, ts, nil, X, y, s)
-			b := par.NewBudget(4)
+			b := par.NewBudget(4).Oversubscribe()
 			gotJS, gotPred := fitWith(t, ts, b, X, y, s)
 			for i := range ts {
 				if !bytes.Equal(gotJS[i], wantJS[i]) {
@@ -135,7 +135,7 @@ func TestEncodeStrengthsMatchesSerial(t *testing.T) {
 				m[i] = math.Copysign(0, -1)
 			}
 		}
-		b := par.NewBudget(4)
+		b := par.NewBudget(4).Oversubscribe()
 		g := &grower{n: n, threads: b}
 		var got packedColumn
 		b.Do(func() { got = g.encodeStrengths(m) })
@@ -167,7 +167,7 @@ func TestClassDotsMatchSequentialSums(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b := par.NewBudget(4)
+		b := par.NewBudget(4).Oversubscribe()
 		g, err := newGrower(X, y, 3, parts, 5, nil, benchGrow, b)
 		denseLimit = saved
 		if err != nil {

@@ -90,7 +90,8 @@ func fitBytes(t *testing.T, tr *Trainer, b *par.Budget, X [][]float64, y []int, 
 }
 
 // TestThreadsGrowTheSameTree: fits spread over a budget of 2, 4 or 16
-// threads (more than GOMAXPROCS, which some cases lower to 1) give the
+// threads (more than GOMAXPROCS, which some cases lower to 1; the budgets
+// Oversubscribe, so that For lends them all) give the
 // serial fit's model, tree text and predictions byte for byte, with the
 // real size thresholds and with every node spread, and did run in
 // parallel.
@@ -125,7 +126,7 @@ func TestThreadsGrowTheSameTree(t *testing.T) {
 			X, y, s := tiedData(c.n, c.d, c.classes, c.missing, uint64(i))
 			tr := mustNew(t, c.cfg)
 			wantJSON, wantText := fitBytes(t, tr, nil, X, y, s)
-			b := par.NewBudget(c.threads)
+			b := par.NewBudget(c.threads).Oversubscribe()
 			gotJSON, gotText := fitBytes(t, tr, b, X, y, s)
 			if !bytes.Equal(gotJSON, wantJSON) {
 				t.Errorf("the model fitted on %d threads differs from the serial one", c.threads)
@@ -144,7 +145,7 @@ func TestThreadsGrowTheSameTree(t *testing.T) {
 // beyond its own, whatever the budget.
 func TestSmallFitsStaySerial(t *testing.T) {
 	X, y, s := tiedData(minSpreadChildren/10-1, 10, 3, 0, 5)
-	b := par.NewBudget(4)
+	b := par.NewBudget(4).Oversubscribe()
 	fitBytes(t, mustNew(t, DefaultConfig()), b, X, y, s)
 	if b.Peak() != 1 {
 		t.Errorf("a %d×10 fit used %d threads, want 1", len(X), b.Peak())
@@ -154,7 +155,7 @@ func TestSmallFitsStaySerial(t *testing.T) {
 // TestWithThreadsKeepsSettings: the budget is not a setting.
 func TestWithThreadsKeepsSettings(t *testing.T) {
 	tr := mustNew(t, DefaultConfig())
-	b := par.NewBudget(3)
+	b := par.NewBudget(3).Oversubscribe()
 	threaded := learn.WithThreads(tr, b).(*Trainer)
 	if threaded.Config() != tr.Config() || threaded.threads != b || tr.threads != nil {
 		t.Fatalf("WithThreads: config %+v budget %p, original budget %p", threaded.Config(), threaded.threads, tr.threads)

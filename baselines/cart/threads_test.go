@@ -89,7 +89,8 @@ func fitBytes(t *testing.T, tr *Trainer, b *par.Budget, X [][]float64, y []int, 
 }
 
 // TestThreadsGrowTheSameTree: fits spread over a budget of 2, 4 or 16
-// threads (more than GOMAXPROCS, which some cases lower to 1) give the
+// threads (more than GOMAXPROCS, which some cases lower to 1; the budgets
+// Oversubscribe, so that For lends them all) give the
 // serial fit's model and predictions byte for byte, with the real size
 // thresholds and with every node spread, and did run in parallel (except
 // with max_features, which never speculates).
@@ -128,7 +129,7 @@ func TestThreadsGrowTheSameTree(t *testing.T) {
 			X, y, s := tiedData(c.n, c.d, c.classes, c.copy, uint64(i))
 			tr := mustTrainer(t, c.p)
 			wantJSON, wantPred := fitBytes(t, tr, nil, X, y, s)
-			b := par.NewBudget(c.threads)
+			b := par.NewBudget(c.threads).Oversubscribe()
 			gotJSON, gotPred := fitBytes(t, tr, b, X, y, s)
 			if !bytes.Equal(gotJSON, wantJSON) {
 				t.Errorf("the model fitted on %d threads differs from the serial one", c.threads)
@@ -147,7 +148,7 @@ func TestThreadsGrowTheSameTree(t *testing.T) {
 // beyond its own, whatever the budget.
 func TestSmallFitsStaySerial(t *testing.T) {
 	X, y, s := tiedData(minSpeculativeFit/10-1, 10, 3, false, 5)
-	b := par.NewBudget(4)
+	b := par.NewBudget(4).Oversubscribe()
 	fitBytes(t, mustTrainer(t, PaperConfig(Entropy)), b, X, y, s)
 	if b.Peak() != 1 {
 		t.Errorf("a %d×10 fit used %d threads, want 1", len(X), b.Peak())
@@ -160,7 +161,7 @@ func TestWithThreadsKeepsSettings(t *testing.T) {
 	p := PaperConfig(Gini)
 	p.CCPAlpha = 0.002
 	tr := mustTrainer(t, p)
-	b := par.NewBudget(3)
+	b := par.NewBudget(3).Oversubscribe()
 	threaded := learn.WithThreads(tr, b).(*Trainer)
 	if threaded.Config() != tr.Config() || threaded.threads != b || tr.threads != nil {
 		t.Fatalf("WithThreads: config %+v budget %p, original budget %p", threaded.Config(), threaded.threads, tr.threads)
@@ -227,7 +228,7 @@ func TestSpeculationOrderDoesNotMatter(t *testing.T) {
 					time.Sleep(c.delay(nd))
 				}
 				defer func() { taskHook = nil }()
-				b := par.NewBudget(c.threads)
+				b := par.NewBudget(c.threads).Oversubscribe()
 				gotJSON, gotPred := fitBytes(t, tr, b, X, y, s)
 				if !bytes.Equal(gotJSON, wantJSON) || fmt.Sprint(gotPred) != fmt.Sprint(wantPred) {
 					t.Errorf("the model fitted on %d threads differs from the serial one", c.threads)
@@ -256,7 +257,7 @@ func TestSpeculationPanicReachesCaller(t *testing.T) {
 	var tasks atomic.Int64
 	taskHook = func(*specNode) { tasks.Add(1) }
 	defer func() { taskHook = nil }()
-	if r := fit(par.NewBudget(2)); r != nil || tasks.Load() < 10 {
+	if r := fit(par.NewBudget(2).Oversubscribe()); r != nil || tasks.Load() < 10 {
 		t.Fatalf("a fit without injected panic raised %v after %d queued subtrees", r, tasks.Load())
 	}
 	for _, at := range []int64{1, tasks.Load() / 2, tasks.Load()} {
@@ -269,7 +270,7 @@ func TestSpeculationPanicReachesCaller(t *testing.T) {
 				}
 			}
 			before := runtime.NumGoroutine()
-			b := par.NewBudget(2)
+			b := par.NewBudget(2).Oversubscribe()
 			if got := fit(b); got != (injected{at}) {
 				t.Fatalf("the fit raised %v, want the panic of task %d", got, at)
 			}
@@ -307,7 +308,7 @@ func TestSpeculationTakesThreadsFreedLater(t *testing.T) {
 		t.Run(p.Criterion.String(), func(t *testing.T) {
 			tr := mustTrainer(t, p)
 			wantJSON, _ := fitBytes(t, tr, nil, X, y, s)
-			b := par.NewBudget(2)
+			b := par.NewBudget(2).Oversubscribe()
 			b.Acquire() // the other unit
 			var freed sync.Once
 			var running, most atomic.Int64

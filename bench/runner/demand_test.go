@@ -22,31 +22,41 @@ func planOf(ntrain, p int) *protocol.Plan {
 // for one.
 func TestThreadDemand(t *testing.T) {
 	cases := []struct {
-		name            string
-		ntrain, p       int
-		threaded        bool
-		threads, demand int
+		name           string
+		ntrain, p      int
+		threaded       bool
+		threads, procs int // -j, GOMAXPROCS
+		demand         int
 	}{
-		{"spambase fold, the paper's largest", 3678, 57, true, 16, 1},
-		{"ring fold", 4736, 20, true, 64, 1},
-		{"just one thread's cells", 1 << 15, 32, true, 16, 1},
-		{"one cell more", 1<<15 + 1, 32, true, 16, 2},
-		{"10⁶ study at -j 16", 800000, 20, true, 16, 8},
-		{"10⁶ study at -j 4", 800000, 20, true, 4, 2},
-		{"10⁶ study at -j 3", 800000, 20, true, 3, 1},
-		{"10⁶ study at -j 2", 800000, 20, true, 2, 1},
-		{"10⁶ study at -j 1", 800000, 20, true, 1, 1},
-		{"10⁶ study at -j 64", 800000, 20, true, 64, 16},
-		{"serial method", 800000, 20, false, 16, 1},
+		{"spambase fold, the paper's largest", 3678, 57, true, 16, 16, 1},
+		{"ring fold", 4736, 20, true, 64, 64, 1},
+		{"just one thread's cells", 1 << 15, 32, true, 16, 16, 1},
+		{"one cell more", 1<<15 + 1, 32, true, 16, 16, 2},
+		{"10⁶ study at -j 16", 800000, 20, true, 16, 16, 8},
+		{"10⁶ study at -j 4", 800000, 20, true, 4, 4, 2},
+		{"10⁶ study at -j 3", 800000, 20, true, 3, 3, 1},
+		{"10⁶ study at -j 2", 800000, 20, true, 2, 2, 1},
+		{"10⁶ study at -j 1", 800000, 20, true, 1, 1, 1},
+		{"10⁶ study at -j 64", 800000, 20, true, 64, 64, 16},
+		{"serial method", 800000, 20, false, 16, 16, 1},
+		// -j above the CPUs: a large unit asks for half the CPUs' share
+		// of -j, so two run at once, not four at -j 64 on two cores.
+		{"10⁶ study at -j 64 on 2 CPUs", 800000, 20, true, 64, 2, 32},
+		{"10⁶ study at -j 64 on 16 CPUs", 800000, 20, true, 64, 16, 32},
+		{"10⁶ study at -j 16 on 2 CPUs", 800000, 20, true, 16, 2, 8},
+		{"10⁶ study at -j 3 on 2 CPUs", 800000, 20, true, 3, 2, 1},
+		{"10⁶ study at -j 2 on 1 CPU", 800000, 20, true, 2, 1, 1},
+		{"two threads' cells at -j 64 on 2 CPUs", 1<<15 + 1, 32, true, 64, 2, 32},
+		{"ring fold at -j 64 on 2 CPUs", 4736, 20, true, 64, 2, 1},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if got := threadDemand(planOf(c.ntrain, c.p), 0, c.threaded, c.threads); got != c.demand {
-				t.Errorf("threadDemand(%d × %d, threaded %v, -j %d) = %d, want %d", c.ntrain, c.p, c.threaded, c.threads, got, c.demand)
+			if got := threadDemand(planOf(c.ntrain, c.p), 0, c.threaded, c.threads, c.procs); got != c.demand {
+				t.Errorf("threadDemand(%d × %d, threaded %v, -j %d, GOMAXPROCS %d) = %d, want %d", c.ntrain, c.p, c.threaded, c.threads, c.procs, got, c.demand)
 			}
 		})
 	}
-	if got := threadDemand(planOf(800000, 20), 3, true, 16); got != 1 {
+	if got := threadDemand(planOf(800000, 20), 3, true, 16, 16); got != 1 {
 		t.Errorf("a fold index outside the plan asks for %d threads, want 1", got)
 	}
 }

@@ -88,7 +88,8 @@ func measureUnit(t *testing.T, method string, n, d, jobs int) (peak int64, est f
 		t.Fatal(err)
 	}
 	runtime.KeepAlive(data)
-	return peak, estimateFootprint(plan, ms[0], 0, jobs)
+	// As admitUnit: the fit's threads are -j or GOMAXPROCS if fewer.
+	return peak, estimateFootprint(plan, ms[0], 0, max(1, min(jobs, runtime.GOMAXPROCS(0))))
 }
 
 // TestFootprintCovers holds the footprint model to measurements: one unit
@@ -122,7 +123,11 @@ func TestFootprintCovers(t *testing.T) {
 		if c.jobs > 1 {
 			cellsPerThread = 1 << 10
 		}
+		// GOMAXPROCS -j, so that For lends a fit every thread of -j and
+		// the per-thread buffers are measured on this machine too.
+		prev := runtime.GOMAXPROCS(max(c.jobs, runtime.GOMAXPROCS(0)))
 		peak, est := measureUnit(t, method, n, d, c.jobs)
+		runtime.GOMAXPROCS(prev)
 		cellsPerThread = old
 		cells := float64(n) * 0.8 * d
 		t.Logf("%s at -j %d on %d × %d: peak %.1f MB above the loaded data (%.2f bytes per training cell), estimate %.1f MB (shared %.1f, own %.1f)",

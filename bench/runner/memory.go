@@ -83,9 +83,11 @@ func (f footprint) total() int64 { return f.shared + f.own }
 // already counted in what is loaded. Folds are counted whole (training and
 // test rows) and the inner phase beside the fold's rows, although a lone
 // unit holds them one after the other: the estimate is an upper bound.
-// threads is how many threads the unit's fits may keep busy: -j for a
-// method that spreads its fits (the idle threads of the budget go to the
-// running units' loops, so any unit may get them all), else 1; each
+// threads is how many threads the unit's fits may keep busy: for a method
+// that spreads its fits, -j or runtime.GOMAXPROCS if fewer (the idle
+// threads of the budget go to the running units' loops, so any unit may
+// get them all, but par.Budget.For lends no more helpers than the runtime
+// runs beside their callers), else 1; each
 // thread beyond the first, up to one per input (the widest of the loops
 // that take a buffer per thread), adds threadRowBytes per training row.
 func estimateFootprint(plan *protocol.Plan, m study.ResolvedMethod, fi, threads int) footprint {
@@ -126,6 +128,7 @@ type admission struct {
 	avail   int64          // the budget less the memory loaded before units ran
 	used    int64          // footprints of the running units, shared folds once
 	threads int            // the CPU budget's threads (-j)
+	procs   int            // runtime.GOMAXPROCS when the run began
 	asked   int            // the thread demands of the running units
 	folds   map[string]int // running units per shared fold
 	running int
@@ -138,7 +141,7 @@ type admission struct {
 // avail from the budget) and, when threads > 0, while their thread demands
 // fit in threads (demand.go).
 func newAdmission(avail int64, threads int, warn func(string)) *admission {
-	a := &admission{avail: avail, threads: threads, folds: map[string]int{}, warn: warn}
+	a := &admission{avail: avail, threads: threads, procs: runtime.GOMAXPROCS(0), folds: map[string]int{}, warn: warn}
 	a.cond = sync.NewCond(&a.mu)
 	return a
 }
@@ -272,10 +275,12 @@ func (a *admission) admitUnit(ctx context.Context, u study.Unit, plan *protocol.
 	fi := u.Repeat*nFolds + u.Fold
 	busy := 1
 	if threaded {
-		busy = a.threads
+		// For lends a fit no more helpers than the runtime runs beside
+		// its caller (internal/par), whatever -j.
+		busy = max(1, min(a.threads, a.procs))
 	}
 	fp := estimateFootprint(plan, m, fi, busy)
-	fp.threads = threadDemand(plan, fi, threaded, a.threads)
+	fp.threads = threadDemand(plan, fi, threaded, a.threads, a.procs)
 	return a.admit(ctx, u.Key, fp)
 }
 

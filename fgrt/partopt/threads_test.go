@@ -62,7 +62,7 @@ func TestOptimizeThreadsMatchesSerial(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				b := par.NewBudget(4)
+				b := par.NewBudget(4).Oversubscribe()
 				got, gotEvals, err := optimizeOn(b, X, y, parts, o)
 				if err != nil {
 					t.Fatal(err)
@@ -89,7 +89,7 @@ func TestOptimizeThreadsReportsFirstError(t *testing.T) {
 	X[100][4] = math.Inf(1)
 	X[7][2] = math.NaN()
 	_, _, want := optimizeOn(nil, X, y, parts, Config{})
-	_, _, got := optimizeOn(par.NewBudget(4), X, y, parts, Config{})
+	_, _, got := optimizeOn(par.NewBudget(4).Oversubscribe(), X, y, parts, Config{})
 	if want == nil || got == nil || got.Error() != want.Error() {
 		t.Fatalf("parallel error %v, serial %v", got, want)
 	}
@@ -112,7 +112,7 @@ func BenchmarkOptimizeThreads(b *testing.B) {
 		}
 		for _, threads := range []int{1, 2} {
 			b.Run(fmt.Sprintf("rows=%d/threads=%d", size[0], threads), func(b *testing.B) {
-				budget := par.NewBudget(threads)
+				budget := par.NewBudget(threads).Oversubscribe()
 				b.ReportAllocs()
 				for b.Loop() {
 					if _, _, err := optimizeOn(budget, X, y, parts, Config{}); err != nil {

@@ -11,6 +11,14 @@
 // go to the loops of the units still running. The number of busy threads
 // never exceeds the budget.
 //
+// For lends a loop no more helper goroutines, budget-wide, than the Go
+// runtime can run beside its caller (runtime.GOMAXPROCS(0)-1, read at each
+// call): -j above the CPUs (-j 64 on two cores) would otherwise start a
+// helper for every free thread, each with its own working buffers (CART's
+// scratch and presort keys, FGRT's workspaces), adding memory and no speed.
+// Oversubscribe lifts the cap for tests that want more interleavings than
+// CPUs.
+//
 // For is deterministic by construction: body(i) must write only what
 // belongs to index i, and the caller combines the results in index order
 // after For returns, so the outcome does not depend on how many threads
@@ -19,6 +27,7 @@
 package par
 
 import (
+	"runtime"
 	"sync"
 	"sync/atomic"
 )
@@ -30,6 +39,21 @@ type Budget struct {
 	threads int
 	busy    atomic.Int64
 	peak    atomic.Int64
+	// helpers counts the goroutines For has started and not yet seen
+	// end, over every loop of the budget.
+	helpers atomic.Int64
+	// uncapped lets For lend every free thread (Oversubscribe).
+	uncapped bool
+}
+
+// Oversubscribe makes For lend every free thread of b, even beyond what
+// the runtime can run at once, and returns b. It is for tests that force
+// more threads than the machine has CPUs to exercise concurrent
+// interleavings; a run never calls it, since those helpers only cost
+// memory. Call it before b is shared.
+func (b *Budget) Oversubscribe() *Budget {
+	b.uncapped = true
+	return b
 }
 
 // NewBudget returns a budget of threads busy threads (at least 1).
@@ -90,6 +114,35 @@ func (b *Budget) tryAcquire() bool {
 	}
 }
 
+// lend takes a free thread for a helper goroutine of For if there is one
+// and the helpers in flight are fewer than the runtime can run beside the
+// caller. The helper gives both back with unlend.
+func (b *Budget) lend() bool {
+	limit := int64(b.threads)
+	if !b.uncapped {
+		limit = int64(runtime.GOMAXPROCS(0) - 1)
+	}
+	for {
+		h := b.helpers.Load()
+		if h >= limit {
+			return false
+		}
+		if b.helpers.CompareAndSwap(h, h+1) {
+			break
+		}
+	}
+	if b.tryAcquire() {
+		return true
+	}
+	b.helpers.Add(-1)
+	return false
+}
+
+func (b *Budget) unlend() {
+	b.Release()
+	b.helpers.Add(-1)
+}
+
 // Release gives back a thread taken by Acquire.
 func (b *Budget) Release() {
 	if b == nil {
@@ -110,7 +163,9 @@ func (b *Budget) Do(f func()) {
 // For calls body(i) once for every i in [0, n) and returns when all calls
 // have returned. The caller, which must hold a thread of the budget (a
 // unit worker, or inside Do), works on the loop; one more goroutine joins
-// for each thread free now, up to n-1 of them. A panic in any call is
+// for each thread free now, up to n-1 of them and while the helpers of
+// every loop of the budget stay below runtime.GOMAXPROCS(0) (the caller
+// runs too). A panic in any call is
 // raised again on the caller once the others have finished.
 func (b *Budget) For(n int, body func(i int)) {
 	if n <= 0 {
@@ -140,11 +195,11 @@ func (b *Budget) For(n int, body func(i int)) {
 		}
 	}
 	var wg sync.WaitGroup
-	for extra := 0; extra < n-1 && b.tryAcquire(); extra++ {
+	for extra := 0; extra < n-1 && b.lend(); extra++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			defer b.Release()
+			defer b.unlend()
 			work()
 		}()
 	}

@@ -1,6 +1,7 @@
 package par
 
 import (
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -10,7 +11,7 @@ import (
 func TestForCallsEachIndexOnce(t *testing.T) {
 	for _, threads := range []int{1, 2, 3, 8} {
 		for _, n := range []int{0, 1, 2, 7, 100} {
-			b := NewBudget(threads)
+			b := NewBudget(threads).Oversubscribe()
 			counts := make([]int32, n)
 			b.Do(func() {
 				b.For(n, func(i int) { atomic.AddInt32(&counts[i], 1) })
@@ -45,7 +46,7 @@ func TestNilBudgetIsSerialInOrder(t *testing.T) {
 // held by a unit worker, a loop runs on its caller alone; once the workers
 // give theirs back, a loop spreads over them.
 func TestForTakesOnlyFreeThreads(t *testing.T) {
-	b := NewBudget(4)
+	b := NewBudget(4).Oversubscribe()
 	for i := 0; i < 3; i++ {
 		b.Acquire() // three other units run
 	}
@@ -67,7 +68,7 @@ func TestForTakesOnlyFreeThreads(t *testing.T) {
 // busy than the budget, and every thread comes back.
 func TestNeverOversubscribes(t *testing.T) {
 	const threads = 3
-	b := NewBudget(threads)
+	b := NewBudget(threads).Oversubscribe()
 	var wg sync.WaitGroup
 	var sum atomic.Int64
 	for u := 0; u < 12; u++ {
@@ -90,6 +91,62 @@ func TestNeverOversubscribes(t *testing.T) {
 	}
 	if n := len(b.free); n != threads {
 		t.Fatalf("%d of %d threads came back", n, threads)
+	}
+}
+
+// For lends no more helpers, over every loop of the budget, than the
+// runtime can run beside their callers: a budget far above GOMAXPROCS runs
+// a lone loop on GOMAXPROCS goroutines, and two unit workers' loops on
+// their two callers and GOMAXPROCS-1 helpers in all. Oversubscribe lends
+// every free thread.
+func TestForLendsNoMoreHelpersThanTheRuntimeRuns(t *testing.T) {
+	for _, c := range []struct {
+		threads, procs int
+		uncapped       bool
+		lone, two      int64 // the most calls at once: one loop, two workers' loops
+	}{
+		{16, 1, false, 1, 2},
+		{16, 2, false, 2, 3},
+		{16, 3, false, 3, 4},
+		{2, 4, false, 2, 2},   // the budget bounds first
+		{16, 1, true, 16, 16}, // every free thread, CPUs or not
+	} {
+		prev := runtime.GOMAXPROCS(c.procs)
+		b := NewBudget(c.threads)
+		if c.uncapped {
+			b.Oversubscribe()
+		}
+		lone := mostAtOnce(b, 64)
+		var concurrent, most atomic.Int64
+		var wg sync.WaitGroup
+		for w := 0; w < 2; w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				b.Do(func() {
+					b.For(64, func(int) {
+						c := concurrent.Add(1)
+						for {
+							m := most.Load()
+							if c <= m || most.CompareAndSwap(m, c) {
+								break
+							}
+						}
+						time.Sleep(2 * time.Millisecond)
+						concurrent.Add(-1)
+					})
+				})
+			}()
+		}
+		wg.Wait()
+		runtime.GOMAXPROCS(prev)
+		if lone != c.lone || most.Load() > c.two {
+			t.Errorf("budget %d GOMAXPROCS %d uncapped %v: %d calls at once in a lone loop (want %d), %d in two workers' loops (want at most %d)",
+				c.threads, c.procs, c.uncapped, lone, c.lone, most.Load(), c.two)
+		}
+		if n, h := len(b.free), b.helpers.Load(); n != c.threads || h != 0 {
+			t.Errorf("budget %d GOMAXPROCS %d: %d threads came back, %d helpers still counted", c.threads, c.procs, n, h)
+		}
 	}
 }
 
