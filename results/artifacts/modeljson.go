@@ -2,6 +2,7 @@ package artifacts
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -38,6 +39,10 @@ type jsonScan struct {
 	// being read (modelFields, termFields).
 	rec     ModelRecord
 	curTerm Term
+	// strs collects a string array's elements before they are copied to
+	// a slice of their number (stringArray), kept across the members a
+	// pooled scanner reads.
+	strs []string
 }
 
 func (s *jsonScan) ws() {
@@ -230,6 +235,39 @@ func array[T any](s *jsonScan, elem func() (T, bool)) ([]T, bool) {
 		out = append(out, v)
 		if s.eat(']') {
 			return out, true
+		}
+		if !s.eat(',') {
+			return nil, false
+		}
+	}
+}
+
+// stringArray is array of strings collected in s.strs first: a deep
+// tree's rules (10^5 per model) grown by appending went through slices
+// that were, in all, several times their final size, garbage the
+// paused collector kept while a report read them.
+func stringArray(s *jsonScan, elem func() (string, bool)) ([]string, bool) {
+	if s.null() {
+		return nil, true
+	}
+	if !s.eat('[') {
+		return nil, false
+	}
+	if s.eat(']') {
+		return []string{}, true
+	}
+	defer func() {
+		clear(s.strs) // the record holds them, not the pooled scanner
+		s.strs = s.strs[:0]
+	}()
+	for {
+		v, ok := elem()
+		if !ok {
+			return nil, false
+		}
+		s.strs = append(s.strs, v)
+		if s.eat(']') {
+			return slices.Clone(s.strs), true
 		}
 		if !s.eat(',') {
 			return nil, false

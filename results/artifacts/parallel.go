@@ -189,8 +189,10 @@ func parseMembers[R any](data []byte, workers int, first func(k int, m Member, r
 		if buf == nil || buf.Cap() < hint+bytes.MinRead {
 			// Sized once: growing by doubling left up to half of a
 			// large member's buffer unused, and the smaller buffers it
-			// went through as garbage the paused collector kept.
-			buf = bytes.NewBuffer(make([]byte, 0, hint+bytes.MinRead))
+			// went through as garbage the paused collector kept. The
+			// sixteenth more lets the next member of about the same size
+			// (the units of one method) use it again.
+			buf = bytes.NewBuffer(make([]byte, 0, hint+hint/16+bytes.MinRead))
 		}
 		return buf
 	}
