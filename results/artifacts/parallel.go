@@ -222,10 +222,12 @@ func parseMembers[R any](data []byte, workers int, first func(k int, m Member, r
 // textInFlight bounds the decompressed text parseMembers holds at once
 // (members waiting for a worker, being parsed, and the one being
 // decompressed), beyond one member: a study on 10^6 rows writes members
-// of 85 MB of deep trees' rules, and five of them in flight, each in a
-// buffer grown by doubling, were a third of its report's peak memory. A
+// of 85 MB of deep trees' rules and of 18 MB of predictions, and up to
+// five of each in flight, each in a buffer grown by doubling, were a
+// third of its report's peak memory. At 32 MB such members are parsed
+// one at a time per file (the two files are read at once); a
 // reproduction's members (tens to hundreds of KB) never reach it.
-var textInFlight = 64 << 20 // a variable for the tests
+var textInFlight = 32 << 20 // a variable for the tests
 
 // textGate counts the bytes of text handed out and not yet parsed, and
 // holds the decompressing goroutine back while the next member would take
