@@ -82,11 +82,12 @@ func pauseGC(input int) (resume func()) {
 // compressed size, a large-data study's deep trees' rules a little more),
 // and room for the members being decompressed. A reproduction's report
 // stays under it and never collects; on large data (tens of MB of
-// artifacts, members of tens of MB whose buffers grow as they are
-// decompressed) the collector runs near it instead of letting the garbage
+// artifacts, members of tens of MB) the collector runs near it instead of letting the garbage
 // reach several times the data: there, a limit of the process's memory
 // plus 80 times the input let a report's resident memory reach 1.5 GB
-// with half of it garbage.
+// with half of it garbage. (The members' buffers are now sized once and
+// few at a time, textInFlight; the 10^6 study's read still reaches this
+// limit once, and 12 times the input made it collect again and again.)
 func pauseLimit(input int) int64 {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
