@@ -3,11 +3,15 @@ package artifacts
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/fgrtbench/fgrtbench/learn"
 )
 
 // gzipFile concatenates one member per text, as the Store writes them.
@@ -127,4 +131,39 @@ func TestParseMembersBoundsTextInFlight(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestModelStringArraysCopiedOnce checks that a model's string arrays are
+// decoded into slices of their length (collected in the scanner's scratch
+// first), not slices grown by appending, whose spare capacity and earlier
+// copies a report of deep trees held; and that the scratch keeps no
+// string of a decoded record.
+func TestModelStringArraysCopiedOnce(t *testing.T) {
+	for _, n := range []int{0, 1, 5, 1000, 12_345} {
+		rec := ModelRecord{Key: "u", ModelHead: testHead(n)}
+		line, err := json.Marshal(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		scan := &jsonScan{intern: map[string]string{}}
+		got, ok := fastModel(scan, line)
+		if !ok || !slices.Equal(got.Rules, rec.Rules) || (got.Rules == nil) != (rec.Rules == nil) {
+			t.Fatalf("%d rules: decoded %d (ok %v)", n, len(got.Rules), ok)
+		}
+		if cap(got.Rules) != len(got.Rules) {
+			t.Errorf("%d rules: a slice of capacity %d", n, cap(got.Rules))
+		}
+		if slices.ContainsFunc(scan.strs[:cap(scan.strs)], func(s string) bool { return s != "" }) {
+			t.Errorf("%d rules: the scanner's scratch still holds strings", n)
+		}
+	}
+}
+
+// testHead is a model head with n rules.
+func testHead(n int) learn.ModelHead {
+	h := learn.ModelHead{Kind: "k", Features: []string{"a", "b"}, Classes: []string{"x", "y", "z"}, Rules: []string{}}
+	for i := range n {
+		h.Rules = append(h.Rules, fmt.Sprintf("IF a is t%d THEN x", i))
+	}
+	return h
 }
