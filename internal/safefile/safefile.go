@@ -20,6 +20,7 @@
 package safefile
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -219,16 +220,31 @@ func readFile(path string, limit int64, noFollow bool) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return ReadAll(f, path, limit)
+	// The buffer is sized once from the file's size (within the cap): read
+	// into a growing buffer, a study's artifacts (tens of MB) left as
+	// much again in the smaller buffers it went through.
+	var size int64
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		size = min(max(st.Size(), 0), limit)
+	}
+	return readAll(f, path, limit, size)
 }
 
 // ReadAll reads r to its end, at most limit bytes: it reads limit+1 and
 // refuses the file when that many arrive (a file that grew while read).
 func ReadAll(r io.Reader, path string, limit int64) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(r, limit+1))
+	return readAll(r, path, limit, 0)
+}
+
+// readAll is ReadAll into a buffer with room for size bytes (and the read
+// that finds the end), grown only when more arrive.
+func readAll(r io.Reader, path string, limit, size int64) ([]byte, error) {
+	buf := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
+	_, err := buf.ReadFrom(io.LimitReader(r, limit+1))
 	if err != nil {
 		return nil, err
 	}
+	data := buf.Bytes()
 	if int64(len(data)) > limit {
 		return nil, &TooLarge{Path: path, Cap: limit}
 	}

@@ -88,9 +88,9 @@ func WholeMembers(data []byte) (members []Member, torn bool, err error) {
 // in a torn member (fn has then seen the whole members before it), or
 // fails with an *InflatedError.
 func EachMember(data []byte, fn func(m Member)) (torn bool, err error) {
-	// Without a free list every member gets a buffer of its own, which fn
-	// may keep.
-	return eachMemberBuffered(data, nil, func(m Member, _ *bytes.Buffer) { fn(m) })
+	// Every member gets a buffer of its own, which fn may keep.
+	fresh := func(hint int) *bytes.Buffer { return bytes.NewBuffer(make([]byte, 0, hint+bytes.MinRead)) }
+	return eachMemberBuffered(data, fresh, func(m Member, _ *bytes.Buffer) { fn(m) })
 }
 
 // appendMember appends one member to f in one write; on a failed write it

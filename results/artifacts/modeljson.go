@@ -38,6 +38,10 @@ type jsonScan struct {
 	// being read (modelFields, termFields).
 	rec     ModelRecord
 	curTerm Term
+	// strs collects a string array's elements before they are copied to
+	// a slice of their number (stringElems), kept across the members a
+	// pooled scanner reads.
+	strs []string
 }
 
 func (s *jsonScan) ws() {
@@ -218,6 +222,12 @@ func array[T any](s *jsonScan, elem func() (T, bool)) ([]T, bool) {
 	if !s.eat('[') {
 		return nil, false
 	}
+	if str, ok := any(elem).(func() (string, bool)); ok {
+		// Arrays of strings (rules, features, classes) are collected in
+		// the scanner's scratch slice and copied once (stringElems).
+		out, ok := stringElems(s, str)
+		return any(out).([]T), ok
+	}
 	out := []T{}
 	if s.eat(']') {
 		return out, true
@@ -229,6 +239,36 @@ func array[T any](s *jsonScan, elem func() (T, bool)) ([]T, bool) {
 		}
 		out = append(out, v)
 		if s.eat(']') {
+			return out, true
+		}
+		if !s.eat(',') {
+			return nil, false
+		}
+	}
+}
+
+// stringElems is array's loop for strings, after the opening bracket:
+// the elements are collected in s.strs and copied to a slice of their
+// number. A deep tree's rules (10^5 per model) grown by appending went
+// through slices that were, in all, several times their final size,
+// garbage the paused collector kept while a report read them.
+func stringElems(s *jsonScan, elem func() (string, bool)) ([]string, bool) {
+	if s.eat(']') {
+		return []string{}, true
+	}
+	defer func() {
+		clear(s.strs) // the record holds them, not the pooled scanner
+		s.strs = s.strs[:0]
+	}()
+	for {
+		v, ok := elem()
+		if !ok {
+			return nil, false
+		}
+		s.strs = append(s.strs, v)
+		if s.eat(']') {
+			out := make([]string, len(s.strs))
+			copy(out, s.strs)
 			return out, true
 		}
 		if !s.eat(',') {

@@ -174,7 +174,7 @@ func decodeModelMember(k int, mem Member, r *modelMember, keepModel bool) {
 	scan := modelScans.Get().(*jsonScan)
 	defer func() {
 		clear(scan.intern) // each member interns its own strings
-		*scan = jsonScan{intern: scan.intern}
+		*scan = jsonScan{intern: scan.intern, strs: scan.strs[:0]}
 		modelScans.Put(scan)
 	}()
 	scan.keepModel = keepModel

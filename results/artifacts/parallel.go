@@ -3,6 +3,7 @@ package artifacts
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/binary"
 	"io"
 	"math"
 	"os"
@@ -81,11 +82,12 @@ func pauseGC(input int) (resume func()) {
 // compressed size, a large-data study's deep trees' rules a little more),
 // and room for the members being decompressed. A reproduction's report
 // stays under it and never collects; on large data (tens of MB of
-// artifacts, members of tens of MB whose buffers grow as they are
-// decompressed) the collector runs near it instead of letting the garbage
+// artifacts, members of tens of MB) the collector runs near it instead of letting the garbage
 // reach several times the data: there, a limit of the process's memory
 // plus 80 times the input let a report's resident memory reach 1.5 GB
-// with half of it garbage.
+// with half of it garbage. (The members' buffers are now sized once and
+// few at a time, textInFlight; the 10^6 study's read still reaches this
+// limit once, and 12 times the input made it collect again and again.)
 func pauseLimit(input int) int64 {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
@@ -102,10 +104,11 @@ func readWorkers() int {
 // to, and the buffer holding its text (back to the free list once
 // parsed).
 type memberJob[R any] struct {
-	k   int
-	mem Member
-	out *R
-	buf *bytes.Buffer
+	k       int
+	mem     Member
+	out     *R
+	buf     *bytes.Buffer
+	counted int // the bytes textGate counts for it
 }
 
 // firstFailure is the lowest member index whose parse failed (+∞ while
@@ -124,7 +127,7 @@ func (f *firstFailure) lower(k int64) {
 
 // parseJobs is one worker of parseMembers: it parses the jobs up to the
 // first failure and hands each job's buffer back to free.
-func parseJobs[R any](jobs <-chan memberJob[R], free chan<- *bytes.Buffer, stop *firstFailure,
+func parseJobs[R any](jobs <-chan memberJob[R], free chan<- *bytes.Buffer, held *textGate, stop *firstFailure,
 	parse func(k int, m Member, r *R), failed func(r *R) bool) {
 	for j := range jobs {
 		if int64(j.k) <= stop.n.Load() {
@@ -133,6 +136,7 @@ func parseJobs[R any](jobs <-chan memberJob[R], free chan<- *bytes.Buffer, stop 
 				stop.lower(int64(j.k))
 			}
 		}
+		held.add(-j.counted)
 		select {
 		case free <- j.buf:
 		default:
@@ -151,10 +155,10 @@ func parseJobs[R any](jobs <-chan memberJob[R], free chan<- *bytes.Buffer, stop 
 // for the header member the caller reads itself. failed reports
 // whether a result is an error: members after the first failed
 // one in file order are then not parsed (their results stay zero), as a
-// sequential reader stops at its first error. At most about 2 × workers
-// members' text is held at once, in buffers used over again: neither
-// first nor parse may keep m.Data (or anything sharing its memory) after
-// it returns.
+// sequential reader stops at its first error. The text held at once is
+// bounded (textInFlight), in buffers used over again: neither first nor
+// parse may keep m.Data (or anything sharing its memory) after it
+// returns.
 func parseMembers[R any](data []byte, workers int, first func(k int, m Member, r *R) bool,
 	parse func(k int, m Member, r *R), failed func(r *R) bool) (out []*R, torn bool, end int64, err error) {
 	jobs := make(chan memberJob[R], workers)
@@ -162,6 +166,7 @@ func parseMembers[R any](data []byte, workers int, first func(k int, m Member, r
 	// 250 MB, which allocated afresh would make the collector run again
 	// and again over the rows already read.
 	free := make(chan *bytes.Buffer, 2*workers+2)
+	held := newTextGate(textInFlight)
 	var stop firstFailure
 	stop.n.Store(1<<62 - 1)
 	var wg sync.WaitGroup
@@ -169,35 +174,107 @@ func parseMembers[R any](data []byte, workers int, first func(k int, m Member, r
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			parseJobs(jobs, free, &stop, parse, failed)
+			parseJobs(jobs, free, held, &stop, parse, failed)
 		}()
 	}
+	counted := 0 // the bytes counted for the member being decompressed
+	take := func(hint int) *bytes.Buffer {
+		held.enter(hint)
+		counted = hint
+		var buf *bytes.Buffer
+		select {
+		case buf = <-free:
+			buf.Reset()
+		default:
+		}
+		if buf == nil || buf.Cap() < hint+bytes.MinRead {
+			// Sized once: growing by doubling left up to half of a
+			// large member's buffer unused, and the smaller buffers it
+			// went through as garbage the paused collector kept. The
+			// sixteenth more lets the next member of about the same size
+			// (the units of one method) use it again.
+			buf = bytes.NewBuffer(make([]byte, 0, hint+hint/16+bytes.MinRead))
+		}
+		return buf
+	}
 	k := -1
-	torn, err = eachMemberBuffered(data, free, func(m Member, buf *bytes.Buffer) {
+	torn, err = eachMemberBuffered(data, take, func(m Member, buf *bytes.Buffer) {
 		k++
 		end = m.End
 		r := new(R)
 		out = append(out, r)
+		held.add(len(m.Data) - counted)
+		counted = len(m.Data)
 		if int64(k) > stop.n.Load() || (first != nil && !first(k, m, r)) {
+			held.add(-counted)
 			select {
 			case free <- buf:
 			default:
 			}
 			return
 		}
-		jobs <- memberJob[R]{k, m, r, buf}
+		jobs <- memberJob[R]{k, m, r, buf, counted}
 	})
 	close(jobs)
 	wg.Wait()
 	return out, torn, end, err
 }
 
-// eachMemberBuffered is EachMember decompressing each member into a
-// buffer taken from free (a new one when none is free, or free is nil),
-// which fn owns.
-func eachMemberBuffered(data []byte, free chan *bytes.Buffer, fn func(m Member, buf *bytes.Buffer)) (torn bool, err error) {
+// textInFlight bounds the decompressed text parseMembers holds at once
+// (members waiting for a worker, being parsed, and the one being
+// decompressed), beyond one member: a study on 10^6 rows writes members
+// of 85 MB of deep trees' rules and of 18 MB of predictions, and up to
+// five of each in flight, each in a buffer grown by doubling, were a
+// third of its report's peak memory. At 32 MB such members are parsed
+// one at a time per file (the two files are read at once); a
+// reproduction's members (tens to hundreds of KB) never reach it.
+var textInFlight = 32 << 20 // a variable for the tests
+
+// textGate counts the bytes of text handed out and not yet parsed, and
+// holds the decompressing goroutine back while the next member would take
+// them past the bound (one member is always let through, however large).
+type textGate struct {
+	mu    sync.Mutex
+	freed *sync.Cond
+	bound int
+	held  int
+}
+
+func newTextGate(bound int) *textGate {
+	g := &textGate{bound: bound}
+	g.freed = sync.NewCond(&g.mu)
+	return g
+}
+
+// enter waits until a member of about size bytes may be decompressed,
+// and counts it.
+func (g *textGate) enter(size int) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for g.held > 0 && g.held+size > g.bound {
+		g.freed.Wait()
+	}
+	g.held += size
+}
+
+// add counts delta more bytes (a member that decompressed to more or
+// fewer than was expected when it entered), or fewer once parsed.
+func (g *textGate) add(delta int) {
+	g.mu.Lock()
+	g.held += delta
+	g.mu.Unlock()
+	if delta < 0 {
+		g.freed.Broadcast()
+	}
+}
+
+// eachMemberBuffered is EachMember decompressing each member into the
+// buffer take returns (it may wait) for a member expected to decompress
+// to hint bytes, which fn owns.
+func eachMemberBuffered(data []byte, take func(hint int) *bytes.Buffer, fn func(m Member, buf *bytes.Buffer)) (torn bool, err error) {
 	br := bytes.NewReader(data)
 	var zr *gzip.Reader
+	var sizes memberSizes
 	limit := int64(maxInflation)*int64(len(data)) + inflationSlack
 	budget := limit
 	for br.Len() > 0 {
@@ -212,13 +289,7 @@ func eachMemberBuffered(data []byte, free chan *bytes.Buffer, fn func(m Member, 
 			return true, nil
 		}
 		zr.Multistream(false)
-		var buf *bytes.Buffer
-		select {
-		case buf = <-free:
-			buf.Reset()
-		default:
-			buf = new(bytes.Buffer)
-		}
+		buf := take(int(min(sizes.hint(data, int(start)), budget)))
 		n, err := buf.ReadFrom(io.LimitReader(zr, budget+1))
 		if n > budget {
 			return false, &InflatedError{Start: start, Limit: limit}
@@ -232,4 +303,46 @@ func eachMemberBuffered(data []byte, free chan *bytes.Buffer, fn func(m Member, 
 		fn(Member{Start: start, End: int64(len(data) - br.Len()), Data: buf.Bytes()}, buf)
 	}
 	return false, nil
+}
+
+// memberSizes guesses the decompressed size of a member before it is
+// decompressed, so that its buffer is allocated once: gzip's trailer
+// ends a member with its size (mod 2^32), and a member ends where the
+// next begins, which in the files fgrtbench writes starts with the same
+// ten header bytes (no name, no time). A guess is only a capacity: a
+// wrong one (a file written by another tool, a coincidence inside
+// compressed bytes, a torn tail) costs a buffer grown or too large, never
+// a wrong result, and it is bounded by deflate's largest ratio and by the
+// caller's decompression budget.
+type memberSizes struct {
+	// missFrom is where a search for missHeader found nothing: a file
+	// whose members' headers differ is not searched to its end for each.
+	missHeader []byte
+	missFrom   int
+}
+
+// maxDeflateRatio is the most a deflate stream can expand (258 bytes
+// from a quarter of a byte and a bit).
+const maxDeflateRatio = 1032
+
+// hint returns the guessed size of the member at start (0: no guess).
+func (s *memberSizes) hint(data []byte, start int) int64 {
+	const headerLen, trailerLen = 10, 8
+	if len(data)-start < headerLen+trailerLen {
+		return 0
+	}
+	header := data[start : start+headerLen]
+	end := len(data)
+	if !(start >= s.missFrom && bytes.Equal(header, s.missHeader)) {
+		if i := bytes.Index(data[start+headerLen:], header); i >= 0 {
+			end = start + headerLen + i
+		} else {
+			s.missHeader, s.missFrom = header, start
+		}
+	}
+	if end-start < headerLen+trailerLen {
+		return 0
+	}
+	size := int64(binary.LittleEndian.Uint32(data[end-4 : end]))
+	return min(size, maxDeflateRatio*int64(end-start))
 }
