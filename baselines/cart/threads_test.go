@@ -296,11 +296,11 @@ func TestSpeculationPanicReachesCaller(t *testing.T) {
 	}
 }
 
-// TestSpeculationTakesThreadsFreedLater: a fit that starts while the
-// budget's other thread is busy (a unit of the study still running) takes
-// that thread once it is freed, and still gives the serial model: after
-// the first queued subtree frees the thread, subtrees grow on two threads
-// at once.
+// TestSpeculationTakesThreadsFreedLater: a fit that starts with a thread
+// free to help speculates, and takes a further thread of the budget once
+// it is freed (a unit of the study ending), still giving the serial model:
+// after the first queued subtree frees the third thread, subtrees grow on
+// three threads at once.
 func TestSpeculationTakesThreadsFreedLater(t *testing.T) {
 	defer spreadEveryNode()()
 	X, y, s := tiedData(2500, 7, 3, true, 23)
@@ -308,7 +308,7 @@ func TestSpeculationTakesThreadsFreedLater(t *testing.T) {
 		t.Run(p.Criterion.String(), func(t *testing.T) {
 			tr := mustTrainer(t, p)
 			wantJSON, _ := fitBytes(t, tr, nil, X, y, s)
-			b := par.NewBudget(2).Oversubscribe()
+			b := par.NewBudget(3).Oversubscribe()
 			b.Acquire() // the other unit
 			var freed sync.Once
 			var running, most atomic.Int64
@@ -325,8 +325,36 @@ func TestSpeculationTakesThreadsFreedLater(t *testing.T) {
 			if !bytes.Equal(gotJSON, wantJSON) {
 				t.Error("the model differs from the serial one")
 			}
-			if most.Load() < 2 {
-				t.Errorf("at most %d subtrees grew at once after the other thread was freed", most.Load())
+			if most.Load() < 3 {
+				t.Errorf("at most %d subtrees grew at once after the third thread was freed", most.Load())
+			}
+		})
+	}
+}
+
+// TestBusyBudgetGrowsSerially: a fit that starts while every other thread
+// of its budget is busy (two large units at -j 2) grows with the serial
+// builder, which on one thread is faster than the speculative pass, and
+// gives the same model.
+func TestBusyBudgetGrowsSerially(t *testing.T) {
+	defer spreadEveryNode()()
+	X, y, s := tiedData(2500, 7, 3, true, 23)
+	for _, p := range []Config{PaperConfig(Gini), PaperConfig(Entropy)} {
+		t.Run(p.Criterion.String(), func(t *testing.T) {
+			tr := mustTrainer(t, p)
+			wantJSON, _ := fitBytes(t, tr, nil, X, y, s)
+			b := par.NewBudget(2).Oversubscribe()
+			b.Acquire() // the other unit, busy throughout
+			defer b.Release()
+			var tasks atomic.Int64
+			taskHook = func(*specNode) { tasks.Add(1) }
+			defer func() { taskHook = nil }()
+			gotJSON, _ := fitBytes(t, tr, b, X, y, s)
+			if !bytes.Equal(gotJSON, wantJSON) {
+				t.Error("the model differs from the serial one")
+			}
+			if n := tasks.Load(); n != 0 {
+				t.Errorf("%d subtrees were grown as speculative tasks with no thread free", n)
 			}
 		})
 	}

@@ -138,6 +138,23 @@ func (b *Budget) lend() bool {
 	return false
 }
 
+// CanLend reports whether For could lend a helper now: a thread of b is
+// free and the helpers in flight are fewer than the runtime can run (false
+// for a nil budget). It is a hint for a loop whose spread form costs more
+// than its serial one on a single thread (CART's speculative growth): by
+// the time the loop spreads, the answer may have changed either way, so
+// nothing that depends on it may change a result.
+func (b *Budget) CanLend() bool {
+	if b == nil {
+		return false
+	}
+	limit := int64(b.threads)
+	if !b.uncapped {
+		limit = int64(runtime.GOMAXPROCS(0) - 1)
+	}
+	return len(b.free) > 0 && b.helpers.Load() < limit
+}
+
 func (b *Budget) unlend() {
 	b.Release()
 	b.helpers.Add(-1)

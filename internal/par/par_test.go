@@ -187,3 +187,31 @@ func mostAtOnce(b *Budget, n int) int64 {
 	})
 	return most.Load()
 }
+
+// TestCanLend: a free thread and room under the runtime's helper limit,
+// nothing else; a nil budget never lends.
+func TestCanLend(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	var none *Budget
+	if none.CanLend() {
+		t.Error("a nil budget can lend")
+	}
+	b := NewBudget(2)
+	b.Acquire() // the caller's own thread
+	if !b.CanLend() {
+		t.Error("one thread free at GOMAXPROCS 2, but no helper")
+	}
+	b.Acquire() // another unit
+	if b.CanLend() {
+		t.Error("every thread busy, but a helper")
+	}
+	b.Release()
+	runtime.GOMAXPROCS(1)
+	if b.CanLend() {
+		t.Error("GOMAXPROCS 1 runs no helper beside the caller")
+	}
+	if !b.Oversubscribe().CanLend() {
+		t.Error("an oversubscribed budget with a free thread does not lend")
+	}
+	b.Release()
+}
