@@ -37,7 +37,10 @@ type LargeRun struct {
 	What    string
 	Wall    float64 // seconds
 	PeakRSS uint64  // bytes; 0 where the platform does not report it
-	Note    string
+	// CPU is the child's user and system time, in seconds: its work,
+	// whatever threads it ran on.
+	CPU  float64
+	Note string
 }
 
 // LargeResult is the large-data task's measurement.
@@ -181,6 +184,7 @@ func timeProcessEnv(ctx context.Context, dir string, env []string, what, name st
 		return r, "", fmt.Errorf("%s: %w: %s", what, err, lines[len(lines)-1])
 	}
 	r.PeakRSS = peakRSS(cmd.ProcessState)
+	r.CPU = (cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Seconds()
 	if floor > 0 && r.PeakRSS <= floor {
 		// The figure may be this process's memory, not the child's: say
 		// so instead of printing it as the child's.

@@ -62,9 +62,9 @@ type ScalingOptions struct {
 	// (1 when zero); with Versus, the builds alternate within a round and
 	// swap their order from one round to the next.
 	Rounds int
-	// Methods, when set, restricts the paper study to these methods
-	// (reproduce --methods … --no-variants): FuzzyCART, say, which the
-	// paper's study does not run.
+	// Methods, when set, restricts the paper study to these methods and
+	// their variants (reproduce --methods …): the methods an earlier build
+	// knew, or FuzzyCART alone.
 	Methods []string
 }
 
@@ -74,6 +74,8 @@ type ScalingRun struct {
 	Jobs    int
 	Wall    float64 // seconds
 	PeakRSS uint64  // bytes; 0 where the platform does not report it
+	// CPU is the study's user and system time in seconds (comparisons).
+	CPU float64
 	// Build is BuildThis or BuildVersus; Round counts from 0.
 	Build string
 	Round int
@@ -196,7 +198,8 @@ func (o *ScalingOptions) studyArgs(name string) (func(out string, jobs int) []st
 		return func(out string, jobs int) []string {
 			args := []string{"reproduce", "--no-report", "--out", out, "-j", strconv.Itoa(jobs)}
 			if len(o.Methods) > 0 {
-				args = append(args, "--methods", strings.Join(o.Methods, ","), "--no-variants")
+				// The methods' variants come with them, as in reproduce.
+				args = append(args, "--methods", strings.Join(o.Methods, ","))
 			}
 			return args
 		}, nil
@@ -231,7 +234,7 @@ func (o *ScalingOptions) timeRun(ctx context.Context, name string, jobs int, arg
 	if err != nil {
 		return ScalingRun{}, err
 	}
-	run := ScalingRun{Study: name, Jobs: jobs, Wall: r.Wall, PeakRSS: r.PeakRSS, Build: build, Round: round}
+	run := ScalingRun{Study: name, Jobs: jobs, Wall: r.Wall, PeakRSS: r.PeakRSS, CPU: r.CPU, Build: build, Round: round}
 	if run.Fits, err = fitSecondsByMethod(filepath.Join(o.Dir, out, "results.csv")); err != nil {
 		return ScalingRun{}, err
 	}

@@ -97,7 +97,7 @@ func median(xs []float64) float64 {
 type versusGroup struct {
 	study, build         string
 	jobs                 int
-	wall, peak, rep, rpk []float64
+	wall, cpu, peak, rep, rpk []float64
 	fits                 map[string][]float64
 }
 
@@ -118,6 +118,9 @@ func versusGroups(runs []ScalingRun) []*versusGroup {
 	for _, r := range runs {
 		g := find(r)
 		g.wall = append(g.wall, r.Wall)
+		if r.CPU > 0 {
+			g.cpu = append(g.cpu, r.CPU)
+		}
 		if r.PeakRSS > 0 {
 			g.peak = append(g.peak, float64(r.PeakRSS))
 		}
@@ -135,13 +138,14 @@ func versusGroups(runs []ScalingRun) []*versusGroup {
 }
 
 // VersusTable renders a comparison: per study and -j, each build's median
-// wall time, peak memory and (paper study) report, with the ratio this ÷
+// wall time, CPU time (user + system: the work, whatever threads it ran
+// on), peak memory and (paper study) report, with the ratio this ÷
 // versus (the "ratio" row); then each method's fit seconds (summed over the study's rows,
 // median over the rounds) in both builds. Ratios below 1 favour this build.
 func VersusTable(runs []ScalingRun) string {
 	groups := versusGroups(runs)
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-6s %4s %-7s %6s %10s %10s %10s %10s\n", "study", "-j", "build", "rounds", "wall", "peak RSS", "report", "rep. peak")
+	fmt.Fprintf(&b, "%-6s %4s %-7s %6s %10s %10s %10s %10s %10s\n", "study", "-j", "build", "rounds", "wall", "CPU", "peak RSS", "report", "rep. peak")
 	other := func(g *versusGroup) *versusGroup {
 		for _, h := range groups {
 			if h.study == g.study && h.jobs == g.jobs && h.build != g.build {
@@ -169,8 +173,8 @@ func VersusTable(runs []ScalingRun) string {
 		return fmt.Sprintf("%.3f×", a/c)
 	}
 	line := func(g *versusGroup) {
-		fmt.Fprintf(&b, "%-6s %4d %-7s %6d %10s %10s %10s %10s\n", g.study, g.jobs, g.build, len(g.wall),
-			secs(median(g.wall)), mb(median(g.peak)), secs(median(g.rep)), mb(median(g.rpk)))
+		fmt.Fprintf(&b, "%-6s %4d %-7s %6d %10s %10s %10s %10s %10s\n", g.study, g.jobs, g.build, len(g.wall),
+			secs(median(g.wall)), secs(median(g.cpu)), mb(median(g.peak)), secs(median(g.rep)), mb(median(g.rpk)))
 	}
 	for _, g := range groups {
 		h := other(g)
@@ -180,8 +184,8 @@ func VersusTable(runs []ScalingRun) string {
 		case g.build == BuildThis:
 			line(g)
 			line(h)
-			fmt.Fprintf(&b, "%-6s %4d %-7s %6s %10s %10s %10s %10s\n", g.study, g.jobs, "ratio", "",
-				rat(median(g.wall), median(h.wall)), rat(median(g.peak), median(h.peak)),
+			fmt.Fprintf(&b, "%-6s %4d %-7s %6s %10s %10s %10s %10s %10s\n", g.study, g.jobs, "ratio", "",
+				rat(median(g.wall), median(h.wall)), rat(median(g.cpu), median(h.cpu)), rat(median(g.peak), median(h.peak)),
 				rat(median(g.rep), median(h.rep)), rat(median(g.rpk), median(h.rpk)))
 		}
 	}
@@ -213,7 +217,7 @@ func VersusTable(runs []ScalingRun) string {
 }
 
 // VersusCSVHeader is the header of VersusFile: one row per run.
-var VersusCSVHeader = []string{"study", "jobs", "build", "round", "wall_seconds", "peak_rss_bytes", "report_seconds", "report_peak_rss_bytes", "fit_seconds_by_method"}
+var VersusCSVHeader = []string{"study", "jobs", "build", "round", "wall_seconds", "cpu_seconds", "peak_rss_bytes", "report_seconds", "report_peak_rss_bytes", "fit_seconds_by_method"}
 
 // VersusFile is the CSV that --scaling --versus writes into --out.
 const VersusFile = "versus.csv"
@@ -246,7 +250,7 @@ func VersusCSV(runs []ScalingRun) ([]byte, error) {
 		for _, m := range methods {
 			fits = append(fits, m+"="+strconv.FormatFloat(r.Fits[m], 'f', 4, 64))
 		}
-		w.Write([]string{r.Study, strconv.Itoa(r.Jobs), r.Build, strconv.Itoa(r.Round), f(r.Wall), u(r.PeakRSS), f(r.ReportWall), u(r.ReportPeakRSS), strings.Join(fits, ";")})
+		w.Write([]string{r.Study, strconv.Itoa(r.Jobs), r.Build, strconv.Itoa(r.Round), f(r.Wall), f(r.CPU), u(r.PeakRSS), f(r.ReportWall), u(r.ReportPeakRSS), strings.Join(fits, ";")})
 	}
 	w.Flush()
 	return []byte(b.String()), w.Error()

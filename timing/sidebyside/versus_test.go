@@ -46,7 +46,7 @@ func TestFitSecondsByMethod(t *testing.T) {
 // the other build lacks gets a dash), and the CSV keeps every run.
 func TestVersusTableAndCSV(t *testing.T) {
 	run := func(build string, round int, wall float64, peak uint64, rep float64, fits map[string]float64) ScalingRun {
-		return ScalingRun{Study: "paper", Jobs: 1, Build: build, Round: round, Wall: wall, PeakRSS: peak, ReportWall: rep, ReportPeakRSS: 400e6, Fits: fits}
+		return ScalingRun{Study: "paper", Jobs: 1, Build: build, Round: round, Wall: wall, CPU: wall / 2, PeakRSS: peak, ReportWall: rep, ReportPeakRSS: 400e6, Fits: fits}
 	}
 	runs := []ScalingRun{
 		run(BuildThis, 0, 100, 200e6, 2.0, map[string]float64{"fgrt": 10, "fuzzycart": 3}),
@@ -58,9 +58,9 @@ func TestVersusTableAndCSV(t *testing.T) {
 	}
 	table := VersusTable(runs)
 	for _, want := range []string{
-		"paper     1 this         3    100.00s     200 MB      2.10s     400 MB\n",
-		"paper     1 versus       3    110.00s     100 MB      3.10s     400 MB\n",
-		"paper     1 ratio              0.909×     2.000×     0.677×     1.000×\n",
+		"paper     1 this         3    100.00s     50.00s     200 MB      2.10s     400 MB\n",
+		"paper     1 versus       3    110.00s     55.00s     100 MB      3.10s     400 MB\n",
+		"paper     1 ratio              0.909×     0.909×     2.000×     0.677×     1.000×\n",
 		"fgrt                       10.00s     12.00s   0.833×\n",
 		"fuzzycart                   3.00s          —        —\n",
 	} {
@@ -77,7 +77,7 @@ func TestVersusTableAndCSV(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
 	if len(lines) != 7 || lines[0] != strings.Join(VersusCSVHeader, ",") ||
-		lines[1] != "paper,1,this,0,100.000,200000000,2.000,400000000,fgrt=10.0000;fuzzycart=3.0000" {
+		lines[1] != "paper,1,this,0,100.000,50.000,200000000,2.000,400000000,fgrt=10.0000;fuzzycart=3.0000" {
 		t.Errorf("CSV:\n%s", b)
 	}
 }

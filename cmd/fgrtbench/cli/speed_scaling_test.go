@@ -101,8 +101,11 @@ func TestSpeedScalingVersus(t *testing.T) {
 	var order []string
 	for _, r := range recs[1:] {
 		order = append(order, r[2]+"/"+r[3])
-		if !strings.HasPrefix(r[8], "cart=") || !strings.Contains(r[8], ";fgrt=") {
-			t.Errorf("fit seconds %q", r[8])
+		if !strings.HasPrefix(r[9], "cart=") || !strings.Contains(r[9], ";fgrt=") {
+			t.Errorf("fit seconds %q", r[9])
+		}
+		if cpu, err := strconv.ParseFloat(r[5], 64); err != nil || cpu <= 0 {
+			t.Errorf("CPU seconds %q", r[5])
 		}
 	}
 	if strings.Join(order, " ") != "this/0 versus/0 versus/1 this/1" {
