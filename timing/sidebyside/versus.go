@@ -95,10 +95,10 @@ func median(xs []float64) float64 {
 
 // versusGroup is one study at one -j in one build: its rounds' figures.
 type versusGroup struct {
-	study, build         string
-	jobs                 int
+	study, build              string
+	jobs                      int
 	wall, cpu, peak, rep, rpk []float64
-	fits                 map[string][]float64
+	fits                      map[string][]float64
 }
 
 // versusGroups collects the runs by study, -j and build, in the order the
