@@ -239,54 +239,13 @@ const flushBytes = 64 << 10
 // returns what buf holds at the end (not yet written) and the index of
 // the member it stopped at, as appendObject does.
 func writeModelHead(w io.Writer, buf []byte, r ModelRecord) ([]byte, int, error) {
-	b := append(buf[:0], '{')
-	flush := func() error {
+	return writeObject(buf[:0], r, modelFields, func(b []byte) ([]byte, error) {
 		if len(b) < flushBytes {
-			return nil
+			return b, nil
 		}
 		_, err := w.Write(b)
-		b = b[:0]
-		return err
-	}
-	first := true
-	for i := range modelFields {
-		f := &modelFields[i]
-		if f.write == nil {
-			return b, i, nil
-		}
-		if f.empty != nil && f.empty(r) {
-			continue
-		}
-		if !first {
-			b = append(b, ',')
-		}
-		first = false
-		b = appendMemberKey(b, f.key)
-		ss := []string(nil)
-		if f.strings != nil {
-			ss = f.strings(r)
-		}
-		if ss == nil {
-			// learn.AppendJSONArray writes a nil array as null.
-			b = f.write(b, r)
-		} else {
-			b = append(b, '[')
-			for k, s := range ss {
-				if k > 0 {
-					b = append(b, ',')
-				}
-				b = appendJSONString(b, s)
-				if err := flush(); err != nil {
-					return nil, 0, err
-				}
-			}
-			b = append(b, ']')
-		}
-		if err := flush(); err != nil {
-			return nil, 0, err
-		}
-	}
-	return b, len(modelFields), nil
+		return b[:0], err
+	})
 }
 
 // Key is the unit's key ("" before anything was added).

@@ -125,12 +125,23 @@ var termFields = []jsonField[Term]{
 // (the model record's model) and returns its index, len(fields) when
 // every member was written.
 func appendObject[T any](b []byte, v T, fields []jsonField[T]) ([]byte, int) {
+	b, at, _ := writeObject(b, v, fields, nil)
+	return b, at
+}
+
+// writeObject is appendObject with a sink: when flush is not nil, it is
+// handed b after each member and after each element of a member that is an
+// array of strings (jsonField.strings), and returns the buffer to go on
+// with, so that a large record streams (writeModelHead) instead of being
+// held whole. The bytes, taken in order, are appendObject's.
+func writeObject[T any](b []byte, v T, fields []jsonField[T], flush func([]byte) ([]byte, error)) ([]byte, int, error) {
 	b = append(b, '{')
 	first := true
+	var err error
 	for i := range fields {
 		f := &fields[i]
 		if f.write == nil {
-			return b, i
+			return b, i, nil
 		}
 		if f.empty != nil && f.empty(v) {
 			continue
@@ -140,9 +151,32 @@ func appendObject[T any](b []byte, v T, fields []jsonField[T]) ([]byte, int) {
 		}
 		first = false
 		b = appendMemberKey(b, f.key)
-		b = f.write(b, v)
+		var ss []string
+		if flush != nil && f.strings != nil {
+			ss = f.strings(v)
+		}
+		if ss == nil {
+			// Also a nil array, which f.write writes as null.
+			b = f.write(b, v)
+		} else {
+			b = append(b, '[')
+			for k, s := range ss {
+				if k > 0 {
+					b = append(b, ',')
+				}
+				if b, err = flush(appendJSONString(b, s)); err != nil {
+					return nil, 0, err
+				}
+			}
+			b = append(b, ']')
+		}
+		if flush != nil {
+			if b, err = flush(b); err != nil {
+				return nil, 0, err
+			}
+		}
 	}
-	return b, len(fields)
+	return b, len(fields), nil
 }
 
 // appendMemberKey appends "key": (the keys are plain ASCII).
