@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fgrtbench/fgrtbench/internal/owned"
 	"github.com/fgrtbench/fgrtbench/timing/paperruntime"
 )
 
@@ -205,9 +206,20 @@ func (o *ScalingOptions) studyArgs(name string) (func(out string, jobs int) []st
 		}, nil
 	}
 	data := fmt.Sprintf("large-%dx%d.csv", o.Rows, o.Cols)
-	if _, err := os.Stat(filepath.Join(o.Dir, data)); err != nil {
+	// The CSV is reused only when fgrtbench wrote it (the directory's
+	// ownership marker lists it): a file of that name that a user put in
+	// --scaling-data, or a link, is refused rather than timed as if it
+	// were the generator's data.
+	dir, err := owned.Open(o.Dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := dir.Check(data); err != nil {
+		return nil, err
+	}
+	if _, err := os.Lstat(filepath.Join(o.Dir, data)); err != nil {
 		fmt.Fprintf(o.Log, "speed: writing %d × %d CSV to %s\n", o.Rows, o.Cols, filepath.Join(o.Dir, data))
-		if err := paperruntime.WriteLargeCSVFile(filepath.Join(o.Dir, data), o.Rows, o.Cols); err != nil {
+		if err := dir.Write(data, func(w io.Writer) error { return paperruntime.WriteLargeCSV(w, o.Rows, o.Cols) }); err != nil {
 			return nil, err
 		}
 	}

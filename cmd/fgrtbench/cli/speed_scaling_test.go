@@ -113,6 +113,44 @@ func TestSpeedScalingVersus(t *testing.T) {
 	}
 }
 
+// TestSpeedScalingDataDir: --scaling-data keeps the generated CSV, and a
+// second measurement reuses it (listed in the directory's marker); a file
+// of that name fgrtbench did not write, or a link, is refused in one line
+// and left as it was, instead of being timed as the generator's data.
+func TestSpeedScalingDataDir(t *testing.T) {
+	data := t.TempDir()
+	args := []string{"speed", "--scaling", "--scaling-studies", "large", "--scaling-j", "1", "--scaling-rows", "300", "--scaling-data", data}
+	for run := 0; run < 2; run++ {
+		code, _, stderr := runCLI(append(args, "--out", t.TempDir())...)
+		if code != 0 {
+			t.Fatalf("run %d: exit %d: %s", run, code, stderr)
+		}
+		if wrote := strings.Contains(stderr, "writing 300 × 20 CSV"); wrote != (run == 0) {
+			t.Errorf("run %d: wrote the CSV: %v", run, wrote)
+		}
+	}
+	csv := filepath.Join(data, "large-300x20.csv")
+	if st, err := os.Stat(csv); err != nil || st.Size() == 0 {
+		t.Fatalf("the CSV was not kept: %v", err)
+	}
+
+	theirs := t.TempDir()
+	mine := []byte("x1,class\n1,a\n")
+	os.WriteFile(filepath.Join(theirs, "large-300x20.csv"), mine, 0o644)
+	linked := t.TempDir()
+	os.Symlink(csv, filepath.Join(linked, "large-300x20.csv"))
+	for _, dir := range []string{theirs, linked} {
+		args[len(args)-1] = dir
+		code, _, stderr := runCLI(append(args, "--out", t.TempDir())...)
+		if code == 0 || strings.Count(strings.TrimSpace(stderr), "\n") > 0 || !strings.Contains(stderr, "large-300x20.csv") {
+			t.Errorf("%s: exit %d, stderr %q; want one line refusing the CSV", dir, code, stderr)
+		}
+	}
+	if got, _ := os.ReadFile(filepath.Join(theirs, "large-300x20.csv")); string(got) != string(mine) {
+		t.Errorf("the user's file changed: %q", got)
+	}
+}
+
 // TestSpeedScalingRefusals: flags that would do nothing without --scaling,
 // an unknown study and a -j below 1 are one error each, before anything
 // runs.
