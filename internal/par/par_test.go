@@ -117,28 +117,17 @@ func TestForLendsNoMoreHelpersThanTheRuntimeRuns(t *testing.T) {
 			b.Oversubscribe()
 		}
 		lone := mostAtOnce(b, 64)
-		var concurrent, most atomic.Int64
+		var calls atOnce
 		var wg sync.WaitGroup
 		for w := 0; w < 2; w++ {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				b.Do(func() {
-					b.For(64, func(int) {
-						c := concurrent.Add(1)
-						for {
-							m := most.Load()
-							if c <= m || most.CompareAndSwap(m, c) {
-								break
-							}
-						}
-						time.Sleep(2 * time.Millisecond)
-						concurrent.Add(-1)
-					})
-				})
+				b.Do(func() { b.For(64, calls.call) })
 			}()
 		}
 		wg.Wait()
+		most := &calls.most
 		runtime.GOMAXPROCS(prev)
 		if lone != c.lone || most.Load() > c.two {
 			t.Errorf("budget %d GOMAXPROCS %d uncapped %v: %d calls at once in a lone loop (want %d), %d in two workers' loops (want at most %d)",
@@ -171,21 +160,26 @@ func TestPanicReachesTheCaller(t *testing.T) {
 // mostAtOnce runs a loop of n short sleeps on a thread of b and returns the
 // largest number of calls that ran at the same time.
 func mostAtOnce(b *Budget, n int) int64 {
-	var concurrent, most atomic.Int64
-	b.Do(func() {
-		b.For(n, func(int) {
-			c := concurrent.Add(1)
-			for {
-				m := most.Load()
-				if c <= m || most.CompareAndSwap(m, c) {
-					break
-				}
-			}
-			time.Sleep(2 * time.Millisecond)
-			concurrent.Add(-1)
-		})
-	})
-	return most.Load()
+	var calls atOnce
+	b.Do(func() { b.For(n, calls.call) })
+	return calls.most.Load()
+}
+
+// atOnce counts the calls of a loop body running at the same time; most
+// is the largest count seen.
+type atOnce struct{ now, most atomic.Int64 }
+
+// call is a loop body: a short sleep, counted while it runs.
+func (a *atOnce) call(int) {
+	c := a.now.Add(1)
+	for {
+		m := a.most.Load()
+		if c <= m || a.most.CompareAndSwap(m, c) {
+			break
+		}
+	}
+	time.Sleep(2 * time.Millisecond)
+	a.now.Add(-1)
 }
 
 // TestCanLend: a free thread and room under the runtime's helper limit,
