@@ -120,7 +120,7 @@ func Merge(out string, inputs []string, o MergeOptions) (MergeSummary, error) {
 // says whether the lock was taken (writeMerge takes it otherwise).
 func lockMergeTarget(out string) (own *mergeOutput, release func(), locked bool, err error) {
 	release = func() {}
-	if own, err = mergeTarget(out); err != nil {
+	if own, err = mergeTarget(out, false); err != nil {
 		return nil, release, false, err
 	}
 	if st, err := os.Stat(filepath.Dir(out)); err == nil && st.IsDir() {
@@ -128,7 +128,7 @@ func lockMergeTarget(out string) (own *mergeOutput, release func(), locked bool,
 		if err != nil {
 			return nil, release, false, err
 		}
-		if own, err = mergeTarget(out); err != nil {
+		if own, err = mergeTarget(out, true); err != nil {
 			unlock()
 			return nil, release, false, err
 		}
@@ -318,7 +318,13 @@ type mergeOutput struct {
 // Anything else (a file that is not a results file, results without a
 // manifest, a link, a pipe) is refused in one line: fgrtbench replaces only
 // what it can tell it wrote.
-func mergeTarget(out string) (*mergeOutput, error) {
+//
+// Before the lock is taken (locked false), a results.csv without a manifest
+// beside it may be another merge's or run's half-way state: it writes its
+// results before its manifest, under the directory's lock. While another
+// process holds that lock the target is refused as Busy, as stray
+// artifacts are, not as a stranger's file.
+func mergeTarget(out string, locked bool) (*mergeOutput, error) {
 	st, err := os.Lstat(out)
 	if errors.Is(err, fs.ErrNotExist) {
 		if _, err := manifest.Read(filepath.Dir(out)); errors.Is(err, fs.ErrNotExist) {
@@ -340,6 +346,11 @@ func mergeTarget(out string) (*mergeOutput, error) {
 	}
 	m, err := manifest.Read(filepath.Dir(out))
 	if errors.Is(err, fs.ErrNotExist) {
+		if !locked {
+			if held, note := heldElsewhere(filepath.Join(filepath.Dir(out), LockFile)); held {
+				return nil, &Busy{Dir: filepath.Dir(out), Holder: strings.TrimSpace(note)}
+			}
+		}
 		return nil, fmt.Errorf("%s exists without a %s beside it, so whose results it holds is unknown; refusing to replace it: merge into a new directory", out, manifest.FileName)
 	}
 	if err == nil {

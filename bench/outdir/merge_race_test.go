@@ -73,6 +73,34 @@ func TestArtifactsOfABusyDirectoryAreNotAStrangers(t *testing.T) {
 	}
 }
 
+// TestResultsOfABusyDirectoryAreNotAStrangers: a merge writes results.csv
+// before its manifest.json, so a second merge starting meanwhile finds
+// results without a manifest. While the directory's lock is held that is
+// refused as Busy, as artifacts are; once it is free, results without a
+// manifest are refused as before. Before, the second merge said whose
+// results they were was unknown (seen in the shared_results script under
+// load).
+func TestResultsOfABusyDirectoryAreNotAStrangers(t *testing.T) {
+	dirs := shardDirs(t, 2, testStudy())
+	out := t.TempDir()
+	copyFile(t, filepath.Join(dirs[0], results.FileName), filepath.Join(out, results.FileName))
+	release, err := outdir.Lock(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	target := filepath.Join(out, results.FileName)
+	_, err = outdir.Merge(target, dirs, outdir.MergeOptions{})
+	var busy *outdir.Busy
+	if !errors.As(err, &busy) {
+		t.Errorf("merging into a locked directory holding results only: err = %v, want Busy", err)
+	}
+	release()
+	_, err = outdir.Merge(target, dirs, outdir.MergeOptions{})
+	if err == nil || errors.As(err, &busy) || !strings.Contains(err.Error(), "without a manifest.json beside it") {
+		t.Errorf("merging into a free directory holding results only: err = %v, want them refused as unknown", err)
+	}
+}
+
 func copyFile(t *testing.T, from, to string) {
 	t.Helper()
 	data, err := os.ReadFile(from)
