@@ -305,15 +305,15 @@ func (b *builder) partition(s *scratch, start, end int, known []bool) {
 
 func (b *builder) stablePartition(s *scratch, seg []int32) {
 	nl, nr := 0, 0
-	right := s.rows
+	right := s.rows[:len(seg)]
 	for _, i := range seg {
-		if b.goesLeft[i] {
-			seg[nl] = i
-			nl++
-		} else {
-			right[nr] = i
-			nr++
-		}
+		// Both sides are written and one index moves: no branch on the
+		// data, whose side is as often one as the other. seg[nl] is
+		// already read (nl <= k) and is rewritten before the end.
+		left := b2i(b.goesLeft[i])
+		seg[nl], right[nr] = i, i
+		nl += left
+		nr += 1 - left
 	}
 	copy(seg[nl:], right[:nr])
 }
@@ -322,17 +322,24 @@ func (b *builder) stablePartition(s *scratch, seg []int32) {
 // values alongside.
 func (b *builder) stablePartitionSorted(s *scratch, seg []int32, vals []float32) {
 	nl, nr := 0, 0
-	right, rightVals := s.rows, s.vals
+	right, rightVals := s.rows[:len(seg)], s.vals[:len(seg)]
 	vals = vals[:len(seg)]
 	for k, i := range seg {
-		if b.goesLeft[i] {
-			seg[nl], vals[nl] = i, vals[k]
-			nl++
-		} else {
-			right[nr], rightVals[nr] = i, vals[k]
-			nr++
-		}
+		v := vals[k]
+		left := b2i(b.goesLeft[i])
+		seg[nl], vals[nl] = i, v
+		right[nr], rightVals[nr] = i, v
+		nl += left
+		nr += 1 - left
 	}
 	copy(seg[nl:], right[:nr])
 	copy(vals[nl:], rightVals[:nr])
+}
+
+// b2i is 1 for true and 0 for false (compiled without a branch).
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
