@@ -105,24 +105,35 @@ func medianOfThree(a, b, c float64) float64 {
 }
 
 // partition3 rearranges s into values below the pivot, equal to it and
-// above it, returning the bounds [lt, gt) of the equal part.
+// above it, returning the bounds [lt, gt) of the equal part. Each of its
+// two passes swaps at every value and moves its boundary by the
+// comparison's result instead of branching on it: which side a value
+// falls on is as unpredictable as the data, and a mispredicted branch per
+// value cost more than the stores (a third of FGRT's serial fit on 5900
+// rows). Only the order statistics are read afterwards, which no
+// arrangement within a part changes.
 func partition3(s []float64, pivot float64) (lt, gt int) {
-	i, gt := 0, len(s)
-	for i < gt {
-		v := s[i]
-		switch {
-		case v < pivot:
-			s[lt], s[i] = v, s[lt]
-			lt++
-			i++
-		case v > pivot:
-			gt--
-			s[i], s[gt] = s[gt], v
-		default:
-			i++
-		}
+	for i, v := range s { // [0, lt) < pivot <= [lt, i]
+		s[i] = s[lt]
+		s[lt] = v
+		lt += b2i(v < pivot)
+	}
+	gt = lt
+	rest := s[lt:]
+	for i, v := range rest { // [lt, gt) == pivot < [gt, lt+i]
+		rest[i] = s[gt]
+		s[gt] = v
+		gt += b2i(!(v > pivot))
 	}
 	return lt, gt
+}
+
+// b2i is 1 for true and 0 for false, without a branch.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // Sample selection (for large columns): a sorted sample of the column

@@ -104,3 +104,46 @@ func BenchmarkSelectPercentiles(b *testing.B) {
 		selectPercentiles(s, 0, 20, 40, 60, 80, 100)
 	}
 }
+
+// TestPartition3 pins the three-way partition's contract on small cases:
+// every value below the pivot comes before [lt, gt), which holds exactly
+// the values equal to it (signed zeros included), and the values above
+// it follow; nothing is lost.
+func TestPartition3(t *testing.T) {
+	negZero := math.Copysign(0, -1)
+	cases := []struct {
+		name   string
+		s      []float64
+		pivot  float64
+		lt, gt int
+	}{
+		{"empty", nil, 1, 0, 0},
+		{"one equal", []float64{1}, 1, 0, 1},
+		{"one below", []float64{0}, 1, 1, 1},
+		{"one above", []float64{2}, 1, 0, 0},
+		{"all equal", []float64{3, 3, 3}, 3, 0, 3},
+		{"mixed", []float64{5, 1, 3, 3, 0, 9, 3, 2}, 3, 3, 6},
+		{"descending", []float64{9, 8, 7, 6, 5, 4}, 6.5, 3, 3},
+		{"signed zeros", []float64{0, negZero, -1, 1, negZero}, 0, 1, 4},
+		{"pivot absent", []float64{4, -4, 4, -4}, 0, 2, 2},
+	}
+	for _, c := range cases {
+		s := slices.Clone(c.s)
+		lt, gt := partition3(s, c.pivot)
+		if lt != c.lt || gt != c.gt {
+			t.Errorf("%s: bounds [%d, %d), want [%d, %d)", c.name, lt, gt, c.lt, c.gt)
+			continue
+		}
+		for i, v := range s {
+			if (i < lt && !(v < c.pivot)) || (i >= lt && i < gt && v != c.pivot) || (i >= gt && !(v > c.pivot)) {
+				t.Errorf("%s: %v at %d is on the wrong side of %v in %v", c.name, v, i, c.pivot, s)
+			}
+		}
+		got, want := slices.Clone(s), slices.Clone(c.s)
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: values %v after partitioning, had %v", c.name, got, want)
+		}
+	}
+}
