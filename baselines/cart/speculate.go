@@ -398,17 +398,17 @@ func (b *builder) splitSpec(s *scratch, nd *specNode, sp split) {
 		}
 	}
 	b.markLeft(nd.start, nd.end, sp)
+	b.partition(s, nd.start, nd.end, known)
+	// The left child's rows come first now: counting them needs no test
+	// per row (counts are whole numbers, exact in any order).
 	left := make([]float64, len(nd.total))
 	right := slices.Clone(nd.total)
-	for _, i := range b.samples[nd.start:nd.end] {
-		if b.goesLeft[i] {
-			left[b.data.y[i]]++
-		}
+	for _, i := range b.samples[nd.start:sp.pos] {
+		left[b.data.y[i]]++
 	}
 	for k := range right {
 		right[k] -= left[k]
 	}
-	b.partition(s, nd.start, nd.end, known)
 	nd.left = &specNode{start: nd.start, end: sp.pos, depth: nd.depth + 1, impurity: sp.impLeft, total: left, known: known}
 	nd.right = &specNode{start: sp.pos, end: nd.end, depth: nd.depth + 1, impurity: sp.impRight, total: right, known: known}
 }
