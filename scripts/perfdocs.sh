@@ -120,29 +120,42 @@ fgrt_fits() {
 }
 measure fgrt fgrt_fits
 
+# speedup_table FILE: the table of CART's -j 1 and -j 2 fits per split
+# (trial) from cart_rounds' lines: medians, and the median of the rounds'
+# ratios with every round's.
+speedup_table() {
+  local t a b each med
+  echo "| split (trial) | -j 1 | -j 2 | speed-up | rounds' speed-ups |"
+  echo "|---:|---:|---:|---:|---|"
+  for t in 0 1 2; do
+    a=$(awk -v t=$t '$1 == 1 && $3 == t { print $4 }' "$1" | median)
+    b=$(awk -v t=$t '$1 == 2 && $3 == t { print $4 }' "$1" | median)
+    each=$(awk -v t=$t '$3 == t { s[$2, $1] = $4; r[$2] = 1 } END { for (k in r) if (s[k, 2] > 0) printf "%.2f\n", s[k, 1] / s[k, 2] }' "$1" | sort -g)
+    med=$(echo "$each" | median)
+    echo "| $t | $(secs "$a") | $(secs "$b") | $(awk -v m="$med" 'BEGIN { printf "%.2f×", m }') | $(echo $each | sed 's/ /, /g') |"
+  done
+}
+
 # --- 2. this build alone
-cart_fits() {
-  local r j order
+# cart_rounds NAME RUNTIME-ARGS...: CART's runtime fits at -j 1 and -j 2,
+# $rounds rounds, the order swapped every round; prints "j round trial
+# seconds" lines.
+cart_rounds() {
+  local name=$1 r j order
+  shift
   for r in $(seq "$rounds"); do
     order="1 2"
     [ $((r % 2)) = 0 ] && order="2 1"
     for j in $order; do
-      "$work/this" runtime --methods cart --samples "$cart_rows" --features "" --trials 3 -j "$j" --out "$work/cart-$j-$r" > /dev/null 2>&1
-      fits "$work/cart-$j-$r/runtime.csv" | sed "s/^/$j $r /"
+      "$work/this" runtime --methods cart "$@" --trials 3 -j "$j" --out "$work/$name-$j-$r" > /dev/null 2>&1
+      fits "$work/$name-$j-$r/runtime.csv" | sed "s/^/$j $r /"
     done
   done
 }
-measure cart cart_fits
+measure cart cart_rounds cart --samples "$cart_rows" --features ""
 
 csv="$data/large-${large_rows}x20.csv"
-cart_large_fits() {
-  local j
-  for j in 1 2; do
-    "$work/this" runtime --methods cart --datasets "$csv" --samples "" --features "" --trials 3 -j "$j" --out "$work/cartlarge-$j" > /dev/null 2>&1
-    fits "$work/cartlarge-$j/runtime.csv" | sed "s/^/$j /"
-  done
-}
-measure cartlarge cart_large_fits
+measure cartlarge cart_rounds cartlarge --datasets "$csv" --samples "" --features ""
 
 measure memory "$work/this" speed --scaling --scaling-studies large --scaling-j 16,64 --scaling-rows "$large_rows" \
   --scaling-data "$data" --out "$work/memory-out"
@@ -182,15 +195,7 @@ perf_block="$work/perf-block.md"
   echo
   echo "**CART (gini) on two threads**, the authors' runtime data at $(rows_of "$cart_rows") rows (the 80 % training part of each trial's split, random_state 42 + trial): \`fgrtbench runtime --methods cart --samples $cart_rows --features \"\" --trials 3 -j 1\`, then \`-j 2\`, $rounds rounds, the order swapped every round; the speed-up is the median of the rounds' ratios ($(cat "$work/cart.load")):"
   echo
-  echo "| split (trial) | -j 1 | -j 2 | speed-up | rounds' speed-ups |"
-  echo "|---:|---:|---:|---:|---|"
-  for t in 0 1 2; do
-    a=$(awk -v t=$t '$1 == 1 && $3 == t { print $4 }' "$work/cart.txt" | median)
-    b=$(awk -v t=$t '$1 == 2 && $3 == t { print $4 }' "$work/cart.txt" | median)
-    each=$(awk -v t=$t '$3 == t { s[$2, $1] = $4; r[$2] = 1 } END { for (k in r) if (s[k, 2] > 0) printf "%.2f\n", s[k, 1] / s[k, 2] }' "$work/cart.txt" | sort -g)
-    med=$(echo "$each" | median)
-    echo "| $t | $(secs "$a") | $(secs "$b") | $(awk -v m="$med" 'BEGIN { printf "%.2f×", m }') | $(echo $each | sed 's/ /, /g') |"
-  done
+  speedup_table "$work/cart.txt"
   echo
   echo "The 10⁶ × 20 study's wall time and memory against \`$base\`, and CART's two threads on its data: [large-data.md](large-data.md#measured-on-this-build)."
   echo "<!-- builds:end -->"
@@ -209,15 +214,9 @@ large_block="$work/large-block.md"
   echo
   text memory
   echo
-  echo "**CART on two threads on this data**: one fit on the CSV's 80 % training part per trial (\`fgrtbench runtime --methods cart --datasets <the CSV> --samples \"\" --features \"\" --trials 3 -j 1\`, then \`-j 2\`; $(cat "$work/cartlarge.load")):"
+  echo "**CART on two threads on this data**: one fit on the CSV's 80 % training part per trial (\`fgrtbench runtime --methods cart --datasets <the CSV> --samples \"\" --features \"\" --trials 3 -j 1\`, then \`-j 2\`), $rounds rounds, the order swapped every round; the speed-up is the median of the rounds' ratios ($(cat "$work/cartlarge.load")):"
   echo
-  echo "| trial | -j 1 | -j 2 | speed-up |"
-  echo "|---:|---:|---:|---:|"
-  for t in 0 1 2; do
-    a=$(awk -v t=$t '$1 == 1 && $2 == t { print $3 }' "$work/cartlarge.txt" | median)
-    b=$(awk -v t=$t '$1 == 2 && $2 == t { print $3 }' "$work/cartlarge.txt" | median)
-    echo "| $t | $(secs "$a") | $(secs "$b") | $(ratio "$a" "$b") |"
-  done
+  speedup_table "$work/cartlarge.txt"
   echo "<!-- large:end -->"
 } > "$large_block"
 
