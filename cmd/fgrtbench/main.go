@@ -40,7 +40,17 @@ func main() {
 		Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv,
 		StderrIsTerminal: term.IsTerminal(int(os.Stderr.Fd())),
 	}
-	os.Exit(cli.Main(ctx, env, args))
+	stopProfile, err := startCPUProfile(os.Getenv)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "fgrtbench: %v\n", err)
+		os.Exit(2)
+	}
+	rc := cli.Main(ctx, env, args)
+	if err := stopProfile(); err != nil {
+		fmt.Fprintf(os.Stderr, "fgrtbench: %v\n", err)
+		rc = max(rc, 1)
+	}
+	os.Exit(rc)
 }
 
 // signalContext returns a context cancelled by the first SIGINT or SIGTERM:

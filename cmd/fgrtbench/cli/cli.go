@@ -85,8 +85,9 @@ Commands:
 Run 'fgrtbench help <command>' (or 'fgrtbench <command> -h') for a command's flags.
 
 Environment:
-  FGRT_DATA_MIRROR  directory of <name>.dat files used instead of the network
-  FGRT_CACHE_DIR    where verified datasets are cached (default: user cache dir)
+  FGRT_DATA_MIRROR      directory of <name>.dat files used instead of the network
+  FGRT_CACHE_DIR        where verified datasets are cached (default: user cache dir)
+  FGRTBENCH_CPUPROFILE  a new file for the run's CPU profile (go tool pprof)
 `)
 }
 
