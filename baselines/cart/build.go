@@ -308,8 +308,9 @@ func (b *builder) stablePartition(s *scratch, seg []int32) {
 	right := s.rows[:len(seg)]
 	for _, i := range seg {
 		// Both sides are written and one index moves: no branch on the
-		// data, whose side is as often one as the other. seg[nl] is
-		// already read (nl <= k) and is rewritten before the end.
+		// data, whose side is as often one as the other. seg[nl] was
+		// already read (nl never passes the row being read) and is
+		// rewritten before the end.
 		left := b2i(b.goesLeft[i])
 		seg[nl], right[nr] = i, i
 		nl += left

@@ -118,10 +118,7 @@ func (b *Budget) tryAcquire() bool {
 // and the helpers in flight are fewer than the runtime can run beside the
 // caller. The helper gives both back with unlend.
 func (b *Budget) lend() bool {
-	limit := int64(b.threads)
-	if !b.uncapped {
-		limit = int64(runtime.GOMAXPROCS(0) - 1)
-	}
+	limit := b.helperLimit()
 	for {
 		h := b.helpers.Load()
 		if h >= limit {
@@ -148,11 +145,17 @@ func (b *Budget) CanLend() bool {
 	if b == nil {
 		return false
 	}
-	limit := int64(b.threads)
-	if !b.uncapped {
-		limit = int64(runtime.GOMAXPROCS(0) - 1)
+	return len(b.free) > 0 && b.helpers.Load() < b.helperLimit()
+}
+
+// helperLimit is the most helper goroutines For keeps in flight over
+// every loop of b: what the runtime can run beside their callers, or every
+// thread of b when b is Oversubscribed.
+func (b *Budget) helperLimit() int64 {
+	if b.uncapped {
+		return int64(b.threads)
 	}
-	return len(b.free) > 0 && b.helpers.Load() < limit
+	return int64(runtime.GOMAXPROCS(0) - 1)
 }
 
 func (b *Budget) unlend() {
