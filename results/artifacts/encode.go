@@ -209,12 +209,9 @@ func (e *UnitEncoder) AddModel(r ModelRecord) error {
 	if err != nil {
 		return err
 	}
-	var model []byte
-	if at < len(modelFields) && !modelFields[at].empty(r) {
-		line = appendMemberKey(append(line, ','), modelFields[at].key)
-		if line, model, err = appendCompactModel(line, r.Model); err != nil {
-			return fmt.Errorf("results: model of %s config %d: %w", r.Key, r.ConfigIndex, err)
-		}
+	line, model, err := appendModelMember(line, r, at)
+	if err != nil {
+		return fmt.Errorf("results: model of %s config %d: %w", r.Key, r.ConfigIndex, err)
 	}
 	e.line = line
 	for _, part := range [][]byte{line, model, []byte("}\n")} {
@@ -298,11 +295,19 @@ func appendModelJSON(b []byte, r ModelRecord) ([]byte, error) {
 // The members are modelFields'.
 func appendModelParts(b []byte, r ModelRecord) (head, model []byte, err error) {
 	b, at := appendObject(b, r, modelFields)
+	return appendModelMember(b, r, at)
+}
+
+// appendModelMember ends a model record's head b, written up to member
+// at of modelFields (appendObject's or writeModelHead's stop), with the
+// model's key, and returns the model's text as appendCompactModel does;
+// a record without a model (at the end of the fields, or empty) adds
+// nothing.
+func appendModelMember(b []byte, r ModelRecord, at int) (head, model []byte, err error) {
 	if at == len(modelFields) || modelFields[at].empty(r) {
 		return b, nil, nil
 	}
-	b = append(b, ',')
-	b = appendMemberKey(b, modelFields[at].key)
+	b = appendMemberKey(append(b, ','), modelFields[at].key)
 	return appendCompactModel(b, r.Model)
 }
 

@@ -39,7 +39,7 @@ type jsonScan struct {
 	rec     ModelRecord
 	curTerm Term
 	// strs collects a string array's elements before they are copied to
-	// a slice of their number (stringElems), kept across the members a
+	// a slice of their number (stringArray), kept across the members a
 	// pooled scanner reads.
 	strs []string
 }
@@ -222,12 +222,6 @@ func array[T any](s *jsonScan, elem func() (T, bool)) ([]T, bool) {
 	if !s.eat('[') {
 		return nil, false
 	}
-	if str, ok := any(elem).(func() (string, bool)); ok {
-		// Arrays of strings (rules, features, classes) are collected in
-		// the scanner's scratch slice and copied once (stringElems).
-		out, ok := stringElems(s, str)
-		return any(out).([]T), ok
-	}
 	out := []T{}
 	if s.eat(']') {
 		return out, true
@@ -247,12 +241,18 @@ func array[T any](s *jsonScan, elem func() (T, bool)) ([]T, bool) {
 	}
 }
 
-// stringElems is array's loop for strings, after the opening bracket:
-// the elements are collected in s.strs and copied to a slice of their
+// stringArray is array for strings (rules, features, classes): the
+// elements are collected in s.strs and copied to a slice of their
 // number. A deep tree's rules (10^5 per model) grown by appending went
 // through slices that were, in all, several times their final size,
 // garbage the paused collector kept while a report read them.
-func stringElems(s *jsonScan, elem func() (string, bool)) ([]string, bool) {
+func stringArray(s *jsonScan, elem func() (string, bool)) ([]string, bool) {
+	if s.null() {
+		return nil, true
+	}
+	if !s.eat('[') {
+		return nil, false
+	}
 	if s.eat(']') {
 		return []string{}, true
 	}
