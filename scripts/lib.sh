@@ -34,13 +34,16 @@ build_rev() {
   local rev=$1 out=$2 commit src
   commit=$(git rev-parse --verify -q "$rev^{commit}") || { echo "${0##*/}: $rev is not a commit here" >&2; return 2; }
   src=$(mktemp -d "${TMPDIR:-/tmp}/fgrtbench-rev.XXXXXX")
-  git worktree add -q --detach "$src/tree" "$commit"
+  local rc=0
+  # Each step's failure is caught (|| rc=...), so that a caller under
+  # set -e still removes the worktree, then fails.
+  git worktree add -q --detach "$src/tree" "$commit" || { rm -rf "$src"; return 2; }
   if [ -f "$src/tree/deploy/build.sh" ]; then
-    (cd "$src/tree" && REVISION="$commit" VERSION="$rev" MODIFIED=false sh deploy/build.sh "$out")
+    (cd "$src/tree" && REVISION="$commit" VERSION="$rev" MODIFIED=false sh deploy/build.sh "$out") || rc=$?
   else
-    (cd "$src/tree" && CGO_ENABLED=0 go build -trimpath -o "$out" ./cmd/fgrtbench)
+    (cd "$src/tree" && CGO_ENABLED=0 go build -trimpath -o "$out" ./cmd/fgrtbench) || rc=$?
   fi
-  local rc=$?
+  [ "$rc" = 0 ] || echo "${0##*/}: building $rev failed" >&2
   git worktree remove --force "$src/tree" >/dev/null 2>&1 || true
   rm -rf "$src"
   return $rc
@@ -49,6 +52,19 @@ build_rev() {
 # machine_line: the machine, its memory and Go, in one line.
 machine_line() {
   echo "$(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')), $(awk '/MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo), $(go version | cut -d' ' -f3)"
+}
+
+# quietly LOG COMMAND...: runs COMMAND with its output in LOG; when it
+# fails, says so with LOG's last lines, and fails.
+quietly() {
+  local log=$1 rc=0
+  shift
+  "$@" > "$log" 2>&1 || rc=$?
+  if [ "$rc" != 0 ]; then
+    echo "${0##*/}: $* failed (exit $rc); the end of its output:" >&2
+    tail -n 5 "$log" >&2
+  fi
+  return "$rc"
 }
 
 # load_now: the load average (1/5/15 min).

@@ -113,7 +113,7 @@ fgrt_fits() {
     order="this base"
     [ $((r % 2)) = 0 ] && order="base this"
     for b in $order; do
-      "$work/$b" runtime --methods fgrt --samples "$fgrt_rows" --features "" --trials 3 --out "$work/fgrt-$b-$r" > /dev/null 2>&1
+      quietly "$work/fgrt-$b-$r.log" "$work/$b" runtime --methods fgrt --samples "$fgrt_rows" --features "" --trials 3 --out "$work/fgrt-$b-$r"
       fits "$work/fgrt-$b-$r/runtime.csv" | sed "s/^/$b /"
     done
   done
@@ -147,7 +147,7 @@ cart_rounds() {
     order="1 2"
     [ $((r % 2)) = 0 ] && order="2 1"
     for j in $order; do
-      "$work/this" runtime --methods cart "$@" --trials 3 -j "$j" --out "$work/$name-$j-$r" > /dev/null 2>&1
+      quietly "$work/$name-$j-$r.log" "$work/this" runtime --methods cart "$@" --trials 3 -j "$j" --out "$work/$name-$j-$r"
       fits "$work/$name-$j-$r/runtime.csv" | sed "s/^/$j $r /"
     done
   done
