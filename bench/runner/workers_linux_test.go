@@ -82,8 +82,17 @@ func TestWorkersEndWithTheirRun(t *testing.T) {
 			}
 			data, _ := os.ReadFile(log)
 			pids := strings.Fields(string(data))
-			if len(pids) < 2 {
-				t.Fatalf("the workers recorded pids %q; want each wrapper's and its child's", pids)
+			// A run that ends normally retires every worker, whose wrapper
+			// then starts its child. On interruption a worker busy with a
+			// unit is stopped at once, before its wrapper starts a child,
+			// and when that is the only worker only its pid is recorded
+			// (CI saw it once, Run returning after 30 ms).
+			wantPids := 2
+			if c.interrupt {
+				wantPids = 1
+			}
+			if len(pids) < wantPids {
+				t.Fatalf("the workers recorded pids %q; want at least %d (each wrapper's, and after a retirement its child's)", pids, wantPids)
 			}
 			// SIGKILL is delivered at once; allow the kernel a moment to
 			// reap, far less than the grace period.
