@@ -40,10 +40,10 @@ var cellsPerThread int64 = 1 << 20
 // 64 CPUs, four 10⁶-row units ran at once on two cores, each with its
 // fold's rows, for no speed.
 func threadDemand(plan *protocol.Plan, fi int, threaded bool, threads, procs int) int {
-	if !threaded || fi < 0 || fi >= len(plan.Folds) {
+	if !threaded {
 		return 1
 	}
-	cells := int64(plan.Folds[fi].NTrain()) * int64(len(plan.Schema.Features))
+	cells := trainingCells(plan, fi)
 	want := (cells + cellsPerThread - 1) / cellsPerThread
 	if want <= 1 {
 		return 1

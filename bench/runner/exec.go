@@ -165,7 +165,7 @@ func scored(model learn.Model, fit, predS float64, pred []int, s learn.Schema, y
 // units: each split's training rows are built for its fits and dropped,
 // its test rows after the fits (matrices).
 func (e *executor) run(u study.Unit, plan *protocol.Plan, m study.ResolvedMethod, nFolds int) ([]results.Record, *unitArtifacts, error) {
-	fi := u.Repeat*nFolds + u.Fold
+	fi := foldIndex(u, nFolds)
 	if fi >= len(plan.Folds) {
 		return nil, nil, fmt.Errorf("%s: plan has %d folds, unit wants %d", u.Key, len(plan.Folds), fi)
 	}

@@ -272,7 +272,7 @@ func (a *admission) admitUnit(ctx context.Context, u study.Unit, plan *protocol.
 	if a == nil {
 		return func() {}, nil
 	}
-	fi := u.Repeat*nFolds + u.Fold
+	fi := foldIndex(u, nFolds)
 	busy := 1
 	if threaded {
 		// For lends a fit no more helpers than the runtime runs beside

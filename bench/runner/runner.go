@@ -438,7 +438,7 @@ func (r *Runner) execute(ctx context.Context, s study.Study, ms []study.Resolved
 	r.budget = par.NewBudget(r.threads())
 	ex := &executor{ctx: ctx, stages: &r.stages, artifacts: arts.header(), budget: r.budget}
 	pool := &unitPool{ctx: ctx, budget: r.budget, admit: r.admission(), ex: ex, s: s, ms: ms, plans: plans, threaded: threadedMethods(ms)}
-	writeErr := r.collect(pool.start(pending), cancel, arts, f, &sum)
+	writeErr := r.collect(pool.start(largestFirst(pending, pool.trainingCells)), cancel, arts, f, &sum)
 	if r.Progress != nil {
 		r.Progress.Finish()
 	}

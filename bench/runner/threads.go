@@ -118,6 +118,17 @@ func (p *unitPool) unit(u study.Unit) unitResult {
 	return res
 }
 
+// trainingCells is unit u's training cells (order.go); 0 when its plan
+// cannot be made, an error the unit reports itself when it runs (describe
+// made every plan before any unit, so none is expected).
+func (p *unitPool) trainingCells(u study.Unit) int64 {
+	plan, err := p.plans.get(p.ctx, u.Protocol, u.Dataset)
+	if err != nil {
+		return 0
+	}
+	return trainingCells(plan, foldIndex(u, p.s.Layout(u.Protocol).Folds))
+}
+
 // threadedMethods says, for each method, whether its trainers spread a fit
 // over free threads (learn.Threaded), judged on a trainer of its first
 // configuration; a method whose trainer cannot be built here is taken as

@@ -1,0 +1,61 @@
+package runner
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/fgrtbench/fgrtbench/bench/protocol"
+	"github.com/fgrtbench/fgrtbench/bench/study"
+)
+
+// Dispatch order: the largest units first. The workers take units in the
+// order they are handed out, so the last units to start decide how long
+// the study's tail is, when fewer units remain than threads. In canonical
+// order (protocol, dataset, method, fold) the paper study ends with the
+// clean protocol's spambase units, the longest of all (FuzzyCART's take
+// 1.6 s each at -j 1 on the development machine, against 33 ms for the
+// median unit); on the 16-core machine that tail held the study's
+// efficiency at -j 16 to 69 %. Handing out the units with the most
+// training cells first (longest-processing-time first, with the training
+// cells standing for a unit's time) leaves the small units for the tail:
+// replaying the 1,450 units' measured -j 1 times on 16 simulated workers
+// gives 4.00 s in canonical order, 3.07 s largest first, and 3.01 s for
+// the ideal 48.1 s / 16 (docs/performance.md#scaling).
+//
+// Only the order in which units start changes: each unit computes the
+// same rows whenever it runs, and results.csv and the artifacts are
+// written in canonical order whatever the order units finish in, as at
+// any -j.
+
+// foldIndex is unit u's fold in its plan's Folds: its repeat's folds come
+// after those of the repeats before it.
+func foldIndex(u study.Unit, nFolds int) int { return u.Repeat*nFolds + u.Fold }
+
+// trainingCells is the number of cells of fold fi's training rows (rows ×
+// inputs), what the thread demand and the dispatch order measure a unit
+// by; 0 for a fold the plan does not have.
+func trainingCells(plan *protocol.Plan, fi int) int64 {
+	if fi < 0 || fi >= len(plan.Folds) {
+		return 0
+	}
+	return int64(plan.Folds[fi].NTrain()) * int64(len(plan.Schema.Features))
+}
+
+// largestFirst returns a copy of units ordered by cells, largest first;
+// units of equal cells keep their order (canonical, as units come).
+func largestFirst(units []study.Unit, cells func(study.Unit) int64) []study.Unit {
+	type sized struct {
+		u     study.Unit
+		cells int64
+	}
+	all := make([]sized, len(units))
+	for i, u := range units {
+		all[i] = sized{u, cells(u)}
+	}
+	slices.SortStableFunc(all, func(a, b sized) int { return cmp.Compare(b.cells, a.cells) })
+	ordered := make([]study.Unit, len(all))
+	for i, s := range all {
+		ordered[i] = s.u
+	}
+	return ordered
+}
