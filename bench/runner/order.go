@@ -41,21 +41,21 @@ func trainingCells(plan *protocol.Plan, fi int) int64 {
 	return int64(plan.Folds[fi].NTrain()) * int64(len(plan.Schema.Features))
 }
 
-// largestFirst returns a copy of units ordered by cells, largest first;
-// units of equal cells keep their order (canonical, as units come).
-func largestFirst(units []study.Unit, cells func(study.Unit) int64) []study.Unit {
-	type sized struct {
-		u     study.Unit
-		cells int64
-	}
-	all := make([]sized, len(units))
+// ordered is a pending unit with its canonical position and its training
+// cells, in the order units are handed out.
+type ordered struct {
+	study.Unit
+	canonical int
+	cells     int64
+}
+
+// largestFirst returns units ordered by cells, largest first; units of
+// equal cells keep their order (canonical, as units come).
+func largestFirst(units []study.Unit, cells func(study.Unit) int64) []ordered {
+	all := make([]ordered, len(units))
 	for i, u := range units {
-		all[i] = sized{u, cells(u)}
+		all[i] = ordered{Unit: u, canonical: i, cells: cells(u)}
 	}
-	slices.SortStableFunc(all, func(a, b sized) int { return cmp.Compare(b.cells, a.cells) })
-	ordered := make([]study.Unit, len(all))
-	for i, s := range all {
-		ordered[i] = s.u
-	}
-	return ordered
+	slices.SortStableFunc(all, func(a, b ordered) int { return cmp.Compare(b.cells, a.cells) })
+	return all
 }

@@ -44,10 +44,14 @@ func TestLargestFirst(t *testing.T) {
 			if !slices.Equal(units, in) {
 				t.Error("largestFirst reordered its argument")
 			}
-			// Equal keys are told apart by their fold (their place in the
-			// input): a stable order keeps them rising.
-			for i := 1; i < len(got); i++ {
-				if got[i].Key == got[i-1].Key && got[i].Fold < got[i-1].Fold {
+			for i, o := range got {
+				// Fold is each unit's place in the input here.
+				if o.canonical != o.Fold || o.cells != cells[o.Key] {
+					t.Errorf("unit %d (%s): canonical %d, cells %d; want %d, %d", i, o.Key, o.canonical, o.cells, o.Fold, cells[o.Key])
+				}
+				// Equal keys are told apart by their place in the input: a
+				// stable order keeps them rising.
+				if i > 0 && o.Key == got[i-1].Key && o.canonical < got[i-1].canonical {
 					t.Errorf("units of equal size swapped: %v", got)
 				}
 			}
@@ -84,6 +88,7 @@ func init() {
 // run at -j 1 still fits the larger dataset's units first (the order the
 // units start in, order.go).
 func TestUnitsStartLargestFirst(t *testing.T) {
+	var times []UnitTime
 	run := func(names ...string) []int {
 		startedFits.Lock()
 		startedFits.seen = nil
@@ -91,7 +96,7 @@ func TestUnitsStartLargestFirst(t *testing.T) {
 		s := study.Study{Protocols: []string{"clean"}, Datasets: names,
 			Methods: []study.MethodSpec{{Name: "test-order"}}, Options: protocol.DefaultOptions()}
 		dir := t.TempDir()
-		r := &Runner{Load: testLoader, OutDir: dir, Jobs: 1, NoArtifacts: true}
+		r := &Runner{Load: testLoader, OutDir: dir, Jobs: 1, NoArtifacts: true, UnitTimes: func(u UnitTime) { times = append(times, u) }}
 		if _, err := r.Run(context.Background(), s); err != nil {
 			t.Fatal(err)
 		}
@@ -105,5 +110,29 @@ func TestUnitsStartLargestFirst(t *testing.T) {
 	}
 	if !slices.IsSortedFunc(seen, func(a, b int) int { return b - a }) {
 		t.Errorf("training cells in the order fits started: %v; want the largest first", seen)
+	}
+	// The same order as UnitTimes records it: at -j 1 units finish in
+	// the order they start, one after the other.
+	if len(times) != 10 {
+		t.Fatalf("%d unit times, want 10", len(times))
+	}
+	for i, u := range times {
+		if u.Started != i || u.Failed || u.Wall <= 0 {
+			t.Errorf("unit time %d: started %d, failed %v, wall %v", i, u.Started, u.Failed, u.Wall)
+		}
+		// beta's five units come first in canonical order, alpha's next;
+		// alpha's start first, and units of equal cells in canonical order.
+		if (u.Canonical >= 5) != (i < 5) || u.Unit.Fold != u.Canonical%5 {
+			t.Errorf("unit time %d: canonical %d (fold %d), want alpha's units (5 to 9) first", i, u.Canonical, u.Unit.Fold)
+		}
+		if i > 0 && u.Cells == times[i-1].Cells && u.Canonical < times[i-1].Canonical {
+			t.Errorf("unit time %d: canonical %d started after %d, with as many cells", i, u.Canonical, times[i-1].Canonical)
+		}
+		if int64(seen[i]) != u.Cells {
+			t.Errorf("unit time %d: %d cells, its fit had %d", i, u.Cells, seen[i])
+		}
+		if i > 0 && u.Start < times[i-1].Start+times[i-1].Wall {
+			t.Errorf("unit time %d started at %v, before unit %d ended (%v + %v)", i, u.Start, i-1, times[i-1].Start, times[i-1].Wall)
+		}
 	}
 }

@@ -68,6 +68,11 @@ type Runner struct {
 	// MemorySource says where it came from, for the manifest.
 	Memory       int64
 	MemorySource string
+	// UnitTimes, when set, receives each unit that ran (or failed) with
+	// when it started and how long it ran, from the writer goroutine, in
+	// the order units finish: what a study's schedule is measured by
+	// (order.go; FGRTBENCH_UNIT_TIMES).
+	UnitTimes func(UnitTime)
 	// afterUnit is a test hook called after each unit's rows are on disk.
 	afterUnit func(done int)
 	// openResults opens results.csv for appending (nil: the file system);
@@ -438,6 +443,7 @@ func (r *Runner) execute(ctx context.Context, s study.Study, ms []study.Resolved
 	r.budget = par.NewBudget(r.threads())
 	ex := &executor{ctx: ctx, stages: &r.stages, artifacts: arts.header(), budget: r.budget}
 	pool := &unitPool{ctx: ctx, budget: r.budget, admit: r.admission(), ex: ex, s: s, ms: ms, plans: plans, threaded: threadedMethods(ms)}
+	pool.t0 = time.Now()
 	writeErr := r.collect(pool.start(largestFirst(pending, pool.trainingCells)), cancel, arts, f, &sum)
 	if r.Progress != nil {
 		r.Progress.Finish()
@@ -492,8 +498,14 @@ func (r *Runner) collect(out <-chan unitResult, cancel func(), arts *artifactFil
 				r.afterUnit(sum.Ran)
 			}
 		}
-		if r.Progress != nil && !errors.Is(res.err, context.Canceled) { // an interrupted unit is neither done nor failed
+		if errors.Is(res.err, context.Canceled) { // an interrupted unit is neither done nor failed
+			continue
+		}
+		if r.Progress != nil {
 			r.Progress.Done(res.u, res.err)
+		}
+		if r.UnitTimes != nil && res.ran {
+			r.UnitTimes(res.time)
 		}
 	}
 	return nil

@@ -4,6 +4,8 @@ import (
 	"context"
 	"runtime"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/fgrtbench/fgrtbench/bench/protocol"
 	"github.com/fgrtbench/fgrtbench/bench/study"
@@ -39,6 +41,26 @@ type unitResult struct {
 	rows []results.Record
 	arts *unitArtifacts
 	err  error
+	// ran says that the unit started (it was admitted and ran, whether
+	// or not it failed); time is then its record for Runner.UnitTimes.
+	ran  bool
+	time UnitTime
+}
+
+// UnitTime is one unit's place in a run's schedule (Runner.UnitTimes).
+type UnitTime struct {
+	Unit study.Unit
+	// Canonical is the unit's position among the run's pending units in
+	// canonical order, Started its position in the order units started
+	// (order.go); both count from 0.
+	Canonical, Started int
+	// Cells is its training cells, what the start order ranks it by.
+	Cells int64
+	// Start is when it started, after the run's units began to start;
+	// Wall how long it ran (its plan, fits, predictions and artifacts,
+	// not the wait for a thread or for memory).
+	Start, Wall time.Duration
+	Failed      bool
 }
 
 // unitPool runs a run's units on workers that share one budget.
@@ -50,6 +72,8 @@ type unitPool struct {
 	s      study.Study
 	ms     []study.ResolvedMethod
 	plans  *planCache
+	// t0 is when the units began to start: UnitTime.Start counts from it.
+	t0 time.Time
 	// threaded[m] says whether method m's trainers spread their fits
 	// (threadedMethods).
 	threaded []bool
@@ -61,16 +85,17 @@ type unitPool struct {
 // units must cost three. The returned channel carries one result per unit
 // handed out and is closed once every worker has returned; cancelling the
 // pool's context stops handing units out.
-func (p *unitPool) start(pending []study.Unit) <-chan unitResult {
-	work := make(chan study.Unit)
+func (p *unitPool) start(pending []ordered) <-chan unitResult {
+	work := make(chan ordered)
 	out := make(chan unitResult)
 	var wg sync.WaitGroup
+	var started atomic.Int64
 	for w := 0; w < min(p.budget.Threads(), len(pending)); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for u := range work {
-				out <- p.unit(u)
+				out <- p.unit(u, &started)
 			}
 		}()
 	}
@@ -95,7 +120,8 @@ func (p *unitPool) start(pending []study.Unit) <-chan unitResult {
 // loops of the units running, and it gives its thread back before the
 // writer receives the result, so a worker blocked on the writer holds
 // none.
-func (p *unitPool) unit(u study.Unit) unitResult {
+func (p *unitPool) unit(o ordered, started *atomic.Int64) unitResult {
+	u := o.Unit
 	res := unitResult{u: u}
 	if res.err = p.ctx.Err(); res.err != nil {
 		return res
@@ -113,7 +139,10 @@ func (p *unitPool) unit(u study.Unit) unitResult {
 	}
 	defer done()
 	p.budget.Do(func() {
+		t := time.Now()
+		res.time = UnitTime{Unit: u, Canonical: o.canonical, Started: int(started.Add(1) - 1), Cells: o.cells, Start: t.Sub(p.t0)}
 		res.rows, res.arts, res.err = p.ex.run(u, plan, p.ms[u.Method], folds)
+		res.ran, res.time.Wall, res.time.Failed = true, time.Since(t), res.err != nil
 	})
 	return res
 }

@@ -34,6 +34,10 @@ type Options struct {
 	Load    runner.Loader
 	// Progress shows the units as they finish (Progress below).
 	Progress runner.Progress
+	// UnitTimes is a new file for the run's schedule (UnitTimesEnv;
+	// empty: none), written when the run ends, also when it failed or was
+	// interrupted.
+	UnitTimes string
 	// Note receives each line for the user (warnings, what was healed,
 	// the summary); nil drops them.
 	Note func(string)
@@ -51,6 +55,13 @@ func (o Options) note(format string, args ...any) {
 func Run(ctx context.Context, st study.Study, o Options) (runner.Summary, error) {
 	r := &runner.Runner{Load: o.Load, OutDir: o.Out, Jobs: o.Jobs, Memory: o.Memory, MemorySource: o.MemorySource, Shard: o.Shard, FailFast: o.FailFast, NoArtifacts: o.NoArtifacts,
 		Progress: o.Progress, Warn: func(w string) { o.note("warning: %s", w) }}
+	var times []runner.UnitTime
+	if o.UnitTimes != "" {
+		if err := checkUnitTimesPath(o.UnitTimes); err != nil {
+			return runner.Summary{}, err
+		}
+		r.UnitTimes = func(t runner.UnitTime) { times = append(times, t) }
+	}
 	if o.Fresh {
 		if err := moveAside(ctx, r, st, o); err != nil {
 			return runner.Summary{}, err
@@ -58,6 +69,13 @@ func Run(ctx context.Context, st study.Study, o Options) (runner.Summary, error)
 	}
 	start := time.Now()
 	sum, runErr := r.Run(ctx, st)
+	if o.UnitTimes != "" && sum.Units > 0 {
+		if err := writeUnitTimes(o.UnitTimes, times); err != nil {
+			o.note("%v", err)
+		} else {
+			o.note("unit times of %d units -> %s", len(times), o.UnitTimes)
+		}
+	}
 	if (sum.Units == 0 && runErr != nil) || outdir.IsWriteError(runErr) {
 		// Refused before any unit was considered, or stopped by a write
 		// error: the error is the one message.

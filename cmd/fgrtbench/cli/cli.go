@@ -88,6 +88,7 @@ Environment:
   FGRT_DATA_MIRROR      directory of <name>.dat files used instead of the network
   FGRT_CACHE_DIR        where verified datasets are cached (default: user cache dir)
   FGRTBENCH_CPUPROFILE  a new file for the run's CPU profile (go tool pprof)
+  FGRTBENCH_UNIT_TIMES  a new file for the run's schedule: each unit's start, wall time and size (CSV)
 `)
 }
 

@@ -137,7 +137,8 @@ func (r *runFlags) options(env *command.Env, study study.Study) (runstudy.Option
 	memory, memorySource := r.memory.budget()
 	return runstudy.Options{Out: r.out, Jobs: r.jobs, Memory: memory, MemorySource: memorySource, Shard: shard, FailFast: r.failFast, NoArtifacts: r.noArtifacts,
 		Fresh: r.fresh, Profile: r.profile, Load: load, Progress: runstudy.Progress(env.Stderr, env.StderrIsTerminal),
-		Note: func(msg string) { fmt.Fprintf(env.Stderr, "fgrtbench: %s\n", msg) }}, nil
+		UnitTimes: env.Getenv(runstudy.UnitTimesEnv),
+		Note:      func(msg string) { fmt.Fprintf(env.Stderr, "fgrtbench: %s\n", msg) }}, nil
 }
 
 // execute runs a study with progress (runstudy.Run); the runner keeps the
