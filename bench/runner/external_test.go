@@ -271,9 +271,9 @@ type countingProgress struct {
 	done, failed int
 }
 
-func (p *countingProgress) Start(int) {}
-func (p *countingProgress) Finish()   {}
-func (p *countingProgress) Done(_ study.Unit, err error) {
+func (p *countingProgress) Start(int, int64) {}
+func (p *countingProgress) Finish()          {}
+func (p *countingProgress) Done(_ study.Unit, _ int64, err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.done++

@@ -55,12 +55,12 @@ type startHeap struct {
 	sampler *heapSampler
 }
 
-func (p *startHeap) Start(int) {
+func (p *startHeap) Start(int, int64) {
 	p.base = heapInUse()
 	p.sampler = sampleHeap()
 }
-func (p *startHeap) Done(study.Unit, error) {}
-func (p *startHeap) Finish()                {}
+func (p *startHeap) Done(study.Unit, int64, error) {}
+func (p *startHeap) Finish()                       {}
 
 // measureUnit runs one unit (fold 0) of method on n rows × d inputs under
 // the clean protocol at the large-study collector setting, and returns

@@ -31,9 +31,12 @@ type Loader func(ctx context.Context, name string) (*datasets.Dataset, error)
 
 // Progress receives one call per finished unit. It must be safe for
 // concurrent use; the runner calls it from its writer goroutine only.
+// Work is a unit's training cells (order.go), and total work theirs
+// summed: the units start largest first, so how far a run is shows in the
+// work done as much as in the units done.
 type Progress interface {
-	Start(total int)
-	Done(u study.Unit, err error)
+	Start(total int, work int64)
+	Done(u study.Unit, work int64, err error)
 	Finish()
 }
 
@@ -428,9 +431,6 @@ func (r *Runner) execute(ctx context.Context, s study.Study, ms []study.Resolved
 	}
 	defer arts.close()
 
-	if r.Progress != nil {
-		r.Progress.Start(len(pending))
-	}
 	defer tightGC()()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -443,8 +443,16 @@ func (r *Runner) execute(ctx context.Context, s study.Study, ms []study.Resolved
 	r.budget = par.NewBudget(r.threads())
 	ex := &executor{ctx: ctx, stages: &r.stages, artifacts: arts.header(), budget: r.budget}
 	pool := &unitPool{ctx: ctx, budget: r.budget, admit: r.admission(), ex: ex, s: s, ms: ms, plans: plans, threaded: threadedMethods(ms)}
+	order := largestFirst(pending, pool.trainingCells)
+	if r.Progress != nil {
+		var work int64
+		for _, o := range order {
+			work += o.cells
+		}
+		r.Progress.Start(len(order), work)
+	}
 	pool.t0 = time.Now()
-	writeErr := r.collect(pool.start(largestFirst(pending, pool.trainingCells)), cancel, arts, f, &sum)
+	writeErr := r.collect(pool.start(order), cancel, arts, f, &sum)
 	if r.Progress != nil {
 		r.Progress.Finish()
 	}
@@ -502,7 +510,7 @@ func (r *Runner) collect(out <-chan unitResult, cancel func(), arts *artifactFil
 			continue
 		}
 		if r.Progress != nil {
-			r.Progress.Done(res.u, res.err)
+			r.Progress.Done(res.u, res.cells, res.err)
 		}
 		if r.UnitTimes != nil && res.ran {
 			r.UnitTimes(res.time)

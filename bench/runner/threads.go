@@ -37,10 +37,11 @@ func (r *Runner) threads() int {
 
 // unitResult is what a worker hands the writer for one unit.
 type unitResult struct {
-	u    study.Unit
-	rows []results.Record
-	arts *unitArtifacts
-	err  error
+	u     study.Unit
+	cells int64 // its training cells (order.go)
+	rows  []results.Record
+	arts  *unitArtifacts
+	err   error
 	// ran says that the unit started (it was admitted and ran, whether
 	// or not it failed); time is then its record for Runner.UnitTimes.
 	ran  bool
@@ -122,7 +123,7 @@ func (p *unitPool) start(pending []ordered) <-chan unitResult {
 // none.
 func (p *unitPool) unit(o ordered, started *atomic.Int64) unitResult {
 	u := o.Unit
-	res := unitResult{u: u}
+	res := unitResult{u: u, cells: o.cells}
 	if res.err = p.ctx.Err(); res.err != nil {
 		return res
 	}

@@ -21,29 +21,88 @@ func Progress(w io.Writer, terminal bool) runner.Progress {
 	return &lineProgress{w: w}
 }
 
-// barProgress draws a progress bar on a terminal.
+// barProgress draws a progress bar on a terminal. The bar's own estimate
+// counts units, which the largest-first order makes far too long early in
+// a run, so the description carries the run's estimate instead (eta).
 type barProgress struct {
-	w   io.Writer
-	bar *progressbar.ProgressBar
+	w     io.Writer
+	bar   *progressbar.ProgressBar
+	now   func() time.Time // time.Now unless a test sets it
+	start time.Time
+	count progressCount
 }
 
-func (p *barProgress) Start(total int) {
+func (p *barProgress) clock() time.Time {
+	if p.now != nil {
+		return p.now()
+	}
+	return time.Now()
+}
+
+func (p *barProgress) Start(total int, work int64) {
+	p.start = p.clock()
+	p.count = progressCount{total: total, totalWork: work}
 	p.bar = progressbar.NewOptions(total,
 		progressbar.OptionSetWriter(p.w),
 		progressbar.OptionSetDescription("units"),
 		progressbar.OptionShowCount(),
-		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionSetPredictTime(false),
+		progressbar.OptionSetElapsedTime(true),
 		progressbar.OptionClearOnFinish(),
 		progressbar.OptionThrottle(100*time.Millisecond),
 	)
 }
 
-func (p *barProgress) Done(u study.Unit, err error) {
-	p.bar.Describe(u.Dataset + " " + u.Label)
+func (p *barProgress) Done(u study.Unit, work int64, err error) {
+	p.count.add(work, err)
+	p.bar.Describe("ETA " + p.count.eta(p.clock().Sub(p.start)) + " · " + u.Dataset + " " + u.Label)
 	_ = p.bar.Add(1)
 }
 
 func (p *barProgress) Finish() { _ = p.bar.Finish() }
+
+// progressCount is how far a run is, in units and in work (training
+// cells).
+type progressCount struct {
+	total, done, failed int
+	totalWork, doneWork int64
+}
+
+func (c *progressCount) add(work int64, err error) {
+	c.done++
+	c.doneWork += work
+	if err != nil {
+		c.failed++
+	}
+}
+
+// eta estimates the time left after elapsed, as a range where the two
+// estimates differ. Units start largest first (bench/runner/order.go), so
+// the units done are larger than those left: the time per unit so far
+// overestimates what is left (at a tenth of the paper study's units, 1m29s
+// for the 16 s left), and the time per cell of work underestimates it (a
+// small unit costs more per cell). If a unit's time is a fixed part plus a
+// part per cell, the time left lies between the two, so both are shown
+// (the earlier is first) until they agree within a quarter; then the
+// later alone.
+func (c progressCount) eta(elapsed time.Duration) string {
+	if c.done >= c.total {
+		return "0s"
+	}
+	if c.done == 0 {
+		return "?"
+	}
+	perUnit := time.Duration(float64(elapsed) / float64(c.done) * float64(c.total-c.done))
+	if c.doneWork <= 0 || c.totalWork <= c.doneWork {
+		return ShortDuration(perUnit)
+	}
+	perWork := time.Duration(float64(elapsed) / float64(c.doneWork) * float64(c.totalWork-c.doneWork))
+	lo, hi := min(perUnit, perWork), max(perUnit, perWork)
+	if float64(hi) <= 1.25*float64(lo) {
+		return ShortDuration(hi)
+	}
+	return ShortDuration(lo) + "–" + ShortDuration(hi)
+}
 
 // Progress lines for a stderr that is not a terminal (Slurm logs, CI): a
 // bar redrawn with carriage returns would be noise there, so lineProgress
@@ -61,9 +120,7 @@ type lineProgress struct {
 	now func() time.Time // time.Now unless a test sets it
 
 	mu         sync.Mutex
-	total      int
-	done       int
-	failed     int
+	count      progressCount
 	start      time.Time
 	lastLine   time.Time
 	lastBucket int // done*100/total / linePercent at the last line
@@ -76,28 +133,26 @@ func (p *lineProgress) clock() time.Time {
 	return time.Now()
 }
 
-func (p *lineProgress) Start(total int) {
+func (p *lineProgress) Start(total int, work int64) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.total, p.done, p.failed = total, 0, 0
+	p.count = progressCount{total: total, totalWork: work}
 	p.start = p.clock()
 	p.lastLine, p.lastBucket = p.start, 0
 	fmt.Fprintf(p.w, "fgrtbench: %d units to run\n", total)
 }
 
-func (p *lineProgress) Done(_ study.Unit, err error) {
+func (p *lineProgress) Done(_ study.Unit, work int64, err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.done++
-	if err != nil {
-		p.failed++
-	}
+	p.count.add(work, err)
 	now := p.clock()
+	c := p.count
 	bucket := 0
-	if p.total > 0 {
-		bucket = p.done * 100 / p.total / linePercent
+	if c.total > 0 {
+		bucket = c.done * 100 / c.total / linePercent
 	}
-	if p.done == 1 || p.done == p.total || now.Sub(p.lastLine) >= LineEvery || bucket > p.lastBucket {
+	if c.done == 1 || c.done == c.total || now.Sub(p.lastLine) >= LineEvery || bucket > p.lastBucket {
 		p.line(now)
 		p.lastLine, p.lastBucket = now, bucket
 	}
@@ -105,24 +160,19 @@ func (p *lineProgress) Done(_ study.Unit, err error) {
 
 func (p *lineProgress) Finish() {}
 
-// line prints the state; the estimate assumes the remaining units take as
-// long on average as the finished ones.
+// line prints the state, with the estimate of the time left (eta).
 func (p *lineProgress) line(now time.Time) {
+	c := p.count
 	elapsed := now.Sub(p.start)
 	pct := 100.0
-	if p.total > 0 {
-		pct = 100 * float64(p.done) / float64(p.total)
-	}
-	eta := "0s"
-	if p.done < p.total {
-		remaining := time.Duration(float64(elapsed) / float64(p.done) * float64(p.total-p.done))
-		eta = ShortDuration(remaining)
+	if c.total > 0 {
+		pct = 100 * float64(c.done) / float64(c.total)
 	}
 	failed := ""
-	if p.failed > 0 {
-		failed = fmt.Sprintf(", %d failed", p.failed)
+	if c.failed > 0 {
+		failed = fmt.Sprintf(", %d failed", c.failed)
 	}
-	fmt.Fprintf(p.w, "fgrtbench: %d/%d units (%.0f%%)%s, elapsed %s, ETA %s\n", p.done, p.total, pct, failed, ShortDuration(elapsed), eta)
+	fmt.Fprintf(p.w, "fgrtbench: %d/%d units (%.0f%%)%s, elapsed %s, ETA %s\n", c.done, c.total, pct, failed, ShortDuration(elapsed), c.eta(elapsed))
 }
 
 // ShortDuration rounds a duration for a log line: 0.4s, 12s, 3m05s, 2h07m.

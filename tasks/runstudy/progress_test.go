@@ -14,7 +14,7 @@ func TestLineProgressThrottlesAndEstimates(t *testing.T) {
 	var buf bytes.Buffer
 	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	p := &lineProgress{w: &buf, now: func() time.Time { return clock }}
-	p.Start(100)
+	p.Start(100, 0)
 	// 100 units, one per second: a line at the first unit, then every 5 s
 	// (linePercent=10 % = 10 units is coarser than 5 s here), and at the end.
 	for i := 1; i <= 100; i++ {
@@ -23,7 +23,7 @@ func TestLineProgressThrottlesAndEstimates(t *testing.T) {
 		if i == 7 {
 			err = errors.New("boom")
 		}
-		p.Done(study.Unit{}, err)
+		p.Done(study.Unit{}, 0, err)
 	}
 	p.Finish()
 	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
@@ -48,10 +48,10 @@ func TestLineProgressEveryFewPercentWhenFast(t *testing.T) {
 	var buf bytes.Buffer
 	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	p := &lineProgress{w: &buf, now: func() time.Time { return clock }}
-	p.Start(1000)
+	p.Start(1000, 0)
 	for i := 0; i < 1000; i++ {
 		clock = clock.Add(time.Millisecond)
-		p.Done(study.Unit{}, nil)
+		p.Done(study.Unit{}, 0, nil)
 	}
 	// Start line, first unit, one line per 10 % (the last one is the end).
 	if n := strings.Count(buf.String(), "\n"); n != 12 {
@@ -69,6 +69,85 @@ func TestShortDuration(t *testing.T) {
 	} {
 		if got := ShortDuration(d); got != want {
 			t.Errorf("ShortDuration(%v) = %q, want %q", d, got, want)
+		}
+	}
+}
+
+func TestProgressEstimate(t *testing.T) {
+	cases := []struct {
+		name string
+		c    progressCount
+		el   time.Duration
+		want string
+	}{
+		{"nothing done", progressCount{total: 4, totalWork: 40}, 0, "?"},
+		{"all done", progressCount{total: 4, done: 4, totalWork: 40, doneWork: 40}, 9 * time.Second, "0s"},
+		{"no work known: per unit", progressCount{total: 4, done: 1}, 2 * time.Second, "6.0s"},
+		{"equal units: one estimate", progressCount{total: 4, done: 1, totalWork: 40, doneWork: 10}, 2 * time.Second, "6.0s"},
+		// A tenth of the units holding most of the work: per unit 45 s,
+		// per cell 1.0 s.
+		{"largest first: a range", progressCount{total: 100, done: 10, totalWork: 1000, doneWork: 900}, 9 * time.Second, "1.0s–1m21s"},
+		{"within a quarter: the later", progressCount{total: 10, done: 5, totalWork: 100, doneWork: 45}, 10 * time.Second, "12s"},
+		{"work done but not counted", progressCount{total: 10, done: 5, totalWork: 100, doneWork: 100}, 10 * time.Second, "10s"},
+	}
+	for _, c := range cases {
+		if got := c.c.eta(c.el); got != c.want {
+			t.Errorf("%s: eta %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// TestProgressRangeHoldsTheTimeLeft: units whose time is a fixed part
+// plus a part per cell, finished largest first, one after the other: at
+// every line the time left lies within the range shown, and the
+// per-unit estimate alone would have been over four times too long early.
+func TestProgressRangeHoldsTheTimeLeft(t *testing.T) {
+	var cells []int64
+	for i := 0; i < 10; i++ {
+		cells = append(cells, 200_000) // a few large units
+	}
+	for i := 0; i < 90; i++ {
+		cells = append(cells, 2_000)
+	}
+	cost := func(c int64) time.Duration { return 10*time.Millisecond + time.Duration(c)*time.Microsecond }
+	var work int64
+	var left time.Duration
+	for _, c := range cells {
+		work += c
+		left += cost(c)
+	}
+	var buf bytes.Buffer
+	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	p := &lineProgress{w: &buf, now: func() time.Time { return clock }}
+	p.Start(len(cells), work)
+	for i, c := range cells {
+		clock = clock.Add(cost(c))
+		left -= cost(c)
+		p.Done(study.Unit{}, c, nil)
+		if i == len(cells)-1 {
+			break
+		}
+		est := p.count.eta(clock.Sub(p.start))
+		lo, hi, ok := strings.Cut(est, "–")
+		if !ok {
+			hi = lo
+		}
+		parse := func(s string) time.Duration {
+			d, err := time.ParseDuration(s)
+			if err != nil {
+				t.Fatalf("estimate %q: %v", est, err)
+			}
+			return d
+		}
+		// ShortDuration rounds to a tenth of a second or a second.
+		if l, h := parse(lo), parse(hi); left < l-time.Second || left > h+time.Second {
+			t.Errorf("after %d units: %v left, estimate %s", i+1, left, est)
+		}
+		if i == 9 {
+			perUnit := time.Duration(float64(clock.Sub(p.start)) / 10 * 90)
+			if perUnit < 4*left {
+				t.Errorf("after the large units the per-unit estimate is %v for %v left: the case does not test the range", perUnit, left)
+			}
 		}
 	}
 }
