@@ -119,7 +119,9 @@ func CheckDirResults(dir string, id identity.Study) (*manifest.Manifest, Existin
 // name, which a run or merge would otherwise cut or replace. While another
 // fgrtbench process holds the directory's lock they may be its own, half
 // written (a merge writes its artifacts before its results and manifest):
-// that is refused as Busy, not as a stranger's files.
+// that is refused as Busy, not as a stranger's files, and so are they when
+// the lock is free but a manifest is there by the time it was looked at
+// (the caller found none: the writer finished in between).
 func StrayArtifacts(dir string) error {
 	for _, n := range []string{artifacts.PredictionsFile, artifacts.ModelsFile} {
 		p := filepath.Join(dir, n)
@@ -129,6 +131,9 @@ func StrayArtifacts(dir string) error {
 			}
 			if held, note := heldElsewhere(filepath.Join(dir, LockFile)); held {
 				return &Busy{Dir: dir, Holder: strings.TrimSpace(note)}
+			}
+			if finishedMeanwhile(dir) {
+				return &Busy{Dir: dir}
 			}
 			return fmt.Errorf("%s is in the way and was not written by fgrtbench (%s holds no %s or %s); refusing to replace it: move it, or write into another directory", p, dir, manifest.FileName, results.FileName)
 		}
@@ -211,4 +216,13 @@ func MoveAside(dir string, now time.Time) (string, error) {
 		return "", fmt.Errorf("cannot move %s aside (%v); choose a new --out instead", dir, err)
 	}
 	return dst, nil
+}
+
+// finishedMeanwhile says whether dir holds a manifest now: a caller that
+// found none and then found the directory's lock free may have looked
+// while its writer (which writes its manifest last, under the lock)
+// finished. Its files are then another fgrtbench run's, not a stranger's.
+func finishedMeanwhile(dir string) bool {
+	_, err := os.Lstat(filepath.Join(dir, manifest.FileName))
+	return err == nil
 }

@@ -323,8 +323,33 @@ type mergeOutput struct {
 // beside it may be another merge's or run's half-way state: it writes its
 // results before its manifest, under the directory's lock. While another
 // process holds that lock the target is refused as Busy, as stray
-// artifacts are, not as a stranger's file.
+// artifacts are, not as a stranger's file. When the lock is free by the
+// time it is looked at but the manifest is there now, the writer finished
+// in between (under load the shared_results script met that), and the
+// target is read again.
 func mergeTarget(out string, locked bool) (*mergeOutput, error) {
+	own, err := mergeTargetOnce(out, locked)
+	if errors.Is(err, errFinishedMeanwhile) {
+		// The other writer finished between this merge's reads: what it
+		// left is complete now, so it is read again, once.
+		own, err = mergeTargetOnce(out, locked)
+		if errors.Is(err, errFinishedMeanwhile) {
+			err = &Busy{Dir: filepath.Dir(out)}
+		}
+	}
+	return own, err
+}
+
+// errFinishedMeanwhile is mergeTargetOnce's finding that results.csv had
+// no manifest beside it when read and has one now, with no lock held: the
+// writer that held the lock wrote its manifest and let go in between.
+var errFinishedMeanwhile = errors.New("the directory's writer finished while it was read")
+
+// afterManifestRead is a test hook: it runs after mergeTargetOnce found no
+// manifest, before it looks at the lock.
+var afterManifestRead = func() {}
+
+func mergeTargetOnce(out string, locked bool) (*mergeOutput, error) {
 	st, err := os.Lstat(out)
 	if errors.Is(err, fs.ErrNotExist) {
 		if _, err := manifest.Read(filepath.Dir(out)); errors.Is(err, fs.ErrNotExist) {
@@ -347,8 +372,12 @@ func mergeTarget(out string, locked bool) (*mergeOutput, error) {
 	m, err := manifest.Read(filepath.Dir(out))
 	if errors.Is(err, fs.ErrNotExist) {
 		if !locked {
+			afterManifestRead()
 			if held, note := heldElsewhere(filepath.Join(filepath.Dir(out), LockFile)); held {
 				return nil, &Busy{Dir: filepath.Dir(out), Holder: strings.TrimSpace(note)}
+			}
+			if finishedMeanwhile(filepath.Dir(out)) {
+				return nil, errFinishedMeanwhile
 			}
 		}
 		return nil, fmt.Errorf("%s exists without a %s beside it, so whose results it holds is unknown; refusing to replace it: merge into a new directory", out, manifest.FileName)

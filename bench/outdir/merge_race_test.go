@@ -111,3 +111,55 @@ func copyFile(t *testing.T, from, to string) {
 		t.Fatal(err)
 	}
 }
+
+// TestResultsWhoseWriterFinishesMeanwhile: a merge finds results.csv
+// without a manifest, and the writer that held the directory's lock writes
+// its manifest and lets go before the merge looks at the lock. The merge
+// reads the directory again and merges into it, instead of refusing its
+// results as a stranger's (what the shared_results script met under
+// load).
+func TestResultsWhoseWriterFinishesMeanwhile(t *testing.T) {
+	dirs := shardDirs(t, 2, testStudy())
+	out := t.TempDir()
+	entries, err := os.ReadDir(dirs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.Type().IsRegular() && e.Name() != "manifest.json" {
+			copyFile(t, filepath.Join(dirs[0], e.Name()), filepath.Join(out, e.Name()))
+		}
+	}
+	finished := 0
+	defer outdir.SetAfterManifestRead(func() {
+		if finished++; finished == 1 {
+			copyFile(t, filepath.Join(dirs[0], "manifest.json"), filepath.Join(out, "manifest.json"))
+		}
+	})()
+	sum, err := outdir.Merge(out, dirs, outdir.MergeOptions{})
+	if err != nil {
+		t.Fatalf("merging into a directory whose writer finished meanwhile: %v", err)
+	}
+	if finished != 1 || sum.Partial || sum.PresentUnits != 60 {
+		t.Errorf("hook ran %d times; merge %+v", finished, sum)
+	}
+}
+
+// TestStrayArtifactsWhoseWriterFinishedMeanwhile: StrayArtifacts is asked
+// about a directory its caller found without a manifest; when one is there
+// by the time the lock is found free, the writer finished in between, and
+// its artifacts are refused as Busy (wait, run again), not as a stranger's.
+func TestStrayArtifactsWhoseWriterFinishedMeanwhile(t *testing.T) {
+	dirs := shardDirs(t, 1, testStudy())
+	out := t.TempDir()
+	copyFile(t, filepath.Join(dirs[0], artifacts.PredictionsFile), filepath.Join(out, artifacts.PredictionsFile))
+	err := outdir.StrayArtifacts(out)
+	var busy *outdir.Busy
+	if err == nil || errors.As(err, &busy) {
+		t.Fatalf("artifacts alone: %v, want them refused as a stranger's", err)
+	}
+	copyFile(t, filepath.Join(dirs[0], "manifest.json"), filepath.Join(out, "manifest.json"))
+	if err := outdir.StrayArtifacts(out); !errors.As(err, &busy) {
+		t.Errorf("artifacts with a manifest written meanwhile: %v, want Busy", err)
+	}
+}
