@@ -13,14 +13,15 @@ import (
 // the study's tail is, when fewer units remain than threads. In canonical
 // order (protocol, dataset, method, fold) the paper study ends with the
 // clean protocol's spambase units, the longest of all (FuzzyCART's take
-// 1.6 s each at -j 1 on the development machine, against 33 ms for the
-// median unit); on the 16-core machine that tail held the study's
+// 1.5-1.6 s each at -j 1 on the development machine, against 3.4 ms for
+// the median unit); on the 16-core machine that tail held the study's
 // efficiency at -j 16 to 69 %. Handing out the units with the most
 // training cells first (longest-processing-time first, with the training
 // cells standing for a unit's time) leaves the small units for the tail:
 // replaying the 1,450 units' measured -j 1 times on 16 simulated workers
-// gives 4.00 s in canonical order, 3.07 s largest first, and 3.01 s for
-// the ideal 48.1 s / 16 (docs/performance.md#scaling).
+// (FGRTBENCH_UNIT_TIMES, scripts/replay-schedule.sh) gives 3.83 s in
+// canonical order, 2.94 s largest first, and 2.86 s for the ideal
+// 45.8 s / 16 (docs/performance.md#on-16-cores).
 //
 // Only the order in which units start changes: each unit computes the
 // same rows whenever it runs, and results.csv and the artifacts are
