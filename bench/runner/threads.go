@@ -58,8 +58,9 @@ type UnitTime struct {
 	// Cells is its training cells, what the start order ranks it by.
 	Cells int64
 	// Start is when it started, after the run's units began to start;
-	// Wall how long it ran (its plan, fits, predictions and artifacts,
-	// not the wait for a thread or for memory).
+	// Wall how long it ran: its fold's rows, fits, predictions and
+	// artifacts, not its plan (made before any unit) nor the wait for a
+	// thread or for memory.
 	Start, Wall time.Duration
 	Failed      bool
 }
