@@ -25,16 +25,19 @@ func Progress(w io.Writer, terminal bool) runner.Progress {
 // counts units, which the largest-first order makes far too long early in
 // a run, so the description carries the run's estimate instead (eta).
 type barProgress struct {
-	w     io.Writer
-	bar   *progressbar.ProgressBar
-	now   func() time.Time // time.Now unless a test sets it
+	w   io.Writer
+	bar *progressbar.ProgressBar
+	testClock
 	start time.Time
 	count progressCount
 }
 
-func (p *barProgress) clock() time.Time {
-	if p.now != nil {
-		return p.now()
+// testClock is time.Now unless a test sets now.
+type testClock struct{ now func() time.Time }
+
+func (c testClock) clock() time.Time {
+	if c.now != nil {
+		return c.now()
 	}
 	return time.Now()
 }
@@ -116,21 +119,14 @@ const (
 // at the first finished unit, whenever LineEvery has passed or another
 // linePercent of the units is done since the last line, and at the end.
 type lineProgress struct {
-	w   io.Writer
-	now func() time.Time // time.Now unless a test sets it
+	w io.Writer
+	testClock
 
 	mu         sync.Mutex
 	count      progressCount
 	start      time.Time
 	lastLine   time.Time
 	lastBucket int // done*100/total / linePercent at the last line
-}
-
-func (p *lineProgress) clock() time.Time {
-	if p.now != nil {
-		return p.now()
-	}
-	return time.Now()
 }
 
 func (p *lineProgress) Start(total int, work int64) {

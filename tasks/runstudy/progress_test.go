@@ -13,7 +13,7 @@ import (
 func TestLineProgressThrottlesAndEstimates(t *testing.T) {
 	var buf bytes.Buffer
 	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	p := &lineProgress{w: &buf, now: func() time.Time { return clock }}
+	p := &lineProgress{w: &buf, testClock: testClock{now: func() time.Time { return clock }}}
 	p.Start(100, 0)
 	// 100 units, one per second: a line at the first unit, then every 5 s
 	// (linePercent=10 % = 10 units is coarser than 5 s here), and at the end.
@@ -47,7 +47,7 @@ func TestLineProgressThrottlesAndEstimates(t *testing.T) {
 func TestLineProgressEveryFewPercentWhenFast(t *testing.T) {
 	var buf bytes.Buffer
 	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	p := &lineProgress{w: &buf, now: func() time.Time { return clock }}
+	p := &lineProgress{w: &buf, testClock: testClock{now: func() time.Time { return clock }}}
 	p.Start(1000, 0)
 	for i := 0; i < 1000; i++ {
 		clock = clock.Add(time.Millisecond)
@@ -118,7 +118,7 @@ func TestProgressRangeHoldsTheTimeLeft(t *testing.T) {
 	}
 	var buf bytes.Buffer
 	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	p := &lineProgress{w: &buf, now: func() time.Time { return clock }}
+	p := &lineProgress{w: &buf, testClock: testClock{now: func() time.Time { return clock }}}
 	p.Start(len(cells), work)
 	for i, c := range cells {
 		clock = clock.Add(cost(c))
