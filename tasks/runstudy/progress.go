@@ -86,8 +86,8 @@ func (c *progressCount) add(work int64, err error) {
 // for the 16 s left), and the time per cell of work underestimates it (a
 // small unit costs more per cell). If a unit's time is a fixed part plus a
 // part per cell, the time left lies between the two, so both are shown
-// (the earlier is first) until they agree within a quarter; then the
-// later alone.
+// (the earlier is first) until they agree within a quarter or read the
+// same once rounded; then the later alone.
 func (c progressCount) eta(elapsed time.Duration) string {
 	if c.done >= c.total {
 		return "0s"
@@ -101,10 +101,11 @@ func (c progressCount) eta(elapsed time.Duration) string {
 	}
 	perWork := time.Duration(float64(elapsed) / float64(c.doneWork) * float64(c.totalWork-c.doneWork))
 	lo, hi := min(perUnit, perWork), max(perUnit, perWork)
-	if float64(hi) <= 1.25*float64(lo) {
-		return ShortDuration(hi)
+	short, long := ShortDuration(lo), ShortDuration(hi)
+	if float64(hi) <= 1.25*float64(lo) || short == long {
+		return long
 	}
-	return ShortDuration(lo) + "–" + ShortDuration(hi)
+	return short + "–" + long
 }
 
 // Progress lines for a stderr that is not a terminal (Slurm logs, CI): a

@@ -88,6 +88,7 @@ func TestProgressEstimate(t *testing.T) {
 		// per cell 1.0 s.
 		{"largest first: a range", progressCount{total: 100, done: 10, totalWork: 1000, doneWork: 900}, 9 * time.Second, "1.0s–1m21s"},
 		{"within a quarter: the later", progressCount{total: 10, done: 5, totalWork: 100, doneWork: 45}, 10 * time.Second, "12s"},
+		{"the same once rounded", progressCount{total: 100, done: 50, totalWork: 1000, doneWork: 625}, 100 * time.Millisecond, "0.1s"},
 		{"work done but not counted", progressCount{total: 10, done: 5, totalWork: 100, doneWork: 100}, 10 * time.Second, "10s"},
 	}
 	for _, c := range cases {
