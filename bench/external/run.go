@@ -194,8 +194,19 @@ func (m *Model) Rules(learn.Schema) string {
 
 // PredictChecked writes the unit's files into a fresh directory, runs the
 // job (a process, or a worker's round trip) and reads its predictions and
-// result record.
+// result record. A job whose worker turns out to have been out of step
+// before it was sent (outOfStep) runs again, once, as a new job.
 func (m *Model) PredictChecked(X [][]float64) (pred []int, fit float64, err error) {
+	pred, fit, err = m.predictJob(X)
+	var stale *outOfStep
+	if errors.As(err, &stale) {
+		pred, fit, err = m.predictJob(X)
+	}
+	return pred, fit, err
+}
+
+// predictJob is one job of PredictChecked.
+func (m *Model) predictJob(X [][]float64) (pred []int, fit float64, err error) {
 	in := m.in
 	in.xte = X
 	rc := m.t.run

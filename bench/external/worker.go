@@ -102,6 +102,7 @@ type worker struct {
 	stderrDone chan struct{}
 	stderr     stderrSink
 	jobs       int
+	lastID     int64 // the job it last answered (0: none yet)
 	broken     bool
 	idleTimer  *time.Timer
 	stopOnce   sync.Once
@@ -550,6 +551,16 @@ func (w *worker) receive(ctx context.Context, timer *time.Timer, timeout time.Du
 	return m, nil
 }
 
+// outOfStep is the failure of a job whose worker was out of step before
+// the job was sent: the line read was another answer to the worker's
+// previous job. The job itself did nothing wrong: Model.PredictChecked
+// runs it once more, as a new job (its own directory and id), on another
+// worker.
+type outOfStep struct{ err error }
+
+func (e *outOfStep) Error() string { return e.err.Error() }
+func (e *outOfStep) Unwrap() error { return e.err }
+
 // answer checks the worker's answer to job id and returns its text.
 func (w *worker) answer(m lineMsg, id int64) (string, error) {
 	answer := string(bytes.TrimRight(m.line, "\r\n"))
@@ -560,8 +571,14 @@ func (w *worker) answer(m lineMsg, id int64) (string, error) {
 		return answer, w.fail("wrote %s on its standard output, which is not an answer {\"id\": %d, \"ok\": true} (print to stderr: stdout carries the protocol)%s", clip(m.line), id, w.stopTail())
 	}
 	if *a.ID != id {
+		if w.lastID != 0 && *a.ID == w.lastID {
+			// A second answer to its last job, which came too late for
+			// the pool to see before this job took the worker.
+			return answer, &outOfStep{w.fail("answered job %d a second time while job %d was in flight (one answer per job, in order)%s", *a.ID, id, w.stopTail())}
+		}
 		return answer, w.fail("answered job %d, but job %d is the one in flight (one answer per job, in order)%s", *a.ID, id, w.stopTail())
 	}
+	w.lastID = id
 	if !*a.OK {
 		msg := strings.Join(strings.Fields(a.Error), " ")
 		if msg == "" {

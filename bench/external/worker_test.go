@@ -446,3 +446,31 @@ func TestAdapterChangedBetweenJobs(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkerLateSecondAnswer: a worker writes a second answer to a job
+// only after the harness has sent it the next job (the race that the
+// check before a job cannot close: the extra line is not there yet). That
+// next job does not fail, nor takes the stale line for its answer: the
+// worker is stopped and the job runs again on another worker, with the
+// predictions of a worker that keeps in step.
+func TestWorkerLateSecondAnswer(t *testing.T) {
+	want := newHarness(t, workerSpec(t, ""))
+	_, wantPred, err := want.job("ok")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, workerSpec(t, ""))
+	for _, mode := range []string{"late-twice", "ok"} {
+		_, pred, err := h.job(mode)
+		if err != nil {
+			t.Fatalf("%s: %v", mode, err)
+		}
+		if !slices.Equal(pred, wantPred) {
+			t.Errorf("%s: predictions %v, want %v", mode, pred, wantPred)
+		}
+	}
+	// ok's job found late-twice's worker out of step and ran on a second.
+	if got := h.started(); got != 2 {
+		t.Errorf("%d workers started, want 2 (a worker out of step is not reused)", got)
+	}
+}

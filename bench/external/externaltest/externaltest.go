@@ -11,8 +11,9 @@
 // (predictions.txt a named pipe), junk (fail unless the job's directory
 // holds its five inputs only, then leave a file in it); worker mode adds
 // garbage (a line that is not an answer), wrongid, exit0 (exit without
-// answering), hugeline (a megabyte without a newline on stdout) and twice
-// (the answer written twice). pid appends "# pid P job N" to the rules:
+// answering), hugeline (a megabyte without a newline on stdout), twice
+// (the answer written twice) and late-twice (the second time 300 ms
+// later, when the harness has sent its next job). pid appends "# pid P job N" to the rules:
 // which process ran the job, and its how-manieth. The flags -noread (a
 // worker that never reads its input) and -die (one that exits at start
 // with an import error) go before the placeholders.

@@ -118,6 +118,11 @@ func worker(noread, die bool) {
 		case "twice":
 			data, _ := json.Marshal(answer)
 			out.Write(append(data, '\n'))
+		case "late-twice": // the second answer after the harness has sent the next job
+			data, _ := json.Marshal(answer)
+			out.Write(append(data, '\n'))
+			out.Flush()
+			time.Sleep(300 * time.Millisecond)
 		}
 		data, _ := json.Marshal(answer)
 		out.Write(append(data, '\n'))
