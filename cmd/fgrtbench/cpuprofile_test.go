@@ -4,8 +4,12 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/fgrtbench/fgrtbench/tasks/runstudy"
+	"github.com/fgrtbench/fgrtbench/timing/sidebyside"
 )
 
 func TestStartCPUProfile(t *testing.T) {
@@ -60,4 +64,16 @@ func TestStartCPUProfile(t *testing.T) {
 			t.Fatalf("the existing file now holds %q", b)
 		}
 	})
+}
+
+// TestSpeedChildrenDropOneProcessFiles: the variables that name a file for
+// one process are the ones speed's children run without
+// (sidebyside.OneProcessEnv), so that `FGRTBENCH_CPUPROFILE=p fgrtbench
+// speed --scaling` profiles speed and its children still run.
+func TestSpeedChildrenDropOneProcessFiles(t *testing.T) {
+	for _, name := range []string{cpuProfileEnv, runstudy.UnitTimesEnv} {
+		if !slices.Contains(sidebyside.OneProcessEnv, name) {
+			t.Errorf("%s names a file for one process but speed's children keep it (sidebyside.OneProcessEnv %v)", name, sidebyside.OneProcessEnv)
+		}
+	}
 }

@@ -176,6 +176,7 @@ func (o ExternalOptions) timeModes(ctx context.Context, dir string, j int, spec 
 	run := func(mode, out string, extra ...string) (float64, error) {
 		args := append([]string{"run", "--spec", filepath.Join(dir, mode+".yaml"), "--out", out, "-j", fmt.Sprint(j), "--no-report"}, extra...)
 		cmd := exec.CommandContext(ctx, o.Binary, args...)
+		cmd.Env = childEnv(nil)
 		var stderr foreign.Tail
 		cmd.Stderr = &stderr
 		t0 := time.Now()

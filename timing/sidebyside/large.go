@@ -171,10 +171,10 @@ func timeProcess(ctx context.Context, dir, what, name string, args ...string) (L
 }
 
 // timeProcessEnv is timeProcess with the child's environment (this
-// process's when nil).
+// process's when nil), without OneProcessEnv.
 func timeProcessEnv(ctx context.Context, dir string, env []string, what, name string, args ...string) (LargeRun, string, error) {
 	cmd := exec.CommandContext(ctx, name, args...)
-	cmd.Dir, cmd.Env = dir, env
+	cmd.Dir, cmd.Env = dir, childEnv(env)
 	floor, _ := resetPeakRSS()
 	t0 := time.Now()
 	out, err := foreign.CombinedOutput(cmd)

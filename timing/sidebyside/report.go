@@ -101,7 +101,7 @@ func TimeRunSh(ctx context.Context, root string, log io.Writer) (WholeRun, error
 	what := "`./run.sh` (build, datasets, both protocols with every method, the runtime study, the report; " + jobs + ")"
 	return timeCommand(ctx, what, root, log, func(out string) *exec.Cmd {
 		cmd := exec.CommandContext(ctx, filepath.Join(root, "run.sh"))
-		cmd.Env = append(os.Environ(), "OUT="+out)
+		cmd.Env = append(childEnv(nil), "OUT="+out)
 		return cmd
 	})
 }
@@ -112,7 +112,9 @@ func TimeStudy(ctx context.Context, binary, root, spec string, log io.Writer) (W
 	jobs := fmt.Sprint(goruntime.NumCPU())
 	what := fmt.Sprintf("`fgrtbench run --spec %s -j %s` (report included)", spec, jobs)
 	return timeCommand(ctx, what, root, log, func(out string) *exec.Cmd {
-		return exec.CommandContext(ctx, binary, "run", "--spec", spec, "--out", out, "-j", jobs)
+		cmd := exec.CommandContext(ctx, binary, "run", "--spec", spec, "--out", out, "-j", jobs)
+		cmd.Env = childEnv(nil)
+		return cmd
 	})
 }
 

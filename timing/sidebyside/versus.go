@@ -260,7 +260,7 @@ func VersusCSV(runs []ScalingRun) ([]byte, error) {
 // children's environment env), to name it in the comparison's log.
 func versionLine(bin string, env []string) string {
 	cmd := exec.Command(bin, "version")
-	cmd.Env = env
+	cmd.Env = childEnv(env)
 	out, err := foreign.CombinedOutput(cmd)
 	if err != nil {
 		return filepath.Base(bin) + ": " + err.Error()
