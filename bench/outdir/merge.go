@@ -313,6 +313,10 @@ type mergeOutput struct {
 	man  *manifest.Manifest
 }
 
+// afterManifestRead is a test hook: it runs after mergeTarget's unlocked
+// look found no manifest, before it looks at the lock.
+var afterManifestRead = func() {}
+
 // mergeTarget checks the file a merge would replace: nothing, or a results
 // file with the manifest of its study beside it, whose rows it returns.
 // Anything else (a file that is not a results file, results without a
@@ -324,32 +328,11 @@ type mergeOutput struct {
 // results before its manifest, under the directory's lock. While another
 // process holds that lock the target is refused as Busy, as stray
 // artifacts are, not as a stranger's file. When the lock is free by the
-// time it is looked at but the manifest is there now, the writer finished
-// in between (under load the shared_results script met that), and the
-// target is read again.
+// time it is looked at, the writer may have written its manifest and let
+// go in between (under load the shared_results script met that), so the
+// manifest is read once more. Whatever this unlocked look returns is
+// read again under the lock before the merge uses it.
 func mergeTarget(out string, locked bool) (*mergeOutput, error) {
-	own, err := mergeTargetOnce(out, locked)
-	if errors.Is(err, errFinishedMeanwhile) {
-		// The other writer finished between this merge's reads: what it
-		// left is complete now, so it is read again, once.
-		own, err = mergeTargetOnce(out, locked)
-		if errors.Is(err, errFinishedMeanwhile) {
-			err = &Busy{Dir: filepath.Dir(out)}
-		}
-	}
-	return own, err
-}
-
-// errFinishedMeanwhile is mergeTargetOnce's finding that results.csv had
-// no manifest beside it when read and has one now, with no lock held: the
-// writer that held the lock wrote its manifest and let go in between.
-var errFinishedMeanwhile = errors.New("the directory's writer finished while it was read")
-
-// afterManifestRead is a test hook: it runs after mergeTargetOnce found no
-// manifest, before it looks at the lock.
-var afterManifestRead = func() {}
-
-func mergeTargetOnce(out string, locked bool) (*mergeOutput, error) {
 	st, err := os.Lstat(out)
 	if errors.Is(err, fs.ErrNotExist) {
 		if _, err := manifest.Read(filepath.Dir(out)); errors.Is(err, fs.ErrNotExist) {
@@ -376,10 +359,10 @@ func mergeTargetOnce(out string, locked bool) (*mergeOutput, error) {
 			if held, note := heldElsewhere(filepath.Join(filepath.Dir(out), LockFile)); held {
 				return nil, &Busy{Dir: filepath.Dir(out), Holder: strings.TrimSpace(note)}
 			}
-			if finishedMeanwhile(filepath.Dir(out)) {
-				return nil, errFinishedMeanwhile
-			}
+			m, err = manifest.Read(filepath.Dir(out))
 		}
+	}
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%s exists without a %s beside it, so whose results it holds is unknown; refusing to replace it: merge into a new directory", out, manifest.FileName)
 	}
 	if err == nil {
