@@ -510,7 +510,7 @@ func (r *Runner) collect(out <-chan unitResult, cancel func(), arts *artifactFil
 			continue
 		}
 		if r.Progress != nil {
-			r.Progress.Done(res.u, res.cells, res.err)
+			r.Progress.Done(res.u, res.time.Cells, res.err)
 		}
 		if r.UnitTimes != nil && res.ran {
 			r.UnitTimes(res.time)

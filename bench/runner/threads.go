@@ -37,15 +37,15 @@ func (r *Runner) threads() int {
 
 // unitResult is what a worker hands the writer for one unit.
 type unitResult struct {
-	u     study.Unit
-	cells int64 // its training cells (order.go)
-	rows  []results.Record
-	arts  *unitArtifacts
-	err   error
-	// ran says that the unit started (it was admitted and ran, whether
-	// or not it failed); time is then its record for Runner.UnitTimes.
-	ran  bool
+	u    study.Unit
+	rows []results.Record
+	arts *unitArtifacts
+	err  error
+	// time is its place in the schedule; its cells are set whether or not
+	// it ran, its start and wall time once ran says it started (it was
+	// admitted and ran, whether or not it failed).
 	time UnitTime
+	ran  bool
 }
 
 // UnitTime is one unit's place in a run's schedule (Runner.UnitTimes).
@@ -74,8 +74,10 @@ type unitPool struct {
 	s      study.Study
 	ms     []study.ResolvedMethod
 	plans  *planCache
-	// t0 is when the units began to start: UnitTime.Start counts from it.
-	t0 time.Time
+	// t0 is when the units began to start: UnitTime.Start counts from it;
+	// started counts the units that started.
+	t0      time.Time
+	started atomic.Int64
 	// threaded[m] says whether method m's trainers spread their fits
 	// (threadedMethods).
 	threaded []bool
@@ -91,13 +93,12 @@ func (p *unitPool) start(pending []ordered) <-chan unitResult {
 	work := make(chan ordered)
 	out := make(chan unitResult)
 	var wg sync.WaitGroup
-	var started atomic.Int64
 	for w := 0; w < min(p.budget.Threads(), len(pending)); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for u := range work {
-				out <- p.unit(u, &started)
+				out <- p.unit(u)
 			}
 		}()
 	}
@@ -122,9 +123,9 @@ func (p *unitPool) start(pending []ordered) <-chan unitResult {
 // loops of the units running, and it gives its thread back before the
 // writer receives the result, so a worker blocked on the writer holds
 // none.
-func (p *unitPool) unit(o ordered, started *atomic.Int64) unitResult {
+func (p *unitPool) unit(o ordered) unitResult {
 	u := o.Unit
-	res := unitResult{u: u, cells: o.cells}
+	res := unitResult{u: u, time: UnitTime{Unit: u, Canonical: o.canonical, Cells: o.cells}}
 	if res.err = p.ctx.Err(); res.err != nil {
 		return res
 	}
@@ -142,7 +143,7 @@ func (p *unitPool) unit(o ordered, started *atomic.Int64) unitResult {
 	defer done()
 	p.budget.Do(func() {
 		t := time.Now()
-		res.time = UnitTime{Unit: u, Canonical: o.canonical, Started: int(started.Add(1) - 1), Cells: o.cells, Start: t.Sub(p.t0)}
+		res.time.Started, res.time.Start = int(p.started.Add(1)-1), t.Sub(p.t0)
 		res.rows, res.arts, res.err = p.ex.run(u, plan, p.ms[u.Method], folds)
 		res.ran, res.time.Wall, res.time.Failed = true, time.Since(t), res.err != nil
 	})
