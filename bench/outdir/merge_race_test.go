@@ -46,58 +46,41 @@ func TestMergesIntoOneNewDirectoryAtOnce(t *testing.T) {
 	}
 }
 
-// TestArtifactsOfABusyDirectoryAreNotAStrangers: a merge writes its
-// artifacts before its results and manifest, so a second merge (or run)
-// starting meanwhile finds artifacts without a manifest. While the
+// TestFilesOfABusyDirectoryAreNotAStrangers: a merge writes its artifacts,
+// then results.csv, then its manifest, so a second merge (or run) starting
+// meanwhile finds artifacts, or results, without a manifest. While the
 // directory's lock is held they are refused as Busy (another fgrtbench
 // process is writing there: wait), not as a stranger's files; once it is
-// free, artifacts without a manifest are refused as before. Before, the
-// second merge said "in the way and was not written by fgrtbench".
-func TestArtifactsOfABusyDirectoryAreNotAStrangers(t *testing.T) {
+// free, such files without a manifest are refused as before. Before, the
+// second merge said the artifacts were "not written by fgrtbench", or
+// that whose results they were was unknown (seen in the shared_results
+// script under load).
+func TestFilesOfABusyDirectoryAreNotAStrangers(t *testing.T) {
 	dirs := shardDirs(t, 2, testStudy())
-	out := t.TempDir()
-	copyFile(t, filepath.Join(dirs[0], artifacts.PredictionsFile), filepath.Join(out, artifacts.PredictionsFile))
-	release, err := outdir.Lock(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = outdir.Merge(out, dirs, outdir.MergeOptions{})
-	var busy *outdir.Busy
-	if !errors.As(err, &busy) {
-		t.Errorf("merging into a locked directory with artifacts only: err = %v, want Busy", err)
-	}
-	release()
-	_, err = outdir.Merge(out, dirs, outdir.MergeOptions{})
-	if err == nil || errors.As(err, &busy) || !strings.Contains(err.Error(), "was not written by fgrtbench") {
-		t.Errorf("merging into a free directory with artifacts only: err = %v, want them refused as not fgrtbench's", err)
-	}
-}
-
-// TestResultsOfABusyDirectoryAreNotAStrangers: a merge writes results.csv
-// before its manifest.json, so a second merge starting meanwhile finds
-// results without a manifest. While the directory's lock is held that is
-// refused as Busy, as artifacts are; once it is free, results without a
-// manifest are refused as before. Before, the second merge said whose
-// results they were was unknown (seen in the shared_results script under
-// load).
-func TestResultsOfABusyDirectoryAreNotAStrangers(t *testing.T) {
-	dirs := shardDirs(t, 2, testStudy())
-	out := t.TempDir()
-	copyFile(t, filepath.Join(dirs[0], results.FileName), filepath.Join(out, results.FileName))
-	release, err := outdir.Lock(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	target := filepath.Join(out, results.FileName)
-	_, err = outdir.Merge(target, dirs, outdir.MergeOptions{})
-	var busy *outdir.Busy
-	if !errors.As(err, &busy) {
-		t.Errorf("merging into a locked directory holding results only: err = %v, want Busy", err)
-	}
-	release()
-	_, err = outdir.Merge(target, dirs, outdir.MergeOptions{})
-	if err == nil || errors.As(err, &busy) || !strings.Contains(err.Error(), "without a manifest.json beside it") {
-		t.Errorf("merging into a free directory holding results only: err = %v, want them refused as unknown", err)
+	for _, c := range []struct {
+		name, file string
+		target     func(out string) string // what the merge is given
+		free       string                  // the refusal once the lock is free
+	}{
+		{"artifacts only", artifacts.PredictionsFile, func(out string) string { return out }, "was not written by fgrtbench"},
+		{"results only", results.FileName, func(out string) string { return filepath.Join(out, results.FileName) }, "without a manifest.json beside it"},
+	} {
+		out := t.TempDir()
+		copyFile(t, filepath.Join(dirs[0], c.file), filepath.Join(out, c.file))
+		release, err := outdir.Lock(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = outdir.Merge(c.target(out), dirs, outdir.MergeOptions{})
+		var busy *outdir.Busy
+		if !errors.As(err, &busy) {
+			t.Errorf("merging into a locked directory holding %s: err = %v, want Busy", c.name, err)
+		}
+		release()
+		_, err = outdir.Merge(c.target(out), dirs, outdir.MergeOptions{})
+		if err == nil || errors.As(err, &busy) || !strings.Contains(err.Error(), c.free) {
+			t.Errorf("merging into a free directory holding %s: err = %v, want them refused as not fgrtbench's (%q)", c.name, err, c.free)
+		}
 	}
 }
 
