@@ -59,11 +59,10 @@ type builder struct {
 	// so a scan reads its feature's values in order instead of gathering
 	// them from the column; samples[start:end] lists the samples in no
 	// particular order.
-	sorted   []int32
-	values   []float32
-	samples  []int32
-	goesLeft []bool
-	isConst  []bool
+	sorted  []int32
+	values  []float32
+	samples []int32
+	isConst []bool
 
 	total    []float64 // class counts of the node, length C
 	log2Base float64
@@ -96,7 +95,6 @@ func newBuilder(data *dataset, p Config, threads *par.Budget) *builder {
 		constantFeatures: make([]int, d),
 		visit:            make([]int, 0, d),
 		samples:          make([]int32, n),
-		goesLeft:         make([]bool, n),
 		isConst:          make([]bool, d),
 		total:            make([]float64, c),
 		log2Base:         fmath.Log(2.0),
@@ -194,7 +192,7 @@ func (b *builder) grow() *Tree {
 		sp, nConstant, isLeaf := b.splitNode(r)
 		id := tree.addNode(r.parent, r.isLeft, isLeaf, sp.feature, sp.threshold, r.impurity, m, b.total)
 		if !isLeaf {
-			b.markLeft(r.start, r.end, sp)
+			b.markLeft(b.own, r.start, r.end, sp)
 			b.partition(b.own, r.start, r.end, b.isConstant(nConstant))
 			stack = append(stack,
 				stackRecord{start: sp.pos, end: r.end, depth: r.depth + 1, parent: id, isLeft: false, impurity: sp.impRight, nConstant: nConstant},
@@ -257,12 +255,12 @@ func (b *builder) impurityOf(counts []float64, w float64) float64 {
 	return e
 }
 
-// markLeft sets goesLeft for the samples of the node [start, end) split
-// by sp.
-func (b *builder) markLeft(start, end int, sp split) {
+// markLeft sets s.goesLeft for the samples of the node [start, end)
+// split by sp (s: the calling thread's scratch).
+func (b *builder) markLeft(s *scratch, start, end int, sp split) {
 	n, f := b.data.n, sp.feature
 	for k, i := range b.sorted[f*n+start : f*n+end] {
-		b.goesLeft[i] = float64(b.values[f*n+start+k]) <= sp.threshold
+		s.goesLeft[i] = float64(b.values[f*n+start+k]) <= sp.threshold
 	}
 }
 
@@ -278,32 +276,35 @@ func (b *builder) isConstant(nConstant int) []bool {
 
 // partition reorders samples[start:end] and the sorted segment of every
 // column not known constant (the others are never scanned again in the
-// subtree) so that the rows goesLeft marks come first, each side keeping
-// its order (stable, so sorted segments stay sorted). The columns and the
-// samples reorder independently: a large node reorders them on the
-// budget's free threads, each task with its own scratch; s is the calling
-// thread's.
+// subtree) so that the rows s.goesLeft marks come first, each side
+// keeping its order (stable, so sorted segments stay sorted). The columns
+// and the samples reorder independently: a large node reorders them on
+// the budget's free threads, each task with its own scratch for the right
+// side but reading the marks of s, the calling thread's.
 func (b *builder) partition(s *scratch, start, end int, known []bool) {
 	n, d := b.data.n, b.data.d
+	marks := s.goesLeft
 	if !b.spreads(end-start, d+1) {
-		b.stablePartition(s, b.samples[start:end])
+		stablePartition(s, marks, b.samples[start:end])
 		for f := 0; f < d; f++ {
 			if !known[f] {
-				b.stablePartitionSorted(s, b.sorted[f*n+start:f*n+end], b.values[f*n+start:f*n+end])
+				stablePartitionSorted(s, marks, b.sorted[f*n+start:f*n+end], b.values[f*n+start:f*n+end])
 			}
 		}
 		return
 	}
-	b.forEachScratch(d+1, func(s *scratch, f int) {
+	b.forEachScratch(d+1, func(t *scratch, f int) {
 		if f == d {
-			b.stablePartition(s, b.samples[start:end])
+			stablePartition(t, marks, b.samples[start:end])
 		} else if !known[f] {
-			b.stablePartitionSorted(s, b.sorted[f*n+start:f*n+end], b.values[f*n+start:f*n+end])
+			stablePartitionSorted(t, marks, b.sorted[f*n+start:f*n+end], b.values[f*n+start:f*n+end])
 		}
 	})
 }
 
-func (b *builder) stablePartition(s *scratch, seg []int32) {
+// stablePartition moves the samples of seg that goesLeft marks to its
+// front, each side in its order; s is the calling thread's scratch.
+func stablePartition(s *scratch, goesLeft []bool, seg []int32) {
 	nl, nr := 0, 0
 	right := s.rows[:len(seg)]
 	for _, i := range seg {
@@ -311,7 +312,7 @@ func (b *builder) stablePartition(s *scratch, seg []int32) {
 		// data, whose side is as often one as the other. seg[nl] was
 		// already read (nl never passes the row being read) and is
 		// rewritten before the end.
-		left := b2i(b.goesLeft[i])
+		left := b2i(goesLeft[i])
 		seg[nl], right[nr] = i, i
 		nl += left
 		nr += 1 - left
@@ -321,13 +322,13 @@ func (b *builder) stablePartition(s *scratch, seg []int32) {
 
 // stablePartitionSorted is stablePartition of a sorted segment and of its
 // values alongside.
-func (b *builder) stablePartitionSorted(s *scratch, seg []int32, vals []float32) {
+func stablePartitionSorted(s *scratch, goesLeft []bool, seg []int32, vals []float32) {
 	nl, nr := 0, 0
 	right, rightVals := s.rows[:len(seg)], s.vals[:len(seg)]
 	vals = vals[:len(seg)]
 	for k, i := range seg {
 		v := vals[k]
-		left := b2i(b.goesLeft[i])
+		left := b2i(goesLeft[i])
 		seg[nl], vals[nl] = i, v
 		right[nr], rightVals[nr] = i, v
 		nl += left

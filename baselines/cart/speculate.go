@@ -397,7 +397,7 @@ func (b *builder) splitSpec(s *scratch, nd *specNode, sp split) {
 			known[f] = true
 		}
 	}
-	b.markLeft(nd.start, nd.end, sp)
+	b.markLeft(s, nd.start, nd.end, sp)
 	b.partition(s, nd.start, nd.end, known)
 	// The left child's rows come first now: counting them needs no test
 	// per row (counts are whole numbers, exact in any order).
@@ -477,7 +477,7 @@ func firstTied(visit []int, ties []candidate) int {
 // stays open.
 func (b *builder) splitTied(s *scratch, nd *specNode, ties []candidate) {
 	nd.ties = slices.Clone(ties)
-	mirrored, ok := b.sameChildren(nd, nd.ties)
+	mirrored, ok := b.sameChildren(s, nd, nd.ties)
 	if !ok {
 		nd.state = specOpen
 		return
@@ -496,17 +496,17 @@ func (b *builder) splitTied(s *scratch, nd *specNode, ties []candidate) {
 
 // sameChildren reports whether every tied candidate of nd sends left the
 // samples ties[0] sends left, or those it sends right (mirrored).
-func (b *builder) sameChildren(nd *specNode, ties []candidate) (mirrored []bool, ok bool) {
+func (b *builder) sameChildren(s *scratch, nd *specNode, ties []candidate) (mirrored []bool, ok bool) {
 	n, first := b.data.n, ties[0]
 	for k, i := range b.sorted[first.feature*n+nd.start : first.feature*n+nd.end] {
-		b.goesLeft[i] = nd.start+k < first.pos
+		s.goesLeft[i] = nd.start+k < first.pos
 	}
 	mirrored = make([]bool, len(ties))
 	for k, c := range ties[1:] {
 		left := b.sorted[c.feature*n+nd.start : c.feature*n+c.pos]
 		switch {
-		case c.pos == first.pos && all(left, b.goesLeft, true):
-		case c.pos-nd.start == nd.end-first.pos && all(left, b.goesLeft, false):
+		case c.pos == first.pos && all(left, s.goesLeft, true):
+		case c.pos-nd.start == nd.end-first.pos && all(left, s.goesLeft, false):
 			mirrored[k+1] = true
 		default:
 			return nil, false
