@@ -79,6 +79,9 @@ type builder struct {
 	speculative bool // grow by speculate.go's passes, spreading large loops
 	own         *scratch
 	scratches   *par.Pool[*scratch]
+	// queue is the speculative pass's queue while its threads serve it
+	// (nil before and after): spread loops offer their indices there too.
+	queue *specQueue
 }
 
 func newBuilder(data *dataset, p Config, threads *par.Budget) *builder {

@@ -100,7 +100,9 @@ func speculates(n, d, maxFeatures int, threads *par.Budget) bool {
 //
 // The root is split first, alone, with its scans and partition spread
 // over the free threads (the queue holds one task then, and the other
-// threads would wait).
+// threads would wait). Below it, a thread that finds the queue empty joins
+// the loops over columns that another thread spreads (threads.go, spread):
+// lopsided splits leave one large node at a time near the top of the tree.
 func (b *builder) growSpeculatively() *Tree {
 	b.countTotal(0, b.data.n)
 	root := &specNode{end: b.data.n, total: slices.Clone(b.total), known: make([]bool, b.data.d)}
@@ -110,6 +112,10 @@ func (b *builder) growSpeculatively() *Tree {
 	if root.state == specSplit {
 		b.growChildren(q, root)
 	}
+	// The root was split while the budget could lend its free threads to
+	// its loops; from now on those threads serve the queue.
+	b.queue = q
+	defer func() { b.queue = nil }()
 	tree := &Tree{NumClasses: b.data.classes, MaxDepth: -1}
 	var replaying atomic.Bool
 	b.threads.For(b.threads.Threads(), func(int) {
@@ -130,6 +136,9 @@ type specQueue struct {
 	// pass ends.
 	changed sync.Cond
 	tasks   []*specNode // last in, first out: the replay's order, roughly
+	// loops are the spread loops (spread) running now, which a thread
+	// that finds no task joins.
+	loops []*sharedLoop
 	// over is set when the replay has finished or a thread panicked: the
 	// workers return.
 	over bool
@@ -173,6 +182,36 @@ func (q *specQueue) take(want *specNode) *specNode {
 	nd := q.tasks[k]
 	q.tasks = slices.Delete(q.tasks, k, k+1)
 	return nd
+}
+
+// offer lets the threads that wait for a task join the loop l.
+func (q *specQueue) offer(l *sharedLoop) {
+	q.mu.Lock()
+	q.loops = append(q.loops, l)
+	q.mu.Unlock()
+	q.changed.Broadcast()
+}
+
+// withdraw takes the loop l back from the queue and returns once every
+// thread that joined it has returned from it; l's caller has taken the
+// last index by then, so every index has run.
+func (q *specQueue) withdraw(l *sharedLoop) {
+	q.mu.Lock()
+	q.loops = slices.DeleteFunc(q.loops, func(m *sharedLoop) bool { return m == l })
+	q.mu.Unlock()
+	l.joined.Wait()
+}
+
+// openLoop returns a loop that has indices left, counting the caller in
+// it; nil if there is none. q.mu must be held.
+func (q *specQueue) openLoop() *sharedLoop {
+	for _, l := range q.loops {
+		if l.open() {
+			l.joined.Add(1)
+			return l
+		}
+	}
+	return nil
 }
 
 // end ends the pass: the workers return.
@@ -235,8 +274,9 @@ func (b *builder) work(q *specQueue) {
 
 // serve grows queued subtrees, want first while it is queued (nil: the
 // last queued), until stop, called with q.mu held, says the caller may go
-// on; it waits while the queue is empty. The lock is not held while a
-// subtree grows, so a panic there leaves it unlocked.
+// on; while the queue is empty it helps with the spread loops of other
+// threads, and waits when there is none. The lock is not held while a
+// subtree grows or a loop runs, so a panic there leaves it unlocked.
 func (b *builder) serve(q *specQueue, want *specNode, stop func() bool) {
 	q.mu.Lock()
 	for !stop() {
@@ -246,9 +286,26 @@ func (b *builder) serve(q *specQueue, want *specNode, stop func() bool) {
 			q.mu.Lock()
 			continue
 		}
+		if l := q.openLoop(); l != nil {
+			q.mu.Unlock()
+			b.join(l)
+			q.mu.Lock()
+			continue
+		}
 		q.changed.Wait()
 	}
 	q.mu.Unlock()
+}
+
+// join runs indices of the loop l that another thread spread, until none
+// is left. If one panics, the loop's thread still returns from withdraw
+// (its results are not used: the pass ends, and For raises the panic).
+func (b *builder) join(l *sharedLoop) {
+	defer l.joined.Done()
+	if joinHook != nil {
+		joinHook(l)
+	}
+	l.drain()
 }
 
 // replayAll is the replaying thread: it replays the tree from root, then

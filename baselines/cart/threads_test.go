@@ -359,3 +359,84 @@ func TestBusyBudgetGrowsSerially(t *testing.T) {
 		})
 	}
 }
+
+// TestIdleThreadsJoinSpreadLoops: a thread of the fit that finds no
+// subtree to grow joins the loop another thread spreads over a node's
+// columns (the first loop is held open until one does), the fit gives the
+// serial model, and a panic in the joining thread reaches the fit's
+// caller with every thread given back and no goroutine left.
+func TestIdleThreadsJoinSpreadLoops(t *testing.T) {
+	defer spreadEveryNode()()
+	X, y, s := tiedData(2500, 7, 3, true, 24)
+	tr := mustTrainer(t, PaperConfig(Gini))
+	wantJSON, wantPred := fitBytes(t, tr, nil, X, y, s)
+	for _, panics := range []bool{false, true} {
+		t.Run(fmt.Sprint("joiner panics=", panics), func(t *testing.T) {
+			type injected struct{}
+			var joins atomic.Int64
+			var offered atomic.Bool
+			held := make(chan bool, 1)
+			loopHook = func(*sharedLoop) {
+				if !offered.CompareAndSwap(false, true) {
+					return // only the first loop waits (sync.Once would hold the others too)
+				}
+				deadline := time.Now().Add(10 * time.Second)
+				for joins.Load() == 0 && time.Now().Before(deadline) {
+					time.Sleep(50 * time.Microsecond)
+				}
+				held <- joins.Load() > 0
+			}
+			joinHook = func(*sharedLoop) {
+				if joins.Add(1) == 1 && panics {
+					panic(injected{})
+				}
+			}
+			defer func() { loopHook, joinHook = nil, nil }()
+			before := runtime.NumGoroutine()
+			b := par.NewBudget(2).Oversubscribe()
+			var raised any
+			var gotJSON []byte
+			var gotPred []int
+			func() {
+				defer func() { raised = recover() }()
+				gotJSON, gotPred = fitBytes(t, tr, b, X, y, s)
+			}()
+			select {
+			case ok := <-held:
+				if !ok {
+					t.Fatal("no thread joined the first spread loop within 10 s")
+				}
+			default:
+				t.Fatal("the fit spread no loop")
+			}
+			if panics {
+				if raised != (injected{}) {
+					t.Fatalf("the fit raised %v, want the joiner's panic", raised)
+				}
+				for deadline := time.Now().Add(10 * time.Second); runtime.NumGoroutine() > before; time.Sleep(time.Millisecond) {
+					if time.Now().After(deadline) {
+						t.Fatalf("%d goroutines after the fit, %d before", runtime.NumGoroutine(), before)
+					}
+				}
+				returned := make(chan struct{})
+				go func() {
+					b.Acquire()
+					b.Acquire()
+					close(returned)
+				}()
+				select {
+				case <-returned:
+				case <-time.After(10 * time.Second):
+					t.Fatal("the fit did not give its threads back")
+				}
+				return
+			}
+			if raised != nil {
+				t.Fatal(raised)
+			}
+			if !bytes.Equal(gotJSON, wantJSON) || fmt.Sprint(gotPred) != fmt.Sprint(wantPred) {
+				t.Error("the model fitted with joined loops differs from the serial one")
+			}
+		})
+	}
+}
