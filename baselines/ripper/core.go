@@ -196,7 +196,7 @@ func (b *binaryRipper) growRule(initial rule, growPos, growNeg bitset) rule {
 		if b.p.maxRuleConds > 0 && len(r) >= b.p.maxRuleConds {
 			break
 		}
-		p0 := b.rp.count()
+		base := foilBase(b.rp.count(), n0)
 		best, bestC := math.Inf(-1), -1
 		for c, cov := range b.sp.cover {
 			p1 := andCount(b.rp, cov)
@@ -208,8 +208,11 @@ func (b *binaryRipper) growRule(initial rule, growPos, growNeg bitset) rule {
 				}
 				continue
 			}
+			if !(foilGainBound(base, p1) > best) {
+				continue // cannot beat best: no need to count its negatives
+			}
 			n1 := andCount(b.rn, cov)
-			if g := foilGain(p0, n0, p1, n1); g > best {
+			if g := foilGainFrom(base, p1, n1); g > best {
 				best, bestC = g, c
 			}
 		}

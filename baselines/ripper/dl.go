@@ -68,7 +68,29 @@ func (t log2Table) exceptionBits(nTotal, covered, fp, fn int) float64 {
 // covering (p0, n0) grow examples to one covering (p1, n1):
 // p1 · (log2((p1+1)/(p1+n1+1)) − log2((p0+1)/(p0+n0+1))).
 func foilGain(p0, n0, p1, n1 int) float64 {
-	return float64(p1) * (fmath.Log2(float64(p1+1)/float64(p1+n1+1)) - fmath.Log2(float64(p0+1)/float64(p0+n0+1)))
+	return foilGainFrom(foilBase(p0, n0), p1, n1)
+}
+
+// foilBase is foilGain's second logarithm, log2((p0+1)/(p0+n0+1)), which
+// is the same for every candidate refinement of a rule: growRule takes it
+// once per condition instead of once per candidate.
+func foilBase(p0, n0 int) float64 {
+	return fmath.Log2(float64(p0+1) / float64(p0+n0+1))
+}
+
+// foilGainFrom is foilGain with its second logarithm base = foilBase(p0, n0).
+func foilGainFrom(base float64, p1, n1 int) float64 {
+	return float64(p1) * (fmath.Log2(float64(p1+1)/float64(p1+n1+1)) - base)
+}
+
+// foilGainBound is the largest gain a refinement covering p1 positives can
+// have, whatever its negatives: log2((p1+1)/(p1+n1+1)) is at most
+// log2(1) = 0, and rounding is monotone, so foilGainFrom(base, p1, n1) is
+// at most this value, computed the same way with that logarithm 0. A
+// candidate whose bound does not beat the best gain so far cannot win
+// (growRule keeps a strictly larger gain), so its negatives need no count.
+func foilGainBound(base float64, p1 int) float64 {
+	return float64(p1) * (0 - base)
 }
 
 // growPruneValue is RIPPER's grow-phase prune metric (p−n+1)/(p+n+1) on the

@@ -3,6 +3,8 @@ package ripper
 import (
 	"math"
 	"testing"
+
+	"github.com/fgrtbench/fgrtbench/internal/fmath"
 )
 
 func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
@@ -27,6 +29,32 @@ func TestFoilGain(t *testing.T) {
 	for _, c := range cases {
 		if got := foilGain(c.p0, c.n0, c.p1, c.n1); !near(got, c.want, 1e-12) {
 			t.Errorf("%s: foilGain = %.15g, want %.15g", c.name, got, c.want)
+		}
+	}
+}
+
+// TestFoilGainBound: over every rule of up to 60 positives and negatives
+// and every refinement of it, the bound growRule skips candidates by is
+// never below the gain it stands for and equals it for a refinement that
+// keeps no negative, and the gain from a rule's base is the gain.
+func TestFoilGainBound(t *testing.T) {
+	for p0 := 1; p0 <= 60; p0++ {
+		for n0 := 1; n0 <= 60; n0++ {
+			base := foilBase(p0, n0)
+			for p1 := 1; p1 <= p0; p1++ {
+				bound := foilGainBound(base, p1)
+				for n1 := 0; n1 <= n0; n1++ {
+					g := foilGainFrom(base, p1, n1)
+					if g > bound || (n1 == 0 && g != bound) {
+						t.Fatalf("(%d,%d) to (%d,%d): gain %v, bound %v", p0, n0, p1, n1, g, bound)
+					}
+					// The formula as one expression, as growRule had it.
+					want := float64(p1) * (fmath.Log2(float64(p1+1)/float64(p1+n1+1)) - fmath.Log2(float64(p0+1)/float64(p0+n0+1)))
+					if g != want {
+						t.Fatalf("(%d,%d) to (%d,%d): foilGainFrom %v, the formula %v", p0, n0, p1, n1, g, want)
+					}
+				}
+			}
 		}
 	}
 }
