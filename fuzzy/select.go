@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sort"
 	"sync"
+
+	"github.com/fgrtbench/fgrtbench/internal/branchless"
 )
 
 // Partitions are fitted on every training set, and sorting each column to
@@ -116,24 +118,16 @@ func partition3(s []float64, pivot float64) (lt, gt int) {
 	for i, v := range s { // [0, lt) < pivot <= [lt, i]
 		s[i] = s[lt]
 		s[lt] = v
-		lt += b2i(v < pivot)
+		lt += branchless.Int(v < pivot)
 	}
 	gt = lt
 	rest := s[lt:]
 	for i, v := range rest { // [lt, gt) == pivot < [gt, lt+i]
 		rest[i] = s[gt]
 		s[gt] = v
-		gt += b2i(!(v > pivot))
+		gt += branchless.Int(!(v > pivot))
 	}
 	return lt, gt
-}
-
-// b2i is 1 for true and 0 for false, without a branch.
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // Sample selection (for large columns): a sorted sample of the column

@@ -3,6 +3,8 @@ package cart
 import (
 	"math"
 
+	"github.com/fgrtbench/fgrtbench/internal/branchless"
+
 	"github.com/fgrtbench/fgrtbench/internal/fmath"
 	"github.com/fgrtbench/fgrtbench/internal/par"
 )
@@ -315,7 +317,7 @@ func stablePartition(s *scratch, goesLeft []bool, seg []int32) {
 		// data, whose side is as often one as the other. seg[nl] was
 		// already read (nl never passes the row being read) and is
 		// rewritten before the end.
-		left := b2i(goesLeft[i])
+		left := branchless.Int(goesLeft[i])
 		seg[nl], right[nr] = i, i
 		nl += left
 		nr += 1 - left
@@ -331,7 +333,7 @@ func stablePartitionSorted(s *scratch, goesLeft []bool, seg []int32, vals []floa
 	vals = vals[:len(seg)]
 	for k, i := range seg {
 		v := vals[k]
-		left := b2i(goesLeft[i])
+		left := branchless.Int(goesLeft[i])
 		seg[nl], vals[nl] = i, v
 		right[nr], rightVals[nr] = i, v
 		nl += left
@@ -339,12 +341,4 @@ func stablePartitionSorted(s *scratch, goesLeft []bool, seg []int32, vals []floa
 	}
 	copy(seg[nl:], right[:nr])
 	copy(vals[nl:], rightVals[:nr])
-}
-
-// b2i is 1 for true and 0 for false (compiled without a branch).
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/fgrtbench/fgrtbench/internal/branchless"
+
 	"github.com/fgrtbench/fgrtbench/fuzzy"
 )
 
@@ -71,7 +73,7 @@ func computeRuleStats(p *problem, genes []int32, spec *ruleSpec, st *ruleStats) 
 			v := phi[i]
 			sum += v
 			nz[count] = int32(i)
-			count += b2i(v != 0)
+			count += branchless.Int(v != 0)
 		}
 		st.classSum[k] = sum
 		total += sum
@@ -79,18 +81,10 @@ func computeRuleStats(p *problem, genes []int32, spec *ruleSpec, st *ruleStats) 
 	}
 	for i := from; i < len(phi); i++ { // none: every row has a present class
 		nz[count] = int32(i)
-		count += b2i(phi[i] != 0)
+		count += branchless.Int(phi[i] != 0)
 	}
 	st.nz = nz[:count]
 	st.total = total
-}
-
-// b2i is 1 for true and 0 for false (compiled without a branch).
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // applyMembership sets (first) or multiplies phi by the membership of every
@@ -383,7 +377,7 @@ func winners(p *problem, sc *scratch, cand []int) {
 			// (strengths and scores are products of values >= +0), and
 			// when a == best either is the same value.
 			a, best := ds*phi[i], bv[i]
-			gt := int32(b2i(a > best))
+			gt := int32(branchless.Int(a > best))
 			bv[i] = max(a, best)
 			win[i] += gt * (r32 - win[i])
 		}
