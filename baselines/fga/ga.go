@@ -311,19 +311,20 @@ func (e *evaluator) evaluate(batch []*individual) {
 	// the bookkeeping simple. The stats map is only read in this phase.
 	e.loops.run(len(todo), func(w, i int) {
 		ind := todo[i]
+		if e.scratch[w] == nil {
+			e.scratch[w] = newScratch(p)
+		}
+		sc := e.scratch[w]
 		sts := make([]*ruleStats, len(ind.rules))
 		for r := range ind.rules {
 			st := e.stats[ind.rules[r].key]
 			st.once.Do(func() {
-				computeRuleStats(p, st.srcGenes, st.srcSpec, st)
+				computeRuleStats(p, st.srcGenes, st.srcSpec, st, sc)
 				st.srcGenes, st.srcSpec = nil, nil
 			})
 			sts[r] = st
 		}
-		if e.scratch[w] == nil {
-			e.scratch[w] = newScratch(p)
-		}
-		ind.mcc = evaluate(p, ind.rules, sts, e.scratch[w], false).mcc
+		ind.mcc = evaluate(p, ind.rules, sts, sc, false).mcc
 		ind.f = 1 - ind.mcc
 	})
 	for i, ind := range todo {

@@ -65,7 +65,7 @@ func checkCase(t *testing.T, p *problem, sc *scratch, k int, c goldenCase, X, XT
 	stats := make([]*ruleStats, len(rules))
 	for r := range rules {
 		stats[r] = &ruleStats{phi: make([]float64, p.n), classSum: make([]float64, p.nClasses)}
-		computeRuleStats(p, c.Genes, &rules[r], stats[r])
+		computeRuleStats(p, c.Genes, &rules[r], stats[r], sc)
 	}
 	mcc := evaluate(p, rules, stats, sc, false).mcc
 	if math.Abs((1-mcc)-c.F) > 1e-9 {

@@ -67,11 +67,12 @@ func buildModel(p *problem, res gaResult) *Model {
 	}
 	specs := decodeRules(l, res.best)
 	stats := make([]*ruleStats, len(specs))
+	sc := newScratch(p)
 	for r := range specs {
 		stats[r] = &ruleStats{phi: make([]float64, p.n), classSum: make([]float64, p.nClasses)}
-		computeRuleStats(p, res.best, &specs[r], stats[r])
+		computeRuleStats(p, res.best, &specs[r], stats[r], sc)
 	}
-	ev := evaluate(p, specs, stats, newScratch(p), true)
+	ev := evaluate(p, specs, stats, sc, true)
 	for _, r := range ev.keep {
 		rule := Rule{Class: p.classOf[specs[r].class], DominanceScore: ev.ds[r]}
 		for _, a := range specs[r].ants {
