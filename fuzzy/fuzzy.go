@@ -38,11 +38,19 @@ func (t Trapezoid) Membership(x float64) float64 {
 	if a < b && c < d && (x <= a || x >= d) {
 		return 0
 	}
+	return Ramps(x, a, b, c, d)
+}
+
+// Ramps is Membership's arithmetic once the shoulders are shifted (b and d
+// as Membership moves them): the minimum of the rising ramp (x-a)/(b-a)
+// and the falling one (d-x)/(d-c), clipped to [0, 1]. For a set with
+// A < B' and C < D' and any x with A < x < D' it is Membership(x) bit for
+// bit; a caller that has checked that once for a whole column (FGA's
+// sorted columns) calls it per value, and it inlines.
+func Ramps(x, a, b, c, d float64) float64 {
 	// Keep each quotient a separate rounding step, as numpy evaluates it.
-	left := float64(x-a) / float64(b-a)
-	right := float64(d-x) / float64(d-c)
-	m := left
-	if right < m {
+	m := float64(x-a) / float64(b-a)
+	if right := float64(d-x) / float64(d-c); right < m {
 		m = right
 	}
 	if m < 0 {

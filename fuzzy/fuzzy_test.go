@@ -192,3 +192,41 @@ func TestFitPartitionsAndDescribe(t *testing.T) {
 		t.Error("clamp")
 	}
 }
+
+// TestRampsIsMembership: inside the support of a set whose shoulders are
+// shifted as Membership shifts them, Ramps returns Membership's value bit
+// for bit (what FGA's sorted columns rely on when they call Ramps per
+// value): on both ramps, the plateau, next to the corners, and for
+// vertical and very steep shoulders.
+func TestRampsIsMembership(t *testing.T) {
+	sets := []Trapezoid{
+		{A: -1, B: 0, C: 0.5, D: 2},
+		{A: -1, B: -1, C: 0.5, D: 2},         // vertical left shoulder
+		{A: -1, B: 0, C: 2, D: 2},            // vertical right shoulder
+		{A: -1, B: -1, C: 2, D: 2},           // both
+		{A: 0, B: 1e-12, C: 1e-12, D: 3e-12}, // steep, a triangle
+		{A: -3, B: 1, C: -1, D: 2},           // ramps that cross below 1
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, set := range sets {
+		b, d := set.B, set.D
+		if set.A == b {
+			b += Eps
+		}
+		if set.C == d {
+			d += Eps
+		}
+		xs := []float64{math.Nextafter(set.A, math.Inf(1)), math.Nextafter(d, math.Inf(-1)), b, set.C, (set.A + d) / 2}
+		for k := 0; k < 1000; k++ {
+			xs = append(xs, set.A+(d-set.A)*rng.Float64())
+		}
+		for _, x := range xs {
+			if !(x > set.A && x < d) {
+				continue
+			}
+			if got, want := Ramps(x, set.A, b, set.C, d), set.Membership(x); math.Float64bits(got) != math.Float64bits(want) {
+				t.Fatalf("%+v at %v: Ramps %v, Membership %v", set, x, got, want)
+			}
+		}
+	}
+}

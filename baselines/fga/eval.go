@@ -95,7 +95,8 @@ func computeRuleStats(p *problem, genes []int32, spec *ruleSpec, st *ruleStats, 
 // training row of feature f in t. The value is always fuzzy.Trapezoid's;
 // the sorted column only skips the rows where that value is provably 0 (at
 // or left of A, at or right of the shifted D) or 1 (between the shifted B
-// and C), so only the rows on the ramps call Membership.
+// and C), so only the rows on the ramps compute a value (fuzzy.Ramps,
+// Membership's arithmetic for them).
 func (p *problem) applyMembership(f int, t fuzzy.Trapezoid, phi []float64, first bool) {
 	col := p.cols[f*p.n : (f+1)*p.n]
 	b, d := t.B, t.D
@@ -129,13 +130,13 @@ func (p *problem) applyMembership(f int, t fuzzy.Trapezoid, phi []float64, first
 		// is faster than writing the zeros row by row in sorted order.
 		clear(phi)
 		for k := iA; k < iB; k++ {
-			phi[order[k]] = ramps(sorted[k], a, b, c, d)
+			phi[order[k]] = fuzzy.Ramps(sorted[k], a, b, c, d)
 		}
 		for _, r := range order[iB:iC] {
 			phi[r] = 1
 		}
 		for k := iC; k < iD; k++ {
-			phi[order[k]] = ramps(sorted[k], a, b, c, d)
+			phi[order[k]] = fuzzy.Ramps(sorted[k], a, b, c, d)
 		}
 		return
 	}
@@ -146,29 +147,11 @@ func (p *problem) applyMembership(f int, t fuzzy.Trapezoid, phi []float64, first
 		phi[r] = 0
 	}
 	for k := iA; k < iB; k++ {
-		phi[order[k]] *= ramps(sorted[k], a, b, c, d)
+		phi[order[k]] *= fuzzy.Ramps(sorted[k], a, b, c, d)
 	}
 	for k := iC; k < iD; k++ {
-		phi[order[k]] *= ramps(sorted[k], a, b, c, d)
+		phi[order[k]] *= fuzzy.Ramps(sorted[k], a, b, c, d)
 	}
-}
-
-// ramps is fuzzy.Trapezoid.Membership at a < x < d of a set whose
-// shoulders are already shifted (a < b, c < d): the same two quotients,
-// their minimum clipped to [0, 1], without the checks the callers have
-// made once for the whole column, so that it inlines.
-func ramps(x, a, b, c, d float64) float64 {
-	m := float64(x-a) / float64(b-a)
-	if right := float64(d-x) / float64(d-c); right < m {
-		m = right
-	}
-	switch {
-	case m < 0:
-		return 0
-	case m > 1:
-		return 1
-	}
-	return m
 }
 
 // searchAbove returns the first index >= from whose value is > v.
