@@ -64,21 +64,20 @@ func (t log2Table) exceptionBits(nTotal, covered, fp, fn int) float64 {
 	return t.binom(covered, fp) + t.binom(nTotal-covered, fn)
 }
 
-// foilGain is wittgenstein's Laplace-smoothed FOIL gain of refining a rule
-// covering (p0, n0) grow examples to one covering (p1, n1):
-// p1 · (log2((p1+1)/(p1+n1+1)) − log2((p0+1)/(p0+n0+1))).
-func foilGain(p0, n0, p1, n1 int) float64 {
-	return foilGainFrom(foilBase(p0, n0), p1, n1)
-}
+// wittgenstein's Laplace-smoothed FOIL gain of refining a rule covering
+// (p0, n0) grow examples to one covering (p1, n1) is
+// p1 · (log2((p1+1)/(p1+n1+1)) − log2((p0+1)/(p0+n0+1))), taken in two
+// steps because the second logarithm is the same for every candidate
+// refinement of a rule: foilGainFrom(foilBase(p0, n0), p1, n1).
 
-// foilBase is foilGain's second logarithm, log2((p0+1)/(p0+n0+1)), which
-// is the same for every candidate refinement of a rule: growRule takes it
-// once per condition instead of once per candidate.
+// foilBase is the gain's second logarithm, log2((p0+1)/(p0+n0+1)):
+// growRule takes it once per condition instead of once per candidate.
 func foilBase(p0, n0 int) float64 {
 	return fmath.Log2(float64(p0+1) / float64(p0+n0+1))
 }
 
-// foilGainFrom is foilGain with its second logarithm base = foilBase(p0, n0).
+// foilGainFrom is the gain of a refinement covering (p1, n1), given its
+// rule's base = foilBase(p0, n0).
 func foilGainFrom(base float64, p1, n1 int) float64 {
 	return float64(p1) * (fmath.Log2(float64(p1+1)/float64(p1+n1+1)) - base)
 }

@@ -27,8 +27,8 @@ func TestFoilGain(t *testing.T) {
 		{"pure", 3, 1, 2, 0, 0.6438561897747246},
 	}
 	for _, c := range cases {
-		if got := foilGain(c.p0, c.n0, c.p1, c.n1); !near(got, c.want, 1e-12) {
-			t.Errorf("%s: foilGain = %.15g, want %.15g", c.name, got, c.want)
+		if got := foilGainFrom(foilBase(c.p0, c.n0), c.p1, c.n1); !near(got, c.want, 1e-12) {
+			t.Errorf("%s: FOIL gain = %.15g, want %.15g", c.name, got, c.want)
 		}
 	}
 }
@@ -36,7 +36,7 @@ func TestFoilGain(t *testing.T) {
 // TestFoilGainBound: over every rule of up to 60 positives and negatives
 // and every refinement of it, the bound growRule skips candidates by is
 // never below the gain it stands for and equals it for a refinement that
-// keeps no negative, and the gain from a rule's base is the gain.
+// keeps no negative, and the gain from a rule's base is the formula's.
 func TestFoilGainBound(t *testing.T) {
 	for p0 := 1; p0 <= 60; p0++ {
 		for n0 := 1; n0 <= 60; n0++ {
