@@ -82,7 +82,7 @@ const membershipBlock = 1024
 
 // featureCandidates returns a candidate for every term of p, evaluated on
 // the feature's column col (class-grouped order), and whether all their
-// memberships are finite (sparseSafe). It only reads the store's settings,
+// memberships are finite (see sparseSafe). It only reads the store's settings,
 // so features may be evaluated at once, each with its own scratch (at
 // least n+1 values; it holds the fractional values before their list is
 // allocated at its exact size).
@@ -92,8 +92,8 @@ func (s *memberships) featureCandidates(col []float64, p fuzzy.Partition, scratc
 	for t, term := range p.Terms {
 		if !s.encoded {
 			out[t].dense = make([]float64, s.n)
-			term.MembershipInto(out[t].dense, col)
-			safe = safe && sparseSafe(out[t].dense)
+			finite := term.MembershipInto(out[t].dense, col)
+			safe = safe && finite
 			continue
 		}
 		var ok bool
@@ -119,8 +119,8 @@ func (s *memberships) encodeTerm(col []float64, term fuzzy.Term, scratch []float
 	for lo := 0; lo < n; lo += membershipBlock {
 		hi := min(lo+membershipBlock, n)
 		mu, codes := muBuf[:hi-lo], codeBuf[:hi-lo]
-		term.MembershipInto(mu, col[lo:hi])
-		safe = safe && sparseSafe(mu)
+		finite := term.MembershipInto(mu, col[lo:hi])
+		safe = safe && finite
 		classify(codes, mu)
 		pack(c.codes[lo/4:], codes)
 		for ; next < classes && s.starts[next] < hi; next++ {

@@ -19,7 +19,8 @@ import (
 // sign may differ), and the reduction's +0 start turns a zero total into
 // +0 in both. The one requirement is finite memberships: 0 times NaN or
 // an infinity is NaN, which the sum must keep. A store holding one (no
-// partition of ex-fuzzy's or the paper's produces one) keeps the dense dot.
+// partition of ex-fuzzy's or the paper's produces one) keeps the dense dot;
+// fuzzy.Term.MembershipInto reports one as the store is built.
 
 // sparseShare is the share of nonzero strengths up to which a node's class
 // sums are taken over its support (a variable so that tests can force
@@ -64,17 +65,6 @@ func (sp *support) build(m []float64, starts []int) bool {
 		sp.classAt = append(sp.classAt, sort.Search(len(sp.rows), func(t int) bool { return int(sp.rows[t]) >= s }))
 	}
 	sp.mu = sp.mu[:len(sp.rows)]
-	return true
-}
-
-// sparseSafe reports whether every value is finite, the memberships for
-// which the support's dot equals the dense one.
-func sparseSafe(mu []float64) bool {
-	for _, v := range mu {
-		if v-v != 0 { // NaN or an infinity
-			return false
-		}
-	}
 	return true
 }
 

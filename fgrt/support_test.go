@@ -11,6 +11,17 @@ import (
 	"github.com/fgrtbench/fgrtbench/learn"
 )
 
+// sparseSafe reports whether every value is finite, the memberships for
+// which the support's dot equals the dense one.
+func sparseSafe(mu []float64) bool {
+	for _, v := range mu {
+		if v-v != 0 { // NaN or an infinity
+			return false
+		}
+	}
+	return true
+}
+
 // supportStore builds a one-candidate store of memberships mu over rows
 // split into classes at starts, dense or encoded as addFeature stores it.
 func supportStore(mu []float64, starts []int, encoded bool) *memberships {
@@ -163,6 +174,26 @@ func TestSupportGuard(t *testing.T) {
 	g.mu.sparseOK = false
 	if g.supportOf(&node{}) != nil {
 		t.Fatal("a store that is not sparseOK gave a support")
+	}
+	// Memberships that are NaN (here an overflow: (x-a)/(b-a) is Inf/Inf
+	// at the huge value below) are reported by both stores as they are
+	// built.
+	parts[1].Terms[0].Shape = fuzzy.Trapezoid{A: -1e308, B: 1.5e308, C: 1.6e308, D: 1.7e308}
+	X[7][1] = 0.9e308
+	if mu := parts[1].Terms[0].Membership(X[7][1]); !math.IsNaN(mu) {
+		t.Fatalf("the overflowing term's membership is %v, want NaN", mu)
+	}
+	saved := denseLimit
+	defer func() { denseLimit = saved }()
+	for _, limit := range []int{saved, 0} {
+		denseLimit = limit
+		g, err := newGrower(X, y, 2, parts, 3, nil, benchGrow, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.mu.encoded != (limit == 0) || g.mu.sparseOK {
+			t.Fatalf("denseLimit %d: encoded %v, sparseOK %v with a NaN membership; want encoded %v, sparseOK false", limit, g.mu.encoded, g.mu.sparseOK, limit == 0)
+		}
 	}
 }
 

@@ -4,6 +4,12 @@
 // variables (named terms over one feature).
 package fuzzy
 
+import (
+	"math"
+
+	"github.com/fgrtbench/fgrtbench/internal/branchless"
+)
+
 // Eps is ex-fuzzy's membership epsilon (written 10E-5 in its source, the same
 // double as 1e-4). It widens degenerate shoulders so no division by zero occurs.
 const Eps = 1e-4
@@ -63,9 +69,13 @@ func Ramps(x, a, b, c, d float64) float64 {
 }
 
 // MembershipInto writes Membership(xs[i]) to dst[i] for every i (dst must
-// be at least as long as xs). Results are bit-identical to Membership; the
-// loop hoists the shoulder adjustments out of the per-value work.
-func (t Trapezoid) MembershipInto(dst, xs []float64) {
+// be at least as long as xs) and reports whether every value it wrote is
+// finite. Results are bit-identical to Membership; the loop hoists the
+// shoulder adjustments out of the per-value work. A membership is in
+// [0, 1] or NaN, so a running sum of them is NaN exactly when one is: the
+// report costs one addition per value, where a second pass over dst would
+// cost a quarter of the first.
+func (t Trapezoid) MembershipInto(dst, xs []float64) (finite bool) {
 	a, b, c, d := t.A, t.B, t.C, t.D
 	if b == a {
 		b = b + Eps
@@ -73,20 +83,51 @@ func (t Trapezoid) MembershipInto(dst, xs []float64) {
 	if c == d {
 		d = d + Eps
 	}
-	if t.A == t.D || !(a < b && c < d) {
+	sum := 0.0
+	dst = dst[:len(xs)]
+	switch {
+	case t.A == t.D || !(a < b && c < d):
 		for i, x := range xs {
 			dst[i] = t.Membership(x)
+			sum += dst[i]
 		}
-		return
+	case b <= c:
+		sum = oneRamp(dst, xs, a, d, b-a, d-c, b)
+	default:
+		ba, dc := b-a, d-c
+		for i, x := range xs {
+			// Branch-free (the min/max builtins compile to MINSD/MAXSD
+			// sequences): data-dependent branches mispredict on real
+			// columns. Same values as Membership, up to the sign of a zero.
+			l := float64(x-a) / ba
+			r := float64(d-x) / dc
+			dst[i] = min(max(min(l, r), 0), 1)
+			sum += dst[i]
+		}
 	}
-	ba, dc := b-a, d-c
+	return sum == sum
+}
+
+// oneRamp is MembershipInto's loop for a set whose plateau is not empty
+// (a < b <= c < d, shoulders shifted), returning the sum of what it wrote:
+// it divides once per value instead of twice.
+// Left of b the rising ramp (x-a)/ba is the smaller one and the falling
+// one is at least 1: x < b <= c gives d-x > d-c, and rounding is monotone,
+// so fl(d-x) >= dc. From b on the rising ramp is at least 1 the same way.
+// Where the other ramp is at least 1 it does not change the clipped
+// minimum, so taking the ramp of x's side alone gives Membership's value,
+// to the bit (a NaN stays a NaN, -Inf and +Inf give 0 as before).
+func oneRamp(dst, xs []float64, a, d, ba, dc, b float64) (sum float64) {
+	baBits, dcBits := math.Float64bits(ba), math.Float64bits(dc)
 	dst = dst[:len(xs)]
 	for i, x := range xs {
-		// Branch-free (the min/max builtins compile to MINSD/MAXSD
-		// sequences): data-dependent branches mispredict on real columns.
-		// Same values as Membership, up to the sign of a zero.
-		l := float64(x-a) / ba
-		r := float64(d-x) / dc
-		dst[i] = min(max(min(l, r), 0), 1)
+		// The side picks numerator and denominator with a mask, not a
+		// branch: x < b is a coin toss on a column in row order.
+		left := -uint64(branchless.Int(x < b))
+		num := math.Float64bits(x-a)&left | math.Float64bits(d-x)&^left
+		den := baBits&left | dcBits&^left
+		dst[i] = min(max(math.Float64frombits(num)/math.Float64frombits(den), 0), 1)
+		sum += dst[i]
 	}
+	return sum
 }

@@ -42,42 +42,89 @@ func TestTrapezoidMembership(t *testing.T) {
 }
 
 // TestMembershipInto checks the bulk evaluation against Membership on
-// random and degenerate shapes (equal values, up to the sign of zero).
+// random and degenerate shapes: vertical shoulders, a shoulder whose shift
+// passes the plateau (A == B == C, so that B + Eps > C), a single point; at
+// values on and one ulp beside every corner and shifted corner, at the
+// infinities and NaN. Equal values up to the sign of a zero; NaN for NaN.
 func TestMembershipInto(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	xs := make([]float64, 500)
-	dst := make([]float64, 500)
-	for trial := 0; trial < 300; trial++ {
+	const n = 600
+	xs := make([]float64, n)
+	dst := make([]float64, n)
+	for trial := 0; trial < 600; trial++ {
 		c := [4]float64{}
 		for i := range c {
 			c[i] = math.Round(r.NormFloat64()*4) / 4
 		}
-		if trial%3 == 0 {
+		switch trial % 7 {
+		case 0:
 			c[1] = c[0]
-		}
-		if trial%5 == 0 {
+		case 1:
 			c[3] = c[2]
+		case 2:
+			c[1], c[2] = c[0], c[0]
+		case 3:
+			c[2], c[3] = c[1], c[1]
+		case 4:
+			c[1], c[2], c[3] = c[0], c[0], c[0]
 		}
-		// sort corners
-		for i := 1; i < 4; i++ {
+		for i := 1; i < 4; i++ { // sort the corners
 			for j := i; j > 0 && c[j] < c[j-1]; j-- {
 				c[j], c[j-1] = c[j-1], c[j]
 			}
 		}
 		tr := Trapezoid{c[0], c[1], c[2], c[3]}
+		near := []float64{c[0], c[1], c[2], c[3], c[1] + Eps, c[3] + Eps, math.Inf(1), math.Inf(-1), math.NaN()}
 		for i := range xs {
 			switch r.IntN(4) {
 			case 0:
-				xs[i] = c[r.IntN(4)]
+				xs[i] = near[r.IntN(len(near))]
+			case 1:
+				xs[i] = math.Nextafter(near[r.IntN(6)], math.Inf(2*r.IntN(2)-1))
 			default:
 				xs[i] = r.NormFloat64() * 3
 			}
 		}
-		tr.MembershipInto(dst, xs)
+		if trial%2 == 0 { // half the columns without NaN, for the report
+			for i := range xs {
+				if math.IsNaN(xs[i]) {
+					xs[i] = c[0]
+				}
+			}
+		}
+		finite := tr.MembershipInto(dst, xs)
+		wantFinite := true
 		for i, x := range xs {
-			if want := tr.Membership(x); dst[i] != want {
+			want := tr.Membership(x)
+			if dst[i] != want && !(math.IsNaN(want) && math.IsNaN(dst[i])) {
 				t.Fatalf("%+v at %v: bulk %v, single %v", tr, x, dst[i], want)
 			}
+			wantFinite = wantFinite && !math.IsNaN(want) && !math.IsInf(want, 0)
+		}
+		if finite != wantFinite {
+			t.Fatalf("%+v: MembershipInto reports finite = %v, the values say %v", tr, finite, wantFinite)
+		}
+	}
+}
+
+// BenchmarkMembershipInto evaluates the three terms of a quantile
+// partition on a column in row order, as FGRT's fit does for every feature.
+func BenchmarkMembershipInto(b *testing.B) {
+	r := rand.New(rand.NewPCG(3, 4))
+	col := make([]float64, 4096)
+	for i := range col {
+		col[i] = r.NormFloat64()
+	}
+	p, err := NumericPartition(col, QuantileStyle)
+	if err != nil {
+		b.Fatal(err)
+	}
+	dst := make([]float64, len(col))
+	b.SetBytes(int64(8 * len(col) * len(p.Terms)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, term := range p.Terms {
+			term.MembershipInto(dst, col)
 		}
 	}
 }

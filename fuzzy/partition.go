@@ -42,15 +42,17 @@ func (t Term) Membership(x float64) float64 {
 	return t.Shape.Membership(x)
 }
 
-// MembershipInto writes the term's membership of every xs[i] to dst[i].
-func (t Term) MembershipInto(dst, xs []float64) {
+// MembershipInto writes the term's membership of every xs[i] to dst[i] and
+// reports whether every value it wrote is finite (a crisp term's always
+// are).
+func (t Term) MembershipInto(dst, xs []float64) (finite bool) {
 	if t.Crisp {
 		for i, x := range xs {
 			dst[i] = t.Category.Membership(x)
 		}
-		return
+		return true
 	}
-	t.Shape.MembershipInto(dst, xs)
+	return t.Shape.MembershipInto(dst, xs)
 }
 
 // Numeric term names, in term-index order (0 = Low, 1 = Medium, 2 = High).
