@@ -339,6 +339,17 @@ func (b *builder) gather(s *scratch, j int, list []int32) {
 		s.sv, s.sw, s.sc = make([]float64, 0, len(list)), make([]float64, 0, len(list)), make([]int32, 0, len(list))
 	}
 	s.sv, s.sw, s.sc = s.sv[:0], s.sw[:0], s.sc[:0]
+	if s.unitWeights { // every weight is 1: scanUnit and cutGainRatio count instead
+		for _, id := range list {
+			v := col[id]
+			if math.IsNaN(v) {
+				break
+			}
+			s.sv = append(s.sv, v)
+			s.sc = append(s.sc, b.y[id])
+		}
+		return
+	}
 	for _, id := range list {
 		v := col[id]
 		if math.IsNaN(v) {
@@ -359,9 +370,23 @@ func (b *builder) evalNumeric(s *scratch, j int, list []int32, total float64) ca
 	clear(s.left)
 	clear(s.right)
 	known := 0.0
-	for k, c := range s.sc {
-		s.right[c] += s.sw[k]
-		known += s.sw[k]
+	if s.unitWeights {
+		// Sums of ones, in any order, are the counts exactly. scanUnit
+		// starts from these counts: left ones 0, right ones the classes'.
+		cnt := s.counts[:2*b.nc]
+		clear(cnt)
+		for _, c := range s.sc {
+			cnt[b.nc+int(c)]++
+		}
+		for c, k := range cnt[b.nc:] {
+			s.right[c] = float64(k)
+		}
+		known = float64(len(s.sc))
+	} else {
+		for k, c := range s.sc {
+			s.right[c] += s.sw[k]
+			known += s.sw[k]
+		}
 	}
 	minSplit := b.minSplit(known)
 	if sm(float64(len(sv)), 2*minSplit) {
@@ -411,6 +436,11 @@ func (b *builder) minSplit(known float64) float64 {
 // rebuilds the distribution with addRange).
 func (b *builder) cutGainRatio(s *scratch, splitIdx int, total, ig float64) float64 {
 	d := s.numDist
+	if s.unitWeights { // the weight sums are the counts, exactly
+		n := len(s.sv)
+		d.perBag[0], d.perBag[1], d.total = float64(splitIdx+1), float64(n-splitIdx-1), float64(n)
+		return b.lt.gainRatio(d, total, ig)
+	}
 	d.perBag[0], d.perBag[1], d.total = 0, 0, 0
 	for k, wk := range s.sw {
 		if k <= splitIdx {
@@ -470,15 +500,11 @@ func (b *builder) scanWeighted(s *scratch, oldEnt, known, total, minSplit float6
 
 // scanUnit is scanWeighted for nodes where every weight is 1: counts are
 // integers and x*ln(x) comes from the table, with results identical to the
-// weighted path.
+// weighted path. evalNumeric has put the class counts in s.counts.
 func (b *builder) scanUnit(s *scratch, oldEnt, known, total, minSplit float64) (best float64, splitIdx, admissible int) {
 	sv, sc, lt := s.sv, s.sc, b.lt
 	nc := b.nc
-	cnt := s.counts[:2*nc] // left counts then right counts
-	clear(cnt)
-	for _, c := range sc {
-		cnt[nc+int(c)]++
-	}
+	cnt := s.counts[:2*nc] // left counts then right counts, as evalNumeric left them
 	nK := len(sv)
 	scale := 1 - (total-known)/total
 	splitIdx = -1
