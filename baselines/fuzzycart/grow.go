@@ -206,7 +206,7 @@ func (g *grower) build() bool {
 	}
 	// The root's class becomes the (unweighted) training majority; a
 	// cache built before (a break) keeps the old -1 (FGRT's Q2).
-	g.nodes[0].pred = g.majority(g.nodes[0].m, g.y, g.all)
+	g.nodes[0].pred = g.majority(g.nodes[0].m, g.all)
 	return brk
 }
 
@@ -288,14 +288,21 @@ func (g *grower) purity(w []float64, grp groups, threshold float64) float64 {
 	if len(w) == 0 || total == 0 {
 		return math.Inf(1)
 	}
-	cs := g.classSums(w, grp)
+	return g.purityOf(total, g.classSums(w, grp), len(w), threshold)
+}
+
+// purityOf is purity from the mass, its class sums and the row count.
+func (g *grower) purityOf(total float64, cs []float64, n int, threshold float64) float64 {
+	if n == 0 || total == 0 {
+		return math.Inf(1)
+	}
 	sq := g.sq[:len(cs)]
 	for c, s := range cs {
 		p := s / total
 		sq[c] = p * p
 	}
 	gini := 1.0 - npsum.Sum(sq)
-	if total/float64(len(w)) < threshold {
+	if total/float64(n) < threshold {
 		return math.Inf(1)
 	}
 	return gini
@@ -303,8 +310,12 @@ func (g *grower) purity(w []float64, grp groups, threshold float64) float64 {
 
 // majority is _majority_class(y, w): the present class with the largest
 // normalised membership mass, the first on ties.
-func (g *grower) majority(w []float64, y []int, grp groups) int {
-	cs := g.classSums(w, grp)
+func (g *grower) majority(w []float64, grp groups) int {
+	return majorityOf(g.classSums(w, grp), grp)
+}
+
+// majorityOf is majority from the class sums, which it normalises in place.
+func majorityOf(cs []float64, grp groups) int {
 	if s := npsum.Sum(cs); s != 0 {
 		for c := range cs {
 			cs[c] /= s
@@ -341,8 +352,13 @@ func (g *grower) statsOf(nd *node, v view) []candStats {
 // in g's scratch.
 func (g *grower) candidateStats(v view, k int) candStats {
 	p := g.child(v, k)
-	st := candStats{legal: true, coverage: npsum.Sum(p) / float64(len(v.y)),
-		purity: g.purity(p, v.grp, g.cfg.CoverageThreshold), class: g.majority(p, v.y, v.grp)}
+	// compute_fuzzy_purity and _majority_class each sum the child's mass
+	// and its classes; those sums are taken once here, and the class sums
+	// are read by purityOf before majorityOf normalises them.
+	total := npsum.Sum(p)
+	cs := g.classSums(p, v.grp)
+	purity := g.purityOf(total, cs, len(p), g.cfg.CoverageThreshold)
+	st := candStats{legal: true, coverage: total / float64(len(v.y)), purity: purity, class: majorityOf(cs, v.grp)}
 	if g.cfg.Metric == CCI && v.idx == nil {
 		sig := make([]uint64, (len(p)+63)/64)
 		hit := 0

@@ -109,5 +109,5 @@ func (g *grower) pruneAt(id int) {
 		drop(ch)
 	}
 	nd.children = nil
-	nd.pred = g.majority(nd.m, g.y, g.all)
+	nd.pred = g.majority(nd.m, g.all)
 }
