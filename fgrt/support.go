@@ -29,8 +29,8 @@ var sparseShare = 0.35
 
 // support is a node's firing strengths where they are not zero: the rows
 // (class-grouped order, ascending) and their values, with classAt[c] the
-// first entry of class c's rows; mu is scratch for one candidate's
-// memberships at those rows.
+// first entry of class c's rows; mu is scratch for one encoded
+// candidate's memberships at those rows (a dense one is read in place).
 type support struct {
 	nd      *node
 	ok      bool // false: too dense, use the dense dot
@@ -38,6 +38,23 @@ type support struct {
 	vals    []float64
 	classAt []int
 	mu      []float64
+	// The leaf blocks of numpy's reduction of each class's rows (see
+	// plan), in order, class c's from classLeaf[c]: where a block's
+	// entries are depends on the node alone, so it is found once per node,
+	// not once per candidate.
+	leaves    []supportLeaf
+	classLeaf []int
+}
+
+// supportLeaf is one leaf block of the pairwise reduction, rows [base,
+// base+n) with n <= 128: its entries are those before end (from the
+// previous leaf's end, or the class's first entry); a block of 8 rows or
+// more sends the entries before full to its eight accumulators, by row
+// modulo 8 from base, and adds the rest in order; a shorter one adds them
+// all in order.
+type supportLeaf struct {
+	base, full, end int32
+	short           bool
 }
 
 // build collects the nonzero values of m, unless they are more than
@@ -65,7 +82,40 @@ func (sp *support) build(m []float64, starts []int) bool {
 		sp.classAt = append(sp.classAt, sort.Search(len(sp.rows), func(t int) bool { return int(sp.rows[t]) >= s }))
 	}
 	sp.mu = sp.mu[:len(sp.rows)]
+	sp.leaves, sp.classLeaf = sp.leaves[:0], sp.classLeaf[:0]
+	for c := 0; c+1 < len(starts); c++ {
+		sp.classLeaf = append(sp.classLeaf, len(sp.leaves))
+		t := sp.classAt[c]
+		for base := starts[c]; base < starts[c+1]; base += npsum.Chunk {
+			t = sp.plan(base, min(npsum.Chunk, starts[c+1]-base), t)
+		}
+	}
+	sp.classLeaf = append(sp.classLeaf, len(sp.leaves))
 	return true
+}
+
+// plan appends the leaves of npsum's pairwise block [base, base+n) (below
+// 8 values a short leaf, up to 128 one with eight accumulators, above that
+// the halves at a multiple of 8), their entries starting at entry t, and
+// returns the entry after them.
+func (sp *support) plan(base, n, t int) int {
+	if n > 128 {
+		n2 := n / 2
+		n2 -= n2 % 8
+		t = sp.plan(base, n2, t)
+		return sp.plan(base+n2, n-n2, t)
+	}
+	full := base + n - n%8 // rows from here on are the serial tail
+	for t < len(sp.rows) && int(sp.rows[t]) < full {
+		t++
+	}
+	lf := supportLeaf{base: int32(base), full: int32(t), short: n < 8}
+	for t < len(sp.rows) && int(sp.rows[t]) < base+n {
+		t++
+	}
+	lf.end = int32(t)
+	sp.leaves = append(sp.leaves, lf)
+	return t
 }
 
 // gather writes candidate k's membership of every support row to sp.mu.
@@ -132,69 +182,92 @@ func codeBytes(n int) int {
 // memberships mu times the node's strengths m, bit for bit as dot computes
 // them, from the support alone, and returns their total as classSums does.
 func (s *memberships) dotSupport(k int, sp *support, w []float64) float64 {
-	s.gather(k, sp)
+	// A dense column is read at the support's rows as the leaves are
+	// summed; an encoded one is decoded into sp.mu first.
+	col := s.cands[k].dense
+	if col == nil {
+		s.gather(k, sp)
+	}
 	total := 0.0
 	for cls := range w {
-		a, b := sp.classAt[cls], sp.classAt[cls+1]
-		w[cls] = supportDot(sp.rows[a:b], sp.vals[a:b], sp.mu[a:b], s.starts[cls], s.starts[cls+1])
+		w[cls] = sp.classDot(cls, s.starts[cls+1]-s.starts[cls], col)
 		total += w[cls]
 	}
 	return total
 }
 
-// supportDot is npsum.Dot over rows lo..hi-1 of m and mu, given only the
-// rows where m is not zero (ascending) with m's and mu's values there:
-// the same reduction chunks and the same pairwise blocks.
-func supportDot(rows []int32, m, mu []float64, lo, hi int) float64 {
+// classDot is npsum.Dot over class cls's n rows of m and the candidate's
+// memberships (the dense column col, or nil for those gathered in sp.mu):
+// numpy's sums of the chunks of its pairwise blocks, over the leaves.
+func (sp *support) classDot(cls, n int, col []float64) float64 {
+	cur := leafCursor{sp: sp, col: col, leaf: sp.classLeaf[cls], t: sp.classAt[cls]}
 	acc := 0.0
-	for base := lo; base < hi; base += npsum.Chunk {
-		n := min(npsum.Chunk, hi-base)
-		t := entriesBefore(rows, base+n)
-		acc += supportPairwise(rows[:t], m[:t], mu[:t], base, n)
-		rows, m, mu = rows[t:], m[t:], mu[t:]
+	for base := 0; base < n; base += npsum.Chunk {
+		acc += cur.block(min(npsum.Chunk, n-base))
 	}
 	return acc
 }
 
-// entriesBefore is the number of leading rows below end.
-func entriesBefore(rows []int32, end int) int {
-	return sort.Search(len(rows), func(t int) bool { return int(rows[t]) >= end })
+// leafCursor walks a class's leaves in order: the next leaf and its first
+// entry, with the memberships' dense column (nil: sp.mu).
+type leafCursor struct {
+	sp      *support
+	col     []float64
+	leaf, t int
 }
 
-// supportPairwise mirrors npsum's pairwise block [base, base+n) (blocks
-// below 8 values, eight accumulators up to 128, halves at a multiple of 8
-// above) over the block's nonzero rows; an empty block is a zero, as a
-// block of zero products is, and sums start at +0 (numpy's -0 start of
-// short blocks only ever decides the sign of a zero).
-func supportPairwise(rows []int32, m, mu []float64, base, n int) float64 {
-	if len(rows) == 0 {
-		return 0
+// block is the pairwise sum of the next block of n values: the halves'
+// sums added as npsum's recursion adds them, a leaf's from its entries.
+// The sum of a leaf without entries is +0, as numpy's sum of zero
+// products is (its -0 start of short blocks only ever decides the sign of
+// a zero).
+func (cur *leafCursor) block(n int) float64 {
+	if n > 128 {
+		n2 := n / 2
+		n2 -= n2 % 8
+		left := cur.block(n2)
+		return left + cur.block(n-n2)
 	}
-	if n < 8 {
-		res := 0.0
-		for t := range rows {
-			res += float64(m[t] * mu[t])
-		}
-		return res
+	sp := cur.sp
+	lf := sp.leaves[cur.leaf]
+	cur.leaf++
+	t, full, end := cur.t, int(lf.full), int(lf.end)
+	cur.t = end
+	rows, vals := sp.rows[:end], sp.vals[:end]
+	if cur.col != nil {
+		return leafDense(rows, vals, cur.col, t, full, lf)
 	}
-	if n <= 128 {
+	mu := sp.mu[:end]
+	res := 0.0
+	if !lf.short {
 		var r [8]float64
-		full := base + n - n%8 // rows from here on are the serial tail
-		t := 0
-		mu = mu[:len(rows)]
-		m = m[:len(rows)]
-		for ; t < len(rows) && int(rows[t]) < full; t++ {
-			r[(int(rows[t])-base)&7] += float64(m[t] * mu[t])
+		base := int(lf.base)
+		for ; t < full; t++ {
+			r[(int(rows[t])-base)&7] += float64(vals[t] * mu[t])
 		}
-		res := ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
-		for ; t < len(rows); t++ {
-			res += float64(m[t] * mu[t])
-		}
-		return res
+		res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
 	}
-	n2 := n / 2
-	n2 -= n2 % 8
-	t := entriesBefore(rows, base+n2)
-	return supportPairwise(rows[:t], m[:t], mu[:t], base, n2) +
-		supportPairwise(rows[t:], m[t:], mu[t:], base+n2, n-n2)
+	for ; t < len(rows); t++ {
+		res += float64(vals[t] * mu[t])
+	}
+	return res
+}
+
+// leafDense is block's leaf sum with the memberships read from their
+// dense column at the entries' rows: the same products, in the same order.
+func leafDense(rows []int32, vals, col []float64, t, full int, lf supportLeaf) float64 {
+	res := 0.0
+	if !lf.short {
+		var r [8]float64
+		base := int(lf.base)
+		for ; t < full; t++ {
+			p := int(rows[t])
+			r[(p-base)&7] += float64(vals[t] * col[p])
+		}
+		res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+	}
+	for ; t < len(rows); t++ {
+		res += float64(vals[t] * col[rows[t]])
+	}
+	return res
 }

@@ -86,7 +86,12 @@ func (t Trapezoid) MembershipInto(dst, xs []float64) (finite bool) {
 	sum := 0.0
 	dst = dst[:len(xs)]
 	switch {
-	case t.A == t.D || !(a < b && c < d):
+	case t.A == t.D: // the indicator of A (a column's single value, often)
+		for i, x := range xs {
+			dst[i] = float64(branchless.Int(x == t.A))
+		}
+		return true
+	case !(a < b && c < d):
 		for i, x := range xs {
 			dst[i] = t.Membership(x)
 			sum += dst[i]
