@@ -332,31 +332,24 @@ func (b *builder) evalNominal(d *distribution, j int, ids []int32, w []float64, 
 }
 
 // gather fills s.sv/sw/sc with the values, weights and classes of the
-// known rows of a presorted list (missing values come last).
+// known rows of a presorted list (missing values come last); at a node of
+// unit weights it leaves sw empty.
 func (b *builder) gather(s *scratch, j int, list []int32) {
 	col := b.cols[j*b.n : (j+1)*b.n]
 	if cap(s.sv) < len(list) { // once at the root when serial
 		s.sv, s.sw, s.sc = make([]float64, 0, len(list)), make([]float64, 0, len(list)), make([]int32, 0, len(list))
 	}
 	s.sv, s.sw, s.sc = s.sv[:0], s.sw[:0], s.sc[:0]
-	if s.unitWeights { // every weight is 1: scanUnit and cutGainRatio count instead
-		for _, id := range list {
-			v := col[id]
-			if math.IsNaN(v) {
-				break
-			}
-			s.sv = append(s.sv, v)
-			s.sc = append(s.sc, b.y[id])
-		}
-		return
-	}
+	weighted := !s.unitWeights // else evalNumeric, scanUnit and cutGainRatio count
 	for _, id := range list {
 		v := col[id]
 		if math.IsNaN(v) {
 			break
 		}
 		s.sv = append(s.sv, v)
-		s.sw = append(s.sw, b.rowW[id])
+		if weighted {
+			s.sw = append(s.sw, b.rowW[id])
+		}
 		s.sc = append(s.sc, b.y[id])
 	}
 }
