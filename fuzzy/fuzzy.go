@@ -73,8 +73,8 @@ func Ramps(x, a, b, c, d float64) float64 {
 // finite. Results are bit-identical to Membership; the loop hoists the
 // shoulder adjustments out of the per-value work. A membership is in
 // [0, 1] or NaN, so a running sum of them is NaN exactly when one is: the
-// report costs one addition per value, where a second pass over dst would
-// cost a quarter of the first.
+// report costs one addition per value, where a second pass would read
+// every value again.
 func (t Trapezoid) MembershipInto(dst, xs []float64) (finite bool) {
 	a, b, c, d := t.A, t.B, t.C, t.D
 	if b == a {
