@@ -48,13 +48,13 @@ type support struct {
 
 // supportLeaf is one leaf block of the pairwise reduction, rows [base,
 // base+n) with n <= 128: its entries are those before end (from the
-// previous leaf's end, or the class's first entry); a block of 8 rows or
-// more sends the entries before full to its eight accumulators, by row
-// modulo 8 from base, and adds the rest in order; a shorter one adds them
-// all in order.
+// previous leaf's end, or the class's first entry); those before full
+// (its rows below base + n - n%8) go to its eight accumulators, by row
+// modulo 8 from base, and the rest are added in order. A block of fewer
+// than 8 rows has no entry before full: its eight +0 accumulators add up
+// to numpy's +0 start.
 type supportLeaf struct {
 	base, full, end int32
-	short           bool
 }
 
 // build collects the nonzero values of m, unless they are more than
@@ -94,10 +94,9 @@ func (sp *support) build(m []float64, starts []int) bool {
 	return true
 }
 
-// plan appends the leaves of npsum's pairwise block [base, base+n) (below
-// 8 values a short leaf, up to 128 one with eight accumulators, above that
-// the halves at a multiple of 8), their entries starting at entry t, and
-// returns the entry after them.
+// plan appends the leaves of npsum's pairwise block [base, base+n) (up to
+// 128 values one leaf, above that the halves at a multiple of 8), their
+// entries starting at entry t, and returns the entry after them.
 func (sp *support) plan(base, n, t int) int {
 	if n > 128 {
 		n2 := n / 2
@@ -109,7 +108,7 @@ func (sp *support) plan(base, n, t int) int {
 	for t < len(sp.rows) && int(sp.rows[t]) < full {
 		t++
 	}
-	lf := supportLeaf{base: int32(base), full: int32(t), short: n < 8}
+	lf := supportLeaf{base: int32(base), full: int32(t)}
 	for t < len(sp.rows) && int(sp.rows[t]) < base+n {
 		t++
 	}
@@ -238,15 +237,12 @@ func (cur *leafCursor) block(n int) float64 {
 		return leafDense(rows, vals, cur.col, t, full, lf)
 	}
 	mu := sp.mu[:end]
-	res := 0.0
-	if !lf.short {
-		var r [8]float64
-		base := int(lf.base)
-		for ; t < full; t++ {
-			r[(int(rows[t])-base)&7] += float64(vals[t] * mu[t])
-		}
-		res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+	var r [8]float64
+	base := int(lf.base)
+	for ; t < full; t++ {
+		r[(int(rows[t])-base)&7] += float64(vals[t] * mu[t])
 	}
+	res := ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
 	for ; t < len(rows); t++ {
 		res += float64(vals[t] * mu[t])
 	}
@@ -256,16 +252,13 @@ func (cur *leafCursor) block(n int) float64 {
 // leafDense is block's leaf sum with the memberships read from their
 // dense column at the entries' rows: the same products, in the same order.
 func leafDense(rows []int32, vals, col []float64, t, full int, lf supportLeaf) float64 {
-	res := 0.0
-	if !lf.short {
-		var r [8]float64
-		base := int(lf.base)
-		for ; t < full; t++ {
-			p := int(rows[t])
-			r[(p-base)&7] += float64(vals[t] * col[p])
-		}
-		res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+	var r [8]float64
+	base := int(lf.base)
+	for ; t < full; t++ {
+		p := int(rows[t])
+		r[(p-base)&7] += float64(vals[t] * col[p])
 	}
+	res := ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
 	for ; t < len(rows); t++ {
 		res += float64(vals[t] * col[rows[t]])
 	}

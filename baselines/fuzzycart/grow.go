@@ -284,11 +284,7 @@ func (g *grower) classSums(w []float64, grp groups) []float64 {
 // purity is compute_fuzzy_purity(w, y, threshold): +Inf for no mass or a
 // coverage below the threshold, else 1 - np.sum((class mass / mass)**2).
 func (g *grower) purity(w []float64, grp groups, threshold float64) float64 {
-	total := npsum.Sum(w)
-	if len(w) == 0 || total == 0 {
-		return math.Inf(1)
-	}
-	return g.purityOf(total, g.classSums(w, grp), len(w), threshold)
+	return g.purityOf(npsum.Sum(w), g.classSums(w, grp), len(w), threshold)
 }
 
 // purityOf is purity from the mass, its class sums and the row count.
